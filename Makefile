@@ -1,0 +1,26 @@
+# Two entry points: `make run` (the main job) and `make test` (the whole test suite).
+# Both create and use a local virtual environment so they work on a fresh machine.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint install
+
+$(BIN)/activate:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+install: $(BIN)/activate
+	$(BIN)/pip install --quiet -e '.[ai,tui,dev]'
+
+run: install
+	$(BIN)/doushouqi play
+
+lint: install
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+test: lint
+	$(BIN)/pytest -q -n 2
