@@ -1,0 +1,1 @@
+"""Jungle (斗兽棋) rules library."""

@@ -1,0 +1,716 @@
+"""The Jungle board: position, legal moves, push/pop, position strings and game outcome.
+
+Modelled on python-chess: :meth:`Board.push` is fast and unchecked, :meth:`Board.push_move`
+checks, ``board.legal_moves`` is a lazy view. Rule differences are :class:`RuleSet` fields.
+
+>>> board = Board(rules="international")
+>>> board.legal_moves.count()
+24
+>>> board.push_move("a3a4")
+Move.from_str('a3a4')
+>>> board.fen()
+'l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1'
+>>> board.pop()
+Move.from_str('a3a4')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
+from .outcome import Outcome, Termination
+from .restrictions import forbidden_by_restrictions
+from .rules import Ranks, Repetition, RuleSet, find_rules
+from .squares import (
+    ANIMAL_LETTERS, ANIMAL_NAMES, BLUE, COLOR_NAMES, DEN, DENS, DOG, ELEPHANT, JUMPS, LION, RAT,
+    RED, STEPS, TIGER, TRAPS, WATER, WOLF, code_animal, code_color, iter_squares, parse_square,
+    piece_code, square_name,
+)
+from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
+
+__all__ = [
+    "STARTING_FEN", "Board", "IllegalMoveError", "InvalidFenError", "InvalidMoveError",
+    "LegalMoveGenerator", "Move", "Piece",
+]
+
+#: Where a captured animal "stands": a bit outside the board, so that it never blocks a jump.
+CAPTURED = 63
+
+STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
+STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"
+
+
+class InvalidFenError(ValueError):
+    """A position string is malformed; the message says what and where."""
+
+
+class InvalidMoveError(ValueError):
+    """A move string cannot be parsed."""
+
+
+class IllegalMoveError(ValueError):
+    """A move is well formed but not legal in the position; the message says why."""
+
+
+class Piece:
+    """An animal of one colour. ``Piece.from_symbol("L")`` is Red's lion (upper case = Red).
+
+    >>> Piece.from_symbol("r")
+    Piece.from_symbol('r')
+    >>> Piece.from_symbol("E").animal_name
+    'elephant'
+    """
+
+    __slots__ = ("animal", "color")
+
+    def __init__(self, animal: int, color: int) -> None:
+        self.animal = animal
+        self.color = color
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Piece:
+        index = ANIMAL_LETTERS.find(symbol.upper())
+        if len(symbol) != 1 or index < 1:
+            raise ValueError(f"unknown animal letter {symbol!r} (expected one of RCDWPTLE)")
+        return cls(index, RED if symbol.isupper() else BLUE)
+
+    @classmethod
+    def from_code(cls, code: int) -> Piece:
+        return cls(code_animal(code), code_color(code))
+
+    @property
+    def code(self) -> int:
+        return piece_code(self.color, self.animal)
+
+    @property
+    def animal_name(self) -> str:
+        return ANIMAL_NAMES[self.animal]
+
+    def symbol(self) -> str:
+        letter = ANIMAL_LETTERS[self.animal]
+        return letter if self.color == RED else letter.lower()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Piece) and (self.animal, self.color) == (other.animal, other.color)
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Piece.from_symbol({self.symbol()!r})"
+
+    def __str__(self) -> str:
+        return self.symbol()
+
+
+class Move:
+    """A move from one square to another (steps and jumps alike), or the pass ``0000``.
+
+    >>> str(Move.from_str("a4d4"))
+    'a4d4'
+    >>> Move.null()
+    Move.from_str('0000')
+    >>> bool(Move.null())
+    False
+    """
+
+    __slots__ = ("from_square", "to_square")
+
+    def __init__(self, from_square: int, to_square: int) -> None:
+        self.from_square = from_square
+        self.to_square = to_square
+
+    @classmethod
+    def from_str(cls, text: str) -> Move:
+        text = text.strip()
+        if text == "0000":
+            return cls.null()
+        if len(text) != 4:
+            raise InvalidMoveError(f"invalid move {text!r}: expected from- and to-square "
+                                   f"like 'a3a4', or '0000' for a pass")
+        try:
+            return cls(parse_square(text[:2]), parse_square(text[2:]))
+        except ValueError as exc:
+            raise InvalidMoveError(f"invalid move {text!r}: {exc}") from None
+
+    @classmethod
+    def null(cls) -> Move:
+        """The pass made for a player whose per-move time ran out (RULES.md 5.3)."""
+        return cls(0, 0)
+
+    def __bool__(self) -> bool:
+        return self.from_square != self.to_square
+
+    def __str__(self) -> str:
+        if not self:
+            return "0000"
+        return square_name(self.from_square) + square_name(self.to_square)
+
+    def __repr__(self) -> str:
+        return f"Move.from_str({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Move) and self.from_square == other.from_square
+                and self.to_square == other.to_square)
+
+    def __hash__(self) -> int:
+        return self.from_square * 64 + self.to_square
+
+
+class LegalMoveGenerator:
+    """A lazy view of the legal moves: ``move in board.legal_moves`` is cheap."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self.board.is_legal(move)
+
+    def __iter__(self) -> Iterator[Move]:
+        return self.board.generate_legal_moves()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveGenerator ({', '.join(str(m) for m in self)})>"
+
+
+# One undo record per ply: (from, to, moved code (0 for a pass), captured code,
+# previous halfmove clock, previous fullmove number, previous hash).
+UndoRecord = tuple[int, int, int, int, int, int, int]
+
+
+class Board:
+    """A Jungle position under a rule set, with its move history.
+
+    ``Board()`` is the start position with the rule set's first player to move.
+    """
+
+    def __init__(self, fen: str | None = None, rules: RuleSet | str = "wango") -> None:
+        self.rules = find_rules(rules)
+        ranks = list(range(9))
+        if self.rules.ranks is Ranks.DOG_OVER_WOLF:
+            ranks[DOG], ranks[WOLF] = ranks[WOLF], ranks[DOG]
+        #: Rank of each piece code (index 0 unused).
+        self._rank = [0] + ranks[1:] * 2
+        if fen is None:
+            self.set_fen(f"{STARTING_BOARD_FEN} {'b' if self.rules.first_player else 'w'} 0 1")
+        else:
+            self.set_fen(fen)
+
+    # ----------------------------------------------------------------- position set-up
+
+    def set_fen(self, fen: str) -> None:
+        """Set the position from a position string (RULES.md 7a) and clear the history."""
+        codes, turn, halfmove, fullmove = _parse_fen(fen)
+        self._sq = codes
+        self._where = [CAPTURED] * 17
+        self._occ = [0, 0]
+        for square, code in enumerate(codes):
+            if code:
+                self._where[code] = square
+                self._occ[code_color(code)] |= 1 << square
+        self.turn = turn
+        self.halfmove_clock = halfmove
+        self.fullmove_number = fullmove
+        self._hash = zobrist_hash(codes, turn)
+        self.move_stack: list[Move] = []
+        self._undo: list[UndoRecord] = []
+        self._history: list[int] = []  # hash of the position before each ply
+        self._start_fen = self.fen()
+
+    def copy(self) -> Board:
+        """An independent copy with the same rules, position and history."""
+        board = Board.__new__(Board)
+        board.rules = self.rules
+        board._rank = self._rank
+        board._sq = self._sq.copy()
+        board._where = self._where.copy()
+        board._occ = self._occ.copy()
+        board.turn = self.turn
+        board.halfmove_clock = self.halfmove_clock
+        board.fullmove_number = self.fullmove_number
+        board._hash = self._hash
+        board.move_stack = self.move_stack.copy()
+        board._undo = self._undo.copy()
+        board._history = self._history.copy()
+        board._start_fen = self._start_fen
+        return board
+
+    @property
+    def starting_fen(self) -> str:
+        """The position string the history starts from."""
+        return self._start_fen
+
+    @property
+    def ply(self) -> int:
+        """Number of plies (moves and passes) pushed since the starting position."""
+        return len(self._undo)
+
+    # ----------------------------------------------------------------------- queries
+
+    def piece_at(self, square: int) -> Piece | None:
+        code = self._sq[square]
+        return Piece.from_code(code) if code else None
+
+    def piece_codes(self) -> list[int]:
+        """The 63 piece codes (0 empty, 1-8 Red rat..elephant, 9-16 Blue) — for fast engines."""
+        return self._sq.copy()
+
+    def pieces(self, color: int) -> int:
+        """Bitboard of one side's animals."""
+        return self._occ[color]
+
+    def square_of(self, color: int, animal: int) -> int | None:
+        """Where one side's animal stands, or None once it has been captured."""
+        square = self._where[piece_code(color, animal)]
+        return None if square == CAPTURED else square
+
+    def rank_of(self, piece: Piece) -> int:
+        """The animal's rank under this rule set (before any trap)."""
+        return self._rank[piece.code]
+
+    def zobrist_hash(self) -> int:
+        return self._hash
+
+    def history_codes(self) -> list[tuple[int, int, int]]:
+        """(moved code, from, to) for every ply since the start; a pass has code 0."""
+        return [(code, frm, to) for frm, to, code, *_ in self._undo]
+
+    # ------------------------------------------------------------------ move generation
+
+    def _targets(self, square: int, code: int) -> int:
+        """Squares the animal on ``square`` may move to, before the move restrictions."""
+        color = code_color(code)
+        animal = code - 8 * color
+        if animal == RAT:
+            targets = STEPS[square]
+        else:
+            targets = STEPS[square] & ~WATER
+            if animal == LION or animal == TIGER:
+                blockers = 1 << self._where[piece_code(1 - color, RAT)]
+                if self.rules.own_rat_blocks_jump:
+                    blockers |= 1 << self._where[code - animal + RAT]
+                for landing, path in JUMPS[square]:
+                    if not path & blockers:
+                        targets |= 1 << landing
+        targets &= ~(self._occ[color] | DEN[color])
+        enemies = targets & self._occ[1 - color]
+        if enemies:
+            if (not self.rules.trapped_can_capture) and TRAPS[1 - color] >> square & 1:
+                return targets & ~enemies
+            for target in iter_squares(enemies):
+                if not self._can_capture(code, square, self._sq[target], target):
+                    targets ^= 1 << target
+        return targets
+
+    def _can_capture(self, attacker: int, from_square: int, defender: int, to_square: int) -> bool:
+        """Capture rules of RULES.md section 4, the attacker's own trap restriction aside."""
+        attacker_color = code_color(attacker)
+        trapped = TRAPS[attacker_color] >> to_square & 1
+        attacker_animal = attacker - 8 * attacker_color
+        defender_animal = code_animal(defender)
+        if attacker_animal == RAT:
+            from_water = WATER >> from_square & 1
+            if defender_animal == RAT:
+                return (from_water == WATER >> to_square & 1) or self.rules.rat_captures_across_water
+            if from_water:
+                return False
+            return defender_animal == ELEPHANT or bool(trapped)
+        if trapped:
+            return True
+        if attacker_animal == ELEPHANT and defender_animal == RAT:
+            return False
+        return self._rank[attacker] >= self._rank[defender]
+
+    def is_game_over_on_board(self) -> bool:
+        """A den is entered or a side has no animals: no move can be played."""
+        occ = self._occ
+        return not (occ[RED] and occ[BLUE]) or bool(occ[RED] & DEN[BLUE] or occ[BLUE] & DEN[RED])
+
+    def _generate_basic(self) -> Iterator[tuple[int, int]]:
+        if self.is_game_over_on_board():
+            return
+        sq = self._sq
+        for square in iter_squares(self._occ[self.turn]):
+            for target in iter_squares(self._targets(square, sq[square])):
+                yield square, target
+
+    def _forbidden(self) -> set[tuple[int, int]] | None:
+        """Moves that the move restrictions forbid now, or None when no restriction applies."""
+        return forbidden_by_restrictions(self)
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        forbidden = self._forbidden()
+        for frm, to in self._generate_basic():
+            if forbidden is None or (frm, to) not in forbidden:
+                yield Move(frm, to)
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        return LegalMoveGenerator(self)
+
+    def is_pseudo_legal(self, move: Move) -> bool:
+        """Legal by the movement and capture rules, ignoring the move restrictions."""
+        if not move or self.is_game_over_on_board():
+            return False
+        code = self._sq[move.from_square]
+        if not code or code_color(code) != self.turn:
+            return False
+        return bool(self._targets(move.from_square, code) >> move.to_square & 1)
+
+    def is_legal(self, move: Move) -> bool:
+        if not self.is_pseudo_legal(move):
+            return False
+        forbidden = self._forbidden()
+        return forbidden is None or (move.from_square, move.to_square) not in forbidden
+
+    def is_attacked(self, square: int) -> bool:
+        """Whether the animal on ``square`` could be captured by the other side right now."""
+        code = self._sq[square]
+        if not code:
+            return False
+        enemy = 1 - code_color(code)
+        return any(self._targets(s, self._sq[s]) >> square & 1
+                   for s in iter_squares(self._occ[enemy]))
+
+    def explain_illegal(self, move: Move) -> str | None:
+        """Why ``move`` is illegal here, in words, or None when it is legal."""
+        if self.is_legal(move):
+            return None
+        if not move:
+            return "a pass is only made for a player whose move time ran out"
+        outcome = self.outcome()
+        if outcome is not None:
+            return f"the game is over ({outcome.termination.value.replace('_', ' ')})"
+        frm, to = move.from_square, move.to_square
+        code = self._sq[frm]
+        if not code:
+            return f"there is no animal on {square_name(frm)}"
+        name = f"{COLOR_NAMES[code_color(code)]} {ANIMAL_NAMES[code_animal(code)]}"
+        if code_color(code) != self.turn:
+            return f"the {name} on {square_name(frm)} is not yours: {COLOR_NAMES[self.turn]} to move"
+        if self.is_pseudo_legal(move):
+            return f"the {name} may not go to {square_name(to)} again now (move restriction 违例)"
+        target = self._sq[to]
+        animal = code_animal(code)
+        if to == DENS[self.turn]:
+            return "no animal may enter its own den"
+        if target and code_color(target) == self.turn:
+            return f"{square_name(to)} is occupied by your own {ANIMAL_NAMES[code_animal(target)]}"
+        if WATER >> to & 1 and animal != RAT:
+            return f"only the rat may enter the water; the {name} cannot"
+        if not (STEPS[frm] >> to & 1 or any(land == to for land, _ in JUMPS[frm])):
+            if animal in (LION, TIGER):
+                return f"{square_name(frm)}{square_name(to)} is neither a step nor a lake jump"
+            return "an animal moves one square forwards, backwards or sideways"
+        if not STEPS[frm] >> to & 1:
+            if animal not in (LION, TIGER):
+                return "only the lion and the tiger may jump across the water"
+            if not target:
+                return "a rat in the water blocks the jump"
+        if target:
+            if not self.rules.trapped_can_capture and TRAPS[1 - self.turn] >> frm & 1:
+                return f"the {name} stands in an enemy trap and cannot capture"
+            if any(land == to for land, _ in JUMPS[frm]) and not self._targets(frm, code) >> to & 1:
+                if not self._can_capture(code, frm, target, to):
+                    return f"the {name} cannot take the {ANIMAL_NAMES[code_animal(target)]}"
+                return "a rat in the water blocks the jump"
+            return f"the {name} cannot take the {ANIMAL_NAMES[code_animal(target)]}"
+        return "the move is not legal here"
+
+    # ------------------------------------------------------------------ making moves
+
+    def _make(self, frm: int, to: int) -> None:
+        """Play a pseudo-legal move (or a pass when frm == to) without any check."""
+        sq = self._sq
+        turn = self.turn
+        code = sq[frm] if frm != to else 0
+        captured = sq[to] if code else 0
+        self._undo.append((frm, to, code, captured, self.halfmove_clock, self.fullmove_number,
+                           self._hash))
+        self._history.append(self._hash)
+        h = self._hash ^ TURN_KEY
+        if code:
+            keys = PIECE_SQUARE_KEYS[code]
+            h ^= keys[frm] ^ keys[to]
+            sq[frm] = 0
+            sq[to] = code
+            self._where[code] = to
+            self._occ[turn] ^= (1 << frm) | (1 << to)
+        if captured:
+            h ^= PIECE_SQUARE_KEYS[captured][to]
+            self._where[captured] = CAPTURED
+            self._occ[1 - turn] ^= 1 << to
+            self.halfmove_clock = 0
+        else:
+            self.halfmove_clock += 1
+        if turn != self.rules.first_player:
+            self.fullmove_number += 1
+        self._hash = h
+        self.turn = 1 - turn
+
+    def _unmake(self) -> None:
+        frm, to, code, captured, halfmove, fullmove, h = self._undo.pop()
+        self._history.pop()
+        turn = self.turn = 1 - self.turn
+        if code:
+            sq = self._sq
+            sq[frm] = code
+            sq[to] = captured
+            self._where[code] = frm
+            self._occ[turn] ^= (1 << frm) | (1 << to)
+            if captured:
+                self._where[captured] = to
+                self._occ[1 - turn] ^= 1 << to
+        self.halfmove_clock = halfmove
+        self.fullmove_number = fullmove
+        self._hash = h
+
+    def push(self, move: Move) -> None:
+        """Play a move without checking it (use :meth:`push_move` for untrusted input)."""
+        self.move_stack.append(move)
+        self._make(move.from_square, move.to_square)
+
+    def pop(self) -> Move:
+        """Take back the last move (or pass)."""
+        self._unmake()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        return self.move_stack[-1]
+
+    def parse_move(self, text: str) -> Move:
+        """Parse a move string and check it is legal here (a pass is never legal)."""
+        move = Move.from_str(text)
+        reason = self.explain_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {text.strip()}: {reason}")
+        return move
+
+    def push_move(self, text: str) -> Move:
+        """Check and play a move given as a string like ``"a3a4"``; raises IllegalMoveError."""
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    def push_pass(self) -> Move:
+        """The side to move loses its turn (per-move timeout, RULES.md 5.3)."""
+        move = Move.null()
+        self.push(move)
+        return move
+
+    def is_capture(self, move: Move) -> bool:
+        return bool(move) and bool(self._sq[move.to_square])
+
+    def is_jump(self, move: Move) -> bool:
+        return bool(move) and not STEPS[move.from_square] >> move.to_square & 1
+
+    def gives_den_entry(self, move: Move) -> bool:
+        return bool(move) and move.to_square == DENS[1 - self.turn]
+
+    # ---------------------------------------------------------------------- outcome
+
+    def repetition_count(self) -> int:
+        """How many times the current position (board and side to move) has stood."""
+        return self._history.count(self._hash) + 1
+
+    def position_counts(self) -> Counter[int]:
+        """Hash → number of times that position has stood, including the current one."""
+        counts = Counter(self._history)
+        counts[self._hash] += 1
+        return counts
+
+    def outcome(self) -> Outcome | None:
+        """How the game has ended on the board, or None while it goes on.
+
+        Checked in this order: den entered, all captured, no-capture limit, threefold
+        repetition (in ``threefold_draw`` mode), no legal move.
+        """
+        occ = self._occ
+        if occ[RED] & DEN[BLUE]:
+            return Outcome(Termination.DEN_ENTERED, RED)
+        if occ[BLUE] & DEN[RED]:
+            return Outcome(Termination.DEN_ENTERED, BLUE)
+        if not occ[RED]:
+            return Outcome(Termination.ALL_CAPTURED, BLUE)
+        if not occ[BLUE]:
+            return Outcome(Termination.ALL_CAPTURED, RED)
+        rounds = self.rules.no_capture_draw_rounds
+        if rounds is not None and self.halfmove_clock >= 2 * rounds:
+            return Outcome(Termination.NO_CAPTURE_LIMIT, None)
+        if self.rules.repetition is Repetition.THREEFOLD_DRAW and self.repetition_count() >= 3:
+            return Outcome(Termination.REPETITION, None)
+        if not any(True for _ in self.generate_legal_moves()):
+            restricted = any(True for _ in self._generate_basic())
+            termination = (Termination.MOVE_RESTRICTIONS if restricted
+                           else Termination.NO_LEGAL_MOVES)
+            return Outcome(termination, 1 - self.turn)
+        return None
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def result(self) -> str:
+        outcome = self.outcome()
+        return outcome.result() if outcome else "*"
+
+    # ----------------------------------------------------------------------- perft
+
+    def perft(self, depth: int) -> int:
+        """Number of leaf positions ``depth`` plies ahead (counting at the last ply)."""
+        if depth < 1:
+            return 1
+        if depth == 1 and self._forbidden() is None:
+            return self._count_basic()
+        moves = [(m.from_square, m.to_square) for m in self.generate_legal_moves()]
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for frm, to in moves:
+            self._make(frm, to)
+            total += self.perft(depth - 1)
+            self._unmake()
+        return total
+
+    def _count_basic(self) -> int:
+        """Number of moves before restrictions, without building them (bulk counting)."""
+        if self.is_game_over_on_board():
+            return 0
+        sq = self._sq
+        targets = self._targets
+        return sum(targets(s, sq[s]).bit_count() for s in iter_squares(self._occ[self.turn]))
+
+    # ------------------------------------------------------------- position strings
+
+    def board_fen(self) -> str:
+        rows = []
+        for row in range(8, -1, -1):
+            text, empty = "", 0
+            for square in range(row * 7, row * 7 + 7):
+                code = self._sq[square]
+                if not code:
+                    empty += 1
+                    continue
+                if empty:
+                    text += str(empty)
+                    empty = 0
+                text += Piece.from_code(code).symbol()
+            rows.append(text + (str(empty) if empty else ""))
+        return "/".join(rows)
+
+    def fen(self) -> str:
+        """The position string: placement, side to move, halfmove clock, move number."""
+        side = "b" if self.turn == BLUE else "w"
+        return f"{self.board_fen()} {side} {self.halfmove_clock} {self.fullmove_number}"
+
+    def __str__(self) -> str:
+        lines = []
+        for row in range(8, -1, -1):
+            cells = []
+            for square in range(row * 7, row * 7 + 7):
+                code = self._sq[square]
+                cells.append(Piece.from_code(code).symbol() if code
+                             else "~" if WATER >> square & 1 else ".")
+            lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r}, rules={self.rules.name!r})"
+
+    def _repr_svg_(self) -> str:
+        from .svg import board_svg
+
+        return board_svg(self)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Board) and self._sq == other._sq and self.turn == other.turn
+                and self.rules == other.rules)
+
+    def transposition_key(self) -> tuple[int, ...]:
+        return (*self._sq, self.turn)
+
+    def replay(self, moves: Iterable[str]) -> None:
+        """Push each move string in turn, checked."""
+        for text in moves:
+            self.push_move(text)
+
+
+def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
+    """Placement codes, side to move, halfmove clock and move number of a position string."""
+    if not isinstance(fen, str):
+        raise InvalidFenError(f"position string must be text, got {type(fen).__name__}")
+    parts = fen.split()
+    if not 2 <= len(parts) <= 4:
+        raise InvalidFenError(f"invalid position string {fen!r}: expected placement, side to "
+                              f"move and optionally the halfmove clock and move number")
+    rows = parts[0].split("/")
+    if len(rows) != 9:
+        raise InvalidFenError(f"invalid position string {fen!r}: expected 9 rows separated by "
+                              f"'/', got {len(rows)}")
+    codes = [0] * 63
+    seen: dict[int, str] = {}
+    for index, text in enumerate(rows):
+        rank = 9 - index
+        column = 0
+        previous_digit = False
+        for char in text:
+            if char.isdigit():
+                if previous_digit or char in "089":
+                    raise InvalidFenError(f"invalid position string {fen!r}: bad empty-square "
+                                          f"count in row {rank} ({text!r})")
+                column += int(char)
+                previous_digit = True
+                continue
+            previous_digit = False
+            try:
+                piece = Piece.from_symbol(char)
+            except ValueError:
+                raise InvalidFenError(f"invalid position string {fen!r}: unknown letter "
+                                      f"{char!r} in row {rank} (animals are R C D W P T L E, "
+                                      f"upper case Red, lower case Blue)") from None
+            if column >= 7:
+                raise InvalidFenError(f"invalid position string {fen!r}: row {rank} ({text!r}) "
+                                      f"has more than 7 squares")
+            square = (rank - 1) * 7 + column
+            name = f"{COLOR_NAMES[piece.color]} {piece.animal_name}"
+            if piece.code in seen:
+                raise InvalidFenError(f"invalid position string {fen!r}: more than one "
+                                      f"{name} (on {seen[piece.code]} and {square_name(square)})")
+            if WATER >> square & 1 and piece.animal != RAT:
+                raise InvalidFenError(f"invalid position string {fen!r}: the {name} stands in "
+                                      f"the water on {square_name(square)}; only rats swim")
+            if square == DENS[piece.color]:
+                raise InvalidFenError(f"invalid position string {fen!r}: the {name} stands on "
+                                      f"its own den {square_name(square)}")
+            seen[piece.code] = square_name(square)
+            codes[square] = piece.code
+            column += 1
+        if column != 7:
+            raise InvalidFenError(f"invalid position string {fen!r}: row {rank} ({text!r}) has "
+                                  f"{column} squares, expected 7")
+    side = parts[1].lower()
+    if side not in ("w", "r", "b"):
+        raise InvalidFenError(f"invalid position string {fen!r}: side to move must be 'w' (or "
+                              f"'r') for Red or 'b' for Blue, got {parts[1]!r}")
+    halfmove, fullmove = 0, 1
+    try:
+        if len(parts) > 2:
+            halfmove = int(parts[2])
+        if len(parts) > 3:
+            fullmove = int(parts[3])
+    except ValueError:
+        raise InvalidFenError(f"invalid position string {fen!r}: the halfmove clock and move "
+                              f"number must be whole numbers") from None
+    if halfmove < 0 or fullmove < 1:
+        raise InvalidFenError(f"invalid position string {fen!r}: halfmove clock must be >= 0 "
+                              f"and move number >= 1")
+    return codes, (BLUE if side == "b" else RED), halfmove, fullmove
