@@ -23,15 +23,41 @@ from .outcome import Outcome, Termination
 from .restrictions import forbidden_by_restrictions
 from .rules import Ranks, Repetition, RuleSet, find_rules
 from .squares import (
-    ANIMAL_LETTERS, ANIMAL_NAMES, BLUE, COLOR_NAMES, DEN, DENS, DOG, ELEPHANT, JUMPS, LION, RAT,
-    RED, STEPS, TIGER, TRAPS, WATER, WOLF, code_animal, code_color, iter_squares, parse_square,
-    piece_code, square_name,
+    ANIMAL_LETTERS,
+    ANIMAL_NAMES,
+    BLUE,
+    COLOR_NAMES,
+    DEN,
+    DENS,
+    DOG,
+    ELEPHANT,
+    JUMPS,
+    LION,
+    RAT,
+    RED,
+    STEPS,
+    TIGER,
+    TRAPS,
+    WATER,
+    WOLF,
+    code_animal,
+    code_color,
+    iter_squares,
+    parse_square,
+    piece_code,
+    square_name,
 )
 from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
 
 __all__ = [
-    "STARTING_FEN", "Board", "IllegalMoveError", "InvalidFenError", "InvalidMoveError",
-    "LegalMoveGenerator", "Move", "Piece",
+    "STARTING_FEN",
+    "Board",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "LegalMoveGenerator",
+    "Move",
+    "Piece",
 ]
 
 #: Where a captured animal "stands": a bit outside the board, so that it never blocks a jump.
@@ -127,8 +153,10 @@ class Move:
         if text == "0000":
             return cls.null()
         if len(text) != 4:
-            raise InvalidMoveError(f"invalid move {text!r}: expected from- and to-square "
-                                   f"like 'a3a4', or '0000' for a pass")
+            raise InvalidMoveError(
+                f"invalid move {text!r}: expected from- and to-square "
+                f"like 'a3a4', or '0000' for a pass"
+            )
         try:
             return cls(parse_square(text[:2]), parse_square(text[2:]))
         except ValueError as exc:
@@ -151,8 +179,11 @@ class Move:
         return f"Move.from_str({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Move) and self.from_square == other.from_square
-                and self.to_square == other.to_square)
+        return (
+            isinstance(other, Move)
+            and self.from_square == other.from_square
+            and self.to_square == other.to_square
+        )
 
     def __hash__(self) -> int:
         return self.from_square * 64 + self.to_square
@@ -295,7 +326,7 @@ class Board:
             targets = STEPS[square]
         else:
             targets = STEPS[square] & ~WATER
-            if animal == LION or animal == TIGER:
+            if animal in (LION, TIGER):
                 blockers = 1 << self._where[piece_code(1 - color, RAT)]
                 if self.rules.own_rat_blocks_jump:
                     blockers |= 1 << self._where[code - animal + RAT]
@@ -321,7 +352,9 @@ class Board:
         if attacker_animal == RAT:
             from_water = WATER >> from_square & 1
             if defender_animal == RAT:
-                return (from_water == WATER >> to_square & 1) or self.rules.rat_captures_across_water
+                return (
+                    from_water == WATER >> to_square & 1
+                ) or self.rules.rat_captures_across_water
             if from_water:
                 return False
             return defender_animal == ELEPHANT or bool(trapped)
@@ -379,8 +412,9 @@ class Board:
         if not code:
             return False
         enemy = 1 - code_color(code)
-        return any(self._targets(s, self._sq[s]) >> square & 1
-                   for s in iter_squares(self._occ[enemy]))
+        return any(
+            self._targets(s, self._sq[s]) >> square & 1 for s in iter_squares(self._occ[enemy])
+        )
 
     def explain_illegal(self, move: Move) -> str | None:
         """Why ``move`` is illegal here, in words, or None when it is legal."""
@@ -397,7 +431,9 @@ class Board:
             return f"there is no animal on {square_name(frm)}"
         name = f"{COLOR_NAMES[code_color(code)]} {ANIMAL_NAMES[code_animal(code)]}"
         if code_color(code) != self.turn:
-            return f"the {name} on {square_name(frm)} is not yours: {COLOR_NAMES[self.turn]} to move"
+            return (
+                f"the {name} on {square_name(frm)} is not yours: {COLOR_NAMES[self.turn]} to move"
+            )
         if self.is_pseudo_legal(move):
             return f"the {name} may not go to {square_name(to)} again now (move restriction 违例)"
         target = self._sq[to]
@@ -435,8 +471,9 @@ class Board:
         turn = self.turn
         code = sq[frm] if frm != to else 0
         captured = sq[to] if code else 0
-        self._undo.append((frm, to, code, captured, self.halfmove_clock, self.fullmove_number,
-                           self._hash))
+        self._undo.append(
+            (frm, to, code, captured, self.halfmove_clock, self.fullmove_number, self._hash)
+        )
         self._history.append(self._hash)
         h = self._hash ^ TURN_KEY
         if code:
@@ -551,8 +588,9 @@ class Board:
             return Outcome(Termination.REPETITION, None)
         if not any(True for _ in self.generate_legal_moves()):
             restricted = any(True for _ in self._generate_basic())
-            termination = (Termination.MOVE_RESTRICTIONS if restricted
-                           else Termination.NO_LEGAL_MOVES)
+            termination = (
+                Termination.MOVE_RESTRICTIONS if restricted else Termination.NO_LEGAL_MOVES
+            )
             return Outcome(termination, 1 - self.turn)
         return None
 
@@ -618,8 +656,9 @@ class Board:
             cells = []
             for square in range(row * 7, row * 7 + 7):
                 code = self._sq[square]
-                cells.append(Piece.from_code(code).symbol() if code
-                             else "~" if WATER >> square & 1 else ".")
+                cells.append(
+                    Piece.from_code(code).symbol() if code else "~" if WATER >> square & 1 else "."
+                )
             lines.append(" ".join(cells))
         return "\n".join(lines)
 
@@ -632,8 +671,12 @@ class Board:
         return board_svg(self)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Board) and self._sq == other._sq and self.turn == other.turn
-                and self.rules == other.rules)
+        return (
+            isinstance(other, Board)
+            and self._sq == other._sq
+            and self.turn == other.turn
+            and self.rules == other.rules
+        )
 
     def transposition_key(self) -> tuple[int, ...]:
         return (*self._sq, self.turn)
@@ -650,12 +693,15 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
         raise InvalidFenError(f"position string must be text, got {type(fen).__name__}")
     parts = fen.split()
     if not 2 <= len(parts) <= 4:
-        raise InvalidFenError(f"invalid position string {fen!r}: expected placement, side to "
-                              f"move and optionally the halfmove clock and move number")
+        raise InvalidFenError(
+            f"invalid position string {fen!r}: expected placement, side to "
+            f"move and optionally the halfmove clock and move number"
+        )
     rows = parts[0].split("/")
     if len(rows) != 9:
-        raise InvalidFenError(f"invalid position string {fen!r}: expected 9 rows separated by "
-                              f"'/', got {len(rows)}")
+        raise InvalidFenError(
+            f"invalid position string {fen!r}: expected 9 rows separated by '/', got {len(rows)}"
+        )
     codes = [0] * 63
     seen: dict[int, str] = {}
     for index, text in enumerate(rows):
@@ -665,8 +711,10 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
         for char in text:
             if char.isdigit():
                 if previous_digit or char in "089":
-                    raise InvalidFenError(f"invalid position string {fen!r}: bad empty-square "
-                                          f"count in row {rank} ({text!r})")
+                    raise InvalidFenError(
+                        f"invalid position string {fen!r}: bad empty-square "
+                        f"count in row {rank} ({text!r})"
+                    )
                 column += int(char)
                 previous_digit = True
                 continue
@@ -674,33 +722,47 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
             try:
                 piece = Piece.from_symbol(char)
             except ValueError:
-                raise InvalidFenError(f"invalid position string {fen!r}: unknown letter "
-                                      f"{char!r} in row {rank} (animals are R C D W P T L E, "
-                                      f"upper case Red, lower case Blue)") from None
+                raise InvalidFenError(
+                    f"invalid position string {fen!r}: unknown letter "
+                    f"{char!r} in row {rank} (animals are R C D W P T L E, "
+                    f"upper case Red, lower case Blue)"
+                ) from None
             if column >= 7:
-                raise InvalidFenError(f"invalid position string {fen!r}: row {rank} ({text!r}) "
-                                      f"has more than 7 squares")
+                raise InvalidFenError(
+                    f"invalid position string {fen!r}: row {rank} ({text!r}) "
+                    f"has more than 7 squares"
+                )
             square = (rank - 1) * 7 + column
             name = f"{COLOR_NAMES[piece.color]} {piece.animal_name}"
             if piece.code in seen:
-                raise InvalidFenError(f"invalid position string {fen!r}: more than one "
-                                      f"{name} (on {seen[piece.code]} and {square_name(square)})")
+                raise InvalidFenError(
+                    f"invalid position string {fen!r}: more than one "
+                    f"{name} (on {seen[piece.code]} and {square_name(square)})"
+                )
             if WATER >> square & 1 and piece.animal != RAT:
-                raise InvalidFenError(f"invalid position string {fen!r}: the {name} stands in "
-                                      f"the water on {square_name(square)}; only rats swim")
+                raise InvalidFenError(
+                    f"invalid position string {fen!r}: the {name} stands in "
+                    f"the water on {square_name(square)}; only rats swim"
+                )
             if square == DENS[piece.color]:
-                raise InvalidFenError(f"invalid position string {fen!r}: the {name} stands on "
-                                      f"its own den {square_name(square)}")
+                raise InvalidFenError(
+                    f"invalid position string {fen!r}: the {name} stands on "
+                    f"its own den {square_name(square)}"
+                )
             seen[piece.code] = square_name(square)
             codes[square] = piece.code
             column += 1
         if column != 7:
-            raise InvalidFenError(f"invalid position string {fen!r}: row {rank} ({text!r}) has "
-                                  f"{column} squares, expected 7")
+            raise InvalidFenError(
+                f"invalid position string {fen!r}: row {rank} ({text!r}) has "
+                f"{column} squares, expected 7"
+            )
     side = parts[1].lower()
     if side not in ("w", "r", "b"):
-        raise InvalidFenError(f"invalid position string {fen!r}: side to move must be 'w' (or "
-                              f"'r') for Red or 'b' for Blue, got {parts[1]!r}")
+        raise InvalidFenError(
+            f"invalid position string {fen!r}: side to move must be 'w' (or "
+            f"'r') for Red or 'b' for Blue, got {parts[1]!r}"
+        )
     halfmove, fullmove = 0, 1
     try:
         if len(parts) > 2:
@@ -708,9 +770,12 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
         if len(parts) > 3:
             fullmove = int(parts[3])
     except ValueError:
-        raise InvalidFenError(f"invalid position string {fen!r}: the halfmove clock and move "
-                              f"number must be whole numbers") from None
+        raise InvalidFenError(
+            f"invalid position string {fen!r}: the halfmove clock and move "
+            f"number must be whole numbers"
+        ) from None
     if halfmove < 0 or fullmove < 1:
-        raise InvalidFenError(f"invalid position string {fen!r}: halfmove clock must be >= 0 "
-                              f"and move number >= 1")
+        raise InvalidFenError(
+            f"invalid position string {fen!r}: halfmove clock must be >= 0 and move number >= 1"
+        )
     return codes, (BLUE if side == "b" else RED), halfmove, fullmove

@@ -31,10 +31,16 @@ class Termination(enum.Enum):
         return self in _ON_BOARD
 
 
-_ON_BOARD = frozenset({
-    Termination.DEN_ENTERED, Termination.ALL_CAPTURED, Termination.NO_LEGAL_MOVES,
-    Termination.MOVE_RESTRICTIONS, Termination.REPETITION, Termination.NO_CAPTURE_LIMIT,
-})
+_ON_BOARD = frozenset(
+    {
+        Termination.DEN_ENTERED,
+        Termination.ALL_CAPTURED,
+        Termination.NO_LEGAL_MOVES,
+        Termination.MOVE_RESTRICTIONS,
+        Termination.REPETITION,
+        Termination.NO_CAPTURE_LIMIT,
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -44,14 +44,18 @@ def forbidden_by_restrictions(board: Board) -> set[tuple[int, int]] | None:
             forbidden = _add(forbidden, _forbidden_7_3(board, recent[:_WINDOW_7_3]))
         if rules.rule_17_5 and len(recent) >= _WINDOW_17_5:
             forbidden = _add(forbidden, _forbidden_17_5(board, recent))
-    if (rules.repetition is Repetition.INITIATOR_MUST_VARY and len(undo) >= 8
-            and board.repetition_count() >= 3):
+    if (
+        rules.repetition is Repetition.INITIATOR_MUST_VARY
+        and len(undo) >= 8
+        and board.repetition_count() >= 3
+    ):
         forbidden = _add(forbidden, _forbidden_repeating(board))
     return forbidden
 
 
-def _add(forbidden: set[tuple[int, int]] | None,
-         more: set[tuple[int, int]]) -> set[tuple[int, int]] | None:
+def _add(
+    forbidden: set[tuple[int, int]] | None, more: set[tuple[int, int]]
+) -> set[tuple[int, int]] | None:
     if not more:
         return forbidden
     return more if forbidden is None else forbidden | more

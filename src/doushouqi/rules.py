@@ -81,17 +81,26 @@ class RuleSet:
             problems.append(f"ranks: expected a Ranks value, got {self.ranks!r}")
         if not isinstance(self.repetition, Repetition):
             problems.append(f"repetition: expected a Repetition value, got {self.repetition!r}")
-        for flag in ("own_rat_blocks_jump", "rat_captures_across_water", "trapped_can_capture",
-                     "rule_7_3", "rule_17_5"):
+        for flag in (
+            "own_rat_blocks_jump",
+            "rat_captures_across_water",
+            "trapped_can_capture",
+            "rule_7_3",
+            "rule_17_5",
+        ):
             if not isinstance(getattr(self, flag), bool):
                 problems.append(f"{flag}: expected true or false, got {getattr(self, flag)!r}")
         rounds = self.no_capture_draw_rounds
-        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
-                                   or rounds <= 0):
-            problems.append(f"no_capture_draw_rounds: expected a positive integer or None, "
-                            f"got {rounds!r}")
+        if rounds is not None and (
+            isinstance(rounds, bool) or not isinstance(rounds, int) or rounds <= 0
+        ):
+            problems.append(
+                f"no_capture_draw_rounds: expected a positive integer or None, got {rounds!r}"
+            )
         if self.first_player not in (0, 1) or isinstance(self.first_player, bool):
-            problems.append(f"first_player: expected 0 (red) or 1 (blue), got {self.first_player!r}")
+            problems.append(
+                f"first_player: expected 0 (red) or 1 (blue), got {self.first_player!r}"
+            )
         if self.wolf_name not in ("wolf", "fox"):
             problems.append(f"wolf_name: expected 'wolf' or 'fox', got {self.wolf_name!r}")
         if problems:
@@ -120,8 +129,13 @@ _OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "
 
 def _convert(key: str, value: Any) -> tuple[Any, str | None]:
     """Turn one TOML value into the dataclass value, or explain why it is bad."""
-    expect_bool = {"own_rat_blocks_jump", "rat_captures_across_water", "trapped_can_capture",
-                   "rule_7_3", "rule_17_5"}
+    expect_bool = {
+        "own_rat_blocks_jump",
+        "rat_captures_across_water",
+        "trapped_can_capture",
+        "rule_7_3",
+        "rule_17_5",
+    }
     if key in expect_bool:
         if isinstance(value, bool):
             return value, None
@@ -135,14 +149,18 @@ def _convert(key: str, value: Any) -> tuple[Any, str | None]:
         try:
             return Repetition(value), None
         except ValueError:
-            return None, (f"repetition: expected 'threefold_draw' or 'initiator_must_vary', "
-                          f"got {value!r}")
+            return None, (
+                f"repetition: expected 'threefold_draw' or 'initiator_must_vary', got {value!r}"
+            )
     if key == "no_capture_draw_rounds":
         if value in (0, "none") and not isinstance(value, bool):
             return None, None
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             return value, None
-        return None, f"no_capture_draw_rounds: expected 0/'none' or a positive integer, got {value!r}"
+        return (
+            None,
+            f"no_capture_draw_rounds: expected 0/'none' or a positive integer, got {value!r}",
+        )
     if key == "first_player":
         if value in _COLORS:
             return _COLORS[value], None
@@ -166,15 +184,17 @@ def _read_builtin() -> dict[str, dict[str, Any]]:
 _BUILTIN_TABLES = _read_builtin()
 
 
-def _resolve(name: str, table: Mapping[str, Any], problems: list[str],
-             seen: tuple[str, ...] = ()) -> dict[str, Any]:
+def _resolve(
+    name: str, table: Mapping[str, Any], problems: list[str], seen: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """Options of ``table`` merged over those of its parent chain (converted values)."""
     parent = table.get("parent")
     merged: dict[str, Any] = {}
     if parent is not None:
         if not isinstance(parent, str) or parent not in _BUILTIN_TABLES:
-            problems.append(f"parent: unknown rule set {parent!r} "
-                            f"(known: {', '.join(_BUILTIN_TABLES)})")
+            problems.append(
+                f"parent: unknown rule set {parent!r} (known: {', '.join(_BUILTIN_TABLES)})"
+            )
         elif parent in seen:
             problems.append(f"parent: rule set {parent!r} inherits from itself")
         else:
@@ -201,7 +221,7 @@ def rules_from_mapping(name: str, table: Mapping[str, Any]) -> RuleSet:
     >>> rules_from_mapping("bad", {"rule_7_3": "yes", "colour": 1})
     Traceback (most recent call last):
     ...
-    doushouqi.rules.InvalidRulesError: rule_7_3: expected true or false, got 'yes'; unknown option 'colour' (known: description, ranks, own_rat_blocks_jump, rat_captures_across_water, trapped_can_capture, repetition, no_capture_draw_rounds, rule_7_3, rule_17_5, first_player, wolf_name, parent)
+    doushouqi.rules.InvalidRulesError: rule_7_3: expected true or false, got 'yes'; unknown ...
     """
     problems: list[str] = []
     options = _resolve(name, table, problems)
@@ -226,7 +246,7 @@ def load_rules_file(path: str | Path) -> RuleSet:
         raise InvalidRulesError(f"{path}: not valid TOML: {exc}") from exc
     name = path.stem
     if len(data) == 1:
-        (only_key, only_value), = data.items()
+        ((only_key, only_value),) = data.items()
         if isinstance(only_value, dict):
             name, data = only_key, only_value
     try:
@@ -254,7 +274,7 @@ def find_rules(name_or_path: str | RuleSet) -> RuleSet:
     >>> find_rules("chess")
     Traceback (most recent call last):
     ...
-    doushouqi.rules.InvalidRulesError: unknown rule set 'chess' (known: wango, classic, classic-dog, international, or a path to a .toml rule file)
+    doushouqi.rules.InvalidRulesError: unknown rule set 'chess' (known: wango, classic, ...)
     """
     if isinstance(name_or_path, RuleSet):
         return name_or_path
@@ -263,5 +283,7 @@ def find_rules(name_or_path: str | RuleSet) -> RuleSet:
         return BUILTIN_RULE_SETS[key]
     if name_or_path.endswith(".toml") or Path(name_or_path).is_file():
         return load_rules_file(name_or_path)
-    raise InvalidRulesError(f"unknown rule set {name_or_path!r} (known: "
-                            f"{', '.join(BUILTIN_RULE_SETS)}, or a path to a .toml rule file)")
+    raise InvalidRulesError(
+        f"unknown rule set {name_or_path!r} (known: "
+        f"{', '.join(BUILTIN_RULE_SETS)}, or a path to a .toml rule file)"
+    )
