@@ -224,7 +224,8 @@ def rules_from_mapping(name: str, table: Mapping[str, Any]) -> RuleSet:
     doushouqi.rules.InvalidRulesError: rule_7_3: expected true or false, got 'yes'; unknown ...
     """
     problems: list[str] = []
-    options = _resolve(name, table, problems)
+    # The table's own name is not an ancestor: a custom set may reuse a named set's name.
+    options = _resolve("", table, problems)
     if problems:
         raise InvalidRulesError("; ".join(problems))
     return RuleSet(name=str(table.get("name", name)), **options)

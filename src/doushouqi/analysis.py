@@ -1,0 +1,116 @@
+"""Values shared by every engine, in-process or external: search limits, scores, search info.
+
+Both the engine (``doushouqi.ai``) and the engine client (``doushouqi.engine``) speak in these
+terms, like python-chess's ``chess.engine.Limit`` / ``PovScore`` / ``InfoDict``.
+
+>>> Score(den=3)
+Score(den=3)
+>>> Score(cp=40) < Score(den=5) and Score(den=-2) < Score(cp=-900)
+True
+>>> str(Limit(movetime=1.0))
+'movetime 1000'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TypedDict
+
+from .board import Move
+
+__all__ = ["DEN_SCORE", "Info", "Limit", "PlayResult", "Score"]
+
+#: Centipawn value used to order den wins above every material score.
+DEN_SCORE = 1_000_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Limit:
+    """When a search should stop. Times are in seconds; None means no limit of that kind."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: float | None = None
+    red_clock: float | None = None
+    blue_clock: float | None = None
+    red_inc: float | None = None
+    blue_inc: float | None = None
+    #: Per-move time limit of the game (a timeout passes the turn), if any.
+    per_move: float | None = None
+    infinite: bool = False
+
+    def __str__(self) -> str:
+        """The arguments of a protocol ``go`` command for this limit."""
+        parts = []
+        for key, value in (("depth", self.depth), ("nodes", self.nodes)):
+            if value is not None:
+                parts.append(f"{key} {value}")
+        for key, seconds in (
+            ("movetime", self.movetime),
+            ("wtime", self.red_clock),
+            ("btime", self.blue_clock),
+            ("winc", self.red_inc),
+            ("binc", self.blue_inc),
+        ):
+            if seconds is not None:
+                parts.append(f"{key} {round(seconds * 1000)}")
+        if self.infinite:
+            parts.append("infinite")
+        return " ".join(parts)
+
+
+@dataclasses.dataclass(frozen=True, order=False)
+class Score:
+    """A score from the side to move's view: centipawns, or moves until a den entry.
+
+    ``den=N`` with N > 0: the side to move enters the den in N of its moves; N < 0: it is
+    entered (or otherwise loses) in -N moves.
+    """
+
+    cp: int | None = None
+    den: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.cp is None) == (self.den is None):
+            raise ValueError("a Score has exactly one of cp and den")
+
+    def value(self) -> int:
+        """A single comparable number: den wins above every centipawn score, faster first."""
+        if self.den is not None:
+            return DEN_SCORE - self.den if self.den > 0 else -DEN_SCORE - self.den
+        assert self.cp is not None
+        return self.cp
+
+    def __neg__(self) -> Score:
+        return Score(den=-self.den) if self.den is not None else Score(cp=-(self.cp or 0))
+
+    def __lt__(self, other: Score) -> bool:
+        return self.value() < other.value()
+
+    def __repr__(self) -> str:
+        return f"Score(den={self.den})" if self.den is not None else f"Score(cp={self.cp})"
+
+    def __str__(self) -> str:
+        """The protocol form: ``cp 35`` or ``den 3``."""
+        return f"den {self.den}" if self.den is not None else f"cp {self.cp}"
+
+
+class Info(TypedDict, total=False):
+    """What an engine reports about its search (all keys optional)."""
+
+    depth: int
+    seldepth: int
+    score: Score
+    nodes: int
+    nps: int
+    time: float
+    pv: list[Move]
+    string: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayResult:
+    """An engine's chosen move (None when it has none) with the last info of its search."""
+
+    move: Move | None
+    info: Info = dataclasses.field(default_factory=lambda: Info())
