@@ -1,0 +1,56 @@
+"""Bit tricks on 63-square bitboards held in a signed int64.
+
+63 squares fit below the sign bit, so every bitboard is a non-negative int64. Staying in int64
+(rather than uint64) matters in numba: mixing uint64 with int64 promotes to float64.
+
+The two LLVM intrinsics compile to single POPCNT / TZCNT instructions on x86-64.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+__all__ = ["lowest_square", "popcount", "square_bit"]
+
+
+@intrinsic
+def _ctpop(typingctx, value):
+    if not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return value(value), codegen
+
+
+@intrinsic
+def _cttz(typingctx, value):
+    if not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        # The flag says a zero input is undefined, which lets LLVM emit a bare TZCNT/BSF.
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return value(value), codegen
+
+
+@njit(cache=True)
+def popcount(bitboard: int) -> int:
+    """Number of squares in a bitboard."""
+    return _ctpop(bitboard)
+
+
+@njit(cache=True)
+def lowest_square(bitboard: int) -> int:
+    """Index of the lowest set square; the bitboard must not be empty."""
+    return _cttz(bitboard)
+
+
+@njit(cache=True)
+def square_bit(square: int) -> int:
+    """The bitboard holding only ``square`` (0..62; 63 is the off-board 'captured' square)."""
+    return 1 << square
