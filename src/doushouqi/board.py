@@ -709,7 +709,7 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
         column = 0
         previous_digit = False
         for char in text:
-            if char.isdigit():
+            if char in "0123456789":  # ASCII only: str.isdigit() also accepts '²'
                 if previous_digit or char in "089":
                     raise InvalidFenError(
                         f"invalid position string {fen!r}: bad empty-square "
@@ -763,17 +763,14 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
             f"invalid position string {fen!r}: side to move must be 'w' (or "
             f"'r') for Red or 'b' for Blue, got {parts[1]!r}"
         )
-    halfmove, fullmove = 0, 1
-    try:
-        if len(parts) > 2:
-            halfmove = int(parts[2])
-        if len(parts) > 3:
-            fullmove = int(parts[3])
-    except ValueError:
+    counters = parts[2:]
+    if not all(text.isascii() and text.isdigit() for text in counters):
         raise InvalidFenError(
-            f"invalid position string {fen!r}: the halfmove clock and move "
-            f"number must be whole numbers"
-        ) from None
+            f"invalid position string {fen!r}: the halfmove clock and move number must be "
+            f"whole numbers (halfmove clock must be >= 0 and move number >= 1)"
+        )
+    halfmove = int(counters[0]) if counters else 0
+    fullmove = int(counters[1]) if len(counters) > 1 else 1
     if halfmove < 0 or fullmove < 1:
         raise InvalidFenError(
             f"invalid position string {fen!r}: halfmove clock must be >= 0 and move number >= 1"
