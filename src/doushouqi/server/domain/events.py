@@ -1,0 +1,307 @@
+"""What ``apply`` reports: one frozen event per thing that happened, each with ``to_dict()``.
+
+Every event carries the game's id and the game's ``version`` after the command that caused it,
+so that a client which sees a gap in versions knows to ask for a fresh snapshot. All events of
+one ``apply`` call share one version. ``to_dict()`` gives plain JSON-ready values (enums as their
+values, tuples as lists, infinite times as None) with a ``"type"`` key.
+
+>>> event = DrawOffered(color=0, game_id="g1", version=4)
+>>> event.to_dict()
+{'type': 'draw_offered', 'game_id': 'g1', 'version': 4, 'color': 0}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import Any, ClassVar
+
+from doushouqi.clock import TimeControl
+from doushouqi.outcome import Outcome, Termination
+from doushouqi.rules import RuleSet
+from doushouqi.scoring import ScoreChange
+
+from .model import GameSpec, GameStatus, RatingChange
+from .players import PlayerSlot
+
+__all__ = [
+    "ClockView",
+    "DrawDeclined",
+    "DrawOffered",
+    "Event",
+    "GameFinished",
+    "GameStarted",
+    "MoveMade",
+    "PlayerDisconnected",
+    "PlayerJoined",
+    "PlayerReconnected",
+    "RejectCode",
+    "Rejected",
+    "RematchCreated",
+    "RematchOffered",
+    "TakebackApplied",
+    "TakebackDeclined",
+    "TakebackRequested",
+    "TimeoutPassed",
+    "plain",
+]
+
+
+def plain(value: object) -> Any:
+    """``value`` as JSON-ready data (dicts, lists, str, int, finite float, bool, None)."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, GameStatus):
+        return value.label
+    if isinstance(value, Enum):
+        return plain(value.value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, RuleSet):
+        return value.to_mapping()
+    if isinstance(value, TimeControl):
+        return str(value)
+    if isinstance(value, Outcome):
+        return {
+            "termination": value.termination.value,
+            "winner": value.winner,
+            "result": value.result(),
+        }
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    raise TypeError(f"cannot turn {type(value).__name__} into plain data")
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """Both clocks as a client shows them at one moment.
+
+    ``remaining[c]`` is colour c's main time left (None: no main clock); ``move_time_left``
+    is the time left under the per-move limit for the side to move (None: no limit).
+    """
+
+    remaining: tuple[float | None, float | None]
+    move_time_left: float | None
+    to_move: int
+    running: bool
+    timeouts: tuple[int, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event:
+    """Base of every event; ``game_id`` and ``version`` are stamped by ``apply``."""
+
+    type: ClassVar[str] = "event"
+    game_id: str = ""
+    version: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        data.update({f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)})
+        return data
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerJoined(Event):
+    """A player took a seat (online) or announced they are at the board."""
+
+    type: ClassVar[str] = "player_joined"
+    color: int
+    player: PlayerSlot
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameStarted(Event):
+    """Every seat is filled and every player is there: the clocks run from ``at``."""
+
+    type: ClassVar[str] = "game_started"
+    at: float
+    players: tuple[PlayerSlot | None, PlayerSlot | None]
+    to_move: int
+    fen: str
+    dests: dict[str, list[str]]
+    clocks: ClockView | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveMade(Event):
+    """A move was played. ``dests`` are the legal destinations for the side now to move."""
+
+    type: ClassVar[str] = "move_made"
+    color: int
+    move: str
+    readable: str
+    readable_zh: str
+    ply: int
+    at: float
+    fen: str
+    to_move: int
+    dests: dict[str, list[str]]
+    clocks: ClockView | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeoutPassed(Event):
+    """``color`` did not move in time: a pass (``0000``) was made for it (RULES.md 5.3)."""
+
+    type: ClassVar[str] = "timeout_passed"
+    color: int
+    timeouts: int
+    ply: int
+    at: float
+    fen: str
+    to_move: int
+    dests: dict[str, list[str]]
+    clocks: ClockView | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameFinished(Event):
+    """The game ended (or was aborted: termination ``aborted``, result ``*``).
+
+    ``score_change`` (ladder points, RULES.md 5.4) and ``rating_change`` (Glicko-2) are None
+    when the game does not count; ``leaver`` is the colour that lost by leaving.
+    """
+
+    type: ClassVar[str] = "game_finished"
+    result: str
+    termination: Termination
+    winner: int | None
+    leaver: int | None
+    at: float
+    fen: str
+    clocks: ClockView | None
+    score_change: ScoreChange | None
+    rating_change: RatingChange | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawOffered(Event):
+    type: ClassVar[str] = "draw_offered"
+    color: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawDeclined(Event):
+    """``color`` declined the offer, or (``implicit``) played on, which declines it."""
+
+    type: ClassVar[str] = "draw_declined"
+    color: int
+    implicit: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakebackRequested(Event):
+    type: ClassVar[str] = "takeback_requested"
+    color: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakebackApplied(Event):
+    """Plies ``removed`` (oldest first) were taken back for ``color``."""
+
+    type: ClassVar[str] = "takeback_applied"
+    color: int
+    removed: tuple[str, ...]
+    ply: int
+    fen: str
+    to_move: int
+    dests: dict[str, list[str]]
+    clocks: ClockView | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakebackDeclined(Event):
+    """The request was declined by ``color``, or (``implicit``) lapsed because a ply was played."""
+
+    type: ClassVar[str] = "takeback_declined"
+    color: int
+    implicit: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerDisconnected(Event):
+    """``deadline``: when the player loses by leaving unless back (None: no such rule here)."""
+
+    type: ClassVar[str] = "player_disconnected"
+    color: int
+    at: float
+    deadline: float | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerReconnected(Event):
+    type: ClassVar[str] = "player_reconnected"
+    color: int
+    at: float
+    away: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class RematchOffered(Event):
+    type: ClassVar[str] = "rematch_offered"
+    color: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class RematchCreated(Event):
+    """Both sides want a rematch: the server creates a new game from ``spec``."""
+
+    type: ClassVar[str] = "rematch_created"
+    color: int
+    spec: GameSpec
+
+
+class RejectCode(StrEnum):
+    """Why a command was refused, for programs; ``Rejected.reason`` says it for people."""
+
+    BAD_COMMAND = "bad_command"
+    BAD_TIME = "bad_time"
+    STALE_VERSION = "stale_version"
+    NOT_A_PLAYER = "not_a_player"
+    NOT_YOUR_SEAT = "not_your_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    SERVER_ONLY = "server_only"
+    NOT_STARTED = "not_started"
+    ALREADY_STARTED = "already_started"
+    GAME_OVER = "game_over"
+    NOT_OVER = "not_over"
+    GAME_FULL = "game_full"
+    SEAT_TAKEN = "seat_taken"
+    ACCOUNT_REQUIRED = "account_required"
+    ALREADY_JOINED = "already_joined"
+    INVALID_MOVE = "invalid_move"
+    ILLEGAL_MOVE = "illegal_move"
+    NOT_ABORTABLE = "not_abortable"
+    NO_DRAW_OFFER = "no_draw_offer"
+    DRAW_ALREADY_OFFERED = "draw_already_offered"
+    NO_TAKEBACK_REQUEST = "no_takeback_request"
+    TAKEBACK_PENDING = "takeback_pending"
+    NOTHING_TO_TAKE_BACK = "nothing_to_take_back"
+    NOT_AVAILABLE = "not_available"
+    OPPONENT_CONNECTED = "opponent_connected"
+    GRACE_NOT_OVER = "grace_not_over"
+    NO_CHANGE = "no_change"
+    REMATCH_PENDING = "rematch_pending"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rejected(Event):
+    """The command was refused and changed nothing; ``command`` is its type name."""
+
+    type: ClassVar[str] = "rejected"
+    reason: str
+    code: RejectCode
+    command: str

@@ -1,0 +1,457 @@
+"""The game as a frozen value: :class:`Game`, its :class:`GameStatus`, :class:`Mode` and spec.
+
+A :class:`Game` holds what happened (moves with their times, clocks, offers, the result) and
+derives the position by replaying the moves with the rules library; the replayed board is
+cached on the value, so asking for it twice costs one replay. Nothing here reads the time or
+does IO: every change goes through :func:`~doushouqi.server.domain.apply.apply`.
+
+>>> from doushouqi.server.domain.players import PlayerSlot
+>>> spec = GameSpec(Mode.ONLINE, (PlayerSlot.account(1, "Li"), None))
+>>> game = new_game(spec, game_id="g1", now=0.0)
+>>> game.status, game.board().fen()
+(<GameStatus.CREATED: 10>, 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import Any, NamedTuple
+
+from doushouqi.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError
+from doushouqi.clock import GameClock, TimeControl
+from doushouqi.outcome import Outcome, Termination
+from doushouqi.rating import Rating
+from doushouqi.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet
+from doushouqi.scoring import ScoreChange
+
+from .players import Actor, PlayerSlot
+
+__all__ = [
+    "DEFAULT_GRACE_PERIOD",
+    "CorruptGameError",
+    "Game",
+    "GameSpec",
+    "GameSpecError",
+    "GameStatus",
+    "Mode",
+    "RatingChange",
+    "TimedMove",
+    "new_game",
+    "rematch_spec",
+]
+
+#: Seconds a disconnected player of an online game has to come back before losing (逃跑).
+DEFAULT_GRACE_PERIOD = 60.0
+
+PASS = "0000"
+
+
+class GameStatus(IntEnum):
+    """Where a game stands; ordered like lichess's status ids, so ``>=`` comparisons work.
+
+    ``CREATED`` < ``STARTED`` < ``ABORTED`` < every decided ending. A decided ending has the
+    name of its :class:`~doushouqi.outcome.Termination`.
+    """
+
+    #: Set up, not started: waiting for an opponent to take the open seat, or for the seated
+    #: players to join.
+    CREATED = 10
+    STARTED = 20
+    ABORTED = 25
+    DEN_ENTERED = 30
+    ALL_CAPTURED = 31
+    NO_LEGAL_MOVES = 32
+    MOVE_RESTRICTIONS = 33
+    REPETITION = 34
+    NO_CAPTURE_LIMIT = 35
+    RESIGNATION = 36
+    DRAW_AGREED = 37
+    TIME_FORFEIT = 38
+    TIMEOUTS = 39
+    ABANDONMENT = 40
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or aborted: the game never changes again (rematch bookkeeping aside)."""
+        return self >= GameStatus.ABORTED
+
+    @property
+    def is_decided(self) -> bool:
+        """Finished with a result (not aborted)."""
+        return self >= GameStatus.DEN_ENTERED
+
+    @property
+    def label(self) -> str:
+        """The lower-case name used in dicts (``"started"``, ``"den_entered"``)."""
+        return self.name.lower()
+
+    @classmethod
+    def for_termination(cls, termination: Termination) -> GameStatus:
+        """The status of a game that ended by ``termination``.
+
+        >>> GameStatus.for_termination(Termination.RESIGNATION).is_decided
+        True
+        """
+        return cls[termination.name]
+
+
+class Mode(StrEnum):
+    """How a game is played."""
+
+    VS_AI = "vs_ai"
+    SAME_SCREEN = "same_screen"  # two people on one screen; the owner's session plays both
+    ONLINE = "online"
+
+
+class TimedMove(NamedTuple):
+    """One ply: the move string (``0000`` for a timeout pass) and when it was made."""
+
+    move: str
+    at: float
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """Both players' Glicko-2 ratings before and after a rated game (index = colour)."""
+
+    before: tuple[Rating, Rating]
+    after: tuple[Rating, Rating]
+
+    @property
+    def deltas(self) -> tuple[float, float]:
+        red, blue = (a.rating - b.rating for a, b in zip(self.after, self.before, strict=True))
+        return red, blue
+
+    def to_dict(self) -> dict[str, Any]:
+        def one(r: Rating) -> dict[str, float]:
+            return {"rating": r.rating, "rd": r.rd, "volatility": r.volatility}
+
+        return {
+            "before": [one(r) for r in self.before],
+            "after": [one(r) for r in self.after],
+            "deltas": list(self.deltas),
+        }
+
+
+class GameSpecError(ValueError):
+    """A game cannot be set up as specified (the message says why)."""
+
+
+class CorruptGameError(ValueError):
+    """A stored game's moves do not replay (a bug or damaged storage, never user input)."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a new game is made of: the settings chosen when it is created (or rematched).
+
+    ``players[c]`` sits at colour c (0 = Red, 1 = Blue); None is an open seat (online only).
+    ``first_player`` overrides the rule set's first player (可选择先手); it becomes part of the
+    game's rule set, as RULES.md makes it a rule option.
+    """
+
+    mode: Mode
+    players: tuple[PlayerSlot | None, PlayerSlot | None]
+    rules: RuleSet | str = "wango"
+    time_control: TimeControl | None = None
+    first_player: int | None = None
+    rated: bool = False
+    tournament: bool = False
+    grace_period: float = DEFAULT_GRACE_PERIOD
+    start_fen: str | None = None
+    rematch_of: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        rules = self.rules if isinstance(self.rules, str) else self.rules.to_mapping()
+        return {
+            "mode": Mode(self.mode).value,
+            "players": [None if p is None else p.to_dict() for p in self.players],
+            "rules": rules,
+            "time_control": None if self.time_control is None else str(self.time_control),
+            "first_player": self.first_player,
+            "rated": self.rated,
+            "tournament": self.tournament,
+            "grace_period": self.grace_period,
+            "start_fen": self.start_fen,
+            "rematch_of": self.rematch_of,
+        }
+
+
+def replay(rules: RuleSet, start_fen: str | None, moves: Iterable[str]) -> Board:
+    """The board after ``moves`` (``0000`` = a timeout pass), every move checked."""
+    board = Board(start_fen, rules)
+    for ply, text in enumerate(moves, 1):
+        try:
+            if text == PASS:
+                if board.is_game_over_on_board():
+                    raise IllegalMoveError("a pass after the game ended on the board")
+                board.push_pass()
+            else:
+                board.push_move(text)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            raise CorruptGameError(f"ply {ply} ({text!r}) does not replay: {exc}") from None
+    return board
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as a value. Build it with :func:`new_game`; change it with ``apply``.
+
+    ``players[c]``, ``ready[c]`` and ``disconnected_since[c]`` are indexed by colour.
+    ``clock`` is None without a time control. ``draw_offer`` / ``takeback_request`` /
+    ``rematch_offer`` hold the colour that asked. ``score_change`` and ``rating_change`` are
+    filled by the scoring step when the game finishes; ``leaver`` is the colour that lost by
+    leaving (its account's disconnect count rises).
+    """
+
+    id: str
+    mode: Mode
+    rules: RuleSet
+    players: tuple[PlayerSlot | None, PlayerSlot | None]
+    time_control: TimeControl | None = None
+    status: GameStatus = GameStatus.CREATED
+    start_fen: str | None = None
+    moves: tuple[TimedMove, ...] = ()
+    clock: GameClock | None = None
+    ready: tuple[bool, bool] = (False, False)
+    draw_offer: int | None = None
+    takeback_request: int | None = None
+    outcome: Outcome | None = None
+    leaver: int | None = None
+    score_change: ScoreChange | None = None
+    rating_change: RatingChange | None = None
+    rated: bool = False
+    tournament: bool = False
+    grace_period: float = DEFAULT_GRACE_PERIOD
+    version: int = 0
+    created_at: float = 0.0
+    started_at: float | None = None
+    finished_at: float | None = None
+    disconnected_since: tuple[float | None, float | None] = (None, None)
+    rematch_offer: int | None = None
+    rematch_created: bool = False
+    rematch_of: str | None = None
+
+    # ------------------------------------------------------------------ the position
+
+    def _replayed(self) -> Board:
+        cached: Board | None = self.__dict__.get("_board")
+        if cached is None:
+            cached = replay(self.rules, self.start_fen, (m.move for m in self.moves))
+            object.__setattr__(self, "_board", cached)
+        return cached
+
+    def board(self) -> Board:
+        """The current position with its history (a fresh copy the caller may change)."""
+        return self._replayed().copy()
+
+    @property
+    def turn(self) -> int:
+        """The colour to move."""
+        return self._replayed().turn
+
+    @property
+    def fen(self) -> str:
+        return self._replayed().fen()
+
+    @property
+    def first_player(self) -> int:
+        """The colour that moves first (a rule option, RULES.md 6)."""
+        return self.rules.first_player
+
+    def ply_colors(self) -> list[int]:
+        """The colour that made each ply of ``moves`` (plies alternate, passes included)."""
+        n, turn = len(self.moves), self.turn
+        return [(turn + n - i) % 2 for i in range(n)]
+
+    def has_moved(self, color: int) -> bool:
+        """Whether ``color`` has made a real move (a timeout pass is not a move)."""
+        return any(
+            c == color and m.move != PASS
+            for c, m in zip(self.ply_colors(), self.moves, strict=True)
+        )
+
+    @property
+    def real_move_count(self) -> int:
+        return sum(1 for m in self.moves if m.move != PASS)
+
+    # ------------------------------------------------------------------ the result
+
+    @property
+    def termination(self) -> Termination | None:
+        return None if self.outcome is None else self.outcome.termination
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.outcome is None else self.outcome.winner
+
+    @property
+    def result(self) -> str:
+        """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while going on or when aborted."""
+        return "*" if self.outcome is None else self.outcome.result()
+
+    @property
+    def timeouts(self) -> tuple[int, int]:
+        """Each colour's per-move timeouts so far (RULES.md 5.3)."""
+        return (0, 0) if self.clock is None else self.clock.timeouts
+
+    # ------------------------------------------------------------------ the players
+
+    def seats_of(self, actor: Actor) -> tuple[int, ...]:
+        """The colours ``actor`` holds: none (a spectator), one, or both (same screen)."""
+        return tuple(c for c, p in enumerate(self.players) if p is not None and p.identity == actor)
+
+    def is_ai_seat(self, color: int) -> bool:
+        player = self.players[color]
+        return player is not None and player.is_ai
+
+    @property
+    def last_activity_at(self) -> float:
+        """The latest time the game has recorded; a command must not come earlier."""
+        times = [self.created_at]
+        times += [t for t in (self.started_at, self.finished_at) if t is not None]
+        times += [t for t in self.disconnected_since if t is not None]
+        if self.moves:
+            times.append(self.moves[-1].at)
+        if self.clock is not None:
+            times += [t for t in (self.clock.turn_started, self.clock.paused_at) if t is not None]
+        return max(times)
+
+    # ------------------------------------------------------------------ changing
+
+    def evolve(self, **changes: Any) -> Game:
+        """A copy with ``changes``; the cached board carries over while the moves stay."""
+        game = dataclasses.replace(self, **changes)
+        cached = self.__dict__.get("_board")
+        if cached is not None and "moves" not in changes and "start_fen" not in changes:
+            object.__setattr__(game, "_board", cached)
+        return game
+
+    def with_board(self, board: Board, **changes: Any) -> Game:
+        """A copy with ``changes`` whose position is ``board`` (which must match the moves)."""
+        game = dataclasses.replace(self, **changes)
+        object.__setattr__(game, "_board", board)
+        return game
+
+
+def _resolve_rules(rules: RuleSet | str) -> RuleSet:
+    if isinstance(rules, RuleSet):
+        return rules
+    # Only named sets: a path would make the domain read files.
+    key = str(rules).strip().lower()
+    if key not in BUILTIN_RULE_SETS:
+        known = ", ".join(BUILTIN_RULE_SETS)
+        raise GameSpecError(f"unknown rule set {rules!r} (known: {known}, or a RuleSet)")
+    return BUILTIN_RULE_SETS[key]
+
+
+def _check_seats(mode: Mode, players: tuple[PlayerSlot | None, PlayerSlot | None]) -> None:
+    filled = [p for p in players if p is not None]
+    ai = [p for p in filled if p.is_ai]
+    if mode is Mode.VS_AI:
+        if len(filled) != 2 or len(ai) != 1:
+            raise GameSpecError("a game against the AI needs one AI seat and one player seat")
+    elif mode is Mode.SAME_SCREEN:
+        if len(filled) != 2 or ai or filled[0].identity != filled[1].identity:
+            raise GameSpecError("a same-screen game seats its owner at both colours")
+    else:
+        if not filled:
+            raise GameSpecError("an online game needs at least the player who creates it")
+        if ai:
+            raise GameSpecError("an online game seats no AI (use a vs-AI game)")
+        if len(filled) == 2 and filled[0].identity == filled[1].identity:
+            raise GameSpecError("an online game needs two different players")
+
+
+def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
+    """A game in status CREATED, version 0, from ``spec``; GameSpecError when it cannot be.
+
+    It starts once every seat is filled and every human seat has sent ``Join``.
+    """
+    try:
+        mode = Mode(spec.mode)
+    except ValueError:
+        raise GameSpecError(f"unknown mode {spec.mode!r}") from None
+    if not (
+        isinstance(spec.players, tuple)
+        and len(spec.players) == 2
+        and all(p is None or isinstance(p, PlayerSlot) for p in spec.players)
+    ):
+        raise GameSpecError("players must be a pair (Red, Blue) of PlayerSlot or None")
+    rules = _resolve_rules(spec.rules)
+    if spec.first_player is not None:
+        if spec.first_player not in (0, 1) or isinstance(spec.first_player, bool):
+            raise GameSpecError(
+                f"first_player must be 0 (Red) or 1 (Blue), not {spec.first_player!r}"
+            )
+        try:
+            rules = dataclasses.replace(rules, first_player=spec.first_player)
+        except InvalidRulesError as exc:
+            raise GameSpecError(str(exc)) from None
+    _check_seats(mode, spec.players)
+    if spec.rated:
+        if mode is not Mode.ONLINE:
+            raise GameSpecError("only online games are rated")
+        if any(p is not None and not p.is_account for p in spec.players):
+            raise GameSpecError("rated games are for account holders only")
+    if spec.tournament and mode is not Mode.ONLINE:
+        raise GameSpecError("tournament games are online games")
+    if not (math.isfinite(spec.grace_period) and spec.grace_period > 0):
+        raise GameSpecError(f"grace_period must be positive, not {spec.grace_period!r}")
+    if not math.isfinite(now):
+        raise GameSpecError(f"now must be finite, not {now!r}")
+    try:
+        board = Board(spec.start_fen, rules)
+    except InvalidFenError as exc:
+        raise GameSpecError(str(exc)) from None
+    if board.outcome() is not None:
+        raise GameSpecError("the start position is already decided")
+    ai_ready = (
+        spec.players[0] is not None and spec.players[0].is_ai,
+        spec.players[1] is not None and spec.players[1].is_ai,
+    )
+    game = Game(
+        id=game_id,
+        mode=mode,
+        rules=rules,
+        players=spec.players,
+        time_control=spec.time_control,
+        start_fen=spec.start_fen,
+        ready=ai_ready,
+        rated=spec.rated,
+        tournament=spec.tournament,
+        grace_period=float(spec.grace_period),
+        created_at=now,
+        rematch_of=spec.rematch_of,
+    )
+    object.__setattr__(game, "_board", board)
+    return game
+
+
+def rematch_spec(game: Game) -> GameSpec:
+    """The same settings with the colours swapped, each player's score and rating updated."""
+    players: list[PlayerSlot | None] = list(game.players)
+    for color, player in enumerate(players):
+        if player is None:
+            continue
+        changes: dict[str, Any] = {}
+        if game.score_change is not None:
+            changes["score"] = player.score + game.score_change.deltas[color]
+        if game.rating_change is not None:
+            changes["rating"] = game.rating_change.after[color]
+        players[color] = dataclasses.replace(player, **changes)
+    return GameSpec(
+        mode=game.mode,
+        players=(players[1], players[0]),
+        rules=game.rules,
+        time_control=game.time_control,
+        rated=game.rated,
+        tournament=False,
+        grace_period=game.grace_period,
+        start_fen=game.start_fen,
+        rematch_of=game.id,
+    )

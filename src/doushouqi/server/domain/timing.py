@@ -1,0 +1,126 @@
+"""Deadlines: flag fall, per-move timeouts (RULES.md 5.2, 5.3) and abandonment (逃跑).
+
+Events take effect at their deadline, not when the server notices them: :func:`settle`
+applies every deadline that has passed by ``now`` in the order they fell, each at its own
+time, so a late tick gives the same game as a punctual one. :func:`next_deadline` tells the
+game's actor when to send the next ``Tick``.
+
+Choices where the rules are silent:
+
+* Leaving only loses in online games (RULES.md 5.2 speaks of games between people who can
+  leave one another); against the AI or on one screen a disconnect is recorded and shown, and
+  the clock, if any, keeps running.
+* A disconnected player's clock keeps running; whichever deadline falls first decides.
+* When a clock deadline and a grace expiry fall at the same moment, the clock goes first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doushouqi.clock import ClockEvent, ClockEventKind
+from doushouqi.outcome import Outcome, Termination
+
+from .events import Event, TimeoutPassed
+from .flow import Accept, add_ply, end_on_board, finish, lapse_offers
+from .model import PASS, Game, GameStatus, Mode
+from .views import clock_view, legal_destinations
+
+__all__ = ["abandonment_deadline", "next_deadline", "settle"]
+
+
+@dataclass(frozen=True)
+class _Due:
+    at: float
+    color: int
+    clock_event: ClockEvent | None  # None: the grace period of ``color`` ran out
+
+
+def abandonment_deadline(game: Game, color: int) -> float | None:
+    """When ``color`` loses by leaving unless it comes back (None: not disconnected, or no
+    such rule in this game)."""
+    since = game.disconnected_since[color]
+    if since is None or game.mode is not Mode.ONLINE or game.status is not GameStatus.STARTED:
+        return None
+    return since + game.grace_period
+
+
+def _due(game: Game, now: float) -> _Due | None:
+    found: list[tuple[float, int, _Due]] = []
+    if game.clock is not None and game.clock.running:
+        event = game.clock.check(now)
+        if event is not None:
+            found.append((event.at, 0, _Due(event.at, event.color, event)))
+    for color in (0, 1):
+        deadline = abandonment_deadline(game, color)
+        if deadline is not None and deadline <= now:
+            found.append((deadline, 1 + color, _Due(deadline, color, None)))
+    return min(found, key=lambda item: item[:2])[2] if found else None
+
+
+def _timeout_pass(game: Game, event: ClockEvent, now: float) -> Accept:
+    assert game.clock is not None
+    clock = game.clock.apply_timeout(now)
+    board = game.board()
+    board.push_pass()
+    game = add_ply(game, board, PASS, event.at, clock)
+    passed = TimeoutPassed(
+        color=event.color,
+        timeouts=event.timeouts,
+        ply=len(game.moves),
+        at=event.at,
+        fen=board.fen(),
+        to_move=board.turn,
+        dests=legal_destinations(board),
+        clocks=clock_view(clock, event.at),
+    )
+    lapsed = lapse_offers(game, event.color)
+    # A pass changes the position's side to move and the no-capture count, so it may end it.
+    ended = end_on_board(lapsed.game, board, event.at)
+    return Accept(ended.game, [passed, *lapsed.events, *ended.events])
+
+
+def _apply_due(game: Game, due: _Due, now: float) -> Accept:
+    event = due.clock_event
+    if event is None:
+        outcome = Outcome(Termination.ABANDONMENT, 1 - due.color)
+        return finish(game, outcome, due.at, leaver=due.color)
+    if event.kind is ClockEventKind.TIMEOUT_PASS:
+        return _timeout_pass(game, event, now)
+    assert game.clock is not None
+    if event.kind is ClockEventKind.TIMEOUT_LOSS:
+        game = game.evolve(clock=game.clock.apply_timeout(now))
+        return finish(game, Outcome(Termination.TIMEOUTS, 1 - event.color), event.at)
+    return finish(game, Outcome(Termination.TIME_FORFEIT, 1 - event.color), event.at)
+
+
+def settle(game: Game, now: float) -> tuple[Game, list[Event]]:
+    """``game`` with every deadline up to ``now`` applied, and the events that produced."""
+    events: list[Event] = []
+    while game.status is GameStatus.STARTED:
+        due = _due(game, now)
+        if due is None:
+            break
+        step = _apply_due(game, due, now)
+        game = step.game
+        events += step.events
+    return game, events
+
+
+def next_deadline(game: Game, now: float) -> float | None:
+    """When the server must send a ``Tick``: the earliest of the clock's next event and any
+    disconnected player's grace expiry (possibly already past), or None when nothing is due.
+    """
+    if game.status is not GameStatus.STARTED:
+        return None
+    times: list[float] = []
+    clock = game.clock
+    if clock is not None and clock.running and clock.turn_started is not None:
+        deadline = clock.next_deadline(max(now, clock.turn_started))
+        if deadline is not None:
+            times.append(deadline)
+    for color in (0, 1):
+        deadline = abandonment_deadline(game, color)
+        if deadline is not None:
+            times.append(deadline)
+    return min(times) if times else None
