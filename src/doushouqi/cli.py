@@ -87,10 +87,65 @@ def _add_rules(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=cmd_rules)
 
 
+def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # The terminal game needs rich: imported only when `play` runs, not for every command.
+    p = sub.add_parser("play", help="play in the terminal, against the computer or hot-seat")
+
+    def play(args: argparse.Namespace) -> int:
+        from .tui.play import run
+
+        return run(args)
+
+    from .tui.options import add_play_arguments
+
+    add_play_arguments(p)
+    p.set_defaults(func=play)
+
+
+def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # doushouqi.match (asyncio, engine client) is imported only when `match` runs.
+    p = sub.add_parser("match", help="play two engines against each other and rate them")
+    p.add_argument("first", metavar="A", help="engine: ai:LEVEL or 'cmd:PROGRAM ARGS'")
+    p.add_argument("second", metavar="B", help="the other engine, written the same way")
+    p.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    p.add_argument(
+        "--tc", default="0.1", help="seconds per move (0.1) or base+increment seconds (10+0.1)"
+    )
+    p.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    p.add_argument("--openings", metavar="FILE", help="position strings or move lists, one a line")
+    p.add_argument("--seed", type=int, default=2024, help="shuffle of the built-in openings")
+    p.add_argument("--rules", default="wango", help="rule set name or rule file")
+    p.add_argument("--records", metavar="DIR", help="write each game's record here")
+    p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA", help="stop when the SPRT decides")
+    p.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after N plies")
+
+    def match(args: argparse.Namespace) -> int:
+        from .match import run_match_command
+
+        return run_match_command(args)
+
+    p.set_defaults(func=match)
+
+
+def _add_engine(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # The engine (numpy, numba) is imported only when `engine` runs.
+    p = sub.add_parser("engine", help="run the engine over stdin/stdout (UCI-like protocol)")
+
+    def engine(args: argparse.Namespace) -> int:
+        from .ai.protocol import run_protocol
+
+        return run_protocol()
+
+    p.set_defaults(func=engine)
+
+
 #: Subcommand registrars; each adds one subparser whose ``func`` runs it.
 COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     _add_perft,
     _add_rules,
+    _add_play,
+    _add_match,
+    _add_engine,
 ]
 
 

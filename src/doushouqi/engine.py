@@ -1,0 +1,780 @@
+"""Client for any engine that speaks the Jungle protocol (UCI-like), in-process or external.
+
+One asyncio core, :class:`Engine`, and a blocking facade, :class:`SimpleEngine`, that runs the
+core's event loop in a background thread (the shape of python-chess's ``chess.engine``).
+
+The protocol, as this client speaks it:
+
+* handshake ``uci`` (some Jungle engines use ``jcei``; the word is configurable) answered by
+  ``id name …``, ``id author …``, ``option name … type …`` lines and ``uciok`` (or ``jceiok``);
+* ``isready`` → ``readyok``; ``setoption name X [value Y]``; ``ucinewgame``;
+* ``position fen <starting position> [moves m1 m2 …]`` (a pass is ``0000``);
+* ``go depth N | nodes N | movetime MS | wtime MS btime MS winc MS binc MS | infinite``,
+  answered by ``info …`` lines and ``bestmove <move> [ponder <move>]`` (``(none)`` or ``0000``
+  when there is no move); ``stop``; ``quit``.
+
+The rule set travels as ``setoption name Rules value <name>`` when the engine offers a
+``Rules`` option. Every move an engine returns is checked against the board: an illegal one
+raises :class:`EngineMoveError`. An engine that does not answer in time is killed and
+:class:`EngineTimeoutError` is raised; one that exits raises :class:`EngineTerminatedError`.
+All three are kinds of :class:`EngineError`. Reading the engine's own lines (``option``,
+``info``) is :mod:`doushouqi.engine_protocol`, re-exported here.
+
+>>> info = parse_info("depth 3 score cp 25 nodes 800 time 12 pv g3g4 a7a6", Board())
+>>> info["depth"], info["score"], info["time"], [str(m) for m in info["pv"]]
+(3, Score(cp=25), 0.012, ['g3g4', 'a7a6'])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import math
+import os
+import shlex
+import threading
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+from .analysis import Info, Limit, PlayResult
+from .board import Board, InvalidMoveError, Move
+from .engine_protocol import (
+    EngineError,
+    EngineMoveError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    Option,
+    parse_info,
+    parse_option,
+)
+from .squares import RED
+
+__all__ = [
+    "Analysis",
+    "Engine",
+    "EngineError",
+    "EngineMoveError",
+    "EngineTerminatedError",
+    "EngineTimeoutError",
+    "InfoCallback",
+    "Option",
+    "SimpleEngine",
+    "parse_info",
+    "parse_option",
+    "popen_engine",
+]
+
+LOGGER = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Called with every ``info`` line an engine sends during a search, parsed.
+InfoCallback = Callable[[Info], object]
+
+#: How an engine says it has no move.
+_NO_MOVE = frozenset({"(none)", "none", "0000", "(null)", "null"})
+
+
+# ---------------------------------------------------------------------------- engine
+
+
+class Engine:
+    """An engine process, driven over its standard input and output.
+
+    ``timeout`` bounds the wait for ``uciok``, ``readyok`` and the exit after ``quit``;
+    ``move_grace`` is added to a search's time budget (move time, or the side's clock plus
+    increment) before the engine counts as not answering. A search with no time budget (depth
+    or nodes only) waits for as long as it takes unless ``play(..., timeout=…)`` says otherwise.
+
+    Use ``await engine.start()`` (or :func:`popen_engine`) before anything else.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        handshake: str = "uci",
+        timeout: float | None = 10.0,
+        move_grace: float = 2.0,
+        **popen_args: Any,
+    ) -> None:
+        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.command:
+            raise ValueError("empty engine command")
+        self.handshake = handshake
+        self.timeout = timeout
+        self.move_grace = move_grace
+        self.popen_args = popen_args
+        #: What the engine said about itself (``id name``, ``id author``, …).
+        self.id: dict[str, str] = {}
+        #: The engine's options by name, as it announced them.
+        self.options: dict[str, Option] = {}
+        #: The values set with :meth:`configure`, in protocol form.
+        self.config: dict[str, str | None] = {}
+        self._process: asyncio.subprocess.Process | None = None
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
+        self._readers: list[asyncio.Task[None]] = []
+        self._lock = asyncio.Lock()
+        self._dead = False
+        self._timeout_reason: str | None = None
+        self._rules_sent: str | None = None
+        self._game: object = _NO_GAME
+        self._analysis: Analysis | None = None
+
+    # ------------------------------------------------------------------ life cycle
+
+    @property
+    def name(self) -> str:
+        """The engine's ``id name``, or its program name before the handshake."""
+        return self.id.get("name") or os.path.basename(self.command[0])
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._process is None else self._process.returncode
+
+    @property
+    def alive(self) -> bool:
+        """Started, and neither exited nor killed."""
+        return self._process is not None and not self._dead and self._process.returncode is None
+
+    async def start(self) -> None:
+        """Start the process and do the handshake (``uci`` … ``uciok``, ``isready``)."""
+        if self._process is not None:
+            raise EngineError("engine already started")
+        popen_args = dict(self.popen_args)
+        popen_args.setdefault("stderr", asyncio.subprocess.PIPE)
+        self._process = await asyncio.create_subprocess_exec(
+            *self.command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 20,
+            **popen_args,
+        )
+        self._readers.append(asyncio.create_task(self._read_stdout()))
+        if self._process.stderr is not None:
+            self._readers.append(asyncio.create_task(self._read_stderr()))
+        try:
+            async with self._lock:
+                await self._handshake()
+                await self._ping()
+        except BaseException:
+            await self._shut_down(kill=True)
+            raise
+
+    async def _handshake(self) -> None:
+        answers = {f"{self.handshake}ok", "uciok"}
+        with self._watchdog(self.timeout, f"{self.handshake}ok"):
+            await self._send(self.handshake)
+            while True:
+                line = await self._next_line()
+                word, _, rest = line.strip().partition(" ")
+                if word in answers:
+                    return
+                if word == "id":
+                    key, _, value = rest.strip().partition(" ")
+                    if key:
+                        self.id[key] = value.strip()
+                elif word == "option":
+                    try:
+                        option = parse_option(rest)
+                    except EngineError as exc:
+                        LOGGER.warning("%s: %s", self.name, exc)
+                        continue
+                    self.options[option.name] = option
+
+    async def quit(self) -> None:
+        """Ask the engine to quit (``stop`` first if it is searching); kill it if it lingers."""
+        if self._process is None:
+            return
+        if self._analysis is not None and not self._analysis.done:
+            self._analysis.stop()
+        if self.alive:
+            with contextlib.suppress(EngineError):
+                await self._send("quit")
+        await self._shut_down(kill=False)
+
+    async def _shut_down(self, *, kill: bool) -> None:
+        process = self._process
+        assert process is not None
+        if process.returncode is None:
+            if kill:
+                _kill(process)
+            try:
+                await asyncio.wait_for(process.wait(), self.timeout)
+            except TimeoutError:
+                _kill(process)
+                await process.wait()
+        self._dead = True
+        if process.stdin is not None:
+            process.stdin.close()
+        for reader in self._readers:
+            try:
+                await asyncio.wait_for(reader, 1.0)
+            except TimeoutError:
+                reader.cancel()
+        self._lines.put_nowait(None)
+
+    async def __aenter__(self) -> Engine:
+        if self._process is None:
+            await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.quit()
+
+    # -------------------------------------------------------------------- commands
+
+    async def ping(self) -> None:
+        """``isready`` → ``readyok``: the engine has done everything sent so far."""
+        async with self._lock:
+            await self._ping()
+
+    async def configure(self, options: Mapping[str, object]) -> None:
+        """Set engine options (``setoption``); names are matched case-insensitively.
+
+        The ``Rules`` option is not set here: each search sends the board's rule set.
+        """
+        async with self._lock:
+            for name, value in options.items():
+                option = self._find_option(name)
+                if option is None:
+                    known = ", ".join(self.options) or "none"
+                    raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
+                if option.name.lower() == "rules":
+                    raise EngineError("the Rules option is set from the board's rule set")
+                text = option.protocol_value(value)
+                await self._send(f"setoption name {option.name}" + _value_part(text))
+                self.config[option.name] = text
+            await self._ping()
+
+    async def new_game(self) -> None:
+        """Tell the engine that the next search belongs to a new game (``ucinewgame``)."""
+        async with self._lock:
+            await self._send("ucinewgame")
+            self._game = _NO_GAME
+            await self._ping()
+
+    async def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> PlayResult:
+        """The engine's move in ``board`` (checked to be legal) and its last search info.
+
+        ``game``: any value naming the game; ``ucinewgame`` is sent when it changes (and before
+        the first search). ``timeout`` overrides the time the engine has to answer
+        (``math.inf``: no limit).
+        """
+        if limit.infinite:
+            raise ValueError("play() needs a limit that ends the search; use analysis()")
+        analysis = await self.analysis(
+            board, limit, game=game, info_callback=info_callback, timeout=timeout
+        )
+        return await analysis.wait()
+
+    async def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> Info:
+        """Search ``board`` within ``limit`` and return what the engine last reported."""
+        result = await self.play(
+            board, limit, game=game, info_callback=info_callback, timeout=timeout
+        )
+        return result.info
+
+    async def analysis(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        *,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> Analysis:
+        """Start a search and return at once; iterate the result for info, ``stop()`` it, and
+        ``await .wait()`` for the move. Without a limit the search is infinite."""
+        limit = limit if limit is not None else Limit(infinite=True)
+        await self._lock.acquire()
+        try:
+            await self._prepare(board, game)
+            budget = timeout if timeout is not None else self._time_budget(board, limit)
+            go = f"go {limit}".rstrip()
+            analysis = Analysis(self, board.copy(), budget, info_callback)
+            await self._send(go)
+        except BaseException:
+            self._lock.release()
+            raise
+        self._analysis = analysis
+        analysis._start()
+        return analysis
+
+    def _time_budget(self, board: Board, limit: Limit) -> float | None:
+        if limit.infinite:
+            return None
+        budgets = []
+        if limit.movetime is not None:
+            budgets.append(limit.movetime)
+        clock, inc = (
+            (limit.red_clock, limit.red_inc)
+            if board.turn == RED
+            else (limit.blue_clock, limit.blue_inc)
+        )
+        if clock is not None:
+            budgets.append(clock + (inc or 0.0))
+        if limit.per_move is not None:
+            budgets.append(limit.per_move)
+        return min(budgets) + self.move_grace if budgets else None
+
+    async def _prepare(self, board: Board, game: object) -> None:
+        """Rules, new game and position, then ``isready``; the lock is held."""
+        rules_option = self._find_option("Rules")
+        rules_name = board.rules.name
+        if rules_option is not None and rules_name != self._rules_sent:
+            try:
+                text = rules_option.protocol_value(rules_name)
+            except EngineError:
+                raise EngineError(
+                    f"{self.name} does not offer the rule set {rules_name!r} "
+                    f"(Rules: {', '.join(rules_option.var)})"
+                ) from None
+            await self._send(f"setoption name {rules_option.name}" + _value_part(text))
+            self._rules_sent = rules_name
+        elif rules_option is None and self._rules_sent is None and rules_name != "wango":
+            LOGGER.warning("%s has no Rules option; it may not play %s", self.name, rules_name)
+            self._rules_sent = rules_name
+        if game is not self._game and game != self._game:
+            await self._send("ucinewgame")
+            self._game = game
+        command = f"position fen {board.starting_fen}"
+        if board.move_stack:
+            command += " moves " + " ".join(str(move) for move in board.move_stack)
+        await self._send(command)
+        await self._ping()
+
+    def _find_option(self, name: str) -> Option | None:
+        folded = name.lower()
+        for option_name, option in self.options.items():
+            if option_name.lower() == folded:
+                return option
+        return None
+
+    async def _ping(self) -> None:
+        with self._watchdog(self.timeout, "readyok"):
+            await self._send("isready")
+            while True:
+                line = await self._next_line()
+                if line.strip() == "readyok":
+                    return
+                LOGGER.debug("%s: unexpected line while waiting for readyok: %s", self.name, line)
+
+    # --------------------------------------------------------------------- plumbing
+
+    async def _send(self, line: str) -> None:
+        process = self._process
+        if process is None:
+            raise EngineError("engine not started")
+        if self._dead or process.stdin is None:
+            raise self._terminated_error()
+        LOGGER.debug("%s << %s", self.name, line)
+        process.stdin.write(line.encode() + b"\n")
+        try:
+            await process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            self._dead = True
+            await self._wait_exit()
+            raise self._terminated_error() from None
+
+    def _send_nowait(self, line: str) -> None:
+        process = self._process
+        if process is None or process.stdin is None or not self.alive:
+            return
+        LOGGER.debug("%s << %s", self.name, line)
+        with contextlib.suppress(OSError, RuntimeError):
+            process.stdin.write(line.encode() + b"\n")
+
+    async def _next_line(self) -> str:
+        if self._dead:
+            raise self._terminated_error()
+        line = await self._lines.get()
+        if line is None:
+            self._dead = True
+            await self._wait_exit()
+            raise self._terminated_error()
+        return line
+
+    async def _wait_exit(self) -> None:
+        process = self._process
+        if process is not None and process.returncode is None:
+            try:
+                await asyncio.wait_for(process.wait(), 2.0)
+            except TimeoutError:
+                _kill(process)
+
+    def _terminated_error(self) -> EngineTerminatedError:
+        if self._timeout_reason is not None:
+            return EngineTimeoutError(self._timeout_reason)
+        message = f"engine {self.name} has exited"
+        if self.returncode is not None:
+            message += f" (exit code {self.returncode})"
+        if self._stderr_tail:
+            message += "; last error output: " + " | ".join(self._stderr_tail)
+        return EngineTerminatedError(message)
+
+    @contextlib.contextmanager
+    def _watchdog(self, seconds: float | None, what: str) -> Iterator[None]:
+        """Kill the engine if the block has not finished within ``seconds``."""
+        if seconds is None or math.isinf(seconds):
+            yield
+            return
+        handle = asyncio.get_running_loop().call_later(
+            max(seconds, 0.0), self._expire, what, seconds
+        )
+        try:
+            yield
+        finally:
+            handle.cancel()
+
+    def _expire(self, what: str, seconds: float) -> None:
+        if self._timeout_reason is None and not self._dead:
+            self._timeout_reason = (
+                f"engine {self.name} did not send {what} within {seconds:g} s and was killed"
+            )
+            LOGGER.info("%s", self._timeout_reason)
+        self._dead = True
+        if self._process is not None:
+            _kill(self._process)
+        self._lines.put_nowait(None)
+
+    async def _read_stdout(self) -> None:
+        process = self._process
+        assert process is not None and process.stdout is not None
+        try:
+            while True:
+                try:
+                    raw = await process.stdout.readline()
+                except ValueError:  # a line over the limit: drop it
+                    LOGGER.warning("%s: overlong output line dropped", self.name)
+                    continue
+                if not raw:
+                    break
+                line = raw.decode(errors="replace").rstrip("\r\n")
+                LOGGER.debug("%s >> %s", self.name, line)
+                self._lines.put_nowait(line)
+        finally:
+            self._lines.put_nowait(None)
+
+    async def _read_stderr(self) -> None:
+        process = self._process
+        assert process is not None and process.stderr is not None
+        while True:
+            try:
+                raw = await process.stderr.readline()
+            except ValueError:
+                continue
+            if not raw:
+                return
+            line = raw.decode(errors="replace").rstrip()
+            if line:
+                LOGGER.debug("%s (stderr) %s", self.name, line)
+                self._stderr_tail.append(line)
+
+
+_NO_GAME = object()
+
+
+def _value_part(text: str | None) -> str:
+    return "" if text is None else f" value {text}"
+
+
+def _kill(process: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        if process.returncode is None:
+            process.kill()
+
+
+class Analysis:
+    """A search in progress: ``async for info in analysis``, ``stop()``, ``await wait()``.
+
+    The engine is busy (other commands wait) until the engine has sent its ``bestmove``.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        board: Board,
+        budget: float | None,
+        info_callback: InfoCallback | None,
+    ) -> None:
+        self.engine = engine
+        self.board = board
+        #: Everything reported so far, later lines overriding earlier ones.
+        self.info = Info()
+        self._budget = budget
+        self._info_callback = info_callback
+        self._queue: asyncio.Queue[Info | None] = asyncio.Queue()
+        self._result: asyncio.Future[PlayResult] = asyncio.get_running_loop().create_future()
+        self._stopped = False
+        self._stop_watchdog: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def _start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    @property
+    def done(self) -> bool:
+        return self._result.done()
+
+    def stop(self) -> None:
+        """Ask the engine to stop now (``stop``); it must answer ``bestmove`` promptly."""
+        if self._stopped or self.done:
+            return
+        self._stopped = True
+        self.engine._send_nowait("stop")
+        timeout = self.engine.timeout
+        if timeout is not None:
+            self._stop_watchdog = asyncio.get_running_loop().call_later(
+                timeout, self.engine._expire, "bestmove after stop", timeout
+            )
+
+    async def wait(self) -> PlayResult:
+        """The move and final info; a cancelled wait stops the search."""
+        try:
+            return await asyncio.shield(self._result)
+        except asyncio.CancelledError:
+            self.stop()
+            raise
+
+    def __aiter__(self) -> Analysis:
+        return self
+
+    async def __anext__(self) -> Info:
+        info = await self._queue.get()
+        if info is None:
+            self._queue.put_nowait(None)
+            raise StopAsyncIteration
+        return info
+
+    async def _run(self) -> None:
+        engine = self.engine
+        callback_error: Exception | None = None
+        try:
+            with engine._watchdog(self._budget, "bestmove"):
+                while True:
+                    line = await engine._next_line()
+                    word, _, rest = line.strip().partition(" ")
+                    if word == "info":
+                        info = parse_info(rest, self.board)
+                        self.info.update(info)
+                        self._queue.put_nowait(info)
+                        if self._info_callback is not None and callback_error is None:
+                            try:
+                                self._info_callback(info)
+                            except Exception as exc:  # finish the search, then re-raise
+                                callback_error = exc
+                                self.stop()
+                    elif word == "bestmove":
+                        if callback_error is not None:
+                            raise callback_error
+                        self._result.set_result(PlayResult(self._bestmove(rest), self.info))
+                        return
+                    else:
+                        LOGGER.debug("%s: ignored while searching: %s", engine.name, line)
+        except asyncio.CancelledError:
+            self._result.cancel()
+            raise
+        except Exception as exc:
+            self._result.set_exception(exc)
+            self._result.exception()  # mark it retrieved: a caller need not wait
+        finally:
+            if self._stop_watchdog is not None:
+                self._stop_watchdog.cancel()
+            self._queue.put_nowait(None)
+            if engine._analysis is self:
+                engine._analysis = None
+            engine._lock.release()
+
+    def _bestmove(self, rest: str) -> Move | None:
+        tokens = rest.split()
+        text = tokens[0] if tokens else "(none)"
+        board = self.board
+        name = self.engine.name
+        if text in _NO_MOVE:
+            if board.legal_moves:
+                raise EngineMoveError(f"{name} returned no move in {board.fen()} but it has moves")
+            return None
+        try:
+            move = Move.from_str(text)
+        except InvalidMoveError as exc:
+            raise EngineMoveError(f"{name} returned an unreadable move: {exc}") from None
+        if not board.is_legal(move):
+            reason = board.explain_illegal(move)
+            raise EngineMoveError(
+                f"{name} returned the illegal move {text} in {board.fen()}: {reason}"
+            )
+        return move
+
+
+async def popen_engine(
+    command: str | Sequence[str],
+    *,
+    handshake: str = "uci",
+    timeout: float | None = 10.0,
+    move_grace: float = 2.0,
+    **popen_args: Any,
+) -> Engine:
+    """Start an engine process and do the handshake."""
+    engine = Engine(
+        command, handshake=handshake, timeout=timeout, move_grace=move_grace, **popen_args
+    )
+    await engine.start()
+    return engine
+
+
+# ------------------------------------------------------------------- blocking facade
+
+
+class SimpleEngine:
+    """A blocking wrapper: the engine's event loop runs in a background thread.
+
+    >>> # with SimpleEngine.popen("doushouqi engine") as engine:
+    >>> #     engine.play(Board(), Limit(movetime=0.5)).move
+    """
+
+    def __init__(
+        self, engine: Engine, loop: asyncio.AbstractEventLoop, thread: threading.Thread
+    ) -> None:
+        self.engine = engine
+        self._loop = loop
+        self._thread = thread
+        self._closed = False
+
+    @classmethod
+    def popen(
+        cls,
+        command: str | Sequence[str],
+        *,
+        handshake: str = "uci",
+        timeout: float | None = 10.0,
+        move_grace: float = 2.0,
+        **popen_args: Any,
+    ) -> SimpleEngine:
+        """Start an engine process and do the handshake."""
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="doushouqi-engine", daemon=True)
+        thread.start()
+
+        async def create() -> Engine:
+            return await popen_engine(
+                command,
+                handshake=handshake,
+                timeout=timeout,
+                move_grace=move_grace,
+                **popen_args,
+            )
+
+        try:
+            engine = asyncio.run_coroutine_threadsafe(create(), loop).result()
+        except BaseException:
+            _stop_loop(loop, thread)
+            raise
+        return cls(engine, loop, thread)
+
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        if self._closed:
+            coroutine.close()
+            raise EngineTerminatedError("the engine has been closed")
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    @property
+    def id(self) -> dict[str, str]:
+        return self.engine.id
+
+    @property
+    def options(self) -> dict[str, Option]:
+        return self.engine.options
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    @property
+    def alive(self) -> bool:
+        return self.engine.alive
+
+    def ping(self) -> None:
+        self._run(self.engine.ping())
+
+    def configure(self, options: Mapping[str, object]) -> None:
+        self._run(self.engine.configure(options))
+
+    def new_game(self) -> None:
+        self._run(self.engine.new_game())
+
+    def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> PlayResult:
+        """The engine's move (see :meth:`Engine.play`); ``info_callback`` runs in the engine's
+        thread."""
+        return self._run(
+            self.engine.play(board, limit, game=game, info_callback=info_callback, timeout=timeout)
+        )
+
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> Info:
+        return self._run(
+            self.engine.analyse(
+                board, limit, game=game, info_callback=info_callback, timeout=timeout
+            )
+        )
+
+    def quit(self) -> None:
+        """Quit the engine and stop the background thread (safe to call twice)."""
+        if self._closed:
+            return
+        try:
+            self._run(self.engine.quit())
+        finally:
+            self._closed = True
+            _stop_loop(self._loop, self._thread)
+
+    close = quit
+
+    def __enter__(self) -> SimpleEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"<SimpleEngine {self.name!r} alive={self.alive}>"
+
+
+def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join()
+    loop.close()

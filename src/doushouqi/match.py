@@ -1,0 +1,692 @@
+"""Engine-versus-engine matches (``doushouqi match A B …``) and their statistics.
+
+Each opening is played twice with the colours swapped. Games are adjudicated by the rules
+library (:meth:`Board.outcome`) and a maximum number of plies (a draw); an engine that crashes,
+returns an illegal move or runs out of time loses that game, with the reason recorded; any other
+engine error (a missing option, a rule set the engine does not offer) stops the match.
+
+The statistics are small pure functions. With ``s`` the score fraction and ``N`` the number
+of games, ``elo(s) = -400·log10(1/s - 1)``; the error bar is the 95% interval of ``s`` with the
+trinomial (win/draw/loss) variance ``σ² = (W(1-s)² + D(½-s)² + L·s²)/N``, mapped to Elo.
+The SPRT uses the GSPRT normal approximation of the log-likelihood ratio,
+``LLR = N·(s1-s0)·(2s-s0-s1) / (2σ²)``, with ``s0``/``s1`` the scores of ``elo0``/``elo1``.
+
+>>> round(elo_from_score(0.75), 1)
+190.8
+>>> [round(b, 3) for b in sprt_bounds(0.05, 0.05)]
+[-2.944, 2.944]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import datetime
+import math
+import os
+import random
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .analysis import Limit
+from .board import Board
+from .engine import (
+    Engine,
+    EngineError,
+    EngineMoveError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+)
+from .notation import termination_label
+from .outcome import Termination
+from .rules import RuleSet, find_rules
+from .squares import BLUE, COLOR_NAMES, RED
+
+__all__ = [
+    "EngineSpec",
+    "GameResult",
+    "Match",
+    "MatchConfig",
+    "MatchScore",
+    "MatchTimeControl",
+    "Opening",
+    "Sprt",
+    "default_openings",
+    "elo_estimate",
+    "elo_from_score",
+    "play_game",
+    "read_openings",
+    "run_match_command",
+    "score_from_elo",
+    "sprt_bounds",
+    "sprt_llr",
+]
+
+#: Two-sided 95% quantile of the standard normal distribution.
+Z95 = 1.959963984540054
+
+# ------------------------------------------------------------------------- statistics
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score of a player ``elo`` points stronger (logistic model).
+
+    >>> score_from_elo(0.0)
+    0.5
+    """
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def elo_from_score(score: float) -> float:
+    """Elo difference that gives the score fraction ``score`` (±inf at 0 and 1)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return 400.0 * math.log10(score / (1.0 - score))
+
+
+def _mean_and_variance(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """Score fraction and per-game variance of the results (trinomial)."""
+    games = wins + draws + losses
+    score = (wins + draws / 2) / games
+    variance = (wins * (1.0 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / games
+    return score, variance
+
+
+def elo_estimate(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """Elo difference and the half-width of its 95% confidence interval.
+
+    The interval is symmetric in score, not in Elo; the half-width is half its Elo span
+    (infinite when it reaches a score of 0 or 1).
+
+    >>> elo, error = elo_estimate(30, 40, 30)
+    >>> elo, round(error, 1)
+    (0.0, 53.2)
+    """
+    if wins + draws + losses == 0:
+        return 0.0, math.inf
+    score, variance = _mean_and_variance(wins, draws, losses)
+    if score in (0.0, 1.0):
+        return elo_from_score(score), math.inf
+    margin = Z95 * math.sqrt(variance / (wins + draws + losses))
+    low, high = elo_from_score(score - margin), elo_from_score(score + margin)
+    return elo_from_score(score), (high - low) / 2
+
+
+def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``), GSPRT approximation.
+
+    It is 0 while the variance cannot be estimated (no games, or every result the same).
+    """
+    games = wins + draws + losses
+    if games == 0:
+        return 0.0
+    score, variance = _mean_and_variance(wins, draws, losses)
+    if variance == 0.0:
+        return 0.0
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return games * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Lower and upper LLR bounds: accept H0 below ``ln(β/(1-α))``, H1 above ``ln((1-β)/α)``."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+@dataclasses.dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test: H0 ``elo = elo0`` against H1 ``elo = elo1``."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            raise ValueError("SPRT alpha and beta must lie between 0 and 1")
+        if self.elo0 >= self.elo1:
+            raise ValueError("SPRT elo0 must be below elo1")
+
+    @classmethod
+    def parse(cls, text: str) -> Sprt:
+        """``elo0,elo1[,alpha,beta]``, e.g. ``0,10,0.05,0.05``."""
+        try:
+            numbers = [float(part) for part in text.split(",")]
+        except ValueError:
+            numbers = []
+        if len(numbers) not in (2, 4):
+            raise ValueError(f"invalid --sprt {text!r}: expected elo0,elo1[,alpha,beta]")
+        return cls(*numbers)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return sprt_bounds(self.alpha, self.beta)
+
+    def llr(self, score: MatchScore) -> float:
+        return sprt_llr(score.wins, score.draws, score.losses, self.elo0, self.elo1)
+
+    def decision(self, llr: float) -> str | None:
+        """``"H0"`` or ``"H1"`` once the LLR crosses a bound, else None."""
+        lower, upper = self.bounds
+        return "H1" if llr >= upper else "H0" if llr <= lower else None
+
+
+@dataclasses.dataclass
+class MatchScore:
+    """Results from the first engine's point of view."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+    def add(self, points: float) -> None:
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+    def __str__(self) -> str:
+        return (
+            f"W/D/L {self.wins}/{self.draws}/{self.losses}, {100 * self.score:.1f}% "
+            f"({self.games} game{'s' if self.games != 1 else ''})"
+        )
+
+
+# ------------------------------------------------------------- engines, time, openings
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineSpec:
+    """How to start one side's engine: ``ai:LEVEL`` or ``cmd:PROGRAM ARGS``."""
+
+    name: str
+    command: tuple[str, ...]
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> EngineSpec:
+        """``ai:3`` is our engine at level 3; ``cmd:…`` (or a bare command line) any other.
+
+        >>> EngineSpec.parse("ai:3").options
+        (('Level', '3'),)
+        >>> EngineSpec.parse("cmd:/opt/jungle/engine --threads 1").name
+        'engine --threads 1'
+        """
+        if text.startswith("ai:"):
+            level = text[3:].strip()
+            if not level.lstrip("-").isdigit():
+                raise ValueError(f"invalid engine {text!r}: expected ai:LEVEL, e.g. ai:3")
+            command = (sys.executable, "-m", "doushouqi", "engine")
+            return cls(f"ai:{int(level)}", command, (("Level", str(int(level))),))
+        line = text[4:] if text.startswith("cmd:") else text
+        try:
+            argv = shlex.split(line)
+        except ValueError as exc:
+            raise ValueError(f"invalid engine command {line!r}: {exc}") from None
+        if not argv:
+            raise ValueError(f"invalid engine {text!r}: empty command")
+        return cls(" ".join([os.path.basename(argv[0]), *argv[1:]]), tuple(argv))
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchTimeControl:
+    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``)."""
+
+    movetime: float | None = None
+    base: float | None = None
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> MatchTimeControl:
+        """Parse ``--tc``.
+
+        >>> MatchTimeControl.parse("10+0.1"), MatchTimeControl.parse("0.25").movetime
+        (MatchTimeControl(movetime=None, base=10.0, increment=0.1), 0.25)
+        """
+        base_text, plus, inc_text = text.strip().partition("+")
+        try:
+            base = float(base_text.removesuffix("s"))
+            increment = float(inc_text) if plus else 0.0
+        except ValueError:
+            raise ValueError(
+                f"invalid time control {text!r}: expected seconds per move (0.5) "
+                f"or base+increment in seconds (10+0.1)"
+            ) from None
+        if base <= 0 or increment < 0:
+            raise ValueError(f"invalid time control {text!r}: times must be positive")
+        return cls(base=base, increment=increment) if plus else cls(movetime=base)
+
+    def __str__(self) -> str:
+        if self.movetime is not None:
+            return f"{self.movetime:g}s/move"
+        return f"{self.base:g}+{self.increment:g}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Opening:
+    """A start for a pair of games: a position (None: the standard start) and moves."""
+
+    fen: str | None = None
+    moves: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet | str = "wango") -> Opening:
+        """A position string, a move list, or ``<position string> moves m1 m2 …``; checked.
+
+        >>> Opening.parse("g3g4 a7a6")
+        Opening(fen=None, moves=('g3g4', 'a7a6'))
+        """
+        tokens = text.split()
+        if tokens[:1] == ["startpos"]:
+            tokens = tokens[1:]
+        fen: str | None = None
+        if tokens and "/" in tokens[0]:
+            end = tokens.index("moves") if "moves" in tokens else len(tokens)
+            fen, tokens = " ".join(tokens[:end]), tokens[end + 1 :]
+        elif tokens[:1] == ["moves"]:
+            tokens = tokens[1:]
+        opening = cls(fen, tuple(tokens))
+        board = opening.board(rules)
+        if board.outcome() is not None:
+            raise ValueError(f"the game is already over after the opening {text.strip()!r}")
+        return opening
+
+    def board(self, rules: RuleSet | str) -> Board:
+        """A board with the opening played (each move checked)."""
+        board = Board(self.fen, rules)
+        for text in self.moves:
+            if text == "0000":
+                board.push_pass()
+            else:
+                board.push_move(text)
+        return board
+
+    def __str__(self) -> str:
+        text = " ".join(self.moves) or "start"
+        return f"{self.fen} moves {text}" if self.fen else text
+
+
+def read_openings(path: str | Path, rules: RuleSet | str = "wango") -> list[Opening]:
+    """One opening per line; blank lines and lines starting with ``#`` are skipped."""
+    openings = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            openings.append(Opening.parse(line, rules))
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from None
+    if not openings:
+        raise ValueError(f"{path}: no openings")
+    return openings
+
+
+def default_openings(rules: RuleSet | str = "wango", seed: int = 2024) -> list[Opening]:
+    """Every two-ply opening from the start position, shuffled with a fixed seed.
+
+    A move of each side keeps the openings short and, by the start's symmetry, balanced.
+
+    >>> len(default_openings("international"))
+    576
+    """
+    board = Board(rules=rules)
+    openings = []
+    for first in list(board.legal_moves):
+        board.push(first)
+        for second in list(board.legal_moves):
+            openings.append(Opening(None, (str(first), str(second))))
+        board.pop()
+    random.Random(seed).shuffle(openings)
+    return openings
+
+
+# ------------------------------------------------------------------------------ games
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    """How one game of a match ended."""
+
+    number: int
+    red: str
+    blue: str
+    result: str  # "1-0", "0-1" or "1/2-1/2"
+    termination: Termination | None
+    reason: str
+    plies: int
+    opening: Opening
+
+    @property
+    def winner(self) -> int | None:
+        return {"1-0": RED, "0-1": BLUE}.get(self.result)
+
+    def points_for(self, name: str) -> float:
+        """1, ½ or 0 for the engine called ``name``."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if (self.red, self.blue)[self.winner] == name else 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class _Ending:
+    result: str
+    termination: Termination | None
+    reason: str
+
+
+def _loss(side: int, termination: Termination | None, reason: str) -> _Ending:
+    return _Ending("0-1" if side == RED else "1-0", termination, reason)
+
+
+async def play_game(
+    red: Engine,
+    blue: Engine,
+    board: Board,
+    control: MatchTimeControl,
+    *,
+    max_plies: int = 400,
+    game: object = None,
+    time_margin: float = 0.1,
+) -> tuple[str, Termination | None, str]:
+    """Play ``board`` to its end; the result, the Termination (None for a max-plies draw or an
+    illegal move) and the reason in words. The board holds the game afterwards."""
+    names = (red.name, blue.name)
+    ending = await _play(red, blue, names, board, control, max_plies, game, time_margin)
+    return ending.result, ending.termination, ending.reason
+
+
+async def _play(
+    red: Engine,
+    blue: Engine,
+    names: tuple[str, str],
+    board: Board,
+    control: MatchTimeControl,
+    max_plies: int,
+    game: object,
+    time_margin: float,
+) -> _Ending:
+    engines = (red, blue)
+    clocks = [control.base, control.base] if control.base is not None else None
+    loop = asyncio.get_running_loop()
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            return _Ending(
+                outcome.result(), outcome.termination, termination_label(outcome.termination)
+            )
+        if board.ply >= max_plies:
+            return _Ending("1/2-1/2", None, f"draw after {max_plies} plies (adjudicated)")
+        side = board.turn
+        engine = engines[side]
+        who = f"{names[side]} ({COLOR_NAMES[side]})"
+        if clocks is not None:
+            limit = Limit(
+                red_clock=clocks[RED],
+                blue_clock=clocks[BLUE],
+                red_inc=control.increment,
+                blue_inc=control.increment,
+            )
+        else:
+            limit = Limit(movetime=control.movetime)
+        started = loop.time()
+        try:
+            move = (await engine.play(board, limit, game=game)).move
+        except EngineTimeoutError:
+            return _loss(side, Termination.TIME_FORFEIT, f"{who} did not answer in time")
+        except EngineTerminatedError as exc:
+            return _loss(side, Termination.ABANDONMENT, f"{who} crashed: {exc}")
+        except EngineMoveError as exc:
+            return _loss(side, None, f"{who} lost by a bad move: {exc}")
+        if clocks is not None:
+            clocks[side] -= loop.time() - started
+            if clocks[side] < -time_margin:
+                return _loss(side, Termination.TIME_FORFEIT, f"{who} ran out of time")
+            clocks[side] = max(clocks[side], 0.0) + control.increment
+        assert move is not None  # the engine client refuses "no move" while moves exist
+        board.push(move)
+
+
+# ------------------------------------------------------------------------------ match
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchConfig:
+    first: EngineSpec
+    second: EngineSpec
+    games: int
+    control: MatchTimeControl
+    openings: Sequence[Opening]
+    rules: RuleSet
+    concurrency: int = 1
+    records: Path | None = None
+    sprt: Sprt | None = None
+    max_plies: int = 400
+    #: Time to start an engine and get its first ``readyok`` (our engine compiles first).
+    startup_timeout: float = 300.0
+    #: Time an engine has for any later ``readyok`` (and to stop or quit).
+    reply_timeout: float = 10.0
+    #: Extra time after the move time (or clock) before a silent engine is killed.
+    move_grace: float = 1.0
+    #: How far past its clock an engine may go before it loses on time.
+    time_margin: float = 0.1
+
+    def __post_init__(self) -> None:
+        if self.games < 1 or self.concurrency < 1 or self.max_plies < 1:
+            raise ValueError("games, concurrency and max plies must be at least 1")
+        if not self.openings:
+            raise ValueError("no openings")
+
+
+class Match:
+    """Plays the games of a match, ``concurrency`` at a time, and keeps the score."""
+
+    def __init__(self, config: MatchConfig, *, out: Callable[[str], None] | None = None) -> None:
+        self.config = config
+        self.out = out or (lambda line: print(line, flush=True))
+        first, second = config.first.name, config.second.name
+        self.names = (first, second if second != first else f"{second} (2)")
+        self.score = MatchScore()
+        self.results: list[GameResult] = []
+        self.decision: str | None = None
+        self._next_game = 0
+
+    async def run(self) -> MatchScore:
+        """Play until every game is done or the SPRT decides; the first error ends the match."""
+        workers = min(self.config.concurrency, self.config.games)
+        tasks = [asyncio.create_task(self._worker()) for _ in range(workers)]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        return self.score
+
+    async def _worker(self) -> None:
+        engines: list[Engine | None] = [None, None]
+        try:
+            while self.decision is None and self._next_game < self.config.games:
+                index = self._next_game
+                self._next_game += 1
+                for which in (0, 1):
+                    current = engines[which]
+                    if current is None or not current.alive:
+                        engines[which] = await self._start(which)
+                first, second = engines
+                assert first is not None and second is not None
+                self._finish(await self._play(index, first, second))
+        finally:
+            for engine in engines:
+                if engine is not None:
+                    await engine.quit()
+
+    async def _start(self, which: int) -> Engine:
+        spec = (self.config.first, self.config.second)[which]
+        engine = Engine(
+            spec.command,
+            timeout=self.config.startup_timeout,
+            move_grace=self.config.move_grace,
+        )
+        try:
+            await engine.start()
+            engine.timeout = self.config.reply_timeout
+            await engine.configure(dict(spec.options))
+        except BaseException:
+            await engine.quit()
+            raise
+        return engine
+
+    async def _play(self, index: int, first: Engine, second: Engine) -> GameResult:
+        config = self.config
+        opening = config.openings[(index // 2) % len(config.openings)]
+        first_is_red = index % 2 == 0
+        red, blue = (first, second) if first_is_red else (second, first)
+        red_name, blue_name = self.names if first_is_red else self.names[::-1]
+        board = opening.board(config.rules)
+        ending = await _play(
+            red,
+            blue,
+            (red_name, blue_name),
+            board,
+            config.control,
+            config.max_plies,
+            index,
+            config.time_margin,
+        )
+        result = GameResult(
+            index + 1,
+            red_name,
+            blue_name,
+            ending.result,
+            ending.termination,
+            ending.reason,
+            board.ply,
+            opening,
+        )
+        if config.records is not None:
+            self._write_record(result, board)
+        return result
+
+    def _write_record(self, result: GameResult, board: Board) -> None:
+        from .record import GameRecord, format_date, write_record
+
+        assert self.config.records is not None
+        record = GameRecord.from_board(
+            board,
+            result=result.result,
+            termination=result.termination,
+            Event=f"{self.names[0]} vs {self.names[1]}",
+            Date=format_date(datetime.date.today()),
+            Round=str(result.number),
+            Red=result.red,
+            Blue=result.blue,
+            TimeControl=str(self.config.control),
+            Reason=" ".join(result.reason.split()),
+        )
+        self.config.records.mkdir(parents=True, exist_ok=True)
+        path = self.config.records / f"game-{result.number:04d}.jgn"
+        path.write_text(write_record(record), encoding="utf-8")
+
+    def _finish(self, result: GameResult) -> None:
+        self.results.append(result)
+        self.score.add(result.points_for(self.names[0]))
+        self.out(
+            f"Game {result.number}/{self.config.games}: {result.red} (red) vs {result.blue} "
+            f"(blue), opening {result.opening}: {result.result} {result.reason}"
+        )
+        self.out(f"Score of {self.names[0]} vs {self.names[1]}: {self.score}")
+        sprt = self.config.sprt
+        if sprt is not None and self.decision is None:
+            llr = sprt.llr(self.score)
+            self.decision = sprt.decision(llr)
+            if self.decision is not None:
+                self.out(f"SPRT: {self.decision} accepted (LLR {llr:.2f}); stopping")
+
+    def summary(self) -> list[str]:
+        """The final score, Elo difference and, with an SPRT, its state."""
+        score = self.score
+        elo, error = elo_estimate(score.wins, score.draws, score.losses)
+        lines = [
+            f"Final score of {self.names[0]} vs {self.names[1]}: {score}",
+            f"Elo difference: {_signed(elo)} +/- {_number(error)} (95%)",
+        ]
+        sprt = self.config.sprt
+        if sprt is not None:
+            lower, upper = sprt.bounds
+            state = f"{self.decision} accepted" if self.decision else "no decision yet"
+            lines.append(
+                f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} "
+                f"beta={sprt.beta:g}: LLR {sprt.llr(score):.2f} "
+                f"(bounds {lower:.2f}, {upper:.2f}), {state}"
+            )
+        return lines
+
+
+def _number(value: float) -> str:
+    return "inf" if math.isinf(value) else f"{value:.1f}"
+
+
+def _signed(value: float) -> str:
+    return ("+" if value >= 0 else "-") + _number(abs(value))
+
+
+# -------------------------------------------------------------------------------- CLI
+
+
+def config_from_args(args: argparse.Namespace) -> MatchConfig:
+    """The match described by the ``doushouqi match`` arguments."""
+    rules = find_rules(args.rules)
+    openings = (
+        read_openings(args.openings, rules) if args.openings else default_openings(rules, args.seed)
+    )
+    return MatchConfig(
+        first=EngineSpec.parse(args.first),
+        second=EngineSpec.parse(args.second),
+        games=args.games,
+        control=MatchTimeControl.parse(args.tc),
+        openings=openings,
+        rules=rules,
+        concurrency=args.concurrency,
+        records=Path(args.records) if args.records else None,
+        sprt=Sprt.parse(args.sprt) if args.sprt else None,
+        max_plies=args.max_plies,
+    )
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    """``doushouqi match``: run the match, print each game and the final statistics."""
+    match = Match(config_from_args(args))
+    config = match.config
+    print(
+        f"Match {match.names[0]} vs {match.names[1]}: {config.games} games, "
+        f"{config.control}, rules {config.rules.name}, concurrency {config.concurrency}",
+        flush=True,
+    )
+    status = 0
+    try:
+        asyncio.run(match.run())
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        status = 130
+    except EngineError as exc:
+        print(f"doushouqi match: engine error: {exc}", file=sys.stderr)
+        status = 2
+    for line in match.summary():
+        print(line)
+    return status
