@@ -1,0 +1,502 @@
+// The Jungle (斗兽棋) board component: a rules-free 7 × 9 board for the browser, in the spirit
+// of chessground. It is told the position and the legal destinations and reports the moves
+// the user makes; it never decides what is legal. The logic lives in state.js (pure, tested
+// under Node); this file only turns that state into DOM and DOM events into state changes.
+// Include board.css on the page; nothing else is fetched (pieces and terrain are inline SVG).
+//
+//   import { createBoard } from '/board/board.js';
+//   const board = createBoard(document.querySelector('#board'), {
+//     position: 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L',
+//     movableColor: 'red', dests: { g3: ['g4', 'f3', 'g2'] },
+//     events: { move: (from, to) => socket.send(...) },
+//   });
+//
+// Config (all optional; the same keys work in board.set):
+//   position      placement (RULES.md 7a) or a whole position string; default: the start
+//   orientation   'red' (Red at the bottom, default) | 'blue'
+//   turnColor     'red' | 'blue'
+//   movableColor  'red' | 'blue' | 'both' | null (default: nothing can be moved)
+//   dests         Map or object: square → array of squares the piece there may move to
+//   lastMove      [from, to] or null (highlighted)
+//   threats       squares to mark (pieces the opponent could capture, attackers of a den)
+//   selected      square of a movable piece to select, or null
+//   lang          'zh' (default) | 'en': words of the labels and announcements
+//   wolfName      'wolf' (狼, default) | 'fox' (狐)
+//   ranks         {animal: number} shown on the pieces; default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1
+//   animation     {enabled: true, duration: 220} (ms; off under prefers-reduced-motion)
+//   events        {move(from, to), select(square | null)}
+// Unknown keys and bad values throw TypeError; a malformed position throws PlacementError.
+//
+// API: set(partial), move(from, to), setPosition(placement, lastMove?), toggleOrientation(),
+// cancelSelection(), getState(), destroy(), and `element` (the board's root element).
+// A user move is shown at once and its dests are dropped; the host then sends the next state
+// (set / setPosition), which corrects the board if the server refused the move.
+
+import * as S from './state.js';
+import { pieceSvg } from './pieces.js';
+
+let instances = 0;
+
+const TERRAIN_WORDS = { zh: { trap: '陷阱', den: '兽穴' }, en: { trap: 'trap', den: 'den' } };
+
+// The den: a cave mouth in a rock, drawn once per den square.
+const DEN_ICON = '<svg class="sq-icon" viewBox="0 0 40 40" aria-hidden="true" focusable="false">'
+  + '<path class="den-rock" d="M3 35C3 20 9 8 20 8S37 20 37 35Z"/>'
+  + '<path class="den-mouth" d="M11 35C11 25 14.5 18 20 18S29 25 29 35Z"/>'
+  + '<path class="den-grass" d="M2 35.5H38"/></svg>';
+
+// Ripples on a lake (2 × 3 squares, drawn as one region).
+const LAKE_ART = '<svg class="dsq-lake-art" viewBox="0 0 200 300" aria-hidden="true" focusable="false">'
+  + [[28, 42], [112, 78], [40, 128], [118, 170], [30, 222], [108, 258]]
+    .map(([x, y]) => `<path d="M${x} ${y}q9 -7 18 0t18 0t18 0"/><path d="M${x + 12} ${y + 12}q9 -7 18 0t18 0" class="thin"/>`)
+    .join('')
+  + '</svg>';
+
+function px(n) {
+  return `${n}px`;
+}
+
+/**
+ * Create a board inside `element` (its content is replaced). `config` is described in
+ * state.js `configure`; `config.events` may hold `move(from, to)` (the user made a move; the
+ * board already shows it) and `select(square)` (a piece was selected; null on deselect).
+ */
+export function createBoard(element, config = {}) {
+  if (!element || typeof element.appendChild !== 'function') throw new TypeError('createBoard needs a DOM element');
+  const id = `dsq${++instances}`;
+  let events = config.events ?? {};
+  let state = S.createState(config);
+  const doc = element.ownerDocument;
+  const win = doc.defaultView;
+  const reducedMotion = win?.matchMedia ? win.matchMedia('(prefers-reduced-motion: reduce)') : null;
+
+  // ----- DOM skeleton -----------------------------------------------------------------------
+  const root = doc.createElement('div');
+  root.className = 'dsq-board';
+  root.innerHTML = `
+    <div class="dsq-frame">
+      <div class="dsq-coords dsq-files dsq-top" aria-hidden="true"></div>
+      <div class="dsq-coords dsq-ranks dsq-left" aria-hidden="true"></div>
+      <div class="dsq-field">
+        <div class="dsq-squares" role="group" aria-describedby="${id}-help"></div>
+        <div class="dsq-pieces" aria-hidden="true"></div>
+        <div class="dsq-overlay" aria-hidden="true"><div class="dsq-cursor" hidden></div></div>
+      </div>
+      <div class="dsq-coords dsq-ranks dsq-right" aria-hidden="true"></div>
+      <div class="dsq-coords dsq-files dsq-bottom" aria-hidden="true"></div>
+    </div>
+    <p class="dsq-sr-only" id="${id}-help"></p>
+    <p class="dsq-sr-only" aria-live="polite" aria-atomic="true"></p>`;
+  const squaresEl = root.querySelector('.dsq-squares');
+  const piecesEl = root.querySelector('.dsq-pieces');
+  const cursorEl = root.querySelector('.dsq-cursor');
+  const helpEl = root.querySelector(`#${id}-help`);
+  const liveEl = root.querySelector('[aria-live]');
+  const coordEls = [...root.querySelectorAll('.dsq-coords')];
+
+  const lakeEls = S.LAKES.map(() => {
+    const lake = doc.createElement('div');
+    lake.className = 'dsq-lake';
+    lake.setAttribute('aria-hidden', 'true');
+    lake.innerHTML = LAKE_ART;
+    squaresEl.appendChild(lake);
+    return lake;
+  });
+
+  const squareEls = new Map();
+  for (const sq of S.SQUARES) {
+    const el = doc.createElement('div');
+    el.setAttribute('role', 'button');
+    el.dataset.square = sq;
+    const { kind } = S.terrainOf(sq);
+    if (kind === 'den') el.innerHTML = `<span class="sq-deco" aria-hidden="true">${DEN_ICON}<span class="sq-word"></span></span>`;
+    if (kind === 'trap') el.innerHTML = '<span class="sq-deco" aria-hidden="true"><span class="sq-word"></span></span>';
+    squareEls.set(sq, el);
+  }
+
+  element.replaceChildren(root);
+
+  // ----- rendering --------------------------------------------------------------------------
+  const pieceEls = new Map(); // square → element
+  const timers = new Set();
+  let drawn = { orientation: null, lang: null, pieceLook: null };
+  let drag = null;
+  let pointerInput = false; // the keyboard cursor shows only while the keyboard is in use
+
+  const later = (fn, ms) => {
+    const t = win.setTimeout(() => { timers.delete(t); fn(); }, ms);
+    timers.add(t);
+  };
+  const animationMs = () => (state.animation.enabled && !reducedMotion?.matches ? state.animation.duration : 0);
+  const pieceLook = () => `${state.wolfName}|${S.ANIMALS.map((a) => state.ranks[a]).join(',')}`;
+
+  function placePiece(el, square) {
+    const { col, row } = S.toScreen(square, state.orientation);
+    el.style.transform = `translate(${col * 100}%, ${row * 100}%)`;
+  }
+
+  function drawPiece(el, piece) {
+    el.className = `dsq-piece ${piece.color} ${piece.animal}`;
+    el.innerHTML = pieceSvg(piece, { rank: state.ranks[piece.animal], wolfName: state.wolfName });
+  }
+
+  function newPiece(piece, square) {
+    const el = doc.createElement('div');
+    drawPiece(el, piece);
+    el.dataset.square = square;
+    placePiece(el, square);
+    piecesEl.appendChild(el);
+    pieceEls.set(square, el);
+    return el;
+  }
+
+  function setDuration(el, ms) {
+    el.style.setProperty('--dsq-ms', `${ms}ms`);
+  }
+
+  function slide(el, square, ms) {
+    setDuration(el, ms);
+    if (ms) {
+      el.classList.add('moving');
+      later(() => el.classList.remove('moving'), ms + 30);
+    }
+    placePiece(el, square);
+  }
+
+  /** Bring the piece elements from one position to the next, animating when `ms` > 0. */
+  function syncPieces(before, after, hint, ms) {
+    const diff = S.diffPieces(before, after, hint);
+    for (const sq of diff.removed) {
+      const el = pieceEls.get(sq);
+      pieceEls.delete(sq);
+      if (!el) continue;
+      if (ms) {
+        setDuration(el, ms);
+        el.classList.add('captured');
+        later(() => el.remove(), ms + 60);
+      } else {
+        el.remove();
+      }
+    }
+    const moving = diff.moves.map((m) => ({ ...m, el: pieceEls.get(m.from) }));
+    for (const m of moving) pieceEls.delete(m.from);
+    for (const m of moving) {
+      if (!m.el) {
+        newPiece(after.get(m.to), m.to);
+        continue;
+      }
+      pieceEls.set(m.to, m.el);
+      m.el.dataset.square = m.to;
+      slide(m.el, m.to, ms);
+    }
+    for (const sq of diff.added) {
+      const el = newPiece(after.get(sq), sq);
+      if (ms) {
+        setDuration(el, ms);
+        el.classList.add('appearing');
+        later(() => el.classList.remove('appearing'), 20);
+      }
+    }
+  }
+
+  function layout() {
+    const { orientation } = state;
+    root.dataset.orientation = orientation;
+    // DOM order follows the drawn order, so that reading order matches what is seen.
+    for (let row = 0; row < S.NUM_RANKS; row++) {
+      for (let col = 0; col < S.NUM_FILES; col++) {
+        const el = squareEls.get(S.fromScreen(col, row, orientation));
+        el.style.gridColumn = String(col + 1);
+        el.style.gridRow = String(row + 1);
+        squaresEl.appendChild(el);
+      }
+    }
+    lakeEls.forEach((lake, i) => {
+      const a = S.lakeArea(i, orientation);
+      lake.style.gridArea = `${a.rowStart} / ${a.colStart} / ${a.rowEnd} / ${a.colEnd}`;
+    });
+    const { files, ranks } = S.edgeLabels(orientation);
+    for (const el of coordEls) {
+      const labels = el.classList.contains('dsq-files') ? files : ranks;
+      el.innerHTML = labels.map((t) => `<span>${t}</span>`).join('');
+    }
+    for (const [sq, el] of pieceEls) {
+      setDuration(el, 0);
+      placePiece(el, sq);
+    }
+  }
+
+  function render() {
+    if (drawn.orientation !== state.orientation) layout();
+    if (drawn.lang !== state.lang) {
+      const w = S.words(state.lang);
+      root.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+      squaresEl.setAttribute('aria-label', w.boardLabel);
+      helpEl.textContent = w.help;
+      for (const [sq, el] of squareEls) {
+        const word = el.querySelector('.sq-word');
+        if (word) word.textContent = TERRAIN_WORDS[state.lang][S.terrainOf(sq).kind];
+      }
+    }
+    if (drawn.pieceLook !== pieceLook()) {
+      for (const [sq, el] of pieceEls) drawPiece(el, state.pieces.get(sq));
+    }
+    drawn = { orientation: state.orientation, lang: state.lang, pieceLook: pieceLook() };
+    root.classList.toggle('dsq-interactive', state.movableColor !== null);
+    for (const [sq, el] of squareEls) {
+      const cls = S.squareClasses(state, sq).join(' ');
+      if (el.className !== cls) el.className = cls;
+      const label = S.squareLabel(state, sq);
+      if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
+      const tabIndex = sq === state.focus ? '0' : '-1';
+      if (el.getAttribute('tabindex') !== tabIndex) el.setAttribute('tabindex', tabIndex);
+    }
+    drawCursor();
+  }
+
+  function drawCursor() {
+    const active = doc.activeElement;
+    const show = Boolean(active && squaresEl.contains(active) && active.matches(':focus-visible') && !pointerInput);
+    cursorEl.hidden = !show;
+    if (show) {
+      const { col, row } = S.toScreen(active.dataset.square, state.orientation);
+      cursorEl.style.transform = `translate(${col * 100}%, ${row * 100}%)`;
+    }
+  }
+
+  let lastSaid = '';
+  function say(text) {
+    if (!text) return;
+    // A repeated message is changed slightly so that screen readers read it again.
+    lastSaid = text === lastSaid ? `${text}\u00a0` : text;
+    liveEl.textContent = lastSaid;
+  }
+
+  /** Make `next` the state: redraw, announce the action and tell the host about it. */
+  function commit(next, action, { ms = animationMs(), hint = next.lastMove } = {}) {
+    const before = state;
+    state = next;
+    if (before.pieces !== next.pieces) syncPieces(before.pieces, next.pieces, hint, ms);
+    render();
+    if (!action || action.type === 'none') return;
+    say(S.announce(state, action));
+    if (action.type === 'move') events.move?.(action.from, action.to);
+    else if (action.type === 'select') events.select?.(action.square);
+    else if (action.type === 'deselect') events.select?.(null);
+  }
+
+  function focusSquare(square) {
+    const el = squareEls.get(square);
+    if (el && doc.activeElement !== el) el.focus({ preventScroll: true });
+  }
+
+  // ----- pointer: click-click and drag ------------------------------------------------------
+  function squareAtEvent(e) {
+    const rect = squaresEl.getBoundingClientRect();
+    return S.squareAtPoint(e.clientX - rect.left, e.clientY - rect.top, rect.width, rect.height, state.orientation);
+  }
+
+  function markDragOver(square) {
+    if (drag.over === square) return;
+    if (drag.over) squareEls.get(drag.over)?.classList.remove('drag-over');
+    drag.over = square;
+    if (square && S.canMove(state, drag.from, square)) squareEls.get(square)?.classList.add('drag-over');
+  }
+
+  function endDrag() {
+    if (!drag) return null;
+    const d = drag;
+    if (d.over) squareEls.get(d.over)?.classList.remove('drag-over');
+    if (d.el) d.el.classList.remove('dragging');
+    root.classList.remove('dsq-dragging');
+    drag = null;
+    return d;
+  }
+
+  /** Stop a drag in progress (the position or the orientation changed under it). */
+  function cancelDrag() {
+    const d = endDrag();
+    if (d?.moved && d.el && pieceEls.get(d.from) === d.el) {
+      setDuration(d.el, 0);
+      placePiece(d.el, d.from);
+    }
+  }
+
+  function onPointerDown(e) {
+    if (drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    pointerInput = true;
+    if (state.movableColor === null) {
+      drawCursor();
+      return;
+    }
+    const square = squareAtEvent(e);
+    const result = S.pointerDown(state, square);
+    commit(result.state, result.action);
+    if (square) focusSquare(state.focus);
+    if (!result.drag) return;
+    e.preventDefault();
+    drag = {
+      from: square, pointerId: e.pointerId, x: e.clientX, y: e.clientY, moved: false,
+      wasSelected: result.wasSelected, el: pieceEls.get(square), over: null,
+      threshold: e.pointerType === 'mouse' ? 4 : 9,
+    };
+    try { squaresEl.setPointerCapture(e.pointerId); } catch { /* pointer already gone */ }
+  }
+
+  function onPointerMove(e) {
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    if (!drag.moved) {
+      if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < drag.threshold) return;
+      drag.moved = true;
+      drag.el?.classList.add('dragging');
+      root.classList.add('dsq-dragging');
+    }
+    e.preventDefault();
+    const rect = squaresEl.getBoundingClientRect();
+    if (drag.el) {
+      const w = rect.width / S.NUM_FILES;
+      const h = rect.height / S.NUM_RANKS;
+      setDuration(drag.el, 0);
+      drag.el.style.transform = `translate(${px(e.clientX - rect.left - w / 2)}, ${px(e.clientY - rect.top - h / 2)})`;
+    }
+    markDragOver(squareAtEvent(e));
+  }
+
+  function onPointerUp(e) {
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    const d = endDrag();
+    const target = squareAtEvent(e);
+    const result = S.pointerUp(state, d.from, target, { dragged: d.moved, wasSelected: d.wasSelected });
+    if (result.action.type === 'move') {
+      commit(result.state, result.action, { ms: 0 }); // the piece is already where it was dropped
+      focusSquare(state.focus);
+      return;
+    }
+    if (d.moved && d.el) slide(d.el, d.from, animationMs()); // snap back
+    commit(result.state, result.action);
+  }
+
+  function onPointerCancel(e) {
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    const d = endDrag();
+    if (d.moved && d.el) slide(d.el, d.from, animationMs());
+  }
+
+  // ----- keyboard ---------------------------------------------------------------------------
+  function onKeyDown(e) {
+    if (!e.target.dataset?.square || e.altKey || e.ctrlKey || e.metaKey) return;
+    pointerInput = false;
+    const result = S.keyDown({ ...state, focus: e.target.dataset.square }, e.key);
+    if (!result.handled) return;
+    e.preventDefault();
+    const interactive = state.movableColor !== null;
+    if (!interactive && result.action.type !== 'none') return; // a board to look at only
+    commit(result.state, result.action);
+    focusSquare(state.focus);
+    drawCursor();
+  }
+
+  function onFocusIn(e) {
+    const sq = e.target.dataset?.square;
+    if (sq && sq !== state.focus) {
+      state = { ...state, focus: sq };
+      render();
+    }
+    drawCursor();
+  }
+
+  const listeners = [
+    [squaresEl, 'pointerdown', onPointerDown],
+    [squaresEl, 'pointermove', onPointerMove],
+    [squaresEl, 'pointerup', onPointerUp],
+    [squaresEl, 'pointercancel', onPointerCancel],
+    [squaresEl, 'lostpointercapture', onPointerCancel],
+    [squaresEl, 'keydown', onKeyDown],
+    [squaresEl, 'focusin', onFocusIn],
+    [squaresEl, 'focusout', () => win.setTimeout(drawCursor, 0)],
+    [squaresEl, 'contextmenu', (e) => e.preventDefault()],
+    [doc, 'keydown', () => { pointerInput = false; }], // e.g. Tab back onto the board
+  ];
+  for (const [target, type, fn] of listeners) target.addEventListener(type, fn);
+
+  syncPieces(new Map(), state.pieces, null, 0);
+  render();
+
+  // ----- API --------------------------------------------------------------------------------
+  function announceArrival(before, after) {
+    // A new position with a new last move (the opponent moved): say it like a move.
+    if (!after.lastMove) return;
+    const sameMove = before.lastMove && before.lastMove[0] === after.lastMove[0] && before.lastMove[1] === after.lastMove[1];
+    if (sameMove || S.placementToString(before.pieces) === S.placementToString(after.pieces)) return;
+    const [from, to] = after.lastMove;
+    const piece = after.pieces.get(to);
+    if (!piece) return;
+    const prior = before.pieces.get(to);
+    const captured = prior && prior.color !== piece.color ? prior : null;
+    say(S.announce(after, { type: 'move', from, to, piece, captured }));
+  }
+
+  const api = {
+    /** Change any part of the configuration (the same keys as createBoard's config). */
+    set(partial = {}) {
+      if ('events' in partial) events = partial.events ?? {};
+      const before = state;
+      const next = S.configure(state, partial);
+      if (drag && ('position' in partial || before.orientation !== next.orientation)) cancelDrag();
+      commit(next, null);
+      if ('position' in partial) announceArrival(before, next);
+    },
+    /** Play a move the server confirmed (animated). Returns false when `from` is empty. */
+    move(from, to) {
+      if (!S.isSquare(from) || !S.isSquare(to)) throw new TypeError(`move: not squares: ${from}, ${to}`);
+      const piece = state.pieces.get(from);
+      if (!piece) return false;
+      cancelDrag();
+      const { state: next, captured } = S.applyMove(state, from, to);
+      commit(next, null);
+      say(S.announce(state, { type: 'move', from, to, piece, captured }));
+      return true;
+    },
+    /** Show a placement (or full position string), with an optional last move [from, to]. */
+    setPosition(placement, lastMove = null) {
+      api.set({ position: placement, lastMove });
+    },
+    toggleOrientation() {
+      api.set({ orientation: state.orientation === 'red' ? 'blue' : 'red' });
+    },
+    cancelSelection() {
+      if (state.selected) commit(S.cancelSelection(state), null);
+    },
+    /** A snapshot of the state (plain values; changing it changes nothing). */
+    getState() {
+      return {
+        position: S.placementToString(state.pieces),
+        orientation: state.orientation,
+        turnColor: state.turnColor,
+        movableColor: state.movableColor,
+        dests: Object.fromEntries([...state.dests].map(([k, v]) => [k, [...v]])),
+        lastMove: state.lastMove ? [...state.lastMove] : null,
+        threats: [...state.threats],
+        selected: state.selected,
+        focus: state.focus,
+        lang: state.lang,
+        wolfName: state.wolfName,
+        ranks: { ...state.ranks },
+        animation: { ...state.animation },
+      };
+    },
+    /** Remove the board from the page and stop listening. */
+    destroy() {
+      cancelDrag();
+      for (const [target, type, fn] of listeners) target.removeEventListener(type, fn);
+      for (const t of timers) win.clearTimeout(t);
+      timers.clear();
+      root.remove();
+    },
+    /** The board's root element (for styling and tests). */
+    element: root,
+  };
+  return api;
+}
+
+export { S as boardState };
