@@ -11,14 +11,14 @@ $(BIN)/activate:
 	$(BIN)/pip install --quiet --upgrade pip
 
 install: $(BIN)/activate
-	$(BIN)/pip install --quiet -e '.[ai,tui,dev]'
+	$(BIN)/pip install --quiet -e '.[ai,tui,server,dev]'
 
 run: install
-	$(BIN)/doushouqi play
+	$(BIN)/doushouqi serve
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
