@@ -139,6 +139,21 @@ def _add_engine(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=engine)
 
 
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # The web server (FastAPI, SQLAlchemy, uvicorn) is imported only when `serve` runs.
+    p = sub.add_parser("serve", help="run the game server (web client, API, online play)")
+
+    def serve(args: argparse.Namespace) -> int:
+        from .server.main import run_serve
+
+        return run_serve(args)
+
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000)")
+    p.add_argument("--log-level", default="info", help="log level (info)")
+    p.set_defaults(func=serve)
+
+
 #: Subcommand registrars; each adds one subparser whose ``func`` runs it.
 COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     _add_perft,
@@ -146,6 +161,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     _add_play,
     _add_match,
     _add_engine,
+    _add_serve,
 ]
 
 

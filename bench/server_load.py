@@ -1,0 +1,325 @@
+"""Server load benchmark: N concurrent online games played by scripted websocket clients.
+
+    .venv/bin/python bench/server_load.py                       # 500 games, 30 s
+    .venv/bin/python bench/server_load.py --games 100 --duration 10 --think 0.5
+    .venv/bin/python bench/server_load.py --url http://127.0.0.1:8000  # a running server
+
+Starts ``doushouqi serve`` on a free loopback port with a fresh SQLite database (unless
+``--url`` names a server on this machine), seats two guest clients in each of ``--games``
+online games, and lets them play: each client, when it is to move, waits ``--think`` seconds
+(±50 %, so moves do not arrive in lockstep), then sends a random legal move taken from the
+server's ``dests`` (the clients know no rules). A finished game is replaced by a new one.
+
+Printed: games, moves played, moves/s, and the move round trip — from sending a move to
+receiving its ``move_made`` event, which the server sends only after the move is committed
+to the database — at p50 / p90 / p99 / max. Everything stays on loopback and stops by itself
+after ``--duration`` seconds (plus set-up, itself bounded by ``--setup-timeout``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import websockets
+
+MAX_GAMES = 2000
+MAX_DURATION = 600.0
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass
+class Stats:
+    rtts: list[float] = field(default_factory=list)
+    moves: int = 0
+    games_finished: int = 0
+    errors: int = 0
+    measuring: bool = False
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DOUSHOUQI_DATA_DIR": data_dir,
+        "DOUSHOUQI_CREATE_RATE": "1000000/60",
+        "DOUSHOUQI_LOGIN_RATE": "1000000/60",
+    }
+    env.pop("DOUSHOUQI_DATABASE_URL", None)
+    command = [
+        sys.executable,
+        "-m",
+        "doushouqi.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+    ]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/api/lobby", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+class Seat:
+    """One client: a guest at one colour of the current game."""
+
+    def __init__(self, bench: Bench, cookie: str) -> None:
+        self.bench = bench
+        self.cookie = cookie
+        self.ws: Any = None
+        self.color = -1
+        self.sent_at: float | None = None
+        self.sent_move: str | None = None
+        self.think_task: asyncio.Task[None] | None = None
+
+    async def connect(self, game_id: str, color: int) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        self.color = color
+        self.sent_at = self.sent_move = None
+        url = self.bench.ws_url + f"/ws/games/{game_id}"
+        self.ws = await websockets.connect(
+            url,
+            additional_headers={"Cookie": self.cookie},
+            max_size=2**22,
+            open_timeout=self.bench.args.setup_timeout,
+        )
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    def on_turn(self, message: dict[str, Any]) -> None:
+        idle = self.think_task is None or self.think_task.done()
+        if message.get("to_move") == self.color and message.get("dests") and idle:
+            self.think_task = asyncio.create_task(self.think(message["dests"]))
+
+    async def think(self, dests: dict[str, list[str]]) -> None:
+        think = self.bench.args.think
+        await asyncio.sleep(random.uniform(0.5 * think, 1.5 * think))
+        origin = random.choice(sorted(dests))
+        text = origin + random.choice(dests[origin])
+        self.sent_move, self.sent_at = text, time.perf_counter()
+        await self.send({"type": "move", "move": text})
+
+    def on_move(self, message: dict[str, Any]) -> None:
+        stats = self.bench.stats
+        if message["color"] == self.color and message["move"] == self.sent_move:
+            if self.sent_at is not None and stats.measuring:
+                stats.rtts.append(time.perf_counter() - self.sent_at)
+                stats.moves += 1
+            self.sent_at = self.sent_move = None
+        self.on_turn(message)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux), to report the server's cost per move."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, url: str, server_pid: int | None) -> None:
+        self.server_pid = server_pid
+        self.args = args
+        self.url = url
+        self.ws_url = "ws://" + urlsplit(url).netloc
+        self.stats = Stats()
+        self.http = httpx.AsyncClient(
+            base_url=url, timeout=args.setup_timeout, limits=httpx.Limits(max_connections=64)
+        )
+
+    async def guest(self) -> str:
+        response = await self.http.post("/api/auth/guest")
+        response.raise_for_status()
+        return f"dsq_guest={response.cookies['dsq_guest']}"
+
+    async def new_game(self, red: Seat, blue: Seat) -> None:
+        response = await self.http.post(
+            "/api/games",
+            json={"mode": "online", "color": "red", "public": False},
+            headers={"Cookie": red.cookie},
+        )
+        response.raise_for_status()
+        game_id = response.json()["id"]
+        await red.connect(game_id, 0)
+        await blue.connect(game_id, 1)
+        await blue.send({"type": "join"})
+
+    async def listen(self, seat: Seat, partner: Seat, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                raw = await seat.ws.recv()
+            except websockets.ConnectionClosed:
+                if stop.is_set():
+                    return
+                await asyncio.sleep(0.05)  # replaced by the next game's connection
+                continue
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "move_made":
+                seat.on_move(message)
+            elif kind in ("game_started", "timeout_passed", "takeback_applied"):
+                seat.on_turn(message)
+            elif kind == "state":
+                seat.on_turn({**message["game"], "to_move": message["game"]["turn"]})
+            elif kind in ("rejected", "error"):
+                self.stats.errors += 1
+            elif kind == "game_finished" and seat.color == 0:
+                self.stats.games_finished += 1
+                await self.new_game(seat, partner)
+
+    async def pair(self, ready: asyncio.Event, barrier: list[int], stop: asyncio.Event) -> None:
+        red, blue = Seat(self, await self.guest()), Seat(self, await self.guest())
+        await self.new_game(red, blue)
+        barrier[0] += 1
+        if barrier[0] == self.args.games:
+            ready.set()
+        await asyncio.gather(self.listen(red, blue, stop), self.listen(blue, red, stop))
+        for seat in (red, blue):
+            if seat.think_task is not None:
+                seat.think_task.cancel()
+            await seat.ws.close()
+
+    async def run(self) -> None:
+        ready, stop = asyncio.Event(), asyncio.Event()
+        barrier = [0]
+        started = time.perf_counter()
+        tasks = []
+        for _ in range(self.args.games):
+            tasks.append(asyncio.create_task(self.pair(ready, barrier, stop)))
+            if len(tasks) % 20 == 0:
+                await asyncio.sleep(0.05)  # stagger the set-up requests
+        await asyncio.wait_for(ready.wait(), self.args.setup_timeout)
+        print(
+            f"{self.args.games} games seated in {time.perf_counter() - started:.1f} s; "
+            f"warming up {self.args.warmup:.0f} s, measuring {self.args.duration:.0f} s",
+            flush=True,
+        )
+        await asyncio.sleep(self.args.warmup)
+        self.stats.measuring = True
+        measured_from = time.perf_counter()
+        server_cpu = cpu_seconds(self.server_pid) if self.server_pid else None
+        client_cpu = time.process_time()
+        await asyncio.sleep(self.args.duration)
+        self.stats.measuring = False
+        elapsed = time.perf_counter() - measured_from
+        client_cpu = time.process_time() - client_cpu
+        if server_cpu is not None and self.server_pid:
+            server_cpu = (cpu_seconds(self.server_pid) or server_cpu) - server_cpu
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.http.aclose()
+        self.report(elapsed, server_cpu, client_cpu)
+
+    def report(self, elapsed: float, server_cpu: float | None, client_cpu: float) -> None:
+        rtts = sorted(self.stats.rtts)
+        if not rtts:
+            print("no moves measured")
+            return
+
+        def pct(p: float) -> float:
+            return rtts[min(len(rtts) - 1, int(p / 100 * len(rtts)))] * 1000
+
+        print(
+            f"concurrent games   {self.args.games}  ({2 * self.args.games} websocket clients, "
+            f"think {self.args.think} s ±50 %)"
+        )
+        print(
+            f"moves              {self.stats.moves} in {elapsed:.1f} s "
+            f"= {self.stats.moves / elapsed:.0f} moves/s"
+        )
+        print(f"games finished     {self.stats.games_finished} (each replaced by a new one)")
+        print(
+            f"round trip (ms)    p50 {pct(50):.1f}  p90 {pct(90):.1f}  p99 {pct(99):.1f}  "
+            f"max {rtts[-1] * 1000:.1f}  mean {statistics.fmean(rtts) * 1000:.1f}"
+        )
+        print(f"errors             {self.stats.errors}")
+        moves = max(1, self.stats.moves)
+        if server_cpu is not None:
+            print(
+                f"server CPU         {server_cpu:.1f} s = {server_cpu / elapsed:.0%} of a core, "
+                f"{server_cpu / moves * 1000:.2f} ms per move"
+            )
+        print(
+            f"client CPU         {client_cpu:.1f} s = {client_cpu / elapsed:.0%} of a core, "
+            f"{client_cpu / moves * 1000:.2f} ms per move"
+        )
+        load = os.getloadavg()[0]
+        print(f"load average       {load:.2f} on {os.cpu_count()} cores (other work skews latency)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=500, help="concurrent games (500)")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured (30)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds per move (1)")
+    parser.add_argument("--url", help="a server already running on this machine")
+    parser.add_argument("--setup-timeout", type=float, default=120.0)
+    args = parser.parse_args()
+    if not 1 <= args.games <= MAX_GAMES or not 0 < args.duration <= MAX_DURATION:
+        parser.error(f"--games must be 1-{MAX_GAMES} and --duration 0-{MAX_DURATION}")
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    process = None
+    with tempfile.TemporaryDirectory(prefix="doushouqi-bench-") as data_dir:
+        if args.url:
+            if urlsplit(args.url).hostname not in LOOPBACK:
+                parser.error("--url must be a server on this machine (loopback)")
+            url = args.url.rstrip("/")
+        else:
+            process, url = start_server(data_dir)
+        try:
+            pid = None if process is None else process.pid
+            asyncio.run(Bench(args, url, pid).run())
+        finally:
+            if process is not None:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

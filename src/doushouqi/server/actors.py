@@ -1,0 +1,504 @@
+"""One actor per live game: it alone changes the game, one command at a time.
+
+A command goes ``apply`` (pure) → commit to the database → only then the in-memory game moves
+on and the events go out to every subscriber, stamped with the game's version. Nothing is
+acknowledged before it is stored, so a crash at any point loses nothing anyone was told.
+
+Around that the actor keeps the game moving by itself:
+
+* a timer sleeps until ``next_deadline`` and sends a ``Tick`` (flag fall, timeout passes,
+  the end of a grace period);
+* when the AI is to move, it asks the AI service (worker processes) for a move, bounded in
+  time, and plays it like any player, tied to the version it thought about;
+* it tells the domain when a seated player's last connection closes or a first one opens
+  (``Disconnected`` / ``Reconnected``), and seats a player who arrives (``Join``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import re
+import secrets
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from doushouqi.server.domain import (
+    Actor,
+    AiPlayer,
+    Command,
+    Disconnected,
+    Event,
+    Game,
+    GameStatus,
+    Join,
+    Move,
+    Reconnected,
+    Rejected,
+    RematchCreated,
+    Tick,
+    apply,
+    game_state_dict,
+    new_game,
+    next_deadline,
+)
+from doushouqi.server.domain.recovery import resume_after_downtime
+
+from .ai_pool import AiRequest, AiService, random_move
+from .db import repo
+from .db.database import Database
+from .db.gamestore import CommitError, GameStore, GameWrite
+from .settings import Settings
+from .timesource import TimeSource
+
+__all__ = [
+    "ActorClosedError",
+    "ActorRegistry",
+    "GameActor",
+    "Services",
+    "Subscriber",
+    "dumps",
+    "new_game_id",
+    "state_message",
+]
+
+log = logging.getLogger(__name__)
+
+#: Events kept in memory per game for clients that reconnect after a short gap.
+RECENT_EVENTS = 256
+#: Messages queued for one subscriber before it counts as too slow and is dropped.
+SUBSCRIBER_QUEUE = 512
+#: Seconds a game's timer waits before retrying after the database failed a write.
+RETRY_AFTER_FAILURE = 1.0
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+
+def new_game_id() -> str:
+    """A short random id, also the game's invite code (48 random bits, URL-safe)."""
+    return secrets.token_urlsafe(6)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_message(
+    game: Game, rematch_id: str | None, identity: Actor | None, now: float
+) -> dict[str, Any]:
+    """The full ``state`` message; ``you.seats`` are the colours ``identity`` plays."""
+    state = game_state_dict(game, now)
+    state["rematch_id"] = rematch_id
+    seats = [] if identity is None else list(game.seats_of(identity))
+    return {
+        "type": "state",
+        "game_id": game.id,
+        "version": game.version,
+        "game": state,
+        "you": {"seats": seats},
+    }
+
+
+class ActorClosedError(RuntimeError):
+    """The actor was evicted; fetch the game's actor again."""
+
+
+class Subscriber:
+    """One connection watching a game: a websocket or a bot's event stream.
+
+    Messages are JSON text, encoded once per broadcast. A subscriber that falls
+    ``SUBSCRIBER_QUEUE`` messages behind is cut off (``None`` in its queue): it reconnects
+    with its last version and catches up, instead of holding memory for everyone.
+    """
+
+    def __init__(self, identity: Actor | None) -> None:
+        self.identity = identity
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self.cut_off = False
+
+    def deliver(self, text: str) -> None:
+        if self.cut_off:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.cut_off = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    store: GameStore
+    time: TimeSource
+    ai: AiService
+
+
+class GameActor:
+    def __init__(
+        self,
+        game: Game,
+        services: Services,
+        registry: ActorRegistry,
+        *,
+        public: bool = True,
+        rematch_id: str | None = None,
+    ) -> None:
+        self.game = game
+        self.public = public
+        self.rematch_id = rematch_id
+        self.closed = False
+        self._services = services
+        self._registry = registry
+        self._lock = asyncio.Lock()
+        self._subscribers: set[Subscriber] = set()
+        self._recent: deque[tuple[int, str]] = deque(maxlen=RECENT_EVENTS)
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_deadline: float | None = None
+        self._retry_at = -math.inf
+        self._ai_task: asyncio.Task[None] | None = None
+        self._ai_version: int | None = None
+        self._sync_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    @property
+    def has_subscribers(self) -> bool:
+        return bool(self._subscribers)
+
+    # ------------------------------------------------------------------ commands
+
+    async def submit(self, command: Command) -> list[Event]:
+        """Apply ``command``; return its events (a lone ``Rejected`` when refused).
+
+        Raises CommitError when the database could not store the change (which then did not
+        happen) and ActorClosedError when this actor was evicted.
+        """
+        async with self._lock:
+            if self.closed:
+                raise ActorClosedError(self.id)
+            now = self._services.time.now()
+            game, events = apply(self.game, command, now)
+            if events and not isinstance(events[0], Rejected):
+                try:
+                    await self._commit(game, events, now)
+                except CommitError:
+                    self._retry_at = now + RETRY_AFTER_FAILURE
+                    raise
+        self.schedule()
+        if self.game.status.is_over and not self._subscribers:
+            self._registry.evict(self)  # e.g. ended by a timer after everyone left
+        return events
+
+    async def _commit(self, game: Game, events: list[Event], now: float) -> None:
+        before = self.game
+        dicts = [event.to_dict() for event in events]
+        rematch = None
+        for event in events:
+            if isinstance(event, RematchCreated):
+                rematch = new_game(event.spec, game_id=new_game_id(), now=now)
+        finished = game.status.is_over and not before.status.is_over
+        write = GameWrite(game, before.version, dicts, finished=finished, rematch=rematch)
+        await self._services.store.commit(write)
+        # Stored: from here on, the change is real and everyone may hear of it.
+        self.game = game
+        texts = [dumps(d) for d in dicts]
+        if rematch is not None:
+            self.rematch_id = rematch.id
+            ready = {
+                "type": "rematch_ready",
+                "game_id": game.id,
+                "version": game.version,
+                "new_game_id": rematch.id,
+            }
+            texts.append(dumps(ready))
+        for text in texts:
+            self._recent.append((game.version, text))
+        self.broadcast(texts)
+        if rematch is not None:
+            self._registry.adopt(rematch)
+        self._registry.notify_players(game, events)
+
+    def broadcast(self, texts: Iterable[str]) -> None:
+        texts = list(texts)
+        for subscriber in list(self._subscribers):
+            for text in texts:
+                subscriber.deliver(text)
+
+    # ------------------------------------------------------------------ subscribers
+
+    def subscribe(self, subscriber: Subscriber, since: int | None = None) -> list[str]:
+        """Add ``subscriber``; return what it must be sent first: the events after version
+        ``since`` when they are still in memory, else a full state. No await happens between
+        the snapshot and the subscription, so no event can fall between them."""
+        self._subscribers.add(subscriber)
+        self.schedule()
+        game = self.game
+        if since is not None and 0 <= since <= game.version:
+            missed = [text for version, text in self._recent if version > since]
+            oldest = self._recent[0][0] if self._recent else game.version + 1
+            if since == game.version or oldest <= since + 1:
+                return missed
+        return [dumps(self.state_message(subscriber.identity))]
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.discard(subscriber)
+        self.schedule()
+        if not self._subscribers and self.game.status.is_over:
+            self._registry.evict(self)
+
+    def state_message(self, identity: Actor | None) -> dict[str, Any]:
+        return state_message(self.game, self.rematch_id, identity, self._services.time.now())
+
+    def _connected(self, color: int) -> bool:
+        player = self.game.players[color]
+        return player is not None and any(s.identity == player.identity for s in self._subscribers)
+
+    def _connection_commands(self) -> list[Command]:
+        game = self.game
+        commands: list[Command] = []
+        for color, player in enumerate(game.players):
+            if player is None or player.is_ai:
+                continue
+            connected = self._connected(color)
+            if game.status is GameStatus.CREATED and connected and not game.ready[color]:
+                commands.append(Join(actor=player.identity, color=color))
+            elif game.status is GameStatus.STARTED:
+                away = game.disconnected_since[color] is not None
+                if connected and away:
+                    commands.append(Reconnected(color=color))
+                elif not connected and not away:
+                    commands.append(Disconnected(color=color))
+        return commands
+
+    async def _sync_connections(self, commands: list[Command]) -> None:
+        try:
+            for command in commands:
+                await self.submit(command)
+        except (CommitError, ActorClosedError):
+            pass
+        finally:
+            self._sync_task = None
+        if self._retry_at <= self._services.time.now():
+            self.schedule()
+
+    # ------------------------------------------------------------------ what runs by itself
+
+    def schedule(self) -> None:
+        """Arm the timer for the next deadline, start the AI's move, report connections."""
+        if self.closed:
+            return
+        game = self.game
+        now = self._services.time.now()
+        deadline = next_deadline(game, now)
+        if deadline is not None:
+            deadline = max(deadline, self._retry_at)
+        if deadline != self._timer_deadline or self._timer is None:
+            current = asyncio.current_task()
+            if self._timer is not None and self._timer is not current:
+                self._timer.cancel()
+            self._timer, self._timer_deadline = None, deadline
+            if deadline is not None:
+                self._timer = asyncio.create_task(self._tick_at(deadline))
+        if (
+            game.status is GameStatus.STARTED
+            and game.is_ai_seat(game.turn)
+            and self._ai_version != game.version
+        ):
+            self._ai_version = game.version
+            if self._ai_task is not None and self._ai_task is not asyncio.current_task():
+                self._ai_task.cancel()
+            self._ai_task = asyncio.create_task(self._play_ai(game))
+        if self._sync_task is None and (commands := self._connection_commands()):
+            self._sync_task = asyncio.create_task(self._sync_connections(commands))
+
+    async def _tick_at(self, deadline: float) -> None:
+        await self._services.time.sleep_until(deadline)
+        self._timer, self._timer_deadline = None, None  # spent: the next one is armed anew
+        try:
+            await self.submit(Tick())
+        except (CommitError, ActorClosedError):
+            self.schedule()
+
+    def _ai_movetime(self, game: Game, now: float) -> float:
+        movetime = self._services.settings.ai_movetime
+        clock = game.clock
+        if clock is not None:
+            if clock.control.per_move is not None:
+                movetime = min(movetime, clock.control.per_move * 0.4)
+            left = clock.remaining(game.turn, max(now, clock.turn_started or now))
+            if math.isfinite(left):
+                movetime = min(movetime, left / 25 + clock.control.increment * 0.5)
+        return max(0.02, movetime)
+
+    async def _play_ai(self, game: Game) -> None:
+        player = game.players[game.turn]
+        assert player is not None and player.ai_level is not None
+        movetime = self._ai_movetime(game, self._services.time.now())
+        request = AiRequest(
+            rules=game.rules.to_mapping(),
+            start_fen=game.start_fen,
+            moves=tuple(m.move for m in game.moves),
+            level=player.ai_level,
+            movetime=movetime,
+        )
+        limit = movetime + self._services.settings.ai_timeout_margin
+        try:
+            move = await asyncio.wait_for(self._services.ai.choose_move(request), limit)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The game must go on: a failed or late search plays a random legal move.
+            log.exception("AI search failed in game %s; playing a random move", game.id)
+            move = random_move(game.board())
+        command = Move(actor=AiPlayer(player.ai_level), move=move, expected_version=game.version)
+        try:
+            await self.submit(command)
+        except (CommitError, ActorClosedError):
+            self._ai_version = None  # think again when the timer retries
+        finally:
+            if self._ai_task is asyncio.current_task():
+                self._ai_task = None
+
+    def close(self) -> None:
+        self.closed = True
+        for task in (self._timer, self._ai_task, self._sync_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+
+class ActorRegistry:
+    """The live games' actors, loaded from the database on first use."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self._actors: dict[str, GameActor] = {}
+        self._loading: dict[str, asyncio.Future[GameActor | None]] = {}
+        #: Account id → its bot event streams (game starts and the like).
+        self.account_streams: dict[int, set[Subscriber]] = {}
+
+    def __len__(self) -> int:
+        return len(self._actors)
+
+    async def get(self, game_id: str) -> GameActor | None:
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        if (actor := self._actors.get(game_id)) is not None:
+            return actor
+        if (loading := self._loading.get(game_id)) is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[GameActor | None] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+            actor = None
+            if loaded is not None:
+                game, row = loaded
+                actor = self._add(game, public=row.public, rematch_id=row.rematch_id)
+            future.set_result(actor)
+            return actor
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved here, so an unawaited future logs nothing
+            raise
+        finally:
+            del self._loading[game_id]
+
+    def _add(self, game: Game, *, public: bool, rematch_id: str | None = None) -> GameActor:
+        actor = GameActor(game, self.services, self, public=public, rematch_id=rematch_id)
+        self._actors[game.id] = actor
+        actor.schedule()
+        return actor
+
+    async def create(self, game: Game, *, public: bool) -> GameActor:
+        """Store a new game (version 0), then give it an actor."""
+        await self.services.store.commit(GameWrite(game, None, [], public=public))
+        actor = self._add(game, public=public)
+        self.notify_players(game, [])
+        return actor
+
+    def adopt(self, game: Game) -> None:
+        """Give an actor to a game just stored by another actor's commit (a rematch)."""
+        if game.id not in self._actors:
+            self._add(game, public=False)
+            self.notify_players(game, [])
+
+    async def submit(self, game_id: str, command: Command) -> list[Event] | None:
+        """Submit to the game's actor (None: no such game)."""
+        for _ in range(3):
+            actor = await self.get(game_id)
+            if actor is None:
+                return None
+            try:
+                return await actor.submit(command)
+            except ActorClosedError:
+                continue
+            finally:
+                if not actor.closed and not actor.has_subscribers and actor.game.status.is_over:
+                    self.evict(actor)  # loaded for this one command (e.g. a late rematch)
+        raise ActorClosedError(game_id)
+
+    async def load(self, game_id: str) -> tuple[Game, str | None] | None:
+        """A game and its rematch's id, without keeping it in memory when it is not live."""
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        if (actor := self._actors.get(game_id)) is not None:
+            return actor.game, actor.rematch_id
+        loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+        if loaded is None:
+            return None
+        game, row = loaded
+        return game, row.rematch_id
+
+    def evict(self, actor: GameActor) -> None:
+        if self._actors.get(actor.id) is actor:
+            del self._actors[actor.id]
+        actor.close()
+
+    def notify_players(self, game: Game, events: list[Event]) -> None:
+        """Tell the seated accounts' bot event streams about a new or starting game."""
+        kinds = {e.type for e in events}
+        if events and not kinds & {"game_started", "game_finished", "player_joined"}:
+            return
+        kind = "game_created" if not events else "game_started"
+        if "game_finished" in kinds:
+            kind = "game_finished"
+        elif "game_started" not in kinds and events:
+            kind = "player_joined"
+        for player in game.players:
+            if player is None or player.account_id is None:
+                continue
+            for stream in self.account_streams.get(player.account_id, ()):
+                stream.deliver(dumps({"type": kind, "game_id": game.id, "version": game.version}))
+
+    async def recover(self, down_at: float | None) -> int:
+        """Load every game in progress after a (re)start, skipping the downtime on their
+        clocks; returns how many. Players are not connected yet: their grace periods start
+        now (the actors report them as disconnected)."""
+        now = self.services.time.now()
+        live = await self.services.db.read(repo.live_games)
+        for game, meta in live:
+            resumed, events = game, list[Event]()
+            if down_at is not None:
+                resumed, events = resume_after_downtime(game, down_at, now)
+            if events:
+                dicts = [e.to_dict() for e in events]
+                finished = resumed.status.is_over
+                await self.services.store.commit(
+                    GameWrite(resumed, game.version, dicts, finished=finished)
+                )
+            self._add(resumed, public=meta.public, rematch_id=meta.rematch_id)
+        return len(live)
+
+    async def close(self) -> None:
+        for actor in list(self._actors.values()):
+            actor.close()
+        self._actors.clear()

@@ -1,0 +1,127 @@
+"""The computer opponent, off the event loop: searches run in worker processes.
+
+The server reaches the engine only through :func:`doushouqi.ai.best_move` (the narrow
+interface the layering asks for). A worker receives the game as rule options, start position
+and move list, rebuilds the board with the rules library and searches it; the event loop only
+awaits the answer. :class:`RandomAi` is an in-process stand-in for tests and benchmarks that
+must not spend CPU on searching.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from doushouqi.board import Board
+from doushouqi.rules import rules_from_mapping
+
+__all__ = ["AiRequest", "AiService", "ProcessPoolAi", "RandomAi", "board_for"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AiRequest:
+    """What a worker needs to rebuild the position (plain data: it is pickled)."""
+
+    rules: dict[str, Any]
+    start_fen: str | None
+    moves: tuple[str, ...]
+    level: int
+    movetime: float
+
+
+def board_for(request: AiRequest) -> Board:
+    rules = rules_from_mapping(str(request.rules.get("name", "custom")), request.rules)
+    board = Board(request.start_fen, rules)
+    for move in request.moves:
+        if move == "0000":
+            board.push_pass()
+        else:
+            board.push_move(move)
+    return board
+
+
+def _search(request: AiRequest) -> str:
+    from doushouqi.ai import best_move  # in the worker only: numba stays out of the server
+
+    return str(best_move(board_for(request), level=request.level, movetime=request.movetime))
+
+
+def _warm_up() -> None:
+    # Loads the compiled engine (numba's cache) before the first real request arrives.
+    from doushouqi.ai import best_move
+
+    best_move(Board(), level=1, movetime=0.05)
+
+
+class AiService(Protocol):
+    async def choose_move(self, request: AiRequest) -> str:
+        """A legal move for the side to move (raises if none)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ProcessPoolAi:
+    """Searches in ``workers`` processes (started on first use, warmed up there)."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = max(1, workers)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: the server process has threads (database writer, event loop).
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_warm_up,
+            )
+        return self._pool
+
+    def start(self) -> None:
+        """Start the workers now, so the first game does not wait for them."""
+        self._executor()
+
+    async def choose_move(self, request: AiRequest) -> str:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), _search, request)
+        except concurrent.futures.process.BrokenProcessPool:
+            log.error("an AI worker died; starting new ones")
+            self._pool = None
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+class RandomAi:
+    """Plays a random legal move, at once (seeded for repeatable tests)."""
+
+    def __init__(self, seed: int = 0, delay: float = 0.0) -> None:
+        self._random = random.Random(seed)
+        self.delay = delay
+
+    async def choose_move(self, request: AiRequest) -> str:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        return random_move(board_for(request), self._random)
+
+    def close(self) -> None:
+        pass
+
+
+def random_move(board: Board, rng: random.Random | None = None) -> str:
+    moves = sorted(board.generate_legal_moves(), key=str)
+    if not moves:
+        raise ValueError("no legal move")
+    return str((rng or random).choice(moves))

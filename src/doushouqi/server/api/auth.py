@@ -1,0 +1,128 @@
+"""Accounts and sessions: register, log in and out, guest sessions, API tokens for bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from pydantic import BaseModel, Field
+
+from ..auth import AVATARS, GUEST_COOKIE, SESSION_COOKIE, USERNAME, Principal, new_guest_secret
+from ..db import repo
+from ..db.repo import UsernameTakenError
+from .deps import AccountPrincipal, Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+
+router = APIRouter(prefix="/api/auth", tags=["auth"])
+
+GUEST_COOKIE_AGE = 365 * 86400
+
+
+class Register(BaseModel):
+    username: str = Field(min_length=3, max_length=32, description="3-32 of a-z 0-9 _")
+    password: str = Field(min_length=8, max_length=128)
+    display_name: str | None = Field(default=None, min_length=1, max_length=40)
+    avatar: str = Field(default="rat", description=f"one of {', '.join(AVATARS)}")
+    bot: bool = Field(default=False, description="an account for an engine (bot API)")
+
+
+class Login(BaseModel):
+    username: str = Field(max_length=32)
+    password: str = Field(max_length=128)
+
+
+class TokenRequest(BaseModel):
+    label: str = Field(default="", max_length=64)
+
+
+def principal_dict(principal: Principal) -> dict[str, Any]:
+    return {
+        "kind": principal.identity.kind,
+        "id": principal.identity.id,
+        "username": principal.username,
+        "name": principal.name,
+        "avatar": principal.avatar,
+        "is_bot": principal.is_bot,
+    }
+
+
+async def _start_session(ctx: Ctx, request: Request, response: Response, account_id: int) -> None:
+    token = await ctx.auth.issue_token(account_id, "session")
+    max_age = ctx.settings.session_days * 86400
+    ctx.auth.set_cookie(response, request, SESSION_COOKIE, token, max_age)
+
+
+@router.post("/register", status_code=201)
+async def register(
+    body: Register, request: Request, response: Response, ctx: Ctx
+) -> dict[str, Any]:
+    enforce_rate(ctx.login_limiter, request)
+    username = body.username.lower()
+    if not USERNAME.fullmatch(username):
+        raise HTTPException(422, "a username is 3-32 letters a-z, digits or _")
+    if body.avatar not in AVATARS:
+        raise HTTPException(422, f"avatar must be one of {', '.join(AVATARS)}")
+    password_hash = await ctx.auth.hash_password(body.password)
+    now = ctx.time.now()
+    name = (body.display_name or body.username).strip() or username
+    try:
+        row = await ctx.db.write(
+            lambda s: repo.create_account(
+                s,
+                username=username,
+                display_name=name,
+                password_hash=password_hash,
+                avatar=body.avatar,
+                now=now,
+                is_bot=body.bot,
+            )
+        )
+    except UsernameTakenError:
+        raise HTTPException(409, "that username is taken") from None
+    await _start_session(ctx, request, response, row.id)
+    return principal_dict(Principal.from_account(row))
+
+
+@router.post("/login")
+async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> dict[str, Any]:
+    username = body.username.lower()
+    enforce_rate(ctx.login_limiter, request, f"user:{username}")
+    row = await ctx.db.read(lambda s: repo.account_by_username(s, username))
+    # Verify against a dummy hash when the name is unknown, so timing does not tell.
+    stored = row.password_hash if row is not None else await ctx.auth.dummy_hash()
+    if not await ctx.auth.verify_password(stored, body.password) or row is None:
+        raise HTTPException(401, "wrong username or password")
+    await _start_session(ctx, request, response, row.id)
+    return principal_dict(Principal.from_account(row))
+
+
+@router.post("/logout")
+async def logout(request: Request, response: Response, ctx: Ctx) -> dict[str, bool]:
+    if token := request.cookies.get(SESSION_COOKIE):
+        await ctx.auth.revoke(token)
+    ctx.auth.clear_cookie(response, request, SESSION_COOKIE)
+    return {"ok": True}
+
+
+@router.post("/guest")
+async def guest(
+    request: Request, response: Response, ctx: Ctx, principal: OptionalPrincipal
+) -> dict[str, Any]:
+    """Play without signing up: a guest id kept in a cookie."""
+    if principal is not None:
+        return principal_dict(principal)
+    secret = new_guest_secret()
+    ctx.auth.set_cookie(response, request, GUEST_COOKIE, secret, GUEST_COOKIE_AGE)
+    return principal_dict(Principal.guest(secret))
+
+
+@router.get("/me")
+async def me(principal: RequiredPrincipal) -> dict[str, Any]:
+    return principal_dict(principal)
+
+
+@router.post("/tokens", status_code=201)
+async def create_token(body: TokenRequest, ctx: Ctx, principal: AccountPrincipal) -> dict[str, str]:
+    """An API token for the bot API (``Authorization: Bearer TOKEN``); shown only once."""
+    assert principal.account_id is not None
+    token = await ctx.auth.issue_token(principal.account_id, "api", body.label)
+    return {"token": token}

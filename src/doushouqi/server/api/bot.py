@@ -1,0 +1,116 @@
+"""The bot API: external engines play with an account token, in the spirit of lichess's.
+
+* ``GET /api/bot/stream/event`` — NDJSON: a line when a game with your account seated is
+  created, starts, or finishes.
+* ``GET /api/bot/game/stream/{id}`` — NDJSON: the game's ``state``, then every event as it
+  happens. While the stream is open the bot counts as connected to the game (it is seated
+  when it opens it, and its grace period runs when it closes).
+* ``POST /api/bot/game/{id}/move/{move}`` and ``POST /api/bot/game/{id}/{action}`` (resign,
+  offer_draw, accept_draw, …) — play; 400 with a ``rejected`` body when refused.
+
+Every request carries ``Authorization: Bearer TOKEN`` (``POST /api/auth/tokens``). An empty
+line is sent every few seconds on idle streams so that proxies keep them open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from ..actors import GameActor, Subscriber
+from ..auth import Principal
+from ..ws import ACTIONS, Client, dispatch
+from .deps import AccountPrincipal, Ctx
+
+router = APIRouter(prefix="/api/bot", tags=["bot"])
+
+KEEPALIVE_SECONDS = 5.0
+NDJSON = "application/x-ndjson"
+
+
+async def _lines(subscriber: Subscriber, first: list[str], on_close: Any) -> AsyncIterator[str]:
+    try:
+        for line in first:
+            yield line + "\n"
+        while True:
+            try:
+                text = await asyncio.wait_for(subscriber.queue.get(), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                yield "\n"
+                continue
+            if text is None:
+                return
+            yield text + "\n"
+    finally:
+        on_close()
+
+
+@router.get("/stream/event")
+async def stream_events(ctx: Ctx, principal: AccountPrincipal) -> StreamingResponse:
+    """Your account's game events, as NDJSON."""
+    assert principal.account_id is not None
+    streams = ctx.registry.account_streams.setdefault(principal.account_id, set())
+    subscriber = Subscriber(principal.identity)
+    streams.add(subscriber)
+    return StreamingResponse(
+        _lines(subscriber, [], lambda: streams.discard(subscriber)), media_type=NDJSON
+    )
+
+
+async def _actor(ctx: Ctx, game_id: str) -> GameActor:
+    actor = await ctx.registry.get(game_id)
+    if actor is None:
+        raise HTTPException(404, "no such game")
+    return actor
+
+
+@router.get("/game/stream/{game_id}")
+async def stream_game(
+    game_id: str, ctx: Ctx, principal: AccountPrincipal, since: int | None = Query(None, ge=0)
+) -> StreamingResponse:
+    """The game's state, then its events, as NDJSON."""
+    actor = await _actor(ctx, game_id)
+    subscriber = Subscriber(principal.identity)
+    first = actor.subscribe(subscriber, since)
+    return StreamingResponse(
+        _lines(subscriber, first, lambda: actor.unsubscribe(subscriber)), media_type=NDJSON
+    )
+
+
+async def _play(
+    ctx: Ctx, principal: Principal, game_id: str, message: dict[str, Any]
+) -> JSONResponse:
+    actor = await _actor(ctx, game_id)
+    replies = await dispatch(Client(ctx, actor, principal), json.dumps(message))
+    failed = [r for r in replies if r.get("type") in ("rejected", "error")]
+    if failed:
+        return JSONResponse(failed[0], status_code=400)
+    return JSONResponse({"ok": True, "version": actor.game.version})
+
+
+@router.post("/game/{game_id}/move/{move}")
+async def bot_move(
+    game_id: str,
+    move: str,
+    ctx: Ctx,
+    principal: AccountPrincipal,
+    version: int | None = Query(None, ge=0, description="refuse unless the game is here"),
+) -> JSONResponse:
+    """Play ``move`` (e.g. ``a3a4``)."""
+    return await _play(ctx, principal, game_id, {"type": "move", "move": move, "version": version})
+
+
+@router.post("/game/{game_id}/{action}")
+async def bot_action(
+    game_id: str, action: str, ctx: Ctx, principal: AccountPrincipal
+) -> JSONResponse:
+    """``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``, ``abort``, ``takeback``,
+    ``accept_takeback``, ``decline_takeback``, ``rematch``, ``claim_victory`` or ``join``."""
+    if action not in ACTIONS and action != "join":
+        raise HTTPException(404, f"unknown action; known: join, {', '.join(ACTIONS)}")
+    return await _play(ctx, principal, game_id, {"type": action})

@@ -1,0 +1,59 @@
+"""Shared dependencies of the REST routers: the app context and who is asking."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+
+from ..auth import Principal
+from ..context import AppContext, client_address, context_of
+from ..ratelimit import RateLimiter
+
+__all__ = [
+    "AccountPrincipal",
+    "Ctx",
+    "OptionalPrincipal",
+    "RequiredPrincipal",
+    "enforce_rate",
+]
+
+
+def get_ctx(request: Request) -> AppContext:
+    return context_of(request)
+
+
+async def optional_principal(request: Request) -> Principal | None:
+    return await context_of(request).auth.principal(request)
+
+
+async def required_principal(request: Request) -> Principal:
+    principal = await optional_principal(request)
+    if principal is None:
+        raise HTTPException(401, "sign in, or start a guest session (POST /api/auth/guest)")
+    return principal
+
+
+async def account_principal(request: Request) -> Principal:
+    principal = await required_principal(request)
+    if principal.account_id is None:
+        raise HTTPException(403, "this needs an account (guests cannot do it)")
+    return principal
+
+
+Ctx = Annotated[AppContext, Depends(get_ctx)]
+OptionalPrincipal = Annotated[Principal | None, Depends(optional_principal)]
+RequiredPrincipal = Annotated[Principal, Depends(required_principal)]
+AccountPrincipal = Annotated[Principal, Depends(account_principal)]
+
+
+def enforce_rate(limiter: RateLimiter, request: Request, *extra_keys: str) -> None:
+    """Raise 429 when the client's address (or any of ``extra_keys``) is over the limit."""
+    for key in (client_address(request), *extra_keys):
+        wait = limiter.check(key)
+        if wait is not None:
+            raise HTTPException(
+                429,
+                "too many requests; try again later",
+                headers={"Retry-After": str(max(1, round(wait)))},
+            )

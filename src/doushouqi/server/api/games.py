@@ -1,0 +1,248 @@
+"""Games over REST: create, read, join, send commands, fetch events, download the record;
+and the lobby of open online games."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from doushouqi.clock import TimeControl, TimeControlError
+from doushouqi.record import format_date, write_record
+from doushouqi.rules import BUILTIN_RULE_SETS
+from doushouqi.server.domain import (
+    Game,
+    GameSpec,
+    GameSpecError,
+    Mode,
+    PlayerSlot,
+    game_to_record,
+    new_game,
+)
+
+from ..actors import new_game_id, state_message
+from ..db import repo
+from ..ws import Client, dispatch
+from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+
+router = APIRouter(prefix="/api", tags=["games"])
+COMMAND_EXAMPLES = {
+    "move": {"value": {"type": "move", "move": "a3a4", "version": 2}},
+    "resign": {"value": {"type": "resign"}},
+}
+
+#: Longest time controls accepted (a game should end within a day).
+MAX_BASE_SECONDS = 3 * 3600.0
+MAX_PER_MOVE_SECONDS = 3600.0
+
+
+class CreateGame(BaseModel):
+    mode: Mode = Mode.ONLINE
+    rules: str = Field(default="wango", description=f"one of {', '.join(BUILTIN_RULE_SETS)}")
+    time_control: str | None = Field(
+        default=None, max_length=40, description="BASE+INC/PERs, e.g. 10+5/30s; none: untimed"
+    )
+    ai_level: int | None = Field(default=None, ge=1, le=10, description="vs_ai: the AI's level")
+    color: Literal["red", "blue", "random"] = Field(default="random", description="your colour")
+    first_player: Literal["red", "blue"] | None = Field(
+        default=None, description="who moves first (default: the rule set's choice)"
+    )
+    rated: bool = Field(default=False, description="online games between two accounts only")
+    public: bool = Field(default=True, description="online: listed in the lobby")
+
+
+def _time_control(text: str | None) -> TimeControl | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        control = TimeControl.parse(text)
+    except TimeControlError as exc:
+        raise HTTPException(422, str(exc)) from None
+    if control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
+        raise HTTPException(422, "time control too long (at most 3 hours, 1 hour per move)")
+    return control
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """A game as lists show it (lobby, history)."""
+    players: list[dict[str, Any] | None] = []
+    for player in game.players:
+        if player is None:
+            players.append(None)
+            continue
+        players.append(
+            {
+                **player.to_dict(),
+                "kind": player.identity.kind,
+                "ai_level": player.ai_level,
+            }
+        )
+    return {
+        "id": game.id,
+        "mode": game.mode.value,
+        "status": game.status.label,
+        "rules": game.rules.name,
+        "time_control": None if game.time_control is None else str(game.time_control),
+        "rated": game.rated,
+        "players": players,
+        "result": game.result,
+        "termination": None if game.termination is None else game.termination.value,
+        "plies": len(game.moves),
+        "created_at": game.created_at,
+        "finished_at": game.finished_at,
+    }
+
+
+@router.post("/games", status_code=201)
+async def create_game(
+    body: CreateGame, request: Request, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """Create a game. Online, the response's ``invite_url`` (or the id as a code) lets the
+    opponent join; vs AI and on one screen the game starts when you connect to it."""
+    enforce_rate(ctx.create_limiter, request)
+    rules = BUILTIN_RULE_SETS.get(body.rules.strip().lower())
+    if rules is None:
+        raise HTTPException(422, f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}")
+    me = principal.slot()
+    mine = {"red": 0, "blue": 1, "random": random.randrange(2)}[body.color]
+    seats: list[PlayerSlot | None] = [None, None]
+    seats[mine] = me
+    if body.mode is Mode.VS_AI:
+        seats[1 - mine] = PlayerSlot.ai(body.ai_level or 3)
+    elif body.mode is Mode.SAME_SCREEN:
+        seats[1 - mine] = me
+    spec = GameSpec(
+        mode=body.mode,
+        players=(seats[0], seats[1]),
+        rules=rules,
+        time_control=_time_control(body.time_control),
+        first_player=None
+        if body.first_player is None
+        else ("red", "blue").index(body.first_player),
+        rated=body.rated,
+        grace_period=ctx.settings.grace_period,
+    )
+    try:
+        game = new_game(spec, game_id=new_game_id(), now=ctx.time.now())
+    except GameSpecError as exc:
+        raise HTTPException(422, str(exc)) from None
+    public = body.public and body.mode is Mode.ONLINE
+    actor = await ctx.registry.create(game, public=public)
+    return {
+        "id": game.id,
+        "invite_code": game.id,
+        "invite_url": str(request.base_url) + f"game/{game.id}",
+        "websocket": f"/ws/games/{game.id}",
+        **actor.state_message(principal.identity),
+    }
+
+
+@router.get("/games/{game_id}")
+async def get_game(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
+    """The game's full state (``you.seats``: the colours you play)."""
+    loaded = await ctx.registry.load(game_id)
+    if loaded is None:
+        raise HTTPException(404, "no such game")
+    game, rematch_id = loaded
+    identity = None if principal is None else principal.identity
+    return state_message(game, rematch_id, identity, ctx.time.now())
+
+
+@router.post("/games/{game_id}/join")
+async def join_game(
+    game_id: str, ctx: Ctx, principal: RequiredPrincipal, color: Literal[0, 1] | None = None
+) -> JSONResponse:
+    """Take the open seat of an online game (or confirm you are at the board)."""
+    message: dict[str, Any] = {"type": "join", "color": color}
+    return await _command(game_id, ctx, principal, json.dumps(message))
+
+
+@router.post(
+    "/games/{game_id}/commands",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"type": "object"}, "examples": COMMAND_EXAMPLES}
+            },
+        }
+    },
+)
+async def send_command(
+    game_id: str, request: Request, ctx: Ctx, principal: OptionalPrincipal
+) -> JSONResponse:
+    """Send the same messages as over the websocket (``move``, ``resign``, ``offer_draw`` …).
+    200 with the events it caused; 400 with a ``rejected`` or ``error`` body when refused."""
+    raw = await request.body()
+    return await _command(game_id, ctx, principal, raw)
+
+
+async def _command(game_id: str, ctx: Ctx, principal: Any, raw: str | bytes) -> JSONResponse:
+    actor = await ctx.registry.get(game_id)
+    if actor is None:
+        raise HTTPException(404, "no such game")
+    replies = await dispatch(Client(ctx, actor, principal), raw)
+    failed = any(r.get("type") in ("rejected", "error") for r in replies)
+    return JSONResponse({"events": replies}, status_code=400 if failed else 200)
+
+
+@router.get("/games/{game_id}/events")
+async def game_events(game_id: str, ctx: Ctx, since: int = Query(0, ge=0)) -> dict[str, Any]:
+    """The events after version ``since``, oldest first (the game's append-only log)."""
+    loaded = await ctx.registry.load(game_id)
+    if loaded is None:
+        raise HTTPException(404, "no such game")
+    payloads = await ctx.db.read(lambda s: repo.events_since(s, game_id, since))
+    return {
+        "game_id": game_id,
+        "version": loaded[0].version,
+        "events": [json.loads(p) for p in payloads],
+    }
+
+
+@router.get("/games/{game_id}/record", response_class=PlainTextResponse)
+async def game_record(game_id: str, request: Request, ctx: Ctx) -> PlainTextResponse:
+    """The game as a PGN-like record (download)."""
+    loaded = await ctx.registry.load(game_id)
+    if loaded is None:
+        raise HTTPException(404, "no such game")
+    game = loaded[0]
+    date = datetime.datetime.fromtimestamp(game.created_at, datetime.UTC).date()
+    record = game_to_record(
+        game,
+        Event="Online game" if game.mode is Mode.ONLINE else "Casual game",
+        Site=str(request.base_url) + f"game/{game.id}",
+        Date=format_date(date),
+        GameId=game.id,
+    )
+    return PlainTextResponse(
+        write_record(record),
+        headers={"Content-Disposition": f'attachment; filename="jungle-{game.id}.txt"'},
+    )
+
+
+@router.get("/lobby")
+async def lobby(ctx: Ctx, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
+    """Open online games waiting for an opponent (rule set, time control, creator's rating)."""
+    games = await ctx.db.read(lambda s: repo.lobby(s, limit))
+    entries = []
+    for game in games:
+        creator = next(p for p in game.players if p is not None)
+        entries.append(
+            {
+                **summary(game),
+                "creator": {
+                    "name": creator.name,
+                    "avatar": creator.avatar,
+                    "rating": round(creator.rating.rating),
+                    "score": creator.score,
+                },
+                "open_color": game.players.index(None),
+            }
+        )
+    return {"games": entries}

@@ -1,0 +1,126 @@
+"""Players: profiles with statistics, score and rating; game history; the leaderboard; and
+how ladder points are computed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query
+from pydantic import BaseModel, Field
+
+from doushouqi import scoring
+from doushouqi.server.domain.storage import game_from_storage
+
+from ..auth import AVATARS
+from ..db import repo
+from ..db.models import AccountRow
+from .deps import AccountPrincipal, Ctx
+from .games import summary
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+
+def profile(row: AccountRow) -> dict[str, Any]:
+    level = scoring.level_for_score(row.score)
+    return {
+        "username": row.username,
+        "display_name": row.display_name,
+        "avatar": row.avatar,
+        "is_bot": row.is_bot,
+        "score": row.score,
+        "level": {"number": level.number, "label": level.label, "en": level.en},
+        "rating": {
+            "rating": round(row.rating, 1),
+            "rd": round(row.rating_rd, 1),
+            "volatility": row.rating_volatility,
+        },
+        "stats": {
+            "games": row.games,
+            "wins": row.wins,
+            "losses": row.losses,
+            "draws": row.draws,
+            "disconnects": row.disconnects,
+            "timeouts": row.timeouts,
+        },
+        "created_at": row.created_at,
+    }
+
+
+async def _account(ctx: Ctx, username: str) -> AccountRow:
+    row = await ctx.db.read(lambda s: repo.account_by_username(s, username[:32]))
+    if row is None:
+        raise HTTPException(404, "no such player")
+    return row
+
+
+@router.get("/players/{username}")
+async def get_player(username: str, ctx: Ctx) -> dict[str, Any]:
+    """A player's profile: avatar, name, statistics, ladder score and level, rating."""
+    return profile(await _account(ctx, username))
+
+
+class ProfileChange(BaseModel):
+    display_name: str | None = Field(default=None, min_length=1, max_length=40)
+    avatar: str | None = Field(default=None, description=f"one of {', '.join(AVATARS)}")
+
+
+@router.patch("/account")
+async def change_profile(
+    body: ProfileChange, ctx: Ctx, principal: AccountPrincipal
+) -> dict[str, Any]:
+    """Change your display name or animal avatar (new games show it)."""
+    if body.avatar is not None and body.avatar not in AVATARS:
+        raise HTTPException(422, f"avatar must be one of {', '.join(AVATARS)}")
+
+    def change(session: Any) -> AccountRow:
+        row = session.get(AccountRow, principal.account_id)
+        if body.display_name is not None:
+            row.display_name = body.display_name.strip() or row.display_name
+        if body.avatar is not None:
+            row.avatar = body.avatar
+        return row  # type: ignore[no-any-return]
+
+    return profile(await ctx.db.write(change))
+
+
+@router.get("/players/{username}/games")
+async def player_games(
+    username: str, ctx: Ctx, limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0)
+) -> dict[str, Any]:
+    """A player's games, newest first."""
+    row = await _account(ctx, username)
+    total, rows = await ctx.db.read(lambda s: repo.history(s, f"account:{row.id}", limit, offset))
+    games = [summary(game_from_storage(json.loads(r.state))) for r in rows]
+    return {"total": total, "games": games}
+
+
+@router.get("/leaderboard")
+async def leaderboard(
+    ctx: Ctx,
+    by: Literal["score", "rating"] = "score",
+    limit: int = Query(50, ge=1, le=200),
+) -> dict[str, Any]:
+    """The best players by ladder score (RULES.md 5.4) or by Glicko-2 rating."""
+    rows = await ctx.db.read(lambda s: repo.leaderboard(s, by, limit))
+    return {"by": by, "players": [{"rank": i + 1, **profile(r)} for i, r in enumerate(rows)]}
+
+
+@router.get("/scoring")
+async def scoring_rules() -> dict[str, Any]:
+    """How ladder points are computed (RULES.md 5.4, :mod:`doushouqi.scoring`)."""
+    return {
+        "win_points": "clamp(WIN_BASE + loser_level - winner_level, WIN_MIN, WIN_MAX)",
+        "win_base": scoring.WIN_BASE,
+        "win_min": scoring.WIN_MIN,
+        "win_max": scoring.WIN_MAX,
+        "loss_points": -scoring.LOSS_POINTS,
+        "abandon_penalty": -scoring.ABANDON_PENALTY,
+        "min_rounds": scoring.MIN_ROUNDS,
+        "draws": 0,
+        "ai_level": "an AI of level n counts as a level-n player",
+        "levels": [
+            {"number": lv.number, "label": lv.label, "en": lv.en, "min_score": lv.min_score}
+            for lv in scoring.LEVELS
+        ],
+    }

@@ -1,0 +1,74 @@
+"""Game records: upload one (PGN-like text) to replay it; fetch an uploaded one by id."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+
+from doushouqi.board import Board
+from doushouqi.notation import move_to_readable
+from doushouqi.record import GameRecord, RecordError, read_record
+
+from ..db import repo
+from .deps import Ctx, OptionalPrincipal
+
+router = APIRouter(prefix="/api", tags=["records"])
+
+MAX_RECORD_BYTES = 256 * 1024
+
+
+def replay(record: GameRecord) -> dict[str, Any]:
+    """Every position of the record, for stepping through it."""
+    board = Board(record.start_fen, record.rules)
+    plies = []
+    for ply, move in enumerate(record.moves, 1):
+        readable = move_to_readable(board, move, "en") if move else "pass"
+        board.push(move)
+        plies.append(
+            {
+                "ply": ply,
+                "move": str(move),
+                "readable": readable,
+                "fen": board.fen(),
+                "comment": record.comments.get(ply),
+            }
+        )
+    return {
+        "tags": dict(record.tags),
+        "rules": record.rules.to_mapping(),
+        "result": record.result,
+        "termination": None if record.termination is None else record.termination.value,
+        "start_fen": record.start_fen,
+        "plies": plies,
+    }
+
+
+@router.post("/records", status_code=201)
+async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
+    """Upload a record (the text, as the request body) to replay it; it is kept under the
+    returned id. Every move is checked by the rules library: a bad record gets a 422."""
+    body = await request.body()
+    if len(body) > MAX_RECORD_BYTES:
+        raise HTTPException(413, "record too large")
+    try:
+        text = body.decode("utf-8")
+        record = read_record(text)
+    except UnicodeDecodeError:
+        raise HTTPException(422, "a record is UTF-8 text") from None
+    except RecordError as exc:
+        raise HTTPException(422, f"not a valid record: {exc}") from None
+    record_id = secrets.token_urlsafe(6)
+    account_id = None if principal is None else principal.account_id
+    now = ctx.time.now()
+    await ctx.db.write(lambda s: repo.save_record(s, record_id, text, account_id, now))
+    return {"id": record_id, **replay(record)}
+
+
+@router.get("/records/{record_id}")
+async def get_record(record_id: str, ctx: Ctx) -> dict[str, Any]:
+    row = await ctx.db.read(lambda s: repo.get_record(s, record_id[:16]))
+    if row is None:
+        raise HTTPException(404, "no such record")
+    return {"id": row.id, "text": row.text, **replay(read_record(row.text))}

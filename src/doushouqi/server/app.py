@@ -1,0 +1,121 @@
+"""The app factory: ``create_app(settings)`` builds the whole server, cheaply, for tests too.
+
+On start-up (the lifespan) the schema is migrated to the latest revision, the games that were
+in progress are loaded back with the downtime taken off their clocks, and a heartbeat starts
+recording that the server is alive (the next start measures the downtime from it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.orm import Session
+
+from doushouqi import __version__
+
+from .actors import ActorRegistry, Services
+from .ai_pool import AiService, ProcessPoolAi
+from .api import auth as auth_api
+from .api import bot, games, players, records
+from .auth import Auth
+from .context import AppContext
+from .db import repo
+from .db.database import Database
+from .db.gamestore import GameStore
+from .ratelimit import RateLimiter
+from .settings import Settings
+from .timesource import SystemTime, TimeSource
+from .ws import router as ws_router
+
+__all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
+
+
+def _beat(at: float, session: Session) -> None:
+    repo.set_heartbeat(session, at)
+
+
+async def _heartbeat(ctx: AppContext) -> None:
+    while True:
+        try:
+            await ctx.db.write(functools.partial(_beat, ctx.time.now()))
+        except Exception:
+            log.exception("could not record the heartbeat")
+        await asyncio.sleep(ctx.settings.heartbeat_interval)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    time: TimeSource | None = None,
+    ai: AiService | None = None,
+) -> FastAPI:
+    """The server app. ``time`` and ``ai`` replace the real clock and the engine (tests)."""
+    settings = settings or Settings.from_env()
+    time = time or SystemTime()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.resolved_database_url)
+        await asyncio.to_thread(db.migrate)
+        engine = ai or ProcessPoolAi(settings.ai_workers)
+        services = Services(settings, db, GameStore(db), time, engine)
+        registry = ActorRegistry(services)
+        ctx = AppContext(
+            settings=settings,
+            db=db,
+            time=time,
+            auth=Auth(settings, db, time),
+            registry=registry,
+            login_limiter=RateLimiter(settings.login_rate),
+            create_limiter=RateLimiter(settings.create_rate),
+        )
+        app.state.ctx = ctx
+        down_at = await db.read(repo.get_heartbeat)
+        resumed = await registry.recover(down_at)
+        if resumed:
+            log.info("resumed %d game(s) in progress", resumed)
+        heartbeat = asyncio.create_task(_heartbeat(ctx))
+        try:
+            yield
+        finally:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
+            await registry.close()
+            # The last moment the games were looked after: the next start pauses clocks here.
+            stopped = time.now()
+            await db.write(lambda s: repo.set_heartbeat(s, stopped))
+            engine.close()
+            db.close()
+
+    app = FastAPI(
+        title="Jungle (斗兽棋) server",
+        version=__version__,
+        description="Games against the AI, on one screen and online; accounts, ratings, "
+        "records. Live games: websocket `/ws/games/{id}`; bots: `/api/bot/...`.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own handler echoes the input back and fails on bytes that are not UTF-8.
+        errors = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in exc.errors()]
+        return JSONResponse({"detail": errors}, status_code=422)
+
+    for router in (auth_api.router, games.router, players.router, records.router, bot.router):
+        app.include_router(router)
+    app.include_router(ws_router)
+    if settings.static_dir.is_dir():
+        # Last: the API routes above take precedence over files.
+        app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
+    return app

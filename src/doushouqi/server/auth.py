@@ -1,0 +1,208 @@
+"""Who is asking: accounts (password → session cookie, or API token for bots) and guests.
+
+* Passwords are hashed with Argon2id (argon2-cffi), off the event loop: a hash takes tens of
+  milliseconds of CPU by design.
+* Session and API tokens are 256-bit random strings; the database keeps only their SHA-256,
+  so a leaked database holds no usable token.
+* Cookies are HttpOnly (no script can read them), SameSite=Lax (not sent on cross-site
+  posts) and Secure on https and on loopback (browsers accept Secure cookies on
+  ``http://localhost``), unless the settings say otherwise.
+* A guest is a random secret in a cookie: nothing to sign up. Games show an id derived from
+  it (a hash), so what spectators see cannot be used to impersonate the guest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from doushouqi.rating import Rating
+from doushouqi.server.domain import Account, Guest, PlayerSlot
+
+from .db import repo
+from .db.database import Database
+from .db.models import AccountRow
+from .settings import Settings
+from .timesource import TimeSource
+
+__all__ = [
+    "AVATARS",
+    "GUEST_COOKIE",
+    "SESSION_COOKIE",
+    "Auth",
+    "Principal",
+    "hash_token",
+]
+
+SESSION_COOKIE = "dsq_session"
+GUEST_COOKIE = "dsq_guest"
+#: The animals a player may take as avatar (the eight pieces).
+AVATARS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+GUEST_SECRET = re.compile(r"[A-Za-z0-9_-]{22}")
+USERNAME = re.compile(r"[a-z0-9_]{3,32}")
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def guest_avatar(guest_id: str) -> str:
+    return AVATARS[int(hash_token(guest_id)[:8], 16) % len(AVATARS)]
+
+
+def public_guest_id(secret: str) -> str:
+    """The guest's id as games show it. The cookie holds a secret from which this id is
+    derived, never the id itself: every spectator sees the id, and must not be able to
+    present it as the guest's cookie."""
+    return hash_token("guest:" + secret)[:20]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The signed-in account or the guest behind a request, as a game seats them."""
+
+    identity: Account | Guest
+    name: str
+    avatar: str
+    score: int = 0
+    rating: Rating = field(default_factory=Rating)
+    username: str | None = None
+    is_bot: bool = False
+
+    @property
+    def account_id(self) -> int | None:
+        return self.identity.id if isinstance(self.identity, Account) else None
+
+    def slot(self) -> PlayerSlot:
+        return PlayerSlot(self.identity, self.name, self.avatar, self.score, self.rating)
+
+    @classmethod
+    def from_account(cls, row: AccountRow) -> Principal:
+        rating = Rating(row.rating, row.rating_rd, row.rating_volatility)
+        return cls(
+            Account(row.id),
+            row.display_name,
+            row.avatar,
+            row.score,
+            rating,
+            row.username,
+            row.is_bot,
+        )
+
+    @classmethod
+    def guest(cls, secret: str) -> Principal:
+        """The guest whose cookie holds ``secret``."""
+        guest_id = public_guest_id(secret)
+        return cls(Guest(guest_id), f"Guest-{guest_id[:5]}", guest_avatar(guest_id))
+
+
+class Auth:
+    def __init__(self, settings: Settings, db: Database, time: TimeSource) -> None:
+        self.settings = settings
+        self.db = db
+        self.time = time
+        self.hasher = PasswordHasher(
+            time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib
+        )
+        self._dummy: str | None = None
+
+    # ------------------------------------------------------------------ passwords
+
+    async def hash_password(self, password: str) -> str:
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def dummy_hash(self) -> str:
+        """A hash to verify against when a username is unknown (so timing does not tell)."""
+        if self._dummy is None:
+            self._dummy = await self.hash_password(secrets.token_urlsafe(16))
+        return self._dummy
+
+    async def verify_password(self, password_hash: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return self.hasher.verify(password_hash, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+        return await asyncio.to_thread(verify)
+
+    # ------------------------------------------------------------------ tokens
+
+    async def issue_token(self, account_id: int, kind: str, label: str = "") -> str:
+        token = secrets.token_urlsafe(32)
+        now = self.time.now()
+        expires = now + self.settings.session_days * 86400 if kind == "session" else None
+        await self.db.write(
+            lambda s: repo.add_token(
+                s,
+                token_hash=hash_token(token),
+                account_id=account_id,
+                kind=kind,
+                now=now,
+                expires_at=expires,
+                label=label,
+            )
+        )
+        return token
+
+    async def revoke(self, token: str) -> None:
+        await self.db.write(lambda s: repo.delete_token(s, hash_token(token)))
+
+    async def _account(self, token: str, kinds: tuple[str, ...]) -> Principal | None:
+        if not token or len(token) > 128:
+            return None
+        now = self.time.now()
+        row = await self.db.read(lambda s: repo.account_for_token(s, hash_token(token), kinds, now))
+        return None if row is None else Principal.from_account(row)
+
+    async def principal(self, conn: HTTPConnection) -> Principal | None:
+        """The bearer token's account, else the session cookie's, else the guest's."""
+        header = conn.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return await self._account(header[7:].strip(), ("api", "session"))
+        if token := conn.cookies.get(SESSION_COOKIE):
+            found = await self._account(token, ("session",))
+            if found is not None:
+                return found
+        guest = conn.cookies.get(GUEST_COOKIE, "")
+        if GUEST_SECRET.fullmatch(guest):
+            return Principal.guest(guest)
+        return None
+
+    # ------------------------------------------------------------------ cookies
+
+    def _secure(self, conn: HTTPConnection) -> bool:
+        if self.settings.cookie_secure is not None:
+            return self.settings.cookie_secure
+        return conn.url.scheme in ("https", "wss") or conn.url.hostname in LOOPBACK
+
+    def set_cookie(
+        self, response: Response, conn: HTTPConnection, name: str, value: str, max_age: int
+    ) -> None:
+        response.set_cookie(
+            name,
+            value,
+            max_age=max_age,
+            httponly=True,
+            samesite="lax",
+            secure=self._secure(conn),
+            path="/",
+        )
+
+    def clear_cookie(self, response: Response, conn: HTTPConnection, name: str) -> None:
+        response.delete_cookie(
+            name, path="/", httponly=True, samesite="lax", secure=self._secure(conn)
+        )
+
+
+def new_guest_secret() -> str:
+    return secrets.token_urlsafe(16)

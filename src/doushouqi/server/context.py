@@ -1,0 +1,36 @@
+"""What request handlers share: one typed bundle of the app's parts, kept on ``app.state``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+
+from .actors import ActorRegistry
+from .auth import Auth
+from .db.database import Database
+from .ratelimit import RateLimiter
+from .settings import Settings
+from .timesource import TimeSource
+
+__all__ = ["AppContext", "context_of"]
+
+
+@dataclass
+class AppContext:
+    settings: Settings
+    db: Database
+    time: TimeSource
+    auth: Auth
+    registry: ActorRegistry
+    login_limiter: RateLimiter
+    create_limiter: RateLimiter
+
+
+def context_of(conn: HTTPConnection) -> AppContext:
+    ctx: AppContext = conn.app.state.ctx
+    return ctx
+
+
+def client_address(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client is not None else "unknown"

@@ -1,0 +1,143 @@
+"""The database tables (SQLAlchemy 2). Alembic migrations create them; a test checks that the
+migrated schema and these models agree.
+
+Games are stored twice over, on purpose: ``games.state`` is the whole game as JSON
+(:mod:`doushouqi.server.domain.storage`), rewritten in the same transaction as every accepted
+command, which is what a restart rebuilds live games from; ``game_events`` is the append-only
+log of what clients were told, keyed by the game's version, from which a reconnecting client
+catches up. The other columns of ``games`` copy what lists and searches need.
+Times are Unix seconds as floats, as the domain uses them.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, MetaData, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "AccountRow",
+    "AuthTokenRow",
+    "Base",
+    "GameEventRow",
+    "GameRow",
+    "RecordRow",
+    "ServerStateRow",
+]
+
+# Named constraints, so migrations can refer to them on every database.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class AccountRow(Base):
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The login name, lower case; unique.
+    username: Mapped[str] = mapped_column(String(32), unique=True)
+    display_name: Mapped[str] = mapped_column(String(40))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    avatar: Mapped[str] = mapped_column(String(16), default="rat")
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    score: Mapped[int] = mapped_column(Integer, default=0)
+    rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    rating_rd: Mapped[float] = mapped_column(Float, default=350.0)
+    rating_volatility: Mapped[float] = mapped_column(Float, default=0.06)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    disconnects: Mapped[int] = mapped_column(Integer, default=0)
+    timeouts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_accounts_score", "score"), Index("ix_accounts_rating", "rating"))
+
+
+class AuthTokenRow(Base):
+    """A login session (cookie) or an API token (bots); only the token's SHA-256 is kept."""
+
+    __tablename__ = "auth_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))  # "session" or "api"
+    label: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+    __table_args__ = (Index("ix_auth_tokens_account_id", "account_id"),)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    status: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[str] = mapped_column(String(64))
+    time_control: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    #: Listed in the lobby while a seat is open.
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    open_seats: Mapped[int] = mapped_column(Integer)
+    #: Who sits where, as ``account:7`` / ``guest:abc`` / ``ai:5`` (for per-player history).
+    red_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    blue_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    result: Mapped[str] = mapped_column(String(8))
+    termination: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    state: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        Index("ix_games_status", "status"),
+        Index("ix_games_red_key", "red_key"),
+        Index("ix_games_blue_key", "blue_key"),
+    )
+
+
+class GameEventRow(Base):
+    __tablename__ = "game_events"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[str] = mapped_column(Text)
+
+
+class RecordRow(Base):
+    """An uploaded game record, kept so that its replay can be shared by link."""
+
+    __tablename__ = "records"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class ServerStateRow(Base):
+    """Small facts about the server itself, such as the last moment it knew it was alive."""
+
+    __tablename__ = "server_state"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[float] = mapped_column(Float)

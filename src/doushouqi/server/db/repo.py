@@ -1,0 +1,361 @@
+"""Queries and updates, as plain functions of a SQLAlchemy session (run them through
+:class:`~.database.Database`). No function here commits: the caller's transaction does."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, delete, desc, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from doushouqi.outcome import Termination
+from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
+from doushouqi.server.domain.storage import game_from_storage, game_to_storage
+
+from .models import AccountRow, AuthTokenRow, GameEventRow, GameRow, RecordRow, ServerStateRow
+
+__all__ = [
+    "StaleGameError",
+    "UsernameTakenError",
+    "account_by_username",
+    "account_for_token",
+    "append_events",
+    "create_account",
+    "events_since",
+    "game_meta",
+    "insert_game",
+    "live_games",
+    "load_game",
+    "player_key",
+    "record_result",
+    "update_game",
+]
+
+HEARTBEAT = "heartbeat"
+
+
+class UsernameTakenError(ValueError):
+    pass
+
+
+class StaleGameError(RuntimeError):
+    """The stored game is not at the version the writer expected: another writer got there
+    first (never expected with one server process; refuses to overwrite rather than lose)."""
+
+
+# ---------------------------------------------------------------------- accounts
+
+
+def create_account(
+    session: Session,
+    *,
+    username: str,
+    display_name: str,
+    password_hash: str,
+    avatar: str,
+    now: float,
+    is_bot: bool = False,
+) -> AccountRow:
+    row = AccountRow(
+        username=username,
+        display_name=display_name,
+        password_hash=password_hash,
+        avatar=avatar,
+        is_bot=is_bot,
+        created_at=now,
+        score=0,
+        rating=1500.0,
+        rating_rd=350.0,
+        rating_volatility=0.06,
+        games=0,
+        wins=0,
+        losses=0,
+        draws=0,
+        disconnects=0,
+        timeouts=0,
+    )
+    session.add(row)
+    try:
+        session.flush()
+    except IntegrityError:
+        raise UsernameTakenError(username) from None
+    return row
+
+
+def account_by_username(session: Session, username: str) -> AccountRow | None:
+    return session.scalar(select(AccountRow).where(AccountRow.username == username.lower()))
+
+
+def add_token(
+    session: Session,
+    *,
+    token_hash: str,
+    account_id: int,
+    kind: str,
+    now: float,
+    expires_at: float | None,
+    label: str = "",
+) -> None:
+    session.add(
+        AuthTokenRow(
+            token_hash=token_hash,
+            account_id=account_id,
+            kind=kind,
+            label=label,
+            created_at=now,
+            expires_at=expires_at,
+        )
+    )
+
+
+def account_for_token(
+    session: Session, token_hash: str, kinds: tuple[str, ...], now: float
+) -> AccountRow | None:
+    token = session.get(AuthTokenRow, token_hash)
+    if token is None or token.kind not in kinds:
+        return None
+    if token.expires_at is not None and token.expires_at < now:
+        return None
+    return session.get(AccountRow, token.account_id)
+
+
+def delete_token(session: Session, token_hash: str) -> None:
+    session.execute(delete(AuthTokenRow).where(AuthTokenRow.token_hash == token_hash))
+
+
+def leaderboard(session: Session, by: str, limit: int) -> list[AccountRow]:
+    column = AccountRow.rating if by == "rating" else AccountRow.score
+    query = select(AccountRow).where(AccountRow.games > 0)
+    return list(session.scalars(query.order_by(desc(column), AccountRow.id).limit(limit)))
+
+
+def record_result(session: Session, game: Game) -> None:
+    """Add a finished game to its players' statistics, score and rating (once: this runs in
+    the transaction that stores the game as finished)."""
+    if game.outcome is None or game.termination is Termination.ABORTED:
+        return
+    if game.mode is Mode.SAME_SCREEN:  # one person at both seats: nothing to count
+        return
+    for color, player in enumerate(game.players):
+        if player is None or player.account_id is None:
+            continue
+        row = session.get(AccountRow, player.account_id)
+        if row is None:
+            continue
+        row.games += 1
+        if game.winner is None:
+            row.draws += 1
+        elif game.winner == color:
+            row.wins += 1
+        else:
+            row.losses += 1
+        row.disconnects += int(game.leaver == color)
+        row.timeouts += game.timeouts[color]
+        if game.score_change is not None:
+            row.score += game.score_change.deltas[color]
+        if game.rating_change is not None:
+            after = game.rating_change.after[color]
+            row.rating, row.rating_rd = after.rating, after.rd
+            row.rating_volatility = after.volatility
+
+
+# ---------------------------------------------------------------------- games
+
+
+def player_key(player: PlayerSlot | None) -> str | None:
+    if player is None:
+        return None
+    identity = player.identity.to_dict()
+    return f"{identity['kind']}:{identity.get('id', identity.get('level'))}"
+
+
+_COLUMN_NAMES = (
+    "mode",
+    "status",
+    "rules",
+    "time_control",
+    "rated",
+    "open_seats",
+    "red_key",
+    "blue_key",
+    "result",
+    "termination",
+    "version",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "state",
+)
+
+
+def _columns(game: Game) -> dict[str, Any]:
+    return {
+        "mode": game.mode.value,
+        "status": int(game.status),
+        "rules": game.rules.name,
+        "time_control": None if game.time_control is None else str(game.time_control),
+        "rated": game.rated,
+        "open_seats": sum(p is None for p in game.players),
+        "red_key": player_key(game.players[0]),
+        "blue_key": player_key(game.players[1]),
+        "result": game.result,
+        "termination": None if game.termination is None else game.termination.value,
+        "version": game.version,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "state": json.dumps(game_to_storage(game), separators=(",", ":")),
+    }
+
+
+def insert_game(session: Session, game: Game, *, public: bool) -> None:
+    insert_games(session, [(game, public)])
+
+
+def insert_games(session: Session, games: list[tuple[Game, bool]]) -> None:
+    if games:
+        rows = [
+            {"id": g.id, "public": public, "rematch_id": None, **_columns(g)} for g, public in games
+        ]
+        session.connection().execute(insert(GameRow), rows)
+
+
+def update_game(
+    session: Session, game: Game, previous_version: int, rematch_id: str | None = None
+) -> None:
+    update_games(session, [(game, previous_version, rematch_id)])
+
+
+# Core statements with executemany, not ORM updates: this runs for every move of every game,
+# and the ORM's per-statement bookkeeping would cost more than the database itself.
+_UPDATE_GAME = (
+    update(GameRow.__table__)  # type: ignore[arg-type]
+    .where(GameRow.id == bindparam("b_id"), GameRow.version == bindparam("b_previous"))
+    .values({name: bindparam(name) for name in _COLUMN_NAMES})
+)
+_UPDATE_GAME_AND_REMATCH = _UPDATE_GAME.values(rematch_id=bindparam("rematch_id"))
+
+
+def update_games(session: Session, games: list[tuple[Game, int, str | None]]) -> None:
+    """Store new versions of games: (game, the version it replaces, a new rematch's id)."""
+    connection = session.connection()
+    for statement, batch in (
+        (_UPDATE_GAME, [g for g in games if g[2] is None]),
+        (_UPDATE_GAME_AND_REMATCH, [g for g in games if g[2] is not None]),
+    ):
+        if not batch:
+            continue
+        params = []
+        for game, previous, rematch_id in batch:
+            row = {"b_id": game.id, "b_previous": previous, **_columns(game)}
+            if rematch_id is not None:
+                row["rematch_id"] = rematch_id
+            params.append(row)
+        result = connection.execute(statement, params)
+        if connection.dialect.supports_sane_multi_rowcount and result.rowcount != len(batch):
+            raise StaleGameError("a game was not at the version its writer expected")
+
+
+def append_events(session: Session, game_id: str, events: list[dict[str, Any]]) -> None:
+    append_many_events(session, [(game_id, events)])
+
+
+def append_many_events(session: Session, batches: list[tuple[str, list[dict[str, Any]]]]) -> None:
+    rows = [
+        {
+            "game_id": game_id,
+            "version": e["version"],
+            "seq": seq,
+            "type": e["type"],
+            "payload": json.dumps(e, separators=(",", ":")),
+        }
+        for game_id, events in batches
+        for seq, e in enumerate(events)
+    ]
+    if rows:
+        session.connection().execute(insert(GameEventRow), rows)
+
+
+def load_game(session: Session, game_id: str) -> tuple[Game, GameRow] | None:
+    row = session.get(GameRow, game_id)
+    if row is None:
+        return None
+    return game_from_storage(json.loads(row.state)), row
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    public: bool
+    rematch_id: str | None
+
+
+def game_meta(row: GameRow) -> GameMeta:
+    return GameMeta(public=row.public, rematch_id=row.rematch_id)
+
+
+def live_games(session: Session) -> list[tuple[Game, GameMeta]]:
+    """Every game in progress (their clocks and grace periods need an actor)."""
+    rows = session.scalars(select(GameRow).where(GameRow.status == int(GameStatus.STARTED)))
+    return [(game_from_storage(json.loads(r.state)), game_meta(r)) for r in rows]
+
+
+def events_since(session: Session, game_id: str, version: int) -> list[str]:
+    query = (
+        select(GameEventRow.payload)
+        .where(GameEventRow.game_id == game_id, GameEventRow.version > version)
+        .order_by(GameEventRow.version, GameEventRow.seq)
+    )
+    return list(session.scalars(query))
+
+
+def lobby(session: Session, limit: int) -> list[Game]:
+    query = (
+        select(GameRow.state)
+        .where(
+            GameRow.status == int(GameStatus.CREATED),
+            GameRow.mode == Mode.ONLINE.value,
+            GameRow.public.is_(True),
+            GameRow.open_seats > 0,
+        )
+        .order_by(desc(GameRow.created_at))
+        .limit(limit)
+    )
+    return [game_from_storage(json.loads(state)) for state in session.scalars(query)]
+
+
+def history(session: Session, key: str, limit: int, offset: int) -> tuple[int, list[GameRow]]:
+    where = or_(GameRow.red_key == key, GameRow.blue_key == key)
+    total = session.scalar(select(func.count()).select_from(GameRow).where(where)) or 0
+    rows = session.scalars(
+        select(GameRow).where(where).order_by(desc(GameRow.created_at)).limit(limit).offset(offset)
+    )
+    return total, list(rows)
+
+
+# ---------------------------------------------------------------------- server state, records
+
+
+def set_heartbeat(session: Session, at: float) -> None:
+    row = session.get(ServerStateRow, HEARTBEAT)
+    if row is None:
+        session.add(ServerStateRow(key=HEARTBEAT, value=at))
+    else:
+        row.value = at
+
+
+def get_heartbeat(session: Session) -> float | None:
+    row = session.get(ServerStateRow, HEARTBEAT)
+    return None if row is None else row.value
+
+
+def save_record(
+    session: Session, record_id: str, text: str, account_id: int | None, now: float
+) -> None:
+    session.add(RecordRow(id=record_id, text=text, account_id=account_id, created_at=now))
+
+
+def get_record(session: Session, record_id: str) -> RecordRow | None:
+    return session.get(RecordRow, record_id)

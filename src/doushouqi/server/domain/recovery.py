@@ -1,0 +1,60 @@
+"""After a server restart: a game's clocks and grace periods skip the downtime.
+
+A server that was killed cannot pause its clocks on the way down, so on the way back up it
+learns when it went down (``down_at``, the last moment it knew it was alive) and calls
+:func:`resume_after_downtime` for each game in progress. Deadlines that fell before ``down_at``
+are settled first, at their own times, exactly as a punctual server would have; then the main
+and per-move clocks and any disconnected player's grace period are shifted by the downtime, so
+that nobody is charged for time the server was away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .apply import apply
+from .commands import Tick
+from .events import ClockView, Event
+from .model import Game, GameStatus
+from .views import clock_view
+
+__all__ = ["GameResumed", "resume_after_downtime"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameResumed(Event):
+    """The server came back after ``downtime`` seconds; the clocks went on from ``at``."""
+
+    type: ClassVar[str] = "game_resumed"
+    at: float
+    downtime: float
+    clocks: ClockView | None
+
+
+def resume_after_downtime(game: Game, down_at: float, now: float) -> tuple[Game, list[Event]]:
+    """``game`` as it continues at ``now`` after the server was down from ``down_at``.
+
+    Returns the game unchanged and no events when there is nothing to shift (the game is not
+    in progress, or has neither a clock nor a disconnected player).
+    """
+    if game.status is not GameStatus.STARTED:
+        return game, []
+    down_at = max(float(down_at), game.last_activity_at)
+    now = max(float(now), down_at)
+    settled, events = apply(game, Tick(), down_at)
+    if settled.status is not GameStatus.STARTED:
+        return settled, events
+    downtime = now - down_at
+    clock = settled.clock
+    if clock is not None and clock.running:
+        clock = clock.pause(down_at).resume(now)
+    away = tuple(None if t is None else t + downtime for t in settled.disconnected_since)
+    if clock == settled.clock and away == settled.disconnected_since:
+        return settled, events
+    version = settled.version + 1
+    resumed = settled.evolve(clock=clock, disconnected_since=away, version=version)
+    event = GameResumed(
+        at=now, downtime=downtime, clocks=clock_view(clock, now), game_id=game.id, version=version
+    )
+    return resumed, [*events, event]

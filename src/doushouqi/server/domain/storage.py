@@ -1,0 +1,203 @@
+"""A :class:`~.model.Game` as plain JSON-ready data and back, exactly (for the database).
+
+``game_from_storage(game_to_storage(game)) == game`` for every game ``apply`` can make: the
+server stores this after every accepted command and rebuilds live games from it after a
+restart, so a crash loses nothing and changes nothing. Floats survive because JSON writers
+print them with ``repr``; the one value JSON cannot hold, an unlimited main time (``inf``), is
+written as None. The moves are replayed with the rules library on loading, so a damaged record
+raises :class:`~.model.CorruptGameError` instead of giving a wrong position.
+
+>>> from doushouqi.server.domain.players import PlayerSlot
+>>> from doushouqi.server.domain.model import GameSpec, Mode, new_game
+>>> game = new_game(GameSpec(Mode.VS_AI, (PlayerSlot.account(1, "Li"), PlayerSlot.ai(3))),
+...                 game_id="g1", now=5.0)
+>>> game_from_storage(game_to_storage(game)) == game
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from doushouqi.clock import GameClock, TimeControl
+from doushouqi.outcome import Outcome, Termination
+from doushouqi.rating import Rating
+from doushouqi.rules import rules_from_mapping
+from doushouqi.scoring import ScoreChange
+
+from .model import CorruptGameError, Game, GameStatus, Mode, RatingChange, TimedMove
+from .players import PLAYER_TYPES, PlayerSlot, identity_from_dict
+
+__all__ = ["STORAGE_FORMAT", "game_from_storage", "game_to_storage", "player_from_dict"]
+
+#: Bumped when the layout changes, so old rows can be told apart from new ones.
+STORAGE_FORMAT = 1
+
+
+def _rating(data: dict[str, Any]) -> Rating:
+    return Rating(float(data["rating"]), float(data["rd"]), float(data["volatility"]))
+
+
+def _rating_dict(rating: Rating) -> dict[str, float]:
+    return {"rating": rating.rating, "rd": rating.rd, "volatility": rating.volatility}
+
+
+def player_from_dict(data: dict[str, Any]) -> PlayerSlot:
+    """The seat that :meth:`PlayerSlot.to_dict` wrote; ValueError when malformed."""
+    identity = identity_from_dict(data["identity"])
+    if not isinstance(identity, PLAYER_TYPES):
+        raise ValueError(f"a seat cannot hold {identity!r}")
+    return PlayerSlot(
+        identity=identity,
+        name=str(data["name"]),
+        avatar=data.get("avatar"),
+        score=int(data.get("score", 0)),
+        rating=_rating(data["rating"]) if data.get("rating") else Rating(),
+    )
+
+
+def _finite_or_none(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _clock_dict(clock: GameClock) -> dict[str, Any]:
+    return {
+        "control": str(clock.control),
+        "main_time": [_finite_or_none(t) for t in clock.main_time],
+        "to_move": clock.to_move,
+        "turn_started": clock.turn_started,
+        "paused_at": clock.paused_at,
+        "timeouts": list(clock.timeouts),
+    }
+
+
+def _clock(data: dict[str, Any]) -> GameClock:
+    main = [math.inf if t is None else float(t) for t in data["main_time"]]
+    timeouts = [int(n) for n in data["timeouts"]]
+    return GameClock(
+        control=TimeControl.parse(data["control"]),
+        main_time=(main[0], main[1]),
+        to_move=int(data["to_move"]),
+        turn_started=data["turn_started"],
+        paused_at=data["paused_at"],
+        timeouts=(timeouts[0], timeouts[1]),
+    )
+
+
+def _pair(values: list[Any]) -> tuple[Any, Any]:
+    if len(values) != 2:
+        raise ValueError(f"expected a pair, got {values!r}")
+    return values[0], values[1]
+
+
+def game_to_storage(game: Game) -> dict[str, Any]:
+    """Everything that makes up ``game``, as JSON-ready data."""
+    score = game.score_change
+    return {
+        "format": STORAGE_FORMAT,
+        "id": game.id,
+        "mode": game.mode.value,
+        "rules": game.rules.to_mapping(),
+        "players": [None if p is None else p.to_dict() for p in game.players],
+        "time_control": None if game.time_control is None else str(game.time_control),
+        "status": int(game.status),
+        "start_fen": game.start_fen,
+        "moves": [[m.move, m.at] for m in game.moves],
+        "clock": None if game.clock is None else _clock_dict(game.clock),
+        "ready": list(game.ready),
+        "draw_offer": game.draw_offer,
+        "takeback_request": game.takeback_request,
+        "outcome": None
+        if game.outcome is None
+        else {"termination": game.outcome.termination.value, "winner": game.outcome.winner},
+        "leaver": game.leaver,
+        "score_change": None
+        if score is None
+        else {
+            "deltas": list(score.deltas),
+            "new_scores": list(score.new_scores),
+            "voided": score.voided,
+        },
+        "rating_change": None
+        if game.rating_change is None
+        else {
+            "before": [_rating_dict(r) for r in game.rating_change.before],
+            "after": [_rating_dict(r) for r in game.rating_change.after],
+        },
+        "rated": game.rated,
+        "tournament": game.tournament,
+        "grace_period": game.grace_period,
+        "version": game.version,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "disconnected_since": list(game.disconnected_since),
+        "rematch_offer": game.rematch_offer,
+        "rematch_created": game.rematch_created,
+        "rematch_of": game.rematch_of,
+    }
+
+
+def game_from_storage(data: dict[str, Any]) -> Game:
+    """The game that :func:`game_to_storage` wrote; CorruptGameError when it cannot be."""
+    try:
+        if data.get("format") != STORAGE_FORMAT:
+            raise ValueError(f"unknown storage format {data.get('format')!r}")
+        rules_table = dict(data["rules"])
+        rules = rules_from_mapping(str(rules_table.get("name", "custom")), rules_table)
+        players = _pair([None if p is None else player_from_dict(p) for p in data["players"]])
+        outcome = data["outcome"]
+        score = data["score_change"]
+        rating = data["rating_change"]
+        tc = data["time_control"]
+        ready = _pair([bool(r) for r in data["ready"]])
+        away = _pair(data["disconnected_since"])
+        game = Game(
+            id=str(data["id"]),
+            mode=Mode(data["mode"]),
+            rules=rules,
+            players=players,
+            time_control=None if tc is None else TimeControl.parse(tc),
+            status=GameStatus(int(data["status"])),
+            start_fen=data["start_fen"],
+            moves=tuple(TimedMove(str(m), float(at)) for m, at in data["moves"]),
+            clock=None if data["clock"] is None else _clock(data["clock"]),
+            ready=ready,
+            draw_offer=data["draw_offer"],
+            takeback_request=data["takeback_request"],
+            outcome=None
+            if outcome is None
+            else Outcome(Termination(outcome["termination"]), outcome["winner"]),
+            leaver=data["leaver"],
+            score_change=None
+            if score is None
+            else ScoreChange(
+                deltas=_pair([int(d) for d in score["deltas"]]),
+                new_scores=_pair([int(s) for s in score["new_scores"]]),
+                voided=bool(score["voided"]),
+            ),
+            rating_change=None
+            if rating is None
+            else RatingChange(
+                before=_pair([_rating(r) for r in rating["before"]]),
+                after=_pair([_rating(r) for r in rating["after"]]),
+            ),
+            rated=bool(data["rated"]),
+            tournament=bool(data["tournament"]),
+            grace_period=float(data["grace_period"]),
+            version=int(data["version"]),
+            created_at=float(data["created_at"]),
+            started_at=data["started_at"],
+            finished_at=data["finished_at"],
+            disconnected_since=away,
+            rematch_offer=data["rematch_offer"],
+            rematch_created=bool(data["rematch_created"]),
+            rematch_of=data["rematch_of"],
+        )
+    except CorruptGameError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CorruptGameError(f"stored game is malformed: {exc}") from None
+    game.board()  # replays every move now, so a bad record fails here and not mid-game
+    return game

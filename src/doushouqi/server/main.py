@@ -1,0 +1,39 @@
+"""``doushouqi serve``: run the server with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+__all__ = ["run_serve"]
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .settings import Settings
+
+    settings = Settings.from_env()
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
+    where = (
+        settings.database_url.split("@")[-1]
+        if settings.database_url
+        else settings.resolved_database_url
+    )
+    print(f"Jungle server: open http://{shown}:{args.port}/  (database: {where})", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=settings.ws_frame_limit,
+        # Game messages are small; compressing each one costs more CPU than it saves.
+        ws_per_message_deflate=False,
+        # One process holds every live game's actor; more workers would split them.
+        workers=1,
+        timeout_graceful_shutdown=5,
+    )
+    return 0

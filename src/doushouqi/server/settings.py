@@ -1,0 +1,106 @@
+"""Server settings: defaults that run out of the box, overridable by ``DOUSHOUQI_*`` variables.
+
+With nothing configured the server keeps its data in an embedded SQLite file under the user's
+data directory; ``DOUSHOUQI_DATABASE_URL`` (e.g. ``postgresql+psycopg://user@host/db``) points
+it at PostgreSQL instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Settings", "default_data_dir"]
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "doushouqi"
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """At most ``count`` requests per ``period`` seconds from one client."""
+
+    count: int
+    period: float
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the app factory needs; tests build one directly."""
+
+    database_url: str | None = None
+    data_dir: Path = field(default_factory=default_data_dir)
+    static_dir: Path = STATIC_DIR
+    #: Seconds a disconnected player of an online game has to come back (RULES.md 5.2).
+    grace_period: float = 60.0
+    #: Worker processes for the AI (each searches one position at a time).
+    ai_workers: int = 1
+    #: The most an AI move may think, in seconds (less under a tight clock).
+    ai_movetime: float = 1.0
+    #: Extra seconds before an AI search that has not answered is replaced by a random move.
+    ai_timeout_margin: float = 10.0
+    #: How often the server records that it is alive; after a crash, clocks are paused from
+    #: the last record, so a player is never charged for more than this much of the downtime.
+    heartbeat_interval: float = 1.0
+    #: None: Secure cookies on https and on loopback (where browsers allow them over http).
+    cookie_secure: bool | None = None
+    session_days: int = 30
+    login_rate: RateLimit = RateLimit(10, 60.0)
+    create_rate: RateLimit = RateLimit(30, 60.0)
+    #: Websocket messages per second per connection before the connection is told to slow down.
+    message_rate: RateLimit = RateLimit(40, 1.0)
+    #: The largest websocket or command message accepted, in bytes.
+    max_message_bytes: int = 4096
+    #: Argon2 cost; tests lower it (the hash format records it, so old hashes still verify).
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+
+    @property
+    def ws_frame_limit(self) -> int:
+        """Websocket frames above this are refused by the protocol layer (close 1009); below
+        it, a message over ``max_message_bytes`` still gets a readable ``too_large`` error."""
+        return self.max_message_bytes * 16
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'server.sqlite3'}"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_DATA_DIR``,
+        ``DOUSHOUQI_GRACE_PERIOD``, ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
+        ``DOUSHOUQI_COOKIE_SECURE`` (``1``/``0``), ``DOUSHOUQI_HEARTBEAT`` (seconds), and
+        ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_CREATE_RATE`` (``COUNT/SECONDS``)."""
+        env = os.environ if env is None else env
+        changes: dict[str, object] = {}
+        if url := env.get("DOUSHOUQI_DATABASE_URL"):
+            changes["database_url"] = url
+        if data := env.get("DOUSHOUQI_DATA_DIR"):
+            changes["data_dir"] = Path(data)
+        else:
+            changes["data_dir"] = default_data_dir(env)
+        if grace := env.get("DOUSHOUQI_GRACE_PERIOD"):
+            changes["grace_period"] = float(grace)
+        if workers := env.get("DOUSHOUQI_AI_WORKERS"):
+            changes["ai_workers"] = int(workers)
+        if movetime := env.get("DOUSHOUQI_AI_MOVETIME"):
+            changes["ai_movetime"] = float(movetime)
+        if secure := env.get("DOUSHOUQI_COOKIE_SECURE"):
+            changes["cookie_secure"] = secure.strip().lower() in ("1", "true", "yes")
+        if interval := env.get("DOUSHOUQI_HEARTBEAT"):
+            changes["heartbeat_interval"] = float(interval)
+        for name, key in (("login_rate", "LOGIN_RATE"), ("create_rate", "CREATE_RATE")):
+            if rate := env.get(f"DOUSHOUQI_{key}"):  # COUNT/SECONDS, e.g. 10/60
+                count, _, period = rate.partition("/")
+                changes[name] = RateLimit(int(count), float(period or 60))
+        return dataclasses.replace(cls(), **changes)  # type: ignore[arg-type]
