@@ -4,7 +4,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint install
+.PHONY: run test lint install system-deps
 
 $(BIN)/activate:
 	$(PY) -m venv $(VENV)
@@ -22,5 +22,9 @@ lint: install
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: lint
+system-deps:
+	bash scripts/install-system-deps.sh
+
+test: system-deps lint
+	node --test tests/web/
 	$(BIN)/pytest -q -n 2
