@@ -24,7 +24,7 @@ from doushouqi import __version__
 from .actors import ActorRegistry, Services
 from .ai_pool import AiService, ProcessPoolAi
 from .api import auth as auth_api
-from .api import bot, games, players, records
+from .api import bot, games, players, records, rules
 from .auth import Auth
 from .context import AppContext
 from .db import repo
@@ -114,6 +114,7 @@ def create_app(
 
     for router in (auth_api.router, games.router, players.router, records.router, bot.router):
         app.include_router(router)
+    app.include_router(rules.router)
     app.include_router(ws_router)
     if settings.static_dir.is_dir():
         # Last: the API routes above take precedence over files.

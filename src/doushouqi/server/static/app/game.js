@@ -1,0 +1,422 @@
+// The game page: the board component, clocks, players, moves, captured animals, actions and
+// the result; one websocket per game with version-based resync (reconnect with ?since=).
+
+import { createBoard } from '/board/board.js';
+import { t, currentLang } from './i18n.js';
+import { api } from './api.js';
+import { h } from './dom.js';
+
+const COLORS = ['red', 'blue'];
+const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
+const LETTER_ANIMAL = { r: 'rat', c: 'cat', d: 'dog', w: 'wolf', p: 'leopard', t: 'tiger', l: 'lion', e: 'elephant' };
+const CHARS = { rat: '鼠', cat: '猫', dog: '狗', wolf: '狼', leopard: '豹', tiger: '虎', lion: '狮', elephant: '象' };
+const FINISHED = 25;
+
+function fmtTime(seconds) {
+  if (seconds === null || seconds === undefined) return '—';
+  const s = Math.max(0, seconds);
+  if (s < 10) return s.toFixed(1);
+  const m = Math.floor(s / 60);
+  const rest = Math.floor(s % 60);
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(rest).padStart(2, '0')}` : `${m}:${String(rest).padStart(2, '0')}`;
+}
+
+/** Animals missing from the board, by the colour that lost them. */
+function capturedFrom(fen) {
+  const counts = [{ ...START_COUNTS }, { ...START_COUNTS }];
+  for (const ch of fen.split(' ')[0]) {
+    const lower = ch.toLowerCase();
+    if (!(lower in START_COUNTS)) continue;
+    counts[ch === lower ? 1 : 0][lower] -= 1;
+  }
+  return counts.map((c) => Object.entries(c).flatMap(([k, n]) => Array(Math.max(0, n)).fill(LETTER_ANIMAL[k])));
+}
+
+export class GameView {
+  constructor(root, gameId, { join = false, navigate }) {
+    this.root = root;
+    this.id = gameId;
+    this.wantJoin = join;
+    this.navigate = navigate;
+    this.version = -1;
+    this.game = null;
+    this.seats = [];
+    this.moves = []; // {ply, color, text}
+    this.notice = '';
+    this.closed = false;
+    this.retry = 0;
+    this.orientation = null;
+    this.confirmResign = false;
+    this.queue = Promise.resolve();
+    this.build();
+    this.connect();
+    this.timer = setInterval(() => this.renderClocks(), 200);
+  }
+
+  // ----- connection ---------------------------------------------------------------------
+  connect() {
+    if (this.closed) return;
+    const since = this.version >= 0 ? `?since=${this.version}` : '';
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(this.id)}${since}`);
+    this.ws = ws;
+    ws.addEventListener('open', () => { this.retry = 0; this.setOffline(false); });
+    ws.addEventListener('message', (e) => {
+      // One message at a time, in order: handling a `state` fetches the move list first.
+      const msg = JSON.parse(e.data);
+      this.queue = this.queue.then(() => this.receive(msg)).catch((error) => console.warn(error));
+    });
+    ws.addEventListener('close', (e) => {
+      if (this.closed || ws !== this.ws) return;
+      if (e.code === 4404 || e.code === 1008) { this.fatal(t('game.notFound')); return; }
+      this.setOffline(true);
+      const delay = Math.min(5000, 300 * 2 ** this.retry++);
+      this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  send(type, extra = {}) {
+    const message = { type, ...extra };
+    if (this.version >= 0 && type !== 'join' && type !== 'sync') message.version = this.version;
+    if (this.game?.mode === 'same_screen' && !('color' in message)) message.color = this.turn;
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  destroy() {
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.reconnectTimer);
+    this.ws?.close();
+    this.board?.destroy();
+  }
+
+  fatal(text) {
+    this.closed = true;
+    this.root.replaceChildren(h('section', { class: 'page narrow' }, h('p', { class: 'error', role: 'alert' }, text),
+      h('a', { class: 'button', href: '#/' }, t('game.home'))));
+  }
+
+  // ----- messages -----------------------------------------------------------------------
+  async receive(msg) {
+    if (typeof msg.version === 'number' && msg.type !== 'rejected' && msg.type !== 'error') {
+      if (msg.type !== 'state' && this.version >= 0 && msg.version > this.version + 1) {
+        this.send('sync', { version: this.version });
+        return;
+      }
+    }
+    switch (msg.type) {
+      case 'state':
+        this.version = msg.version;
+        this.seats = msg.you.seats;
+        this.game = msg.game;
+        this.clocksAt = performance.now();
+        await this.loadMoves();
+        if (this.wantJoin && this.game.status_id < 20 && !this.seats.length && this.game.players.includes(null)) {
+          this.wantJoin = false;
+          this.send('join');
+        }
+        break;
+      case 'rejected':
+        this.flash(t('game.rejected', { reason: msg.reason || msg.code }));
+        this.send('sync', { version: this.version });
+        return;
+      case 'error':
+        if (msg.code === 'not_found') this.fatal(t('game.notFound'));
+        return;
+      case 'rematch_ready':
+        this.navigate(`/game/${msg.new_game_id}`);
+        return;
+      case 'pong': case 'ack':
+        return;
+      default:
+        this.applyEvent(msg);
+        if (msg.type === 'game_started' || msg.type === 'player_joined') await this.refreshSeats();
+    }
+    if (typeof msg.version === 'number') this.version = Math.max(this.version, msg.version);
+    this.render();
+  }
+
+  /** Our seats change when we join: ask the server which colours we play now. */
+  async refreshSeats() {
+    try {
+      const state = await api(`/api/games/${encodeURIComponent(this.id)}`);
+      this.seats = state.you.seats;
+    } catch { /* keep them */ }
+  }
+
+  async loadMoves() {
+    try {
+      const { events } = await api(`/api/games/${encodeURIComponent(this.id)}/events?since=0`);
+      this.moves = [];
+      for (const e of events) this.trackMove(e);
+    } catch { /* keep the list */ }
+  }
+
+  trackMove(e) {
+    const zh = currentLang() === 'zh';
+    if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: (zh ? e.readable_zh : e.readable) || e.move, move: e.move, zh: e.readable_zh, en: e.readable });
+    else if (e.type === 'timeout_passed') this.moves.push({ ply: e.ply, color: e.color, text: '—', move: '0000' });
+    else if (e.type === 'takeback_applied') this.moves.splice(Math.max(0, this.moves.length - e.removed.length));
+  }
+
+  applyEvent(e) {
+    const g = this.game;
+    if (!g) return;
+    this.trackMove(e);
+    const side = (c) => t(`side.${COLORS[c]}`);
+    if ('fen' in e) g.fen = e.fen;
+    if ('dests' in e) g.dests = e.dests;
+    if ('to_move' in e) g.turn = e.to_move;
+    if ('clocks' in e) { g.clocks = e.clocks; this.clocksAt = performance.now(); }
+    if ('ply' in e) g.ply = e.ply;
+    switch (e.type) {
+      case 'player_joined': g.players[e.color] = e.player; break;
+      case 'game_started':
+        g.players = e.players; g.status_id = 20; g.status = 'started'; g.turn = e.to_move; break;
+      case 'move_made':
+        g.last_move = e.move; g.draw_offer = g.draw_offer === e.color ? g.draw_offer : null; g.takeback_request = null;
+        break;
+      case 'timeout_passed': g.timeouts[e.color] = e.timeouts; this.flash(t('game.timeoutPassed', { side: side(e.color) })); break;
+      case 'game_finished':
+        Object.assign(g, { status_id: e.termination === 'aborted' ? 25 : 30, result: e.result, dests: {},
+          outcome: { termination: e.termination, winner: e.winner, result: e.result },
+          score_change: e.score_change, rating_change: e.rating_change, leaver: e.leaver });
+        break;
+      case 'draw_offered': g.draw_offer = e.color; break;
+      case 'draw_declined':
+        if (!e.implicit) this.flash(t('game.drawDeclined'));
+        g.draw_offer = null; break;
+      case 'takeback_requested': g.takeback_request = e.color; break;
+      case 'takeback_applied': g.takeback_request = null; g.last_move = null; break;
+      case 'takeback_declined': g.takeback_request = null; break;
+      case 'player_disconnected': this.flash(t('game.disconnected', { side: side(e.color) })); break;
+      case 'player_reconnected': this.flash(t('game.reconnected', { side: side(e.color) })); break;
+      case 'rematch_offered': g.rematch_offer = e.color; break;
+      default: break;
+    }
+  }
+
+  get turn() {
+    return this.game?.turn ?? 0;
+  }
+
+  // ----- layout -------------------------------------------------------------------------
+  build() {
+    const btn = (id, label, onclick, cls = '') => h('button', { type: 'button', id, class: cls, onclick }, label);
+    this.el = {
+      status: h('p', { class: 'status', id: 'status', role: 'status' }),
+      board: h('div', { class: 'board-box', id: 'board' }),
+      top: h('div', { class: 'player-bar top' }),
+      bottom: h('div', { class: 'player-bar bottom' }),
+      moves: h('ol', { class: 'moves', id: 'moves' }),
+      banner: h('div', { class: 'banner', id: 'banner', hidden: true }),
+      result: h('div', { class: 'result', id: 'result', hidden: true }),
+      invite: h('div', { class: 'invite', id: 'invite', hidden: true }),
+      actions: h('div', { class: 'actions', id: 'actions' }),
+      offline: h('div', { class: 'offline', id: 'offline', hidden: true }, t('game.offline')),
+      toast: h('div', { class: 'toast', id: 'toast', hidden: true, role: 'status' }),
+    };
+    this.buttons = {
+      resign: btn('resign', t('game.resign'), () => this.resign(), 'danger'),
+      draw: btn('offer-draw', t('game.offerDraw'), () => { this.send('offer_draw'); }),
+      takeback: btn('takeback', t('game.takeback'), () => this.send('takeback')),
+      flip: btn('flip', t('game.flip'), () => { this.orientation = this.orientation === 'blue' ? 'red' : 'blue'; this.render(); }),
+      rematch: btn('rematch', t('game.rematch'), () => { this.send('rematch'); this.flash(t('game.rematchSent')); }, 'primary'),
+      download: h('a', { id: 'download', class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `jungle-${this.id}.txt` }, t('game.download')),
+      join: btn('join', t('game.join'), () => this.send('join'), 'primary big'),
+    };
+    this.root.replaceChildren(h('section', { class: 'game-page' },
+      h('div', { class: 'board-col' }, this.el.top, this.el.board, this.el.bottom),
+      h('aside', { class: 'side-col' }, this.el.status, this.el.banner, this.el.result, this.el.invite, this.el.actions,
+        h('h2', { class: 'moves-title' }, t('game.moves')), this.el.moves),
+      this.el.offline, this.el.toast));
+  }
+
+  resign() {
+    if (!this.confirmResign) {
+      this.confirmResign = true;
+      this.buttons.resign.textContent = t('game.confirmResign');
+      setTimeout(() => { this.confirmResign = false; this.buttons.resign.textContent = t('game.resign'); }, 4000);
+      return;
+    }
+    this.confirmResign = false;
+    this.buttons.resign.textContent = t('game.resign');
+    this.send('resign');
+  }
+
+  setOffline(on) {
+    this.el.offline.hidden = !on;
+  }
+
+  flash(text) {
+    this.el.toast.textContent = text;
+    this.el.toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { this.el.toast.hidden = true; }, 3500);
+  }
+
+  myColor() {
+    if (this.seats.length === 1) return this.seats[0];
+    return null;
+  }
+
+  playerName(color) {
+    const p = this.game.players[color];
+    if (!p) return t('game.waiting');
+    if (p.identity?.kind === 'ai') return t('game.ai', { level: p.identity.level });
+    if (this.game.mode === 'same_screen') return t(`side.${COLORS[color]}`);
+    if (this.seats.includes(color) && this.game.mode !== 'same_screen') return `${p.name} (${t('game.you')})`;
+    return p.name;
+  }
+
+  // ----- rendering ----------------------------------------------------------------------
+  render() {
+    const g = this.game;
+    if (!g || this.closed) return;
+    const mine = this.myColor();
+    if (this.orientation === null) this.orientation = mine === 1 ? 'blue' : 'red';
+    const playing = g.status_id === 20;
+    const finished = g.status_id >= FINISHED;
+    const canMove = playing && this.seats.includes(g.turn) && g.players[g.turn]?.identity?.kind !== 'ai';
+    const last = g.last_move && g.last_move !== '0000' ? [g.last_move.slice(0, 2), g.last_move.slice(2, 4)] : null;
+    const config = {
+      position: g.fen, orientation: this.orientation, turnColor: COLORS[g.turn],
+      movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {}, lastMove: last,
+      lang: currentLang(), wolfName: g.rules?.wolf_name === 'fox' ? 'fox' : 'wolf',
+    };
+    if (g.rules?.ranks === 'dog>wolf') config.ranks = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
+    if (!this.board) {
+      this.board = createBoard(this.el.board, { ...config, events: { move: (from, to) => this.send('move', { move: from + to }) } });
+    } else {
+      this.board.set(config);
+    }
+    // players and captured animals, the bottom bar is the side at the bottom of the board
+    const bottomColor = this.orientation === 'blue' ? 1 : 0;
+    const captured = capturedFrom(g.fen);
+    for (const [el, color] of [[this.el.bottom, bottomColor], [this.el.top, 1 - bottomColor]]) {
+      el.dataset.color = COLORS[color];
+      el.classList.toggle('to-move', playing && g.turn === color);
+      el.replaceChildren(
+        h('span', { class: `token small ${COLORS[color]}`, 'aria-hidden': 'true' }, color === 0 ? '红' : '蓝'),
+        h('span', { class: 'pname' }, h('strong', {}, this.playerName(color)),
+          h('small', { class: 'captured', title: t('game.captured') },
+            captured[1 - color].map((a) => h('span', { class: `cap ${COLORS[1 - color]}`, title: t(`animal.${a}`) }, CHARS[a])))),
+        h('span', { class: 'clock', dataset: { clock: color } }));
+    }
+    this.renderClocks();
+    // status
+    let status;
+    if (finished) status = this.resultTitle();
+    else if (g.status_id < 20) status = g.players.includes(null) ? t('game.waiting') : t('game.starting');
+    else if (canMove && g.mode !== 'same_screen') status = t('game.yourMove');
+    else if (g.players[g.turn]?.identity?.kind === 'ai') status = t('game.thinking');
+    else status = t('game.toMove', { side: t(`side.${COLORS[g.turn]}`) });
+    if (!this.seats.length && g.status_id >= 20) status = `${t('game.spectating')} · ${status}`;
+    this.el.status.textContent = status;
+    this.el.status.hidden = finished;
+    this.el.status.dataset.turn = COLORS[g.turn];
+    // draw / takeback requests
+    const banner = [];
+    const opponentOffer = g.draw_offer !== null && g.draw_offer !== undefined && !this.seats.includes(g.draw_offer);
+    if (playing && g.draw_offer !== null && g.draw_offer !== undefined) {
+      if (opponentOffer && this.seats.length) {
+        banner.push(h('p', {}, t('game.drawOffered', { side: t(`side.${COLORS[g.draw_offer]}`) })),
+          h('div', { class: 'row' },
+            h('button', { type: 'button', id: 'accept-draw', class: 'primary', onclick: () => this.send('accept_draw') }, t('game.acceptDraw')),
+            h('button', { type: 'button', id: 'decline-draw', onclick: () => this.send('decline_draw') }, t('game.declineDraw'))));
+      } else if (!opponentOffer) banner.push(h('p', {}, t('game.drawSent')));
+    }
+    if (playing && g.takeback_request !== null && g.takeback_request !== undefined && this.seats.length && !this.seats.includes(g.takeback_request)) {
+      banner.push(h('p', {}, t('game.takebackRequested', { side: t(`side.${COLORS[g.takeback_request]}`) })),
+        h('div', { class: 'row' },
+          h('button', { type: 'button', id: 'accept-takeback', class: 'primary', onclick: () => this.send('accept_takeback') }, t('game.acceptTakeback')),
+          h('button', { type: 'button', id: 'decline-takeback', onclick: () => this.send('decline_takeback') }, t('game.declineTakeback'))));
+    }
+    this.el.banner.replaceChildren(...banner);
+    this.el.banner.hidden = !banner.length;
+    // invite / join
+    const open = g.status_id < 20 && g.players.includes(null);
+    this.el.invite.hidden = !open;
+    if (open) {
+      const link = `${location.origin}/#/game/${this.id}?join=1`;
+      const input = h('input', { readonly: true, value: link, id: 'invite-link', 'aria-label': t('game.invite') });
+      this.el.invite.replaceChildren(this.seats.length
+        ? h('div', {}, h('p', {}, t('game.invite')), h('div', { class: 'row' }, input,
+          h('button', { type: 'button', onclick: async (e) => { try { await navigator.clipboard.writeText(link); e.target.textContent = t('game.copied'); } catch { input.select(); } } }, t('game.copy'))))
+        : this.buttons.join);
+    }
+    // actions
+    const b = this.buttons;
+    const seated = this.seats.length > 0;
+    const acts = [];
+    if (playing && seated) {
+      acts.push(b.resign);
+      if (g.mode === 'online') acts.push(b.draw);
+      acts.push(b.takeback);
+      b.takeback.disabled = !g.ply;
+      b.draw.disabled = g.draw_offer !== null && g.draw_offer !== undefined;
+    }
+    if (finished && seated) acts.push(b.rematch);
+    acts.push(b.flip, b.download);
+    this.el.actions.replaceChildren(...acts);
+    // moves
+    this.el.moves.replaceChildren(...this.moves.map((m) => h('li', { class: COLORS[m.color] },
+      h('span', { class: 'ply' }, `${m.ply}.`), ' ', m.text)));
+    this.el.moves.scrollTop = this.el.moves.scrollHeight;
+    // result
+    this.el.result.hidden = !finished;
+    if (finished) this.renderResult();
+  }
+
+  resultTitle() {
+    const o = this.game.outcome || {};
+    if (o.termination === 'aborted') return t('result.title.aborted');
+    if (o.winner === null || o.winner === undefined) return t('result.title.draw');
+    return t('result.title.win', { side: t(`side.${COLORS[o.winner]}`) });
+  }
+
+  renderResult() {
+    const g = this.game;
+    const o = g.outcome || {};
+    const mine = this.myColor();
+    const lines = [h('strong', { class: 'result-title' }, this.resultTitle())];
+    if (o.termination) lines.push(h('span', { class: 'result-reason' }, t(`term.${o.termination}`)));
+    if (mine !== null && o.winner !== null && o.winner !== undefined) lines.push(h('span', { class: 'result-you' }, t(mine === o.winner ? 'result.youWin' : 'result.youLose')));
+    const sc = g.score_change;
+    if (sc) {
+      const nothing = !sc.deltas.some(Boolean);
+      if (sc.voided) lines.push(h('small', {}, t('result.voided')));
+      for (const c of nothing ? [] : [0, 1]) {
+        if (!g.players[c] || g.players[c].identity?.kind === 'ai') continue;
+        const d = sc.deltas[c];
+        lines.push(h('small', { class: 'score' }, `${t(`side.${COLORS[c]}`)}: ${t('result.score', { delta: d > 0 ? `+${d}` : d, score: sc.new_scores[c] })}`));
+      }
+    }
+    this.el.result.dataset.winner = o.winner === null || o.winner === undefined ? 'none' : COLORS[o.winner];
+    this.el.result.replaceChildren(...lines);
+  }
+
+  renderClocks() {
+    const g = this.game;
+    if (!g) return;
+    const c = g.clocks;
+    const elapsed = (performance.now() - (this.clocksAt || 0)) / 1000;
+    for (const el of this.root.querySelectorAll('[data-clock]')) {
+      const color = Number(el.dataset.clock);
+      if (!c) { el.replaceChildren(); el.hidden = true; continue; }
+      el.hidden = false;
+      const running = c.running && c.to_move === color && g.status_id === 20;
+      const main = c.remaining[color] === null ? null : c.remaining[color] - (running ? elapsed : 0);
+      const parts = [];
+      if (main !== null) parts.push(h('span', { class: 'main' }, fmtTime(main)));
+      if (c.move_time_left !== null && c.to_move === color && g.status_id === 20) {
+        parts.push(h('span', { class: 'per-move' }, `${t('game.perMove')} ${fmtTime(c.move_time_left - (running ? elapsed : 0))}`));
+      }
+      const outs = (c.timeouts || g.timeouts || [0, 0])[color];
+      if (outs) parts.push(h('span', { class: 'timeouts' }, t('game.timeouts', { n: outs })));
+      el.classList.toggle('running', running);
+      el.classList.toggle('low', main !== null && main < 30);
+      el.replaceChildren(...parts);
+    }
+  }
+}

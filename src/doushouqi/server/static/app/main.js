@@ -1,0 +1,230 @@
+// The web client: a hash router over the views (home, new-game settings, game, lobby, rules).
+
+import { t, loadLang, otherLang, currentLang } from './i18n.js';
+import { api, ensurePlayer, fetchRuleSets } from './api.js';
+import { h } from './dom.js';
+import { GameView } from './game.js';
+import { pieceSvg } from '/board/pieces.js';
+
+const view = document.querySelector('#view');
+const langButton = document.querySelector('#lang');
+let current = null; // the view's cleanup
+
+const TIME_PRESETS = ['', '3+2', '5+3', '10+5', '10+0/30s', '15+10/60s'];
+const SETTINGS_KEY = 'doushouqi.settings';
+
+function go(path) {
+  location.hash = path;
+}
+
+function savedSettings() {
+  try { return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}; } catch { return {}; }
+}
+
+function header(title, back = '#/') {
+  return h('div', { class: 'page-head' },
+    h('a', { class: 'back', href: back, 'aria-label': t('nav.home') }, '‹'),
+    h('h1', {}, title));
+}
+
+function showError(error) {
+  view.replaceChildren(h('section', { class: 'page' },
+    header(t('app.title')),
+    h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: error.message || error }))));
+}
+
+// ----- home -------------------------------------------------------------------------------
+
+/** An animal token drawn by the board component, as a decoration. */
+function pieceIcon(color, animal, cls = 'card-icon') {
+  const span = h('span', { class: `${cls} icon-piece`, 'aria-hidden': 'true' });
+  const inner = h('span', { class: `dsq-piece ${color}` });
+  inner.innerHTML = pieceSvg({ color, animal });
+  span.append(inner);
+  return span;
+}
+
+function homeView() {
+  const card = (href, icon, title, sub, id) => h('a', { class: `card card-${id}`, href, id: `go-${id}` },
+    icon,
+    h('span', { class: 'card-text' }, h('strong', {}, title), h('small', {}, sub)));
+  view.replaceChildren(h('section', { class: 'page home' },
+    h('div', { class: 'hero' },
+      h('div', { class: 'hero-pieces', 'aria-hidden': 'true' }, pieceIcon('red', 'lion', 'hero-piece'), pieceIcon('blue', 'lion', 'hero-piece')),
+      h('h1', {}, t('app.title')),
+      h('p', { class: 'subtitle' }, t('app.subtitle'))),
+    h('nav', { class: 'cards' },
+      card('#/new/vs_ai', pieceIcon('red', 'tiger'), t('home.vsai'), t('home.vsai.sub'), 'vsai'),
+      card('#/new/same_screen', pieceIcon('red', 'cat'), t('home.local'), t('home.local.sub'), 'local'),
+      card('#/lobby', pieceIcon('blue', 'elephant'), t('home.online'), t('home.online.sub'), 'online'),
+      card('#/rules/wango', pieceIcon('blue', 'rat'), t('home.learn'), t('home.learn.sub'), 'rules'))));
+}
+
+// ----- new game ---------------------------------------------------------------------------
+
+function segmented(name, options, value) {
+  return h('div', { class: 'segmented', role: 'radiogroup' },
+    options.map(([v, label]) => h('label', {},
+      h('input', { type: 'radio', name, value: v, checked: v === value }),
+      h('span', {}, label))));
+}
+
+async function settingsView(mode) {
+  const saved = savedSettings();
+  const sets = await fetchRuleSets();
+  const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
+  const form = h('form', { class: 'settings', id: 'settings' },
+    h('label', { class: 'field' }, h('span', {}, t('settings.rules')),
+      h('select', { name: 'rules' }, sets.map((s) => h('option', { value: s.name, selected: s.name === rules }, t(`rules.${s.name}`))))),
+    h('div', { class: 'field' }, h('span', {}, t('settings.first')),
+      segmented('first', [['red', t('first.red')], ['blue', t('first.blue')]], saved.first || 'red')),
+    mode === 'vs_ai' ? h('label', { class: 'field' },
+      h('span', {}, t('settings.level'), ' ', h('output', { name: 'levelOut' }, saved.level || 3)),
+      h('input', { type: 'range', name: 'level', min: 1, max: 10, value: saved.level || 3,
+        oninput: (e) => { form.elements.levelOut.value = e.target.value; } })) : null,
+    mode !== 'same_screen' ? h('div', { class: 'field' }, h('span', {}, t('settings.side')),
+      segmented('color', [['red', t('side.red')], ['blue', t('side.blue')], ['random', t('side.random')]], saved.color || 'red')) : null,
+    h('label', { class: 'field' }, h('span', {}, t('settings.time')),
+      h('select', { name: 'time' }, TIME_PRESETS.map((p) => h('option', { value: p, selected: p === (saved.time ?? '') }, p || t('time.none'))))),
+    mode === 'online' ? h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'public', checked: true }), t('settings.public')) : null,
+    h('button', { class: 'primary big', type: 'submit', id: 'start' }, mode === 'online' ? t('settings.create') : t('settings.start')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const f = form.elements;
+    const choice = {
+      rules: f.rules.value, first: f.first.value, time: f.time.value,
+      level: f.level ? Number(f.level.value) : saved.level, color: f.color ? f.color.value : saved.color,
+    };
+    try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(choice)); } catch { /* ignore */ }
+    form.querySelector('button').disabled = true;
+    try {
+      await ensurePlayer();
+      const game = await api('/api/games', {
+        method: 'POST',
+        body: {
+          mode, rules: choice.rules, first_player: choice.first, time_control: choice.time || null,
+          ai_level: mode === 'vs_ai' ? choice.level : null,
+          color: mode === 'same_screen' ? 'red' : choice.color,
+          public: mode === 'online' ? f.public.checked : true,
+        },
+      });
+      go(`/game/${game.id}`);
+    } catch (error) {
+      form.querySelector('button').disabled = false;
+      form.append(h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: error.message })));
+    }
+  });
+  view.replaceChildren(h('section', { class: 'page narrow' }, header(t(`settings.title.${mode}`), mode === 'online' ? '#/lobby' : '#/'), form));
+}
+
+// ----- lobby ------------------------------------------------------------------------------
+
+async function lobbyView() {
+  const list = h('ul', { class: 'lobby-list', id: 'lobby-list' });
+  const code = h('input', { name: 'code', placeholder: t('lobby.code'), autocomplete: 'off', 'aria-label': t('lobby.code') });
+  const page = h('section', { class: 'page narrow' },
+    header(t('lobby.title')),
+    h('div', { class: 'row' },
+      h('a', { class: 'button primary', href: '#/new/online', id: 'lobby-create' }, t('lobby.create')),
+      h('button', { type: 'button', onclick: () => refresh() }, t('lobby.refresh'))),
+    list,
+    h('form', { class: 'row code', onsubmit: (e) => { e.preventDefault(); if (code.value.trim()) go(`/game/${code.value.trim()}`); } },
+      code, h('button', { type: 'submit' }, t('lobby.go'))));
+  view.replaceChildren(page);
+  async function refresh() {
+    const { games } = await api('/api/lobby');
+    if (!games.length) {
+      list.replaceChildren(h('li', { class: 'empty' }, t('lobby.empty')));
+      return;
+    }
+    list.replaceChildren(...games.map((g) => h('li', { class: 'lobby-game', dataset: { game: g.id } },
+      h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
+      h('span', { class: 'lobby-info' },
+        h('strong', {}, t(`rules.${g.rules}`), ' · ', g.time_control || t('time.none')),
+        h('small', {}, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)} · ${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`)),
+      h('a', { class: 'button primary', href: `#/game/${g.id}?join=1` }, t('lobby.join')),
+      h('a', { class: 'button', href: `#/game/${g.id}` }, t('lobby.watch')))));
+  }
+  await refresh();
+  const timer = setInterval(() => refresh().catch(() => {}), 5000);
+  return () => clearInterval(timer);
+}
+
+// ----- rules ------------------------------------------------------------------------------
+
+function optionValue(key, value) {
+  if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
+  if (key === 'no_capture_draw_rounds') return value ? t('opt.no_capture_draw_rounds.value', { n: value }) : t('none');
+  if (key === 'first_player') return t(`first.${value}`);
+  if (key === 'ranks') return t(value === 'dog>wolf' ? 'opt.ranks.dog_over_wolf' : 'opt.ranks.wolf_over_dog');
+  if (['repetition', 'wolf_name'].includes(key)) return t(`opt.${key}.${value}`);
+  return String(value);
+}
+
+async function rulesView(name) {
+  const sets = await fetchRuleSets();
+  const set = sets.find((s) => s.name === name) || sets[0];
+  const options = Object.entries(set).filter(([k]) => !['name', 'description'].includes(k));
+  const ranks = set.ranks === 'dog>wolf' ? t('opt.ranks.dog_over_wolf') : t('opt.ranks.wolf_over_dog');
+  view.replaceChildren(h('section', { class: 'page narrow rules' },
+    header(t('rulespage.title')),
+    h('label', { class: 'field' }, h('span', {}, t('rulespage.set')),
+      h('select', { id: 'rules-select', onchange: (e) => go(`/rules/${e.target.value}`) },
+        sets.map((s) => h('option', { value: s.name, selected: s.name === set.name }, t(`rules.${s.name}`))))),
+    h('ol', { class: 'rule-points' },
+      h('li', {}, t('rulespage.board')),
+      h('li', {}, t('rulespage.pieces', { ranks })),
+      h('li', {}, t('rulespage.move')),
+      h('li', {}, t('rulespage.water')),
+      h('li', {}, t('rulespage.capture')),
+      h('li', {}, t('rulespage.win'))),
+    h('h2', {}, t('rulespage.options')),
+    h('table', { class: 'options', id: 'rule-options' },
+      h('tbody', {}, options.map(([k, v]) => h('tr', { dataset: { option: k } },
+        h('th', { scope: 'row' }, t(`opt.${k}`)), h('td', {}, optionValue(k, v)))))),
+    h('a', { class: 'button primary big', href: '#/new/vs_ai',
+      onclick: () => { const s = savedSettings(); s.rules = set.name; localStorage.setItem(SETTINGS_KEY, JSON.stringify(s)); } },
+    t('rulespage.play'))));
+}
+
+// ----- router -----------------------------------------------------------------------------
+
+async function route() {
+  if (typeof current === 'function') current();
+  current = null;
+  const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
+  const parts = path.split('/').filter(Boolean);
+  const params = new URLSearchParams(query);
+  document.body.dataset.view = parts[0] || 'home';
+  window.scrollTo(0, 0);
+  try {
+    if (parts[0] === 'new' && ['vs_ai', 'same_screen', 'online'].includes(parts[1])) await settingsView(parts[1]);
+    else if (parts[0] === 'lobby') current = await lobbyView();
+    else if (parts[0] === 'rules') await rulesView(parts[1] || 'wango');
+    else if (parts[0] === 'game' && parts[1]) {
+      await ensurePlayer();
+      const game = new GameView(view, parts[1], { join: params.get('join') === '1', navigate: go });
+      current = () => game.destroy();
+      window.gameView = game;
+    } else homeView();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+langButton.addEventListener('click', async () => {
+  await loadLang(otherLang());
+  langButton.textContent = t('lang.switch');
+  route();
+});
+
+// An invite link to /game/ID (the server's invite_url) lands here as ?game=ID or #/game/ID.
+const direct = location.pathname.match(/^\/game\/([\w-]+)/);
+if (direct) history.replaceState(null, '', `/#/game/${direct[1]}`);
+
+await loadLang();
+langButton.textContent = t('lang.switch');
+document.querySelector('#home-link').addEventListener('click', () => go('/'));
+window.addEventListener('hashchange', route);
+route();
+window.appLang = currentLang;
