@@ -136,7 +136,8 @@ async def create_game(
     return {
         "id": game.id,
         "invite_code": game.id,
-        "invite_url": str(request.base_url) + f"game/{game.id}",
+        # The web client routes by URL fragment, so the link opens its game page directly.
+        "invite_url": str(request.base_url) + f"#/game/{game.id}?join=1",
         "websocket": f"/ws/games/{game.id}",
         **actor.state_message(principal.identity),
     }
