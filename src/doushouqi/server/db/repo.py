@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from doushouqi.outcome import Termination
+from doushouqi.rating import Rating, rate_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 
@@ -156,10 +157,24 @@ def record_result(session: Session, game: Game) -> None:
         row.timeouts += game.timeouts[color]
         if game.score_change is not None:
             row.score += game.score_change.deltas[color]
-        if game.rating_change is not None:
-            after = game.rating_change.after[color]
-            row.rating, row.rating_rd = after.rating, after.rd
-            row.rating_volatility = after.volatility
+    if game.rating_change is not None:
+        _record_rating(session, game)
+
+
+def _record_rating(session: Session, game: Game) -> None:
+    """Rate the game from the ratings stored now, not those of the game's set-up: another
+    rated game of the same account may have finished in between, and its update must stay."""
+    rows = [
+        session.get(AccountRow, p.account_id) if p and p.account_id else None for p in game.players
+    ]
+    red, blue = rows
+    if red is None or blue is None:
+        return
+    score_red = 0.5 if game.winner is None else float(game.winner == 0)
+    current = [Rating(r.rating, r.rating_rd, r.rating_volatility) for r in (red, blue)]
+    for row, after in zip(rows, rate_game(current[0], current[1], score_red), strict=True):
+        assert row is not None
+        row.rating, row.rating_rd, row.rating_volatility = after.rating, after.rd, after.volatility
 
 
 # ---------------------------------------------------------------------- games
