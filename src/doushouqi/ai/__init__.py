@@ -7,9 +7,13 @@ object in its inner loop:
 * ``rules`` — a :class:`~doushouqi.rules.RuleSet` compiled by :func:`compile_rules`.
 
 :class:`Position` holds the three together and builds them from a library ``Board``.
+
+On top of the core: :class:`Engine` (search, levels 1-10, time management; :mod:`.engine`),
+:func:`best_move` for the game front ends, and the protocol loop (:mod:`.protocol`).
 """
 
 from .core import DEFAULT_SEARCH_PLIES, Position
+from .engine import Engine, best_move
 from .movegen import (
     MAX_MOVES,
     can_capture,
@@ -43,7 +47,9 @@ __all__ = [
     "HISTORY_FIELDS",
     "MAX_MOVES",
     "STATE_SIZE",
+    "Engine",
     "Position",
+    "best_move",
     "can_capture",
     "compile_rules",
     "compute_hash",

@@ -36,9 +36,17 @@ def cache_directory() -> Path:
     return Path(_probe.stats.cache_path)
 
 
+#: Pure-Python modules that no compiled function reads (drivers, protocol): editing them
+#: cannot make machine code stale, so they stay out of the fingerprint. Any other module —
+#: a new one too — counts, since compiled code may bake in its constants.
+_NOT_COMPILED = frozenset({"engine.py", "levels.py", "protocol.py", "timeman.py"})
+
+
 def _fingerprint(tables: Iterable[np.ndarray | np.generic]) -> str:
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
+        if path.name in _NOT_COMPILED:
+            continue
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     for table in tables:

@@ -1,0 +1,159 @@
+"""Search benchmark: speed and time to depth on fixed positions, move-time keeping, start-up.
+
+    .venv/bin/python bench/search.py                 # everything (cold start takes a while)
+    .venv/bin/python bench/search.py --depth 12 --skip-startup
+    .venv/bin/python bench/search.py --only startup
+
+Figures printed:
+
+* per position: nodes, seconds and nodes/s of a fresh search to ``--depth`` (time to depth),
+  and the totals — the engine's speed figure;
+* move time: for ``go movetime`` of 0.1, 0.5 and 1 s, the worst time the answer took, in
+  process (``Engine.search``) and through the protocol (``go`` to ``bestmove``);
+* start-up: seconds from launching ``python -m doushouqi engine`` to ``readyok``, warm (numba's
+  cache in place) and cold (an empty cache directory, so everything compiles).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from doushouqi.ai import Engine
+from doushouqi.analysis import Limit
+from doushouqi.board import Board
+
+#: The start, and positions from engine self-play at plies 12-70 (quiet and tactical).
+POSITIONS = [
+    "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1",
+    "1l3t1/2d1c2/2p1w1e/1r5/7/5R1/E1WP3/1C2D2/1T3L1 w 12 7",
+    "5t1/1ldwc2/2pe3/7/3P1R1/r6/1E1W1L1/1C2D2/1T5 w 30 16",
+    "4tc1/1ldwL2/2p4/7/3eR2/1r5/2EP3/1C1WD2/1T5 w 50 26",
+    "5L1/2d1t2/1l1w3/3p1R1/7/2re3/2E1P2/C2WD2/1T5 w 3 36",
+    "1l4t/1d2c2/2p1w1e/7/7/5R1/rE1WP2/2C2D1/T4L1 w 12 7",
+    "1l5/1d2c1e/4wt1/6R/3p3/1r5/T2WP2/2C2D1/1E3L1 w 30 16",
+    "7/1d2c2/2lw2e/4R2/7/1r1L3/TW2t2/2C1D2/1E5 w 0 26",
+    "7/2d1c2/2we3/L3R2/T6/1r5/W1l4/1EC2t1/4D2 w 20 36",
+    "1l5/1d2ct1/2p1w1e/1r5/5R1/7/E1W1P2/T1C2D1/5L1 w 12 7",
+]
+
+
+def bench_positions(depth: int) -> None:
+    engine = Engine(hash_mb=64)
+    engine.warm_up()
+    print(f"time to depth {depth} (fresh table each position)")
+    print(f"{'#':>2} {'nodes':>10} {'seconds':>8} {'nodes/s':>10}  move  score")
+    total_nodes = 0
+    total_time = 0.0
+    for index, fen in enumerate(POSITIONS):
+        engine.new_game()
+        started = time.perf_counter()
+        result = engine.search(Board(fen), Limit(depth=depth))
+        elapsed = time.perf_counter() - started
+        nodes = result.info["nodes"]
+        total_nodes += nodes
+        total_time += elapsed
+        print(
+            f"{index:>2} {nodes:>10,} {elapsed:>8.3f} {nodes / elapsed:>10,.0f}  "
+            f"{result.move}  {result.info.get('score')}"
+        )
+    print(f"total {total_nodes:,} nodes in {total_time:.2f} s: {total_nodes / total_time:,.0f} nps")
+
+
+class _Process:
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "doushouqi", "engine"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=env,
+        )
+
+    def send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def wait_for(self, prefix: str) -> str:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            if line.startswith(prefix):
+                return line.strip()
+        raise RuntimeError(f"engine ended before {prefix!r}")
+
+    def close(self) -> None:
+        self.send("quit")
+        self.process.wait(30)
+
+
+def bench_movetime() -> None:
+    engine = Engine(hash_mb=64)
+    engine.warm_up()
+    board = Board(POSITIONS[3])
+    process = _Process()
+    process.send("isready")
+    process.wait_for("readyok")
+    process.send(f"position fen {POSITIONS[3]}")
+    print("movetime   worst in process   worst via protocol   (3 searches each)")
+    for movetime in (0.1, 0.5, 1.0):
+        worst_in = worst_out = 0.0
+        for _ in range(3):
+            started = time.perf_counter()
+            engine.search(board, Limit(movetime=movetime))
+            worst_in = max(worst_in, time.perf_counter() - started)
+            started = time.perf_counter()
+            process.send(f"go movetime {round(movetime * 1000)}")
+            process.wait_for("bestmove")
+            worst_out = max(worst_out, time.perf_counter() - started)
+        print(
+            f"{movetime:>6.1f} s   {worst_in:>8.3f} s ({1000 * (worst_in - movetime):+.0f} ms)"
+            f"   {worst_out:>8.3f} s ({1000 * (worst_out - movetime):+.0f} ms)"
+        )
+    process.close()
+
+
+def time_to_ready(env: dict[str, str] | None) -> float:
+    started = time.perf_counter()
+    process = _Process(env)
+    process.send("isready")
+    process.wait_for("readyok")
+    elapsed = time.perf_counter() - started
+    process.close()
+    return elapsed
+
+
+def bench_startup(cold: bool) -> None:
+    warm = min(time_to_ready(None) for _ in range(3))
+    print(f"start-up to readyok, warm cache: {warm:.2f} s (best of 3)")
+    if cold:
+        with tempfile.TemporaryDirectory() as cache:
+            # An empty cache directory: every compiled function is built from scratch, as on a
+            # fresh install, without touching the shared cache.
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            print(f"start-up to readyok, cold cache: {time_to_ready(env):.2f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=11, help="depth for time to depth (11)")
+    parser.add_argument("--only", choices=("positions", "movetime", "startup"), default=None)
+    parser.add_argument("--skip-startup", action="store_true", help="no start-up timings")
+    parser.add_argument("--no-cold", action="store_true", help="no cold start (compiles)")
+    args = parser.parse_args(argv)
+    if args.only in (None, "positions"):
+        bench_positions(args.depth)
+    if args.only in (None, "movetime"):
+        bench_movetime()
+    if args.only == "startup" or (args.only is None and not args.skip_startup):
+        bench_startup(cold=not args.no_cold)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

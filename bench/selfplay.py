@@ -1,0 +1,144 @@
+"""In-process self-play: engine settings A against B, to measure a change or a level step.
+
+    .venv/bin/python bench/selfplay.py --a level=10 --b level=9 --games 40 --movetime 0.05
+    .venv/bin/python bench/selfplay.py --a lmr=0 --b lmr=1 --nodes 20000
+    .venv/bin/python bench/selfplay.py --a params=tuned.json --b "" --games 100
+
+A side is a comma-separated list of ``key=value``: ``level`` (1-10), ``params`` (a JSON file
+of evaluation weights, :mod:`doushouqi.ai.eval_params`), ``seed``, or any key of
+``doushouqi.ai.engine.DEFAULT_TUNING``. Each opening (the start position plus a few random
+plies) is played twice, colours swapped. Games longer than ``--max-plies`` are drawn.
+Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import threading
+import time
+
+from doushouqi.ai import Engine
+from doushouqi.ai.eval_params import load_params
+from doushouqi.analysis import Limit
+from doushouqi.board import Board
+
+
+def make_engine(spec: str, rules: str) -> tuple[Engine, int]:
+    """An engine and its level from a side's ``key=value,...`` description."""
+    settings = dict(item.split("=", 1) for item in spec.split(",") if item.strip())
+    params = load_params(settings.pop("params")) if "params" in settings else None
+    seed = int(settings.pop("seed", "1"))
+    level = int(settings.pop("level", "10"))
+    engine = Engine(rules, hash_mb=16, params=params, seed=seed)
+    for key, value in settings.items():
+        if key not in engine.tuning:
+            raise SystemExit(f"unknown setting {key!r} (known: {', '.join(engine.tuning)})")
+        engine.tuning[key] = int(value)
+    return engine, level
+
+
+def openings(count: int, plies: int, rules: str, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    found: list[Board] = []
+    seen: set[str] = set()
+    while len(found) < count:
+        board = Board(rules=rules)
+        for _ in range(plies):
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over() and board.fen() not in seen:
+            seen.add(board.fen())
+            found.append(board)
+    return found
+
+
+def play(board: Board, red: tuple[Engine, int], blue: tuple[Engine, int], limit: Limit,
+         max_plies: int) -> float | None:  # fmt: skip
+    """Red's score (1, 0.5, 0) of one game from ``board``."""
+    board = board.copy()
+    for engine, _ in (red, blue):
+        engine.new_game()
+    while board.ply < max_plies:
+        outcome = board.outcome()
+        if outcome is not None:
+            return 0.5 if outcome.winner is None else 1.0 - outcome.winner
+        engine, level = red if board.turn == 0 else blue
+        result = engine.search(board, limit, level=level)
+        assert result.move is not None
+        board.push(result.move)
+    return 0.5
+
+
+def elo(score: float, games: int) -> tuple[float, float]:
+    """Elo difference of a score fraction, and its 95% error bar (normal approximation)."""
+    score = min(max(score, 0.5 / games), 1 - 0.5 / games)
+    difference = -400 * math.log10(1 / score - 1)
+    deviation = math.sqrt(score * (1 - score) / games)
+    high = min(score + 1.96 * deviation, 1 - 1e-6)
+    low = max(score - 1.96 * deviation, 1e-6)
+    margin = (-400 * math.log10(1 / high - 1) + 400 * math.log10(1 / low - 1)) / 2
+    return difference, margin
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", default="", help="side A settings, e.g. level=10,lmr=0")
+    parser.add_argument("--b", default="", help="side B settings")
+    parser.add_argument("--games", type=int, default=20, help="games (even: pairs)")
+    parser.add_argument("--movetime", type=float, default=None, help="seconds per move")
+    parser.add_argument("--nodes", type=int, default=None, help="nodes per move")
+    parser.add_argument("--depth", type=int, default=None, help="depth per move")
+    parser.add_argument("--rules", default="wango")
+    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=1, help="games at once (threads)")
+    args = parser.parse_args(argv)
+    if args.movetime is None and args.nodes is None and args.depth is None:
+        args.movetime = 0.05
+    limit = Limit(depth=args.depth, nodes=args.nodes, movetime=args.movetime)
+    starts = openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
+    jobs = [(board, a_red) for board in starts for a_red in (True, False)][: args.games]
+
+    results: list[float] = []
+    lock = threading.Lock()
+    started = time.perf_counter()
+
+    def worker(worker_jobs: list[tuple[Board, bool]]) -> None:
+        a = make_engine(args.a, args.rules)
+        b = make_engine(args.b, args.rules)
+        for board, a_red in worker_jobs:
+            red, blue = (a, b) if a_red else (b, a)
+            red_score = play(board, red, blue, limit, args.max_plies)
+            assert red_score is not None
+            with lock:
+                results.append(red_score if a_red else 1 - red_score)
+                wins = results.count(1.0)
+                draws = results.count(0.5)
+                print(f"game {len(results):>3}: A {wins}-{draws}-{len(results) - wins - draws}",
+                      flush=True)  # fmt: skip
+
+    threads = [
+        threading.Thread(target=worker, args=(jobs[i :: args.concurrency],))
+        for i in range(max(1, args.concurrency))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    games = len(results)
+    wins, draws = results.count(1.0), results.count(0.5)
+    score = sum(results) / games
+    difference, margin = elo(score, games)
+    print(
+        f"A ({args.a or 'default'}) vs B ({args.b or 'default'}): +{wins} ={draws} "
+        f"-{games - wins - draws}, score {100 * score:.1f}%, Elo {difference:+.0f} "
+        f"± {margin:.0f}, {time.perf_counter() - started:.0f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

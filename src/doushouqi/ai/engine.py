@@ -1,0 +1,414 @@
+"""The engine's public face: :class:`Engine` (iterative deepening driver) and :func:`best_move`.
+
+>>> from doushouqi.board import Board
+>>> engine = Engine("wango", hash_mb=8)
+>>> result = engine.search(Board("7/3W3/r6/7/7/7/7/7/7 w"), Limit(depth=3))
+>>> str(result.move), result.info["score"]
+('d8d9', Score(den=1))
+
+The compiled search (:mod:`.search`) does one depth per call; this driver runs the
+iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
+reports an :class:`~doushouqi.analysis.Info` after each finished depth. The search runs with
+the GIL released, so :meth:`Engine.stop` (from any thread) and the deadline timer act at once.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..analysis import DEN_SCORE, Info, Limit, PlayResult, Score
+from ..board import Board, Move
+from ..rules import RuleSet, find_rules
+from .core import Position
+from .eval_params import default_params
+from .levels import LevelSettings, choose_root_move, settings_for
+from .search import (
+    C_ABORT,
+    C_AGE,
+    C_BEST_MOVE,
+    C_BEST_SCORE,
+    C_CONTEMPT,
+    C_DANGER_RADIUS,
+    C_EXT_BUDGET,
+    C_FUTILITY_MARGIN,
+    C_LMR,
+    C_NODE_LIMIT,
+    C_NODES,
+    C_NOISE,
+    C_NOISE_SEED,
+    C_NULL_MOVE,
+    C_QCHECKS,
+    C_ROOT_COUNT,
+    C_ROOT_PLY,
+    C_SELDEPTH,
+    C_STOP,
+    DEN_BOUND,
+    INFINITE,
+    MAX_PLY,
+    W_EVAL_CACHE,
+    W_HISTORY,
+    W_KILLERS,
+    W_PV,
+    W_PV_LEN,
+    W_ROOT_MOVES,
+    W_ROOT_SCORES,
+    new_tt,
+    new_work,
+    prepare_root,
+    search_root,
+)
+from .timeman import TimePlan, plan_time
+
+__all__ = ["DEFAULT_TUNING", "MAX_DEPTH", "Engine", "best_move", "score_from_internal"]
+
+#: Deepest iteration (leaves room below MAX_PLY for extensions and quiescence).
+MAX_DEPTH = MAX_PLY - 32
+#: First aspiration half-window, centipawns.
+ASPIRATION = 30
+
+InfoCallback = Callable[[Info], None]
+
+#: Search switches and margins; :attr:`Engine.tuning` starts from these.
+DEFAULT_TUNING = {
+    "null_move": 1,
+    "lmr": 1,
+    "quiescence_threats": 2,  # quiescence plies that try den threats
+    "futility_margin": 90,  # reverse futility, centipawns per ply
+    "danger_radius": 3,  # no pruning with an enemy this close to our den
+    "extension_percent": 50,  # den-check extensions per path, % of the depth (+1)
+    "contempt": 15,  # centipawns a draw is worth less than an equal position, to us
+    "no_qtt": 0,
+}
+_TUNING_WORDS = {
+    "null_move": C_NULL_MOVE,
+    "lmr": C_LMR,
+    "quiescence_threats": C_QCHECKS,
+    "futility_margin": C_FUTILITY_MARGIN,
+    "danger_radius": C_DANGER_RADIUS,
+    "contempt": C_CONTEMPT,
+    "no_qtt": 19,
+}
+
+
+def score_from_internal(value: int) -> Score:
+    """A search score as centipawns, or as moves to a den win (``den N``) / loss (``den -N``)."""
+    if value > DEN_BOUND:
+        return Score(den=max(1, (DEN_SCORE - value + 1) // 2))
+    if value < -DEN_BOUND:
+        return Score(den=-max(1, (DEN_SCORE + value) // 2))
+    return Score(cp=int(value))
+
+
+def _decode(move: int) -> Move:
+    return Move(int(move) & 63, int(move) >> 6)
+
+
+class Engine:
+    """A Jungle engine: one transposition table, one search at a time.
+
+    ``rules`` is the rule set of the positions it will be given (changing it clears the
+    table); a board searched under other rules is searched under its own rules. ``seed`` fixes
+    the random choices of the weaker levels (level 10 is deterministic at a fixed depth).
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str = "wango",
+        *,
+        hash_mb: int = 64,
+        params: np.ndarray | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self._rules = find_rules(rules)
+        self._hash_mb = hash_mb
+        self._tt = new_tt(hash_mb)
+        self._work = new_work()
+        self._params = default_params() if params is None else np.asarray(params, np.int64)
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._searching = False
+        self._serial = 0
+        self._age = 0
+        self._tt_rules: RuleSet | None = None
+        #: Search switches and margins (see :data:`DEFAULT_TUNING`); for experiments.
+        self.tuning: dict[str, int] = dict(DEFAULT_TUNING)
+
+    # ---------------------------------------------------------------------- settings
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: RuleSet | str) -> None:
+        self._rules = find_rules(rules)
+
+    @property
+    def hash_mb(self) -> int:
+        return self._hash_mb
+
+    @hash_mb.setter
+    def hash_mb(self, megabytes: int) -> None:
+        with self._lock:
+            self._hash_mb = megabytes
+            self._tt = new_tt(megabytes)
+
+    @property
+    def searching(self) -> bool:
+        """Whether a search is running (its stop flag is armed)."""
+        return self._searching
+
+    def new_game(self) -> None:
+        """Forget everything learnt (table, killers, history): the next position is unrelated."""
+        with self._lock:
+            self._tt.fill(0)
+            self._work.fill(0)
+
+    def stop(self) -> None:
+        """Stop the running search soon (thread-safe); it returns its best move so far."""
+        self._work[C_STOP] = 1
+
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) all the compiled code with a small search."""
+        self.search(Board(rules=self._rules), Limit(depth=3))
+        self.new_game()
+
+    # ------------------------------------------------------------------------ search
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        level: int = 10,
+        on_info: InfoCallback | None = None,
+    ) -> PlayResult:
+        """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
+
+        Returns the move to play and the last search info; ``move`` is None when the game is
+        over (den entered, no animals, no legal move, or drawn by rule).
+        """
+        settings = settings_for(level)
+        with self._lock:
+            self._work[C_STOP] = 0
+            self._serial += 1
+            self._searching = True
+            try:
+                return self._search(board, limit, settings, on_info)
+            finally:
+                self._searching = False
+
+    def _expire(self, serial: int) -> None:
+        if self._serial == serial and self._searching:
+            self._work[C_STOP] = 1
+
+    def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        settings: LevelSettings,
+        on_info: InfoCallback | None,
+    ) -> PlayResult:
+        started = time.perf_counter()
+        position = Position.from_board(board)
+        if position.is_game_over_on_board() or position.is_draw_by_rule():
+            return PlayResult(None, Info(string="game over"))
+        if board.rules != self._tt_rules:
+            # Entries (moves, scores, evaluations) of another rule set mislead.
+            self._tt.fill(0)
+            self._work[W_EVAL_CACHE:] = 0
+            self._tt_rules = board.rules
+        state, history, rules = position.state, position.history, position.compiled_rules
+        work, tt, params = self._work, self._tt, self._params
+
+        plan = plan_time(limit, position.turn).scaled(settings.time_share)
+        max_depth = min(d for d in (plan.depth, settings.max_depth, MAX_DEPTH) if d is not None)
+        node_caps = [n for n in (plan.nodes, settings.max_nodes) if n is not None]
+        self._age = (self._age + 1) & 0xFF
+        work[C_ABORT] = 0
+        work[C_NODES] = 0
+        work[C_SELDEPTH] = 0
+        work[C_NODE_LIMIT] = min(node_caps) if node_caps else 0
+        work[C_ROOT_PLY] = position.ply
+        work[C_AGE] = self._age
+        work[C_NOISE] = settings.noise
+        work[C_NOISE_SEED] = self._rng.getrandbits(62) if settings.noise else 0
+        for key, word in _TUNING_WORDS.items():
+            work[word] = self.tuning[key]
+        work[W_KILLERS:W_HISTORY] = 0
+        work[W_HISTORY : W_HISTORY + 8192] //= 4  # old history still hints, but less
+
+        count = prepare_root(state, history, rules, tt, work, params)
+        if count == 0:
+            return PlayResult(None, Info(string="no legal move"))
+        if count == 1 and plan.timed:
+            max_depth = min(max_depth, 4)  # forced: answer at once, with a score
+
+        timer = None
+        if plan.hard is not None:
+            delay = max(0.0, plan.hard - (time.perf_counter() - started))
+            timer = threading.Timer(delay, self._expire, (self._serial,))
+            timer.daemon = True
+            timer.start()
+        try:
+            best, info, scores = self._iterate(
+                board, position, plan, settings, max_depth, started, on_info
+            )
+            if limit.infinite or (plan.hard is None and plan.depth is None and plan.nodes is None):
+                # `go infinite`: the answer waits for `stop`, even after the last depth.
+                while not work[C_STOP]:
+                    time.sleep(0.002)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        # The answer's info: the last finished depth, with the whole search's nodes and time.
+        elapsed = max(1e-6, time.perf_counter() - started)
+        info = Info(info, nodes=int(work[C_NODES]), time=elapsed)
+        info["nps"] = int(info["nodes"] / elapsed)
+        if scores is not None and settings.exact_root:
+            moves = [int(m) for m in work[W_ROOT_MOVES : W_ROOT_MOVES + count]]
+            best = moves[choose_root_move(scores, settings, self._rng)]
+        return PlayResult(_decode(best), info)
+
+    def _iterate(
+        self,
+        board: Board,
+        position: Position,
+        plan: TimePlan,
+        settings: LevelSettings,
+        max_depth: int,
+        started: float,
+        on_info: InfoCallback | None,
+    ) -> tuple[int, Info, list[int] | None]:
+        """The iterations; returns the best move, the last info and (levels that choose among
+        moves) the exact root scores of the last finished depth."""
+        state, history, rules = position.state, position.history, position.compiled_rules
+        work, tt, params = self._work, self._tt, self._params
+        count = int(work[C_ROOT_COUNT])
+        best = int(work[W_ROOT_MOVES])
+        info = Info(depth=0, score=Score(cp=0), nodes=0, pv=[_decode(best)])
+        scores: list[int] | None = None
+        previous = 0
+        for depth in range(1, max_depth + 1):
+            # Den-check extensions per path: enough for den fights, bounded so depths finish.
+            work[C_EXT_BUDGET] = max(2, depth * self.tuning["extension_percent"] // 100 + 1)
+            exact = settings.exact_root
+            if exact or depth < 4 or abs(previous) > DEN_BOUND:
+                alpha, beta, delta = -INFINITE, INFINITE, INFINITE
+            else:
+                alpha, beta, delta = previous - ASPIRATION, previous + ASPIRATION, ASPIRATION
+            while True:
+                # Set again only by a root move that beats alpha in this very call.
+                work[C_BEST_MOVE] = 0
+                score = int(search_root(state, history, rules, tt, work, params, depth,
+                                        alpha, beta, exact))  # fmt: skip
+                if work[C_ABORT] or alpha < score < beta:
+                    break
+                delta *= 3
+                if delta > 1500:
+                    alpha, beta = -INFINITE, INFINITE
+                elif score <= alpha:
+                    alpha = max(-INFINITE, score - delta)
+                else:
+                    beta = min(INFINITE, score + delta)
+            if work[C_ABORT]:
+                # A root move whose search finished above alpha in the interrupted call beat
+                # every move searched before it at this depth: a real improvement.
+                improved = int(work[C_BEST_MOVE])
+                if improved not in (0, best) and depth > 1 and not exact:
+                    best = improved
+                    info = self._info(board, depth, int(work[C_BEST_SCORE]), started, best)
+                break
+            best = int(work[W_ROOT_MOVES])
+            previous = score
+            info = self._info(board, depth, score, started, best)
+            if exact:
+                scores = [int(s) for s in work[W_ROOT_SCORES : W_ROOT_SCORES + count]]
+            if on_info is not None:
+                on_info(info)
+            if self._done(plan, depth, score, started):
+                break
+        return best, info, scores
+
+    def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
+        """Whether to stop after a finished depth."""
+        if abs(score) > DEN_BOUND and plan.timed:
+            # A proven result: more depth can only find a faster den, rarely worth the time.
+            plies = DEN_SCORE - abs(score)
+            if depth >= plies + 4:
+                return True
+        if plan.soft is None or plan.hard is None:
+            return False
+        elapsed = time.perf_counter() - started
+        if plan.soft < plan.hard:
+            # Clock: the next depth would likely end past the soft deadline.
+            return elapsed > 0.55 * plan.soft
+        return elapsed >= plan.hard
+
+    def _info(self, board: Board, depth: int, score: int, started: float, best: int) -> Info:
+        work = self._work
+        elapsed = max(1e-6, time.perf_counter() - started)
+        nodes = int(work[C_NODES])
+        length = int(work[W_PV_LEN])
+        moves = [int(m) for m in work[W_PV : W_PV + length]]
+        if not moves or moves[0] != best:
+            moves = [best]
+        pv: list[Move] = []
+        check = board.copy()
+        for code in moves:
+            move = _decode(code)
+            if not check.is_legal(move):
+                break
+            pv.append(move)
+            check.push(move)
+        return Info(
+            depth=depth,
+            seldepth=max(depth, int(work[C_SELDEPTH])),
+            score=score_from_internal(score),
+            nodes=nodes,
+            nps=int(nodes / elapsed),
+            time=elapsed,
+            pv=pv or [_decode(best)],
+        )
+
+
+# --------------------------------------------------------------------------- best_move
+
+_POOL_LOCK = threading.Lock()
+_POOLS: dict[RuleSet, queue.LifoQueue[Engine]] = {}
+#: Engines kept per rule set: concurrent callers (web games) search in parallel.
+POOL_SIZE = 4
+_CREATED: dict[RuleSet, int] = {}
+
+
+def _acquire(rules: RuleSet) -> Engine:
+    with _POOL_LOCK:
+        pool = _POOLS.setdefault(rules, queue.LifoQueue())
+        try:
+            return pool.get_nowait()
+        except queue.Empty:
+            if _CREATED.get(rules, 0) < POOL_SIZE:
+                _CREATED[rules] = _CREATED.get(rules, 0) + 1
+                return Engine(rules, hash_mb=32)
+    return pool.get()  # every engine busy: wait for one
+
+
+def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) -> Move:
+    """The engine's move in ``board`` at ``level`` within ``movetime`` seconds (None: one
+    second at level 10, less below, as the level decides). Raises ValueError when the game is
+    over. Engines are shared per rule set, so repeated calls reuse what they learnt."""
+    engine = _acquire(board.rules)
+    try:
+        result = engine.search(board, Limit(movetime=1.0 if movetime is None else movetime),
+                               level=level)  # fmt: skip
+    finally:
+        _POOLS[board.rules].put(engine)
+    if result.move is None:
+        raise ValueError("no move: the game is over")
+    return result.move

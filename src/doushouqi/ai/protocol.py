@@ -1,0 +1,406 @@
+"""``doushouqi engine``: the engine over stdin/stdout in the UCI-like Jungle protocol.
+
+Commands (one a line; every answer line is flushed at once):
+
+* ``uci`` / ``jcei`` → ``id name``, ``id author``, one ``option`` line per option,
+  ``uciok`` / ``jceiok``;
+* ``isready`` → ``readyok`` once the compiled code is loaded (it compiles in the background
+  from the start, so the first ``isready`` may take a while on a cold cache);
+* ``setoption name <name> [value <value>]``: ``Rules`` (a rule set name or a rule file path),
+  ``Level`` (1-10), ``Hash`` (MB), and one option per rule field (``rule_7_3`` ...);
+* ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
+  pass), checked with the rules library: a bad position or move leaves the old one in place;
+* ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+  [movestogo N] [infinite]`` → ``info …`` after each depth, then ``bestmove <move>``
+  (``bestmove 0000`` when the game is over); the search runs in a thread, so ``stop``,
+  ``isready`` and ``quit`` are answered while it thinks;
+* ``stop``, ``quit``; ``perft N`` (prints the leaf count), ``d`` (prints board and position
+  string).
+
+Anything malformed is answered with ``info string error …`` and the engine carries on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from importlib import metadata
+from typing import TextIO
+
+from ..analysis import Info, Limit
+from ..board import Board
+from ..rules import Ranks, Repetition, RuleSet, find_rules
+from .core import Position
+from .engine import Engine
+from .levels import MAX_LEVEL, MIN_LEVEL
+
+__all__ = ["EngineProtocol", "run_protocol"]
+
+AUTHOR = "the doushouqi authors"
+NAMED_RULE_SETS = ("wango", "classic", "classic-dog", "international")
+DEFAULT_HASH_MB = 64
+
+
+def _version() -> str:
+    try:
+        return metadata.version("doushouqi")
+    except metadata.PackageNotFoundError:
+        return "dev"
+
+
+def _parse_bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("true", "1", "yes", "on"):
+        return True
+    if lowered in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(f"expected true or false, got {text!r}")
+
+
+def _parse_int(text: str, low: int, high: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{what}: expected an integer, got {text!r}") from None
+    if not low <= value <= high:
+        raise ValueError(f"{what}: expected {low}..{high}, got {value}")
+    return value
+
+
+def _rule_field(name: str, text: str) -> object:
+    """The RuleSet value of a rule option given as protocol text."""
+    if name in (
+        "own_rat_blocks_jump",
+        "rat_captures_across_water",
+        "trapped_can_capture",
+        "rule_7_3",
+        "rule_17_5",
+    ):
+        return _parse_bool(text)
+    if name == "repetition":
+        return Repetition(text.strip())
+    if name == "ranks":
+        return Ranks(text.strip())
+    if name == "first_player":
+        colors = {"red": 0, "blue": 1}
+        if text.strip().lower() not in colors:
+            raise ValueError(f"first_player: expected red or blue, got {text!r}")
+        return colors[text.strip().lower()]
+    if name == "no_capture_draw_rounds":
+        rounds = _parse_int(text, 0, 10_000, name)
+        return rounds or None
+    raise ValueError(f"unknown option {name!r}")
+
+
+RULE_OPTIONS = (
+    "own_rat_blocks_jump",
+    "rat_captures_across_water",
+    "trapped_can_capture",
+    "repetition",
+    "no_capture_draw_rounds",
+    "rule_7_3",
+    "rule_17_5",
+    "ranks",
+    "first_player",
+)
+
+
+class EngineProtocol:
+    """One protocol session: reads command lines, writes answers to ``out``."""
+
+    def __init__(self, out: TextIO | None = None, engine: Engine | None = None) -> None:
+        self._out = out if out is not None else sys.stdout
+        self._write_lock = threading.Lock()
+        self.engine = engine if engine is not None else Engine(hash_mb=DEFAULT_HASH_MB)
+        self.rules: RuleSet = self.engine.rules
+        self.level = MAX_LEVEL
+        self.hash_mb = DEFAULT_HASH_MB
+        self.board = Board(rules=self.rules)
+        self._position_args: tuple[str | None, list[str]] = (None, [])
+        self._search: threading.Thread | None = None
+        self._answered = threading.Event()
+        self._warm = threading.Thread(target=self._warm_up, daemon=True)
+        self._warm_error: str | None = None
+        self._warm.start()
+        self._commands: dict[str, Callable[[list[str]], bool | None]] = {
+            "uci": lambda _: self._handshake("uciok"),
+            "jcei": lambda _: self._handshake("jceiok"),
+            "isready": self._isready,
+            "setoption": self._setoption,
+            "ucinewgame": self._ucinewgame,
+            "position": self._position,
+            "go": self._go,
+            "stop": self._stop,
+            "quit": self._quit,
+            "perft": self._perft,
+            "d": self._display,
+        }
+
+    # ------------------------------------------------------------------------ output
+
+    def send(self, line: str) -> None:
+        with self._write_lock:
+            self._out.write(line + "\n")
+            self._out.flush()
+
+    def error(self, message: str) -> None:
+        self.send(f"info string error {message}")
+
+    # ------------------------------------------------------------------------ the loop
+
+    def run(self, lines: Iterable[str]) -> int:
+        """Handle every line until ``quit`` or the end of input (then stop any search)."""
+        for line in lines:
+            if not self.handle(line):
+                return 0
+        self._quit([])
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Handle one command line; False after ``quit``."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        command = self._commands.get(tokens[0])
+        if command is None:
+            self.error(f"unknown command {tokens[0]!r}")
+            return True
+        try:
+            return command(tokens[1:]) is not False
+        except Exception as exc:  # keep running whatever a command hits
+            self.error(f"{tokens[0]}: {exc}")
+            return True
+
+    # ---------------------------------------------------------------------- commands
+
+    def _warm_up(self) -> None:
+        try:
+            self.engine.warm_up()
+        except Exception as exc:  # reported at isready; the loop must keep running
+            self._warm_error = str(exc)
+
+    def _wait_warm(self) -> None:
+        self._warm.join()
+        if self._warm_error is not None:
+            self.error(f"warm-up failed: {self._warm_error}")
+            self._warm_error = None
+
+    def _handshake(self, ok: str) -> None:
+        self.send(f"id name doushouqi {_version()}")
+        self.send(f"id author {AUTHOR}")
+        rules = self.rules
+        named = " ".join(f"var {name}" for name in NAMED_RULE_SETS)
+        self.send(f"option name Rules type combo default {rules.name} {named}")
+        self.send(
+            f"option name Level type spin default {self.level} min {MIN_LEVEL} max {MAX_LEVEL}"
+        )
+        self.send(f"option name Hash type spin default {self.hash_mb} min 1 max 4096")
+        for field in RULE_OPTIONS:
+            self.send(self._rule_option_line(field, rules))
+        self.send(ok)
+
+    @staticmethod
+    def _rule_option_line(field: str, rules: RuleSet) -> str:
+        value = getattr(rules, field)
+        if isinstance(value, bool):
+            return f"option name {field} type check default {str(value).lower()}"
+        if field == "repetition":
+            options = " ".join(f"var {r.value}" for r in Repetition)
+            return f"option name {field} type combo default {value.value} {options}"
+        if field == "ranks":
+            options = " ".join(f"var {r.value}" for r in Ranks)
+            return f"option name {field} type combo default {value.value} {options}"
+        if field == "first_player":
+            default = "blue" if value else "red"
+            return f"option name {field} type combo default {default} var red var blue"
+        return f"option name {field} type spin default {value or 0} min 0 max 10000"
+
+    def _isready(self, _: list[str]) -> None:
+        if not self._searching():
+            self._wait_warm()
+        self.send("readyok")
+
+    def _setoption(self, args: list[str]) -> None:
+        if not args or args[0] != "name":
+            raise ValueError("expected: setoption name <name> [value <value>]")
+        if "value" in args:
+            split = args.index("value")
+            name, value = " ".join(args[1:split]), " ".join(args[split + 1 :])
+        else:
+            name, value = " ".join(args[1:]), ""
+        key = name.lower()
+        if self._searching():
+            raise ValueError("cannot change options while searching")
+        if key == "rules":
+            self._set_rules(find_rules(value))
+        elif key == "level":
+            self.level = _parse_int(value, MIN_LEVEL, MAX_LEVEL, "Level")
+        elif key == "hash":
+            self.hash_mb = _parse_int(value, 1, 4096, "Hash")
+            self.engine.hash_mb = self.hash_mb
+        elif key in RULE_OPTIONS:
+            changed = dataclasses.replace(self.rules, **{key: _rule_field(key, value)})
+            if changed != self.rules:
+                changed = dataclasses.replace(changed, name="custom")
+            self._set_rules(changed)
+        else:
+            raise ValueError(f"unknown option {name!r}")
+
+    def _set_rules(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.engine.rules = rules
+        fen, moves = self._position_args
+        try:
+            self.board = self._build_board(fen, moves)
+        except ValueError as exc:
+            self.board = Board(rules=rules)
+            self._position_args = (None, [])
+            self.error(f"position reset to the start: {exc}")
+
+    def _build_board(self, fen: str | None, moves: list[str]) -> Board:
+        board = Board(fen, self.rules)
+        for text in moves:
+            if text == "0000":
+                board.push_pass()
+            else:
+                board.push_move(text)
+        return board
+
+    def _ucinewgame(self, _: list[str]) -> None:
+        if self._searching():
+            raise ValueError("cannot start a new game while searching")
+        self.engine.new_game()
+
+    def _position(self, args: list[str]) -> None:
+        if not args:
+            raise ValueError("expected: position startpos|fen <position> [moves ...]")
+        split = args.index("moves") if "moves" in args else len(args)
+        head, moves = args[:split], args[split + 1 :]
+        if head[0] == "startpos" and len(head) == 1:
+            fen = None
+        elif head[0] == "fen" and len(head) > 1:
+            fen = " ".join(head[1:])
+        else:
+            raise ValueError(f"expected startpos or fen <position>, got {' '.join(head)!r}")
+        self.board = self._build_board(fen, moves)
+        self._position_args = (fen, moves)
+
+    def _go(self, args: list[str]) -> None:
+        if self._searching():
+            raise ValueError("already searching")
+        limit = self._parse_go(args)
+        self._wait_warm()
+        board = self.board.copy()
+        level = self.level
+        thread = threading.Thread(target=self._run_search, args=(board, limit, level))
+        thread.daemon = True
+        self._answered.clear()
+        self._search = thread
+        thread.start()
+        # Until the search has armed its stop flag, a `stop` read now could be lost.
+        while thread.is_alive() and not self.engine.searching:
+            time.sleep(0.0002)
+
+    @staticmethod
+    def _parse_go(args: list[str]) -> Limit:
+        values: dict[str, int] = {}
+        infinite = False
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word == "infinite":
+                infinite = True
+                i += 1
+                continue
+            if word not in ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
+                            "movestogo"):  # fmt: skip
+                raise ValueError(f"unknown go parameter {word!r}")
+            if i + 1 >= len(args):
+                raise ValueError(f"{word}: missing value")
+            values[word] = _parse_int(args[i + 1], -(10**12), 10**12, word)
+            i += 2
+
+        def seconds(key: str) -> float | None:
+            return values[key] / 1000 if key in values else None
+
+        return Limit(
+            depth=values.get("depth"),
+            nodes=values.get("nodes"),
+            movetime=seconds("movetime"),
+            red_clock=seconds("wtime"),
+            blue_clock=seconds("btime"),
+            red_inc=seconds("winc"),
+            blue_inc=seconds("binc"),
+            infinite=infinite,
+        )
+
+    def _run_search(self, board: Board, limit: Limit, level: int) -> None:
+        try:
+            result = self.engine.search(board, limit, level=level, on_info=self._send_info)
+            move = str(result.move) if result.move is not None else "0000"
+        except Exception as exc:  # never leave the GUI without a bestmove
+            self.error(f"search failed: {exc}")
+            move = "0000"
+        # Answered from here on: the GUI may send the next command as soon as it reads this.
+        self._answered.set()
+        self.send(f"bestmove {move}")
+
+    def _send_info(self, info: Info) -> None:
+        parts = ["info"]
+        for key in ("depth", "seldepth"):
+            if key in info:
+                parts += [key, str(info.get(key))]
+        if "score" in info:
+            parts += ["score", str(info["score"])]
+        for key in ("nodes", "nps"):
+            if key in info:
+                parts += [key, str(info.get(key))]
+        if "time" in info:
+            parts += ["time", str(round(info["time"] * 1000))]
+        if info.get("pv"):
+            parts += ["pv", *(str(move) for move in info["pv"])]
+        self.send(" ".join(parts))
+
+    def _searching(self) -> bool:
+        """Whether a search is running and has not yet answered (a thread that has sent its
+        bestmove is only finishing: it is waited for, not reported as searching)."""
+        if self._search is None or not self._search.is_alive():
+            return False
+        if self._answered.is_set():
+            self._search.join()
+            return False
+        return True
+
+    def _stop(self, _: list[str]) -> None:
+        if self._searching():
+            self.engine.stop()
+        if self._search is not None:
+            self._search.join()
+
+    def _quit(self, _: list[str]) -> bool:
+        self._stop([])
+        return False
+
+    def _perft(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise ValueError("expected: perft <depth>")
+        depth = _parse_int(args[0], 0, 20, "depth")
+        if self._searching():
+            raise ValueError("cannot run perft while searching")
+        self._wait_warm()
+        self.send(str(Position.from_board(self.board).perft(depth)))
+
+    def _display(self, _: list[str]) -> None:
+        for row in str(self.board).splitlines():
+            self.send(row)
+        self.send(f"Rules: {self.rules.name}")
+        self.send(f"Fen: {self.board.fen()}")
+
+
+def run_protocol(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run a session on stdin/stdout (the ``doushouqi engine`` command)."""
+    source = stdin if stdin is not None else sys.stdin
+    return EngineProtocol(stdout).run(iter(source.readline, ""))
