@@ -151,14 +151,17 @@ def test_every_level_plays_legal_moves_in_random_positions() -> None:
             board.push(move if rng.random() < 0.5 else rng.choice(list(board.legal_moves)))
 
 
-def test_level_one_enters_the_den_and_often_takes_a_free_animal() -> None:
+def test_level_one_enters_the_den_takes_a_free_animal_and_varies() -> None:
     engine = Engine(hash_mb=4, seed=5)
     den = Board("2W4/7/7/6c/p6/E6/7/7/7 w")
     assert all(str(engine.search(den, Limit(depth=1), level=1).move) == "c9d9" for _ in range(5))
     # The elephant on a4 may take the leopard on a5 for free.
     free = Board("7/7/3e3/7/p6/E6/7/7/6R w")
-    taken = sum(str(engine.search(free, Limit(depth=1), level=1).move) == "a4a5" for _ in range(40))
-    assert 8 <= taken < 40, taken
+    taken = sum(str(engine.search(free, Limit(depth=1), level=1).move) == "a4a5" for _ in range(20))
+    assert taken >= 15, taken
+    # In a quiet position a beginner does not always play the same move.
+    start = {str(engine.search(Board(), Limit(depth=1), level=1).move) for _ in range(20)}
+    assert len(start) >= 3, start
 
 
 def test_choose_root_move_keeps_to_the_margin() -> None:
@@ -172,19 +175,20 @@ def test_choose_root_move_keeps_to_the_margin() -> None:
 def test_a_root_that_fails_low_claims_no_best_move() -> None:
     # With every move below alpha, the scores are only upper bounds: none may be taken for a
     # better move (an interrupted re-search would otherwise play it; see the driver).
-    from doushouqi.ai import search
+    from doushouqi.ai import search, ttable
+    from doushouqi.ai import work as layout
     from doushouqi.ai.core import Position
     from doushouqi.ai.eval_params import default_params
 
     position = Position("2l4/E6/7/7/3e3/4R2/1C1D3/3L3/5t1 w")
-    tt, work, params = search.new_tt(1), search.new_work(), default_params()
-    work[search.C_DANGER_RADIUS] = 3
+    tt, work, params = ttable.new_tt(1), layout.new_work(), default_params()
+    work[layout.C_DANGER_RADIUS] = 3
     count = search.prepare_root(position.state, position.history, position.compiled_rules,
                                 tt, work, params)  # fmt: skip
-    order = work[search.W_ROOT_MOVES : search.W_ROOT_MOVES + count].copy()
-    alpha = search.DEN_BOUND
+    order = work[layout.W_ROOT_MOVES : layout.W_ROOT_MOVES + count].copy()
+    alpha = ttable.DEN_BOUND
     score = search.search_root(position.state, position.history, position.compiled_rules, tt,
                                work, params, 4, alpha, alpha + 1, False)  # fmt: skip
     assert score <= alpha
-    assert work[search.C_BEST_MOVE] == 0
-    assert list(work[search.W_ROOT_MOVES : search.W_ROOT_MOVES + count]) == list(order)
+    assert work[layout.C_BEST_MOVE] == 0
+    assert list(work[layout.W_ROOT_MOVES : layout.W_ROOT_MOVES + count]) == list(order)

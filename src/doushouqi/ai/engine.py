@@ -26,9 +26,12 @@ from ..analysis import DEN_SCORE, Info, Limit, PlayResult, Score
 from ..board import Board, Move
 from ..rules import RuleSet, find_rules
 from .core import Position
-from .eval_params import default_params
+from .eval_params import NUM_PARAMS, default_params
 from .levels import LevelSettings, choose_root_move, settings_for
-from .search import (
+from .search import INFINITE, prepare_root, search_root
+from .timeman import TimePlan, plan_time
+from .ttable import DEN_BOUND, new_tt
+from .work import (
     C_ABORT,
     C_AGE,
     C_BEST_MOVE,
@@ -38,6 +41,7 @@ from .search import (
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
     C_LMR,
+    C_NO_QUIESCENCE,
     C_NODE_LIMIT,
     C_NODES,
     C_NOISE,
@@ -48,8 +52,6 @@ from .search import (
     C_ROOT_PLY,
     C_SELDEPTH,
     C_STOP,
-    DEN_BOUND,
-    INFINITE,
     MAX_PLY,
     W_EVAL_CACHE,
     W_HISTORY,
@@ -58,12 +60,8 @@ from .search import (
     W_PV_LEN,
     W_ROOT_MOVES,
     W_ROOT_SCORES,
-    new_tt,
     new_work,
-    prepare_root,
-    search_root,
 )
-from .timeman import TimePlan, plan_time
 
 __all__ = ["DEFAULT_TUNING", "MAX_DEPTH", "Engine", "best_move", "score_from_internal"]
 
@@ -83,7 +81,15 @@ DEFAULT_TUNING = {
     "danger_radius": 3,  # no pruning with an enemy this close to our den
     "extension_percent": 50,  # den-check extensions per path, % of the depth (+1)
     "contempt": 15,  # centipawns a draw is worth less than an equal position, to us
-    "no_qtt": 0,
+}
+_TUNING_RANGES = {
+    "null_move": (0, 1),
+    "lmr": (0, 1),
+    "quiescence_threats": (0, 64),
+    "futility_margin": (0, 10**7),
+    "danger_radius": (0, 7),  # rows of search.DANGER_ZONE
+    "extension_percent": (0, 200),
+    "contempt": (-1000, 1000),
 }
 _TUNING_WORDS = {
     "null_move": C_NULL_MOVE,
@@ -92,7 +98,6 @@ _TUNING_WORDS = {
     "futility_margin": C_FUTILITY_MARGIN,
     "danger_radius": C_DANGER_RADIUS,
     "contempt": C_CONTEMPT,
-    "no_qtt": 19,
 }
 
 
@@ -129,7 +134,11 @@ class Engine:
         self._hash_mb = hash_mb
         self._tt = new_tt(hash_mb)
         self._work = new_work()
-        self._params = default_params() if params is None else np.asarray(params, np.int64)
+        if params is None:
+            params = default_params()
+        if len(params) != NUM_PARAMS:  # compiled code reads by index, unchecked
+            raise ValueError(f"expected {NUM_PARAMS} evaluation weights, got {len(params)}")
+        self._params = np.array(params, dtype=np.int64)  # a private, contiguous copy
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._searching = False
@@ -240,7 +249,10 @@ class Engine:
         work[C_NOISE] = settings.noise
         work[C_NOISE_SEED] = self._rng.getrandbits(62) if settings.noise else 0
         for key, word in _TUNING_WORDS.items():
-            work[word] = self.tuning[key]
+            # Compiled code checks no bounds: keep every knob inside what it indexes.
+            low, high = _TUNING_RANGES[key]
+            work[word] = min(high, max(low, int(self.tuning[key])))
+        work[C_NO_QUIESCENCE] = not settings.quiescence
         work[W_KILLERS:W_HISTORY] = 0
         work[W_HISTORY : W_HISTORY + 8192] //= 4  # old history still hints, but less
 
@@ -297,7 +309,8 @@ class Engine:
         previous = 0
         for depth in range(1, max_depth + 1):
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
-            work[C_EXT_BUDGET] = max(2, depth * self.tuning["extension_percent"] // 100 + 1)
+            percent = min(200, max(0, int(self.tuning["extension_percent"])))
+            work[C_EXT_BUDGET] = max(2, depth * percent // 100 + 1)
             exact = settings.exact_root
             if exact or depth < 4 or abs(previous) > DEN_BOUND:
                 alpha, beta, delta = -INFINITE, INFINITE, INFINITE

@@ -6,13 +6,16 @@ of these at once, so that each level should beat the one below it whatever the t
 * effort — a depth cap, a node cap and a share of the time budget; all three grow with the
   level, so the effort ``min(caps, share x time)`` grows with it too;
 * evaluation noise — a fixed pseudo-random number of centipawns per position (the same within
-  one search, so the search stays consistent), smaller at each level;
+  one search, so the search stays consistent), smaller at each level; kept well below a
+  minor animal's value, or the weak levels forget where the den is and wander (self-play
+  games then end at the move limit instead of in a den);
 * choice — levels 1–6 score every root move exactly and pick at random among the moves
   within ``margin`` centipawns of the best, weighted by ``exp(score / temperature)``.
 
-A beginner (level 1) still plays legal, plausible moves: its depth-1 search with quiescence
-sees captures and den entries, and a free animal is worth far more than the noise, so it takes
-one most of the time; a den entry (scores beyond any margin) it always plays.
+A beginner (level 1) still plays legal, plausible moves: it looks one move ahead and judges
+the result as it stands (no quiescence: it does not see what it loses on the next move), so
+it takes a free animal most of the time — its value is far above the noise — and always
+enters the den when it can (den scores are beyond any margin).
 
 >>> settings_for(10).max_depth is None and settings_for(10).noise == 0
 True
@@ -50,6 +53,8 @@ class LevelSettings:
     temperature: float
     #: Only moves within this many centipawns of the best are candidates.
     margin: int
+    #: Whether leaves are searched on until quiet (False: judged as they stand).
+    quiescence: bool = True
 
     @property
     def exact_root(self) -> bool:
@@ -60,14 +65,14 @@ class LevelSettings:
 LEVELS: dict[int, LevelSettings] = {
     s.level: s
     for s in (
-        LevelSettings(1, 1, 3_000, 0.005, 250, 150.0, 400),
-        LevelSettings(2, 2, 8_000, 0.008, 170, 100.0, 280),
-        LevelSettings(3, 3, 20_000, 0.012, 110, 60.0, 180),
-        LevelSettings(4, 4, 40_000, 0.017, 70, 30.0, 100),
-        LevelSettings(5, 5, 80_000, 0.024, 45, 15.0, 50),
-        LevelSettings(6, 6, 150_000, 0.035, 30, 6.0, 20),
-        LevelSettings(7, 8, 300_000, 0.05, 20, 0.0, 0),
-        LevelSettings(8, 12, 800_000, 0.1, 12, 0.0, 0),
+        LevelSettings(1, 1, 3_000, 0.005, 120, 40.0, 300, quiescence=False),
+        LevelSettings(2, 2, 8_000, 0.008, 80, 30.0, 220),
+        LevelSettings(3, 3, 20_000, 0.012, 55, 22.0, 160),
+        LevelSettings(4, 4, 40_000, 0.017, 40, 15.0, 100),
+        LevelSettings(5, 5, 80_000, 0.024, 30, 10.0, 60),
+        LevelSettings(6, 6, 150_000, 0.035, 22, 5.0, 25),
+        LevelSettings(7, 8, 300_000, 0.05, 15, 0.0, 0),
+        LevelSettings(8, 12, 800_000, 0.1, 10, 0.0, 0),
         LevelSettings(9, None, 3_000_000, 0.25, 5, 0.0, 0),
         LevelSettings(10, None, None, 1.0, 0, 0.0, 0),
     )

@@ -4,16 +4,14 @@ One call of :func:`search_root` searches the root position to one depth; the ite
 deepening driver (Python, :mod:`.engine`) calls it depth after depth, so that it can report
 and manage time between iterations. Everything mutable lives in arrays owned by the caller:
 
-* ``tt`` — the transposition table, ``(entries, 2)`` int64: the full Zobrist key, and one word
-  packing score (high 32 bits), best move, depth, bound and age (:func:`tt_store`);
-* ``work`` — one flat int64 array for the rest (control words ``C_*``, killers, history, the
-  triangular PV table, per-ply move lists, the root move list); few array arguments keep the
-  recursive calls cheap;
+* ``tt`` — the transposition table (:mod:`.ttable`);
+* ``work`` — one flat int64 array for the rest: control words, killers, history, PV, move
+  lists, evaluation cache (:mod:`.work`, which also holds the move ordering);
 * ``params`` — the evaluation weights (:mod:`.eval_params`).
 
 Scores are centipawns for the side to move. A won game scores ``DEN_SCORE - plies`` (plies
 from the root to the position where the loser is to move), so the fastest den wins; the TT
-keeps such scores relative to the node (:func:`_score_to_tt`).
+keeps such scores relative to the node (:func:`score_to_tt`).
 
 Den fights are Jungle's checks: an enemy animal on one of our traps (they all touch the den)
 enters the den next move unless captured. Such a node is "in den check": it never stands pat,
@@ -34,9 +32,7 @@ import numpy as np
 from numba import njit
 
 from ..analysis import DEN_SCORE
-from ..squares import DENS
 from .bitops import popcount
-from .eval_params import P_MATERIAL
 from .evaluate import OWN_DEN_DISTANCE, evaluate
 from .movegen import MAX_MOVES, generate_legal_moves, is_game_over_on_board
 from .state import (
@@ -57,9 +53,58 @@ from .tables import (
     RULE_7_3,
     RULE_17_5,
     RULE_NO_CAPTURE_PLIES,
-    RULE_RANK,
     RULE_REPETITION_MUST_VARY,
     TRAP_BB,
+)
+from .ttable import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    DEN_BOUND,
+    new_tt,
+    score_from_tt,
+    score_to_tt,
+    tt_probe_move,
+    tt_slot,
+    tt_store,
+)
+from .work import (
+    A1,
+    A2,
+    C_ABORT,
+    C_AGE,
+    C_BEST_MOVE,
+    C_BEST_SCORE,
+    C_CONTEMPT,
+    C_DANGER_RADIUS,
+    C_EXT_BUDGET,
+    C_FUTILITY_MARGIN,
+    C_LMR,
+    C_NO_QUIESCENCE,
+    C_NOISE,
+    C_NOISE_SEED,
+    C_NULL_MOVE,
+    C_QCHECKS,
+    C_ROOT_COUNT,
+    C_ROOT_PLY,
+    C_SELDEPTH,
+    DEN_SQUARE,
+    EVAL_CACHE_ENTRIES,
+    MAX_PLY,
+    W_EVAL_CACHE,
+    W_HISTORY,
+    W_KILLERS,
+    W_MOVES,
+    W_PV_LEN,
+    W_ROOT_MOVES,
+    W_ROOT_SCORES,
+    animal_value,
+    new_work,
+    pick_move,
+    reward_quiet,
+    score_moves,
+    tick,
+    update_pv,
 )
 
 __all__ = [
@@ -69,7 +114,6 @@ __all__ = [
     "DEN_BOUND",
     "INFINITE",
     "MAX_PLY",
-    "WORK_SIZE",
     "W_EVAL_CACHE",
     "new_tt",
     "new_work",
@@ -78,48 +122,8 @@ __all__ = [
     "tt_probe_move",
 ]
 
-MAX_PLY = 96
 INFINITE = DEN_SCORE + 1
-#: Scores beyond this are den wins/losses (a path is never longer than MAX_PLY).
-DEN_BOUND = DEN_SCORE - 1000
-BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
 
-# ------------------------------------------------------------------------ work layout
-C_STOP = 0  # set by another thread to stop
-C_ABORT = 1  # set by the search when it stops
-C_NODES = 2
-C_NODE_LIMIT = 3  # 0 = none
-C_SELDEPTH = 4
-C_ROOT_PLY = 5  # history rows before the root (repetitions at or after it are draws)
-C_AGE = 6  # TT generation, one per search
-C_NOISE = 7  # evaluation noise amplitude (weaker levels), 0 = none
-C_NOISE_SEED = 8
-C_BEST_MOVE = 9  # best root move of the current iteration (only completed subtrees)
-C_BEST_SCORE = 10
-C_ROOT_COUNT = 11
-C_EXT_BUDGET = 12  # extension plies each path may receive
-C_NULL_MOVE = 13  # 1 = null-move pruning allowed
-C_QCHECKS = 14  # quiescence plies that still try den threats
-C_LMR = 15  # 1 = late move reductions allowed
-C_FUTILITY_MARGIN = 16  # reverse futility margin per ply, centipawns
-C_DANGER_RADIUS = 17  # enemy animals this close to our den switch pruning off
-C_CONTEMPT = 18  # a draw scores this much below zero for the side to move at the root
-CTL_SIZE = 32
-W_KILLERS = CTL_SIZE
-W_HISTORY = W_KILLERS + 2 * MAX_PLY
-W_PV = W_HISTORY + 2 * 4096
-W_PV_LEN = W_PV + MAX_PLY * MAX_PLY
-W_MOVES = W_PV_LEN + MAX_PLY
-W_SCORES = W_MOVES + MAX_PLY * MAX_MOVES
-W_ROOT_MOVES = W_SCORES + MAX_PLY * MAX_MOVES
-W_ROOT_SCORES = W_ROOT_MOVES + MAX_MOVES
-#: Static evaluations by hash (key, score pairs): re-searches and transpositions reuse them.
-EVAL_CACHE_ENTRIES = 1 << 15
-W_EVAL_CACHE = W_ROOT_SCORES + MAX_MOVES
-WORK_SIZE = W_EVAL_CACHE + 2 * EVAL_CACHE_ENTRIES
-
-#: DEN_SQUARE[c]: c's own den.
-DEN_SQUARE = np.array(DENS, dtype=np.int64)
 #: DANGER_ZONE[r, c]: squares within r steps of c's den. An enemy animal three steps away can
 #: reach a trap in two moves, so pruning that hands it a free tempo is off (radius 3).
 DANGER_ZONE = np.zeros((8, 2), dtype=np.int64)
@@ -135,111 +139,10 @@ for _d in range(1, 64):
         LMR[_d, _i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
 
 
-# Explicit signatures: numba would otherwise compile a variant per literal argument (slow to
-# build), and a cached recursive function calling another variant of itself crashes when it is
-# loaded back from the cache (numba issues #6061, #6713). They also compile at import.
-A1 = "int64[::1]"
-A2 = "int64[:, ::1]"
-#: state, history, rules, tt, work, params — and the same without tt (quiescence).
+#: Signatures of the arrays state, history, rules, tt, work, params, and of the same without
+#: tt (quiescence); :mod:`.work` says why every compiled function declares its signature.
 SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}"
-
-
-def new_tt(hash_mb: int) -> np.ndarray:
-    """A transposition table of the largest power-of-two entry count within ``hash_mb``."""
-    entries = max(1024, (max(1, hash_mb) << 20) // 16)
-    entries = 1 << (entries.bit_length() - 1)
-    return np.zeros((entries, 2), dtype=np.int64)
-
-
-def new_work() -> np.ndarray:
-    return np.zeros(WORK_SIZE, dtype=np.int64)
-
-
-# ------------------------------------------------------------------- transposition table
-
-
-@njit("int64(int64, int64)", cache=True, nogil=True)
-def _score_to_tt(score: int, ply: int) -> int:
-    if score > DEN_BOUND:
-        return score + ply
-    if score < -DEN_BOUND:
-        return score - ply
-    return score
-
-
-@njit("int64(int64, int64)", cache=True, nogil=True)
-def _score_from_tt(score: int, ply: int) -> int:
-    if score > DEN_BOUND:
-        return score - ply
-    if score < -DEN_BOUND:
-        return score + ply
-    return score
-
-
-@njit(f"int64({A2}, int64)", cache=True, nogil=True)
-def _tt_slot(tt: np.ndarray, key: int) -> int:
-    """Index of the entry holding ``key``, or -1 (two entries per bucket)."""
-    base = key & (tt.shape[0] - 2)
-    if tt[base, 0] == key and tt[base, 1] != 0:
-        return base
-    if tt[base + 1, 0] == key and tt[base + 1, 1] != 0:
-        return base + 1
-    return -1
-
-
-@njit(f"void({A2}, int64, int64, int64, int64, int64, int64)", cache=True, nogil=True)
-def tt_store(
-    tt: np.ndarray, key: int, move: int, depth: int, bound: int, score: int, age: int
-) -> None:
-    base = key & (tt.shape[0] - 2)
-    slot = -1
-    for i in range(base, base + 2):
-        if tt[i, 0] == key and tt[i, 1] != 0:
-            slot = i
-    if slot >= 0:
-        old = tt[slot, 1]
-        old_depth = ((old >> 12) & 0xFF) - 64
-        if bound != BOUND_EXACT and depth < old_depth - 2 and ((old >> 22) & 0xFF) == age:
-            return  # keep the deeper entry of this search
-        if move == 0:
-            move = old & 0xFFF
-    else:
-        # Replace the entry of least worth: shallow, or left over from an older search.
-        worst = 1 << 30
-        for i in range(base, base + 2):
-            data = tt[i, 1]
-            worth = ((data >> 12) & 0xFF) - 64 if data != 0 else -1000
-            if data != 0 and ((data >> 22) & 0xFF) != age:
-                worth -= 100
-            if worth < worst:
-                worst = worth
-                slot = i
-    tt[slot, 0] = key
-    tt[slot, 1] = (
-        (score << 32) | move | ((depth + 64) & 0xFF) << 12 | bound << 20 | (age & 0xFF) << 22
-    )
-
-
-@njit(f"int64({A2}, int64)", cache=True, nogil=True)
-def tt_probe_move(tt: np.ndarray, key: int) -> int:
-    """The best move stored for ``key``, or 0."""
-    slot = _tt_slot(tt, key)
-    return tt[slot, 1] & 0xFFF if slot >= 0 else 0
-
-
-# ---------------------------------------------------------------------------- helpers
-
-
-@njit(f"boolean({A1})", cache=True, nogil=True)
-def _tick(work: np.ndarray) -> bool:
-    """Count a node; True when the search must stop."""
-    nodes = work[C_NODES] + 1
-    work[C_NODES] = nodes
-    limit = work[C_NODE_LIMIT]
-    if (limit > 0 and nodes >= limit) or ((nodes & 1023) == 0 and work[C_STOP] != 0):
-        work[C_ABORT] = 1
-    return work[C_ABORT] != 0
 
 
 @njit(f"boolean({A1}, {A2}, {A1}, int64)", cache=True, nogil=True)
@@ -306,100 +209,14 @@ def _eval(state: np.ndarray, rules: np.ndarray, params: np.ndarray, work: np.nda
     return score
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
-def _value(state: np.ndarray, rules: np.ndarray, params: np.ndarray, square: int) -> int:
-    return params[P_MATERIAL + rules[RULE_RANK + state[S_BOARD + square]]]
-
-
-@njit(f"void({A1}, {A1}, {A1}, {A1}, int64, int64, int64, int64)", cache=True, nogil=True)
-def _score_moves(
-    state: np.ndarray,
-    rules: np.ndarray,
-    work: np.ndarray,
-    params: np.ndarray,
-    base: int,
-    count: int,
-    tt_move: int,
-    ply: int,
-) -> None:
-    """Ordering keys: TT move, den entry, captures (most valuable victim, then least valuable
-    attacker; intruders in our traps first), den threats, killers, history."""
-    us = state[S_TURN]
-    enemy_den = DEN_SQUARE[1 - us]
-    enemy_traps = TRAP_BB[1 - us]
-    enemy_occupancy = state[S_OCCUPANCY + 1 - us]
-    killer1 = work[W_KILLERS + 2 * ply]
-    killer2 = work[W_KILLERS + 2 * ply + 1]
-    history_base = W_HISTORY + 4096 * us
-    for i in range(base, base + count):
-        move = work[i]
-        to = move >> 6
-        if move == tt_move:
-            key = 1 << 40
-        elif to == enemy_den:
-            key = 1 << 39
-        elif state[S_BOARD + to] != 0:
-            key = (1 << 36) + 64 * _value(state, rules, params, to)
-            key -= rules[RULE_RANK + state[S_BOARD + (move & 63)]]
-            if (TRAP_BB[us] >> to) & 1:
-                key += 1 << 37
-        elif (enemy_traps >> to) & 1 and (NEIGHBOURS[to] & enemy_occupancy) == 0:
-            key = 1 << 35
-        elif move == killer1:
-            key = 1 << 34
-        elif move == killer2:
-            key = (1 << 34) - 1
-        else:
-            key = work[history_base + move]
-        work[i + (W_SCORES - W_MOVES)] = key
-
-
-@njit(f"int64({A1}, int64, int64, int64)", cache=True, nogil=True)
-def _pick(work: np.ndarray, base: int, count: int, index: int) -> int:
-    """Swap the best-keyed remaining move to ``index`` and return it (selection sort)."""
-    offset = W_SCORES - W_MOVES
-    best = index
-    for i in range(index + 1, count):
-        if work[base + i + offset] > work[base + best + offset]:
-            best = i
-    if best != index:
-        a = base + index
-        b = base + best
-        work[a], work[b] = work[b], work[a]
-        work[a + offset], work[b + offset] = work[b + offset], work[a + offset]
-    return work[base + index]
-
-
-@njit(f"void({A1}, int64, int64)", cache=True, nogil=True)
-def _update_pv(work: np.ndarray, ply: int, move: int) -> None:
-    row = W_PV + ply * MAX_PLY
-    work[row + ply] = move
-    child_row = row + MAX_PLY
-    end = work[W_PV_LEN + ply + 1]
-    for i in range(ply + 1, end):
-        work[row + i] = work[child_row + i]
-    work[W_PV_LEN + ply] = max(end, ply + 1)
-
-
-@njit(f"void({A1}, int64, int64, int64, int64)", cache=True, nogil=True)
-def _reward_quiet(work: np.ndarray, us: int, ply: int, move: int, bonus: int) -> None:
-    index = W_HISTORY + 4096 * us + move
-    # History with gravity: values stay within +-16384 and older results fade.
-    work[index] += bonus - work[index] * abs(bonus) // 16384
-    if bonus > 0 and work[W_KILLERS + 2 * ply] != move:
-        work[W_KILLERS + 2 * ply + 1] = work[W_KILLERS + 2 * ply]
-        work[W_KILLERS + 2 * ply] = move
-
-
 # ------------------------------------------------------------------------- quiescence
 
 
-@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", cache=True, nogil=True)
 def qsearch(
     state: np.ndarray,
     history: np.ndarray,
     rules: np.ndarray,
-    tt: np.ndarray,
     work: np.ndarray,
     params: np.ndarray,
     alpha: int,
@@ -408,7 +225,7 @@ def qsearch(
     qply: int,
 ) -> int:
     """Captures, den entries and den threats (entering an unguarded enemy trap) until quiet."""
-    if _tick(work):
+    if tick(work):
         return 0
     work[W_PV_LEN + ply] = ply
     if ply > work[C_SELDEPTH]:
@@ -423,23 +240,8 @@ def qsearch(
     own = state[S_OCCUPANCY + us]
     if (own & TRAP_BB[enemy]) != 0 and _restrictions_off(rules):
         return DEN_SCORE - ply - 1
-    if ply >= MAX_PLY - 1:
+    if ply >= MAX_PLY - 1 or work[C_NO_QUIESCENCE] != 0:
         return _eval(state, rules, params, work)
-    # Any stored result will do here (quiescence stores depth 0, the main search more).
-    key = state[S_HASH]
-    slot = _tt_slot(tt, key) if work[19] == 0 else -1
-    if slot >= 0:
-        data = tt[slot, 1]
-        if ((data >> 12) & 0xFF) - 64 >= 0:
-            tt_score = _score_from_tt(data >> 32, ply)
-            bound = (data >> 20) & 3
-            if (
-                bound == BOUND_EXACT
-                or (bound == BOUND_LOWER and tt_score >= beta)
-                or (bound == BOUND_UPPER and tt_score <= alpha)
-            ):
-                return tt_score
-    original_alpha = alpha
     intruders = state[S_OCCUPANCY + enemy] & TRAP_BB[us]
     stand = -INFINITE
     if intruders == 0 and (own & TRAP_BB[enemy]) == 0 and popcount(own) >= 3:
@@ -484,7 +286,7 @@ def qsearch(
             to = move >> 6
             if (enemy_occupancy >> to) & 1:
                 # Delta pruning: even winning this animal for free would not reach alpha.
-                if stand + _value(state, rules, params, to) + 200 < alpha:
+                if stand + animal_value(state, rules, params, to) + 200 < alpha:
                     continue
             elif not (
                 threats and (TRAP_BB[enemy] >> to) & 1 and (NEIGHBOURS[to] & enemy_occupancy) == 0
@@ -494,12 +296,11 @@ def qsearch(
             kept += 1
         if kept == 0:
             return stand
-    _score_moves(state, rules, work, params, base, kept, 0, ply)
-    best_move = 0
+    score_moves(state, rules, work, params, base, kept, 0, ply)
     for index in range(kept):
-        move = _pick(work, base, kept, index)
+        move = pick_move(work, base, kept, index)
         make_move(state, history, move)
-        score = -qsearch(state, history, rules, tt, work, params, -beta, -alpha, ply + 1, qply + 1)
+        score = -qsearch(state, history, rules, work, params, -beta, -alpha, ply + 1, qply + 1)
         unmake_move(state, history)
         if work[C_ABORT] != 0:
             return 0
@@ -507,17 +308,8 @@ def qsearch(
             best = score
             if score > alpha:
                 alpha = score
-                best_move = move
                 if score >= beta:
                     break
-    if best >= beta:
-        bound = BOUND_LOWER
-    elif best > original_alpha:
-        bound = BOUND_EXACT
-    else:
-        bound = BOUND_UPPER
-    if work[19] == 0:
-        tt_store(tt, key, best_move, 0, bound, _score_to_tt(best, ply), work[C_AGE])
     return best
 
 
@@ -538,7 +330,7 @@ def negamax(
     ply: int,
     extensions: int,
 ) -> int:
-    if _tick(work):
+    if tick(work):
         return 0
     work[W_PV_LEN + ply] = ply
     if ply > work[C_SELDEPTH]:
@@ -560,7 +352,7 @@ def negamax(
         depth += 1
         extensions -= 1
     if depth <= 0:
-        return qsearch(state, history, rules, tt, work, params, alpha, beta, ply, 0)
+        return qsearch(state, history, rules, work, params, alpha, beta, ply, 0)
 
     # A den win from here cannot be faster than the next move, nor a loss slower than ours.
     alpha = max(alpha, -(DEN_SCORE - ply))
@@ -570,13 +362,13 @@ def negamax(
     pv_node = beta - alpha > 1
 
     key = state[S_HASH]
-    slot = _tt_slot(tt, key)
+    slot = tt_slot(tt, key)
     tt_move = 0
     if slot >= 0:
         data = tt[slot, 1]
         tt_move = data & 0xFFF
         if not pv_node and ((data >> 12) & 0xFF) - 64 >= depth:
-            tt_score = _score_from_tt(data >> 32, ply)
+            tt_score = score_from_tt(data >> 32, ply)
             bound = (data >> 20) & 3
             if (
                 bound == BOUND_EXACT
@@ -617,7 +409,7 @@ def negamax(
         return -(DEN_SCORE - ply)  # no legal move loses (困毙)
     if (own & TRAP_BB[enemy]) != 0 and _has_den_entry(work, base, count, DEN_SQUARE[enemy]):
         return DEN_SCORE - ply - 1
-    _score_moves(state, rules, work, params, base, count, tt_move, ply)
+    score_moves(state, rules, work, params, base, count, tt_move, ply)
 
     killer1 = work[W_KILLERS + 2 * ply]
     killer2 = work[W_KILLERS + 2 * ply + 1]
@@ -626,7 +418,7 @@ def negamax(
     best = -INFINITE
     best_move = 0
     for index in range(count):
-        move = _pick(work, base, count, index)
+        move = pick_move(work, base, count, index)
         to = move >> 6
         quiet = (
             state[S_BOARD + to] == 0
@@ -680,16 +472,16 @@ def negamax(
                 best_move = move
                 alpha = score
                 if pv_node:
-                    _update_pv(work, ply, move)
+                    update_pv(work, ply, move)
                 if score >= beta:
                     if quiet:
                         bonus = min(depth * depth, 400)
-                        _reward_quiet(work, us, ply, move, bonus)
+                        reward_quiet(work, us, ply, move, bonus)
                         # The quiet moves tried before it did not cut: lower their history.
                         for j in range(index):
                             other = work[base + j]
                             if state[S_BOARD + (other >> 6)] == 0:
-                                _reward_quiet(work, us, ply, other, -bonus)
+                                reward_quiet(work, us, ply, other, -bonus)
                     break
 
     if best >= beta:
@@ -698,7 +490,7 @@ def negamax(
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    tt_store(tt, key, best_move, depth, bound, _score_to_tt(best, ply), work[C_AGE])
+    tt_store(tt, key, best_move, depth, bound, score_to_tt(best, ply), work[C_AGE])
     return best
 
 
@@ -711,9 +503,9 @@ def prepare_root(state: np.ndarray, history: np.ndarray, rules: np.ndarray, tt: 
     """Generate the root moves into ``work``, in static order; returns how many."""
     base = W_MOVES
     count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
-    _score_moves(state, rules, work, params, base, count, tt_probe_move(tt, state[S_HASH]), 0)
+    score_moves(state, rules, work, params, base, count, tt_probe_move(tt, state[S_HASH]), 0)
     for index in range(count):
-        work[W_ROOT_MOVES + index] = _pick(work, base, count, index)
+        work[W_ROOT_MOVES + index] = pick_move(work, base, count, index)
         work[W_ROOT_SCORES + index] = -INFINITE
     work[C_ROOT_COUNT] = count
     return count
@@ -780,7 +572,7 @@ def search_root(
             # (the driver widens the window and searches again) and proves no move better.
             if score > alpha:
                 best_index = index
-                _update_pv(work, 0, move)
+                update_pv(work, 0, move)
                 work[C_BEST_MOVE] = move
                 work[C_BEST_SCORE] = score
                 if not exact_all:
@@ -805,7 +597,7 @@ def search_root(
         else:
             bound = BOUND_UPPER
         tt_store(
-            tt, state[S_HASH], work[W_ROOT_MOVES], depth, bound, _score_to_tt(best, 0),
+            tt, state[S_HASH], work[W_ROOT_MOVES], depth, bound, score_to_tt(best, 0),
             work[C_AGE],
         )  # fmt: skip
     return best
