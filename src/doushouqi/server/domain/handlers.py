@@ -245,31 +245,40 @@ def handle_offer_draw(ctx: Context, command: OfferDraw) -> HandlerResult:
     return Accept(game.evolve(draw_offer=seat), [DrawOffered(color=seat)])
 
 
-def _answer_seat(ctx: Context, command: Command, asker: int | None) -> int | Reject:
-    """The seat answering an offer or request made by ``asker``."""
+_NO_DRAW_OFFER = Reject(RejectCode.NO_DRAW_OFFER, "there is no draw offer from your opponent")
+_NO_TAKEBACK_REQUEST = Reject(
+    RejectCode.NO_TAKEBACK_REQUEST, "there is no takeback request to answer"
+)
+
+
+def _answer_seat(
+    ctx: Context, command: Command, asker: int | None, nothing_to_answer: Reject
+) -> int | Reject:
+    """The seat answering an offer or request made by ``asker``, or why it cannot answer
+    (``nothing_to_answer`` when there is no offer or request from its opponent)."""
     seat = resolve_seat(ctx.game, command, default=None if asker is None else 1 - asker)
     if isinstance(seat, Reject):
         return seat
-    return require_started(ctx.game) or seat
+    if rejected := require_started(ctx.game):
+        return rejected
+    if asker is None or asker == seat:
+        return nothing_to_answer
+    return seat
 
 
 def handle_accept_draw(ctx: Context, command: AcceptDraw) -> HandlerResult:
     game = ctx.game
-    seat = _answer_seat(ctx, command, game.draw_offer)
+    seat = _answer_seat(ctx, command, game.draw_offer, _NO_DRAW_OFFER)
     if isinstance(seat, Reject):
         return seat
-    if game.draw_offer is None or game.draw_offer == seat:
-        return Reject(RejectCode.NO_DRAW_OFFER, "there is no draw offer from your opponent")
     return finish(game, Outcome(Termination.DRAW_AGREED, None), ctx.now)
 
 
 def handle_decline_draw(ctx: Context, command: DeclineDraw) -> HandlerResult:
     game = ctx.game
-    seat = _answer_seat(ctx, command, game.draw_offer)
+    seat = _answer_seat(ctx, command, game.draw_offer, _NO_DRAW_OFFER)
     if isinstance(seat, Reject):
         return seat
-    if game.draw_offer is None or game.draw_offer == seat:
-        return Reject(RejectCode.NO_DRAW_OFFER, "there is no draw offer from your opponent")
     return Accept(game.evolve(draw_offer=None), [DrawDeclined(color=seat)])
 
 
@@ -357,21 +366,17 @@ def handle_request_takeback(ctx: Context, command: RequestTakeback) -> HandlerRe
 
 def handle_accept_takeback(ctx: Context, command: AcceptTakeback) -> HandlerResult:
     game = ctx.game
-    seat = _answer_seat(ctx, command, game.takeback_request)
+    seat = _answer_seat(ctx, command, game.takeback_request, _NO_TAKEBACK_REQUEST)
     if isinstance(seat, Reject):
         return seat
-    if game.takeback_request is None or game.takeback_request == seat:
-        return Reject(RejectCode.NO_TAKEBACK_REQUEST, "there is no takeback request to answer")
-    return _take_back(game, game.takeback_request, ctx.now)
+    return _take_back(game, 1 - seat, ctx.now)  # the requester is the opponent
 
 
 def handle_decline_takeback(ctx: Context, command: DeclineTakeback) -> HandlerResult:
     game = ctx.game
-    seat = _answer_seat(ctx, command, game.takeback_request)
+    seat = _answer_seat(ctx, command, game.takeback_request, _NO_TAKEBACK_REQUEST)
     if isinstance(seat, Reject):
         return seat
-    if game.takeback_request is None or game.takeback_request == seat:
-        return Reject(RejectCode.NO_TAKEBACK_REQUEST, "there is no takeback request to answer")
     return Accept(game.evolve(takeback_request=None), [TakebackDeclined(color=seat)])
 
 
