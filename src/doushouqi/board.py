@@ -26,6 +26,7 @@ from .squares import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
     BLUE,
+    CAPTURED,
     COLOR_NAMES,
     DEN,
     DENS,
@@ -59,9 +60,6 @@ __all__ = [
     "Move",
     "Piece",
 ]
-
-#: Where a captured animal "stands": a bit outside the board, so that it never blocks a jump.
-CAPTURED = 63
 
 STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
 STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .rules import Repetition
-from .squares import TRAPS_ALL, code_color
+from .squares import CAPTURED, TRAPS_ALL, code_color
 from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def _forbidden_7_3(board: Board, window: list[tuple[int, int, int]]) -> set[tupl
         if count < 3 or code in entered_trap:
             continue
         square = board._where[code]
-        if square == 63 or board.is_attacked(square):
+        if square == CAPTURED or board.is_attacked(square):
             continue
         forbidden.add((square, to))
     return forbidden

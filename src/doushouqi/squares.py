@@ -18,6 +18,7 @@ __all__ = [
     "ANIMAL_LETTERS",
     "ANIMAL_NAMES",
     "BLUE",
+    "CAPTURED",
     "CAT",
     "COLORS",
     "COLOR_NAMES",
@@ -50,6 +51,9 @@ __all__ = [
 ]
 
 NUM_SQUARES = 63
+#: Where a captured animal "stands": a bit outside the board, so that it never blocks a jump
+#: and no step or jump table contains it.
+CAPTURED = 63
 FILE_NAMES = "abcdefg"
 RANK_NAMES = "123456789"
 SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules import Ranks, Repetition, RuleSet, find_rules
-from ..squares import DEN, DOG, JUMPS, STEPS, TRAPS, WATER, WOLF
+from ..squares import CAPTURED, DEN, DOG, JUMPS, STEPS, TRAPS, WATER, WOLF
 from ..zobrist import PIECE_SQUARE_KEYS, TURN_KEY
 from ._numba_cache import discard_stale_cache
 
@@ -50,8 +50,6 @@ __all__ = [
     "compile_rules",
 ]
 
-#: Square index of a captured animal: a bit outside the board that no path or table contains.
-CAPTURED = 63
 BOARD_MASK = (1 << 63) - 1
 
 WATER_BB = np.int64(WATER)
