@@ -1,120 +1,13 @@
-"""The web client in a real browser: Debian's Chromium driven by Playwright against a live server.
-
-A real server (``tests/server/live.py``: uvicorn on a free loopback port, its own SQLite file,
-the random AI) serves the static client; the tests click through it as people would. Every
-page fails the test on a console error or an uncaught exception. Screenshots at phone
-(390×844) and desktop (1440×900) sizes go to ``$DOUSHOUQI_ARTIFACTS`` (default: a temp dir),
-and no page may scroll sideways.
-"""
+"""The web client's main flows in a real browser (see ``support.py`` for the set-up)."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"the web client tests need Chromium at {CHROMIUM}", allow_module_level=True)
-
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright  # noqa: E402
-from tests.server.live import DEN_GAME, LiveServer, make_settings, running  # noqa: E402
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1440, "height": 900}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-expect.set_options(timeout=15_000)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with running(make_settings(tmp_path_factory.mktemp("webapp-db"))) as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def artifacts() -> Path:
-    base = os.environ.get("DOUSHOUQI_ARTIFACTS") or tempfile.mkdtemp(prefix="doushouqi-web-")
-    path = Path(base)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-class Client:
-    """One browser context (its own cookies and storage) with one page that records errors."""
-
-    def __init__(self, browser: Browser, server: LiveServer, locale: str = "zh-CN", **options: Any):
-        self.server = server
-        self.context: BrowserContext = browser.new_context(
-            locale=locale, viewport=options.pop("viewport", PHONE), **options
-        )
-        self.page: Page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def open(self, path: str = "/") -> Page:
-        self.page.goto(self.server.url + path)
-        return self.page
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, self.errors
-
-
-@pytest.fixture
-def client(browser: Browser, server: LiveServer) -> Iterator[Client]:
-    c = Client(browser, server)
-    yield c
-    c.close()
-
-
-def no_overflow(page: Page) -> None:
-    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], f"horizontal overflow: {width}"
-
-
-def shoot(page: Page, artifacts: Path, name: str) -> None:
-    """Screenshots at both sizes, each checked for horizontal overflow."""
-    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
-        page.set_viewport_size(size)
-        page.wait_for_timeout(150)
-        no_overflow(page)
-        page.screenshot(path=str(artifacts / f"{name}-{label}.png"), full_page=True)
-    page.set_viewport_size(PHONE)
-
-
-def click_move(page: Page, move: str) -> None:
-    page.click(f'.dsq-squares [data-square="{move[:2]}"]')
-    page.click(f'.dsq-squares [data-square="{move[2:4]}"]')
-
-
-def plies(page: Page, n: int) -> None:
-    expect(page.locator("#moves li")).to_have_count(n)
-
-
-def position(page: Page) -> str:
-    return str(page.evaluate("window.gameView.board.getState().position"))
+from playwright.sync_api import Browser, expect
+from tests.server.live import DEN_GAME, LiveServer
+from tests.webapp.support import Client, click_move, plies, position, shoot
 
 
 def test_home_language_switch(client: Client, artifacts: Path) -> None:
