@@ -407,12 +407,23 @@ class Board:
     def is_attacked(self, square: int) -> bool:
         """Whether the animal on ``square`` could be captured by the other side right now."""
         code = self._sq[square]
-        if not code:
-            return False
-        enemy = 1 - code_color(code)
-        return any(
-            self._targets(s, self._sq[s]) >> square & 1 for s in iter_squares(self._occ[enemy])
-        )
+        return bool(code) and bool(self.attackers(1 - code_color(code), square))
+
+    def attackers(self, color: int, square: int) -> list[int]:
+        """Squares of ``color``'s animals that could move onto ``square`` (capturing what
+        stands there) if it were their turn, before the 7-3/17-5 move restrictions.
+
+        >>> board = Board("7/7/7/7/7/7/3e3/3L3/1t5 w")
+        >>> [square_name(s) for s in board.attackers(1, parse_square("d2"))]  # elephant > lion
+        ['d3']
+        >>> board.attackers(0, parse_square("d3"))  # the lion cannot take the elephant
+        []
+        >>> [square_name(s) for s in board.attackers(1, parse_square("c1"))]  # Red's trap
+        ['b1']
+        """
+        return [
+            s for s in iter_squares(self._occ[color]) if self._targets(s, self._sq[s]) >> square & 1
+        ]
 
     def explain_illegal(self, move: Move) -> str | None:
         """Why ``move`` is illegal here, in words, or None when it is legal."""

@@ -9,11 +9,12 @@ object in its inner loop:
 :class:`Position` holds the three together and builds them from a library ``Board``.
 
 On top of the core: :class:`Engine` (search, levels 1-10, time management; :mod:`.engine`),
-:func:`best_move` for the game front ends, and the protocol loop (:mod:`.protocol`).
+:func:`best_move` and :func:`analyse` for the game front ends, and the protocol loop
+(:mod:`.protocol`).
 """
 
 from .core import DEFAULT_SEARCH_PLIES, Position
-from .engine import Engine, best_move
+from .engine import Engine, analyse, best_move
 from .movegen import (
     MAX_MOVES,
     can_capture,
@@ -49,6 +50,7 @@ __all__ = [
     "STATE_SIZE",
     "Engine",
     "Position",
+    "analyse",
     "best_move",
     "can_capture",
     "compile_rules",

@@ -63,7 +63,7 @@ from .work import (
     new_work,
 )
 
-__all__ = ["DEFAULT_TUNING", "MAX_DEPTH", "Engine", "best_move", "score_from_internal"]
+__all__ = ["DEFAULT_TUNING", "MAX_DEPTH", "Engine", "analyse", "best_move", "score_from_internal"]
 
 #: Deepest iteration (leaves room below MAX_PLY for extensions and quiescence).
 MAX_DEPTH = MAX_PLY - 32
@@ -416,12 +416,18 @@ def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) ->
     """The engine's move in ``board`` at ``level`` within ``movetime`` seconds (None: one
     second at level 10, less below, as the level decides). Raises ValueError when the game is
     over. Engines are shared per rule set, so repeated calls reuse what they learnt."""
-    engine = _acquire(board.rules)
-    try:
-        result = engine.search(board, Limit(movetime=1.0 if movetime is None else movetime),
-                               level=level)  # fmt: skip
-    finally:
-        _POOLS[board.rules].put(engine)
+    result = analyse(board, level=level, movetime=1.0 if movetime is None else movetime)
     if result.move is None:
         raise ValueError("no move: the game is over")
     return result.move
+
+
+def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResult:
+    """Search ``board`` within ``movetime`` seconds: the best move (None when the game is over)
+    with the search's last info (score from the side to move's view, depth, pv). Uses the
+    same shared engines as :func:`best_move`."""
+    engine = _acquire(board.rules)
+    try:
+        return engine.search(board, Limit(movetime=movetime), level=level)
+    finally:
+        _POOLS[board.rules].put(engine)

@@ -1,10 +1,10 @@
 """The computer opponent, off the event loop: searches run in worker processes.
 
-The server reaches the engine only through :func:`doushouqi.ai.best_move` (the narrow
-interface the layering asks for). A worker receives the game as rule options, start position
-and move list, rebuilds the board with the rules library and searches it; the event loop only
-awaits the answer. :class:`RandomAi` is an in-process stand-in for tests and benchmarks that
-must not spend CPU on searching.
+The server reaches the engine only through :func:`doushouqi.ai.best_move` and
+:func:`doushouqi.ai.analyse` (the narrow interface the layering asks for). A worker receives
+the game as rule options, start position and move list, rebuilds the board with the rules
+library and searches it; the event loop only awaits the answer. :class:`RandomAi` is an
+in-process stand-in for tests and benchmarks that must not spend CPU on searching.
 """
 
 from __future__ import annotations
@@ -14,15 +14,17 @@ import concurrent.futures
 import logging
 import multiprocessing
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from doushouqi.board import Board
 from doushouqi.rules import rules_from_mapping
 
-__all__ = ["AiRequest", "AiService", "ProcessPoolAi", "RandomAi", "board_for"]
+__all__ = ["AiRequest", "AiService", "Analysis", "ProcessPoolAi", "RandomAi", "board_for"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,25 @@ def _search(request: AiRequest) -> str:
     return str(best_move(board_for(request), level=request.level, movetime=request.movetime))
 
 
+#: An analysis as plain data: ``bestmove`` (None: game over), ``score`` ({"cp": n} or
+#: {"den": n}, the side to move's view, or None), ``depth`` and ``pv`` (moves as text).
+Analysis = dict[str, Any]
+
+
+def _analyse(request: AiRequest) -> Analysis:
+    from doushouqi.ai import analyse
+
+    result = analyse(board_for(request), level=request.level, movetime=request.movetime)
+    score = result.info.get("score")
+    return {
+        "bestmove": None if result.move is None else str(result.move),
+        "score": None if score is None else ({"den": score.den} if score.den is not None
+                                              else {"cp": score.cp}),
+        "depth": result.info.get("depth", 0),
+        "pv": [str(m) for m in result.info.get("pv", [])],
+    }  # fmt: skip
+
+
 def _warm_up() -> None:
     # Loads the compiled engine (numba's cache) before the first real request arrives.
     from doushouqi.ai import best_move
@@ -63,6 +84,10 @@ def _warm_up() -> None:
 class AiService(Protocol):
     async def choose_move(self, request: AiRequest) -> str:
         """A legal move for the side to move (raises if none)."""
+        ...
+
+    async def analyse(self, request: AiRequest) -> Analysis:
+        """The best move and the score of the position (see :data:`Analysis`)."""
         ...
 
     def close(self) -> None: ...
@@ -90,9 +115,15 @@ class ProcessPoolAi:
         self._executor()
 
     async def choose_move(self, request: AiRequest) -> str:
+        return await self._run(_search, request)
+
+    async def analyse(self, request: AiRequest) -> Analysis:
+        return await self._run(_analyse, request)
+
+    async def _run(self, work: Callable[[AiRequest], T], request: AiRequest) -> T:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), _search, request)
+            return await loop.run_in_executor(self._executor(), work, request)
         except concurrent.futures.process.BrokenProcessPool:
             log.error("an AI worker died; starting new ones")
             self._pool = None
@@ -115,6 +146,20 @@ class RandomAi:
         if self.delay:
             await asyncio.sleep(self.delay)
         return random_move(board_for(request), self._random)
+
+    async def analyse(self, request: AiRequest) -> Analysis:
+        """A random legal move and the material balance (a stand-in: no search)."""
+        board = board_for(request)
+        if board.is_game_over():
+            return {"bestmove": None, "score": None, "depth": 0, "pv": []}
+        move = random_move(board, self._random)
+        pieces = [board.piece_at(square) for square in range(63)]
+        balance = sum(
+            100 * board.rank_of(piece) * (1 if piece.color == board.turn else -1)
+            for piece in pieces
+            if piece is not None
+        )
+        return {"bestmove": move, "score": {"cp": balance}, "depth": 1, "pv": [move]}
 
     def close(self) -> None:
         pass

@@ -23,8 +23,8 @@ from doushouqi import __version__
 
 from .actors import ActorRegistry, Services
 from .ai_pool import AiService, ProcessPoolAi
+from .api import analysis, bot, games, players, records, rules
 from .api import auth as auth_api
-from .api import bot, games, players, records, rules
 from .auth import Auth
 from .context import AppContext
 from .db import repo
@@ -78,6 +78,8 @@ def create_app(
             registry=registry,
             login_limiter=RateLimiter(settings.login_rate),
             create_limiter=RateLimiter(settings.create_rate),
+            ai=engine,
+            analysis_limiter=RateLimiter(settings.analysis_rate),
         )
         app.state.ctx = ctx
         down_at = await db.read(repo.get_heartbeat)
@@ -112,7 +114,14 @@ def create_app(
         errors = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in exc.errors()]
         return JSONResponse({"detail": errors}, status_code=422)
 
-    for router in (auth_api.router, games.router, players.router, records.router, bot.router):
+    for router in (
+        auth_api.router,
+        games.router,
+        players.router,
+        records.router,
+        analysis.router,
+        bot.router,
+    ):
         app.include_router(router)
     app.include_router(rules.router)
     app.include_router(ws_router)

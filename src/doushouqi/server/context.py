@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from starlette.requests import HTTPConnection
 
 from .actors import ActorRegistry
+from .ai_pool import AiService
 from .auth import Auth
 from .db.database import Database
 from .ratelimit import RateLimiter
@@ -25,6 +26,8 @@ class AppContext:
     registry: ActorRegistry
     login_limiter: RateLimiter
     create_limiter: RateLimiter
+    ai: AiService
+    analysis_limiter: RateLimiter
 
 
 def context_of(conn: HTTPConnection) -> AppContext:

@@ -55,6 +55,8 @@ class Settings:
     session_days: int = 30
     login_rate: RateLimit = RateLimit(10, 60.0)
     create_rate: RateLimit = RateLimit(30, 60.0)
+    #: Engine analyses (hints, the replay viewer's graph: one request per position).
+    analysis_rate: RateLimit = RateLimit(300, 60.0)
     #: Websocket messages per second per connection before the connection is told to slow down.
     message_rate: RateLimit = RateLimit(40, 1.0)
     #: The largest websocket or command message accepted, in bytes.
@@ -80,7 +82,8 @@ class Settings:
         """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_DATA_DIR``,
         ``DOUSHOUQI_GRACE_PERIOD``, ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
         ``DOUSHOUQI_COOKIE_SECURE`` (``1``/``0``), ``DOUSHOUQI_HEARTBEAT`` (seconds), and
-        ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_CREATE_RATE`` (``COUNT/SECONDS``)."""
+        ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_CREATE_RATE`` / ``DOUSHOUQI_ANALYSIS_RATE``
+        (``COUNT/SECONDS``)."""
         env = os.environ if env is None else env
         changes: dict[str, object] = {}
         if url := env.get("DOUSHOUQI_DATABASE_URL"):
@@ -99,8 +102,8 @@ class Settings:
             changes["cookie_secure"] = secure.strip().lower() in ("1", "true", "yes")
         if interval := env.get("DOUSHOUQI_HEARTBEAT"):
             changes["heartbeat_interval"] = float(interval)
-        for name, key in (("login_rate", "LOGIN_RATE"), ("create_rate", "CREATE_RATE")):
-            if rate := env.get(f"DOUSHOUQI_{key}"):  # COUNT/SECONDS, e.g. 10/60
+        for name in ("login_rate", "create_rate", "analysis_rate"):
+            if rate := env.get(f"DOUSHOUQI_{name.upper()}"):  # COUNT/SECONDS, e.g. 10/60
                 count, _, period = rate.partition("/")
                 changes[name] = RateLimit(int(count), float(period or 60))
         return dataclasses.replace(cls(), **changes)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from doushouqi.clock import TimeControl, TimeControlError
-from doushouqi.record import format_date, write_record
+from doushouqi.record import GameRecord, format_date, write_record
 from doushouqi.rules import BUILTIN_RULE_SETS
 from doushouqi.server.domain import (
     Game,
@@ -29,6 +29,7 @@ from ..actors import new_game_id, state_message
 from ..db import repo
 from ..ws import Client, dispatch
 from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+from .records import replay
 
 router = APIRouter(prefix="/api", tags=["games"])
 COMMAND_EXAMPLES = {
@@ -206,9 +207,7 @@ async def game_events(game_id: str, ctx: Ctx, since: int = Query(0, ge=0)) -> di
     }
 
 
-@router.get("/games/{game_id}/record", response_class=PlainTextResponse)
-async def game_record(game_id: str, request: Request, ctx: Ctx) -> PlainTextResponse:
-    """The game as a PGN-like record (download)."""
+async def _record(game_id: str, request: Request, ctx: Ctx) -> tuple[Game, GameRecord]:
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
         raise HTTPException(404, "no such game")
@@ -221,10 +220,24 @@ async def game_record(game_id: str, request: Request, ctx: Ctx) -> PlainTextResp
         Date=format_date(date),
         GameId=game.id,
     )
+    return game, record
+
+
+@router.get("/games/{game_id}/record", response_class=PlainTextResponse)
+async def game_record(game_id: str, request: Request, ctx: Ctx) -> PlainTextResponse:
+    """The game as a PGN-like record (download)."""
+    game, record = await _record(game_id, request, ctx)
     return PlainTextResponse(
         write_record(record),
         headers={"Content-Disposition": f'attachment; filename="jungle-{game.id}.txt"'},
     )
+
+
+@router.get("/games/{game_id}/replay")
+async def game_replay(game_id: str, request: Request, ctx: Ctx) -> dict[str, Any]:
+    """Every position of the game so far, for the replay viewer (as for uploaded records)."""
+    _, record = await _record(game_id, request, ctx)
+    return replay(record)
 
 
 @router.get("/lobby")

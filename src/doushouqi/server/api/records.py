@@ -24,13 +24,15 @@ def replay(record: GameRecord) -> dict[str, Any]:
     board = Board(record.start_fen, record.rules)
     plies = []
     for ply, move in enumerate(record.moves, 1):
-        readable = move_to_readable(board, move, "en") if move else "pass"
+        readable = move_to_readable(board, move, "en")
+        readable_zh = move_to_readable(board, move, "zh")
         board.push(move)
         plies.append(
             {
                 "ply": ply,
                 "move": str(move),
                 "readable": readable,
+                "readable_zh": readable_zh,
                 "fen": board.fen(),
                 "comment": record.comments.get(ply),
             }

@@ -1,0 +1,168 @@
+"""Positions and engine analysis for clients that know no rules: lessons, the threat view,
+hints and the replay viewer's evaluation graph.
+
+``POST /api/position`` replays moves from a position with the rules library and says what a
+board needs to draw the result (legal destinations, outcome, threats). ``POST /api/analysis``
+asks the engine (the AI worker pool) for the best move and the score.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from doushouqi.board import Board
+from doushouqi.notation import move_to_readable
+from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
+from doushouqi.squares import DENS, square_name
+
+from ..ai_pool import AiRequest
+from ..domain.views import legal_destinations
+from .deps import Ctx, enforce_rate
+
+router = APIRouter(prefix="/api", tags=["analysis"])
+
+#: Longest move list accepted (a game ends long before: the no-capture limit, repetitions).
+MAX_MOVES = 2000
+#: Red's view of a den score in ``red_cp`` (beyond any material score).
+DEN_CP = 10000
+#: Full strength: hints and analysis show the engine's best.
+ANALYSIS_LEVEL = 10
+
+
+class PositionQuery(BaseModel):
+    rules: str | dict[str, Any] = Field(
+        default="wango", description=f"one of {', '.join(BUILTIN_RULE_SETS)}, or rule options"
+    )
+    fen: str | None = Field(default=None, max_length=200, description="none: the start")
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class AnalysisQuery(PositionQuery):
+    movetime: float = Field(default=0.5, ge=0.05, le=2.0, description="seconds to think")
+
+
+def _rules(spec: str | dict[str, Any]) -> RuleSet:
+    if isinstance(spec, str):
+        rules = BUILTIN_RULE_SETS.get(spec.strip().lower())
+        if rules is None:
+            raise HTTPException(422, f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}")
+        return rules
+    try:
+        return rules_from_mapping(str(spec.get("name", "custom")), spec)
+    except ValueError as exc:
+        raise HTTPException(422, f"bad rule options: {exc}") from None
+
+
+def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
+    """The position after the query's moves, and each move in readable notation."""
+    rules = _rules(query.rules)
+    try:
+        board = Board(query.fen, rules)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    played = []
+    for ply, text in enumerate(query.moves, 1):
+        try:
+            move = board.parse_move(text)
+        except ValueError as exc:
+            raise HTTPException(422, f"move {ply} ({text[:10]}): {exc}") from None
+        played.append(
+            {
+                "move": str(move),
+                "readable_en": move_to_readable(board, move, "en"),
+                "readable_zh": move_to_readable(board, move, "zh"),
+            }
+        )
+        board.push(move)
+    return board, played
+
+
+def threats(board: Board) -> dict[str, list[str]]:
+    """For the side to move: its animals the opponent could capture (were it the opponent's
+    move), and the opponent's animals one move from its den."""
+    us, them = board.turn, 1 - board.turn
+    attacked = [
+        square_name(square)
+        for square in range(63)
+        if board.pieces(us) >> square & 1 and board.attackers(them, square)
+    ]
+    den = [square_name(square) for square in board.attackers(them, DENS[us])]
+    return {"attacked": attacked, "den": den}
+
+
+def _outcome(board: Board) -> dict[str, Any] | None:
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    return {
+        "result": outcome.result(),
+        "termination": outcome.termination.value,
+        "winner": outcome.winner,
+    }
+
+
+@router.post("/position")
+async def position(query: PositionQuery) -> dict[str, Any]:
+    """The position after ``moves`` from ``fen``: legal destinations, outcome and threats.
+    An illegal move gets a 422 that says which and why."""
+    board, played = _replay(query)
+    over = board.is_game_over()
+    return {
+        "fen": board.fen(),
+        "turn": board.turn,
+        "dests": {} if over else legal_destinations(board),
+        "last_move": played[-1]["move"] if played else None,
+        "outcome": _outcome(board),
+        "threats": threats(board),
+        "moves": played,
+    }
+
+
+@router.post("/analysis")
+async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str, Any]:
+    """The engine's best move and score for the position after ``moves`` (hints, replay)."""
+    enforce_rate(ctx.analysis_limiter, request)
+    board, _ = _replay(query)
+    result: dict[str, Any] = {"fen": board.fen(), "turn": board.turn}
+    if board.is_game_over():
+        return {**result, "bestmove": None, "score": None, "red_cp": None, "depth": 0, "pv": []}
+    ai_request = AiRequest(
+        rules=board.rules.to_mapping(),
+        start_fen=query.fen,
+        moves=tuple(query.moves),
+        level=ANALYSIS_LEVEL,
+        movetime=query.movetime,
+    )
+    try:
+        found = await asyncio.wait_for(
+            ctx.ai.analyse(ai_request), query.movetime + ctx.settings.ai_timeout_margin
+        )
+    except Exception:  # a dead or overrun worker: say so, never hang the client
+        raise HTTPException(503, "the engine is not available; try again") from None
+    best = board.parse_move(found["bestmove"])
+    score = found["score"]
+    return {
+        **result,
+        "bestmove": str(best),
+        "readable_en": move_to_readable(board, best, "en"),
+        "readable_zh": move_to_readable(board, best, "zh"),
+        "score": score,
+        "red_cp": None if score is None else _red_cp(score, board.turn),
+        "depth": found["depth"],
+        "pv": found["pv"],
+    }
+
+
+def _red_cp(score: dict[str, int], turn: int) -> int:
+    """A score from the side to move's view as one number from Red's view (den: ±DEN_CP,
+    sooner entries larger)."""
+    if "den" in score:
+        den = score["den"]
+        value = DEN_CP - abs(den) if den > 0 else -(DEN_CP - abs(den))
+    else:
+        value = score["cp"]
+    return value if turn == 0 else -value

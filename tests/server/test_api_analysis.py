@@ -1,0 +1,116 @@
+"""Positions, engine analysis and game replays over REST (what rules-free clients need)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from doushouqi.board import Board
+from doushouqi.server.ai_pool import ProcessPoolAi
+from doushouqi.server.settings import RateLimit
+
+from .live import DEN_GAME, LiveServer, make_settings, move, running
+
+DEN_IN_ONE = "7/3L3/7/7/7/7/7/7/e6 w"  # Red's lion beside Blue's den
+
+
+def test_position_replays_moves_and_lists_destinations(server: LiveServer) -> None:
+    client = server.player()
+    answer = client.post("/api/position", json={"rules": "wango", "moves": ["a3a4", "g7g6"]})
+    assert answer.status_code == 200
+    data = answer.json()
+    board = Board()
+    board.push_move("a3a4")
+    board.push_move("g7g6")
+    assert data["fen"] == board.fen()
+    assert data["turn"] == 0
+    assert data["last_move"] == "g7g6"
+    assert sum(len(d) for d in data["dests"].values()) == len(list(board.legal_moves))
+    assert data["outcome"] is None
+    assert [m["readable_zh"] for m in data["moves"]] == ["象 a3-a4", "象 g7-g6"]
+
+
+def test_position_reports_the_outcome_and_no_destinations(server: LiveServer) -> None:
+    client = server.player()
+    data = client.post("/api/position", json={"fen": DEN_IN_ONE, "moves": ["d8d9"]}).json()
+    assert data["outcome"] == {"result": "1-0", "termination": "den_entered", "winner": 0}
+    assert data["dests"] == {}
+
+
+def test_position_threats_name_attacked_animals_and_den_attackers(server: LiveServer) -> None:
+    client = server.player()
+    # Blue to move: Red's tiger (d4) can take its wolf (d5); Red's dog (e9) is beside its den.
+    fen = "4D2/7/7/7/3w3/3T3/7/7/7 b"
+    data = client.post("/api/position", json={"fen": fen}).json()
+    assert data["threats"] == {"attacked": ["d5"], "den": ["e9"]}
+    # Red to move: the wolf cannot take the tiger, and no blue animal nears Red's den.
+    red = client.post("/api/position", json={"fen": fen.replace(" b", " w")}).json()
+    assert red["threats"] == {"attacked": [], "den": []}
+
+
+def test_position_refuses_bad_input_clearly(server: LiveServer) -> None:
+    client = server.player()
+    illegal = client.post("/api/position", json={"moves": ["a3a4", "a4a5", "a5a6"]})
+    assert illegal.status_code == 422
+    assert "move 2 (a4a5)" in illegal.json()["detail"]
+    bad_fen = client.post("/api/position", json={"fen": "8/7 w"})
+    assert bad_fen.status_code == 422
+    assert "invalid position" in bad_fen.json()["detail"]
+    unknown = client.post("/api/position", json={"rules": "chess"})
+    assert unknown.status_code == 422
+    assert "wango" in unknown.json()["detail"]
+    options = client.post("/api/position", json={"rules": {"rule_7_3": "yes"}})
+    assert options.status_code == 422
+    assert "rule_7_3" in options.json()["detail"]
+    custom = client.post("/api/position", json={"rules": {"parent": "classic", "name": "mine"}})
+    assert custom.status_code == 200
+
+
+def test_analysis_answers_a_legal_move_with_a_score(server: LiveServer) -> None:
+    client = server.player()
+    data = client.post("/api/analysis", json={"moves": ["a3a4"], "movetime": 0.1}).json()
+    board = Board()
+    board.push_move("a3a4")
+    assert board.is_legal(board.parse_move(data["bestmove"]))
+    assert data["turn"] == 1
+    assert data["red_cp"] == -data["score"]["cp"]
+    assert data["readable_en"] and data["readable_zh"]
+    over = client.post("/api/analysis", json={"fen": DEN_IN_ONE, "moves": ["d8d9"]}).json()
+    assert over["bestmove"] is None and over["score"] is None
+
+
+def test_analysis_is_rate_limited(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, analysis_rate=RateLimit(2, 60.0))
+    with running(settings) as live:
+        client = live.player()
+        codes = [client.post("/api/analysis", json={"movetime": 0.05}).status_code for _ in "abc"]
+    assert codes == [200, 200, 429]
+
+
+def test_analysis_by_the_real_engine_finds_the_den(tmp_path: Path) -> None:
+    with running(make_settings(tmp_path), ai=ProcessPoolAi(1)) as live:
+        data = live.player().post("/api/analysis", json={"fen": DEN_IN_ONE, "movetime": 0.2})
+    assert data.status_code == 200, data.text
+    found = data.json()
+    assert found["bestmove"] == "d8d9"
+    assert found["score"] == {"den": 1}
+    assert found["red_cp"] > 9000
+    assert found["pv"][0] == "d8d9"
+
+
+def test_replay_of_a_game_lists_every_position(server: LiveServer) -> None:
+    client = server.player().guest()
+    game = client.create(mode="same_screen")
+    with client.socket(game["id"]) as ws:
+        ws.wait_for("game_started")
+        for text in DEN_GAME[:3]:
+            move(ws, text)
+    replay = client.get(f"/api/games/{game['id']}/replay").json()
+    board = Board()
+    fens = []
+    for text in DEN_GAME[:3]:
+        board.push_move(text)
+        fens.append(board.fen())
+    assert [p["fen"] for p in replay["plies"]] == fens
+    assert [p["move"] for p in replay["plies"]] == DEN_GAME[:3]
+    assert replay["plies"][0]["readable_zh"].startswith("猫")
+    assert client.get("/api/games/nosuchgame/replay").status_code == 404
