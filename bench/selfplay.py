@@ -14,6 +14,7 @@ Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import sys
@@ -82,10 +83,68 @@ def elo(score: float, games: int) -> tuple[float, float]:
     return difference, margin
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--a", default="", help="side A settings, e.g. level=10,lmr=0")
-    parser.add_argument("--b", default="", help="side B settings")
+@dataclasses.dataclass
+class MatchResult:
+    wins: int
+    draws: int
+    losses: int
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games
+
+    def summary(self) -> str:
+        difference, margin = elo(self.score, self.games)
+        return (
+            f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
+            f"Elo {difference:+.0f} ± {margin:.0f}, {self.seconds:.0f} s"
+        )
+
+
+def run_match(a: str, b: str, games: int, limit: Limit, *, rules: str = "wango",
+              opening_plies: int = 4, max_plies: int = 300, seed: int = 1,
+              concurrency: int = 1, verbose: bool = True) -> MatchResult:  # fmt: skip
+    """Play ``games`` games of side A against side B (each opening twice, colours swapped)."""
+    starts = openings((games + 1) // 2, opening_plies, rules, seed)
+    jobs = [(board, a_red) for board in starts for a_red in (True, False)][:games]
+    results: list[float] = []
+    lock = threading.Lock()
+    started = time.perf_counter()
+
+    def worker(worker_jobs: list[tuple[Board, bool]]) -> None:
+        side_a = make_engine(a, rules)
+        side_b = make_engine(b, rules)
+        for board, a_red in worker_jobs:
+            red, blue = (side_a, side_b) if a_red else (side_b, side_a)
+            red_score = play(board, red, blue, limit, max_plies)
+            assert red_score is not None
+            with lock:
+                results.append(red_score if a_red else 1 - red_score)
+                wins, draws = results.count(1.0), results.count(0.5)
+                if verbose:
+                    print(f"game {len(results):>3}: A {wins}-{draws}-{len(results) - wins - draws}",
+                          flush=True)  # fmt: skip
+
+    threads = [
+        threading.Thread(target=worker, args=(jobs[i::concurrency],))
+        for i in range(max(1, concurrency))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wins, draws = results.count(1.0), results.count(0.5)
+    losses = len(results) - wins - draws
+    return MatchResult(wins, draws, losses, time.perf_counter() - started)
+
+
+def limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every self-play benchmark shares: time control, rules, openings."""
     parser.add_argument("--games", type=int, default=20, help="games (even: pairs)")
     parser.add_argument("--movetime", type=float, default=None, help="seconds per move")
     parser.add_argument("--nodes", type=int, default=None, help="nodes per move")
@@ -95,48 +154,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=1, help="games at once (threads)")
-    args = parser.parse_args(argv)
+
+
+def limit_of(args: argparse.Namespace) -> Limit:
     if args.movetime is None and args.nodes is None and args.depth is None:
         args.movetime = 0.05
-    limit = Limit(depth=args.depth, nodes=args.nodes, movetime=args.movetime)
-    starts = openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
-    jobs = [(board, a_red) for board in starts for a_red in (True, False)][: args.games]
+    return Limit(depth=args.depth, nodes=args.nodes, movetime=args.movetime)
 
-    results: list[float] = []
-    lock = threading.Lock()
-    started = time.perf_counter()
 
-    def worker(worker_jobs: list[tuple[Board, bool]]) -> None:
-        a = make_engine(args.a, args.rules)
-        b = make_engine(args.b, args.rules)
-        for board, a_red in worker_jobs:
-            red, blue = (a, b) if a_red else (b, a)
-            red_score = play(board, red, blue, limit, args.max_plies)
-            assert red_score is not None
-            with lock:
-                results.append(red_score if a_red else 1 - red_score)
-                wins = results.count(1.0)
-                draws = results.count(0.5)
-                print(f"game {len(results):>3}: A {wins}-{draws}-{len(results) - wins - draws}",
-                      flush=True)  # fmt: skip
-
-    threads = [
-        threading.Thread(target=worker, args=(jobs[i :: args.concurrency],))
-        for i in range(max(1, args.concurrency))
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    games = len(results)
-    wins, draws = results.count(1.0), results.count(0.5)
-    score = sum(results) / games
-    difference, margin = elo(score, games)
-    print(
-        f"A ({args.a or 'default'}) vs B ({args.b or 'default'}): +{wins} ={draws} "
-        f"-{games - wins - draws}, score {100 * score:.1f}%, Elo {difference:+.0f} "
-        f"± {margin:.0f}, {time.perf_counter() - started:.0f} s"
-    )
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", default="", help="side A settings, e.g. level=10,lmr=0")
+    parser.add_argument("--b", default="", help="side B settings")
+    limit_arguments(parser)
+    args = parser.parse_args(argv)
+    limit = limit_of(args)
+    result = run_match(
+        args.a, args.b, args.games, limit, rules=args.rules, opening_plies=args.opening_plies,
+        max_plies=args.max_plies, seed=args.seed, concurrency=args.concurrency,
+    )  # fmt: skip
+    print(f"A ({args.a or 'default'}) vs B ({args.b or 'default'}): {result.summary()}")
     return 0
 
 
