@@ -24,6 +24,9 @@ router = APIRouter(prefix="/api", tags=["players"])
 def profile(row: AccountRow) -> dict[str, Any]:
     level = scoring.level_for_score(row.score)
     return {
+        # The account id, as game summaries name their seats (identity.id): it tells a
+        # client which side of a listed game the player sat on.
+        "id": row.id,
         "username": row.username,
         "display_name": row.display_name,
         "avatar": row.avatar,
