@@ -29,6 +29,15 @@ def test_position_replays_moves_and_lists_destinations(server: LiveServer) -> No
     assert [m["readable_zh"] for m in data["moves"]] == ["象 a3-a4", "象 g7-g6"]
 
 
+def test_position_replays_a_timeout_pass(server: LiveServer) -> None:
+    data = server.player().post("/api/position", json={"moves": ["a3a4", "0000"]}).json()
+    board = Board()
+    board.push_move("a3a4")
+    board.push_pass()
+    assert data["fen"] == board.fen() and data["turn"] == 0  # Blue passed
+    assert data["moves"][1]["readable_en"] == "--"
+
+
 def test_position_reports_the_outcome_and_no_destinations(server: LiveServer) -> None:
     client = server.player()
     data = client.post("/api/position", json={"fen": DEN_IN_ONE, "moves": ["d8d9"]}).json()

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.board import Board
+from doushouqi.board import Board, Move
 from doushouqi.notation import move_to_readable
 from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
 from doushouqi.squares import DENS, square_name
@@ -67,7 +67,8 @@ def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
     played = []
     for ply, text in enumerate(query.moves, 1):
         try:
-            move = board.parse_move(text)
+            # "0000": a turn passed by a timeout (RULES.md 5.3), as game move lists record it.
+            move = Move.null() if text == "0000" else board.parse_move(text)
         except ValueError as exc:
             raise HTTPException(422, f"move {ply} ({text[:10]}): {exc}") from None
         played.append(
