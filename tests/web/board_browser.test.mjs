@@ -349,6 +349,48 @@ describe('board component in Chromium', { skip: CHROMIUM ? false : 'Chromium is 
     assert.equal(await page.eval('document.querySelectorAll(".dsq-piece.dragging, .sq.drag-over").length'), 0);
   });
 
+  test('a hint: an arrow from square to square, both marked and announced; a move clears it', async () => {
+    await page.reset();
+    assert.equal(await page.eval('document.querySelector(".dsq-arrows").hasAttribute("hidden")'), true);
+    await page.eval("board.set({ hint: ['a3', 'a4'] })");
+    assert.equal(await page.eval('document.querySelector("[aria-live]").textContent'), 'Hint: Red elephant 象 a3 to a4.');
+    const m = await page.eval(`(() => {
+      const arrow = document.querySelector('.dsq-arrows');
+      const head = arrow.querySelector('polygon').getBoundingClientRect();
+      const a4 = document.querySelector('.dsq-board [data-square="a4"]').getBoundingClientRect();
+      const a3 = document.querySelector('.dsq-board [data-square="a3"]');
+      return { hidden: arrow.hasAttribute('hidden'), display: getComputedStyle(arrow).display,
+        headInA4: head.bottom > a4.top && head.top < a4.bottom && head.left >= a4.left - 1 && head.right <= a4.right + 1,
+        from: a3.className, fromLabel: a3.getAttribute('aria-label'), outline: getComputedStyle(a3).outlineStyle,
+        to: document.querySelectorAll('.sq.hint-to').length };
+    })()`);
+    assert.equal(m.hidden, false);
+    assert.notEqual(m.display, 'none');
+    assert.ok(m.headInA4, 'the arrow head points into a4');
+    assert.match(m.from, /\bhint-from\b/);
+    assert.match(m.fromLabel, /hint: move from here$/);
+    assert.equal(m.outline, 'dashed');
+    assert.equal(m.to, 1);
+    assert.deepEqual(await page.eval('board.getState().hint'), ['a3', 'a4']);
+    await page.click('g3');
+    await page.click('g4');
+    assert.equal(await page.eval('board.getState().hint'), null);
+    assert.equal(await page.eval('document.querySelector(".dsq-arrows").hasAttribute("hidden")'), true);
+    assert.equal(await page.eval('document.querySelectorAll(".sq.hint-from, .sq.hint-to").length'), 0);
+  });
+
+  test('announceMoves: false keeps moves out of the live region, selections stay in', async () => {
+    await page.reset(', announceMoves: false');
+    await page.click('g3');
+    assert.match(await page.eval('document.querySelector("[aria-live]").textContent'), /Red rat 鼠 on g3 selected/);
+    await page.click('g4');
+    assert.deepEqual(await page.eval('events'), ['select g3', 'move g3g4']);
+    assert.match(await page.eval('document.querySelector("[aria-live]").textContent'), /selected/);
+    await page.eval("board.setPosition('l5t/1d3c1/2p1w1e/r6/7/6R/E1W1P2/1C3D1/T5L', ['a7', 'a6'])");
+    assert.doesNotMatch(await page.eval('document.querySelector("[aria-live]").textContent'), /a7 to a6/);
+    await page.eval('board.set({ announceMoves: true })');
+  });
+
   test('destroy removes the board', async () => {
     await page.eval('board.destroy()');
     assert.equal(await page.eval('document.querySelectorAll(".dsq-board").length'), 0);

@@ -1,16 +1,27 @@
 // The game page: the board component, clocks, players, moves, captured animals, actions and
 // the result; one websocket per game with version-based resync (reconnect with ?since=).
+// Hints and the threat view live in game_assist.js, accessible mode in game_access.js.
 
 import { createBoard } from '/board/board.js';
 import { t, currentLang } from './i18n.js';
 import { api } from './api.js';
 import { h } from './dom.js';
+import { HintTool, ThreatView } from './game_assist.js';
+import { AccessibleMode } from './game_access.js';
 
 const COLORS = ['red', 'blue'];
 const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
 const LETTER_ANIMAL = { r: 'rat', c: 'cat', d: 'dog', w: 'wolf', p: 'leopard', t: 'tiger', l: 'lion', e: 'elephant' };
 const CHARS = { rat: '鼠', cat: '猫', dog: '狗', wolf: '狼', leopard: '豹', tiger: '虎', lion: '狮', elephant: '象' };
 const FINISHED = 25;
+
+/** Put `children` into `parent` unless they are already there, in that order: re-inserting a
+ * focused button would drop the keyboard focus. */
+function replaceIfChanged(parent, children) {
+  const now = [...parent.childNodes];
+  if (now.length === children.length && now.every((node, i) => node === children[i])) return;
+  parent.replaceChildren(...children);
+}
 
 function fmtTime(seconds) {
   if (seconds === null || seconds === undefined) return '—';
@@ -41,7 +52,7 @@ export class GameView {
     this.version = -1;
     this.game = null;
     this.seats = [];
-    this.moves = []; // {ply, color, text}
+    this.moves = []; // {ply, color, text, move, zh, en, before}: `before` is the position before it
     this.notice = '';
     this.closed = false;
     this.retry = 0;
@@ -118,6 +129,7 @@ export class GameView {
         break;
       case 'rejected':
         this.flash(t('game.rejected', { reason: msg.reason || msg.code }));
+        if (this.access.on) this.access.fail(t('game.rejected', { reason: msg.reason || msg.code }));
         this.send('sync', { version: this.version });
         return;
       case 'error':
@@ -148,21 +160,26 @@ export class GameView {
     try {
       const { events } = await api(`/api/games/${encodeURIComponent(this.id)}/events?since=0`);
       this.moves = [];
-      for (const e of events) this.trackMove(e);
+      let fen = this.game.start_fen;
+      for (const e of events) {
+        this.trackMove(e, fen);
+        if (e.fen) fen = e.fen;
+      }
     } catch { /* keep the list */ }
   }
 
-  trackMove(e) {
+  /** Keep the move list up to date; `before` is the position before the event. */
+  trackMove(e, before) {
     const zh = currentLang() === 'zh';
-    if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: (zh ? e.readable_zh : e.readable) || e.move, move: e.move, zh: e.readable_zh, en: e.readable });
-    else if (e.type === 'timeout_passed') this.moves.push({ ply: e.ply, color: e.color, text: '—', move: '0000' });
+    if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: (zh ? e.readable_zh : e.readable) || e.move, move: e.move, zh: e.readable_zh, en: e.readable, before });
+    else if (e.type === 'timeout_passed') this.moves.push({ ply: e.ply, color: e.color, text: '—', move: '0000', before });
     else if (e.type === 'takeback_applied') this.moves.splice(Math.max(0, this.moves.length - e.removed.length));
   }
 
   applyEvent(e) {
     const g = this.game;
     if (!g) return;
-    this.trackMove(e);
+    this.trackMove(e, g.fen);
     const side = (c) => t(`side.${COLORS[c]}`);
     if ('fen' in e) g.fen = e.fen;
     if ('dests' in e) g.dests = e.dests;
@@ -200,6 +217,16 @@ export class GameView {
     return this.game?.turn ?? 0;
   }
 
+  /** Whether the user may move now (a seat of theirs is to move, and not the computer's). */
+  canMoveNow() {
+    const g = this.game;
+    return Boolean(g && g.status_id === 20 && this.seats.includes(g.turn) && g.players[g.turn]?.identity?.kind !== 'ai');
+  }
+
+  wolfName() {
+    return this.game?.rules?.wolf_name === 'fox' ? 'fox' : 'wolf';
+  }
+
   // ----- layout -------------------------------------------------------------------------
   build() {
     const btn = (id, label, onclick, cls = '') => h('button', { type: 'button', id, class: cls, onclick }, label);
@@ -216,6 +243,14 @@ export class GameView {
       offline: h('div', { class: 'offline', id: 'offline', hidden: true }, t('game.offline')),
       toast: h('div', { class: 'toast', id: 'toast', hidden: true, role: 'status' }),
     };
+    this.hintTool = new HintTool(this);
+    this.threatView = new ThreatView(this);
+    this.access = new AccessibleMode(this);
+    this.el.tools = h('div', { class: 'game-tools', id: 'game-tools' },
+      this.hintTool.button, this.threatView.button,
+      h('details', { class: 'game-menu', id: 'game-menu' },
+        h('summary', {}, t('gamemenu.title')),
+        h('div', { class: 'game-menu-body' }, this.access.menuItem)));
     this.buttons = {
       resign: btn('resign', t('game.resign'), () => this.resign(), 'danger'),
       draw: btn('offer-draw', t('game.offerDraw'), () => { this.send('offer_draw'); }),
@@ -225,10 +260,14 @@ export class GameView {
       download: h('a', { id: 'download', class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `jungle-${this.id}.txt` }, t('game.download')),
       join: btn('join', t('game.join'), () => this.send('join'), 'primary big'),
     };
-    this.root.replaceChildren(h('section', { class: 'game-page' },
+    this.el.moves.setAttribute('aria-labelledby', 'moves-title');
+    // aria-live="off": the page's <main> is a live region, which would read out every clock tick;
+    // here the board and accessible mode announce what matters, each once.
+    this.root.replaceChildren(h('section', { class: 'game-page', 'aria-live': 'off' },
       h('div', { class: 'board-col' }, this.el.top, this.el.board, this.el.bottom),
       h('aside', { class: 'side-col' }, this.el.status, this.el.banner, this.el.result, this.el.invite, this.el.actions,
-        h('h2', { class: 'moves-title' }, t('game.moves')), this.el.moves),
+        this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel,
+        h('h2', { class: 'moves-title', id: 'moves-title' }, t('game.moves')), this.el.moves),
       this.el.offline, this.el.toast));
   }
 
@@ -277,12 +316,13 @@ export class GameView {
     if (this.orientation === null) this.orientation = mine === 1 ? 'blue' : 'red';
     const playing = g.status_id === 20;
     const finished = g.status_id >= FINISHED;
-    const canMove = playing && this.seats.includes(g.turn) && g.players[g.turn]?.identity?.kind !== 'ai';
+    const canMove = this.canMoveNow();
     const last = g.last_move && g.last_move !== '0000' ? [g.last_move.slice(0, 2), g.last_move.slice(2, 4)] : null;
     const config = {
       position: g.fen, orientation: this.orientation, turnColor: COLORS[g.turn],
       movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {}, lastMove: last,
-      lang: currentLang(), wolfName: g.rules?.wolf_name === 'fox' ? 'fox' : 'wolf',
+      lang: currentLang(), wolfName: this.wolfName(),
+      hint: this.hintTool.boardHint(), threats: this.threatView.boardThreats(), announceMoves: !this.access.on,
     };
     if (g.rules?.ranks === 'dog>wolf') config.ranks = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
     if (!this.board) {
@@ -358,14 +398,27 @@ export class GameView {
     }
     if (finished && seated) acts.push(b.rematch);
     acts.push(b.flip, b.download);
-    this.el.actions.replaceChildren(...acts);
-    // moves
-    this.el.moves.replaceChildren(...this.moves.map((m) => h('li', { class: COLORS[m.color] },
-      h('span', { class: 'ply' }, `${m.ply}.`), ' ', m.text)));
+    replaceIfChanged(this.el.actions, acts);
+    // hint, threats, accessible mode
+    this.hintTool.render();
+    this.threatView.update();
+    this.access.render();
+    // moves: in accessible mode a numbered list in full words
+    this.el.moves.classList.toggle('full', this.access.on);
+    this.el.moves.replaceChildren(...(this.access.on ? this.access.listItems() : this.moves.map((m) => h('li', { class: COLORS[m.color] },
+      h('span', { class: 'ply' }, `${m.ply}.`), ' ', m.text))));
     this.el.moves.scrollTop = this.el.moves.scrollHeight;
     // result
     this.el.result.hidden = !finished;
     if (finished) this.renderResult();
+  }
+
+  /** The result in one sentence, e.g. for a screen reader: "红方获胜：攻入兽穴". */
+  resultWords() {
+    const o = this.game.outcome || {};
+    return o.termination && o.termination !== 'aborted'
+      ? t('a11y.over', { result: this.resultTitle(), reason: t(`term.${o.termination}`) })
+      : this.resultTitle();
   }
 
   resultTitle() {
@@ -379,6 +432,10 @@ export class GameView {
     const g = this.game;
     const o = g.outcome || {};
     const mine = this.myColor();
+    // Rebuilt only when it changes, so that a focused link or button in it keeps the focus.
+    const key = JSON.stringify([o, g.score_change, mine]);
+    if (key === this.resultKey) return;
+    this.resultKey = key;
     const lines = [h('strong', { class: 'result-title' }, this.resultTitle())];
     if (o.termination) lines.push(h('span', { class: 'result-reason' }, t(`term.${o.termination}`)));
     if (mine !== null && o.winner !== null && o.winner !== undefined) lines.push(h('span', { class: 'result-you' }, t(mine === o.winner ? 'result.youWin' : 'result.youLose')));
@@ -391,6 +448,9 @@ export class GameView {
         const d = sc.deltas[c];
         lines.push(h('small', { class: 'score' }, `${t(`side.${COLORS[c]}`)}: ${t('result.score', { delta: d > 0 ? `+${d}` : d, score: sc.new_scores[c] })}`));
       }
+    }
+    if (o.termination && o.termination !== 'aborted') {
+      lines.push(h('a', { class: 'button replay-link', id: 'replay-link', href: `#/replay/game/${encodeURIComponent(this.id)}` }, t('resultlink.replay')));
     }
     this.el.result.dataset.winner = o.winner === null || o.winner === undefined ? 'none' : COLORS[o.winner];
     this.el.result.replaceChildren(...lines);

@@ -18,12 +18,16 @@
 //   movableColor  'red' | 'blue' | 'both' | null (default: nothing can be moved)
 //   dests         Map or object: square → array of squares the piece there may move to
 //   lastMove      [from, to] or null (highlighted)
+//   hint          [from, to] or null: a suggested move, drawn as an arrow with both squares
+//                 marked (and named in their labels); announced when it changes; a move clears it
 //   threats       squares to mark (pieces the opponent could capture, attackers of a den)
 //   selected      square of a movable piece to select, or null
 //   lang          'zh' (default) | 'en': words of the labels and announcements
 //   wolfName      'wolf' (狼, default) | 'fox' (狐)
 //   ranks         {animal: number} shown on the pieces; default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1
 //   animation     {enabled: true, duration: 220} (ms; off under prefers-reduced-motion)
+//   announceMoves true (default) | false: whether the live region reads out moves (a host
+//                 that announces moves itself turns this off so that nothing is read twice)
 //   events        {move(from, to), select(square | null)}
 // Unknown keys and bad values throw TypeError; a malformed position throws PlacementError.
 //
@@ -80,7 +84,9 @@ export function createBoard(element, config = {}) {
       <div class="dsq-field">
         <div class="dsq-squares" role="group" aria-describedby="${id}-help"></div>
         <div class="dsq-pieces" aria-hidden="true"></div>
-        <div class="dsq-overlay" aria-hidden="true"><div class="dsq-cursor" hidden></div></div>
+        <div class="dsq-overlay" aria-hidden="true"><div class="dsq-cursor" hidden></div>
+          <svg class="dsq-arrows" viewBox="0 0 700 900" focusable="false" hidden>
+            <line class="dsq-arrow-shaft"/><polygon class="dsq-arrow-head"/></svg></div>
       </div>
       <div class="dsq-coords dsq-ranks dsq-right" aria-hidden="true"></div>
       <div class="dsq-coords dsq-files dsq-bottom" aria-hidden="true"></div>
@@ -90,6 +96,7 @@ export function createBoard(element, config = {}) {
   const squaresEl = root.querySelector('.dsq-squares');
   const piecesEl = root.querySelector('.dsq-pieces');
   const cursorEl = root.querySelector('.dsq-cursor');
+  const arrowEl = root.querySelector('.dsq-arrows');
   const helpEl = root.querySelector(`#${id}-help`);
   const liveEl = root.querySelector('[aria-live]');
   const coordEls = [...root.querySelectorAll('.dsq-coords')];
@@ -119,7 +126,7 @@ export function createBoard(element, config = {}) {
   // ----- rendering --------------------------------------------------------------------------
   const pieceEls = new Map(); // square → element
   const timers = new Set();
-  let drawn = { orientation: null, lang: null, pieceLook: null };
+  let drawn = { orientation: null, lang: null, pieceLook: null, arrow: null };
   let drag = null;
   let pointerInput = false; // the keyboard cursor shows only while the keyboard is in use
 
@@ -241,7 +248,9 @@ export function createBoard(element, config = {}) {
     if (drawn.pieceLook !== pieceLook()) {
       for (const [sq, el] of pieceEls) drawPiece(el, state.pieces.get(sq));
     }
-    drawn = { orientation: state.orientation, lang: state.lang, pieceLook: pieceLook() };
+    const arrow = state.hint ? `${state.hint.join('')}|${state.orientation}` : '';
+    if (drawn.arrow !== arrow) drawArrow();
+    drawn = { orientation: state.orientation, lang: state.lang, pieceLook: pieceLook(), arrow };
     root.classList.toggle('dsq-interactive', state.movableColor !== null);
     for (const [sq, el] of squareEls) {
       const cls = S.squareClasses(state, sq).join(' ');
@@ -252,6 +261,16 @@ export function createBoard(element, config = {}) {
       if (el.getAttribute('tabindex') !== tabIndex) el.setAttribute('tabindex', tabIndex);
     }
     drawCursor();
+  }
+
+  /** The hint arrow over the board (hidden without a hint). */
+  function drawArrow() {
+    arrowEl.toggleAttribute('hidden', !state.hint); // an <svg> has no `hidden` property
+    if (!state.hint) return;
+    const { shaft, head } = S.arrowGeometry(state.hint[0], state.hint[1], state.orientation);
+    const line = arrowEl.querySelector('line');
+    for (const [key, value] of Object.entries(shaft)) line.setAttribute(key, String(value));
+    arrowEl.querySelector('polygon').setAttribute('points', head.map((p) => p.join(',')).join(' '));
   }
 
   function drawCursor() {
@@ -279,7 +298,7 @@ export function createBoard(element, config = {}) {
     if (before.pieces !== next.pieces) syncPieces(before.pieces, next.pieces, hint, ms);
     render();
     if (!action || action.type === 'none') return;
-    say(S.announce(state, action));
+    if (action.type !== 'move' || state.announceMoves) say(S.announce(state, action));
     if (action.type === 'move') events.move?.(action.from, action.to);
     else if (action.type === 'select') events.select?.(action.square);
     else if (action.type === 'deselect') events.select?.(null);
@@ -423,17 +442,17 @@ export function createBoard(element, config = {}) {
   render();
 
   // ----- API --------------------------------------------------------------------------------
-  function announceArrival(before, after) {
-    // A new position with a new last move (the opponent moved): say it like a move.
-    if (!after.lastMove) return;
+  /** What to say about a new position with a new last move (the opponent moved): the move. */
+  function arrivalText(before, after) {
+    if (!after.lastMove) return '';
     const sameMove = before.lastMove && before.lastMove[0] === after.lastMove[0] && before.lastMove[1] === after.lastMove[1];
-    if (sameMove || S.placementToString(before.pieces) === S.placementToString(after.pieces)) return;
+    if (sameMove || S.placementToString(before.pieces) === S.placementToString(after.pieces)) return '';
     const [from, to] = after.lastMove;
     const piece = after.pieces.get(to);
-    if (!piece) return;
+    if (!piece) return '';
     const prior = before.pieces.get(to);
     const captured = prior && prior.color !== piece.color ? prior : null;
-    say(S.announce(after, { type: 'move', from, to, piece, captured }));
+    return S.announce(after, { type: 'move', from, to, piece, captured });
   }
 
   const api = {
@@ -444,7 +463,10 @@ export function createBoard(element, config = {}) {
       const next = S.configure(state, partial);
       if (drag && ('position' in partial || before.orientation !== next.orientation)) cancelDrag();
       commit(next, null);
-      if ('position' in partial) announceArrival(before, next);
+      // One message for both, so that the second does not cut the first off.
+      const arrival = 'position' in partial && next.announceMoves ? arrivalText(before, next) : '';
+      const newHint = next.hint && next.hint.join() !== before.hint?.join() ? S.hintText(next) : '';
+      say([arrival, newHint].filter(Boolean).join(' '));
     },
     /** Play a move the server confirmed (animated). Returns false when `from` is empty. */
     move(from, to) {
@@ -454,7 +476,7 @@ export function createBoard(element, config = {}) {
       cancelDrag();
       const { state: next, captured } = S.applyMove(state, from, to);
       commit(next, null);
-      say(S.announce(state, { type: 'move', from, to, piece, captured }));
+      if (state.announceMoves) say(S.announce(state, { type: 'move', from, to, piece, captured }));
       return true;
     },
     /** Show a placement (or full position string), with an optional last move [from, to]. */
@@ -476,6 +498,7 @@ export function createBoard(element, config = {}) {
         movableColor: state.movableColor,
         dests: Object.fromEntries([...state.dests].map(([k, v]) => [k, [...v]])),
         lastMove: state.lastMove ? [...state.lastMove] : null,
+        hint: state.hint ? [...state.hint] : null,
         threats: [...state.threats],
         selected: state.selected,
         focus: state.focus,
@@ -483,6 +506,7 @@ export function createBoard(element, config = {}) {
         wolfName: state.wolfName,
         ranks: { ...state.ranks },
         animation: { ...state.animation },
+        announceMoves: state.announceMoves,
       };
     },
     /** Remove the board from the page and stop listening. */

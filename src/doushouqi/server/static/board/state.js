@@ -204,8 +204,8 @@ export function placementToString(pieces) {
 // Configuration → state
 
 const CONFIG_KEYS = new Set([
-  'position', 'orientation', 'turnColor', 'movableColor', 'dests', 'lastMove', 'threats', 'selected',
-  'lang', 'wolfName', 'ranks', 'animation', 'events',
+  'position', 'orientation', 'turnColor', 'movableColor', 'dests', 'lastMove', 'hint', 'threats', 'selected',
+  'lang', 'wolfName', 'ranks', 'animation', 'announceMoves', 'events',
 ]);
 
 function oneOf(key, value, allowed) {
@@ -255,6 +255,7 @@ export function defaultState() {
     movableColor: null,
     dests: new Map(),
     lastMove: null,
+    hint: null,
     threats: new Set(),
     selected: null,
     focus: 'a1',
@@ -262,6 +263,7 @@ export function defaultState() {
     wolfName: 'wolf',
     ranks: { ...DEFAULT_RANKS },
     animation: { enabled: true, duration: 220 },
+    announceMoves: true,
   };
 }
 
@@ -290,6 +292,7 @@ export function configure(state, config = {}) {
   if ('movableColor' in config) next.movableColor = oneOf('movableColor', config.movableColor ?? null, ['red', 'blue', 'both', null]);
   if ('dests' in config) next.dests = normalizeDests(config.dests);
   if ('lastMove' in config) next.lastMove = normalizeMove(config.lastMove, 'lastMove');
+  if ('hint' in config) next.hint = normalizeMove(config.hint, 'hint');
   if ('threats' in config) {
     const threats = [...(config.threats ?? [])];
     for (const sq of threats) if (!isSquare(sq)) throw new TypeError(`threats: not a square: ${JSON.stringify(sq)}`);
@@ -305,6 +308,7 @@ export function configure(state, config = {}) {
       duration: Math.max(0, Number(anim.duration ?? state.animation.duration) || 0),
     };
   }
+  if ('announceMoves' in config) next.announceMoves = oneOf('announceMoves', config.announceMoves, [true, false]);
   if ('selected' in config) {
     const sq = config.selected ?? null;
     if (sq !== null && !isSquare(sq)) throw new TypeError(`selected: not a square: ${JSON.stringify(sq)}`);
@@ -352,8 +356,8 @@ function deselect(state) {
 
 /**
  * The user moves a piece: the board shows it at once (the server confirms or corrects it later
- * with setPosition). Whatever stood on `to` is captured. Dests are cleared: they belonged to
- * the position before the move.
+ * with setPosition). Whatever stood on `to` is captured. Dests and the hint are cleared: they
+ * belonged to the position before the move.
  */
 export function applyMove(state, from, to) {
   const piece = state.pieces.get(from);
@@ -367,6 +371,7 @@ export function applyMove(state, from, to) {
       ...state,
       pieces,
       lastMove: [from, to],
+      hint: null,
       selected: null,
       dests: new Map(),
       turnColor: piece.color === 'red' ? 'blue' : 'red',
@@ -483,6 +488,8 @@ export function squareClasses(state, square) {
   if (state.selected === square) classes.push('selected');
   if (state.selected && canMove(state, state.selected, square)) classes.push(piece ? 'capture' : 'dest');
   if (state.threats.has(square)) classes.push('threat');
+  if (state.hint?.[0] === square) classes.push('hint-from');
+  if (state.hint?.[1] === square) classes.push('hint-to');
   return classes;
 }
 
@@ -494,6 +501,7 @@ const WORDS = {
     water: 'water', bridge: 'bridge', trap: (s) => `${s} trap`, den: (s) => `${s} den`,
     empty: 'empty', sep: ', ', strength: (n) => `strength ${n}`,
     selected: 'selected', dest: 'legal move', capture: 'capture', lastMove: 'last move', threat: 'threatened',
+    hintFrom: 'hint: move from here', hintTo: 'hint: move here',
     boardLabel: 'Jungle board',
     help: 'Arrow keys move between squares, Enter or Space selects a piece and moves it, Escape cancels.',
   },
@@ -503,6 +511,7 @@ const WORDS = {
     water: '小河', bridge: '桥', trap: (s) => `${s}陷阱`, den: (s) => `${s}兽穴`,
     empty: '空', sep: '，', strength: (n) => `战力${n}`,
     selected: '已选中', dest: '可走', capture: '可吃', lastMove: '上一步', threat: '受威胁',
+    hintFrom: '提示：走这只', hintTo: '提示：走到这里',
     boardLabel: '斗兽棋棋盘',
     help: '方向键移动光标，回车或空格键选子、走子，Esc 取消选择。',
   },
@@ -544,7 +553,55 @@ export function squareLabel(state, square) {
   if (state.selected && canMove(state, state.selected, square)) parts.push(piece ? w.capture : w.dest);
   if (state.lastMove && state.lastMove.includes(square)) parts.push(w.lastMove);
   if (state.threats.has(square)) parts.push(w.threat);
+  if (state.hint?.[0] === square) parts.push(w.hintFrom);
+  if (state.hint?.[1] === square) parts.push(w.hintTo);
   return parts.join(w.sep);
+}
+
+/** The suggested move in words, for the live region: "Hint: Red rat 鼠 g3 to g4." (or ''). */
+export function hintText(state) {
+  if (!state.hint) return '';
+  const [from, to] = state.hint;
+  const piece = state.pieces.get(from);
+  const target = state.pieces.get(to);
+  const captured = piece && target && target.color !== piece.color ? target : null;
+  if (state.lang === 'zh') {
+    const name = piece ? pieceName(state, piece) : '';
+    return `提示：${name} ${from} 走到 ${to}` + (captured ? `，吃掉${pieceName(state, captured)}。` : '。');
+  }
+  const name = piece ? `${pieceName(state, piece, { capital: true })} ` : '';
+  return `Hint: ${name}${from} to ${to}` + (captured ? `, captures ${pieceName(state, captured)}.` : '.');
+}
+
+/**
+ * The hint arrow in screen units (one square = 100, the board 700 × 900, as drawn for
+ * `orientation`): a shaft from the centre of `from` towards `to` and a triangular head whose
+ * tip stops short of the centre of `to`, so that the piece there stays visible.
+ */
+export function arrowGeometry(from, to, orientation = 'red') {
+  const a = toScreen(from, orientation);
+  const b = toScreen(to, orientation);
+  const x1 = a.col * 100 + 50;
+  const y1 = a.row * 100 + 50;
+  const dx = (b.col - a.col) * 100;
+  const dy = (b.row - a.row) * 100;
+  const length = Math.hypot(dx, dy) || 1;
+  const ux = dx / length;
+  const uy = dy / length;
+  const tipBack = 22; // the tip stops this far before the target's centre
+  const headLength = 34;
+  const headHalfWidth = 22;
+  const tip = [x1 + ux * (length - tipBack), y1 + uy * (length - tipBack)];
+  const base = [tip[0] - ux * headLength, tip[1] - uy * headLength];
+  const round = (n) => Math.round(n * 10) / 10;
+  return {
+    shaft: { x1: round(x1 + ux * 18), y1: round(y1 + uy * 18), x2: round(base[0]), y2: round(base[1]) },
+    head: [
+      tip,
+      [base[0] - uy * headHalfWidth, base[1] + ux * headHalfWidth],
+      [base[0] + uy * headHalfWidth, base[1] - ux * headHalfWidth],
+    ].map(([x, y]) => [round(x), round(y)]),
+  };
 }
 
 /** What the live region says after an action (empty when nothing is worth saying). */
