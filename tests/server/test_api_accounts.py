@@ -147,3 +147,13 @@ def test_scoring_rules_and_openapi(server: LiveServer) -> None:
         assert path in schema["paths"], path
     page = server.player().get("/")
     assert page.status_code == 200 and "/docs" in page.text
+
+
+def test_session_names_the_player_without_making_one(server: LiveServer) -> None:
+    visitor = server.player()
+    assert visitor.get("/api/auth/session").json() == {"player": None}
+    assert visitor.get("/api/auth/me").status_code == 401
+    guest = visitor.guest()
+    assert guest.get("/api/auth/session").json()["player"]["kind"] == "guest"
+    account = server.player().register("wu_song")
+    assert account.get("/api/auth/session").json()["player"]["username"] == "wu_song"

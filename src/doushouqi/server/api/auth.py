@@ -120,6 +120,13 @@ async def me(principal: RequiredPrincipal) -> dict[str, Any]:
     return principal_dict(principal)
 
 
+@router.get("/session")
+async def session(principal: OptionalPrincipal) -> dict[str, Any]:
+    """Who this browser is, without making a guest: ``{"player": null}`` for a new visitor
+    (unlike ``/me``, never a 401, which browsers log as an error)."""
+    return {"player": None if principal is None else principal_dict(principal)}
+
+
 @router.post("/tokens", status_code=201)
 async def create_token(body: TokenRequest, ctx: Ctx, principal: AccountPrincipal) -> dict[str, str]:
     """An API token for the bot API (``Authorization: Bearer TOKEN``); shown only once."""
