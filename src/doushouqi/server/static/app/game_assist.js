@@ -55,12 +55,11 @@ export class HintTool {
     return this.hint && this.available() ? [this.hint.move.slice(0, 2), this.hint.move.slice(2, 4)] : null;
   }
 
-  /** The question for the engine: the game from its start (repetitions matter) or, when
-   * timeouts passed a turn (a pass cannot be replayed), the position alone. */
+  /** The question for the engine: the game from its start (repetitions matter), or the
+   * position alone when the move list is out of step with it. */
   query(fromStart = true) {
     const g = this.view.game;
-    const moves = this.view.moves.map((m) => m.move);
-    if (fromStart && g.start_fen && !moves.includes('0000')) return { rules: g.rules, fen: g.start_fen, moves };
+    if (fromStart && g.start_fen) return { rules: g.rules, fen: g.start_fen, moves: this.view.moves.map((m) => m.move) };
     return { rules: g.rules, fen: g.fen, moves: [] };
   }
 

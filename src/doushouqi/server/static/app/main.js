@@ -1,9 +1,13 @@
 // The web client: a hash router over the views (home, new-game settings, game, lobby, rules).
 
 import { t, loadLang, otherLang, currentLang } from './i18n.js';
-import { api, ensurePlayer, fetchRuleSets } from './api.js';
+import { api, ensurePlayer, fetchRuleSets, sessionPlayer } from './api.js';
+import { authView, leaderboardView, mountAccountMenu, profileView, ratedOption, renderAccountMenu } from './accounts.js';
 import { h } from './dom.js';
 import { GameView } from './game.js';
+import { faqList, wolfText } from './rules_faq.js';
+import { replayRoute } from './replay.js';
+import { learnListView, lessonView } from './lessons.js';
 import { pieceSvg } from '/board/pieces.js';
 
 const view = document.querySelector('#view');
@@ -57,7 +61,8 @@ function homeView() {
       card('#/new/vs_ai', pieceIcon('red', 'tiger'), t('home.vsai'), t('home.vsai.sub'), 'vsai'),
       card('#/new/same_screen', pieceIcon('red', 'cat'), t('home.local'), t('home.local.sub'), 'local'),
       card('#/lobby', pieceIcon('blue', 'elephant'), t('home.online'), t('home.online.sub'), 'online'),
-      card('#/rules/wango', pieceIcon('blue', 'rat'), t('home.learn'), t('home.learn.sub'), 'rules'))));
+      card('#/learn', pieceIcon('blue', 'rat'), t('learn.card'), t('learn.card.sub'), 'rules')),
+    h('p', { class: 'home-more' }, h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')))));
 }
 
 // ----- new game ---------------------------------------------------------------------------
@@ -73,6 +78,7 @@ async function settingsView(mode) {
   const saved = savedSettings();
   const sets = await fetchRuleSets();
   const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
+  const player = mode === 'online' ? await sessionPlayer() : null; // accounts may play rated games
   const form = h('form', { class: 'settings', id: 'settings' },
     h('label', { class: 'field' }, h('span', {}, t('settings.rules')),
       h('select', { name: 'rules' }, sets.map((s) => h('option', { value: s.name, selected: s.name === rules }, t(`rules.${s.name}`))))),
@@ -87,6 +93,7 @@ async function settingsView(mode) {
     h('label', { class: 'field' }, h('span', {}, t('settings.time')),
       h('select', { name: 'time' }, TIME_PRESETS.map((p) => h('option', { value: p, selected: p === (saved.time ?? '') }, p || t('time.none'))))),
     mode === 'online' ? h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'public', checked: true }), t('settings.public')) : null,
+    mode === 'online' ? ratedOption(player) : null,
     h('button', { class: 'primary big', type: 'submit', id: 'start' }, mode === 'online' ? t('settings.create') : t('settings.start')));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -106,6 +113,7 @@ async function settingsView(mode) {
           ai_level: mode === 'vs_ai' ? choice.level : null,
           color: mode === 'same_screen' ? 'red' : choice.color,
           public: mode === 'online' ? f.public.checked : true,
+          rated: Boolean(f.rated?.checked),
         },
       });
       go(`/game/${game.id}`);
@@ -173,15 +181,18 @@ async function rulesView(name) {
         sets.map((s) => h('option', { value: s.name, selected: s.name === set.name }, t(`rules.${s.name}`))))),
     h('ol', { class: 'rule-points' },
       h('li', {}, t('rulespage.board')),
-      h('li', {}, t('rulespage.pieces', { ranks })),
+      h('li', {}, wolfText(set, t('rulespage.pieces', { ranks }))),
       h('li', {}, t('rulespage.move')),
       h('li', {}, t('rulespage.water')),
       h('li', {}, t('rulespage.capture')),
       h('li', {}, t('rulespage.win'))),
+    h('h2', {}, t('rulesfaq.title')),
+    faqList(set),
     h('h2', {}, t('rulespage.options')),
     h('table', { class: 'options', id: 'rule-options' },
       h('tbody', {}, options.map(([k, v]) => h('tr', { dataset: { option: k } },
-        h('th', { scope: 'row' }, t(`opt.${k}`)), h('td', {}, optionValue(k, v)))))),
+        h('th', { scope: 'row' }, k === 'wolf_name' ? t(`opt.${k}`) : wolfText(set, t(`opt.${k}`))),
+        h('td', {}, wolfText(set, optionValue(k, v))))))),
     h('a', { class: 'button primary big', href: '#/new/vs_ai',
       onclick: () => { const s = savedSettings(); s.rules = set.name; localStorage.setItem(SETTINGS_KEY, JSON.stringify(s)); } },
     t('rulespage.play'))));
@@ -197,10 +208,16 @@ async function route() {
   const params = new URLSearchParams(query);
   document.body.dataset.view = parts[0] || 'home';
   window.scrollTo(0, 0);
+  renderAccountMenu();
   try {
     if (parts[0] === 'new' && ['vs_ai', 'same_screen', 'online'].includes(parts[1])) await settingsView(parts[1]);
     else if (parts[0] === 'lobby') current = await lobbyView();
     else if (parts[0] === 'rules') await rulesView(parts[1] || 'wango');
+    else if (parts[0] === 'learn') current = parts[1] ? lessonView(view, parts[1]) : learnListView(view);
+    else if (parts[0] === 'replay') current = await replayRoute(view, parts, params, go);
+    else if (parts[0] === 'login' || parts[0] === 'register') authView(view, parts[0], params);
+    else if (parts[0] === 'player' && parts[1]) await profileView(view, decodeURIComponent(parts[1]));
+    else if (parts[0] === 'leaderboard') await leaderboardView(view, params);
     else if (parts[0] === 'game' && parts[1]) {
       await ensurePlayer();
       const game = new GameView(view, parts[1], { join: params.get('join') === '1', navigate: go });
@@ -225,6 +242,7 @@ if (direct) history.replaceState(null, '', `/#/game/${direct[1]}`);
 await loadLang();
 langButton.textContent = t('lang.switch');
 document.querySelector('#home-link').addEventListener('click', () => go('/'));
+mountAccountMenu(document.querySelector('#account'), { reload: route });
 window.addEventListener('hashchange', route);
 route();
 window.appLang = currentLang;
