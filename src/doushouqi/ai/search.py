@@ -34,11 +34,12 @@ from numba import njit
 from ..analysis import DEN_SCORE
 from .bitops import popcount
 from .evaluate import OWN_DEN_DISTANCE, evaluate
-from .movegen import MAX_MOVES, generate_legal_moves, is_game_over_on_board
+from .movegen import MAX_MOVES, compute_restrictions, generate_legal_moves, is_game_over_on_board
 from .state import (
     H_CODE,
     H_HASH,
     S_BOARD,
+    S_FORBID,
     S_HALFMOVE,
     S_HASH,
     S_OCCUPANCY,
@@ -181,6 +182,22 @@ def _draw_score(work: np.ndarray, ply: int) -> int:
 @njit(f"boolean({A1})", cache=True, nogil=True)
 def _restrictions_off(rules: np.ndarray) -> bool:
     return rules[RULE_7_3] == 0 and rules[RULE_17_5] == 0
+
+
+@njit(f"int64({A1}, {A2}, {A1})", cache=True, nogil=True)
+def _tt_key(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> int:
+    """The position's transposition-table key: the board's hash and, under rule 7-3 / 17-5,
+    the squares those rules forbid now — the same board reached by other recent moves has
+    other legal moves, so it must not share their scores."""
+    key = state[S_HASH]
+    if _restrictions_off(rules) or not compute_restrictions(state, history, rules):
+        return key
+    turn = state[S_TURN]
+    for code in range(8 * turn + 1, 8 * turn + 9):
+        forbidden = state[S_FORBID + code]
+        if forbidden != 0:
+            key ^= (forbidden ^ code) * -7046029254386353131
+    return key
 
 
 @njit(f"boolean({A1}, int64, int64, int64)", cache=True, nogil=True)
@@ -361,7 +378,7 @@ def negamax(
         return alpha
     pv_node = beta - alpha > 1
 
-    key = state[S_HASH]
+    key = _tt_key(state, history, rules)
     slot = tt_slot(tt, key)
     tt_move = 0
     if slot >= 0:
@@ -503,7 +520,8 @@ def prepare_root(state: np.ndarray, history: np.ndarray, rules: np.ndarray, tt: 
     """Generate the root moves into ``work``, in static order; returns how many."""
     base = W_MOVES
     count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
-    score_moves(state, rules, work, params, base, count, tt_probe_move(tt, state[S_HASH]), 0)
+    tt_move = tt_probe_move(tt, _tt_key(state, history, rules))
+    score_moves(state, rules, work, params, base, count, tt_move, 0)
     for index in range(count):
         work[W_ROOT_MOVES + index] = pick_move(work, base, count, index)
         work[W_ROOT_SCORES + index] = -INFINITE
@@ -597,7 +615,7 @@ def search_root(
         else:
             bound = BOUND_UPPER
         tt_store(
-            tt, state[S_HASH], work[W_ROOT_MOVES], depth, bound, score_to_tt(best, 0),
-            work[C_AGE],
+            tt, _tt_key(state, history, rules), work[W_ROOT_MOVES], depth, bound,
+            score_to_tt(best, 0), work[C_AGE],
         )  # fmt: skip
     return best
