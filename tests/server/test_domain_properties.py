@@ -37,6 +37,7 @@ from doushouqi.server.domain import (
     apply,
     game_state_dict,
     game_to_record,
+    lobby_deadline,
     new_game,
     next_deadline,
 )
@@ -90,6 +91,7 @@ def games(draw: st.DrawFn) -> Game:
         rated=mode is Mode.ONLINE and draw(st.booleans()),
         tournament=mode is Mode.ONLINE and draw(st.booleans()),
         grace_period=draw(st.sampled_from([5.0, 60.0])),
+        lobby_wait=draw(st.sampled_from([20.0, 1800.0])),
     )
     game = new_game(spec, game_id="prop", now=T0)
     if draw(st.integers(0, 4)):  # most games start at once; the rest wait for joins
@@ -185,7 +187,10 @@ def test_random_commands_keep_every_invariant(data: st.DataObject) -> None:
             now = max(now, at)
         game = after
         deadline = next_deadline(game, now)
-        assert deadline is None or game.status is GameStatus.STARTED
+        if game.status is GameStatus.CREATED:  # only an open seat's wait can end it
+            assert deadline == lobby_deadline(game)
+        else:
+            assert deadline is None or game.status is GameStatus.STARTED
 
     event(f"final status: {game.status.label}")
     event(f"plies: {min(len(game.moves) // 10 * 10, 30)}+")

@@ -480,9 +480,10 @@ class ActorRegistry:
                 stream.deliver(dumps({"type": kind, "game_id": game.id, "version": game.version}))
 
     async def recover(self, down_at: float | None) -> int:
-        """Load every game in progress after a (re)start, skipping the downtime on their
-        clocks; returns how many. Players are not connected yet: their grace periods start
-        now (the actors report them as disconnected)."""
+        """Load every game in progress or waiting for an opponent after a (re)start, skipping
+        the downtime on clocks; returns how many. Players are not connected yet: their grace
+        periods start now (the actors report them as disconnected). A game that ends on the
+        way (a deadline fell while the server was down) is stored and not kept in memory."""
         now = self.services.time.now()
         live = await self.services.db.read(repo.live_games)
         for game, meta in live:
@@ -495,7 +496,8 @@ class ActorRegistry:
                 await self.services.store.commit(
                     GameWrite(resumed, game.version, dicts, finished=finished)
                 )
-            self._add(resumed, public=meta.public, rematch_id=meta.rematch_id)
+            if not resumed.status.is_over:
+                self._add(resumed, public=meta.public, rematch_id=meta.rematch_id)
         return len(live)
 
     async def close(self) -> None:

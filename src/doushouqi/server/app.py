@@ -85,7 +85,7 @@ def create_app(
         down_at = await db.read(repo.get_heartbeat)
         resumed = await registry.recover(down_at)
         if resumed:
-            log.info("resumed %d game(s) in progress", resumed)
+            log.info("resumed %d game(s) in progress or waiting for an opponent", resumed)
         heartbeat = asyncio.create_task(_heartbeat(ctx))
         try:
             yield

@@ -8,7 +8,8 @@
   posts) and Secure on https and on loopback (browsers accept Secure cookies on
   ``http://localhost``), unless the settings say otherwise.
 * A guest is a random secret in a cookie: nothing to sign up. Games show an id derived from
-  it (a hash), so what spectators see cannot be used to impersonate the guest.
+  it (a hash), so what spectators see cannot be used to impersonate the guest. A guest may
+  choose a display name, kept under that id (``guest_names``) for as long as the cookie lasts.
 """
 
 from __future__ import annotations
@@ -83,7 +84,9 @@ class Principal:
         return self.identity.id if isinstance(self.identity, Account) else None
 
     def slot(self) -> PlayerSlot:
-        return PlayerSlot(self.identity, self.name, self.avatar, self.score, self.rating)
+        return PlayerSlot(
+            self.identity, self.name, self.avatar, self.score, self.rating, self.username
+        )
 
     @classmethod
     def from_account(cls, row: AccountRow) -> Principal:
@@ -99,10 +102,10 @@ class Principal:
         )
 
     @classmethod
-    def guest(cls, secret: str) -> Principal:
-        """The guest whose cookie holds ``secret``."""
+    def guest(cls, secret: str, name: str | None = None) -> Principal:
+        """The guest whose cookie holds ``secret``, under the ``name`` it chose, if any."""
         guest_id = public_guest_id(secret)
-        return cls(Guest(guest_id), f"Guest-{guest_id[:5]}", guest_avatar(guest_id))
+        return cls(Guest(guest_id), name or f"Guest-{guest_id[:5]}", guest_avatar(guest_id))
 
 
 class Auth:
@@ -175,7 +178,9 @@ class Auth:
                 return found
         guest = conn.cookies.get(GUEST_COOKIE, "")
         if GUEST_SECRET.fullmatch(guest):
-            return Principal.guest(guest)
+            guest_id = public_guest_id(guest)
+            name = await self.db.read(lambda s: repo.guest_name(s, guest_id))
+            return Principal.guest(guest, name)
         return None
 
     # ------------------------------------------------------------------ cookies

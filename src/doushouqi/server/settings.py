@@ -41,6 +41,9 @@ class Settings:
     static_dir: Path = STATIC_DIR
     #: Seconds a disconnected player of an online game has to come back (RULES.md 5.2).
     grace_period: float = 60.0
+    #: Seconds an online game waits for an opponent to take its open seat before it is
+    #: aborted (and leaves the lobby).
+    lobby_wait: float = 1800.0
     #: Worker processes for the AI (each searches one position at a time).
     ai_workers: int = 1
     #: The most an AI move may think, in seconds (less under a tight clock).
@@ -80,7 +83,8 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_DATA_DIR``,
-        ``DOUSHOUQI_GRACE_PERIOD``, ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
+        ``DOUSHOUQI_GRACE_PERIOD`` and ``DOUSHOUQI_LOBBY_WAIT`` (seconds),
+        ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
         ``DOUSHOUQI_COOKIE_SECURE`` (``1``/``0``), ``DOUSHOUQI_HEARTBEAT`` (seconds), and
         ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_CREATE_RATE`` / ``DOUSHOUQI_ANALYSIS_RATE``
         (``COUNT/SECONDS``)."""
@@ -94,6 +98,8 @@ class Settings:
             changes["data_dir"] = default_data_dir(env)
         if grace := env.get("DOUSHOUQI_GRACE_PERIOD"):
             changes["grace_period"] = float(grace)
+        if wait := env.get("DOUSHOUQI_LOBBY_WAIT"):
+            changes["lobby_wait"] = float(wait)
         if workers := env.get("DOUSHOUQI_AI_WORKERS"):
             changes["ai_workers"] = int(workers)
         if movetime := env.get("DOUSHOUQI_AI_MOVETIME"):

@@ -22,6 +22,7 @@ from doushouqi.server.domain import (
     Mode,
     PlayerSlot,
     game_to_record,
+    lobby_deadline,
     new_game,
 )
 
@@ -93,6 +94,7 @@ def summary(game: Game) -> dict[str, Any]:
         "players": players,
         "result": game.result,
         "termination": None if game.termination is None else game.termination.value,
+        "abort_reason": None if game.abort_reason is None else game.abort_reason.value,
         "plies": len(game.moves),
         "created_at": game.created_at,
         "finished_at": game.finished_at,
@@ -127,6 +129,7 @@ async def create_game(
         else ("red", "blue").index(body.first_player),
         rated=body.rated,
         grace_period=ctx.settings.grace_period,
+        lobby_wait=ctx.settings.lobby_wait,
     )
     try:
         game = new_game(spec, game_id=new_game_id(), now=ctx.time.now())
@@ -242,10 +245,16 @@ async def game_replay(game_id: str, request: Request, ctx: Ctx) -> dict[str, Any
 
 @router.get("/lobby")
 async def lobby(ctx: Ctx, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
-    """Open online games waiting for an opponent (rule set, time control, creator's rating)."""
+    """Open online games waiting for an opponent (rule set, time control, creator's rating);
+    ``expires_at``: when the game is aborted if nobody has joined it."""
     games = await ctx.db.read(lambda s: repo.lobby(s, limit))
+    now = ctx.time.now()
     entries = []
     for game in games:
+        expires_at = lobby_deadline(game)
+        # Its actor aborts an expired game at the deadline; until that is stored, skip it here.
+        if expires_at is None or expires_at <= now:
+            continue
         creator = next(p for p in game.players if p is not None)
         entries.append(
             {
@@ -257,6 +266,7 @@ async def lobby(ctx: Ctx, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any
                     "score": creator.score,
                 },
                 "open_color": game.players.index(None),
+                "expires_at": expires_at,
             }
         )
     return {"games": entries}

@@ -3,6 +3,7 @@ how ladder points are computed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, Literal
 
@@ -12,10 +13,11 @@ from pydantic import BaseModel, Field
 from doushouqi import scoring
 from doushouqi.server.domain.storage import game_from_storage
 
-from ..auth import AVATARS
+from ..auth import AVATARS, Principal
 from ..db import repo
 from ..db.models import AccountRow
-from .deps import AccountPrincipal, Ctx
+from .auth import principal_dict
+from .deps import Ctx, RequiredPrincipal
 from .games import summary
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -70,11 +72,14 @@ class ProfileChange(BaseModel):
 
 @router.patch("/account")
 async def change_profile(
-    body: ProfileChange, ctx: Ctx, principal: AccountPrincipal
+    body: ProfileChange, ctx: Ctx, principal: RequiredPrincipal
 ) -> dict[str, Any]:
-    """Change your display name or animal avatar (new games show it)."""
+    """Change your display name or animal avatar (new games show it). A guest may change its
+    display name (kept as long as its guest cookie); its avatar comes with its guest id."""
     if body.avatar is not None and body.avatar not in AVATARS:
         raise HTTPException(422, f"avatar must be one of {', '.join(AVATARS)}")
+    if principal.account_id is None:
+        return await _rename_guest(body, ctx, principal)
 
     def change(session: Any) -> AccountRow:
         row = session.get(AccountRow, principal.account_id)
@@ -85,6 +90,19 @@ async def change_profile(
         return row  # type: ignore[no-any-return]
 
     return profile(await ctx.db.write(change))
+
+
+async def _rename_guest(body: ProfileChange, ctx: Ctx, principal: Principal) -> dict[str, Any]:
+    if body.avatar is not None:
+        raise HTTPException(403, "guests cannot choose an avatar (an account can)")
+    guest_id = str(principal.identity.id)
+    # The same rule as for accounts: a blank name keeps the current one.
+    name = (body.display_name or "").strip()
+    if name and name != principal.name:
+        now = ctx.time.now()
+        await ctx.db.write(lambda s: repo.set_guest_name(s, guest_id, name, now))
+        principal = dataclasses.replace(principal, name=name)
+    return {**principal_dict(principal), "display_name": principal.name}
 
 
 @router.get("/players/{username}/games")

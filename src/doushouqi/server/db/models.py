@@ -20,6 +20,7 @@ __all__ = [
     "Base",
     "GameEventRow",
     "GameRow",
+    "GuestNameRow",
     "RecordRow",
     "ServerStateRow",
 ]
@@ -76,6 +77,18 @@ class AuthTokenRow(Base):
     expires_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (Index("ix_auth_tokens_account_id", "account_id"),)
+
+
+class GuestNameRow(Base):
+    """The display name a guest chose. A guest has no account: it is known by the id derived
+    from its cookie (``auth.public_guest_id``), so the name lasts as long as that cookie."""
+
+    __tablename__ = "guest_names"
+
+    guest_id: Mapped[str] = mapped_column(String(20), primary_key=True)
+    display_name: Mapped[str] = mapped_column(String(40))
+    #: When the name was last set (lets old names be cleared once their cookies have expired).
+    updated_at: Mapped[float] = mapped_column(Float)
 
 
 class GameRow(Base):

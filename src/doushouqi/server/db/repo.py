@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, desc, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, desc, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -16,7 +16,15 @@ from doushouqi.rating import Rating, rate_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 
-from .models import AccountRow, AuthTokenRow, GameEventRow, GameRow, RecordRow, ServerStateRow
+from .models import (
+    AccountRow,
+    AuthTokenRow,
+    GameEventRow,
+    GameRow,
+    GuestNameRow,
+    RecordRow,
+    ServerStateRow,
+)
 
 __all__ = [
     "StaleGameError",
@@ -27,11 +35,13 @@ __all__ = [
     "create_account",
     "events_since",
     "game_meta",
+    "guest_name",
     "insert_game",
     "live_games",
     "load_game",
     "player_key",
     "record_result",
+    "set_guest_name",
     "update_game",
 ]
 
@@ -125,6 +135,21 @@ def account_for_token(
 
 def delete_token(session: Session, token_hash: str) -> None:
     session.execute(delete(AuthTokenRow).where(AuthTokenRow.token_hash == token_hash))
+
+
+def guest_name(session: Session, guest_id: str) -> str | None:
+    """The display name the guest ``guest_id`` chose (None: it has not chosen one)."""
+    row = session.get(GuestNameRow, guest_id)
+    return None if row is None else row.display_name
+
+
+def set_guest_name(session: Session, guest_id: str, name: str, now: float) -> None:
+    # Writes are serialised (Database.write), so reading then adding cannot race.
+    row = session.get(GuestNameRow, guest_id)
+    if row is None:
+        session.add(GuestNameRow(guest_id=guest_id, display_name=name, updated_at=now))
+    else:
+        row.display_name, row.updated_at = name, now
 
 
 def leaderboard(session: Session, by: str, limit: int) -> list[AccountRow]:
@@ -312,8 +337,16 @@ def game_meta(row: GameRow) -> GameMeta:
 
 
 def live_games(session: Session) -> list[tuple[Game, GameMeta]]:
-    """Every game in progress (their clocks and grace periods need an actor)."""
-    rows = session.scalars(select(GameRow).where(GameRow.status == int(GameStatus.STARTED)))
+    """Every game in progress or waiting for an opponent: their deadlines (clocks, grace
+    periods, the end of the wait for an opponent) need an actor."""
+    waiting = and_(
+        GameRow.status == int(GameStatus.CREATED),
+        GameRow.mode == Mode.ONLINE.value,
+        GameRow.open_seats > 0,
+    )
+    rows = session.scalars(
+        select(GameRow).where(or_(GameRow.status == int(GameStatus.STARTED), waiting))
+    )
     return [(game_from_storage(json.loads(r.state)), game_meta(r)) for r in rows]
 
 

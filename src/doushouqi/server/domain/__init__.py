@@ -64,6 +64,8 @@ from .export import game_to_record
 from .handlers import HANDLERS
 from .model import (
     DEFAULT_GRACE_PERIOD,
+    DEFAULT_LOBBY_WAIT,
+    AbortReason,
     CorruptGameError,
     Game,
     GameSpec,
@@ -87,15 +89,17 @@ from .players import (
     identity_from_dict,
 )
 from .snapshot import game_state_dict
-from .timing import abandonment_deadline, next_deadline
+from .timing import abandonment_deadline, lobby_deadline, next_deadline
 from .views import clock_view, legal_destinations
 
 __all__ = [
     "COMMAND_TYPES",
     "DEFAULT_GRACE_PERIOD",
+    "DEFAULT_LOBBY_WAIT",
     "HANDLERS",
     "SERVER",
     "Abort",
+    "AbortReason",
     "AcceptDraw",
     "AcceptTakeback",
     "Account",
@@ -151,6 +155,7 @@ __all__ = [
     "game_to_record",
     "identity_from_dict",
     "legal_destinations",
+    "lobby_deadline",
     "new_game",
     "next_deadline",
     "rematch_spec",

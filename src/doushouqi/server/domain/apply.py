@@ -3,7 +3,8 @@
 1. The command is checked for shape: a known type, an identity as actor, a colour 0/1 or None,
    the expected version (when given), and a ``now`` that does not go back in time.
 2. Every deadline that has passed by ``now`` is settled (flag fall, timeout passes, fourth
-   timeout, abandonment), each at its own time: events take effect at their deadlines.
+   timeout, abandonment, the end of an open game's wait for an opponent), each at its own
+   time: events take effect at their deadlines.
 3. The command's handler (one per command type, from a table) decides.
 
 An accepted command returns the new game with ``version`` one higher and its events (the

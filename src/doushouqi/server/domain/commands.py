@@ -140,7 +140,8 @@ class Reconnected(Command):
 @dataclass(frozen=True, kw_only=True)
 class Tick(Command):
     """Server-driven: apply every deadline that has passed (flag fall, timeout pass, fourth
-    timeout, abandonment). Send it at ``next_deadline``; an early tick changes nothing."""
+    timeout, abandonment, an open game's wait for an opponent). Send it at ``next_deadline``;
+    an early tick changes nothing."""
 
     command_type: ClassVar[str] = "tick"
     actor: Actor = SERVER

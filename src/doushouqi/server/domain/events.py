@@ -24,7 +24,7 @@ from doushouqi.outcome import Outcome, Termination
 from doushouqi.rules import RuleSet
 from doushouqi.scoring import ScoreChange
 
-from .model import GameSpec, GameStatus, RatingChange
+from .model import AbortReason, GameSpec, GameStatus, RatingChange
 from .players import PlayerSlot
 
 __all__ = [
@@ -172,7 +172,9 @@ class GameFinished(Event):
     """The game ended (or was aborted: termination ``aborted``, result ``*``).
 
     ``score_change`` (ladder points, RULES.md 5.4) and ``rating_change`` (Glicko-2) are None
-    when the game does not count; ``leaver`` is the colour that lost by leaving.
+    when the game does not count; ``leaver`` is the colour that lost by leaving;
+    ``abort_reason`` says why the server aborted it by itself (``lobby_expired``: nobody took
+    the open seat in time), None otherwise.
     """
 
     type: ClassVar[str] = "game_finished"
@@ -185,6 +187,7 @@ class GameFinished(Event):
     clocks: ClockView | None
     score_change: ScoreChange | None
     rating_change: RatingChange | None
+    abort_reason: AbortReason | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

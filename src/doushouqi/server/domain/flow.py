@@ -12,7 +12,7 @@ from doushouqi.outcome import Outcome
 
 from .commands import Command
 from .events import DrawDeclined, Event, GameFinished, RejectCode, TakebackDeclined
-from .model import Game, GameStatus, TimedMove
+from .model import AbortReason, Game, GameStatus, TimedMove
 from .players import Server
 from .settlement import settle_scores
 from .views import clock_view
@@ -117,7 +117,14 @@ def rewind_clock(clock: GameClock | None, to_move: int, now: float) -> GameClock
     )
 
 
-def finish(game: Game, outcome: Outcome, at: float, *, leaver: int | None = None) -> Accept:
+def finish(
+    game: Game,
+    outcome: Outcome,
+    at: float,
+    *,
+    leaver: int | None = None,
+    abort_reason: AbortReason | None = None,
+) -> Accept:
     """End the game at ``at``: stop the clock, set the status, run the scoring step."""
     clock = stop_clock(game.clock, at)
     ended = game.evolve(
@@ -128,6 +135,7 @@ def finish(game: Game, outcome: Outcome, at: float, *, leaver: int | None = None
         clock=clock,
         draw_offer=None,
         takeback_request=None,
+        abort_reason=abort_reason,
     )
     scores, ratings = settle_scores(ended)
     ended = ended.evolve(score_change=scores, rating_change=ratings)
@@ -141,6 +149,7 @@ def finish(game: Game, outcome: Outcome, at: float, *, leaver: int | None = None
         clocks=clock_view(clock, at),
         score_change=scores,
         rating_change=ratings,
+        abort_reason=abort_reason,
     )
     return Accept(ended, [event])
 

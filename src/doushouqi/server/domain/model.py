@@ -32,6 +32,8 @@ from .players import Actor, PlayerSlot
 
 __all__ = [
     "DEFAULT_GRACE_PERIOD",
+    "DEFAULT_LOBBY_WAIT",
+    "AbortReason",
     "CorruptGameError",
     "Game",
     "GameSpec",
@@ -46,6 +48,8 @@ __all__ = [
 
 #: Seconds a disconnected player of an online game has to come back before losing (逃跑).
 DEFAULT_GRACE_PERIOD = 60.0
+#: Seconds an online game waits for an opponent to take its open seat before it is aborted.
+DEFAULT_LOBBY_WAIT = 1800.0
 
 PASS = "0000"
 
@@ -97,6 +101,13 @@ class GameStatus(IntEnum):
         True
         """
         return cls[termination.name]
+
+
+class AbortReason(StrEnum):
+    """Why the server aborted a game by itself (a player's abort has no reason)."""
+
+    #: Nobody took the open seat of an online game within its ``lobby_wait``.
+    LOBBY_EXPIRED = "lobby_expired"
 
 
 class Mode(StrEnum):
@@ -164,6 +175,7 @@ class GameSpec:
     grace_period: float = DEFAULT_GRACE_PERIOD
     start_fen: str | None = None
     rematch_of: str | None = None
+    lobby_wait: float = DEFAULT_LOBBY_WAIT
 
     def to_dict(self) -> dict[str, Any]:
         rules = self.rules if isinstance(self.rules, str) else self.rules.to_mapping()
@@ -178,6 +190,7 @@ class GameSpec:
             "grace_period": self.grace_period,
             "start_fen": self.start_fen,
             "rematch_of": self.rematch_of,
+            "lobby_wait": self.lobby_wait,
         }
 
 
@@ -205,7 +218,8 @@ class Game:
     ``clock`` is None without a time control. ``draw_offer`` / ``takeback_request`` /
     ``rematch_offer`` hold the colour that asked. ``score_change`` and ``rating_change`` are
     filled by the scoring step when the game finishes; ``leaver`` is the colour that lost by
-    leaving (its account's disconnect count rises).
+    leaving (its account's disconnect count rises). An online game with an open seat is
+    aborted ``lobby_wait`` seconds after ``created_at`` (``abort_reason`` then says so).
     """
 
     id: str
@@ -235,6 +249,8 @@ class Game:
     rematch_offer: int | None = None
     rematch_created: bool = False
     rematch_of: str | None = None
+    lobby_wait: float = DEFAULT_LOBBY_WAIT
+    abort_reason: AbortReason | None = None
 
     # ------------------------------------------------------------------ the position
 
@@ -402,6 +418,8 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         raise GameSpecError("tournament games are online games")
     if not (math.isfinite(spec.grace_period) and spec.grace_period > 0):
         raise GameSpecError(f"grace_period must be positive, not {spec.grace_period!r}")
+    if not (math.isfinite(spec.lobby_wait) and spec.lobby_wait > 0):
+        raise GameSpecError(f"lobby_wait must be positive, not {spec.lobby_wait!r}")
     if not math.isfinite(now):
         raise GameSpecError(f"now must be finite, not {now!r}")
     try:
@@ -427,6 +445,7 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         grace_period=float(spec.grace_period),
         created_at=now,
         rematch_of=spec.rematch_of,
+        lobby_wait=float(spec.lobby_wait),
     )
     object.__setattr__(game, "_board", board)
     return game
@@ -454,4 +473,5 @@ def rematch_spec(game: Game) -> GameSpec:
         grace_period=game.grace_period,
         start_fen=game.start_fen,
         rematch_of=game.id,
+        lobby_wait=game.lobby_wait,
     )

@@ -115,6 +115,8 @@ class PlayerSlot:
 
     ``score`` and ``rating`` are the player's ladder score and Glicko-2 rating when the game was
     set up; the scoring step computes the changes from them (the AI and guests keep no score).
+    ``username`` is an account's login name, which its profile page is known by (clients link
+    the name to it); None for guests and the AI, and for games stored before it was kept.
     """
 
     identity: PlayerIdentity
@@ -122,6 +124,7 @@ class PlayerSlot:
     avatar: str | None = None
     score: int = 0
     rating: Rating = field(default_factory=Rating)
+    username: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.identity, PLAYER_TYPES):
@@ -136,8 +139,9 @@ class PlayerSlot:
         avatar: str | None = None,
         score: int = 0,
         rating: Rating | None = None,
+        username: str | None = None,
     ) -> PlayerSlot:
-        return cls(Account(account_id), name, avatar, score, rating or Rating())
+        return cls(Account(account_id), name, avatar, score, rating or Rating(), username)
 
     @classmethod
     def guest(cls, guest_id: str, name: str, *, avatar: str | None = None) -> PlayerSlot:
@@ -178,4 +182,5 @@ class PlayerSlot:
                 "rd": self.rating.rd,
                 "volatility": self.rating.volatility,
             },
+            "username": self.username,
         }

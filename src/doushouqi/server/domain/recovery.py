@@ -5,7 +5,8 @@ learns when it went down (``down_at``, the last moment it knew it was alive) and
 :func:`resume_after_downtime` for each game in progress. Deadlines that fell before ``down_at``
 are settled first, at their own times, exactly as a punctual server would have; then the main
 and per-move clocks and any disconnected player's grace period are shifted by the downtime, so
-that nobody is charged for time the server was away.
+that nobody is charged for time the server was away. An online game still waiting for an
+opponent is aborted if its wait ended meanwhile (the wait is not extended by the downtime).
 """
 
 from __future__ import annotations
@@ -36,8 +37,11 @@ def resume_after_downtime(game: Game, down_at: float, now: float) -> tuple[Game,
     """``game`` as it continues at ``now`` after the server was down from ``down_at``.
 
     Returns the game unchanged and no events when there is nothing to shift (the game is not
-    in progress, or has neither a clock nor a disconnected player).
+    in progress, or has neither a clock nor a disconnected player). A game not yet started
+    only has its wait for an opponent settled (up to ``now``).
     """
+    if game.status is GameStatus.CREATED:
+        return apply(game, Tick(), max(float(now), game.last_activity_at))
     if game.status is not GameStatus.STARTED:
         return game, []
     down_at = max(float(down_at), game.last_activity_at)

@@ -6,7 +6,7 @@ from typing import Any
 
 from .events import plain
 from .model import Game, GameStatus
-from .timing import abandonment_deadline, next_deadline
+from .timing import abandonment_deadline, lobby_deadline, next_deadline
 from .views import clock_view, legal_destinations
 
 __all__ = ["game_state_dict"]
@@ -60,4 +60,6 @@ def game_state_dict(game: Game, now: float | None = None) -> dict[str, Any]:
         "rematch_offer": game.rematch_offer,
         "rematch_created": game.rematch_created,
         "rematch_of": game.rematch_of,
+        "lobby_deadline": lobby_deadline(game),
+        "abort_reason": plain(game.abort_reason),
     }

@@ -26,7 +26,16 @@ from doushouqi.rating import Rating
 from doushouqi.rules import rules_from_mapping
 from doushouqi.scoring import ScoreChange
 
-from .model import CorruptGameError, Game, GameStatus, Mode, RatingChange, TimedMove
+from .model import (
+    DEFAULT_LOBBY_WAIT,
+    AbortReason,
+    CorruptGameError,
+    Game,
+    GameStatus,
+    Mode,
+    RatingChange,
+    TimedMove,
+)
 from .players import PLAYER_TYPES, PlayerSlot, identity_from_dict
 
 __all__ = ["STORAGE_FORMAT", "game_from_storage", "game_to_storage", "player_from_dict"]
@@ -54,6 +63,7 @@ def player_from_dict(data: dict[str, Any]) -> PlayerSlot:
         avatar=data.get("avatar"),
         score=int(data.get("score", 0)),
         rating=_rating(data["rating"]) if data.get("rating") else Rating(),
+        username=data.get("username"),
     )
 
 
@@ -136,6 +146,8 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         "rematch_offer": game.rematch_offer,
         "rematch_created": game.rematch_created,
         "rematch_of": game.rematch_of,
+        "lobby_wait": game.lobby_wait,
+        "abort_reason": None if game.abort_reason is None else game.abort_reason.value,
     }
 
 
@@ -153,6 +165,7 @@ def game_from_storage(data: dict[str, Any]) -> Game:
         tc = data["time_control"]
         ready = _pair([bool(r) for r in data["ready"]])
         away = _pair(data["disconnected_since"])
+        abort_reason = data.get("abort_reason")
         game = Game(
             id=str(data["id"]),
             mode=Mode(data["mode"]),
@@ -194,6 +207,10 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             rematch_offer=data["rematch_offer"],
             rematch_created=bool(data["rematch_created"]),
             rematch_of=data["rematch_of"],
+            # Games stored before the wait was kept wait the default time (none are left open
+            # for ever); they have no abort reason either.
+            lobby_wait=float(data.get("lobby_wait", DEFAULT_LOBBY_WAIT)),
+            abort_reason=None if abort_reason is None else AbortReason(abort_reason),
         )
     except CorruptGameError:
         raise

@@ -1,4 +1,5 @@
-"""Deadlines: flag fall, per-move timeouts (RULES.md 5.2, 5.3) and abandonment (逃跑).
+"""Deadlines: flag fall, per-move timeouts (RULES.md 5.2, 5.3), abandonment (逃跑), and the
+end of an open online game's wait for an opponent.
 
 Events take effect at their deadline, not when the server notices them: :func:`settle`
 applies every deadline that has passed by ``now`` in the order they fell, each at its own
@@ -12,6 +13,9 @@ Choices where the rules are silent:
   the clock, if any, keeps running.
 * A disconnected player's clock keeps running; whichever deadline falls first decides.
 * When a clock deadline and a grace expiry fall at the same moment, the clock goes first.
+* An online game whose seat nobody takes is aborted ``lobby_wait`` seconds after it was
+  created, so open games do not pile up in the lobby. The wait is wall-clock time: a server
+  restart does not extend it. It ends once both seats are filled; started games never have it.
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ from doushouqi.outcome import Outcome, Termination
 
 from .events import Event, TimeoutPassed
 from .flow import Accept, add_ply, end_on_board, finish, lapse_offers
-from .model import PASS, Game, GameStatus, Mode
+from .model import PASS, AbortReason, Game, GameStatus, Mode
 from .views import clock_view, legal_destinations
 
-__all__ = ["abandonment_deadline", "next_deadline", "settle"]
+__all__ = ["abandonment_deadline", "lobby_deadline", "next_deadline", "settle"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,18 @@ def abandonment_deadline(game: Game, color: int) -> float | None:
     if since is None or game.mode is not Mode.ONLINE or game.status is not GameStatus.STARTED:
         return None
     return since + game.grace_period
+
+
+def lobby_deadline(game: Game) -> float | None:
+    """When an online game still waiting for an opponent to take its open seat is aborted
+    (None: the game is not waiting for one)."""
+    if (
+        game.mode is not Mode.ONLINE
+        or game.status is not GameStatus.CREATED
+        or all(p is not None for p in game.players)
+    ):
+        return None
+    return game.created_at + game.lobby_wait
 
 
 def _due(game: Game, now: float) -> _Due | None:
@@ -96,6 +112,11 @@ def _apply_due(game: Game, due: _Due, now: float) -> Accept:
 
 def settle(game: Game, now: float) -> tuple[Game, list[Event]]:
     """``game`` with every deadline up to ``now`` applied, and the events that produced."""
+    expires = lobby_deadline(game)
+    if expires is not None and expires <= now:
+        outcome = Outcome(Termination.ABORTED, None)
+        expired = finish(game, outcome, expires, abort_reason=AbortReason.LOBBY_EXPIRED)
+        return expired.game, expired.events
     events: list[Event] = []
     while game.status is GameStatus.STARTED:
         due = _due(game, now)
@@ -109,8 +130,11 @@ def settle(game: Game, now: float) -> tuple[Game, list[Event]]:
 
 def next_deadline(game: Game, now: float) -> float | None:
     """When the server must send a ``Tick``: the earliest of the clock's next event and any
-    disconnected player's grace expiry (possibly already past), or None when nothing is due.
+    disconnected player's grace expiry (possibly already past), or, before the start, the end
+    of the wait for an opponent; None when nothing is due.
     """
+    if game.status is GameStatus.CREATED:
+        return lobby_deadline(game)
     if game.status is not GameStatus.STARTED:
         return None
     times: list[float] = []

@@ -8,11 +8,11 @@ import { api } from './api.js';
 import { h } from './dom.js';
 import { HintTool, ThreatView } from './game_assist.js';
 import { AccessibleMode } from './game_access.js';
+import { PlayerBars } from './game_players.js';
 
 const COLORS = ['red', 'blue'];
 const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
 const LETTER_ANIMAL = { r: 'rat', c: 'cat', d: 'dog', w: 'wolf', p: 'leopard', t: 'tiger', l: 'lion', e: 'elephant' };
-const CHARS = { rat: '鼠', cat: '猫', dog: '狗', wolf: '狼', leopard: '豹', tiger: '虎', lion: '狮', elephant: '象' };
 const FINISHED = 25;
 
 /** Put `children` into `parent` unless they are already there, in that order: re-inserting a
@@ -57,6 +57,7 @@ export class GameView {
     this.closed = false;
     this.retry = 0;
     this.orientation = null;
+    this.flipped = false; // the user turned the board themselves: it stays as they left it
     this.confirmResign = false;
     this.queue = Promise.resolve();
     this.build();
@@ -206,8 +207,12 @@ export class GameView {
       case 'takeback_requested': g.takeback_request = e.color; break;
       case 'takeback_applied': g.takeback_request = null; g.last_move = null; break;
       case 'takeback_declined': g.takeback_request = null; break;
-      case 'player_disconnected': this.flash(t('game.disconnected', { side: side(e.color) })); break;
-      case 'player_reconnected': this.flash(t('game.reconnected', { side: side(e.color) })); break;
+      case 'player_disconnected':
+        g.disconnected_since = Object.assign([null, null], g.disconnected_since, { [e.color]: e.at });
+        this.flash(t('game.disconnected', { side: side(e.color) })); break;
+      case 'player_reconnected':
+        g.disconnected_since = Object.assign([null, null], g.disconnected_since, { [e.color]: null });
+        this.flash(t('game.reconnected', { side: side(e.color) })); break;
       case 'rematch_offered': g.rematch_offer = e.color; break;
       default: break;
     }
@@ -246,6 +251,7 @@ export class GameView {
     this.hintTool = new HintTool(this);
     this.threatView = new ThreatView(this);
     this.access = new AccessibleMode(this);
+    this.players = new PlayerBars(this);
     this.el.tools = h('div', { class: 'game-tools', id: 'game-tools' },
       this.hintTool.button, this.threatView.button,
       h('details', { class: 'game-menu', id: 'game-menu' },
@@ -255,7 +261,7 @@ export class GameView {
       resign: btn('resign', t('game.resign'), () => this.resign(), 'danger'),
       draw: btn('offer-draw', t('game.offerDraw'), () => { this.send('offer_draw'); }),
       takeback: btn('takeback', t('game.takeback'), () => this.send('takeback')),
-      flip: btn('flip', t('game.flip'), () => { this.orientation = this.orientation === 'blue' ? 'red' : 'blue'; this.render(); }),
+      flip: btn('flip', t('game.flip'), () => { this.flipped = true; this.orientation = this.orientation === 'blue' ? 'red' : 'blue'; this.render(); }),
       rematch: btn('rematch', t('game.rematch'), () => { this.send('rematch'); this.flash(t('game.rematchSent')); }, 'primary'),
       download: h('a', { id: 'download', class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `jungle-${this.id}.txt` }, t('game.download')),
       join: btn('join', t('game.join'), () => this.send('join'), 'primary big'),
@@ -299,21 +305,13 @@ export class GameView {
     return null;
   }
 
-  playerName(color) {
-    const p = this.game.players[color];
-    if (!p) return t('game.waiting');
-    if (p.identity?.kind === 'ai') return t('game.ai', { level: p.identity.level });
-    if (this.game.mode === 'same_screen') return t(`side.${COLORS[color]}`);
-    if (this.seats.includes(color) && this.game.mode !== 'same_screen') return `${p.name} (${t('game.you')})`;
-    return p.name;
-  }
-
   // ----- rendering ----------------------------------------------------------------------
   render() {
     const g = this.game;
     if (!g || this.closed) return;
     const mine = this.myColor();
-    if (this.orientation === null) this.orientation = mine === 1 ? 'blue' : 'red';
+    // Your own side at the bottom, also once you have joined through an invitation.
+    if (!this.flipped) this.orientation = mine === 1 ? 'blue' : 'red';
     const playing = g.status_id === 20;
     const finished = g.status_id >= FINISHED;
     const canMove = this.canMoveNow();
@@ -333,16 +331,8 @@ export class GameView {
     // players and captured animals, the bottom bar is the side at the bottom of the board
     const bottomColor = this.orientation === 'blue' ? 1 : 0;
     const captured = capturedFrom(g.fen);
-    for (const [el, color] of [[this.el.bottom, bottomColor], [this.el.top, 1 - bottomColor]]) {
-      el.dataset.color = COLORS[color];
-      el.classList.toggle('to-move', playing && g.turn === color);
-      el.replaceChildren(
-        h('span', { class: `token small ${COLORS[color]}`, 'aria-hidden': 'true' }, color === 0 ? '红' : '蓝'),
-        h('span', { class: 'pname' }, h('strong', {}, this.playerName(color)),
-          h('small', { class: 'captured', title: t('game.captured') },
-            captured[1 - color].map((a) => h('span', { class: `cap ${COLORS[1 - color]}`, title: t(`animal.${a}`) }, CHARS[a])))),
-        h('span', { class: 'clock', dataset: { clock: color } }));
-    }
+    this.players.render(this.el.bottom, bottomColor, captured[1 - bottomColor]);
+    this.players.render(this.el.top, 1 - bottomColor, captured[bottomColor]);
     this.renderClocks();
     // status
     let status;
