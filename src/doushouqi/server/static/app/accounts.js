@@ -6,6 +6,7 @@ import { t, currentLang } from './i18n.js';
 import { api, currentPlayer, sessionPlayer, setPlayer } from './api.js';
 import { h } from './dom.js';
 import { pieceSvg } from '/board/pieces.js';
+import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
 
 /** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
 export const AVATARS = ['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant'];
@@ -84,6 +85,12 @@ async function logOut() {
   afterLogout();
 }
 
+/** A guest's "Set your name": the dialog, then the focus back on the (redrawn) menu button. */
+function renameFromMenu() {
+  setMenuOpen(false);
+  openGuestNameDialog(currentPlayer(), () => menuRoot.querySelector('#account-button')?.focus());
+}
+
 function logOutFromMenu() {
   logOut().catch((error) => {
     const menu = menuRoot.querySelector('#account-menu');
@@ -106,6 +113,7 @@ export function renderAccountMenu() {
       item(h('button', { type: 'button', id: 'account-logout', class: 'link-button', onclick: logOutFromMenu }, t('account.logout'))),
     ]
     : [
+      item(h('button', { type: 'button', id: 'account-rename', class: 'link-button', onclick: renameFromMenu }, t('guestname.menu'))),
       item(h('a', { id: 'account-login', href: `#/login?next=${next}` }, t('account.login'))),
       item(h('a', { id: 'account-register', href: `#/register?next=${next}` }, t('account.register'))),
       item(h('a', { id: 'account-leaderboard', href: '#/leaderboard' }, t('leaderboard.title'))),
@@ -113,11 +121,13 @@ export function renderAccountMenu() {
   const button = h('button', {
     type: 'button', id: 'account-button', class: 'account-button',
     'aria-expanded': 'false', 'aria-controls': 'account-menu',
-    title: account ? t('account.signedInAs', { name: account.name }) : null,
+    title: account ? t('account.signedInAs', { name: account.name })
+      : isNamedGuest(player) ? t('guestname.playingAs', { name: player.name }) : null,
     onclick: () => setMenuOpen(!isMenuOpen()),
   },
   account ? avatarIcon(account.avatar, 'account-avatar') : null,
-  h('span', { class: 'account-name' }, account ? account.name : t('account.login')),
+  // A guest who chose a name sees it here; log-in and sign-up stay in the menu.
+  h('span', { class: 'account-name' }, account || isNamedGuest(player) ? player.name : t('account.login')),
   h('span', { class: 'caret', 'aria-hidden': 'true' }, '▾'));
   const menu = h('ul', { id: 'account-menu', class: 'account-menu', hidden: true }, items);
   menuRoot.replaceChildren(button, menu);

@@ -9,6 +9,7 @@ import { h } from './dom.js';
 import { HintTool, ThreatView } from './game_assist.js';
 import { AccessibleMode } from './game_access.js';
 import { PlayerBars } from './game_players.js';
+import { InviteExpiry, expiredResultLines, lobbyExpired } from './expiry.js';
 
 const COLORS = ['red', 'blue'];
 const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
@@ -97,6 +98,7 @@ export class GameView {
   destroy() {
     this.closed = true;
     clearInterval(this.timer);
+    this.expiry?.destroy();
     clearTimeout(this.reconnectTimer);
     this.ws?.close();
     this.board?.destroy();
@@ -198,6 +200,7 @@ export class GameView {
       case 'game_finished':
         Object.assign(g, { status_id: e.termination === 'aborted' ? 25 : 30, result: e.result, dests: {},
           outcome: { termination: e.termination, winner: e.winner, result: e.result },
+          abort_reason: e.abort_reason ?? null, lobby_deadline: null,
           score_change: e.score_change, rating_change: e.rating_change, leaver: e.leaver });
         break;
       case 'draw_offered': g.draw_offer = e.color; break;
@@ -252,6 +255,7 @@ export class GameView {
     this.threatView = new ThreatView(this);
     this.access = new AccessibleMode(this);
     this.players = new PlayerBars(this);
+    this.expiry = new InviteExpiry(this);
     this.el.tools = h('div', { class: 'game-tools', id: 'game-tools' },
       this.hintTool.button, this.threatView.button,
       h('details', { class: 'game-menu', id: 'game-menu' },
@@ -373,8 +377,9 @@ export class GameView {
       this.el.invite.replaceChildren(this.seats.length
         ? h('div', {}, h('p', {}, t('game.invite')), h('div', { class: 'row' }, input,
           h('button', { type: 'button', onclick: async (e) => { try { await navigator.clipboard.writeText(link); e.target.textContent = t('game.copied'); } catch { input.select(); } } }, t('game.copy'))))
-        : this.buttons.join);
+        : this.buttons.join, this.expiry.line);
     }
+    this.expiry.update();
     // actions
     const b = this.buttons;
     const seated = this.seats.length > 0;
@@ -386,7 +391,7 @@ export class GameView {
       b.takeback.disabled = !g.ply;
       b.draw.disabled = g.draw_offer !== null && g.draw_offer !== undefined;
     }
-    if (finished && seated) acts.push(b.rematch);
+    if (finished && seated && !lobbyExpired(g)) acts.push(b.rematch); // nobody to play again
     acts.push(b.flip, b.download);
     replaceIfChanged(this.el.actions, acts);
     // hint, threats, accessible mode
@@ -413,7 +418,7 @@ export class GameView {
 
   resultTitle() {
     const o = this.game.outcome || {};
-    if (o.termination === 'aborted') return t('result.title.aborted');
+    if (o.termination === 'aborted') return t(lobbyExpired(this.game) ? 'expiry.expired.title' : 'result.title.aborted');
     if (o.winner === null || o.winner === undefined) return t('result.title.draw');
     return t('result.title.win', { side: t(`side.${COLORS[o.winner]}`) });
   }
@@ -423,11 +428,12 @@ export class GameView {
     const o = g.outcome || {};
     const mine = this.myColor();
     // Rebuilt only when it changes, so that a focused link or button in it keeps the focus.
-    const key = JSON.stringify([o, g.score_change, mine]);
+    const key = JSON.stringify([o, g.score_change, mine, g.abort_reason]);
     if (key === this.resultKey) return;
     this.resultKey = key;
     const lines = [h('strong', { class: 'result-title' }, this.resultTitle())];
-    if (o.termination) lines.push(h('span', { class: 'result-reason' }, t(`term.${o.termination}`)));
+    if (lobbyExpired(g)) lines.push(...expiredResultLines());
+    else if (o.termination) lines.push(h('span', { class: 'result-reason' }, t(`term.${o.termination}`)));
     if (mine !== null && o.winner !== null && o.winner !== undefined) lines.push(h('span', { class: 'result-you' }, t(mine === o.winner ? 'result.youWin' : 'result.youLose')));
     const sc = g.score_change;
     if (sc) {

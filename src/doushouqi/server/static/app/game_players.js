@@ -86,7 +86,7 @@ export class PlayerBars {
     const g = this.view.game;
     const p = g.players[color];
     const side = t(`side.${COLORS[color]}`);
-    if (!p) return { color, side, waiting: true };
+    if (!p) return { color, side, waiting: true, over: g.status_id >= 25 }; // over: nobody came
     const kind = p.identity?.kind;
     const online = g.mode === 'online';
     const mine = this.view.seats.includes(color) && g.mode !== 'same_screen';
@@ -117,7 +117,7 @@ export class PlayerBars {
     parts.avatar.dataset.avatar = who.waiting ? '' : animal;
     parts.avatar.replaceChildren(piece);
     if (who.waiting) {
-      parts.name.replaceChildren(h('strong', {}, t('game.waiting')));
+      parts.name.replaceChildren(h('strong', {}, t(who.over ? 'expiry.seat.empty' : 'game.waiting')));
       parts.meta.replaceChildren();
       return;
     }

@@ -21,6 +21,12 @@ const LEARNER = 'red'; // every lesson position has Red, the learner, to move
 const OPPONENT_DEN = boardState.DENS.blue;
 const REPLY_DELAY_MS = 500; // a pause before the opponent's scripted answer, to see both moves
 
+// Where the learner is in the lesson on screen: its step and the moves that led there (a step
+// without a position of its own continues from them). Switching the language draws the page
+// anew; the step, also kept in the address (#/learn/{id}?step=N), and these moves let the new
+// page carry on from the same step instead of step 1.
+let resume = null; // {lesson, index, fen, line}
+
 // ----- progress ---------------------------------------------------------------------------
 
 /** The ids of the lessons completed on this device. */
@@ -104,8 +110,19 @@ export function learnListView(view) {
 
 // ----- one lesson -------------------------------------------------------------------------
 
-/** Show lesson `id`; returns the cleanup for the router (null when there is no such lesson). */
-export function lessonView(view, id) {
+/** The step to open (`?step=N`, counted from 1) and the position it starts from: the moves this
+ * page kept for it, or else (a reload) the nearest step up to it that sets up its own position. */
+function startingPoint(lesson, params) {
+  const wanted = Math.trunc(Number(params.get('step'))) - 1;
+  let index = Number.isFinite(wanted) ? Math.min(Math.max(wanted, 0), lesson.steps.length - 1) : 0;
+  if (resume?.lesson === lesson.id && resume.index === index) return resume;
+  while (index > 0 && !lesson.steps[index].fen) index -= 1;
+  return { lesson: lesson.id, index, fen: null, line: [] };
+}
+
+/** Show lesson `id` at the step `params` name; returns the cleanup for the router (null when
+ * there is no such lesson). */
+export function lessonView(view, id, params = new URLSearchParams()) {
   const lesson = LESSONS.find((l) => l.id === id);
   if (!lesson) {
     view.replaceChildren(h('section', { class: 'page narrow' },
@@ -113,12 +130,12 @@ export function lessonView(view, id) {
       h('p', { class: 'error', role: 'alert' }, t('learn.notFound'))));
     return null;
   }
-  const page = new LessonView(view, lesson);
+  const page = new LessonView(view, lesson, startingPoint(lesson, params));
   return () => page.destroy();
 }
 
 class LessonView {
-  constructor(root, lesson) {
+  constructor(root, lesson, start) {
     this.root = root;
     this.lesson = lesson;
     this.index = 0;
@@ -129,7 +146,7 @@ class LessonView {
     this.request = 0; // answers to older requests are dropped
     this.closed = false;
     this.build();
-    this.startStep(0);
+    this.startStep(start.index, start);
   }
 
   destroy() {
@@ -173,13 +190,22 @@ class LessonView {
     return t(`learn.${this.lesson.id}.${this.index + 1}.${part}`);
   }
 
-  startStep(index) {
+  /** Begin step `index`: from its own position, from where the last step ended, or from
+   * `from` (a step resumed after the page was drawn anew). */
+  startStep(index, from = null) {
     this.index = index;
-    if (this.step.fen) {
+    if (from?.fen) {
+      this.fen = from.fen;
+      this.line = [...from.line];
+    } else if (this.step.fen) {
       this.fen = this.step.fen;
       this.line = [];
     }
     this.stepStart = [...this.line];
+    resume = { lesson: this.lesson.id, index, fen: this.fen, line: [...this.line] };
+    // The step in the address, without a new route (a reload opens it too).
+    const address = `#/learn/${this.lesson.id}${index ? `?step=${index + 1}` : ''}`;
+    if (location.hash !== address) history.replaceState(null, '', address);
     const n = this.lesson.steps.length;
     this.el.step.textContent = t('learn.step', { n: index + 1, total: n });
     [...this.el.dots.children].forEach((dot, i) => { dot.className = i < index ? 'done' : i === index ? 'current' : ''; });

@@ -8,11 +8,13 @@ import { GameView } from './game.js';
 import { faqList, wolfText } from './rules_faq.js';
 import { replayRoute } from './replay.js';
 import { learnListView, lessonView } from './lessons.js';
+import { LobbyExpiry, stillOpen, timeLeftLabel } from './expiry.js';
 import { pieceSvg } from '/board/pieces.js';
 
 const view = document.querySelector('#view');
 const langButton = document.querySelector('#lang');
 let current = null; // the view's cleanup
+let navigation = 0; // counts route() calls: a view that finishes loading late is no longer shown
 
 const TIME_PRESETS = ['', '3+2', '5+3', '10+5', '10+0/30s', '15+10/60s'];
 const SETTINGS_KEY = 'doushouqi.settings';
@@ -75,10 +77,12 @@ function segmented(name, options, value) {
 }
 
 async function settingsView(mode) {
+  const ticket = navigation;
   const saved = savedSettings();
   const sets = await fetchRuleSets();
   const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
   const player = mode === 'online' ? await sessionPlayer() : null; // accounts may play rated games
+  if (ticket !== navigation) return; // the user went elsewhere meanwhile: leave their page be
   const form = h('form', { class: 'settings', id: 'settings' },
     h('label', { class: 'field' }, h('span', {}, t('settings.rules')),
       h('select', { name: 'rules' }, sets.map((s) => h('option', { value: s.name, selected: s.name === rules }, t(`rules.${s.name}`))))),
@@ -139,23 +143,26 @@ async function lobbyView() {
     h('form', { class: 'row code', onsubmit: (e) => { e.preventDefault(); if (code.value.trim()) go(`/game/${code.value.trim()}`); } },
       code, h('button', { type: 'submit' }, t('lobby.go'))));
   view.replaceChildren(page);
+  const emptyLine = () => h('li', { class: 'empty' }, t('lobby.empty'));
   async function refresh() {
-    const { games } = await api('/api/lobby');
+    const games = (await api('/api/lobby')).games.filter(stillOpen);
     if (!games.length) {
-      list.replaceChildren(h('li', { class: 'empty' }, t('lobby.empty')));
+      list.replaceChildren(emptyLine());
       return;
     }
     list.replaceChildren(...games.map((g) => h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },
         h('strong', {}, t(`rules.${g.rules}`), ' · ', g.time_control || t('time.none')),
-        h('small', {}, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)} · ${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`)),
+        h('small', {}, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)} · ${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`),
+        timeLeftLabel(g)),
       h('a', { class: 'button primary', href: `#/game/${g.id}?join=1` }, t('lobby.join')),
       h('a', { class: 'button', href: `#/game/${g.id}` }, t('lobby.watch')))));
   }
   await refresh();
   const timer = setInterval(() => refresh().catch(() => {}), 5000);
-  return () => clearInterval(timer);
+  const expiry = new LobbyExpiry(list, emptyLine); // entries whose time is up go at once
+  return () => { clearInterval(timer); expiry.destroy(); };
 }
 
 // ----- rules ------------------------------------------------------------------------------
@@ -170,7 +177,9 @@ function optionValue(key, value) {
 }
 
 async function rulesView(name) {
+  const ticket = navigation;
   const sets = await fetchRuleSets();
+  if (ticket !== navigation) return; // the user went elsewhere meanwhile: leave their page be
   const set = sets.find((s) => s.name === name) || sets[0];
   const options = Object.entries(set).filter(([k]) => !['name', 'description'].includes(k));
   const ranks = set.ranks === 'dog>wolf' ? t('opt.ranks.dog_over_wolf') : t('opt.ranks.wolf_over_dog');
@@ -201,6 +210,8 @@ async function rulesView(name) {
 // ----- router -----------------------------------------------------------------------------
 
 async function route() {
+  const ticket = ++navigation;
+  const superseded = () => ticket !== navigation; // the user went on while this page loaded
   if (typeof current === 'function') current();
   current = null;
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
@@ -209,24 +220,34 @@ async function route() {
   document.body.dataset.view = parts[0] || 'home';
   window.scrollTo(0, 0);
   renderAccountMenu();
+  let cleanup = null;
   try {
     if (parts[0] === 'new' && ['vs_ai', 'same_screen', 'online'].includes(parts[1])) await settingsView(parts[1]);
-    else if (parts[0] === 'lobby') current = await lobbyView();
+    else if (parts[0] === 'lobby') cleanup = await lobbyView();
     else if (parts[0] === 'rules') await rulesView(parts[1] || 'wango');
-    else if (parts[0] === 'learn') current = parts[1] ? lessonView(view, parts[1]) : learnListView(view);
-    else if (parts[0] === 'replay') current = await replayRoute(view, parts, params, go);
+    else if (parts[0] === 'learn') cleanup = parts[1] ? lessonView(view, parts[1], params) : learnListView(view);
+    else if (parts[0] === 'replay') cleanup = await replayRoute(view, parts, params, go);
     else if (parts[0] === 'login' || parts[0] === 'register') authView(view, parts[0], params);
     else if (parts[0] === 'player' && parts[1]) await profileView(view, decodeURIComponent(parts[1]));
     else if (parts[0] === 'leaderboard') await leaderboardView(view, params);
     else if (parts[0] === 'game' && parts[1]) {
       await ensurePlayer();
+      if (superseded()) return; // no board, no websocket for a page already left
       const game = new GameView(view, parts[1], { join: params.get('join') === '1', navigate: go });
-      current = () => game.destroy();
+      cleanup = () => game.destroy();
       window.gameView = game;
     } else homeView();
   } catch (error) {
-    showError(error);
+    if (!superseded()) showError(error);
+    return;
   }
+  // A late view must not take the place of the newer page's cleanup (the lobby's refresh timer
+  // would run on): it is stopped now instead.
+  if (superseded()) {
+    if (typeof cleanup === 'function') cleanup();
+    return;
+  }
+  current = cleanup;
 }
 
 langButton.addEventListener('click', async () => {

@@ -31,6 +31,17 @@ function known(value) {
   return value && !/^[?.]*$/.test(value) ? value : null;
 }
 
+// The server names the computer "AI level N" in a record's Red/Blue tags (PlayerSlot.ai).
+const AI_TAG = /^AI level (\d{1,2})$/;
+
+/** A player's name from the record's tag, the computer's in the reader's language. A name only
+ * counts as the computer's in a game against it (or a record that does not say its mode). */
+function playerName(tag, tags) {
+  const name = known(tag);
+  const ai = name && (!tags.Mode || tags.Mode === 'vs_ai') ? AI_TAG.exec(name) : null;
+  return ai ? t('game.ai', { level: Number(ai[1]) }) : name;
+}
+
 async function fetchReplay(kind, id) {
   const path = kind === 'game' ? `/api/games/${encodeURIComponent(id)}/replay` : `/api/records/${encodeURIComponent(id)}`;
   return api(path);
@@ -355,7 +366,7 @@ class ReplayView {
     const top = bottom === 'red' ? 'blue' : 'red';
     for (const [el, color] of [[this.el.top, top], [this.el.bottom, bottom]]) {
       const side = t(`side.${color}`);
-      const name = (!sameScreen && known(color === 'red' ? tags.Red : tags.Blue)) || side;
+      const name = (!sameScreen && playerName(color === 'red' ? tags.Red : tags.Blue, tags)) || side;
       el.dataset.color = color;
       el.classList.toggle('to-move', !over && toMove === color);
       el.replaceChildren(
