@@ -162,7 +162,7 @@ def _convert(key: str, value: Any) -> tuple[Any, str | None]:
             f"no_capture_draw_rounds: expected 0/'none' or a positive integer, got {value!r}",
         )
     if key == "first_player":
-        if value in _COLORS:
+        if isinstance(value, str) and value in _COLORS:
             return _COLORS[value], None
         return None, f"first_player: expected 'red' or 'blue', got {value!r}"
     if key == "wolf_name":

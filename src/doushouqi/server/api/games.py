@@ -3,6 +3,7 @@ and the lobby of open online games."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import random
@@ -14,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from doushouqi.clock import TimeControl, TimeControlError
 from doushouqi.record import GameRecord, format_date, write_record
-from doushouqi.rules import BUILTIN_RULE_SETS
+from doushouqi.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
 from doushouqi.server.domain import (
     Game,
     GameSpec,
@@ -42,10 +43,25 @@ COMMAND_EXAMPLES = {
 MAX_BASE_SECONDS = 3 * 3600.0
 MAX_PER_MOVE_SECONDS = 3600.0
 
+#: A custom rule set is named after the named set it changes: "classic (custom)".
+CUSTOM_SUFFIX = " (custom)"
+#: Keys a rule options object may carry besides the options: the set it changes, and the name
+#: and description a ``/api/rules`` entry has (ignored: the server names a custom set itself).
+_NOT_OPTIONS = ("parent", "name", "description")
+#: Longest "draw without a capture" limit (the engine keeps it as a 64-bit ply count, and no
+#: game within the time controls above lasts longer).
+MAX_NO_CAPTURE_ROUNDS = 1000
+#: More keys than this cannot be rule options (there are 11); refused before reading them.
+MAX_RULE_KEYS = 32
+
 
 class CreateGame(BaseModel):
     mode: Mode = Mode.ONLINE
-    rules: str = Field(default="wango", description=f"one of {', '.join(BUILTIN_RULE_SETS)}")
+    rules: str | dict[str, Any] = Field(
+        default="wango",
+        description=f"one of {', '.join(BUILTIN_RULE_SETS)}, or rule options over an optional "
+        'named "parent" (default wango), e.g. {"parent": "classic", "rule_17_5": false}',
+    )
     time_control: str | None = Field(
         default=None, max_length=40, description="BASE+INC/PERs, e.g. 10+5/30s; none: untimed"
     )
@@ -70,6 +86,63 @@ def _time_control(text: str | None) -> TimeControl | None:
     return control
 
 
+def rules_parent(rules: RuleSet) -> str:
+    """The named set a game's rules are or change: "classic" for "classic (custom)" (and for
+    "classic" with Blue moving first, which keeps its name)."""
+    parent = rules.name.removesuffix(CUSTOM_SUFFIX)
+    return parent if parent in BUILTIN_RULE_SETS else "wango"
+
+
+def rule_changes(rules: RuleSet) -> dict[str, Any]:
+    """The options in which ``rules`` differ from its parent set (values as ``/api/rules``)."""
+    base = BUILTIN_RULE_SETS[rules_parent(rules)].to_mapping()
+    return {
+        key: value
+        for key, value in rules.to_mapping().items()
+        if key not in _NOT_OPTIONS and base[key] != value
+    }
+
+
+def chosen_rules(choice: str | dict[str, Any]) -> RuleSet:
+    """The rule set a new game asked for: a named set, or options over a named parent.
+
+    Only named sets are ever looked up (never a file). Bad options are a 422 that names every
+    bad key.
+    """
+    if not isinstance(choice, str):
+        return _custom_rules(choice)
+    named = BUILTIN_RULE_SETS.get(choice.strip().lower())
+    if named is None:
+        raise HTTPException(422, f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}")
+    return named
+
+
+def _custom_rules(options: dict[str, Any]) -> RuleSet:
+    """``options`` over their ``parent`` (default wango), named "PARENT (custom)". Options that
+    leave the parent as it is (the first player aside) give the parent itself, so that a game
+    is called custom only when it is."""
+    if len(options) > MAX_RULE_KEYS:
+        raise HTTPException(422, f"bad rule options: more than {MAX_RULE_KEYS} keys")
+    table = {key: value for key, value in options.items() if key not in ("name", "description")}
+    parent = table.get("parent", "wango")
+    if isinstance(parent, str):
+        table["parent"] = parent = parent.strip().lower()
+    problems = []
+    rounds = table.get("no_capture_draw_rounds")
+    if type(rounds) is int and rounds > MAX_NO_CAPTURE_ROUNDS:
+        problems.append(f"no_capture_draw_rounds: at most {MAX_NO_CAPTURE_ROUNDS}, got {rounds}")
+    try:
+        rules = rules_from_mapping(f"{parent}{CUSTOM_SUFFIX}", table)
+    except InvalidRulesError as exc:
+        problems.insert(0, str(exc))
+    if problems:
+        raise HTTPException(422, "bad rule options: " + "; ".join(problems))
+    base = dataclasses.replace(BUILTIN_RULE_SETS[parent], first_player=rules.first_player)
+    if dataclasses.replace(rules, name=base.name, description=base.description) == base:
+        return base
+    return rules
+
+
 def summary(game: Game) -> dict[str, Any]:
     """A game as lists show it (lobby, history)."""
     players: list[dict[str, Any] | None] = []
@@ -89,6 +162,8 @@ def summary(game: Game) -> dict[str, Any]:
         "mode": game.mode.value,
         "status": game.status.label,
         "rules": game.rules.name,
+        "rules_parent": rules_parent(game.rules),
+        "rule_changes": rule_changes(game.rules),
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
         "players": players,
@@ -108,9 +183,7 @@ async def create_game(
     """Create a game. Online, the response's ``invite_url`` (or the id as a code) lets the
     opponent join; vs AI and on one screen the game starts when you connect to it."""
     enforce_rate(ctx.create_limiter, request)
-    rules = BUILTIN_RULE_SETS.get(body.rules.strip().lower())
-    if rules is None:
-        raise HTTPException(422, f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}")
+    rules = chosen_rules(body.rules)
     me = principal.slot()
     mine = {"red": 0, "blue": 1, "random": random.randrange(2)}[body.color]
     seats: list[PlayerSlot | None] = [None, None]

@@ -7,6 +7,7 @@ import { api, currentPlayer, sessionPlayer, setPlayer } from './api.js';
 import { h } from './dom.js';
 import { pieceSvg } from '/board/pieces.js';
 import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
+import { ruleSetLabel } from './rule_options.js';
 
 /** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
 export const AVATARS = ['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant'];
@@ -318,7 +319,7 @@ function gameRow(game, ownerId) {
   const inPlay = GAME_STATES_IN_PLAY.includes(game.status);
   // A game over opens in the replay page; one still being played opens at the board.
   const href = inPlay ? `#/game/${game.id}` : `#/replay/game/${game.id}`;
-  const details = [t(`rules.${game.rules}`), formatDate(game.created_at), game.rated ? t('profile.rated') : null].filter(Boolean);
+  const details = [ruleSetLabel(game.rules), formatDate(game.created_at), game.rated ? t('profile.rated') : null].filter(Boolean);
   return h('li', { class: 'history-game', dataset: { game: game.id, result } },
     h('a', { class: 'history-link', href },
       h('span', { class: `history-result ${result}` }, t(`profile.result.${result}`)),

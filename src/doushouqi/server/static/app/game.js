@@ -10,6 +10,7 @@ import { HintTool, ThreatView } from './game_assist.js';
 import { AccessibleMode } from './game_access.js';
 import { PlayerBars } from './game_players.js';
 import { InviteExpiry, expiredResultLines, lobbyExpired } from './expiry.js';
+import { GameRulesNote } from './rule_options.js';
 
 const COLORS = ['red', 'blue'];
 const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
@@ -123,6 +124,7 @@ export class GameView {
         this.version = msg.version;
         this.seats = msg.you.seats;
         this.game = msg.game;
+        this.rulesNote.show(this.game.rules).catch(() => {}); // only words: the game goes on without them
         this.clocksAt = performance.now();
         await this.loadMoves();
         if (this.wantJoin && this.game.status_id < 20 && !this.seats.length && this.game.players.includes(null)) {
@@ -256,6 +258,7 @@ export class GameView {
     this.access = new AccessibleMode(this);
     this.players = new PlayerBars(this);
     this.expiry = new InviteExpiry(this);
+    this.rulesNote = new GameRulesNote();
     this.el.tools = h('div', { class: 'game-tools', id: 'game-tools' },
       this.hintTool.button, this.threatView.button,
       h('details', { class: 'game-menu', id: 'game-menu' },
@@ -276,7 +279,7 @@ export class GameView {
     this.root.replaceChildren(h('section', { class: 'game-page', 'aria-live': 'off' },
       h('div', { class: 'board-col' }, this.el.top, this.el.board, this.el.bottom),
       h('aside', { class: 'side-col' }, this.el.status, this.el.banner, this.el.result, this.el.invite, this.el.actions,
-        this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel,
+        this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel, this.rulesNote.el,
         h('h2', { class: 'moves-title', id: 'moves-title' }, t('game.moves')), this.el.moves),
       this.el.offline, this.el.toast));
   }

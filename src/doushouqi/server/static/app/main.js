@@ -10,6 +10,8 @@ import { replayRoute } from './replay.js';
 import { learnListView, lessonView } from './lessons.js';
 import { LobbyExpiry, stillOpen, timeLeftLabel } from './expiry.js';
 import { pieceSvg } from '/board/pieces.js';
+import { RuleOptionsPanel, changesText, ruleSetLabel } from './rule_options.js';
+import { timeFields } from './custom_time.js';
 
 const view = document.querySelector('#view');
 const langButton = document.querySelector('#lang');
@@ -83,37 +85,57 @@ async function settingsView(mode) {
   const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
   const player = mode === 'online' ? await sessionPlayer() : null; // accounts may play rated games
   if (ticket !== navigation) return; // the user went elsewhere meanwhile: leave their page be
+  // Every option of the chosen set, adjustable; choosing another set starts again from it.
+  // The options changed last time (saved as sent: {parent, ...changes}) come back for that set.
+  const lastRules = saved.customRules;
+  const ruleOptions = new RuleOptionsPanel(sets, rules, lastRules?.parent === rules ? lastRules : {});
+  const time = timeFields(TIME_PRESETS, saved.time ?? '');
+  const failure = h('p', { class: 'error', id: 'settings-error', role: 'alert', hidden: true });
   const form = h('form', { class: 'settings', id: 'settings' },
     h('label', { class: 'field' }, h('span', {}, t('settings.rules')),
-      h('select', { name: 'rules' }, sets.map((s) => h('option', { value: s.name, selected: s.name === rules }, t(`rules.${s.name}`))))),
+      h('select', { name: 'rules', onchange: (e) => ruleOptions.choose(e.target.value) },
+        sets.map((s) => h('option', { value: s.name, selected: s.name === rules }, t(`rules.${s.name}`))))),
+    ruleOptions.el,
     h('div', { class: 'field' }, h('span', {}, t('settings.first')),
-      segmented('first', [['red', t('first.red')], ['blue', t('first.blue')]], saved.first || 'red')),
+      segmented('first', [['red', t('first.red')], ['blue', t('first.blue')]], saved.first || 'red'),
+      h('small', { class: 'ro-help' }, t('opt.first_player.help'))),
     mode === 'vs_ai' ? h('label', { class: 'field' },
       h('span', {}, t('settings.level'), ' ', h('output', { name: 'levelOut' }, saved.level || 3)),
       h('input', { type: 'range', name: 'level', min: 1, max: 10, value: saved.level || 3,
         oninput: (e) => { form.elements.levelOut.value = e.target.value; } })) : null,
     mode !== 'same_screen' ? h('div', { class: 'field' }, h('span', {}, t('settings.side')),
       segmented('color', [['red', t('side.red')], ['blue', t('side.blue')], ['random', t('side.random')]], saved.color || 'red')) : null,
-    h('label', { class: 'field' }, h('span', {}, t('settings.time')),
-      h('select', { name: 'time' }, TIME_PRESETS.map((p) => h('option', { value: p, selected: p === (saved.time ?? '') }, p || t('time.none'))))),
+    time.elements,
     mode === 'online' ? h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'public', checked: true }), t('settings.public')) : null,
     mode === 'online' ? ratedOption(player) : null,
-    h('button', { class: 'primary big', type: 'submit', id: 'start' }, mode === 'online' ? t('settings.create') : t('settings.start')));
+    h('button', { class: 'primary big', type: 'submit', id: 'start' }, mode === 'online' ? t('settings.create') : t('settings.start')),
+    failure);
+  const start = form.querySelector('#start');
+  const fail = (message) => {
+    failure.textContent = t('error.generic', { message });
+    failure.hidden = false;
+  };
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const f = form.elements;
+    if (time.value() === null) {
+      fail(t('ruleopts.time.empty'));
+      time.input.focus();
+      return;
+    }
     const choice = {
-      rules: f.rules.value, first: f.first.value, time: f.time.value,
+      rules: f.rules.value, customRules: ruleOptions.request(), first: f.first.value, time: time.value(),
       level: f.level ? Number(f.level.value) : saved.level, color: f.color ? f.color.value : saved.color,
     };
     try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(choice)); } catch { /* ignore */ }
-    form.querySelector('button').disabled = true;
+    failure.hidden = true;
+    start.disabled = true;
     try {
       await ensurePlayer();
       const game = await api('/api/games', {
         method: 'POST',
         body: {
-          mode, rules: choice.rules, first_player: choice.first, time_control: choice.time || null,
+          mode, rules: choice.customRules, first_player: choice.first, time_control: choice.time || null,
           ai_level: mode === 'vs_ai' ? choice.level : null,
           color: mode === 'same_screen' ? 'red' : choice.color,
           public: mode === 'online' ? f.public.checked : true,
@@ -122,8 +144,8 @@ async function settingsView(mode) {
       });
       go(`/game/${game.id}`);
     } catch (error) {
-      form.querySelector('button').disabled = false;
-      form.append(h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: error.message })));
+      start.disabled = false;
+      fail(error.message);
     }
   });
   view.replaceChildren(h('section', { class: 'page narrow' }, header(t(`settings.title.${mode}`), mode === 'online' ? '#/lobby' : '#/'), form));
@@ -153,7 +175,9 @@ async function lobbyView() {
     list.replaceChildren(...games.map((g) => h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },
-        h('strong', {}, t(`rules.${g.rules}`), ' · ', g.time_control || t('time.none')),
+        h('strong', {}, ruleSetLabel(g.rules), ' · ', g.time_control || t('time.none')),
+        Object.keys(g.rule_changes || {}).length
+          ? h('small', { class: 'lobby-rules', title: changesText(g.rule_changes) }, changesText(g.rule_changes)) : null,
         h('small', {}, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)} · ${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`),
         timeLeftLabel(g)),
       h('a', { class: 'button primary', href: `#/game/${g.id}?join=1` }, t('lobby.join')),

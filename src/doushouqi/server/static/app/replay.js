@@ -8,6 +8,7 @@ import { t, currentLang } from './i18n.js';
 import { api, ApiError } from './api.js';
 import { h } from './dom.js';
 import * as G from './evalgraph.js';
+import { ruleSetLabel } from './rule_options.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MOVETIME = 0.3; // seconds per position: a 60-ply game is assessed in about 20 s
@@ -269,7 +270,7 @@ class ReplayView {
     const parts = [
       known(tags.Event),
       known(tags.Date),
-      ruleName ? t(`rules.${ruleName}`) : null,
+      ruleName ? ruleSetLabel(ruleName) : null,
       t(RESULT_WORDS[d.result] ?? 'replay.result.none'),
       d.termination ? t(`term.${d.termination}`) : null,
     ].filter(Boolean);
