@@ -5,7 +5,9 @@ Every weight the compiled evaluation (:mod:`.evaluate`) reads lives in one flat 
 :data:`PARAM_NAMES` gives each entry a readable name (``"material[5]"``, ``"pst.lion[59]"``),
 which is also the key in the JSON files that :func:`save_params` writes and
 :func:`load_params` reads. A JSON file may hold any subset of the names: the rest keep their
-defaults, so a tuner can ship only what it changed.
+hand-set values (:func:`hand_set_params`), so a tuner ships only what it changed. The engine's
+defaults (:func:`default_params`) are the hand-set weights amended by the tuned ones,
+``data/tuned_params.json`` (:data:`TUNED_PARAMS`, from ``tools/tuning/texel.py``).
 
 Values are centipawns (a cat is about 200). Piece-square tables are written from Red's side
 (square 0 = a1, den d9 = 59 is the enemy den); Blue reads them turned by 180 degrees.
@@ -47,7 +49,9 @@ __all__ = [
     "P_THREAT_ON_MOVE",
     "P_TRAP_OPEN",
     "P_TRAP_OPEN_ADJACENT",
+    "TUNED_PARAMS",
     "default_params",
+    "hand_set_params",
     "load_params",
     "save_params",
 ]
@@ -162,6 +166,9 @@ DEN_DISTANCE = _den_distance_table()
 
 # ------------------------------------------------------------------------------ defaults
 
+#: The tuned weights (``tools/tuning/texel.py``), applied over the hand-set ones.
+TUNED_PARAMS = Path(__file__).with_name("data") / "tuned_params.json"
+
 _MATERIAL = (0, 250, 200, 300, 350, 500, 800, 900, 1000)
 # Off by default: in self-play, mobility gained nothing at equal nodes (+12 ± 34 Elo without
 # it) and costs three quarters of the evaluation's time (moves must be generated); +21 ± 49
@@ -185,8 +192,8 @@ def _default_pst(animal: int) -> np.ndarray:
     return pst
 
 
-def default_params() -> np.ndarray:
-    """The built-in weights (hand-set starting values, to be tuned)."""
+def hand_set_params() -> np.ndarray:
+    """The hand-set weights: what the tuner starts from and what weight files amend."""
     params = np.zeros(NUM_PARAMS, dtype=np.int64)
     params[P_MATERIAL : P_MATERIAL + 9] = _MATERIAL
     params[P_RAT_VS_ELEPHANT] = 150
@@ -210,6 +217,15 @@ def default_params() -> np.ndarray:
     return params
 
 
+def default_params() -> np.ndarray:
+    """The engine's weights: the hand-set ones amended by the tuned ones, :data:`TUNED_PARAMS`
+    (written by ``tools/tuning/texel.py``; see docs/engine.md)."""
+    params = hand_set_params()
+    if TUNED_PARAMS.exists():
+        _amend(params, _read_json(TUNED_PARAMS), TUNED_PARAMS)
+    return params
+
+
 # ------------------------------------------------------------------------------ files
 
 
@@ -221,12 +237,14 @@ def save_params(params: np.ndarray, path: str | Path) -> None:
     Path(path).write_text(json.dumps(data, indent=0) + "\n", "utf-8")
 
 
-def load_params(path: str | Path) -> np.ndarray:
-    """The defaults overridden by the weights a JSON file names; unknown names are an error."""
+def _read_json(path: str | Path) -> dict[str, object]:
     data = json.loads(Path(path).read_text("utf-8"))
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a JSON object of name: value")
-    params = default_params()
+    return data
+
+
+def _amend(params: np.ndarray, data: dict[str, object], path: str | Path) -> None:
     unknown = [name for name in data if name not in _INDEX]
     if unknown:
         raise ValueError(f"{path}: unknown parameter(s) {', '.join(sorted(unknown)[:5])}")
@@ -234,4 +252,14 @@ def load_params(path: str | Path) -> np.ndarray:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"{path}: {name} must be an integer, got {value!r}")
         params[_INDEX[name]] = value
+
+
+def load_params(path: str | Path) -> np.ndarray:
+    """The hand-set weights amended by those a JSON file names; unknown names are an error.
+
+    A weight file lists changes from the hand-set weights, as the tuner writes them: the
+    engine's defaults are ``load_params(TUNED_PARAMS)``, and ``{}`` gives the hand-set ones.
+    """
+    params = hand_set_params()
+    _amend(params, _read_json(path), path)
     return params
