@@ -77,8 +77,9 @@ def elo(score: float, games: int) -> tuple[float, float]:
     score = min(max(score, 0.5 / games), 1 - 0.5 / games)
     difference = -400 * math.log10(1 / score - 1)
     deviation = math.sqrt(score * (1 - score) / games)
-    high = min(score + 1.96 * deviation, 1 - 1e-6)
-    low = max(score - 1.96 * deviation, 1e-6)
+    # Clipped like the score itself: near 0% or 100% the normal approximation overshoots.
+    high = min(score + 1.96 * deviation, 1 - 0.5 / games)
+    low = max(score - 1.96 * deviation, 0.5 / games)
     margin = (-400 * math.log10(1 / high - 1) + 400 * math.log10(1 / low - 1)) / 2
     return difference, margin
 
