@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from .live import LiveServer, ManualTime, make_settings, running
+from .postgres import create_database, postgres_server
+
+_database_names = itertools.count()
 
 
 @pytest.fixture
@@ -19,3 +23,16 @@ def clock() -> ManualTime:
 def server(tmp_path: Path, clock: ManualTime) -> Iterator[LiveServer]:
     with running(make_settings(tmp_path), clock) as live:
         yield live
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    """A PostgreSQL server of the test module's own (skip the module where there is none)."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def database(postgres: str) -> str:
+    """A fresh, empty database on it, for one test."""
+    return create_database(postgres, f"test_{next(_database_names)}")

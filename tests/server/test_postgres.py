@@ -6,7 +6,6 @@ CI installs the binaries. Without them these tests are skipped, saying why.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,24 +17,12 @@ from . import test_persistence_restart as restart
 from . import test_ws_online as online
 from . import test_ws_protocol as protocol
 from .live import LiveServer, ManualTime, make_settings, move, running, start_online
-from .postgres import create_database, find_bindir, postgres_server
+from .postgres import find_bindir
 
 pytestmark = pytest.mark.skipif(
     find_bindir() is None,
     reason="PostgreSQL binaries not found (CI installs them: apt-get install postgresql)",
 )
-_names = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[str]:
-    with postgres_server() as url:
-        yield url
-
-
-@pytest.fixture
-def database(postgres: str) -> str:
-    return create_database(postgres, f"test_{next(_names)}")
 
 
 @pytest.fixture

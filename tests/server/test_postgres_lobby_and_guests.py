@@ -4,7 +4,6 @@ same tests as on SQLite, and the 0002 migration upgrading an existing database."
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,24 +14,12 @@ from doushouqi.server.settings import Settings
 from . import test_guest_names as guests
 from . import test_lobby_expiry as lobby
 from .live import LiveServer, ManualTime, make_settings, running
-from .postgres import create_database, find_bindir, postgres_server
+from .postgres import find_bindir
 
 pytestmark = pytest.mark.skipif(
     find_bindir() is None,
     reason="PostgreSQL binaries not found (CI installs them: apt-get install postgresql)",
 )
-_names = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[str]:
-    with postgres_server() as url:
-        yield url
-
-
-@pytest.fixture
-def database(postgres: str) -> str:
-    return create_database(postgres, f"followups_{next(_names)}")
 
 
 @pytest.fixture

@@ -77,3 +77,15 @@ def plies(page: Page, n: int) -> None:
 
 def position(page: Page) -> str:
     return str(page.evaluate("window.gameView.board.getState().position"))
+
+
+def fetch_json(page: Page, path: str, method: str = "GET", body: Any = None) -> Any:
+    """Call the API from the page, with its cookies (as the web client does)."""
+    return page.evaluate(
+        """async ([path, method, body]) => {
+            const r = await fetch(path, { method, headers: { 'Content-Type': 'application/json' },
+                                          body: body === null ? undefined : JSON.stringify(body) });
+            return r.json();
+        }""",
+        [path, method, body],
+    )

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from tests.server.live import DEN_GAME, LiveServer
-from tests.webapp.support import Client, click_move, plies, shoot
+from tests.webapp.support import Client, click_move, fetch_json, plies, shoot
 
 PASSWORD = "correct horse battery"
 
@@ -29,18 +28,6 @@ def sign_up(page: Page, username: str, display_name: str = "") -> None:
     page.fill("#register-password", PASSWORD)
     page.click("#register-submit")
     expect(page.locator("#account-button")).to_contain_text(display_name or username)
-
-
-def fetch_json(page: Page, path: str, method: str = "GET", body: Any = None) -> Any:
-    """Call the API from the page, with its cookies (as the web client does)."""
-    return page.evaluate(
-        """async ([path, method, body]) => {
-            const r = await fetch(path, { method, headers: { 'Content-Type': 'application/json' },
-                                          body: body === null ? undefined : JSON.stringify(body) });
-            return r.json();
-        }""",
-        [path, method, body],
-    )
 
 
 def test_register_log_out_and_log_in(client: Client, artifacts: Path) -> None:

@@ -10,22 +10,10 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from tests.server.live import LiveServer
-from tests.webapp.support import Client, plies, shoot
+from tests.webapp.support import Client, fetch_json, plies, shoot
 
 # Red's rat walks up the g-file while Blue's elephant walks down it; the rat takes it.
 RAT_TAKES_ELEPHANT = ["a1b1", "g7g6", "g3g4", "g6g5", "g4g5"]
-
-
-def fetch_json(page: Page, path: str, method: str = "GET", body: Any = None) -> Any:
-    """Call the API from the page, with its cookies (as the web client does)."""
-    return page.evaluate(
-        """async ([path, method, body]) => {
-            const r = await fetch(path, { method, headers: { 'Content-Type': 'application/json' },
-                                          body: body === null ? undefined : JSON.stringify(body) });
-            return r.json();
-        }""",
-        [path, method, body],
-    )
 
 
 def register(page: Page, username: str, display_name: str, avatar: str) -> None:
