@@ -10,7 +10,7 @@ import { replayRoute } from './replay.js';
 import { learnListView, lessonView } from './lessons.js';
 import { LobbyExpiry, stillOpen, timeLeftLabel } from './expiry.js';
 import { pieceSvg } from '/board/pieces.js';
-import { RuleOptionsPanel, changesText, ruleSetLabel } from './rule_options.js';
+import { RuleOptionsPanel, changesText, optionValueText, ruleSetLabel } from './rule_options.js';
 import { timeFields } from './custom_time.js';
 
 const view = document.querySelector('#view');
@@ -191,15 +191,6 @@ async function lobbyView() {
 
 // ----- rules ------------------------------------------------------------------------------
 
-function optionValue(key, value) {
-  if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
-  if (key === 'no_capture_draw_rounds') return value ? t('opt.no_capture_draw_rounds.value', { n: value }) : t('none');
-  if (key === 'first_player') return t(`first.${value}`);
-  if (key === 'ranks') return t(value === 'dog>wolf' ? 'opt.ranks.dog_over_wolf' : 'opt.ranks.wolf_over_dog');
-  if (['repetition', 'wolf_name'].includes(key)) return t(`opt.${key}.${value}`);
-  return String(value);
-}
-
 async function rulesView(name) {
   const ticket = navigation;
   const sets = await fetchRuleSets();
@@ -225,7 +216,7 @@ async function rulesView(name) {
     h('table', { class: 'options', id: 'rule-options' },
       h('tbody', {}, options.map(([k, v]) => h('tr', { dataset: { option: k } },
         h('th', { scope: 'row' }, k === 'wolf_name' ? t(`opt.${k}`) : wolfText(set, t(`opt.${k}`))),
-        h('td', {}, wolfText(set, optionValue(k, v))))))),
+        h('td', {}, wolfText(set, optionValueText(k, v))))))),
     h('a', { class: 'button primary big', href: '#/new/vs_ai',
       onclick: () => { const s = savedSettings(); s.rules = set.name; localStorage.setItem(SETTINGS_KEY, JSON.stringify(s)); } },
     t('rulespage.play'))));
