@@ -46,6 +46,11 @@ def test_an_adjusted_option_is_in_force_on_the_board(client: Client, artifacts: 
     expect(page.locator("#ro-rule_7_3")).to_be_checked()
     expect(page.locator("#ro-no_capture_draw_rounds")).to_have_value("100")
     expect(page.locator("#ro-ranks")).to_have_value("wolf>dog")
+    # The ranks name the wolf as the wolf-name option calls it.
+    expect(page.locator('#ro-ranks option[value="wolf>dog"]')).to_have_text("狼 4 > 狗 3")
+    page.select_option("#ro-wolf_name", "fox")
+    expect(page.locator('#ro-ranks option[value="wolf>dog"]')).to_have_text("狐 4 > 狗 3")
+    page.select_option("#ro-wolf_name", "wolf")
 
     page.check("#ro-trapped_can_capture")
     expect(trapped).to_have_class(re.compile(r"\bchanged\b"))

@@ -6,6 +6,7 @@
 import { t } from './i18n.js';
 import { h } from './dom.js';
 import { fetchRuleSets } from './api.js';
+import { wolfText } from './rules_faq.js';
 
 const CUSTOM_SUFFIX = ' (custom)';
 /** Options chosen from a list; the other options are switches, or a number of rounds. */
@@ -140,6 +141,10 @@ export class RuleOptionsPanel {
     return row;
   }
 
+  valueText(key, value) {
+    return wolfText(this.values, optionValueText(key, value));
+  }
+
   set(key, value) {
     this.values[key] = value;
     this.refresh();
@@ -152,8 +157,12 @@ export class RuleOptionsPanel {
       const key = row.dataset.option;
       const on = key in changed;
       row.classList.toggle('changed', on);
-      row.querySelector('.ro-mark').textContent = on ? t('ruleopts.changed', { value: optionValueText(key, this.base[key]) }) : '';
+      row.querySelector('.ro-mark').textContent = on ? t('ruleopts.changed', { value: this.valueText(key, this.base[key]) }) : '';
       row.querySelector('.ro-reset').hidden = !on;
+    }
+    // The ranks name the wolf as the wolf-name option chosen here calls it (狼 or 狐).
+    for (const option of this.list.querySelectorAll('[data-option="ranks"] option')) {
+      option.textContent = this.valueText('ranks', option.value);
     }
     const n = Object.keys(changed).length;
     this.count.textContent = n ? t('ruleopts.count', { n }) : '';
