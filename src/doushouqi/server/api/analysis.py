@@ -16,12 +16,13 @@ from pydantic import BaseModel, Field
 
 from doushouqi.board import Board, Move
 from doushouqi.notation import move_to_readable
-from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
+from doushouqi.rules import BUILTIN_RULE_SETS
 from doushouqi.squares import DENS, square_name
 
 from ..ai_pool import AiRequest
 from ..domain.views import legal_destinations
 from .deps import Ctx, enforce_rate
+from .games import chosen_rules
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 
@@ -45,21 +46,9 @@ class AnalysisQuery(PositionQuery):
     movetime: float = Field(default=0.5, ge=0.05, le=2.0, description="seconds to think")
 
 
-def _rules(spec: str | dict[str, Any]) -> RuleSet:
-    if isinstance(spec, str):
-        rules = BUILTIN_RULE_SETS.get(spec.strip().lower())
-        if rules is None:
-            raise HTTPException(422, f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}")
-        return rules
-    try:
-        return rules_from_mapping(str(spec.get("name", "custom")), spec)
-    except ValueError as exc:
-        raise HTTPException(422, f"bad rule options: {exc}") from None
-
-
 def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
     """The position after the query's moves, and each move in readable notation."""
-    rules = _rules(query.rules)
+    rules = chosen_rules(query.rules)
     try:
         board = Board(query.fen, rules)
     except ValueError as exc:
