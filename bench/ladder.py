@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from selfplay import limit_arguments, limit_of, run_match
+from selfplay import limit_arguments, limit_of, run_match, summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,13 +25,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"level ladder: {args.games} games per pair, go {limit}, rules {args.rules}", flush=True)
     scores = []
     for level in range(args.low + 1, args.high + 1):
-        result = run_match(
+        result, seconds = run_match(
             f"level={level}", f"level={level - 1}", args.games, limit, rules=args.rules,
             opening_plies=args.opening_plies, max_plies=args.max_plies, seed=args.seed,
             concurrency=args.concurrency, verbose=False,
         )  # fmt: skip
         scores.append(result.score)
-        print(f"L{level} vs L{level - 1}: {result.summary()}", flush=True)
+        print(f"L{level} vs L{level - 1}: {summary(result, seconds)}", flush=True)
     print(f"smallest step: {100 * min(scores):.1f}% (all above 50%: {min(scores) > 0.5})")
     return 0
 

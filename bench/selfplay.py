@@ -14,8 +14,6 @@ Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import math
 import random
 import sys
 import threading
@@ -25,6 +23,7 @@ from doushouqi.ai import Engine
 from doushouqi.ai.eval_params import load_params
 from doushouqi.analysis import Limit
 from doushouqi.board import Board
+from doushouqi.match import MatchScore, elo_estimate
 
 
 def make_engine(spec: str, rules: str) -> tuple[Engine, int]:
@@ -72,48 +71,24 @@ def play(board: Board, red: tuple[Engine, int], blue: tuple[Engine, int], limit:
     return 0.5
 
 
-def elo(score: float, games: int) -> tuple[float, float]:
-    """Elo difference of a score fraction, and its 95% error bar (normal approximation)."""
-    score = min(max(score, 0.5 / games), 1 - 0.5 / games)
-    difference = -400 * math.log10(1 / score - 1)
-    deviation = math.sqrt(score * (1 - score) / games)
-    # Clipped like the score itself: near 0% or 100% the normal approximation overshoots.
-    high = min(score + 1.96 * deviation, 1 - 0.5 / games)
-    low = max(score - 1.96 * deviation, 0.5 / games)
-    margin = (-400 * math.log10(1 / high - 1) + 400 * math.log10(1 / low - 1)) / 2
-    return difference, margin
-
-
-@dataclasses.dataclass
-class MatchResult:
-    wins: int
-    draws: int
-    losses: int
-    seconds: float
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games
-
-    def summary(self) -> str:
-        difference, margin = elo(self.score, self.games)
-        return (
-            f"+{self.wins} ={self.draws} -{self.losses}, score {100 * self.score:.1f}%, "
-            f"Elo {difference:+.0f} ± {margin:.0f}, {self.seconds:.0f} s"
-        )
+def summary(score: MatchScore, seconds: float) -> str:
+    """Wins, draws and losses, the score and the Elo difference with its 95% error bar (the
+    match tool's estimate)."""
+    difference, margin = elo_estimate(score.wins, score.draws, score.losses)
+    return (
+        f"+{score.wins} ={score.draws} -{score.losses}, score {100 * score.score:.1f}%, "
+        f"Elo {difference:+.0f} ± {margin:.0f}, {seconds:.0f} s"
+    )
 
 
 def run_match(a: str, b: str, games: int, limit: Limit, *, rules: str = "wango",
               opening_plies: int = 4, max_plies: int = 300, seed: int = 1,
-              concurrency: int = 1, verbose: bool = True) -> MatchResult:  # fmt: skip
-    """Play ``games`` games of side A against side B (each opening twice, colours swapped)."""
+              concurrency: int = 1, verbose: bool = True) -> tuple[MatchScore, float]:  # fmt: skip
+    """Play ``games`` games of side A against side B (each opening twice, colours swapped):
+    A's results and the seconds they took."""
     starts = openings((games + 1) // 2, opening_plies, rules, seed)
     jobs = [(board, a_red) for board in starts for a_red in (True, False)][:games]
-    results: list[float] = []
+    results = MatchScore()
     lock = threading.Lock()
     started = time.perf_counter()
 
@@ -125,11 +100,10 @@ def run_match(a: str, b: str, games: int, limit: Limit, *, rules: str = "wango",
             red_score = play(board, red, blue, limit, max_plies)
             assert red_score is not None
             with lock:
-                results.append(red_score if a_red else 1 - red_score)
-                wins, draws = results.count(1.0), results.count(0.5)
+                results.add(red_score if a_red else 1 - red_score)
                 if verbose:
-                    print(f"game {len(results):>3}: A {wins}-{draws}-{len(results) - wins - draws}",
-                          flush=True)  # fmt: skip
+                    print(f"game {results.games:>3}: A {results.wins}-{results.draws}-"
+                          f"{results.losses}", flush=True)  # fmt: skip
 
     threads = [
         threading.Thread(target=worker, args=(jobs[i::concurrency],))
@@ -139,9 +113,7 @@ def run_match(a: str, b: str, games: int, limit: Limit, *, rules: str = "wango",
         thread.start()
     for thread in threads:
         thread.join()
-    wins, draws = results.count(1.0), results.count(0.5)
-    losses = len(results) - wins - draws
-    return MatchResult(wins, draws, losses, time.perf_counter() - started)
+    return results, time.perf_counter() - started
 
 
 def limit_arguments(parser: argparse.ArgumentParser) -> None:
@@ -170,11 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     limit_arguments(parser)
     args = parser.parse_args(argv)
     limit = limit_of(args)
-    result = run_match(
+    result, seconds = run_match(
         args.a, args.b, args.games, limit, rules=args.rules, opening_plies=args.opening_plies,
         max_plies=args.max_plies, seed=args.seed, concurrency=args.concurrency,
     )  # fmt: skip
-    print(f"A ({args.a or 'default'}) vs B ({args.b or 'default'}): {result.summary()}")
+    print(f"A ({args.a or 'default'}) vs B ({args.b or 'default'}): {summary(result, seconds)}")
     return 0
 
 
