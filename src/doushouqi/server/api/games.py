@@ -47,7 +47,8 @@ MAX_PER_MOVE_SECONDS = 3600.0
 CUSTOM_SUFFIX = " (custom)"
 #: Keys a rule options object may carry besides the options: the set it changes, and the name
 #: and description a ``/api/rules`` entry has (ignored: the server names a custom set itself).
-_NOT_OPTIONS = ("parent", "name", "description")
+_LABELS = ("name", "description")
+_NOT_OPTIONS = ("parent", *_LABELS)
 #: Longest "draw without a capture" limit (the engine keeps it as a 64-bit ply count, and no
 #: game within the time controls above lasts longer).
 MAX_NO_CAPTURE_ROUNDS = 1000
@@ -123,7 +124,7 @@ def _custom_rules(options: dict[str, Any]) -> RuleSet:
     is called custom only when it is."""
     if len(options) > MAX_RULE_KEYS:
         raise HTTPException(422, f"bad rule options: more than {MAX_RULE_KEYS} keys")
-    table = {key: value for key, value in options.items() if key not in ("name", "description")}
+    table = {key: value for key, value in options.items() if key not in _LABELS}
     parent = table.get("parent", "wango")
     if isinstance(parent, str):
         table["parent"] = parent = parent.strip().lower()

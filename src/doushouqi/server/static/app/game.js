@@ -3,6 +3,7 @@
 // Hints and the threat view live in game_assist.js, accessible mode in game_access.js.
 
 import { createBoard } from '/board/board.js';
+import { ANIMAL_LETTERS } from '/board/state.js';
 import { t, currentLang } from './i18n.js';
 import { api } from './api.js';
 import { h } from './dom.js';
@@ -14,7 +15,6 @@ import { GameRulesNote } from './rule_options.js';
 
 const COLORS = ['red', 'blue'];
 const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
-const LETTER_ANIMAL = { r: 'rat', c: 'cat', d: 'dog', w: 'wolf', p: 'leopard', t: 'tiger', l: 'lion', e: 'elephant' };
 const FINISHED = 25;
 
 /** Put `children` into `parent` unless they are already there, in that order: re-inserting a
@@ -42,7 +42,7 @@ function capturedFrom(fen) {
     if (!(lower in START_COUNTS)) continue;
     counts[ch === lower ? 1 : 0][lower] -= 1;
   }
-  return counts.map((c) => Object.entries(c).flatMap(([k, n]) => Array(Math.max(0, n)).fill(LETTER_ANIMAL[k])));
+  return counts.map((c) => Object.entries(c).flatMap(([k, n]) => Array(Math.max(0, n)).fill(ANIMAL_LETTERS[k])));
 }
 
 export class GameView {

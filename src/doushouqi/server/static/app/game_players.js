@@ -8,9 +8,9 @@ import { AVATARS } from './accounts.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { pieceSvg } from '/board/pieces.js';
+import { pieceChar } from '/board/state.js';
 
 const COLORS = ['red', 'blue'];
-const CHARS = { rat: '鼠', cat: '猫', dog: '狗', wolf: '狼', leopard: '豹', tiger: '虎', lion: '狮', elephant: '象' };
 
 // The ladder's levels ({number, label, en, min_score}) from GET /api/scoring, asked for once
 // and only when a bar needs them; until they come (or if they never do) bars show no level.
@@ -62,7 +62,8 @@ export class PlayerBars {
       this.paintWho(parts, who);
     }
     const opponent = COLORS[1 - color];
-    parts.captured.replaceChildren(...taken.map((a) => h('span', { class: `cap ${opponent}`, title: t(`animal.${a}`) }, CHARS[a])));
+    const wolfName = this.view.wolfName();
+    parts.captured.replaceChildren(...taken.map((a) => h('span', { class: `cap ${opponent}`, title: t(`animal.${a}`) }, pieceChar(a, wolfName))));
   }
 
   build(bar) {
