@@ -5,7 +5,7 @@
 import { t, currentLang } from './i18n.js';
 import { api, currentPlayer, sessionPlayer, setPlayer } from './api.js';
 import { h } from './dom.js';
-import { pieceSvg } from '/board/pieces.js';
+import { pieceIcon } from './icons.js';
 import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
 import { ruleSetLabel } from './rule_options.js';
 
@@ -28,10 +28,8 @@ const isAccount = (player) => player?.kind === 'account';
 /** An animal avatar drawn by the board's piece pictures (decoration: the name is beside it). */
 export function avatarIcon(animal, cls = '') {
   const safe = AVATARS.includes(animal) ? animal : AVATARS[0]; // never put unknown text in the SVG
-  const span = h('span', { class: `icon-piece avatar ${cls}`, 'aria-hidden': 'true', dataset: { avatar: safe } });
-  const inner = h('span', { class: 'dsq-piece red' });
-  inner.innerHTML = pieceSvg({ color: 'red', animal: safe });
-  span.append(inner);
+  const span = pieceIcon('red', safe, `avatar ${cls}`);
+  span.dataset.avatar = safe;
   return span;
 }
 

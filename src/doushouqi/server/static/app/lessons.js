@@ -8,7 +8,7 @@
 // Completed lessons are remembered in localStorage and ticked in the list.
 
 import { createBoard, boardState } from '/board/board.js';
-import { pieceSvg } from '/board/pieces.js';
+import { pieceIcon } from './icons.js';
 import { t, currentLang } from './i18n.js';
 import { api } from './api.js';
 import { h } from './dom.js';
@@ -69,15 +69,6 @@ export function meetsGoal(goal, from, to, before, after) {
 
 // ----- shared bits ------------------------------------------------------------------------
 
-/** An animal token drawn by the board component, as a decoration. */
-function lessonIcon([color, animal]) {
-  const span = h('span', { class: 'icon-piece lesson-icon', 'aria-hidden': 'true' });
-  const inner = h('span', { class: `dsq-piece ${color}` });
-  inner.innerHTML = pieceSvg({ color, animal }); // static SVG from the board component
-  span.append(inner);
-  return span;
-}
-
 function pageHead(title, back, backLabel) {
   return h('div', { class: 'page-head' },
     h('a', { class: 'back', href: back, 'aria-label': backLabel }, '‹'),
@@ -98,7 +89,7 @@ export function learnListView(view) {
         const finished = done.has(lesson.id);
         return h('li', { class: 'lesson-item', dataset: { lesson: lesson.id, done: String(finished) } },
           h('a', { class: 'lesson-link', href: `#/learn/${lesson.id}` },
-            lessonIcon(lesson.icon),
+            pieceIcon(...lesson.icon, 'lesson-icon'),
             h('span', { class: 'lesson-info' },
               h('strong', {}, `${i + 1}. ${t(`learn.${lesson.id}.title`)}`),
               h('small', {}, t(`learn.${lesson.id}.summary`))),

@@ -9,7 +9,7 @@ import { faqList, wolfText } from './rules_faq.js';
 import { replayRoute } from './replay.js';
 import { learnListView, lessonView } from './lessons.js';
 import { LobbyExpiry, stillOpen, timeLeftLabel } from './expiry.js';
-import { pieceSvg } from '/board/pieces.js';
+import { pieceIcon } from './icons.js';
 import { RuleOptionsPanel, changesText, optionValueText, ruleSetLabel } from './rule_options.js';
 import { timeFields } from './custom_time.js';
 
@@ -43,15 +43,6 @@ function showError(error) {
 
 // ----- home -------------------------------------------------------------------------------
 
-/** An animal token drawn by the board component, as a decoration. */
-function pieceIcon(color, animal, cls = 'card-icon') {
-  const span = h('span', { class: `${cls} icon-piece`, 'aria-hidden': 'true' });
-  const inner = h('span', { class: `dsq-piece ${color}` });
-  inner.innerHTML = pieceSvg({ color, animal });
-  span.append(inner);
-  return span;
-}
-
 function homeView() {
   const card = (href, icon, title, sub, id) => h('a', { class: `card card-${id}`, href, id: `go-${id}` },
     icon,
@@ -62,10 +53,10 @@ function homeView() {
       h('h1', {}, t('app.title')),
       h('p', { class: 'subtitle' }, t('app.subtitle'))),
     h('nav', { class: 'cards' },
-      card('#/new/vs_ai', pieceIcon('red', 'tiger'), t('home.vsai'), t('home.vsai.sub'), 'vsai'),
-      card('#/new/same_screen', pieceIcon('red', 'cat'), t('home.local'), t('home.local.sub'), 'local'),
-      card('#/lobby', pieceIcon('blue', 'elephant'), t('home.online'), t('home.online.sub'), 'online'),
-      card('#/learn', pieceIcon('blue', 'rat'), t('learn.card'), t('learn.card.sub'), 'rules')),
+      card('#/new/vs_ai', pieceIcon('red', 'tiger', 'card-icon'), t('home.vsai'), t('home.vsai.sub'), 'vsai'),
+      card('#/new/same_screen', pieceIcon('red', 'cat', 'card-icon'), t('home.local'), t('home.local.sub'), 'local'),
+      card('#/lobby', pieceIcon('blue', 'elephant', 'card-icon'), t('home.online'), t('home.online.sub'), 'online'),
+      card('#/learn', pieceIcon('blue', 'rat', 'card-icon'), t('learn.card'), t('learn.card.sub'), 'rules')),
     h('p', { class: 'home-more' }, h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')))));
 }
 

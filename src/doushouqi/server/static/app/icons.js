@@ -1,0 +1,13 @@
+// An animal token drawn by the board component's piece pictures, as a decoration (icons on
+// cards, lesson lists, avatars): hidden from screen readers, the words stand beside it.
+
+import { h } from './dom.js';
+import { pieceSvg } from '/board/pieces.js';
+
+export function pieceIcon(color, animal, cls = '') {
+  const span = h('span', { class: `${cls} icon-piece`.trim(), 'aria-hidden': 'true' });
+  const inner = h('span', { class: `dsq-piece ${color}` });
+  inner.innerHTML = pieceSvg({ color, animal }); // static SVG of a known animal
+  span.append(inner);
+  return span;
+}
