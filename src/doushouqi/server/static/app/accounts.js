@@ -4,7 +4,7 @@
 
 import { t, currentLang } from './i18n.js';
 import { api, currentPlayer, sessionPlayer, setPlayer } from './api.js';
-import { h } from './dom.js';
+import { h, pageHead } from './dom.js';
 import { pieceIcon } from './icons.js';
 import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
 import { ruleSetLabel } from './rule_options.js';
@@ -17,10 +17,8 @@ function go(path) {
   location.hash = path;
 }
 
-function pageHead(title, back = '#/') {
-  return h('div', { class: 'page-head' },
-    h('a', { class: 'back', href: back, 'aria-label': back === '#/' ? t('nav.home') : t('account.back') }, '‹'),
-    h('h1', {}, title));
+function accountHead(title, back = '#/') {
+  return pageHead(title, back, back === '#/' ? t('nav.home') : t('account.back'));
 }
 
 const isAccount = (player) => player?.kind === 'account';
@@ -227,7 +225,7 @@ export function authView(view, kind, params) {
     }
   });
   view.replaceChildren(h('section', { class: 'page narrow account-page' },
-    pageHead(t(register ? 'account.register.title' : 'account.login.title'), `#${next}`),
+    accountHead(t(register ? 'account.register.title' : 'account.login.title'), `#${next}`),
     form,
     h('p', { class: 'account-switch' },
       t(register ? 'account.haveAccount' : 'account.noAccount'), ' ',
@@ -381,7 +379,7 @@ export async function profileView(view, username) {
     profile = await api(`/api/players/${encodeURIComponent(username)}`);
   } catch (error) {
     if (error.status !== 404) throw error;
-    view.replaceChildren(h('section', { class: 'page narrow' }, pageHead(t('profile.title')),
+    view.replaceChildren(h('section', { class: 'page narrow' }, accountHead(t('profile.title')),
       h('p', { class: 'error', role: 'alert', id: 'profile-missing' }, t('profile.notFound', { name: username }))));
     return;
   }
@@ -395,7 +393,7 @@ export async function profileView(view, username) {
     ? h('ul', { class: 'history', id: 'profile-games' }, history.games.map((g) => gameRow(g, profile.id)))
     : h('p', { class: 'empty', id: 'profile-games' }, t('profile.games.empty'));
   view.replaceChildren(h('section', { class: 'page narrow profile-page' },
-    pageHead(own ? t('account.profile') : t('profile.title')),
+    accountHead(own ? t('account.profile') : t('profile.title')),
     card,
     own ? editForm(profile, (updated) => { const fresh = profileCard(updated); card.replaceWith(fresh); card = fresh; }) : null,
     h('h3', { class: 'profile-subtitle' }, t('profile.games'), ' ',
@@ -437,7 +435,7 @@ export async function leaderboardView(view, params) {
       } }),
     h('span', {}, t(`leaderboard.by.${value}`)));
   view.replaceChildren(h('section', { class: 'page narrow leaderboard-page' },
-    pageHead(t('leaderboard.title')),
+    accountHead(t('leaderboard.title')),
     h('div', { class: 'field' }, h('span', { id: 'leaderboard-by' }, t('leaderboard.by')),
       h('div', { class: 'segmented', role: 'radiogroup', 'aria-labelledby': 'leaderboard-by' }, choice('score'), choice('rating'))),
     list));

@@ -1,4 +1,6 @@
-// A tiny helper to build DOM without innerHTML for dynamic text.
+// A tiny helper to build DOM without innerHTML for dynamic text, and the pages' shared head.
+
+import { t } from './i18n.js';
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -14,4 +16,11 @@ export function h(tag, attrs = {}, ...children) {
     el.append(child instanceof Node ? child : String(child));
   }
   return el;
+}
+
+/** A page's title with its back link (to the home page unless told otherwise). */
+export function pageHead(title, back = '#/', backLabel = t('nav.home')) {
+  return h('div', { class: 'page-head' },
+    h('a', { class: 'back', href: back, 'aria-label': backLabel }, '‹'),
+    h('h1', {}, title));
 }

@@ -11,7 +11,7 @@ import { createBoard, boardState } from '/board/board.js';
 import { pieceIcon } from './icons.js';
 import { t, currentLang } from './i18n.js';
 import { api } from './api.js';
-import { h } from './dom.js';
+import { h, pageHead } from './dom.js';
 import LESSON_DATA from './lesson-data.js';
 
 export const LESSONS = LESSON_DATA.lessons;
@@ -68,12 +68,6 @@ export function meetsGoal(goal, from, to, before, after) {
 }
 
 // ----- shared bits ------------------------------------------------------------------------
-
-function pageHead(title, back, backLabel) {
-  return h('div', { class: 'page-head' },
-    h('a', { class: 'back', href: back, 'aria-label': backLabel }, '‹'),
-    h('h1', {}, title));
-}
 
 // ----- the list ---------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 import { t, loadLang, otherLang, currentLang } from './i18n.js';
 import { api, ensurePlayer, fetchRuleSets, sessionPlayer } from './api.js';
 import { authView, leaderboardView, mountAccountMenu, profileView, ratedOption, renderAccountMenu } from './accounts.js';
-import { h } from './dom.js';
+import { h, pageHead } from './dom.js';
 import { GameView } from './game.js';
 import { faqList, wolfText } from './rules_faq.js';
 import { replayRoute } from './replay.js';
@@ -29,15 +29,9 @@ function savedSettings() {
   try { return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}; } catch { return {}; }
 }
 
-function header(title, back = '#/') {
-  return h('div', { class: 'page-head' },
-    h('a', { class: 'back', href: back, 'aria-label': t('nav.home') }, '‹'),
-    h('h1', {}, title));
-}
-
 function showError(error) {
   view.replaceChildren(h('section', { class: 'page' },
-    header(t('app.title')),
+    pageHead(t('app.title')),
     h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: error.message || error }))));
 }
 
@@ -139,7 +133,7 @@ async function settingsView(mode) {
       fail(error.message);
     }
   });
-  view.replaceChildren(h('section', { class: 'page narrow' }, header(t(`settings.title.${mode}`), mode === 'online' ? '#/lobby' : '#/'), form));
+  view.replaceChildren(h('section', { class: 'page narrow' }, pageHead(t(`settings.title.${mode}`), mode === 'online' ? '#/lobby' : '#/'), form));
 }
 
 // ----- lobby ------------------------------------------------------------------------------
@@ -148,7 +142,7 @@ async function lobbyView() {
   const list = h('ul', { class: 'lobby-list', id: 'lobby-list' });
   const code = h('input', { name: 'code', placeholder: t('lobby.code'), autocomplete: 'off', 'aria-label': t('lobby.code') });
   const page = h('section', { class: 'page narrow' },
-    header(t('lobby.title')),
+    pageHead(t('lobby.title')),
     h('div', { class: 'row' },
       h('a', { class: 'button primary', href: '#/new/online', id: 'lobby-create' }, t('lobby.create')),
       h('button', { type: 'button', onclick: () => refresh() }, t('lobby.refresh'))),
@@ -190,7 +184,7 @@ async function rulesView(name) {
   const options = Object.entries(set).filter(([k]) => !['name', 'description'].includes(k));
   const ranks = set.ranks === 'dog>wolf' ? t('opt.ranks.dog_over_wolf') : t('opt.ranks.wolf_over_dog');
   view.replaceChildren(h('section', { class: 'page narrow rules' },
-    header(t('rulespage.title')),
+    pageHead(t('rulespage.title')),
     h('label', { class: 'field' }, h('span', {}, t('rulespage.set')),
       h('select', { id: 'rules-select', onchange: (e) => go(`/rules/${e.target.value}`) },
         sets.map((s) => h('option', { value: s.name, selected: s.name === set.name }, t(`rules.${s.name}`))))),

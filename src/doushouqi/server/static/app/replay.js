@@ -6,7 +6,7 @@
 import { createBoard } from '/board/board.js';
 import { t, currentLang } from './i18n.js';
 import { api, ApiError } from './api.js';
-import { h } from './dom.js';
+import { h, pageHead } from './dom.js';
 import * as G from './evalgraph.js';
 import { ruleSetLabel } from './rule_options.js';
 
@@ -20,12 +20,6 @@ const RESULT_WORDS = { '1-0': 'replay.result.red', '0-1': 'replay.result.blue', 
 let kept = { key: null, analyses: [] };
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
-
-function pageHead(title, back = '#/') {
-  return h('div', { class: 'page-head' },
-    h('a', { class: 'back', href: back, 'aria-label': t('nav.home') }, '‹'),
-    h('h1', {}, title));
-}
 
 /** A tag's value, or null for the record format's "unknown" (`?`, `????.??.??`). */
 function known(value) {
