@@ -3,11 +3,13 @@
     .venv/bin/python bench/search.py                 # everything (cold start takes a while)
     .venv/bin/python bench/search.py --depth 12 --skip-startup
     .venv/bin/python bench/search.py --only startup
+    .venv/bin/python bench/search.py --only positions --rules classic   # 7-3 / 17-5 on
 
 Figures printed:
 
 * per position: nodes, seconds and nodes/s of a fresh search to ``--depth`` (time to depth),
-  and the totals — the engine's speed figure;
+  and the totals — the engine's speed figure (under ``--rules``, WANGO by default: ``classic``
+  turns on the 7-3 / 17-5 move restrictions, whose bookkeeping costs time at every node);
 * move time: for ``go movetime`` of 0.1, 0.5 and 1 s, the worst time the answer took, in
   process (``Engine.search``) and through the protocol (``go`` to ``bestmove``);
 * start-up: seconds from launching ``python -m doushouqi engine`` to ``readyok``, warm (numba's
@@ -42,17 +44,17 @@ POSITIONS = [
 ]
 
 
-def bench_positions(depth: int) -> None:
-    engine = Engine(hash_mb=64)
+def bench_positions(depth: int, rules: str = "wango") -> None:
+    engine = Engine(rules, hash_mb=64)
     engine.warm_up()
-    print(f"time to depth {depth} (fresh table each position)")
+    print(f"time to depth {depth} under {rules} rules (fresh table each position)")
     print(f"{'#':>2} {'nodes':>10} {'seconds':>8} {'nodes/s':>10}  move  score")
     total_nodes = 0
     total_time = 0.0
     for index, fen in enumerate(POSITIONS):
         engine.new_game()
         started = time.perf_counter()
-        result = engine.search(Board(fen), Limit(depth=depth))
+        result = engine.search(Board(fen, rules), Limit(depth=depth))
         elapsed = time.perf_counter() - started
         nodes = result.info["nodes"]
         total_nodes += nodes
@@ -143,11 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=11, help="depth for time to depth (11)")
     parser.add_argument("--only", choices=("positions", "movetime", "startup"), default=None)
+    parser.add_argument(
+        "--rules", default="wango", help="rule set of the time-to-depth positions (wango)"
+    )
     parser.add_argument("--skip-startup", action="store_true", help="no start-up timings")
     parser.add_argument("--no-cold", action="store_true", help="no cold start (compiles)")
     args = parser.parse_args(argv)
     if args.only in (None, "positions"):
-        bench_positions(args.depth)
+        bench_positions(args.depth, args.rules)
     if args.only in (None, "movetime"):
         bench_movetime()
     if args.only == "startup" or (args.only is None and not args.skip_startup):

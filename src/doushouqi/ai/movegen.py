@@ -59,6 +59,7 @@ __all__ = [
     "compute_restrictions",
     "count_legal_moves",
     "generate_legal_moves",
+    "generate_moves_given_restrictions",
     "is_draw_by_rule",
     "is_game_over_on_board",
     "is_square_attacked",
@@ -302,6 +303,17 @@ def generate_legal_moves(
     if is_game_over_on_board(state):
         return 0
     restricted = compute_restrictions(state, history, rules)
+    return generate_moves_given_restrictions(state, history, rules, moves, restricted)
+
+
+@njit(cache=True)
+def generate_moves_given_restrictions(
+    state: np.ndarray, history: np.ndarray, rules: np.ndarray, moves: np.ndarray, restricted: bool
+) -> int:
+    """:func:`generate_legal_moves` for a caller that has just called :func:`compute_restrictions`
+    itself (``restricted`` is what it returned) and changed nothing since, so that they are not
+    computed twice (the search also needs them for its table key). The position must not be
+    over on the board."""
     turn = state[S_TURN]
     count = 0
     for code in range(8 * turn + 1, 8 * turn + 9):

@@ -34,7 +34,13 @@ from numba import njit
 from ..analysis import DEN_SCORE
 from .bitops import popcount
 from .evaluate import OWN_DEN_DISTANCE, evaluate
-from .movegen import MAX_MOVES, compute_restrictions, generate_legal_moves, is_game_over_on_board
+from .movegen import (
+    MAX_MOVES,
+    compute_restrictions,
+    generate_legal_moves,
+    generate_moves_given_restrictions,
+    is_game_over_on_board,
+)
 from .state import (
     H_CODE,
     H_HASH,
@@ -184,13 +190,14 @@ def _restrictions_off(rules: np.ndarray) -> bool:
     return rules[RULE_7_3] == 0 and rules[RULE_17_5] == 0
 
 
-@njit(f"int64({A1}, {A2}, {A1})", cache=True, nogil=True)
-def _tt_key(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> int:
-    """The position's transposition-table key: the board's hash and, under rule 7-3 / 17-5,
-    the squares those rules forbid now — the same board reached by other recent moves has
-    other legal moves, so it must not share their scores."""
+@njit(f"int64({A1}, boolean)", cache=True, nogil=True)
+def _tt_key(state: np.ndarray, restricted: bool) -> int:
+    """The position's transposition-table key: the board's hash and, when rule 7-3 / 17-5
+    forbid squares now (``restricted``: what :func:`compute_restrictions` just returned), those
+    squares — the same board reached by other recent moves has other legal moves, so it must
+    not share their scores."""
     key = state[S_HASH]
-    if _restrictions_off(rules) or not compute_restrictions(state, history, rules):
+    if not restricted:
         return key
     turn = state[S_TURN]
     for code in range(8 * turn + 1, 8 * turn + 9):
@@ -378,7 +385,9 @@ def negamax(
         return alpha
     pv_node = beta - alpha > 1
 
-    key = _tt_key(state, history, rules)
+    # Computed once for the table key and the move generator below (no-op without 7-3 / 17-5).
+    restricted = compute_restrictions(state, history, rules)
+    key = _tt_key(state, restricted)
     slot = tt_slot(tt, key)
     tt_move = 0
     if slot >= 0:
@@ -419,9 +428,13 @@ def negamax(
                 return 0
             if score >= beta:
                 return beta if score > DEN_BOUND else score
+            # The search below the pass overwrote the restrictions' scratch space in ``state``.
+            restricted = compute_restrictions(state, history, rules)
 
     base = W_MOVES + ply * MAX_MOVES
-    count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
+    count = generate_moves_given_restrictions(
+        state, history, rules, work[base : base + MAX_MOVES], restricted
+    )
     if count == 0:
         return -(DEN_SCORE - ply)  # no legal move loses (困毙)
     if (own & TRAP_BB[enemy]) != 0 and _has_den_entry(work, base, count, DEN_SQUARE[enemy]):
@@ -520,7 +533,7 @@ def prepare_root(state: np.ndarray, history: np.ndarray, rules: np.ndarray, tt: 
     """Generate the root moves into ``work``, in static order; returns how many."""
     base = W_MOVES
     count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
-    tt_move = tt_probe_move(tt, _tt_key(state, history, rules))
+    tt_move = tt_probe_move(tt, _tt_key(state, compute_restrictions(state, history, rules)))
     score_moves(state, rules, work, params, base, count, tt_move, 0)
     for index in range(count):
         work[W_ROOT_MOVES + index] = pick_move(work, base, count, index)
@@ -615,7 +628,8 @@ def search_root(
         else:
             bound = BOUND_UPPER
         tt_store(
-            tt, _tt_key(state, history, rules), work[W_ROOT_MOVES], depth, bound,
+            tt, _tt_key(state, compute_restrictions(state, history, rules)),
+            work[W_ROOT_MOVES], depth, bound,
             score_to_tt(best, 0), work[C_AGE],
         )  # fmt: skip
     return best

@@ -66,7 +66,8 @@ S_HALFMOVE = 84
 #: Rows of ``history`` in use.
 S_PLY = 85
 #: Scratch, 17 entries: squares each piece code may not enter because of 7-3 / 17-5; valid only
-#: right after ``compute_restrictions`` (movegen), which every generator calls first.
+#: right after ``compute_restrictions`` (movegen), which every generator calls first (or, for
+#: ``generate_moves_given_restrictions``, its caller).
 S_FORBID = 86
 #: Scratch, 17 entries: history rows of the side to move's recent moves (used by 7-3 / 17-5).
 S_WINDOW = 103
