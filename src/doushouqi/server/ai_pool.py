@@ -94,10 +94,12 @@ class AiService(Protocol):
 
 
 class ProcessPoolAi:
-    """Searches in ``workers`` processes (started on first use, warmed up there)."""
+    """Searches in ``workers`` processes (started on first use, warmed up there). ``name``
+    says in the log which pool this is (the games' AI, or analysis)."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, name: str = "AI") -> None:
         self.workers = max(1, workers)
+        self.name = name
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -114,6 +116,11 @@ class ProcessPoolAi:
         """Start the workers now, so the first game does not wait for them."""
         self._executor()
 
+    @property
+    def started(self) -> bool:
+        """Whether the worker processes are running (they start on the first search)."""
+        return self._pool is not None
+
     async def choose_move(self, request: AiRequest) -> str:
         return await self._run(_search, request)
 
@@ -125,7 +132,7 @@ class ProcessPoolAi:
         try:
             return await loop.run_in_executor(self._executor(), work, request)
         except concurrent.futures.process.BrokenProcessPool:
-            log.error("an AI worker died; starting new ones")
+            log.error("a worker of the %s pool died; starting new ones", self.name)
             self._pool = None
             raise
 

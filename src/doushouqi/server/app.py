@@ -2,7 +2,9 @@
 
 On start-up (the lifespan) the schema is migrated to the latest revision, the games that were
 in progress are loaded back with the downtime taken off their clocks, and a heartbeat starts
-recording that the server is alive (the next start measures the downtime from it).
+recording that the server is alive (the next start measures the downtime from it). A clean-up
+task forgets stale data at once and then every ``cleanup_interval``. Games' AI moves and
+``/api/analysis`` use separate worker pools, so analysing a long replay never delays a move.
 """
 
 from __future__ import annotations
@@ -53,13 +55,33 @@ async def _heartbeat(ctx: AppContext) -> None:
         await asyncio.sleep(ctx.settings.heartbeat_interval)
 
 
+async def _clean_up(ctx: AppContext) -> None:
+    while True:
+        try:
+            if forgotten := await ctx.auth.forget_stale_guest_names():
+                log.info("forgot %d guest name(s) whose cookies have expired", forgotten)
+            if forgotten := await ctx.auth.forget_expired_tokens():
+                log.info("forgot %d expired login(s)", forgotten)
+        except Exception:
+            log.exception("could not clean up stale data")
+        await asyncio.sleep(ctx.settings.cleanup_interval)
+
+
+async def _stop(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 def create_app(
     settings: Settings | None = None,
     *,
     time: TimeSource | None = None,
     ai: AiService | None = None,
+    analysis_ai: AiService | None = None,
 ) -> FastAPI:
-    """The server app. ``time`` and ``ai`` replace the real clock and the engine (tests)."""
+    """The server app. ``time``, ``ai`` and ``analysis_ai`` replace the real clock, the games'
+    engine and the analysis engine (tests); an ``ai`` given alone serves analysis too."""
     settings = settings or Settings.from_env()
     time = time or SystemTime()
 
@@ -68,6 +90,13 @@ def create_app(
         db = Database(settings.resolved_database_url)
         await asyncio.to_thread(db.migrate)
         engine = ai or ProcessPoolAi(settings.ai_workers)
+        if analysis_ai is not None:
+            analyst = analysis_ai
+        elif ai is None and settings.analysis_workers > 0:
+            # Started on the first analysis: a server nobody analyses on runs no extra process.
+            analyst = ProcessPoolAi(settings.analysis_workers, name="analysis")
+        else:
+            analyst = engine
         services = Services(settings, db, GameStore(db), time, engine)
         registry = ActorRegistry(services)
         ctx = AppContext(
@@ -79,6 +108,7 @@ def create_app(
             login_limiter=RateLimiter(settings.login_rate),
             create_limiter=RateLimiter(settings.create_rate),
             ai=engine,
+            analysis=analyst,
             analysis_limiter=RateLimiter(settings.analysis_rate),
         )
         app.state.ctx = ctx
@@ -87,17 +117,19 @@ def create_app(
         if resumed:
             log.info("resumed %d game(s) in progress or waiting for an opponent", resumed)
         heartbeat = asyncio.create_task(_heartbeat(ctx))
+        clean_up = asyncio.create_task(_clean_up(ctx))
         try:
             yield
         finally:
-            heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heartbeat
+            await _stop(heartbeat)
+            await _stop(clean_up)
             await registry.close()
             # The last moment the games were looked after: the next start pauses clocks here.
             stopped = time.now()
             await db.write(lambda s: repo.set_heartbeat(s, stopped))
             engine.close()
+            if analyst is not engine:
+                analyst.close()
             db.close()
 
     app = FastAPI(

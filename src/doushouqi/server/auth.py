@@ -9,7 +9,9 @@
   ``http://localhost``), unless the settings say otherwise.
 * A guest is a random secret in a cookie: nothing to sign up. Games show an id derived from
   it (a hash), so what spectators see cannot be used to impersonate the guest. A guest may
-  choose a display name, kept under that id (``guest_names``) for as long as the cookie lasts.
+  choose a display name, kept under that id (``guest_names``) for as long as the cookie lasts:
+  the cookie is set once, for ``guest_days``, so a name last set longer ago than that belongs to
+  an expired cookie and is forgotten (:meth:`Auth.forget_stale_guest_names`).
 """
 
 from __future__ import annotations
@@ -182,6 +184,23 @@ class Auth:
             name = await self.db.read(lambda s: repo.guest_name(s, guest_id))
             return Principal.guest(guest, name)
         return None
+
+    # ------------------------------------------------------------------ guests
+
+    @property
+    def guest_cookie_age(self) -> int:
+        """Seconds a guest cookie lasts (set once, when the guest session starts)."""
+        return self.settings.guest_days * 86400
+
+    async def forget_stale_guest_names(self) -> int:
+        """Delete the names of guests whose cookies have expired; return how many went."""
+        set_before = self.time.now() - self.guest_cookie_age
+        return await self.db.write(lambda s: repo.forget_guest_names(s, set_before))
+
+    async def forget_expired_tokens(self) -> int:
+        """Delete expired login sessions and API tokens (they no longer log anyone in)."""
+        now = self.time.now()
+        return await self.db.write(lambda s: repo.forget_expired_tokens(s, now))
 
     # ------------------------------------------------------------------ cookies
 

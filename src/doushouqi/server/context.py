@@ -27,6 +27,8 @@ class AppContext:
     login_limiter: RateLimiter
     create_limiter: RateLimiter
     ai: AiService
+    #: The engine for ``/api/analysis``: a pool of its own unless settings (or tests) share ``ai``.
+    analysis: AiService
     analysis_limiter: RateLimiter
 
 

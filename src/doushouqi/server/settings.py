@@ -46,6 +46,10 @@ class Settings:
     lobby_wait: float = 1800.0
     #: Worker processes for the AI (each searches one position at a time).
     ai_workers: int = 1
+    #: Worker processes of their own for engine analysis (hints, the replay viewer's graph),
+    #: so that analysing never makes a game's AI move wait; started on the first analysis.
+    #: 0: analyses share the AI's workers.
+    analysis_workers: int = 1
     #: The most an AI move may think, in seconds (less under a tight clock).
     ai_movetime: float = 1.0
     #: Extra seconds before an AI search that has not answered is replaced by a random move.
@@ -56,6 +60,11 @@ class Settings:
     #: None: Secure cookies on https and on loopback (where browsers allow them over http).
     cookie_secure: bool | None = None
     session_days: int = 30
+    #: How long a guest cookie lasts; a guest's chosen name is forgotten this long after it
+    #: was last set (the cookie, issued before that, has expired by then).
+    guest_days: int = 365
+    #: Seconds between clean-ups of stale data (such as those guest names); one runs at start.
+    cleanup_interval: float = 3600.0
     login_rate: RateLimit = RateLimit(10, 60.0)
     create_rate: RateLimit = RateLimit(30, 60.0)
     #: Engine analyses (hints, the replay viewer's graph: one request per position).
@@ -84,7 +93,7 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_DATA_DIR``,
         ``DOUSHOUQI_GRACE_PERIOD`` and ``DOUSHOUQI_LOBBY_WAIT`` (seconds),
-        ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
+        ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_ANALYSIS_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
         ``DOUSHOUQI_COOKIE_SECURE`` (``1``/``0``), ``DOUSHOUQI_HEARTBEAT`` (seconds), and
         ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_CREATE_RATE`` / ``DOUSHOUQI_ANALYSIS_RATE``
         (``COUNT/SECONDS``)."""
@@ -102,6 +111,8 @@ class Settings:
             changes["lobby_wait"] = float(wait)
         if workers := env.get("DOUSHOUQI_AI_WORKERS"):
             changes["ai_workers"] = int(workers)
+        if workers := env.get("DOUSHOUQI_ANALYSIS_WORKERS"):
+            changes["analysis_workers"] = int(workers)
         if movetime := env.get("DOUSHOUQI_AI_MOVETIME"):
             changes["ai_movetime"] = float(movetime)
         if secure := env.get("DOUSHOUQI_COOKIE_SECURE"):

@@ -3,7 +3,8 @@ hints and the replay viewer's evaluation graph.
 
 ``POST /api/position`` replays moves from a position with the rules library and says what a
 board needs to draw the result (legal destinations, outcome, threats). ``POST /api/analysis``
-asks the engine (the AI worker pool) for the best move and the score.
+asks the engine for the best move and the score, in a worker pool of its own (settings
+``analysis_workers``), so that analyses never queue ahead of the AI's moves in games.
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
     )
     try:
         found = await asyncio.wait_for(
-            ctx.ai.analyse(ai_request), query.movetime + ctx.settings.ai_timeout_margin
+            ctx.analysis.analyse(ai_request), query.movetime + ctx.settings.ai_timeout_margin
         )
     except Exception:  # a dead or overrun worker: say so, never hang the client
         raise HTTPException(503, "the engine is not available; try again") from None

@@ -14,8 +14,6 @@ from .deps import AccountPrincipal, Ctx, OptionalPrincipal, RequiredPrincipal, e
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
-GUEST_COOKIE_AGE = 365 * 86400
-
 
 class Register(BaseModel):
     username: str = Field(min_length=3, max_length=32, description="3-32 of a-z 0-9 _")
@@ -111,7 +109,7 @@ async def guest(
     if principal is not None:
         return principal_dict(principal)
     secret = new_guest_secret()
-    ctx.auth.set_cookie(response, request, GUEST_COOKIE, secret, GUEST_COOKIE_AGE)
+    ctx.auth.set_cookie(response, request, GUEST_COOKIE, secret, ctx.auth.guest_cookie_age)
     return principal_dict(Principal.guest(secret))
 
 

@@ -34,6 +34,8 @@ __all__ = [
     "append_events",
     "create_account",
     "events_since",
+    "forget_expired_tokens",
+    "forget_guest_names",
     "game_meta",
     "guest_name",
     "insert_game",
@@ -133,6 +135,13 @@ def account_for_token(
     return session.get(AccountRow, token.account_id)
 
 
+def forget_expired_tokens(session: Session, now: float) -> int:
+    """Delete the login sessions and API tokens that expired before ``now``; return how many."""
+    expired = AuthTokenRow.expires_at.is_not(None) & (AuthTokenRow.expires_at < now)
+    deleted = session.execute(delete(AuthTokenRow).where(expired))
+    return int(deleted.rowcount)  # type: ignore[attr-defined]
+
+
 def delete_token(session: Session, token_hash: str) -> None:
     session.execute(delete(AuthTokenRow).where(AuthTokenRow.token_hash == token_hash))
 
@@ -150,6 +159,12 @@ def set_guest_name(session: Session, guest_id: str, name: str, now: float) -> No
         session.add(GuestNameRow(guest_id=guest_id, display_name=name, updated_at=now))
     else:
         row.display_name, row.updated_at = name, now
+
+
+def forget_guest_names(session: Session, set_before: float) -> int:
+    """Delete the guest names last set before ``set_before``; return how many went."""
+    deleted = session.execute(delete(GuestNameRow).where(GuestNameRow.updated_at < set_before))
+    return int(deleted.rowcount)  # type: ignore[attr-defined]
 
 
 def leaderboard(session: Session, by: str, limit: int) -> list[AccountRow]:
