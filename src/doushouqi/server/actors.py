@@ -99,6 +99,8 @@ def state_message(
         "version": game.version,
         "game": state,
         "you": {"seats": seats},
+        # The server's clock: clients count down to deadlines by it, not by their own clock.
+        "server_time": now,
     }
 
 

@@ -320,7 +320,7 @@ async def game_replay(game_id: str, request: Request, ctx: Ctx) -> dict[str, Any
 @router.get("/lobby")
 async def lobby(ctx: Ctx, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
     """Open online games waiting for an opponent (rule set, time control, creator's rating);
-    ``expires_at``: when the game is aborted if nobody has joined it."""
+    ``expires_at``: when the game is aborted if nobody has joined it; ``server_time``: now."""
     games = await ctx.db.read(lambda s: repo.lobby(s, limit))
     now = ctx.time.now()
     entries = []
@@ -343,4 +343,5 @@ async def lobby(ctx: Ctx, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any
                 "expires_at": expires_at,
             }
         )
-    return {"games": entries}
+    # ``server_time``: this server's clock, so that a client counts down by it, not its own.
+    return {"games": entries, "server_time": now}

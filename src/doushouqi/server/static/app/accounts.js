@@ -8,6 +8,7 @@ import { h, pageHead } from './dom.js';
 import { pieceIcon } from './icons.js';
 import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
 import { ruleSetLabel } from './rule_options.js';
+import { pageCheck } from './navigation.js';
 
 /** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
 export const AVATARS = ['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant'];
@@ -374,11 +375,13 @@ function editForm(p, onSaved) {
 
 /** `#/player/{username}`: avatar, name, score and level, rating, statistics, recent games. */
 export async function profileView(view, username) {
+  const stillHere = pageCheck(); // drawn only if the user is still on this page
   let profile;
   try {
     profile = await api(`/api/players/${encodeURIComponent(username)}`);
   } catch (error) {
     if (error.status !== 404) throw error;
+    if (!stillHere()) return;
     view.replaceChildren(h('section', { class: 'page narrow' }, accountHead(t('profile.title')),
       h('p', { class: 'error', role: 'alert', id: 'profile-missing' }, t('profile.notFound', { name: username }))));
     return;
@@ -387,6 +390,7 @@ export async function profileView(view, username) {
     api(`/api/players/${encodeURIComponent(profile.username)}/games?limit=20`),
     sessionPlayer().catch(() => null),
   ]);
+  if (!stillHere()) return;
   const own = isAccount(me) && me.username === profile.username;
   let card = profileCard(profile);
   const games = history.games.length
@@ -423,6 +427,7 @@ function leaderboardRow(p, by, me) {
 
 /** `#/leaderboard?by=score|rating`. */
 export async function leaderboardView(view, params) {
+  const stillHere = pageCheck(); // the list is filled only if the user is still on this page
   let by = params.get('by') === 'rating' ? 'rating' : 'score';
   const list = h('ol', { class: 'leaderboard', id: 'leaderboard-list', 'aria-live': 'polite' });
   const choice = (value) => h('label', {},
@@ -441,6 +446,7 @@ export async function leaderboardView(view, params) {
     list));
   async function refresh() {
     const [board, me] = await Promise.all([api(`/api/leaderboard?by=${by}`), sessionPlayer().catch(() => null)]);
+    if (!stillHere()) return;
     list.dataset.by = by;
     if (!board.players.length) {
       list.replaceChildren(h('li', { class: 'empty' }, t('leaderboard.empty')));

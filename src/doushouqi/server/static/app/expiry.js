@@ -4,10 +4,12 @@
 // game page while it waits, and on each lobby entry) and what the page of an expired game shows.
 //
 // Deadlines (`lobby_deadline`, `expires_at`) are the server's wall-clock seconds; they are
-// compared with this device's clock, which is close enough to count minutes.
+// compared with the server's clock as server_clock.js keeps it, not the device's own, which
+// may be off by hours.
 
 import { t } from './i18n.js';
 import { h } from './dom.js';
+import { serverNow } from './server_clock.js';
 
 export const LOBBY_EXPIRED = 'lobby_expired';
 const GAME_TICK_MS = 5000; // the game page's line counts minutes: a few seconds late is fine
@@ -15,7 +17,7 @@ const LOBBY_TICK_MS = 1000; // a lobby entry goes as soon as its time is up
 
 /** Seconds from now until `deadline` (server epoch seconds); zero or less once it has passed. */
 export function secondsLeft(deadline) {
-  return deadline - Date.now() / 1000;
+  return deadline - serverNow();
 }
 
 /** "25 minutes" (`long`) or "25 min" (short), "1 h 5 min" from an hour on; counted up, so

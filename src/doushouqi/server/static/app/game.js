@@ -11,6 +11,7 @@ import { HintTool, ThreatView } from './game_assist.js';
 import { AccessibleMode } from './game_access.js';
 import { PlayerBars } from './game_players.js';
 import { InviteExpiry, expiredResultLines, lobbyExpired } from './expiry.js';
+import { noteServerTime } from './server_clock.js';
 import { GameRulesNote } from './rule_options.js';
 
 const COLORS = ['red', 'blue'];
@@ -121,6 +122,7 @@ export class GameView {
     }
     switch (msg.type) {
       case 'state':
+        noteServerTime(msg.server_time); // the invitation's countdown goes by the server's clock
         this.version = msg.version;
         this.seats = msg.you.seats;
         this.game = msg.game;

@@ -9,14 +9,16 @@ import { faqList, wolfText } from './rules_faq.js';
 import { replayRoute } from './replay.js';
 import { learnListView, lessonView } from './lessons.js';
 import { LobbyExpiry, stillOpen, timeLeftLabel } from './expiry.js';
+import { noteServerTime } from './server_clock.js';
+import { pageCheck, startPage } from './navigation.js';
 import { pieceIcon } from './icons.js';
-import { RuleOptionsPanel, changesText, optionValueText, ruleSetLabel } from './rule_options.js';
+import { RuleOptionsPanel, optionValueText, ruleSetLabel } from './rule_options.js';
+import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeFields } from './custom_time.js';
 
 const view = document.querySelector('#view');
 const langButton = document.querySelector('#lang');
 let current = null; // the view's cleanup
-let navigation = 0; // counts route() calls: a view that finishes loading late is no longer shown
 
 const TIME_PRESETS = ['', '3+2', '5+3', '10+5', '10+0/30s', '15+10/60s'];
 const SETTINGS_KEY = 'doushouqi.settings';
@@ -64,12 +66,12 @@ function segmented(name, options, value) {
 }
 
 async function settingsView(mode) {
-  const ticket = navigation;
+  const stillHere = pageCheck();
   const saved = savedSettings();
   const sets = await fetchRuleSets();
   const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
   const player = mode === 'online' ? await sessionPlayer() : null; // accounts may play rated games
-  if (ticket !== navigation) return; // the user went elsewhere meanwhile: leave their page be
+  if (!stillHere()) return; // the user went elsewhere meanwhile: leave their page be
   // Every option of the chosen set, adjustable; choosing another set starts again from it.
   // The options changed last time (saved as sent: {parent, ...changes}) come back for that set.
   const lastRules = saved.customRules;
@@ -139,6 +141,7 @@ async function settingsView(mode) {
 // ----- lobby ------------------------------------------------------------------------------
 
 async function lobbyView() {
+  const stillHere = pageCheck();
   const list = h('ul', { class: 'lobby-list', id: 'lobby-list' });
   const code = h('input', { name: 'code', placeholder: t('lobby.code'), autocomplete: 'off', 'aria-label': t('lobby.code') });
   const page = h('section', { class: 'page narrow' },
@@ -152,7 +155,10 @@ async function lobbyView() {
   view.replaceChildren(page);
   const emptyLine = () => h('li', { class: 'empty' }, t('lobby.empty'));
   async function refresh() {
-    const games = (await api('/api/lobby')).games.filter(stillOpen);
+    const answer = await api('/api/lobby');
+    if (!stillHere()) return; // the lobby was left while it loaded
+    noteServerTime(answer.server_time); // entries count down by the server's clock
+    const games = answer.games.filter(stillOpen);
     if (!games.length) {
       list.replaceChildren(emptyLine());
       return;
@@ -161,8 +167,7 @@ async function lobbyView() {
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },
         h('strong', {}, ruleSetLabel(g.rules), ' · ', g.time_control || t('time.none')),
-        Object.keys(g.rule_changes || {}).length
-          ? h('small', { class: 'lobby-rules', title: changesText(g.rule_changes) }, changesText(g.rule_changes)) : null,
+        lobbyRuleChanges(g),
         h('small', {}, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)} · ${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`),
         timeLeftLabel(g)),
       h('a', { class: 'button primary', href: `#/game/${g.id}?join=1` }, t('lobby.join')),
@@ -177,9 +182,9 @@ async function lobbyView() {
 // ----- rules ------------------------------------------------------------------------------
 
 async function rulesView(name) {
-  const ticket = navigation;
+  const stillHere = pageCheck();
   const sets = await fetchRuleSets();
-  if (ticket !== navigation) return; // the user went elsewhere meanwhile: leave their page be
+  if (!stillHere()) return; // the user went elsewhere meanwhile: leave their page be
   const set = sets.find((s) => s.name === name) || sets[0];
   const options = Object.entries(set).filter(([k]) => !['name', 'description'].includes(k));
   const ranks = set.ranks === 'dog>wolf' ? t('opt.ranks.dog_over_wolf') : t('opt.ranks.wolf_over_dog');
@@ -210,8 +215,8 @@ async function rulesView(name) {
 // ----- router -----------------------------------------------------------------------------
 
 async function route() {
-  const ticket = ++navigation;
-  const superseded = () => ticket !== navigation; // the user went on while this page loaded
+  const isCurrent = startPage();
+  const superseded = () => !isCurrent(); // the user went on while this page loaded
   if (typeof current === 'function') current();
   current = null;
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');

@@ -9,6 +9,7 @@ import { api, ApiError } from './api.js';
 import { h, pageHead } from './dom.js';
 import * as G from './evalgraph.js';
 import { ruleSetLabel } from './rule_options.js';
+import { pageCheck } from './navigation.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MOVETIME = 0.3; // seconds per position: a 60-ply game is assessed in about 20 s
@@ -65,16 +66,16 @@ export async function replayRoute(root, parts, params, navigate) {
     uploadPage(root, navigate);
     return null;
   }
-  const hash = location.hash;
+  const stillHere = pageCheck();
   let data;
   try {
     data = await fetchReplay(kind, id);
   } catch (error) {
     if (error.status !== 404) throw error;
-    notFound(root, kind);
+    if (stillHere()) notFound(root, kind);
     return null;
   }
-  if (location.hash !== hash) return null; // the reader went elsewhere while it loaded
+  if (!stillHere()) return null; // the reader went elsewhere while it loaded
   const view = new ReplayView(root, { kind, id, data, ply: Number(params.get('ply')) || 0 });
   window.replayView = view; // for tests and the curious
   return () => view.destroy();
