@@ -80,7 +80,9 @@ DEFAULT_TUNING = {
     "futility_margin": 90,  # reverse futility, centipawns per ply
     "danger_radius": 3,  # no pruning with an enemy this close to our den
     "extension_percent": 50,  # den-check extensions per path, % of the depth (+1)
-    "contempt": 15,  # centipawns a draw is worth less than an equal position, to us
+    # Centipawns a draw is worth less than an equal position, to us: enough that a level does
+    # not settle for a repetition while it still has play (measured in bench/ladder.py).
+    "contempt": 50,
 }
 _TUNING_RANGES = {
     "null_move": (0, 1),

@@ -3,8 +3,11 @@
 Level 10 is the engine at full strength. Below it, every level is a strict step down in each
 of these at once, so that each level should beat the one below it whatever the time control:
 
-* effort — a depth cap, a node cap and a share of the time budget; all three grow with the
-  level, so the effort ``min(caps, share x time)`` grows with it too;
+* effort — a node budget (levels 1-6 also a depth cap), about three times larger at each
+  level from 6 up, so a level is the same opponent on any machine at any load (measured
+  in ``bench/ladder.py``); level 10 has no cap and uses all the time it gets. A share of the
+  time budget is only a safety net for short clocks: at the server's second a move, every
+  level reaches its node cap well inside its share even on a busy machine;
 * evaluation noise — a fixed pseudo-random number of centipawns per position (the same within
   one search, so the search stays consistent), smaller at each level; kept well below a
   minor animal's value, or the weak levels forget where the den is and wander (self-play
@@ -70,10 +73,10 @@ LEVELS: dict[int, LevelSettings] = {
         LevelSettings(3, 3, 20_000, 0.012, 55, 22.0, 160),
         LevelSettings(4, 4, 40_000, 0.017, 40, 15.0, 100),
         LevelSettings(5, 5, 80_000, 0.024, 30, 10.0, 60),
-        LevelSettings(6, 6, 150_000, 0.035, 22, 5.0, 25),
-        LevelSettings(7, 8, 300_000, 0.05, 15, 0.0, 0),
-        LevelSettings(8, 12, 800_000, 0.1, 10, 0.0, 0),
-        LevelSettings(9, None, 3_000_000, 0.25, 5, 0.0, 0),
+        LevelSettings(6, None, 25_000, 0.035, 20, 0.0, 0),
+        LevelSettings(7, None, 75_000, 0.06, 15, 0.0, 0),
+        LevelSettings(8, None, 220_000, 0.15, 10, 0.0, 0),
+        LevelSettings(9, None, 650_000, 0.5, 5, 0.0, 0),
         LevelSettings(10, None, None, 1.0, 0, 0.0, 0),
     )
 }
