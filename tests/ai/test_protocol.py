@@ -95,6 +95,7 @@ def test_handshake_lists_the_options(engine: EngineProcess) -> None:
     assert "var classic-dog" in options["Rules"] and "default wango" in options["Rules"]
     assert options["Level"].endswith("type spin default 10 min 1 max 10")
     assert "type spin" in options["Hash"]
+    assert options["Contempt"].endswith("type spin default 50 min -1000 max 1000")
     for name in ("own_rat_blocks_jump", "rat_captures_across_water", "trapped_can_capture",
                  "rule_7_3", "rule_17_5"):  # fmt: skip
         assert "type check" in options[name]
@@ -160,6 +161,21 @@ def test_options_change_rules_and_level(engine: EngineProcess) -> None:
     engine.send("setoption name Rules value wango")
     engine.send("setoption name Level value 10")
     assert engine.display()[0] == "wango"
+
+
+def test_contempt_option_sets_what_a_draw_is_worth(engine: EngineProcess) -> None:
+    # Blue (a lone elephant) is lost on material and takes the draw by repetition: its score
+    # is minus the contempt.
+    moves = "a1b1 g9g8 b1a1 g8g9 a1b1 g9g8 b1a1"
+    engine.send(f"position fen 5le/7/7/7/7/7/2T1E2/7/L6 w moves {moves}")
+    for contempt in (50, 200):
+        engine.send(f"setoption name Contempt value {contempt}")
+        lines = engine.ask("go depth 5", "bestmove")
+        assert lines[-1] == "bestmove g8g9"
+        assert f" score cp {-contempt} " in lines[-2]
+    error = engine.ask("setoption name Contempt value 5000", "info string error")[-1]
+    assert "Contempt" in error and "-1000..1000" in error
+    engine.send("setoption name Contempt value 50")
 
 
 def test_perft(engine: EngineProcess) -> None:

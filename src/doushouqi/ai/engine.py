@@ -84,7 +84,7 @@ DEFAULT_TUNING = {
     # not settle for a repetition while it still has play (measured in bench/ladder.py).
     "contempt": 50,
 }
-_TUNING_RANGES = {
+TUNING_RANGES = {
     "null_move": (0, 1),
     "lmr": (0, 1),
     "quiescence_threats": (0, 64),
@@ -252,7 +252,7 @@ class Engine:
         work[C_NOISE_SEED] = self._rng.getrandbits(62) if settings.noise else 0
         for key, word in _TUNING_WORDS.items():
             # Compiled code checks no bounds: keep every knob inside what it indexes.
-            low, high = _TUNING_RANGES[key]
+            low, high = TUNING_RANGES[key]
             work[word] = min(high, max(low, int(self.tuning[key])))
         work[C_NO_QUIESCENCE] = not settings.quiescence
         work[W_KILLERS:W_HISTORY] = 0

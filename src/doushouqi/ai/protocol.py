@@ -7,7 +7,8 @@ Commands (one a line; every answer line is flushed at once):
 * ``isready`` → ``readyok`` once the compiled code is loaded (it compiles in the background
   from the start, so the first ``isready`` may take a while on a cold cache);
 * ``setoption name <name> [value <value>]``: ``Rules`` (a rule set name or a rule file path),
-  ``Level`` (1-10), ``Hash`` (MB), and one option per rule field (``rule_7_3`` ...);
+  ``Level`` (1-10), ``Hash`` (MB), ``Contempt`` (centipawns a draw is worth less than an equal
+  position, to the engine), and one option per rule field (``rule_7_3`` ...);
 * ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
   pass), checked with the rules library: a bad position or move leaves the old one in place;
 * ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
@@ -34,7 +35,7 @@ from ..analysis import Info, Limit
 from ..board import Board
 from ..rules import Ranks, Repetition, RuleSet, find_rules
 from .core import Position
-from .engine import Engine
+from .engine import TUNING_RANGES, Engine
 from .levels import MAX_LEVEL, MIN_LEVEL
 
 __all__ = ["EngineProtocol", "run_protocol"]
@@ -198,6 +199,9 @@ class EngineProtocol:
             f"option name Level type spin default {self.level} min {MIN_LEVEL} max {MAX_LEVEL}"
         )
         self.send(f"option name Hash type spin default {self.hash_mb} min 1 max 4096")
+        low, high = TUNING_RANGES["contempt"]
+        contempt = self.engine.tuning["contempt"]
+        self.send(f"option name Contempt type spin default {contempt} min {low} max {high}")
         for field in RULE_OPTIONS:
             self.send(self._rule_option_line(field, rules))
         self.send(ok)
@@ -241,6 +245,10 @@ class EngineProtocol:
         elif key == "hash":
             self.hash_mb = _parse_int(value, 1, 4096, "Hash")
             self.engine.hash_mb = self.hash_mb
+        elif key == "contempt":
+            self.engine.tuning["contempt"] = _parse_int(
+                value, *TUNING_RANGES["contempt"], "Contempt"
+            )
         elif key in RULE_OPTIONS:
             changed = dataclasses.replace(self.rules, **{key: _rule_field(key, value)})
             if changed != self.rules:
