@@ -168,10 +168,14 @@ async function lobbyView() {
       h('span', { class: 'lobby-info' },
         h('strong', {}, ruleSetLabel(g.rules), ' · ', g.time_control || t('time.none')),
         lobbyRuleChanges(g),
-        h('small', {}, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)} · ${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`),
+        // The side and the creator wrap as wholes (a long name breaks inside itself), never cut off.
+        h('small', {},
+          h('span', { class: 'lobby-side' }, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)}`), ' · ',
+          h('span', { class: 'lobby-creator' }, `${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`)),
         timeLeftLabel(g)),
-      h('a', { class: 'button primary', href: `#/game/${g.id}?join=1` }, t('lobby.join')),
-      h('a', { class: 'button', href: `#/game/${g.id}` }, t('lobby.watch')))));
+      h('span', { class: 'lobby-actions' }, // beside the text; a row of its own on a phone
+        h('a', { class: 'button primary', href: `#/game/${g.id}?join=1` }, t('lobby.join')),
+        h('a', { class: 'button', href: `#/game/${g.id}` }, t('lobby.watch'))))));
   }
   await refresh();
   const timer = setInterval(() => refresh().catch(() => {}), 5000);
