@@ -7,6 +7,7 @@ off with "…". On a desktop the buttons stay beside the text.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +90,8 @@ def test_lobby_entries_read_well_on_a_phone(
     for game in (long_named, plain):
         assert_buttons_under_the_text(page, game["id"])
     # The side and the whole name can be read, the name wrapping where it must.
-    assert_creator_line_whole(page, long_named["id"], "我执 蓝方", f"创建者 {LONG_NAME}")
-    assert_creator_line_whole(page, plain["id"], "我执", "创建者 Guest-")
+    assert_creator_line_whole(page, long_named["id"], "你执 蓝方", f"创建者 {LONG_NAME}")
+    assert_creator_line_whole(page, plain["id"], "你执", "创建者 Guest-")
     no_overflow(page)
     shoot(page, artifacts, "lobby-phone-zh")
 
@@ -111,6 +112,11 @@ def test_lobby_entries_read_well_on_a_phone(
     expect(entry.locator("a.button").first).to_have_text("Join")
     for game in (long_named, plain):
         assert_buttons_under_the_text(page, game["id"])
-    assert_creator_line_whole(page, long_named["id"], "I play Blue", f"by {LONG_NAME}")
+    assert_creator_line_whole(page, long_named["id"], "You play Blue", f"by {LONG_NAME}")
+    # Screen readers hear which game each button is for.
+    join = entry.locator("a.button").first
+    expect(join).to_have_attribute(
+        "aria-label", re.compile(rf"^Join: by {LONG_NAME} .*You play Blue$")
+    )
     no_overflow(page)
     shoot(page, artifacts, "lobby-phone-en")

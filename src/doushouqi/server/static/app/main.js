@@ -163,19 +163,26 @@ async function lobbyView() {
       list.replaceChildren(emptyLine());
       return;
     }
-    list.replaceChildren(...games.map((g) => h('li', { class: 'lobby-game', dataset: { game: g.id } },
+    list.replaceChildren(...games.map((g) => lobbyEntry(g)));
+  }
+  // One open game: the seat it offers is the one the reader would take ("you play Blue").
+  function lobbyEntry(g) {
+    const side = `${t('lobby.youPlay')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)}`;
+    const creator = `${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`;
+    return h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },
         h('strong', {}, ruleSetLabel(g.rules), ' · ', g.time_control || t('time.none')),
         lobbyRuleChanges(g),
         // The side and the creator wrap as wholes (a long name breaks inside itself), never cut off.
         h('small', {},
-          h('span', { class: 'lobby-side' }, `${t('settings.side')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)}`), ' · ',
-          h('span', { class: 'lobby-creator' }, `${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`)),
+          h('span', { class: 'lobby-side' }, side), ' · ',
+          h('span', { class: 'lobby-creator' }, creator)),
         timeLeftLabel(g)),
       h('span', { class: 'lobby-actions' }, // beside the text; a row of its own on a phone
-        h('a', { class: 'button primary', href: `#/game/${g.id}?join=1` }, t('lobby.join')),
-        h('a', { class: 'button', href: `#/game/${g.id}` }, t('lobby.watch'))))));
+        // Screen readers hear which game a button is for, not a list of bare "Join"s.
+        h('a', { class: 'button primary', href: `#/game/${g.id}?join=1`, 'aria-label': `${t('lobby.join')}: ${creator}, ${side}` }, t('lobby.join')),
+        h('a', { class: 'button', href: `#/game/${g.id}`, 'aria-label': `${t('lobby.watch')}: ${creator}` }, t('lobby.watch'))));
   }
   await refresh();
   const timer = setInterval(() => refresh().catch(() => {}), 5000);
