@@ -9,6 +9,7 @@ and no page may scroll sideways.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,13 @@ def fetch_json(page: Page, path: str, method: str = "GET", body: Any = None) -> 
         }""",
         [path, method, body],
     )
+
+
+def create_online_game(page: Page) -> str:
+    """Create an online game from the settings page; its id."""
+    page.goto(page.url.split("#")[0] + "#/new/online")
+    page.click("#start")
+    expect(page.locator("#invite-link")).to_have_value(re.compile(r"/#/game/"))
+    found = re.search(r"#/game/([\w-]+)", page.url)
+    assert found is not None
+    return found[1]

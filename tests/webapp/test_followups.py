@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Route, expect
 from tests.server.live import LiveServer, make_settings, running
-from tests.webapp.support import Client, click_move, shoot
+from tests.webapp.support import Client, click_move, create_online_game, shoot
 
 from doushouqi.board import Board, Move
 from doushouqi.record import GameRecord, write_record
@@ -40,16 +40,6 @@ def forgive(client: Client, status: int) -> None:
     expected = [e for e in client.errors if f"status of {status}" in e]
     assert expected, client.errors
     client.errors[:] = [e for e in client.errors if e not in expected]
-
-
-def create_online_game(page: Page) -> str:
-    """Create an online game from the settings page; its id."""
-    page.goto(page.url.split("#")[0] + "#/new/online")
-    page.click("#start")
-    expect(page.locator("#invite-link")).to_have_value(re.compile(r"/#/game/"))
-    found = re.search(r"#/game/([\w-]+)", page.url)
-    assert found is not None
-    return found[1]
 
 
 # ----- expiring invitations ------------------------------------------------------------------

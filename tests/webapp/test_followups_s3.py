@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route, expect
 from tests.server.live import LiveServer
-from tests.webapp.support import Client, shoot
+from tests.webapp.support import Client, create_online_game, shoot
 
 HOUR = 3600.0
 
@@ -32,16 +32,6 @@ MANY_CHANGES = {
     "rule_17_5": True,
     "wolf_name": "fox",
 }
-
-
-def create_online_game(page: Page) -> str:
-    """Create an online game from the settings page; its id."""
-    page.goto(page.url.split("#")[0] + "#/new/online")
-    page.click("#start")
-    expect(page.locator("#invite-link")).to_have_value(re.compile(r"/#/game/"))
-    found = re.search(r"#/game/([\w-]+)", page.url)
-    assert found is not None
-    return found[1]
 
 
 # ----- countdowns by the server's clock ------------------------------------------------------
