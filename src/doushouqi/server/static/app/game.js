@@ -13,6 +13,7 @@ import { PlayerBars } from './game_players.js';
 import { InviteExpiry, expiredResultLines, lobbyExpired } from './expiry.js';
 import { noteServerTime } from './server_clock.js';
 import { GameRulesNote } from './rule_options.js';
+import { GameSounds } from './sounds.js';
 
 const COLORS = ['red', 'blue'];
 const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
@@ -101,6 +102,7 @@ export class GameView {
     this.closed = true;
     clearInterval(this.timer);
     this.expiry?.destroy();
+    this.sounds?.destroy();
     clearTimeout(this.reconnectTimer);
     this.ws?.close();
     this.board?.destroy();
@@ -187,6 +189,7 @@ export class GameView {
     const g = this.game;
     if (!g) return;
     this.trackMove(e, g.fen);
+    this.sounds.heard(e); // before the event is applied: it compares the positions
     const side = (c) => t(`side.${COLORS[c]}`);
     if ('fen' in e) g.fen = e.fen;
     if ('dests' in e) g.dests = e.dests;
@@ -261,8 +264,9 @@ export class GameView {
     this.players = new PlayerBars(this);
     this.expiry = new InviteExpiry(this);
     this.rulesNote = new GameRulesNote();
+    this.sounds = new GameSounds(this);
     this.el.tools = h('div', { class: 'game-tools', id: 'game-tools' },
-      this.hintTool.button, this.threatView.button,
+      this.hintTool.button, this.threatView.button, this.sounds.button,
       h('details', { class: 'game-menu', id: 'game-menu' },
         h('summary', {}, t('gamemenu.title')),
         h('div', { class: 'game-menu-body' }, this.access.menuItem)));
@@ -468,6 +472,7 @@ export class GameView {
       el.hidden = false;
       const running = c.running && c.to_move === color && g.status_id === 20;
       const main = c.remaining[color] === null ? null : c.remaining[color] - (running ? elapsed : 0);
+      if (running) this.sounds.clock(color, main);
       const parts = [];
       if (main !== null) parts.push(h('span', { class: 'main' }, fmtTime(main)));
       if (c.move_time_left !== null && c.to_move === color && g.status_id === 20) {
