@@ -127,7 +127,7 @@ def test_computer_bar_has_an_animal_and_no_link(client: Client, artifacts: Path)
     expect(computer.locator(".player-avatar")).to_have_attribute("data-avatar", "cat")
     expect(computer.locator(".player-avatar .dsq-piece.blue svg")).to_have_count(1)
     expect(computer.locator("a, .player-conn")).to_have_count(0)
-    expect(computer.locator(".player-meta")).to_be_empty()
+    expect(computer.locator(".player-meta")).to_have_text("新手")  # level 2's name
     # A guest's own bar: their animal and name, no profile link, no rating off the ladder.
     own = bar(page, "bottom")
     expect(own.locator(".player-name")).to_have_text(f"红方：{me['name']} (你)")

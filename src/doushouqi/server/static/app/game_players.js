@@ -7,6 +7,7 @@ import { api } from './api.js';
 import { AVATARS } from './accounts.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { levelName } from './levels.js';
 import { pieceSvg } from '/board/pieces.js';
 import { pieceChar } from '/board/state.js';
 
@@ -92,8 +93,10 @@ export class PlayerBars {
     const online = g.mode === 'online';
     const mine = this.view.seats.includes(color) && g.mode !== 'same_screen';
     const who = { color, side, animal: avatarAnimal(p), mine };
-    if (kind === 'ai') who.name = t('game.ai', { level: p.identity.level });
-    else if (g.mode === 'same_screen') who.name = side;
+    if (kind === 'ai') {
+      who.name = t('game.ai', { level: p.identity.level });
+      who.aiLevel = levelName(p.identity.level); // what the number means ("中级"), like a person's ladder level
+    } else if (g.mode === 'same_screen') who.name = side;
     else who.name = p.name;
     if (kind === 'account' && p.username) who.username = p.username;
     if (online && kind === 'account') {
@@ -135,6 +138,7 @@ export class PlayerBars {
     const meta = [];
     if (who.rating !== undefined) meta.push(t('players.rating', { rating: who.rating }));
     if (who.level) meta.push(t('players.level', { n: who.level.number, label: who.level.label, en: who.level.en }));
+    if (who.aiLevel) meta.push(who.aiLevel);
     if (who.guest) meta.push(t('players.guest'));
     parts.meta.textContent = meta.join(' · ');
   }

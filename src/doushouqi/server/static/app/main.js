@@ -15,6 +15,7 @@ import { pieceIcon } from './icons.js';
 import { RuleOptionsPanel, optionValueText, ruleSetLabel } from './rule_options.js';
 import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeFields } from './custom_time.js';
+import { levelField } from './levels.js';
 
 const view = document.querySelector('#view');
 const langButton = document.querySelector('#lang');
@@ -86,10 +87,7 @@ async function settingsView(mode) {
     h('div', { class: 'field' }, h('span', {}, t('settings.first')),
       segmented('first', [['red', t('first.red')], ['blue', t('first.blue')]], saved.first || 'red'),
       h('small', { class: 'ro-help' }, t('opt.first_player.help'))),
-    mode === 'vs_ai' ? h('label', { class: 'field' },
-      h('span', {}, t('settings.level'), ' ', h('output', { name: 'levelOut' }, saved.level || 3)),
-      h('input', { type: 'range', name: 'level', min: 1, max: 10, value: saved.level || 3,
-        oninput: (e) => { form.elements.levelOut.value = e.target.value; } })) : null,
+    mode === 'vs_ai' ? levelField(saved.level || 3) : null,
     mode !== 'same_screen' ? h('div', { class: 'field' }, h('span', {}, t('settings.side')),
       segmented('color', [['red', t('side.red')], ['blue', t('side.blue')], ['random', t('side.random')]], saved.color || 'red')) : null,
     time.elements,
