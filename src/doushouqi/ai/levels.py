@@ -1,9 +1,10 @@
 """Playing levels 1–10: how much a level may search, and how it picks among good moves.
 
 Level 10 is the engine at full strength. Below it, every level is a strict step down in each
-of these at once, so that each level should beat the one below it whatever the time control:
+of these at once, so that each level beats the one below it (below about 0.3 s a move the
+time limit, not the node budget, stops the top levels, and they come closer together):
 
-* effort — a node budget (levels 1-6 also a depth cap), about three times larger at each
+* effort — a node budget (levels 1-5 also a depth cap), about three times larger at each
   level from 6 up, so a level is the same opponent on any machine at any load (measured
   in ``bench/ladder.py``); level 10 has no cap and uses all the time it gets. A share of the
   time budget is only a safety net for short clocks: at the server's second a move, every
@@ -12,7 +13,7 @@ of these at once, so that each level should beat the one below it whatever the t
   one search, so the search stays consistent), smaller at each level; kept well below a
   minor animal's value, or the weak levels forget where the den is and wander (self-play
   games then end at the move limit instead of in a den);
-* choice — levels 1–6 score every root move exactly and pick at random among the moves
+* choice — levels 1–5 score every root move exactly and pick at random among the moves
   within ``margin`` centipawns of the best, weighted by ``exp(score / temperature)``.
 
 A beginner (level 1) still plays legal, plausible moves: it looks one move ahead and judges
