@@ -191,7 +191,7 @@ def test_games_in_history_and_on_the_leaderboard(client: Client, artifacts: Path
     lost = page.locator(f'#profile-games [data-game="{finished[1]}"]')
     expect(lost).to_have_attribute("data-result", "loss")
     expect(lost).to_contain_text("负")
-    expect(lost).to_contain_text("对手：电脑 3 级")
+    expect(lost).to_contain_text("对手：电脑 3 级（初级）")
     expect(lost).to_contain_text("WANGO 规则")
     expect(lost.locator("a")).to_have_attribute("href", f"#/replay/game/{finished[1]}")
     open_game = page.locator(f'#profile-games [data-game="{waiting["id"]}"]')

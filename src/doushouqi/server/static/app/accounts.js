@@ -9,6 +9,7 @@ import { pieceIcon } from './icons.js';
 import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
 import { ruleSetLabel } from './rule_options.js';
 import { pageCheck } from './navigation.js';
+import { computerLabel } from './levels.js';
 
 /** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
 export const AVATARS = ['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant'];
@@ -296,7 +297,7 @@ function describeGame(game, ownerId) {
   let against; // the row's title: who the owner played, or why there is nobody to name
   if (sameScreen) against = t('profile.opponent.sameScreen');
   else if (!other) against = t('profile.opponent.open');
-  else if (other.identity.kind === 'ai') against = t('profile.vs', { name: t('game.ai', { level: other.ai_level ?? other.identity.level }) });
+  else if (other.identity.kind === 'ai') against = t('profile.vs', { name: computerLabel(other.ai_level ?? other.identity.level) });
   else against = t('profile.vs', { name: other.name });
 
   let result;

@@ -18,6 +18,11 @@ export function levelName(level) {
   return t(`levels.name.${clamp(level)}`);
 }
 
+/** The computer at `level`, named with what the number means: "电脑 5 级（中级）". */
+export function computerLabel(level) {
+  return t('levels.computer', { level: clamp(level), name: levelName(level) });
+}
+
 /** The number and name ("5 级 · 中级"): what the slider says to a screen reader. */
 function levelShort(level) {
   return t('levels.short', { level: clamp(level), name: levelName(level) });
