@@ -24,6 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from doushouqi.server.ai_pool import AiService, RandomAi
 from doushouqi.server.app import create_app
+from doushouqi.server.main import uvicorn_options
 from doushouqi.server.settings import RateLimit, Settings
 from doushouqi.server.timesource import ManualTime, TimeSource
 
@@ -67,7 +68,7 @@ class LiveServer:
         config = uvicorn.Config(
             self.app,
             log_level="warning",
-            ws_max_size=settings.ws_frame_limit,
+            **uvicorn_options(settings),
             lifespan="on",
             timeout_graceful_shutdown=2,
         )

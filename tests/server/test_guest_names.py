@@ -16,6 +16,8 @@ from doushouqi.server.db.database import Database, alembic_config
 from .live import LiveServer, ManualTime, Player, make_settings, running
 from .test_persistence_restart import schema_differences
 
+LATEST_REVISION = "0003"
+
 
 def rename(player: Player, **body: object) -> tuple[int, dict[str, object]]:
     response = player.request("PATCH", "/api/account", json=body)
@@ -120,7 +122,7 @@ def migration_upgrades_an_existing_database(url: str) -> None:
         )
         db.migrate()
         with db.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0002"
+            assert MigrationContext.configure(connection).get_current_revision() == LATEST_REVISION
         assert db.run_sync(lambda s: repo.account_by_username(s, "early")) is not None
         db.run_sync(lambda s: repo.set_guest_name(s, "a" * 20, "Gast", 2.0))
         db.run_sync(lambda s: repo.set_guest_name(s, "a" * 20, "Gast 2", 3.0))

@@ -32,7 +32,8 @@ from .context import AppContext
 from .db import repo
 from .db.database import Database
 from .db.gamestore import GameStore
-from .ratelimit import RateLimiter
+from .guards import CrossOriginGuard, JsonBodyGuard
+from .ratelimit import LoginThrottle, RateLimiter
 from .settings import Settings
 from .timesource import SystemTime, TimeSource
 from .ws import router as ws_router
@@ -62,6 +63,10 @@ async def _clean_up(ctx: AppContext) -> None:
                 log.info("forgot %d guest name(s) whose cookies have expired", forgotten)
             if forgotten := await ctx.auth.forget_expired_tokens():
                 log.info("forgot %d expired login(s)", forgotten)
+            before = ctx.time.now() - ctx.settings.record_days * 86400
+            forget = functools.partial(repo.forget_anonymous_records, uploaded_before=before)
+            if forgotten := await ctx.db.write(forget):
+                log.info("forgot %d record(s) uploaded without an account", forgotten)
         except Exception:
             log.exception("could not clean up stale data")
         await asyncio.sleep(ctx.settings.cleanup_interval)
@@ -106,7 +111,9 @@ def create_app(
             auth=Auth(settings, db, time),
             registry=registry,
             login_limiter=RateLimiter(settings.login_rate),
+            login_throttle=LoginThrottle(settings.login_account_rate, time.now),
             create_limiter=RateLimiter(settings.create_rate),
+            record_limiter=RateLimiter(settings.record_rate),
             ai=engine,
             analysis=analyst,
             analysis_limiter=RateLimiter(settings.analysis_rate),
@@ -139,6 +146,10 @@ def create_app(
         "records. Live games: websocket `/ws/games/{id}`; bots: `/api/bot/...`.",
         lifespan=lifespan,
     )
+
+    # Added last = runs first: a forged request is refused before its body is even read.
+    app.add_middleware(JsonBodyGuard)
+    app.add_middleware(CrossOriginGuard)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -12,6 +12,10 @@
   choose a display name, kept under that id (``guest_names``) for as long as the cookie lasts:
   the cookie is set once, for ``guest_days``, so a name last set longer ago than that belongs to
   an expired cookie and is forgotten (:meth:`Auth.forget_stale_guest_names`).
+* A browser that has logged in to an account keeps a device cookie for it (a token of kind
+  ``device``, for ``device_days``): password guessing spread over many addresses locks the
+  account only for browsers without one (:class:`doushouqi.server.ratelimit.LoginThrottle`),
+  so its owner can still log in.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from .timesource import TimeSource
 
 __all__ = [
     "AVATARS",
+    "DEVICE_COOKIE",
     "GUEST_COOKIE",
     "SESSION_COOKIE",
     "Auth",
@@ -47,6 +52,7 @@ __all__ = [
 
 SESSION_COOKIE = "dsq_session"
 GUEST_COOKIE = "dsq_guest"
+DEVICE_COOKIE = "dsq_device"
 #: The animals a player may take as avatar (the eight pieces).
 AVATARS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
 GUEST_SECRET = re.compile(r"[A-Za-z0-9_-]{22}")
@@ -145,7 +151,8 @@ class Auth:
     async def issue_token(self, account_id: int, kind: str, label: str = "") -> str:
         token = secrets.token_urlsafe(32)
         now = self.time.now()
-        expires = now + self.settings.session_days * 86400 if kind == "session" else None
+        days = {"session": self.settings.session_days, "device": self.settings.device_days}
+        expires = now + days[kind] * 86400 if kind in days else None
         await self.db.write(
             lambda s: repo.add_token(
                 s,
@@ -168,6 +175,11 @@ class Auth:
         now = self.time.now()
         row = await self.db.read(lambda s: repo.account_for_token(s, hash_token(token), kinds, now))
         return None if row is None else Principal.from_account(row)
+
+    async def device_account(self, conn: HTTPConnection) -> int | None:
+        """The account this browser has logged in to before (its device cookie), if any."""
+        found = await self._account(conn.cookies.get(DEVICE_COOKIE, ""), ("device",))
+        return None if found is None else found.account_id
 
     async def principal(self, conn: HTTPConnection) -> Principal | None:
         """The bearer token's account, else the session cookie's, else the guest's."""

@@ -10,7 +10,7 @@ from .actors import ActorRegistry
 from .ai_pool import AiService
 from .auth import Auth
 from .db.database import Database
-from .ratelimit import RateLimiter
+from .ratelimit import LoginThrottle, RateLimiter
 from .settings import Settings
 from .timesource import TimeSource
 
@@ -24,8 +24,11 @@ class AppContext:
     time: TimeSource
     auth: Auth
     registry: ActorRegistry
+    #: Sign-ups and failed logins per address.
     login_limiter: RateLimiter
+    login_throttle: LoginThrottle
     create_limiter: RateLimiter
+    record_limiter: RateLimiter
     ai: AiService
     #: The engine for ``/api/analysis``: a pool of its own unless settings (or tests) share ``ai``.
     analysis: AiService

@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import argparse
 import logging
+from typing import Any
 
-__all__ = ["run_serve"]
+from .settings import Settings
+
+__all__ = ["run_serve", "uvicorn_options"]
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """What uvicorn needs to know of the settings (the tests' servers use it too)."""
+    return {
+        "ws_max_size": settings.ws_frame_limit,
+        # Game messages are small; compressing each one costs more CPU than it saves.
+        "ws_per_message_deflate": False,
+        # Only configured proxies may say who the client is: uvicorn's default would believe
+        # X-Forwarded-For from any local process, letting it pose as any address.
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies) or None,
+    }
 
 
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
-    from .settings import Settings
 
     settings = Settings.from_env()
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
@@ -29,9 +44,7 @@ def run_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        ws_max_size=settings.ws_frame_limit,
-        # Game messages are small; compressing each one costs more CPU than it saves.
-        ws_per_message_deflate=False,
+        **uvicorn_options(settings),
         # One process holds every live game's actor; more workers would split them.
         workers=1,
         timeout_graceful_shutdown=5,

@@ -65,10 +65,25 @@ class Settings:
     guest_days: int = 365
     #: Seconds between clean-ups of stale data (such as those guest names); one runs at start.
     cleanup_interval: float = 3600.0
-    login_rate: RateLimit = RateLimit(10, 60.0)
+    #: How long a browser that logged in to an account is trusted by the login throttle.
+    device_days: int = 365
+    #: Sign-ups and failed logins from one address (a school behind one address signs up a
+    #: class at once; each account's guessers are slowed by the login throttle besides).
+    login_rate: RateLimit = RateLimit(60, 600.0)
+    #: Failed logins to one account from browsers that have never logged in to it.
+    login_account_rate: RateLimit = RateLimit(20, 600.0)
     create_rate: RateLimit = RateLimit(30, 60.0)
     #: Engine analyses (hints, the replay viewer's graph: one request per position).
     analysis_rate: RateLimit = RateLimit(300, 60.0)
+    #: Record uploads (``POST /api/records``) from one address.
+    record_rate: RateLimit = RateLimit(30, 3600.0)
+    #: The most record text one uploader (an account, else an address) may keep stored.
+    record_quota_bytes: int = 4 * 1024 * 1024
+    #: Days an upload without an account is kept (accounts keep theirs).
+    record_days: int = 30
+    #: Addresses (or networks, e.g. ``10.0.0.0/8``) of reverse proxies whose
+    #: ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed; no one else's are.
+    trusted_proxies: tuple[str, ...] = ()
     #: Websocket messages per second per connection before the connection is told to slow down.
     message_rate: RateLimit = RateLimit(40, 1.0)
     #: The largest websocket or command message accepted, in bytes.
@@ -95,8 +110,9 @@ class Settings:
         ``DOUSHOUQI_GRACE_PERIOD`` and ``DOUSHOUQI_LOBBY_WAIT`` (seconds),
         ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_ANALYSIS_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
         ``DOUSHOUQI_COOKIE_SECURE`` (``1``/``0``), ``DOUSHOUQI_HEARTBEAT`` (seconds), and
-        ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_CREATE_RATE`` / ``DOUSHOUQI_ANALYSIS_RATE``
-        (``COUNT/SECONDS``)."""
+        ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_LOGIN_ACCOUNT_RATE`` / ``DOUSHOUQI_CREATE_RATE``
+        / ``DOUSHOUQI_ANALYSIS_RATE`` / ``DOUSHOUQI_RECORD_RATE`` (``COUNT/SECONDS``), and
+        ``DOUSHOUQI_TRUSTED_PROXIES`` (comma-separated addresses or networks)."""
         env = os.environ if env is None else env
         changes: dict[str, object] = {}
         if url := env.get("DOUSHOUQI_DATABASE_URL"):
@@ -119,7 +135,10 @@ class Settings:
             changes["cookie_secure"] = secure.strip().lower() in ("1", "true", "yes")
         if interval := env.get("DOUSHOUQI_HEARTBEAT"):
             changes["heartbeat_interval"] = float(interval)
-        for name in ("login_rate", "create_rate", "analysis_rate"):
+        if proxies := env.get("DOUSHOUQI_TRUSTED_PROXIES"):
+            changes["trusted_proxies"] = tuple(p.strip() for p in proxies.split(",") if p.strip())
+        rates = ("login_rate", "login_account_rate", "create_rate", "analysis_rate", "record_rate")
+        for name in rates:
             if rate := env.get(f"DOUSHOUQI_{name.upper()}"):  # COUNT/SECONDS, e.g. 10/60
                 count, _, period = rate.partition("/")
                 changes[name] = RateLimit(int(count), float(period or 60))

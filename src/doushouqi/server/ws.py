@@ -21,7 +21,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -48,6 +47,8 @@ from .actors import ActorClosedError, GameActor, Subscriber, dumps
 from .auth import Principal
 from .context import AppContext, context_of
 from .db.gamestore import CommitError
+from .guards import is_cross_origin
+from .json_input import BadJsonError, parse_json
 from .ratelimit import TokenBucket
 
 __all__ = ["CLIENT_MESSAGE", "DISPATCH", "Client", "dispatch", "router"]
@@ -210,9 +211,9 @@ async def dispatch(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
     if len(raw) > client.ctx.settings.max_message_bytes:
         return [client.error("too_large", "message too large")]
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        return [client.error("bad_json", "the message is not JSON")]
+        data = parse_json(raw)
+    except BadJsonError as exc:
+        return [client.error("bad_json", f"the message is not accepted JSON: {exc}")]
     try:
         message = CLIENT_MESSAGE.validate_python(data)
     except ValidationError as exc:
@@ -224,15 +225,17 @@ async def dispatch(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------------- the websocket
 
+
+async def _dispatch_safely(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
+    # A fault of ours in one message must not cost the player the connection.
+    try:
+        return await dispatch(client, raw)
+    except Exception:
+        log.exception("a game socket's message failed (game %s)", client.actor.id)
+        return [client.error("internal", "the server could not handle that message")]
+
+
 router = APIRouter()
-
-
-def _same_origin(websocket: WebSocket) -> bool:
-    """Browsers send cookies with cross-site websocket handshakes: refuse other origins."""
-    origin = websocket.headers.get("origin")
-    if origin is None:  # not a browser (bots, scripts): they hold their own credentials
-        return True
-    return urlsplit(origin).netloc.lower() == websocket.headers.get("host", "").lower()
 
 
 async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
@@ -245,12 +248,19 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
             await websocket.send_text(text)
     except (WebSocketDisconnect, RuntimeError):
         return  # the client left; the receiving side notices and unsubscribes
+    except Exception:
+        # A socket that can no longer send must not look alive (its player would count as
+        # connected for ever): close it, so the player shows as gone and can reconnect.
+        log.exception("could not send to a game socket; closing it")
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(code=1011, reason="server error; reconnect")
 
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str, since: int | None = None) -> None:
     ctx = context_of(websocket)
-    if not _same_origin(websocket):
+    # Browsers send cookies with cross-site websocket handshakes too.
+    if is_cross_origin(websocket.headers):
         await websocket.close(code=4403, reason="cross-origin connection refused")
         return
     principal = await ctx.auth.principal(websocket)
@@ -274,7 +284,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
             if not bucket.take():
                 replies = [client.error("rate_limited", "too many messages; slow down")]
             else:
-                replies = await dispatch(client, raw)
+                replies = await _dispatch_safely(client, raw)
             for reply in replies:
                 subscriber.deliver(dumps(reply))
     except WebSocketDisconnect:

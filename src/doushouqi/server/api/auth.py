@@ -7,10 +7,26 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
-from ..auth import AVATARS, GUEST_COOKIE, SESSION_COOKIE, USERNAME, Principal, new_guest_secret
+from ..auth import (
+    AVATARS,
+    DEVICE_COOKIE,
+    GUEST_COOKIE,
+    SESSION_COOKIE,
+    USERNAME,
+    Principal,
+    new_guest_secret,
+)
+from ..context import client_address
 from ..db import repo
 from ..db.repo import UsernameTakenError
-from .deps import AccountPrincipal, Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+from .deps import (
+    AccountPrincipal,
+    Ctx,
+    OptionalPrincipal,
+    RequiredPrincipal,
+    enforce_rate,
+    too_many_requests,
+)
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
@@ -82,14 +98,30 @@ async def register(
 
 @router.post("/login")
 async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> dict[str, Any]:
+    """Log in. Failures slow down whoever makes them (see ``LoginThrottle``): a 429 says
+    how long to wait, and a browser that has logged in to the account before is not held up
+    by guessers elsewhere."""
     username = body.username.lower()
-    enforce_rate(ctx.login_limiter, request, f"user:{username}")
+    address = client_address(request)
     row = await ctx.db.read(lambda s: repo.account_by_username(s, username))
+    trusted = row is not None and await ctx.auth.device_account(request) == row.id
+    wait = ctx.login_throttle.wait(address, username, trusted)
+    if wait is None:
+        wait = ctx.login_limiter.wait(address)
+    if wait is not None:
+        raise too_many_requests(wait)
     # Verify against a dummy hash when the name is unknown, so timing does not tell.
     stored = row.password_hash if row is not None else await ctx.auth.dummy_hash()
     if not await ctx.auth.verify_password(stored, body.password) or row is None:
+        ctx.login_throttle.failed(address, username, trusted)
+        ctx.login_limiter.check(address)
         raise HTTPException(401, "wrong username or password")
+    ctx.login_throttle.succeeded(address, username)
     await _start_session(ctx, request, response, row.id)
+    if not trusted:
+        device = await ctx.auth.issue_token(row.id, "device")
+        max_age = ctx.settings.device_days * 86400
+        ctx.auth.set_cookie(response, request, DEVICE_COOKIE, device, max_age)
     return principal_dict(Principal.from_account(row))
 
 

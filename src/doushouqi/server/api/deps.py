@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
@@ -16,6 +17,7 @@ __all__ = [
     "OptionalPrincipal",
     "RequiredPrincipal",
     "enforce_rate",
+    "too_many_requests",
 ]
 
 
@@ -47,13 +49,17 @@ RequiredPrincipal = Annotated[Principal, Depends(required_principal)]
 AccountPrincipal = Annotated[Principal, Depends(account_principal)]
 
 
-def enforce_rate(limiter: RateLimiter, request: Request, *extra_keys: str) -> None:
-    """Raise 429 when the client's address (or any of ``extra_keys``) is over the limit."""
-    for key in (client_address(request), *extra_keys):
-        wait = limiter.check(key)
-        if wait is not None:
-            raise HTTPException(
-                429,
-                "too many requests; try again later",
-                headers={"Retry-After": str(max(1, round(wait)))},
-            )
+def enforce_rate(limiter: RateLimiter, request: Request) -> None:
+    """Raise 429 when the client's address is over the limit."""
+    wait = limiter.check(client_address(request))
+    if wait is not None:
+        raise too_many_requests(wait)
+
+
+def too_many_requests(wait: float) -> HTTPException:
+    """A 429 that says when to try again (whole seconds, at least one)."""
+    return HTTPException(
+        429,
+        f"too many requests; try again in {max(1, math.ceil(wait))} s",
+        headers={"Retry-After": str(max(1, math.ceil(wait)))},
+    )

@@ -6,13 +6,15 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from sqlalchemy.orm import Session
 
 from doushouqi.board import Board
 from doushouqi.notation import move_to_readable
 from doushouqi.record import GameRecord, RecordError, read_record
 
+from ..context import client_address
 from ..db import repo
-from .deps import Ctx, OptionalPrincipal
+from .deps import Ctx, OptionalPrincipal, enforce_rate
 
 router = APIRouter(prefix="/api", tags=["records"])
 
@@ -50,7 +52,12 @@ def replay(record: GameRecord) -> dict[str, Any]:
 @router.post("/records", status_code=201)
 async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """Upload a record (the text, as the request body) to replay it; it is kept under the
-    returned id. Every move is checked by the rules library: a bad record gets a 422."""
+    returned id. Every move is checked by the rules library: a bad record gets a 422.
+
+    Uploads are limited per address (``record_rate``), and each uploader (an account, else
+    an address) may keep at most ``record_quota_bytes`` stored: beyond it, a 413 says so.
+    Uploads without an account are deleted after ``record_days``."""
+    enforce_rate(ctx.record_limiter, request)
     body = await request.body()
     if len(body) > MAX_RECORD_BYTES:
         raise HTTPException(413, "record too large")
@@ -63,8 +70,18 @@ async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal
         raise HTTPException(422, f"not a valid record: {exc}") from None
     record_id = secrets.token_urlsafe(6)
     account_id = None if principal is None else principal.account_id
+    uploader = f"account:{account_id}" if account_id else f"address:{client_address(request)}"
+    quota = ctx.settings.record_quota_bytes
     now = ctx.time.now()
-    await ctx.db.write(lambda s: repo.save_record(s, record_id, text, account_id, now))
+
+    def save(session: Session) -> bool:
+        if repo.stored_record_bytes(session, uploader) + len(body) > quota:
+            return False
+        repo.save_record(session, record_id, text, account_id, now, uploader)
+        return True
+
+    if not await ctx.db.write(save):
+        raise HTTPException(413, f"you have stored the most records allowed ({quota} bytes)")
     return {"id": record_id, **replay(record)}
 
 

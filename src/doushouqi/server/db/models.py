@@ -138,6 +138,7 @@ class RecordRow(Base):
     """An uploaded game record, kept so that its replay can be shared by link."""
 
     __tablename__ = "records"
+    __table_args__ = (Index("ix_records_uploader", "uploader"),)
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     text: Mapped[str] = mapped_column(Text)
@@ -145,6 +146,11 @@ class RecordRow(Base):
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
     )
     created_at: Mapped[float] = mapped_column(Float)
+    #: Who stored it, for the storage quota: "account:ID", else "address:IP" (None: uploaded
+    #: before quotas).
+    uploader: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    #: The text's size in UTF-8 bytes.
+    size: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ServerStateRow(Base):

@@ -34,6 +34,7 @@ __all__ = [
     "append_events",
     "create_account",
     "events_since",
+    "forget_anonymous_records",
     "forget_expired_tokens",
     "forget_guest_names",
     "game_meta",
@@ -415,9 +416,37 @@ def get_heartbeat(session: Session) -> float | None:
 
 
 def save_record(
-    session: Session, record_id: str, text: str, account_id: int | None, now: float
+    session: Session,
+    record_id: str,
+    text: str,
+    account_id: int | None,
+    now: float,
+    uploader: str | None = None,
 ) -> None:
-    session.add(RecordRow(id=record_id, text=text, account_id=account_id, created_at=now))
+    size = len(text.encode())
+    session.add(
+        RecordRow(
+            id=record_id,
+            text=text,
+            account_id=account_id,
+            created_at=now,
+            uploader=uploader,
+            size=size,
+        )
+    )
+
+
+def stored_record_bytes(session: Session, uploader: str) -> int:
+    """How much record text ``uploader`` keeps stored."""
+    total = session.scalar(select(func.sum(RecordRow.size)).where(RecordRow.uploader == uploader))
+    return int(total or 0)
+
+
+def forget_anonymous_records(session: Session, uploaded_before: float) -> int:
+    """Delete the records uploaded without an account before ``uploaded_before``."""
+    old = RecordRow.account_id.is_(None) & (RecordRow.created_at < uploaded_before)
+    deleted = session.execute(delete(RecordRow).where(old))
+    return int(deleted.rowcount)  # type: ignore[attr-defined]
 
 
 def get_record(session: Session, record_id: str) -> RecordRow | None:
