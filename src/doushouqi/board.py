@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from .fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER, InvalidFenError, parse_fen
 from .outcome import Outcome, Termination
 from .restrictions import forbidden_by_restrictions
 from .rules import Ranks, Repetition, RuleSet, find_rules
@@ -51,6 +52,8 @@ from .squares import (
 from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
 
 __all__ = [
+    "MAX_HALFMOVE_CLOCK",
+    "MAX_MOVE_NUMBER",
     "STARTING_FEN",
     "Board",
     "IllegalMoveError",
@@ -63,10 +66,6 @@ __all__ = [
 
 STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
 STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"
-
-
-class InvalidFenError(ValueError):
-    """A position string is malformed; the message says what and where."""
 
 
 class InvalidMoveError(ValueError):
@@ -238,8 +237,14 @@ class Board:
     # ----------------------------------------------------------------- position set-up
 
     def set_fen(self, fen: str) -> None:
-        """Set the position from a position string (RULES.md 7a) and clear the history."""
-        codes, turn, halfmove, fullmove = _parse_fen(fen)
+        """Set the position from a position string (RULES.md 7a) and clear the history.
+
+        The fields: placement, side to move (``w``/``r`` Red, ``b`` Blue), then optionally
+        the halfmove clock (plies since the last capture, 0 to :data:`MAX_HALFMOVE_CLOCK`)
+        and the move number (1 to :data:`MAX_MOVE_NUMBER`), each in ASCII digits only.
+        InvalidFenError says what is wrong and where.
+        """
+        codes, turn, halfmove, fullmove = parse_fen(fen)
         self._sq = codes
         self._where = [CAPTURED] * 17
         self._occ = [0, 0]
@@ -694,94 +699,3 @@ class Board:
         """Push each move string in turn, checked."""
         for text in moves:
             self.push_move(text)
-
-
-def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
-    """Placement codes, side to move, halfmove clock and move number of a position string."""
-    if not isinstance(fen, str):
-        raise InvalidFenError(f"position string must be text, got {type(fen).__name__}")
-    parts = fen.split()
-    if not 2 <= len(parts) <= 4:
-        raise InvalidFenError(
-            f"invalid position string {fen!r}: expected placement, side to "
-            f"move and optionally the halfmove clock and move number"
-        )
-    rows = parts[0].split("/")
-    if len(rows) != 9:
-        raise InvalidFenError(
-            f"invalid position string {fen!r}: expected 9 rows separated by '/', got {len(rows)}"
-        )
-    codes = [0] * 63
-    seen: dict[int, str] = {}
-    for index, text in enumerate(rows):
-        rank = 9 - index
-        column = 0
-        previous_digit = False
-        for char in text:
-            if char in "0123456789":  # ASCII only: str.isdigit() also accepts '²'
-                if previous_digit or char in "089":
-                    raise InvalidFenError(
-                        f"invalid position string {fen!r}: bad empty-square "
-                        f"count in row {rank} ({text!r})"
-                    )
-                column += int(char)
-                previous_digit = True
-                continue
-            previous_digit = False
-            try:
-                piece = Piece.from_symbol(char)
-            except ValueError:
-                raise InvalidFenError(
-                    f"invalid position string {fen!r}: unknown letter "
-                    f"{char!r} in row {rank} (animals are R C D W P T L E, "
-                    f"upper case Red, lower case Blue)"
-                ) from None
-            if column >= 7:
-                raise InvalidFenError(
-                    f"invalid position string {fen!r}: row {rank} ({text!r}) "
-                    f"has more than 7 squares"
-                )
-            square = (rank - 1) * 7 + column
-            name = f"{COLOR_NAMES[piece.color]} {piece.animal_name}"
-            if piece.code in seen:
-                raise InvalidFenError(
-                    f"invalid position string {fen!r}: more than one "
-                    f"{name} (on {seen[piece.code]} and {square_name(square)})"
-                )
-            if WATER >> square & 1 and piece.animal != RAT:
-                raise InvalidFenError(
-                    f"invalid position string {fen!r}: the {name} stands in "
-                    f"the water on {square_name(square)}; only rats swim"
-                )
-            if square == DENS[piece.color]:
-                raise InvalidFenError(
-                    f"invalid position string {fen!r}: the {name} stands on "
-                    f"its own den {square_name(square)}"
-                )
-            seen[piece.code] = square_name(square)
-            codes[square] = piece.code
-            column += 1
-        if column != 7:
-            raise InvalidFenError(
-                f"invalid position string {fen!r}: row {rank} ({text!r}) has "
-                f"{column} squares, expected 7"
-            )
-    side = parts[1].lower()
-    if side not in ("w", "r", "b"):
-        raise InvalidFenError(
-            f"invalid position string {fen!r}: side to move must be 'w' (or "
-            f"'r') for Red or 'b' for Blue, got {parts[1]!r}"
-        )
-    counters = parts[2:]
-    if not all(text.isascii() and text.isdigit() for text in counters):
-        raise InvalidFenError(
-            f"invalid position string {fen!r}: the halfmove clock and move number must be "
-            f"whole numbers (halfmove clock must be >= 0 and move number >= 1)"
-        )
-    halfmove = int(counters[0]) if counters else 0
-    fullmove = int(counters[1]) if len(counters) > 1 else 1
-    if halfmove < 0 or fullmove < 1:
-        raise InvalidFenError(
-            f"invalid position string {fen!r}: halfmove clock must be >= 0 and move number >= 1"
-        )
-    return codes, (BLUE if side == "b" else RED), halfmove, fullmove

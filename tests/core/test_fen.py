@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+import doushouqi.board
 from doushouqi.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError
+from doushouqi.fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER, parse_fen
 from doushouqi.squares import BLUE, RED
 
 START = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"
@@ -133,11 +135,11 @@ MALFORMED = [
     ("side-missing", EMPTY_ROWS, "expected placement, side to move"),
     ("empty-string", "", "expected placement, side to move"),
     ("too-many-fields", f"{EMPTY_ROWS} w 0 1 x", "expected placement, side to move"),
-    ("halfmove-negative", f"{EMPTY_ROWS} w -1 1", "halfmove clock must be >= 0"),
-    ("move-number-0", f"{EMPTY_ROWS} w 0 0", "move number >= 1"),
-    ("halfmove-word", f"{EMPTY_ROWS} w a 1", "must be whole numbers"),
-    ("move-number-fraction", f"{EMPTY_ROWS} w 0 1.5", "must be whole numbers"),
-    ("move-number-word", f"{EMPTY_ROWS} b 3 x", "must be whole numbers"),
+    ("halfmove-negative", f"{EMPTY_ROWS} w -1 1", "halfmove clock must be .* from 0 to 9999"),
+    ("move-number-0", f"{EMPTY_ROWS} w 0 0", "move number must be .* from 1 to 9999, got '0'"),
+    ("halfmove-word", f"{EMPTY_ROWS} w a 1", "halfmove clock must be a whole number"),
+    ("move-number-fraction", f"{EMPTY_ROWS} w 0 1.5", "move number must be a whole number"),
+    ("move-number-word", f"{EMPTY_ROWS} b 3 x", "move number must be a whole number"),
 ]  # fmt: skip
 
 
@@ -147,6 +149,46 @@ MALFORMED = [
 def test_malformed_position_rejected(fen, message) -> None:
     with pytest.raises(InvalidFenError, match=message):
         Board(fen)
+
+
+# --- the counters' range (MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER) -------------------------------
+
+BAD_COUNTERS = [
+    "10000", "99999999999999999999", str(2**63), str(2**63 - 1), str(2**64), "9" * 5000,
+    "-1", "-0", "+1", "+0", "1_000", "1e3", "0x10", "1.0", "١٢", "１２", "²", "1​",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", BAD_COUNTERS)
+def test_counters_out_of_range_or_not_ascii_digits_are_refused(text: str) -> None:
+    with pytest.raises(InvalidFenError, match="halfmove clock must be a whole number from 0 to"):
+        Board(f"{EMPTY_ROWS} w {text} 1")
+    with pytest.raises(InvalidFenError, match="move number must be a whole number from 1 to"):
+        Board(f"{EMPTY_ROWS} w 0 {text}")
+
+
+def test_counters_at_the_ends_of_their_range_are_read_and_written_back() -> None:
+    assert (MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER) == (9999, 9999)
+    highest = f"{EMPTY_ROWS} w {MAX_HALFMOVE_CLOCK} {MAX_MOVE_NUMBER}"
+    assert Board(highest).fen() == highest
+    lowest = f"{EMPTY_ROWS} b 0 1"
+    assert Board(lowest).fen() == lowest
+    # Leading zeros are still the same whole number.
+    board = Board(f"{EMPTY_ROWS} w 0009999 {'0' * 40}12")
+    assert (board.halfmove_clock, board.fullmove_number) == (9999, 12)
+
+
+def test_only_the_halfmove_clock_may_be_given() -> None:
+    board = Board(f"{EMPTY_ROWS} w 37")
+    assert (board.halfmove_clock, board.fullmove_number) == (37, 1)
+    with pytest.raises(InvalidFenError, match="halfmove clock"):
+        Board(f"{EMPTY_ROWS} w 10000")
+
+
+def test_parse_fen_gives_the_fields() -> None:
+    codes, turn, halfmove, fullmove = parse_fen(f"{EMPTY_ROWS} b 5 9")
+    assert (codes, turn, halfmove, fullmove) == ([0] * 63, 1, 5, 9)
+    assert doushouqi.board.InvalidFenError is InvalidFenError  # one class, re-exported
 
 
 def test_invalid_fen_error_is_value_error() -> None:
@@ -179,7 +221,7 @@ def test_non_ascii_digits_rejected(fen) -> None:
     "counters", ["1_0 1", "+5 1", "0 1_000"], ids=["underscore", "plus-sign", "underscore-2"]
 )
 def test_counters_must_be_plain_digits(counters) -> None:
-    with pytest.raises(InvalidFenError, match="whole numbers"):
+    with pytest.raises(InvalidFenError, match="must be a whole number from"):
         Board(f"{EMPTY_ROWS} w {counters}")
 
 
