@@ -430,15 +430,25 @@ class Board:
             s for s in iter_squares(self._occ[color]) if self._targets(s, self._sq[s]) >> square & 1
         ]
 
-    def explain_illegal(self, move: Move) -> str | None:
-        """Why ``move`` is illegal here, in words, or None when it is legal."""
-        if self.is_legal(move):
+    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> str | None:
+        """Why ``move`` is illegal here, in words, or None when it is legal.
+
+        A pass (``0000``) is never among the legal moves. With ``allow_pass`` it is accepted
+        where a move could be played instead (a pass stands in for the move of a player whose
+        time ran out, RULES.md 5.3): refused once the game is over on the board or when the
+        side to move has no legal move, accepted after a draw by rule, as moves are.
+        """
+        if move and self.is_legal(move):
             return None
-        if not move:
-            return "a pass is only made for a player whose move time ran out"
+        if not move and allow_pass and any(True for _ in self.generate_legal_moves()):
+            return None
         outcome = self.outcome()
         if outcome is not None:
             return f"the game is over ({outcome.termination.value.replace('_', ' ')})"
+        if not move:
+            if allow_pass:
+                return None
+            return "a pass is only made for a player whose move time ran out"
         frm, to = move.from_square, move.to_square
         code = self._sq[frm]
         if not code:
@@ -539,25 +549,39 @@ class Board:
     def peek(self) -> Move:
         return self.move_stack[-1]
 
-    def parse_move(self, text: str) -> Move:
-        """Parse a move string and check it is legal here (a pass is never legal)."""
+    def parse_move(self, text: str, *, allow_pass: bool = False) -> Move:
+        """Parse a move string and check it is legal here: InvalidMoveError when malformed,
+        IllegalMoveError (with the reason) when illegal. A pass ``0000`` is refused unless
+        ``allow_pass`` (a move list that records timeouts), and then wherever no move could
+        be played (see :meth:`explain_illegal`).
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/e6 w")
+        >>> board.parse_move("0000", allow_pass=True)
+        Move.from_str('0000')
+        >>> _ = board.push_move("d8d9")
+        >>> board.parse_move("0000", allow_pass=True)
+        Traceback (most recent call last):
+        ...
+        doushouqi.board.IllegalMoveError: illegal move 0000: the game is over (den entered)
+        """
         move = Move.from_str(text)
-        reason = self.explain_illegal(move)
+        reason = self.explain_illegal(move, allow_pass=allow_pass)
         if reason is not None:
             raise IllegalMoveError(f"illegal move {text.strip()}: {reason}")
         return move
 
-    def push_move(self, text: str) -> Move:
-        """Check and play a move given as a string like ``"a3a4"``; raises IllegalMoveError."""
-        move = self.parse_move(text)
+    def push_move(self, text: str, *, allow_pass: bool = False) -> Move:
+        """Check and play a move given as a string like ``"a3a4"``; raises IllegalMoveError
+        (see :meth:`parse_move` for ``allow_pass``)."""
+        move = self.parse_move(text, allow_pass=allow_pass)
         self.push(move)
         return move
 
     def push_pass(self) -> Move:
-        """The side to move loses its turn (per-move timeout, RULES.md 5.3)."""
-        move = Move.null()
-        self.push(move)
-        return move
+        """The side to move loses its turn (per-move timeout, RULES.md 5.3). Checked like a
+        move: IllegalMoveError where no move could be played, such as once a den is entered
+        (``push(Move.null())`` does not check)."""
+        return self.push_move("0000", allow_pass=True)
 
     def is_capture(self, move: Move) -> bool:
         return bool(move) and bool(self._sq[move.to_square])

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
-from .board import Board, Move, Piece
+from .board import Board, IllegalMoveError, Move, Piece
 from .outcome import Outcome, Termination
 from .rules import RuleSet, find_rules
 from .squares import (
@@ -51,6 +51,7 @@ from .squares import (
 __all__ = [
     "LANGUAGES",
     "TERMS",
+    "IllegalNotationMoveError",
     "Lang",
     "NotationError",
     "Term",
@@ -73,6 +74,11 @@ LANGUAGES: tuple[Lang, ...] = ("en", "zh")
 
 class NotationError(ValueError):
     """Readable move text cannot be parsed, or names a move that is not legal here."""
+
+
+class IllegalNotationMoveError(NotationError, IllegalMoveError):
+    """The move (or pass) named is not legal here: both errors, so that callers of the
+    notation and of the board catch it alike."""
 
 
 class Term(NamedTuple):
@@ -277,13 +283,10 @@ _READABLE = re.compile(
 
 
 def _check_playable(board: Board, move: Move) -> None:
-    if not move:
-        if board.is_game_over_on_board():
-            raise NotationError("no pass is possible: the game is over on the board")
-        return
-    reason = board.explain_illegal(move)
+    # A pass stands in for the move of a player whose time ran out (RULES.md 5.3).
+    reason = board.explain_illegal(move, allow_pass=True)
     if reason is not None:
-        raise NotationError(f"illegal move {move}: {reason}")
+        raise IllegalNotationMoveError(f"illegal move {move}: {reason}")
 
 
 def move_to_readable(board: Board, move: Move, lang: Lang = "en") -> str:
@@ -363,8 +366,8 @@ def parse_readable(board: Board, text: str) -> Move:
         raise fail(f"there is no animal on {match['frm']}")
     try:
         _check_playable(board, move)
-    except NotationError as exc:
-        raise fail(str(exc)) from None
+    except IllegalNotationMoveError as exc:
+        raise IllegalNotationMoveError(f"{stripped!r}: {exc}") from None
     target = board.piece_at(move.to_square)
     sep = match["sep"]
     if sep is not None and sep != "-" and target is None:

@@ -129,13 +129,8 @@ def _result_problem(termination: Termination | None, result: str) -> str | None:
 
 def _play(board: Board, move: Move) -> str | None:
     """Play a move or pass with every check; the reason it is illegal, or None once played."""
-    if not move:
-        # A pass (timeout) is never in legal_moves, but may be made whenever the game goes on.
-        if board.is_game_over_on_board():
-            return "illegal pass 0000: the game is already over on the board"
-        board.push_pass()
-        return None
-    reason = board.explain_illegal(move)
+    # A pass (timeout) is never in legal_moves, but may be made wherever a move could be.
+    reason = board.explain_illegal(move, allow_pass=True)
     if reason is not None:
         return f"illegal move {move}: {reason}"
     board.push(move)

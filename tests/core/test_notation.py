@@ -229,7 +229,7 @@ def test_parse_readable_errors(fen: str | None, text: str, message: str) -> None
 def test_no_pass_once_the_game_is_over() -> None:
     board = Board(DEN_READY)
     board.push_move("d8d9")
-    with pytest.raises(NotationError, match="no pass is possible"):
+    with pytest.raises(NotationError, match=r"illegal move 0000: the game is over \(den entered\)"):
         parse_readable(board, "--")
 
 

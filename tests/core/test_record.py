@@ -327,7 +327,11 @@ HEAD_1_0 = TAGS_1_0 + "\n"
             "disagrees with the final position",
         ),
         (TAGS + f'[FEN "{DEN_READY}"]\n\n1. d8d9 a1a2 1-0', 8, "the game is over (den entered)"),
-        (TAGS + f'[FEN "{DEN_READY}"]\n\n1. d8d9 0000 1-0', 8, "illegal pass 0000"),
+        (
+            TAGS + f'[FEN "{DEN_READY}"]\n\n1. d8d9 0000 1-0',
+            8,
+            "illegal move 0000: the game is over (den entered)",
+        ),
     ],
 )
 def test_corrupt_records_are_rejected(text: str, line: int, reason: str) -> None:

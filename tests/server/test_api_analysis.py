@@ -74,6 +74,35 @@ def test_position_refuses_bad_input_clearly(server: LiveServer) -> None:
     assert custom.status_code == 200
 
 
+def test_a_pass_where_no_move_could_be_played_is_refused_like_a_move(server: LiveServer) -> None:
+    client = server.player()
+    for path in ("/api/position", "/api/analysis"):
+        # After the den is entered (a timeout pass in a finished game), and in 困毙.
+        over = client.post(path, json={"fen": DEN_IN_ONE, "moves": ["d8d9", "0000"]})
+        assert over.status_code == 422, over.text
+        assert over.json()["detail"] == (
+            "move 2 (0000): illegal move 0000: the game is over (den entered)"
+        )
+        stuck = client.post(path, json={"fen": "cW5/D6/7/7/7/7/7/7/7 b", "moves": ["0000"]})
+        assert stuck.status_code == 422, stuck.text
+        assert "the game is over (no legal moves)" in stuck.json()["detail"]
+        # A pass while the game goes on, spaces and all, is read as the library reads it.
+        going_on = client.post(path, json={"moves": [" a3a4", "0000 "], "movetime": 0.05})
+        assert going_on.status_code == 200, going_on.text
+        assert going_on.json()["turn"] == 0
+
+
+def test_counters_beyond_their_range_are_refused(server: LiveServer) -> None:
+    client = server.player()
+    for path in ("/api/position", "/api/analysis"):
+        for counters in (f"{2**63} 1", f"0 {2**63}", "10000 1", "0 10000", "-1 1", "0 +1"):
+            answer = client.post(path, json={"fen": f"{DEN_IN_ONE} {counters}"})
+            assert answer.status_code == 422, (path, counters, answer.text)
+            assert "must be a whole number from" in answer.json()["detail"]
+        highest = client.post(path, json={"fen": f"{DEN_IN_ONE} 9999 9999", "movetime": 0.05})
+        assert highest.status_code == 200, highest.text
+
+
 def test_analysis_answers_a_legal_move_with_a_score(server: LiveServer) -> None:
     client = server.player()
     data = client.post("/api/analysis", json={"moves": ["a3a4"], "movetime": 0.1}).json()

@@ -39,13 +39,12 @@ class AiRequest:
 
 
 def board_for(request: AiRequest) -> Board:
+    """The request's position, every move checked ("0000" is a timeout pass, refused where no
+    move could be played)."""
     rules = rules_from_mapping(str(request.rules.get("name", "custom")), request.rules)
     board = Board(request.start_fen, rules)
     for move in request.moves:
-        if move == "0000":
-            board.push_pass()
-        else:
-            board.push_move(move)
+        board.push_move(move, allow_pass=True)
     return board
 
 

@@ -10,12 +10,13 @@ asks the engine for the best move and the score, in a worker pool of its own (se
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.board import Board, Move
+from doushouqi.board import Board
 from doushouqi.notation import move_to_readable
 from doushouqi.rules import BUILTIN_RULE_SETS
 from doushouqi.squares import DENS, square_name
@@ -26,6 +27,7 @@ from .deps import Ctx, enforce_rate
 from .games import chosen_rules
 
 router = APIRouter(prefix="/api", tags=["analysis"])
+log = logging.getLogger(__name__)
 
 #: Longest move list accepted (a game ends long before: the no-capture limit, repetitions).
 MAX_MOVES = 2000
@@ -57,8 +59,9 @@ def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
     played = []
     for ply, text in enumerate(query.moves, 1):
         try:
-            # "0000": a turn passed by a timeout (RULES.md 5.3), as game move lists record it.
-            move = Move.null() if text == "0000" else board.parse_move(text)
+            # "0000": a turn passed by a timeout (RULES.md 5.3), as game move lists record it;
+            # the library refuses it where no move could be played (a den entered, ...).
+            move = board.parse_move(text, allow_pass=True)
         except ValueError as exc:
             raise HTTPException(422, f"move {ply} ({text[:10]}): {exc}") from None
         played.append(
@@ -121,10 +124,12 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
     result: dict[str, Any] = {"fen": board.fen(), "turn": board.turn}
     if board.is_game_over():
         return {**result, "bestmove": None, "score": None, "red_cp": None, "depth": 0, "pv": []}
+    # The position as the library read it (moves without stray spaces), so that the worker
+    # replays exactly what was checked here.
     ai_request = AiRequest(
         rules=board.rules.to_mapping(),
-        start_fen=query.fen,
-        moves=tuple(query.moves),
+        start_fen=board.starting_fen,
+        moves=tuple(str(move) for move in board.move_stack),
         level=ANALYSIS_LEVEL,
         movetime=query.movetime,
     )
@@ -134,7 +139,11 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         )
     except Exception:  # a dead or overrun worker: say so, never hang the client
         raise HTTPException(503, "the engine is not available; try again") from None
-    best = board.parse_move(found["bestmove"])
+    try:
+        best = board.parse_move(str(found["bestmove"]))
+    except ValueError:  # the engine and the rules library disagree: a bug, for the log
+        log.error("the engine's move %r is not legal after %s", found["bestmove"], board.fen())
+        raise HTTPException(503, "the engine is not available; try again") from None
     score = found["score"]
     return {
         **result,
