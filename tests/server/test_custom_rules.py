@@ -11,7 +11,7 @@ from typing import Any
 
 from doushouqi.record import read_record
 from doushouqi.rules import BUILTIN_RULE_SETS
-from doushouqi.server.ai_pool import AiRequest, RandomAi, board_for
+from doushouqi.server.ai_pool import AiMove, AiRequest, RandomAi, board_for
 
 from .live import GameSocket, LiveServer, ManualTime, make_settings, move, running
 
@@ -154,10 +154,10 @@ class ScriptedAi(RandomAi):
         self.script = list(script)
         self.rules_seen: list[dict[str, Any]] = []
 
-    async def choose_move(self, request: AiRequest) -> str:
+    async def choose_move(self, request: AiRequest) -> AiMove:
         self.rules_seen.append(board_for(request).rules.to_mapping())
         if self.script:
-            return self.script.pop(0)
+            return AiMove(self.script.pop(0), request.movetime, request.movetime)
         return await super().choose_move(request)
 
 

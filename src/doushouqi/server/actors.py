@@ -22,9 +22,10 @@ import logging
 import math
 import re
 import secrets
+import time
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from doushouqi.server.domain import (
@@ -36,6 +37,7 @@ from doushouqi.server.domain import (
     Game,
     GameStatus,
     Join,
+    Mode,
     Move,
     Reconnected,
     Rejected,
@@ -48,10 +50,11 @@ from doushouqi.server.domain import (
 )
 from doushouqi.server.domain.recovery import resume_after_downtime
 
-from .ai_pool import AiRequest, AiService, random_move
+from .ai_pool import AiMove, AiRequest, AiService, random_move
 from .db import repo
 from .db.database import Database
 from .db.gamestore import CommitError, GameStore, GameWrite
+from .metrics import Metrics
 from .settings import Settings
 from .timesource import TimeSource
 
@@ -140,6 +143,7 @@ class Services:
     store: GameStore
     time: TimeSource
     ai: AiService
+    metrics: Metrics = field(default_factory=lambda: Metrics("local"))
 
 
 class GameActor:
@@ -184,6 +188,7 @@ class GameActor:
         Raises CommitError when the database could not store the change (which then did not
         happen) and ActorClosedError when this actor was evicted.
         """
+        arrived = time.perf_counter()
         async with self._lock:
             if self.closed:
                 raise ActorClosedError(self.id)
@@ -195,6 +200,10 @@ class GameActor:
                 except CommitError:
                     self._retry_at = now + RETRY_AFTER_FAILURE
                     raise
+                if isinstance(command, Move):
+                    metrics = self._services.metrics
+                    metrics.moves.inc()
+                    metrics.move_latency.observe(time.perf_counter() - arrived)
         self.schedule()
         if self.game.status.is_over and not self._subscribers:
             self._registry.evict(self)  # e.g. ended by a timer after everyone left
@@ -351,16 +360,25 @@ class GameActor:
             moves=tuple(m.move for m in game.moves),
             level=player.ai_level,
             movetime=movetime,
+            game_id=game.id,
+            version=game.version,
         )
-        limit = movetime + self._services.settings.ai_timeout_margin
+        metrics = self._services.metrics
+        # A busy AI answers within its deadline (it thinks less); only a dead or unreachable
+        # one runs past this.
+        limit = 2 * movetime + 0.5 + self._services.settings.ai_timeout_margin
         try:
-            move = await asyncio.wait_for(self._services.ai.choose_move(request), limit)
+            found = await asyncio.wait_for(self._services.ai.choose_move(request), limit)
         except asyncio.CancelledError:
             raise
         except Exception:
-            # The game must go on: a failed or late search plays a random legal move.
-            log.exception("AI search failed in game %s; playing a random move", game.id)
+            # The game must go on: with no engine to answer, a random legal move (counted).
+            log.exception("no engine answered in game %s; playing a random move", game.id)
+            metrics.random_fallbacks.inc()
             move = random_move(game.board())
+        else:
+            move = found.move
+            self._report_effort(game, found)
         command = Move(actor=AiPlayer(player.ai_level), move=move, expected_version=game.version)
         try:
             await self.submit(command)
@@ -369,6 +387,22 @@ class GameActor:
         finally:
             if self._ai_task is asyncio.current_task():
                 self._ai_task = None
+
+    def _report_effort(self, game: Game, found: AiMove) -> None:
+        metrics = self._services.metrics
+        metrics.ai_wait.labels(node=metrics.node, kind="move").observe(found.waited)
+        metrics.ai_search.labels(node=metrics.node, kind="move").observe(found.movetime)
+        if found.reduced:
+            metrics.effort_reductions.labels(node=metrics.node, kind="move").inc()
+            # Not an event of the game (nothing to store or replay): a word to its players.
+            busy = {
+                "type": "ai_busy",
+                "game_id": game.id,
+                "version": game.version,
+                "movetime": found.movetime,
+                "asked": found.asked,
+            }
+            self.broadcast([dumps(busy)])
 
     def close(self) -> None:
         self.closed = True
@@ -389,6 +423,17 @@ class ActorRegistry:
 
     def __len__(self) -> int:
         return len(self._actors)
+
+    def active_ai_games(self, now: float) -> int:
+        """Games against the computer being played here now: not over, and someone at the
+        board (or created within the last minute, while its player connects)."""
+        return sum(
+            1
+            for actor in self._actors.values()
+            if actor.game.mode is Mode.VS_AI
+            and not actor.game.status.is_over
+            and (actor.has_subscribers or actor.game.created_at > now - 60)
+        )
 
     async def get(self, game_id: str) -> GameActor | None:
         if not GAME_ID.fullmatch(game_id):

@@ -1,30 +1,51 @@
 """The computer opponent, off the event loop: searches run in worker processes.
 
-The server reaches the engine only through :func:`doushouqi.ai.best_move` and
-:func:`doushouqi.ai.analyse` (the narrow interface the layering asks for). A worker receives
-the game as rule options, start position and move list, rebuilds the board with the rules
-library and searches it; the event loop only awaits the answer. :class:`RandomAi` is an
-in-process stand-in for tests and benchmarks that must not spend CPU on searching.
+The server reaches the engine only through :func:`doushouqi.ai.analyse` (the narrow interface
+the layering asks for). A worker receives the game as rule options, start position and move
+list, rebuilds the board with the rules library and searches it; the event loop only awaits
+the answer. Each search gets the time :mod:`doushouqi.server.ai_effort` allows it: when jobs
+queue, every search thinks less, so none waits for long and none is replaced by a random move.
+:class:`RandomAi` is an in-process stand-in for tests and benchmarks that must not spend CPU
+on searching. The Redis-backed service for many machines is in ``ai_redis``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 import multiprocessing
+import os
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from doushouqi.board import Board
 from doushouqi.rules import rules_from_mapping
 
-__all__ = ["AiRequest", "AiService", "Analysis", "ProcessPoolAi", "RandomAi", "board_for"]
+from .parent_watch import watch_parent
+
+from .ai_effort import effective_movetime, is_reduced
+
+__all__ = [
+    "AiMove",
+    "AiRequest",
+    "AiService",
+    "Analysis",
+    "JobKind",
+    "ProcessPoolAi",
+    "RandomAi",
+    "board_for",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: What a search is for, most urgent first: a game's move, a hint, a replay's analysis.
+JobKind = Literal["move", "hint", "analysis"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +56,35 @@ class AiRequest:
     start_fen: str | None
     moves: tuple[str, ...]
     level: int
+    #: The seconds the search asks for; it gets less when the AI is busy.
     movetime: float
+    kind: JobKind = "move"
+    #: Wall-clock time (epoch seconds) by which the answer must be back; set by the service
+    #: when it is None.
+    deadline: float | None = None
+    #: The game and version a move is for (a queued job for a game that moved on is dropped).
+    game_id: str | None = None
+    version: int | None = None
+    #: Wall-clock time the service took the job (to measure its wait).
+    submitted_at: float | None = None
+
+
+@dataclass(frozen=True)
+class AiMove:
+    """A search's move and the effort it got."""
+
+    move: str
+    #: Seconds the search was given, and those it asked for.
+    movetime: float
+    asked: float
+    nodes: int = 0
+    #: Seconds the job waited for a worker.
+    waited: float = 0.0
+
+    @property
+    def reduced(self) -> bool:
+        """Whether the AI was busy and thought less than asked."""
+        return is_reduced(self.movetime, self.asked)
 
 
 def board_for(request: AiRequest) -> Board:
@@ -48,21 +97,43 @@ def board_for(request: AiRequest) -> Board:
     return board
 
 
-def _search(request: AiRequest) -> str:
-    from doushouqi.ai import best_move  # in the worker only: numba stays out of the server
+def _given_movetime(request: AiRequest, backlog: int, workers: int) -> float:
+    return effective_movetime(
+        request.movetime,
+        backlog=backlog,
+        workers=workers,
+        deadline=request.deadline,
+        now=time.time(),
+    )
 
-    return str(best_move(board_for(request), level=request.level, movetime=request.movetime))
+
+def search_move(request: AiRequest, backlog: int = 0, workers: int = 1) -> AiMove:
+    """Search the request's position for a move, with the effort the load allows (in a
+    worker process: it imports the engine)."""
+    from doushouqi.ai import analyse  # in the worker only: numba stays out of the server
+
+    started = time.time()
+    movetime = _given_movetime(request, backlog, workers)
+    result = analyse(board_for(request), level=request.level, movetime=movetime)
+    if result.move is None:
+        raise ValueError("no move: the game is over")
+    nodes = int(result.info.get("nodes", 0))
+    waited = 0.0 if request.submitted_at is None else max(0.0, started - request.submitted_at)
+    return AiMove(str(result.move), movetime, request.movetime, nodes, waited)
 
 
 #: An analysis as plain data: ``bestmove`` (None: game over), ``score`` ({"cp": n} or
-#: {"den": n}, the side to move's view, or None), ``depth`` and ``pv`` (moves as text).
+#: {"den": n}, the side to move's view, or None), ``depth``, ``pv`` (moves as text) and
+#: ``movetime`` (the seconds it was given).
 Analysis = dict[str, Any]
 
 
-def _analyse(request: AiRequest) -> Analysis:
+def analyse_position(request: AiRequest, backlog: int = 0, workers: int = 1) -> Analysis:
+    """The best move and score of the request's position (in a worker process)."""
     from doushouqi.ai import analyse
 
-    result = analyse(board_for(request), level=request.level, movetime=request.movetime)
+    movetime = _given_movetime(request, backlog, workers)
+    result = analyse(board_for(request), level=request.level, movetime=movetime)
     score = result.info.get("score")
     return {
         "bestmove": None if result.move is None else str(result.move),
@@ -70,7 +141,14 @@ def _analyse(request: AiRequest) -> Analysis:
                                               else {"cp": score.cp}),
         "depth": result.info.get("depth", 0),
         "pv": [str(m) for m in result.info.get("pv", [])],
+        "movetime": movetime,
     }  # fmt: skip
+
+
+def _start_worker(server_pid: int) -> None:
+    # First of all: a worker must not outlive the server, even one killed with kill -9.
+    watch_parent(server_pid)
+    _warm_up()
 
 
 def _warm_up() -> None:
@@ -80,13 +158,34 @@ def _warm_up() -> None:
     best_move(Board(), level=1, movetime=0.05)
 
 
+def submitted(request: AiRequest) -> AiRequest:
+    """The request as a service takes it: stamped with the time, and with a deadline (when it
+    had none) of the time it asks for plus as much again (at least half a second) for waiting
+    and the way back."""
+    now = time.time()
+    deadline = request.deadline
+    if deadline is None:
+        deadline = now + request.movetime + max(0.5, request.movetime)
+    return dataclasses.replace(request, deadline=deadline, submitted_at=now)
+
+
 class AiService(Protocol):
-    async def choose_move(self, request: AiRequest) -> str:
-        """A legal move for the side to move (raises if none)."""
+    async def choose_move(self, request: AiRequest) -> AiMove:
+        """A legal move for the side to move (raises if none), searched as long as the load
+        allows."""
         ...
 
     async def analyse(self, request: AiRequest) -> Analysis:
         """The best move and the score of the position (see :data:`Analysis`)."""
+        ...
+
+    @property
+    def backlog(self) -> int:
+        """Jobs waiting for a worker now."""
+        ...
+
+    def capacity(self) -> int | None:
+        """How many games against the computer it serves at once (None: no limit)."""
         ...
 
     def close(self) -> None: ...
@@ -94,12 +193,15 @@ class AiService(Protocol):
 
 class ProcessPoolAi:
     """Searches in ``workers`` processes (started on first use, warmed up there). ``name``
-    says in the log which pool this is (the games' AI, or analysis)."""
+    says in the log which pool this is (the games' AI, or analysis); ``games_per_worker``,
+    how many games against the computer each worker serves at once (admission control)."""
 
-    def __init__(self, workers: int = 1, name: str = "AI") -> None:
+    def __init__(self, workers: int = 1, name: str = "AI", games_per_worker: int = 20) -> None:
         self.workers = max(1, workers)
         self.name = name
+        self.games_per_worker = games_per_worker
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._in_flight = 0
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -107,7 +209,8 @@ class ProcessPoolAi:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
@@ -120,20 +223,40 @@ class ProcessPoolAi:
         """Whether the worker processes are running (they start on the first search)."""
         return self._pool is not None
 
-    async def choose_move(self, request: AiRequest) -> str:
-        return await self._run(_search, request)
+    @property
+    def backlog(self) -> int:
+        return max(0, self._in_flight - self.workers)
+
+    def capacity(self) -> int | None:
+        return self.workers * self.games_per_worker
+
+    async def choose_move(self, request: AiRequest) -> AiMove:
+        return await self._run(search_move, request)
 
     async def analyse(self, request: AiRequest) -> Analysis:
-        return await self._run(_analyse, request)
+        return await self._run(analyse_position, request)
 
-    async def _run(self, work: Callable[[AiRequest], T], request: AiRequest) -> T:
+    async def _run(self, work: Callable[[AiRequest, int, int], T], request: AiRequest) -> T:
         loop = asyncio.get_running_loop()
+        request = submitted(request)
+        # The jobs queued ahead of this one: each search's share of the workers' time.
+        backlog = self.backlog
+        self._in_flight += 1
         try:
-            return await loop.run_in_executor(self._executor(), work, request)
-        except concurrent.futures.process.BrokenProcessPool:
-            log.error("a worker of the %s pool died; starting new ones", self.name)
-            self._pool = None
-            raise
+            for attempt in (1, 2):
+                try:
+                    return await loop.run_in_executor(
+                        self._executor(), work, request, backlog, self.workers
+                    )
+                except concurrent.futures.process.BrokenProcessPool:
+                    # A worker died mid-search (killed, out of memory): new workers, once more.
+                    log.error("a worker of the %s pool died; starting new ones", self.name)
+                    self._pool = None
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+        finally:
+            self._in_flight -= 1
 
     def close(self) -> None:
         if self._pool is not None:
@@ -148,10 +271,16 @@ class RandomAi:
         self._random = random.Random(seed)
         self.delay = delay
 
-    async def choose_move(self, request: AiRequest) -> str:
+    backlog = 0
+
+    async def choose_move(self, request: AiRequest) -> AiMove:
         if self.delay:
             await asyncio.sleep(self.delay)
-        return random_move(board_for(request), self._random)
+        move = random_move(board_for(request), self._random)
+        return AiMove(move, request.movetime, request.movetime)
+
+    def capacity(self) -> int | None:
+        return None
 
     async def analyse(self, request: AiRequest) -> Analysis:
         """A random legal move and the material balance (a stand-in: no search)."""

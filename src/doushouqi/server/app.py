@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import socket
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -25,7 +26,7 @@ from doushouqi import __version__
 
 from .actors import ActorRegistry, Services
 from .ai_pool import AiService, ProcessPoolAi
-from .api import analysis, bot, games, players, records, rules
+from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .auth import Auth
 from .context import AppContext
@@ -33,6 +34,7 @@ from .db import repo
 from .db.database import Database
 from .db.gamestore import GameStore
 from .guards import CrossOriginGuard, JsonBodyGuard
+from .metrics import Metrics
 from .ratelimit import LoginThrottle, RateLimiter
 from .settings import Settings
 from .timesource import SystemTime, TimeSource
@@ -41,6 +43,18 @@ from .ws import router as ws_router
 __all__ = ["create_app"]
 
 log = logging.getLogger(__name__)
+
+
+def _gauges(ctx: AppContext) -> None:
+    metrics, registry = ctx.metrics, ctx.registry
+    metrics.gauge("doushouqi_live_games", "Games held by this node's actors", lambda: len(registry))
+    metrics.gauge("doushouqi_sockets", "Websockets open on this node", lambda: ctx.sockets)
+    metrics.gauge("doushouqi_ai_queue", "AI jobs waiting for a worker", lambda: ctx.ai.backlog)
+    if ctx.analysis is not ctx.ai:
+        analysis = ctx.analysis
+        metrics.gauge(
+            "doushouqi_analysis_queue", "Analyses waiting for a worker", lambda: analysis.backlog
+        )
 
 
 def _beat(at: float, session: Session) -> None:
@@ -94,7 +108,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.resolved_database_url)
         await asyncio.to_thread(db.migrate)
-        engine = ai or ProcessPoolAi(settings.ai_workers)
+        engine = ai or ProcessPoolAi(
+            settings.ai_workers, games_per_worker=settings.ai_games_per_worker
+        )
         if analysis_ai is not None:
             analyst = analysis_ai
         elif ai is None and settings.analysis_workers > 0:
@@ -102,7 +118,8 @@ def create_app(
             analyst = ProcessPoolAi(settings.analysis_workers, name="analysis")
         else:
             analyst = engine
-        services = Services(settings, db, GameStore(db), time, engine)
+        metrics = Metrics(settings.node_name or socket.gethostname())
+        services = Services(settings, db, GameStore(db), time, engine, metrics)
         registry = ActorRegistry(services)
         ctx = AppContext(
             settings=settings,
@@ -117,8 +134,10 @@ def create_app(
             ai=engine,
             analysis=analyst,
             analysis_limiter=RateLimiter(settings.analysis_rate),
+            metrics=metrics,
         )
         app.state.ctx = ctx
+        _gauges(ctx)
         down_at = await db.read(repo.get_heartbeat)
         resumed = await registry.recover(down_at)
         if resumed:
@@ -164,6 +183,7 @@ def create_app(
         records.router,
         analysis.router,
         bot.router,
+        ops.router,
     ):
         app.include_router(router)
     app.include_router(rules.router)

@@ -10,6 +10,7 @@ from .actors import ActorRegistry
 from .ai_pool import AiService
 from .auth import Auth
 from .db.database import Database
+from .metrics import Metrics
 from .ratelimit import LoginThrottle, RateLimiter
 from .settings import Settings
 from .timesource import TimeSource
@@ -33,6 +34,9 @@ class AppContext:
     #: The engine for ``/api/analysis``: a pool of its own unless settings (or tests) share ``ai``.
     analysis: AiService
     analysis_limiter: RateLimiter
+    metrics: Metrics
+    #: Websockets open on this node now.
+    sockets: int = 0
 
 
 def context_of(conn: HTTPConnection) -> AppContext:

@@ -37,6 +37,8 @@ class Settings:
     """Everything the app factory needs; tests build one directly."""
 
     database_url: str | None = None
+    #: This node's name in metrics and logs (empty: the host's name).
+    node_name: str = ""
     data_dir: Path = field(default_factory=default_data_dir)
     static_dir: Path = STATIC_DIR
     #: Seconds a disconnected player of an online game has to come back (RULES.md 5.2).
@@ -46,6 +48,9 @@ class Settings:
     lobby_wait: float = 1800.0
     #: Worker processes for the AI (each searches one position at a time).
     ai_workers: int = 1
+    #: Games against the computer each AI worker serves at once; a new one beyond that is
+    #: refused until one ends (games in progress would all think less).
+    ai_games_per_worker: int = 20
     #: Worker processes of their own for engine analysis (hints, the replay viewer's graph),
     #: so that analysing never makes a game's AI move wait; started on the first analysis.
     #: 0: analyses share the AI's workers.
@@ -106,9 +111,11 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_DATA_DIR``,
+        """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_NODE_NAME``,
+        ``DOUSHOUQI_DATA_DIR``,
         ``DOUSHOUQI_GRACE_PERIOD`` and ``DOUSHOUQI_LOBBY_WAIT`` (seconds),
-        ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_ANALYSIS_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
+        ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_GAMES_PER_WORKER``,
+        ``DOUSHOUQI_ANALYSIS_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
         ``DOUSHOUQI_COOKIE_SECURE`` (``1``/``0``), ``DOUSHOUQI_HEARTBEAT`` (seconds), and
         ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_LOGIN_ACCOUNT_RATE`` / ``DOUSHOUQI_CREATE_RATE``
         / ``DOUSHOUQI_ANALYSIS_RATE`` / ``DOUSHOUQI_RECORD_RATE`` (``COUNT/SECONDS``), and
@@ -117,6 +124,8 @@ class Settings:
         changes: dict[str, object] = {}
         if url := env.get("DOUSHOUQI_DATABASE_URL"):
             changes["database_url"] = url
+        if node := env.get("DOUSHOUQI_NODE_NAME"):
+            changes["node_name"] = node
         if data := env.get("DOUSHOUQI_DATA_DIR"):
             changes["data_dir"] = Path(data)
         else:
@@ -127,6 +136,8 @@ class Settings:
             changes["lobby_wait"] = float(wait)
         if workers := env.get("DOUSHOUQI_AI_WORKERS"):
             changes["ai_workers"] = int(workers)
+        if games := env.get("DOUSHOUQI_AI_GAMES_PER_WORKER"):
+            changes["ai_games_per_worker"] = int(games)
         if workers := env.get("DOUSHOUQI_ANALYSIS_WORKERS"):
             changes["analysis_workers"] = int(workers)
         if movetime := env.get("DOUSHOUQI_AI_MOVETIME"):

@@ -269,6 +269,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=4404, reason="no such game")
         return
     await websocket.accept()
+    ctx.sockets += 1
     subscriber = Subscriber(None if principal is None else principal.identity)
     client = Client(ctx, actor, principal, subscriber)
     for text in actor.subscribe(subscriber, since):
@@ -290,6 +291,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
     except WebSocketDisconnect:
         pass
     finally:
+        ctx.sockets -= 1
         actor.unsubscribe(subscriber)
         pump.cancel()
         if websocket.application_state is WebSocketState.CONNECTED:

@@ -177,6 +177,19 @@ def summary(game: Game) -> dict[str, Any]:
     }
 
 
+def _admit_ai_game(ctx: Ctx) -> None:
+    """Admission control: a new game against the computer only while its workers can serve
+    one more (games in progress come first: they would all think less)."""
+    capacity = ctx.ai.capacity()
+    if capacity is not None and ctx.registry.active_ai_games(ctx.time.now()) >= capacity:
+        ctx.registry.services.metrics.refused_ai_games.inc()
+        raise HTTPException(
+            503,
+            "the computer is busy: every seat against it is taken; try again in a minute",
+            headers={"Retry-After": "60"},
+        )
+
+
 @router.post("/games", status_code=201)
 async def create_game(
     body: CreateGame, request: Request, ctx: Ctx, principal: RequiredPrincipal
@@ -184,6 +197,8 @@ async def create_game(
     """Create a game. Online, the response's ``invite_url`` (or the id as a code) lets the
     opponent join; vs AI and on one screen the game starts when you connect to it."""
     enforce_rate(ctx.create_limiter, request)
+    if body.mode is Mode.VS_AI:
+        _admit_ai_game(ctx)
     rules = chosen_rules(body.rules)
     me = principal.slot()
     mine = {"red": 0, "blue": 1, "random": random.randrange(2)}[body.color]

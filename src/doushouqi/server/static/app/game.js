@@ -147,6 +147,9 @@ export class GameView {
       case 'rematch_ready':
         this.navigate(`/game/${msg.new_game_id}`);
         return;
+      case 'ai_busy': // the computer thinks less while many play it: say so, nothing changes
+        this.flash(t('game.aiBusy'));
+        return;
       case 'pong': case 'ack':
         return;
       default:

@@ -1,0 +1,37 @@
+"""For operators and load balancers: liveness, readiness and Prometheus metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from ..metrics import CONTENT_TYPE_LATEST
+from .deps import Ctx
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """The process is up and its event loop answers (restart it when this fails)."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", response_model=None)
+async def readyz(ctx: Ctx) -> dict[str, Any] | JSONResponse:
+    """Whether this node should get traffic: its database answers (503 when not)."""
+    try:
+        await ctx.db.read(lambda session: session.execute(text("SELECT 1")))
+    except Exception as exc:
+        body = {"status": "unavailable", "database": type(exc).__name__}
+        return JSONResponse(body, status_code=503)
+    return {"status": "ready", "node": ctx.metrics.node, "database": "ok"}
+
+
+@router.get("/metrics")
+async def metrics(ctx: Ctx) -> Response:
+    """Prometheus metrics of this node (text exposition format)."""
+    return Response(ctx.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
