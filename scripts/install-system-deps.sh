@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Debian packages the test suite uses: PostgreSQL (real database tests), Chromium and CJK fonts
-# (browser tests of the web client). Installs only what is missing, and only when it can (root
+# Debian packages the test suite uses: PostgreSQL (real database tests), Redis (AI workers and
+# server nodes sharing games), nginx (the reverse proxy in front of several nodes), Chromium and
+# CJK fonts (browser tests of the web client). Installs only what is missing, and only when it can (root
 # with apt-get); otherwise it says which tests will be skipped.
 set -euo pipefail
 
 missing=()
-for package in postgresql chromium fonts-noto-cjk; do
+for package in postgresql redis-server nginx chromium fonts-noto-cjk; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 command -v node >/dev/null || missing+=(nodejs)
