@@ -218,7 +218,7 @@ describe('board component in Chromium', { skip: CHROMIUM ? false : 'Chromium is 
       redRound: document.querySelectorAll('.dsq-piece.red circle.tok').length,
       blueDiamonds: document.querySelectorAll('.dsq-piece.blue rect.tok').length,
       foreign: performance.getEntriesByType('resource').map((e) => e.name)
-        .filter((n) => !/\\/board\\/(board|state|pieces)\\.(js|css)$/.test(n) && !n.endsWith('/favicon.ico')),
+        .filter((n) => !/\\/board\\/(board|state|pieces|demo)\\.(js|css)$/.test(n) && !n.endsWith('/favicon.ico')),
       live: document.querySelectorAll('.dsq-board [aria-live]').length,
     }))()`);
     assert.equal(m.squares, 63);

@@ -34,6 +34,7 @@ from .db import repo
 from .db.database import Database
 from .db.gamestore import GameStore
 from .guards import CrossOriginGuard, JsonBodyGuard
+from .headers import add_security_headers
 from .metrics import Metrics
 from .ratelimit import LoginThrottle, RateLimiter
 from .settings import Settings
@@ -191,4 +192,5 @@ def create_app(
     if settings.static_dir.is_dir():
         # Last: the API routes above take precedence over files.
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
+    add_security_headers(app)  # last: outermost, so every response gets the headers
     return app
