@@ -66,13 +66,24 @@ function segmented(name, options, value) {
       h('span', {}, label))));
 }
 
+// The settings form on screen: { mode, form, choice() }. Drawing the page again in place (the
+// language switch re-routes) starts from what it shows, not from the settings saved at the
+// last start: the user may have moved the slider while the new language loaded.
+let shownSettings = null;
+
+function shownChoice(mode) {
+  const shown = shownSettings;
+  return shown?.mode === mode && shown.form.isConnected ? shown.choice() : {};
+}
+
 async function settingsView(mode) {
   const stillHere = pageCheck();
-  const saved = savedSettings();
   const sets = await fetchRuleSets();
-  const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
   const player = mode === 'online' ? await sessionPlayer() : null; // accounts may play rated games
   if (!stillHere()) return; // the user went elsewhere meanwhile: leave their page be
+  // Read after the waits, and the page drawn without another: no change made meanwhile is lost.
+  const saved = { ...savedSettings(), ...shownChoice(mode) };
+  const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
   // Every option of the chosen set, adjustable; choosing another set starts again from it.
   // The options changed last time (saved as sent: {parent, ...changes}) come back for that set.
   const lastRules = saved.customRules;
@@ -96,6 +107,14 @@ async function settingsView(mode) {
     h('button', { class: 'primary big', type: 'submit', id: 'start' }, mode === 'online' ? t('settings.create') : t('settings.start')),
     failure);
   const start = form.querySelector('#start');
+  // What the form shows, as saved (the time is null while "Custom…" is left empty).
+  const readChoice = () => {
+    const f = form.elements;
+    return {
+      rules: f.rules.value, customRules: ruleOptions.request(), first: f.first.value, time: time.value(),
+      level: f.level ? Number(f.level.value) : saved.level, color: f.color ? f.color.value : saved.color,
+    };
+  };
   const fail = (message) => {
     failure.textContent = t('error.generic', { message });
     failure.hidden = false;
@@ -108,10 +127,7 @@ async function settingsView(mode) {
       time.input.focus();
       return;
     }
-    const choice = {
-      rules: f.rules.value, customRules: ruleOptions.request(), first: f.first.value, time: time.value(),
-      level: f.level ? Number(f.level.value) : saved.level, color: f.color ? f.color.value : saved.color,
-    };
+    const choice = readChoice();
     try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(choice)); } catch { /* ignore */ }
     failure.hidden = true;
     start.disabled = true;
@@ -130,10 +146,11 @@ async function settingsView(mode) {
       go(`/game/${game.id}`);
     } catch (error) {
       start.disabled = false;
-      fail(error.message);
+      fail(error.status === 503 && mode === 'vs_ai' ? t('settings.aiFull') : error.message);
     }
   });
   view.replaceChildren(h('section', { class: 'page narrow' }, pageHead(t(`settings.title.${mode}`), mode === 'online' ? '#/lobby' : '#/'), form));
+  shownSettings = { mode, form, choice: readChoice };
 }
 
 // ----- lobby ------------------------------------------------------------------------------
