@@ -51,6 +51,7 @@ from doushouqi.server.domain import (
 from doushouqi.server.domain.recovery import resume_after_downtime
 
 from .ai_pool import AiMove, AiRequest, AiService, random_move
+from .cluster import Cluster, RemoteGame
 from .db import repo
 from .db.database import Database
 from .db.gamestore import CommitError, GameStore, GameWrite
@@ -130,10 +131,14 @@ class Subscriber:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.cut_off = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
+            self.cut_off_now()
+
+    def cut_off_now(self) -> None:
+        """Drop what is queued and tell the connection to reconnect (with ``?since=``)."""
+        self.cut_off = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
 
 
 @dataclass
@@ -144,6 +149,8 @@ class Services:
     time: TimeSource
     ai: AiService
     metrics: Metrics = field(default_factory=lambda: Metrics("local"))
+    #: Several nodes: leases, forwarding, fan-out (None: this process is the only server).
+    cluster: Cluster | None = None
 
 
 class GameActor:
@@ -175,6 +182,10 @@ class GameActor:
     @property
     def id(self) -> str:
         return self.game.id
+
+    @property
+    def version(self) -> int:
+        return self.game.version
 
     @property
     def has_subscribers(self) -> bool:
@@ -238,11 +249,15 @@ class GameActor:
             self._registry.adopt(rematch)
         self._registry.notify_players(game, events)
 
-    def broadcast(self, texts: Iterable[str]) -> None:
+    def broadcast(self, texts: Iterable[str], *, notice: bool = False) -> None:
+        """Send ``texts`` (the events of the current version, or a ``notice`` that is no
+        event) to every socket watching the game, here and on other nodes."""
         texts = list(texts)
         for subscriber in list(self._subscribers):
             for text in texts:
                 subscriber.deliver(text)
+        if (cluster := self._services.cluster) is not None:
+            cluster.publish(self.id, self.game.version, texts, notice)
 
     # ------------------------------------------------------------------ subscribers
 
@@ -260,6 +275,10 @@ class GameActor:
                 return missed
         return [dumps(self.state_message(subscriber.identity))]
 
+    async def open(self, subscriber: Subscriber, since: int | None = None) -> list[str]:
+        """:meth:`subscribe`, as a game on another node is subscribed to (awaited)."""
+        return self.subscribe(subscriber, since)
+
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.discard(subscriber)
         self.schedule()
@@ -271,7 +290,12 @@ class GameActor:
 
     def _connected(self, color: int) -> bool:
         player = self.game.players[color]
-        return player is not None and any(s.identity == player.identity for s in self._subscribers)
+        if player is None:
+            return False
+        if any(s.identity == player.identity for s in self._subscribers):
+            return True
+        cluster = self._services.cluster
+        return cluster is not None and cluster.is_connected_elsewhere(self.id, player.identity)
 
     def _connection_commands(self) -> list[Command]:
         game = self.game
@@ -402,7 +426,11 @@ class GameActor:
                 "movetime": found.movetime,
                 "asked": found.asked,
             }
-            self.broadcast([dumps(busy)])
+            self.broadcast([dumps(busy)], notice=True)
+
+    def cut_off_subscribers(self) -> None:
+        for subscriber in list(self._subscribers):
+            subscriber.cut_off_now()
 
     def close(self) -> None:
         self.closed = True
@@ -435,21 +463,44 @@ class ActorRegistry:
             and (actor.has_subscribers or actor.game.created_at > now - 60)
         )
 
-    async def get(self, game_id: str) -> GameActor | None:
+    async def get(self, game_id: str) -> GameActor | RemoteGame | None:
+        """The game's actor, loaded on first use; in a cluster, the actor when this node owns
+        the game (or could claim it), else a handle on the owner's."""
         if not GAME_ID.fullmatch(game_id):
             return None
         if (actor := self._actors.get(game_id)) is not None:
             return actor
+        cluster = self.services.cluster
+        if cluster is not None and not await cluster.acquire(game_id):
+            exists = await self.services.db.read(lambda s: repo.game_exists(s, game_id))
+            return cluster.handle(game_id) if exists else None
+        return await self._load(game_id)
+
+    async def local(self, game_id: str) -> GameActor | None:
+        """The game's actor if it runs on this node now."""
+        return self._actors.get(game_id)
+
+    async def _load(self, game_id: str) -> GameActor | None:
         if (loading := self._loading.get(game_id)) is not None:
             return await asyncio.shield(loading)
         future: asyncio.Future[GameActor | None] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
             loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+            cluster = self.services.cluster
             actor = None
             if loaded is not None:
                 game, row = loaded
+                if cluster is not None:  # another node may have held it until it died
+                    down_at = await cluster.previous_owner_beat(game_id)
+                    if down_at is not None:
+                        game = await self._resume(game, down_at, self.services.time.now())
                 actor = self._add(game, public=row.public, rematch_id=row.rematch_id)
+                if cluster is not None:
+                    await cluster.confirm(game_id)
+                    cluster.adopt_sockets(actor)
+            elif cluster is not None:
+                await cluster.release(game_id)
             future.set_result(actor)
             return actor
         except BaseException as exc:
@@ -466,8 +517,11 @@ class ActorRegistry:
         return actor
 
     async def create(self, game: Game, *, public: bool) -> GameActor:
-        """Store a new game (version 0), then give it an actor."""
+        """Store a new game (version 0), then give it an actor (here: this node owns it)."""
         await self.services.store.commit(GameWrite(game, None, [], public=public))
+        if (cluster := self.services.cluster) is not None:
+            await cluster.acquire(game.id)
+            await cluster.confirm(game.id)
         actor = self._add(game, public=public)
         self.notify_players(game, [])
         return actor
@@ -475,6 +529,9 @@ class ActorRegistry:
     def adopt(self, game: Game) -> None:
         """Give an actor to a game just stored by another actor's commit (a rematch)."""
         if game.id not in self._actors:
+            if (cluster := self.services.cluster) is not None:
+                cluster.spawn(cluster.acquire(game.id))
+                cluster.spawn(cluster.confirm(game.id))
             self._add(game, public=False)
             self.notify_players(game, [])
 
@@ -484,6 +541,8 @@ class ActorRegistry:
             actor = await self.get(game_id)
             if actor is None:
                 return None
+            if isinstance(actor, RemoteGame):
+                raise ActorClosedError(game_id)  # owned elsewhere now: send it there
             try:
                 return await actor.submit(command)
             except ActorClosedError:
@@ -508,7 +567,39 @@ class ActorRegistry:
     def evict(self, actor: GameActor) -> None:
         if self._actors.get(actor.id) is actor:
             del self._actors[actor.id]
+            if (cluster := self.services.cluster) is not None:
+                cluster.spawn(cluster.release(actor.id))
         actor.close()
+
+    def drop(self, game_id: str) -> None:
+        """Stop running a game whose lease another node holds now; its sockets here are cut
+        off, to reconnect (and reach the game through its new owner)."""
+        actor = self._actors.pop(game_id, None)
+        if actor is not None:
+            actor.close()
+            actor.cut_off_subscribers()
+
+    def reschedule(self, game_id: str) -> None:
+        """Something about the game changed elsewhere (who is connected): look again."""
+        if (actor := self._actors.get(game_id)) is not None:
+            actor.schedule()
+
+    async def stored_view(
+        self, game_id: str, identity: Actor | None, since: int | None
+    ) -> tuple[list[str], int]:
+        """What a socket subscribing to a game owned elsewhere is sent first, read from the
+        database (the owner stores every change before telling anyone): the events after
+        ``since``, or a full state; and the version that brings it to."""
+        loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+        if loaded is None:
+            return [], -1
+        game, row = loaded
+        if since is not None and 0 <= since <= game.version:
+            payloads = await self.services.db.read(lambda s: repo.events_since(s, game_id, since))
+            versions = [int(json.loads(p)["version"]) for p in payloads]
+            return payloads, max([game.version, *versions])
+        now = self.services.time.now()
+        return [dumps(state_message(game, row.rematch_id, identity, now))], game.version
 
     def notify_players(self, game: Game, events: list[Event]) -> None:
         """Tell the seated accounts' bot event streams about a new or starting game."""
@@ -534,18 +625,21 @@ class ActorRegistry:
         now = self.services.time.now()
         live = await self.services.db.read(repo.live_games)
         for game, meta in live:
-            resumed, events = game, list[Event]()
-            if down_at is not None:
-                resumed, events = resume_after_downtime(game, down_at, now)
-            if events:
-                dicts = [e.to_dict() for e in events]
-                finished = resumed.status.is_over
-                await self.services.store.commit(
-                    GameWrite(resumed, game.version, dicts, finished=finished)
-                )
+            resumed = game if down_at is None else await self._resume(game, down_at, now)
             if not resumed.status.is_over:
                 self._add(resumed, public=meta.public, rematch_id=meta.rematch_id)
         return len(live)
+
+    async def _resume(self, game: Game, down_at: float, now: float) -> Game:
+        """``game`` after nobody looked after it from ``down_at`` to ``now`` (stored)."""
+        resumed, events = resume_after_downtime(game, down_at, now)
+        if events:
+            dicts = [e.to_dict() for e in events]
+            finished = resumed.status.is_over
+            await self.services.store.commit(
+                GameWrite(resumed, game.version, dicts, finished=finished)
+            )
+        return resumed
 
     async def close(self) -> None:
         for actor in list(self._actors.values()):

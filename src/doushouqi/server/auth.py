@@ -25,6 +25,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -32,7 +33,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from doushouqi.rating import Rating
-from doushouqi.server.domain import Account, Guest, PlayerSlot
+from doushouqi.server.domain import Account, Guest, PlayerSlot, identity_from_dict
 
 from .db import repo
 from .db.database import Database
@@ -94,6 +95,34 @@ class Principal:
     def slot(self) -> PlayerSlot:
         return PlayerSlot(
             self.identity, self.name, self.avatar, self.score, self.rating, self.username
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain data (a command forwarded to another node carries who sent it)."""
+        return {
+            "identity": self.identity.to_dict(),
+            "name": self.name,
+            "avatar": self.avatar,
+            "score": self.score,
+            "rating": [self.rating.rating, self.rating.rd, self.rating.volatility],
+            "username": self.username,
+            "is_bot": self.is_bot,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Principal:
+        identity = identity_from_dict(data["identity"])
+        if not isinstance(identity, Account | Guest):
+            raise ValueError("a principal is an account or a guest")
+        rating, rd, volatility = data["rating"]
+        return cls(
+            identity,
+            str(data["name"]),
+            str(data["avatar"]),
+            int(data["score"]),
+            Rating(float(rating), float(rd), float(volatility)),
+            data["username"],
+            bool(data["is_bot"]),
         )
 
     @classmethod

@@ -39,6 +39,12 @@ class Settings:
     database_url: str | None = None
     #: This node's name in metrics and logs (empty: the host's name).
     node_name: str = ""
+    #: Redis, for several nodes sharing games (and AI workers on other machines); None: this
+    #: process is the only server, with its own AI processes.
+    redis_url: str | None = None
+    #: Seconds a node's claim on a game lasts unless renewed: a dead node's games move to
+    #: another node within about this long.
+    lease_seconds: float = 6.0
     data_dir: Path = field(default_factory=default_data_dir)
     static_dir: Path = STATIC_DIR
     #: Seconds a disconnected player of an online game has to come back (RULES.md 5.2).
@@ -112,6 +118,7 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_NODE_NAME``,
+        ``DOUSHOUQI_REDIS_URL``, ``DOUSHOUQI_LEASE_SECONDS``,
         ``DOUSHOUQI_DATA_DIR``,
         ``DOUSHOUQI_GRACE_PERIOD`` and ``DOUSHOUQI_LOBBY_WAIT`` (seconds),
         ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_GAMES_PER_WORKER``,
@@ -126,6 +133,10 @@ class Settings:
             changes["database_url"] = url
         if node := env.get("DOUSHOUQI_NODE_NAME"):
             changes["node_name"] = node
+        if redis_url := env.get("DOUSHOUQI_REDIS_URL"):
+            changes["redis_url"] = redis_url
+        if lease := env.get("DOUSHOUQI_LEASE_SECONDS"):
+            changes["lease_seconds"] = float(lease)
         if data := env.get("DOUSHOUQI_DATA_DIR"):
             changes["data_dir"] = Path(data)
         else:

@@ -43,8 +43,9 @@ from doushouqi.server.domain import (
     Resign,
 )
 
-from .actors import ActorClosedError, GameActor, Subscriber, dumps
+from .actors import ActorClosedError, GameActor, Subscriber, dumps, state_message
 from .auth import Principal
+from .cluster import RemoteGame
 from .context import AppContext, context_of
 from .db.gamestore import CommitError
 from .guards import is_cross_origin
@@ -125,10 +126,11 @@ CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 @dataclass
 class Client:
-    """Who sent a message about which game, and where replies go (no subscriber: REST)."""
+    """Who sent a message about which game, and where replies go (no subscriber: REST). The
+    game runs on this node (its actor) or on another (a handle on it, in a cluster)."""
 
     ctx: AppContext
-    actor: GameActor
+    actor: GameActor | RemoteGame
     principal: Principal | None
     subscriber: Subscriber | None = None
 
@@ -136,7 +138,7 @@ class Client:
         return {
             "type": kind,
             "game_id": self.actor.id,
-            "version": self.actor.game.version,
+            "version": self.actor.version,
             **fields,
         }
 
@@ -158,6 +160,8 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
     if client.principal is None:
         reason = "spectators cannot play: sign in or play as a guest"
         return [client.error("not_signed_in", reason, message.id)]
+    if isinstance(client.actor, RemoteGame):
+        return await _forward(client, message, client.principal)
     command = build_command(message, client.principal)
     try:
         events = await client.ctx.registry.submit(client.actor.id, command)
@@ -169,18 +173,57 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
         return [client.error("not_found", "no such game", message.id)]
     if events and isinstance(events[0], Rejected):
         return [{**events[0].to_dict(), "id": message.id}]
+    return _accepted(client, message, [event.to_dict() for event in events])
+
+
+def _accepted(
+    client: Client, message: _GameCommand, events: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     if client.subscriber is None:
-        return [event.to_dict() for event in events]
+        return events
     if message.id is not None:  # the events themselves reach the sender as a subscriber
         return [client.reply("ack", id=message.id)]
     return []
 
 
+async def _forward(
+    client: Client, message: _GameCommand, principal: Principal
+) -> list[dict[str, Any]]:
+    """A command for a game another node owns: the owner handles it (as if it came there)."""
+    assert isinstance(client.actor, RemoteGame)
+    forwarded = message.model_dump(mode="json")
+    replies = await client.actor.cluster.forward(client.actor.id, forwarded, principal.to_dict())
+    if replies is None:
+        reason = "the game is moving to another server; try again"
+        return [client.error("unavailable", reason, message.id)]
+    if any(reply.get("type") in ("rejected", "error") for reply in replies):
+        return replies
+    return _accepted(client, message, replies)
+
+
+async def serve_forwarded(
+    ctx: AppContext, game_id: str, message: dict[str, Any], principal: dict[str, Any]
+) -> list[dict[str, Any]] | None:
+    """On the owner: handle a command another node validated and sent here (None: the game
+    does not run here)."""
+    actor = await ctx.registry.local(game_id)
+    if actor is None:
+        return None
+    parsed = CLIENT_MESSAGE.validate_python(message)
+    client = Client(ctx, actor, Principal.from_dict(principal))
+    return await DISPATCH[type(parsed)](client, parsed)
+
+
 async def handle_sync(client: Client, message: SyncMessage) -> list[dict[str, Any]]:
     if client.subscriber is None:
-        return [client.actor.state_message(None)]
+        loaded = await client.ctx.registry.load(client.actor.id)
+        if loaded is None:
+            return [client.error("not_found", "no such game", message.id)]
+        now = client.ctx.time.now()
+        identity = None if client.principal is None else client.principal.identity
+        return [state_message(loaded[0], loaded[1], identity, now)]
     # Re-subscribing is idempotent and returns exactly what was missed (or a full state).
-    texts = client.actor.subscribe(client.subscriber, message.version)
+    texts = await client.actor.open(client.subscriber, message.version)
     return [json.loads(text) for text in texts]
 
 
@@ -272,7 +315,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
     ctx.sockets += 1
     subscriber = Subscriber(None if principal is None else principal.identity)
     client = Client(ctx, actor, principal, subscriber)
-    for text in actor.subscribe(subscriber, since):
+    for text in await actor.open(subscriber, since):
         subscriber.deliver(text)
     pump = asyncio.create_task(_pump(websocket, subscriber))
     bucket = TokenBucket(ctx.settings.message_rate)

@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from ..actors import GameActor, Subscriber
 from ..auth import Principal
+from ..cluster import RemoteGame
 from ..ws import ACTIONS, Client, dispatch
 from .deps import AccountPrincipal, Ctx
 
@@ -62,7 +63,7 @@ async def stream_events(ctx: Ctx, principal: AccountPrincipal) -> StreamingRespo
     )
 
 
-async def _actor(ctx: Ctx, game_id: str) -> GameActor:
+async def _actor(ctx: Ctx, game_id: str) -> GameActor | RemoteGame:
     actor = await ctx.registry.get(game_id)
     if actor is None:
         raise HTTPException(404, "no such game")
@@ -76,7 +77,7 @@ async def stream_game(
     """The game's state, then its events, as NDJSON."""
     actor = await _actor(ctx, game_id)
     subscriber = Subscriber(principal.identity)
-    first = actor.subscribe(subscriber, since)
+    first = await actor.open(subscriber, since)
     return StreamingResponse(
         _lines(subscriber, first, lambda: actor.unsubscribe(subscriber)), media_type=NDJSON
     )
@@ -90,7 +91,7 @@ async def _play(
     failed = [r for r in replies if r.get("type") in ("rejected", "error")]
     if failed:
         return JSONResponse(failed[0], status_code=400)
-    return JSONResponse({"ok": True, "version": actor.game.version})
+    return JSONResponse({"ok": True, "version": actor.version})
 
 
 @router.post("/game/{game_id}/move/{move}")

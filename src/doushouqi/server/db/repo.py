@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, delete, desc, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from doushouqi.outcome import Termination
 from doushouqi.rating import Rating, rate_game
@@ -348,6 +349,15 @@ class GameMeta:
     rematch_id: str | None
 
 
+def game_exists(session: Session, game_id: str) -> bool:
+    return session.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
+
+
+def live_game_ids(session: Session) -> list[str]:
+    """The ids of the games :func:`live_games` returns (without reading their states)."""
+    return list(session.scalars(select(GameRow.id).where(_live())))
+
+
 def game_meta(row: GameRow) -> GameMeta:
     return GameMeta(public=row.public, rematch_id=row.rematch_id)
 
@@ -355,15 +365,17 @@ def game_meta(row: GameRow) -> GameMeta:
 def live_games(session: Session) -> list[tuple[Game, GameMeta]]:
     """Every game in progress or waiting for an opponent: their deadlines (clocks, grace
     periods, the end of the wait for an opponent) need an actor."""
+    rows = session.scalars(select(GameRow).where(_live()))
+    return [(game_from_storage(json.loads(r.state)), game_meta(r)) for r in rows]
+
+
+def _live() -> ColumnElement[bool]:
     waiting = and_(
         GameRow.status == int(GameStatus.CREATED),
         GameRow.mode == Mode.ONLINE.value,
         GameRow.open_seats > 0,
     )
-    rows = session.scalars(
-        select(GameRow).where(or_(GameRow.status == int(GameStatus.STARTED), waiting))
-    )
-    return [(game_from_storage(json.loads(r.state)), game_meta(r)) for r in rows]
+    return or_(GameRow.status == int(GameStatus.STARTED), waiting)
 
 
 def events_since(session: Session, game_id: str, version: int) -> list[str]:

@@ -1,0 +1,471 @@
+"""Several server nodes sharing one PostgreSQL and one Redis: a layer around the actors.
+
+Each live game has exactly one owner node at a time, the node holding its lease in Redis
+(``dsq:lease:GAME``, renewed every third of its life). Only the owner runs the game's actor:
+it alone applies commands, runs the clocks and asks for AI moves, exactly as a single server
+does. Around that:
+
+* **forwarding**: a command that reaches another node (its player's socket is there) is
+  validated there, then sent to the owner over the owner's node channel (``dsq:node:NODE``),
+  which answers on the sender's; it is never applied anywhere else;
+* **fan-out**: the owner publishes everything it broadcasts on the game's channel
+  (``dsq:game:GAME``), with the game's version; a node with sockets to a game it does not own
+  holds a :class:`RemoteGame` that subscribes to the channel and delivers to its sockets;
+* **presence**: such a node records which players it has at the board in
+  ``dsq:presence:GAME`` and tells the owner, so that the owner's actor sees a player connected
+  to any node (grace periods, a game's start);
+* **takeover**: every node looks at the database's live games every ``claim_interval``, and
+  claims any whose lease has lapsed (its owner died): it loads the game with the time the owner
+  was gone taken off the clocks (from the dead node's last heartbeat), and its sockets to the
+  game move to the new actor. On a clean stop (SIGTERM) a node closes its actors and gives its
+  leases up, so that another node takes its games over at once.
+
+The database stays the truth: the owner stores every change before it is broadcast, so a node
+that takes a game over, or a socket that (re)subscribes, reads it from there. The pure domain
+core knows nothing of this; the actors reach it through three hooks (``publish``,
+``is_connected_elsewhere``, and the registry's claim on first use).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from doushouqi.server.domain import Actor, identity_from_dict
+
+if TYPE_CHECKING:
+    from .actors import ActorRegistry, GameActor, Subscriber
+
+__all__ = ["Cluster", "RemoteGame", "node_id"]
+
+log = logging.getLogger(__name__)
+
+#: Renew leases (and beat) this many times per lease life.
+_RENEWALS_PER_LEASE = 3
+#: How long a forwarded command waits for the owner's answer.
+FORWARD_TIMEOUT = 5.0
+
+# Extend our lease only while it is ours: KEYS[1] lease, ARGV[1] node, ARGV[2] milliseconds.
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+# Give a lease up only while it is ours.
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+#: Handles a forwarded command on the owner: (game id, message, principal) → replies.
+CommandHandler = Callable[
+    [str, dict[str, Any], dict[str, Any]], Awaitable[list[dict[str, Any]] | None]
+]
+
+
+def node_id(name: str) -> str:
+    """A name for this process that no other node shares (several may run on one host)."""
+    return f"{name}-{secrets.token_hex(3)}"
+
+
+def _lease(game_id: str) -> str:
+    return f"dsq:lease:{game_id}"
+
+
+def _game_channel(game_id: str) -> str:
+    return f"dsq:game:{game_id}"
+
+
+def _node_channel(node: str) -> str:
+    return f"dsq:node:{node}"
+
+
+def _presence(game_id: str) -> str:
+    return f"dsq:presence:{game_id}"
+
+
+OWNERS = "dsq:owners"  # game → the node that last held its lease
+BEATS = "dsq:beats"  # node → its last heartbeat (epoch seconds)
+
+
+class RemoteGame:
+    """A game owned by another node, as this node's sockets see it: its events arrive on the
+    game's channel, its commands go to the owner."""
+
+    def __init__(self, cluster: Cluster, game_id: str) -> None:
+        self.cluster = cluster
+        self.id = game_id
+        self.version = -1
+        self.subscribers: dict[Subscriber, int] = {}  # → the version it has seen
+
+    async def open(self, subscriber: Subscriber, since: int | None) -> list[str]:
+        """Subscribe ``subscriber``; return what it must be sent first (as ``GameActor``):
+        read from the database once the channel is listened to, so nothing falls between."""
+        await self.cluster.listen(self)
+        texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
+        self.version = max(self.version, version)
+        self.subscribers[subscriber] = version
+        await self.cluster.report_presence(self)
+        return texts
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self.subscribers.pop(subscriber, None)
+        self.cluster.spawn(self.cluster.report_presence(self))
+        if not self.subscribers:
+            self.cluster.forget(self)
+
+    def deliver(self, version: int, texts: list[str], notice: bool) -> None:
+        """Hand a broadcast on: events newer than a socket has seen (its snapshot may already
+        hold them), and notices (``ai_busy``) of the version it is at."""
+        self.version = max(self.version, version)
+        for subscriber, seen in list(self.subscribers.items()):
+            if version > seen or (notice and version == seen):
+                for text in texts:
+                    subscriber.deliver(text)
+                self.subscribers[subscriber] = max(seen, version)
+
+
+class Cluster:
+    """This node's membership: leases, forwarding, fan-out, presence and takeover."""
+
+    def __init__(
+        self,
+        redis_url: str,
+        node: str,
+        *,
+        lease_seconds: float = 6.0,
+        claim_interval: float = 1.0,
+    ) -> None:
+        self.node = node
+        self.redis: aioredis.Redis = aioredis.from_url(redis_url, decode_responses=True)
+        self.lease_ms = int(lease_seconds * 1000)
+        self.claim_interval = claim_interval
+        self.owned: set[str] = set()
+        self.remote: dict[str, RemoteGame] = {}
+        self._presence: dict[str, frozenset[Actor]] = {}  # owned game → players elsewhere
+        self._replies: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
+        self._pubsub = self.redis.pubsub()
+        #: Channel → set once Redis has confirmed our subscription to it.
+        self._subscribed: dict[str, asyncio.Event] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[None]] = []
+        self.registry: ActorRegistry | None = None
+        self.on_command: CommandHandler | None = None
+        #: Live game ids in the database, read by :meth:`start`'s caller.
+        self.live_game_ids: Callable[[], Awaitable[list[str]]] | None = None
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self, registry: ActorRegistry) -> None:
+        self.registry = registry
+        await self._pubsub.subscribe(_node_channel(self.node))
+        await self._beat()
+        self._loops = [
+            asyncio.create_task(self._read()),
+            asyncio.create_task(self._renew_loop()),
+            asyncio.create_task(self._claim_loop()),
+        ]
+
+    async def stop(self) -> None:
+        """Stop looking after games and give their leases up (the registry has closed its
+        actors): other nodes take them over at their next claim."""
+        for task in self._loops:
+            task.cancel()
+        for task in self._loops:
+            with contextlib.suppress(asyncio.CancelledError, RedisError):
+                await task
+        with contextlib.suppress(RedisError):
+            for game_id in list(self.owned):
+                await self.release(game_id)
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(RedisError):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self.redis.aclose()
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in the background (fire and forget, errors logged)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except RedisError:
+                log.warning("redis unavailable; will retry at the next beat")
+            except Exception:
+                log.exception("cluster task failed")
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ leases
+
+    async def acquire(self, game_id: str) -> bool:
+        """Become the game's owner if nobody is; True when this node owns it now."""
+        if game_id in self.owned:
+            return True
+        if not await self.redis.set(_lease(game_id), self.node, nx=True, px=self.lease_ms):
+            return False
+        self.owned.add(game_id)
+        return True
+
+    async def previous_owner_beat(self, game_id: str) -> float | None:
+        """When the game's last owner (another node) last showed it was alive."""
+        previous = await self.redis.hget(OWNERS, game_id)
+        if previous is None or previous == self.node:
+            return None
+        beat = await self.redis.hget(BEATS, previous)
+        return None if beat is None else float(beat)
+
+    async def confirm(self, game_id: str) -> None:
+        """Record this node as the game's owner (once its actor runs here)."""
+        await self.redis.hset(OWNERS, game_id, self.node)
+
+    async def release(self, game_id: str) -> None:
+        self.owned.discard(game_id)
+        self._presence.pop(game_id, None)
+        await self.redis.eval(_RELEASE, 1, _lease(game_id), self.node)
+
+    async def owner(self, game_id: str) -> str | None:
+        owner = await self.redis.get(_lease(game_id))
+        return None if owner is None else str(owner)
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ms / 1000 / _RENEWALS_PER_LEASE)
+            try:
+                await self._beat()
+                await self._renew()
+                await self._refresh_presence()
+            except RedisError:
+                log.warning("redis unavailable: cannot renew leases")
+
+    async def _beat(self) -> None:
+        await self.redis.hset(BEATS, self.node, repr(time.time()))
+
+    async def _renew(self) -> None:
+        games = list(self.owned)
+        if not games:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in games:
+                pipe.eval(_RENEW, 1, _lease(game_id), self.node, self.lease_ms)
+            kept = await pipe.execute()
+        for game_id, ok in zip(games, kept, strict=True):
+            if not ok and game_id in self.owned:
+                # Another node holds it now (we were cut off for a lease's life): stop acting.
+                log.error("lost the lease of game %s; leaving it to its new owner", game_id)
+                self.owned.discard(game_id)
+                if self.registry is not None:
+                    self.registry.drop(game_id)
+
+    async def _claim_loop(self) -> None:
+        while True:
+            # Spread the nodes' claims, so that one node does not take every orphan.
+            await asyncio.sleep(self.claim_interval * random.uniform(0.5, 1.5))
+            try:
+                await self._claim_orphans()
+            except RedisError:
+                log.warning("redis unavailable: cannot look for orphaned games")
+            except Exception:
+                log.exception("could not look for orphaned games")
+
+    async def _claim_orphans(self) -> None:
+        if self.live_game_ids is None or self.registry is None:
+            return
+        candidates = [g for g in await self.live_game_ids() if g not in self.owned]
+        if not candidates:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in candidates:
+                pipe.exists(_lease(game_id))
+            held = await pipe.execute()
+        for game_id, exists in zip(candidates, held, strict=True):
+            if not exists:
+                await self.registry.get(game_id)  # claims it, if no other node was quicker
+
+    # ------------------------------------------------------------------ fan-out
+
+    def publish(self, game_id: str, version: int, texts: list[str], notice: bool) -> None:
+        """Send what the owner broadcast to every other node's sockets."""
+        payload = json.dumps({"from": self.node, "v": version, "texts": texts, "notice": notice})
+        self.spawn(self.redis.publish(_game_channel(game_id), payload))
+
+    async def listen(self, remote: RemoteGame) -> None:
+        """Subscribe to the game's channel; return once Redis has confirmed it, so that every
+        change stored after this is heard."""
+        channel = _game_channel(remote.id)
+        self.remote[remote.id] = remote
+        confirmed = self._subscribed.get(channel)
+        if confirmed is None:
+            confirmed = self._subscribed[channel] = asyncio.Event()
+            await self._pubsub.subscribe(channel)
+        await asyncio.wait_for(confirmed.wait(), FORWARD_TIMEOUT)
+
+    def forget(self, remote: RemoteGame) -> None:
+        if self.remote.get(remote.id) is remote:
+            del self.remote[remote.id]
+            self._unlisten(remote.id)
+
+    def _unlisten(self, game_id: str) -> None:
+        channel = _game_channel(game_id)
+        if self._subscribed.pop(channel, None) is not None:
+            self.spawn(self._pubsub.unsubscribe(channel))
+
+    def handle(self, game_id: str) -> RemoteGame:
+        """This node's handle on a game another node owns."""
+        return self.remote.get(game_id) or RemoteGame(self, game_id)
+
+    def adopt_sockets(self, actor: GameActor) -> None:
+        """This node now owns a game it had sockets to: they watch the actor from here on."""
+        remote = self.remote.pop(actor.id, None)
+        if remote is None:
+            return
+        self._unlisten(actor.id)
+        for subscriber, seen in remote.subscribers.items():
+            for text in actor.subscribe(subscriber, seen):
+                subscriber.deliver(text)
+
+    async def snapshot(
+        self, game_id: str, identity: Actor | None, since: int | None
+    ) -> tuple[list[str], int]:
+        if self.registry is None:
+            raise RuntimeError("the cluster has not started")
+        return await self.registry.stored_view(game_id, identity, since)
+
+    # ------------------------------------------------------------------ presence
+
+    async def report_presence(self, remote: RemoteGame) -> None:
+        """Record the players this node has at the board of ``remote``; tell its owner."""
+        identities = sorted(
+            {json.dumps(s.identity.to_dict()) for s in remote.subscribers if s.identity}
+        )
+        record = json.dumps({"t": time.time(), "ids": identities})
+        await self.redis.hset(_presence(remote.id), self.node, record)
+        owner = await self.owner(remote.id)
+        if owner is not None and owner != self.node:
+            message = json.dumps({"op": "presence", "game": remote.id})
+            await self.redis.publish(_node_channel(owner), message)
+
+    def is_connected_elsewhere(self, game_id: str, identity: Actor) -> bool:
+        return identity in self._presence.get(game_id, frozenset())
+
+    async def _refresh_presence(self, only: str | None = None) -> None:
+        """Re-read who is at the board of our games on other nodes, and keep our own records
+        of our sockets to others' games fresh (a dead node's records go stale)."""
+        for remote in list(self.remote.values()):
+            if only is None:
+                await self.report_presence(remote)
+        games = [only] if only is not None else list(self.owned)
+        stale_before = time.time() - 3 * self.lease_ms / 1000 / _RENEWALS_PER_LEASE
+        for game_id in games:
+            records = await self.redis.hgetall(_presence(game_id))
+            present: set[Actor] = set()
+            for node, text in records.items():
+                record = json.loads(text)
+                if node != self.node and record["t"] >= stale_before:
+                    present.update(identity_from_dict(json.loads(i)) for i in record["ids"])
+            if frozenset(present) != self._presence.get(game_id, frozenset()):
+                self._presence[game_id] = frozenset(present)
+                if self.registry is not None:
+                    self.registry.reschedule(game_id)
+
+    # ------------------------------------------------------------------ forwarding
+
+    async def forward(
+        self, game_id: str, message: dict[str, Any], principal: dict[str, Any]
+    ) -> list[dict[str, Any]] | None:
+        """Have the game's owner handle ``message``; its replies, or None when no owner
+        answered (gone, or the lease is changing hands)."""
+        owner = await self.owner(game_id)
+        if owner is None or owner == self.node:
+            return None
+        request_id = secrets.token_hex(8)
+        future: asyncio.Future[list[dict[str, Any]]] = asyncio.get_running_loop().create_future()
+        self._replies[request_id] = future
+        request = {
+            "op": "command",
+            "id": request_id,
+            "from": self.node,
+            "game": game_id,
+            "message": message,
+            "principal": principal,
+        }
+        try:
+            if not await self.redis.publish(_node_channel(owner), json.dumps(request)):
+                return None  # nobody listens there: the owner is gone
+            return await asyncio.wait_for(future, FORWARD_TIMEOUT)
+        except TimeoutError:
+            return None
+        finally:
+            self._replies.pop(request_id, None)
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        game_id = request["game"]
+        if game_id in self.owned and self.on_command is not None:
+            replies: list[dict[str, Any]] | None = await self.on_command(
+                game_id, request["message"], request["principal"]
+            )
+        else:
+            replies = None  # not ours (any more): the sender looks the owner up again
+        answer = {"op": "reply", "id": request["id"], "replies": replies}
+        await self.redis.publish(_node_channel(request["from"]), json.dumps(answer))
+
+    # ------------------------------------------------------------------ the channel reader
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except RedisError:
+                log.warning("redis unavailable: the cluster channels are silent")
+                await asyncio.sleep(1.0)
+                await self._resubscribe()
+                continue
+            if message is None:
+                continue
+            if message.get("type") == "subscribe":
+                if (confirmed := self._subscribed.get(message["channel"])) is not None:
+                    confirmed.set()
+                continue
+            if message.get("type") != "message":
+                continue
+            try:
+                self._dispatch(message["channel"], json.loads(message["data"]))
+            except Exception:
+                log.exception("bad cluster message on %s", message.get("channel"))
+
+    async def _resubscribe(self) -> None:
+        with contextlib.suppress(RedisError):
+            await self._pubsub.subscribe(_node_channel(self.node))
+            for game_id in list(self.remote):
+                await self._pubsub.subscribe(_game_channel(game_id))
+
+    def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
+        if channel.startswith("dsq:game:"):
+            remote = self.remote.get(channel.removeprefix("dsq:game:"))
+            if remote is not None and data["from"] != self.node:
+                remote.deliver(int(data["v"]), list(data["texts"]), bool(data.get("notice")))
+            return
+        op = data.get("op")
+        if op == "command":
+            self.spawn(self._serve(data))
+        elif op == "reply":
+            future = self._replies.get(data["id"])
+            if future is not None and not future.done():
+                future.set_result(data["replies"])
+        elif op == "presence" and data["game"] in self.owned:
+            self.spawn(self._refresh_presence(only=data["game"]))
