@@ -26,9 +26,11 @@ def _free_port() -> int:
 
 
 class ServeProcess:
-    def __init__(self, data_dir: Path, port: int) -> None:
+    def __init__(self, data_dir: Path, port: int, extra_env: dict[str, str] | None = None) -> None:
         env = {**os.environ, "DOUSHOUQI_DATA_DIR": str(data_dir), "DOUSHOUQI_HEARTBEAT": "0.2"}
         env.pop("DOUSHOUQI_DATABASE_URL", None)
+        env.pop("DOUSHOUQI_REDIS_URL", None)
+        env.update(extra_env or {})
         self.port = port
         self.log_path = data_dir / f"serve-{time.monotonic_ns()}.log"
         self.log = self.log_path.open("w")
@@ -67,8 +69,10 @@ class ServeProcess:
 
 
 @contextmanager
-def serving(data_dir: Path, port: int) -> Iterator[ServeProcess]:
-    server = ServeProcess(data_dir, port)
+def serving(
+    data_dir: Path, port: int, extra_env: dict[str, str] | None = None
+) -> Iterator[ServeProcess]:
+    server = ServeProcess(data_dir, port, extra_env)
     try:
         yield server
     finally:

@@ -24,7 +24,7 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,6 +275,13 @@ class GameActor:
                 return missed
         return [dumps(self.state_message(subscriber.identity))]
 
+    def subscribe_all(self, seen: dict[Subscriber, int]) -> None:
+        """Subscribe several at once (each to what it missed since the version it saw)."""
+        self._subscribers.update(seen)  # first all, so none looks gone to the others
+        for subscriber, version in seen.items():
+            for text in self.subscribe(subscriber, version):
+                subscriber.deliver(text)
+
     async def open(self, subscriber: Subscriber, since: int | None = None) -> list[str]:
         """:meth:`subscribe`, as a game on another node is subscribed to (awaited)."""
         return self.subscribe(subscriber, since)
@@ -495,10 +502,14 @@ class ActorRegistry:
                     down_at = await cluster.previous_owner_beat(game_id)
                     if down_at is not None:
                         game = await self._resume(game, down_at, self.services.time.now())
-                actor = self._add(game, public=row.public, rematch_id=row.rematch_id)
+                actor = self._add(
+                    game,
+                    public=row.public,
+                    rematch_id=row.rematch_id,
+                    before_start=None if cluster is None else cluster.adopt_sockets,
+                )
                 if cluster is not None:
                     await cluster.confirm(game_id)
-                    cluster.adopt_sockets(actor)
             elif cluster is not None:
                 await cluster.release(game_id)
             future.set_result(actor)
@@ -510,9 +521,18 @@ class ActorRegistry:
         finally:
             del self._loading[game_id]
 
-    def _add(self, game: Game, *, public: bool, rematch_id: str | None = None) -> GameActor:
+    def _add(
+        self,
+        game: Game,
+        *,
+        public: bool,
+        rematch_id: str | None = None,
+        before_start: Callable[[GameActor], None] | None = None,
+    ) -> GameActor:
         actor = GameActor(game, self.services, self, public=public, rematch_id=rematch_id)
         self._actors[game.id] = actor
+        if before_start is not None:
+            before_start(actor)
         actor.schedule()
         return actor
 

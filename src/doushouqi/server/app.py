@@ -29,6 +29,7 @@ from .ai_pool import AiService, ProcessPoolAi
 from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .auth import Auth
+from .cluster import Cluster, node_id
 from .context import AppContext
 from .db import repo
 from .db.database import Database
@@ -40,6 +41,7 @@ from .ratelimit import LoginThrottle, RateLimiter
 from .settings import Settings
 from .timesource import SystemTime, TimeSource
 from .ws import router as ws_router
+from .ws import serve_forwarded
 
 __all__ = ["create_app"]
 
@@ -119,8 +121,14 @@ def create_app(
             analyst = ProcessPoolAi(settings.analysis_workers, name="analysis")
         else:
             analyst = engine
-        metrics = Metrics(settings.node_name or socket.gethostname())
-        services = Services(settings, db, GameStore(db), time, engine, metrics)
+        name = settings.node_name or socket.gethostname()
+        cluster = None
+        if settings.redis_url:
+            cluster = Cluster(
+                settings.redis_url, node_id(name), lease_seconds=settings.lease_seconds
+            )
+        metrics = Metrics(name if cluster is None else cluster.node)
+        services = Services(settings, db, GameStore(db), time, engine, metrics, cluster)
         registry = ActorRegistry(services)
         ctx = AppContext(
             settings=settings,
@@ -139,10 +147,18 @@ def create_app(
         )
         app.state.ctx = ctx
         _gauges(ctx)
-        down_at = await db.read(repo.get_heartbeat)
-        resumed = await registry.recover(down_at)
-        if resumed:
-            log.info("resumed %d game(s) in progress or waiting for an opponent", resumed)
+        if cluster is None:
+            down_at = await db.read(repo.get_heartbeat)
+            resumed = await registry.recover(down_at)
+            if resumed:
+                log.info("resumed %d game(s) in progress or waiting for an opponent", resumed)
+        else:
+            # The live games are claimed by whichever node gets there first (and then again
+            # whenever their owner dies), not all loaded here.
+            cluster.on_command = functools.partial(serve_forwarded, ctx)
+            cluster.live_game_ids = functools.partial(db.read, repo.live_game_ids)
+            await cluster.start(registry)
+            log.info("node %s joined the cluster", cluster.node)
         heartbeat = asyncio.create_task(_heartbeat(ctx))
         clean_up = asyncio.create_task(_clean_up(ctx))
         try:
@@ -151,6 +167,8 @@ def create_app(
             await _stop(heartbeat)
             await _stop(clean_up)
             await registry.close()
+            if cluster is not None:  # drain: the other nodes take our games over at once
+                await cluster.stop()
             # The last moment the games were looked after: the next start pauses clocks here.
             stopped = time.now()
             await db.write(lambda s: repo.set_heartbeat(s, stopped))

@@ -330,14 +330,14 @@ class Cluster:
         return self.remote.get(game_id) or RemoteGame(self, game_id)
 
     def adopt_sockets(self, actor: GameActor) -> None:
-        """This node now owns a game it had sockets to: they watch the actor from here on."""
+        """This node now owns a game it had sockets to: they watch the actor from here on
+        (all at once, so that the actor never sees one of its players as gone)."""
         remote = self.remote.pop(actor.id, None)
         if remote is None:
             return
         self._unlisten(actor.id)
-        for subscriber, seen in remote.subscribers.items():
-            for text in actor.subscribe(subscriber, seen):
-                subscriber.deliver(text)
+        subscribers, remote.subscribers = remote.subscribers, {}
+        actor.subscribe_all(subscribers)
 
     async def snapshot(
         self, game_id: str, identity: Actor | None, since: int | None

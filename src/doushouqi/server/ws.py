@@ -194,6 +194,11 @@ async def _forward(
     forwarded = message.model_dump(mode="json")
     replies = await client.actor.cluster.forward(client.actor.id, forwarded, principal.to_dict())
     if replies is None:
+        # No owner answered: it stopped or died. Take the game over here, if nobody has.
+        claimed = await client.ctx.registry.get(client.actor.id)
+        if isinstance(claimed, GameActor):
+            client.actor = claimed
+            return await handle_command(client, message)
         reason = "the game is moving to another server; try again"
         return [client.error("unavailable", reason, message.id)]
     if any(reply.get("type") in ("rejected", "error") for reply in replies):
@@ -335,7 +340,10 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         pass
     finally:
         ctx.sockets -= 1
-        actor.unsubscribe(subscriber)
+        # The socket may have moved from a game owned elsewhere to one taken over here.
+        for handle in {client.actor, actor, await ctx.registry.local(game_id)}:
+            if handle is not None:
+                handle.unsubscribe(subscriber)
         pump.cancel()
         if websocket.application_state is WebSocketState.CONNECTED:
             # The client may be gone already: then there is nobody left to tell.

@@ -1,0 +1,194 @@
+"""Several server nodes on one PostgreSQL and one Redis (all real): the players of a game and
+its spectators may be connected to different nodes, and when a node stops, its games go on
+from another."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doushouqi.server.ai_pool import RandomAi
+
+from .live import DEN_GAME, GameSocket, LiveServer, make_settings, move, running
+from .postgres import find_bindir
+from .redis_server import RedisServer, redis_server, redis_server_path
+from .test_crash_recovery import Client, _free_port, serving
+
+pytestmark = [
+    pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed"),
+    pytest.mark.skipif(find_bindir() is None, reason="PostgreSQL is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[RedisServer]:
+    with redis_server() as server:
+        yield server
+
+
+def node_settings(tmp_path: Path, database: str, redis: RedisServer, name: str) -> Any:
+    return make_settings(
+        tmp_path / name,
+        database_url=database,
+        redis_url=redis.url,
+        node_name=name,
+        lease_seconds=2.0,
+        grace_period=300.0,
+    )
+
+
+@pytest.fixture
+def nodes(tmp_path: Path, database: str, redis: RedisServer) -> Iterator[list[LiveServer]]:
+    with ExitStack() as stack:
+        yield [
+            stack.enter_context(running(node_settings(tmp_path, database, redis, name)))
+            for name in ("a", "b", "c")
+        ]
+
+
+def seen_moves(ws: GameSocket) -> list[str]:
+    return [m["move"] for m in ws.seen if m["type"] == "move_made"]
+
+
+def test_players_and_a_spectator_on_three_nodes_play_a_game_to_its_end(
+    nodes: list[LiveServer],
+) -> None:
+    a, b, c = nodes
+    red, blue, watcher = a.player().guest(), b.player().guest(), c.player().guest()
+    game_id = red.create(mode="online", color="red")["id"]
+    with red.socket(game_id) as red_ws, blue.socket(game_id) as blue_ws:
+        red_ws.wait_for("state")
+        blue_ws.wait_for("state")
+        blue_ws.send({"type": "join", "id": "j"})  # on node b, forwarded to a (the owner)
+        blue_ws.wait_for("game_started")
+        red_ws.wait_for("game_started")
+        with watcher.socket(game_id) as watcher_ws:
+            watcher_ws.wait_for("state")
+            for ply, text in enumerate(DEN_GAME):
+                mover = red_ws if ply % 2 == 0 else blue_ws
+                made = move(mover, text, id=f"m{ply}")
+                other = blue_ws if mover is red_ws else red_ws
+                other.wait_for("move_made", lambda m, t=text: m["move"] == t)
+                assert made["ply"] == ply + 1
+            finished = watcher_ws.wait_for("game_finished")
+            assert finished["result"] == "1-0"
+            assert seen_moves(watcher_ws) == DEN_GAME
+        assert blue_ws.wait_for("game_finished")["result"] == "1-0"
+    # The database, read from any node, holds every move once.
+    state = c.player().get(f"/api/games/{game_id}").json()["game"]
+    assert [m[0] for m in state["moves"]] == DEN_GAME
+
+
+def test_a_command_for_a_game_owned_elsewhere_is_judged_by_its_owner(
+    nodes: list[LiveServer],
+) -> None:
+    a, b, _ = nodes
+    red, blue = a.player().guest(), b.player().guest()
+    game_id = red.create(mode="online", color="red")["id"]
+    joined = blue.post(f"/api/games/{game_id}/join")  # REST on node b
+    assert joined.status_code == 200, joined.text
+    with blue.socket(game_id) as blue_ws:
+        blue_ws.wait_for("state")
+        blue_ws.send({"type": "move", "move": "a7a6", "id": "early"})
+        refused = blue_ws.wait_for("rejected")
+        assert refused["code"] == "not_started" and refused["id"] == "early"  # Red is away
+        blue_ws.send({"type": "ping", "id": "p"})
+        assert blue_ws.wait_for("pong")["id"] == "p"
+
+
+def test_a_stopping_node_hands_its_games_over(
+    tmp_path: Path, database: str, redis: RedisServer
+) -> None:
+    a = LiveServer(node_settings(tmp_path, database, redis, "a"), ai=RandomAi()).start()
+    with running(node_settings(tmp_path, database, redis, "b")) as b:
+        red, blue = b.player().guest(), b.player().guest()
+        creator = a.player()
+        creator.cookies = dict(red.cookies)  # Red creates the game on a: a owns it
+        game_id = creator.create(mode="online", color="red")["id"]
+        red_ws, blue_ws = red.socket(game_id), blue.socket(game_id)  # both through b
+        red_ws.wait_for("state")
+        blue_ws.wait_for("state")
+        blue_ws.send({"type": "join"})
+        red_ws.wait_for("game_started")
+        move(red_ws, "a3a4")
+        a.stop()  # as on SIGTERM: a closes its actors and gives its leases up
+        # b takes the game over and goes on with it; the sockets on b never left.
+        move(blue_ws, "a7a6")
+        red_ws.wait_for("move_made", lambda m: m["move"] == "a7a6")
+        move(red_ws, "a4a5")
+        blue_ws.wait_for("move_made", lambda m: m["move"] == "a4a5")
+        state = b.player().get(f"/api/games/{game_id}").json()["game"]
+        assert [m[0] for m in state["moves"]] == ["a3a4", "a7a6", "a4a5"]
+        red_ws.close()
+        blue_ws.close()
+
+
+def test_when_the_owner_is_killed_another_node_goes_on_with_its_games(
+    tmp_path: Path, database: str, redis: RedisServer
+) -> None:
+    """Two real ``doushouqi serve`` processes; the game's owner gets SIGKILL mid-game. Within
+    10 s the other node plays on from it: every acknowledged move is there, and the clock of
+    the side to move was not charged for the time nobody looked after the game."""
+    env = {
+        "DOUSHOUQI_DATABASE_URL": database,
+        "DOUSHOUQI_REDIS_URL": redis.url,
+        "DOUSHOUQI_LEASE_SECONDS": "3",
+    }
+    a_port, b_port = _free_port(), _free_port()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with serving(tmp_path / "a", a_port, env) as a, serving(tmp_path / "b", b_port, env):
+        creator = Client(a_port)
+        game_id = creator.post(
+            "/api/games", json={"mode": "online", "color": "red", "time_control": "10+0"}
+        ).json()["id"]
+        red = Client(b_port)
+        red.cookie = creator.cookie  # the same guest, now at node b
+        blue = Client(b_port)
+        red_ws, blue_ws = red.socket(game_id), blue.socket(game_id)
+        red_ws.wait_for("state")
+        blue_ws.wait_for("state")
+        blue_ws.send({"type": "join"})
+        red_ws.wait_for("game_started")
+        for ply in range(4):
+            move((red_ws, blue_ws)[ply % 2], DEN_GAME[ply])
+        before = red.get(f"/api/games/{game_id}").json()["game"]
+        a.kill()
+        killed = time.monotonic()
+        # Red moves on: refused ("unavailable") until b has taken the game over.
+        while True:
+            red_ws.send({"type": "move", "move": DEN_GAME[4], "id": "retry"})
+            reply = _answer(red_ws, DEN_GAME[4])
+            if reply["type"] == "move_made":
+                break
+            assert reply["code"] == "unavailable", reply
+            assert time.monotonic() - killed < 10, "no node took the game over"
+            time.sleep(0.2)
+        taken_over = time.monotonic() - killed
+        assert taken_over < 10
+        blue_ws.wait_for("move_made", lambda m: m["move"] == DEN_GAME[4])
+        # The sockets moved to the new owner without either player seeming to leave.
+        assert not any(m["type"] == "player_disconnected" for m in blue_ws.seen)
+        after = blue.get(f"/api/games/{game_id}").json()["game"]
+        assert [m[0] for m in after["moves"]] == DEN_GAME[:5]
+        # Red's clock ran only while Red thought: the downtime (about the lease's 3 s) was not
+        # charged (a second of slack for the heartbeat and the retries' round trips).
+        was, now = before["clocks"]["remaining"][0], after["clocks"]["remaining"][0]
+        assert was - now < 1.5, (was, now, taken_over)
+        red_ws.close()
+        blue_ws.close()
+
+
+def _answer(ws: GameSocket, text: str) -> dict[str, Any]:
+    """The move ``text`` just sent: its ``move_made``, or the error that refused it."""
+    while True:
+        reply = ws.recv(timeout=10)
+        if reply["type"] == "move_made" and reply["move"] == text:
+            return reply
+        if reply.get("id") == "retry" and reply["type"] in ("error", "rejected"):
+            return reply
