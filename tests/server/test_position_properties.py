@@ -225,8 +225,11 @@ def test_analysis_never_fails_and_agrees_with_the_library(
 
 @pytest.fixture(scope="module")
 def engine_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Player]:
+    # A long margin: the first analysis also waits for the worker to start and load the engine.
     settings = make_settings(
-        tmp_path_factory.mktemp("engine"), analysis_rate=RateLimit(1_000_000, 60.0)
+        tmp_path_factory.mktemp("engine"),
+        analysis_rate=RateLimit(1_000_000, 60.0),
+        ai_timeout_margin=90.0,
     )
     with running(settings, ai=ProcessPoolAi(1)) as live:
         yield live.player()
