@@ -8,13 +8,15 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from doushouqi.server.ai_pool import RandomAi
 
-from .live import DEN_GAME, GameSocket, LiveServer, make_settings, move, running
+from .live import DEN_GAME, GameSocket, LiveServer, Player, make_settings, move, running
+from .nginx import nginx_in_front, nginx_path
 from .postgres import find_bindir
 from .redis_server import RedisServer, redis_server, redis_server_path
 from .test_crash_recovery import Client, _free_port, serving
@@ -192,3 +194,26 @@ def _answer(ws: GameSocket, text: str) -> dict[str, Any]:
             return reply
         if reply.get("id") == "retry" and reply["type"] in ("error", "rejected"):
             return reply
+
+
+@pytest.mark.skipif(nginx_path() is None, reason="nginx is not installed")
+def test_a_game_through_nginx_in_front_of_the_nodes(nodes: list[LiveServer]) -> None:
+    """deploy/nginx.conf in front of three nodes: sockets and requests spread over them, and
+    a game is played to its end through it."""
+    with nginx_in_front([node.port for node in nodes]) as url:
+        front = SimpleNamespace(url=url, port=int(url.rsplit(":", 1)[1]))
+        red, blue = Player(front), Player(front)  # type: ignore[arg-type]
+        red.guest()
+        blue.guest()
+        game_id = red.create(mode="online", color="red")["id"]
+        with red.socket(game_id) as red_ws, blue.socket(game_id) as blue_ws:
+            red_ws.wait_for("state")
+            blue_ws.wait_for("state")
+            blue_ws.send({"type": "join"})
+            red_ws.wait_for("game_started")
+            for ply, text in enumerate(DEN_GAME):
+                move((red_ws, blue_ws)[ply % 2], text)
+            assert blue_ws.wait_for("game_finished")["result"] == "1-0"
+        # Round robin: the requests of this test reached every node.
+        served = {red.get("/readyz").json()["node"] for _ in range(6)}
+        assert len(served) == 3, served

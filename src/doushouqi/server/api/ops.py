@@ -22,13 +22,20 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz", response_model=None)
 async def readyz(ctx: Ctx) -> dict[str, Any] | JSONResponse:
-    """Whether this node should get traffic: its database answers (503 when not)."""
+    """Whether this node should get traffic: its database (and in a cluster, Redis) answers;
+    503 when not."""
+    checks: dict[str, str] = {}
     try:
         await ctx.db.read(lambda session: session.execute(text("SELECT 1")))
+        checks["database"] = "ok"
+        if (cluster := ctx.registry.services.cluster) is not None:
+            checks["redis"] = "down"
+            await cluster.redis.ping()
+            checks["redis"] = "ok"
     except Exception as exc:
-        body = {"status": "unavailable", "database": type(exc).__name__}
-        return JSONResponse(body, status_code=503)
-    return {"status": "ready", "node": ctx.metrics.node, "database": "ok"}
+        checks.setdefault("database", type(exc).__name__)
+        return JSONResponse({"status": "unavailable", **checks}, status_code=503)
+    return {"status": "ready", "node": ctx.metrics.node, **checks}
 
 
 @router.get("/metrics")

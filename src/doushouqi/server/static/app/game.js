@@ -143,6 +143,10 @@ export class GameView {
         return;
       case 'error':
         if (msg.code === 'not_found') this.fatal(t('game.notFound'));
+        else if (msg.code === 'unavailable') { // the game is moving between servers, or not saved
+          this.flash(t('game.unavailable'));
+          this.send('sync', { version: this.version });
+        }
         return;
       case 'rematch_ready':
         this.navigate(`/game/${msg.new_game_id}`);
