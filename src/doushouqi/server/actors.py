@@ -55,6 +55,7 @@ from .cluster import Cluster, RemoteGame
 from .db import repo
 from .db.database import Database
 from .db.gamestore import CommitError, GameStore, GameWrite
+from .logcontext import current_game
 from .metrics import Metrics
 from .settings import Settings
 from .timesource import TimeSource
@@ -200,6 +201,7 @@ class GameActor:
         happen) and ActorClosedError when this actor was evicted.
         """
         arrived = time.perf_counter()
+        current_game.set(self.id)
         async with self._lock:
             if self.closed:
                 raise ActorClosedError(self.id)
@@ -363,6 +365,7 @@ class GameActor:
             self._sync_task = asyncio.create_task(self._sync_connections(commands))
 
     async def _tick_at(self, deadline: float) -> None:
+        current_game.set(self.id)
         await self._services.time.sleep_until(deadline)
         self._timer, self._timer_deadline = None, None  # spent: the next one is armed anew
         try:
@@ -382,6 +385,7 @@ class GameActor:
         return max(0.02, movetime)
 
     async def _play_ai(self, game: Game) -> None:
+        current_game.set(self.id)
         player = game.players[game.turn]
         assert player is not None and player.ai_level is not None
         movetime = self._ai_movetime(game, self._services.time.now())

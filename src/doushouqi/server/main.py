@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import logging
 from typing import Any
 
+from .logcontext import install as install_logging
 from .settings import Settings
 
 __all__ = ["run_serve", "uvicorn_options"]
@@ -30,7 +30,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from .app import create_app
 
     settings = Settings.from_env()
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    install_logging(args.log_level)
     host = f"[{args.host}]" if ":" in args.host else args.host
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
     where = (

@@ -50,6 +50,7 @@ from .context import AppContext, context_of
 from .db.gamestore import CommitError
 from .guards import is_cross_origin
 from .json_input import BadJsonError, parse_json
+from .logcontext import current_game
 from .ratelimit import TokenBucket
 
 __all__ = ["CLIENT_MESSAGE", "DISPATCH", "Client", "dispatch", "router"]
@@ -307,6 +308,7 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str, since: int | None = None) -> None:
     ctx = context_of(websocket)
+    current_game.set(game_id[:16])
     # Browsers send cookies with cross-site websocket handshakes too.
     if is_cross_origin(websocket.headers):
         await websocket.close(code=4403, reason="cross-origin connection refused")
