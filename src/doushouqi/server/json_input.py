@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "BadJsonError", "parse_json"]
@@ -25,6 +26,9 @@ __all__ = ["MAX_DEPTH", "BadJsonError", "parse_json"]
 MAX_DEPTH = 32
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: A JSON string (its brackets are text), and the brackets that nest.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 
 
 class BadJsonError(ValueError):
@@ -53,14 +57,28 @@ def _check_tree(data: Any) -> None:
             pending.extend((item, depth + 1) for item in value)
 
 
+def _depth(text: str) -> int:
+    """How deep ``text``'s arrays and objects nest (brackets inside strings do not count)."""
+    brackets = _BRACKET.findall(_STRING.sub("", text))
+    return max(accumulate(1 if b in "[{" else -1 for b in brackets), default=0)
+
+
 def parse_json(raw: str | bytes) -> Any:
     """The parsed value of ``raw``; :class:`BadJsonError` for anything that is not JSON,
     nests too deep or holds text that is not valid Unicode."""
     try:
-        data = json.loads(raw)
-    except RecursionError:
-        raise BadJsonError(f"nested deeper than {MAX_DEPTH} levels") from None
-    except (ValueError, UnicodeDecodeError):
+        text = (
+            raw if isinstance(raw, str) else raw.decode(json.detect_encoding(raw), "surrogatepass")
+        )
+    except UnicodeDecodeError:
+        raise BadJsonError("not JSON") from None
+    # Measured before parsing: the parser itself must never recurse that deep (a
+    # RecursionError inside C code can leave CPython 3.11's recursion accounting unbalanced).
+    if _depth(text) > MAX_DEPTH:
+        raise BadJsonError(f"nested deeper than {MAX_DEPTH} levels")
+    try:
+        data = json.loads(text)
+    except ValueError:
         raise BadJsonError("not JSON") from None
     _check_tree(data)
     return data
