@@ -92,9 +92,12 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], str]:
 class Seat:
     """One client: a guest at one colour of the current game."""
 
-    def __init__(self, bench: Bench, cookie: str) -> None:
+    def __init__(self, bench: Bench, cookie: str, ws_url: str | None = None) -> None:
         self.bench = bench
         self.cookie = cookie
+        #: Where its sockets go (the bench's server unless given) and where its moves count.
+        self.ws_url = ws_url or bench.ws_url
+        self.stats = bench.stats
         self.ws: Any = None
         self.color = -1
         self.sent_at: float | None = None
@@ -106,7 +109,7 @@ class Seat:
             await self.ws.close()
         self.color = color
         self.sent_at = self.sent_move = None
-        url = self.bench.ws_url + f"/ws/games/{game_id}"
+        url = self.ws_url + f"/ws/games/{game_id}"
         self.ws = await websockets.connect(
             url,
             additional_headers={"Cookie": self.cookie},
@@ -131,7 +134,7 @@ class Seat:
         await self.send({"type": "move", "move": text})
 
     def on_move(self, message: dict[str, Any]) -> None:
-        stats = self.bench.stats
+        stats = self.stats
         if message["color"] == self.color and message["move"] == self.sent_move:
             if self.sent_at is not None and stats.measuring:
                 stats.rtts.append(time.perf_counter() - self.sent_at)
@@ -182,10 +185,10 @@ class Bench:
         while not stop.is_set():
             try:
                 raw = await seat.ws.recv()
-            except websockets.ConnectionClosed:
+            except websockets.ConnectionClosed as closed:
                 if stop.is_set():
                     return
-                await asyncio.sleep(0.05)  # replaced by the next game's connection
+                await self.on_closed(seat, closed)
                 continue
             message = json.loads(raw)
             kind = message["type"]
@@ -196,10 +199,16 @@ class Bench:
             elif kind == "state":
                 seat.on_turn({**message["game"], "to_move": message["game"]["turn"]})
             elif kind in ("rejected", "error"):
-                self.stats.errors += 1
+                self.on_error(message)
             elif kind == "game_finished" and seat.color == 0:
                 self.stats.games_finished += 1
                 await self.new_game(seat, partner)
+
+    def on_error(self, message: dict[str, Any]) -> None:
+        self.stats.errors += 1
+
+    async def on_closed(self, seat: Seat, closed: websockets.ConnectionClosed) -> None:
+        await asyncio.sleep(0.05)  # replaced by the next game's connection
 
     async def pair(self, ready: asyncio.Event, barrier: list[int], stop: asyncio.Event) -> None:
         red, blue = Seat(self, await self.guest()), Seat(self, await self.guest())

@@ -1,0 +1,1174 @@
+"""Cluster load benchmark: three server nodes behind nginx, beside one embedded node.
+
+    .venv/bin/python bench/cluster_load.py                      # 1000 games, 100 vs AI, 30 s
+    .venv/bin/python bench/cluster_load.py --games 50 --ai-games 10 --duration 10
+
+Everything runs on this machine, on loopback, and stops by itself. It starts
+
+* **the cluster**: PostgreSQL, Redis, three ``doushouqi serve`` nodes sharing them, nginx in
+  front (``deploy/nginx.conf``, rendered by ``tests/server/nginx.py``) and two
+  ``doushouqi worker`` processes (one engine process each) searching the AI's moves;
+* then, once the cluster is stopped, **one embedded node**: ``doushouqi serve`` on SQLite,
+  no Redis, with its in-process AI pool of two engine processes (as many as the cluster's
+  workers).
+
+Both get the same two loads, one after the other (``--duration`` seconds measured each, after
+``--warmup``):
+
+1. **Online games** (``--games``): two scripted guests a game, each moving a random legal
+   move from the server's ``dests`` after ``--think`` seconds (±50 %), as
+   ``bench/server_load.py`` does (its ``Seat`` plays here). In the cluster half of the games
+   have their players on two different nodes, connected to the nodes' own ports so that the
+   split is certain (the game is created on Red's node, which owns it: Red's moves are
+   played there, Blue's are forwarded to it through Redis and its events come back by
+   pub/sub); the other half go through nginx, which spreads each socket round robin. Those
+   are sorted after the start by where their sockets landed (read from Redis: the game's
+   lease, and the presence records of nodes holding a socket to a game they do not own):
+   *same-node* when both players are on the game's owner, else *cross-node*. Printed:
+   moves/s and the move round trip (sending a move → its ``move_made``, sent only after the
+   commit) at p50/p90/p99/max, for each kind of game.
+2. **Games against level 10** (``--ai-games``), through nginx: the AI's reply time (the
+   human's ``move_made`` → the AI's ``move_made``) at p50/p99, the ``ai_busy`` notices (the
+   searches that got less time than they asked for, and what they got), and from every
+   node's ``/metrics``, summed: ``doushouqi_ai_search_seconds``,
+   ``doushouqi_ai_effort_reductions_total`` and ``doushouqi_ai_random_fallbacks_total``.
+
+A table sets the cluster's figures beside the single node's at the end (``--single-scale``
+scales the single node's loads down, which the table then says). The processes' CPU (each
+with its children) is measured over the same windows; the client's event-loop lag says
+whether the one client process kept up. Every process started here is stopped at the end,
+on errors and Ctrl-C too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import IO, Any
+from urllib.parse import urlsplit
+
+import httpx
+import redis
+import redis.asyncio as aioredis
+import websockets
+from prometheus_client.parser import text_string_to_metric_families
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+
+from tests.server.nginx import nginx_path, site_for  # noqa: E402
+from tests.server.postgres import create_database, find_bindir, postgres_server  # noqa: E402
+from tests.server.redis_server import redis_server, redis_server_path  # noqa: E402
+
+from server_load import MAX_GAMES, Bench, Seat, Stats, _free_port  # noqa: E402
+
+MAX_AI_GAMES = 500
+MAX_DURATION = 300.0
+NODES = 3
+AI_LEVEL = 10
+#: Engine processes: two ``doushouqi worker --processes 1`` in the cluster, an AI pool of two
+#: in the single node.
+ENGINES = 2
+HOST = "127.0.0.1"
+#: Every process this run started (PostgreSQL's and Redis's too), checked gone at the end.
+STARTED: dict[int, str] = {}
+
+#: Part 1's kinds of game, in the order printed.
+DIRECT_OWNER = "cross-node, direct ports: Red's moves (on the owner)"
+DIRECT_FORWARDED = "cross-node, direct ports: Blue's moves (forwarded)"
+NGINX_SAME = "same-node via nginx (both players on the owner)"
+NGINX_CROSS = "cross-node via nginx (a player elsewhere)"
+UNSORTED = "via nginx, not yet sorted"
+SINGLE = "single node"
+GROUPS = (DIRECT_OWNER, DIRECT_FORWARDED, NGINX_SAME, NGINX_CROSS, UNSORTED, SINGLE)
+TOTALS = {
+    "same-node games": (NGINX_SAME, SINGLE),
+    "cross-node games": (DIRECT_OWNER, DIRECT_FORWARDED, NGINX_CROSS),
+    "all games": GROUPS,
+}
+
+
+# ------------------------------------------------------------------------------ processes
+
+
+class Processes:
+    """The processes started here, stopped in reverse order (nodes before what they use)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.started: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = []
+
+    def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+        log = (self.root / f"{name}.log").open("wb")
+        # A session of its own: a Ctrl-C reaches this script, which then stops them in order.
+        process = subprocess.Popen(
+            command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.started.append((name, process, log))
+        STARTED[process.pid] = name
+        return process
+
+    def log_tail(self, name: str, lines: int = 20) -> str:
+        path = self.root / f"{name}.log"
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def check_alive(self) -> None:
+        for name, process, _ in self.started:
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited ({process.returncode}):\n{self.log_tail(name)}")
+
+    def stop_all(self) -> None:
+        for _, process, _ in reversed(self.started):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        for _, process, log in reversed(self.started):
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+            log.close()
+        self.started.clear()
+
+
+def python_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "doushouqi.cli", *args]
+
+
+def bench_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOUSHOUQI_")}
+    env.update(
+        DOUSHOUQI_CREATE_RATE="1000000/60",
+        DOUSHOUQI_LOGIN_RATE="1000000/60",
+        # Part 1's players leave when it ends: their games must not end during Part 2.
+        DOUSHOUQI_GRACE_PERIOD="3600",
+    )
+    env.update(extra)
+    return env
+
+
+def start_node(procs: Processes, name: str, env: dict[str, str]) -> str:
+    port = _free_port()
+    data = procs.root / name
+    data.mkdir()
+    command = python_command("serve", "--host", HOST, "--port", str(port), "--log-level", "warning")
+    procs.start(name, command, {**env, "DOUSHOUQI_DATA_DIR": str(data)})
+    return f"http://{HOST}:{port}"
+
+
+def wait_ready(procs: Processes, urls: list[str], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    waiting = list(urls)
+    while waiting:
+        procs.check_alive()
+        for url in list(waiting):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
+                    waiting.remove(url)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"not ready after {timeout:.0f} s: {waiting}")
+        time.sleep(0.2)
+
+
+def start_nginx(procs: Processes, node_urls: list[str]) -> str:
+    """deploy/nginx.conf in front of the nodes, as ``tests/server/nginx.py`` renders it, in a
+    main configuration with room for this bench's thousands of sockets (each proxied socket
+    holds two connections; the tests' 1024 would not do)."""
+    executable = nginx_path()
+    if executable is None:
+        raise RuntimeError("nginx is not installed")
+    root = procs.root / "nginx"
+    root.mkdir()
+    port = _free_port()
+    (root / "site.conf").write_text(site_for([urlsplit(u).port or 0 for u in node_urls], port))
+    temp = "".join(
+        f"    {kind}_temp_path {root / kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    (root / "nginx.conf").write_text(
+        f"daemon off;\nworker_processes 1;\nworker_rlimit_nofile 65536;\n"
+        f"pid {root / 'nginx.pid'};\nerror_log {root / 'error.log'} warn;\n"
+        "events { worker_connections 16384; }\n"
+        f"http {{\n    access_log off;\n{temp}    include {root / 'site.conf'};\n}}\n"
+    )
+    procs.start("nginx", [executable, "-p", str(root), "-c", str(root / "nginx.conf")], {})
+    url = f"http://{HOST}:{port}"
+    deadline = time.monotonic() + 10
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return url
+        procs.check_alive()
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"nginx did not start: {(root / 'error.log').read_text()}")
+        time.sleep(0.05)
+
+
+def wait_workers(procs: Processes, redis_url: str, count: int, timeout: float) -> None:
+    """Until ``count`` workers have loaded the engine and say they live (their heartbeat
+    keys, see ``doushouqi.server.ai_jobs``)."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            procs.check_alive()
+            names = client.smembers("dsq:ai:workers")
+            live = sum(bool(client.exists(f"dsq:ai:worker:{name}")) for name in names)
+            if live >= count:
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{live} of {count} AI workers came up in {timeout:.0f} s")
+            time.sleep(0.2)
+    finally:
+        client.close()
+
+
+def postmaster_pid(database_url: str) -> int | None:
+    port = urlsplit(database_url.replace("postgresql+psycopg", "postgresql")).port
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = Path(entry.path, "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].endswith(b"postgres") and f"{port}".encode() in argv:
+            return int(entry.name)
+    return None
+
+
+def alive(pid: int) -> bool:
+    """Whether a process is still running (not gone, nor a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def tree_cpu(roots: list[int]) -> float:
+    """User + system CPU seconds of these processes and all their descendants (Linux)."""
+    children: dict[int, list[int]] = defaultdict(list)
+    spent: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        pid = int(entry.name)
+        children[int(fields[1])].append(pid)
+        spent[pid] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo, seen = 0.0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += spent.get(pid, 0.0)
+        todo.extend(children.get(pid, ()))
+    return total
+
+
+@dataclass
+class Target:
+    """Where one setting's clients go, and what runs it."""
+
+    label: str
+    #: REST and sockets through here (nginx, or the single node).
+    front: str
+    #: The nodes' own addresses (for direct sockets and their /metrics).
+    nodes: list[str]
+    redis_url: str | None
+    #: Process groups whose CPU is measured: name → root pids.
+    pids: dict[str, list[int]]
+    #: The nodes' logs (for the leases they lost).
+    logs: list[Path]
+
+
+def leases_lost(target: Target) -> int:
+    """Games whose lease a node lost (an overloaded node failed to renew it in time: another
+    took the game over and this one cut its sockets off, 4408)."""
+    return sum(
+        path.read_text(errors="replace").count("lost the lease")
+        for path in target.logs
+        if path.exists()
+    )
+
+
+async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
+    """A set-up request, tried again when its connection broke (a node closes idle
+    keep-alive connections after 5 s, and a request may race the close)."""
+    for attempt in range(4):
+        try:
+            return await http.post(path, **kwargs)
+        except httpx.TransportError:
+            if attempt == 3:
+                raise
+            await asyncio.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+# ------------------------------------------------------------------------------ measuring
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def ms(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return (
+        f"p50 {pct(values, 50) * 1000:.1f}  p90 {pct(values, 90) * 1000:.1f}  "
+        f"p99 {pct(values, 99) * 1000:.1f}  max {max(values) * 1000:.1f}"
+    )
+
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+async def scrape(target: Target) -> Samples:
+    """Every node's /metrics, summed over the nodes (the ``node`` label dropped)."""
+    totals: Samples = defaultdict(float)
+    async with httpx.AsyncClient(timeout=30) as http:
+        for url in target.nodes:
+            response = await http.get(url + "/metrics")
+            response.raise_for_status()
+            for family in text_string_to_metric_families(response.text):
+                for sample in family.samples:
+                    labels = tuple(sorted((k, v) for k, v in sample.labels.items() if k != "node"))
+                    totals[sample.name, labels] += sample.value
+    return totals
+
+
+def delta(after: Samples, before: Samples, name: str, **labels: str) -> float:
+    """The change of one metric (summed over any labels not given)."""
+    total = 0.0
+    for (sample, have), value in after.items():
+        if sample == name and all(dict(have).get(k) == v for k, v in labels.items()):
+            total += value - before.get((sample, have), 0.0)
+    return total
+
+
+def histogram(after: Samples, before: Samples, name: str, **labels: str) -> dict[str, Any]:
+    count = delta(after, before, name + "_count", **labels)
+    buckets: list[tuple[float, float]] = []
+    for sample, have in after:
+        bound = dict(have).get("le")
+        if sample == name + "_bucket" and bound is not None:
+            rest = {k: v for k, v in have if k != "le"}
+            if all(rest.get(k) == v for k, v in labels.items()):
+                buckets.append((float(bound), delta(after, before, sample, le=bound, **labels)))
+    buckets.sort()
+
+    def upper(q: float) -> float:
+        return next((b for b, n in buckets if n >= q * count), math.inf)
+
+    return {
+        "count": count,
+        "mean": delta(after, before, name + "_sum", **labels) / count if count else math.nan,
+        "p50": upper(0.5) if count else math.nan,
+        "p99": upper(0.99) if count else math.nan,
+        "buckets": buckets,
+    }
+
+
+class Window:
+    """The measured window: wall time, the processes' CPU, the client's event-loop lag."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.lags: list[float] = []
+        self._lag_task: asyncio.Task[None] | None = None
+
+    async def _watch_lag(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.05)
+            self.lags.append(time.perf_counter() - asked - 0.05)
+
+    async def open(self) -> None:
+        self.before = await scrape(self.target)
+        self.cpu_before = {k: tree_cpu(v) for k, v in self.target.pids.items()}
+        self.client_before = time.process_time()
+        self.started = time.perf_counter()
+        self._lag_task = asyncio.create_task(self._watch_lag())
+
+    async def close(self) -> None:
+        self.elapsed = time.perf_counter() - self.started
+        client = time.process_time() - self.client_before
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+        self.cpu = {
+            k: (tree_cpu(v) - self.cpu_before[k]) / self.elapsed
+            for k, v in self.target.pids.items()
+        }
+        self.cpu["client (this script)"] = client / self.elapsed
+        self.after = await scrape(self.target)
+        self.load = os.getloadavg()[0]
+
+    def cpu_line(self) -> str:
+        server = sum(v for k, v in self.cpu.items() if not k.startswith("client"))
+        parts = "  ".join(f"{k} {v:.2f}" for k, v in self.cpu.items())
+        return f"{server:.2f} cores server side ({parts})"
+
+    def lag_line(self) -> str:
+        if not self.lags:
+            return "-"
+        return f"p50 {pct(self.lags, 50) * 1000:.1f} ms, p99 {pct(self.lags, 99) * 1000:.1f} ms"
+
+
+# ------------------------------------------------------------------------------ part 1
+
+
+class BenchSeat(Seat):
+    """A server_load seat that knows its game, waits for the start signal before its first
+    move, and comes back when the server closes its socket (as the web client does)."""
+
+    def __init__(self, bench: Any, cookie: str, ws_url: str | None = None) -> None:
+        super().__init__(bench, cookie, ws_url)
+        self.game_id = ""
+        self.go: asyncio.Event = bench.go
+
+    async def connect(self, game_id: str, color: int) -> None:
+        self.game_id = game_id
+        await super().connect(game_id, color)
+
+    async def think(self, dests: dict[str, list[str]]) -> None:
+        await self.go.wait()
+        with contextlib.suppress(websockets.ConnectionClosed):  # it reconnects and resyncs
+            await super().think(dests)
+
+    async def reconnect(self, closed: websockets.ConnectionClosed, counts: Counter[str]) -> None:
+        """The server closed the socket (4408: the game moved to another node, or this one
+        fell behind): connect again; the ``state`` it sends resumes play."""
+        if isinstance(closed, websockets.ConnectionClosedOK):
+            await asyncio.sleep(0.05)  # closed here: replaced by the next game's socket
+            return
+        code = closed.rcvd.code if closed.rcvd is not None else "no close frame"
+        counts[str(code)] += 1
+        for attempt in range(10):
+            try:
+                await self.connect(self.game_id, self.color)
+                return
+            except (OSError, TimeoutError, websockets.WebSocketException):
+                counts["reconnect failed"] += 1
+                await asyncio.sleep(0.5 * (attempt + 1))
+
+
+class Player(BenchSeat):
+    """An online player; its socket goes to ``ws_url``, its games are created at
+    ``create_url``."""
+
+    def __init__(
+        self, bench: OnlineLoad, cookie: str, ws_url: str, create_url: str, kind: str
+    ) -> None:
+        super().__init__(bench, cookie, ws_url)
+        self.online = bench
+        self.create_url = create_url
+        self.kind = kind
+        self.partner: Player | None = None
+
+    def on_turn(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "game_started" and self.color == 0 and self.kind == "nginx":
+            self.online.sort_later(self)
+        super().on_turn(message)
+
+
+class OnlineLoad(Bench):
+    """Part 1: server_load's games, some on chosen nodes, the others through the front."""
+
+    def __init__(self, args: argparse.Namespace, target: Target, games: int) -> None:
+        super().__init__(args, target.front, None)
+        self.target = target
+        self.games = games
+        self.groups = {name: Stats() for name in GROUPS}
+        self.codes: Counter[str] = Counter()
+        self.placed: Counter[str] = Counter()
+        self.closed: Counter[str] = Counter()
+        self.go = asyncio.Event()
+        self.setup_failures: list[str] = []
+        self.seats: list[Player] = []
+        self.background: set[asyncio.Task[None]] = set()
+        limits = httpx.Limits(max_connections=64)
+        self.clients = {target.front: self.http}
+        for url in target.nodes:
+            if url not in self.clients:
+                self.clients[url] = httpx.AsyncClient(
+                    base_url=url, timeout=args.setup_timeout, limits=limits
+                )
+        self.redis = (
+            aioredis.from_url(target.redis_url, decode_responses=True) if target.redis_url else None
+        )
+
+    def on_error(self, message: dict[str, Any]) -> None:
+        self.stats.errors += 1
+        self.codes[f"{message['type']}:{message.get('code')}"] += 1
+
+    async def on_closed(self, seat: Seat, closed: websockets.ConnectionClosed) -> None:
+        assert isinstance(seat, Player)
+        await seat.reconnect(closed, self.closed)
+
+    async def guest(self) -> str:
+        response = await post(self.http, "/api/auth/guest")
+        response.raise_for_status()
+        return f"dsq_guest={response.cookies['dsq_guest']}"
+
+    def seats_for(self, index: int, red: str, blue: str) -> tuple[Player, Player]:
+        nodes, front = self.target.nodes, self.target.front
+        ws = {url: "ws://" + urlsplit(url).netloc for url in [front, *nodes]}
+        if self.redis is None:  # the single node
+            seats = (
+                Player(self, red, ws[front], front, "single"),
+                Player(self, blue, ws[front], front, "single"),
+            )
+            seats[0].stats = seats[1].stats = self.groups[SINGLE]
+        elif index % 2 == 0:  # Red on one node (which owns the game), Blue on the next
+            owner, other = nodes[index // 2 % NODES], nodes[(index // 2 + 1) % NODES]
+            seats = (
+                Player(self, red, ws[owner], owner, "direct"),
+                Player(self, blue, ws[other], owner, "direct"),
+            )
+            seats[0].stats = self.groups[DIRECT_OWNER]
+            seats[1].stats = self.groups[DIRECT_FORWARDED]
+        else:
+            seats = (
+                Player(self, red, ws[front], front, "nginx"),
+                Player(self, blue, ws[front], front, "nginx"),
+            )
+        seats[0].partner, seats[1].partner = seats[1], seats[0]
+        return seats
+
+    async def new_game(self, red: Seat, blue: Seat) -> None:
+        assert isinstance(red, Player) and isinstance(blue, Player)
+        response = await post(
+            self.clients[red.create_url],
+            "/api/games",
+            json={"mode": "online", "color": "red", "public": False},
+            headers={"Cookie": red.cookie},
+        )
+        response.raise_for_status()
+        if red.kind == "nginx":
+            red.stats = blue.stats = self.groups[UNSORTED]
+        game_id = response.json()["id"]
+        await red.connect(game_id, 0)
+        await blue.connect(game_id, 1)
+        await blue.send({"type": "join"})
+
+    def sort_later(self, red: Player) -> None:
+        task = asyncio.create_task(self._sort(red, red.game_id))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _sort(self, red: Player, game_id: str) -> None:
+        """Same-node or cross-node: the owner's lease, and which other nodes have sockets."""
+        assert self.redis is not None and red.partner is not None
+        await asyncio.sleep(0.1)  # presence is recorded as a socket subscribes
+        owner = await self.redis.get(f"dsq:lease:{game_id}")
+        records = await self.redis.hgetall(f"dsq:presence:{game_id}")
+        elsewhere = any(node != owner and json.loads(text)["ids"] for node, text in records.items())
+        if red.game_id == game_id:
+            group = NGINX_CROSS if elsewhere else NGINX_SAME
+            red.stats = red.partner.stats = self.groups[group]
+            self.placed[group] += 1
+
+    async def seat_pair(self, index: int, ready: asyncio.Event, stop: asyncio.Event) -> None:
+        try:
+            red, blue = self.seats_for(index, await self.guest(), await self.guest())
+            self.seats += [red, blue]
+            await self.new_game(red, blue)
+        except Exception as exc:
+            self.setup_failures.append(f"{type(exc).__name__}: {exc!r}")
+            return
+        finally:
+            self.seated += 1
+            if self.seated == self.games:
+                ready.set()
+        await asyncio.gather(self.listen(red, blue, stop), self.listen(blue, red, stop))
+
+    async def run(self) -> dict[str, Any]:  # type: ignore[override]
+        ready, stop = asyncio.Event(), asyncio.Event()
+        self.seated = 0
+        leases_before = leases_lost(self.target)
+        started = time.perf_counter()
+        tasks = []
+        for index in range(self.games):
+            tasks.append(asyncio.create_task(self.seat_pair(index, ready, stop)))
+            if len(tasks) % 20 == 0:
+                await asyncio.sleep(0.05)  # stagger the set-up requests
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), self.args.setup_timeout)
+        seated = self.seated - len(self.setup_failures)
+        print(
+            f"  {seated} of {self.games} games seated in {time.perf_counter() - started:.1f} s"
+            + (
+                f" ({len(self.setup_failures)} failed, e.g. {self.setup_failures[0]})"
+                if self.setup_failures
+                else ""
+            )
+            + (" (the rest timed out, still seating)" if self.seated < self.games else "")
+            + "; no move before all are seated; "
+            + f"warming up {self.args.warmup:.0f} s, measuring {self.args.duration:.0f} s",
+            flush=True,
+        )
+        self.go.set()
+        await asyncio.sleep(self.args.warmup)
+        window = Window(self.target)
+        await window.open()
+        for stats in self.groups.values():
+            stats.measuring = True
+        await asyncio.sleep(self.args.duration)
+        for stats in self.groups.values():
+            stats.measuring = False
+        await window.close()
+        self.leases = leases_lost(self.target) - leases_before
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, *self.background, return_exceptions=True)
+        await close_sockets(self.seats)
+        for client in self.clients.values():
+            await client.aclose()
+        if self.redis is not None:
+            await self.redis.aclose()
+        return self.report_online(window, seated)
+
+    def report_online(self, window: Window, seated: int) -> dict[str, Any]:
+        elapsed = window.elapsed
+        print(f"  {'kind of game':54} {'moves':>6} {'moves/s':>8}   round trip (ms)")
+        rows: dict[str, list[float]] = {}
+        for name in GROUPS:
+            rtts = self.groups[name].rtts
+            if rtts:
+                rows[name] = rtts
+                print(f"  {name:54} {len(rtts):6} {len(rtts) / elapsed:8.0f}   {ms(rtts)}")
+        for name, members in TOTALS.items():
+            rtts = [r for m in members for r in self.groups[m].rtts]
+            rows[name] = rtts
+            if rtts:
+                print(f"  {name:54} {len(rtts):6} {len(rtts) / elapsed:8.0f}   {ms(rtts)}")
+        if self.placed:
+            print(
+                "  games through nginx, by where their sockets landed: "
+                + ", ".join(f"{n} {c}" for n, c in sorted(self.placed.items()))
+            )
+        every = rows["all games"]
+        if every:
+            p99 = pct(every, 99) * 1000
+            verdict = "met" if p99 < 100 else "NOT met"
+            print(f"  target p99 < 100 ms: {verdict} (p99 {p99:.1f} ms)")
+        print(f"  games finished     {self.stats.games_finished} (each replaced by a new one)")
+        codes = ", ".join(f"{c} {n}" for c, n in self.codes.most_common()) or "none"
+        print(f"  errors             {self.stats.errors} ({codes})")
+        closed = ", ".join(f"{c}: {n}" for c, n in self.closed.most_common()) or "none"
+        print(f"  closed by server   {closed} (reconnected)")
+        print(f"  leases lost        {self.leases} (node logs, the whole part)")
+        server_moves = delta(window.after, window.before, "doushouqi_moves_total")
+        print(f"  server moves       {server_moves:.0f} (/metrics, all nodes)")
+        print(f"  CPU (cores)        {window.cpu_line()}")
+        print(f"  client loop lag    {window.lag_line()}")
+        print(f"  load average       {window.load:.2f} on {os.cpu_count()} cores", flush=True)
+        return {
+            "games": seated,
+            "moves": len(every),
+            "moves/s": len(every) / elapsed,
+            "rows": rows,
+            "errors": self.stats.errors,
+            "closed": sum(v for k, v in self.closed.items() if k != "reconnect failed"),
+            "leases": self.leases,
+            "window": window,
+        }
+
+
+async def close_sockets(seats: list[Any]) -> None:
+    async def close(seat: Any) -> None:
+        if seat.think_task is not None:
+            seat.think_task.cancel()
+        if seat.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(seat.ws.close(), 5)
+
+    for start in range(0, len(seats), 200):
+        await asyncio.gather(*(close(s) for s in seats[start : start + 200]))
+
+
+# ------------------------------------------------------------------------------ part 2
+
+
+class Human(BenchSeat):
+    """A guest playing the computer: server_load's seat, timing the AI's replies."""
+
+    def __init__(self, bench: AiLoad, cookie: str) -> None:
+        super().__init__(bench, cookie)
+        self.ai = bench
+        self.moved_at: float | None = None
+
+    def on_move(self, message: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if message["color"] == self.color:
+            if message["move"] == self.sent_move:
+                self.moved_at = now
+        elif self.moved_at is not None:
+            self.ai.answered.add(self)
+            if self.stats.measuring:
+                self.ai.replies.append(now - self.moved_at)
+            self.moved_at = None
+        super().on_move(message)
+
+
+class AiLoad(Bench):
+    """Part 2: games against level 10 through the front."""
+
+    def __init__(self, args: argparse.Namespace, target: Target, games: int) -> None:
+        super().__init__(args, target.front, None)
+        self.target = target
+        self.games = games
+        self.replies: list[float] = []
+        self.busy: list[tuple[float, float]] = []
+        self.codes: Counter[str] = Counter()
+        self.refused = 0
+        self.closed: Counter[str] = Counter()
+        self.go = asyncio.Event()
+        self.go.set()
+        self.humans: list[Human] = []
+        #: The players who have had an AI reply (the single node's engines start on the first).
+        self.answered: set[Human] = set()
+
+    async def start_game(self, human: Human, stop: asyncio.Event) -> bool:
+        while not stop.is_set():
+            response = await post(
+                self.http,
+                "/api/games",
+                json={"mode": "vs_ai", "ai_level": AI_LEVEL, "color": "red"},
+                headers={"Cookie": human.cookie},
+            )
+            if response.status_code == 503:  # admission control: no seat against the AI
+                self.refused += 1
+                await asyncio.sleep(1.0)
+                continue
+            response.raise_for_status()
+            human.moved_at = None
+            await human.connect(response.json()["id"], 0)
+            return True
+        return False
+
+    async def guest(self) -> str:
+        response = await post(self.http, "/api/auth/guest")
+        response.raise_for_status()
+        return f"dsq_guest={response.cookies['dsq_guest']}"
+
+    async def play(self, ready: asyncio.Event, stop: asyncio.Event) -> None:
+        try:
+            human = Human(self, await self.guest())
+            self.humans.append(human)
+            started = await self.start_game(human, stop)
+        finally:
+            self.seated += 1
+            if self.seated == self.games:
+                ready.set()
+        while started and not stop.is_set():
+            try:
+                raw = await human.ws.recv()
+            except websockets.ConnectionClosed as closed:
+                if stop.is_set():
+                    return
+                await human.reconnect(closed, self.closed)
+                continue
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "move_made":
+                human.on_move(message)
+            elif kind in ("game_started", "timeout_passed", "takeback_applied"):
+                human.on_turn(message)
+            elif kind == "state":
+                human.on_turn({**message["game"], "to_move": message["game"]["turn"]})
+            elif kind == "ai_busy":
+                if self.stats.measuring:
+                    self.busy.append((float(message["movetime"]), float(message["asked"])))
+            elif kind in ("rejected", "error"):
+                self.stats.errors += 1
+                self.codes[f"{kind}:{message.get('code')}"] += 1
+            elif kind == "game_finished":
+                self.stats.games_finished += 1
+                started = await self.start_game(human, stop)
+
+    async def run(self) -> dict[str, Any]:  # type: ignore[override]
+        ready, stop = asyncio.Event(), asyncio.Event()
+        self.seated = 0
+        begun = time.perf_counter()
+        tasks = []
+        for _ in range(self.games):
+            tasks.append(asyncio.create_task(self.play(ready, stop)))
+            if len(tasks) % 10 == 0:
+                await asyncio.sleep(0.05)
+        try:
+            await asyncio.wait_for(ready.wait(), self.args.setup_timeout)
+        except TimeoutError:
+            print(f"  only {self.seated} of {self.games} games seated in time", flush=True)
+        failed = [t for t in tasks if t.done() and t.exception() is not None]
+        print(
+            f"  {self.games - len(failed)} games against level {AI_LEVEL} seated in "
+            f"{time.perf_counter() - begun:.1f} s"
+            + (f" ({len(failed)} failed: {failed[0].exception()!r})" if failed else "")
+            + f"; warming up at least {self.args.warmup:.0f} s and until every game has had "
+            f"an AI reply, then measuring {self.args.duration:.0f} s",
+            flush=True,
+        )
+        warm = time.perf_counter()
+        await asyncio.sleep(self.args.warmup)
+        playing = self.games - len(failed)
+        while len(self.answered) < playing and time.perf_counter() - warm < self.args.setup_timeout:
+            await asyncio.sleep(0.1)
+        print(
+            f"  warmed up in {time.perf_counter() - warm:.1f} s "
+            f"({len(self.answered)} of {playing} games had an AI reply)",
+            flush=True,
+        )
+        window = Window(self.target)
+        await window.open()
+        refused_before = self.refused
+        self.stats.measuring = True
+        await asyncio.sleep(self.args.duration)
+        self.stats.measuring = False
+        await window.close()
+        refused = self.refused - refused_before
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_sockets(self.humans)
+        await self.http.aclose()
+        return self.report_ai(window, self.games - len(failed), refused)
+
+    def report_ai(self, window: Window, seated: int, refused: int) -> dict[str, Any]:
+        before, after = window.before, window.after
+        search = histogram(after, before, "doushouqi_ai_search_seconds", kind="move")
+        wait = histogram(after, before, "doushouqi_ai_wait_seconds", kind="move")
+        reductions = delta(after, before, "doushouqi_ai_effort_reductions_total", kind="move")
+        fallbacks = delta(after, before, "doushouqi_ai_random_fallbacks_total")
+        refused_server = delta(after, before, "doushouqi_ai_games_refused_total")
+        replies = self.replies
+        print(f"  AI replies         {len(replies)} = {len(replies) / window.elapsed:.1f}/s")
+        print(f"  AI reply (ms)      {ms(replies)}")
+        print(f"  human move (ms)    {ms(self.stats.rtts)}")
+        given = [g for g, _ in self.busy]
+        asked = statistics.fmean(a for _, a in self.busy) if self.busy else math.nan
+        if given:
+            print(
+                f"  ai_busy notices    {len(self.busy)} "
+                f"({len(self.busy) / max(1, len(replies)):.0%} of replies): "
+                f"searched p50 {statistics.median(given):.3f} s, "
+                f"min {min(given):.3f} s, max {max(given):.3f} s of {asked:.2f} s asked"
+            )
+        else:
+            print("  ai_busy notices    0")
+        print(
+            f"  search (/metrics)  {search['count']:.0f} searches, mean {search['mean']:.3f} s, "
+            f"p50 <= {search['p50']} s, p99 <= {search['p99']} s"
+        )
+        shown = "  ".join(f"<={b:g}:{n:.0f}" for b, n in search["buckets"] if n)
+        print(f"    cumulative buckets {shown}")
+        print(
+            f"  queue wait         mean {wait['mean'] * 1000:.0f} ms, p99 <= {wait['p99']} s"
+            " (/metrics)"
+        )
+        print(f"  effort reductions  {reductions:.0f} (/metrics, all nodes)")
+        verdict = "met" if fallbacks == 0 else "NOT met"
+        print(f"  random fallbacks   {fallbacks:.0f} (target 0: {verdict})")
+        print(f"  games refused      {refused} by admission control ({refused_server:.0f} counted)")
+        print(f"  games finished     {self.stats.games_finished}")
+        codes = ", ".join(f"{c} {n}" for c, n in self.codes.most_common()) or "none"
+        print(f"  errors             {self.stats.errors} ({codes})")
+        closed = ", ".join(f"{c}: {n}" for c, n in self.closed.most_common()) or "none"
+        print(f"  closed by server   {closed} (reconnected)")
+        print(f"  CPU (cores)        {window.cpu_line()}")
+        print(f"  client loop lag    {window.lag_line()}")
+        print(f"  load average       {window.load:.2f} on {os.cpu_count()} cores", flush=True)
+        return {
+            "games": seated,
+            "replies": replies,
+            "busy": len(self.busy),
+            "busy_given": given,
+            "search": search,
+            "reductions": reductions,
+            "fallbacks": fallbacks,
+            "refused": refused,
+            "errors": self.stats.errors,
+            "window": window,
+        }
+
+
+# ------------------------------------------------------------------------------ settings
+
+
+async def run_parts(args: argparse.Namespace, target: Target, scale: float) -> dict[str, Any]:
+    games = max(1, round(args.games * scale))
+    ai_games = round(args.ai_games * scale)
+    results: dict[str, Any] = {}
+    print(f"\n[{target.label}] Part 1: {games} online games", flush=True)
+    results["online"] = await OnlineLoad(args, target, games).run()
+    await asyncio.sleep(2)  # the players' departures settle
+    if ai_games:
+        print(f"\n[{target.label}] Part 2: {ai_games} games against level {AI_LEVEL}", flush=True)
+        results["ai"] = await AiLoad(args, target, ai_games).run()
+    return results
+
+
+def games_per_worker(args: argparse.Namespace) -> str:
+    """Admission control admits ``engines × this`` games against the AI per node: raised so
+    that this bench's games are all admitted (its refusals are still counted)."""
+    return str(max(20, math.ceil(args.ai_games / ENGINES) + 1))
+
+
+def run_cluster(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    with contextlib.ExitStack() as stack:
+        began = time.perf_counter()
+        database = create_database(stack.enter_context(postgres_server()), "jungle")
+        redis_srv = stack.enter_context(redis_server())
+        procs = Processes(root)
+        stack.callback(procs.stop_all)
+        env = bench_env(
+            DOUSHOUQI_DATABASE_URL=database,
+            DOUSHOUQI_REDIS_URL=redis_srv.url,
+            DOUSHOUQI_TRUSTED_PROXIES=HOST,
+            DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args),
+        )
+        names = [f"node{i + 1}" for i in range(NODES)]
+        # The first node migrates the new database alone: nodes migrating an empty database
+        # at once collide (each tries to create alembic_version).
+        nodes = [start_node(procs, names[0], {**env, "DOUSHOUQI_NODE_NAME": names[0]})]
+        wait_ready(procs, nodes, args.setup_timeout)
+        nodes += [start_node(procs, n, {**env, "DOUSHOUQI_NODE_NAME": n}) for n in names[1:]]
+        workers = [
+            procs.start(
+                f"worker{i + 1}",
+                python_command(
+                    "worker", "--redis", redis_srv.url, "--processes", "1", "--log-level", "warning"
+                ),
+                bench_env(),
+            )
+            for i in range(ENGINES)
+        ]
+        wait_ready(procs, nodes, args.setup_timeout)
+        front = start_nginx(procs, nodes)
+        wait_workers(procs, redis_srv.url, ENGINES, args.setup_timeout)
+        by_name = {name: process.pid for name, process, _ in procs.started}
+        assert redis_srv.process is not None
+        STARTED[redis_srv.process.pid] = "redis-server"
+        if (postmaster := postmaster_pid(database)) is not None:
+            STARTED[postmaster] = "postgres"
+        pids = {
+            "nodes": [by_name[f"node{i + 1}"] for i in range(NODES)],
+            "workers": [w.pid for w in workers],
+            "postgres": [postmaster] if postmaster else [],
+            "redis": [redis_srv.process.pid],
+            "nginx": [by_name["nginx"]],
+        }
+        print(
+            f"\ncluster up in {time.perf_counter() - began:.1f} s: nodes "
+            + " ".join(nodes)
+            + f", nginx {front}, Redis {redis_srv.url}, PostgreSQL, {ENGINES} workers",
+            flush=True,
+        )
+        logs = [procs.root / f"{name}.log" for name in names]
+        target = Target("cluster", front, nodes, redis_srv.url, pids, logs)
+        results = asyncio.run(run_parts(args, target, 1.0))
+        procs.check_alive()
+    return results
+
+
+def run_single(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    procs = Processes(root)
+    try:
+        began = time.perf_counter()
+        env = bench_env(
+            DOUSHOUQI_AI_WORKERS=str(ENGINES),
+            DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args),
+        )
+        url = start_node(procs, "single", env)
+        wait_ready(procs, [url], args.setup_timeout)
+        print(
+            f"\nsingle node up in {time.perf_counter() - began:.1f} s: {url} "
+            f"(SQLite, {ENGINES} in-process AI workers)",
+            flush=True,
+        )
+        pids = {"node": [procs.started[0][1].pid]}
+        target = Target("single node", url, [url], None, pids, [procs.root / "single.log"])
+        results = asyncio.run(run_parts(args, target, args.single_scale))
+        procs.check_alive()
+        return results
+    finally:
+        procs.stop_all()
+
+
+# ------------------------------------------------------------------------------ the table
+
+
+def table(args: argparse.Namespace, cluster: dict[str, Any], single: dict[str, Any]) -> None:
+    scale = args.single_scale
+    heads = ("cluster (3 nodes, nginx, PG, Redis)", "single node (SQLite)")
+    print(f"\n{'':34} {heads[0]:>36} {heads[1]:>24}")
+    if scale != 1:
+        print(f"(the single node's loads are scaled by {scale:g}: its games are fewer)")
+
+    def row(label: str, *cells: str) -> None:
+        print(f"{label:34} {cells[0]:>36} {cells[1]:>24}")
+
+    def each(part: str, show: Any) -> list[str]:
+        return [show(r[part]) if part in r else "-" for r in (cluster, single)]
+
+    def quant(values: list[float], p: float) -> str:
+        return f"{pct(values, p) * 1000:.1f}" if values else "-"
+
+    row("Part 1: online games", *each("online", lambda r: str(r["games"])))
+    row("  moves/s", *each("online", lambda r: f"{r['moves/s']:.0f}"))
+    for name in ("all games", "same-node games", "cross-node games"):
+        for p in (50, 90, 99):
+            row(
+                f"  {name} p{p} (ms)",
+                *each("online", lambda r, n=name, q=p: quant(r["rows"][n], q)),
+            )
+        row(
+            f"  {name} max (ms)",
+            *each("online", lambda r, n=name: quant(r["rows"][n], 100)),
+        )
+    row("  errors", *each("online", lambda r: str(r["errors"])))
+    row("  sockets closed by server", *each("online", lambda r: str(r["closed"])))
+    row("  leases lost", *each("online", lambda r: str(r["leases"])))
+    row("  server CPU (cores)", *each("online", lambda r: server_cpu(r["window"])))
+    row("  client CPU (cores)", *each("online", lambda r: client_cpu(r["window"])))
+    row(f"Part 2: games vs level {AI_LEVEL}", *each("ai", lambda r: str(r["games"])))
+    row("  AI replies", *each("ai", lambda r: str(len(r["replies"]))))
+    for p in (50, 99):
+        row(f"  AI reply p{p} (ms)", *each("ai", lambda r, q=p: quant(r["replies"], q)))
+    row("  AI reply max (ms)", *each("ai", lambda r: quant(r["replies"], 100)))
+    row("  ai_busy notices", *each("ai", lambda r: str(r["busy"])))
+    row(
+        "  search s, mean (/metrics)",
+        *each("ai", lambda r: f"{r['search']['mean']:.3f} ({r['search']['count']:.0f})"),
+    )
+    row(
+        "  busy searches got, p50 s",
+        *each(
+            "ai", lambda r: f"{statistics.median(r['busy_given']):.3f}" if r["busy_given"] else "-"
+        ),
+    )
+    row("  effort reductions", *each("ai", lambda r: f"{r['reductions']:.0f}"))
+    row("  random fallbacks", *each("ai", lambda r: f"{r['fallbacks']:.0f}"))
+    row("  games refused", *each("ai", lambda r: str(r["refused"])))
+    row("  server CPU (cores)", *each("ai", lambda r: server_cpu(r["window"])))
+
+
+def server_cpu(window: Window) -> str:
+    return f"{sum(v for k, v in window.cpu.items() if not k.startswith('client')):.2f}"
+
+
+def client_cpu(window: Window) -> str:
+    return f"{window.cpu['client (this script)']:.2f}"
+
+
+# ------------------------------------------------------------------------------ main
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops everything started here, as Ctrl-C does
+
+
+@contextlib.contextmanager
+def _uvloop() -> Iterator[None]:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    yield
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="Part 1: online games (1000)")
+    parser.add_argument("--ai-games", type=int, default=100, help="Part 2: games vs level 10")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured a part")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (5)")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds per move (1)")
+    parser.add_argument("--setup-timeout", type=float, default=120.0, help="seconds (120)")
+    parser.add_argument(
+        "--single-scale",
+        type=float,
+        default=1.0,
+        help="the single node's loads as a fraction of the cluster's (1: the same)",
+    )
+    args = parser.parse_args()
+    if not 1 <= args.games <= MAX_GAMES:
+        parser.error(f"--games must be 1-{MAX_GAMES}")
+    if not 0 <= args.ai_games <= MAX_AI_GAMES:
+        parser.error(f"--ai-games must be 0-{MAX_AI_GAMES}")
+    if not 0 < args.duration <= MAX_DURATION or not 0 <= args.warmup <= 60:
+        parser.error(f"--duration must be 0-{MAX_DURATION:.0f} s and --warmup 0-60 s")
+    if not 0.05 <= args.think <= 10 or not 1 <= args.setup_timeout <= 600:
+        parser.error("--think must be 0.05-10 s and --setup-timeout 1-600 s")
+    if not 0 < args.single_scale <= 1:
+        parser.error("--single-scale must be in (0, 1]")
+    missing = [
+        what
+        for what, found in (
+            ("PostgreSQL", find_bindir()),
+            ("redis-server", redis_server_path()),
+            ("nginx", nginx_path()),
+        )
+        if found is None
+    ]
+    if missing:
+        parser.error(f"not installed: {', '.join(missing)}")
+    signal.signal(signal.SIGTERM, _terminate)
+    random.seed()
+    print(f"command: {shlex.join([os.path.relpath(sys.executable), *sys.argv])}")
+    print(
+        f"started {time.strftime('%Y-%m-%d %H:%M:%S')}; {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.2f}; games {args.games}, vs AI {args.ai_games}, "
+        f"think {args.think} s ±50 %, warm-up {args.warmup:g} s, measured {args.duration:g} s "
+        f"a part; single node at {args.single_scale:g}× the load; AI admission "
+        f"{games_per_worker(args)} games per engine",
+        flush=True,
+    )
+    began = time.perf_counter()
+    with _uvloop(), tempfile.TemporaryDirectory(prefix="doushouqi-cluster-load-") as tmp:
+        root = Path(tmp)
+        (root / "cluster").mkdir()
+        (root / "single").mkdir()
+        cluster = run_cluster(args, root / "cluster")
+        single = run_single(args, root / "single")
+    table(args, cluster, single)
+    left = {pid: name for pid, name in STARTED.items() if alive(pid)}
+    print(
+        f"\ntotal {time.perf_counter() - began:.0f} s; processes started: {len(STARTED)}, left "
+        f"running: {left or 'none'}"
+    )
+    return 0 if not left else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
