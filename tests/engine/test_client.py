@@ -139,7 +139,9 @@ def test_silent_handshake_times_out_and_kills(fake_command: FakeCommand) -> None
 
 def test_missing_readyok_times_out(fake_command: FakeCommand) -> None:
     async def main() -> None:
-        engine = Engine(fake_command("--no-readyok"), timeout=0.5)
+        # Long enough for the fake engine to start and send uciok on a crowded machine: the
+        # timeout under test is the one for readyok, which never comes.
+        engine = Engine(fake_command("--no-readyok"), timeout=5.0)
         with pytest.raises(EngineTimeoutError, match="readyok"):
             await engine.start()
         assert engine.returncode is not None

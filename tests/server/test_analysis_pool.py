@@ -7,13 +7,15 @@ These tests run the real engine in the real worker pools, wired from the setting
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from doushouqi.server.ai_pool import ProcessPoolAi
+from doushouqi.board import Board
+from doushouqi.server.ai_pool import AiRequest, ProcessPoolAi
 from doushouqi.server.context import AppContext
 from doushouqi.server.settings import Settings
 
@@ -63,6 +65,11 @@ def ai_reply_after(ws: GameSocket, move: str) -> float:
     return time.monotonic()
 
 
+def warm_up_request() -> AiRequest:
+    rules = Board().rules.to_mapping()
+    return AiRequest(rules=rules, start_fen=None, moves=(), level=1, movetime=0.05)
+
+
 @pytest.mark.parametrize("analysis_workers", [1, 0], ids=["own_pool", "shared_pool"])
 def test_an_ai_move_does_not_wait_for_analyses_in_flight(
     tmp_path: Path, analysis_workers: int
@@ -82,6 +89,9 @@ def test_an_ai_move_does_not_wait_for_analyses_in_flight(
             ai_reply_after(ws, "a3a4")  # the first search starts and warms up the AI's workers
             if own_pool:  # nobody has analysed yet: no analysis process runs
                 assert isinstance(ctx.analysis, ProcessPoolAi) and not ctx.analysis.started
+            # Start and warm the analysis workers without the endpoint's time limit (on a
+            # crowded machine, loading the engine takes longer than one analysis may).
+            asyncio.run(ctx.analysis.analyse(warm_up_request()))
             warm = human.post("/api/analysis", json={"movetime": 0.05}, timeout=60)
             assert warm.status_code == 200, warm.text
 
