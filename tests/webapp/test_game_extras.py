@@ -128,7 +128,8 @@ def test_hint_shows_a_legal_move(client: Client, artifacts: Path) -> None:
     dests = game(page)["dests"]
     expect(page.locator("#hint")).to_have_attribute("aria-disabled", "false")
     page.click("#hint")
-    page.wait_for_function("window.gameView.board.getState().hint !== null")
+    # A function, not a string: Playwright evals a string on every poll, which the CSP refuses.
+    page.wait_for_function("() => window.gameView.board.getState().hint !== null")
     hint = page.evaluate("window.gameView.board.getState().hint")
     assert hint[1] in dests[hint[0]], f"the hint {hint} is not a legal move: {dests}"
     expect(page.locator(f'.dsq-squares [data-square="{hint[0]}"]')).to_have_class(

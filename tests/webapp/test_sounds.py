@@ -60,7 +60,10 @@ def contexts(page: Page) -> int:
 
 
 def wait_for_notes(page: Page, count: int) -> None:
-    page.wait_for_function(f"window.soundLog.started.length >= {count}", timeout=20_000)
+    # A function, not a string: Playwright evals a string on every poll, which the CSP refuses.
+    page.wait_for_function(
+        "(count) => window.soundLog.started.length >= count", arg=count, timeout=20_000
+    )
 
 
 def start_game(page: Page, card: str, time_control: str | None = None) -> None:
