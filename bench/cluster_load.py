@@ -1114,7 +1114,9 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured a part")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (5)")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds per move (1)")
-    parser.add_argument("--setup-timeout", type=float, default=120.0, help="seconds (120)")
+    parser.add_argument(
+        "--setup-timeout", type=float, default=300.0, help="seconds to seat the games (300)"
+    )
     parser.add_argument(
         "--single-scale",
         type=float,
