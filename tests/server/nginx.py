@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .ports import free_port
+
 HOST = "127.0.0.1"
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 
@@ -22,12 +24,6 @@ def nginx_path() -> str | None:
     return shutil.which("nginx") or (
         "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
     )
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 def site_for(node_ports: list[int], port: int) -> str:
@@ -48,7 +44,7 @@ def nginx_in_front(node_ports: list[int]) -> Iterator[str]:
     if executable is None:
         raise RuntimeError("nginx is not installed")
     root = Path(tempfile.mkdtemp(prefix="doushouqi-nginx-"))
-    port = _free_port()
+    port = free_port()
     (root / "site.conf").write_text(site_for(node_ports, port))
     temp = "".join(
         f"    {kind}_temp_path {root / kind};\n"
@@ -57,7 +53,7 @@ def nginx_in_front(node_ports: list[int]) -> Iterator[str]:
     (root / "nginx.conf").write_text(
         f"daemon off;\nworker_processes 1;\npid {root / 'nginx.pid'};\n"
         f"error_log {root / 'error.log'} warn;\n"
-        "events { worker_connections 1024; }\n"
+        "events { worker_connections 8192; }\n"
         f"http {{\n    access_log off;\n{temp}    include {root / 'site.conf'};\n}}\n"
     )
     process = subprocess.Popen(

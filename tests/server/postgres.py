@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from .ports import free_port
 
 HOST = "127.0.0.1"
 
@@ -27,12 +28,6 @@ def find_bindir() -> Path | None:
         return found[-1].parent
     initdb = shutil.which("initdb")
     return Path(initdb).resolve().parent if initdb else None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -50,7 +45,7 @@ def postgres_server() -> Iterator[str]:
         for path in (root, sockets):
             os.chown(path, user.pw_uid, user.pw_gid)
         prefix = ["runuser", "-u", "postgres", "--"]
-    port = _free_port()
+    port = free_port()
 
     def run(*args: str) -> None:
         subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)

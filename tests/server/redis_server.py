@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .ports import free_port
+
 HOST = "127.0.0.1"
 
 
@@ -22,17 +24,11 @@ def redis_server_path() -> str | None:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
-
-
 class RedisServer:
     def __init__(self, executable: str, root: Path) -> None:
         self.executable = executable
         self.root = root
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
 

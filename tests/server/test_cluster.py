@@ -6,20 +6,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from alembic.runtime.migration import MigrationContext
 
 from doushouqi.server.ai_pool import RandomAi
+from doushouqi.server.db.database import Database
 
 from .live import DEN_GAME, GameSocket, LiveServer, Player, make_settings, move, running
 from .nginx import nginx_in_front, nginx_path
+from .ports import free_port
 from .postgres import find_bindir
 from .redis_server import RedisServer, redis_server, redis_server_path
-from .test_crash_recovery import Client, _free_port, serving
+from .test_crash_recovery import Client, serving
+from .test_guest_names import LATEST_REVISION
 
 pytestmark = [
     pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed"),
@@ -141,7 +146,7 @@ def test_when_the_owner_is_killed_another_node_goes_on_with_its_games(
         "DOUSHOUQI_REDIS_URL": redis.url,
         "DOUSHOUQI_LEASE_SECONDS": "3",
     }
-    a_port, b_port = _free_port(), _free_port()
+    a_port, b_port = free_port(), free_port()
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     with serving(tmp_path / "a", a_port, env) as a, serving(tmp_path / "b", b_port, env):
@@ -217,3 +222,16 @@ def test_a_game_through_nginx_in_front_of_the_nodes(nodes: list[LiveServer]) -> 
         # Round robin: the requests of this test reached every node.
         served = {red.get("/readyz").json()["node"] for _ in range(6)}
         assert len(served) == 3, served
+
+
+def test_nodes_starting_together_on_a_new_database_migrate_it_once(database: str) -> None:
+    databases = [Database(database) for _ in range(3)]
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda db: db.migrate(), databases))
+        with databases[0].engine.connect() as connection:
+            revision = MigrationContext.configure(connection).get_current_revision()
+        assert revision == LATEST_REVISION
+    finally:
+        for db in databases:
+            db.close()

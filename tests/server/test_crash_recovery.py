@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,12 +16,7 @@ from pathlib import Path
 import httpx
 
 from .live import DEN_GAME, HOST, GameSocket, move
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
+from .ports import free_port
 
 
 class ServeProcess:
@@ -109,7 +103,7 @@ class Client:
 
 
 def test_sigkill_mid_game_loses_nothing(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     killed_after = random.Random().randrange(6, 24)
     with serving(tmp_path, port) as server:
         red, blue = Client(port), Client(port)

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from .live import move
-from .test_crash_recovery import Client, _free_port, serving
+from .ports import free_port
+from .test_crash_recovery import Client, serving
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 
@@ -67,7 +68,7 @@ def test_sigkill_of_the_server_leaves_no_worker_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DOUSHOUQI_AI_MOVETIME", "0.1")
-    port = _free_port()
+    port = free_port()
     with serving(tmp_path, port) as server:
         client = Client(port)
         # The analysis pool starts on the first analysis (which may time out on a busy

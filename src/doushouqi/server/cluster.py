@@ -150,7 +150,11 @@ class Cluster:
         claim_interval: float = 1.0,
     ) -> None:
         self.node = node
-        self.redis: aioredis.Redis = aioredis.from_url(redis_url, decode_responses=True)
+        # A blocking pool: under load a call waits for a free connection instead of failing.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url, decode_responses=True, max_connections=64, timeout=FORWARD_TIMEOUT
+        )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.lease_ms = int(lease_seconds * 1000)
         self.claim_interval = claim_interval
         self.owned: set[str] = set()
@@ -194,7 +198,7 @@ class Cluster:
             task.cancel()
         with contextlib.suppress(RedisError):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)
 
     def spawn(self, work: Awaitable[Any]) -> None:
         """Run ``work`` in the background (fire and forget, errors logged)."""

@@ -28,6 +28,8 @@ __all__ = ["MIGRATIONS_DIR", "Database", "alembic_config"]
 
 T = TypeVar("T")
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+#: The advisory lock's key ("DSQMIGR" in ASCII): one migration at a time per database.
+MIGRATION_LOCK = 0x4453514D494752
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -75,9 +77,13 @@ class Database:
         return self.engine.dialect.name == "sqlite"
 
     def migrate(self) -> None:
-        """Bring the schema to the latest revision (``alembic upgrade head``)."""
+        """Bring the schema to the latest revision (``alembic upgrade head``). On PostgreSQL,
+        nodes of a cluster starting together take turns (an advisory lock held for the
+        transaction): the first migrates, the others then find nothing left to do."""
         config = alembic_config()
         with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
