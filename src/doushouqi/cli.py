@@ -154,6 +154,21 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=serve)
 
 
+def _add_worker(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # AI worker processes taking search jobs from Redis (engine and redis-py, no web server).
+    p = sub.add_parser("worker", help="search the game server's AI jobs, taken from Redis")
+
+    def worker(args: argparse.Namespace) -> int:
+        from .server.ai_worker import run_worker_command
+
+        return run_worker_command(args)
+
+    from .server.ai_worker import add_worker_arguments
+
+    add_worker_arguments(p)
+    p.set_defaults(func=worker)
+
+
 #: Subcommand registrars; each adds one subparser whose ``func`` runs it.
 COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     _add_perft,
@@ -162,6 +177,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     _add_match,
     _add_engine,
     _add_serve,
+    _add_worker,
 ]
 
 

@@ -26,6 +26,7 @@ from doushouqi import __version__
 
 from .actors import ActorRegistry, Services
 from .ai_pool import AiService, ProcessPoolAi
+from .ai_redis import RedisAi
 from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .auth import Auth
@@ -111,12 +112,14 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.resolved_database_url)
         await asyncio.to_thread(db.migrate)
-        engine = ai or ProcessPoolAi(
+        # With a Redis URL, ``doushouqi worker``s search both games' moves and analyses.
+        shared = ai or (RedisAi.from_settings(settings) if settings.redis_url else None)
+        engine = shared or ProcessPoolAi(
             settings.ai_workers, games_per_worker=settings.ai_games_per_worker
         )
         if analysis_ai is not None:
             analyst = analysis_ai
-        elif ai is None and settings.analysis_workers > 0:
+        elif shared is None and settings.analysis_workers > 0:
             # Started on the first analysis: a server nobody analyses on runs no extra process.
             analyst = ProcessPoolAi(settings.analysis_workers, name="analysis")
         else:

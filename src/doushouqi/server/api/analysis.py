@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
@@ -47,6 +47,10 @@ class PositionQuery(BaseModel):
 
 class AnalysisQuery(PositionQuery):
     movetime: float = Field(default=0.5, ge=0.05, le=2.0, description="seconds to think")
+    purpose: Literal["hint", "analysis"] = Field(
+        default="analysis",
+        description="a hint (a player waits: served before replay analyses) or an analysis",
+    )
 
 
 def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
@@ -132,6 +136,7 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         moves=tuple(str(move) for move in board.move_stack),
         level=ANALYSIS_LEVEL,
         movetime=query.movetime,
+        kind=query.purpose,
     )
     try:
         found = await asyncio.wait_for(

@@ -71,7 +71,7 @@ export class HintTool {
     this.render();
     this.say(t('hint.loading'));
     try {
-      const analyse = (fromStart) => api('/api/analysis', { method: 'POST', body: { ...this.query(fromStart), movetime: HINT_MOVETIME } });
+      const analyse = (fromStart) => api('/api/analysis', { method: 'POST', body: { ...this.query(fromStart), movetime: HINT_MOVETIME, purpose: 'hint' } });
       let found = await analyse(true).catch((error) => (error.status === 422 ? null : Promise.reject(error)));
       if (!found || boardAndTurn(found.fen) !== boardAndTurn(fen)) {
         // The move list does not lead to the position (a missed event): ask about the position.
