@@ -370,8 +370,8 @@ class Cluster:
     async def _refresh_presence(self, only: str | None = None) -> None:
         """Re-read who is at the board of our games on other nodes, and keep our own records
         of our sockets to others' games fresh (a dead node's records go stale)."""
-        for remote in list(self.remote.values()):
-            if only is None:
+        if only is None:
+            for remote in list(self.remote.values()):
                 await self.report_presence(remote)
         games = [only] if only is not None else list(self.owned)
         stale_before = time.time() - 3 * self.lease_ms / 1000 / _RENEWALS_PER_LEASE
