@@ -235,3 +235,45 @@ def test_nodes_starting_together_on_a_new_database_migrate_it_once(database: str
     finally:
         for db in databases:
             db.close()
+
+
+def test_a_redis_restart_mid_game_loses_nothing(
+    tmp_path: Path, database: str, redis: RedisServer
+) -> None:
+    """Redis (no persistence) restarts mid-game: the leases are gone, so the game is claimed
+    again (by either node) from PostgreSQL, and play resumes with every move kept."""
+    with (
+        running(node_settings(tmp_path, database, redis, "a")) as a,
+        running(node_settings(tmp_path, database, redis, "b")) as b,
+    ):
+        red, blue = a.player().guest(), b.player().guest()
+        game_id = red.create(mode="online", color="red")["id"]
+        sockets = {"red": red.socket(game_id), "blue": blue.socket(game_id)}
+        sockets["red"].wait_for("state")
+        sockets["blue"].wait_for("state")
+        sockets["blue"].send({"type": "join"})
+        sockets["red"].wait_for("game_started")
+        players = {"red": red, "blue": blue}
+        for ply in range(2):
+            move(sockets[("red", "blue")[ply % 2]], DEN_GAME[ply])
+        redis.restart()
+        deadline = time.monotonic() + 20
+        for ply in range(2, 6):
+            side = ("red", "blue")[ply % 2]
+            while True:  # as the web client does: reconnect when cut off, move again if refused
+                assert time.monotonic() < deadline, f"play did not resume at ply {ply}"
+                if len(b.player().get(f"/api/games/{game_id}").json()["game"]["moves"]) > ply:
+                    break  # taken, though its event was missed in a reconnect
+                try:
+                    sockets[side].send({"type": "move", "move": DEN_GAME[ply], "id": "retry"})
+                    reply = _answer(sockets[side], DEN_GAME[ply])
+                except Exception:  # the socket was closed: its node gave the game up
+                    sockets[side] = players[side].socket(game_id)
+                    continue
+                if reply["type"] == "move_made":
+                    break
+                time.sleep(0.2)
+        state = b.player().get(f"/api/games/{game_id}").json()["game"]
+        assert [m[0] for m in state["moves"]] == DEN_GAME[:6]
+        for ws in sockets.values():
+            ws.close()
