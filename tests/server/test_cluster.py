@@ -248,16 +248,21 @@ def test_a_redis_restart_mid_game_loses_nothing(
     ):
         red, blue = a.player().guest(), b.player().guest()
         game_id = red.create(mode="online", color="red")["id"]
-        sockets = {"red": red.socket(game_id), "blue": blue.socket(game_id)}
-        sockets["red"].wait_for("state")
-        sockets["blue"].wait_for("state")
-        sockets["blue"].send({"type": "join"})
-        sockets["red"].wait_for("game_started")
+        sockets: dict[str, GameSocket | None] = {
+            "red": red.socket(game_id),
+            "blue": blue.socket(game_id),
+        }
+        red_ws, blue_ws = sockets["red"], sockets["blue"]
+        assert red_ws is not None and blue_ws is not None
+        red_ws.wait_for("state")
+        blue_ws.wait_for("state")
+        blue_ws.send({"type": "join"})
+        red_ws.wait_for("game_started")
         players = {"red": red, "blue": blue}
-        for ply in range(2):
-            move(sockets[("red", "blue")[ply % 2]], DEN_GAME[ply])
+        move(red_ws, DEN_GAME[0])
+        move(blue_ws, DEN_GAME[1])
         redis.restart()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         for ply in range(2, 6):
             side = ("red", "blue")[ply % 2]
             while True:  # as the web client does: reconnect when cut off, move again if refused
@@ -265,15 +270,16 @@ def test_a_redis_restart_mid_game_loses_nothing(
                 if len(b.player().get(f"/api/games/{game_id}").json()["game"]["moves"]) > ply:
                     break  # taken, though its event was missed in a reconnect
                 try:
+                    if sockets[side] is None:
+                        sockets[side] = players[side].socket(game_id)
                     sockets[side].send({"type": "move", "move": DEN_GAME[ply], "id": "retry"})
-                    reply = _answer(sockets[side], DEN_GAME[ply])
-                except Exception:  # the socket was closed: its node gave the game up
-                    sockets[side] = players[side].socket(game_id)
-                    continue
-                if reply["type"] == "move_made":
-                    break
+                    if _answer(sockets[side], DEN_GAME[ply])["type"] == "move_made":
+                        break
+                except Exception:  # the socket was closed (its node gave the game up)
+                    sockets[side] = None
                 time.sleep(0.2)
         state = b.player().get(f"/api/games/{game_id}").json()["game"]
         assert [m[0] for m in state["moves"]] == DEN_GAME[:6]
         for ws in sockets.values():
-            ws.close()
+            if ws is not None:
+                ws.close()

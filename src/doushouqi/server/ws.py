@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from redis.exceptions import RedisError
 from starlette.websockets import WebSocketState
 
 from doushouqi.server.domain import (
@@ -193,14 +194,19 @@ async def _forward(
     """A command for a game another node owns: the owner handles it (as if it came there)."""
     assert isinstance(client.actor, RemoteGame)
     forwarded = message.model_dump(mode="json")
-    replies = await client.actor.cluster.forward(client.actor.id, forwarded, principal.to_dict())
-    if replies is None:
-        # No owner answered: it stopped or died. Take the game over here, if nobody has.
-        claimed = await client.ctx.registry.get(client.actor.id)
-        if isinstance(claimed, GameActor):
-            client.actor = claimed
-            return await handle_command(client, message)
-        reason = "the game is moving to another server; try again"
+    reason = "the game is moving to another server; try again"
+    try:
+        replies = await client.actor.cluster.forward(
+            client.actor.id, forwarded, principal.to_dict()
+        )
+        if replies is None:
+            # No owner answered: it stopped or died. Take the game over here, if nobody has.
+            claimed = await client.ctx.registry.get(client.actor.id)
+            if isinstance(claimed, GameActor):
+                client.actor = claimed
+                return await handle_command(client, message)
+            return [client.error("unavailable", reason, message.id)]
+    except RedisError:  # Redis is restarting: nothing was sent, the client may send it again
         return [client.error("unavailable", reason, message.id)]
     if any(reply.get("type") in ("rejected", "error") for reply in replies):
         return replies
