@@ -203,14 +203,16 @@ class RedisAi:
         for waiting in self._jobs.values():
             if not waiting.future.done():
                 waiting.future.set_exception(AiUnavailableError("the AI service was closed"))
-        # The dispatcher, cancelled, closes the connections on its way out.
-        self._redis = None
+        client, self._redis = self._redis, None
+        if client is not None:
+            _close_now(client)
 
     async def aclose(self) -> None:
-        """Close, and wait until the connections are closed."""
+        """Close, and let the background tasks end (never waiting long)."""
         tasks = list(self._tasks)
         self.close()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            await asyncio.wait(tasks, timeout=_CLOSE_TIMEOUT)
 
     # ------------------------------------------------------------------ one job
 
@@ -257,6 +259,7 @@ class RedisAi:
                 waiting.epoch = await self._add(client, job)
                 return
             except _UNREACHABLE as exc:
+                _raise_if_cancelled()
                 if time.time() + delay > job.expires:
                     raise AiUnavailableError(f"Redis is not reachable: {exc}") from None
                 await asyncio.sleep(delay)
@@ -331,10 +334,11 @@ class RedisAi:
         connections when cancelled (by :meth:`close`)."""
         delay = 0.05
         try:
-            while True:
+            while not self._closed:
                 try:
                     popped = await client.blpop([self.results_key], timeout=1)
                 except _UNREACHABLE:
+                    _raise_if_cancelled()
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 1.0)
                     continue
@@ -342,9 +346,7 @@ class RedisAi:
                 if popped:
                     self._deliver(popped[1])
         finally:
-            # Bounded: shutdown must not hang on a connection that cannot be closed cleanly.
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.aclose(), _CLOSE_TIMEOUT)
+            _close_now(client)
 
     def _deliver(self, text: str | bytes) -> None:
         try:
@@ -373,10 +375,11 @@ class RedisAi:
 
     async def _refresh(self, client: aioredis.Redis) -> None:
         """Every ``refresh_interval``: the load, and whether Redis restarted."""
-        while True:
+        while not self._closed:
             try:
                 await self._look(client)
             except _UNREACHABLE as exc:
+                _raise_if_cancelled()
                 if self._down_since is None:
                     self._down_since = time.monotonic()
                     log.warning("%s: lost Redis (%s); reconnecting", self.name, exc)
@@ -434,6 +437,28 @@ class RedisAi:
         for waiting in lost:
             waiting.epoch = await self._add(client, waiting.job)
             waiting.resubmitted = True
+
+
+def _raise_if_cancelled() -> None:
+    """Re-raise a cancellation that the client turned into a connection error or timeout (one
+    that arrives as its own socket timeout expires), so that no loop outlives it."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+def _close_now(client: aioredis.Redis) -> None:
+    """Close the client's sockets at once, without awaiting anything (what redis-py does
+    itself outside a task): shutting down must not wait on a connection that cannot be closed
+    cleanly (the graceful ``aclose`` awaits locks and peers)."""
+    pool = client.connection_pool
+    try:
+        connections = [*pool._available_connections, *pool._in_use_connections]
+    except AttributeError:  # another redis-py: leave it to the garbage collector
+        return
+    for connection in connections:
+        with contextlib.suppress(Exception):
+            connection._close()  # type: ignore[no-untyped-call]
 
 
 def _number(value: object) -> int:
