@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import socket
 import threading
 import time
@@ -246,13 +247,43 @@ def start_online(
     return game_id, red_ws, blue_ws
 
 
+def metric(server: LiveServer, name: str) -> float:
+    """One value of the server's Prometheus metrics (the first sample of ``name``)."""
+    text = server.player().get("/metrics").text
+    found = re.search(rf"^{name}\{{[^}}]*\}} ([0-9.e+-]+)$", text, re.MULTILINE)
+    assert found is not None, f"{name} not in /metrics"
+    return float(found.group(1))
+
+
+def first_ai_replies(server: LiveServer, games: int) -> tuple[list[dict[str, Any]], int]:
+    """Start ``games`` games against level 10 at once and play a3a4 in each: the computer's
+    replies, and how many games were told the computer was busy."""
+    sockets = []
+    for _ in range(games):
+        player = server.player().guest()
+        game = player.create(mode="vs_ai", ai_level=10, color="red")
+        ws = player.socket(game["id"])
+        ws.wait_for("game_started")
+        sockets.append(ws)
+    for ws in sockets:
+        ws.send({"type": "move", "move": "a3a4"})
+    replies, busy = [], 0
+    for ws in sockets:
+        replies.append(ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=30))
+        busy += any(m["type"] == "ai_busy" for m in ws.seen)
+        ws.close()
+    return replies, busy
+
+
 __all__ = [
     "DEN_GAME",
     "GameSocket",
     "LiveServer",
     "ManualTime",
     "Player",
+    "first_ai_replies",
     "make_settings",
+    "metric",
     "move",
     "running",
     "start_online",

@@ -5,7 +5,6 @@ while its capacity is used up. Operators see it all in ``/metrics``."""
 from __future__ import annotations
 
 import asyncio
-import re
 from pathlib import Path
 
 import pytest
@@ -14,20 +13,13 @@ from doushouqi.board import Board
 from doushouqi.server.ai_effort import MIN_MOVETIME, effective_movetime
 from doushouqi.server.ai_pool import AiMove, AiRequest, ProcessPoolAi, RandomAi, board_for
 
-from .live import LiveServer, ManualTime, make_settings, running
+from .live import LiveServer, ManualTime, first_ai_replies, make_settings, metric, running
 
 WANGO = Board().rules.to_mapping()
 
 
 def request(moves: tuple[str, ...] = (), movetime: float = 1.0) -> AiRequest:
     return AiRequest(rules=WANGO, start_fen=None, moves=moves, level=10, movetime=movetime)
-
-
-def metric(server: LiveServer, name: str) -> float:
-    text = server.player().get("/metrics").text
-    found = re.search(rf"^{name}\{{[^}}]*\}} ([0-9.e+-]+)$", text, re.MULTILINE)
-    assert found is not None, f"{name} not in /metrics"
-    return float(found.group(1))
 
 
 @pytest.mark.parametrize(
@@ -106,21 +98,9 @@ def test_overloaded_games_hear_that_the_computer_is_busy(tmp_path: Path) -> None
     pool = ProcessPoolAi(1)
     pool.start()
     with running(make_settings(tmp_path, ai_movetime=1.0), ai=pool) as server:
-        players = [server.player().guest() for _ in range(8)]
-        sockets = []
-        for player in players:
-            game = player.create(mode="vs_ai", ai_level=10, color="red")
-            ws = player.socket(game["id"])
-            ws.wait_for("game_started")
-            sockets.append(ws)
-        for ws in sockets:
-            ws.send({"type": "move", "move": "a3a4"})
-        busy = 0
-        for ws in sockets:
-            reply = ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=30)
-            busy += any(m["type"] == "ai_busy" for m in ws.seen)
+        replies, busy = first_ai_replies(server, 8)
+        for reply in replies:
             assert reply["move"] != "0000"
-            ws.close()
         assert busy >= 5
         assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
         assert metric(server, "doushouqi_ai_effort_reductions_total") == busy

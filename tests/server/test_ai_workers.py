@@ -29,7 +29,7 @@ from doushouqi.server.ai_jobs import GROUP, KINDS, Keys, backlog_from
 from doushouqi.server.ai_pool import AiRequest, JobKind, board_for
 from doushouqi.server.ai_redis import RedisAi
 
-from .live import GameSocket, LiveServer, make_settings, running
+from .live import GameSocket, first_ai_replies, make_settings, metric, running
 from .redis_server import RedisServer, redis_server, redis_server_path
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is missing")
@@ -125,13 +125,6 @@ def delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
     return {
         k: after.get(k, 0) - before.get(k, 0) for k in after if after.get(k, 0) != before.get(k, 0)
     }
-
-
-def metric(server: LiveServer, name: str) -> float:
-    text = server.player().get("/metrics").text
-    found = re.search(rf"^{name}\{{[^}}]*\}} ([0-9.e+-]+)$", text, re.MULTILINE)
-    assert found is not None, f"{name} not in /metrics"
-    return float(found.group(1))
 
 
 @contextlib.asynccontextmanager
@@ -473,21 +466,9 @@ def test_a_saturated_worker_thinks_less_and_never_plays_at_random(
     search, most of them shorter than asked (the games are told), none random."""
     ai = RedisAi(shared_redis.url, margin=10.0)
     with running(make_settings(tmp_path, ai_movetime=1.0), ai=ai) as server:
-        players = [server.player().guest() for _ in range(8)]
-        sockets = []
-        for player in players:
-            game = player.create(mode="vs_ai", ai_level=10, color="red")
-            ws = player.socket(game["id"])
-            ws.wait_for("game_started")
-            sockets.append(ws)
-        for ws in sockets:
-            ws.send({"type": "move", "move": "a3a4"})
-        busy = 0
-        for ws in sockets:
-            reply = ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=30)
-            busy += any(m["type"] == "ai_busy" for m in ws.seen)
+        replies, busy = first_ai_replies(server, 8)
+        for reply in replies:
             assert board_for(request(("a3a4",))).parse_move(reply["move"])
-            ws.close()
         assert busy >= 5
         assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
         assert metric(server, "doushouqi_ai_effort_reductions_total") == busy
