@@ -111,6 +111,9 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--tc", default="0.1", help="seconds per move (0.1) or base+increment seconds (10+0.1)"
     )
+    p.add_argument(
+        "--tc-b", metavar="TC", help="B's time control where it differs from A's (time odds)"
+    )
     p.add_argument("--concurrency", type=int, default=1, help="games played at once")
     p.add_argument("--openings", metavar="FILE", help="position strings or move lists, one a line")
     p.add_argument("--seed", type=int, default=2024, help="shuffle of the built-in openings")

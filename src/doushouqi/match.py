@@ -399,14 +399,17 @@ async def play_game(
     board: Board,
     control: MatchTimeControl,
     *,
+    blue_control: MatchTimeControl | None = None,
     max_plies: int = 400,
     game: object = None,
     time_margin: float = 0.1,
 ) -> tuple[str, Termination | None, str]:
     """Play ``board`` to its end; the result, the Termination (None for a max-plies draw or an
-    illegal move) and the reason in words. The board holds the game afterwards."""
+    illegal move) and the reason in words. The board holds the game afterwards. Blue plays
+    at ``blue_control`` when given (a time-odds game), else both at ``control``."""
     names = (red.name, blue.name)
-    ending = await _play(red, blue, names, board, control, max_plies, game, time_margin)
+    controls = (control, blue_control or control)
+    ending = await _play(red, blue, names, board, controls, max_plies, game, time_margin)
     return ending.result, ending.termination, ending.reason
 
 
@@ -415,13 +418,13 @@ async def _play(
     blue: Engine,
     names: tuple[str, str],
     board: Board,
-    control: MatchTimeControl,
+    controls: tuple[MatchTimeControl, MatchTimeControl],
     max_plies: int,
     game: object,
     time_margin: float,
 ) -> _Ending:
     engines = (red, blue)
-    clocks = [control.base, control.base] if control.base is not None else None
+    clocks = [controls[RED].base, controls[BLUE].base]
     loop = asyncio.get_running_loop()
     while True:
         outcome = board.outcome()
@@ -434,12 +437,13 @@ async def _play(
         side = board.turn
         engine = engines[side]
         who = f"{names[side]} ({COLOR_NAMES[side]})"
-        if clocks is not None:
+        control = controls[side]
+        if control.movetime is None:
             limit = Limit(
                 red_clock=clocks[RED],
                 blue_clock=clocks[BLUE],
-                red_inc=control.increment,
-                blue_inc=control.increment,
+                red_inc=controls[RED].increment,
+                blue_inc=controls[BLUE].increment,
             )
         else:
             limit = Limit(movetime=control.movetime)
@@ -452,11 +456,12 @@ async def _play(
             return _loss(side, Termination.ABANDONMENT, f"{who} crashed: {exc}")
         except EngineMoveError as exc:
             return _loss(side, None, f"{who} lost by a bad move: {exc}")
-        if clocks is not None:
-            clocks[side] -= loop.time() - started
-            if clocks[side] < -time_margin:
+        clock = clocks[side]
+        if clock is not None:
+            clock -= loop.time() - started
+            if clock < -time_margin:
                 return _loss(side, Termination.TIME_FORFEIT, f"{who} ran out of time")
-            clocks[side] = max(clocks[side], 0.0) + control.increment
+            clocks[side] = max(clock, 0.0) + control.increment
         assert move is not None  # the engine client refuses "no move" while moves exist
         board.push(move)
 
@@ -476,6 +481,8 @@ class MatchConfig:
     records: Path | None = None
     sprt: Sprt | None = None
     max_plies: int = 400
+    #: The second engine's time control where it differs from ``control`` (time odds).
+    second_control: MatchTimeControl | None = None
     #: Time to start an engine and get its first ``readyok`` (our engine compiles first).
     startup_timeout: float = 300.0
     #: Time an engine has for any later ``readyok`` (and to stop or quit).
@@ -491,6 +498,11 @@ class MatchConfig:
         if not self.openings:
             raise ValueError("no openings")
 
+    @property
+    def controls(self) -> tuple[MatchTimeControl, MatchTimeControl]:
+        """The first and the second engine's time controls."""
+        return self.control, self.second_control or self.control
+
 
 class Match:
     """Plays the games of a match, ``concurrency`` at a time, and keeps the score."""
@@ -499,6 +511,8 @@ class Match:
         self.config = config
         self.out = out or (lambda line: print(line, flush=True))
         first, second = config.first.name, config.second.name
+        if config.controls[0] != config.controls[1]:
+            first, second = f"{first}@{config.controls[0]}", f"{second}@{config.controls[1]}"
         self.names = (first, second if second != first else f"{second} (2)")
         self.score = MatchScore()
         self.results: list[GameResult] = []
@@ -558,13 +572,14 @@ class Match:
         first_is_red = index % 2 == 0
         red, blue = (first, second) if first_is_red else (second, first)
         red_name, blue_name = self.names if first_is_red else self.names[::-1]
+        controls = config.controls if first_is_red else config.controls[::-1]
         board = opening.board(config.rules)
         ending = await _play(
             red,
             blue,
             (red_name, blue_name),
             board,
-            config.control,
+            controls,
             config.max_plies,
             index,
             config.time_margin,
@@ -596,12 +611,19 @@ class Match:
             Round=str(result.number),
             Red=result.red,
             Blue=result.blue,
-            TimeControl=str(self.config.control),
+            TimeControl=self._time_control_tag(result),
             Reason=" ".join(result.reason.split()),
         )
         self.config.records.mkdir(parents=True, exist_ok=True)
         path = self.config.records / f"game-{result.number:04d}.jgn"
         path.write_text(write_record(record), encoding="utf-8")
+
+    def _time_control_tag(self, result: GameResult) -> str:
+        """One control, or red's and blue's (``1s/move:0.1s/move``) in a time-odds game."""
+        first, second = (str(control) for control in self.config.controls)
+        if first == second:
+            return first
+        return f"{first}:{second}" if result.red == self.names[0] else f"{second}:{first}"
 
     def _finish(self, result: GameResult) -> None:
         self.results.append(result)
@@ -666,6 +688,7 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         records=Path(args.records) if args.records else None,
         sprt=Sprt.parse(args.sprt) if args.sprt else None,
         max_plies=args.max_plies,
+        second_control=MatchTimeControl.parse(args.tc_b) if args.tc_b else None,
     )
 
 
@@ -673,9 +696,11 @@ def run_match_command(args: argparse.Namespace) -> int:
     """``doushouqi match``: run the match, print each game and the final statistics."""
     match = Match(config_from_args(args))
     config = match.config
+    first, second = config.controls
+    time_control = str(first) if first == second else f"{first} against {second}"
     print(
         f"Match {match.names[0]} vs {match.names[1]}: {config.games} games, "
-        f"{config.control}, rules {config.rules.name}, concurrency {config.concurrency}",
+        f"{time_control}, rules {config.rules.name}, concurrency {config.concurrency}",
         flush=True,
     )
     status = 0

@@ -279,6 +279,27 @@ def test_match_command_plays_and_records(
     assert record.result in ("1-0", "0-1", "1/2-1/2")
 
 
+def test_time_odds_match_gives_each_engine_its_own_time(
+    fake_command: FakeCommand, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from doushouqi.record import read_record
+
+    logs = tmp_path / "a.log", tmp_path / "b.log"
+    first, second = (_fake_spec(fake_command, "--log", str(log)) for log in logs)
+    records = tmp_path / "games"
+    options = ["--tc", "0.03", "--tc-b", "0.01", "--games", "2", "--max-plies", "6"]
+    assert main(["match", first, second, *options, "--records", str(records)]) == 0
+    out = capsys.readouterr().out
+    assert "2 games, 0.03s/move against 0.01s/move" in out
+    assert re.search(r"^Final score of .*@0\.03s/move vs .*@0\.01s/move: ", out, re.M)
+    for log, movetime in zip(logs, ("30", "10")):
+        goes = [line for line in log.read_text().splitlines() if line.startswith("go")]
+        assert goes and all(line == f"go movetime {movetime}" for line in goes), goes
+    first_game, second_game = (read_record(f.read_text()) for f in sorted(records.iterdir()))
+    assert first_game.tags["TimeControl"] == "0.03s/move:0.01s/move"  # red's, then blue's
+    assert second_game.tags["TimeControl"] == "0.01s/move:0.03s/move"  # colours swapped
+
+
 def test_match_crashing_engine_loses_every_game_and_is_restarted(
     fake_command: FakeCommand, capsys: pytest.CaptureFixture[str]
 ) -> None:
