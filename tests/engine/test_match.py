@@ -292,7 +292,7 @@ def test_time_odds_match_gives_each_engine_its_own_time(
     out = capsys.readouterr().out
     assert "2 games, 0.03s/move against 0.01s/move" in out
     assert re.search(r"^Final score of .*@0\.03s/move vs .*@0\.01s/move: ", out, re.M)
-    for log, movetime in zip(logs, ("30", "10")):
+    for log, movetime in zip(logs, ("30", "10"), strict=True):
         goes = [line for line in log.read_text().splitlines() if line.startswith("go")]
         assert goes and all(line == f"go movetime {movetime}" for line in goes), goes
     first_game, second_game = (read_record(f.read_text()) for f in sorted(records.iterdir()))
