@@ -1,7 +1,8 @@
 """Several server nodes sharing one PostgreSQL and one Redis: a layer around the actors.
 
 Each live game has exactly one owner node at a time, the node holding its lease in Redis
-(``dsq:lease:GAME``, renewed every third of its life). Only the owner runs the game's actor:
+(``dsq:lease:GAME``, renewed every third of its life by a thread of its own, so that a busy
+event loop does not lose its games). Only the owner runs the game's actor:
 it alone applies commands, runs the clocks and asks for AI moves, exactly as a single server
 does. Around that:
 
@@ -34,10 +35,12 @@ import json
 import logging
 import random
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
@@ -52,6 +55,9 @@ log = logging.getLogger(__name__)
 
 #: Renew leases (and beat) this many times per lease life.
 _RENEWALS_PER_LEASE = 3
+#: The lease keeper stops renewing once the event loop has not run for this many lease lives
+#: (it is stuck, not just busy): the node's games then go to the other nodes.
+_LOOP_STALL_LEASES = 5
 #: How long a forwarded command waits for the owner's answer.
 FORWARD_TIMEOUT = 5.0
 
@@ -170,22 +176,33 @@ class Cluster:
         self.on_command: CommandHandler | None = None
         #: Live game ids in the database, read by :meth:`start`'s caller.
         self.live_game_ids: Callable[[], Awaitable[list[str]]] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_seen = time.monotonic()  # when the event loop last ran the presence loop
+        self._stopping = threading.Event()
+        self._keeper = threading.Thread(
+            target=self._keep_leases, args=(redis_url,), name=f"leases-{node}", daemon=True
+        )
 
     # ------------------------------------------------------------------ life
 
     async def start(self, registry: ActorRegistry) -> None:
         self.registry = registry
+        self._loop = asyncio.get_running_loop()
         await self._pubsub.subscribe(_node_channel(self.node))
-        await self._beat()
+        await self.redis.hset(BEATS, self.node, repr(time.time()))
         self._loops = [
             asyncio.create_task(self._read()),
-            asyncio.create_task(self._renew_loop()),
+            asyncio.create_task(self._presence_loop()),
             asyncio.create_task(self._claim_loop()),
         ]
+        self._keeper.start()
 
     async def stop(self) -> None:
         """Stop looking after games and give their leases up (the registry has closed its
         actors): other nodes take them over at their next claim."""
+        self._stopping.set()
+        if self._keeper.is_alive():
+            await asyncio.to_thread(self._keeper.join)
         for task in self._loops:
             task.cancel()
         for task in self._loops:
@@ -247,29 +264,49 @@ class Cluster:
         owner = await self.redis.get(_lease(game_id))
         return None if owner is None else str(owner)
 
-    async def _renew_loop(self) -> None:
+    async def _presence_loop(self) -> None:
         while True:
+            self._loop_seen = time.monotonic()
             await asyncio.sleep(self.lease_ms / 1000 / _RENEWALS_PER_LEASE)
             try:
-                await self._beat()
-                await self._renew()
                 await self._refresh_presence()
             except RedisError:
-                log.warning("redis unavailable: cannot renew leases")
+                log.warning("redis unavailable: cannot refresh presence")
 
-    async def _beat(self) -> None:
-        await self.redis.hset(BEATS, self.node, repr(time.time()))
+    def _keep_leases(self, url: str) -> None:
+        """The lease keeper (a thread with its own connection): beat and renew our leases on
+        time however busy the event loop is — a loop starved for a lease's life by a burst of
+        moves must not hand its games to other nodes, which would then be starved in turn."""
+        client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=FORWARD_TIMEOUT)
+        renew = client.register_script(_RENEW)
+        period = self.lease_ms / 1000 / _RENEWALS_PER_LEASE
+        stall_limit = _LOOP_STALL_LEASES * self.lease_ms / 1000
+        try:
+            while not self._stopping.wait(period):
+                if time.monotonic() - self._loop_seen > stall_limit:
+                    log.error("the event loop is stuck: letting this node's leases lapse")
+                    continue
+                try:
+                    self._renew_with(client, renew)
+                except RedisError:
+                    log.warning("redis unavailable: cannot renew leases")
+        finally:
+            client.close()
 
-    async def _renew(self) -> None:
-        games = list(self.owned)
-        if not games:
-            return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in games:
-                pipe.eval(_RENEW, 1, _lease(game_id), self.node, self.lease_ms)
-            kept = await pipe.execute()
-        for game_id, ok in zip(games, kept, strict=True):
-            if not ok and game_id in self.owned:
+    def _renew_with(self, client: redis.Redis, renew: Any) -> None:
+        games = self.owned.copy()  # one atomic copy: the loop may change the set meanwhile
+        pipe = client.pipeline(transaction=False)
+        pipe.hset(BEATS, self.node, repr(time.time()))
+        for game_id in games:
+            renew(keys=[_lease(game_id)], args=[self.node, self.lease_ms], client=pipe)
+        kept = pipe.execute()[1:]
+        lost = [game_id for game_id, ok in zip(games, kept, strict=True) if not ok]
+        if lost and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._lost_leases, lost)
+
+    def _lost_leases(self, games: list[str]) -> None:
+        for game_id in games:
+            if game_id in self.owned:
                 # Another node holds it now (we were cut off for a lease's life): stop acting.
                 log.error("lost the lease of game %s; leaving it to its new owner", game_id)
                 self.owned.discard(game_id)
