@@ -57,7 +57,8 @@ def run_node(redis: RedisServer, scenario: Any) -> Registry:
 def lease_holder(redis: RedisServer, game_id: str) -> str | None:
     client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
     try:
-        return client.get(f"dsq:lease:{game_id}")
+        holder = client.get(f"dsq:lease:{game_id}")
+        return None if holder is None else str(holder)
     finally:
         client.close()
 
