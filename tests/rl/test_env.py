@@ -6,6 +6,7 @@ all four named rule sets; episodes against the library's own outcome of the same
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import warnings
@@ -32,6 +33,7 @@ from doushouqi.rl import (
     legal_action_mask,
     move_to_action,
 )
+from doushouqi.rl.common import DEFAULT_MAX_PLIES, outcome_info
 from doushouqi.squares import FILE_NAMES
 
 RULE_SETS = list(BUILTIN_RULE_SETS)  # wango, classic, classic-dog, international
@@ -255,7 +257,7 @@ def test_red_and_mirrored_blue_see_the_same(rules, seed) -> None:
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_self_play_episodes_end_with_the_library_outcome(rules) -> None:
-    env = JungleEnv(rules)
+    env = JungleEnv(rules, max_plies=None)  # no move limit: every game ends on the board
     for seed in range(3):
         steps, reset_info = play_masked_random(env, seed)
         assert reset_info["turn"] == RED
@@ -269,8 +271,9 @@ def test_self_play_episodes_end_with_the_library_outcome(rules) -> None:
         for move in env.board.move_stack:
             assert replay.is_legal(move)
             replay.push(move)
-        assert replay.outcome() == info["outcome"] is not None
-        assert info["termination"] == info["outcome"].termination.value
+        assert replay.outcome() is not None
+        assert info["outcome"] == outcome_info(replay.outcome())
+        assert info["termination"] == info["outcome"]["termination"]
         red, blue = info["reward_by_color"]
         assert red == -blue
         mover = 1 - info["turn"]  # the side whose move ended the game
@@ -465,3 +468,84 @@ def test_ansi_render_shows_the_board() -> None:
     assert lines[9] == "  " + " ".join(FILE_NAMES)
     assert "blue to move, ply 1" in text and "last move: a3a4" in text
     assert JungleEnv("wango").render() is None  # no render mode: nothing
+
+
+# --- rewards of both sides, move limit, outcome as data, games over at reset -----------------
+
+
+def test_self_play_gives_the_loser_its_minus_one_too() -> None:
+    env = JungleEnv("wango")
+    _, reset_info = env.reset(options={"fen": "2L4/7/7/7/7/7/7/7/r6 b"})  # Blue rat a1 to move
+    assert "rewards" not in reset_info  # a reward belongs to a step
+    _, reward, _, _, info = env.step(env.move_to_action("a1a2"))  # Blue's move: the game goes on
+    assert reward == 0.0 and info["rewards"] == {"red": 0.0, "blue": 0.0}
+    _, reward, terminated, _, info = env.step(env.move_to_action("c9d9"))  # Red enters the den
+    assert (reward, terminated) == (1.0, True)
+    assert info["rewards"] == {"red": 1.0, "blue": -1.0}  # Blue, who moved last step, loses 1
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_both_rewards_at_every_step_of_a_self_play_game(rules) -> None:
+    steps, _ = play_masked_random(JungleEnv(rules), seed=11)
+    for reward, terminated, truncated, info in steps:
+        mover = "blue" if info["turn"] == RED else "red"  # the side that just moved
+        assert reward == info["rewards"][mover]
+        if not (terminated or truncated):
+            assert info["rewards"] == {"red": 0.0, "blue": 0.0}
+    *_, info = steps[-1]
+    if "outcome" in info and info["winner"] is not None:
+        loser = "blue" if info["winner"] == RED else "red"
+        assert info["rewards"][loser] == -1.0
+        assert sum(info["rewards"].values()) == 0.0
+
+
+def test_rewards_after_an_illegal_action_and_a_truncation() -> None:
+    env = JungleEnv("wango", illegal_action_penalty=-2.0)
+    env.reset()
+    _, reward, *_, info = env.step(1)  # off the board: Red's illegal action
+    assert reward == -2.0 and info["rewards"] == {"red": -2.0, "blue": 0.0}
+    steps, _ = play_masked_random(JungleEnv("wango", max_plies=5), seed=0)
+    *_, truncated, info = steps[-1]
+    assert truncated and info["rewards"] == {"red": 0.0, "blue": 0.0}
+
+
+def test_default_move_limit() -> None:
+    assert DEFAULT_MAX_PLIES == 1000
+    assert JungleEnv().max_plies == DEFAULT_MAX_PLIES
+    assert JungleEnv(opponent="random").max_plies == DEFAULT_MAX_PLIES
+    assert gymnasium.make(ENV_ID).unwrapped.max_plies == DEFAULT_MAX_PLIES
+    assert JungleEnv(max_plies=None).max_plies is None  # no limit when asked for none
+    for seed in range(3):  # random games end, on the board or at the limit
+        steps, _ = play_masked_random(JungleEnv("classic-dog"), seed)
+        assert len(steps) <= DEFAULT_MAX_PLIES
+        assert steps[-1][1] or (steps[-1][2] and len(steps) == DEFAULT_MAX_PLIES)
+
+
+def test_outcome_info_is_plain_data() -> None:
+    env = JungleEnv("wango", opponent="random", agent_color="red")
+    env.reset(options={"fen": "2L4/7/7/7/7/7/7/7/r6 w"})
+    *_, info = env.step(env.move_to_action("c9d9"))
+    assert info["outcome"] == {"termination": "den_entered", "winner": "red", "result": "1-0"}
+    plain = {key: value for key, value in info.items() if key != "action_mask"}
+    assert json.loads(json.dumps(plain)) == {**plain, "reward_by_color": [1.0, -1.0]}
+
+
+def enter_den_if_possible(board: Board) -> Move:
+    moves = list(board.legal_moves)
+    return next((m for m in moves if board.gives_den_entry(m)), moves[0])
+
+
+def test_reset_where_the_opponent_first_move_ends_the_game() -> None:
+    env = JungleEnv("wango", opponent=enter_den_if_possible, agent_color="blue")
+    fen = "2L4/7/7/7/7/7/7/7/r6 w"  # Red (the opponent) to move, its lion next to Blue's den
+    obs, info = env.reset(options={"fen": fen})
+    assert info["opponent_move"] == "c9d9" and info["outcome"]["winner"] == "red"
+    assert not info["action_mask"].any() and not env.action_masks().any()
+    assert obs.shape == OBSERVATION_SHAPE
+    _, reward, terminated, truncated, info = env.step(0)  # any action: nothing is played
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert info["rewards"] == {"red": 1.0, "blue": -1.0} and env.board.ply == 1
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
+    _, info = env.reset()  # the next episode is an ordinary one
+    assert "outcome" not in info and info["action_mask"].any()

@@ -10,16 +10,27 @@ Two ways to play:
 * **Self-play** (``opponent=None``, the default): each step plays one move for whoever is to
   move; the observation is from the seat of the side to move next, the reward from the seat of
   the side that just moved: +1 when its move won, 0 otherwise (a move can win or draw the game,
-  never lose it). When the game ends, ``info["reward_by_color"]`` holds the final reward of
-  Red and of Blue (+1/-1, or 0/0 for a draw), so the loser's last move can be credited too.
+  never lose it).
 * **Against an opponent** (``opponent="random"``, an engine level 1–10, or any callable
   ``Board -> Move``): the agent plays ``agent_color`` ("red", "blue" or "random": drawn at each
   reset); each step plays the agent's move and then the opponent's reply. The observation is
   always the agent's, the reward +1 for a win, -1 for a loss, 0 for a draw, at the end.
 
+**Both sides' rewards.** Every step's info has ``info["rewards"]``: the reward of each side for
+that step, ``{"red": …, "blue": …}``, 0 and 0 until the end; at the end +1 to the winner and -1
+to the loser (0 and 0 for a draw or a truncation; after an illegal action the penalty to the
+side that played it, 0 to the other). The step's ``reward`` is always one of these two: the
+mover's in self-play, the agent's against an opponent. In self-play the loser's -1 thus comes
+in the info of the step that ended the game, the winner's move: a trainer that keeps one
+trajectory per side adds ``info["rewards"][side]`` to each side's last transition.
+
 An episode *terminates* when the rules library's :meth:`~doushouqi.Board.outcome` says the game
-is over (den entered, all captured, no legal move, repetition, no-capture limit …); it is
-*truncated* when ``max_plies`` plies have been played since the reset (checked after each
+is over (den entered, all captured, no legal move, repetition, no-capture limit …), with
+``info["outcome"]`` as plain data (``{"termination": "den_entered", "winner": "red",
+"result": "1-0"}``, see :func:`doushouqi.rl.common.outcome_info`), ``info["termination"]``,
+``info["winner"]`` (0, 1 or None) and ``info["reward_by_color"]`` (Red's and Blue's rewards).
+It is *truncated* when ``max_plies`` plies have been played since the reset (default
+:data:`~doushouqi.rl.common.DEFAULT_MAX_PLIES`, 1000; ``None`` for no limit; checked after each
 step, so against an opponent the episode may run to ``max_plies + 1``).
 
 **Illegal actions** (in 0..503 but not a legal move now): with ``illegal_action="penalty"``
@@ -29,7 +40,11 @@ unchanged; with ``illegal_action="raise"`` the step raises :class:`IllegalAction
 episode goes on as if it had not been called. An action outside the space always raises.
 
 ``reset(seed=…)`` seeds the random opponent and the ``agent_color="random"`` draw;
-``reset(options={"fen": "…"})`` starts from a position string (RULES.md 7a).
+``reset(options={"fen": "…"})`` starts from a position string (RULES.md 7a). When the opponent
+moves first from that position and its move ends the game, the episode is over before the
+agent moved: the reset's info already has ``"outcome"`` and an empty mask, and the next step
+(any action of the space) plays nothing and returns the agent's final reward with
+``terminated=True``.
 """
 
 from __future__ import annotations
@@ -46,7 +61,8 @@ from numpy.typing import NDArray
 from ..board import Board, Move
 from ..outcome import Outcome
 from ..rules import RuleSet, find_rules
-from ..squares import BLUE, COLOR_NAMES, FILE_NAMES, RED
+from ..squares import BLUE, COLOR_NAMES, RED
+from .common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
 from .encoding import (
     NUM_ACTIONS,
     OBSERVATION_SHAPE,
@@ -99,13 +115,6 @@ def _parse_color(value: str | int) -> int | None:
     raise ValueError(f"agent_color must be 'red', 'blue', 'random', 0 or 1, got {value!r}")
 
 
-def _reward_by_color(outcome: Outcome) -> tuple[float, float]:
-    """The final reward of Red and of Blue: +1 to the winner, -1 to the loser, 0 each in a draw."""
-    if outcome.winner is None:
-        return (0.0, 0.0)
-    return (1.0, -1.0) if outcome.winner == RED else (-1.0, 1.0)
-
-
 class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
     """Jungle (斗兽棋) under one rule set; see the module docstring for the conventions."""
 
@@ -119,7 +128,7 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         opponent: str | int | Opponent | None = None,
         agent_color: str | int | None = None,
         opponent_movetime: float | None = None,
-        max_plies: int | None = None,
+        max_plies: int | None = DEFAULT_MAX_PLIES,
         illegal_action: str = "penalty",
         illegal_action_penalty: float = -1.0,
         render_mode: str | None = None,
@@ -149,6 +158,8 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         self._outcome: Outcome | None = None
         self._episode_over = True  # until the first reset
         self._last_opponent_move: Move | None = None
+        #: The opponent's first move ended the game: the next step only reports it.
+        self._ended_before_agent = False
 
     # ------------------------------------------------------------------ opponents
 
@@ -210,10 +221,8 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
                 self.agent_color = int(self.np_random.integers(2))
             if self._board.turn != self.agent_color:
                 self._play_opponent()
-                if self._outcome is not None:
-                    raise ValueError(
-                        f"the opponent's first move from {fen!r} ended the game: {self._outcome}"
-                    )
+        # The opponent's first move may have ended the game: the next step reports it.
+        self._ended_before_agent = self._outcome is not None
         self._episode_over = False
         return self._observation(), self._info()
 
@@ -226,6 +235,11 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         if not 0 <= index < NUM_ACTIONS:
             raise ValueError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
         board = self._board
+        if self._ended_before_agent:  # nothing to play: report the opponent's win (or draw)
+            self._episode_over = True
+            info = self._info(illegal=False)
+            reward = info["rewards"][COLOR_NAMES[self.agent_color]]
+            return self._observation(), reward, True, False, info
         mover = board.turn
         move = self._legal_move(index)
         if move is None:
@@ -233,6 +247,7 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
                 raise IllegalActionError(self._illegal_reason(index))
             self._episode_over = True
             info = self._info(illegal=True)
+            info["rewards"][COLOR_NAMES[mover]] = self.illegal_action_penalty
             return self._observation(), self.illegal_action_penalty, True, False, info
         board.push(move)
         self._outcome = board.outcome()
@@ -243,10 +258,10 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         terminated = outcome is not None
         truncated = not terminated and self.max_plies is not None and board.ply >= self.max_plies
         self._episode_over = terminated or truncated
-        reward = 0.0
-        if outcome is not None and outcome.winner is not None:
-            reward = 1.0 if outcome.winner == mover else -1.0
-        return self._observation(), reward, terminated, truncated, self._info(illegal=False)
+        info = self._info(illegal=False)
+        # The mover's reward in self-play, the agent's (the mover too) against an opponent.
+        reward = info["rewards"][COLOR_NAMES[mover]]
+        return self._observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -277,17 +292,7 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
 
     def ansi(self) -> str:
         """The board as text (rank 9 at the top, ``~`` water) with whose turn it is."""
-        rows = str(self._board).splitlines()
-        lines = [f"{9 - index} {row}" for index, row in enumerate(rows)]
-        lines.append("  " + " ".join(FILE_NAMES))
-        board = self._board
-        if self._outcome is not None:
-            lines.append(f"game over: {self._outcome.result()} ({self._outcome.termination.value})")
-        else:
-            lines.append(f"{COLOR_NAMES[board.turn]} to move, ply {board.ply}")
-        if board.move_stack:
-            lines.append(f"last move: {board.peek()}")
-        return "\n".join(lines) + "\n"
+        return board_text(self._board, self._outcome)
 
     def _legal_move(self, action: int) -> Move | None:
         try:
@@ -317,13 +322,15 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         }
         if illegal is not None:  # step infos only
             info["illegal_action"] = illegal
+            red, blue = (0.0, 0.0) if illegal else reward_by_color(self._outcome)
+            info["rewards"] = {COLOR_NAMES[RED]: red, COLOR_NAMES[BLUE]: blue}
         if self._opponent is not None:
             opponent_move = self._last_opponent_move
             info["opponent_move"] = str(opponent_move) if opponent_move is not None else None
         outcome = self._outcome
         if outcome is not None:
-            info["outcome"] = outcome
+            info["outcome"] = outcome_info(outcome)
             info["termination"] = outcome.termination.value
             info["winner"] = outcome.winner
-            info["reward_by_color"] = _reward_by_color(outcome)
+            info["reward_by_color"] = reward_by_color(outcome)
         return info
