@@ -73,6 +73,9 @@ T = TypeVar("T")
 #: Called with every ``info`` line an engine sends during a search, parsed.
 InfoCallback = Callable[[Info], object]
 
+#: How long the first ``readyok`` may take, seconds (by default): our engine compiles first.
+READY_TIMEOUT = 120.0
+
 #: How an engine says it has no move.
 _NO_MOVE = frozenset({"(none)", "none", "0000", "(null)", "null"})
 
@@ -83,7 +86,10 @@ _NO_MOVE = frozenset({"(none)", "none", "0000", "(null)", "null"})
 class Engine:
     """An engine process, driven over its standard input and output.
 
-    ``timeout`` bounds the wait for ``uciok``, ``readyok`` and the exit after ``quit``;
+    ``timeout`` bounds the wait for ``uciok``, ``readyok`` and the exit after ``quit``, except
+    the first ``readyok`` after the handshake, which may take ``ready_timeout``: an engine may
+    load or compile before it is ready (``doushouqi engine`` answers ``uci`` at once and
+    compiles its search for about 10-60 s on a fresh install; see docs/engine.md).
     ``move_grace`` is added to a search's time budget (move time, or the side's clock plus
     increment) before the engine counts as not answering. A search with no time budget (depth
     or nodes only) waits for as long as it takes unless ``play(..., timeout=…)`` says otherwise.
@@ -97,6 +103,7 @@ class Engine:
         *,
         handshake: str = "uci",
         timeout: float | None = 10.0,
+        ready_timeout: float | None = READY_TIMEOUT,
         move_grace: float = 2.0,
         **popen_args: Any,
     ) -> None:
@@ -105,6 +112,7 @@ class Engine:
             raise ValueError("empty engine command")
         self.handshake = handshake
         self.timeout = timeout
+        self.ready_timeout = ready_timeout
         self.move_grace = move_grace
         self.popen_args = popen_args
         #: What the engine said about itself (``id name``, ``id author``, …).
@@ -159,7 +167,7 @@ class Engine:
         try:
             async with self._lock:
                 await self._handshake()
-                await self._ping()
+                await self._ping(first=True)
         except BaseException:
             await self._shut_down(kill=True)
             raise
@@ -370,8 +378,11 @@ class Engine:
                 return option
         return None
 
-    async def _ping(self) -> None:
-        with self._watchdog(self.timeout, "readyok"):
+    async def _ping(self, *, first: bool = False) -> None:
+        seconds = self.timeout
+        if first and seconds is not None:
+            seconds = None if self.ready_timeout is None else max(seconds, self.ready_timeout)
+        with self._watchdog(seconds, "readyok"):
             await self._send("isready")
             while True:
                 line = await self._next_line()
@@ -631,12 +642,18 @@ async def popen_engine(
     *,
     handshake: str = "uci",
     timeout: float | None = 10.0,
+    ready_timeout: float | None = READY_TIMEOUT,
     move_grace: float = 2.0,
     **popen_args: Any,
 ) -> Engine:
-    """Start an engine process and do the handshake."""
+    """Start an engine process and do the handshake (see :class:`Engine` for the timeouts)."""
     engine = Engine(
-        command, handshake=handshake, timeout=timeout, move_grace=move_grace, **popen_args
+        command,
+        handshake=handshake,
+        timeout=timeout,
+        ready_timeout=ready_timeout,
+        move_grace=move_grace,
+        **popen_args,
     )
     await engine.start()
     return engine
@@ -667,10 +684,11 @@ class SimpleEngine:
         *,
         handshake: str = "uci",
         timeout: float | None = 10.0,
+        ready_timeout: float | None = READY_TIMEOUT,
         move_grace: float = 2.0,
         **popen_args: Any,
     ) -> SimpleEngine:
-        """Start an engine process and do the handshake."""
+        """Start an engine process and do the handshake (see :class:`Engine`)."""
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="doushouqi-engine", daemon=True)
         thread.start()
@@ -680,6 +698,7 @@ class SimpleEngine:
                 command,
                 handshake=handshake,
                 timeout=timeout,
+                ready_timeout=ready_timeout,
                 move_grace=move_grace,
                 **popen_args,
             )

@@ -5,10 +5,11 @@ has switches to misbehave, so that the client's error handling meets real pipes 
 
     python tests/engine/fake_engine.py [--illegal-after N] [--crash-after N] [--hang-after N]
         [--illegal-as red|blue] [--no-handshake] [--no-readyok] [--handshake WORD]
-        [--think SECONDS] [--seed S] [--no-rules-option] [--log FILE]
+        [--think SECONDS] [--seed S] [--no-rules-option] [--log FILE] [--slow-ready SECONDS]
 
 ``--…-after N`` misbehaves on the N-th ``go`` (1 = the first). Every command received is
-appended to ``--log`` when given.
+appended to ``--log`` when given. ``--slow-ready`` delays the first ``readyok`` (an engine
+that loads or compiles before it is ready).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int)
     parser.add_argument("--no-rules-option", action="store_true")
     parser.add_argument("--log")
+    parser.add_argument("--slow-ready", type=float, default=0.0)
     return parser.parse_args(argv)
 
 
@@ -114,6 +116,9 @@ class FakeEngine:
             self.send("unknown chatter before the ok")
             self.send(f"{args.handshake}ok")
         elif word == "isready":
+            if args.slow_ready:
+                time.sleep(args.slow_ready)
+                args.slow_ready = 0.0
             if not args.no_readyok:
                 self.send("readyok")
         elif word == "setoption":

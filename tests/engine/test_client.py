@@ -141,10 +141,25 @@ def test_missing_readyok_times_out(fake_command: FakeCommand) -> None:
     async def main() -> None:
         # Long enough for the fake engine to start and send uciok on a crowded machine: the
         # timeout under test is the one for readyok, which never comes.
-        engine = Engine(fake_command("--no-readyok"), timeout=5.0)
+        engine = Engine(fake_command("--no-readyok"), timeout=5.0, ready_timeout=1.0)
         with pytest.raises(EngineTimeoutError, match="readyok"):
             await engine.start()
         assert engine.returncode is not None
+
+    run(main())
+
+
+def test_first_readyok_may_take_the_ready_timeout(fake_command: FakeCommand) -> None:
+    async def main() -> None:
+        # An engine compiling before its first readyok (ours on a fresh install): the short
+        # reply timeout does not apply to it, only to later readyoks.
+        engine = Engine(fake_command("--slow-ready", "3"), timeout=2.0, ready_timeout=30.0)
+        await engine.start()
+        await engine.ping()
+        await engine.quit()
+        slow = Engine(fake_command("--slow-ready", "6"), timeout=2.0, ready_timeout=2.5)
+        with pytest.raises(EngineTimeoutError, match=r"readyok within 2\.5 s"):
+            await slow.start()
 
     run(main())
 

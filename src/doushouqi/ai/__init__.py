@@ -11,37 +11,100 @@ object in its inner loop:
 On top of the core: :class:`Engine` (search, levels 1-10, time management; :mod:`.engine`),
 :func:`best_move` and :func:`analyse` for the game front ends, and the protocol loop
 (:mod:`.protocol`).
+
+The names are loaded on first use (PEP 562): importing ``doushouqi.ai`` or one of its pure
+Python modules (``protocol``, ``levels``, ``timeman``) compiles nothing, so ``doushouqi
+engine`` answers ``uci`` at once while the compiled code loads in the background.
 """
 
-from .core import DEFAULT_SEARCH_PLIES, Position
-from .engine import Engine, analyse, best_move
-from .movegen import (
-    MAX_MOVES,
-    can_capture,
-    compute_restrictions,
-    count_legal_moves,
-    generate_legal_moves,
-    is_draw_by_rule,
-    is_game_over_on_board,
-    is_square_attacked,
-    piece_targets,
-    position_count,
-    repetition_count,
-)
-from .perft import new_move_buffers, perft, perft_divide
-from .state import (
-    HISTORY_FIELDS,
-    STATE_SIZE,
-    compute_hash,
-    encode_move,
-    make_move,
-    make_pass,
-    move_from,
-    move_to,
-    new_state,
-    unmake_move,
-)
-from .tables import compile_rules
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __getattr__
+    from .core import DEFAULT_SEARCH_PLIES, Position
+    from .engine import Engine, analyse, best_move
+    from .movegen import (
+        MAX_MOVES,
+        can_capture,
+        compute_restrictions,
+        count_legal_moves,
+        generate_legal_moves,
+        is_draw_by_rule,
+        is_game_over_on_board,
+        is_square_attacked,
+        piece_targets,
+        position_count,
+        repetition_count,
+    )
+    from .perft import new_move_buffers, perft, perft_divide
+    from .state import (
+        HISTORY_FIELDS,
+        STATE_SIZE,
+        compute_hash,
+        encode_move,
+        make_move,
+        make_pass,
+        move_from,
+        move_to,
+        new_state,
+        unmake_move,
+    )
+    from .tables import compile_rules
+
+#: Where each public name lives.
+_HOMES = {
+    **dict.fromkeys(("DEFAULT_SEARCH_PLIES", "Position"), "core"),
+    **dict.fromkeys(("Engine", "analyse", "best_move"), "engine"),
+    **dict.fromkeys(
+        (
+            "MAX_MOVES",
+            "can_capture",
+            "compute_restrictions",
+            "count_legal_moves",
+            "generate_legal_moves",
+            "is_draw_by_rule",
+            "is_game_over_on_board",
+            "is_square_attacked",
+            "piece_targets",
+            "position_count",
+            "repetition_count",
+        ),
+        "movegen",
+    ),
+    **dict.fromkeys(("new_move_buffers", "perft", "perft_divide"), "perft"),
+    **dict.fromkeys(
+        (
+            "HISTORY_FIELDS",
+            "STATE_SIZE",
+            "compute_hash",
+            "encode_move",
+            "make_move",
+            "make_pass",
+            "move_from",
+            "move_to",
+            "new_state",
+            "unmake_move",
+        ),
+        "state",
+    ),
+    "compile_rules": "tables",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
 
 __all__ = [
     "DEFAULT_SEARCH_PLIES",

@@ -4,8 +4,10 @@ Commands (one a line; every answer line is flushed at once):
 
 * ``uci`` / ``jcei`` → ``id name``, ``id author``, one ``option`` line per option,
   ``uciok`` / ``jceiok``;
-* ``isready`` → ``readyok`` once the compiled code is loaded (it compiles in the background
-  from the start, so the first ``isready`` may take a while on a cold cache);
+* ``isready`` → ``readyok`` once the compiled code is loaded. The compiled modules are
+  imported (numba compiles them, or loads them from its cache) in a background thread started
+  at launch, so ``uci`` is answered at once and only the first ``isready``, ``go`` or
+  ``perft`` waits for them (seconds on a warm cache, about a minute on a cold one);
 * ``setoption name <name> [value <value>]``: ``Rules`` (a rule set name or a rule file path),
   ``Level`` (1-10), ``Hash`` (MB), ``Contempt`` (centipawns a draw is worth less than an equal
   position, to the engine), and one option per rule field (``rule_7_3`` ...);
@@ -29,20 +31,25 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from importlib import metadata
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..analysis import Info, Limit
 from ..board import Board
 from ..rules import Ranks, Repetition, RuleSet, find_rules
-from .core import Position
-from .engine import TUNING_RANGES, Engine
 from .levels import MAX_LEVEL, MIN_LEVEL
+
+if TYPE_CHECKING:  # imported in the loader thread: importing it compiles
+    from .engine import Engine
 
 __all__ = ["EngineProtocol", "run_protocol"]
 
 AUTHOR = "the doushouqi authors"
 NAMED_RULE_SETS = ("wango", "classic", "classic-dog", "international")
 DEFAULT_HASH_MB = 64
+#: ``engine.DEFAULT_TUNING["contempt"]`` and its range, repeated here so that the handshake
+#: needs no compiled module (a test checks that they agree).
+DEFAULT_CONTEMPT = 50
+CONTEMPT_RANGE = (-1000, 1000)
 
 
 def _version() -> str:
@@ -115,15 +122,18 @@ class EngineProtocol:
     def __init__(self, out: TextIO | None = None, engine: Engine | None = None) -> None:
         self._out = out if out is not None else sys.stdout
         self._write_lock = threading.Lock()
-        self.engine = engine if engine is not None else Engine(hash_mb=DEFAULT_HASH_MB)
-        self.rules: RuleSet = self.engine.rules
+        self._engine = engine
+        # The settings live here and are handed to the engine before it searches, so that
+        # options can be set while the compiled code is still loading.
+        self.rules: RuleSet = engine.rules if engine is not None else find_rules("wango")
         self.level = MAX_LEVEL
-        self.hash_mb = DEFAULT_HASH_MB
+        self.hash_mb = engine.hash_mb if engine is not None else DEFAULT_HASH_MB
+        self.contempt = int(engine.tuning["contempt"]) if engine is not None else DEFAULT_CONTEMPT
         self.board = Board(rules=self.rules)
         self._position_args: tuple[str | None, list[str]] = (None, [])
         self._search: threading.Thread | None = None
         self._answered = threading.Event()
-        self._warm = threading.Thread(target=self._warm_up, daemon=True)
+        self._warm = threading.Thread(target=self._warm_up, name="engine-loader", daemon=True)
         self._warm_error: str | None = None
         self._warm.start()
         self._commands: dict[str, Callable[[list[str]], bool | None]] = {
@@ -178,16 +188,41 @@ class EngineProtocol:
     # ---------------------------------------------------------------------- commands
 
     def _warm_up(self) -> None:
+        """The loader thread: import the compiled modules, make the engine, run a tiny search."""
         try:
-            self.engine.warm_up()
+            engine = self._engine
+            if engine is None:
+                from .engine import Engine
+
+                engine = Engine(self.rules, hash_mb=self.hash_mb)
+            engine.warm_up()
+            self._engine = engine
         except Exception as exc:  # reported at isready; the loop must keep running
-            self._warm_error = str(exc)
+            self._warm_error = f"{type(exc).__name__}: {exc}"
 
     def _wait_warm(self) -> None:
         self._warm.join()
         if self._warm_error is not None:
-            self.error(f"warm-up failed: {self._warm_error}")
+            self.error(f"engine failed to load: {self._warm_error}")
             self._warm_error = None
+
+    @property
+    def engine(self) -> Engine:
+        """The engine, with this session's settings (waits until it has loaded)."""
+        self._wait_warm()
+        engine = self._engine
+        if engine is None:
+            raise RuntimeError("the engine could not be loaded")
+        engine.rules = self.rules
+        if engine.hash_mb != self.hash_mb:
+            engine.hash_mb = self.hash_mb
+        engine.tuning["contempt"] = self.contempt
+        return engine
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the compiled code has loaded (the engine answers ``go`` without delay)."""
+        return self._engine is not None and not self._warm.is_alive()
 
     def _handshake(self, ok: str) -> None:
         self.send(f"id name doushouqi {_version()}")
@@ -199,9 +234,8 @@ class EngineProtocol:
             f"option name Level type spin default {self.level} min {MIN_LEVEL} max {MAX_LEVEL}"
         )
         self.send(f"option name Hash type spin default {self.hash_mb} min 1 max 4096")
-        low, high = TUNING_RANGES["contempt"]
-        contempt = self.engine.tuning["contempt"]
-        self.send(f"option name Contempt type spin default {contempt} min {low} max {high}")
+        low, high = CONTEMPT_RANGE
+        self.send(f"option name Contempt type spin default {self.contempt} min {low} max {high}")
         for field in RULE_OPTIONS:
             self.send(self._rule_option_line(field, rules))
         self.send(ok)
@@ -244,11 +278,8 @@ class EngineProtocol:
             self.level = _parse_int(value, MIN_LEVEL, MAX_LEVEL, "Level")
         elif key == "hash":
             self.hash_mb = _parse_int(value, 1, 4096, "Hash")
-            self.engine.hash_mb = self.hash_mb
         elif key == "contempt":
-            self.engine.tuning["contempt"] = _parse_int(
-                value, *TUNING_RANGES["contempt"], "Contempt"
-            )
+            self.contempt = _parse_int(value, *CONTEMPT_RANGE, "Contempt")
         elif key in RULE_OPTIONS:
             changed = dataclasses.replace(self.rules, **{key: _rule_field(key, value)})
             if changed != self.rules:
@@ -259,7 +290,6 @@ class EngineProtocol:
 
     def _set_rules(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.engine.rules = rules
         fen, moves = self._position_args
         try:
             self.board = self._build_board(fen, moves)
@@ -280,7 +310,8 @@ class EngineProtocol:
     def _ucinewgame(self, _: list[str]) -> None:
         if self._searching():
             raise ValueError("cannot start a new game while searching")
-        self.engine.new_game()
+        if self.loaded:  # before that the engine has learnt nothing (warm-up clears it)
+            self.engine.new_game()
 
     def _position(self, args: list[str]) -> None:
         if not args:
@@ -300,16 +331,16 @@ class EngineProtocol:
         if self._searching():
             raise ValueError("already searching")
         limit = self._parse_go(args)
-        self._wait_warm()
+        engine = self.engine
         board = self.board.copy()
         level = self.level
-        thread = threading.Thread(target=self._run_search, args=(board, limit, level))
+        thread = threading.Thread(target=self._run_search, args=(engine, board, limit, level))
         thread.daemon = True
         self._answered.clear()
         self._search = thread
         thread.start()
         # Until the search has armed its stop flag, a `stop` read now could be lost.
-        while thread.is_alive() and not self.engine.searching:
+        while thread.is_alive() and not engine.searching:
             time.sleep(0.0002)
 
     @staticmethod
@@ -345,9 +376,9 @@ class EngineProtocol:
             infinite=infinite,
         )
 
-    def _run_search(self, board: Board, limit: Limit, level: int) -> None:
+    def _run_search(self, engine: Engine, board: Board, limit: Limit, level: int) -> None:
         try:
-            result = self.engine.search(board, limit, level=level, on_info=self._send_info)
+            result = engine.search(board, limit, level=level, on_info=self._send_info)
             move = str(result.move) if result.move is not None else "0000"
         except Exception as exc:  # never leave the GUI without a bestmove
             self.error(f"search failed: {exc}")
@@ -383,8 +414,8 @@ class EngineProtocol:
         return True
 
     def _stop(self, _: list[str]) -> None:
-        if self._searching():
-            self.engine.stop()
+        if self._searching() and self._engine is not None:
+            self._engine.stop()
         if self._search is not None:
             self._search.join()
 
@@ -399,6 +430,8 @@ class EngineProtocol:
         if self._searching():
             raise ValueError("cannot run perft while searching")
         self._wait_warm()
+        from .core import Position
+
         self.send(str(Position.from_board(self.board).perft(depth)))
 
     def _display(self, _: list[str]) -> None:
