@@ -16,8 +16,10 @@ Move.from_str('a3a4')
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from .fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER, InvalidFenError, parse_fen
 from .outcome import Outcome, Termination
@@ -35,6 +37,7 @@ from .squares import (
     ELEPHANT,
     JUMPS,
     LION,
+    NUM_SQUARES,
     RAT,
     RED,
     STEPS,
@@ -42,14 +45,22 @@ from .squares import (
     TRAPS,
     WATER,
     WOLF,
+    SquareSet,
+    check_symmetry,
     code_animal,
     code_color,
     iter_squares,
+    may_stand,
     parse_square,
     piece_code,
+    square_flip_horizontal,
+    square_mirror,
     square_name,
 )
 from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
+
+if TYPE_CHECKING:
+    from .notation import Lang
 
 __all__ = [
     "MAX_HALFMOVE_CLOCK",
@@ -62,6 +73,7 @@ __all__ = [
     "LegalMoveGenerator",
     "Move",
     "Piece",
+    "Status",
 ]
 
 STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
@@ -160,6 +172,29 @@ class Move:
             raise InvalidMoveError(f"invalid move {text!r}: {exc}") from None
 
     @classmethod
+    def from_uci(cls, uci: str) -> Move:
+        """Parse the move string of RULES.md 7a exactly: from- and to-square in lower case
+        (``"a3a4"``, a jump ``"a4d4"``) or ``"0000"`` for a pass; InvalidMoveError otherwise
+        (unlike :meth:`from_str`, no surrounding space and no move from a square to itself).
+
+        >>> Move.from_uci("g3g4"), Move.from_uci("0000")
+        (Move.from_str('g3g4'), Move.from_str('0000'))
+        >>> Move.from_uci("g3g3")
+        Traceback (most recent call last):
+        ...
+        doushouqi.board.InvalidMoveError: invalid move 'g3g3': from- and to-square are the same
+        """
+        if uci != "0000" and uci[:2] == uci[2:] and len(uci) == 4:
+            raise InvalidMoveError(f"invalid move {uci!r}: from- and to-square are the same")
+        if uci != uci.strip():
+            raise InvalidMoveError(f"invalid move {uci!r}: unexpected white space")
+        return cls.from_str(uci)
+
+    def uci(self) -> str:
+        """The move string: ``"a3a4"``, or ``"0000"`` for a pass (same as ``str(move)``)."""
+        return str(self)
+
+    @classmethod
     def null(cls) -> Move:
         """The pass made for a player whose per-move time ran out (RULES.md 5.3)."""
         return cls(0, 0)
@@ -184,6 +219,56 @@ class Move:
 
     def __hash__(self) -> int:
         return self.from_square * 64 + self.to_square
+
+    # A total order, by from-square then to-square (the pass 0000 = a1a1 first), consistent
+    # with ==, so that sorted(board.legal_moves) gives a stable list.
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.from_square, self.to_square) < (other.from_square, other.to_square)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.from_square, self.to_square) <= (other.from_square, other.to_square)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.from_square, self.to_square) > (other.from_square, other.to_square)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return (self.from_square, self.to_square) >= (other.from_square, other.to_square)
+
+
+class Status(enum.IntFlag):
+    """What is wrong with a (typically edited) position: :meth:`Board.status`.
+
+    The first three are the placement rules that position strings enforce (RULES.md 2-3,
+    :mod:`doushouqi.fen`); the others flag positions no game can reach. A finished game is
+    valid: a side with no animals when it is to move (it lost them all, 被吃光), or an animal
+    in the enemy den when the other side is to move (入穴).
+    """
+
+    VALID = 0
+    #: A side has two or more of one animal (each side has one of each).
+    DUPLICATE_ANIMAL = enum.auto()
+    #: An animal other than a rat stands in the water.
+    ANIMAL_IN_WATER = enum.auto()
+    #: An animal stands on its own den.
+    ANIMAL_IN_OWN_DEN = enum.auto()
+    #: No animal on the board at all.
+    EMPTY = enum.auto()
+    #: The side not to move has no animals: its last one can only have gone to a capture by
+    #: the side to move, after which that side is not to move.
+    OPPOSITE_HAS_NO_ANIMALS = enum.auto()
+    #: The side to move stands in the enemy den: it entered on its own move, which ended the
+    #: game, so it cannot be its turn.
+    TURN_IN_ENEMY_DEN = enum.auto()
+    #: The halfmove clock or move number is outside what a position string may give.
+    BAD_COUNTERS = enum.auto()
 
 
 class LegalMoveGenerator:
@@ -245,24 +330,64 @@ class Board:
         InvalidFenError says what is wrong and where.
         """
         codes, turn, halfmove, fullmove = parse_fen(fen)
+        self.halfmove_clock = halfmove
+        self.fullmove_number = fullmove
+        self._set_position(codes, turn)
+
+    def _set_position(self, codes: list[int], turn: int) -> None:
+        """Set the animals and the side to move, rebuild the indexes and clear the history."""
         self._sq = codes
         self._where = [CAPTURED] * 17
         self._occ = [0, 0]
+        # On an edited board with two of one animal, _where holds the higher square: moves
+        # are still generated for both, but only that one blocks a jump as a rat.
         for square, code in enumerate(codes):
             if code:
                 self._where[code] = square
                 self._occ[code_color(code)] |= 1 << square
         self.turn = turn
-        self.halfmove_clock = halfmove
-        self.fullmove_number = fullmove
         self._hash = zobrist_hash(codes, turn)
+        self.clear_stack()
+
+    def clear_stack(self) -> None:
+        """Forget the move history; the current position becomes the starting position.
+
+        The position and its counters stay; what depends on the history starts afresh: the
+        repetition count (the position has stood once), the windows of the move restrictions
+        7-3 and 17-5, and the must-vary repetition rule.
+        """
         self.move_stack: list[Move] = []
         self._undo: list[UndoRecord] = []
         self._history: list[int] = []  # hash of the position before each ply
         self._start_fen = self.fen()
 
-    def copy(self) -> Board:
-        """An independent copy with the same rules, position and history."""
+    def copy(self, *, stack: bool | int = True) -> Board:
+        """An independent copy with the same rules and position.
+
+        ``stack=True`` (the default) copies the whole history. ``stack=False`` drops it, like
+        :meth:`clear_stack` (the same as ``Board(board.fen(), board.rules)``): the halfmove
+        clock and move number stay, so the no-capture limit still counts, but repetitions and
+        the move restrictions only see moves played from now on. ``stack=n`` keeps the last
+        ``n`` plies (and so their part in repetitions and restrictions).
+
+        >>> board = Board()
+        >>> for text in ["a3a4", "a7a6", "a4a3", "a6a7"]:
+        ...     _ = board.push_move(text)
+        >>> board.repetition_count(), board.copy().repetition_count()
+        (2, 2)
+        >>> board.copy(stack=False).repetition_count(), len(board.copy(stack=2).move_stack)
+        (1, 2)
+        >>> board.copy(stack=False).starting_fen == board.fen()
+        True
+        """
+        if stack is not True:
+            keep = 0 if stack is False else int(stack)
+            if keep < 0:
+                raise ValueError(f"stack must be True, False or a number of plies >= 0: {stack}")
+            if keep < len(self._undo):
+                board = self.copy()
+                board._trim_stack(keep)
+                return board
         board = Board.__new__(Board)
         board.rules = self.rules
         board._rank = self._rank
@@ -279,6 +404,15 @@ class Board:
         board._start_fen = self._start_fen
         return board
 
+    def _trim_stack(self, keep: int) -> None:
+        """Keep only the last ``keep`` plies of the history (fewer than there are)."""
+        drop = len(self._undo) - keep
+        start = self.copy()
+        for _ in range(keep):
+            start._unmake()
+        self._start_fen = start.fen()
+        del self.move_stack[:drop], self._undo[:drop], self._history[:drop]
+
     @property
     def starting_fen(self) -> str:
         """The position string the history starts from."""
@@ -288,6 +422,150 @@ class Board:
     def ply(self) -> int:
         """Number of plies (moves and passes) pushed since the starting position."""
         return len(self._undo)
+
+    # -------------------------------------------------------------- position editing
+
+    @classmethod
+    def empty(cls, *, rules: RuleSet | str = "wango") -> Board:
+        """A board without animals, the rule set's first player to move (see :meth:`clear`).
+
+        >>> board = Board.empty(rules="classic")
+        >>> board.set_piece_at(parse_square("c3"), Piece.from_symbol("L"))
+        >>> board.set_piece_at(parse_square("e7"), Piece.from_symbol("r"))
+        >>> board.fen(), board.is_valid()
+        ('7/7/4r2/7/7/7/2L4/7/7 w 0 1', True)
+        """
+        board = cls(rules=rules)
+        board.clear()
+        return board
+
+    def reset(self) -> None:
+        """Back to the start position, the rule set's first player to move, no history."""
+        side = "b" if self.rules.first_player == BLUE else "w"
+        self.set_fen(f"{STARTING_BOARD_FEN} {side} 0 1")
+
+    def clear(self) -> None:
+        """Remove every animal, reset the counters (0 and 1) and the history; the rule set's
+        first player is to move. An empty board is not valid (:attr:`Status.EMPTY`)."""
+        self.halfmove_clock = 0
+        self.fullmove_number = 1
+        self._set_position([0] * NUM_SQUARES, self.rules.first_player)
+
+    def set_piece_at(self, square: int, piece: Piece | None) -> None:
+        """Put ``piece`` on ``square``, replacing what stands there (None empties it).
+
+        Like python-chess, nothing stops an impossible position (two lions of one side, an
+        elephant in the water): :meth:`status` says what is wrong, and moves are only
+        meaningful on a valid board. The move history is cleared (:meth:`clear_stack`); the
+        side to move and the counters stay.
+        """
+        if not isinstance(square, int) or not 0 <= square < NUM_SQUARES:
+            raise ValueError(f"not a square: {square!r} (expected 0..62)")
+        code = 0
+        if piece is not None:
+            if not (piece.color in (RED, BLUE) and 1 <= piece.animal <= 8):
+                raise ValueError(f"not a piece: animal {piece.animal!r}, colour {piece.color!r}")
+            code = piece.code
+        codes = self._sq.copy()
+        codes[square] = code
+        self._set_position(codes, self.turn)
+
+    def remove_piece_at(self, square: int) -> Piece | None:
+        """Empty ``square`` and return what stood there (None if nothing); clears the history.
+
+        >>> board = Board()
+        >>> board.remove_piece_at(parse_square("g1")), board.remove_piece_at(parse_square("g2"))
+        (Piece.from_symbol('L'), None)
+        """
+        piece = self.piece_at(square)
+        self.set_piece_at(square, None)
+        return piece
+
+    def status(self) -> Status:
+        """What is wrong with the position, as :class:`Status` flags (``Status.VALID`` when
+        nothing is). The placement flags are those that make a position string unreadable.
+
+        >>> board = Board("7/7/7/7/7/7/7/7/6L b")  # Red has taken everything: a finished game
+        >>> board.status()
+        <Status.VALID: 0>
+        >>> board.set_piece_at(parse_square("b5"), Piece.from_symbol("L"))
+        >>> board.set_piece_at(parse_square("d9"), Piece.from_symbol("e"))
+        >>> board.status()
+        <Status.DUPLICATE_ANIMAL|ANIMAL_IN_WATER|ANIMAL_IN_OWN_DEN: 7>
+        """
+        status = Status.VALID
+        seen = [False] * 17
+        for square, code in enumerate(self._sq):
+            if not code:
+                continue
+            if seen[code]:
+                status |= Status.DUPLICATE_ANIMAL
+            seen[code] = True
+            if not may_stand(code, square):
+                in_den = square == DENS[code_color(code)]
+                status |= Status.ANIMAL_IN_OWN_DEN if in_den else Status.ANIMAL_IN_WATER
+        occ = self._occ
+        if not (occ[RED] or occ[BLUE]):
+            status |= Status.EMPTY
+        if not occ[1 - self.turn]:
+            status |= Status.OPPOSITE_HAS_NO_ANIMALS
+        if occ[self.turn] & DEN[1 - self.turn]:
+            status |= Status.TURN_IN_ENEMY_DEN
+        if not (
+            0 <= self.halfmove_clock <= MAX_HALFMOVE_CLOCK
+            and 1 <= self.fullmove_number <= MAX_MOVE_NUMBER
+        ):
+            status |= Status.BAD_COUNTERS
+        return status
+
+    def is_valid(self) -> bool:
+        """Whether :meth:`status` finds nothing wrong (a finished game is valid)."""
+        return self.status() == Status.VALID
+
+    # ---------------------------------------------------------------- symmetries
+
+    def transform(self, f: Callable[[int], int]) -> Board:
+        """A copy with every animal moved to ``f(square)``, same side to move and counters, no
+        history. ``f`` must map the board onto itself with each side's den and traps kept
+        (:func:`~doushouqi.squares.check_symmetry`), such as
+        :func:`~doushouqi.squares.square_flip_horizontal`; ValueError otherwise. For the half
+        turn with colours swapped, use :meth:`mirror`.
+
+        >>> board = Board().transform(square_flip_horizontal)
+        >>> board.board_fen()
+        't5l/1c3d1/e1w1p1r/7/7/7/R1P1W1E/1D3C1/L5T'
+        >>> Board().transform(square_mirror)
+        Traceback (most recent call last):
+        ...
+        ValueError: the transform does not map the board onto itself: Red's den d1 goes to d9
+        """
+        check_symmetry(f)
+        codes = [0] * NUM_SQUARES
+        for square, code in enumerate(self._sq):
+            codes[f(square)] = code
+        board = self.copy(stack=False)
+        board._set_position(codes, self.turn)
+        return board
+
+    def flip_horizontal(self) -> Board:
+        """The position mirrored left to right (files a <-> g), no history. The board is
+        left-right symmetric, so the game is the same: the legal moves map one to one."""
+        return self.transform(square_flip_horizontal)
+
+    def mirror(self) -> Board:
+        """The same game seen from the other side: the board turned by a half turn (a1 <-> g9)
+        and the colours swapped, the other side to move; counters kept, no history.
+
+        >>> Board().mirror() == Board("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b")
+        True
+        """
+        codes = [0] * NUM_SQUARES
+        for square, code in enumerate(self._sq):
+            if code:
+                codes[square_mirror(square)] = code + 8 if code <= 8 else code - 8
+        board = self.copy(stack=False)
+        board._set_position(codes, 1 - self.turn)
+        return board
 
     # ----------------------------------------------------------------------- queries
 
@@ -412,23 +690,48 @@ class Board:
     def is_attacked(self, square: int) -> bool:
         """Whether the animal on ``square`` could be captured by the other side right now."""
         code = self._sq[square]
-        return bool(code) and bool(self.attackers(1 - code_color(code), square))
+        return bool(code) and bool(self.attackers_mask(1 - code_color(code), square))
 
-    def attackers(self, color: int, square: int) -> list[int]:
+    def attackers_mask(self, color: int, square: int) -> int:
+        """:meth:`attackers` as a bitboard."""
+        sq, targets = self._sq, self._targets
+        mask = 0
+        for s in iter_squares(self._occ[color]):
+            if targets(s, sq[s]) >> square & 1:
+                mask |= 1 << s
+        return mask
+
+    def attackers(self, color: int, square: int) -> SquareSet:
         """Squares of ``color``'s animals that could move onto ``square`` (capturing what
         stands there) if it were their turn, before the 7-3/17-5 move restrictions.
+
+        A :class:`~doushouqi.squares.SquareSet`; it iterates lowest square first and equals a
+        list of the same squares, as the list this method returned before did.
 
         >>> board = Board("7/7/7/7/7/7/3e3/3L3/1t5 w")
         >>> [square_name(s) for s in board.attackers(1, parse_square("d2"))]  # elephant > lion
         ['d3']
         >>> board.attackers(0, parse_square("d3"))  # the lion cannot take the elephant
-        []
-        >>> [square_name(s) for s in board.attackers(1, parse_square("c1"))]  # Red's trap
-        ['b1']
+        SquareSet([])
+        >>> board.attackers(1, parse_square("c1")) == [parse_square("b1")]  # Red's trap
+        True
         """
-        return [
-            s for s in iter_squares(self._occ[color]) if self._targets(s, self._sq[s]) >> square & 1
-        ]
+        return SquareSet(self.attackers_mask(color, square))
+
+    def is_den_threatened(self, color: int | None = None) -> bool:
+        """Whether an enemy animal could enter ``color``'s den (default: the side to move's)
+        with one move, were it the enemy's turn. No move restriction can forbid a den entry
+        (the den square was never entered before: that would have ended the game), so for
+        the side not to move this is "the side to move can win by entering the den now".
+        ``board.attackers(enemy, DENS[color])`` names the animals.
+
+        >>> board = Board("7/7/7/7/7/7/7/3l3/6R w")  # Blue's lion on d2, next to Red's den d1
+        >>> board.is_den_threatened(), board.is_den_threatened(BLUE)
+        (True, False)
+        """
+        if color is None:
+            color = self.turn
+        return bool(self.attackers_mask(1 - color, DENS[color]))
 
     def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> str | None:
         """Why ``move`` is illegal here, in words, or None when it is legal.
@@ -577,6 +880,60 @@ class Board:
         self.push(move)
         return move
 
+    def parse_uci(self, uci: str, *, allow_pass: bool = False) -> Move:
+        """:meth:`Move.from_uci` checked for legality: InvalidMoveError when malformed,
+        IllegalMoveError (with the reason) when illegal; both are ValueErrors. A pass
+        ``0000`` only with ``allow_pass``, as in :meth:`parse_move`."""
+        move = Move.from_uci(uci)
+        reason = self.explain_illegal(move, allow_pass=allow_pass)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {uci}: {reason}")
+        return move
+
+    def push_uci(self, uci: str, *, allow_pass: bool = False) -> Move:
+        """Check and play a move string like ``"a3a4"`` (see :meth:`parse_uci`); returns it.
+
+        >>> board = Board()
+        >>> board.push_uci("a3a4")
+        Move.from_str('a3a4')
+        >>> board.push_uci("a4a5")
+        Traceback (most recent call last):
+        ...
+        doushouqi.board.IllegalMoveError: illegal move a4a5: the red elephant on a4 is not ...
+        """
+        move = self.parse_uci(uci, allow_pass=allow_pass)
+        self.push(move)
+        return move
+
+    def san(self, move: Move, lang: Lang = "en") -> str:
+        """The move in short algebraic notation (:mod:`doushouqi.san`): ``Rg4``, ``Lxd7``;
+        ``lang="zh"`` for the Chinese form ``鼠g4``, ``狮吃d7``.
+
+        >>> Board().san(Move.from_uci("g3g4")), Board().san(Move.from_uci("g3g4"), lang="zh")
+        ('Rg4', '鼠g4')
+        """
+        from .san import move_to_san
+
+        return move_to_san(self, move, lang)
+
+    def parse_san(self, san: str, *, allow_pass: bool = False) -> Move:
+        """The legal move that SAN text names (forgiving of case and spaces where that is
+        unambiguous; see :func:`doushouqi.san.parse_san`)."""
+        from .san import parse_san
+
+        return parse_san(self, san, allow_pass=allow_pass)
+
+    def push_san(self, san: str, *, allow_pass: bool = False) -> Move:
+        """Parse SAN text (:meth:`parse_san`), play the move and return it.
+
+        >>> board = Board()
+        >>> board.push_san("Rg4"), board.push_san("rA6")
+        (Move.from_str('g3g4'), Move.from_str('a7a6'))
+        """
+        move = self.parse_san(san, allow_pass=allow_pass)
+        self.push(move)
+        return move
+
     def push_pass(self) -> Move:
         """The side to move loses its turn (per-move timeout, RULES.md 5.3). Checked like a
         move: IllegalMoveError where no move could be played, such as once a den is entered
@@ -597,6 +954,26 @@ class Board:
     def repetition_count(self) -> int:
         """How many times the current position (board and side to move) has stood."""
         return self._history.count(self._hash) + 1
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position (animals and side to move) has stood at least
+        ``count`` times since the starting position of the history (see :meth:`copy`).
+
+        >>> board = Board()
+        >>> for text in ["a3a4", "a7a6", "a4a3", "a6a7"] * 2:
+        ...     _ = board.push_move(text)
+        >>> board.is_repetition(), board.is_repetition(4)
+        (True, False)
+        """
+        return self.repetition_count() >= count
+
+    def can_claim_draw(self) -> bool:
+        """Whether the side to move may claim a draw. Always False: no rule set lets a player
+        claim one (RULES.md 6). The draws by rule happen by themselves (:meth:`outcome`:
+        threefold repetition under ``threefold_draw``, the no-capture limit); under
+        ``initiator_must_vary`` a repetition is no draw at all but restricts the moves; a
+        draw by agreement (和棋) is an offer accepted off the board."""
+        return False
 
     def position_counts(self) -> Counter[int]:
         """Hash → number of times that position has stood, including the current one."""
