@@ -476,6 +476,36 @@ def test_a_saturated_worker_thinks_less_and_never_plays_at_random(
     assert len(served) == 8 and all(s.ok and s.nodes > 0 for s in served)
 
 
+def test_the_workers_seats_are_counted_across_every_node(
+    tmp_path: Path, shared_redis: RedisServer, worker: Workers, r: redis.Redis, database: str
+) -> None:
+    """Two nodes share the worker (2 seats against the computer): once one node has two
+    games against it, the other node refuses a third too."""
+    settings = {"database_url": database, "redis_url": shared_redis.url, "lease_seconds": 1.5}
+    with ExitStack() as stack:
+        a, b = (
+            stack.enter_context(
+                running(
+                    make_settings(tmp_path / name, node_name=name, **settings),
+                    ai=RedisAi(shared_redis.url, games_per_worker=2),
+                )
+            )
+            for name in ("a", "b")
+        )
+        for server in (a, b):
+            ai = server.app.state.ctx.ai
+            wait_until(lambda ai=ai: ai.capacity() == 2, "the worker to be counted")
+        human = a.player().guest()
+        for _ in range(2):
+            human.create(mode="vs_ai", ai_level=1, color="blue")
+        elsewhere = b.app.state.ctx.registry.services.cluster
+        wait_until(lambda: elsewhere.ai_games_elsewhere == 2, "node b to hear of a's games")
+        for server in (a, b):
+            refused = server.player().guest().post("/api/games", json={"mode": "vs_ai"})
+            assert refused.status_code == 503, refused.text
+            assert "the computer is busy" in refused.json()["detail"]
+
+
 def test_the_worker_module_needs_neither_web_framework_nor_database() -> None:
     code = (
         "import sys, doushouqi.server.ai_worker; "
@@ -490,6 +520,10 @@ def test_the_worker_command_names_the_missing_extra(
 ) -> None:
     from doushouqi.cli import main
 
+    command = ["worker", "--redis", "redis://127.0.0.1:1/0"]
+    monkeypatch.setitem(sys.modules, "redis", None)
+    assert main(command) == 2
+    assert "redis-py: pip install 'doushouqi[worker]'" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "numba", None)
-    assert main(["worker", "--redis", "redis://127.0.0.1:1/0"]) == 2
-    assert "the `ai` extra" in capsys.readouterr().err
+    assert main(command) == 2
+    assert "the `ai` extra (or `worker`): pip install 'doushouqi[worker]'" in capsys.readouterr().err

@@ -28,8 +28,8 @@ runs ``--processes`` such processes (default: one per core) under a supervisor t
 new one when one dies and stops all of them when one has lost Redis for good; each process
 ends when the supervisor does, even one killed with ``kill -9``.
 
-This module imports neither the web framework nor the database (workers need only the
-``ai`` extra and ``redis``).
+This module imports neither the web framework nor the database: a worker machine needs only
+the ``worker`` extra (the engine and redis-py).
 """
 
 from __future__ import annotations
@@ -517,9 +517,9 @@ def _configure_logging(level: str) -> None:
 def missing_extra() -> str | None:
     """What to install when this machine cannot run workers, or None."""
     if importlib.util.find_spec("numba") is None or importlib.util.find_spec("numpy") is None:
-        return "the engine needs the `ai` extra: pip install 'doushouqi[ai]'"
+        return "the engine needs the `ai` extra (or `worker`): pip install 'doushouqi[worker]'"
     if importlib.util.find_spec("redis") is None:
-        return "workers talk to Redis with redis-py (in the `server` extra): pip install redis"
+        return "workers talk to Redis with redis-py: pip install 'doushouqi[worker]'"
     return None
 
 
