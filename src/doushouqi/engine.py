@@ -13,8 +13,10 @@ The protocol, as this client speaks it:
   answered by ``info …`` lines and ``bestmove <move> [ponder <move>]`` (``(none)`` or ``0000``
   when there is no move); ``stop``; ``quit``.
 
-The rule set travels as ``setoption name Rules value <name>`` when the engine offers a
-``Rules`` option. Every move an engine returns is checked against the board: an illegal one
+The rule set travels as ``setoption name Rules value <name>`` when it is a built-in one the
+engine offers, and otherwise (a rule file, ``dataclasses.replace(classic, …)``) as one
+``setoption`` per rule field (``own_rat_blocks_jump``, ``rule_7_3`` …, :data:`RULE_OPTIONS`)
+after ``Rules wango``. Every move an engine returns is checked against the board: an illegal one
 raises :class:`EngineMoveError`. An engine that does not answer in time is killed and
 :class:`EngineTimeoutError` is raised; one that exits raises :class:`EngineTerminatedError`.
 All three are kinds of :class:`EngineError`. Reading the engine's own lines (``option``,
@@ -41,17 +43,22 @@ from typing import Any, TypeVar
 from .analysis import Info, Limit, PlayResult
 from .board import Board, InvalidMoveError, Move
 from .engine_protocol import (
+    RULE_OPTIONS,
     EngineError,
     EngineMoveError,
     EngineTerminatedError,
     EngineTimeoutError,
     Option,
+    named_rule_set,
     parse_info,
     parse_option,
+    rule_option_values,
 )
+from .rules import BUILTIN_RULE_SETS, RuleSet
 from .squares import RED
 
 __all__ = [
+    "RULE_OPTIONS",
     "Analysis",
     "Engine",
     "EngineError",
@@ -61,9 +68,11 @@ __all__ = [
     "InfoCallback",
     "Option",
     "SimpleEngine",
+    "named_rule_set",
     "parse_info",
     "parse_option",
     "popen_engine",
+    "rule_option_values",
 ]
 
 LOGGER = logging.getLogger(__name__)
@@ -128,7 +137,7 @@ class Engine:
         self._lock = asyncio.Lock()
         self._dead = False
         self._timeout_reason: str | None = None
-        self._rules_sent: str | None = None
+        self._rules_sent: tuple[str, tuple[str, ...]] | None = None
         self._game: object = _NO_GAME
         self._analysis: Analysis | None = None
 
@@ -251,8 +260,8 @@ class Engine:
                 if option is None:
                     known = ", ".join(self.options) or "none"
                     raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
-                if option.name.lower() == "rules":
-                    raise EngineError("the Rules option is set from the board's rule set")
+                if option.name.lower() == "rules" or option.name.lower() in RULE_OPTIONS:
+                    raise EngineError(f"the {option.name} option is set from the board's rule set")
                 text = option.protocol_value(value)
                 await self._send(f"setoption name {option.name}" + _value_part(text))
                 self.config[option.name] = text
@@ -347,21 +356,7 @@ class Engine:
 
     async def _prepare(self, board: Board, game: object) -> None:
         """Rules, new game and position, then ``isready``; the lock is held."""
-        rules_option = self._find_option("Rules")
-        rules_name = board.rules.name
-        if rules_option is not None and rules_name != self._rules_sent:
-            try:
-                text = rules_option.protocol_value(rules_name)
-            except EngineError:
-                raise EngineError(
-                    f"{self.name} does not offer the rule set {rules_name!r} "
-                    f"(Rules: {', '.join(rules_option.var)})"
-                ) from None
-            await self._send(f"setoption name {rules_option.name}" + _value_part(text))
-            self._rules_sent = rules_name
-        elif rules_option is None and self._rules_sent is None and rules_name != "wango":
-            LOGGER.warning("%s has no Rules option; it may not play %s", self.name, rules_name)
-            self._rules_sent = rules_name
+        await self._send_rules(board.rules)
         if game is not self._game and game != self._game:
             await self._send("ucinewgame")
             self._game = game
@@ -370,6 +365,55 @@ class Engine:
             command += " moves " + " ".join(str(move) for move in board.move_stack)
         await self._send(command)
         await self._ping()
+
+    async def _send_rules(self, rules: RuleSet) -> None:
+        """Tell the engine the rules, when they differ from the last ones sent: ``Rules <name>``
+        for a built-in rule set (or rules that play exactly as one), otherwise every rule
+        option (``rule_7_3`` …) on top of ``Rules wango``. An engine with no rule option at
+        all is assumed to play WANGO rules (a warning for others); one that lacks an option
+        these rules need raises EngineError."""
+        values = rule_option_values(rules)
+        key = (rules.name, tuple(values.values()))
+        if key == self._rules_sent:
+            return
+        rules_option = self._find_option("Rules")
+        fields = {
+            field: option
+            for field in RULE_OPTIONS
+            if (option := self._find_option(field)) is not None
+        }
+        name = named_rule_set(rules)
+        commands: list[str] = []
+        named_text = _offered(rules_option, name)
+        if rules_option is not None and named_text is not None:
+            commands.append(f"setoption name {rules_option.name} value {named_text}")
+        elif rules_option is None and not fields:
+            if name != "wango":
+                LOGGER.warning("%s has no rule options; it may not play %s", self.name, rules.name)
+        else:
+            base_text = _offered(rules_option, "wango")
+            base = None if rules_option is not None and base_text is None else "wango"
+            base_values = rule_option_values(BUILTIN_RULE_SETS["wango"])
+            missing = [
+                field
+                for field in RULE_OPTIONS
+                if field not in fields and (base is None or values[field] != base_values[field])
+            ]
+            if missing:
+                offered = f"Rules: {', '.join(rules_option.var)}; " if rules_option else ""
+                raise EngineError(
+                    f"{self.name} does not offer the rule set {rules.name!r} "
+                    f"({offered}no option {', '.join(missing)})"
+                )
+            if rules_option is not None:
+                commands.append(f"setoption name {rules_option.name} value {base_text}")
+            for field, option in fields.items():
+                text = option.protocol_value(values[field])
+                commands.append(f"setoption name {option.name}" + _value_part(text))
+        self._rules_sent = None
+        for command in commands:
+            await self._send(command)
+        self._rules_sent = key
 
     def _find_option(self, name: str) -> Option | None:
         folded = name.lower()
@@ -503,6 +547,16 @@ class Engine:
 
 
 _NO_GAME = object()
+
+
+def _offered(option: Option | None, value: str | None) -> str | None:
+    """``value`` as ``option`` spells it, or None when the option does not offer it."""
+    if option is None or value is None:
+        return None
+    try:
+        return option.protocol_value(value)
+    except EngineError:
+        return None
 
 
 def _value_part(text: str | None) -> str:

@@ -16,15 +16,19 @@ from collections.abc import Sequence
 
 from .analysis import Info, Score
 from .board import Board, InvalidMoveError, Move
+from .rules import BUILTIN_RULE_SETS, RuleSet
 
 __all__ = [
+    "RULE_OPTIONS",
     "EngineError",
     "EngineMoveError",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "Option",
+    "named_rule_set",
     "parse_info",
     "parse_option",
+    "rule_option_values",
 ]
 
 LOGGER = logging.getLogger(__name__)
@@ -134,6 +138,64 @@ def parse_option(text: str) -> Option:
 
 def _int_or_none(text: str | None) -> int | None:
     return int(text) if text is not None and _is_int(text) else None
+
+
+# ------------------------------------------------------------------------------ rules
+
+#: The rule options (``setoption name rule_7_3 value true`` …): every :class:`RuleSet` field
+#: that changes play, named as in the rule files (``name``, ``description`` and ``wolf_name``
+#: change nothing an engine needs).
+RULE_OPTIONS = (
+    "own_rat_blocks_jump",
+    "rat_captures_across_water",
+    "trapped_can_capture",
+    "repetition",
+    "no_capture_draw_rounds",
+    "rule_7_3",
+    "rule_17_5",
+    "ranks",
+    "first_player",
+)
+
+
+def rule_option_values(rules: RuleSet) -> dict[str, str]:
+    """Each rule option's value as protocol text (``true``, ``threefold_draw``, ``0`` for no
+    no-capture limit, ``red``/``blue`` for the first player).
+
+    >>> rule_option_values(BUILTIN_RULE_SETS["classic"])["no_capture_draw_rounds"]
+    '100'
+    """
+    values = {}
+    for field in RULE_OPTIONS:
+        value = getattr(rules, field)
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif field == "first_player":
+            text = "blue" if value else "red"
+        elif field == "no_capture_draw_rounds":
+            text = str(value or 0)
+        else:
+            text = str(value.value)
+        values[field] = text
+    return values
+
+
+def named_rule_set(rules: RuleSet) -> str | None:
+    """The name of the built-in rule set that plays exactly as ``rules`` (its own name first,
+    then any), or None for custom rules.
+
+    >>> import dataclasses
+    >>> classic = BUILTIN_RULE_SETS["classic"]
+    >>> named_rule_set(classic), named_rule_set(dataclasses.replace(classic, rule_7_3=False))
+    ('classic', None)
+    """
+    values = rule_option_values(rules)
+    names = [rules.name, *BUILTIN_RULE_SETS]
+    for name in names:
+        named = BUILTIN_RULE_SETS.get(name)
+        if named is not None and rule_option_values(named) == values:
+            return name
+    return None
 
 
 # ------------------------------------------------------------------------------ info

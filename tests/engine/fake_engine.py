@@ -6,10 +6,12 @@ has switches to misbehave, so that the client's error handling meets real pipes 
     python tests/engine/fake_engine.py [--illegal-after N] [--crash-after N] [--hang-after N]
         [--illegal-as red|blue] [--no-handshake] [--no-readyok] [--handshake WORD]
         [--think SECONDS] [--seed S] [--no-rules-option] [--log FILE] [--slow-ready SECONDS]
+        [--rule-options]
 
 ``--…-after N`` misbehaves on the N-th ``go`` (1 = the first). Every command received is
 appended to ``--log`` when given. ``--slow-ready`` delays the first ``readyok`` (an engine
-that loads or compiles before it is ready).
+that loads or compiles before it is ready). ``--rule-options`` offers an option per rule field,
+as ``doushouqi engine`` does (they are only logged).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--no-rules-option", action="store_true")
     parser.add_argument("--log")
     parser.add_argument("--slow-ready", type=float, default=0.0)
+    parser.add_argument("--rule-options", action="store_true")
     return parser.parse_args(argv)
 
 
@@ -113,6 +116,17 @@ class FakeEngine:
             if not args.no_rules_option:
                 names = " ".join(f"var {name}" for name in BUILTIN_RULE_SETS)
                 self.send(f"option name Rules type combo default wango {names}")
+            if args.rule_options:
+                for flag in ("own_rat_blocks_jump", "rat_captures_across_water",
+                             "trapped_can_capture", "rule_7_3", "rule_17_5"):  # fmt: skip
+                    self.send(f"option name {flag} type check default false")
+                self.send(
+                    "option name repetition type combo default threefold_draw "
+                    "var threefold_draw var initiator_must_vary"
+                )
+                self.send("option name no_capture_draw_rounds type spin default 0 min 0 max 9999")
+                self.send("option name ranks type combo default wolf>dog var wolf>dog var dog>wolf")
+                self.send("option name first_player type combo default red var red var blue")
             self.send("unknown chatter before the ok")
             self.send(f"{args.handshake}ok")
         elif word == "isready":

@@ -228,8 +228,9 @@ def test_rule_set_sent_when_it_changes(fake_command: FakeCommand, tmp_path: Path
                 result = await engine.analyse(Board(rules="classic"), Limit(depth=1))
                 assert result["string"] == "thinking about the rules classic"
             await engine.play(Board(rules="international"), Limit(depth=1))
+            house = RuleSet(name="house", rule_7_3=True)  # no rule options to send it with
             with pytest.raises(EngineError, match="does not offer the rule set 'house'"):
-                await engine.play(Board(rules=RuleSet(name="house")), Limit(depth=1))
+                await engine.play(Board(rules=house), Limit(depth=1))
             await engine.ping()  # still usable
 
     run(main())

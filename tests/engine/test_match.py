@@ -233,7 +233,7 @@ def test_silent_engine_loses_on_time(fake_command: FakeCommand) -> None:
 
 
 def test_rule_set_the_engine_lacks_is_an_error_not_a_loss(fake_command: FakeCommand) -> None:
-    board = Board(rules=RuleSet(name="house"))
+    board = Board(rules=RuleSet(name="house", trapped_can_capture=True))
     with pytest.raises(EngineError, match="does not offer the rule set 'house'"):
         _game(fake_command(), fake_command(), board, MOVETIME)
 

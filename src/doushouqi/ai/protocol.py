@@ -17,8 +17,9 @@ Commands (one a line; every answer line is flushed at once):
   [movestogo N] [infinite]`` → ``info …`` after each depth, then ``bestmove <move>``
   (``bestmove 0000`` when the game is over); the search runs in a thread, so ``stop``,
   ``isready`` and ``quit`` are answered while it thinks;
-* ``stop``, ``quit``; ``perft N`` (prints the leaf count), ``d`` (prints board and position
-  string).
+* ``stop``, ``quit``; ``perft N [divide]`` (prints the leaf count, with ``divide`` first a
+  ``move: count`` line per legal move, from the compiled move generator), ``d`` (prints board
+  and position string).
 
 Anything malformed is answered with ``info string error …`` and the engine carries on.
 """
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..analysis import Info, Limit
 from ..board import Board
+from ..engine_protocol import RULE_OPTIONS
 from ..rules import Ranks, Repetition, RuleSet, find_rules
 from .levels import MAX_LEVEL, MIN_LEVEL
 
@@ -101,19 +103,6 @@ def _rule_field(name: str, text: str) -> object:
         rounds = _parse_int(text, 0, 10_000, name)
         return rounds or None
     raise ValueError(f"unknown option {name!r}")
-
-
-RULE_OPTIONS = (
-    "own_rat_blocks_jump",
-    "rat_captures_across_water",
-    "trapped_can_capture",
-    "repetition",
-    "no_capture_draw_rounds",
-    "rule_7_3",
-    "rule_17_5",
-    "ranks",
-    "first_player",
-)
 
 
 class EngineProtocol:
@@ -424,15 +413,22 @@ class EngineProtocol:
         return False
 
     def _perft(self, args: list[str]) -> None:
-        if len(args) != 1:
-            raise ValueError("expected: perft <depth>")
-        depth = _parse_int(args[0], 0, 20, "depth")
+        if len(args) not in (1, 2) or args[1:] not in ([], ["divide"]):
+            raise ValueError("expected: perft <depth> [divide]")
+        depth = _parse_int(args[0], 1 if args[1:] else 0, 20, "depth")
         if self._searching():
             raise ValueError("cannot run perft while searching")
         self._wait_warm()
         from .core import Position
 
-        self.send(str(Position.from_board(self.board).perft(depth)))
+        position = Position.from_board(self.board)
+        if args[1:]:
+            counts = position.perft_divide(depth)
+            for move, count in counts.items():
+                self.send(f"{move}: {count}")
+            self.send(str(sum(counts.values())))
+        else:
+            self.send(str(position.perft(depth)))
 
     def _display(self, _: list[str]) -> None:
         for row in str(self.board).splitlines():
