@@ -184,6 +184,8 @@ class Move:
         ...
         doushouqi.board.InvalidMoveError: invalid move 'g3g3': from- and to-square are the same
         """
+        if not isinstance(uci, str):
+            raise InvalidMoveError(f"a move string must be text, got {type(uci).__name__}")
         if uci != "0000" and uci[:2] == uci[2:] and len(uci) == 4:
             raise InvalidMoveError(f"invalid move {uci!r}: from- and to-square are the same")
         if uci != uci.strip():
