@@ -127,6 +127,21 @@ def test_go_depth_and_nodes(engine: EngineProcess) -> None:
     assert Move.from_str(engine.ask("go nodes 2000", "bestmove")[-1].split()[1])
 
 
+@pytest.mark.parametrize("level", [1, 3, 10])
+def test_the_last_info_is_about_the_move_played(engine: EngineProcess, level: int) -> None:
+    # Weak levels often play another move than the best one of the last depth: the info line
+    # right before bestmove still starts its pv with the move played.
+    engine.send(f"setoption name Level value {level}")
+    for moves in ("", " moves g3g4", " moves g3g4 a7a6 c3c4"):
+        engine.send(f"position startpos{moves}")
+        lines = engine.ask("go depth 3", "bestmove")
+        move = lines[-1].split()[1]
+        last = lines[-2].split()
+        assert last[0] == "info" and "depth" in last and "score" in last, lines
+        assert last[last.index("pv") + 1] == move, lines
+    engine.send("setoption name Level value 10")
+
+
 def test_den_win_is_reported_as_a_den_score(engine: EngineProcess) -> None:
     engine.send("position fen 2W4/7/7/6c/p6/E6/7/7/7 w")
     lines = engine.ask("go depth 3", "bestmove")

@@ -421,3 +421,13 @@ def test_real_engine_analyse_reports_depth_score_pv(real_engine_command: list[st
         assert info["depth"] >= 3
         assert isinstance(info["score"], Score)
         assert info["pv"] and board.is_legal(info["pv"][0])
+
+
+def test_real_engine_info_agrees_with_the_move(real_engine_command: list[str]) -> None:
+    with SimpleEngine.popen(real_engine_command, ready_timeout=300) as engine:
+        engine.configure({"Level": 2})  # picks among near-best moves, not the last pv
+        board = Board()
+        for _ in range(4):
+            result = engine.play(board, Limit(depth=2))
+            assert result.move is not None and result.info["pv"][0] == result.move
+            board.push(result.move)

@@ -287,8 +287,15 @@ class Engine:
         info["nps"] = int(info["nodes"] / elapsed)
         if scores is not None and settings.exact_root:
             moves = [int(m) for m in work[W_ROOT_MOVES : W_ROOT_MOVES + count]]
-            best = moves[choose_root_move(scores, settings, self._rng)]
-        return PlayResult(_decode(best), info)
+            index = choose_root_move(scores, settings, self._rng)
+            if moves[index] != best:
+                # A weaker level's pick: its own exact score, and a line of its own.
+                info["score"] = score_from_internal(scores[index])
+            best = moves[index]
+        move = _decode(best)
+        if not info.get("pv") or info["pv"][0] != move:
+            info["pv"] = [move]
+        return PlayResult(move, info)
 
     def _iterate(
         self,

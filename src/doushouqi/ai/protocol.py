@@ -14,7 +14,8 @@ Commands (one a line; every answer line is flushed at once):
 * ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
   pass), checked with the rules library: a bad position or move leaves the old one in place;
 * ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-  [movestogo N] [infinite]`` → ``info …`` after each depth, then ``bestmove <move>``
+  [movestogo N] [infinite]`` → ``info …`` after each depth, then a last ``info`` for the move
+  played (depth, score, whole search's nodes and time, pv starting with it) and ``bestmove <move>``
   (``bestmove 0000`` when the game is over); the search runs in a thread, so ``stop``,
   ``isready`` and ``quit`` are answered while it thinks;
 * ``stop``, ``quit``; ``perft N [divide]`` (prints the leaf count, with ``divide`` first a
@@ -369,6 +370,10 @@ class EngineProtocol:
         try:
             result = engine.search(board, limit, level=level, on_info=self._send_info)
             move = str(result.move) if result.move is not None else "0000"
+            if result.move is not None:
+                # As UCI engines do: the last info is about the move played (its pv starts
+                # with it; the whole search's nodes and time), so a GUI shows what was played.
+                self._send_info(result.info)
         except Exception as exc:  # never leave the GUI without a bestmove
             self.error(f"search failed: {exc}")
             move = "0000"
