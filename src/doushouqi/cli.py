@@ -7,14 +7,76 @@ theirs without touching the parser code.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
 
 from .board import STARTING_FEN, Board
-from .rules import BUILTIN_RULE_SETS, check_rules_file, find_rules
+from .rules import BUILTIN_RULE_SETS, RuleSet, check_rules_file, find_rules
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "EXTRAS", "MissingExtraError", "main"]
+
+#: The optional dependency group (``pip install 'doushouqi[EXTRA]'``) of each third-party
+#: module a command may need (pyproject.toml's ``[project.optional-dependencies]``).
+EXTRAS = {
+    "rich": "tui",
+    "numpy": "ai",
+    "numba": "ai",
+    "llvmlite": "ai",
+    "fastapi": "server",
+    "starlette": "server",
+    "uvicorn": "server",
+    "websockets": "server",
+    "sqlalchemy": "server",
+    "alembic": "server",
+    "argon2": "server",
+    "psycopg": "server",
+    "pydantic": "server",
+    "httpx": "server",
+    "prometheus_client": "server",
+    "redis": "server",
+    "gymnasium": "rl",
+    "pettingzoo": "rl",
+}
+
+
+class MissingExtraError(RuntimeError):
+    """A command needs a third-party module that is not installed."""
+
+    def __init__(self, module: str, command: str) -> None:
+        extra = EXTRAS.get(module, "")
+        hint = f": pip install 'doushouqi[{extra}]'" if extra else ""
+        super().__init__(
+            f"doushouqi {command} needs {module}, which is not installed{hint}"
+            + (f" (the '{extra}' extra)" if extra else "")
+        )
+
+
+def _require(command: str, *modules: str) -> None:
+    """Raise MissingExtraError unless every module can be imported (checked without importing)."""
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            raise MissingExtraError(module, command)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("doushouqi")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
+    return value
 
 
 def _position(text: str) -> str:
@@ -73,7 +135,7 @@ def _toml_value(value: object) -> str:
 def _add_perft(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("perft", help="count leaf positions (move generator check)")
     p.add_argument("fen", help="position string, or 'startpos'")
-    p.add_argument("depth", type=int)
+    p.add_argument("depth", type=_non_negative, help="plies (0 or more)")
     p.add_argument("--rules", default="wango", help="rule set name or rule file")
     p.add_argument("--divide", action="store_true", help="print the count below each move")
     p.add_argument("-v", "--verbose", action="store_true", help="print time and speed")
@@ -92,6 +154,8 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play in the terminal, against the computer or hot-seat")
 
     def play(args: argparse.Namespace) -> int:
+        _require("play", "rich")
+        args.rules = _play_rules(args)
         from .tui.play import run
 
         return run(args)
@@ -99,7 +163,37 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from .tui.options import add_play_arguments
 
     add_play_arguments(p)
-    p.set_defaults(func=play)
+    # None: not given, so that a loaded record's own rules apply without a warning.
+    p.set_defaults(func=play, rules=None)
+
+
+def _play_rules(args: argparse.Namespace) -> RuleSet:
+    """The rules of ``doushouqi play``: a loaded record's own, else ``--rules`` (wango).
+
+    A ``--rules`` that differs from the loaded record's rules is ignored with a warning; a
+    record that cannot be read is an error that names the file."""
+    given = find_rules(args.rules) if args.rules is not None else None
+    if not args.load:
+        return given or find_rules("wango")
+    from .record import read_record
+
+    path = Path(args.load).expanduser()
+    try:
+        record = read_record(path.read_text(encoding="utf-8"))
+        record.board()  # replays every move: an illegal one is reported here, with the file
+    except OSError as exc:
+        raise ValueError(f"--load {path}: cannot read it: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"--load {path}: not a text file") from None
+    except ValueError as exc:
+        raise ValueError(f"--load {path}: not a readable game record: {exc}") from None
+    if given is not None and given != record.rules:
+        print(
+            f"doushouqi play: warning: --rules {args.rules} ignored: {path} is a game under "
+            f"the {record.rules.name} rules, which it continues with",
+            file=sys.stderr,
+        )
+    return record.rules
 
 
 def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -132,14 +226,41 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _add_engine(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # The engine (numpy, numba) is imported only when `engine` runs.
-    p = sub.add_parser("engine", help="run the engine over stdin/stdout (UCI-like protocol)")
+    p = sub.add_parser(
+        "engine",
+        help="run the engine over stdin/stdout (UCI-like protocol)",
+        description=ENGINE_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
     def engine(args: argparse.Namespace) -> int:
+        _require("engine", "numpy", "numba")
         from .ai.protocol import run_protocol
 
         return run_protocol()
 
     p.set_defaults(func=engine)
+
+
+ENGINE_HELP = """\
+The engine speaks a UCI-like protocol on stdin/stdout, one command a line (docs/engine.md):
+
+  uci | jcei                  id, options, then uciok | jceiok (answered at once)
+  isready                     readyok once the compiled search has loaded
+  setoption name N value V    Rules (wango, classic, classic-dog, international or a rule
+                              file), Level (1-10), Hash (MB), Contempt (cp), and one
+                              option per rule field (rule_7_3, ranks, first_player ...)
+  ucinewgame                  forget what was learnt
+  position startpos|fen F [moves M ...]       0000 is a pass
+  go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+     [movestogo N] [infinite]   info lines, then bestmove M
+  stop                        end the search now (bestmove follows)
+  perft N [divide]            leaf count (per move with divide)
+  d                           the board, the rules and the position string
+  quit
+
+Example:  printf 'uci\\nisready\\nposition startpos\\ngo depth 8\\n' | doushouqi engine
+"""
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -186,6 +307,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="doushouqi", description="Jungle (斗兽棋) tools")
+    parser.add_argument("--version", action="version", version=f"doushouqi {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     for register in COMMANDS:
         register(sub)
@@ -196,6 +318,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         result: int = args.func(args)
+    except MissingExtraError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        # A third-party module missing deeper down: name the extra that brings it.
+        module = (exc.name or "").partition(".")[0]
+        if module not in EXTRAS:
+            raise
+        print(f"error: {MissingExtraError(module, args.command)}", file=sys.stderr)
+        return 2
     except (ValueError, OSError) as exc:  # bad positions, rule files, moves: a clear message
         print(f"doushouqi {args.command}: error: {exc}", file=sys.stderr)
         return 2
