@@ -11,7 +11,12 @@ Importing this package registers the environment with gymnasium as ``doushouqi/J
 ((31, 9, 7), 24)
 
 - :mod:`.encoding` — the observation planes and the action encoding (every plane documented);
-- :mod:`.env` — :class:`JungleEnv`: self-play or against an opponent, rewards, masks.
+- :mod:`.env` — :class:`JungleEnv`: self-play or against an opponent, rewards, masks;
+- :mod:`.pettingzoo_env` — the same game as a PettingZoo AEC environment (agents "red", "blue");
+- :mod:`.openspiel_game` — the same game for OpenSpiel, ``python_jungle`` (``openspiel`` extra);
+- :mod:`.common` — what they share: the default move limit, outcomes as plain data, the text.
+
+The last three are imported only when you import them.
 
 See docs/rl.md for a guide.
 """
