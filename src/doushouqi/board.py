@@ -561,6 +561,7 @@ class Board:
         >>> Board().mirror() == Board("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b")
         True
         """
+        check_symmetry(square_mirror, swap_colors=True)  # the board's geometry allows it
         codes = [0] * NUM_SQUARES
         for square, code in enumerate(self._sq):
             if code:

@@ -1,7 +1,8 @@
 """Names of animals, sides, terms and endings in English and Chinese, and readable move notation.
 
 The position string and the plain move string (``g3g4``) of RULES.md 7a are what programs
-exchange; this module is for people: records, move lists and user interfaces.
+exchange; this module is for people: records, move lists and user interfaces. The short
+algebraic notation (``Rg4``, ``Lxd7``, ``狮吃d7``) is in :mod:`doushouqi.san`.
 
 Readable move notation (English): the animal's letter, the from-square, ``-`` for a move or
 ``x`` for a capture, the to-square, and ``#`` when the move enters the enemy den (and so wins).

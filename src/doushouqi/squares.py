@@ -1,7 +1,10 @@
 """Board geometry: squares, colours, animals and the precomputed step and jump tables.
 
-Squares are ints 0..62, ``row * 7 + column``: a1 = 0, g1 = 6, a9 = 56, g9 = 62. Sets of squares
-are bitboards held in plain Python ints (63 squares fit one int), as in python-chess.
+Squares are ints 0..62, ``row * 7 + column``: a1 = 0, g1 = 6, a9 = 56, g9 = 62, also named by
+the constants ``A1`` ... ``G9``. Sets of squares are bitboards held in plain Python ints (63
+squares fit one int), as in python-chess; :class:`SquareSet` wraps one as a mutable set. The
+board's symmetries (:func:`square_mirror`, :func:`square_flip_horizontal`) and the check that a
+square map keeps the board (:func:`check_symmetry`) are here too.
 
 >>> square_name(parse_square("d9"))
 'd9'
@@ -11,6 +14,7 @@ are bitboards held in plain Python ints (63 squares fit one int), as in python-c
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, MutableSet
 
 __all__ = [
@@ -287,6 +291,9 @@ def _map_mask(f: Callable[[int], int], bb: int) -> int:
     return result
 
 
+# Cached: Board.mirror/transform check their square map every time, and the check costs more
+# than the transform itself. Failures raise and so are never cached.
+@functools.lru_cache(maxsize=64)
 def check_symmetry(f: Callable[[int], int], *, swap_colors: bool = False) -> None:
     """Raise ValueError unless ``f`` maps the board onto itself: a permutation of the 63
     squares that keeps neighbours neighbours and lake jumps lake jumps, maps the water onto the
@@ -481,6 +488,7 @@ class SquareSet:
         return not self.mask & _mask_of(other)
 
     def copy(self) -> SquareSet:
+        """An independent set of the same squares."""
         return SquareSet(self.mask)
 
     def add(self, square: int) -> None:
@@ -506,6 +514,7 @@ class SquareSet:
         return low.bit_length() - 1
 
     def clear(self) -> None:
+        """Remove every square."""
         self.mask = 0
 
 
