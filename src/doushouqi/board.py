@@ -459,7 +459,8 @@ class Board:
         Like python-chess, nothing stops an impossible position (two lions of one side, an
         elephant in the water): :meth:`status` says what is wrong, and moves are only
         meaningful on a valid board. The move history is cleared (:meth:`clear_stack`); the
-        side to move and the counters stay.
+        side to move and the counters stay. (Assigning ``board.turn`` does not update the
+        position's hash: set it before editing, which recomputes the hash, or use set_fen.)
         """
         if not isinstance(square, int) or not 0 <= square < NUM_SQUARES:
             raise ValueError(f"not a square: {square!r} (expected 0..62)")
