@@ -23,6 +23,7 @@ from .nginx import nginx_in_front, nginx_path
 from .ports import free_port
 from .postgres import find_bindir
 from .redis_server import RedisServer, redis_server, redis_server_path
+from .test_bot_api import Stream
 from .test_crash_recovery import Client, serving
 from .test_guest_names import LATEST_REVISION
 
@@ -283,3 +284,59 @@ def test_a_redis_restart_mid_game_loses_nothing(
         for ws in sockets.values():
             if ws is not None:
                 ws.close()
+
+
+def test_a_bots_event_stream_hears_of_games_owned_by_another_node(
+    nodes: list[LiveServer],
+) -> None:
+    a, b, _ = nodes
+    owner = a.player().register("cluster_bot", bot=True)
+    bot = b.player()
+    bot.token = owner.post("/api/auth/tokens", json={}).json()["token"]
+    events = Stream(bot, "/api/bot/stream/event")  # on node b
+    try:
+        human = a.player().register("cluster_human")
+        game_id = human.create(mode="online", color="red")["id"]  # owned by node a
+        joined = a.player()
+        joined.token = bot.token
+        assert joined.post(f"/api/bot/game/{game_id}/join").status_code == 200
+        assert events.next("player_joined")["game_id"] == game_id
+        seat = Stream(bot, f"/api/bot/game/stream/{game_id}")  # the bot at the board, on b
+        with human.socket(game_id) as ws:
+            ws.wait_for("game_started")
+            ws.send({"type": "resign"})
+            ws.wait_for("game_finished")
+        assert events.next("game_finished")["game_id"] == game_id
+        seat.close()
+    finally:
+        events.close()
+
+
+def test_a_full_restart_after_redis_lost_everything_keeps_the_clocks_fair(
+    tmp_path: Path, database: str, redis: RedisServer
+) -> None:
+    """The only node stops, Redis restarts empty, and a node starts again 3 s later: the
+    game's clock is not charged for the time the site was down (Redis no longer knows who ran
+    the game or when it last beat; the database's heartbeat says when the site stopped)."""
+    with running(node_settings(tmp_path, database, redis, "a")) as a:
+        red, blue = a.player().guest(), a.player().guest()
+        game_id = red.create(mode="online", color="red", time_control="10+0")["id"]
+        with red.socket(game_id) as red_ws, blue.socket(game_id) as blue_ws:
+            red_ws.wait_for("state")
+            blue_ws.send({"type": "join"})
+            red_ws.wait_for("game_started")
+            move(red_ws, DEN_GAME[0])
+            move(blue_ws, DEN_GAME[1])
+        before = red.get(f"/api/games/{game_id}").json()["game"]
+    redis.restart()
+    time.sleep(3.0)
+    with running(node_settings(tmp_path, database, redis, "b")) as b:
+        registry = b.app.state.ctx.registry  # claimed within a second or so
+        deadline = time.monotonic() + 10
+        while len(registry) == 0:
+            assert time.monotonic() < deadline, "the game was not claimed"
+            time.sleep(0.05)
+        game = b.player().get(f"/api/games/{game_id}").json()["game"]  # from its actor
+    assert [m[0] for m in game["moves"]] == DEN_GAME[:2]
+    was, now = before["clocks"]["remaining"][0], game["clocks"]["remaining"][0]  # Red's
+    assert was - now < 1.5, (was, now)

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import redis as sync_redis
 
 from doushouqi.server.cluster import Cluster
+from doushouqi.server.timesource import SystemTime
 
 from .redis_server import RedisServer, redis_server, redis_server_path
 
@@ -31,6 +33,10 @@ class Registry:
 
     def __init__(self) -> None:
         self.dropped: list[str] = []
+        self.services = SimpleNamespace(time=SystemTime())
+
+    def active_ai_games(self, now: float) -> int:
+        return 0
 
     def drop(self, game_id: str) -> None:
         self.dropped.append(game_id)

@@ -503,7 +503,7 @@ class ActorRegistry:
             if loaded is not None:
                 game, row = loaded
                 if cluster is not None:  # another node may have held it until it died
-                    down_at = await cluster.previous_owner_beat(game_id)
+                    down_at = await self._owner_gone_at(cluster, game)
                     if down_at is not None:
                         game = await self._resume(game, down_at, self.services.time.now())
                 actor = self._add(
@@ -524,6 +524,27 @@ class ActorRegistry:
             raise
         finally:
             del self._loading[game_id]
+
+    async def _owner_gone_at(self, cluster: Cluster, game: Game) -> float | None:
+        """When the node that ran ``game`` before stopped looking after it (None: nothing to
+        take off its clocks — this node ran it, or it has not started)."""
+        previous = await cluster.previous_owner(game.id)
+        if previous is not None:
+            return None if previous == cluster.node else await cluster.beat_of(previous)
+        if game.status is not GameStatus.STARTED:
+            return None
+        # A game in progress that Redis knows no owner of: Redis lost its records (flushed,
+        # or restarted without persistence). Its owner was one of the nodes now dead (their
+        # heartbeats in the database are older than a lease), and stopped at the latest of
+        # their last beats — after a full restart of the site, when its last node stopped.
+        # Unless the game was played after that: then its owner was alive until just now.
+        beats = await self.services.db.read(repo.node_beats)
+        alive_since = self.services.time.now() - self.services.settings.lease_seconds
+        mine = repo.node_beat_key(cluster.node)
+        dead = [at for key, at in beats.items() if key != mine and at < alive_since]
+        if not dead or max(dead) < game.last_activity_at:
+            return None
+        return max(dead)
 
     def _add(
         self,
@@ -635,11 +656,19 @@ class ActorRegistry:
             kind = "game_finished"
         elif "game_started" not in kinds and events:
             kind = "player_joined"
+        text = dumps({"type": kind, "game_id": game.id, "version": game.version})
+        cluster = self.services.cluster
         for player in game.players:
             if player is None or player.account_id is None:
                 continue
-            for stream in self.account_streams.get(player.account_id, ()):
-                stream.deliver(dumps({"type": kind, "game_id": game.id, "version": game.version}))
+            self.deliver_to_account(player.account_id, text)
+            if cluster is not None:  # the account's streams may be on other nodes too
+                cluster.publish_to_account(player.account_id, text)
+
+    def deliver_to_account(self, account_id: int, text: str) -> None:
+        """Send ``text`` to the account's bot event streams on this node."""
+        for stream in self.account_streams.get(account_id, ()):
+            stream.deliver(text)
 
     async def recover(self, down_at: float | None) -> int:
         """Load every game in progress or waiting for an opponent after a (re)start, skipping

@@ -47,6 +47,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .ai_jobs import GROUP, KINDS, PREFIX, Job, Keys, Operation, backlog_from, decode_result
 from .ai_pool import AiMove, AiRequest, Analysis, submitted
+from .redis_close import close_now
 
 if TYPE_CHECKING:
     from .settings import Settings
@@ -205,7 +206,7 @@ class RedisAi:
                 waiting.future.set_exception(AiUnavailableError("the AI service was closed"))
         client, self._redis = self._redis, None
         if client is not None:
-            _close_now(client)
+            close_now(client)
 
     async def aclose(self) -> None:
         """Close, and let the background tasks end (never waiting long)."""
@@ -346,7 +347,7 @@ class RedisAi:
                 if popped:
                     self._deliver(popped[1])
         finally:
-            _close_now(client)
+            close_now(client)
 
     def _deliver(self, text: str | bytes) -> None:
         try:
@@ -445,20 +446,6 @@ def _raise_if_cancelled() -> None:
     task = asyncio.current_task()
     if task is not None and task.cancelling():
         raise asyncio.CancelledError
-
-
-def _close_now(client: aioredis.Redis) -> None:
-    """Close the client's sockets at once, without awaiting anything (what redis-py does
-    itself outside a task): shutting down must not wait on a connection that cannot be closed
-    cleanly (the graceful ``aclose`` awaits locks and peers)."""
-    pool = client.connection_pool
-    try:
-        connections = [*pool._available_connections, *pool._in_use_connections]
-    except AttributeError:  # another redis-py: leave it to the garbage collector
-        return
-    for connection in connections:
-        with contextlib.suppress(Exception):
-            connection._close()  # type: ignore[no-untyped-call]
 
 
 def _number(value: object) -> int:

@@ -61,14 +61,26 @@ def _gauges(ctx: AppContext) -> None:
         )
 
 
-def _beat(at: float, session: Session) -> None:
-    repo.set_heartbeat(session, at)
+#: A node's heartbeat in the database is forgotten this long after the node stopped.
+FORGET_NODE_BEATS_AFTER = 7 * 86400.0
+
+
+def _node(ctx: AppContext) -> str | None:
+    cluster = ctx.registry.services.cluster
+    return None if cluster is None else cluster.node
+
+
+def _beat(at: float, node: str | None, session: Session) -> None:
+    repo.set_heartbeats(session, at, node)
 
 
 async def _heartbeat(ctx: AppContext) -> None:
+    if _node(ctx) is not None:
+        before = ctx.time.now() - FORGET_NODE_BEATS_AFTER
+        await ctx.db.write(lambda s: repo.forget_node_beats(s, before))
     while True:
         try:
-            await ctx.db.write(functools.partial(_beat, ctx.time.now()))
+            await ctx.db.write(functools.partial(_beat, ctx.time.now(), _node(ctx)))
         except Exception:
             log.exception("could not record the heartbeat")
         await asyncio.sleep(ctx.settings.heartbeat_interval)
@@ -150,6 +162,9 @@ def create_app(
         )
         app.state.ctx = ctx
         _gauges(ctx)
+        # A Redis AI starts watching its workers at its first use: make that now, so that
+        # admission control knows their capacity from the first game on.
+        engine.capacity()
         if cluster is None:
             down_at = await db.read(repo.get_heartbeat)
             resumed = await registry.recover(down_at)
@@ -173,8 +188,7 @@ def create_app(
             if cluster is not None:  # drain: the other nodes take our games over at once
                 await cluster.stop()
             # The last moment the games were looked after: the next start pauses clocks here.
-            stopped = time.now()
-            await db.write(lambda s: repo.set_heartbeat(s, stopped))
+            await db.write(functools.partial(_beat, time.now(), _node(ctx)))
             engine.close()
             if analyst is not engine:
                 analyst.close()

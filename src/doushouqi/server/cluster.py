@@ -46,6 +46,8 @@ from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
 
+from .redis_close import close_now
+
 if TYPE_CHECKING:
     from .actors import ActorRegistry, GameActor, Subscriber
 
@@ -99,12 +101,17 @@ def _node_channel(node: str) -> str:
     return f"dsq:node:{node}"
 
 
+#: Every node's bot event streams hear of their accounts' games here (from any owner).
+ACCOUNTS_CHANNEL = "dsq:accounts"
+
+
 def _presence(game_id: str) -> str:
     return f"dsq:presence:{game_id}"
 
 
 OWNERS = "dsq:owners"  # game → the node that last held its lease
 BEATS = "dsq:beats"  # node → its last heartbeat (epoch seconds)
+AI_GAMES = "dsq:ai_games"  # node → {"n": its games against the computer in play, "t": when}
 
 
 class RemoteGame:
@@ -176,6 +183,8 @@ class Cluster:
         self.on_command: CommandHandler | None = None
         #: Live game ids in the database, read by :meth:`start`'s caller.
         self.live_game_ids: Callable[[], Awaitable[list[str]]] | None = None
+        #: Games against the computer the other nodes run (as of the last presence refresh).
+        self.ai_games_elsewhere = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_seen = time.monotonic()  # when the event loop last ran the presence loop
         self._stopping = threading.Event()
@@ -188,7 +197,7 @@ class Cluster:
     async def start(self, registry: ActorRegistry) -> None:
         self.registry = registry
         self._loop = asyncio.get_running_loop()
-        await self._pubsub.subscribe(_node_channel(self.node))
+        await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
         await self.redis.hset(BEATS, self.node, repr(time.time()))
         self._loops = [
             asyncio.create_task(self._read()),
@@ -199,23 +208,23 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop looking after games and give their leases up (the registry has closed its
-        actors): other nodes take them over at their next claim."""
+        actors): other nodes take them over at their next claim. Bounded: a connection that
+        redis-py cannot close cleanly is dropped, never waited on."""
         self._stopping.set()
-        if self._keeper.is_alive():
-            await asyncio.to_thread(self._keeper.join)
         for task in self._loops:
             task.cancel()
-        for task in self._loops:
-            with contextlib.suppress(asyncio.CancelledError, RedisError):
-                await task
-        with contextlib.suppress(RedisError):
-            for game_id in list(self.owned):
-                await self.release(game_id)
+        if self._loops:
+            await asyncio.wait(self._loops, timeout=FORWARD_TIMEOUT)
+        if self._keeper.is_alive():
+            await asyncio.to_thread(self._keeper.join, FORWARD_TIMEOUT)
+        with contextlib.suppress(RedisError, TimeoutError):
+            async with asyncio.timeout(FORWARD_TIMEOUT):
+                for game_id in list(self.owned):
+                    await self.release(game_id)
+                await self.redis.hdel(AI_GAMES, self.node)
         for task in list(self._tasks):
             task.cancel()
-        with contextlib.suppress(RedisError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
-        await self.redis.aclose(close_connection_pool=True)
+        close_now(self.redis)
 
     def spawn(self, work: Awaitable[Any]) -> None:
         """Run ``work`` in the background (fire and forget, errors logged)."""
@@ -243,12 +252,14 @@ class Cluster:
         self.owned.add(game_id)
         return True
 
-    async def previous_owner_beat(self, game_id: str) -> float | None:
-        """When the game's last owner (another node) last showed it was alive."""
-        previous = await self.redis.hget(OWNERS, game_id)
-        if previous is None or previous == self.node:
-            return None
-        beat = await self.redis.hget(BEATS, previous)
+    async def previous_owner(self, game_id: str) -> str | None:
+        """The node that last ran the game (None: Redis holds no record of it)."""
+        owner = await self.redis.hget(OWNERS, game_id)
+        return None if owner is None else str(owner)
+
+    async def beat_of(self, node: str) -> float | None:
+        """When ``node`` last showed it was alive."""
+        beat = await self.redis.hget(BEATS, node)
         return None if beat is None else float(beat)
 
     async def confirm(self, game_id: str) -> None:
@@ -270,8 +281,24 @@ class Cluster:
             await asyncio.sleep(self.lease_ms / 1000 / _RENEWALS_PER_LEASE)
             try:
                 await self._refresh_presence()
+                await self._share_ai_games()
             except RedisError:
                 log.warning("redis unavailable: cannot refresh presence")
+            except Exception:
+                log.exception("could not refresh presence")
+
+    async def _share_ai_games(self) -> None:
+        """Publish how many games against the computer this node runs, and read the others'
+        (fresh ones only: a dead node's games are being taken over and counted again)."""
+        if self.registry is None:
+            return
+        now = time.time()
+        mine = self.registry.active_ai_games(self.registry.services.time.now())
+        await self.redis.hset(AI_GAMES, self.node, json.dumps({"n": mine, "t": now}))
+        stale_before = now - 3 * self.lease_ms / 1000 / _RENEWALS_PER_LEASE
+        reports = await self.redis.hgetall(AI_GAMES)
+        records = [json.loads(text) for node, text in reports.items() if node != self.node]
+        self.ai_games_elsewhere = sum(r["n"] for r in records if r["t"] >= stale_before)
 
     def _keep_leases(self, url: str) -> None:
         """The lease keeper (a thread with its own connection): beat and renew our leases on
@@ -344,6 +371,11 @@ class Cluster:
         """Send what the owner broadcast to every other node's sockets."""
         payload = json.dumps({"from": self.node, "v": version, "texts": texts, "notice": notice})
         self.spawn(self.redis.publish(_game_channel(game_id), payload))
+
+    def publish_to_account(self, account_id: int, text: str) -> None:
+        """Send an account's event to its bot event streams on the other nodes."""
+        payload = json.dumps({"from": self.node, "account": account_id, "text": text})
+        self.spawn(self.redis.publish(ACCOUNTS_CHANNEL, payload))
 
     async def listen(self, remote: RemoteGame) -> None:
         """Subscribe to the game's channel; return once Redis has confirmed it, so that every
@@ -468,7 +500,7 @@ class Cluster:
     # ------------------------------------------------------------------ the channel reader
 
     async def _read(self) -> None:
-        while True:
+        while not self._stopping.is_set():
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except RedisError:
@@ -491,11 +523,15 @@ class Cluster:
 
     async def _resubscribe(self) -> None:
         with contextlib.suppress(RedisError):
-            await self._pubsub.subscribe(_node_channel(self.node))
+            await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
             for game_id in list(self.remote):
                 await self._pubsub.subscribe(_game_channel(game_id))
 
     def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
+        if channel == ACCOUNTS_CHANNEL:
+            if data["from"] != self.node and self.registry is not None:
+                self.registry.deliver_to_account(int(data["account"]), str(data["text"]))
+            return
         if channel.startswith("dsq:game:"):
             remote = self.remote.get(channel.removeprefix("dsq:game:"))
             if remote is not None and data["from"] != self.node:

@@ -179,9 +179,14 @@ def summary(game: Game) -> dict[str, Any]:
 
 def _admit_ai_game(ctx: Ctx) -> None:
     """Admission control: a new game against the computer only while its workers can serve
-    one more (games in progress come first: they would all think less)."""
+    one more (games in progress come first: they would all think less). In a cluster the
+    workers serve every node, so the other nodes' games count too (as of their last report,
+    a third of a lease ago at most)."""
     capacity = ctx.ai.capacity()
-    if capacity is not None and ctx.registry.active_ai_games(ctx.time.now()) >= capacity:
+    in_play = ctx.registry.active_ai_games(ctx.time.now())
+    if (cluster := ctx.registry.services.cluster) is not None:
+        in_play += cluster.ai_games_elsewhere
+    if capacity is not None and in_play >= capacity:
         ctx.registry.services.metrics.refused_ai_games.inc()
         raise HTTPException(
             503,

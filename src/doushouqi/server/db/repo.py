@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -425,6 +426,41 @@ def set_heartbeat(session: Session, at: float) -> None:
 def get_heartbeat(session: Session) -> float | None:
     row = session.get(ServerStateRow, HEARTBEAT)
     return None if row is None else row.value
+
+
+#: Each cluster node's own heartbeat: ``beat:`` and a digest of its id (ids can be long).
+NODE_BEAT = "beat:"
+
+
+def node_beat_key(node: str) -> str:
+    return NODE_BEAT + hashlib.blake2s(node.encode(), digest_size=12).hexdigest()
+
+
+def set_heartbeats(session: Session, at: float, node: str | None = None) -> None:
+    """The server's heartbeat and, in a cluster, this node's own."""
+    set_heartbeat(session, at)
+    if node is not None:
+        key = node_beat_key(node)
+        row = session.get(ServerStateRow, key)
+        if row is None:
+            session.add(ServerStateRow(key=key, value=at))
+        else:
+            row.value = at
+
+
+def node_beats(session: Session) -> dict[str, float]:
+    """Every node's last heartbeat in the database, by :func:`node_beat_key`."""
+    rows = session.scalars(select(ServerStateRow).where(ServerStateRow.key.startswith(NODE_BEAT)))
+    return {row.key: row.value for row in rows}
+
+
+def forget_node_beats(session: Session, before: float) -> None:
+    """Drop the heartbeats of nodes gone since before ``before`` (each start is a new id)."""
+    session.execute(
+        delete(ServerStateRow).where(
+            ServerStateRow.key.startswith(NODE_BEAT), ServerStateRow.value < before
+        )
+    )
 
 
 def save_record(
