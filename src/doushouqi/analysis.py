@@ -1,7 +1,9 @@
 """Values shared by every engine, in-process or external: search limits, scores, search info.
 
 Both the engine (``doushouqi.ai``) and the engine client (``doushouqi.engine``) speak in these
-terms, like python-chess's ``chess.engine.Limit`` / ``PovScore`` / ``InfoDict``.
+terms, like python-chess's ``chess.engine.Limit`` / ``PovScore`` / ``InfoDict``. The client's
+scores are :class:`PovScore`: the side to move's :class:`Score` that also knows whose view it
+is, so ``info["score"].red()`` or ``.pov(BLUE)`` read it from a fixed side's view.
 
 >>> Score(den=3)
 Score(den=3)
@@ -9,6 +11,9 @@ Score(den=3)
 True
 >>> str(Limit(movetime=1.0))
 'movetime 1000'
+>>> score = PovScore(cp=40, turn=1)  # 40 cp for Blue, who is to move
+>>> score.red(), score.blue(), score.relative, score == Score(cp=40)
+(Score(cp=-40), Score(cp=40), Score(cp=40), True)
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import TypedDict
 
 from .board import Move
 
-__all__ = ["DEN_SCORE", "Info", "Limit", "PlayResult", "Score"]
+__all__ = ["DEN_SCORE", "Info", "Limit", "PlayResult", "PovScore", "Score"]
 
 #: Centipawn value used to order den wins above every material score.
 DEN_SCORE = 1_000_000
@@ -87,6 +92,15 @@ class Score:
     def __lt__(self, other: Score) -> bool:
         return self.value() < other.value()
 
+    def __le__(self, other: Score) -> bool:
+        return self.value() <= other.value()
+
+    def __gt__(self, other: Score) -> bool:
+        return self.value() > other.value()
+
+    def __ge__(self, other: Score) -> bool:
+        return self.value() >= other.value()
+
     def __repr__(self) -> str:
         return f"Score(den={self.den})" if self.den is not None else f"Score(cp={self.cp})"
 
@@ -95,22 +109,74 @@ class Score:
         return f"den {self.den}" if self.den is not None else f"cp {self.cp}"
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class PovScore(Score):
+    """A :class:`Score` from the view of ``turn`` (0 Red, 1 Blue), the side to move where it
+    was reported; equal to the plain Score of the same view.
+
+    ``relative`` is the plain side-to-move Score, ``pov(color)`` the Score for ``color``,
+    ``red()`` / ``blue()`` (python-chess's ``white()`` / ``black()``) for a fixed side.
+    """
+
+    turn: int = 0
+
+    @classmethod
+    def of(cls, score: Score, turn: int) -> PovScore:
+        return cls(cp=score.cp, den=score.den, turn=turn)
+
+    @property
+    def relative(self) -> Score:
+        return Score(cp=self.cp, den=self.den)
+
+    def pov(self, color: int) -> Score:
+        """The score for ``color`` (negated when that side was not to move)."""
+        return self.relative if color == self.turn else -self.relative
+
+    def red(self) -> Score:
+        return self.pov(0)
+
+    def blue(self) -> Score:
+        return self.pov(1)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PovScore):
+            return (self.relative, self.turn) == (other.relative, other.turn)
+        if isinstance(other, Score):
+            return self.relative == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.relative)
+
+    def __repr__(self) -> str:
+        kind = f"den={self.den}" if self.den is not None else f"cp={self.cp}"
+        return f"PovScore({kind}, turn={self.turn})"
+
+
 class Info(TypedDict, total=False):
     """What an engine reports about its search (all keys optional)."""
 
     depth: int
     seldepth: int
+    #: From the side to move's view (a :class:`PovScore` from the engine client).
     score: Score
     nodes: int
     nps: int
     time: float
     pv: list[Move]
+    #: Which line of a MultiPV search (1 = the best).
+    multipv: int
+    hashfull: int
+    currmove: Move
+    currmovenumber: int
     string: str
 
 
 @dataclasses.dataclass(frozen=True)
 class PlayResult:
-    """An engine's chosen move (None when it has none) with the last info of its search."""
+    """An engine's chosen move (None when it has none) with the last info of its search, and
+    the reply it expects (``bestmove … ponder …``), when it says."""
 
     move: Move | None
     info: Info = dataclasses.field(default_factory=lambda: Info())
+    ponder: Move | None = None

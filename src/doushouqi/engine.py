@@ -24,7 +24,7 @@ All three are kinds of :class:`EngineError`. Reading the engine's own lines (``o
 
 >>> info = parse_info("depth 3 score cp 25 nodes 800 time 12 pv g3g4 a7a6", Board())
 >>> info["depth"], info["score"], info["time"], [str(m) for m in info["pv"]]
-(3, Score(cp=25), 0.012, ['g3g4', 'a7a6'])
+(3, PovScore(cp=25, turn=0), 0.012, ['g3g4', 'a7a6'])
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import math
 import os
 import shlex
 import threading
+import typing
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -46,6 +47,7 @@ from .engine_protocol import (
     RULE_OPTIONS,
     EngineError,
     EngineMoveError,
+    EngineNoMoveError,
     EngineTerminatedError,
     EngineTimeoutError,
     Option,
@@ -63,10 +65,12 @@ __all__ = [
     "Engine",
     "EngineError",
     "EngineMoveError",
+    "EngineNoMoveError",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "InfoCallback",
     "Option",
+    "SimpleAnalysis",
     "SimpleEngine",
     "named_rule_set",
     "parse_info",
@@ -140,6 +144,10 @@ class Engine:
         self._rules_sent: tuple[str, tuple[str, ...]] | None = None
         self._game: object = _NO_GAME
         self._analysis: Analysis | None = None
+        #: The pondering search and its game, while the engine thinks in the opponent's time.
+        self._pondering: tuple[Analysis, object] | None = None
+        #: Values of the managed options (MultiPV, Ponder) last sent, by lower-case name.
+        self._managed_sent: dict[str, str | None] = {}
 
     # ------------------------------------------------------------------ life cycle
 
@@ -206,6 +214,7 @@ class Engine:
         """Ask the engine to quit (``stop`` first if it is searching); kill it if it lingers."""
         if self._process is None:
             return
+        self._pondering = None
         if self._analysis is not None and not self._analysis.done:
             self._analysis.stop()
         if self.alive:
@@ -246,14 +255,18 @@ class Engine:
 
     async def ping(self) -> None:
         """``isready`` → ``readyok``: the engine has done everything sent so far."""
+        await self._end_ponder()
         async with self._lock:
             await self._ping()
 
     async def configure(self, options: Mapping[str, object]) -> None:
         """Set engine options (``setoption``); names are matched case-insensitively.
 
-        The ``Rules`` option is not set here: each search sends the board's rule set.
+        The ``Rules`` option and the rule options are not set here: each search sends the
+        board's rules; nor ``MultiPV``, which ``analyse(multipv=…)`` manages (``Ponder`` is
+        set to true by ``play(ponder=True)`` when not yet so).
         """
+        await self._end_ponder()
         async with self._lock:
             for name, value in options.items():
                 option = self._find_option(name)
@@ -262,6 +275,10 @@ class Engine:
                     raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
                 if option.name.lower() == "rules" or option.name.lower() in RULE_OPTIONS:
                     raise EngineError(f"the {option.name} option is set from the board's rule set")
+                if option.name.lower() in _MANAGED:
+                    raise EngineError(
+                        f"the {option.name} option is managed: use analyse(multipv=…)"
+                    )
                 text = option.protocol_value(value)
                 await self._send(f"setoption name {option.name}" + _value_part(text))
                 self.config[option.name] = text
@@ -269,6 +286,7 @@ class Engine:
 
     async def new_game(self) -> None:
         """Tell the engine that the next search belongs to a new game (``ucinewgame``)."""
+        await self._end_ponder()
         async with self._lock:
             await self._send("ucinewgame")
             self._game = _NO_GAME
@@ -282,53 +300,161 @@ class Engine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        ponder: bool = False,
     ) -> PlayResult:
         """The engine's move in ``board`` (checked to be legal) and its last search info.
 
         ``game``: any value naming the game; ``ucinewgame`` is sent when it changes (and before
         the first search). ``timeout`` overrides the time the engine has to answer
         (``math.inf``: no limit).
+
+        ``ponder=True``: after its move the engine thinks on in the opponent's time, on the
+        reply it expects (``go ponder``, when it named one). The next ``play`` sends
+        ``ponderhit`` when that reply was played (the search goes on, now for this move) and
+        ``stop`` otherwise; any other command stops pondering first.
         """
         if limit.infinite:
             raise ValueError("play() needs a limit that ends the search; use analysis()")
-        analysis = await self.analysis(
-            board, limit, game=game, info_callback=info_callback, timeout=timeout
-        )
+        result = await self._ponder_hit(board, limit, game, info_callback, timeout)
+        if result is None:
+            analysis = await self.analysis(
+                board, limit, game=game, info_callback=info_callback, timeout=timeout
+            )
+            result = await analysis.wait()
+        if ponder and result.move is not None and result.ponder is not None:
+            await self._start_ponder(board, result, limit, game)
+        return result
+
+    async def _ponder_hit(
+        self,
+        board: Board,
+        limit: Limit,
+        game: object,
+        info_callback: InfoCallback | None,
+        timeout: float | None,
+    ) -> PlayResult | None:
+        """The pondering search's result when ``board`` is the position it pondered (after a
+        ``ponderhit``); None (pondering stopped) otherwise."""
+        pondering = self._pondering
+        if pondering is None:
+            return None
+        analysis, pondered_game = pondering
+        if (
+            analysis.done
+            or pondered_game != game
+            or board.starting_fen != analysis.board.starting_fen
+            or board.move_stack != analysis.board.move_stack
+        ):
+            await self._end_ponder()
+            return None
+        self._pondering = None
+        budget = timeout if timeout is not None else self._time_budget(board, limit)
+        analysis._ponderhit(budget, info_callback)
+        self._send_nowait("ponderhit")
         return await analysis.wait()
+
+    async def _start_ponder(
+        self, board: Board, result: PlayResult, limit: Limit, game: object
+    ) -> None:
+        assert result.move is not None and result.ponder is not None
+        pondered = board.copy()
+        pondered.push(result.move)
+        if pondered.is_game_over() or not pondered.is_legal(result.ponder):
+            return
+        pondered.push(result.ponder)
+        if pondered.is_game_over():
+            return
+        analysis = await self.analysis(pondered, limit, game=game, _ponder=True)
+        self._pondering = (analysis, game)
+
+    async def _end_ponder(self) -> None:
+        """Stop a pondering search and wait for its (ignored) bestmove."""
+        pondering, self._pondering = self._pondering, None
+        if pondering is None:
+            return
+        analysis = pondering[0]
+        analysis.stop()
+        with contextlib.suppress(EngineMoveError):
+            await analysis.wait()
+
+    @typing.overload
+    async def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: None = None,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> Info: ...
+
+    @typing.overload
+    async def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> list[Info]: ...
 
     async def analyse(
         self,
         board: Board,
         limit: Limit,
         *,
+        multipv: int | None = None,
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
-    ) -> Info:
-        """Search ``board`` within ``limit`` and return what the engine last reported."""
-        result = await self.play(
-            board, limit, game=game, info_callback=info_callback, timeout=timeout
+    ) -> Info | list[Info]:
+        """Search ``board`` within ``limit`` and return what the engine last reported; with
+        ``multipv`` N, the N best lines (``setoption name MultiPV``), best first, each the
+        latest info of its line."""
+        if limit.infinite:
+            raise ValueError("analyse() needs a limit that ends the search; use analysis()")
+        analysis = await self.analysis(
+            board,
+            limit,
+            multipv=multipv,
+            game=game,
+            info_callback=info_callback,
+            timeout=timeout,
         )
-        return result.info
+        result = await analysis.wait()
+        return result.info if multipv is None else analysis.multipv
 
     async def analysis(
         self,
         board: Board,
         limit: Limit | None = None,
         *,
+        multipv: int | None = None,
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        _ponder: bool = False,
     ) -> Analysis:
         """Start a search and return at once; iterate the result for info, ``stop()`` it, and
-        ``await .wait()`` for the move. Without a limit the search is infinite."""
+        ``await .wait()`` for the move. Without a limit the search is infinite (``stop()``
+        ends it). ``multipv`` N: the engine reports N lines (``.multipv``)."""
         limit = limit if limit is not None else Limit(infinite=True)
+        if multipv is not None and multipv < 1:
+            raise ValueError("multipv must be at least 1")
+        if not _ponder:
+            await self._end_ponder()
         await self._lock.acquire()
         try:
+            await self._set_managed("MultiPV", multipv or 1, needed=(multipv or 1) > 1)
+            if _ponder:
+                await self._set_managed("Ponder", True, needed=False)
             await self._prepare(board, game)
             budget = timeout if timeout is not None else self._time_budget(board, limit)
-            go = f"go {limit}".rstrip()
-            analysis = Analysis(self, board.copy(), budget, info_callback)
+            go = f"go {'ponder ' if _ponder else ''}{limit}".rstrip()
+            analysis = Analysis(self, board.copy(), None if _ponder else budget, info_callback)
             await self._send(go)
         except BaseException:
             self._lock.release()
@@ -336,6 +462,22 @@ class Engine:
         self._analysis = analysis
         analysis._start()
         return analysis
+
+    async def _set_managed(self, name: str, value: object, *, needed: bool) -> None:
+        """Send a managed option (MultiPV, Ponder) when it changes; an engine without it is
+        an error only when ``needed``. The lock is held."""
+        option = self._find_option(name)
+        if option is None:
+            if needed:
+                raise EngineError(f"{self.name} has no {name} option")
+            return
+        text = option.protocol_value(value)
+        key = name.lower()
+        current = self.config.get(option.name, self._managed_sent.get(key, option.default))
+        if text is not None and current is not None and text.lower() == current.lower():
+            return
+        await self._send(f"setoption name {option.name}" + _value_part(text))
+        self._managed_sent[key] = text
 
     def _time_budget(self, board: Board, limit: Limit) -> float | None:
         if limit.infinite:
@@ -547,6 +689,8 @@ class Engine:
 
 
 _NO_GAME = object()
+#: Options the client sets itself (lower case), refused by configure().
+_MANAGED = frozenset({"multipv"})
 
 
 def _offered(option: Option | None, value: str | None) -> str | None:
@@ -584,14 +728,16 @@ class Analysis:
     ) -> None:
         self.engine = engine
         self.board = board
-        #: Everything reported so far, later lines overriding earlier ones.
+        #: Everything reported so far, later lines overriding earlier ones (MultiPV: line 1).
         self.info = Info()
+        self._lines: dict[int, Info] = {}
         self._budget = budget
         self._info_callback = info_callback
         self._queue: asyncio.Queue[Info | None] = asyncio.Queue()
         self._result: asyncio.Future[PlayResult] = asyncio.get_running_loop().create_future()
         self._stopped = False
         self._stop_watchdog: asyncio.TimerHandle | None = None
+        self._ponder_watchdog: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
 
     def _start(self) -> None:
@@ -600,6 +746,19 @@ class Analysis:
     @property
     def done(self) -> bool:
         return self._result.done()
+
+    @property
+    def multipv(self) -> list[Info]:
+        """The latest info of each line (``multipv`` 1, 2, …), best first."""
+        return [self._lines[index] for index in sorted(self._lines)]
+
+    def _ponderhit(self, budget: float | None, info_callback: InfoCallback | None) -> None:
+        """The pondered reply was played: from now the search has ``budget`` seconds."""
+        self._info_callback = info_callback
+        if budget is not None and not math.isinf(budget):
+            self._ponder_watchdog = asyncio.get_running_loop().call_later(
+                budget, self.engine._expire, "bestmove", budget
+            )
 
     def stop(self) -> None:
         """Ask the engine to stop now (``stop``); it must answer ``bestmove`` promptly."""
@@ -641,7 +800,11 @@ class Analysis:
                     word, _, rest = line.strip().partition(" ")
                     if word == "info":
                         info = parse_info(rest, self.board)
-                        self.info.update(info)
+                        line_number = info.get("multipv", 1)
+                        if line_number == 1:
+                            self.info.update(info)
+                        if "pv" in info or "score" in info:
+                            self._lines.setdefault(line_number, Info()).update(info)
                         self._queue.put_nowait(info)
                         if self._info_callback is not None and callback_error is None:
                             try:
@@ -652,7 +815,8 @@ class Analysis:
                     elif word == "bestmove":
                         if callback_error is not None:
                             raise callback_error
-                        self._result.set_result(PlayResult(self._bestmove(rest), self.info))
+                        move, ponder = self._bestmove(rest)
+                        self._result.set_result(PlayResult(move, self.info, ponder))
                         return
                     else:
                         LOGGER.debug("%s: ignored while searching: %s", engine.name, line)
@@ -663,21 +827,37 @@ class Analysis:
             self._result.set_exception(exc)
             self._result.exception()  # mark it retrieved: a caller need not wait
         finally:
-            if self._stop_watchdog is not None:
-                self._stop_watchdog.cancel()
+            for handle in (self._stop_watchdog, self._ponder_watchdog):
+                if handle is not None:
+                    handle.cancel()
             self._queue.put_nowait(None)
             if engine._analysis is self:
                 engine._analysis = None
             engine._lock.release()
 
-    def _bestmove(self, rest: str) -> Move | None:
+    def _bestmove(self, rest: str) -> tuple[Move | None, Move | None]:
+        """The move (checked) and the expected reply (None unless legal after it)."""
         tokens = rest.split()
-        text = tokens[0] if tokens else "(none)"
+        move = self._checked_move(tokens[0] if tokens else "(none)")
+        ponder = None
+        if move is not None and len(tokens) >= 3 and tokens[1] == "ponder":
+            with contextlib.suppress(InvalidMoveError):
+                reply = Move.from_str(tokens[2])
+                after = self.board.copy()
+                after.push(move)
+                if reply and after.is_legal(reply):
+                    ponder = reply
+        return move, ponder
+
+    def _checked_move(self, text: str) -> Move | None:
         board = self.board
         name = self.engine.name
         if text in _NO_MOVE:
             if board.legal_moves:
-                raise EngineMoveError(f"{name} returned no move in {board.fen()} but it has moves")
+                raise EngineNoMoveError(
+                    f"{name} returned no move (bestmove {text}) in {board.fen()} but it has "
+                    f"{len(list(board.legal_moves))} legal moves"
+                )
             return None
         try:
             move = Move.from_str(text)
@@ -803,27 +983,95 @@ class SimpleEngine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        ponder: bool = False,
     ) -> PlayResult:
         """The engine's move (see :meth:`Engine.play`); ``info_callback`` runs in the engine's
         thread."""
         return self._run(
-            self.engine.play(board, limit, game=game, info_callback=info_callback, timeout=timeout)
+            self.engine.play(
+                board,
+                limit,
+                game=game,
+                info_callback=info_callback,
+                timeout=timeout,
+                ponder=ponder,
+            )
         )
+
+    @typing.overload
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: None = None,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> Info: ...
+
+    @typing.overload
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> list[Info]: ...
 
     def analyse(
         self,
         board: Board,
         limit: Limit,
         *,
+        multipv: int | None = None,
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
-    ) -> Info:
+    ) -> Info | list[Info]:
+        """What the engine reports within ``limit`` (a list of lines with ``multipv``)."""
+        engine = self.engine
+        if multipv is None:
+            return self._run(
+                engine.analyse(
+                    board, limit, game=game, info_callback=info_callback, timeout=timeout
+                )
+            )
         return self._run(
-            self.engine.analyse(
-                board, limit, game=game, info_callback=info_callback, timeout=timeout
+            engine.analyse(
+                board,
+                limit,
+                multipv=multipv,
+                game=game,
+                info_callback=info_callback,
+                timeout=timeout,
             )
         )
+
+    def analysis(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        *,
+        multipv: int | None = None,
+        game: object = None,
+        timeout: float | None = None,
+    ) -> SimpleAnalysis:
+        """Start a search (infinite without a limit) and return at once: iterate it for the
+        engine's infos (blocking), ``stop()`` it, ``wait()`` for the move; leaving a ``with``
+        block stops it.
+
+        >>> # with engine.analysis(board) as analysis:
+        >>> #     for info in analysis:
+        >>> #         if info.get("depth", 0) >= 12: break
+        """
+        analysis = self._run(
+            self.engine.analysis(board, limit, multipv=multipv, game=game, timeout=timeout)
+        )
+        return SimpleAnalysis(analysis, self._loop)
 
     def quit(self) -> None:
         """Quit the engine and stop the background thread (safe to call twice)."""
@@ -845,6 +1093,60 @@ class SimpleEngine:
 
     def __repr__(self) -> str:
         return f"<SimpleEngine {self.name!r} alive={self.alive}>"
+
+
+class SimpleAnalysis:
+    """A search in progress, for blocking code (see :meth:`SimpleEngine.analysis`)."""
+
+    def __init__(self, analysis: Analysis, loop: asyncio.AbstractEventLoop) -> None:
+        self._analysis = analysis
+        self._loop = loop
+
+    @property
+    def info(self) -> Info:
+        """Everything reported so far (MultiPV: line 1)."""
+        return self._analysis.info
+
+    @property
+    def multipv(self) -> list[Info]:
+        return self._analysis.multipv
+
+    @property
+    def done(self) -> bool:
+        return self._analysis.done
+
+    def stop(self) -> None:
+        """Ask the engine to stop now; ``wait()`` then gives its move."""
+        self._loop.call_soon_threadsafe(self._analysis.stop)
+
+    def wait(self) -> PlayResult:
+        async def wait() -> PlayResult:
+            return await self._analysis.wait()
+
+        return asyncio.run_coroutine_threadsafe(wait(), self._loop).result()
+
+    def next(self) -> Info | None:
+        """The next info (blocking), None once the search has ended."""
+
+        async def next_info() -> Info | None:
+            try:
+                return await self._analysis.__anext__()
+            except StopAsyncIteration:
+                return None
+
+        return asyncio.run_coroutine_threadsafe(next_info(), self._loop).result()
+
+    def __iter__(self) -> Iterator[Info]:
+        while (info := self.next()) is not None:
+            yield info
+
+    def __enter__(self) -> SimpleAnalysis:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+        with contextlib.suppress(EngineError):
+            self.wait()
 
 
 def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:

@@ -10,11 +10,12 @@ Score(cp=-12)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Sequence
 
-from .analysis import Info, Score
+from .analysis import Info, PovScore, Score
 from .board import Board, InvalidMoveError, Move
 from .rules import BUILTIN_RULE_SETS, RuleSet
 
@@ -22,6 +23,7 @@ __all__ = [
     "RULE_OPTIONS",
     "EngineError",
     "EngineMoveError",
+    "EngineNoMoveError",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "Option",
@@ -40,6 +42,10 @@ class EngineError(RuntimeError):
 
 class EngineMoveError(EngineError):
     """The engine's ``bestmove`` is unreadable, illegal, or missing while moves exist."""
+
+
+class EngineNoMoveError(EngineMoveError):
+    """The engine answered ``bestmove 0000`` (or ``(none)``) in a position with legal moves."""
 
 
 class EngineTerminatedError(EngineError):
@@ -200,7 +206,9 @@ def named_rule_set(rules: RuleSet) -> str | None:
 
 # ------------------------------------------------------------------------------ info
 
-_INFO_INTS = frozenset({"depth", "seldepth", "nodes", "nps"})
+_INFO_INTS = frozenset(
+    {"depth", "seldepth", "nodes", "nps", "multipv", "hashfull", "currmovenumber"}
+)
 _INFO_KEYWORDS = frozenset(
     {
         *_INFO_INTS,
@@ -225,7 +233,8 @@ def parse_info(text: str, board: Board | None = None) -> Info:
     """Parse what follows ``info``; unknown tokens are skipped.
 
     With a board, the principal variation is checked move by move and cut before the first
-    move that is not legal.
+    move that is not legal, and the score is a :class:`~doushouqi.analysis.PovScore` (it knows
+    that the side to move of ``board`` reported it).
 
     >>> parse_info("depth 2 wibble 9 score den -3 upperbound pv zz99")["score"]
     Score(den=-3)
@@ -253,6 +262,12 @@ def parse_info(text: str, board: Board | None = None) -> Info:
                     info["seldepth"] = value
                 elif token == "nodes":
                     info["nodes"] = value
+                elif token == "multipv":
+                    info["multipv"] = value
+                elif token == "hashfull":
+                    info["hashfull"] = value
+                elif token == "currmovenumber":
+                    info["currmovenumber"] = value
                 else:
                     info["nps"] = value
         elif token == "score":
@@ -262,7 +277,8 @@ def parse_info(text: str, board: Board | None = None) -> Info:
                     break
                 i += 2
                 number = int(value_text)
-                info["score"] = Score(cp=number) if kind == "cp" else Score(den=number)
+                score = Score(cp=number) if kind == "cp" else Score(den=number)
+                info["score"] = score if board is None else PovScore.of(score, board.turn)
             while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
                 i += 1
         elif token == "pv":
@@ -270,6 +286,10 @@ def parse_info(text: str, board: Board | None = None) -> Info:
             while i < len(tokens) and tokens[i] not in _INFO_KEYWORDS:
                 i += 1
             info["pv"] = _parse_pv(tokens[start:i], board)
+        elif token == "currmove" and i < len(tokens):
+            with contextlib.suppress(InvalidMoveError):
+                info["currmove"] = Move.from_str(tokens[i])
+            i += 1
         elif token in ("refutation", "currline"):
             while i < len(tokens) and tokens[i] not in _INFO_KEYWORDS:
                 i += 1

@@ -143,6 +143,9 @@ class FakeEngine:
             self.set_position(rest.split())
         elif word == "go":
             self.go(rest.split())
+        elif word == "ponderhit":
+            if self.pending is not None:
+                self.pending = (time.monotonic() + args.think, self.pending[1])
         elif word == "stop":
             if self.pending is not None:
                 self.send(self.pending[1])
@@ -202,7 +205,7 @@ class FakeEngine:
         illegal = self.gos == args.illegal_after or args.illegal_as == colour
         best = _illegal_move(self.board) if illegal else str(move)
         line = f"bestmove {best}" + (f" ponder{reply}" if reply else "")
-        if "infinite" in tokens:
+        if "infinite" in tokens or "ponder" in tokens:
             self.pending = (None, line)
         else:
             self.pending = (time.monotonic() + args.think, line)

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from doushouqi.analysis import Info, Limit, Score
+from doushouqi.analysis import Info, Limit, PovScore, Score
 from doushouqi.board import STARTING_FEN, Board, Move
 from doushouqi.engine import (
     Engine,
@@ -29,6 +29,7 @@ from doushouqi.engine import (
     popen_engine,
 )
 from doushouqi.rules import RuleSet
+from doushouqi.squares import BLUE, RED
 
 from .conftest import FakeCommand
 
@@ -88,8 +89,24 @@ def test_parse_info_is_lenient() -> None:
         nps=99000,
         time=0.25,
         pv=[Move.from_str("g3g4"), Move.from_str("a7a6")],
+        multipv=1,
+        hashfull=120,
+        currmove=Move.from_str("g3g4"),
     )
     assert parse_info("score mate 4")["score"] == Score(den=4)
+
+
+def test_scores_from_a_fixed_side() -> None:
+    board = Board()
+    board.push_move("g3g4")  # Blue to move
+    score = parse_info("score cp 30", board)["score"]
+    assert isinstance(score, PovScore) and score == PovScore(cp=30, turn=BLUE)
+    assert score.relative == Score(cp=30) and score == Score(cp=30)
+    assert score.blue() == Score(cp=30) and score.red() == Score(cp=-30)
+    assert score.pov(RED) == Score(cp=-30)
+    den = parse_info("score den -2", Board())["score"]
+    assert isinstance(den, PovScore) and den.blue() == Score(den=2)
+    assert den != PovScore(den=-2, turn=BLUE) and hash(den) == hash(Score(den=-2))
     assert parse_info("depth x nodes 5") == Info(nodes=5)
 
 
@@ -431,3 +448,93 @@ def test_real_engine_info_agrees_with_the_move(real_engine_command: list[str]) -
             result = engine.play(board, Limit(depth=2))
             assert result.move is not None and result.info["pv"][0] == result.move
             board.push(result.move)
+
+
+# ------------------------------------------------------------- MultiPV, analysis, ponder
+
+
+def test_pondering_sends_ponderhit_or_stop(fake_command: FakeCommand, tmp_path: Path) -> None:
+    log = tmp_path / "commands.txt"
+    board = Board()
+
+    async def main() -> None:
+        async with Engine(fake_command("--log", str(log))) as engine:
+            first = await engine.play(board, Limit(movetime=0.05), ponder=True)
+            assert first.move is not None and first.ponder is not None
+            board.push(first.move)
+            board.push(first.ponder)  # the reply it expected: ponderhit
+            second = await engine.play(board, Limit(movetime=0.05), ponder=True)
+            assert second.move is not None and board.is_legal(second.move)
+            board.push(second.move)
+            other = [m for m in board.legal_moves if m != second.ponder]
+            board.push(other[-1])  # another reply: the ponder search is stopped
+            third = await engine.play(board, Limit(movetime=0.05))
+            assert third.move is not None and board.is_legal(third.move)
+            await engine.ping()
+
+    run(main())
+    commands = log.read_text().splitlines()
+    gos = [line for line in commands if line.startswith(("go", "ponderhit", "stop"))]
+    assert gos == [
+        "go movetime 50",
+        "go ponder movetime 50",
+        "ponderhit",
+        "go ponder movetime 50",
+        "stop",
+        "go movetime 50",
+    ]
+    assert "setoption name Ponder value true" in commands
+
+
+def test_multipv_is_managed(fake_command: FakeCommand) -> None:
+    async def main() -> None:
+        async with Engine(fake_command()) as engine:
+            with pytest.raises(EngineError, match="has no MultiPV option"):
+                await engine.analyse(Board(), Limit(depth=1), multipv=2)
+            await engine.ping()
+
+    run(main())
+
+
+def test_real_engine_multipv(real_engine_command: list[str]) -> None:
+    with SimpleEngine.popen(real_engine_command, ready_timeout=300) as engine:
+        with pytest.raises(EngineError, match="managed"):
+            engine.configure({"MultiPV": 2})
+        board = Board()
+        lines = engine.analyse(board, Limit(depth=4), multipv=3)
+        assert [line["multipv"] for line in lines] == [1, 2, 3]
+        firsts = [line["pv"][0] for line in lines]
+        assert len(set(firsts)) == 3 and all(board.is_legal(move) for move in firsts)
+        assert all(line["depth"] == 4 for line in lines)
+        assert lines[0]["score"] >= lines[1]["score"] >= lines[2]["score"]
+        single = engine.analyse(board, Limit(depth=2))  # back to one line
+        assert "multipv" not in single
+
+
+def test_real_engine_blocking_infinite_analysis(real_engine_command: list[str]) -> None:
+    with SimpleEngine.popen(real_engine_command, ready_timeout=300) as engine:
+        board = Board()
+        board.push_move("g3g4")  # Blue to move: scores from a fixed side
+        with engine.analysis(board) as analysis:
+            for info in analysis:
+                if info.get("depth", 0) >= 5:
+                    break
+            analysis.stop()
+            result = analysis.wait()
+        assert result.move is not None and board.is_legal(result.move)
+        score = analysis.info["score"]
+        assert isinstance(score, PovScore) and score.turn == BLUE
+        assert score.red() == -score.blue()
+
+
+def test_real_engine_ponders(real_engine_command: list[str]) -> None:
+    with SimpleEngine.popen(real_engine_command, ready_timeout=300) as engine:
+        board = Board()
+        first = engine.play(board, Limit(movetime=0.2), ponder=True)
+        assert first.move is not None and first.ponder is not None
+        board.push(first.move)
+        board.push(first.ponder)
+        started = time.monotonic()
+        second = engine.play(board, Limit(movetime=0.3))  # a ponderhit
+        assert time.monotonic() - started < 2.0
+        assert second.move is not None and board.is_legal(second.move)

@@ -199,11 +199,15 @@ class Engine:
         *,
         level: int = 10,
         on_info: InfoCallback | None = None,
+        multipv: int = 1,
     ) -> PlayResult:
         """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
 
         Returns the move to play and the last search info; ``move`` is None when the game is
-        over (den entered, no animals, no legal move, or drawn by rule).
+        over (den entered, no animals, no legal move, or drawn by rule). With ``multipv`` N >
+        1, each finished depth also searches the 2nd … Nth best root moves (each with the
+        better ones left out, full window) and reports them as infos with ``multipv`` 2 … N;
+        the move played is still line 1's.
         """
         settings = settings_for(level)
         with self._lock:
@@ -211,7 +215,7 @@ class Engine:
             self._serial += 1
             self._searching = True
             try:
-                return self._search(board, limit, settings, on_info)
+                return self._search(board, limit, settings, on_info, max(1, int(multipv)))
             finally:
                 self._searching = False
 
@@ -225,6 +229,7 @@ class Engine:
         limit: Limit,
         settings: LevelSettings,
         on_info: InfoCallback | None,
+        multipv: int = 1,
     ) -> PlayResult:
         started = time.perf_counter()
         position = Position.from_board(board)
@@ -272,7 +277,7 @@ class Engine:
             timer.start()
         try:
             best, info, scores = self._iterate(
-                board, position, plan, settings, max_depth, started, on_info
+                board, position, plan, settings, max_depth, started, on_info, multipv
             )
             if limit.infinite or (plan.hard is None and plan.depth is None and plan.nodes is None):
                 # `go infinite`: the answer waits for `stop`, even after the last depth.
@@ -306,6 +311,7 @@ class Engine:
         max_depth: int,
         started: float,
         on_info: InfoCallback | None,
+        multipv: int = 1,
     ) -> tuple[int, Info, list[int] | None]:
         """The iterations; returns the best move, the last info and (levels that choose among
         moves) the exact root scores of the last finished depth."""
@@ -353,10 +359,52 @@ class Engine:
             if exact:
                 scores = [int(s) for s in work[W_ROOT_SCORES : W_ROOT_SCORES + count]]
             if on_info is not None:
-                on_info(info)
+                on_info(Info(info, multipv=1) if multipv > 1 else info)
+            if multipv > 1 and count > 1:
+                self._other_lines(board, position, depth, exact, started, multipv, on_info)
+                if work[C_ABORT]:
+                    break
             if self._done(plan, depth, score, started):
                 break
         return best, info, scores
+
+    def _other_lines(
+        self,
+        board: Board,
+        position: Position,
+        depth: int,
+        exact: bool,
+        started: float,
+        multipv: int,
+        on_info: InfoCallback | None,
+    ) -> None:
+        """MultiPV lines 2 … ``multipv`` at ``depth``: each a full-window search of the root
+        moves not yet reported. The root list is put back as it was, so the next depth
+        searches as without MultiPV."""
+        state, history, rules = position.state, position.history, position.compiled_rules
+        work, tt, params = self._work, self._tt, self._params
+        count = int(work[C_ROOT_COUNT])
+        moves = work[W_ROOT_MOVES : W_ROOT_MOVES + count].copy()
+        root_scores = work[W_ROOT_SCORES : W_ROOT_SCORES + count].copy()
+        shown = [int(moves[0])]
+        try:
+            for line in range(2, min(multipv, count) + 1):
+                rest = [int(m) for m in moves if int(m) not in shown]
+                work[W_ROOT_MOVES : W_ROOT_MOVES + len(rest)] = rest
+                work[C_ROOT_COUNT] = len(rest)
+                work[C_BEST_MOVE] = 0
+                score = int(search_root(state, history, rules, tt, work, params, depth,
+                                        -INFINITE, INFINITE, exact))  # fmt: skip
+                if work[C_ABORT]:
+                    return
+                move = int(work[W_ROOT_MOVES])
+                shown.append(move)
+                if on_info is not None:
+                    on_info(Info(self._info(board, depth, score, started, move), multipv=line))
+        finally:
+            work[C_ROOT_COUNT] = count
+            work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
+            work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
 
     def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
         """Whether to stop after a finished depth."""

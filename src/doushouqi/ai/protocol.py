@@ -10,14 +10,19 @@ Commands (one a line; every answer line is flushed at once):
   ``perft`` waits for them (seconds on a warm cache, about a minute on a cold one);
 * ``setoption name <name> [value <value>]``: ``Rules`` (a rule set name or a rule file path),
   ``Level`` (1-10), ``Hash`` (MB), ``Contempt`` (centipawns a draw is worth less than an equal
-  position, to the engine), and one option per rule field (``rule_7_3`` ...);
+  position, to the engine), ``MultiPV`` (lines reported, 1-64), ``Ponder`` (accepted; pondering
+  is asked for with ``go ponder``), and one option per rule field (``rule_7_3`` ...);
 * ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
   pass), checked with the rules library: a bad position or move leaves the old one in place;
 * ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-  [movestogo N] [infinite]`` → ``info …`` after each depth, then a last ``info`` for the move
-  played (depth, score, whole search's nodes and time, pv starting with it) and ``bestmove <move>``
-  (``bestmove 0000`` when the game is over); the search runs in a thread, so ``stop``,
-  ``isready`` and ``quit`` are answered while it thinks;
+  [movestogo N] [infinite] [ponder]`` → ``info …`` after each depth (with MultiPV N, ``info …
+  multipv 1`` … ``multipv N`` per depth), then a last ``info`` for the move played (depth,
+  score, the whole search's nodes and time, pv starting with it) and ``bestmove <move> [ponder
+  <reply>]`` (``bestmove 0000`` when the game is over); the search runs in a thread, so
+  ``stop``, ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
+* ``go ponder …`` searches the position (the expected reply already played) without end;
+  ``ponderhit`` (the reply was played) turns it into the normal search of the ``go`` limit,
+  its time counted from the ``ponderhit``; ``stop`` ends it (bestmove follows, to be ignored);
 * ``stop``, ``quit``; ``perft N [divide]`` (prints the leaf count, with ``divide`` first a
   ``move: count`` line per legal move, from the compiled move generator), ``d`` (prints board
   and position string).
@@ -53,6 +58,8 @@ DEFAULT_HASH_MB = 64
 #: needs no compiled module (a test checks that they agree).
 DEFAULT_CONTEMPT = 50
 CONTEMPT_RANGE = (-1000, 1000)
+#: Most lines a MultiPV search reports.
+MAX_MULTIPV = 64
 
 
 def _version() -> str:
@@ -119,6 +126,8 @@ class EngineProtocol:
         self.level = MAX_LEVEL
         self.hash_mb = engine.hash_mb if engine is not None else DEFAULT_HASH_MB
         self.contempt = int(engine.tuning["contempt"]) if engine is not None else DEFAULT_CONTEMPT
+        self.multipv = 1
+        self._ponder_limit: Limit | None = None
         self.board = Board(rules=self.rules)
         self._position_args: tuple[str | None, list[str]] = (None, [])
         self._search: threading.Thread | None = None
@@ -135,6 +144,7 @@ class EngineProtocol:
             "position": self._position,
             "go": self._go,
             "stop": self._stop,
+            "ponderhit": self._ponderhit,
             "quit": self._quit,
             "perft": self._perft,
             "d": self._display,
@@ -224,6 +234,8 @@ class EngineProtocol:
             f"option name Level type spin default {self.level} min {MIN_LEVEL} max {MAX_LEVEL}"
         )
         self.send(f"option name Hash type spin default {self.hash_mb} min 1 max 4096")
+        self.send(f"option name MultiPV type spin default {self.multipv} min 1 max {MAX_MULTIPV}")
+        self.send("option name Ponder type check default false")
         low, high = CONTEMPT_RANGE
         self.send(f"option name Contempt type spin default {self.contempt} min {low} max {high}")
         for field in RULE_OPTIONS:
@@ -270,6 +282,10 @@ class EngineProtocol:
             self.hash_mb = _parse_int(value, 1, 4096, "Hash")
         elif key == "contempt":
             self.contempt = _parse_int(value, *CONTEMPT_RANGE, "Contempt")
+        elif key == "multipv":
+            self.multipv = _parse_int(value, 1, MAX_MULTIPV, "MultiPV")
+        elif key == "ponder":
+            _parse_bool(value)  # the GUI says whether it will ask to ponder; nothing to set
         elif key in RULE_OPTIONS:
             changed = dataclasses.replace(self.rules, **{key: _rule_field(key, value)})
             if changed != self.rules:
@@ -320,11 +336,17 @@ class EngineProtocol:
     def _go(self, args: list[str]) -> None:
         if self._searching():
             raise ValueError("already searching")
-        limit = self._parse_go(args)
+        ponder = "ponder" in args
+        limit = self._parse_go([word for word in args if word != "ponder"])
         engine = self.engine
         board = self.board.copy()
         level = self.level
-        thread = threading.Thread(target=self._run_search, args=(engine, board, limit, level))
+        # Pondering searches without end; `ponderhit` then gives it the limit's time.
+        self._ponder_limit = limit if ponder else None
+        search_limit = Limit(infinite=True) if ponder else limit
+        thread = threading.Thread(
+            target=self._run_search, args=(engine, board, search_limit, level, self.multipv)
+        )
         thread.daemon = True
         self._answered.clear()
         self._search = thread
@@ -366,24 +388,62 @@ class EngineProtocol:
             infinite=infinite,
         )
 
-    def _run_search(self, engine: Engine, board: Board, limit: Limit, level: int) -> None:
+    def _ponderhit(self, _: list[str]) -> None:
+        """The expected reply was played: the ponder search goes on as a normal one, stopped
+        after the time its ``go`` limit plans, counted from now."""
+        limit = self._ponder_limit
+        if not self._searching() or limit is None:
+            raise ValueError("ponderhit: not pondering")
+        self._ponder_limit = None
+        if limit.infinite:
+            return
+        from .levels import settings_for
+        from .timeman import plan_time
+
+        plan = plan_time(limit, self.board.turn).scaled(settings_for(self.level).time_share)
+        if plan.soft is None or plan.hard is None:
+            self._stop_search()  # a depth or node limit: the ponder search has had its go
+            return
+        # A clock: about as long as a normal search would start new depths; a move time: all.
+        delay = plan.soft if plan.soft >= plan.hard else 0.55 * plan.soft
+        search = self._search
+        timer = threading.Timer(delay, self._stop_search, (search,))
+        timer.daemon = True
+        timer.start()
+
+    def _stop_search(self, search: threading.Thread | None = None) -> None:
+        """Stop the running search (only ``search``, when given: a late timer stops nothing
+        else)."""
+        current = search is None or search is self._search
+        if current and self._searching() and self._engine is not None:
+            self._engine.stop()
+
+    def _run_search(
+        self, engine: Engine, board: Board, limit: Limit, level: int, multipv: int = 1
+    ) -> None:
+        ponder = ""
         try:
-            result = engine.search(board, limit, level=level, on_info=self._send_info)
+            result = engine.search(
+                board, limit, level=level, on_info=self._send_info, multipv=multipv
+            )
             move = str(result.move) if result.move is not None else "0000"
             if result.move is not None:
                 # As UCI engines do: the last info is about the move played (its pv starts
                 # with it; the whole search's nodes and time), so a GUI shows what was played.
                 self._send_info(result.info)
+                pv = result.info.get("pv") or []
+                if len(pv) > 1:
+                    ponder = f" ponder {pv[1]}"
         except Exception as exc:  # never leave the GUI without a bestmove
             self.error(f"search failed: {exc}")
             move = "0000"
         # Answered from here on: the GUI may send the next command as soon as it reads this.
         self._answered.set()
-        self.send(f"bestmove {move}")
+        self.send(f"bestmove {move}{ponder}")
 
     def _send_info(self, info: Info) -> None:
         parts = ["info"]
-        for key in ("depth", "seldepth"):
+        for key in ("depth", "seldepth", "multipv"):
             if key in info:
                 parts += [key, str(info.get(key))]
         if "score" in info:
@@ -408,6 +468,7 @@ class EngineProtocol:
         return True
 
     def _stop(self, _: list[str]) -> None:
+        self._ponder_limit = None
         if self._searching() and self._engine is not None:
             self._engine.stop()
         if self._search is not None:
