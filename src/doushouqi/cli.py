@@ -198,9 +198,26 @@ def _play_rules(args: argparse.Namespace) -> RuleSet:
 
 def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # doushouqi.match (asyncio, engine client) is imported only when `match` runs.
-    p = sub.add_parser("match", help="play two engines against each other and rate them")
-    p.add_argument("first", metavar="A", help="engine: ai:LEVEL or 'cmd:PROGRAM ARGS'")
+    p = sub.add_parser(
+        "match",
+        help="play two engines against each other and rate them",
+        description=(
+            "Engines: ai:LEVEL (ours, 1-10); 'uci:PROGRAM ARGS' or 'jcei:PROGRAM ARGS' (an "
+            "engine speaking that dialect); 'cmd:PROGRAM ARGS' (detect: uci first, jcei "
+            "when the engine stays silent for 3 s). Each move's score, depth and time go "
+            "into the records as comments ({+0.35/9 0.102s}); the summary gives each "
+            "engine's average and longest move time."
+        ),
+    )
+    p.add_argument("first", metavar="A", help="engine: ai:LEVEL, 'uci|jcei|cmd:PROGRAM ARGS'")
     p.add_argument("second", metavar="B", help="the other engine, written the same way")
+    p.add_argument(
+        "--option-a",
+        action="append",
+        metavar="NAME=VALUE",
+        help="setoption for A (repeatable), e.g. --option-a Hash=128",
+    )
+    p.add_argument("--option-b", action="append", metavar="NAME=VALUE", help="the same for B")
     p.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     p.add_argument(
         "--tc", default="0.1", help="seconds per move (0.1) or base+increment seconds (10+0.1)"
@@ -214,7 +231,14 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--rules", default="wango", help="rule set name or rule file")
     p.add_argument("--records", metavar="DIR", help="write each game's record here")
     p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA", help="stop when the SPRT decides")
-    p.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after N plies")
+    p.add_argument(
+        "--max-plies",
+        type=int,
+        default=None,
+        help="adjudicate a draw after N plies (default: 400 under rules without a "
+        "no-capture limit, such as wango; 1000 under those with one, whose own limit ends "
+        "the games)",
+    )
 
     def match(args: argparse.Namespace) -> int:
         from .match import run_match_command
@@ -248,13 +272,14 @@ The engine speaks a UCI-like protocol on stdin/stdout, one command a line (docs/
   uci | jcei                  id, options, then uciok | jceiok (answered at once)
   isready                     readyok once the compiled search has loaded
   setoption name N value V    Rules (wango, classic, classic-dog, international or a rule
-                              file), Level (1-10), Hash (MB), Contempt (cp), and one
-                              option per rule field (rule_7_3, ranks, first_player ...)
+                              file), Level (1-10), Hash (MB), Contempt (cp), MultiPV, and
+                              one option per rule field (rule_7_3, ranks, first_player ...)
   ucinewgame                  forget what was learnt
   position startpos|fen F [moves M ...]       0000 is a pass
   go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-     [movestogo N] [infinite]   info lines, then bestmove M
+     [movestogo N] [infinite] [ponder]      info lines, then bestmove M [ponder M]
   stop                        end the search now (bestmove follows)
+  ponderhit                   the pondered reply was played: search on for the go limit
   perft N [divide]            leaf count (per move with divide)
   d                           the board, the rules and the position string
   quit

@@ -5,8 +5,10 @@ core's event loop in a background thread (the shape of python-chess's ``chess.en
 
 The protocol, as this client speaks it:
 
-* handshake ``uci`` (some Jungle engines use ``jcei``; the word is configurable) answered by
-  ``id name …``, ``id author …``, ``option name … type …`` lines and ``uciok`` (or ``jceiok``);
+* handshake ``uci`` (some Jungle engines use ``jcei``; the word is configurable, and
+  ``handshake="auto"`` sends ``uci`` and, when the engine says nothing for
+  :data:`AUTO_HANDSHAKE_WAIT` seconds, ``jcei``) answered by ``id name …``, ``id author …``,
+  ``option name … type …`` lines and ``uciok`` (or ``jceiok``);
 * ``isready`` → ``readyok``; ``setoption name X [value Y]``; ``ucinewgame``;
 * ``position fen <starting position> [moves m1 m2 …]`` (a pass is ``0000``);
 * ``go depth N | nodes N | movetime MS | wtime MS btime MS winc MS binc MS | infinite``,
@@ -89,6 +91,9 @@ InfoCallback = Callable[[Info], object]
 #: How long the first ``readyok`` may take, seconds (by default): our engine compiles first.
 READY_TIMEOUT = 120.0
 
+#: With ``handshake="auto"``: seconds of silence after ``uci`` before ``jcei`` is tried.
+AUTO_HANDSHAKE_WAIT = 3.0
+
 #: How an engine says it has no move.
 _NO_MOVE = frozenset({"(none)", "none", "0000", "(null)", "null"})
 
@@ -124,6 +129,8 @@ class Engine:
         if not self.command:
             raise ValueError("empty engine command")
         self.handshake = handshake
+        #: The dialect the engine answered in: ``uci`` or ``jcei`` (None before the handshake).
+        self.protocol: str | None = None
         self.timeout = timeout
         self.ready_timeout = ready_timeout
         self.move_grace = move_grace
@@ -190,25 +197,51 @@ class Engine:
             raise
 
     async def _handshake(self) -> None:
-        answers = {f"{self.handshake}ok", "uciok"}
-        with self._watchdog(self.timeout, f"{self.handshake}ok"):
-            await self._send(self.handshake)
-            while True:
-                line = await self._next_line()
-                word, _, rest = line.strip().partition(" ")
-                if word in answers:
-                    return
-                if word == "id":
-                    key, _, value = rest.strip().partition(" ")
-                    if key:
-                        self.id[key] = value.strip()
-                elif word == "option":
-                    try:
-                        option = parse_option(rest)
-                    except EngineError as exc:
-                        LOGGER.warning("%s: %s", self.name, exc)
-                        continue
-                    self.options[option.name] = option
+        words = ["uci", "jcei"] if self.handshake == "auto" else [self.handshake]
+        answers = {f"{word}ok" for word in words} | {"uciok"}
+        with self._watchdog(self.timeout, " or ".join(f"{word}ok" for word in words)):
+            await self._send(words[0])
+            if len(words) == 1:
+                await self._read_handshake(answers)
+                return
+            # Auto: an engine that says nothing to `uci` for a while (no id, no option, no
+            # uciok) is asked `jcei`; whichever ok comes first decides.
+            try:
+                await asyncio.wait_for(
+                    self._read_handshake(answers, first_line=True), AUTO_HANDSHAKE_WAIT
+                )
+            except TimeoutError:
+                LOGGER.info("%s: no answer to uci; trying jcei", self.name)
+                await self._send("jcei")
+                await self._read_handshake(answers)
+                return
+            if self.protocol is None:
+                await self._read_handshake(answers)
+
+    async def _read_handshake(self, answers: set[str], *, first_line: bool = False) -> None:
+        """Read id and option lines up to an ok (sets :attr:`protocol`); with ``first_line``
+        return after the first id, option or ok line."""
+        while True:
+            line = await self._next_line()
+            word, _, rest = line.strip().partition(" ")
+            if word in answers:
+                self.protocol = word.removesuffix("ok")
+                return
+            if word == "id":
+                key, _, value = rest.strip().partition(" ")
+                if key:
+                    self.id[key] = value.strip()
+            elif word == "option":
+                try:
+                    option = parse_option(rest)
+                except EngineError as exc:
+                    LOGGER.warning("%s: %s", self.name, exc)
+                    continue
+                self.options[option.name] = option
+            else:
+                continue
+            if first_line:
+                return
 
     async def quit(self) -> None:
         """Ask the engine to quit (``stop`` first if it is searching); kill it if it lingers."""

@@ -31,12 +31,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .analysis import Limit
+from .analysis import Info, Limit, Score
 from .board import Board
 from .engine import (
     Engine,
     EngineError,
     EngineMoveError,
+    EngineNoMoveError,
     EngineTerminatedError,
     EngineTimeoutError,
 )
@@ -212,35 +213,57 @@ class MatchScore:
 
 @dataclasses.dataclass(frozen=True)
 class EngineSpec:
-    """How to start one side's engine: ``ai:LEVEL`` or ``cmd:PROGRAM ARGS``."""
+    """How to start one side's engine: ``ai:LEVEL``, or a command line with its dialect:
+    ``uci:PROGRAM ARGS``, ``jcei:PROGRAM ARGS`` or ``cmd:PROGRAM ARGS`` (detect: ``uci``
+    first, ``jcei`` when the engine stays silent; :data:`doushouqi.engine.AUTO_HANDSHAKE_WAIT`).
+    ``options`` are set with ``setoption`` after the handshake."""
 
     name: str
     command: tuple[str, ...]
     options: tuple[tuple[str, str], ...] = ()
+    #: ``uci``, ``jcei`` or ``auto``.
+    handshake: str = "auto"
 
     @classmethod
-    def parse(cls, text: str) -> EngineSpec:
+    def parse(cls, text: str, options: Sequence[str] = ()) -> EngineSpec:
         """``ai:3`` is our engine at level 3; ``cmd:…`` (or a bare command line) any other.
+        ``options``: ``NAME=VALUE`` texts (``--option-a``), set after the spec's own.
 
-        >>> EngineSpec.parse("ai:3").options
-        (('Level', '3'),)
-        >>> EngineSpec.parse("cmd:/opt/jungle/engine --threads 1").name
-        'engine --threads 1'
+        >>> EngineSpec.parse("ai:3", ["Hash=128"]).options
+        (('Level', '3'), ('Hash', '128'))
+        >>> spec = EngineSpec.parse("jcei:/opt/jungle/engine --threads 1")
+        >>> spec.name, spec.handshake
+        ('engine --threads 1', 'jcei')
         """
+        extra = tuple(_option_pair(option) for option in options)
         if text.startswith("ai:"):
             level = text[3:].strip()
             if not level.lstrip("-").isdigit():
                 raise ValueError(f"invalid engine {text!r}: expected ai:LEVEL, e.g. ai:3")
+            # doushouqi.ai.levels.MIN_LEVEL/MAX_LEVEL (this module imports no engine code)
+            if not 1 <= int(level) <= 10:
+                raise ValueError(f"invalid engine {text!r}: levels are 1 to 10")
             command = (sys.executable, "-m", "doushouqi", "engine")
-            return cls(f"ai:{int(level)}", command, (("Level", str(int(level))),))
-        line = text[4:] if text.startswith("cmd:") else text
+            own: tuple[tuple[str, str], ...] = (("Level", str(int(level))), *extra)
+            return cls(f"ai:{int(level)}", command, own, "uci")
+        handshake, colon, line = text.partition(":")
+        if not colon or handshake not in ("cmd", "uci", "jcei"):
+            handshake, line = "cmd", text
         try:
             argv = shlex.split(line)
         except ValueError as exc:
             raise ValueError(f"invalid engine command {line!r}: {exc}") from None
         if not argv:
             raise ValueError(f"invalid engine {text!r}: empty command")
-        return cls(" ".join([os.path.basename(argv[0]), *argv[1:]]), tuple(argv))
+        name = " ".join([os.path.basename(argv[0]), *argv[1:]])
+        return cls(name, tuple(argv), extra, "auto" if handshake == "cmd" else handshake)
+
+
+def _option_pair(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise ValueError(f"invalid engine option {text!r}: expected NAME=VALUE, e.g. Hash=128")
+    return name.strip(), value.strip()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -389,6 +412,43 @@ class _Ending:
     reason: str
 
 
+@dataclasses.dataclass(frozen=True)
+class MoveTime:
+    """One engine move of a game: its ply (1 = the game's first), side, seconds from ``go``
+    to ``bestmove`` (as the match saw it), and the engine's last info."""
+
+    ply: int
+    side: int
+    seconds: float
+    info: Info
+
+    def comment(self) -> str:
+        """The record comment: ``+0.35/9 0.102s`` (score for the mover, in pawns, or
+        ``+D3`` / ``-D3`` for a den in 3 moves; the depth; the time), parts the engine did
+        not report left out."""
+        parts = []
+        score = self.info.get("score")
+        depth = self.info.get("depth")
+        if score is not None:
+            text = _score_text(score)
+            parts.append(f"{text}/{depth}" if depth is not None else text)
+        parts.append(f"{self.seconds:.3f}s")
+        return " ".join(parts)
+
+
+def _score_text(score: Score) -> str:
+    if score.den is not None:
+        return f"{'+' if score.den > 0 else '-'}D{abs(score.den)}"
+    return f"{(score.cp or 0) / 100:+.2f}"
+
+
+def default_max_plies(rules: RuleSet) -> int:
+    """The ply limit of a match game: 400 under rules without a no-capture limit (WANGO:
+    repetitions alone end nothing), else 1000, a safety net only — the rule's own limit
+    (``no_capture_draw_rounds``, 100 rounds in classic and international) ends those games."""
+    return 400 if rules.no_capture_draw_rounds is None else 1000
+
+
 def _loss(side: int, termination: Termination | None, reason: str) -> _Ending:
     return _Ending("0-1" if side == RED else "1-0", termination, reason)
 
@@ -403,13 +463,16 @@ async def play_game(
     max_plies: int = 400,
     game: object = None,
     time_margin: float = 0.1,
+    move_times: list[MoveTime] | None = None,
 ) -> tuple[str, Termination | None, str]:
     """Play ``board`` to its end; the result, the Termination (None for a max-plies draw or an
     illegal move) and the reason in words. The board holds the game afterwards. Blue plays
-    at ``blue_control`` when given (a time-odds game), else both at ``control``."""
+    at ``blue_control`` when given (a time-odds game), else both at ``control``. Each move's
+    time and info are appended to ``move_times`` when given."""
     names = (red.name, blue.name)
     controls = (control, blue_control or control)
-    ending = await _play(red, blue, names, board, controls, max_plies, game, time_margin)
+    log = move_times if move_times is not None else []
+    ending = await _play(red, blue, names, board, controls, max_plies, game, time_margin, log)
     return ending.result, ending.termination, ending.reason
 
 
@@ -422,6 +485,7 @@ async def _play(
     max_plies: int,
     game: object,
     time_margin: float,
+    move_times: list[MoveTime],
 ) -> _Ending:
     engines = (red, blue)
     clocks = [controls[RED].base, controls[BLUE].base]
@@ -449,13 +513,18 @@ async def _play(
             limit = Limit(movetime=control.movetime)
         started = loop.time()
         try:
-            move = (await engine.play(board, limit, game=game)).move
+            played = await engine.play(board, limit, game=game)
         except EngineTimeoutError:
             return _loss(side, Termination.TIME_FORFEIT, f"{who} did not answer in time")
         except EngineTerminatedError as exc:
             return _loss(side, Termination.ABANDONMENT, f"{who} crashed: {exc}")
+        except EngineNoMoveError as exc:
+            return _loss(side, None, f"{who} answered no move and loses: {exc}")
         except EngineMoveError as exc:
             return _loss(side, None, f"{who} lost by a bad move: {exc}")
+        move = played.move
+        ply = len(board.move_stack) + 1
+        move_times.append(MoveTime(ply, side, loop.time() - started, played.info))
         clock = clocks[side]
         if clock is not None:
             clock -= loop.time() - started
@@ -480,7 +549,8 @@ class MatchConfig:
     concurrency: int = 1
     records: Path | None = None
     sprt: Sprt | None = None
-    max_plies: int = 400
+    #: Adjudicate a draw after this many plies (None: :func:`default_max_plies` of the rules).
+    max_plies: int | None = None
     #: The second engine's time control where it differs from ``control`` (time odds).
     second_control: MatchTimeControl | None = None
     #: Time to start an engine and get its first ``readyok`` (our engine compiles first).
@@ -493,10 +563,14 @@ class MatchConfig:
     time_margin: float = 0.1
 
     def __post_init__(self) -> None:
-        if self.games < 1 or self.concurrency < 1 or self.max_plies < 1:
+        if self.games < 1 or self.concurrency < 1 or self.plies_limit < 1:
             raise ValueError("games, concurrency and max plies must be at least 1")
         if not self.openings:
             raise ValueError("no openings")
+
+    @property
+    def plies_limit(self) -> int:
+        return self.max_plies if self.max_plies is not None else default_max_plies(self.rules)
 
     @property
     def controls(self) -> tuple[MatchTimeControl, MatchTimeControl]:
@@ -517,6 +591,8 @@ class Match:
         self.score = MatchScore()
         self.results: list[GameResult] = []
         self.decision: str | None = None
+        #: Seconds of every move each engine played (``names`` order).
+        self.move_times: tuple[list[float], list[float]] = ([], [])
         self._next_game = 0
 
     async def run(self) -> MatchScore:
@@ -552,14 +628,17 @@ class Match:
 
     async def _start(self, which: int) -> Engine:
         spec = (self.config.first, self.config.second)[which]
+        # The handshake gets the short reply timeout (a silent engine fails at once); the
+        # first readyok the long one (our engine compiles on a fresh install).
         engine = Engine(
             spec.command,
-            timeout=self.config.startup_timeout,
+            handshake=spec.handshake,
+            timeout=self.config.reply_timeout,
+            ready_timeout=self.config.startup_timeout,
             move_grace=self.config.move_grace,
         )
         try:
             await engine.start()
-            engine.timeout = self.config.reply_timeout
             await engine.configure(dict(spec.options))
         except BaseException:
             await engine.quit()
@@ -574,16 +653,21 @@ class Match:
         red_name, blue_name = self.names if first_is_red else self.names[::-1]
         controls = config.controls if first_is_red else config.controls[::-1]
         board = opening.board(config.rules)
+        moves: list[MoveTime] = []
         ending = await _play(
             red,
             blue,
             (red_name, blue_name),
             board,
             controls,
-            config.max_plies,
+            config.plies_limit,
             index,
             config.time_margin,
+            moves,
         )
+        for move in moves:
+            which = 0 if (move.side == RED) == first_is_red else 1
+            self.move_times[which].append(move.seconds)
         result = GameResult(
             index + 1,
             red_name,
@@ -595,10 +679,10 @@ class Match:
             opening,
         )
         if config.records is not None:
-            self._write_record(result, board)
+            self._write_record(result, board, moves)
         return result
 
-    def _write_record(self, result: GameResult, board: Board) -> None:
+    def _write_record(self, result: GameResult, board: Board, moves: Sequence[MoveTime]) -> None:
         from .record import GameRecord, format_date, write_record
 
         assert self.config.records is not None
@@ -606,6 +690,7 @@ class Match:
             board,
             result=result.result,
             termination=result.termination,
+            comments={move.ply: move.comment() for move in moves},
             Event=f"{self.names[0]} vs {self.names[1]}",
             Date=format_date(datetime.date.today()),
             Round=str(result.number),
@@ -640,14 +725,20 @@ class Match:
             if self.decision is not None:
                 self.out(f"SPRT: {self.decision} accepted (LLR {llr:.2f}); stopping")
 
-    def summary(self) -> list[str]:
-        """The final score, Elo difference and, with an SPRT, its state."""
+    def summary(self, *, stopped: bool = False) -> list[str]:
+        """The final score, Elo difference, each engine's move times and, with an SPRT, its
+        state; nothing when no game was played. ``stopped``: the match ended early (an
+        error), so the score is of the games played so far."""
         score = self.score
+        if score.games == 0:
+            return []
         elo, error = elo_estimate(score.wins, score.draws, score.losses)
+        title = "Score after the games played" if stopped else "Final score"
         lines = [
-            f"Final score of {self.names[0]} vs {self.names[1]}: {score}",
+            f"{title} of {self.names[0]} vs {self.names[1]}: {score}",
             f"Elo difference: {_signed(elo)} +/- {_number(error)} (95%)",
         ]
+        lines += self._move_time_lines()
         sprt = self.config.sprt
         if sprt is not None:
             lower, upper = sprt.bounds
@@ -657,6 +748,23 @@ class Match:
                 f"beta={sprt.beta:g}: LLR {sprt.llr(score):.2f} "
                 f"(bounds {lower:.2f}, {upper:.2f}), {state}"
             )
+        return lines
+
+    def _move_time_lines(self) -> list[str]:
+        lines = []
+        for name, times, control in zip(
+            self.names, self.move_times, self.config.controls, strict=True
+        ):
+            if not times:
+                continue
+            line = (
+                f"Move time of {name}: average {sum(times) / len(times):.3f} s, "
+                f"max {max(times):.3f} s ({len(times)} moves)"
+            )
+            if control.movetime is not None:
+                over = sum(1 for seconds in times if seconds > control.movetime)
+                line += f", {over} over the {control.movetime:g} s move time"
+            lines.append(line)
         return lines
 
 
@@ -678,8 +786,8 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
         read_openings(args.openings, rules) if args.openings else default_openings(rules, args.seed)
     )
     return MatchConfig(
-        first=EngineSpec.parse(args.first),
-        second=EngineSpec.parse(args.second),
+        first=EngineSpec.parse(args.first, getattr(args, "option_a", None) or ()),
+        second=EngineSpec.parse(args.second, getattr(args, "option_b", None) or ()),
         games=args.games,
         control=MatchTimeControl.parse(args.tc),
         openings=openings,
@@ -712,6 +820,7 @@ def run_match_command(args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(f"doushouqi match: engine error: {exc}", file=sys.stderr)
         status = 2
-    for line in match.summary():
+    # No score at all when no game was played (an engine that does not start, say).
+    for line in match.summary(stopped=status != 0):
         print(line)
     return status

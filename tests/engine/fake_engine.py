@@ -6,7 +6,7 @@ has switches to misbehave, so that the client's error handling meets real pipes 
     python tests/engine/fake_engine.py [--illegal-after N] [--crash-after N] [--hang-after N]
         [--illegal-as red|blue] [--no-handshake] [--no-readyok] [--handshake WORD]
         [--think SECONDS] [--seed S] [--no-rules-option] [--log FILE] [--slow-ready SECONDS]
-        [--rule-options]
+        [--rule-options] [--no-move-after N]
 
 ``--…-after N`` misbehaves on the N-th ``go`` (1 = the first). Every command received is
 appended to ``--log`` when given. ``--slow-ready`` delays the first ``readyok`` (an engine
@@ -44,6 +44,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--log")
     parser.add_argument("--slow-ready", type=float, default=0.0)
     parser.add_argument("--rule-options", action="store_true")
+    parser.add_argument("--no-move-after", type=int, default=0)
     return parser.parse_args(argv)
 
 
@@ -204,6 +205,8 @@ class FakeEngine:
         colour = "red" if self.board.turn == RED else "blue" if self.board.turn == BLUE else ""
         illegal = self.gos == args.illegal_after or args.illegal_as == colour
         best = _illegal_move(self.board) if illegal else str(move)
+        if self.gos == args.no_move_after:
+            best = "0000"
         line = f"bestmove {best}" + (f" ponder{reply}" if reply else "")
         if "infinite" in tokens or "ponder" in tokens:
             self.pending = (None, line)
