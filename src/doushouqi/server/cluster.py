@@ -174,6 +174,9 @@ class Cluster:
         self.remote: dict[str, RemoteGame] = {}
         self._presence: dict[str, frozenset[Actor]] = {}  # owned game → players elsewhere
         self._replies: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
+        self._outbox: list[tuple[str, str]] = []  # (channel, message) to publish together
+        #: game → (its owner, until when we trust that without asking Redis again).
+        self._owners: dict[str, tuple[str, float]] = {}
         self._pubsub = self.redis.pubsub()
         #: Channel → set once Redis has confirmed our subscription to it.
         self._subscribed: dict[str, asyncio.Event] = {}
@@ -370,12 +373,27 @@ class Cluster:
     def publish(self, game_id: str, version: int, texts: list[str], notice: bool) -> None:
         """Send what the owner broadcast to every other node's sockets."""
         payload = json.dumps({"from": self.node, "v": version, "texts": texts, "notice": notice})
-        self.spawn(self.redis.publish(_game_channel(game_id), payload))
+        self._send_later(_game_channel(game_id), payload)
 
     def publish_to_account(self, account_id: int, text: str) -> None:
         """Send an account's event to its bot event streams on the other nodes."""
         payload = json.dumps({"from": self.node, "account": account_id, "text": text})
-        self.spawn(self.redis.publish(ACCOUNTS_CHANNEL, payload))
+        self._send_later(ACCOUNTS_CHANNEL, payload)
+
+    def _send_later(self, channel: str, payload: str) -> None:
+        """Publish soon, together with whatever else is published until then: one pipeline
+        (one round trip) for all the events of a burst of moves, in their order."""
+        self._outbox.append((channel, payload))
+        if len(self._outbox) == 1:
+            self.spawn(self._send_outbox())
+
+    async def _send_outbox(self) -> None:
+        await asyncio.sleep(0)  # let the rest of this loop iteration's events join
+        batch, self._outbox = self._outbox, []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for channel, payload in batch:
+                pipe.publish(channel, payload)
+            await pipe.execute()
 
     async def listen(self, remote: RemoteGame) -> None:
         """Subscribe to the game's channel; return once Redis has confirmed it, so that every
@@ -391,6 +409,7 @@ class Cluster:
     def forget(self, remote: RemoteGame) -> None:
         if self.remote.get(remote.id) is remote:
             del self.remote[remote.id]
+            self._owners.pop(remote.id, None)
             self._unlisten(remote.id)
 
     def _unlisten(self, game_id: str) -> None:
@@ -421,13 +440,16 @@ class Cluster:
 
     # ------------------------------------------------------------------ presence
 
-    async def report_presence(self, remote: RemoteGame) -> None:
-        """Record the players this node has at the board of ``remote``; tell its owner."""
+    def _presence_record(self, remote: RemoteGame) -> str:
         identities = sorted(
             {json.dumps(s.identity.to_dict()) for s in remote.subscribers if s.identity}
         )
-        record = json.dumps({"t": time.time(), "ids": identities})
-        await self.redis.hset(_presence(remote.id), self.node, record)
+        return json.dumps({"t": time.time(), "ids": identities})
+
+    async def report_presence(self, remote: RemoteGame) -> None:
+        """Record the players this node has at the board of ``remote``; tell its owner (who
+        otherwise sees it at its next beat)."""
+        await self.redis.hset(_presence(remote.id), self.node, self._presence_record(remote))
         owner = await self.owner(remote.id)
         if owner is not None and owner != self.node:
             message = json.dumps({"op": "presence", "game": remote.id})
@@ -438,14 +460,18 @@ class Cluster:
 
     async def _refresh_presence(self, only: str | None = None) -> None:
         """Re-read who is at the board of our games on other nodes, and keep our own records
-        of our sockets to others' games fresh (a dead node's records go stale)."""
-        if only is None:
-            for remote in list(self.remote.values()):
-                await self.report_presence(remote)
+        of our sockets to others' games fresh (a dead node's records go stale): each in one
+        pipeline, however many games."""
         games = [only] if only is not None else list(self.owned)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if only is None:
+                for remote in list(self.remote.values()):
+                    pipe.hset(_presence(remote.id), self.node, self._presence_record(remote))
+            for game_id in games:
+                pipe.hgetall(_presence(game_id))
+            answers = await pipe.execute()
         stale_before = time.time() - 3 * self.lease_ms / 1000 / _RENEWALS_PER_LEASE
-        for game_id in games:
-            records = await self.redis.hgetall(_presence(game_id))
+        for game_id, records in zip(games, answers[len(answers) - len(games) :], strict=True):
             present: set[Actor] = set()
             for node, text in records.items():
                 record = json.loads(text)
@@ -463,7 +489,7 @@ class Cluster:
     ) -> list[dict[str, Any]] | None:
         """Have the game's owner handle ``message``; its replies, or None when no owner
         answered (gone, or the lease is changing hands)."""
-        owner = await self.owner(game_id)
+        owner = await self._cached_owner(game_id)
         if owner is None or owner == self.node:
             return None
         request_id = secrets.token_hex(8)
@@ -477,14 +503,32 @@ class Cluster:
             "message": message,
             "principal": principal,
         }
+        replies = None
         try:
-            if not await self.redis.publish(_node_channel(owner), json.dumps(request)):
-                return None  # nobody listens there: the owner is gone
-            return await asyncio.wait_for(future, FORWARD_TIMEOUT)
+            if await self.redis.publish(_node_channel(owner), json.dumps(request)):
+                replies = await asyncio.wait_for(future, FORWARD_TIMEOUT)
+            # else nobody listens there: the owner is gone
         except TimeoutError:
-            return None
+            pass
         finally:
             self._replies.pop(request_id, None)
+        if replies is None:  # not the owner (any more): ask Redis next time
+            self._owners.pop(game_id, None)
+        return replies
+
+    async def _cached_owner(self, game_id: str) -> str | None:
+        """The game's owner, asked of Redis at most once a beat while commands keep being
+        forwarded to it (a stale answer only costs one ``unavailable`` and a new look)."""
+        now = time.monotonic()
+        cached = self._owners.get(game_id)
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        owner = await self.owner(game_id)
+        if owner is None:
+            self._owners.pop(game_id, None)
+        else:
+            self._owners[game_id] = (owner, now + self.lease_ms / 1000 / _RENEWALS_PER_LEASE)
+        return owner
 
     async def _serve(self, request: dict[str, Any]) -> None:
         game_id = request["game"]
