@@ -1,9 +1,26 @@
 """Game records in a PGN-like text format.
 
 A record is a block of tag lines ``[Name "value"]`` (``\\`` and ``"`` escaped with ``\\``),
-a blank line, and the movetext: numbered plain move strings (``0000`` for a pass),
-``{comments}`` after moves, and the result (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``) at the
-end. Several records in one text are separated by blank lines.
+a blank line, and the movetext: numbered moves, comments, NAGs and side lines, and the result
+(``1-0``, ``0-1``, ``1/2-1/2`` or ``*``) at the end. Several records in one text are separated
+by blank lines.
+
+The movetext, as in PGN:
+
+- A move is a move string (``a3a4``, ``0000`` for a pass) or short algebraic notation
+  (:mod:`doushouqi.san`: ``Ea4``, ``象a4``, ``Lxd7``, ``Lg1-g2``, ``--`` for a pass); reading
+  takes either, move by move. Writing uses move strings, or SAN with ``san=True``. Move
+  numbers (``12.`` before the first player's move, ``12...`` before the second's) may be left
+  out; those given must be right.
+- ``{comment}`` is the comment on the move before it (before the first move: on the start).
+- ``$n`` (0-255) after a move is a numeric annotation glyph (NAG). The suffixes ``!``, ``?``,
+  ``!!``, ``??``, ``!?`` and ``?!`` (on the move or alone) are read as NAGs 1 to 6; NAGs are
+  written as ``$n``.
+- ``( ... )`` after a move is a side line (variation) that replaces it, played from the
+  position before it. Side lines nest, and every move in them is checked from their own
+  branch point: ``1. a3a4 (1. g3g4 g7g6 (1... a7a6)) 1... a7a6``. The tree is kept in
+  :class:`GameRecord`'s ``variations`` and walked with :meth:`GameRecord.root` (see
+  :mod:`doushouqi.record_tree`).
 
 Tags, in the order they are written:
 
@@ -17,6 +34,16 @@ Tags, in the order they are written:
 - ``TimeControl``, then any other tags in the order they were given.
 
 Reading replays every move with the rules library, so a record that reads is a legal game.
+Errors are :class:`RecordError`\\ s naming the line (and the file, when known:
+``games.jgn:12: illegal move …``).
+
+**Files.** :func:`read_game` reads the next game of an open text file, line by line (the file
+is never read whole), and returns None at its end, as python-chess's ``read_game``. A bad game
+raises a RecordError with the file name, the line and the game's number in the file
+(``error.game``); the file is then left at the start of the next game (the next tag line after
+a blank line), so that reading can go on. :func:`iter_games` yields every game, and with
+``errors=[]`` collects the errors of bad games and skips them. :func:`load_records` reads a
+file by its path.
 
 >>> from doushouqi.board import Board
 >>> board = Board(rules="classic")
@@ -37,27 +64,44 @@ Reading replays every move with the rules library, so a record that reads is a l
 1. a3a4 {the elephant walks up the bridge} 1... a7a6 *
 >>> read_record(text) == record
 True
+>>> annotated = read_record('[Rules "classic"]\\n\\n1. Ea4! (1. Rg4?! Ra6) 1... Ra6 $10 *')
+>>> annotated.nags, annotated.variations
+({1: {1}, 2: {10}}, {1: [Variation(moves=[Move.from_str('g3g4'), Move.from_str('a7a6')],
+comments={}, nags={1: {6}}, variations={})]})
+>>> print(write_record(annotated).split("\\n\\n")[1], end="")
+1. a3a4 $1 (1. g3g4 $6 a7a6) 1... a7a6 $10 *
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, Any
 
-from .board import Board, InvalidFenError, InvalidMoveError, Move
+from .board import Board, IllegalMoveError, Move
+from .notation import Lang
 from .outcome import Outcome, Termination
-from .rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
+from .record_tree import GLYPHS, GameNode, Variation
+from .rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
+from .san import move_to_san
 
 __all__ = [
+    "GLYPHS",
     "RESULTS",
     "ROSTER",
     "STRUCTURED_TAGS",
+    "GameNode",
     "GameRecord",
     "RecordError",
+    "Variation",
     "format_date",
+    "iter_games",
+    "load_record",
+    "load_records",
+    "read_game",
     "read_record",
     "read_records",
     "write_record",
@@ -71,24 +115,37 @@ ROSTER = ("Event", "Site", "Date", "Round", "Red", "Blue")
 STRUCTURED_TAGS = ("Result", "Rules", "RuleOption", "Termination", "FEN")
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_TAG_LINE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})")
-# Move numbers ("12." before the first player's move, "12..." before the second's) may be
-# glued to the move ("1.a3a4"), so they are matched before the catch-all word.
-_TOKEN = re.compile(r"\s*(?:(?P<comment>\{)|(?P<number>\d+\.(?:\.\.)?)|(?P<word>[^\s{}]+)|(\}))")
 _DRAWS = frozenset({Termination.REPETITION, Termination.NO_CAPTURE_LIMIT, Termination.DRAW_AGREED})
-_OPTION_TYPES = {f.name: str(f.type) for f in dataclasses.fields(RuleSet)}
 _WIDTH = 80
-_NEEDS_RESULT = "a game must end with a result (1-0, 0-1, 1/2-1/2 or *)"
+_MAX_NAG = 255
 
 
 class RecordError(ValueError):
-    """A record cannot be read (or replayed); ``line`` is the 1-based line, when known."""
+    """A record cannot be read (or replayed).
 
-    def __init__(self, reason: str, line: int | None = None) -> None:
+    ``line`` is the 1-based line, ``name`` the file's name and ``game`` the game's 1-based
+    number in the file, when known. The message starts with ``name:line:`` (``line N:``
+    without a name).
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        line: int | None = None,
+        *,
+        name: str | None = None,
+        game: int | None = None,
+    ) -> None:
         self.reason = reason
         self.line = line
-        super().__init__(f"line {line}: {reason}" if line is not None else reason)
+        self.name = name
+        self.game = game
+        if name is not None:
+            where = f"{name}:{line}: " if line is not None else f"{name}: "
+        else:
+            where = f"line {line}: " if line is not None else ""
+        super().__init__(where + reason)
 
 
 def format_date(date: datetime.date) -> str:
@@ -137,14 +194,72 @@ def _play(board: Board, move: Move) -> str | None:
     return None
 
 
+def _label(number: int, ply: int, outer: str) -> str:
+    """How errors name a side line: its number among those at its ply, and where it lies."""
+    return f"side line {number} at ply {ply}" + (f" in {outer}" if outer else "")
+
+
+def _check_line(line: Variation, label: str, first_ply: int = 1) -> None:
+    """GameRecord._check for a line and every side line in it (``first_ply``: the ply of
+    the line's first move)."""
+    count = len(line.moves)
+    where, whole = (f"{label}: ", "line") if label else ("", "game")
+    if label and not count:
+        raise ValueError(f"{where}a side line needs at least one move")
+    for ply, text in line.comments.items():
+        if not 0 <= ply <= count:
+            raise ValueError(f"{where}comment after ply {ply}, but the {whole} has {count}")
+        if "\r" in text:
+            # Readers split lines on "\r\n" too, so a carriage return could not survive.
+            raise ValueError(f"{where}comment {text!r} holds a carriage return")
+        if "}" in text:
+            raise ValueError(f"{where}comment {text!r} contains '}}', which would end it early")
+    for ply, nags in line.nags.items():
+        if not 1 <= ply <= count:
+            raise ValueError(f"{where}NAGs of ply {ply}, but the {whole} has {count}")
+        for nag in nags:
+            if not isinstance(nag, int) or isinstance(nag, bool) or not 0 <= nag <= _MAX_NAG:
+                raise ValueError(f"{where}NAG {nag!r} is not a number from 0 to {_MAX_NAG}")
+    for ply in line.variations:
+        if not 1 <= ply <= count:
+            raise ValueError(f"{where}side lines at ply {ply}, but the {whole} has {count}")
+        if label and ply == 1:
+            # Such a line branches from the same position as this one: it is a sibling.
+            raise ValueError(
+                f"{where}side lines replacing a side line's first move belong to the line "
+                "it branches from"
+            )
+    for k, sides in line.variations.items():
+        ply = first_ply + k - 1
+        for number, side in enumerate(sides, 1):
+            _check_line(side, _label(number, ply, label), ply)
+
+
+def _replay(board: Board, line: Variation, first_ply: int, label: str) -> None:
+    """Play the line's moves on ``board`` with every check, each side line from its branch
+    point (and taken back again); ``first_ply`` is the ply of the line's first move."""
+    for k, move in enumerate(line.moves, 1):
+        ply = first_ply + k - 1
+        for number, side in enumerate(line.variations.get(k, ()), 1):
+            _replay(board, side, ply, _label(number, ply, label))
+            for _ in side.moves:
+                board.pop()
+        reason = _play(board, move)
+        if reason is not None:
+            raise RecordError(f"{label}, ply {ply}: {reason}" if label else f"ply {ply}: {reason}")
+
+
 @dataclasses.dataclass
 class GameRecord:
-    """One game: free tags, start position, rules, moves, comments and result.
+    """One game: free tags, start position, rules, moves, comments, NAGs, side lines and
+    result.
 
     ``tags`` holds every tag but the :data:`STRUCTURED_TAGS`, which are fields here.
     ``start_fen`` is always a full position string (the rule set's standard start when
-    built without one). ``comments[k]`` is the comment after the k-th ply; ``comments[0]``
-    stands before the first move.
+    built without one). ``moves`` is the main line; ``comments[k]`` is the comment after the
+    k-th ply (``comments[0]`` stands before the first move), ``nags[k]`` the k-th ply's NAGs
+    and ``variations[k]`` the side lines (:class:`~doushouqi.record_tree.Variation`) that
+    replace the k-th ply. :meth:`root` walks the same data as a tree of nodes.
     """
 
     tags: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -154,10 +269,13 @@ class GameRecord:
     comments: dict[int, str] = dataclasses.field(default_factory=dict)
     result: str = "*"
     termination: Termination | None = None
+    nags: dict[int, set[int]] = dataclasses.field(default_factory=dict)
+    variations: dict[int, list[Variation]] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Normalise the start so that records compare equal however they were built.
         self.start_fen = Board(self.start_fen, self.rules).starting_fen
+        self.main_line().normalize()
         self._check()
 
     def _check(self) -> None:
@@ -173,14 +291,7 @@ class GameRecord:
         date_problem = _date_problem(self.tags["Date"]) if "Date" in self.tags else None
         if problem := date_problem or _result_problem(self.termination, self.result):
             raise ValueError(problem)
-        for ply, text in self.comments.items():
-            if not 0 <= ply <= len(self.moves):
-                raise ValueError(f"comment after ply {ply}, but the game has {len(self.moves)}")
-            if "\r" in text:
-                # Readers split lines on "\r\n" too, so a carriage return could not survive.
-                raise ValueError(f"comment {text!r} holds a carriage return")
-            if "}" in text:
-                raise ValueError(f"comment {text!r} contains '}}', which would end it early")
+        _check_line(self.main_line(), "")
 
     @classmethod
     def from_board(
@@ -224,13 +335,20 @@ class GameRecord:
             termination=termination,
         )
 
+    def main_line(self) -> Variation:
+        """The main line as a :class:`~doushouqi.record_tree.Variation` that shares this
+        record's ``moves``, ``comments``, ``nags`` and ``variations`` (changes go to both)."""
+        return Variation(self.moves, self.comments, self.nags, self.variations)
+
+    def root(self) -> GameNode:
+        """The start of the move tree (:class:`~doushouqi.record_tree.GameNode`)."""
+        return GameNode(self, self.main_line(), 0, None)
+
     def board(self) -> Board:
-        """The final position, every move replayed and checked (RecordError when illegal)."""
+        """The final position of the main line, every move replayed and checked, and every
+        side line from its own branch point (RecordError naming the ply when illegal)."""
         board = Board(self.start_fen, self.rules)
-        for ply, move in enumerate(self.moves, 1):
-            reason = _play(board, move)
-            if reason is not None:
-                raise RecordError(f"ply {ply}: {reason}")
+        _replay(board, self.main_line(), 1, "")
         return board
 
     def outcome(self) -> Outcome | None:
@@ -273,30 +391,67 @@ def _rule_options(rules: RuleSet) -> list[tuple[str, str]]:
     return [(key, _option_text(value)) for key, value in table.items()]
 
 
-def _movetext(record: GameRecord) -> list[str]:
+@dataclasses.dataclass
+class _Writer:
+    """Movetext tokens of a line and its side lines; ``board`` only when writing SAN."""
+
+    first: int
+    board: Board | None
+    lang: Lang
+
+    def tokens(
+        self, line: Variation, turn: int, number: int, first_ply: int, label: str
+    ) -> list[str]:
+        tokens: list[str] = []
+        if 0 in line.comments:
+            tokens.append(f"{{{line.comments[0]}}}")
+        # The second player's move needs "N..." when nothing before it shows the move number.
+        needs_number = True
+        for k, move in enumerate(line.moves, 1):
+            ply = first_ply + k - 1
+            text = str(move) if self.board is None else self._san(move, ply, label)
+            # A move number is one token with its move, so that a line never ends on a number.
+            if turn == self.first:
+                tokens.append(f"{number}. {text}")
+            elif needs_number:
+                tokens.append(f"{number}... {text}")
+            else:
+                tokens.append(text)
+            needs_number = False
+            tokens += [f"${nag}" for nag in sorted(line.nags.get(k, ()))]
+            if k in line.comments:
+                tokens.append(f"{{{line.comments[k]}}}")
+                needs_number = True
+            for n, side in enumerate(line.variations.get(k, ()), 1):
+                inner = self.tokens(side, turn, number, ply, _label(n, ply, label))
+                inner[0] = "(" + inner[0]
+                inner[-1] += ")"
+                tokens += inner
+                needs_number = True
+            if self.board is not None:
+                self.board.push(move)
+            if turn != self.first:
+                number += 1
+            turn = 1 - turn
+        if self.board is not None:
+            for _ in line.moves:
+                self.board.pop()
+        return tokens
+
+    def _san(self, move: Move, ply: int, label: str) -> str:
+        assert self.board is not None
+        try:
+            return move_to_san(self.board, move, self.lang)
+        except IllegalMoveError as exc:
+            raise RecordError(
+                f"{label}, ply {ply}: {exc}" if label else f"ply {ply}: {exc}"
+            ) from None
+
+
+def _movetext(record: GameRecord, san: bool, lang: Lang) -> list[str]:
     start = Board(record.start_fen, record.rules)
-    first = record.rules.first_player
-    turn, number = start.turn, start.fullmove_number
-    tokens: list[str] = []
-    if 0 in record.comments:
-        tokens.append(f"{{{record.comments[0]}}}")
-    # The second player's move needs "N..." when nothing before it shows the move number.
-    needs_number = True
-    for ply, move in enumerate(record.moves, 1):
-        # A move number is one token with its move, so that a line never ends on a number.
-        if turn == first:
-            tokens.append(f"{number}. {move}")
-        elif needs_number:
-            tokens.append(f"{number}... {move}")
-        else:
-            tokens.append(str(move))
-        needs_number = False
-        if turn != first:
-            number += 1
-        turn = 1 - turn
-        if ply in record.comments:
-            tokens.append(f"{{{record.comments[ply]}}}")
-            needs_number = True
+    writer = _Writer(record.rules.first_player, start if san else None, lang)
+    tokens = writer.tokens(record.main_line(), start.turn, start.fullmove_number, 1, "")
     tokens.append(record.result)
     lines: list[str] = []
     for token in tokens:
@@ -307,8 +462,19 @@ def _movetext(record: GameRecord) -> list[str]:
     return lines
 
 
-def write_record(record: GameRecord) -> str:
-    """The record as text: tag lines, a blank line, the movetext, a final newline."""
+def write_record(record: GameRecord, *, san: bool = False, lang: Lang = "en") -> str:
+    """The record as text: tag lines, a blank line, the movetext, a final newline.
+
+    Moves are written as move strings (``a3a4``), or in SAN with ``san=True`` (``Ea4``;
+    ``lang="zh"`` for ``象a4``), which replays the moves: RecordError naming the ply when
+    one is illegal.
+
+    >>> from doushouqi.board import Board
+    >>> board = Board()
+    >>> board.replay(["a3a4", "g7g6"])
+    >>> write_record(GameRecord.from_board(board), san=True).split("\\n\\n")[1]
+    '1. Ea4 Eg6 *\\n'
+    """
     record._check()
     tags: list[tuple[str, str]] = [(n, record.tags[n]) for n in ROSTER if n in record.tags]
     tags.append(("Result", record.result))
@@ -323,219 +489,94 @@ def write_record(record: GameRecord) -> str:
         tags.append(("TimeControl", record.tags["TimeControl"]))
     tags += [(n, v) for n, v in record.tags.items() if n not in ROSTER and n != "TimeControl"]
     lines = [f'[{name} "{_escape(value)}"]' for name, value in tags]
-    return "\n".join([*lines, "", *_movetext(record)]) + "\n"
+    return "\n".join([*lines, "", *_movetext(record, san, lang)]) + "\n"
 
 
-def write_records(records: Iterable[GameRecord]) -> str:
+def write_records(records: Iterable[GameRecord], *, san: bool = False, lang: Lang = "en") -> str:
     """Several records, separated by blank lines."""
-    return "\n".join(write_record(record) for record in records)
+    return "\n".join(write_record(record, san=san, lang=lang) for record in records)
 
 
 # --------------------------------------------------------------------------------- reading
+# The reader is doushouqi.record_reader, which builds on the model above: these import it
+# when first called.
 
 
-def _option_value(key: str, text: str) -> Any:
-    """A RuleOption value as the rule file would hold it, by the option's declared type."""
-    kind = _OPTION_TYPES.get(key, "str")
-    if kind == "bool" and text in ("true", "false"):
-        return text == "true"
-    if kind.startswith("int") and text.isdigit():
-        return int(text)
-    return text  # anything else is passed on as text, for the rules library to judge
+def read_records(text: str, *, name: str | None = None) -> list[GameRecord]:
+    """Every record in the text (none for an empty text); RecordError on the first bad one.
+    ``name`` (a file name) goes into the errors."""
+    from . import record_reader
+
+    return record_reader.read_records(text, name=name)
 
 
-class _Reader:
-    """Reads records line by line, so that every error knows its line."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = [line.rstrip("\r") for line in text.removeprefix("\ufeff").split("\n")]
-        self.index = 0  # the next line to read, 0-based
-
-    def records(self) -> list[tuple[int, GameRecord]]:
-        found: list[tuple[int, GameRecord]] = []
-        while True:
-            while self.index < len(self.lines) and not self.lines[self.index].strip():
-                self.index += 1
-            if self.index >= len(self.lines):
-                return found
-            start = self.index + 1
-            found.append((start, self._record()))
-
-    def _tags(self) -> list[tuple[int, str, str]]:
-        tags = []
-        while self.index < len(self.lines):
-            text = self.lines[self.index].strip()
-            if text and not text.startswith("["):
-                break
-            if text:
-                match = _TAG_LINE.fullmatch(text)
-                if match is None:
-                    raise RecordError(
-                        f'garbled tag line {text!r}: expected [Name "value"]', self.index + 1
-                    )
-                value = re.sub(r"\\(.)", r"\1", match[2])
-                tags.append((self.index + 1, match[1], value))
-            self.index += 1
-        return tags
-
-    def _record(self) -> GameRecord:
-        tags: dict[str, str] = {}
-        where: dict[str, int] = {}
-        options: list[tuple[int, str]] = []
-        for line, name, value in self._tags():
-            if name == "RuleOption":
-                options.append((line, value))
-            elif name in where:
-                raise RecordError(f"duplicate tag {name} (first on line {where[name]})", line)
-            else:
-                tags[name], where[name] = value, line
-        rules = self._rules(tags.pop("Rules", None), where.get("Rules"), options)
-        fen = tags.pop("FEN", None)
-        try:
-            board = Board(fen, rules)
-        except InvalidFenError as exc:
-            raise RecordError(f"bad FEN tag: {exc}", where["FEN"]) from None
-        tag_result = tags.pop("Result", None)
-        if tag_result is not None and tag_result not in RESULTS:
-            raise RecordError(
-                f"bad Result {tag_result!r} (not {', '.join(RESULTS)})", where["Result"]
-            )
-        termination = None
-        if "Termination" in tags:
-            try:
-                termination = Termination(tags.pop("Termination"))
-            except ValueError as exc:
-                known = ", ".join(t.value for t in Termination)
-                raise RecordError(f"{exc} (known: {known})", where["Termination"]) from None
-        if "Date" in tags and (problem := _date_problem(tags["Date"])):
-            raise RecordError(problem, where["Date"])
-        moves, comments, result, result_line = self._movetext(board)
-        if tag_result is not None and result != tag_result:
-            reason = f"result {result} disagrees with the Result tag {tag_result}"
-            raise RecordError(f"{reason} (line {where['Result']})", result_line)
-        if problem := _result_problem(termination, result):
-            raise RecordError(problem, where["Termination"])
-        # The final position must not contradict the recorded result and ending.
-        outcome = board.outcome()
-        if outcome is not None and outcome.result() != result:
-            end = f"{outcome.termination.value}: {outcome.result()}"
-            reason = f"result {result} disagrees with the final position ({end})"
-            raise RecordError(reason, result_line)
-        ended = outcome.termination if outcome else None
-        if termination is not None and termination.is_on_board and ended is not termination:
-            shows = f"the final position shows {ended.value}" if ended else "the game goes on"
-            raise RecordError(f"Termination {termination.value}, but {shows}", where["Termination"])
-        return GameRecord(tags, board.starting_fen, rules, moves, comments, result, termination)
-
-    @staticmethod
-    def _rules(name: str | None, line: int | None, options: list[tuple[int, str]]) -> RuleSet:
-        if not options:
-            if name is None:
-                return BUILTIN_RULE_SETS["wango"]
-            if name.strip().lower() not in BUILTIN_RULE_SETS:
-                known = f"known: {', '.join(BUILTIN_RULE_SETS)}, or RuleOption tags for others"
-                raise RecordError(f"unknown rule set {name!r} ({known})", line)
-            return BUILTIN_RULE_SETS[name.strip().lower()]
-        if name is None:
-            raise RecordError("RuleOption tag without a Rules tag to name the set", options[0][0])
-        table: dict[str, Any] = {}
-        for option_line, text in options:
-            key, _, raw = text.partition(" ")
-            if key == "name":
-                raise RecordError("RuleOption name: the Rules tag names the rule set", option_line)
-            if key in table:
-                raise RecordError(f"RuleOption {key} given twice", option_line)
-            table[key] = _option_value(key, raw)
-            try:
-                # One option at a time, so that the error points at the option's own line.
-                rules_from_mapping(name, {key: table[key]})
-            except InvalidRulesError as exc:
-                raise RecordError(f"bad RuleOption {text!r}: {exc}", option_line) from None
-        return rules_from_mapping(name, table)
-
-    def _movetext(self, board: Board) -> tuple[list[Move], dict[int, str], str, int]:
-        moves: list[Move] = []
-        comments: dict[int, str] = {}
-        first = board.rules.first_player
-        while self.index < len(self.lines):
-            line = self.lines[self.index]
-            if line.lstrip().startswith("["):
-                raise RecordError(f"tag line inside the movetext: {_NEEDS_RESULT}", self.index + 1)
-            self.index += 1
-            # From here on self.index is the current line's 1-based number, also after a
-            # comment that spans lines has moved on to a later line.
-            pos = 0
-            while (match := _TOKEN.match(line, pos)) is not None:
-                pos = match.end()
-                if match["comment"]:
-                    text, line, pos = self._comment(line, pos)
-                    ply = len(moves)
-                    comments[ply] = f"{comments[ply]} {text}" if ply in comments else text
-                elif match["number"]:
-                    token = match["number"]
-                    dots = "." if board.turn == first else "..."
-                    expected = f"{board.fullmove_number}{dots}"
-                    if token != expected:
-                        reason = f"move number {token} out of place: expected {expected}"
-                        raise RecordError(reason, self.index)
-                elif match["word"]:
-                    word = match["word"]
-                    if word in RESULTS:
-                        if line[pos:].strip():
-                            raise RecordError(f"text after the result {word}", self.index)
-                        return moves, comments, word, self.index
-                    move = self._move(word, self.index)
-                    illegal = _play(board, move)
-                    if illegal is not None:
-                        raise RecordError(illegal, self.index)
-                    moves.append(move)
-                else:
-                    raise RecordError("'}' without an opening '{'", self.index)
-        last = max((n + 1 for n, text in enumerate(self.lines) if text.strip()), default=1)
-        raise RecordError(f"the game has no result at the end: {_NEEDS_RESULT}", last)
-
-    def _comment(self, line: str, pos: int) -> tuple[str, str, int]:
-        """The comment opened just before ``pos``: its text, and the line and position after."""
-        opened = self.index
-        parts = []
-        while (end := line.find("}", pos)) < 0:
-            parts.append(line[pos:])
-            if self.index >= len(self.lines):
-                raise RecordError("unterminated comment: no closing '}'", opened)
-            line, pos = self.lines[self.index], 0
-            self.index += 1
-        parts.append(line[pos:end])
-        return "\n".join(parts), line, end + 1
-
-    @staticmethod
-    def _move(word: str, line_no: int) -> Move:
-        try:
-            move = Move.from_str(word)
-        except InvalidMoveError as exc:
-            raise RecordError(f"bad move string: {exc}", line_no) from None
-        if not move and word != "0000":
-            # "a3a3" parses as from == to, which Move treats as the pass: only 0000 means one.
-            reason = f"bad move string {word!r}: from- and to-square are the same"
-            raise RecordError(reason, line_no)
-        return move
-
-
-def read_records(text: str) -> list[GameRecord]:
-    """Every record in the text (none for an empty text); RecordError on the first bad one."""
-    return [record for _, record in _Reader(text).records()]
-
-
-def read_record(text: str) -> GameRecord:
+def read_record(text: str, *, name: str | None = None) -> GameRecord:
     """The one record in the text; RecordError when there is none or more than one.
+    ``name`` (a file name) goes into the errors.
 
     >>> read_record('[Rules "wango"]\\n\\n1. a3a5 *')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     doushouqi.record.RecordError: line 3: illegal move a3a5: an animal moves one square ...
+    >>> read_record('[Rules "wango"]\\n\\n1. a3a4 a7a6 2. Ea6 *', name="club.jgn")
+    Traceback (most recent call last):
+    ...
+    doushouqi.record.RecordError: club.jgn:3: illegal move 'Ea6': the elephant on a4 cannot ...
     """
-    found = _Reader(text).records()
-    if not found:
-        raise RecordError("no game in the text", 1)
-    if len(found) > 1:
-        raise RecordError("expected one game, but a second one starts here", found[1][0])
-    return found[0][1]
+    from . import record_reader
+
+    return record_reader.read_record(text, name=name)
+
+
+def read_game(handle: IO[str], *, name: str | None = None) -> GameRecord | None:
+    """The next game in an open text file, or None at the end of the file.
+
+    The file is read line by line, up to the end of the game. ``name`` names the file in
+    errors; it defaults to the handle's ``name`` (as :func:`open` sets it). A bad game raises
+    a :class:`RecordError` with the file name, the line, and ``game``, the game's number in the
+    file; the file is left at the next game (the next tag line after a blank line), so that
+    the next call reads on. Lines and games are counted across calls on the same handle
+    (afresh when it is back at its start), so read the file with read_game alone.
+
+    >>> import io
+    >>> handle = io.StringIO('1. a3a4 *\\n\\n[Event "2"]\\n\\n1. a3a5 *\\n\\n[Event "3"]\\n\\n*\\n')
+    >>> [str(move) for move in read_game(handle).moves]
+    ['a3a4']
+    >>> read_game(handle)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    doushouqi.record.RecordError: line 5: illegal move a3a5: an animal moves one square ...
+    >>> read_game(handle).tags, read_game(handle)
+    ({'Event': '3'}, None)
+    """
+    from . import record_reader
+
+    return record_reader.read_game(handle, name=name)
+
+
+def iter_games(handle: IO[str], *, errors: list[RecordError] | None = None) -> Iterator[GameRecord]:
+    """Every game in an open text file, read one at a time (see :func:`read_game`).
+
+    A bad game raises its RecordError, or, when ``errors`` is a list, goes into it and is
+    skipped.
+    """
+    from . import record_reader
+
+    return record_reader.iter_games(handle, errors=errors)
+
+
+def load_records(
+    path: str | os.PathLike[str], *, errors: list[RecordError] | None = None
+) -> list[GameRecord]:
+    """Every game in a UTF-8 file, by its path, read one at a time; errors name the file
+    (``games.jgn:12: …``). With ``errors`` a list, bad games go into it and are skipped."""
+    from . import record_reader
+
+    return record_reader.load_records(path, errors=errors)
+
+
+def load_record(path: str | os.PathLike[str]) -> GameRecord:
+    """The one game in a UTF-8 file, by its path; errors name the file."""
+    from . import record_reader
+
+    return record_reader.load_record(path)
