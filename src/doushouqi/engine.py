@@ -89,7 +89,7 @@ T = TypeVar("T")
 InfoCallback = Callable[[Info], object]
 
 #: How long the first ``readyok`` may take, seconds (by default): our engine compiles first.
-READY_TIMEOUT = 120.0
+READY_TIMEOUT = 300.0
 
 #: With ``handshake="auto"``: seconds of silence after ``uci`` before ``jcei`` is tried.
 AUTO_HANDSHAKE_WAIT = 3.0
@@ -107,7 +107,8 @@ class Engine:
     ``timeout`` bounds the wait for ``uciok``, ``readyok`` and the exit after ``quit``, except
     the first ``readyok`` after the handshake, which may take ``ready_timeout``: an engine may
     load or compile before it is ready (``doushouqi engine`` answers ``uci`` at once and
-    compiles its search for about 10-60 s on a fresh install; see docs/engine.md).
+    compiles its search for 10-70 s on a fresh install, depending on the load; see
+    docs/engine.md).
     ``move_grace`` is added to a search's time budget (move time, or the side's clock plus
     increment) before the engine counts as not answering. A search with no time budget (depth
     or nodes only) waits for as long as it takes unless ``play(..., timeout=…)`` says otherwise.
