@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -84,3 +85,14 @@ def test_rules_that_conflict_with_a_loaded_record_warn(
     err = capsys.readouterr().err
     assert "warning: --rules wango ignored" in err and "classic" in err
     assert _play_rules(_play_args(None, None)) == find_rules("wango")
+
+
+def test_the_terminal_game_names_the_engine_extra() -> None:
+    # doushouqi.ai imports nothing compiled until a name is used: numba missing shows there.
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from doushouqi.tui.engine import EngineUnavailableError, load_best_move\n"
+        "try:\n    load_best_move()\nexcept EngineUnavailableError as exc:\n    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'doushouqi[ai]'" in done.stdout, done.stdout + done.stderr

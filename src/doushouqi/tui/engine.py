@@ -30,9 +30,13 @@ def load_best_move() -> BestMove:
     """``doushouqi.ai.best_move``, or EngineUnavailableError saying why it cannot be had."""
     try:
         module = importlib.import_module("doushouqi.ai")
+        # doushouqi.ai loads its names on first use: numpy or numba missing shows up here.
+        best_move = getattr(module, "best_move", None)
     except ImportError as exc:
-        raise EngineUnavailableError(f"cannot import doushouqi.ai: {exc}") from exc
-    best_move = getattr(module, "best_move", None)
+        raise EngineUnavailableError(
+            f"cannot import doushouqi.ai: {exc} (the engine needs the 'ai' extra: "
+            "pip install 'doushouqi[ai]')"
+        ) from exc
     if not callable(best_move):
         raise EngineUnavailableError("doushouqi.ai has no best_move")
     function: BestMove = best_move
