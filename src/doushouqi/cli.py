@@ -43,11 +43,18 @@ EXTRAS = {
 }
 
 
+#: Where a command's own extra brings a module too (a worker machine installs ``worker``).
+_COMMAND_EXTRAS = {
+    "worker": {"numpy": "worker", "numba": "worker", "llvmlite": "worker", "redis": "worker"},
+    "match": {"numpy": "ai", "numba": "ai"},
+}
+
+
 class MissingExtraError(RuntimeError):
     """A command needs a third-party module that is not installed."""
 
     def __init__(self, module: str, command: str) -> None:
-        extra = EXTRAS.get(module, "")
+        extra = _COMMAND_EXTRAS.get(command, {}).get(module) or EXTRAS.get(module, "")
         hint = f": pip install 'doushouqi[{extra}]'" if extra else ""
         super().__init__(
             f"doushouqi {command} needs {module}, which is not installed{hint}"
