@@ -539,7 +539,7 @@ class Cluster:
         else:
             replies = None  # not ours (any more): the sender looks the owner up again
         answer = {"op": "reply", "id": request["id"], "replies": replies}
-        await self.redis.publish(_node_channel(request["from"]), json.dumps(answer))
+        self._send_later(_node_channel(request["from"]), json.dumps(answer))
 
     # ------------------------------------------------------------------ the channel reader
 
