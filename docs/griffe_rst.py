@@ -65,21 +65,30 @@ def _identifier(obj: griffe.Object, target: str) -> str:
         first, _, rest = target.partition(".")
         try:
             resolved = obj.resolve(first)
-        except Exception:  # a name Griffe cannot see from here: keep it as written
-            return target
+        except Exception:  # not a name seen from here: a full path, or kept as written
+            return _canonical(obj, target)
         path = f"{resolved}.{rest}" if rest else resolved
     return _canonical(obj, path)
 
 
 def _canonical(obj: griffe.Object, path: str) -> str:
     """Where the object at ``path`` is defined: ``doushouqi.Board`` is ``doushouqi.board.Board``."""
-    parts = path.split(".")
-    for known in range(len(parts), 0, -1):  # the longest prefix Griffe knows, then the rest
-        try:
-            found = obj.modules_collection[".".join(parts[:known])]
-            return ".".join([found.canonical_path, *parts[known:]])
-        except Exception:  # not loaded (another package) or an alias Griffe cannot follow
-            continue
+    for _ in range(8):  # an alias of an alias …, each step one import followed
+        parts = path.split(".")
+        for known in range(len(parts), 0, -1):  # the longest prefix Griffe knows, then the rest
+            try:
+                found = obj.modules_collection[".".join(parts[:known])]
+            except Exception:  # not loaded (another package)
+                continue
+            # Aliases are not resolved yet when the package has just been loaded: follow one.
+            home = found.target_path if found.is_alias else found.path
+            moved = ".".join([home, *parts[known:]])
+            break
+        else:
+            return path
+        if moved == path:
+            return path
+        path = moved
     return path
 
 
