@@ -73,7 +73,7 @@ from prometheus_client.parser import text_string_to_metric_families
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from tests.server.nginx import nginx_path, site_for  # noqa: E402
+from tests.server.nginx import nginx_path, write_config  # noqa: E402
 from tests.server.postgres import create_database, find_bindir, postgres_server  # noqa: E402
 from tests.server.redis_server import redis_server, redis_server_path  # noqa: E402
 
@@ -190,27 +190,16 @@ def wait_ready(procs: Processes, urls: list[str], timeout: float) -> None:
 
 
 def start_nginx(procs: Processes, node_urls: list[str]) -> str:
-    """deploy/nginx.conf in front of the nodes, as ``tests/server/nginx.py`` renders it, in a
-    main configuration with room for this bench's thousands of sockets (each proxied socket
-    holds two connections; the tests' 1024 would not do)."""
+    """deploy/nginx.conf in front of the nodes, as ``tests/server/nginx.py`` renders it, with
+    room for this bench's thousands of sockets."""
     executable = nginx_path()
     if executable is None:
         raise RuntimeError("nginx is not installed")
     root = procs.root / "nginx"
     root.mkdir()
     port = _free_port()
-    (root / "site.conf").write_text(site_for([urlsplit(u).port or 0 for u in node_urls], port))
-    temp = "".join(
-        f"    {kind}_temp_path {root / kind};\n"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    (root / "nginx.conf").write_text(
-        f"daemon off;\nworker_processes 1;\nworker_rlimit_nofile 65536;\n"
-        f"pid {root / 'nginx.pid'};\nerror_log {root / 'error.log'} warn;\n"
-        "events { worker_connections 16384; }\n"
-        f"http {{\n    access_log off;\n{temp}    include {root / 'site.conf'};\n}}\n"
-    )
-    procs.start("nginx", [executable, "-p", str(root), "-c", str(root / "nginx.conf")], {})
+    node_ports = [urlsplit(u).port or 0 for u in node_urls]
+    procs.start("nginx", [executable, *write_config(root, node_ports, port, 16384)], {})
     url = f"http://{HOST}:{port}"
     deadline = time.monotonic() + 10
     while True:

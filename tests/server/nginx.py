@@ -37,6 +37,26 @@ def site_for(node_ports: list[int], port: int) -> str:
     return site
 
 
+def write_config(
+    root: Path, node_ports: list[int], port: int, connections: int = 8192
+) -> list[str]:
+    """Write the site and a main configuration that runs nginx in the foreground out of
+    ``root``, with room for ``connections`` (each proxied socket holds two); return the
+    command-line arguments that start nginx with them."""
+    (root / "site.conf").write_text(site_for(node_ports, port))
+    temp = "".join(
+        f"    {kind}_temp_path {root / kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    (root / "nginx.conf").write_text(
+        f"daemon off;\nworker_processes 1;\nworker_rlimit_nofile {4 * connections};\n"
+        f"pid {root / 'nginx.pid'};\nerror_log {root / 'error.log'} warn;\n"
+        f"events {{ worker_connections {connections}; }}\n"
+        f"http {{\n    access_log off;\n{temp}    include {root / 'site.conf'};\n}}\n"
+    )
+    return ["-p", str(root), "-c", str(root / "nginx.conf")]
+
+
 @contextmanager
 def nginx_in_front(node_ports: list[int]) -> Iterator[str]:
     """Start nginx proxying to ``node_ports``; yield its base URL."""
@@ -45,19 +65,8 @@ def nginx_in_front(node_ports: list[int]) -> Iterator[str]:
         raise RuntimeError("nginx is not installed")
     root = Path(tempfile.mkdtemp(prefix="doushouqi-nginx-"))
     port = free_port()
-    (root / "site.conf").write_text(site_for(node_ports, port))
-    temp = "".join(
-        f"    {kind}_temp_path {root / kind};\n"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    (root / "nginx.conf").write_text(
-        f"daemon off;\nworker_processes 1;\npid {root / 'nginx.pid'};\n"
-        f"error_log {root / 'error.log'} warn;\n"
-        "events { worker_connections 8192; }\n"
-        f"http {{\n    access_log off;\n{temp}    include {root / 'site.conf'};\n}}\n"
-    )
     process = subprocess.Popen(
-        [executable, "-p", str(root), "-c", str(root / "nginx.conf")],
+        [executable, *write_config(root, node_ports, port)],
         stdout=subprocess.DEVNULL,
         stderr=(root / "stderr.log").open("wb"),
     )
