@@ -23,6 +23,7 @@ from typing import Any
 
 __all__ = [
     "BUILTIN_RULE_SETS",
+    "MAX_NO_CAPTURE_DRAW_ROUNDS",
     "InvalidRulesError",
     "Ranks",
     "Repetition",
@@ -53,6 +54,11 @@ class Repetition(enum.Enum):
 
 
 _COLORS = {"red": 0, "blue": 1}
+
+#: The longest no-capture limit: its plies (two a round) must fit the position string's
+#: halfmove clock (at most 9999, :data:`doushouqi.fen.MAX_HALFMOVE_CLOCK`), and the engine's
+#: counters.
+MAX_NO_CAPTURE_DRAW_ROUNDS = 4999
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,11 +97,10 @@ class RuleSet:
             if not isinstance(getattr(self, flag), bool):
                 problems.append(f"{flag}: expected true or false, got {getattr(self, flag)!r}")
         rounds = self.no_capture_draw_rounds
-        if rounds is not None and (
-            isinstance(rounds, bool) or not isinstance(rounds, int) or rounds <= 0
-        ):
+        if rounds is not None and not _valid_rounds(rounds):
             problems.append(
-                f"no_capture_draw_rounds: expected a positive integer or None, got {rounds!r}"
+                f"no_capture_draw_rounds: expected a whole number from 1 to "
+                f"{MAX_NO_CAPTURE_DRAW_ROUNDS} or None, got {rounds!r}"
             )
         if self.first_player not in (0, 1) or isinstance(self.first_player, bool):
             problems.append(
@@ -122,6 +127,14 @@ class RuleSet:
             "first_player": "blue" if self.first_player else "red",
             "wolf_name": self.wolf_name,
         }
+
+
+def _valid_rounds(value: object) -> bool:
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and 1 <= value <= MAX_NO_CAPTURE_DRAW_ROUNDS
+    )
 
 
 _OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "name")
@@ -155,11 +168,12 @@ def _convert(key: str, value: Any) -> tuple[Any, str | None]:
     if key == "no_capture_draw_rounds":
         if value in (0, "none") and not isinstance(value, bool):
             return None, None
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        if _valid_rounds(value):
             return value, None
         return (
             None,
-            f"no_capture_draw_rounds: expected 0/'none' or a positive integer, got {value!r}",
+            f"no_capture_draw_rounds: expected 0/'none' or a whole number from 1 to "
+            f"{MAX_NO_CAPTURE_DRAW_ROUNDS}, got {value!r}",
         )
     if key == "first_player":
         if isinstance(value, str) and value in _COLORS:

@@ -35,3 +35,25 @@ def test_every_bad_key_is_named_at_once() -> None:
     else:
         raise AssertionError("bad options were accepted")
     assert "first_player" in message and "ranks" in message and "tempo" in message
+
+
+def test_the_no_capture_limit_fits_the_halfmove_clock() -> None:
+    from doushouqi.fen import MAX_HALFMOVE_CLOCK
+    from doushouqi.rules import MAX_NO_CAPTURE_DRAW_ROUNDS
+
+    assert 2 * MAX_NO_CAPTURE_DRAW_ROUNDS <= MAX_HALFMOVE_CLOCK
+    longest = RuleSet(no_capture_draw_rounds=MAX_NO_CAPTURE_DRAW_ROUNDS)
+    assert longest.no_capture_draw_rounds == 4999
+    for too_long in (MAX_NO_CAPTURE_DRAW_ROUNDS + 1, 2**63):
+        try:
+            RuleSet(no_capture_draw_rounds=too_long)
+        except InvalidRulesError as error:
+            assert "from 1 to 4999" in str(error)
+        else:
+            raise AssertionError(f"{too_long} rounds were accepted")
+        try:
+            rules_from_mapping("long", {"no_capture_draw_rounds": too_long})
+        except InvalidRulesError as error:
+            assert "from 1 to 4999" in str(error)
+        else:
+            raise AssertionError(f"{too_long} rounds were accepted from a mapping")
