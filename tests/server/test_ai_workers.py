@@ -526,4 +526,5 @@ def test_the_worker_command_names_the_missing_extra(
     assert "redis-py: pip install 'doushouqi[worker]'" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "numba", None)
     assert main(command) == 2
-    assert "the `ai` extra (or `worker`): pip install 'doushouqi[worker]'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the `ai` extra (or `worker`): pip install 'doushouqi[worker]'" in err
