@@ -161,7 +161,7 @@ def test_built_records_check_their_side_lines() -> None:
     record = GameRecord(moves=_moves("a3a4", "a7a6"))
     record.variations[2] = [Variation(_moves("g7g6")), Variation(_moves("g7g6", "a4a6"))]
     with pytest.raises(
-        RecordError, match="^side line 2 at ply 2, ply 3: illegal move a4a6"
+        RecordError, match=r"^side line 2 at ply 2, ply 3: illegal move a4a6"
     ) as info:
         record.board()
     assert info.value.line is None
@@ -383,5 +383,5 @@ def test_random_trees_round_trip(name: str, data: st.DataObject) -> None:
     assert again.board().fen() == board.fen()
     assert _nodes(again.root()) == main.count_moves()
     for lang in ("en", "zh"):
-        readable = write_record(record, san=True, lang=lang)  # type: ignore[arg-type]
+        readable = write_record(record, san=True, lang=lang)
         assert read_record(readable) == record
