@@ -79,7 +79,7 @@ import datetime
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, Any
+from typing import Any, Protocol
 
 from .board import Board, IllegalMoveError, Move
 from .notation import Lang
@@ -95,6 +95,7 @@ __all__ = [
     "STRUCTURED_TAGS",
     "GameNode",
     "GameRecord",
+    "LineSource",
     "RecordError",
     "Variation",
     "format_date",
@@ -146,6 +147,13 @@ class RecordError(ValueError):
         else:
             where = f"line {line}: " if line is not None else ""
         super().__init__(where + reason)
+
+
+class LineSource(Protocol):
+    """What :func:`read_game` reads from: an open text file, or anything with its
+    ``readline`` (a line with its line end, ``""`` at the end)."""
+
+    def readline(self) -> str: ...
 
 
 def format_date(date: datetime.date) -> str:
@@ -528,7 +536,7 @@ def read_record(text: str, *, name: str | None = None) -> GameRecord:
     return record_reader.read_record(text, name=name)
 
 
-def read_game(handle: IO[str], *, name: str | None = None) -> GameRecord | None:
+def read_game(handle: LineSource, *, name: str | None = None) -> GameRecord | None:
     """The next game in an open text file, or None at the end of the file.
 
     The file is read line by line, up to the end of the game. ``name`` names the file in
@@ -554,7 +562,9 @@ def read_game(handle: IO[str], *, name: str | None = None) -> GameRecord | None:
     return record_reader.read_game(handle, name=name)
 
 
-def iter_games(handle: IO[str], *, errors: list[RecordError] | None = None) -> Iterator[GameRecord]:
+def iter_games(
+    handle: LineSource, *, errors: list[RecordError] | None = None
+) -> Iterator[GameRecord]:
     """Every game in an open text file, read one at a time (see :func:`read_game`).
 
     A bad game raises its RecordError, or, when ``errors`` is a list, goes into it and is

@@ -14,7 +14,7 @@ import os
 import re
 import weakref
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import Any
 
 from .board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move
 from .outcome import Termination
@@ -22,6 +22,7 @@ from .record import (
     _MAX_NAG,
     RESULTS,
     GameRecord,
+    LineSource,
     RecordError,
     _date_problem,
     _label,
@@ -473,7 +474,7 @@ def _rewound(handle: Any) -> bool:
         return False
 
 
-def _stream(handle: IO[str], name: str | None) -> _Lines:
+def _stream(handle: LineSource, name: str | None) -> _Lines:
     if isinstance(handle, (str, bytes)) or not callable(getattr(handle, "readline", None)):
         raise TypeError(
             "read_game reads an open text file (use read_record or io.StringIO for text)"
@@ -494,12 +495,14 @@ def _stream(handle: IO[str], name: str | None) -> _Lines:
     return lines
 
 
-def read_game(handle: IO[str], *, name: str | None = None) -> GameRecord | None:
+def read_game(handle: LineSource, *, name: str | None = None) -> GameRecord | None:
     """See :func:`doushouqi.record.read_game`."""
     return _next_game(_stream(handle, name))
 
 
-def iter_games(handle: IO[str], *, errors: list[RecordError] | None = None) -> Iterator[GameRecord]:
+def iter_games(
+    handle: LineSource, *, errors: list[RecordError] | None = None
+) -> Iterator[GameRecord]:
     """See :func:`doushouqi.record.iter_games`."""
     while True:
         try:
