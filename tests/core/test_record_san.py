@@ -63,7 +63,7 @@ def test_writing_keeps_move_strings_unless_asked() -> None:
         "1. 象a4 $1 象g6 (1... 鼠a6 $14) 2. 鼠g4 鼠a6 3. 象a5 鼠吃a5 *\n"
     )
     for options in ({}, {"san": True}, {"san": True, "lang": "zh"}):
-        assert read_record(write_record(record, **options)) == record  # type: ignore[arg-type]
+        assert read_record(write_record(record, **options)) == record
 
 
 def test_san_uses_the_rule_sets_animal_names() -> None:
