@@ -9,9 +9,10 @@ The movetext, as in PGN:
 
 - A move is a move string (``a3a4``, ``0000`` for a pass) or short algebraic notation
   (:mod:`doushouqi.san`: ``Ea4``, ``象a4``, ``Lxd7``, ``Lg1-g2``, ``--`` for a pass); reading
-  takes either, move by move. Writing uses move strings, or SAN with ``san=True``. Move
-  numbers (``12.`` before the first player's move, ``12...`` before the second's) may be left
-  out; those given must be right.
+  takes either, move by move (a move is one word: ``象a4``, not the spaced ``象 a3-a4``; a
+  word shaped like a move string is read as one). Writing uses move strings, or SAN with
+  ``san=True``. Move numbers (``12.`` before the first player's move, ``12...`` before the
+  second's) may be left out; those given must be right.
 - ``{comment}`` is the comment on the move before it (before the first move: on the start).
 - ``$n`` (0-255) after a move is a numeric annotation glyph (NAG). The suffixes ``!``, ``?``,
   ``!!``, ``??``, ``!?`` and ``?!`` (on the move or alone) are read as NAGs 1 to 6; NAGs are

@@ -522,7 +522,6 @@ def load_records(
 ) -> list[GameRecord]:
     """See :func:`doushouqi.record.load_records`."""
     with open(path, encoding="utf-8", newline="\n") as handle:
-        _STREAMS.pop(handle, None)
         return list(iter_games(handle, errors=errors))
 
 
