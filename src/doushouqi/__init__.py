@@ -14,18 +14,11 @@ True
 
 from __future__ import annotations
 
-from .board import (
-    STARTING_FEN,
-    Board,
-    IllegalMoveError,
-    InvalidFenError,
-    InvalidMoveError,
-    LegalMoveGenerator,
-    Move,
-    Piece,
-    Status,
-)
+from .board import STARTING_FEN, Board, IllegalMoveError, LegalMoveGenerator
+from .fen import InvalidFenError
+from .moves import InvalidMoveError, Move
 from .outcome import Outcome, Termination
+from .pieces import Piece
 from .rules import (
     BUILTIN_RULE_SETS,
     InvalidRulesError,
@@ -119,6 +112,7 @@ from .squares import (
     square_mirror,
     square_name,
 )
+from .status import Status
 
 __version__ = "0.1.0"
 

@@ -16,21 +16,20 @@ Move.from_str('a3a4')
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER, InvalidFenError, parse_fen
+from .fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER, InvalidFenError, parse_fen, placement_fen
+from .legality import explain_illegal
+from .moves import InvalidMoveError, Move
 from .outcome import Outcome, Termination
+from .pieces import Piece
 from .restrictions import forbidden_by_restrictions
 from .rules import Ranks, Repetition, RuleSet, find_rules
 from .squares import (
-    ANIMAL_LETTERS,
-    ANIMAL_NAMES,
     BLUE,
     CAPTURED,
-    COLOR_NAMES,
     DEN,
     DENS,
     DOG,
@@ -50,13 +49,12 @@ from .squares import (
     code_animal,
     code_color,
     iter_squares,
-    may_stand,
-    parse_square,
     piece_code,
     square_flip_horizontal,
     square_mirror,
-    square_name,
 )
+from .status import Status, position_status
+from .svg import board_svg
 from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
 
 if TYPE_CHECKING:
@@ -80,197 +78,8 @@ STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
 STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"
 
 
-class InvalidMoveError(ValueError):
-    """A move string cannot be parsed."""
-
-
 class IllegalMoveError(ValueError):
     """A move is well formed but not legal in the position; the message says why."""
-
-
-class Piece:
-    """An animal of one colour. ``Piece.from_symbol("L")`` is Red's lion (upper case = Red).
-
-    >>> Piece.from_symbol("r")
-    Piece.from_symbol('r')
-    >>> Piece.from_symbol("E").animal_name
-    'elephant'
-    """
-
-    __slots__ = ("animal", "color")
-
-    def __init__(self, animal: int, color: int) -> None:
-        self.animal = animal
-        self.color = color
-
-    @classmethod
-    def from_symbol(cls, symbol: str) -> Piece:
-        index = ANIMAL_LETTERS.find(symbol.upper())
-        if len(symbol) != 1 or index < 1:
-            raise ValueError(f"unknown animal letter {symbol!r} (expected one of RCDWPTLE)")
-        return cls(index, RED if symbol.isupper() else BLUE)
-
-    @classmethod
-    def from_code(cls, code: int) -> Piece:
-        return cls(code_animal(code), code_color(code))
-
-    @property
-    def code(self) -> int:
-        return piece_code(self.color, self.animal)
-
-    @property
-    def animal_name(self) -> str:
-        return ANIMAL_NAMES[self.animal]
-
-    def symbol(self) -> str:
-        letter = ANIMAL_LETTERS[self.animal]
-        return letter if self.color == RED else letter.lower()
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Piece) and (self.animal, self.color) == (other.animal, other.color)
-
-    def __hash__(self) -> int:
-        return self.code
-
-    def __repr__(self) -> str:
-        return f"Piece.from_symbol({self.symbol()!r})"
-
-    def __str__(self) -> str:
-        return self.symbol()
-
-
-class Move:
-    """A move from one square to another (steps and jumps alike), or the pass ``0000``.
-
-    >>> str(Move.from_str("a4d4"))
-    'a4d4'
-    >>> Move.null()
-    Move.from_str('0000')
-    >>> bool(Move.null())
-    False
-    """
-
-    __slots__ = ("from_square", "to_square")
-
-    def __init__(self, from_square: int, to_square: int) -> None:
-        self.from_square = from_square
-        self.to_square = to_square
-
-    @classmethod
-    def from_str(cls, text: str) -> Move:
-        text = text.strip()
-        if text == "0000":
-            return cls.null()
-        if len(text) != 4:
-            raise InvalidMoveError(
-                f"invalid move {text!r}: expected from- and to-square "
-                f"like 'a3a4', or '0000' for a pass"
-            )
-        try:
-            return cls(parse_square(text[:2]), parse_square(text[2:]))
-        except ValueError as exc:
-            raise InvalidMoveError(f"invalid move {text!r}: {exc}") from None
-
-    @classmethod
-    def from_uci(cls, uci: str) -> Move:
-        """Parse the move string of RULES.md 7a exactly: from- and to-square in lower case
-        (``"a3a4"``, a jump ``"a4d4"``) or ``"0000"`` for a pass; InvalidMoveError otherwise
-        (unlike :meth:`from_str`, no surrounding space and no move from a square to itself).
-
-        >>> Move.from_uci("g3g4"), Move.from_uci("0000")
-        (Move.from_str('g3g4'), Move.from_str('0000'))
-        >>> Move.from_uci("g3g3")
-        Traceback (most recent call last):
-        ...
-        doushouqi.board.InvalidMoveError: invalid move 'g3g3': from- and to-square are the same
-        """
-        if not isinstance(uci, str):
-            raise InvalidMoveError(f"a move string must be text, got {type(uci).__name__}")
-        if uci != "0000" and uci[:2] == uci[2:] and len(uci) == 4:
-            raise InvalidMoveError(f"invalid move {uci!r}: from- and to-square are the same")
-        if uci != uci.strip():
-            raise InvalidMoveError(f"invalid move {uci!r}: unexpected white space")
-        return cls.from_str(uci)
-
-    def uci(self) -> str:
-        """The move string: ``"a3a4"``, or ``"0000"`` for a pass (same as ``str(move)``)."""
-        return str(self)
-
-    @classmethod
-    def null(cls) -> Move:
-        """The pass made for a player whose per-move time ran out (RULES.md 5.3)."""
-        return cls(0, 0)
-
-    def __bool__(self) -> bool:
-        return self.from_square != self.to_square
-
-    def __str__(self) -> str:
-        if not self:
-            return "0000"
-        return square_name(self.from_square) + square_name(self.to_square)
-
-    def __repr__(self) -> str:
-        return f"Move.from_str({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Move)
-            and self.from_square == other.from_square
-            and self.to_square == other.to_square
-        )
-
-    def __hash__(self) -> int:
-        return self.from_square * 64 + self.to_square
-
-    # A total order, by from-square then to-square (the pass 0000 = a1a1 first), consistent
-    # with ==, so that sorted(board.legal_moves) gives a stable list.
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Move):
-            return NotImplemented
-        return (self.from_square, self.to_square) < (other.from_square, other.to_square)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Move):
-            return NotImplemented
-        return (self.from_square, self.to_square) <= (other.from_square, other.to_square)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Move):
-            return NotImplemented
-        return (self.from_square, self.to_square) > (other.from_square, other.to_square)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Move):
-            return NotImplemented
-        return (self.from_square, self.to_square) >= (other.from_square, other.to_square)
-
-
-class Status(enum.IntFlag):
-    """What is wrong with a (typically edited) position: :meth:`Board.status`.
-
-    The first three are the placement rules that position strings enforce (RULES.md 2-3,
-    :mod:`doushouqi.fen`); the others flag positions no game can reach. A finished game is
-    valid: a side with no animals when it is to move (it lost them all, 被吃光), or an animal
-    in the enemy den when the other side is to move (入穴).
-    """
-
-    VALID = 0
-    #: A side has two or more of one animal (each side has one of each).
-    DUPLICATE_ANIMAL = enum.auto()
-    #: An animal other than a rat stands in the water.
-    ANIMAL_IN_WATER = enum.auto()
-    #: An animal stands on its own den.
-    ANIMAL_IN_OWN_DEN = enum.auto()
-    #: No animal on the board at all.
-    EMPTY = enum.auto()
-    #: The side not to move has no animals: its last one can only have gone to a capture by
-    #: the side to move, after which that side is not to move.
-    OPPOSITE_HAS_NO_ANIMALS = enum.auto()
-    #: The side to move stands in the enemy den: it entered on its own move, which ended the
-    #: game, so it cannot be its turn.
-    TURN_IN_ENEMY_DEN = enum.auto()
-    #: The halfmove clock or move number is outside what a position string may give.
-    BAD_COUNTERS = enum.auto()
 
 
 class LegalMoveGenerator:
@@ -431,6 +240,7 @@ class Board:
     def empty(cls, *, rules: RuleSet | str = "wango") -> Board:
         """A board without animals, the rule set's first player to move (see :meth:`clear`).
 
+        >>> from doushouqi.squares import parse_square
         >>> board = Board.empty(rules="classic")
         >>> board.set_piece_at(parse_square("c3"), Piece.from_symbol("L"))
         >>> board.set_piece_at(parse_square("e7"), Piece.from_symbol("r"))
@@ -476,6 +286,7 @@ class Board:
     def remove_piece_at(self, square: int) -> Piece | None:
         """Empty ``square`` and return what stood there (None if nothing); clears the history.
 
+        >>> from doushouqi.squares import parse_square
         >>> board = Board()
         >>> board.remove_piece_at(parse_square("g1")), board.remove_piece_at(parse_square("g2"))
         (Piece.from_symbol('L'), None)
@@ -488,6 +299,7 @@ class Board:
         """What is wrong with the position, as :class:`Status` flags (``Status.VALID`` when
         nothing is). The placement flags are those that make a position string unreadable.
 
+        >>> from doushouqi.squares import parse_square
         >>> board = Board("7/7/7/7/7/7/7/7/6L b")  # Red has taken everything: a finished game
         >>> board.status()
         <Status.VALID: 0>
@@ -496,30 +308,7 @@ class Board:
         >>> board.status()
         <Status.DUPLICATE_ANIMAL|ANIMAL_IN_WATER|ANIMAL_IN_OWN_DEN: 7>
         """
-        status = Status.VALID
-        seen = [False] * 17
-        for square, code in enumerate(self._sq):
-            if not code:
-                continue
-            if seen[code]:
-                status |= Status.DUPLICATE_ANIMAL
-            seen[code] = True
-            if not may_stand(code, square):
-                in_den = square == DENS[code_color(code)]
-                status |= Status.ANIMAL_IN_OWN_DEN if in_den else Status.ANIMAL_IN_WATER
-        occ = self._occ
-        if not (occ[RED] or occ[BLUE]):
-            status |= Status.EMPTY
-        if not occ[1 - self.turn]:
-            status |= Status.OPPOSITE_HAS_NO_ANIMALS
-        if occ[self.turn] & DEN[1 - self.turn]:
-            status |= Status.TURN_IN_ENEMY_DEN
-        if not (
-            0 <= self.halfmove_clock <= MAX_HALFMOVE_CLOCK
-            and 1 <= self.fullmove_number <= MAX_MOVE_NUMBER
-        ):
-            status |= Status.BAD_COUNTERS
-        return status
+        return position_status(self._sq, self.turn, self.halfmove_clock, self.fullmove_number)
 
     def is_valid(self) -> bool:
         """Whether :meth:`status` finds nothing wrong (a finished game is valid)."""
@@ -712,6 +501,7 @@ class Board:
         A :class:`~doushouqi.squares.SquareSet`; it iterates lowest square first and equals a
         list of the same squares, as the list this method returned before did.
 
+        >>> from doushouqi.squares import parse_square, square_name
         >>> board = Board("7/7/7/7/7/7/3e3/3L3/1t5 w")
         >>> [square_name(s) for s in board.attackers(1, parse_square("d2"))]  # elephant > lion
         ['d3']
@@ -745,54 +535,7 @@ class Board:
         time ran out, RULES.md 5.3): refused once the game is over on the board or when the
         side to move has no legal move, accepted after a draw by rule, as moves are.
         """
-        if move and self.is_legal(move):
-            return None
-        if not move and allow_pass and any(True for _ in self.generate_legal_moves()):
-            return None
-        outcome = self.outcome()
-        if outcome is not None:
-            return f"the game is over ({outcome.termination.value.replace('_', ' ')})"
-        if not move:
-            if allow_pass:
-                return None
-            return "a pass is only made for a player whose move time ran out"
-        frm, to = move.from_square, move.to_square
-        code = self._sq[frm]
-        if not code:
-            return f"there is no animal on {square_name(frm)}"
-        name = f"{COLOR_NAMES[code_color(code)]} {ANIMAL_NAMES[code_animal(code)]}"
-        if code_color(code) != self.turn:
-            return (
-                f"the {name} on {square_name(frm)} is not yours: {COLOR_NAMES[self.turn]} to move"
-            )
-        if self.is_pseudo_legal(move):
-            return f"the {name} may not go to {square_name(to)} again now (move restriction 违例)"
-        target = self._sq[to]
-        animal = code_animal(code)
-        if to == DENS[self.turn]:
-            return "no animal may enter its own den"
-        if target and code_color(target) == self.turn:
-            return f"{square_name(to)} is occupied by your own {ANIMAL_NAMES[code_animal(target)]}"
-        if WATER >> to & 1 and animal != RAT:
-            return f"only the rat may enter the water; the {name} cannot"
-        if not (STEPS[frm] >> to & 1 or any(land == to for land, _ in JUMPS[frm])):
-            if animal in (LION, TIGER):
-                return f"{square_name(frm)}{square_name(to)} is neither a step nor a lake jump"
-            return "an animal moves one square forwards, backwards or sideways"
-        if not STEPS[frm] >> to & 1:
-            if animal not in (LION, TIGER):
-                return "only the lion and the tiger may jump across the water"
-            if not target:
-                return "a rat in the water blocks the jump"
-        if target:
-            if not self.rules.trapped_can_capture and TRAPS[1 - self.turn] >> frm & 1:
-                return f"the {name} stands in an enemy trap and cannot capture"
-            if any(land == to for land, _ in JUMPS[frm]) and not self._targets(frm, code) >> to & 1:
-                if not self._can_capture(code, frm, target, to):
-                    return f"the {name} cannot take the {ANIMAL_NAMES[code_animal(target)]}"
-                return "a rat in the water blocks the jump"
-            return f"the {name} cannot take the {ANIMAL_NAMES[code_animal(target)]}"
-        return "the move is not legal here"
+        return explain_illegal(self, move, allow_pass=allow_pass)
 
     # ------------------------------------------------------------------ making moves
 
@@ -1049,20 +792,8 @@ class Board:
     # ------------------------------------------------------------- position strings
 
     def board_fen(self) -> str:
-        rows = []
-        for row in range(8, -1, -1):
-            text, empty = "", 0
-            for square in range(row * 7, row * 7 + 7):
-                code = self._sq[square]
-                if not code:
-                    empty += 1
-                    continue
-                if empty:
-                    text += str(empty)
-                    empty = 0
-                text += Piece.from_code(code).symbol()
-            rows.append(text + (str(empty) if empty else ""))
-        return "/".join(rows)
+        """The placement field of the position string (:func:`~doushouqi.fen.placement_fen`)."""
+        return placement_fen(self._sq)
 
     def fen(self) -> str:
         """The position string: placement, side to move, halfmove clock, move number."""
@@ -1085,8 +816,6 @@ class Board:
         return f"Board({self.fen()!r}, rules={self.rules.name!r})"
 
     def _repr_svg_(self) -> str:
-        from .svg import board_svg
-
         return board_svg(self)
 
     def __eq__(self, other: object) -> bool:

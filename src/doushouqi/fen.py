@@ -1,4 +1,5 @@
-"""Position strings (FEN-like, RULES.md 7a): reading one, every field checked.
+"""Position strings (FEN-like, RULES.md 7a): reading one, every field checked; writing the
+placement.
 
 A position string has two to four fields separated by spaces:
 
@@ -12,10 +13,12 @@ A position string has two to four fields separated by spaces:
 
 Anything else is an :class:`InvalidFenError` that says what and where, so that every consumer
 of a position string (the board, the engine, the server) accepts exactly the same ones.
-:meth:`doushouqi.board.Board.fen` writes them.
+:meth:`doushouqi.board.Board.fen` writes them (its placement: :func:`placement_fen`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from .squares import (
     ANIMAL_LETTERS,
@@ -23,14 +26,21 @@ from .squares import (
     BLUE,
     COLOR_NAMES,
     DENS,
-    RAT,
     RED,
-    WATER,
+    code_animal,
+    code_color,
+    may_stand,
     piece_code,
     square_name,
 )
 
-__all__ = ["MAX_HALFMOVE_CLOCK", "MAX_MOVE_NUMBER", "InvalidFenError", "parse_fen"]
+__all__ = [
+    "MAX_HALFMOVE_CLOCK",
+    "MAX_MOVE_NUMBER",
+    "InvalidFenError",
+    "parse_fen",
+    "placement_fen",
+]
 
 #: The largest halfmove clock and move number a position string may give: far beyond any real
 #: game (the no-capture limits in use are 200 plies; the server allows at most 2000), and far
@@ -104,15 +114,15 @@ def parse_fen(fen: str) -> tuple[list[int], int, int, int]:
                     f"invalid position string {fen!r}: more than one "
                     f"{name} (on {seen[code]} and {square_name(square)})"
                 )
-            if WATER >> square & 1 and animal != RAT:
+            if not may_stand(code, square):
+                if square == DENS[color]:
+                    raise InvalidFenError(
+                        f"invalid position string {fen!r}: the {name} stands on "
+                        f"its own den {square_name(square)}"
+                    )
                 raise InvalidFenError(
                     f"invalid position string {fen!r}: the {name} stands in "
                     f"the water on {square_name(square)}; only rats swim"
-                )
-            if square == DENS[color]:
-                raise InvalidFenError(
-                    f"invalid position string {fen!r}: the {name} stands on "
-                    f"its own den {square_name(square)}"
                 )
             seen[code] = square_name(square)
             codes[square] = code
@@ -131,6 +141,28 @@ def parse_fen(fen: str) -> tuple[list[int], int, int, int]:
     halfmove = _counter(fen, parts[2], "halfmove clock", 0, MAX_HALFMOVE_CLOCK) if parts[2:] else 0
     fullmove = _counter(fen, parts[3], "move number", 1, MAX_MOVE_NUMBER) if parts[3:] else 1
     return codes, (BLUE if side == "b" else RED), halfmove, fullmove
+
+
+def placement_fen(codes: Sequence[int]) -> str:
+    """The placement field for the 63 piece codes (0 empty), rows 9 to 1.
+
+    >>> placement_fen(parse_fen("7/7/7/7/7/7/7/7/6L b")[0])
+    '7/7/7/7/7/7/7/7/6L'
+    """
+    rows = []
+    for row in range(8, -1, -1):
+        text, empty = "", 0
+        for code in codes[row * 7 : row * 7 + 7]:
+            if not code:
+                empty += 1
+                continue
+            if empty:
+                text += str(empty)
+                empty = 0
+            letter = ANIMAL_LETTERS[code_animal(code)]
+            text += letter if code_color(code) == RED else letter.lower()
+        rows.append(text + (str(empty) if empty else ""))
+    return "/".join(rows)
 
 
 def _counter(fen: str, text: str, name: str, lowest: int, highest: int) -> int:

@@ -15,16 +15,34 @@ windows only see moves played since the board's starting position; "a trap" is a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections import Counter
+from collections.abc import Iterator
+from typing import Protocol
 
-from .rules import Repetition
+from .rules import Repetition, RuleSet
 from .squares import CAPTURED, TRAPS_ALL, code_color
 from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY
 
-if TYPE_CHECKING:
-    from .board import Board
-
 __all__ = ["forbidden_by_restrictions"]
+
+
+class Position(Protocol):
+    """What the restrictions read of a board: :class:`doushouqi.board.Board` has it (and calls
+    :func:`forbidden_by_restrictions`; this module does not import the board)."""
+
+    rules: RuleSet
+    turn: int
+    _sq: list[int]
+    _where: list[int]
+    _hash: int
+    # One record per ply, (from, to, moved code, ...): doushouqi.board.UndoRecord.
+    _undo: list[tuple[int, int, int, int, int, int, int]]
+
+    def is_attacked(self, square: int) -> bool: ...
+    def repetition_count(self) -> int: ...
+    def position_counts(self) -> Counter[int]: ...
+    def _generate_basic(self) -> Iterator[tuple[int, int]]: ...
+
 
 # The fewest own moves with which each window can forbid anything (enter, leave, enter, leave,
 # enter for 7-3), used to skip the work in short games and perft.
@@ -33,7 +51,7 @@ _WINDOW_7_3 = 7
 _WINDOW_17_5 = 17
 
 
-def forbidden_by_restrictions(board: Board) -> set[tuple[int, int]] | None:
+def forbidden_by_restrictions(board: Position) -> set[tuple[int, int]] | None:
     """(from, to) pairs the restrictions forbid now, or None when no restriction is active."""
     rules = board.rules
     undo = board._undo
@@ -61,7 +79,7 @@ def _add(
     return more if forbidden is None else forbidden | more
 
 
-def _own_recent_moves(board: Board, limit: int) -> list[tuple[int, int, int]]:
+def _own_recent_moves(board: Position, limit: int) -> list[tuple[int, int, int]]:
     """The side to move's last ``limit`` moves as (code, from, to), newest first."""
     moves = []
     turn = board.turn
@@ -73,7 +91,7 @@ def _own_recent_moves(board: Board, limit: int) -> list[tuple[int, int, int]]:
     return moves
 
 
-def _forbidden_7_3(board: Board, window: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+def _forbidden_7_3(board: Position, window: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
     entries: dict[tuple[int, int], int] = {}
     entered_trap: set[int] = set()
     for code, _frm, to in window:
@@ -91,7 +109,7 @@ def _forbidden_7_3(board: Board, window: list[tuple[int, int, int]]) -> set[tupl
     return forbidden
 
 
-def _forbidden_17_5(board: Board, window: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+def _forbidden_17_5(board: Position, window: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
     code = window[0][0]
     if any(c != code for c, _, _ in window):
         return set()
@@ -102,7 +120,7 @@ def _forbidden_17_5(board: Board, window: list[tuple[int, int, int]]) -> set[tup
     return {(square, to) for to in squares}
 
 
-def _forbidden_repeating(board: Board) -> set[tuple[int, int]]:
+def _forbidden_repeating(board: Position) -> set[tuple[int, int]]:
     counts = board.position_counts()
     sq = board._sq
     forbidden = set()

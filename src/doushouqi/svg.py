@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from xml.sax.saxutils import escape
 
 from .squares import (
@@ -36,9 +36,23 @@ from .squares import (
 )
 
 if TYPE_CHECKING:
-    from .board import Board, Move
+    from .moves import Move
+    from .pieces import Piece
+    from .rules import RuleSet
 
-__all__ = ["ANIMAL_LABELS", "board_svg"]
+__all__ = ["ANIMAL_LABELS", "Drawable", "board_svg"]
+
+
+class Drawable(Protocol):
+    """What :func:`board_svg` reads of a board: :class:`doushouqi.board.Board` has it (this
+    module does not import the board, whose ``_repr_svg_`` draws with it)."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    def fen(self) -> str: ...
+    def piece_at(self, square: int) -> Piece | None: ...
+    def rank_of(self, piece: Piece) -> int: ...
+
 
 #: Square size and margin (for the coordinates) in SVG user units.
 SQUARE_SIZE = 60
@@ -226,7 +240,7 @@ def _coordinates_svg(flipped: bool) -> list[str]:
 
 
 def board_svg(
-    board: Board,
+    board: Drawable,
     *,
     size: int | None = None,
     flipped: bool = False,
