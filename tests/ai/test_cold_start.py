@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from doushouqi.ai import protocol
-from doushouqi.ai.engine import DEFAULT_TUNING, TUNING_RANGES
+from doushouqi.ai.search_driver import DEFAULT_TUNING, TUNING_RANGES
 
 #: Far below a cold compile (over 10 s), far above a Python start on a busy machine.
 HANDSHAKE_SECONDS = 3.0

@@ -40,10 +40,10 @@ import numpy as np
 
 from doushouqi.ai import Engine
 from doushouqi.ai.core import Position
-from doushouqi.ai.engine import DEFAULT_TUNING
 from doushouqi.ai.eval_params import hand_set_params, load_params
 from doushouqi.ai.evaluate import evaluate
 from doushouqi.ai.search import INFINITE, qsearch
+from doushouqi.ai.search_driver import DEFAULT_TUNING
 from doushouqi.ai.work import C_ABORT, C_NODES, C_QCHECKS, new_work
 from doushouqi.analysis import Limit
 from doushouqi.board import Board

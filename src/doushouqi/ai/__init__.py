@@ -8,7 +8,7 @@ object in its inner loop:
 
 :class:`Position` holds the three together and builds them from a library ``Board``.
 
-On top of the core: :class:`Engine` (search, levels 1-10, time management; :mod:`.engine`),
+On top of the core: :class:`Engine` (search, levels 1-10, time management; :mod:`.search_driver`),
 :func:`best_move` and :func:`analyse` for the game front ends, and the protocol loop
 (:mod:`.protocol`).
 
@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __getattr__
     from .core import DEFAULT_SEARCH_PLIES, Position
-    from .engine import Engine, analyse, best_move
     from .movegen import (
         MAX_MOVES,
         can_capture,
@@ -39,6 +38,7 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
         repetition_count,
     )
     from .perft import new_move_buffers, perft, perft_divide
+    from .search_driver import Engine, analyse, best_move
     from .state import (
         HISTORY_FIELDS,
         STATE_SIZE,
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("DEFAULT_SEARCH_PLIES", "Position"), "core"),
-    **dict.fromkeys(("Engine", "analyse", "best_move"), "engine"),
+    **dict.fromkeys(("Engine", "analyse", "best_move"), "search_driver"),
     **dict.fromkeys(
         (
             "MAX_MOVES",

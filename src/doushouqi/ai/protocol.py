@@ -47,7 +47,7 @@ from ..rules import Ranks, Repetition, RuleSet, find_rules
 from .levels import MAX_LEVEL, MIN_LEVEL
 
 if TYPE_CHECKING:  # imported in the loader thread: importing it compiles
-    from .engine import Engine
+    from .search_driver import Engine
 
 __all__ = ["EngineProtocol", "run_protocol"]
 
@@ -192,7 +192,7 @@ class EngineProtocol:
         try:
             engine = self._engine
             if engine is None:
-                from .engine import Engine
+                from .search_driver import Engine
 
                 engine = Engine(self.rules, hash_mb=self.hash_mb)
             engine.warm_up()

@@ -1,7 +1,7 @@
 """Compiled alpha-beta search: principal variation search over the engine core's arrays.
 
 One call of :func:`search_root` searches the root position to one depth; the iterative
-deepening driver (Python, :mod:`.engine`) calls it depth after depth, so that it can report
+deepening driver (Python, :mod:`.search_driver`) calls it depth after depth, so that it can report
 and manage time between iterations. Everything mutable lives in arrays owned by the caller:
 
 * ``tt`` — the transposition table (:mod:`.ttable`);
