@@ -28,7 +28,6 @@ The client lives in four modules, all re-exported here (import from ``doushouqi.
 asyncio core ``engine_async``, a search in progress ``engine_analysis``, the blocking facade
 ``engine_blocking`` and the protocol's lines ``engine_protocol``.
 
->>> from doushouqi.board import Board
 >>> info = parse_info("depth 3 score cp 25 nodes 800 time 12 pv g3g4 a7a6", Board())
 >>> info["depth"], info["score"], info["time"], [str(m) for m in info["pv"]]
 (3, PovScore(cp=25, turn=0), 0.012, ['g3g4', 'a7a6'])
@@ -36,6 +35,11 @@ asyncio core ``engine_async``, a search in progress ``engine_analysis``, the blo
 
 from __future__ import annotations
 
+# The board and search types the client's signatures use, importable from here as before.
+from .analysis import Info as Info
+from .analysis import Limit as Limit
+from .analysis import PlayResult as PlayResult
+from .board import Board as Board
 from .engine_analysis import LOGGER, Analysis, InfoCallback
 from .engine_async import AUTO_HANDSHAKE_WAIT, READY_TIMEOUT, Engine, popen_engine
 from .engine_blocking import SimpleAnalysis, SimpleEngine
@@ -52,6 +56,8 @@ from .engine_protocol import (
     parse_option,
     rule_option_values,
 )
+from .moves import InvalidMoveError as InvalidMoveError
+from .moves import Move as Move
 
 __all__ = [
     "AUTO_HANDSHAKE_WAIT",
