@@ -265,3 +265,70 @@ def test_rated_online_game_moves_the_rating(
     finally:
         red.close()
         blue.close()
+
+
+# ----- a guest's name ------------------------------------------------------------------------
+
+
+def test_guest_sets_a_name_seen_in_the_header_and_new_games(
+    client: Client, artifacts: Path
+) -> None:
+    page = client.open("/")
+    button = page.locator("#account-button")
+    expect(button).to_have_text(re.compile("登录"))  # no name chosen yet
+    button.click()
+    page.click("#account-rename")
+    dialog = page.locator("#guest-name-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("label[for=guest-name-input]")).to_have_text("名字")
+    expect(page.locator("#guest-name-input")).to_be_focused()
+
+    # The server refuses an empty name (422): said under the field.
+    page.fill("#guest-name-input", "   ")
+    page.click("#guest-name-save")
+    error = page.locator("#guest-name-error")
+    expect(error).to_have_text("名字须为 1–40 个字符")
+    expect(page.locator("#guest-name-input")).to_have_attribute("aria-invalid", "true")
+    expect(dialog).to_be_visible()
+    assert any("status of 422" in e for e in client.errors), client.errors
+    forgive_http_errors(client, 422)
+    shoot(page, artifacts, "accounts-guest-name-error")
+
+    page.fill("#guest-name-input", "小明")
+    page.click("#guest-name-save")
+    expect(dialog).to_have_count(0)
+    expect(button).to_have_text(re.compile("小明"))
+    expect(button).to_be_focused()
+    me = page.evaluate("fetch('/api/auth/me').then((r) => r.json())")
+    assert me["kind"] == "guest" and me["name"] == "小明"
+    page.reload()  # the server keeps it
+    expect(button).to_have_text(re.compile("小明"))
+    expect(button).to_have_attribute("title", "游客：小明")
+
+    # A new game shows it in the guest's player bar.
+    page.goto(client.server.url + "/#/new/vs_ai")
+    page.click("#start")
+    expect(page.locator(".player-bar.bottom .player-name")).to_contain_text("小明")
+
+    # The dialog offers the current name to change, and Cancel leaves it as it is.
+    button.click()
+    page.click("#account-rename")
+    expect(page.locator("#guest-name-input")).to_have_value("小明")
+    page.click("#guest-name-cancel")
+    expect(page.locator("#guest-name-dialog")).to_have_count(0)
+    expect(button).to_have_text(re.compile("小明"))
+
+
+def test_guest_name_dialog_in_english_with_escape(browser: Browser, server: LiveServer) -> None:
+    client = Client(browser, server, locale="en-US")
+    try:
+        page = client.open("/#/leaderboard")
+        page.click("#account-button")
+        expect(page.locator("#account-rename")).to_have_text("Set your name")
+        page.click("#account-rename")
+        expect(page.locator("#guest-name-dialog h2")).to_have_text("Set your name")
+        page.keyboard.press("Escape")
+        expect(page.locator("#guest-name-dialog")).to_have_count(0)
+        expect(page.locator("#account-button")).to_have_text(re.compile("Log in"))
+    finally:
+        client.close()

@@ -174,3 +174,64 @@ def test_rat_lesson_marks_threats_and_plays_the_reply(client: Client) -> None:
     play(page, "c7d7")
     expect(page.locator("#lesson-complete")).to_be_visible()
     expect(page.locator("#lesson-next-lesson")).to_contain_text("兽穴")
+
+
+def test_lesson_keeps_its_step_across_a_language_switch(client: Client, artifacts: Path) -> None:
+    page = client.open("/#/learn/attack")
+    step = page.locator("#lesson-step")
+    expect(step).to_have_text("第 1 步，共 4 步")
+
+    def play(move: str) -> None:
+        expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+        click_move(page, move)
+
+    # Two steps of the lesson's line (each with Blue's scripted reply).
+    play("c3c7")
+    page.click("#lesson-next")
+    expect(step).to_have_text("第 2 步，共 4 步")
+    play("c7c8")
+    page.click("#lesson-next")
+    expect(step).to_have_text("第 3 步，共 4 步")
+    expect(page).to_have_url(re.compile(r"#/learn/attack\?step=3$"))
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+
+    page.click("#lang")
+    expect(step).to_have_text("Step 3 of 4")
+    expect(page.locator("#lesson-goal")).to_contain_text("Goal")
+    # The same position as before the switch: the lion on c8, the cat back on e9.
+    expect(page.locator('#lesson-board .dsq-pieces [data-square="c8"]')).to_have_class(
+        re.compile("red lion")
+    )
+    expect(page.locator('#lesson-board .dsq-pieces [data-square="e9"]')).to_have_class(
+        re.compile("blue cat")
+    )
+    shoot(page, artifacts, "lesson-step-across-languages")
+    play("c8d8")
+    page.click("#lesson-next")
+    expect(step).to_have_text("Step 4 of 4")
+    play("d8d9")
+    expect(page.locator("#lesson-complete")).to_have_text("Lesson complete!")
+
+    # A reload cannot know the moves of a step that continues the last one: it goes back to
+    # the nearest step with a position of its own. A step with one opens as it was.
+    page.goto(client.server.url + "/#/learn/water?step=2")
+    expect(step).to_have_text("Step 2 of 3")
+    expect(page.locator('#lesson-board .dsq-pieces [data-square="c6"]')).to_have_class(
+        re.compile("red rat")
+    )
+    page.click("#lang")
+    expect(step).to_have_text("第 2 步，共 3 步")
+    page.goto(client.server.url + "/#/learn/attack?step=3")
+    expect(step).to_have_text("第 1 步，共 4 步")
+    expect(page).to_have_url(re.compile(r"#/learn/attack$"))
+
+
+def test_lesson_list_link_starts_a_lesson_at_step_one(client: Client) -> None:
+    page = client.open("/#/learn/water")
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+    click_move(page, "d5c5")
+    page.click("#lesson-next")
+    expect(page).to_have_url(re.compile(r"\?step=2$"))
+    page.click(".page-head .back")
+    page.click('[data-lesson="water"] a')
+    expect(page.locator("#lesson-step")).to_have_text("第 1 步，共 3 步")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from tests.server.live import DEN_GAME, LiveServer, make_settings, move, running
-from tests.webapp.support import Client, shoot
+from tests.webapp.support import Client, click_move, shoot
 
 from doushouqi.board import Board, Move
 from doushouqi.record import GameRecord, write_record
@@ -320,3 +320,50 @@ def test_replay_of_a_server_game(client: Client, server: LiveServer, artifacts: 
     expect(page.locator("#rp-meta")).to_contain_text("对局未结束")
     expect(page.locator("#rp-counter")).to_have_text("1 / 2")
     expect(page.locator("#rp-moves li")).to_have_count(2)
+
+
+# ----- the replay viewer names the computer ---------------------------------------------------
+
+
+def upload(server: LiveServer, **tags: str) -> str:
+    """A two-ply record with `tags`, uploaded; its id."""
+    board = Board(rules="wango")
+    for text in ("a3a4", "a7a6"):
+        board.push(Move.from_str(text))
+    player = server.player()
+    text = write_record(GameRecord.from_board(board, **tags))
+    response = player.post(
+        "/api/records", content=text.encode(), headers={"Content-Type": "text/plain"}
+    )
+    assert response.status_code == 201, response.text
+    return str(response.json()["id"])
+
+
+def test_replay_names_the_computer_in_the_readers_language(client: Client, artifacts: Path) -> None:
+    page = client.open("/")
+    page.click("#go-vsai")
+    page.click("#start")
+    expect(page.locator("#status")).to_contain_text("轮到你走棋")  # the pieces can move now
+    click_move(page, "a3a4")
+    expect(page.locator("#moves li")).to_have_count(2)  # the computer replied
+    found = re.search(r"#/game/([\w-]+)", page.url)
+    assert found is not None
+    page.goto(client.server.url + f"/#/replay/game/{found[1]}")
+    blue = page.locator(".player-bar.top")
+    expect(blue).to_contain_text("电脑 3 级")
+    expect(blue).not_to_contain_text("AI level")
+    shoot(page, artifacts, "replay-names-the-computer")
+    page.click("#lang")
+    expect(page.locator(".player-bar.top")).to_contain_text("Computer level 3")
+
+
+def test_replay_of_records_names_the_computer_only_in_its_games(
+    client: Client, server: LiveServer
+) -> None:
+    page = client.open(f"/#/replay/record/{upload(server, Red='AI level 5', Blue='Li')}")
+    expect(page.locator(".player-bar.bottom")).to_contain_text("电脑 5 级")
+    expect(page.locator(".player-bar.top")).to_contain_text("Li")
+    # Someone called "AI level 2" in an online game is a person with an odd name.
+    online = upload(server, Red="Wang", Blue="AI level 2", Mode="online")
+    page.goto(server.url + f"/#/replay/record/{online}")
+    expect(page.locator(".player-bar.top")).to_contain_text("AI level 2")
