@@ -126,7 +126,10 @@ def test_legal_moves_and_perft_map_under_both_transforms(board: Board) -> None:
         assert (outcome is None) == (other_outcome is None)
         if outcome is not None and other_outcome is not None:
             assert outcome.termination == other_outcome.termination
-            if outcome.winner is not None and other is mirrored:
+            # With both dens entered (a position no game reaches: the first entry ends it)
+            # the winner is whichever den the rules look at first, on both boards alike.
+            both_dens = all(plain.piece_at(den) is not None for den in DENS)
+            if outcome.winner is not None and other is mirrored and not both_dens:
                 assert other_outcome.winner == 1 - outcome.winner
     assert mirrored.mirror() == plain
     assert flipped.flip_horizontal() == plain
