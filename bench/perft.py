@@ -2,7 +2,7 @@
 
 Usage: ``python bench/perft.py [--depth 5] [--rules international] [--fen START] [--runs 3]``.
 From the start position under ``international`` the count is checked against the published
-numbers of RULES.md section 6 (5,111,620 at depth 5).
+numbers of docs/rules.md section 6 (5,111,620 at depth 5).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 
 from doushouqi.board import STARTING_FEN, Board
 
-#: Published start-position perft under ``international`` (RULES.md section 6).
+#: Published start-position perft under ``international`` (docs/rules.md section 6).
 KNOWN_START = {1: 24, 2: 576, 3: 12240, 4: 260099, 5: 5111620, 6: 100453636}
 
 
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"WRONG COUNT: expected {expected}", file=sys.stderr)
         return 1
     if expected is not None:
-        print(f"count checked against RULES.md: {expected}")
+        print(f"count checked against docs/rules.md: {expected}")
     return 0
 
 

@@ -133,7 +133,7 @@ class Board:
     # ----------------------------------------------------------------- position set-up
 
     def set_fen(self, fen: str) -> None:
-        """Set the position from a position string (RULES.md 7a) and clear the history.
+        """Set the position from a position string (docs/rules.md 7a) and clear the history.
 
         The fields: placement, side to move (``w``/``r`` Red, ``b`` Blue), then optionally
         the halfmove clock (plies since the last capture, 0 to :data:`MAX_HALFMOVE_CLOCK`)
@@ -418,7 +418,7 @@ class Board:
         return targets
 
     def _can_capture(self, attacker: int, from_square: int, defender: int, to_square: int) -> bool:
-        """Capture rules of RULES.md section 4, the attacker's own trap restriction aside."""
+        """Capture rules of docs/rules.md section 4, the attacker's own trap restriction aside."""
         attacker_color = code_color(attacker)
         trapped = TRAPS[attacker_color] >> to_square & 1
         attacker_animal = attacker - 8 * attacker_color
@@ -532,7 +532,7 @@ class Board:
 
         A pass (``0000``) is never among the legal moves. With ``allow_pass`` it is accepted
         where a move could be played instead (a pass stands in for the move of a player whose
-        time ran out, RULES.md 5.3): refused once the game is over on the board or when the
+        time ran out, docs/rules.md 5.3): refused once the game is over on the board or when the
         side to move has no legal move, accepted after a draw by rule, as moves are.
         """
         return explain_illegal(self, move, allow_pass=allow_pass)
@@ -682,7 +682,7 @@ class Board:
         return move
 
     def push_pass(self) -> Move:
-        """The side to move loses its turn (per-move timeout, RULES.md 5.3). Checked like a
+        """The side to move loses its turn (per-move timeout, docs/rules.md 5.3). Checked like a
         move: IllegalMoveError where no move could be played, such as once a den is entered
         (``push(Move.null())`` does not check)."""
         return self.push_move("0000", allow_pass=True)
@@ -716,7 +716,7 @@ class Board:
 
     def can_claim_draw(self) -> bool:
         """Whether the side to move may claim a draw. Always False: no rule set lets a player
-        claim one (RULES.md 6). The draws by rule happen by themselves (:meth:`outcome`:
+        claim one (docs/rules.md 6). The draws by rule happen by themselves (:meth:`outcome`:
         threefold repetition under ``threefold_draw``, the no-capture limit); under
         ``initiator_must_vary`` a repetition is no draw at all but restricts the moves; a
         draw by agreement (和棋) is an offer accepted off the board."""

@@ -3,7 +3,7 @@
 Nothing here reads the system time; the caller injects ``now`` (seconds, any monotonic origin).
 That keeps the clock deterministic, testable and safe to persist and reload.
 
-Time controls are written ``BASE+INC/PERs`` (RULES.md 5.2 and 5.3):
+Time controls are written ``BASE+INC/PERs`` (docs/rules.md 5.2 and 5.3):
 
 * ``BASE`` is the main time in **minutes** (``10``, ``0.5``), or in seconds with an ``s``
   suffix (``90s``). Omitting it (``/30s``) means there is no main clock, only a per-move limit.
@@ -42,7 +42,7 @@ from enum import StrEnum
 
 RED = 0
 BLUE = 1
-#: A side may time out this many times; the next timeout loses (RULES.md 5.3: "fourth").
+#: A side may time out this many times; the next timeout loses (docs/rules.md 5.3: "fourth").
 MAX_TIMEOUTS = 3
 
 
@@ -141,7 +141,7 @@ class TimeControl:
 class ClockEventKind(StrEnum):
     """What :meth:`GameClock.check` found for the side to move."""
 
-    FLAG = "flag"  # main time ran out: that side loses (RULES.md 5.2)
+    FLAG = "flag"  # main time ran out: that side loses (docs/rules.md 5.2)
     TIMEOUT_PASS = "timeout_pass"  # per-move limit exceeded: the turn passes (5.3)
     TIMEOUT_LOSS = "timeout_loss"  # the side's fourth timeout: that side loses (5.3)
 

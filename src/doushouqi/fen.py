@@ -1,4 +1,4 @@
-"""Position strings (FEN-like, RULES.md 7a): reading one, every field checked; writing the
+"""Position strings (FEN-like, docs/rules.md 7a): reading one, every field checked; writing the
 placement.
 
 A position string has two to four fields separated by spaces:

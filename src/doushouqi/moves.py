@@ -53,7 +53,7 @@ class Move:
 
     @classmethod
     def from_uci(cls, uci: str) -> Move:
-        """Parse the move string of RULES.md 7a exactly: from- and to-square in lower case
+        """Parse the move string of docs/rules.md 7a exactly: from- and to-square in lower case
         (``"a3a4"``, a jump ``"a4d4"``) or ``"0000"`` for a pass; InvalidMoveError otherwise
         (unlike :meth:`from_str`, no surrounding space and no move from a square to itself).
 
@@ -78,7 +78,7 @@ class Move:
 
     @classmethod
     def null(cls) -> Move:
-        """The pass made for a player whose per-move time ran out (RULES.md 5.3)."""
+        """The pass made for a player whose per-move time ran out (docs/rules.md 5.3)."""
         return cls(0, 0)
 
     def __bool__(self) -> bool:

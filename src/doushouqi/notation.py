@@ -1,13 +1,14 @@
 """Names of animals, sides, terms and endings in English and Chinese, and readable move notation.
 
-The position string and the plain move string (``g3g4``) of RULES.md 7a are what programs
+The position string and the plain move string (``g3g4``) of docs/rules.md 7a are what programs
 exchange; this module is for people: records, move lists and user interfaces. The short
 algebraic notation (``Rg4``, ``Lxd7``, ``狮吃d7``) is in :mod:`doushouqi.san`.
 
 Readable move notation (English): the animal's letter, the from-square, ``-`` for a move or
 ``x`` for a capture, the to-square, and ``#`` when the move enters the enemy den (and so wins).
-A pass (timeout, RULES.md 5.3) is ``--``. The Chinese form names the animal in Chinese, writes a
-capture with ``×`` followed by ``吃`` and the captured animal, and ends a den entry with ``入穴``.
+A pass (timeout, docs/rules.md 5.3) is ``--``. The Chinese form names the animal in Chinese,
+writes a capture with ``×`` followed by ``吃`` and the captured animal, and ends a den entry
+with ``入穴``.
 
 >>> from doushouqi.board import Board
 >>> board = Board()
@@ -111,7 +112,7 @@ _ANIMAL_ZH = {
 }
 _COLOR_NAMES = {RED: Term("红方", "Red"), BLUE: Term("蓝方", "Blue")}
 
-#: The game's vocabulary (RULES.md), keyed by an English identifier.
+#: The game's vocabulary (docs/rules.md), keyed by an English identifier.
 TERMS: dict[str, Term] = {
     "board": Term("棋盘", "board"),
     "piece": Term("棋子", "piece"),
@@ -284,7 +285,7 @@ _READABLE = re.compile(
 
 
 def _check_playable(board: Board, move: Move) -> None:
-    # A pass stands in for the move of a player whose time ran out (RULES.md 5.3).
+    # A pass stands in for the move of a player whose time ran out (docs/rules.md 5.3).
     reason = board.explain_illegal(move, allow_pass=True)
     if reason is not None:
         raise IllegalNotationMoveError(f"illegal move {move}: {reason}")

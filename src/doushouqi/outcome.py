@@ -9,7 +9,7 @@ __all__ = ["Outcome", "Termination"]
 
 
 class Termination(enum.Enum):
-    """Every way a game can end: on the board (RULES.md 5.1) and off it (5.2, 5.3)."""
+    """Every way a game can end: on the board (docs/rules.md 5.1) and off it (5.2, 5.3)."""
 
     DEN_ENTERED = "den_entered"  # 入穴
     ALL_CAPTURED = "all_captured"  # 被吃光

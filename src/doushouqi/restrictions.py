@@ -1,4 +1,4 @@
-"""The move restrictions (违例) that depend on the game's history (RULES.md section 6).
+"""The move restrictions (违例) that depend on the game's history (docs/rules.md section 6).
 
 - ``rule_7_3`` (无赖长杀): within the side's last 7 moves one animal entered one square 3 times
   → it may not enter that square now; not if it entered a trap in those moves, nor if it stands
@@ -9,8 +9,9 @@
 - ``repetition = initiator_must_vary``: once a position stands for the third time, the side to
   move may not play into a position that has already stood twice.
 
-Choices where RULES.md is silent: passes (timeouts) are not moves, so the windows skip them; the
-windows only see moves played since the board's starting position; "a trap" is any of the six.
+Choices the rule texts leave open (docs/rules.md marks them as the project's): passes
+(timeouts) are not moves, so the windows skip them; the windows only see moves played since the
+board's starting position; "a trap" is any of the six.
 """
 
 from __future__ import annotations

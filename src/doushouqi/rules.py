@@ -1,4 +1,4 @@
-"""Rule sets: one frozen dataclass field per rule option of RULES.md section 6.
+"""Rule sets: one frozen dataclass field per rule option of docs/rules.md section 6.
 
 Named rule sets are data (``data/rulesets.toml``), each listing only its differences from a
 parent, like Fairy-Stockfish variants. Users can load their own rule file of the same shape.
@@ -63,7 +63,7 @@ MAX_NO_CAPTURE_DRAW_ROUNDS = 4999
 
 @dataclasses.dataclass(frozen=True)
 class RuleSet:
-    """Every rule option of RULES.md section 6; the defaults are the WANGO rule set."""
+    """Every rule option of docs/rules.md section 6; the defaults are the WANGO rule set."""
 
     name: str = "wango"
     description: str = ""

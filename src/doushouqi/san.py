@@ -9,7 +9,7 @@ across the water is written like a step (``Ld4``): the destination says it all.
 (入穴), takes the last enemy animal, or leaves the opponent without a legal move. ``+`` marks a
 move after which the mover could enter the enemy den with its next move
 (:meth:`~doushouqi.board.Board.is_den_threatened`), the Jungle counterpart of check. A move
-that ends the game in a draw gets no suffix. A pass (timeout, RULES.md 5.3) is ``--``.
+that ends the game in a draw gets no suffix. A pass (timeout, docs/rules.md 5.3) is ``--``.
 
 **Disambiguation.** Each side has one animal of each kind, so the letter names the animal and
 letter plus destination names the move: unlike chess (two knights, two rooks), a valid Jungle

@@ -1,4 +1,4 @@
-"""Ladder scoring (计分) after a game, following RULES.md 5.4.
+"""Ladder scoring (计分) after a game, following docs/rules.md 5.4.
 
 The rules say the winner "gains points according to level" (胜利方按级别取得赢分) without a
 table, so this module defines one:
@@ -174,7 +174,7 @@ class ScoreChange:
 
 
 def score_changes(result: GameResult) -> ScoreChange:
-    """Apply RULES.md 5.4 to a finished game.
+    """Apply docs/rules.md 5.4 to a finished game.
 
     >>> quick = GameResult(1, Ending.ABANDONMENT, rounds=3, scores=(40, 40))
     >>> score_changes(quick)  # too short to score, but leaving still costs the leaver

@@ -19,7 +19,7 @@ __all__ = ["Status", "position_status"]
 class Status(enum.IntFlag):
     """What is wrong with a (typically edited) position: :meth:`Board.status`.
 
-    The first three are the placement rules that position strings enforce (RULES.md 2-3,
+    The first three are the placement rules that position strings enforce (docs/rules.md 2-3,
     :mod:`doushouqi.fen`); the others flag positions no game can reach. A finished game is
     valid: a side with no animals when it is to move (it lost them all, 被吃光), or an animal
     in the enemy den when the other side is to move (入穴).

@@ -1,10 +1,10 @@
 """Shared helpers for the rules tests (tests/core/test_*.py), offered as fixtures.
 
-Positions in these tests are written as position strings (RULES.md 7a): rows 9 → 1, files
+Positions in these tests are written as position strings (docs/rules.md 7a): rows 9 → 1, files
 a → g, ``R C D W P T L E`` = rat, cat, dog, wolf, leopard, tiger, lion, elephant, upper case Red,
 lower case Blue, then ``w`` (Red) or ``b`` (Blue) to move.
 
-The game is symmetric under a 180° turn of the board with the colours swapped (RULES.md 2):
+The game is symmetric under a 180° turn of the board with the colours swapped (docs/rules.md 2):
 the ``mirror`` fixture runs a test written from Red's point of view once as written and once
 turned for Blue, so that every rule is checked for both sides.
 """

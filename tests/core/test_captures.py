@@ -1,4 +1,4 @@
-"""RULES.md 4: who may capture whom (ranks, rat and elephant, traps, water and land).
+"""docs/rules.md 4: who may capture whom (ranks, rat and elephant, traps, water and land).
 
 Positions are written for Red; the ``mirror`` fixture replays each one turned by 180° with the
 colours swapped, so Blue's captures and Blue's traps (c9 e9 d8) are checked as well.
@@ -14,7 +14,7 @@ from doushouqi.squares import parse_square
 ANIMALS = "RCDWPTLE"
 
 # Who may capture whom on open land: row = attacker, column = defender (R C D W P T L E),
-# "x" = may capture. Written out by hand from RULES.md 2 and 4.1-4.2.
+# "x" = may capture. Written out by hand from docs/rules.md 2 and 4.1-4.2.
 WOLF_OVER_DOG = {  # wango, classic, international: E8 L7 T6 P5 W4 D3 C2 R1
     #     RCDWPTLE
     "R": "x......x",  # rat takes rat and elephant only

@@ -1,4 +1,4 @@
-"""RULES.md 7a: position strings (read, write, reject) and checked moves (push_move).
+"""docs/rules.md 7a: position strings (read, write, reject) and checked moves (push_move).
 
 Every malformed position string raises InvalidFenError (a ValueError) whose message names the
 problem; every illegal move raises IllegalMoveError (a ValueError) whose message names the
@@ -23,7 +23,7 @@ LONE_LION = "7/7/7/7/7/7/7/7/6L"  # a Red lion on g1
 ROUND_TRIPS = [
     START,
     "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1",
-    "l6/3c3/1d1pet1/3wR2/Tr5/3W3/3P1L1/1CE2D1/7 w 0 1",  # RULES.md 6 perft position
+    "l6/3c3/1d1pet1/3wR2/Tr5/3W3/3P1L1/1CE2D1/7 w 0 1",  # docs/rules.md 6 perft position
     "6t/7/7/1R2r2/7/7/7/7/T6 w 3 9",  # both rats in the water
     "7/3C3/7/7/2rL3/7/7/7/c6 b 17 42",  # Blue rat in the water, Red cat on Blue's trap d8
     "3C3/7/7/7/7/7/7/3l3/7 b 0 30",  # Red cat on Blue's den, Blue lion on Red's trap d2

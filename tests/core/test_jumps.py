@@ -1,4 +1,4 @@
-"""RULES.md 3.4: the lion and tiger jump across a lake (狮虎跳河).
+"""docs/rules.md 3.4: the lion and tiger jump across a lake (狮虎跳河).
 
 Every jump of the board is listed in ``JUMPS`` (20 in all: from the side banks a4-a6/g4-g6 and
 the middle bridge d4-d6 horizontally over 2 water squares, from b3 c3 e3 f3 / b7 c7 e7 f7

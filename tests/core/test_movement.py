@@ -1,4 +1,4 @@
-"""RULES.md 2 and 3.1-3.3: steps, the own den, water, the start position and the first player.
+"""docs/rules.md 2 and 3.1-3.3: steps, the own den, water, the start position and the first player.
 
 Each position is written for Red; the ``mirror`` fixture runs it a second time turned by 180°
 with the colours swapped, so every clause is checked for Blue as well.

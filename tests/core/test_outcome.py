@@ -1,4 +1,4 @@
-"""RULES.md 5.1: the end of the game on the board, and :class:`Outcome`.
+"""docs/rules.md 5.1: the end of the game on the board, and :class:`Outcome`.
 
 Positions are written for Red; the ``mirror`` fixture replays each one turned by 180° with the
 colours swapped (``mirror`` also turns a winner 0/1 and a result "1-0"/"0-1" round).
@@ -14,7 +14,7 @@ from doushouqi.squares import BLUE, RED
 
 RULE_SETS = ["wango", "classic", "classic-dog", "international"]
 START = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"
-MIDGAME = "l6/3c3/1d1pet1/3wR2/Tr5/3W3/3P1L1/1CE2D1/7 w"  # RULES.md 6, perft position
+MIDGAME = "l6/3c3/1d1pet1/3wR2/Tr5/3W3/3P1L1/1CE2D1/7 w"  # docs/rules.md 6, perft position
 
 
 def assert_over(board: Board, termination: Termination, winner: int | None, result: str) -> None:

@@ -1,4 +1,4 @@
-"""RULES.md 5.3: the timeout pass ``0000`` stands in for a move, so it is accepted exactly
+"""docs/rules.md 5.3: the timeout pass ``0000`` stands in for a move, so it is accepted exactly
 where a move could be played.
 
 Every checked way into the library (``Board.parse_move``/``push_move`` with ``allow_pass``,

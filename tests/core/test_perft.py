@@ -3,7 +3,7 @@
 The files use python-chess's ``.perft`` format: blocks of ``id <name>``, ``epd <position
 string>`` and ``perft <depth> <count>`` lines separated by blank lines; ``#`` starts a comment
 line. The rule set is the file name (``classic-dog.perft`` → ``classic-dog``).
-``international.perft`` holds the published numbers of RULES.md section 6; the other files are
+``international.perft`` holds the published numbers of docs/rules.md section 6; the other files are
 regression numbers recorded from this library, which a small independent move generator at the
 end of this file re-checks at shallow depths.
 """
@@ -235,7 +235,7 @@ def test_turned_and_mirrored_positions_have_the_same_counts(
 
 # ------------------------------------------------------------- independent cross-check
 
-# A deliberately naive move generator written straight from RULES.md sections 3-4, sharing
+# A deliberately naive move generator written straight from docs/rules.md sections 3-4, sharing
 # no code with the library, for re-checking the recorded (non-published) numbers.
 _WATER = {(c, r) for c in (1, 2, 4, 5) for r in (3, 4, 5)}  # (column, row), 0-based
 _DEN = ((3, 0), (3, 8))

@@ -1,4 +1,4 @@
-"""RULES.md 6: the move restrictions (违例) of the classic rule set.
+"""docs/rules.md 6: the move restrictions (违例) of the classic rule set.
 
 - ``rule_7_3`` (无赖长杀): an animal that entered one square 3 times within its side's last 7
   moves may not enter it with its next move, unless it entered a trap in those moves or stands

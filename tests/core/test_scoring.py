@@ -1,4 +1,4 @@
-"""Tests for doushouqi.scoring: RULES.md 5.4 and the level ladder."""
+"""Tests for doushouqi.scoring: docs/rules.md 5.4 and the level ladder."""
 
 from __future__ import annotations
 

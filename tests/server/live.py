@@ -31,7 +31,7 @@ from doushouqi.server.timesource import ManualTime, TimeSource
 
 HOST = "127.0.0.1"
 
-# Den entry by Red in 33 plies (17 rounds: long enough to score, RULES.md 5.4).
+# Den entry by Red in 33 plies (17 rounds: long enough to score, docs/rules.md 5.4).
 _DEN_MOVES = """
     b2a2 b8c8 a1b1 a7a8 b1c1 g7g6 g3f3 g6g7 f3f4 f8g8 e3f3 g9f9 f3e3 g7f7 g1g2 c7d7 a2b2
     g8g7 c1c2 c8c9 c3d3 a9b9 c2c3 a8a7 c3c7 f9e9 c7d7 a7b7 f4f5 b9a9 d7d8 c9b9 d8d9

@@ -1,4 +1,4 @@
-"""The scoring step on finish (RULES.md 5.4): ladder points, the 10-round rule and its
+"""The scoring step on finish (docs/rules.md 5.4): ladder points, the 10-round rule and its
 tournament exception, draws, the leaving penalty, the AI and guests, and Glicko-2 ratings."""
 
 from __future__ import annotations

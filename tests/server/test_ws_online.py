@@ -1,4 +1,4 @@
-"""Two real websocket clients play online games through to each ending (RULES.md 5)."""
+"""Two real websocket clients play online games through to each ending (docs/rules.md 5)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def test_den_entry_wins_and_scores(server: LiveServer) -> None:
         0,
         "1-0",
     )
-    # 17 rounds: the game scores (RULES.md 5.4) and is rated (Glicko-2).
+    # 17 rounds: the game scores (docs/rules.md 5.4) and is rated (Glicko-2).
     assert finished["score_change"]["deltas"] == [4, -2]
     assert finished["rating_change"]["after"][0]["rating"] > 1500
     winner, loser = _profile(server, "red_den"), _profile(server, "blue_den")

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as S from '../../src/doushouqi/server/static/board/state.js';
 
 const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
-// Red's 24 legal moves in the start position (RULES.md perft depth 1 = 24).
+// Red's 24 legal moves in the start position (docs/rules.md perft depth 1 = 24).
 const START_DESTS = {
   a1: ['a2', 'b1'], g1: ['g2', 'f1'], f2: ['f1', 'f3', 'e2', 'g2'], b2: ['b1', 'b3', 'a2', 'c2'],
   g3: ['g4', 'f3', 'g2'], e3: ['d3', 'f3', 'e2'], c3: ['c2', 'b3', 'd3'], a3: ['a4', 'a2', 'b3'],
@@ -16,7 +16,7 @@ function redToMove(extra = {}) {
 }
 
 describe('placements', () => {
-  test('the start position has 16 animals where RULES.md puts them', () => {
+  test('the start position has 16 animals where docs/rules.md puts them', () => {
     const pieces = S.parsePlacement(START);
     assert.equal(pieces.size, 16);
     const expect = {

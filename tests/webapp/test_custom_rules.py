@@ -12,7 +12,7 @@ from tests.webapp.support import Client, click_move, plies, shoot
 #: Red's wolf walks into Blue's trap d8, next to Blue's dog on c8 (see the server tests).
 TO_THE_TRAP = ["c3d3", "b8c8", "d3d4", "a9b9", "d4d5", "g9f9"]
 TO_THE_TRAP += ["d5d6", "b9a9", "d6d7", "f9g9", "d7d8", "a7a6"]
-#: 9 rows: every option of RULES.md 6 but the first player, which has its own control.
+#: 9 rows: every option of docs/rules.md 6 but the first player, which has its own control.
 OPTIONS = 9
 
 

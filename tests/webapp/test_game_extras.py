@@ -105,7 +105,7 @@ def test_a_whole_game_against_the_computer(client: Client, artifacts: Path) -> N
 
 
 def test_the_per_move_timer_runs_out(client: Client, artifacts: Path) -> None:
-    # RULES.md 5.3: a timeout passes the turn (the AI moves again); the fourth one loses.
+    # docs/rules.md 5.3: a timeout passes the turn (the AI moves again); the fourth one loses.
     page = start_vs_ai(client, time="/1s")
     expect(page.locator('[data-clock="0"] .per-move')).to_contain_text("本步")
     expect(page.locator("#toast")).to_contain_text("红方超时，停棋一步", timeout=10_000)
@@ -274,7 +274,7 @@ def test_rules_page_questions_follow_the_rule_set(client: Client, artifacts: Pat
 
 
 def test_rules_page_calls_the_wolf_fox_when_the_rule_set_does(client: Client) -> None:
-    # No built-in rule set calls the wolf 狐 (RULES.md 6, `wolf_name`): serve one that does.
+    # No built-in rule set calls the wolf 狐 (docs/rules.md 6, `wolf_name`): serve one that does.
     page = client.page
 
     def fox_rules(route: Route) -> None:

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from tests.server.live import LiveServer
 from tests.webapp.support import Client, shoot
 
-#: Every option of RULES.md 6 but the first player, each away from the WANGO set's value.
+#: Every option of docs/rules.md 6 but the first player, each away from the WANGO set's value.
 MANY_CHANGES = {
     "parent": "wango",
     "ranks": "dog>wolf",

@@ -1,6 +1,6 @@
 """Legal move generation and counting on the ``state``/``history`` arrays of :mod:`.state`.
 
-Semantics follow RULES.md and the rules library (``doushouqi.board``) exactly; a differential
+Semantics follow docs/rules.md and the rules library (``doushouqi.board``) exactly; a differential
 test keeps the two in agreement. Legal moves are the movement/capture moves (section 3/4) minus
 the move restrictions of section 6 (7-3, 17-5, must-vary repetition); a position in which the
 game is over on the board (a den entered, a side without animals) has none. Draws by repetition
@@ -89,7 +89,7 @@ def is_game_over_on_board(state: np.ndarray) -> bool:
 def can_capture(
     rules: np.ndarray, attacker: int, from_square: int, defender: int, to_square: int
 ) -> bool:
-    """RULES.md section 4 for one attacker/defender pair (the trapped-attacker rule aside)."""
+    """docs/rules.md section 4 for one attacker/defender pair (the trapped-attacker rule aside)."""
     color = (attacker - 1) >> 3
     attacker_animal = attacker - 8 * color
     defender_animal = ((defender - 1) & 7) + 1

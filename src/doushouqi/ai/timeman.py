@@ -11,7 +11,7 @@ A search has two deadlines, both in seconds from its start:
 ``movetime`` uses the time it is given: the hard deadline is the move time minus a margin
 for stopping and answering, so the reply lands within the move time (measured by
 ``bench/search.py``). A clock (``wtime``/``btime``/``winc``/``binc``) is spread over the moves
-expected to remain; the game's per-move limit (a timeout passes the turn, RULES.md 5.3) caps
+expected to remain; the game's per-move limit (a timeout passes the turn, docs/rules.md 5.3) caps
 everything, with room to spare. ``infinite`` (or a limit with nothing in it) has no deadline:
 only :meth:`Engine.stop <doushouqi.ai.search_driver.Engine.stop>` ends it.
 

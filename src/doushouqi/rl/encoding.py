@@ -48,7 +48,7 @@ down, left (towards view file 0) or right; ``kind`` 4–7 is a lion or tiger jum
 in the same four directions. The encoding is fixed geometry and needs no board: a rat's step
 into the water is a step, a lion's or tiger's leap over it is a jump. Actions that leave the
 board, and jumps from squares that border no lake, are never legal. There is no pass action: a
-player never chooses to pass (the timeout pass of RULES.md 5.3 is not a player's move).
+player never chooses to pass (the timeout pass of docs/rules.md 5.3 is not a player's move).
 
 >>> from doushouqi import BLUE, RED, Board, Move
 >>> move_to_action(Move.from_str("a3a4"), RED)  # Red's elephant one step up

@@ -40,7 +40,7 @@ unchanged; with ``illegal_action="raise"`` the step raises :class:`IllegalAction
 episode goes on as if it had not been called. An action outside the space always raises.
 
 ``reset(seed=…)`` seeds the random opponent and the ``agent_color="random"`` draw;
-``reset(options={"fen": "…"})`` starts from a position string (RULES.md 7a). When the opponent
+``reset(options={"fen": "…"})`` starts from a position string (docs/rules.md 7a). When the opponent
 moves first from that position and its move ends the game, the episode is over before the
 agent moved: the reset's info already has ``"outcome"`` and an empty mask, and the next step
 (any action of the space) plays nothing and returns the agent's final reward with

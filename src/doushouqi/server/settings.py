@@ -47,7 +47,7 @@ class Settings:
     lease_seconds: float = 6.0
     data_dir: Path = field(default_factory=default_data_dir)
     static_dir: Path = STATIC_DIR
-    #: Seconds a disconnected player of an online game has to come back (RULES.md 5.2).
+    #: Seconds a disconnected player of an online game has to come back (docs/rules.md 5.2).
     grace_period: float = 60.0
     #: Seconds an online game waits for an opponent to take its open seat before it is
     #: aborted (and leaves the lobby).

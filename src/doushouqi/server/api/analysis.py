@@ -63,7 +63,7 @@ def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
     played = []
     for ply, text in enumerate(query.moves, 1):
         try:
-            # "0000": a turn passed by a timeout (RULES.md 5.3), as game move lists record it;
+            # "0000": a turn passed by a timeout (docs/rules.md 5.3), as game move lists record it;
             # the library refuses it where no move could be played (a den entered, ...).
             move = board.parse_move(text, allow_pass=True)
         except ValueError as exc:

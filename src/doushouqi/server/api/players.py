@@ -122,14 +122,14 @@ async def leaderboard(
     by: Literal["score", "rating"] = "score",
     limit: int = Query(50, ge=1, le=200),
 ) -> dict[str, Any]:
-    """The best players by ladder score (RULES.md 5.4) or by Glicko-2 rating."""
+    """The best players by ladder score (docs/rules.md 5.4) or by Glicko-2 rating."""
     rows = await ctx.db.read(lambda s: repo.leaderboard(s, by, limit))
     return {"by": by, "players": [{"rank": i + 1, **profile(r)} for i, r in enumerate(rows)]}
 
 
 @router.get("/scoring")
 async def scoring_rules() -> dict[str, Any]:
-    """How ladder points are computed (RULES.md 5.4, :mod:`doushouqi.scoring`)."""
+    """How ladder points are computed (docs/rules.md 5.4, :mod:`doushouqi.scoring`)."""
     return {
         "win_points": "clamp(WIN_BASE + loser_level - winner_level, WIN_MIN, WIN_MAX)",
         "win_base": scoring.WIN_BASE,

@@ -1,4 +1,4 @@
-"""Read-only rule sets: the named rule sets' options (RULES.md sections 6 and 7), for clients
+"""Read-only rule sets: the named rule sets' options (docs/rules.md sections 6 and 7), for clients
 that explain the rules or offer a choice of rule set."""
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ class Join(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Move(Command):
-    """Play ``move``, a from-to string such as ``g3g4`` (RULES.md 7a)."""
+    """Play ``move``, a from-to string such as ``g3g4`` (docs/rules.md 7a)."""
 
     command_type: ClassVar[str] = "move"
     move: str

@@ -154,7 +154,7 @@ class MoveMade(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class TimeoutPassed(Event):
-    """``color`` did not move in time: a pass (``0000``) was made for it (RULES.md 5.3)."""
+    """``color`` did not move in time: a pass (``0000``) was made for it (docs/rules.md 5.3)."""
 
     type: ClassVar[str] = "timeout_passed"
     color: int
@@ -171,7 +171,7 @@ class TimeoutPassed(Event):
 class GameFinished(Event):
     """The game ended (or was aborted: termination ``aborted``, result ``*``).
 
-    ``score_change`` (ladder points, RULES.md 5.4) and ``rating_change`` (Glicko-2) are None
+    ``score_change`` (ladder points, docs/rules.md 5.4) and ``rating_change`` (Glicko-2) are None
     when the game does not count; ``leaver`` is the colour that lost by leaving;
     ``abort_reason`` says why the server aborted it by itself (``lobby_expired``: nobody took
     the open seat in time), None otherwise.

@@ -172,7 +172,7 @@ def lapse_offers(game: Game, mover: int) -> Accept:
 
 
 def end_on_board(game: Game, board: Board, at: float) -> Accept:
-    """Finish the game if the position decides it (RULES.md 5.1); otherwise no change."""
+    """Finish the game if the position decides it (docs/rules.md 5.1); otherwise no change."""
     outcome = board.outcome()
     if outcome is None:
         return Accept(game, [])

@@ -162,7 +162,7 @@ class GameSpec:
 
     ``players[c]`` sits at colour c (0 = Red, 1 = Blue); None is an open seat (online only).
     ``first_player`` overrides the rule set's first player (可选择先手); it becomes part of the
-    game's rule set, as RULES.md makes it a rule option.
+    game's rule set, as docs/rules.md makes it a rule option.
     """
 
     mode: Mode
@@ -274,7 +274,7 @@ class Game:
 
     @property
     def first_player(self) -> int:
-        """The colour that moves first (a rule option, RULES.md 6)."""
+        """The colour that moves first (a rule option, docs/rules.md 6)."""
         return self.rules.first_player
 
     def ply_colors(self) -> list[int]:
@@ -310,7 +310,7 @@ class Game:
 
     @property
     def timeouts(self) -> tuple[int, int]:
-        """Each colour's per-move timeouts so far (RULES.md 5.3)."""
+        """Each colour's per-move timeouts so far (docs/rules.md 5.3)."""
         return (0, 0) if self.clock is None else self.clock.timeouts
 
     # ------------------------------------------------------------------ the players

@@ -1,11 +1,11 @@
-"""The scoring step: ladder points (RULES.md 5.4) and Glicko-2 ratings for a finished game.
+"""The scoring step: ladder points (docs/rules.md 5.4) and Glicko-2 ratings for a finished game.
 
 Choices where the rules are silent (see also :mod:`doushouqi.scoring`):
 
 * Same-screen games score nothing: both seats are one person's.
 * Aborted games score nothing, for anyone.
 * Only accounts keep a score: a guest's change is reported as 0 (the AI's already is).
-* Rounds count real moves only; a timeout pass is not a move (RULES.md 2).
+* Rounds count real moves only; a timeout pass is not a move (docs/rules.md 2).
 * Ratings change only in rated online games between two accounts, and not in a game the
   10-round rule voids (the same anti-farming reason; tournaments are again the exception).
   A draw of any kind counts as a draw for the ratings; leaving counts as a loss.

@@ -1,4 +1,4 @@
-"""Deadlines: flag fall, per-move timeouts (RULES.md 5.2, 5.3), abandonment (逃跑), and the
+"""Deadlines: flag fall, per-move timeouts (docs/rules.md 5.2, 5.3), abandonment (逃跑), and the
 end of an open online game's wait for an opponent.
 
 Events take effect at their deadline, not when the server notices them: :func:`settle`
@@ -8,7 +8,7 @@ game's actor when to send the next ``Tick``.
 
 Choices where the rules are silent:
 
-* Leaving only loses in online games (RULES.md 5.2 speaks of games between people who can
+* Leaving only loses in online games (docs/rules.md 5.2 speaks of games between people who can
   leave one another); against the AI or on one screen a disconnect is recorded and shown, and
   the clock, if any, keeps running.
 * A disconnected player's clock keeps running; whichever deadline falls first decides.

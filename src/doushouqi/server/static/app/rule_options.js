@@ -1,4 +1,4 @@
-// Rule options (RULES.md 6) on the new-game page: every option of the chosen named set,
+// Rule options (docs/rules.md 6) on the new-game page: every option of the chosen named set,
 // adjustable and explained, and what the server is sent (the set's name, or the changed options
 // over it as `parent`). Also how a game's rule set is named once options were changed: the
 // server calls it "PARENT (custom)", e.g. "classic (custom)".

@@ -1,4 +1,4 @@
-// The rules page's questions and answers (RULES.md sections 3–6, the points players ask about),
+// The rules page's questions and answers (docs/rules.md sections 3–6, the points players ask about),
 // written for the chosen rule set: where an answer depends on a rule option, the option's value
 // picks the answer. Every text comes from the translation files.
 
@@ -6,7 +6,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 
 /**
- * `text` with the wolf called fox (狐) when the rule set names it so (RULES.md 6, `wolf_name`).
+ * `text` with the wolf called fox (狐) when the rule set names it so (docs/rules.md 6, `wolf_name`).
  * Only for texts that name the animal, such as the ranks; never for the option that names it.
  */
 export function wolfText(set, text) {

@@ -12,7 +12,7 @@
 //   });
 //
 // Config (all optional; the same keys work in board.set):
-//   position      placement (RULES.md 7a) or a whole position string; default: the start
+//   position      placement (docs/rules.md 7a) or a whole position string; default: the start
 //   orientation   'red' (Red at the bottom, default) | 'blue'
 //   turnColor     'red' | 'blue'
 //   movableColor  'red' | 'blue' | 'both' | null (default: nothing can be moved)

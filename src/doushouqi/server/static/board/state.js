@@ -117,7 +117,7 @@ export function lakeArea(index, orientation = 'red') {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Placements (the first field of the position string, RULES.md 7a)
+// Placements (the first field of the position string, docs/rules.md 7a)
 
 export class PlacementError extends Error {
   constructor(message, placement) {
