@@ -112,6 +112,7 @@ def test_analysis_answers_a_legal_move_with_a_score(server: LiveServer) -> None:
     assert data["turn"] == 1
     assert data["red_cp"] == -data["score"]["cp"]
     assert data["readable_en"] and data["readable_zh"]
+    assert [line["move"] for line in data["lines"]] == [data["bestmove"]]  # one line asked
     over = client.post("/api/analysis", json={"fen": DEN_IN_ONE, "moves": ["d8d9"]}).json()
     assert over["bestmove"] is None and over["score"] is None
 
@@ -133,6 +134,32 @@ def test_analysis_by_the_real_engine_finds_the_den(tmp_path: Path) -> None:
     assert found["score"] == {"den": 1}
     assert found["red_cp"] > 9000
     assert found["pv"][0] == "d8d9"
+
+
+def test_analysis_by_the_real_engine_gives_its_best_lines(tmp_path: Path) -> None:
+    """``multipv``: the best lines, best first, each starting with a different legal move;
+    the first is the best move; more than the limit is refused."""
+    with running(make_settings(tmp_path), ai=ProcessPoolAi(1)) as live:
+        client = live.player()
+        body = {"moves": ["a3a4"], "movetime": 0.3, "multipv": 3}
+        data = client.post("/api/analysis", json=body)
+        too_many = client.post("/api/analysis", json={**body, "multipv": 6})
+        den = client.post("/api/analysis", json={"fen": DEN_IN_ONE, "multipv": 2}).json()
+    assert data.status_code == 200, data.text
+    found = data.json()
+    lines = found["lines"]
+    assert len(lines) == 3
+    board = Board()
+    board.push_move("a3a4")
+    firsts = [line["move"] for line in lines]
+    assert len(set(firsts)) == 3 and all(board.is_legal(board.parse_move(m)) for m in firsts)
+    assert firsts[0] == found["bestmove"] and lines[0]["pv"][0] == found["bestmove"]
+    assert all(line["pv"][0] == line["move"] and line["depth"] > 0 for line in lines)
+    assert all(line["red_cp"] == -line["score"]["cp"] for line in lines if "cp" in line["score"])
+    assert lines[0]["red_cp"] <= lines[1]["red_cp"] + 50  # Blue to move: lower is better
+    assert too_many.status_code == 422
+    assert den["lines"][0]["move"] == "d8d9" and den["lines"][0]["score"] == {"den": 1}
+    assert all(line["move"] != "d8d9" for line in den["lines"][1:])
 
 
 def test_replay_of_a_game_lists_every_position(server: LiveServer) -> None:

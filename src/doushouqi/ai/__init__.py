@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
         repetition_count,
     )
     from .perft import new_move_buffers, perft, perft_divide
-    from .search_driver import Engine, analyse, best_move
+    from .search_driver import Engine, analyse, analyse_lines, best_move
     from .state import (
         HISTORY_FIELDS,
         STATE_SIZE,
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("DEFAULT_SEARCH_PLIES", "Position"), "core"),
-    **dict.fromkeys(("Engine", "analyse", "best_move"), "search_driver"),
+    **dict.fromkeys(("Engine", "analyse", "analyse_lines", "best_move"), "search_driver"),
     **dict.fromkeys(
         (
             "MAX_MOVES",
@@ -114,6 +114,7 @@ __all__ = [
     "Engine",
     "Position",
     "analyse",
+    "analyse_lines",
     "best_move",
     "can_capture",
     "compile_rules",

@@ -63,7 +63,15 @@ from .work import (
     new_work,
 )
 
-__all__ = ["DEFAULT_TUNING", "MAX_DEPTH", "Engine", "analyse", "best_move", "score_from_internal"]
+__all__ = [
+    "DEFAULT_TUNING",
+    "MAX_DEPTH",
+    "Engine",
+    "analyse",
+    "analyse_lines",
+    "best_move",
+    "score_from_internal",
+]
 
 #: Deepest iteration (leaves room below MAX_PLY for extensions and quiescence).
 MAX_DEPTH = MAX_PLY - 32
@@ -488,3 +496,34 @@ def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResu
         return engine.search(board, Limit(movetime=movetime), level=level)
     finally:
         _POOLS[board.rules].put(engine)
+
+
+def analyse_lines(
+    board: Board, *, level: int = 10, movetime: float = 0.5, multipv: int = 3
+) -> list[Info]:
+    """The best ``multipv`` lines of ``board`` within ``movetime`` seconds, best first, each
+    starting with a different move: the lines of the deepest iteration that reported them
+    all, with the move the engine would play first. Fewer lines when there are fewer legal
+    moves; none when the game is over. The shared engines of :func:`best_move` search."""
+    by_depth: dict[int, dict[int, Info]] = {}
+
+    def keep(info: Info) -> None:
+        if info.get("pv"):
+            by_depth.setdefault(info.get("depth", 0), {})[info.get("multipv", 1)] = info
+
+    engine = _acquire(board.rules)
+    try:
+        limit = Limit(movetime=movetime)
+        result = engine.search(board, limit, level=level, on_info=keep, multipv=max(1, multipv))
+    finally:
+        _POOLS[board.rules].put(engine)
+    if result.move is None:
+        return []
+    wanted = min(max(1, multipv), board.legal_moves.count())
+    complete = [d for d, lines in by_depth.items() if all(n in lines for n in range(1, wanted + 1))]
+    others = by_depth[max(complete)] if complete else {}
+    best = Info(result.info, multipv=1)
+    if best.get("pv", [])[:1] != [result.move]:  # line 1 is the move played, always
+        best["pv"] = [result.move]
+    rest = [others[n] for n in sorted(others) if others[n]["pv"][0] != result.move]
+    return [best, *(Info(info, multipv=n) for n, info in enumerate(rest, 2))][:wanted]

@@ -66,6 +66,8 @@ class AiRequest:
     version: int | None = None
     #: Wall-clock time the service took the job (to measure its wait).
     submitted_at: float | None = None
+    #: How many lines an analysis asks for (the best first).
+    multipv: int = 1
 
 
 @dataclass(frozen=True)
@@ -122,26 +124,37 @@ def search_move(request: AiRequest, backlog: int = 0, workers: int = 1) -> AiMov
 
 
 #: An analysis as plain data: ``bestmove`` (None: game over), ``score`` ({"cp": n} or
-#: {"den": n}, the side to move's view, or None), ``depth``, ``pv`` (moves as text) and
-#: ``movetime`` (the seconds it was given).
+#: {"den": n}, the side to move's view, or None), ``depth``, ``pv`` (moves as text),
+#: ``lines`` (the best ``multipv`` lines, each with its ``score``, ``depth`` and ``pv``; the
+#: first is the best move's) and ``movetime`` (the seconds it was given).
 Analysis = dict[str, Any]
 
 
+def _score_data(score: Any) -> dict[str, int] | None:
+    if score is None:
+        return None
+    return {"den": score.den} if score.den is not None else {"cp": score.cp}
+
+
 def analyse_position(request: AiRequest, backlog: int = 0, workers: int = 1) -> Analysis:
-    """The best move and score of the request's position (in a worker process)."""
-    from doushouqi.ai import analyse
+    """The best move, score and lines of the request's position (in a worker process)."""
+    from doushouqi.ai import analyse_lines
 
     movetime = _given_movetime(request, backlog, workers)
-    result = analyse(board_for(request), level=request.level, movetime=movetime)
-    score = result.info.get("score")
-    return {
-        "bestmove": None if result.move is None else str(result.move),
-        "score": None if score is None else ({"den": score.den} if score.den is not None
-                                              else {"cp": score.cp}),
-        "depth": result.info.get("depth", 0),
-        "pv": [str(m) for m in result.info.get("pv", [])],
-        "movetime": movetime,
-    }  # fmt: skip
+    infos = analyse_lines(
+        board_for(request), level=request.level, movetime=movetime, multipv=request.multipv
+    )
+    lines: list[dict[str, Any]] = [
+        {
+            "score": _score_data(info.get("score")),
+            "depth": info.get("depth", 0),
+            "pv": [str(m) for m in info.get("pv", [])],
+        }
+        for info in infos
+    ]
+    best = lines[0] if lines else {"score": None, "depth": 0, "pv": []}
+    bestmove = best["pv"][0] if best["pv"] else None
+    return {"bestmove": bestmove, **best, "lines": lines, "movetime": movetime}
 
 
 def _start_worker(server_pid: int) -> None:
@@ -285,7 +298,7 @@ class RandomAi:
         """A random legal move and the material balance (a stand-in: no search)."""
         board = board_for(request)
         if board.is_game_over():
-            return {"bestmove": None, "score": None, "depth": 0, "pv": []}
+            return {"bestmove": None, "score": None, "depth": 0, "pv": [], "lines": []}
         move = random_move(board, self._random)
         pieces = [board.piece_at(square) for square in range(63)]
         balance = sum(
@@ -293,7 +306,8 @@ class RandomAi:
             for piece in pieces
             if piece is not None
         )
-        return {"bestmove": move, "score": {"cp": balance}, "depth": 1, "pv": [move]}
+        line = {"score": {"cp": balance}, "depth": 1, "pv": [move]}
+        return {"bestmove": move, **line, "lines": [line]}
 
     def close(self) -> None:
         pass

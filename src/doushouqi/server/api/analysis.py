@@ -35,6 +35,8 @@ MAX_MOVES = 2000
 DEN_CP = 10000
 #: Full strength: hints and analysis show the engine's best.
 ANALYSIS_LEVEL = 10
+#: Most lines an analysis returns (each costs about one more search of the position).
+MAX_LINES = 5
 
 
 class PositionQuery(BaseModel):
@@ -50,6 +52,9 @@ class AnalysisQuery(PositionQuery):
     purpose: Literal["hint", "analysis"] = Field(
         default="analysis",
         description="a hint (a player waits: served before replay analyses) or an analysis",
+    )
+    multipv: int = Field(
+        default=1, ge=1, le=MAX_LINES, description="how many of the best lines to return"
     )
 
 
@@ -122,12 +127,17 @@ async def position(query: PositionQuery) -> dict[str, Any]:
 
 @router.post("/analysis")
 async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str, Any]:
-    """The engine's best move and score for the position after ``moves`` (hints, replay)."""
+    """The engine's best move and score for the position after ``moves`` (hints, replay),
+    and its best ``multipv`` lines (``lines``, the best first: each line's first move in
+    readable notation, its score, depth and moves)."""
     enforce_rate(ctx.analysis_limiter, request)
     board, _ = _replay(query)
     result: dict[str, Any] = {"fen": board.fen(), "turn": board.turn}
     if board.is_game_over():
-        return {**result, "bestmove": None, "score": None, "red_cp": None, "depth": 0, "pv": []}
+        return {
+            **result, "bestmove": None, "score": None, "red_cp": None, "depth": 0, "pv": [],
+            "lines": [],
+        }  # fmt: skip
     # The position as the library read it (moves without stray spaces), so that the worker
     # replays exactly what was checked here.
     ai_request = AiRequest(
@@ -137,6 +147,7 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         level=ANALYSIS_LEVEL,
         movetime=query.movetime,
         kind=query.purpose,
+        multipv=query.multipv,
     )
     try:
         found = await asyncio.wait_for(
@@ -150,6 +161,7 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         log.error("the engine's move %r is not legal after %s", found["bestmove"], board.fen())
         raise HTTPException(503, "the engine is not available; try again") from None
     score = found["score"]
+    lines = [_line(board, line) for line in found.get("lines") or [found]]
     return {
         **result,
         "bestmove": str(best),
@@ -159,6 +171,30 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         "red_cp": None if score is None else _red_cp(score, board.turn),
         "depth": found["depth"],
         "pv": found["pv"],
+        "lines": [line for line in lines if line is not None],
+    }
+
+
+def _line(board: Board, line: dict[str, Any]) -> dict[str, Any] | None:
+    """One engine line for clients: its first move in readable notation, its score also from
+    Red's view; None when the engine's first move is not legal here (logged)."""
+    pv = [str(move) for move in line.get("pv") or []]
+    try:
+        move = board.parse_move(pv[0]) if pv else None
+    except ValueError:
+        move = None
+    if move is None:
+        log.error("the engine's line %r is not legal after %s", pv[:1], board.fen())
+        return None
+    score = line.get("score")
+    return {
+        "move": str(move),
+        "readable_en": move_to_readable(board, move, "en"),
+        "readable_zh": move_to_readable(board, move, "zh"),
+        "score": score,
+        "red_cp": None if score is None else _red_cp(score, board.turn),
+        "depth": line.get("depth", 0),
+        "pv": pv,
     }
 
 
