@@ -257,10 +257,11 @@ def test_a_game_against_the_computer_is_played_by_a_worker(
             ws.wait_for("game_started")
             replies = [play(ws, board) for _ in range(3)]
         for purpose in ("hint", "analysis"):
-            body = {"moves": [str(m) for m in board.move_stack], "movetime": 0.1}
+            body = {"moves": [str(m) for m in board.move_stack], "movetime": 0.1, "multipv": 2}
             found = human.post("/api/analysis", json={**body, "purpose": purpose})
             assert found.status_code == 200, found.text
             assert board.parse_move(found.json()["bestmove"])
+            assert len({line["move"] for line in found.json()["lines"]}) == 2  # via the worker
         wait_until(lambda: ai.capacity() == 7, "the worker to be counted")
         assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
         assert metric(server, "doushouqi_ai_queue") == 0
