@@ -103,3 +103,30 @@ def test_a_lease_taken_by_another_node_is_dropped_here(redis: RedisServer) -> No
         assert lease_holder(redis, "taken") == "other-node"
 
     assert run_node(redis, scenario).dropped == ["taken"]
+
+
+def test_following_a_game_while_redis_is_away_fails_clearly_then_works_again(
+    redis: RedisServer,
+) -> None:
+    """A socket to a game owned elsewhere subscribes to its channel. With Redis away that
+    fails at once with ClusterUnavailable (the client reconnects), and once Redis is back the
+    next try subscribes again, rather than waiting on the lost try for ever."""
+    from doushouqi.server.cluster import ClusterUnavailable
+
+    async def scenario(cluster: Cluster) -> None:
+        redis.kill()
+        try:
+            with pytest.raises(ClusterUnavailable):
+                await cluster.listen(cluster.handle("away"))
+        finally:
+            redis.start()
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                await cluster.listen(cluster.handle("away"))
+                break
+            except ClusterUnavailable:
+                assert time.monotonic() < deadline, "never subscribed again"
+                await asyncio.sleep(0.2)
+
+    run_node(redis, scenario)

@@ -51,7 +51,7 @@ from .redis_close import close_now
 if TYPE_CHECKING:
     from .actors import ActorRegistry, GameActor, Subscriber
 
-__all__ = ["Cluster", "RemoteGame", "node_id"]
+__all__ = ["Cluster", "ClusterUnavailable", "RemoteGame", "node_id"]
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +114,11 @@ BEATS = "dsq:beats"  # node → its last heartbeat (epoch seconds)
 AI_GAMES = "dsq:ai_games"  # node → {"n": its games against the computer in play, "t": when}
 
 
+class ClusterUnavailable(Exception):
+    """Redis did not answer in time: the client should try again (another node may be
+    taking the game over)."""
+
+
 class RemoteGame:
     """A game owned by another node, as this node's sockets see it: its events arrive on the
     game's channel, its commands go to the owner."""
@@ -131,7 +136,11 @@ class RemoteGame:
         texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
         self.version = max(self.version, version)
         self.subscribers[subscriber] = version
-        await self.cluster.report_presence(self)
+        try:
+            await self.cluster.report_presence(self)
+        except RedisError as exc:
+            self.subscribers.pop(subscriber, None)
+            raise ClusterUnavailable(f"cannot follow game {self.id}: {exc!r}") from exc
         return texts
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
@@ -397,14 +406,17 @@ class Cluster:
 
     async def listen(self, remote: RemoteGame) -> None:
         """Subscribe to the game's channel; return once Redis has confirmed it, so that every
-        change stored after this is heard."""
+        change stored after this is heard. Raises :class:`ClusterUnavailable` when Redis does
+        not confirm (it is away): the next call subscribes again."""
         channel = _game_channel(remote.id)
         self.remote[remote.id] = remote
-        confirmed = self._subscribed.get(channel)
-        if confirmed is None:
-            confirmed = self._subscribed[channel] = asyncio.Event()
-            await self._pubsub.subscribe(channel)
-        await asyncio.wait_for(confirmed.wait(), FORWARD_TIMEOUT)
+        confirmed = self._subscribed.setdefault(channel, asyncio.Event())
+        try:
+            if not confirmed.is_set():
+                await self._pubsub.subscribe(channel)  # again, if an earlier try was lost
+            await asyncio.wait_for(confirmed.wait(), FORWARD_TIMEOUT)
+        except (RedisError, RuntimeError, TimeoutError) as exc:  # RuntimeError: see below
+            raise ClusterUnavailable(f"cannot follow game {remote.id}: {exc!r}") from exc
 
     def forget(self, remote: RemoteGame) -> None:
         if self.remote.get(remote.id) is remote:
@@ -547,8 +559,8 @@ class Cluster:
         while not self._stopping.is_set():
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
-            except RedisError:
-                log.warning("redis unavailable: the cluster channels are silent")
+            except Exception as exc:  # RedisError, or redis-py's state after one: read on
+                log.warning("redis unavailable: the cluster channels are silent (%r)", exc)
                 await asyncio.sleep(1.0)
                 await self._resubscribe()
                 continue
@@ -566,10 +578,14 @@ class Cluster:
                 log.exception("bad cluster message on %s", message.get("channel"))
 
     async def _resubscribe(self) -> None:
-        with contextlib.suppress(RedisError):
+        # redis-py may refuse with a RuntimeError while another task's call is reconnecting
+        # the same connection: the reader then tries again at its next turn.
+        try:
             await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
             for game_id in list(self.remote):
                 await self._pubsub.subscribe(_game_channel(game_id))
+        except (RedisError, RuntimeError) as exc:
+            log.warning("could not subscribe again yet (%r)", exc)
 
     def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
         if channel == ACCOUNTS_CHANNEL:

@@ -46,7 +46,7 @@ from doushouqi.server.domain import (
 
 from .actors import ActorClosedError, GameActor, Subscriber, dumps, state_message
 from .auth import Principal
-from .cluster import RemoteGame
+from .cluster import ClusterUnavailable, RemoteGame
 from .context import AppContext, context_of
 from .db.gamestore import CommitError
 from .guards import is_cross_origin
@@ -328,7 +328,14 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
     ctx.sockets += 1
     subscriber = Subscriber(None if principal is None else principal.identity)
     client = Client(ctx, actor, principal, subscriber)
-    for text in await actor.open(subscriber, since):
+    try:
+        first = await actor.open(subscriber, since)
+    except ClusterUnavailable:
+        log.warning("cannot follow game %s now; the client reconnects", game_id[:16])
+        ctx.sockets -= 1
+        await websocket.close(code=1013, reason="try again")
+        return
+    for text in first:
         subscriber.deliver(text)
     pump = asyncio.create_task(_pump(websocket, subscriber))
     bucket = TokenBucket(ctx.settings.message_rate)
