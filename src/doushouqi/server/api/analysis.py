@@ -155,24 +155,14 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         )
     except Exception:  # a dead or overrun worker: say so, never hang the client
         raise HTTPException(503, "the engine is not available; try again") from None
-    try:
-        best = board.parse_move(str(found["bestmove"]))
-    except ValueError:  # the engine and the rules library disagree: a bug, for the log
-        log.error("the engine's move %r is not legal after %s", found["bestmove"], board.fen())
-        raise HTTPException(503, "the engine is not available; try again") from None
-    score = found["score"]
-    lines = [_line(board, line) for line in found.get("lines") or [found]]
-    return {
-        **result,
-        "bestmove": str(best),
-        "readable_en": move_to_readable(board, best, "en"),
-        "readable_zh": move_to_readable(board, best, "zh"),
-        "score": score,
-        "red_cp": None if score is None else _red_cp(score, board.turn),
-        "depth": found["depth"],
-        "pv": found["pv"],
-        "lines": [line for line in lines if line is not None],
-    }
+    # The best line is the best move's (its moves start with it); each line is checked.
+    best = _line(board, {**found, "pv": [found["bestmove"], *found["pv"][1:]]})
+    if best is None:  # the engine and the rules library disagree: a bug, logged by _line
+        raise HTTPException(503, "the engine is not available; try again")
+    others = [_line(board, line) for line in (found.get("lines") or [found])[1:]]
+    lines = [best, *(line for line in others if line is not None)]
+    fields = {key: value for key, value in best.items() if key != "move"}
+    return {**result, "bestmove": best["move"], **fields, "lines": lines}
 
 
 def _line(board: Board, line: dict[str, Any]) -> dict[str, Any] | None:
