@@ -178,6 +178,8 @@ class Cluster:
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.lease_ms = int(lease_seconds * 1000)
+        #: Seconds between beats: lease renewals, presence and AI-game reports.
+        self.beat_seconds = lease_seconds / _RENEWALS_PER_LEASE
         self.claim_interval = claim_interval
         self.owned: set[str] = set()
         self.remote: dict[str, RemoteGame] = {}
@@ -290,7 +292,7 @@ class Cluster:
     async def _presence_loop(self) -> None:
         while True:
             self._loop_seen = time.monotonic()
-            await asyncio.sleep(self.lease_ms / 1000 / _RENEWALS_PER_LEASE)
+            await asyncio.sleep(self.beat_seconds)
             try:
                 await self._refresh_presence()
                 await self._share_ai_games()
@@ -304,13 +306,16 @@ class Cluster:
         (fresh ones only: a dead node's games are being taken over and counted again)."""
         if self.registry is None:
             return
-        now = time.time()
         mine = self.registry.active_ai_games(self.registry.services.time.now())
-        await self.redis.hset(AI_GAMES, self.node, json.dumps({"n": mine, "t": now}))
-        stale_before = now - 3 * self.lease_ms / 1000 / _RENEWALS_PER_LEASE
+        await self.redis.hset(AI_GAMES, self.node, json.dumps({"n": mine, "t": time.time()}))
         reports = await self.redis.hgetall(AI_GAMES)
         records = [json.loads(text) for node, text in reports.items() if node != self.node]
-        self.ai_games_elsewhere = sum(r["n"] for r in records if r["t"] >= stale_before)
+        self.ai_games_elsewhere = sum(r["n"] for r in records if r["t"] >= self._stale_before())
+
+    def _stale_before(self) -> float:
+        """Reports (presence, AI games) older than this come from a node that missed three
+        beats: it is dead, or cut off."""
+        return time.time() - 3 * self.beat_seconds
 
     def _keep_leases(self, url: str) -> None:
         """The lease keeper (a thread with its own connection): beat and renew our leases on
@@ -318,10 +323,9 @@ class Cluster:
         moves must not hand its games to other nodes, which would then be starved in turn."""
         client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=FORWARD_TIMEOUT)
         renew = client.register_script(_RENEW)
-        period = self.lease_ms / 1000 / _RENEWALS_PER_LEASE
         stall_limit = _LOOP_STALL_LEASES * self.lease_ms / 1000
         try:
-            while not self._stopping.wait(period):
+            while not self._stopping.wait(self.beat_seconds):
                 if time.monotonic() - self._loop_seen > stall_limit:
                     log.error("the event loop is stuck: letting this node's leases lapse")
                     continue
@@ -415,7 +419,8 @@ class Cluster:
             if not confirmed.is_set():
                 await self._pubsub.subscribe(channel)  # again, if an earlier try was lost
             await asyncio.wait_for(confirmed.wait(), FORWARD_TIMEOUT)
-        except (RedisError, RuntimeError, TimeoutError) as exc:  # RuntimeError: see below
+        # RuntimeError: redis-py's, while another task reconnects (see _resubscribe).
+        except (RedisError, RuntimeError, TimeoutError) as exc:
             raise ClusterUnavailable(f"cannot follow game {remote.id}: {exc!r}") from exc
 
     def forget(self, remote: RemoteGame) -> None:
@@ -482,7 +487,7 @@ class Cluster:
             for game_id in games:
                 pipe.hgetall(_presence(game_id))
             answers = await pipe.execute()
-        stale_before = time.time() - 3 * self.lease_ms / 1000 / _RENEWALS_PER_LEASE
+        stale_before = self._stale_before()
         for game_id, records in zip(games, answers[len(answers) - len(games) :], strict=True):
             present: set[Actor] = set()
             for node, text in records.items():
@@ -539,7 +544,7 @@ class Cluster:
         if owner is None:
             self._owners.pop(game_id, None)
         else:
-            self._owners[game_id] = (owner, now + self.lease_ms / 1000 / _RENEWALS_PER_LEASE)
+            self._owners[game_id] = (owner, now + self.beat_seconds)
         return owner
 
     async def _serve(self, request: dict[str, Any]) -> None:
