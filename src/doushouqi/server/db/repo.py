@@ -415,12 +415,16 @@ def history(session: Session, key: str, limit: int, offset: int) -> tuple[int, l
 # ---------------------------------------------------------------------- server state, records
 
 
-def set_heartbeat(session: Session, at: float) -> None:
-    row = session.get(ServerStateRow, HEARTBEAT)
+def _set_state(session: Session, key: str, value: float) -> None:
+    row = session.get(ServerStateRow, key)
     if row is None:
-        session.add(ServerStateRow(key=HEARTBEAT, value=at))
+        session.add(ServerStateRow(key=key, value=value))
     else:
-        row.value = at
+        row.value = value
+
+
+def set_heartbeat(session: Session, at: float) -> None:
+    _set_state(session, HEARTBEAT, at)
 
 
 def get_heartbeat(session: Session) -> float | None:
@@ -440,12 +444,7 @@ def set_heartbeats(session: Session, at: float, node: str | None = None) -> None
     """The server's heartbeat and, in a cluster, this node's own."""
     set_heartbeat(session, at)
     if node is not None:
-        key = node_beat_key(node)
-        row = session.get(ServerStateRow, key)
-        if row is None:
-            session.add(ServerStateRow(key=key, value=at))
-        else:
-            row.value = at
+        _set_state(session, node_beat_key(node), at)
 
 
 def node_beats(session: Session) -> dict[str, float]:
