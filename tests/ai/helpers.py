@@ -6,6 +6,7 @@ import dataclasses
 
 from doushouqi.ai import Position
 from doushouqi.board import Board, Move
+from doushouqi.fen import placement_fen
 from doushouqi.rules import Repetition, RuleSet, find_rules
 from doushouqi.squares import ANIMAL_LETTERS, parse_square, square_name
 
@@ -29,20 +30,7 @@ INTERNATIONAL_RESTRICTED = dataclasses.replace(
 
 def fen_from_codes(codes: list[int], turn: int) -> str:
     """Position string of 63 piece codes and a side to move."""
-    rows = []
-    for row in range(8, -1, -1):
-        text, empty = "", 0
-        for code in codes[row * 7 : row * 7 + 7]:
-            if not code:
-                empty += 1
-                continue
-            if empty:
-                text += str(empty)
-                empty = 0
-            letter = ANIMAL_LETTERS[(code - 1) % 8 + 1]
-            text += letter if code <= 8 else letter.lower()
-        rows.append(text + (str(empty) if empty else ""))
-    return "/".join(rows) + (" b" if turn else " w")
+    return placement_fen(codes) + (" b" if turn else " w")
 
 
 def fen_of(pieces: str, turn: str = "w") -> str:
