@@ -14,11 +14,12 @@ the GIL released, so :meth:`Engine.stop` (from any thread) and the deadline time
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -477,6 +478,16 @@ def _acquire(rules: RuleSet) -> Engine:
     return pool.get()  # every engine busy: wait for one
 
 
+@contextlib.contextmanager
+def _shared_engine(rules: RuleSet) -> Iterator[Engine]:
+    """One of the rule set's shared engines, given back to the pool afterwards."""
+    engine = _acquire(rules)
+    try:
+        yield engine
+    finally:
+        _POOLS[rules].put(engine)
+
+
 def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) -> Move:
     """The engine's move in ``board`` at ``level`` within ``movetime`` seconds (None: one
     second at level 10, less below, as the level decides). Raises ValueError when the game is
@@ -491,11 +502,8 @@ def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResu
     """Search ``board`` within ``movetime`` seconds: the best move (None when the game is over)
     with the search's last info (score from the side to move's view, depth, pv). Uses the
     same shared engines as :func:`best_move`."""
-    engine = _acquire(board.rules)
-    try:
+    with _shared_engine(board.rules) as engine:
         return engine.search(board, Limit(movetime=movetime), level=level)
-    finally:
-        _POOLS[board.rules].put(engine)
 
 
 def analyse_lines(
@@ -511,12 +519,9 @@ def analyse_lines(
         if info.get("pv"):
             by_depth.setdefault(info.get("depth", 0), {})[info.get("multipv", 1)] = info
 
-    engine = _acquire(board.rules)
-    try:
+    with _shared_engine(board.rules) as engine:
         limit = Limit(movetime=movetime)
         result = engine.search(board, limit, level=level, on_info=keep, multipv=max(1, multipv))
-    finally:
-        _POOLS[board.rules].put(engine)
     if result.move is None:
         return []
     wanted = min(max(1, multipv), board.legal_moves.count())
