@@ -18,6 +18,7 @@ import pytest
 
 from doushouqi.board import Board, Move
 from doushouqi.outcome import Termination
+from doushouqi.server.translations import load_table
 from doushouqi.squares import RED, WATER, square_name
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "doushouqi" / "server" / "static"
@@ -38,10 +39,7 @@ def load_lessons() -> dict[str, Any]:
 
 DATA = load_lessons()
 LESSONS = DATA["lessons"]
-TRANSLATIONS = {
-    lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    for lang in ("zh", "en")
-}
+TRANSLATIONS = {lang: load_table(STATIC, lang) for lang in ("zh", "en")}
 
 
 def meets_goal(board: Board, move: Move, goal: dict[str, Any]) -> bool:

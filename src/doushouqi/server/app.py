@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from doushouqi import __version__
 
+from . import translations
 from .actors import ActorRegistry, Services
 from .ai_pool import AiService, ProcessPoolAi
 from .ai_redis import RedisAi
@@ -225,6 +226,9 @@ def create_app(
     app.include_router(rules.router)
     app.include_router(ws_router)
     if settings.static_dir.is_dir():
+        translations.check_tables(settings.static_dir)  # a broken file stops the start here
+        app.state.static_dir = settings.static_dir
+        app.include_router(translations.router)
         # Last: the API routes above take precedence over files.
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     add_security_headers(app)  # last: outermost, so every response gets the headers

@@ -1,5 +1,6 @@
-// Translations: every UI string comes from /i18n/{lang}.json. The language defaults to the
-// browser's, can be switched, and is remembered in localStorage.
+// Translations: every UI string comes from /i18n/{lang}.json, which the server merges from the
+// area files of static/i18n/{lang}/. The language defaults to the browser's, can be switched,
+// and is remembered in localStorage.
 
 const KEY = 'doushouqi.lang';
 const LANGS = ['zh', 'en'];

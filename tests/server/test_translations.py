@@ -1,0 +1,52 @@
+"""The translation tables: area files merged per language, served at /i18n/<lang>.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from doushouqi.server.settings import STATIC_DIR
+from doushouqi.server.translations import TranslationError, load_table
+
+from .live import LiveServer
+
+
+def write(root: Path, lang: str, area: str, table: object) -> None:
+    folder = root / "i18n" / lang
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{area}.json").write_text(json.dumps(table), encoding="utf-8")
+
+
+def test_areas_are_merged(tmp_path: Path) -> None:
+    write(tmp_path, "en", "site", {"a": "A"})
+    write(tmp_path, "en", "chat", {"b": "B"})
+    assert load_table(tmp_path, "en") == {"a": "A", "b": "B"}
+
+
+def test_a_key_in_two_areas_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "en", "site", {"a": "A"})
+    write(tmp_path, "en", "chat", {"a": "again"})
+    with pytest.raises(TranslationError, match="'a' is already in chat.json"):
+        load_table(tmp_path, "en")
+
+
+def test_a_file_that_is_not_an_object_of_strings_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "en", "site", {"a": 1})
+    with pytest.raises(TranslationError, match="object of strings"):
+        load_table(tmp_path, "en")
+
+
+def test_every_language_has_every_key() -> None:
+    tables = {lang: load_table(STATIC_DIR, lang) for lang in ("zh", "en")}
+    assert tables["en"], "no English strings found"
+    assert tables["zh"].keys() == tables["en"].keys()
+
+
+def test_served_merged_and_unknown_languages_are_404(server: LiveServer) -> None:
+    client = server.player()
+    answer = client.get("/i18n/en.json")
+    assert answer.status_code == 200
+    assert answer.json() == load_table(STATIC_DIR, "en")
+    assert client.get("/i18n/xx.json").status_code == 404
