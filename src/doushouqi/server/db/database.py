@@ -77,7 +77,7 @@ class Database:
         return self.engine.dialect.name == "sqlite"
 
     def migrate(self) -> None:
-        """Bring the schema to the latest revision (``alembic upgrade head``). On PostgreSQL,
+        """Bring the schema to the latest revision (``alembic upgrade heads``: features add their tables in migrations of their own, side by side). On PostgreSQL,
         nodes of a cluster starting together take turns (an advisory lock held for the
         transaction): the first migrates, the others then find nothing left to do."""
         config = alembic_config()
@@ -85,7 +85,7 @@ class Database:
             if not self.is_sqlite:
                 connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, "heads")
 
     def run_sync(self, fn: Callable[[Session], T]) -> T:
         with self.sessions.begin() as session:
