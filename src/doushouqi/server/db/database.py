@@ -77,9 +77,10 @@ class Database:
         return self.engine.dialect.name == "sqlite"
 
     def migrate(self) -> None:
-        """Bring the schema to the latest revision (``alembic upgrade heads``: features add their tables in migrations of their own, side by side). On PostgreSQL,
-        nodes of a cluster starting together take turns (an advisory lock held for the
-        transaction): the first migrates, the others then find nothing left to do."""
+        """Bring the schema to the latest revisions (``alembic upgrade heads``: a feature may
+        add its tables in a migration of its own, beside the others). On PostgreSQL, nodes of
+        a cluster starting together take turns (an advisory lock held for the transaction):
+        the first migrates, the others then find nothing left to do."""
         config = alembic_config()
         with self.engine.begin() as connection:
             if not self.is_sqlite:
