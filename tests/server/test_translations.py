@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from doushouqi.server.settings import STATIC_DIR
-from doushouqi.server.translations import TranslationError, load_table
+from doushouqi.server.translations import LANGS, TranslationError, load_table
 
 from .live import LiveServer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def write(root: Path, lang: str, area: str, table: object) -> None:
@@ -40,9 +44,31 @@ def test_a_file_that_is_not_an_object_of_strings_is_refused(tmp_path: Path) -> N
 
 
 def test_every_language_has_every_key() -> None:
-    tables = {lang: load_table(STATIC_DIR, lang) for lang in ("zh", "en")}
+    tables = {lang: load_table(STATIC_DIR, lang) for lang in LANGS}
     assert tables["en"], "no English strings found"
-    assert tables["zh"].keys() == tables["en"].keys()
+    for lang in LANGS:
+        assert tables[lang].keys() == tables["en"].keys(), lang
+
+
+def test_traditional_chinese_is_generated_from_simplified() -> None:
+    """zh-Hant is tools/i18n_hant.py's output for today's zh files (run it after editing zh)."""
+    check = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "i18n_hant.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stderr
+
+
+def test_the_traditional_check_notices_a_stale_file(tmp_path: Path) -> None:
+    write(tmp_path, "zh", "site", {"animal.lion": "狮", "x": "设置"})
+    tool = [sys.executable, str(ROOT / "tools" / "i18n_hant.py"), "--i18n", str(tmp_path / "i18n")]
+    assert subprocess.run([*tool, "--check"], capture_output=True, check=False).returncode == 1
+    assert subprocess.run(tool, capture_output=True, check=False).returncode == 0
+    written = json.loads((tmp_path / "i18n" / "zh-Hant" / "site.json").read_text(encoding="utf-8"))
+    assert written == {"animal.lion": "獅", "x": "設定"}
+    assert subprocess.run([*tool, "--check"], capture_output=True, check=False).returncode == 0
 
 
 def test_served_merged_and_unknown_languages_are_404(server: LiveServer) -> None:
