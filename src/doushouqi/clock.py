@@ -11,6 +11,11 @@ Time controls are written ``BASE+INC/PERs`` (docs/rules.md 5.2 and 5.3):
 * ``/PERs`` is the per-move limit in seconds. Exceeding it is a timeout (超时): the turn passes
   to the opponent, nothing moves, and the timeout is counted; a side's fourth timeout loses.
 
+Correspondence games are written ``Nd``: ``N`` **days** per move (``1d``, ``3d``, ``0.5d``) and
+no main clock. The side to move has N days for each move; a move gives the opponent a fresh N
+days (nothing carries over), and running out of days loses the game (a flag fall, not a timeout
+pass: the per-move-timer rule of 5.3 is for games played at one sitting).
+
 ``str(control)`` writes the canonical form (``10+0``, ``100s+1``, ``/30s``): minutes when the
 base is a whole number of quarter minutes, seconds otherwise, so parsing it gives back an equal
 value.
@@ -51,7 +56,7 @@ class TimeControlError(ValueError):
 
 
 class TimeControlSyntaxError(TimeControlError):
-    """A time control string does not follow the ``BASE+INC/PERs`` syntax."""
+    """A time control string does not follow the ``BASE+INC/PERs`` (or ``Nd``) syntax."""
 
 
 class ClockError(ValueError):
@@ -65,6 +70,9 @@ _SYNTAX = re.compile(
     rf"(?:/(?P<per>{_NUMBER})s?)?",
     re.ASCII,  # float() would accept other scripts' digits; the syntax is ASCII only
 )
+_DAYS_SYNTAX = re.compile(rf"(?P<days>{_NUMBER})d", re.ASCII)
+#: Seconds in one day of a correspondence game.
+DAY = 86_400.0
 
 
 def _fmt(x: float) -> str:
@@ -74,19 +82,41 @@ def _fmt(x: float) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
-    """Main time ``base`` and ``increment`` per move, and an optional ``per_move`` limit (s).
+    """Main time ``base`` and ``increment`` per move, and an optional ``per_move`` limit (s);
+    or, for a correspondence game, ``days`` per move and nothing else.
 
-    ``base == 0`` means no main clock (only ``per_move``, which must then be set).
+    ``base == 0`` means no main clock (only ``per_move`` or ``days``, one of which must then be
+    set).
 
     >>> TimeControl.parse("10+5/30s")
     TimeControl(base=600.0, increment=5.0, per_move=30.0)
     >>> str(TimeControl(base=100.0, increment=1.0)), str(TimeControl(0.0, per_move=20.0))
     ('100s+1', '/20s')
+    >>> TimeControl.parse("3d"), TimeControl.parse("3d").is_correspondence
+    (TimeControl(base=0.0, increment=0.0, per_move=None, days=3.0), True)
     """
 
     base: float
     increment: float = 0.0
     per_move: float | None = None
+    days: float | None = None
+
+    def __repr__(self) -> str:
+        # The days appear only in correspondence controls, so other reprs read as they always did.
+        text = f"base={self.base!r}, increment={self.increment!r}, per_move={self.per_move!r}"
+        if self.days is not None:
+            text += f", days={self.days!r}"
+        return f"TimeControl({text})"
+
+    @property
+    def is_correspondence(self) -> bool:
+        """Whether this is a correspondence control (days per move, no main clock)."""
+        return self.days is not None
+
+    @property
+    def move_seconds(self) -> float | None:
+        """A correspondence game's time for each move in seconds (None for other controls)."""
+        return None if self.days is None else self.days * DAY
 
     def __post_init__(self) -> None:
         # Store floats even when given ints, so equal controls compare and print alike.
@@ -99,6 +129,13 @@ class TimeControl:
             raise TimeControlError(f"times must be finite and non-negative: {self!r}")
         if self.per_move is not None and self.per_move <= 0:
             raise TimeControlError("per_move must be positive")
+        if self.days is not None:
+            object.__setattr__(self, "days", float(self.days))
+            if not (math.isfinite(self.days) and self.days > 0):
+                raise TimeControlError(f"days per move must be positive: {self!r}")
+            if self.base or self.increment or self.per_move is not None:
+                raise TimeControlError("a correspondence control has only days per move")
+            return
         if self.base == 0 and self.per_move is None:
             raise TimeControlError("a time control needs a base time or a per-move limit")
         if self.base == 0 and self.increment != 0:
@@ -107,11 +144,17 @@ class TimeControl:
 
     @classmethod
     def parse(cls, text: str) -> TimeControl:
-        """Parse ``BASE+INC/PERs``; see the module docstring for the syntax.
+        """Parse ``BASE+INC/PERs`` or ``Nd``; see the module docstring for the syntax.
 
         >>> TimeControl.parse("0.5+0"), TimeControl.parse("/30s").per_move
         (TimeControl(base=30.0, increment=0.0, per_move=None), 30.0)
         """
+        days = _DAYS_SYNTAX.fullmatch(text.strip())
+        if days is not None:
+            try:
+                return cls(0.0, days=float(days["days"]))
+            except TimeControlError as exc:
+                raise TimeControlSyntaxError(f"bad time control {text!r}: {exc}") from exc
         m = _SYNTAX.fullmatch(text.strip())
         if m is None or not text.strip():
             raise TimeControlSyntaxError(f"bad time control {text!r}; expected e.g. '10+5/30s'")
@@ -127,6 +170,8 @@ class TimeControl:
 
     def __str__(self) -> str:
         """The canonical string, which :meth:`parse` turns back into an equal value."""
+        if self.days is not None:
+            return _fmt(self.days) + "d"
         text = ""
         if self.base > 0:
             # Minutes read naturally, but only quarter minutes convert exactly in both ways.
@@ -174,9 +219,11 @@ class GameClock:
     """Both sides' clocks.
 
     ``main_time[c]`` is side c's main time at the start of the current turn (``math.inf``
-    with no main clock). ``turn_started`` is when the current turn began, shifted forward by
-    any pause, so that ``now - turn_started`` is always the time used on this move; it is
-    None until :meth:`start`. ``paused_at`` is set while the clock is paused.
+    with no main clock; in a correspondence game, the time for the move: every move gives the
+    opponent the control's full days again). ``turn_started`` is when the current turn
+    began, shifted forward by any pause, so that ``now - turn_started`` is always the time
+    used on this move; it is None until :meth:`start`. ``paused_at`` is set while the clock
+    is paused.
     """
 
     control: TimeControl
@@ -191,6 +238,8 @@ class GameClock:
         """A clock that has not started, with ``to_move`` to play first."""
         _check_color(to_move)
         main = control.base if control.base > 0 else math.inf
+        if control.move_seconds is not None:
+            main = control.move_seconds
         return cls(control, (main, main), to_move)
 
     @property
@@ -298,6 +347,8 @@ class GameClock:
         side = self.to_move
         left = list(self.main_time)
         left[side] = left[side] - used + self.control.increment
+        if self.control.move_seconds is not None:
+            left[side] = self.control.move_seconds  # the next move gets its full days again
         return replace(self, main_time=(left[0], left[1]), to_move=1 - side, turn_started=now)
 
     def apply_timeout(self, now: float) -> GameClock:

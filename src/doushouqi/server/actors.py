@@ -250,6 +250,8 @@ class GameActor:
         if rematch is not None:
             self._registry.adopt(rematch)
         self._registry.notify_players(game, events)
+        for listener in self._registry.commit_listeners:
+            listener(game, events)
 
     def broadcast(self, texts: Iterable[str], *, notice: bool = False) -> None:
         """Send ``texts`` (the events of the current version, or a ``notice`` that is no
@@ -459,6 +461,9 @@ class ActorRegistry:
         self._loading: dict[str, asyncio.Future[GameActor | None]] = {}
         #: Account id → its bot event streams (game starts and the like).
         self.account_streams: dict[int, set[Subscriber]] = {}
+        #: Called with each committed game and its events (after the broadcast); must not
+        #: block or raise (e.g. correspondence.py's your-turn notifications).
+        self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []
 
     def __len__(self) -> int:
         return len(self._actors)

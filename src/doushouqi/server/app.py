@@ -24,12 +24,13 @@ from sqlalchemy.orm import Session
 
 from doushouqi import __version__
 
-from . import translations
+from . import correspondence, translations
 from .actors import ActorRegistry, Services
 from .ai_pool import AiService, ProcessPoolAi
 from .ai_redis import RedisAi
 from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
+from .api import correspondence as correspondence_api
 from .auth import Auth
 from .cluster import Cluster, node_id
 from .context import AppContext
@@ -162,6 +163,7 @@ def create_app(
             metrics=metrics,
         )
         app.state.ctx = ctx
+        correspondence.install(ctx)
         _gauges(ctx)
         # A Redis AI starts watching its workers at its first use: make that now, so that
         # admission control knows their capacity from the first game on.
@@ -215,6 +217,7 @@ def create_app(
 
     for router in (
         auth_api.router,
+        correspondence_api.router,  # before games: /api/games/my-turn is no game id
         games.router,
         players.router,
         records.router,

@@ -31,6 +31,7 @@ from doushouqi.server.domain import (
     Abort,
     AcceptDraw,
     AcceptTakeback,
+    ClaimDraw,
     ClaimVictory,
     Command,
     DeclineDraw,
@@ -70,6 +71,7 @@ ACTIONS: dict[str, type[Command]] = {
     "decline_takeback": DeclineTakeback,
     "rematch": Rematch,
     "claim_victory": ClaimVictory,
+    "claim_draw": ClaimDraw,
 }
 
 
@@ -107,6 +109,7 @@ class ActionMessage(_GameCommand):
         "decline_takeback",
         "rematch",
         "claim_victory",
+        "claim_draw",
     ]
 
 

@@ -42,6 +42,8 @@ COMMAND_EXAMPLES = {
 #: Longest time controls accepted (a game should end within a day).
 MAX_BASE_SECONDS = 3 * 3600.0
 MAX_PER_MOVE_SECONDS = 3600.0
+#: Correspondence games: whole days per move, at most two weeks (docs/server.md).
+MAX_CORRESPONDENCE_DAYS = 14
 
 #: A custom rule set is named after the named set it changes: "classic (custom)".
 CUSTOM_SUFFIX = " (custom)"
@@ -82,6 +84,10 @@ def _time_control(text: str | None) -> TimeControl | None:
         control = TimeControl.parse(text)
     except TimeControlError as exc:
         raise HTTPException(422, str(exc)) from None
+    if control.days is not None:
+        if not control.days.is_integer() or control.days > MAX_CORRESPONDENCE_DAYS:
+            raise HTTPException(422, "correspondence: 1 to 14 whole days per move")
+        return control
     if control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
         raise HTTPException(422, "time control too long (at most 3 hours, 1 hour per move)")
     return control

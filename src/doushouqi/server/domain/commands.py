@@ -24,6 +24,7 @@ __all__ = [
     "Abort",
     "AcceptDraw",
     "AcceptTakeback",
+    "ClaimDraw",
     "ClaimVictory",
     "Command",
     "DeclineDraw",
@@ -121,6 +122,14 @@ class ClaimVictory(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ClaimDraw(Command):
+    """End the game drawn while the opponent is disconnected ("call it a draw"), instead of
+    waiting out their grace period for the win."""
+
+    command_type: ClassVar[str] = "claim_draw"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Disconnected(Command):
     """Server-driven: the player at ``color`` lost its last connection at ``at`` (default now)."""
 
@@ -169,6 +178,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         AcceptTakeback,
         DeclineTakeback,
         ClaimVictory,
+        ClaimDraw,
         Disconnected,
         Reconnected,
         Tick,

@@ -112,6 +112,8 @@ def rewind_clock(clock: GameClock | None, to_move: int, now: float) -> GameClock
     used = now - clock.turn_started
     left = list(clock.main_time)
     left[clock.to_move] -= used
+    if clock.control.move_seconds is not None:  # correspondence: each turn has its full days
+        left = [clock.control.move_seconds] * 2
     return dataclasses.replace(
         clock, main_time=(left[0], left[1]), to_move=to_move, turn_started=now
     )

@@ -34,6 +34,7 @@ from .commands import (
     Abort,
     AcceptDraw,
     AcceptTakeback,
+    ClaimDraw,
     ClaimVictory,
     Command,
     DeclineDraw,
@@ -405,6 +406,21 @@ def handle_claim_victory(ctx: Context, command: ClaimVictory) -> HandlerResult:
     return Reject(RejectCode.GRACE_NOT_OVER, f"your opponent has {left:.0f} s left to return")
 
 
+def handle_claim_draw(ctx: Context, command: ClaimDraw) -> HandlerResult:
+    game = ctx.game
+    seat = resolve_seat(game, command)
+    if isinstance(seat, Reject):
+        return seat
+    if game.mode is not Mode.ONLINE:
+        return Reject(RejectCode.NOT_AVAILABLE, "only an online game's opponent can leave")
+    if rejected := require_started(game):
+        return rejected
+    if abandonment_deadline(game, 1 - seat) is None:
+        return Reject(RejectCode.OPPONENT_CONNECTED, "your opponent is connected")
+    # The one who stayed lets the leaver off: a draw, and no penalty for leaving.
+    return finish(game, Outcome(Termination.DRAW_AGREED, None), ctx.now)
+
+
 def _connection_seat(game: Game, command: Command) -> int | Reject:
     if not isinstance(command.actor, Server):
         return Reject(RejectCode.SERVER_ONLY, "only the server reports connections")
@@ -494,6 +510,7 @@ HANDLERS: Mapping[type[Command], Handler] = {
     AcceptTakeback: handle_accept_takeback,
     DeclineTakeback: handle_decline_takeback,
     ClaimVictory: handle_claim_victory,
+    ClaimDraw: handle_claim_draw,
     Disconnected: handle_disconnected,
     Reconnected: handle_reconnected,
     Tick: handle_tick,

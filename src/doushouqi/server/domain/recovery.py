@@ -7,6 +7,13 @@ are settled first, at their own times, exactly as a punctual server would have; 
 and per-move clocks and any disconnected player's grace period are shifted by the downtime, so
 that nobody is charged for time the server was away. An online game still waiting for an
 opponent is aborted if its wait ended meanwhile (the wait is not extended by the downtime).
+
+Correspondence games (days per move) are the exception: their days are calendar days, which
+pass whether or not the server runs (as on lichess), so a short downtime costs the side to move
+nothing it would notice, and a long one is not added to anybody's time. But nobody loses one
+on time because the server was away when they would have moved: if the deadline fell during
+the downtime, or falls soon after, the side to move gets back the time it had left when the
+server went down, up to :data:`CORRESPONDENCE_RESTART_MARGIN` (an hour) from the restart.
 """
 
 from __future__ import annotations
@@ -14,13 +21,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from doushouqi.clock import GameClock
+
 from .apply import apply
 from .commands import Tick
 from .events import ClockView, Event
 from .model import Game, GameStatus
 from .views import clock_view
 
-__all__ = ["GameResumed", "resume_after_downtime"]
+__all__ = ["CORRESPONDENCE_RESTART_MARGIN", "GameResumed", "resume_after_downtime"]
+
+#: After a restart, the most time a correspondence player is sure to have for the move they
+#: could not make while the server was down (seconds).
+CORRESPONDENCE_RESTART_MARGIN = 3600.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,7 +65,10 @@ def resume_after_downtime(game: Game, down_at: float, now: float) -> tuple[Game,
     downtime = now - down_at
     clock = settled.clock
     if clock is not None and clock.running:
-        clock = clock.pause(down_at).resume(now)
+        if clock.control.is_correspondence:
+            clock = _correspondence_after_downtime(clock, down_at, now)
+        else:
+            clock = clock.pause(down_at).resume(now)
     away = tuple(None if t is None else t + downtime for t in settled.disconnected_since)
     if clock == settled.clock and away == settled.disconnected_since:
         return settled, events
@@ -62,3 +78,15 @@ def resume_after_downtime(game: Game, down_at: float, now: float) -> tuple[Game,
         at=now, downtime=downtime, clocks=clock_view(clock, now), game_id=game.id, version=version
     )
     return resumed, [*events, event]
+
+
+def _correspondence_after_downtime(clock: GameClock, down_at: float, now: float) -> GameClock:
+    """The days ran on; only a deadline the server's absence made impossible to meet moves,
+    to give back what the side to move had left (at most the margin) from ``now``."""
+    assert clock.turn_started is not None
+    deadline = clock.turn_started + clock.main_time[clock.to_move]
+    owed = min(clock.remaining(clock.to_move, down_at), CORRESPONDENCE_RESTART_MARGIN)
+    if deadline >= now + owed:
+        return clock
+    shift = now + owed - deadline
+    return clock.pause(down_at).resume(down_at + shift)

@@ -12,6 +12,8 @@ Choices where the rules are silent:
   leave one another); against the AI or on one screen a disconnect is recorded and shown, and
   the clock, if any, keeps running.
 * A disconnected player's clock keeps running; whichever deadline falls first decides.
+* Correspondence games (days per move) have no grace period: their players come and go
+  between moves, so leaving never loses there; only running out of days does (a flag fall).
 * When a clock deadline and a grace expiry fall at the same moment, the clock goes first.
 * An online game whose seat nobody takes is aborted ``lobby_wait`` seconds after it was
   created, so open games do not pile up in the lobby. The wait is wall-clock time: a server
@@ -45,6 +47,8 @@ def abandonment_deadline(game: Game, color: int) -> float | None:
     such rule in this game)."""
     since = game.disconnected_since[color]
     if since is None or game.mode is not Mode.ONLINE or game.status is not GameStatus.STARTED:
+        return None
+    if game.time_control is not None and game.time_control.is_correspondence:
         return None
     return since + game.grace_period
 

@@ -1,6 +1,6 @@
 // The web client: a hash router over the views (home, new-game settings, game, lobby, rules).
 
-import { t, loadLang, otherLang, currentLang } from './i18n.js';
+import { t, loadLang, currentLang, LANGS } from './i18n.js';
 import { api, ensurePlayer, fetchRuleSets, sessionPlayer } from './api.js';
 import { authView, leaderboardView, mountAccountMenu, profileView, ratedOption, renderAccountMenu } from './accounts.js';
 import { h, pageHead } from './dom.js';
@@ -18,7 +18,7 @@ import { timeFields } from './custom_time.js';
 import { levelField } from './levels.js';
 
 const view = document.querySelector('#view');
-const langButton = document.querySelector('#lang');
+const langMenu = document.querySelector('#lang'); // a <select> of the languages, each named in itself
 let current = null; // the view's cleanup
 
 const TIME_PRESETS = ['', '3+2', '5+3', '10+5', '10+0/30s', '15+10/60s'];
@@ -281,9 +281,16 @@ async function route() {
   current = cleanup;
 }
 
-langButton.addEventListener('click', async () => {
-  await loadLang(otherLang());
-  langButton.textContent = t('lang.switch');
+langMenu.replaceChildren(...LANGS.map((l) => h('option', { value: l.code, lang: l.html }, l.name)));
+// The top bar in the language shown: the menu's choice, the name in its script (鬥獸棋 in zh-Hant).
+function showLang() {
+  langMenu.value = currentLang();
+  document.querySelector('.brand-name').textContent = t('brand.name');
+  document.querySelector('.brand .token').textContent = t('brand.token');
+}
+langMenu.addEventListener('change', async () => {
+  await loadLang(langMenu.value);
+  showLang();
   route();
 });
 
@@ -292,7 +299,7 @@ const direct = location.pathname.match(/^\/game\/([\w-]+)/);
 if (direct) history.replaceState(null, '', `/#/game/${direct[1]}`);
 
 await loadLang();
-langButton.textContent = t('lang.switch');
+showLang();
 document.querySelector('#home-link').addEventListener('click', () => go('/'));
 mountAccountMenu(document.querySelector('#account'), { reload: route });
 window.addEventListener('hashchange', route);
