@@ -523,3 +523,13 @@ describe('position diffs (for animation)', () => {
     assert.deepEqual(S.diffPieces(a, b), { moves: [], removed: ['a1'], added: ['g1'] });
   });
 });
+
+test('zh-Hant names pieces and squares in traditional characters', () => {
+  const state = S.createState({ position: START, lang: 'zh-Hant' });
+  assert.equal(S.pieceChar('lion', 'wolf', 'zh-Hant'), '獅');
+  assert.equal(S.pieceChar('cat', 'wolf', 'zh-Hant'), '貓');
+  assert.equal(S.pieceChar('cat'), '猫');
+  assert.equal(S.pieceChar('wolf', 'fox', 'zh-Hant'), '狐');
+  assert.match(S.squareLabel(state, 'd1'), /紅方獸穴/);
+  assert.match(S.squareLabel(state, 'g1'), /紅方獅，戰力7/);
+});

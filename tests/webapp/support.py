@@ -67,6 +67,21 @@ def shoot(page: Page, artifacts: Path, name: str) -> None:
     page.set_viewport_size(PHONE)
 
 
+def choose_language(page: Page, lang: str) -> None:
+    """Pick ``lang`` (``zh``, ``zh-Hant``, ``en``) in the top bar's language menu."""
+    page.select_option("#lang", lang)
+    expect(page.locator("html")).to_have_attribute("lang", HTML_LANG[lang])
+
+
+def toggle_language(page: Page) -> None:
+    """Simplified Chinese → English, anything else → Simplified Chinese (the menu, as a person)."""
+    shown = page.locator("html").get_attribute("lang")
+    choose_language(page, "en" if shown == HTML_LANG["zh"] else "zh")
+
+
+HTML_LANG = {"zh": "zh-CN", "zh-Hant": "zh-Hant", "en": "en"}
+
+
 def click_move(page: Page, move: str) -> None:
     page.click(f'.dsq-squares [data-square="{move[:2]}"]')
     page.click(f'.dsq-squares [data-square="{move[2:4]}"]')

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 from tests.server.live import DEN_GAME, LiveServer
-from tests.webapp.support import Client, click_move, fetch_json, plies, shoot
+from tests.webapp.support import Client, click_move, fetch_json, plies, shoot, toggle_language
 
 PASSWORD = "correct horse battery"
 
@@ -255,7 +255,7 @@ def test_rated_online_game_moves_the_rating(
         rating = top.locator(".leader-value strong").inner_text()
         assert float(rating.split("±")[0]) > 1500, rating
         shoot(page, artifacts, "leaderboard-rating")
-        page.click("#lang")
+        toggle_language(page)
         expect(page.locator("#leaderboard-list li").first).to_contain_text("Level 1")
         page.goto(server.url + "/#/player/cao_cao")
         won = page.locator(f'#profile-games [data-game="{found[1]}"]')

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 from tests.server.live import LiveServer
-from tests.webapp.support import Client, click_move, plies, shoot
+from tests.webapp.support import Client, click_move, plies, shoot, toggle_language
 
 #: Red's wolf walks into Blue's trap d8, next to Blue's dog on c8 (see the server tests).
 TO_THE_TRAP = ["c3d3", "b8c8", "d3d4", "a9b9", "d4d5", "g9f9"]
@@ -100,7 +100,7 @@ def test_an_adjusted_option_is_in_force_on_the_board(client: Client, artifacts: 
     expect(page.locator("#ro-list")).to_be_visible()
     expect(page.locator("#ro-trapped_can_capture")).to_be_checked()
     expect(page.locator("#ro-count")).to_have_text("已改 1 项")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator("#rule-options-panel > summary")).to_contain_text("Adjust rule options")
     rounds_help = option(page, "no_capture_draw_rounds").locator(".ro-help")
     expect(rounds_help).to_contain_text("0 means no limit")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, Route, expect
-from tests.webapp.support import Client, click_move, plies, shoot
+from tests.webapp.support import Client, click_move, plies, shoot, toggle_language
 
 BLUE_DEN = "d9"
 # What the result box says for each way a game can end (zh.json "term.*").
@@ -267,10 +267,10 @@ def test_rules_page_questions_follow_the_rule_set(client: Client, artifacts: Pat
     expect(faq.locator('dt[data-faq="rule-7-3"]')).to_contain_text("7-3")
     expect(faq.locator('dt[data-faq="rule-17-5"]')).to_contain_text("17-5")
     shoot(page, artifacts, "extras-rules-faq")
-    page.click("#lang")
+    toggle_language(page)
     expect(faq).to_contain_text("Can the rat really capture the elephant?")
     expect(faq.locator('dd[data-faq="no-capture"]')).to_contain_text("After 100 rounds")
-    page.click("#lang")
+    toggle_language(page)
 
 
 def test_rules_page_calls_the_wolf_fox_when_the_rule_set_does(client: Client) -> None:
@@ -290,5 +290,5 @@ def test_rules_page_calls_the_wolf_fox_when_the_rule_set_does(client: Client) ->
     expect(page.locator(".rule-points")).to_contain_text("> 狐 4 > 狗 3 >")
     expect(page.locator(".rule-points")).not_to_contain_text("狼")
     expect(page.locator('[data-option="wolf_name"] th')).to_have_text("狼的名称")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator('[data-option="ranks"] td')).to_have_text("fox 4 > dog 3")

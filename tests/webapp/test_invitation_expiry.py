@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 from tests.server.live import LiveServer, make_settings, running
-from tests.webapp.support import Client, create_online_game, shoot
+from tests.webapp.support import Client, create_online_game, shoot, toggle_language
 
 LOBBY_WAIT = 6.0  # seconds: the page connects before the game expires, and sees it expire
 HOUR = 3600.0
@@ -39,7 +39,7 @@ def test_waiting_game_says_how_long_the_invitation_is_open(client: Client, artif
     expect(line).to_have_text("邀请 30 分钟内有效")
     expect(page.locator("#status")).to_contain_text("等待对手")
     shoot(page, artifacts, "expiry-invite-open")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator("#invite-expiry")).to_have_text(
         "The invitation stays open for another 30 minutes"
     )
@@ -68,7 +68,7 @@ def test_expired_invitation_is_shown_with_a_new_game_button(
         # A reload (the `state` message) says the same, in English too.
         page.reload()
         expect(page.locator("#result .result-title")).to_have_text("邀请已过期，对局已取消")
-        page.click("#lang")
+        toggle_language(page)
         expect(page.locator("#result .result-title")).to_have_text(
             "The invitation expired; the game was cancelled"
         )

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 from tests.server.live import LiveServer
-from tests.webapp.support import Client, click_move, shoot
+from tests.webapp.support import Client, click_move, shoot, toggle_language
 
 LESSON_COUNT = 7
 BOARD = "#lesson-board .dsq-board"
@@ -195,7 +195,7 @@ def test_lesson_keeps_its_step_across_a_language_switch(client: Client, artifact
     expect(page).to_have_url(re.compile(r"#/learn/attack\?step=3$"))
     expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
 
-    page.click("#lang")
+    toggle_language(page)
     expect(step).to_have_text("Step 3 of 4")
     expect(page.locator("#lesson-goal")).to_contain_text("Goal")
     # The same position as before the switch: the lion on c8, the cat back on e9.
@@ -219,7 +219,7 @@ def test_lesson_keeps_its_step_across_a_language_switch(client: Client, artifact
     expect(page.locator('#lesson-board .dsq-pieces [data-square="c6"]')).to_have_class(
         re.compile("red rat")
     )
-    page.click("#lang")
+    toggle_language(page)
     expect(step).to_have_text("第 2 步，共 3 步")
     page.goto(client.server.url + "/#/learn/attack?step=3")
     expect(step).to_have_text("第 1 步，共 4 步")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
-from tests.webapp.support import Client, shoot
+from tests.webapp.support import Client, shoot, toggle_language
 
 ZH = {
     1: "1 级 · 入门：只看一步，常常失误",
@@ -51,14 +51,14 @@ def test_the_slider_describes_each_level(client: Client, artifacts: Path) -> Non
     page.keyboard.press("End")
     expect(page.locator("#level-about")).to_have_text(ZH[10])
     shoot(page, artifacts, "level-names-zh")
-    page.click("#lang")
+    toggle_language(page)
     # At once, while the English page may still be loading: the page drawn in English keeps the
     # slider where it was left, not the level saved at the last start.
     check_levels(page, EN)
     set_level(page, 2)  # the longest English line still fits a phone
     expect(page.locator("#level-about")).to_contain_text("Level 2 · Novice")
     shoot(page, artifacts, "level-names-en")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator("#level-about")).to_have_text(
         "2 级 · 新手：看两步，会防对方吃子，但仍常出错"
     )
@@ -76,7 +76,7 @@ def test_the_game_page_names_the_level(client: Client, artifacts: Path) -> None:
     expect(computer.locator(".player-name")).to_have_text("蓝方：电脑 5 级")
     expect(computer.locator(".player-meta")).to_have_text("中级")
     shoot(page, artifacts, "level-names-game")
-    page.click("#lang")
+    toggle_language(page)
     expect(computer.locator(".player-name")).to_contain_text("Computer level 5")
     expect(computer.locator(".player-meta")).to_have_text("Intermediate")
     # The slider starts where it was left last time, described as such.

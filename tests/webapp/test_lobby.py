@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, Route, expect
 from tests.server.live import LiveServer
-from tests.webapp.support import Client, shoot
+from tests.webapp.support import Client, shoot, toggle_language
 
 #: Every option of docs/rules.md 6 but the first player, each away from the WANGO set's value.
 MANY_CHANGES = {
@@ -40,7 +40,7 @@ def test_lobby_shows_the_time_left(browser: Browser, server: LiveServer, artifac
         page = client.open("/#/lobby")
         entry = page.locator(f'.lobby-game[data-game="{game["id"]}"]')
         expect(entry.locator(".lobby-expiry")).to_have_text("30 min left")
-        page.click("#lang")
+        toggle_language(page)
         entry = page.locator(f'.lobby-game[data-game="{game["id"]}"]')
         expect(entry.locator(".lobby-expiry")).to_have_text("还剩 30 分钟")
         expect(entry.locator("time.lobby-expiry")).to_have_attribute("datetime", re.compile("T"))
@@ -168,7 +168,7 @@ def test_many_rule_changes_are_readable_in_the_lobby(
     expect(entry.locator(".lobby-rules li:visible")).to_have_count(2)
 
     # In English.
-    page.click("#lang")
+    toggle_language(page)
     entry = page.locator(f'.lobby-game[data-game="{game["id"]}"]')
     expect(entry.locator(".lobby-rules-more")).to_have_text("+7 more")
     first = entry.locator(".lobby-rules li:visible").first

@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 from tests.server.live import LiveServer
-from tests.webapp.support import DESKTOP, PHONE, Client, no_overflow, shoot
+from tests.webapp.support import DESKTOP, PHONE, Client, no_overflow, shoot, toggle_language
 
 #: The longest a display name may be (40 characters), with a long word that has to break.
 LONG_NAME = "Guest-远方来的棋手-WandererFromTheFarRiverBank"
@@ -108,7 +108,7 @@ def test_lobby_entries_read_well_on_a_phone(
     page.set_viewport_size(PHONE)
 
     # In English, the same.
-    page.click("#lang")
+    toggle_language(page)
     expect(entry.locator("a.button").first).to_have_text("Join")
     for game in (long_named, plain):
         assert_buttons_under_the_text(page, game["id"])

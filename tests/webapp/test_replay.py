@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from tests.server.live import DEN_GAME, LiveServer, make_settings, move, running
-from tests.webapp.support import Client, click_move, shoot
+from tests.webapp.support import Client, click_move, shoot, toggle_language
 
 from doushouqi.board import Board, Move
 from doushouqi.record import GameRecord, write_record
@@ -202,7 +202,7 @@ def test_upload_step_through_and_analyse(client: Client, artifacts: Path) -> Non
     # English: readable moves in English, the ply and the analyses kept
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator('#rp-moves li[data-ply="1"]')).to_contain_text("Cb2-a2")
     expect(page.locator("#rp-meta")).to_contain_text("Red won")
     at_ply(page, 1, fens)
@@ -353,7 +353,7 @@ def test_replay_names_the_computer_in_the_readers_language(client: Client, artif
     expect(blue).to_contain_text("电脑 3 级")
     expect(blue).not_to_contain_text("AI level")
     shoot(page, artifacts, "replay-names-the-computer")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator(".player-bar.top")).to_contain_text("Computer level 3")
 
 

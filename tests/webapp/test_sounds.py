@@ -14,7 +14,14 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from tests.server.live import DEN_GAME, LiveServer, move
-from tests.webapp.support import Client, click_move, create_online_game, plies, shoot
+from tests.webapp.support import (
+    Client,
+    click_move,
+    create_online_game,
+    plies,
+    shoot,
+    toggle_language,
+)
 
 RECORDER = """
 (() => {
@@ -92,7 +99,7 @@ def test_a_move_and_the_computers_reply_are_heard(client: Client, artifacts: Pat
     assert started(page) == table["move"] + table["opponent"]
     assert contexts(page) == 1
     shoot(page, artifacts, "sounds-vs-ai")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator("#sound-toggle")).to_have_attribute("aria-label", "Sound")
     expect(page.locator("#sound-toggle")).to_have_attribute("title", "Sound: on")
 

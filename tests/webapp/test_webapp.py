@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 from tests.server.live import DEN_GAME, LiveServer
-from tests.webapp.support import Client, click_move, plies, position, shoot
+from tests.webapp.support import Client, click_move, plies, position, shoot, toggle_language
 
 
 def test_home_language_switch(client: Client, artifacts: Path) -> None:
@@ -15,13 +15,13 @@ def test_home_language_switch(client: Client, artifacts: Path) -> None:
     expect(page.locator("#go-vsai")).to_contain_text("人机对战")
     expect(page.locator("#go-local")).to_contain_text("同屏对战")
     shoot(page, artifacts, "home-zh")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator("#go-vsai")).to_contain_text("Play the computer")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     shoot(page, artifacts, "home-en")
     page.reload()  # remembered
     expect(page.locator("#go-online")).to_contain_text("Play online")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator("#go-online")).to_contain_text("在线对战")
 
 
@@ -37,7 +37,7 @@ def test_rules_page_shows_the_options(client: Client, artifacts: Path) -> None:
     page.select_option("#rules-select", "classic-dog")
     expect(page.locator('[data-option="ranks"] td')).to_have_text("狗 4 > 狼 3")
     expect(page.locator(".rule-points")).to_contain_text("狗 4 > 狼 3")
-    page.click("#lang")
+    toggle_language(page)
     expect(page.locator('[data-option="ranks"] td')).to_have_text("dog 4 > wolf 3")
     shoot(page, artifacts, "rules")
 

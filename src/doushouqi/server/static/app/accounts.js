@@ -2,7 +2,7 @@
 // profiles (statistics, rating, recent games; your own name and avatar), the leaderboard, and the
 // "rated game" option of the online game settings. The server's API is in docs/server.md.
 
-import { t, currentLang } from './i18n.js';
+import { t, htmlLang } from './i18n.js';
 import { api, currentPlayer, sessionPlayer, setPlayer } from './api.js';
 import { h, pageHead } from './dom.js';
 import { pieceIcon } from './icons.js';
@@ -253,8 +253,7 @@ export function ratedOption(player) {
 
 function formatDate(seconds) {
   if (!seconds) return '';
-  const locale = currentLang() === 'zh' ? 'zh-CN' : 'en';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(seconds * 1000));
+  return new Intl.DateTimeFormat(htmlLang(), { dateStyle: 'medium' }).format(new Date(seconds * 1000));
 }
 
 function levelText(level) {

@@ -4,7 +4,7 @@
 
 import { createBoard } from '/board/board.js';
 import { ANIMAL_LETTERS } from '/board/state.js';
-import { t, currentLang } from './i18n.js';
+import { t, currentLang, moveText, moveNumber } from './i18n.js';
 import { api } from './api.js';
 import { h } from './dom.js';
 import { HintTool, ThreatView } from './game_assist.js';
@@ -186,8 +186,7 @@ export class GameView {
 
   /** Keep the move list up to date; `before` is the position before the event. */
   trackMove(e, before) {
-    const zh = currentLang() === 'zh';
-    if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: (zh ? e.readable_zh : e.readable) || e.move, move: e.move, zh: e.readable_zh, en: e.readable, before });
+    if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: moveText(e.readable_zh, e.readable) || e.move, move: e.move, zh: e.readable_zh, en: e.readable, before });
     else if (e.type === 'timeout_passed') this.moves.push({ ply: e.ply, color: e.color, text: '—', move: '0000', before });
     else if (e.type === 'takeback_applied') this.moves.splice(Math.max(0, this.moves.length - e.removed.length));
   }
@@ -417,7 +416,7 @@ export class GameView {
     // moves: in accessible mode a numbered list in full words
     this.el.moves.classList.toggle('full', this.access.on);
     this.el.moves.replaceChildren(...(this.access.on ? this.access.listItems() : this.moves.map((m) => h('li', { class: COLORS[m.color] },
-      h('span', { class: 'ply' }, `${m.ply}.`), ' ', m.text))));
+      h('span', { class: 'ply' }, moveNumber(m.ply)), ' ', m.text))));
     this.el.moves.scrollTop = this.el.moves.scrollHeight;
     // result
     this.el.result.hidden = !finished;

@@ -6,7 +6,7 @@
 import { api } from './api.js';
 import { AVATARS } from './accounts.js';
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t, currentLang } from './i18n.js';
 import { levelName } from './levels.js';
 import { pieceSvg } from '/board/pieces.js';
 import { pieceChar } from '/board/state.js';
@@ -64,7 +64,7 @@ export class PlayerBars {
     }
     const opponent = COLORS[1 - color];
     const wolfName = this.view.wolfName();
-    parts.captured.replaceChildren(...taken.map((a) => h('span', { class: `cap ${opponent}`, title: t(`animal.${a}`) }, pieceChar(a, wolfName))));
+    parts.captured.replaceChildren(...taken.map((a) => h('span', { class: `cap ${opponent}`, title: t(`animal.${a}`) }, pieceChar(a, wolfName, currentLang()))));
   }
 
   build(bar) {
@@ -117,7 +117,7 @@ export class PlayerBars {
     const animal = who.animal || 'rat';
     parts.avatar.classList.toggle('empty', Boolean(who.waiting));
     const piece = h('span', { class: `dsq-piece ${COLORS[who.color]}` });
-    piece.innerHTML = who.waiting ? '' : pieceSvg({ color: COLORS[who.color], animal }); // static SVG, a known animal
+    piece.innerHTML = who.waiting ? '' : pieceSvg({ color: COLORS[who.color], animal }, { lang: currentLang() }); // static SVG, a known animal
     parts.avatar.dataset.avatar = who.waiting ? '' : animal;
     parts.avatar.replaceChildren(piece);
     if (who.waiting) {

@@ -3,15 +3,35 @@
 // and is remembered in localStorage.
 
 const KEY = 'doushouqi.lang';
-const LANGS = ['zh', 'en'];
+
+/** The languages, each named in itself (what the language menu lists). */
+export const LANGS = Object.freeze([
+  { code: 'zh', name: '简体中文', html: 'zh-CN' },
+  { code: 'zh-Hant', name: '繁體中文', html: 'zh-Hant' },
+  { code: 'en', name: 'English', html: 'en' },
+]);
+const CODES = LANGS.map((l) => l.code);
 let lang = 'zh';
 let table = {};
+let plurals = new Intl.PluralRules('zh-CN');
+
+/**
+ * The site's language for a browser language tag: Traditional Chinese for Taiwan, Hong Kong,
+ * Macau and any tag that names the Hant script; Simplified for other Chinese; else null.
+ */
+export function langOfTag(tag) {
+  const parts = String(tag).toLowerCase().split(/[-_]/);
+  if (parts[0] === 'en') return 'en';
+  if (parts[0] !== 'zh') return null;
+  if (parts.includes('hant') || parts.some((p) => ['tw', 'hk', 'mo'].includes(p))) return 'zh-Hant';
+  return 'zh';
+}
 
 function browserLang() {
   const list = navigator.languages?.length ? navigator.languages : [navigator.language || 'zh'];
   for (const tag of list) {
-    const base = String(tag).toLowerCase().split('-')[0];
-    if (LANGS.includes(base)) return base;
+    const chosen = langOfTag(tag);
+    if (chosen) return chosen;
   }
   return 'en';
 }
@@ -20,17 +40,28 @@ export function currentLang() {
   return lang;
 }
 
+/** True for both scripts of Chinese (the server's `readable_zh` move texts, word order …). */
+export function isChinese(code = lang) {
+  return code === 'zh' || code === 'zh-Hant';
+}
+
+/** The language tag for Intl formatters and `<html lang>`: zh-CN, zh-Hant or en. */
+export function htmlLang(code = lang) {
+  return LANGS.find((l) => l.code === code)?.html ?? 'en';
+}
+
 export async function loadLang(wanted) {
   let chosen = wanted;
   if (!chosen) {
     try { chosen = localStorage.getItem(KEY); } catch { chosen = null; }
   }
-  if (!LANGS.includes(chosen)) chosen = browserLang();
+  if (!CODES.includes(chosen)) chosen = browserLang();
   const response = await fetch(`/i18n/${chosen}.json`);
   table = await response.json();
   lang = chosen;
+  plurals = new Intl.PluralRules(htmlLang());
   try { localStorage.setItem(KEY, lang); } catch { /* private mode */ }
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.documentElement.lang = htmlLang();
   document.title = `${t('app.title')} · ${t('app.subtitle')}`;
   return lang;
 }
@@ -41,6 +72,35 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
-export function otherLang() {
-  return lang === 'zh' ? 'en' : 'zh';
+/** Whether the table has `key` (a server code the client may not know yet). */
+export function hasKey(key) {
+  return Object.prototype.hasOwnProperty.call(table, key);
+}
+
+/**
+ * A counted phrase: `key.one` / `key.other` (… `key.few` where a language has it) picked by
+ * the language's plural rules for `n`, with `{n}` filled ("1 game", "2 games", "1 局").
+ */
+export function plural(key, n, vars = {}) {
+  const form = `${key}.${plurals.select(n)}`;
+  return t(hasKey(form) ? form : `${key}.other`, { n, ...vars });
+}
+
+// The server's Chinese move texts (`readable_zh`: "狮 g1-g2", "虎 a6×d6 吃 狼") are written in
+// simplified characters; only the animals' names differ in traditional script.
+const SIMPLIFIED_ANIMALS = { 猫: 'cat', 狮: 'lion' };
+
+/** A move as the server wrote it, in the reader's language (`zh`: readable_zh, `en`: readable). */
+export function moveText(zh, en) {
+  if (!isChinese()) return en;
+  if (lang !== 'zh-Hant' || !zh) return zh;
+  return zh.replace(/[猫狮]/g, (char) => t(`animal.${SIMPLIFIED_ANIMALS[char]}`));
+}
+
+/**
+ * The number before a ply in a move list: moves are counted in pairs ("1. Red Blue"), so the
+ * first ply of a pair carries "1." and the second none.
+ */
+export function moveNumber(ply) {
+  return ply % 2 === 1 ? `${(ply + 1) / 2}.` : '';
 }

@@ -2,12 +2,13 @@
 // cards, lesson lists, avatars): hidden from screen readers, the words stand beside it.
 
 import { h } from './dom.js';
+import { currentLang } from './i18n.js';
 import { pieceSvg } from '/board/pieces.js';
 
 export function pieceIcon(color, animal, cls = '') {
   const span = h('span', { class: `${cls} icon-piece`.trim(), 'aria-hidden': 'true' });
   const inner = h('span', { class: `dsq-piece ${color}` });
-  inner.innerHTML = pieceSvg({ color, animal }); // static SVG of a known animal
+  inner.innerHTML = pieceSvg({ color, animal }, { lang: currentLang() }); // static SVG of a known animal
   span.append(inner);
   return span;
 }

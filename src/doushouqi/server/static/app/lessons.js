@@ -9,7 +9,7 @@
 
 import { createBoard, boardState } from '/board/board.js';
 import { pieceIcon } from './icons.js';
-import { t, currentLang } from './i18n.js';
+import { t, currentLang, moveText } from './i18n.js';
 import { api } from './api.js';
 import { h, pageHead } from './dom.js';
 import LESSON_DATA from './lesson-data.js';
@@ -276,7 +276,7 @@ class LessonView {
     this.position = answer;
     this.board.set({ position: answer.fen, lastMove: [reply.slice(0, 2), reply.slice(2, 4)], turnColor: LEARNER });
     const played = answer.moves[answer.moves.length - 1];
-    const readable = currentLang() === 'zh' ? played.readable_zh : played.readable_en;
+    const readable = moveText(played.readable_zh, played.readable_en);
     this.el.feedback.append(h('p', { class: 'lesson-reply' }, t('learn.reply', { move: readable })));
   }
 

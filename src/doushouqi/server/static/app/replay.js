@@ -4,7 +4,7 @@
 // a record's text into a replay. The arithmetic of the graph lives in evalgraph.js.
 
 import { createBoard } from '/board/board.js';
-import { t, currentLang } from './i18n.js';
+import { t, currentLang, moveText, moveNumber } from './i18n.js';
 import { api, ApiError } from './api.js';
 import { h, pageHead } from './dom.js';
 import * as G from './evalgraph.js';
@@ -282,14 +282,13 @@ class ReplayView {
 
   /** The move list: one button per ply, mistakes marked. */
   buildMoves() {
-    const zh = currentLang() === 'zh';
     this.el.moves.replaceChildren(...this.data.plies.map((p) => {
       const mover = G.turnOfFen(this.fens[p.ply - 1]);
       const mistake = this.mistakes.has(p.ply);
-      const text = (zh ? p.readable_zh : p.readable) || p.move;
+      const text = moveText(p.readable_zh, p.readable) || p.move;
       return h('li', { class: `${mover}${mistake ? ' mistake' : ''}`, dataset: { ply: p.ply }, title: p.comment || null },
         h('button', { type: 'button', class: 'rp-move', dataset: { ply: p.ply }, onclick: () => this.goTo(p.ply) },
-          h('span', { class: 'ply' }, `${p.ply}.`), ' ', text,
+          h('span', { class: 'ply' }, moveNumber(p.ply)), ' ', text,
           mistake ? h('span', { class: 'rp-mistake', 'aria-hidden': 'true', title: t('replay.mistake') }, '?') : null,
           mistake ? h('span', { class: 'rp-sr' }, ` (${t('replay.mistake')})`) : null));
     }));
@@ -492,7 +491,7 @@ class ReplayView {
       const score = described.kind === 'cp' ? t('replay.score.cp', { side, pawns: described.pawns })
         : described.kind === 'den' ? t('replay.score.den', { side, moves: described.moves })
           : t('replay.score.even');
-      const move = (currentLang() === 'zh' ? analysis.readable_zh : analysis.readable_en) || analysis.bestmove;
+      const move = moveText(analysis.readable_zh, analysis.readable_en) || analysis.bestmove;
       text = t('replay.best', { move, score });
     }
     if (this.el.best.textContent !== text) this.el.best.textContent = text;

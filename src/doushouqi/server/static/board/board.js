@@ -22,7 +22,8 @@
 //                 marked (and named in their labels); announced when it changes; a move clears it
 //   threats       squares to mark (pieces the opponent could capture, attackers of a den)
 //   selected      square of a movable piece to select, or null
-//   lang          'zh' (default) | 'en': words of the labels and announcements
+//   lang          'zh' (default) | 'zh-Hant' | 'en': words of the labels and announcements
+//                 (and the characters on the pieces: 'zh-Hant' shows 貓 獅 in traditional script)
 //   wolfName      'wolf' (狼, default) | 'fox' (狐)
 //   ranks         {animal: number} shown on the pieces; default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1
 //   animation     {enabled: true, duration: 220} (ms; off under prefers-reduced-motion)
@@ -41,7 +42,10 @@ import { pieceSvg } from './pieces.js';
 
 let instances = 0;
 
-const TERRAIN_WORDS = { zh: { trap: '陷阱', den: '兽穴' }, en: { trap: 'trap', den: 'den' } };
+const TERRAIN_WORDS = {
+  zh: { trap: '陷阱', den: '兽穴' }, 'zh-Hant': { trap: '陷阱', den: '獸穴' }, en: { trap: 'trap', den: 'den' },
+};
+const HTML_LANG = { zh: 'zh-CN', 'zh-Hant': 'zh-Hant', en: 'en' };
 
 // The den: a cave mouth in a rock, drawn once per den square.
 const DEN_ICON = '<svg class="sq-icon" viewBox="0 0 40 40" aria-hidden="true" focusable="false">'
@@ -135,7 +139,7 @@ export function createBoard(element, config = {}) {
     timers.add(t);
   };
   const animationMs = () => (state.animation.enabled && !reducedMotion?.matches ? state.animation.duration : 0);
-  const pieceLook = () => `${state.wolfName}|${S.ANIMALS.map((a) => state.ranks[a]).join(',')}`;
+  const pieceLook = () => `${state.wolfName}|${state.lang}|${S.ANIMALS.map((a) => state.ranks[a]).join(',')}`;
 
   function placePiece(el, square) {
     const { col, row } = S.toScreen(square, state.orientation);
@@ -144,7 +148,7 @@ export function createBoard(element, config = {}) {
 
   function drawPiece(el, piece) {
     el.className = `dsq-piece ${piece.color} ${piece.animal}`;
-    el.innerHTML = pieceSvg(piece, { rank: state.ranks[piece.animal], wolfName: state.wolfName });
+    el.innerHTML = pieceSvg(piece, { rank: state.ranks[piece.animal], wolfName: state.wolfName, lang: state.lang });
   }
 
   function newPiece(piece, square) {
@@ -237,7 +241,7 @@ export function createBoard(element, config = {}) {
     if (drawn.orientation !== state.orientation) layout();
     if (drawn.lang !== state.lang) {
       const w = S.words(state.lang);
-      root.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+      root.lang = HTML_LANG[state.lang];
       squaresEl.setAttribute('aria-label', w.boardLabel);
       helpEl.textContent = w.help;
       for (const [sq, el] of squareEls) {

@@ -83,8 +83,8 @@ export const GLYPHS = Object.freeze({
     + '<path class="ks" d="M16.2 19.2Q14.8 22.8 12.6 23.6M23.9 19.6Q25.3 22.8 27.4 23.6"/>',
 });
 
-/** The SVG (a string) of a piece; `rank` is the number shown on it. */
-export function pieceSvg(piece, { rank, wolfName = 'wolf' } = {}) {
+/** The SVG (a string) of a piece; `rank` is the number shown on it, `lang` picks the script. */
+export function pieceSvg(piece, { rank, wolfName = 'wolf', lang = 'zh' } = {}) {
   const { color, animal } = piece;
   const red = color === 'red';
   const token = red
@@ -100,7 +100,7 @@ export function pieceSvg(piece, { rank, wolfName = 'wolf' } = {}) {
   return '<svg class="dsq-piece-svg" viewBox="0 0 100 100" aria-hidden="true" focusable="false">'
     + token
     + `<g class="glyph" transform="translate(${glyphX.toFixed(2)} ${glyphY.toFixed(2)}) scale(${scale})">${GLYPHS[animal]}</g>`
-    + `<text class="char" x="50" y="${red ? 79 : 78.5}">${pieceChar(animal, wolfName)}</text>`
+    + `<text class="char" x="50" y="${red ? 79 : 78.5}">${pieceChar(animal, wolfName, lang)}</text>`
     + (rankText ? `<g class="rank"><circle cx="85" cy="15" r="13.5"/><text x="85" y="21">${rankText}</text></g>` : '')
     + '</svg>';
 }

@@ -298,7 +298,7 @@ export function configure(state, config = {}) {
     for (const sq of threats) if (!isSquare(sq)) throw new TypeError(`threats: not a square: ${JSON.stringify(sq)}`);
     next.threats = new Set(threats);
   }
-  if ('lang' in config) next.lang = oneOf('lang', config.lang, ['zh', 'en']);
+  if ('lang' in config) next.lang = oneOf('lang', config.lang, ['zh', 'zh-Hant', 'en']);
   if ('wolfName' in config) next.wolfName = oneOf('wolfName', config.wolfName, ['wolf', 'fox']);
   if ('ranks' in config) next.ranks = normalizeRanks(config.ranks);
   if ('animation' in config) {
@@ -514,16 +514,45 @@ const WORDS = {
     hintFrom: '提示：走这只', hintTo: '提示：走到这里',
     boardLabel: '斗兽棋棋盘',
     help: '方向键移动光标，回车或空格键选子、走子，Esc 取消选择。',
+    hint: (name, from, to) => `提示：${name} ${from} 走到 ${to}`, takes: (name) => `，吃掉${name}`,
+    picked: (name, sq) => `已选中${name} ${sq}。`, moves: (list) => `可走：${list.join('、')}。`,
+    noMoves: '没有可走的步。', cleared: '已取消选择。', moved: (name, from, to) => `${name} ${from} 走到 ${to}`,
+    refused: '不能走到那里。', stop: '。',
+  },
+  // Traditional Chinese (Taiwan, Hong Kong, Macau): the same sentences in traditional characters.
+  'zh-Hant': {
+    color: { red: '紅方', blue: '藍方' },
+    Color: { red: '紅方', blue: '藍方' },
+    water: '小河', bridge: '橋', trap: (s) => `${s}陷阱`, den: (s) => `${s}獸穴`,
+    empty: '空', sep: '，', strength: (n) => `戰力${n}`,
+    selected: '已選中', dest: '可走', capture: '可吃', lastMove: '上一步', threat: '受威脅',
+    hintFrom: '提示：走這隻', hintTo: '提示：走到這裡',
+    boardLabel: '鬥獸棋棋盤',
+    help: '方向鍵移動游標，Enter 或空白鍵選子、走子，Esc 取消選擇。',
+    hint: (name, from, to) => `提示：${name} ${from} 走到 ${to}`, takes: (name) => `，吃掉${name}`,
+    picked: (name, sq) => `已選中${name} ${sq}。`, moves: (list) => `可走：${list.join('、')}。`,
+    noMoves: '沒有可走的步。', cleared: '已取消選擇。', moved: (name, from, to) => `${name} ${from} 走到 ${to}`,
+    refused: '不能走到那裡。', stop: '。',
   },
 };
+
+/** Chinese shown in characters of its script: 'zh' simplified, 'zh-Hant' traditional. */
+const isChinese = (lang) => lang === 'zh' || lang === 'zh-Hant';
 
 export const CHINESE_NAMES = Object.freeze({
   rat: '鼠', cat: '猫', dog: '狗', wolf: '狼', leopard: '豹', tiger: '虎', lion: '狮', elephant: '象',
 });
 
-/** The Chinese character shown on a piece (狐 for the wolf when it is called fox). */
-export function pieceChar(animal, wolfName = 'wolf') {
-  return animal === 'wolf' && wolfName === 'fox' ? '狐' : CHINESE_NAMES[animal];
+/** The names in traditional characters, for readers of zh-Hant (貓, 獅). */
+export const TRADITIONAL_NAMES = Object.freeze({ ...CHINESE_NAMES, cat: '貓', lion: '獅' });
+
+/**
+ * The Chinese character shown on a piece (狐 for the wolf when it is called fox), in
+ * traditional characters when `lang` is 'zh-Hant' (English readers see the simplified ones).
+ */
+export function pieceChar(animal, wolfName = 'wolf', lang = 'zh') {
+  if (animal === 'wolf' && wolfName === 'fox') return '狐';
+  return (lang === 'zh-Hant' ? TRADITIONAL_NAMES : CHINESE_NAMES)[animal];
 }
 
 export function words(lang) {
@@ -533,8 +562,8 @@ export function words(lang) {
 /** A piece in words: "red tiger 虎" / "红方虎". */
 export function pieceName(state, piece, { capital = false } = {}) {
   const w = words(state.lang);
-  const char = pieceChar(piece.animal, state.wolfName);
-  if (state.lang === 'zh') return `${w.color[piece.color]}${char}`;
+  const char = pieceChar(piece.animal, state.wolfName, state.lang);
+  if (isChinese(state.lang)) return `${w.color[piece.color]}${char}`;
   const animal = piece.animal === 'wolf' && state.wolfName === 'fox' ? 'fox' : piece.animal;
   return `${(capital ? w.Color : w.color)[piece.color]} ${w.animal[animal]} ${char}`;
 }
@@ -565,9 +594,10 @@ export function hintText(state) {
   const piece = state.pieces.get(from);
   const target = state.pieces.get(to);
   const captured = piece && target && target.color !== piece.color ? target : null;
-  if (state.lang === 'zh') {
+  if (isChinese(state.lang)) {
+    const w = words(state.lang);
     const name = piece ? pieceName(state, piece) : '';
-    return `提示：${name} ${from} 走到 ${to}` + (captured ? `，吃掉${pieceName(state, captured)}。` : '。');
+    return w.hint(name, from, to) + (captured ? w.takes(pieceName(state, captured)) : '') + w.stop;
   }
   const name = piece ? `${pieceName(state, piece, { capital: true })} ` : '';
   return `Hint: ${name}${from} to ${to}` + (captured ? `, captures ${pieceName(state, captured)}.` : '.');
@@ -607,28 +637,28 @@ export function arrowGeometry(from, to, orientation = 'red') {
 /** What the live region says after an action (empty when nothing is worth saying). */
 export function announce(state, action) {
   const w = words(state.lang);
-  const zh = state.lang === 'zh';
+  const zh = isChinese(state.lang);
   switch (action.type) {
     case 'select': {
       const piece = state.pieces.get(action.square);
       const dests = destsOf(state, action.square);
       const name = pieceName(state, piece, { capital: true });
       if (zh) {
-        return `已选中${name} ${action.square}。` + (dests.length ? `可走：${dests.join('、')}。` : '没有可走的步。');
+        return w.picked(name, action.square) + (dests.length ? w.moves(dests) : w.noMoves);
       }
       return `${name} on ${action.square} selected. ` + (dests.length ? `Moves: ${dests.join(', ')}.` : 'No legal moves.');
     }
     case 'deselect':
-      return zh ? '已取消选择。' : 'Selection cleared.';
+      return zh ? w.cleared : 'Selection cleared.';
     case 'move': {
       const name = pieceName(state, action.piece, { capital: true });
       if (zh) {
-        return `${name} ${action.from} 走到 ${action.to}` + (action.captured ? `，吃掉${pieceName(state, action.captured)}。` : '。');
+        return w.moved(name, action.from, action.to) + (action.captured ? w.takes(pieceName(state, action.captured)) : '') + w.stop;
       }
       return `${name} ${action.from} to ${action.to}` + (action.captured ? `, captures ${pieceName(state, action.captured)}.` : '.');
     }
     case 'snapback':
-      return zh ? '不能走到那里。' : 'Not a legal move.';
+      return zh ? w.refused : 'Not a legal move.';
     default:
       return '';
   }
