@@ -461,6 +461,8 @@ class ActorRegistry:
         self._loading: dict[str, asyncio.Future[GameActor | None]] = {}
         #: Account id → its bot event streams (game starts and the like).
         self.account_streams: dict[int, set[Subscriber]] = {}
+        #: Player key (``account:7``, ``guest:ID``) → its site sockets (``/ws/site``) here.
+        self.player_sockets: dict[str, set[Subscriber]] = {}
         #: Called with each committed game and its events (after the broadcast); must not
         #: block or raise (e.g. correspondence.py's your-turn notifications).
         self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []
@@ -674,6 +676,11 @@ class ActorRegistry:
         """Send ``text`` to the account's bot event streams on this node."""
         for stream in self.account_streams.get(account_id, ()):
             stream.deliver(text)
+
+    def deliver_to_player(self, player_key: str, text: str) -> None:
+        """Send ``text`` to the player's site sockets on this node."""
+        for socket in self.player_sockets.get(player_key, ()):
+            socket.deliver(text)
 
     async def recover(self, down_at: float | None) -> int:
         """Load every game in progress or waiting for an opponent after a (re)start, skipping

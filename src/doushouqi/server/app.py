@@ -30,6 +30,7 @@ from .ai_pool import AiService, ProcessPoolAi
 from .ai_redis import RedisAi
 from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
+from .api import notifications as notifications_api
 from .api import correspondence as correspondence_api
 from .auth import Auth
 from .cluster import Cluster, node_id
@@ -223,6 +224,7 @@ def create_app(
         records.router,
         analysis.router,
         bot.router,
+        notifications_api.router,
         ops.router,
     ):
         app.include_router(router)

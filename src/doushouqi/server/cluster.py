@@ -393,6 +393,12 @@ class Cluster:
         payload = json.dumps({"from": self.node, "account": account_id, "text": text})
         self._send_later(ACCOUNTS_CHANNEL, payload)
 
+    def publish_to_player(self, player_key: str, text: str) -> None:
+        """Send a message to a player's site sockets on the other nodes (same channel as
+        the accounts' events: one fan-out for everything addressed to a person)."""
+        payload = json.dumps({"from": self.node, "player": player_key, "text": text})
+        self._send_later(ACCOUNTS_CHANNEL, payload)
+
     def _send_later(self, channel: str, payload: str) -> None:
         """Publish soon, together with whatever else is published until then: one pipeline
         (one round trip) for all the events of a burst of moves, in their order."""
@@ -595,7 +601,10 @@ class Cluster:
     def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
         if channel == ACCOUNTS_CHANNEL:
             if data["from"] != self.node and self.registry is not None:
-                self.registry.deliver_to_account(int(data["account"]), str(data["text"]))
+                if "player" in data:
+                    self.registry.deliver_to_player(str(data["player"]), str(data["text"]))
+                else:
+                    self.registry.deliver_to_account(int(data["account"]), str(data["text"]))
             return
         if channel.startswith("dsq:game:"):
             remote = self.remote.get(channel.removeprefix("dsq:game:"))

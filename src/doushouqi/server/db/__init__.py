@@ -3,3 +3,5 @@ and its sessions, and the queries.
 
 The feature modules are imported here, so that ``models.Base.metadata`` knows every table
 wherever it is used (Alembic's autogenerate, the schema test)."""
+
+from . import models_pairing  # noqa: F401  (quick pairing, challenges, notifications)

@@ -16,6 +16,7 @@ import { RuleOptionsPanel, optionValueText, ruleSetLabel } from './rule_options.
 import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeFields } from './custom_time.js';
 import { levelField } from './levels.js';
+import './notifications.js'; // the bell and the site socket (it starts itself)
 
 const view = document.querySelector('#view');
 const langMenu = document.querySelector('#lang'); // a <select> of the languages, each named in itself

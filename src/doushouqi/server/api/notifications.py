@@ -1,0 +1,128 @@
+"""The bell over REST, and the site socket that pushes to a player's open tabs.
+
+* ``GET /api/notifications`` — the newest 30 and the unread count.
+* ``POST /api/notifications/read`` — ``{"ids": [..]}`` marks those read, ``{}`` (or
+  ``"ids": null``) all of them.
+* ``/ws/site`` — one websocket per browser tab of a signed-in player (account or guest),
+  authenticated by the cookie like a game's socket. The server sends ``hello`` (the unread
+  count) on connecting, then whatever :mod:`doushouqi.server.notifications` pushes
+  (``notification``, ``unread``, ``paired``, ``challenge`` …). The client sends ``ping``
+  (answered ``pong``). A tab that reconnects fetches the list again over REST: pushes made
+  while it was away are in it when they were notifications, and gone when transient.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketState
+
+from ..actors import Subscriber, dumps
+from ..context import context_of
+from ..guards import is_cross_origin
+from ..json_input import BadJsonError, parse_json
+from ..notifications import mark_read, player_key_of, recent
+from ..ratelimit import TokenBucket
+from .deps import Ctx, RequiredPrincipal
+
+router = APIRouter(tags=["notifications"])
+log = logging.getLogger(__name__)
+
+#: Most ids one "mark read" names.
+MAX_IDS = 100
+
+
+class MarkRead(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ids: list[int] | None = Field(default=None, max_length=MAX_IDS)
+
+
+@router.get("/api/notifications")
+async def list_notifications(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+    """Your newest notifications (newest first) and how many are unread."""
+    return await recent(ctx, player_key_of(principal))
+
+
+@router.post("/api/notifications/read")
+async def read_notifications(
+    body: MarkRead, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """Mark notifications read (``ids``; none given: all); answers the unread count left."""
+    return {"unread": await mark_read(ctx, player_key_of(principal), body.ids)}
+
+
+async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
+    try:
+        while True:
+            text = await subscriber.queue.get()
+            if text is None:  # fell too far behind: the client reconnects and refetches
+                await websocket.close(code=4408, reason="too slow; reconnect")
+                return
+            await websocket.send_text(text)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    except Exception:
+        log.exception("could not send to a site socket; closing it")
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(code=1011, reason="server error; reconnect")
+
+
+def _reply(raw: str | bytes, max_bytes: int) -> dict[str, Any]:
+    if len(raw) > max_bytes:
+        return {"type": "error", "code": "too_large"}
+    try:
+        data = parse_json(raw)
+    except BadJsonError:
+        return {"type": "error", "code": "bad_json"}
+    if isinstance(data, dict) and data.get("type") == "ping":
+        return {"type": "pong"}
+    return {"type": "error", "code": "bad_message"}
+
+
+@router.websocket("/ws/site")
+async def site_socket(websocket: WebSocket) -> None:
+    ctx = context_of(websocket)
+    if is_cross_origin(websocket.headers):
+        await websocket.close(code=4403, reason="cross-origin connection refused")
+        return
+    principal = await ctx.auth.principal(websocket)
+    if principal is None:
+        await websocket.close(code=4401, reason="sign in or play as a guest first")
+        return
+    await websocket.accept()
+    key = player_key_of(principal)
+    subscriber = Subscriber(principal.identity)
+    sockets = ctx.registry.player_sockets.setdefault(key, set())
+    sockets.add(subscriber)
+    ctx.sockets += 1
+    pump = asyncio.create_task(_pump(websocket, subscriber))
+    bucket = TokenBucket(ctx.settings.message_rate)
+    try:
+        first = await recent(ctx, key)
+        subscriber.deliver(dumps({"type": "hello", "unread": first["unread"]}))
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw: str | bytes = message.get("text") or message.get("bytes") or b""
+            if not bucket.take():
+                reply = {"type": "error", "code": "rate_limited"}
+            else:
+                reply = _reply(raw, ctx.settings.max_message_bytes)
+            subscriber.deliver(dumps(reply))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        ctx.sockets -= 1
+        sockets.discard(subscriber)
+        if not sockets and ctx.registry.player_sockets.get(key) is sockets:
+            del ctx.registry.player_sockets[key]
+        pump.cancel()
+        if websocket.application_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await websocket.close()

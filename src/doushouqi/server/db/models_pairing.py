@@ -1,0 +1,82 @@
+"""Tables of finding a game: notifications (the bell), quick-pairing seeks and challenges.
+
+Each row is the truth for every node of a cluster: a seek is claimed by deleting it (one
+transaction deletes both seeks of a pair, or neither), a challenge moves on by an update
+that names the status it expects, so two nodes never act on the same row twice.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Float, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .models import Base
+
+__all__ = ["ChallengeRow", "NotificationRow", "SeekRow"]
+
+
+class NotificationRow(Base):
+    """One entry of a player's bell: a kind and its parameters (the client words them)."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("ix_notifications_player_key_id", "player_key", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: ``account:7`` or ``guest:<public id>`` (``repo.player_key``).
+    player_key: Mapped[str] = mapped_column(String(80))
+    kind: Mapped[str] = mapped_column(String(40))
+    #: JSON object: what the client needs to word the notification.
+    params: Mapped[str] = mapped_column(Text)
+    #: Where the notification leads in the web client (a ``#/...`` route), if anywhere.
+    link: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    read_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class SeekRow(Base):
+    """A player waiting in the quick-pairing pool for an opponent with the same wishes."""
+
+    __tablename__ = "seeks"
+    __table_args__ = (Index("ix_seeks_player_key", "player_key"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_key: Mapped[str] = mapped_column(String(80))
+    #: Who is seeking, as ``Principal.to_dict`` wrote it when the seek was posted (JSON).
+    player: Mapped[str] = mapped_column(Text)
+    rules: Mapped[str] = mapped_column(String(64))
+    time_control: Mapped[str] = mapped_column(String(40))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    #: The seeker's rating when posting, and the opponents' ratings it accepts (None: any).
+    rating: Mapped[float] = mapped_column(Float)
+    rating_min: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rating_max: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    #: The seek lapses after this unless a node with the seeker's site socket renews it.
+    alive_until: Mapped[float] = mapped_column(Float)
+
+
+class ChallengeRow(Base):
+    """One player inviting an account to a game; ``status`` moves on exactly once."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (
+        Index("ix_challenges_to_account", "to_account"),
+        Index("ix_challenges_from_key", "from_key"),
+    )
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    from_key: Mapped[str] = mapped_column(String(80))
+    #: The challenger, as ``Principal.to_dict`` wrote it (JSON).
+    from_player: Mapped[str] = mapped_column(Text)
+    to_account: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[str] = mapped_column(String(64))
+    time_control: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    #: The challenger's colour: ``red``, ``blue`` or ``random``.
+    color: Mapped[str] = mapped_column(String(8))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    #: ``pending``, then ``accepted``, ``declined``, ``cancelled`` or ``expired``.
+    status: Mapped[str] = mapped_column(String(16))
+    decline_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
