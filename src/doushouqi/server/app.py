@@ -32,6 +32,7 @@ from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .api import notifications as notifications_api
 from .api import correspondence as correspondence_api
+from .api import tournaments as tournaments_api
 from .auth import Auth
 from .cluster import Cluster, node_id
 from .context import AppContext
@@ -44,6 +45,7 @@ from .metrics import Metrics
 from .ratelimit import LoginThrottle, RateLimiter
 from .settings import Settings
 from .timesource import SystemTime, TimeSource
+from .tournaments.director import Director
 from .ws import router as ws_router
 from .ws import serve_forwarded
 
@@ -183,11 +185,14 @@ def create_app(
             log.info("node %s joined the cluster", cluster.node)
         heartbeat = asyncio.create_task(_heartbeat(ctx))
         clean_up = asyncio.create_task(_clean_up(ctx))
+        app.state.tournament_director = director = Director(ctx)
+        director.start()  # every node: the tournaments' leases are in the database
         try:
             yield
         finally:
             await _stop(heartbeat)
             await _stop(clean_up)
+            await director.stop()
             await registry.close()
             if cluster is not None:  # drain: the other nodes take our games over at once
                 await cluster.stop()
@@ -225,6 +230,7 @@ def create_app(
         analysis.router,
         bot.router,
         notifications_api.router,
+        tournaments_api.router,
         ops.router,
     ):
         app.include_router(router)

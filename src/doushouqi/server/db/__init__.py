@@ -5,3 +5,4 @@ The feature modules are imported here, so that ``models.Base.metadata`` knows ev
 wherever it is used (Alembic's autogenerate, the schema test)."""
 
 from . import models_pairing  # noqa: F401  (quick pairing, challenges, notifications)
+from . import models_tournament  # noqa: F401  (tournaments: arena and Swiss)

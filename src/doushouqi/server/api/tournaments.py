@@ -1,0 +1,230 @@
+"""Tournaments over REST: create (accounts only), list, read (standings, pairings, your game),
+join and withdraw. Refusals carry a code the client translates:
+``{"detail": {"code": "tournament.full", "params": {}}}``."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import secrets
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
+
+from doushouqi.clock import TimeControl, TimeControlError
+
+from ..db.models import AccountRow
+from ..db.models_tournament import TournamentRow
+from ..tournaments import store
+from .deps import AccountPrincipal, Ctx, OptionalPrincipal, enforce_rate
+from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, chosen_rules
+
+router = APIRouter(prefix="/api", tags=["tournaments"])
+
+TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+#: Limits on what a tournament may be made of.
+MAX_NAME = 60
+MAX_PLAYERS = 128
+MIN_ARENA_MINUTES, MAX_ARENA_MINUTES = 1, 240
+MAX_ROUNDS = 15
+#: A tournament starts within this long of its creation (seconds).
+MAX_START_DELAY = 30 * 86400.0
+#: Longest games allowed in a tournament (base time; a tournament should end the same day).
+MAX_TOURNAMENT_BASE = 3600.0
+
+
+class CreateTournament(BaseModel):
+    kind: Literal["arena", "swiss"]
+    name: str = Field(max_length=200)
+    rules: str | dict[str, Any] = "wango"
+    time_control: str = Field(max_length=40, description="BASE+INC/PERs, e.g. 5+3")
+    rated: bool = True
+    starts_at: float | None = Field(default=None, description="epoch seconds (server clock)")
+    starts_in: float | None = Field(default=None, description="or: seconds from now")
+    duration_minutes: int | None = Field(default=None, description="arena: how long it lasts")
+    rounds: int | None = Field(default=None, description="swiss: how many rounds")
+    max_players: int = 64
+    min_rating: int | None = None
+
+
+def _refuse(status: int, code: str, **params: Any) -> HTTPException:
+    return HTTPException(status, {"code": code, "params": params})
+
+
+def _checked_control(text: str) -> str:
+    try:
+        control = TimeControl.parse(text)
+    except TimeControlError:
+        raise _refuse(422, "tournament.bad_time_control", time_control=text[:40]) from None
+    too_long = control.base > min(MAX_BASE_SECONDS, MAX_TOURNAMENT_BASE)
+    if too_long or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
+        raise _refuse(422, "tournament.time_control_too_long", max_minutes=60)
+    return str(control)
+
+
+def _checked(body: CreateTournament, now: float) -> dict[str, Any]:
+    name = " ".join(body.name.split())
+    if not name:
+        raise _refuse(422, "tournament.name_empty")
+    if len(name) > MAX_NAME:
+        raise _refuse(422, "tournament.name_too_long", max=MAX_NAME)
+    if not name.isprintable():
+        raise _refuse(422, "tournament.name_bad_characters")
+    try:
+        rules = chosen_rules(body.rules)
+    except HTTPException as exc:
+        raise _refuse(422, "tournament.bad_rules", reason=str(exc.detail)[:300]) from None
+    control = _checked_control(body.time_control)
+    starts_at = body.starts_at if body.starts_at is not None else now + (body.starts_in or 0.0)
+    if not (now - 60 <= starts_at <= now + MAX_START_DELAY):
+        raise _refuse(422, "tournament.bad_start", max_days=30)
+    starts_at = max(starts_at, now)
+    if not (2 <= body.max_players <= MAX_PLAYERS):
+        raise _refuse(422, "tournament.bad_max_players", min=2, max=MAX_PLAYERS)
+    if body.min_rating is not None and not (0 <= body.min_rating <= 3500):
+        raise _refuse(422, "tournament.bad_min_rating", min=0, max=3500)
+    duration = rounds = None
+    if body.kind == "arena":
+        minutes = body.duration_minutes
+        if minutes is None or not (MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES):
+            raise _refuse(
+                422, "tournament.bad_duration", min=MIN_ARENA_MINUTES, max=MAX_ARENA_MINUTES
+            )
+        duration = minutes * 60.0
+    else:
+        if body.rounds is None or not (1 <= body.rounds <= MAX_ROUNDS):
+            raise _refuse(422, "tournament.bad_rounds", min=1, max=MAX_ROUNDS)
+        rounds = body.rounds
+    return {
+        "kind": body.kind,
+        "name": name,
+        "rules": json.dumps(rules.to_mapping(), ensure_ascii=False),
+        "time_control": control,
+        "rated": body.rated,
+        "starts_at": starts_at,
+        "duration": duration,
+        "rounds": rounds,
+        "max_players": body.max_players,
+        "min_rating": body.min_rating,
+    }
+
+
+def _wake(request: Request) -> None:
+    director = getattr(request.app.state, "tournament_director", None)
+    if director is not None:
+        director.wake()
+
+
+@router.post("/tournaments", status_code=201)
+async def create_tournament(
+    body: CreateTournament, request: Request, ctx: Ctx, principal: AccountPrincipal
+) -> dict[str, Any]:
+    """Create an arena or a Swiss tournament (signed-in accounts only); the creator joins it."""
+    enforce_rate(ctx.create_limiter, request)
+    now = ctx.time.now()
+    fields = _checked(body, now)
+    tournament_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+    account_id = principal.account_id
+    assert account_id is not None
+
+    def write(session: Session) -> dict[str, Any] | None:
+        row = TournamentRow(
+            id=tournament_id,
+            creator_id=account_id,
+            status="created",
+            current_round=0,
+            created_at=now,
+            **fields,
+        )
+        session.add(row)
+        session.flush()
+        account = session.get(AccountRow, account_id)
+        if account is not None:
+            store.join(session, tournament_id, account, now)
+        session.flush()
+        return store.tournament_view(session, tournament_id, account_id)
+
+    view = await ctx.db.write(write)
+    _wake(request)
+    return {**(view or {}), "server_time": ctx.time.now()}
+
+
+@router.get("/tournaments")
+async def list_tournaments(ctx: Ctx) -> dict[str, Any]:
+    """Upcoming (soonest first), running and recently finished tournaments."""
+    groups = await ctx.db.read(store.listing)
+    return {**groups, "server_time": ctx.time.now()}
+
+
+def _checked_id(tournament_id: str) -> str:
+    if not TOURNAMENT_ID.fullmatch(tournament_id):
+        raise _refuse(404, "tournament.not_found")
+    return tournament_id
+
+
+@router.get("/tournaments/{tournament_id}")
+async def get_tournament(
+    tournament_id: str, ctx: Ctx, principal: OptionalPrincipal
+) -> dict[str, Any]:
+    """The tournament: settings, standings with tie-breaks, pairings, and ``me`` (your state
+    and current game) when you have joined."""
+    _checked_id(tournament_id)
+    account_id = None if principal is None else principal.account_id
+    read = functools.partial(
+        store.tournament_view, tournament_id=tournament_id, account_id=account_id
+    )
+    view = await ctx.db.read(read)
+    if view is None:
+        raise _refuse(404, "tournament.not_found")
+    return {**view, "server_time": ctx.time.now()}
+
+
+async def _change(
+    tournament_id: str,
+    request: Request,
+    ctx: Ctx,
+    principal: AccountPrincipal,
+    action: Literal["join", "withdraw"],
+) -> dict[str, Any]:
+    _checked_id(tournament_id)
+    account_id = principal.account_id
+    assert account_id is not None
+    now = ctx.time.now()
+
+    def write(session: Session) -> tuple[str | None, dict[str, Any] | None]:
+        if action == "join":
+            account = session.get(AccountRow, account_id)
+            assert account is not None
+            refused = store.join(session, tournament_id, account, now)
+        else:
+            refused = store.withdraw(session, tournament_id, account_id)
+        if refused is not None:
+            return refused, None
+        session.flush()
+        return None, store.tournament_view(session, tournament_id, account_id)
+
+    refused, view = await ctx.db.write(write)
+    if refused is not None:
+        status = 404 if refused == "tournament.not_found" else 409
+        raise _refuse(status, refused)
+    _wake(request)
+    return {**(view or {}), "server_time": ctx.time.now()}
+
+
+@router.post("/tournaments/{tournament_id}/join")
+async def join_tournament(
+    tournament_id: str, request: Request, ctx: Ctx, principal: AccountPrincipal
+) -> dict[str, Any]:
+    """Join (or, absent or withdrawn from an arena, rejoin)."""
+    return await _change(tournament_id, request, ctx, principal, "join")
+
+
+@router.post("/tournaments/{tournament_id}/withdraw")
+async def withdraw_from_tournament(
+    tournament_id: str, request: Request, ctx: Ctx, principal: AccountPrincipal
+) -> dict[str, Any]:
+    """Stop being paired: your results stand (before the start: leave the list)."""
+    return await _change(tournament_id, request, ctx, principal, "withdraw")
