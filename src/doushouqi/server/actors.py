@@ -51,6 +51,7 @@ from doushouqi.server.domain import (
 from doushouqi.server.domain.recovery import resume_after_downtime
 
 from .ai_pool import AiMove, AiRequest, AiService, random_move
+from .audience import Audience
 from .cluster import Cluster, RemoteGame
 from .db import repo
 from .db.database import Database
@@ -59,6 +60,7 @@ from .logcontext import current_game
 from .metrics import Metrics
 from .settings import Settings
 from .timesource import TimeSource
+from .watching import report_spectators
 
 __all__ = [
     "ActorClosedError",
@@ -179,6 +181,8 @@ class GameActor:
         self._ai_task: asyncio.Task[None] | None = None
         self._ai_version: int | None = None
         self._sync_task: asyncio.Task[None] | None = None
+        #: How many watch the game (not its players), as last told (``watching.py``).
+        self.spectators: int | None = None
 
     @property
     def id(self) -> str:
@@ -191,6 +195,11 @@ class GameActor:
     @property
     def has_subscribers(self) -> bool:
         return bool(self._subscribers)
+
+    @property
+    def watcher_identities(self) -> set[Actor]:
+        """Who watches the game on this node (players included; anonymous sockets not)."""
+        return {s.identity for s in self._subscribers if s.identity is not None}
 
     # ------------------------------------------------------------------ commands
 
@@ -253,15 +262,20 @@ class GameActor:
         for listener in self._registry.commit_listeners:
             listener(game, events)
 
-    def broadcast(self, texts: Iterable[str], *, notice: bool = False) -> None:
+    def broadcast(
+        self, texts: Iterable[str], *, notice: bool = False, audience: Audience | None = None
+    ) -> None:
         """Send ``texts`` (the events of the current version, or a ``notice`` that is no
-        event) to every socket watching the game, here and on other nodes."""
+        event) to every socket watching the game, here and on other nodes; with an
+        ``audience``, only to the sockets it admits (a chat room's readers)."""
         texts = list(texts)
         for subscriber in list(self._subscribers):
+            if audience is not None and not audience.admits(subscriber.identity):
+                continue
             for text in texts:
                 subscriber.deliver(text)
         if (cluster := self._services.cluster) is not None:
-            cluster.publish(self.id, self.game.version, texts, notice)
+            cluster.publish(self.id, self.game.version, texts, notice, audience)
 
     # ------------------------------------------------------------------ subscribers
 
@@ -365,6 +379,7 @@ class GameActor:
             self._ai_task = asyncio.create_task(self._play_ai(game))
         if self._sync_task is None and (commands := self._connection_commands()):
             self._sync_task = asyncio.create_task(self._sync_connections(commands))
+        report_spectators(self, self._services.cluster)
 
     async def _tick_at(self, deadline: float) -> None:
         current_game.set(self.id)

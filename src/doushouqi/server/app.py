@@ -30,9 +30,11 @@ from .ai_pool import AiService, ProcessPoolAi
 from .ai_redis import RedisAi
 from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
+from .api import chat as chat_api
 from .api import notifications as notifications_api
 from .api import correspondence as correspondence_api
 from .api import tournaments as tournaments_api
+from .api import watch as watch_api
 from .auth import Auth
 from .cluster import Cluster, node_id
 from .context import AppContext
@@ -224,6 +226,8 @@ def create_app(
     for router in (
         auth_api.router,
         correspondence_api.router,  # before games: /api/games/my-turn is no game id
+        watch_api.router,  # before games: /api/games/live is no game id
+        chat_api.router,
         games.router,
         players.router,
         records.router,

@@ -46,6 +46,7 @@ from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
 
+from .audience import Audience
 from .redis_close import close_now
 
 if TYPE_CHECKING:
@@ -149,11 +150,16 @@ class RemoteGame:
         if not self.subscribers:
             self.cluster.forget(self)
 
-    def deliver(self, version: int, texts: list[str], notice: bool) -> None:
+    def deliver(
+        self, version: int, texts: list[str], notice: bool, audience: Audience | None = None
+    ) -> None:
         """Hand a broadcast on: events newer than a socket has seen (its snapshot may already
-        hold them), and notices (``ai_busy``) of the version it is at."""
+        hold them), and notices (``ai_busy``) of the version it is at; with an ``audience``,
+        only to the sockets it admits."""
         self.version = max(self.version, version)
         for subscriber, seen in list(self.subscribers.items()):
+            if audience is not None and not audience.admits(subscriber.identity):
+                continue
             if version > seen or (notice and version == seen):
                 for text in texts:
                     subscriber.deliver(text)
@@ -383,10 +389,20 @@ class Cluster:
 
     # ------------------------------------------------------------------ fan-out
 
-    def publish(self, game_id: str, version: int, texts: list[str], notice: bool) -> None:
-        """Send what the owner broadcast to every other node's sockets."""
-        payload = json.dumps({"from": self.node, "v": version, "texts": texts, "notice": notice})
-        self._send_later(_game_channel(game_id), payload)
+    def publish(
+        self,
+        game_id: str,
+        version: int,
+        texts: list[str],
+        notice: bool,
+        audience: Audience | None = None,
+    ) -> None:
+        """Send what the owner broadcast to every other node's sockets (those ``audience``
+        admits, when there is one)."""
+        message = {"from": self.node, "v": version, "texts": texts, "notice": notice}
+        if audience is not None:
+            message["to"] = audience.to_dict()
+        self._send_later(_game_channel(game_id), json.dumps(message))
 
     def publish_to_account(self, account_id: int, text: str) -> None:
         """Send an account's event to its bot event streams on the other nodes."""
@@ -480,6 +496,10 @@ class Cluster:
 
     def is_connected_elsewhere(self, game_id: str, identity: Actor) -> bool:
         return identity in self._presence.get(game_id, frozenset())
+
+    def present_elsewhere(self, game_id: str) -> frozenset[Actor]:
+        """Everyone other nodes have at the board of a game we own (players and spectators)."""
+        return self._presence.get(game_id, frozenset())
 
     async def _refresh_presence(self, only: str | None = None) -> None:
         """Re-read who is at the board of our games on other nodes, and keep our own records
@@ -609,7 +629,9 @@ class Cluster:
         if channel.startswith("dsq:game:"):
             remote = self.remote.get(channel.removeprefix("dsq:game:"))
             if remote is not None and data["from"] != self.node:
-                remote.deliver(int(data["v"]), list(data["texts"]), bool(data.get("notice")))
+                audience = Audience.from_dict(data["to"]) if "to" in data else None
+                notice = bool(data.get("notice"))
+                remote.deliver(int(data["v"]), list(data["texts"]), notice, audience)
             return
         op = data.get("op")
         if op == "command":

@@ -47,6 +47,7 @@ from doushouqi.server.domain import (
 
 from .actors import ActorClosedError, GameActor, Subscriber, dumps, state_message
 from .auth import Principal
+from .chat import greeting, handle_chat
 from .cluster import ClusterUnavailable, RemoteGame
 from .context import AppContext, context_of
 from .db.gamestore import CommitError
@@ -55,7 +56,7 @@ from .json_input import BadJsonError, parse_json
 from .logcontext import current_game
 from .ratelimit import TokenBucket
 
-__all__ = ["CLIENT_MESSAGE", "DISPATCH", "Client", "dispatch", "router"]
+__all__ = ["CLIENT_MESSAGE", "DISPATCH", "ChatMessage", "Client", "dispatch", "router"]
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +123,17 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
+class ChatMessage(_Message):
+    """A chat message: free ``text`` or a quick ``phrase`` code (see chat.py)."""
+
+    type: Literal["chat"]
+    room: Literal["players", "spectators"] | None = None
+    text: str | None = None
+    phrase: str | None = Field(default=None, max_length=32)
+
+
 ClientMessage = Annotated[
-    MoveMessage | JoinMessage | ActionMessage | SyncMessage | PingMessage,
+    MoveMessage | JoinMessage | ActionMessage | SyncMessage | PingMessage | ChatMessage,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -254,6 +264,7 @@ DISPATCH: dict[type[_Message], Handler] = {
     ActionMessage: handle_command,
     SyncMessage: handle_sync,
     PingMessage: handle_ping,
+    ChatMessage: handle_chat,
 }
 
 
@@ -339,6 +350,8 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=1013, reason="try again")
         return
     for text in first:
+        subscriber.deliver(text)
+    for text in await greeting(ctx, actor, subscriber.identity):  # chat history, spectators
         subscriber.deliver(text)
     pump = asyncio.create_task(_pump(websocket, subscriber))
     bucket = TokenBucket(ctx.settings.message_rate)

@@ -4,5 +4,6 @@ and its sessions, and the queries.
 The feature modules are imported here, so that ``models.Base.metadata`` knows every table
 wherever it is used (Alembic's autogenerate, the schema test)."""
 
+from . import models_chat  # noqa: F401  (games' chat)
 from . import models_pairing  # noqa: F401  (quick pairing, challenges, notifications)
 from . import models_tournament  # noqa: F401  (tournaments: arena and Swiss)

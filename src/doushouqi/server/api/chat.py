@@ -1,0 +1,57 @@
+"""Games' chat over REST: the rooms a reader may read, and reports of messages.
+
+Messages are sent over the game's websocket (``{"type": "chat", ...}``, see ``chat.py``) or
+``POST /api/games/{id}/commands`` with the same body.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Path
+from pydantic import BaseModel, ConfigDict
+
+from ..actors import GAME_ID
+from ..chat import history_for, report_message
+from .deps import Ctx, OptionalPrincipal, RequiredPrincipal
+
+router = APIRouter(prefix="/api", tags=["chat"])
+
+
+class ReportBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: Literal["spam", "abuse", "cheating", "other"] = "other"
+
+
+def _game_id(game_id: str) -> str:
+    if not GAME_ID.fullmatch(game_id):
+        raise HTTPException(404, "no such game")
+    return game_id
+
+
+@router.get("/games/{game_id}/chat")
+async def game_chat(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
+    """The rooms the caller may read now (a seated player: ``players``; anyone else:
+    ``spectators``; both once the game is over) and their last 100 messages each."""
+    identity = None if principal is None else principal.identity
+    rooms, messages = await history_for(ctx, _game_id(game_id), identity)
+    if not rooms:
+        raise HTTPException(404, "no such game")
+    return {"game_id": game_id, "rooms": list(rooms), "messages": messages}
+
+
+@router.post("/games/{game_id}/chat/{message_id}/report")
+async def report_chat_message(
+    game_id: str,
+    ctx: Ctx,
+    principal: RequiredPrincipal,
+    body: ReportBody | None = None,
+    message_id: int = Path(ge=1, le=2**62),
+) -> dict[str, Any]:
+    """Report a message the caller can read; once per reader (a second report changes
+    nothing and answers the same)."""
+    reason = "other" if body is None else body.reason
+    stored = await report_message(ctx, _game_id(game_id), message_id, principal.identity, reason)
+    if stored is None:
+        raise HTTPException(404, "no such message")
+    return {"reported": True, "message_id": message_id, "new": stored}

@@ -1,0 +1,102 @@
+"""Games to watch: ``GET /api/games/live`` lists the games in progress, best first.
+
+Read from the database (games with status ``started``), so every node lists every node's
+games; spectators come from ``watching.py`` (the owners' counts). Listed: public online games
+between people. Order: tournament games first, then by the mean of the players' ratings
+(accounts' current ratings; a guest counts as 1500, unrated), then the newest. The featured
+game ("TV") is the first one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Query
+from sqlalchemy import desc, select
+from sqlalchemy.orm import Session
+
+from doushouqi.server.domain import Account, Game, GameStatus, Mode
+from doushouqi.server.domain.storage import game_from_storage
+
+from ..db.models import AccountRow, GameRow
+from ..watching import spectator_counts
+from .deps import Ctx
+
+router = APIRouter(prefix="/api", tags=["watch"])
+
+#: The games in progress looked at, newest first (the list is sorted among them).
+SCAN = 500
+#: A guest's rating on the Watch page (guests are unrated).
+GUEST_RATING = 1500.0
+
+
+def _live(session: Session) -> tuple[list[Game], dict[int, float]]:
+    query = (
+        select(GameRow.state)
+        .where(
+            GameRow.status == int(GameStatus.STARTED),
+            GameRow.mode == Mode.ONLINE.value,
+            GameRow.public.is_(True),
+        )
+        .order_by(desc(GameRow.started_at))
+        .limit(SCAN)
+    )
+    games = [game_from_storage(json.loads(state)) for state in session.scalars(query)]
+    ids = {
+        p.identity.id for g in games for p in g.players if p and isinstance(p.identity, Account)
+    }
+    ratings: dict[int, float] = {}
+    if ids:
+        query = select(AccountRow.id, AccountRow.rating).where(AccountRow.id.in_(ids))
+        rows = session.execute(query)
+        ratings = {account_id: rating for account_id, rating in rows.tuples()}
+    return games, ratings
+
+
+def _player(game: Game, color: int, ratings: dict[int, float]) -> dict[str, Any] | None:
+    player = game.players[color]
+    if player is None:
+        return None
+    identity = player.identity
+    rated = isinstance(identity, Account) and identity.id in ratings
+    rating = ratings[identity.id] if isinstance(identity, Account) and rated else GUEST_RATING
+    return {
+        "name": player.name,
+        "username": player.username,
+        "avatar": player.avatar,
+        "kind": identity.kind,
+        "rating": round(rating),
+        "rated": rated,
+    }
+
+
+def live_entry(game: Game, ratings: dict[int, float], spectators: int) -> dict[str, Any]:
+    players = [_player(game, c, ratings) for c in (0, 1)]
+    mean = sum(p["rating"] if p else GUEST_RATING for p in players) / 2
+    last = game.moves[-1].move if game.moves else None
+    return {
+        "id": game.id,
+        "players": players,
+        "rating": round(mean),
+        "tournament": game.tournament,
+        "rated": game.rated,
+        "rules": game.rules.name,
+        "time_control": None if game.time_control is None else str(game.time_control),
+        "plies": len(game.moves),
+        "spectators": spectators,
+        "fen": game.fen,
+        "turn": game.turn,
+        "last_move": last,
+        "started_at": game.started_at,
+    }
+
+
+@router.get("/games/live")
+async def live_games(ctx: Ctx, limit: int = Query(20, ge=1, le=100)) -> dict[str, Any]:
+    """Games in progress, tournament games first, then the highest rated."""
+    games, ratings = await ctx.db.read(_live)
+    counts = await spectator_counts(ctx.registry, [g.id for g in games])
+    entries = [live_entry(g, ratings, counts.get(g.id, 0)) for g in games]
+    entries.sort(key=lambda e: (not e["tournament"], -e["rating"], -(e["started_at"] or 0)))
+    return {"games": entries[:limit], "server_time": ctx.time.now()}
