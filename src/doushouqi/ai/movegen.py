@@ -5,6 +5,10 @@ test keeps the two in agreement. Legal moves are the movement/capture moves (sec
 the move restrictions of section 6 (7-3, 17-5, must-vary repetition); a position in which the
 game is over on the board (a den entered, a side without animals) has none. Draws by repetition
 or by the no-capture limit do not remove moves.
+
+Speed (docs/engine.md, "Perft"): the functions that run at every node take their arrays without
+reference counting (:data:`.jit.HOT`), and the per-piece helpers are inlined into them
+(:data:`.jit.INLINE`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from numba import njit
 
 from ..squares import ELEPHANT, LION, RAT, TIGER
 from .bitops import lowest_square, popcount, square_bit
+from .jit import HOT, INLINE
 from .state import (
     H_CAPTURED,
     H_CODE,
@@ -77,7 +82,7 @@ _WINDOW_7_3 = 7
 _WINDOW_17_5 = 17
 
 
-@njit(cache=True)
+@njit(**INLINE)
 def is_game_over_on_board(state: np.ndarray) -> bool:
     """A den is entered or a side has no animals: then no move can be played."""
     red = state[S_OCCUPANCY]
@@ -85,7 +90,7 @@ def is_game_over_on_board(state: np.ndarray) -> bool:
     return red == 0 or blue == 0 or (red & DEN_BB[1]) != 0 or (blue & DEN_BB[0]) != 0
 
 
-@njit(cache=True)
+@njit(**INLINE)
 def can_capture(
     rules: np.ndarray, attacker: int, from_square: int, defender: int, to_square: int
 ) -> bool:
@@ -98,24 +103,23 @@ def can_capture(
     if attacker_animal == RAT:
         from_water = (WATER_BB >> from_square) & 1
         if defender_animal == RAT:
-            return (
+            allowed = (
                 from_water == ((WATER_BB >> to_square) & 1)
                 or rules[RULE_RAT_CAPTURES_ACROSS_WATER] != 0
             )
-        if from_water != 0:
-            return False
-        return defender_animal == ELEPHANT or in_attackers_trap != 0
-    if in_attackers_trap != 0:
-        return True
-    if attacker_animal == ELEPHANT and defender_animal == RAT:
-        return False
-    return rules[RULE_RANK + attacker] >= rules[RULE_RANK + defender]
+        else:
+            allowed = from_water == 0 and (defender_animal == ELEPHANT or in_attackers_trap != 0)
+    else:
+        allowed = in_attackers_trap != 0 or (
+            not (attacker_animal == ELEPHANT and defender_animal == RAT)
+            and rules[RULE_RANK + attacker] >= rules[RULE_RANK + defender]
+        )
+    return allowed
 
 
-@njit(cache=True)
-def piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int) -> int:
-    """Bitboard of the squares the animal ``code`` on ``square`` may move to (steps, jumps and
-    captures), before the move restrictions."""
+@njit(**INLINE)
+def _piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int) -> int:
+    """:func:`piece_targets`, inlined into the generators."""
     color = (code - 1) >> 3
     animal = code - 8 * color
     if animal == RAT:
@@ -136,37 +140,61 @@ def piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int) 
     enemies = targets & state[S_OCCUPANCY + 1 - color]
     if enemies != 0:
         if rules[RULE_TRAPPED_CAN_CAPTURE] == 0 and ((TRAP_BB[1 - color] >> square) & 1) != 0:
-            return targets & ~enemies
-        while enemies != 0:
-            target = lowest_square(enemies)
-            enemies &= enemies - 1
-            if not can_capture(rules, code, square, state[S_BOARD + target], target):
-                targets ^= square_bit(target)
+            targets &= ~enemies  # an attacker in an enemy trap captures nothing
+        else:
+            while enemies != 0:
+                target = lowest_square(enemies)
+                enemies &= enemies - 1
+                if not can_capture(rules, code, square, state[S_BOARD + target], target):
+                    targets ^= square_bit(target)
     return targets
 
 
-@njit(cache=True)
+@njit(**HOT)
+def piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int) -> int:
+    """Bitboard of the squares the animal ``code`` on ``square`` may move to (steps, jumps and
+    captures), before the move restrictions."""
+    return _piece_targets(state, rules, code, square)
+
+
+@njit(**INLINE)
+def _is_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> bool:
+    """:func:`is_square_attacked`, inlined."""
+    attacked = False
+    code = state[S_BOARD + square]
+    if code != 0:
+        enemy = 1 - ((code - 1) >> 3)
+        for attacker in range(8 * enemy + 1, 8 * enemy + 9):
+            where = state[S_WHERE + attacker]
+            if where != CAPTURED and (_piece_targets(state, rules, attacker, where) >> square) & 1:
+                attacked = True
+                break
+    return attacked
+
+
+@njit(**HOT)
 def is_square_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> bool:
     """Whether the animal on ``square`` could be captured by the other side right now."""
-    code = state[S_BOARD + square]
-    if code == 0:
-        return False
-    enemy = 1 - ((code - 1) >> 3)
-    for attacker in range(8 * enemy + 1, 8 * enemy + 9):
-        where = state[S_WHERE + attacker]
-        if where != CAPTURED and (piece_targets(state, rules, attacker, where) >> square) & 1:
-            return True
-    return False
+    return _is_attacked(state, rules, square)
 
 
-@njit(cache=True)
+@njit(**INLINE)
 def compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
     """Fill ``state[S_FORBID + code]`` for the side to move's animals with the squares that
-    rule 7-3 and rule 17-5 forbid them now; False (and nothing to read) when none are."""
+    rule 7-3 and rule 17-5 forbid them now; False (and nothing to read) when none are.
+
+    Inlined: without 7-3 and 17-5 it is two reads of ``rules``."""
+    restricted = False
+    if rules[RULE_7_3] != 0 or rules[RULE_17_5] != 0:
+        restricted = _compute_restrictions(state, history, rules)
+    return restricted
+
+
+@njit(**HOT)
+def _compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
+    """:func:`compute_restrictions` under a rule set with 7-3 or 17-5."""
     check_7_3 = rules[RULE_7_3] != 0
     check_17_5 = rules[RULE_17_5] != 0
-    if not (check_7_3 or check_17_5):
-        return False
     turn = state[S_TURN]
     limit = _WINDOW_17_5 if check_17_5 else _WINDOW_7_3
     # The side's own recent moves, newest first; passes (code 0) are skipped.
@@ -205,7 +233,7 @@ def compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndarr
                 continue  # already forbidden (the same entry seen again)
             where = state[S_WHERE + code]
             # An animal that is being chased (stands attacked) is exempt.
-            if where == CAPTURED or is_square_attacked(state, rules, where):
+            if where == CAPTURED or _is_attacked(state, rules, where):
                 continue
             state[S_FORBID + code] |= square_bit(target)
             restricted = True
@@ -230,7 +258,7 @@ def compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndarr
     return restricted
 
 
-@njit(cache=True)
+@njit(**HOT)
 def position_count(state: np.ndarray, history: np.ndarray, position_hash: int) -> int:
     """How many times the position with this hash has stood, the current one included.
 
@@ -245,13 +273,13 @@ def position_count(state: np.ndarray, history: np.ndarray, position_hash: int) -
     return count
 
 
-@njit(cache=True)
+@njit(**HOT)
 def repetition_count(state: np.ndarray, history: np.ndarray) -> int:
     """How many times the current position (board and side to move) has stood."""
     return position_count(state, history, state[S_HASH])
 
 
-@njit(cache=True)
+@njit(**HOT)
 def is_draw_by_rule(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
     """Drawn by the no-capture limit or, under ``threefold_draw``, by a third repetition.
 
@@ -264,49 +292,55 @@ def is_draw_by_rule(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -
     return rules[RULE_REPETITION_MUST_VARY] == 0 and repetition_count(state, history) >= 3
 
 
-@njit(cache=True)
+@njit(**INLINE)
 def _must_vary(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
     """Repetition rule ``initiator_must_vary`` is in force: the position stands a third time."""
     return rules[RULE_REPETITION_MUST_VARY] != 0 and repetition_count(state, history) >= 3
 
 
-@njit(cache=True)
+@njit(**INLINE)
+def _repeats(state: np.ndarray, history: np.ndarray, code: int, frm: int, to: int) -> bool:
+    """Whether moving ``code`` from ``frm`` to ``to`` leads into a position that has already
+    stood twice (which must-vary forbids)."""
+    after = (
+        state[S_HASH]
+        ^ ZOBRIST_TURN
+        ^ ZOBRIST_PIECE[code, frm]
+        ^ ZOBRIST_PIECE[code, to]
+        ^ ZOBRIST_PIECE[state[S_BOARD + to], to]
+    )
+    return position_count(state, history, after) >= 2
+
+
+@njit(**HOT)
 def _drop_repeating_moves(
     state: np.ndarray, history: np.ndarray, moves: np.ndarray, count: int
 ) -> int:
     """Remove the moves into a position that has already stood twice; returns the new count."""
     kept = 0
-    base = state[S_HASH] ^ ZOBRIST_TURN
     for i in range(count):
         move = moves[i]
         frm = move & 63
-        to = move >> 6
-        code = state[S_BOARD + frm]
-        after = (
-            base
-            ^ ZOBRIST_PIECE[code, frm]
-            ^ ZOBRIST_PIECE[code, to]
-            ^ ZOBRIST_PIECE[state[S_BOARD + to], to]
-        )
-        if position_count(state, history, after) < 2:
+        if not _repeats(state, history, state[S_BOARD + frm], frm, move >> 6):
             moves[kept] = move
             kept += 1
     return kept
 
 
-@njit(cache=True)
+@njit(**HOT)
 def generate_legal_moves(
     state: np.ndarray, history: np.ndarray, rules: np.ndarray, moves: np.ndarray
 ) -> int:
     """Write the legal moves (``from | to << 6``) into ``moves`` (at least MAX_MOVES long) and
     return how many there are. Order: by piece code (rat first), then by target square."""
-    if is_game_over_on_board(state):
-        return 0
-    restricted = compute_restrictions(state, history, rules)
-    return generate_moves_given_restrictions(state, history, rules, moves, restricted)
+    count = 0
+    if not is_game_over_on_board(state):
+        restricted = compute_restrictions(state, history, rules)
+        count = _generate(state, history, rules, moves, restricted)
+    return count
 
 
-@njit(cache=True)
+@njit(**HOT)
 def generate_moves_given_restrictions(
     state: np.ndarray, history: np.ndarray, rules: np.ndarray, moves: np.ndarray, restricted: bool
 ) -> int:
@@ -314,42 +348,53 @@ def generate_moves_given_restrictions(
     itself (``restricted`` is what it returned) and changed nothing since, so that they are not
     computed twice (the search also needs them for its table key). The position must not be
     over on the board."""
+    return _generate(state, history, rules, moves, restricted)
+
+
+@njit(**INLINE)
+def _generate(
+    state: np.ndarray, history: np.ndarray, rules: np.ndarray, moves: np.ndarray, restricted: bool
+) -> int:
+    """:func:`generate_moves_given_restrictions`, inlined into both generators."""
     turn = state[S_TURN]
     count = 0
     for code in range(8 * turn + 1, 8 * turn + 9):
         square = state[S_WHERE + code]
-        if square == CAPTURED:
-            continue
-        targets = piece_targets(state, rules, code, square)
-        if restricted:
-            targets &= ~state[S_FORBID + code]
-        while targets != 0:
-            to = lowest_square(targets)
-            targets &= targets - 1
-            moves[count] = square | (to << 6)
-            count += 1
+        if square != CAPTURED:
+            targets = _piece_targets(state, rules, code, square)
+            if restricted:
+                targets &= ~state[S_FORBID + code]
+            while targets != 0:
+                to = lowest_square(targets)
+                targets &= targets - 1
+                moves[count] = square | (to << 6)
+                count += 1
     if count != 0 and _must_vary(state, history, rules):
         count = _drop_repeating_moves(state, history, moves, count)
     return count
 
 
-@njit(cache=True)
+@njit(**HOT)
 def count_legal_moves(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> int:
-    """The number of legal moves, counted without building the moves when possible."""
-    if is_game_over_on_board(state):
-        return 0
-    if _must_vary(state, history, rules):
-        moves = np.empty(MAX_MOVES, dtype=np.int64)
-        return generate_legal_moves(state, history, rules, moves)
-    restricted = compute_restrictions(state, history, rules)
-    turn = state[S_TURN]
+    """The number of legal moves, counted without building them (perft's last ply)."""
     total = 0
-    for code in range(8 * turn + 1, 8 * turn + 9):
-        square = state[S_WHERE + code]
-        if square == CAPTURED:
-            continue
-        targets = piece_targets(state, rules, code, square)
-        if restricted:
-            targets &= ~state[S_FORBID + code]
-        total += popcount(targets)
+    if not is_game_over_on_board(state):
+        restricted = compute_restrictions(state, history, rules)
+        must_vary = _must_vary(state, history, rules)
+        turn = state[S_TURN]
+        for code in range(8 * turn + 1, 8 * turn + 9):
+            square = state[S_WHERE + code]
+            if square != CAPTURED:
+                targets = _piece_targets(state, rules, code, square)
+                if restricted:
+                    targets &= ~state[S_FORBID + code]
+                if must_vary:
+                    # Only the moves into a position that has stood twice are dropped.
+                    while targets != 0:
+                        to = lowest_square(targets)
+                        targets &= targets - 1
+                        if not _repeats(state, history, code, square, to):
+                            total += 1
+                else:
+                    total += popcount(targets)
     return total

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import HOT
 from .movegen import MAX_MOVES, count_legal_moves, generate_legal_moves
 from .state import make_move, unmake_move
 
@@ -16,7 +17,7 @@ def new_move_buffers(depth: int) -> np.ndarray:
     return np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(**HOT)
 def perft(
     state: np.ndarray, history: np.ndarray, rules: np.ndarray, depth: int, buffers: np.ndarray
 ) -> int:
@@ -24,21 +25,25 @@ def perft(
 
     ``history`` needs ``depth`` free rows and ``buffers`` ``depth + 1`` rows.
     """
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return count_legal_moves(state, history, rules)
+    if depth <= 1:
+        return count_legal_moves(state, history, rules) if depth == 1 else 1
     moves = buffers[depth]
     count = generate_legal_moves(state, history, rules, moves)
     total = 0
-    for i in range(count):
-        make_move(state, history, moves[i])
-        total += perft(state, history, rules, depth - 1, buffers)
-        unmake_move(state, history)
+    if depth == 2:  # the nodes above the leaves: count their moves here, not in a call of perft
+        for i in range(count):
+            make_move(state, history, moves[i])
+            total += count_legal_moves(state, history, rules)
+            unmake_move(state, history)
+    else:
+        for i in range(count):
+            make_move(state, history, moves[i])
+            total += perft(state, history, rules, depth - 1, buffers)
+            unmake_move(state, history)
     return total
 
 
-@njit(cache=True)
+@njit(**HOT)
 def perft_divide(
     state: np.ndarray,
     history: np.ndarray,

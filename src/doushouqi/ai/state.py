@@ -13,6 +13,7 @@ Moves are ints ``from | to << 6`` (see :func:`encode_move`). The pass (a timeout
 it has its own :func:`make_pass` and is recorded with moved code 0.
 
 Compiled functions do no bounds checks: the caller keeps ``state[S_PLY] < len(history)``.
+Those that run at every node take their arrays without reference counting (:data:`.jit.HOT`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from .bitops import square_bit
+from .jit import HOT
 from .tables import CAPTURED, ZOBRIST_PIECE, ZOBRIST_TURN
 
 __all__ = [
@@ -101,7 +103,7 @@ def move_to(move: int) -> int:
     return move >> 6
 
 
-@njit(cache=True)
+@njit(**HOT)
 def compute_hash(state: np.ndarray) -> int:
     """Hash of the position from scratch (make/unmake keep ``state[S_HASH]`` up to date)."""
     h = ZOBRIST_TURN if state[S_TURN] == 1 else np.int64(0)
@@ -133,7 +135,7 @@ def new_state(codes: list[int] | np.ndarray, turn: int, halfmove_clock: int = 0)
     return state
 
 
-@njit(cache=True)
+@njit(**HOT)
 def make_move(state: np.ndarray, history: np.ndarray, move: int) -> None:
     """Play a move that the generator produced (no checks) and record it for unmake."""
     frm = move & 63
@@ -166,7 +168,7 @@ def make_move(state: np.ndarray, history: np.ndarray, move: int) -> None:
     state[S_PLY] = ply + 1
 
 
-@njit(cache=True)
+@njit(**HOT)
 def make_pass(state: np.ndarray, history: np.ndarray) -> None:
     """The side to move loses its turn (per-move timeout); counts as a ply, moves nothing."""
     ply = state[S_PLY]
@@ -182,7 +184,7 @@ def make_pass(state: np.ndarray, history: np.ndarray) -> None:
     state[S_PLY] = ply + 1
 
 
-@njit(cache=True)
+@njit(**HOT)
 def unmake_move(state: np.ndarray, history: np.ndarray) -> None:
     """Take back the last move or pass."""
     ply = state[S_PLY] - 1

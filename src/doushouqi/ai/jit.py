@@ -1,0 +1,26 @@
+"""numba options of the engine core's compiled functions (movegen, state, perft).
+
+``HOT``: compiled without numba's reference counting, through its ``_nrt`` target option (which
+numba's own library uses for the same purpose). numba otherwise increfs and decrefs each array
+argument around a call (and around the arguments of a function inlined at IR level) wherever it
+cannot prove the pair redundant, which is almost everywhere a function calls another; those are
+atomic operations, and on the move generator they cost more than the generation itself
+(docs/engine.md, "Perft"). A ``HOT`` function only reads and writes arrays its caller holds:
+
+* it must not allocate, keep or return an array (numba rejects ``np.empty`` there);
+* what it calls inherits the option unless it sets ``_nrt`` itself, so it calls only ``HOT``
+  functions, ``INLINE`` ones and scalar helpers (:mod:`.bitops`).
+
+``INLINE``: small helpers inlined into their callers at numba IR level (``inline="always"``,
+which works whatever the cache holds, unlike LLVM's inlining). Written with a single
+``return``: numba's reference-count pruning then still works in a caller that counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["HOT", "INLINE"]
+
+HOT: dict[str, Any] = {"cache": True, "_nrt": False}
+INLINE: dict[str, Any] = {"cache": True, "inline": "always"}
