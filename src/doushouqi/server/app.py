@@ -32,6 +32,7 @@ from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .api import chat as chat_api
 from .api import notifications as notifications_api
+from .api import pairing as pairing_api
 from .api import correspondence as correspondence_api
 from .api import tournaments as tournaments_api
 from .api import watch as watch_api
@@ -234,6 +235,7 @@ def create_app(
         analysis.router,
         bot.router,
         notifications_api.router,
+        pairing_api.router,
         tournaments_api.router,
         ops.router,
     ):

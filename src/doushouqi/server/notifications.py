@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from .actors import dumps
@@ -154,9 +154,7 @@ async def forget_old(ctx: AppContext, before: float) -> int:
     """Delete notifications created before ``before`` (the clean-up)."""
 
     def write(session: Session) -> int:
-        result = session.execute(
-            NotificationRow.__table__.delete().where(NotificationRow.created_at < before)
-        )
+        result = session.execute(delete(NotificationRow).where(NotificationRow.created_at < before))
         return int(getattr(result, "rowcount", 0) or 0)
 
     return await ctx.db.write(write)

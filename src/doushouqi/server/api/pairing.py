@@ -1,0 +1,186 @@
+"""Quick pairing over REST: post a seek, cancel it, see how many wait for each time control.
+
+* ``POST /api/seeks`` — ``{"time_control": "10+0/30s", "rules": "wango", "rated": false,
+  "rating_range": 200}``; 201 with the seek (and ``game_id`` when it was paired at once).
+  Otherwise the player's open tabs hear ``{"type": "paired", "game_id": ...}`` when it is.
+* ``DELETE /api/seeks/{id}`` — cancel your seek.
+* ``GET /api/seeks`` — the open seeks counted by rules, time control and rated; and yours.
+
+Errors are codes the client translates: ``{"detail": {"code": "pairing.…", "params": {}}}``.
+The matcher runs on every node (``pairing.run_matcher``), started with the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from doushouqi.clock import TimeControl, TimeControlError
+from doushouqi.rules import BUILTIN_RULE_SETS
+
+from ..db.models_pairing import SeekRow
+from ..notifications import player_key_of
+from ..pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
+from .deps import Ctx, RequiredPrincipal
+from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
+
+__all__ = ["router"]
+
+#: Open seeks one player may have at once.
+MAX_SEEKS_PER_PLAYER = 3
+MIN_RANGE, MAX_RANGE = 50, 1000
+
+
+@contextlib.asynccontextmanager
+async def _matcher(app: FastAPI) -> AsyncIterator[None]:
+    ctx = app.state.ctx
+    pairing = Pairing(ctx)
+    app.state.pairing = pairing
+    task = asyncio.create_task(run_matcher(pairing))
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+router = APIRouter(prefix="/api", tags=["pairing"], lifespan=_matcher)
+
+
+def refused(status: int, code: str, **params: Any) -> HTTPException:
+    return HTTPException(status, {"code": code, "params": params})
+
+
+class PostSeek(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    time_control: str = Field(max_length=40, description="BASE+INC/PERs, e.g. 10+0/30s")
+    rules: str = Field(default="wango", max_length=40, description="a named rule set")
+    rated: bool = False
+    rating_range: int | None = Field(
+        default=None, description=f"opponents within ± this many points ({MIN_RANGE}–{MAX_RANGE})"
+    )
+
+
+def seek_dict(row: SeekRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "rules": row.rules,
+        "time_control": row.time_control,
+        "rated": row.rated,
+        "rating_min": row.rating_min,
+        "rating_max": row.rating_max,
+        "created_at": row.created_at,
+    }
+
+
+def _live_time_control(text: str) -> str:
+    """The canonical form of a live game's time control (correspondence is not paired here)."""
+    try:
+        control = TimeControl.parse(text)
+    except TimeControlError:
+        raise refused(422, "pairing.bad_time_control", time_control=text[:40]) from None
+    too_long = control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS
+    if control.is_correspondence or too_long:
+        raise refused(422, "pairing.bad_time_control", time_control=text[:40])
+    return str(control)
+
+
+@router.post("/seeks", status_code=201)
+async def post_seek(
+    body: PostSeek, request: Request, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """Wait for an opponent with the same wishes (kept while one of your tabs is open)."""
+    rules = body.rules.strip().lower()
+    if rules not in BUILTIN_RULE_SETS:
+        raise refused(422, "pairing.unknown_rules", rules=body.rules[:40])
+    control = _live_time_control(body.time_control)
+    if body.rated and principal.account_id is None:
+        raise refused(403, "pairing.rated_needs_account")
+    if body.rating_range is not None and not MIN_RANGE <= body.rating_range <= MAX_RANGE:
+        raise refused(422, "pairing.bad_rating_range", min=MIN_RANGE, max=MAX_RANGE)
+    key = player_key_of(principal)
+    rating = principal.rating.rating
+    now = ctx.time.now()
+    spread = body.rating_range
+
+    def write(session: Session) -> tuple[dict[str, Any], bool]:
+        mine = session.scalars(select(SeekRow).where(SeekRow.player_key == key)).all()
+        for row in mine:
+            if (row.rules, row.time_control, row.rated) == (rules, control, body.rated):
+                row.rating_min = None if spread is None else rating - spread
+                row.rating_max = None if spread is None else rating + spread
+                row.alive_until = max(row.alive_until, now + SEEK_GRACE)
+                return seek_dict(row), False
+        if len(mine) >= MAX_SEEKS_PER_PLAYER:
+            raise refused(409, "pairing.too_many_seeks", max=MAX_SEEKS_PER_PLAYER)
+        row = SeekRow(
+            id=new_seek_id(),
+            player_key=key,
+            player=json.dumps(principal.to_dict()),
+            rules=rules,
+            time_control=control,
+            rated=body.rated,
+            rating=rating,
+            rating_min=None if spread is None else rating - spread,
+            rating_max=None if spread is None else rating + spread,
+            created_at=now,
+            alive_until=now + SEEK_GRACE,
+        )
+        session.add(row)
+        return seek_dict(row), True
+
+    seek, _ = await ctx.db.write(write)
+    pairing: Pairing = request.app.state.pairing
+    made = await pairing.round()  # pair it at once when its opponent is already waiting
+    game_id = next((g for a, b, g in made if seek["id"] in (a.id, b.id)), None)
+    return {**seek, "game_id": game_id}
+
+
+@router.delete("/seeks/{seek_id}")
+async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+    """Stop waiting (only your own seek; a seek already paired is gone: 404)."""
+    key = player_key_of(principal)
+
+    def write(session: Session) -> int:
+        result = session.execute(
+            delete(SeekRow).where(SeekRow.id == seek_id[:16], SeekRow.player_key == key)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
+
+    if not await ctx.db.write(write):
+        raise refused(404, "pairing.no_such_seek")
+    return {"cancelled": seek_id}
+
+
+@router.get("/seeks")
+async def list_seeks(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+    """How many seeks wait for each (rules, time control, rated), and your own."""
+    key = player_key_of(principal)
+    now = ctx.time.now()
+
+    def read(session: Session) -> dict[str, Any]:
+        live = SeekRow.alive_until >= now
+        counts = session.execute(
+            select(SeekRow.rules, SeekRow.time_control, SeekRow.rated, func.count())
+            .where(live)
+            .group_by(SeekRow.rules, SeekRow.time_control, SeekRow.rated)
+        ).all()
+        mine = session.scalars(select(SeekRow).where(live, SeekRow.player_key == key)).all()
+        return {
+            "seeks": [
+                {"rules": r, "time_control": tc, "rated": rated, "count": n}
+                for r, tc, rated, n in counts
+            ],
+            "mine": [seek_dict(row) for row in mine],
+        }
+
+    return await ctx.db.read(read)
