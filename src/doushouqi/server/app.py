@@ -32,6 +32,7 @@ from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .api import chat as chat_api
 from .api import notifications as notifications_api
+from .api import ranks as ranks_api
 from .api import pairing as pairing_api
 from .api import correspondence as correspondence_api
 from .api import tournaments as tournaments_api
@@ -227,6 +228,7 @@ def create_app(
     for router in (
         auth_api.router,
         correspondence_api.router,  # before games: /api/games/my-turn is no game id
+        ranks_api.router,
         watch_api.router,  # before games: /api/games/live is no game id
         chat_api.router,
         games.router,

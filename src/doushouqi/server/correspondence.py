@@ -32,6 +32,7 @@ from doushouqi.server.domain.storage import game_from_storage
 from .context import AppContext
 from .db import repo
 from .db.models import GameRow
+from .notifications import notify
 
 __all__ = ["install", "is_correspondence", "my_turn", "turn_entry"]
 
@@ -127,9 +128,6 @@ def install(ctx: AppContext) -> None:
 
 
 async def _notify(ctx: AppContext, key: str, params: dict[str, Any], game_id: str) -> None:
-    # Imported here: notifications.py imports the actors, which the app imports before us.
-    from .notifications import notify
-
     try:
         await notify(ctx, key, "corr.your_turn", params, link=f"#/game/{game_id}")
     except Exception:

@@ -278,7 +278,8 @@ function profileCard(p) {
         h('small', {}, t('profile.joined', { date: formatDate(p.created_at) })))),
     h('dl', { class: 'profile-numbers' },
       h('div', {}, h('dt', {}, t('profile.score')), h('dd', { id: 'profile-score' }, p.score)),
-      h('div', {}, h('dt', {}, t('profile.level')), h('dd', { id: 'profile-level' }, levelText(p.level))),
+      h('div', {}, h('dt', {}, t('profile.level')), h('dd', { id: 'profile-level' },
+        h('a', { href: '#/ranks', class: 'rank-title', title: t('ranks.what') }, levelText(p.level)))),
       h('div', {}, h('dt', {}, t('profile.rating')), h('dd', { id: 'profile-rating' },
         Math.round(p.rating.rating), ' ', h('small', { class: 'rd' }, t('profile.rd', { rd: Math.round(p.rating.rd) }))))),
     h('h3', { class: 'profile-subtitle' }, t('profile.stats')),
@@ -443,7 +444,8 @@ export async function leaderboardView(view, params) {
     accountHead(t('leaderboard.title')),
     h('div', { class: 'field' }, h('span', { id: 'leaderboard-by' }, t('leaderboard.by')),
       h('div', { class: 'segmented', role: 'radiogroup', 'aria-labelledby': 'leaderboard-by' }, choice('score'), choice('rating'))),
-    list));
+    list,
+    h('p', { class: 'ranks-more' }, h('a', { href: '#/ranks', id: 'leaderboard-ranks' }, t('ranks.what')))));
   async function refresh() {
     const [board, me] = await Promise.all([api(`/api/leaderboard?by=${by}`), sessionPlayer().catch(() => null)]);
     if (!stillHere()) return;

@@ -10,7 +10,7 @@ const CUSTOM = 'custom';
  * The time fields (the select and the custom input, shown while "Custom…" is chosen) and
  * `value()`: the control to send ('' = untimed), or null when "Custom…" was left empty.
  */
-export function timeFields(presets, saved = '') {
+export function timeFields(presets, saved = '', label = (p) => p || t('time.none')) {
   const custom = Boolean(saved) && !presets.includes(saved);
   const input = h('input', { type: 'text', name: 'timeCustom', id: 'time-custom', value: custom ? saved : '',
     placeholder: '10+5/30s', autocomplete: 'off', spellcheck: 'false', maxlength: 40, 'aria-describedby': 'time-custom-help' });
@@ -19,7 +19,7 @@ export function timeFields(presets, saved = '') {
     h('small', { class: 'ro-help', id: 'time-custom-help' }, t('ruleopts.time.help')));
   const select = h('select', { name: 'time',
     onchange: () => { box.hidden = select.value !== CUSTOM; if (!box.hidden) input.focus(); } },
-  presets.map((p) => h('option', { value: p, selected: !custom && p === saved }, p || t('time.none'))),
+  presets.map((p) => h('option', { value: p, selected: !custom && p === saved }, label(p))),
   h('option', { value: CUSTOM, selected: custom }, t('ruleopts.time.custom')));
   const value = () => {
     if (select.value !== CUSTOM) return select.value;

@@ -14,6 +14,9 @@ import { InviteExpiry, expiredResultLines, lobbyExpired } from './expiry.js';
 import { noteServerTime } from './server_clock.js';
 import { GameRulesNote } from './rule_options.js';
 import { GameSounds } from './sounds.js';
+import { OpponentGone, placeToast } from './opponent_gone.js';
+import { ratingLines } from './result_changes.js';
+import { longTime } from './corr.js';
 
 const COLORS = ['red', 'blue'];
 const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
@@ -30,6 +33,7 @@ function replaceIfChanged(parent, children) {
 function fmtTime(seconds) {
   if (seconds === null || seconds === undefined) return '—';
   const s = Math.max(0, seconds);
+  if (s >= 86400) return longTime(s); // correspondence: days and hours
   if (s < 10) return s.toFixed(1);
   const m = Math.floor(s / 60);
   const rest = Math.floor(s % 60);
@@ -102,6 +106,7 @@ export class GameView {
     this.closed = true;
     clearInterval(this.timer);
     this.expiry?.destroy();
+    this.gone?.destroy();
     this.sounds?.destroy();
     clearTimeout(this.reconnectTimer);
     this.ws?.close();
@@ -271,6 +276,7 @@ export class GameView {
     this.expiry = new InviteExpiry(this);
     this.rulesNote = new GameRulesNote();
     this.sounds = new GameSounds(this);
+    this.gone = new OpponentGone(this);
     this.el.tools = h('div', { class: 'game-tools', id: 'game-tools' },
       this.hintTool.button, this.threatView.button, this.sounds.button,
       h('details', { class: 'game-menu', id: 'game-menu' },
@@ -290,7 +296,7 @@ export class GameView {
     // here the board and accessible mode announce what matters, each once.
     this.root.replaceChildren(h('section', { class: 'game-page', 'aria-live': 'off' },
       h('div', { class: 'board-col' }, this.el.top, this.el.board, this.el.bottom),
-      h('aside', { class: 'side-col' }, this.el.status, this.el.banner, this.el.result, this.el.invite, this.el.actions,
+      h('aside', { class: 'side-col' }, this.el.status, this.gone.el, this.el.banner, this.el.result, this.el.invite, this.el.actions,
         this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel, this.rulesNote.el,
         h('h2', { class: 'moves-title', id: 'moves-title' }, t('game.moves')), this.el.moves),
       this.el.offline, this.el.toast));
@@ -315,6 +321,7 @@ export class GameView {
   flash(text) {
     this.el.toast.textContent = text;
     this.el.toast.hidden = false;
+    placeToast(this.el.toast); // never over a clock
     clearTimeout(this.toastTimer);
     this.toastTimer = setTimeout(() => { this.el.toast.hidden = true; }, 3500);
   }
@@ -413,6 +420,7 @@ export class GameView {
     this.hintTool.render();
     this.threatView.update();
     this.access.render();
+    this.gone.render();
     // moves: in accessible mode a numbered list in full words
     this.el.moves.classList.toggle('full', this.access.on);
     this.el.moves.replaceChildren(...(this.access.on ? this.access.listItems() : this.moves.map((m) => h('li', { class: COLORS[m.color] },
@@ -443,7 +451,7 @@ export class GameView {
     const o = g.outcome || {};
     const mine = this.myColor();
     // Rebuilt only when it changes, so that a focused link or button in it keeps the focus.
-    const key = JSON.stringify([o, g.score_change, mine, g.abort_reason]);
+    const key = JSON.stringify([o, g.score_change, g.rating_change, mine, g.abort_reason]);
     if (key === this.resultKey) return;
     this.resultKey = key;
     const lines = [h('strong', { class: 'result-title' }, this.resultTitle())];
@@ -460,6 +468,7 @@ export class GameView {
         lines.push(h('small', { class: 'score' }, `${t(`side.${COLORS[c]}`)}: ${t('result.score', { delta: d > 0 ? `+${d}` : d, score: sc.new_scores[c] })}`));
       }
     }
+    lines.push(...ratingLines(g)); // ratings before → after (±N), and what they mean
     if (o.termination && o.termination !== 'aborted') {
       lines.push(h('a', { class: 'button replay-link', id: 'replay-link', href: `#/replay/game/${encodeURIComponent(this.id)}` }, t('resultlink.replay')));
     }

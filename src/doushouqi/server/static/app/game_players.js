@@ -8,6 +8,7 @@ import { AVATARS } from './accounts.js';
 import { h } from './dom.js';
 import { t, currentLang } from './i18n.js';
 import { levelName } from './levels.js';
+import { deltaChip, ratingChange, scoreChange } from './result_changes.js';
 import { pieceSvg } from '/board/pieces.js';
 import { pieceChar } from '/board/state.js';
 
@@ -101,8 +102,13 @@ export class PlayerBars {
     if (kind === 'account' && p.username) who.username = p.username;
     if (online && kind === 'account') {
       who.rating = Math.round(p.rating?.rating ?? 1500);
+      // After a rated game: the new rating and its change at once, not the one from the start.
+      const rated = ratingChange(g, color);
+      if (rated) Object.assign(who, { rating: rated.after, ratingDelta: rated.delta });
+      const scored = scoreChange(g, color);
+      if (scored && !(scored.voided && !scored.delta)) Object.assign(who, { scoreDelta: scored.delta });
       const levels = ladderLevels(() => this.view.render());
-      if (levels) who.level = levelFor(p.score ?? 0, levels);
+      if (levels) who.level = levelFor(scored ? scored.score : p.score ?? 0, levels);
     } else if (online && kind === 'guest') {
       who.guest = true;
     }
@@ -135,11 +141,22 @@ export class PlayerBars {
       : [h('span', { class: 'player-conn', dataset: { connected: who.connected ? 'yes' : 'no' } },
         t(who.connected ? 'players.connected' : 'players.disconnected'))];
     parts.name.replaceChildren(h('strong', {}, sideWords, name, who.mine ? ` (${t('game.you')})` : null), ...connection);
+    // Each change sits beside what it changed: the rating's after the rating, the score's after
+    // the level the score gives.
     const meta = [];
-    if (who.rating !== undefined) meta.push(t('players.rating', { rating: who.rating }));
-    if (who.level) meta.push(t('players.level', { n: who.level.number, label: who.level.label, en: who.level.en }));
-    if (who.aiLevel) meta.push(who.aiLevel);
-    if (who.guest) meta.push(t('players.guest'));
-    parts.meta.textContent = meta.join(' · ');
+    if (who.rating !== undefined) {
+      meta.push([t('players.rating', { rating: who.rating }), who.ratingDelta !== undefined ? deltaChip(who.ratingDelta, 'rating') : null]);
+    }
+    const scoreChip = who.scoreDelta !== undefined ? deltaChip(who.scoreDelta, 'score') : null;
+    if (who.level) meta.push([t('players.level', { n: who.level.number, label: who.level.label, en: who.level.en }), scoreChip]);
+    else if (scoreChip) meta.push([scoreChip]);
+    if (who.aiLevel) meta.push([who.aiLevel]);
+    if (who.guest) meta.push([t('players.guest')]);
+    const shown = [];
+    meta.forEach((item, i) => {
+      if (i) shown.push(' · ');
+      item.filter(Boolean).forEach((part, j) => shown.push(...(j ? [' ', part] : [part])));
+    });
+    parts.meta.replaceChildren(...shown);
   }
 }

@@ -17,6 +17,8 @@ import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeFields } from './custom_time.js';
 import { levelField } from './levels.js';
 import './notifications.js'; // the bell and the site socket (it starts itself)
+import { CORR_PRESETS, timeControlLabel, yourTurnView } from './corr.js';
+import { ranksView } from './ranks.js';
 
 const view = document.querySelector('#view');
 const langMenu = document.querySelector('#lang'); // a <select> of the languages, each named in itself
@@ -55,7 +57,9 @@ function homeView() {
       card('#/new/same_screen', pieceIcon('red', 'cat', 'card-icon'), t('home.local'), t('home.local.sub'), 'local'),
       card('#/lobby', pieceIcon('blue', 'elephant', 'card-icon'), t('home.online'), t('home.online.sub'), 'online'),
       card('#/learn', pieceIcon('blue', 'rat', 'card-icon'), t('learn.card'), t('learn.card.sub'), 'rules')),
-    h('p', { class: 'home-more' }, h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')))));
+    h('p', { class: 'home-more' }, h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')),
+      h('a', { href: '#/correspondence', id: 'go-corr' }, t('corr.home')), h('a', { href: '#/rules', id: 'go-rules-page' }, t('ranks.home.rules')),
+      h('a', { href: '#/leaderboard', id: 'go-leaderboard' }, t('ranks.home.leaderboard')), h('a', { href: '#/ranks', id: 'go-ranks' }, t('ranks.home.ranks')))));
 }
 
 // ----- new game ---------------------------------------------------------------------------
@@ -89,7 +93,8 @@ async function settingsView(mode) {
   // The options changed last time (saved as sent: {parent, ...changes}) come back for that set.
   const lastRules = saved.customRules;
   const ruleOptions = new RuleOptionsPanel(sets, rules, lastRules?.parent === rules ? lastRules : {});
-  const time = timeFields(TIME_PRESETS, saved.time ?? '');
+  // Online games may also be correspondence games: days per move.
+  const time = timeFields(mode === 'online' ? [...TIME_PRESETS, ...CORR_PRESETS] : TIME_PRESETS, saved.time ?? '', timeControlLabel);
   const failure = h('p', { class: 'error', id: 'settings-error', role: 'alert', hidden: true });
   const form = h('form', { class: 'settings', id: 'settings' },
     h('label', { class: 'field' }, h('span', {}, t('settings.rules')),
@@ -262,6 +267,8 @@ async function route() {
     else if (parts[0] === 'login' || parts[0] === 'register') authView(view, parts[0], params);
     else if (parts[0] === 'player' && parts[1]) await profileView(view, decodeURIComponent(parts[1]));
     else if (parts[0] === 'leaderboard') await leaderboardView(view, params);
+    else if (parts[0] === 'correspondence') cleanup = await yourTurnView(view);
+    else if (parts[0] === 'ranks') await ranksView(view);
     else if (parts[0] === 'game' && parts[1]) {
       await ensurePlayer();
       if (superseded()) return; // no board, no websocket for a page already left
