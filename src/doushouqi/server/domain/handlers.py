@@ -10,7 +10,8 @@ Choices where the rules are silent:
   the clocks start then (so nobody's time runs while a page loads).
 * Draw offers stand until the opponent plays (which declines them) or answers; offering
   while the opponent's offer stands is agreeing to it.
-* Abort is open to either player (and the server) until both sides have made a real move.
+* Abort is open to either player (and the server) until both sides have made a real move;
+  in tournament games to the server only (the director ends a game nobody came to).
 * Takebacks remove the requester's last real move and every ply after it (the opponent's
   reply, timeout passes). Against the AI and on one screen they apply at once; online the
   opponent must accept; tournament games allow none. The time used on the current turn is
@@ -289,6 +290,9 @@ def handle_abort(ctx: Context, command: Abort) -> HandlerResult:
         seat = resolve_seat(game, command)
         if isinstance(seat, Reject):
             return seat
+        if game.tournament and not game.status.is_over:
+            # A paired game is the tournament's: only its director ends one nobody came to.
+            return Reject(RejectCode.NOT_AVAILABLE, "tournament games cannot be aborted")
     if game.status.is_over:
         return require_started(game) or Reject(RejectCode.GAME_OVER, "the game is over")
     if game.status is GameStatus.STARTED and game.has_moved(0) and game.has_moved(1):
