@@ -134,10 +134,10 @@ def test_custom_time_control(client: Client, artifacts: Path) -> None:
     expect(page.locator("#settings-error")).to_contain_text("请填写用时")
     page.fill("#time-custom", "10+x")
     page.click("#start")
-    expect(page.locator("#settings-error")).to_contain_text("bad time control '10+x'")
+    expect(page.locator("#settings-error")).to_contain_text("看不懂用时“10+x”")
     page.fill("#time-custom", "600+0")
     page.click("#start")
-    expect(page.locator("#settings-error")).to_contain_text("too long")
+    expect(page.locator("#settings-error")).to_contain_text("用时太长")
     forgive_422s(client, 2)  # the two refusals; the empty field never reached the server
     open_options(page)
     page.select_option("#ro-ranks", "dog>wolf")

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from doushouqi import __version__
 
-from . import correspondence, translations
+from . import correspondence, errors, translations
 from .actors import ActorRegistry, Services
 from .ai_pool import AiService, ProcessPoolAi
 from .ai_redis import RedisAi
@@ -218,6 +218,8 @@ def create_app(
     # Added last = runs first: a forged request is refused before its body is even read.
     app.add_middleware(JsonBodyGuard)
     app.add_middleware(CrossOriginGuard)
+
+    errors.install(app)  # HTTP errors with a code the web client translates
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

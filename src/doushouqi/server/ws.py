@@ -336,6 +336,9 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
     principal = await ctx.auth.principal(websocket)
     actor = await ctx.registry.get(game_id)
     if actor is None:
+        # Accepted first, so that the browser sees the 4404 (a socket closed before it is
+        # accepted is a bare 403 to the client, which cannot tell it from a network fault).
+        await websocket.accept()
         await websocket.close(code=4404, reason="no such game")
         return
     await websocket.accept()

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from doushouqi.board import Board
@@ -23,6 +23,7 @@ from doushouqi.squares import DENS, square_name
 
 from ..ai_pool import AiRequest
 from ..domain.views import legal_destinations
+from ..errors import Problem
 from .deps import Ctx, enforce_rate
 from .games import chosen_rules
 
@@ -64,7 +65,7 @@ def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
     try:
         board = Board(query.fen, rules)
     except ValueError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise Problem(422, "position.bad", str(exc)) from None
     played = []
     for ply, text in enumerate(query.moves, 1):
         try:
@@ -72,7 +73,9 @@ def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
             # the library refuses it where no move could be played (a den entered, ...).
             move = board.parse_move(text, allow_pass=True)
         except ValueError as exc:
-            raise HTTPException(422, f"move {ply} ({text[:10]}): {exc}") from None
+            raise Problem(
+                422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply
+            ) from None
         played.append(
             {
                 "move": str(move),
@@ -154,11 +157,11 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
             ctx.analysis.analyse(ai_request), query.movetime + ctx.settings.ai_timeout_margin
         )
     except Exception:  # a dead or overrun worker: say so, never hang the client
-        raise HTTPException(503, "the engine is not available; try again") from None
+        raise Problem(503, "engine.unavailable", "the engine is not available; try again") from None
     # The best line is the best move's (its moves start with it); each line is checked.
     best = _line(board, {**found, "pv": [found["bestmove"], *found["pv"][1:]]})
     if best is None:  # the engine and the rules library disagree: a bug, logged by _line
-        raise HTTPException(503, "the engine is not available; try again")
+        raise Problem(503, "engine.unavailable", "the engine is not available; try again")
     others = [_line(board, line) for line in (found.get("lines") or [found])[1:]]
     lines = [best, *(line for line in others if line is not None)]
     fields = {key: value for key, value in best.items() if key != "move"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from ..auth import (
@@ -19,6 +19,7 @@ from ..auth import (
 from ..context import client_address
 from ..db import repo
 from ..db.repo import UsernameTakenError
+from ..errors import Problem
 from .deps import (
     AccountPrincipal,
     Ctx,
@@ -72,9 +73,9 @@ async def register(
     enforce_rate(ctx.login_limiter, request)
     username = body.username.lower()
     if not USERNAME.fullmatch(username):
-        raise HTTPException(422, "a username is 3-32 letters a-z, digits or _")
+        raise Problem(422, "account.username", "a username is 3-32 letters a-z, digits or _")
     if body.avatar not in AVATARS:
-        raise HTTPException(422, f"avatar must be one of {', '.join(AVATARS)}")
+        raise Problem(422, "account.avatar", f"avatar must be one of {', '.join(AVATARS)}")
     password_hash = await ctx.auth.hash_password(body.password)
     now = ctx.time.now()
     name = (body.display_name or body.username).strip() or username
@@ -91,7 +92,7 @@ async def register(
             )
         )
     except UsernameTakenError:
-        raise HTTPException(409, "that username is taken") from None
+        raise Problem(409, "account.taken", "that username is taken") from None
     await _start_session(ctx, request, response, row.id)
     return principal_dict(Principal.from_account(row))
 
@@ -115,7 +116,7 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
     if not await ctx.auth.verify_password(stored, body.password) or row is None:
         ctx.login_throttle.failed(address, username, trusted)
         ctx.login_limiter.check(address)
-        raise HTTPException(401, "wrong username or password")
+        raise Problem(401, "account.wrong", "wrong username or password")
     ctx.login_throttle.succeeded(address, username)
     await _start_session(ctx, request, response, row.id)
     if not trusted:

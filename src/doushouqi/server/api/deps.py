@@ -9,6 +9,7 @@ from fastapi import Depends, HTTPException, Request
 
 from ..auth import Principal
 from ..context import AppContext, client_address, context_of
+from ..errors import Problem
 from ..ratelimit import RateLimiter
 
 __all__ = [
@@ -32,14 +33,16 @@ async def optional_principal(request: Request) -> Principal | None:
 async def required_principal(request: Request) -> Principal:
     principal = await optional_principal(request)
     if principal is None:
-        raise HTTPException(401, "sign in, or start a guest session (POST /api/auth/guest)")
+        raise Problem(
+            401, "auth.required", "sign in, or start a guest session (POST /api/auth/guest)"
+        )
     return principal
 
 
 async def account_principal(request: Request) -> Principal:
     principal = await required_principal(request)
     if principal.account_id is None:
-        raise HTTPException(403, "this needs an account (guests cannot do it)")
+        raise Problem(403, "auth.account", "this needs an account (guests cannot do it)")
     return principal
 
 
@@ -58,8 +61,11 @@ def enforce_rate(limiter: RateLimiter, request: Request) -> None:
 
 def too_many_requests(wait: float) -> HTTPException:
     """A 429 that says when to try again (whole seconds, at least one)."""
-    return HTTPException(
+    seconds = max(1, math.ceil(wait))
+    return Problem(
         429,
-        f"too many requests; try again in {max(1, math.ceil(wait))} s",
-        headers={"Retry-After": str(max(1, math.ceil(wait)))},
+        "rate_limited",
+        f"too many requests; try again in {seconds} s",
+        headers={"Retry-After": str(seconds)},
+        seconds=seconds,
     )

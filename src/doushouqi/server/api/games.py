@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -29,6 +29,7 @@ from doushouqi.server.domain import (
 
 from ..actors import new_game_id, state_message
 from ..db import repo
+from ..errors import Problem
 from ..ws import Client, dispatch
 from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
 from .records import replay
@@ -83,13 +84,15 @@ def _time_control(text: str | None) -> TimeControl | None:
     try:
         control = TimeControl.parse(text)
     except TimeControlError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise Problem(422, "time.bad", str(exc), text=text[:40]) from None
     if control.days is not None:
         if not control.days.is_integer() or control.days > MAX_CORRESPONDENCE_DAYS:
-            raise HTTPException(422, "correspondence: 1 to 14 whole days per move")
+            raise Problem(422, "time.days", "correspondence: 1 to 14 whole days per move", most=14)
         return control
     if control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
-        raise HTTPException(422, "time control too long (at most 3 hours, 1 hour per move)")
+        raise Problem(
+            422, "time.too_long", "time control too long (at most 3 hours, 1 hour per move)"
+        )
     return control
 
 
@@ -120,7 +123,8 @@ def chosen_rules(choice: str | dict[str, Any]) -> RuleSet:
         return _custom_rules(choice)
     named = BUILTIN_RULE_SETS.get(choice.strip().lower())
     if named is None:
-        raise HTTPException(422, f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}")
+        known = ", ".join(BUILTIN_RULE_SETS)
+        raise Problem(422, "rules.unknown", f"unknown rule set; known: {known}", name=choice[:40])
     return named
 
 
@@ -129,7 +133,7 @@ def _custom_rules(options: dict[str, Any]) -> RuleSet:
     leave the parent as it is (the first player aside) give the parent itself, so that a game
     is called custom only when it is."""
     if len(options) > MAX_RULE_KEYS:
-        raise HTTPException(422, f"bad rule options: more than {MAX_RULE_KEYS} keys")
+        raise Problem(422, "rules.bad", f"bad rule options: more than {MAX_RULE_KEYS} keys")
     table = {key: value for key, value in options.items() if key not in _LABELS}
     parent = table.get("parent", "wango")
     if isinstance(parent, str):
@@ -143,7 +147,7 @@ def _custom_rules(options: dict[str, Any]) -> RuleSet:
     except InvalidRulesError as exc:
         problems.insert(0, str(exc))
     if problems:
-        raise HTTPException(422, "bad rule options: " + "; ".join(problems))
+        raise Problem(422, "rules.bad", "bad rule options: " + "; ".join(problems))
     base = dataclasses.replace(BUILTIN_RULE_SETS[parent], first_player=rules.first_player)
     if dataclasses.replace(rules, name=base.name, description=base.description) == base:
         return base
@@ -194,8 +198,9 @@ def _admit_ai_game(ctx: Ctx) -> None:
         in_play += cluster.ai_games_elsewhere
     if capacity is not None and in_play >= capacity:
         ctx.registry.services.metrics.refused_ai_games.inc()
-        raise HTTPException(
+        raise Problem(
             503,
+            "ai.full",
             "the computer is busy: every seat against it is taken; try again in a minute",
             headers={"Retry-After": "60"},
         )
@@ -234,7 +239,7 @@ async def create_game(
     try:
         game = new_game(spec, game_id=new_game_id(), now=ctx.time.now())
     except GameSpecError as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise Problem(422, "game.bad_spec", str(exc)) from None
     public = body.public and body.mode is Mode.ONLINE
     actor = await ctx.registry.create(game, public=public)
     return {
@@ -252,7 +257,7 @@ async def get_game(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict
     """The game's full state (``you.seats``: the colours you play)."""
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
-        raise HTTPException(404, "no such game")
+        raise Problem(404, "game.not_found", "no such game")
     game, rematch_id = loaded
     identity = None if principal is None else principal.identity
     return state_message(game, rematch_id, identity, ctx.time.now())
@@ -290,7 +295,7 @@ async def send_command(
 async def _command(game_id: str, ctx: Ctx, principal: Any, raw: str | bytes) -> JSONResponse:
     actor = await ctx.registry.get(game_id)
     if actor is None:
-        raise HTTPException(404, "no such game")
+        raise Problem(404, "game.not_found", "no such game")
     replies = await dispatch(Client(ctx, actor, principal), raw)
     failed = any(r.get("type") in ("rejected", "error") for r in replies)
     return JSONResponse({"events": replies}, status_code=400 if failed else 200)
@@ -301,7 +306,7 @@ async def game_events(game_id: str, ctx: Ctx, since: int = Query(0, ge=0)) -> di
     """The events after version ``since``, oldest first (the game's append-only log)."""
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
-        raise HTTPException(404, "no such game")
+        raise Problem(404, "game.not_found", "no such game")
     payloads = await ctx.db.read(lambda s: repo.events_since(s, game_id, since))
     return {
         "game_id": game_id,
@@ -313,7 +318,7 @@ async def game_events(game_id: str, ctx: Ctx, since: int = Query(0, ge=0)) -> di
 async def _record(game_id: str, request: Request, ctx: Ctx) -> tuple[Game, GameRecord]:
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
-        raise HTTPException(404, "no such game")
+        raise Problem(404, "game.not_found", "no such game")
     game = loaded[0]
     date = datetime.datetime.fromtimestamp(game.created_at, datetime.UTC).date()
     record = game_to_record(

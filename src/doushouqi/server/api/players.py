@@ -7,7 +7,7 @@ import dataclasses
 import json
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from doushouqi import scoring
@@ -16,6 +16,7 @@ from doushouqi.server.domain.storage import game_from_storage
 from ..auth import AVATARS, Principal
 from ..db import repo
 from ..db.models import AccountRow
+from ..errors import Problem
 from .auth import principal_dict
 from .deps import Ctx, RequiredPrincipal
 from .games import summary
@@ -55,7 +56,7 @@ def profile(row: AccountRow) -> dict[str, Any]:
 async def _account(ctx: Ctx, username: str) -> AccountRow:
     row = await ctx.db.read(lambda s: repo.account_by_username(s, username[:32]))
     if row is None:
-        raise HTTPException(404, "no such player")
+        raise Problem(404, "player.not_found", "no such player", name=username[:32])
     return row
 
 
@@ -77,7 +78,7 @@ async def change_profile(
     """Change your display name or animal avatar (new games show it). A guest may change its
     display name (kept as long as its guest cookie); its avatar comes with its guest id."""
     if body.avatar is not None and body.avatar not in AVATARS:
-        raise HTTPException(422, f"avatar must be one of {', '.join(AVATARS)}")
+        raise Problem(422, "account.avatar", f"avatar must be one of {', '.join(AVATARS)}")
     if principal.account_id is None:
         return await _rename_guest(body, ctx, principal)
 
@@ -94,7 +95,9 @@ async def change_profile(
 
 async def _rename_guest(body: ProfileChange, ctx: Ctx, principal: Principal) -> dict[str, Any]:
     if body.avatar is not None:
-        raise HTTPException(403, "guests cannot choose an avatar (an account can)")
+        raise Problem(
+            403, "account.guest_avatar", "guests cannot choose an avatar (an account can)"
+        )
     guest_id = str(principal.identity.id)
     # The same rule as for accounts: a blank name keeps the current one.
     name = (body.display_name or "").strip()

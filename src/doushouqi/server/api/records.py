@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
 from doushouqi.board import Board
@@ -14,6 +15,7 @@ from doushouqi.record import GameRecord, RecordError, read_record
 
 from ..context import client_address
 from ..db import repo
+from ..errors import Problem
 from .deps import Ctx, OptionalPrincipal, enforce_rate
 
 router = APIRouter(prefix="/api", tags=["records"])
@@ -49,6 +51,22 @@ def replay(record: GameRecord) -> dict[str, Any]:
     }
 
 
+def _invalid(exc: RecordError) -> Problem:
+    """A 422 for a record that cannot be read: the line (and the ply, for a move the rules
+    refuse) as params, so that the client says where in its own words; ``detail`` keeps the
+    reader's English explanation."""
+    ply = re.search(r"\bply (\d+)\b", exc.reason)
+    move = re.match(r"illegal move (\S{1,12}):", exc.reason)  # the record's own token
+    return Problem(
+        422,
+        "record.invalid",
+        f"not a valid record: {exc}",
+        line=exc.line,
+        ply=int(ply.group(1)) if ply else None,
+        move=move.group(1) if move else None,
+    )
+
+
 @router.post("/records", status_code=201)
 async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """Upload a record (the text, as the request body) to replay it; it is kept under the
@@ -60,14 +78,14 @@ async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal
     enforce_rate(ctx.record_limiter, request)
     body = await request.body()
     if len(body) > MAX_RECORD_BYTES:
-        raise HTTPException(413, "record too large")
+        raise Problem(413, "record.too_large", "record too large", kib=MAX_RECORD_BYTES // 1024)
     try:
         text = body.decode("utf-8")
         record = read_record(text)
     except UnicodeDecodeError:
-        raise HTTPException(422, "a record is UTF-8 text") from None
+        raise Problem(422, "record.not_text", "a record is UTF-8 text") from None
     except RecordError as exc:
-        raise HTTPException(422, f"not a valid record: {exc}") from None
+        raise _invalid(exc) from None
     record_id = secrets.token_urlsafe(6)
     account_id = None if principal is None else principal.account_id
     uploader = f"account:{account_id}" if account_id else f"address:{client_address(request)}"
@@ -81,7 +99,12 @@ async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal
         return True
 
     if not await ctx.db.write(save):
-        raise HTTPException(413, f"you have stored the most records allowed ({quota} bytes)")
+        raise Problem(
+            413,
+            "record.quota",
+            f"you have stored the most records allowed ({quota} bytes)",
+            kib=quota // 1024,
+        )
     return {"id": record_id, **replay(record)}
 
 
@@ -89,5 +112,5 @@ async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal
 async def get_record(record_id: str, ctx: Ctx) -> dict[str, Any]:
     row = await ctx.db.read(lambda s: repo.get_record(s, record_id[:16]))
     if row is None:
-        raise HTTPException(404, "no such record")
+        raise Problem(404, "record.not_found", "no such record")
     return {"id": row.id, "text": row.text, **replay(read_record(row.text))}

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from doushouqi.rules import BUILTIN_RULE_SETS
+
+from ..errors import Problem
 
 router = APIRouter(prefix="/api/rules", tags=["rules"])
 
@@ -23,5 +25,7 @@ async def get_rule_set(name: str) -> dict[str, Any]:
     """One named rule set's options."""
     rules = BUILTIN_RULE_SETS.get(name.strip().lower())
     if rules is None:
-        raise HTTPException(404, f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}")
+        raise Problem(
+            404, "rules.unknown", f"unknown rule set; known: {', '.join(BUILTIN_RULE_SETS)}"
+        )
     return rules.to_mapping()

@@ -2,7 +2,7 @@
 // profiles (statistics, rating, recent games; your own name and avatar), the leaderboard, and the
 // "rated game" option of the online game settings. The server's API is in docs/server.md.
 
-import { t, htmlLang } from './i18n.js';
+import { t, htmlLang, plural } from './i18n.js';
 import { api, currentPlayer, sessionPlayer, setPlayer } from './api.js';
 import { h, pageHead } from './dom.js';
 import { pieceIcon } from './icons.js';
@@ -420,7 +420,7 @@ function leaderboardRow(p, by, me) {
     avatarIcon(p.avatar, 'leader-avatar'),
     h('span', { class: 'leader-info' },
       h('a', { href: `#/player/${encodeURIComponent(p.username)}` }, p.display_name),
-      h('small', {}, `${levelText(p.level)} · ${t('leaderboard.games', { n: p.stats.games })}`)),
+      h('small', {}, `${levelText(p.level)} · ${plural('leaderboard.games', p.stats.games)}`)),
     h('span', { class: 'leader-value' },
       h('strong', {}, main),
       h('small', {}, other)));

@@ -1,30 +1,67 @@
 // Small helpers for the server's REST API.
 
+import { t, hasKey } from './i18n.js';
+
+/**
+ * The words for a server error in the reader's language. The server sends a machine `code`
+ * and its `params` beside its English `detail` (server/errors.py); the text comes from the
+ * translation files (`error.<code>`), never from the server. A record error names its line
+ * or ply when the server knows it.
+ */
+export function errorText(code, params = {}, status = 0) {
+  if (code === 'record.invalid') {
+    if (params.move && params.line) return t('error.record.illegal', params);
+    if (params.ply) return t('error.record.invalid.ply', params);
+    if (params.line) return t('error.record.invalid.line', params);
+  }
+  if (code && hasKey(`error.${code}`)) return t(`error.${code}`, params);
+  if (status === 0) return t('error.network');
+  if (status === 422) return t('error.invalid'); // FastAPI's field checks: a list, no code
+  return t('error.http', { status });
+}
+
+/** A refused game command (a ws `rejected` message), by its code. */
+export function rejectedText(code) {
+  return hasKey(`rejected.${code}`) ? t(`rejected.${code}`) : t('rejected.other');
+}
+
 export class ApiError extends Error {
-  constructor(status, message, detail = null) {
+  constructor(status, message, detail = null, code = null, params = {}) {
     super(message);
     this.status = status;
     this.detail = detail; // the server's `detail` as sent: a string, or FastAPI's list of field errors
+    this.code = code; // the server's machine code ("record.invalid"), or null
+    this.params = params;
   }
+}
+
+/** The ApiError for a failed response's parsed body (`data`): its message is translated. */
+export function apiError(status, data) {
+  const body = data && typeof data === 'object' ? data : {};
+  const detail = data && typeof data === 'object' ? data.detail : data;
+  const code = typeof body.code === 'string' ? body.code : null;
+  const params = body.params && typeof body.params === 'object' ? body.params : {};
+  return new ApiError(status, errorText(code, params, status), detail ?? null, code, params);
 }
 
 export async function api(path, { method = 'GET', body } = {}) {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, t('error.network'));
+  }
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = text; }
-  if (!response.ok) {
-    const detail = data && typeof data === 'object' ? data.detail : data;
-    throw new ApiError(response.status, typeof detail === 'string' ? detail : `HTTP ${response.status}`, detail ?? null);
-  }
+  if (!response.ok) throw apiError(response.status, data);
   return data;
 }
-
 let me = null;
 
 /** The player this page already knows (null before `sessionPlayer` or `ensurePlayer`). */

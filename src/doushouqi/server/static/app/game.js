@@ -5,7 +5,8 @@
 import { createBoard } from '/board/board.js';
 import { ANIMAL_LETTERS } from '/board/state.js';
 import { t, currentLang, moveText, moveNumber } from './i18n.js';
-import { api } from './api.js';
+import { api, rejectedText } from './api.js';
+import { showErrorPage } from './error_page.js';
 import { h } from './dom.js';
 import { HintTool, ThreatView } from './game_assist.js';
 import { AccessibleMode } from './game_access.js';
@@ -80,7 +81,7 @@ export class GameView {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(this.id)}${since}`);
     this.ws = ws;
-    ws.addEventListener('open', () => { this.retry = 0; this.setOffline(false); });
+    ws.addEventListener('open', () => { this.retry = 0; this.opened = true; this.setOffline(false); });
     ws.addEventListener('message', (e) => {
       // One message at a time, in order: handling a `state` fetches the move list first.
       const msg = JSON.parse(e.data);
@@ -88,7 +89,10 @@ export class GameView {
     });
     ws.addEventListener('close', (e) => {
       if (this.closed || ws !== this.ws) return;
-      if (e.code === 4404 || e.code === 1008) { this.fatal(t('game.notFound')); return; }
+      if (e.code === 4404 || e.code === 1008) { this.notFound(); return; }
+      // A socket refused at the handshake (an unknown game is a 403 there) never opened: ask
+      // the REST API whether the game exists before trying again for ever.
+      if (!this.opened) this.checkExists();
       this.setOffline(true);
       const delay = Math.min(5000, 300 * 2 ** this.retry++);
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
@@ -114,9 +118,29 @@ export class GameView {
   }
 
   fatal(text) {
+    this.stop();
+    showErrorPage(this.root, { kind: 'error', message: text });
+  }
+
+  /** No more reconnecting: the page shows an error instead of the board. */
+  stop() {
     this.closed = true;
-    this.root.replaceChildren(h('section', { class: 'page narrow' }, h('p', { class: 'error', role: 'alert' }, text),
-      h('a', { class: 'button', href: '#/' }, t('game.home'))));
+    clearTimeout(this.reconnectTimer);
+    this.ws?.close();
+  }
+
+  /** "Game not found" as a page of its own, with the code that was asked for. */
+  notFound() {
+    this.stop();
+    showErrorPage(this.root, { kind: 'game', code: this.id });
+  }
+
+  async checkExists() {
+    try {
+      await api(`/api/games/${encodeURIComponent(this.id)}`);
+    } catch (error) {
+      if (error.status === 404 && !this.closed) this.notFound();
+    }
   }
 
   // ----- messages -----------------------------------------------------------------------
@@ -142,12 +166,12 @@ export class GameView {
         }
         break;
       case 'rejected':
-        this.flash(t('game.rejected', { reason: msg.reason || msg.code }));
-        if (this.access.on) this.access.fail(t('game.rejected', { reason: msg.reason || msg.code }));
+        this.flash(rejectedText(msg.code));
+        if (this.access.on) this.access.fail(rejectedText(msg.code));
         this.send('sync', { version: this.version });
         return;
       case 'error':
-        if (msg.code === 'not_found') this.fatal(t('game.notFound'));
+        if (msg.code === 'not_found') this.notFound();
         else if (msg.code === 'unavailable') { // the game is moving between servers, or not saved
           this.flash(t('game.unavailable'));
           this.send('sync', { version: this.version });

@@ -16,6 +16,7 @@ import { RuleOptionsPanel, optionValueText, ruleSetLabel } from './rule_options.
 import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeFields } from './custom_time.js';
 import { levelField } from './levels.js';
+import { showErrorPage } from './error_page.js';
 import './notifications.js'; // the bell and the site socket (it starts itself)
 import { CORR_PRESETS, timeControlLabel, yourTurnView } from './corr.js';
 import { ranksView } from './ranks.js';
@@ -36,9 +37,7 @@ function savedSettings() {
 }
 
 function showError(error) {
-  view.replaceChildren(h('section', { class: 'page' },
-    pageHead(t('app.title')),
-    h('p', { class: 'error', role: 'alert' }, t('error.generic', { message: error.message || error }))));
+  showErrorPage(view, { kind: 'error', message: error?.message || String(error) });
 }
 
 // ----- home -------------------------------------------------------------------------------
@@ -275,7 +274,8 @@ async function route() {
       const game = new GameView(view, parts[1], { join: params.get('join') === '1', navigate: go });
       cleanup = () => game.destroy();
       window.gameView = game;
-    } else homeView();
+    } else if (!parts[0]) homeView();
+    else showErrorPage(view, { kind: 'notFound' }); // an address no page answers to
   } catch (error) {
     if (!superseded()) showError(error);
     return;

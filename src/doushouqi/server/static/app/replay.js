@@ -5,7 +5,7 @@
 
 import { createBoard } from '/board/board.js';
 import { t, currentLang, moveText, moveNumber } from './i18n.js';
-import { api, ApiError } from './api.js';
+import { api, apiError } from './api.js';
 import { h, pageHead } from './dom.js';
 import * as G from './evalgraph.js';
 import { ruleSetLabel } from './rule_options.js';
@@ -49,11 +49,31 @@ async function postRecord(text) {
     method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: text,
   });
   const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const detail = data?.detail;
-    throw new ApiError(response.status, typeof detail === 'string' ? detail : `HTTP ${response.status}`, detail ?? null);
-  }
+  if (!response.ok) throw apiError(response.status, data);
   return data;
+}
+
+/**
+ * The text of a chosen file, or null when it is not text: a NUL byte, or bytes that are not
+ * UTF-8 (a picture, a zip, a word-processor file). Such a file is refused with a clear
+ * message instead of being poured into the text box.
+ */
+export async function fileText(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    return null;
+  }
+}
+
+// The Event tags the server writes into its records (api/games.py), shown in the reader's words.
+const SERVER_EVENTS = { 'Online game': 'replay.event.online', 'Casual game': 'replay.event.casual' };
+
+function eventName(value) {
+  const name = known(value);
+  return name && SERVER_EVENTS[name] ? t(SERVER_EVENTS[name]) : name;
 }
 
 /**
@@ -125,9 +145,9 @@ function uploadPage(root, navigate) {
       const record = await postRecord(body);
       navigate(`/replay/record/${record.id}`);
     } catch (e) {
-      // The server names the line of the first problem ("… line 12: illegal move …").
-      const line = /\bline (\d+)\b/.exec(e.message)?.[1];
-      fail(line ? t('replay.upload.badLine', { line, message: e.message }) : t('replay.upload.bad', { message: e.message }));
+      // The server names the line of the first problem (params.line): it is selected.
+      fail(e.message);
+      const line = e.params?.line;
       if (line) selectLine(text, Number(line));
       submit.disabled = false;
       submit.textContent = t('replay.upload.submit');
@@ -137,8 +157,13 @@ function uploadPage(root, navigate) {
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
-    text.value = await chosen.text();
     file.value = ''; // choosing the same file again still reads it
+    const content = await fileText(chosen);
+    if (content === null) {
+      fail(t('replay.upload.binary'));
+      return;
+    }
+    text.value = content;
     send(text.value);
   });
   const form = h('form', { class: 'settings rp-upload', id: 'record-form', onsubmit: (e) => { e.preventDefault(); send(text.value); } },
@@ -263,7 +288,7 @@ class ReplayView {
     const tags = d.tags || {};
     const ruleName = d.rules?.name;
     const parts = [
-      known(tags.Event),
+      eventName(tags.Event),
       known(tags.Date),
       ruleName ? ruleSetLabel(ruleName) : null,
       t(RESULT_WORDS[d.result] ?? 'replay.result.none'),
