@@ -48,9 +48,10 @@ def _live(session: Session) -> tuple[list[Game], dict[int, float]]:
     }
     ratings: dict[int, float] = {}
     if ids:
-        query = select(AccountRow.id, AccountRow.rating).where(AccountRow.id.in_(ids))
-        rows = session.execute(query)
-        ratings = {account_id: rating for account_id, rating in rows.tuples()}
+        rows = session.execute(
+            select(AccountRow.id, AccountRow.rating).where(AccountRow.id.in_(ids))
+        )
+        ratings = {row.id: row.rating for row in rows}
     return games, ratings
 
 
