@@ -49,6 +49,7 @@ def make_settings(tmp_path: Path, **changes: Any) -> Settings:
         login_rate=RateLimit(1000, 60.0),
         create_rate=RateLimit(1000, 60.0),
         message_rate=RateLimit(1000, 1.0),
+        ai_reply_pace=(0.0, 0.0),  # the computer answers at once: tests stay fast
     )
     return dataclasses.replace(base, **changes)
 

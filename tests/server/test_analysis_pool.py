@@ -87,8 +87,8 @@ def test_an_ai_move_does_not_wait_for_analyses_in_flight(
         with human.socket(game["id"]) as ws:
             ws.wait_for("game_started")
             ai_reply_after(ws, "a3a4")  # the first search starts and warms up the AI's workers
-            if own_pool:  # nobody has analysed yet: no analysis process runs
-                assert isinstance(ctx.analysis, ProcessPoolAi) and not ctx.analysis.started
+            if own_pool:  # warmed up at start (app.py), before anybody asked for an analysis
+                assert isinstance(ctx.analysis, ProcessPoolAi) and ctx.analysis.started
             # Start and warm the analysis workers without the endpoint's time limit (on a
             # crowded machine, loading the engine takes longer than one analysis may).
             asyncio.run(ctx.analysis.analyse(warm_up_request()))

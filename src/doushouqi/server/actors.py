@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import math
+import random
 import re
 import secrets
 import time
@@ -405,7 +406,8 @@ class GameActor:
         current_game.set(self.id)
         player = game.players[game.turn]
         assert player is not None and player.ai_level is not None
-        movetime = self._ai_movetime(game, self._services.time.now())
+        asked_at = self._services.time.now()
+        movetime = self._ai_movetime(game, asked_at)
         request = AiRequest(
             rules=game.rules.to_mapping(),
             start_fen=game.start_fen,
@@ -431,6 +433,7 @@ class GameActor:
         else:
             move = found.move
             self._report_effort(game, found)
+        await self._pace_reply(asked_at, movetime)
         command = Move(actor=AiPlayer(player.ai_level), move=move, expected_version=game.version)
         try:
             await self.submit(command)
@@ -439,6 +442,18 @@ class GameActor:
         finally:
             if self._ai_task is asyncio.current_task():
                 self._ai_task = None
+
+    async def _pace_reply(self, asked_at: float, movetime: float) -> None:
+        """Let a quick answer wait until a natural moment after the player's move (a random
+        pause from ``ai_reply_pace``), no longer than the search itself may think, so that
+        the pause never costs the computer's clock more than its own thinking would."""
+        low, high = self._services.settings.ai_reply_pace
+        if high <= 0:
+            return
+        pause = min(random.uniform(low, high), movetime)
+        wait = asked_at + pause - self._services.time.now()
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     def _report_effort(self, game: Game, found: AiMove) -> None:
         metrics = self._services.metrics

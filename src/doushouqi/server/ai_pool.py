@@ -170,6 +170,10 @@ def _warm_up() -> None:
     best_move(Board(), level=1, movetime=0.05)
 
 
+def _probe() -> None:
+    """A job that only proves a worker is up (its initializer has loaded the engine)."""
+
+
 def submitted(request: AiRequest) -> AiRequest:
     """The request as a service takes it: stamped with the time, and with a deadline (when it
     had none) of the time it asks for plus as much again (at least half a second) for waiting
@@ -214,6 +218,7 @@ class ProcessPoolAi:
         self.games_per_worker = games_per_worker
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._in_flight = 0
+        self._ready: asyncio.Future[Any] | None = None
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -234,6 +239,22 @@ class ProcessPoolAi:
     def started(self) -> bool:
         """Whether the worker processes are running (they start on the first search)."""
         return self._pool is not None
+
+    def warm_up(self) -> asyncio.Future[Any]:
+        """Start every worker now, in the background (each loads the compiled engine as it
+        starts: seconds, more on a cold cache); the future is done when all are up. The server
+        calls it at start, so that the first hint does not time out behind a cold start."""
+        if self._ready is None:
+            loop = asyncio.get_running_loop()
+            pool = self._executor()
+            probes = [loop.run_in_executor(pool, _probe) for _ in range(self.workers)]
+            self._ready = asyncio.ensure_future(asyncio.gather(*probes, return_exceptions=True))
+        return self._ready
+
+    async def ready(self) -> None:
+        """Wait until the workers are up (starting them if nobody has): a request that comes
+        while they load waits for them here, outside its own time limit."""
+        await asyncio.shield(self.warm_up())
 
     @property
     def backlog(self) -> int:

@@ -170,6 +170,8 @@ def create_app(
             metrics=metrics,
         )
         app.state.ctx = ctx
+        if isinstance(analyst, ProcessPoolAi):
+            analyst.warm_up()  # in the background: the first hint after a start just works
         correspondence.install(ctx)
         _gauges(ctx)
         # A Redis AI starts watching its workers at its first use: make that now, so that
@@ -218,6 +220,8 @@ def create_app(
     # Added last = runs first: a forged request is refused before its body is even read.
     app.add_middleware(JsonBodyGuard)
     app.add_middleware(CrossOriginGuard)
+
+    errors.install(app)  # HTTP errors with a code the web client translates
 
     errors.install(app)  # HTTP errors with a code the web client translates
 

@@ -65,6 +65,11 @@ class Settings:
     ai_movetime: float = 1.0
     #: Extra seconds before an AI search that has not answered is replaced by a random move.
     ai_timeout_margin: float = 10.0
+    #: The computer's reply comes at least this long (seconds, drawn at random between the
+    #: two) after the move it answers, so that its piece does not slide at the same moment as
+    #: the player's (levels 1-5 answer in milliseconds); never longer than its clock allows.
+    #: (0, 0): at once (tests).
+    ai_reply_pace: tuple[float, float] = (0.4, 0.8)
     #: How often the server records that it is alive; after a crash, clocks are paused from
     #: the last record, so a player is never charged for more than this much of the downtime.
     heartbeat_interval: float = 1.0

@@ -10,6 +10,7 @@ asks the engine for the best move and the score, in a worker pool of its own (se
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any, Literal
 
@@ -38,6 +39,9 @@ DEN_CP = 10000
 ANALYSIS_LEVEL = 10
 #: Most lines an analysis returns (each costs about one more search of the position).
 MAX_LINES = 5
+#: The longest a request waits for the analysis workers to start (a cold engine cache on a
+#: slow machine); past it the request runs, and fails like any other if they are not up.
+WARM_UP_WAIT = 120.0
 
 
 class PositionQuery(BaseModel):
@@ -152,6 +156,11 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         kind=query.purpose,
         multipv=query.multipv,
     )
+    # A pool still starting (the server warms it up at start) is waited for, not counted
+    # against the search's time: the first hint after a start is queued, never refused.
+    if (ready := getattr(ctx.analysis, "ready", None)) is not None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ready(), WARM_UP_WAIT)
     try:
         found = await asyncio.wait_for(
             ctx.analysis.analyse(ai_request), query.movetime + ctx.settings.ai_timeout_margin
