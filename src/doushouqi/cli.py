@@ -325,6 +325,13 @@ def _add_worker(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=worker)
 
 
+def _add_explorer(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # `doushouqi explorer rebuild`: the server's opening explorer (argparse only until it runs).
+    from .server.explorer_cli import add_command
+
+    add_command(sub)
+
+
 #: Subcommand registrars; each adds one subparser whose ``func`` runs it.
 COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     _add_perft,
@@ -334,6 +341,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     _add_engine,
     _add_serve,
     _add_worker,
+    _add_explorer,
 ]
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from doushouqi.server.domain import Game
 
+from .. import explorer
 from . import repo
 from .database import Database
 
@@ -58,6 +59,7 @@ def _write_batch(writes: list[GameWrite], session: Session) -> None:
     for write in writes:
         if write.finished:
             repo.record_result(session, write.game)
+            explorer.record_game(session, write.game)  # the opening explorer's counts
 
 
 class GameStore:
