@@ -147,3 +147,4 @@ def test_bad_seeks_are_refused_with_codes(server: LiveServer) -> None:
         seek(guest, time_control=tc)
     assert code({"time_control": "10+5"}, 409) == "pairing.too_many_seeks"
     assert server.player().post("/api/seeks", json={"time_control": "5+3"}).status_code == 401
+    assert server.player().get("/api/seeks").json()["mine"] == []

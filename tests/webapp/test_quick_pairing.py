@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from tests.server.live import LiveServer
 from tests.server.site_helpers import in_server
-from tests.webapp.support import DESKTOP, Client, fetch_json, no_overflow, shoot
+from tests.webapp.support import (
+    DESKTOP,
+    Client,
+    create_online_game,
+    fetch_json,
+    no_overflow,
+    shoot,
+)
 
 from doushouqi.server.notifications import notify
+
+
+def site_connected(page: Page) -> None:
+    """Wait until the page's site socket is open (the page's CSP forbids a polled predicate)."""
+    for _ in range(100):
+        if page.evaluate("Boolean(window.dsqSiteConnected?.())"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the site socket did not connect")
 
 
 def _notify(key: str, kind: str, params: dict[str, Any], link: str) -> Any:
@@ -28,7 +45,7 @@ def test_the_bell_shows_a_pushed_notification_and_clears_it_when_opened(
     box = page.locator("#bell-button").bounding_box()
     assert box is not None and box["width"] >= 44 and box["height"] >= 44
     expect(page.locator("#bell-badge")).to_be_hidden()
-    page.wait_for_function("window.dsqSiteConnected && window.dsqSiteConnected()")
+    site_connected(page)
     key = f"guest:{me['id']}"
     in_server(server, _notify(key, "corr.your_turn", {"opponent": "Bob"}, "#/game/abc"))
     expect(page.locator("#bell-badge")).to_have_text("1")
@@ -43,3 +60,50 @@ def test_the_bell_shows_a_pushed_notification_and_clears_it_when_opened(
     expect(page.locator("#bell-panel")).to_be_visible()
     no_overflow(page)
     c.close()
+
+
+def test_two_players_tapping_the_same_time_control_meet_in_one_game(
+    browser: Browser, server: LiveServer, artifacts: Path
+) -> None:
+    first, second = Client(browser, server), Client(browser, server, locale="en-US")
+    pages = []
+    for c in (first, second):
+        page = c.open("/")
+        page.click("#go-online")
+        expect(page.locator("#pairing-grid")).to_be_visible()
+        pages.append(page)
+    shoot(pages[0], artifacts, "pairing")
+    cell = '.pairing-cell[data-control="10+0/30s"]'
+    expect(pages[1].locator(cell)).to_contain_text("10 min + 30 s a move")
+    pages[0].click(cell)
+    expect(pages[0].locator(cell)).to_have_attribute("aria-pressed", "true")
+    shoot(pages[0], artifacts, "pairing-searching")
+    site_connected(pages[1])
+    expect(pages[1].locator(cell)).to_contain_text("1 waiting")
+    pages[1].click(cell)
+    for page in pages:
+        expect(page).to_have_url(re.compile(r"#/game/[\w-]+$"))
+    assert pages[0].url.split("#")[1] == pages[1].url.split("#")[1]
+    for page in pages:
+        expect(page.locator(".dsq-squares")).to_be_visible()
+    game_id = pages[0].url.split("/")[-1]
+    state = fetch_json(pages[0], f"/api/games/{game_id}")
+    assert state["game"]["time_control"] == "10+0/30s"
+    first.close()
+    second.close()
+
+
+def test_play_a_friend_shows_the_invite_link_on_a_phone_without_scrolling(
+    browser: Browser, server: LiveServer, artifacts: Path
+) -> None:
+    for locale in ("zh-CN", "en-US"):
+        c = Client(browser, server, locale=locale)
+        page = c.open("/#/play")
+        page.click("#play-friend")
+        expect(page.locator("#settings")).to_be_visible()
+        create_online_game(page)
+        # Wholly inside the phone's first screen: the link and its copy button.
+        expect(page.locator("#invite-link")).to_be_in_viewport(ratio=1)
+        expect(page.locator("#invite button").first).to_be_in_viewport(ratio=1)
+        shoot(page, artifacts, f"play-friend-{locale}")
+        c.close()

@@ -29,7 +29,7 @@ from doushouqi.rules import BUILTIN_RULE_SETS
 from ..db.models_pairing import SeekRow
 from ..notifications import player_key_of
 from ..pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
-from .deps import Ctx, RequiredPrincipal
+from .deps import Ctx, OptionalPrincipal, RequiredPrincipal
 from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 
 __all__ = ["router"]
@@ -162,9 +162,9 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
 
 
 @router.get("/seeks")
-async def list_seeks(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """How many seeks wait for each (rules, time control, rated), and your own."""
-    key = player_key_of(principal)
+    key = None if principal is None else player_key_of(principal)
     now = ctx.time.now()
 
     def read(session: Session) -> dict[str, Any]:
@@ -174,7 +174,11 @@ async def list_seeks(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
             .where(live)
             .group_by(SeekRow.rules, SeekRow.time_control, SeekRow.rated)
         ).all()
-        mine = session.scalars(select(SeekRow).where(live, SeekRow.player_key == key)).all()
+        mine = (
+            []
+            if key is None
+            else session.scalars(select(SeekRow).where(live, SeekRow.player_key == key)).all()
+        )
         return {
             "seeks": [
                 {"rules": r, "time_control": tc, "rated": rated, "count": n}
