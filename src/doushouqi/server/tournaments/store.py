@@ -230,7 +230,7 @@ def step(
         for p in joined:
             p.idle_since = now
             todo.notices.append(
-                Notify(p.account_id, "tournament.started", {"name": row.name}, link)
+                Notify(p.account_id, "tournament.starting", {"name": row.name}, link)
             )
         if len(joined) < 2:
             _finish(row, now)
@@ -246,12 +246,13 @@ def step(
     accounts = {
         a.id: a for a in session.scalars(select(AccountRow).where(AccountRow.id.in_(list(by_id))))
     }
-    for p in pairings:
-        if p.result is not None or p.game_id is None or p.game_id in made or p.blue_id is None:
+    for pairing in pairings:
+        game_id, blue_id = pairing.game_id, pairing.blue_id
+        if pairing.result is not None or game_id is None or game_id in made or blue_id is None:
             continue
-        red, blue = accounts.get(p.red_id), accounts.get(p.blue_id)
-        if session.get(GameRow, p.game_id) is None and red is not None and blue is not None:
-            todo.creates.append(CreateGame(row.id, p.game_id, _seat(red), _seat(blue)))
+        red, blue = accounts.get(pairing.red_id), accounts.get(blue_id)
+        if session.get(GameRow, game_id) is None and red is not None and blue is not None:
+            todo.creates.append(CreateGame(row.id, game_id, _seat(red), _seat(blue)))
     return todo
 
 
@@ -333,7 +334,7 @@ def _add_pairing(
     if blue is None:
         todo.notices.append(
             Notify(
-                red.account_id, "tournament.bye", {"name": row.name, "round": round_number}, link
+                red.account_id, "tournament.bye_notice", {"name": row.name, "round": round_number}, link
             )
         )
         return pairing
