@@ -2,7 +2,7 @@
 // days and hours, and the your-turn page (#/correspondence): every game in progress where it is
 // the reader's move, the most urgent first, each counting down to its deadline.
 
-import { t } from './i18n.js';
+import { t, plural } from './i18n.js';
 import { api, sessionPlayer } from './api.js';
 import { h, pageHead } from './dom.js';
 import { noteServerTime, serverNow } from './server_clock.js';
@@ -21,7 +21,7 @@ export function isCorrespondence(control) {
 /** A time control as the new-game menu names it: "每步 3 天" for "3d", else as written. */
 export function timeControlLabel(control) {
   if (!control) return t('time.none');
-  if (isCorrespondence(control)) return t('corr.preset', { n: Number(control.slice(0, -1)) });
+  if (isCorrespondence(control)) return plural('corr.preset', Number(control.slice(0, -1)));
   return control;
 }
 

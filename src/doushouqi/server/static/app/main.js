@@ -194,7 +194,7 @@ async function lobbyView() {
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },
-        h('strong', {}, ruleSetLabel(g.rules), ' · ', g.time_control || t('time.none')),
+        h('strong', {}, ruleSetLabel(g.rules), ' · ', timeControlLabel(g.time_control)),
         lobbyRuleChanges(g),
         // The side and the creator wrap as wholes (a long name breaks inside itself), never cut off.
         h('small', {},
