@@ -21,6 +21,7 @@ import './notifications.js'; // the bell and the site socket (it starts itself)
 import { CORR_PRESETS, timeControlLabel, yourTurnView } from './corr.js';
 import { ranksView } from './ranks.js';
 import { tournamentsRoute } from './tournaments.js';
+import { tournamentsRoute } from './tournaments.js';
 
 const view = document.querySelector('#view');
 const langMenu = document.querySelector('#lang'); // a <select> of the languages, each named in itself
@@ -60,6 +61,7 @@ function homeView() {
     h('p', { class: 'home-more' }, h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')),
       h('a', { href: '#/correspondence', id: 'go-corr' }, t('corr.home')), h('a', { href: '#/rules', id: 'go-rules-page' }, t('ranks.home.rules')),
       h('a', { href: '#/leaderboard', id: 'go-leaderboard' }, t('ranks.home.leaderboard')), h('a', { href: '#/ranks', id: 'go-ranks' }, t('ranks.home.ranks')),
+      h('a', { href: '#/tournaments', id: 'go-tournaments' }, t('tournament.home')),
       h('a', { href: '#/tournaments', id: 'go-tournaments' }, t('tournament.home')))));
 }
 
@@ -194,7 +196,7 @@ async function lobbyView() {
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },
-        h('strong', {}, ruleSetLabel(g.rules), ' · ', timeControlLabel(g.time_control)),
+        h('strong', {}, ruleSetLabel(g.rules), ' · ', g.time_control || t('time.none')),
         lobbyRuleChanges(g),
         // The side and the creator wrap as wholes (a long name breaks inside itself), never cut off.
         h('small', {},
@@ -270,6 +272,7 @@ async function route() {
     else if (parts[0] === 'leaderboard') await leaderboardView(view, params);
     else if (parts[0] === 'correspondence') cleanup = await yourTurnView(view);
     else if (parts[0] === 'ranks') await ranksView(view);
+    else if (parts[0] === 'tournaments' || parts[0] === 'tournament') cleanup = await tournamentsRoute(view, parts, go);
     else if (parts[0] === 'tournaments' || parts[0] === 'tournament') cleanup = await tournamentsRoute(view, parts, go);
     else if (parts[0] === 'game' && parts[1]) {
       await ensurePlayer();
