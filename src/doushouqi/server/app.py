@@ -30,6 +30,7 @@ from .ai_pool import AiService, ProcessPoolAi
 from .ai_redis import RedisAi
 from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
+from .api import challenges as challenges_api
 from .api import chat as chat_api
 from .api import notifications as notifications_api
 from .api import ranks as ranks_api
@@ -244,6 +245,7 @@ def create_app(
         bot.router,
         notifications_api.router,
         pairing_api.router,
+        challenges_api.router,
         tournaments_api.router,
         ops.router,
     ):

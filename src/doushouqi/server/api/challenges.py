@@ -1,0 +1,307 @@
+"""Challenges: one account invites another to a game with chosen rules, time control and colour.
+
+* ``POST /api/challenges`` — ``{"to": "bob", "rules": "wango", "time_control": "10+5",
+  "color": "red" | "blue" | "random", "rated": false}``; 201 with the challenge. The recipient
+  is notified (``challenge.received``, linking to ``#/challenge/ID``), live on every tab.
+* ``GET /api/challenges`` — your pending ones, ``incoming`` and ``outgoing``.
+* ``GET /api/challenges/{id}`` — one (its sender and recipient only).
+* ``POST /api/challenges/{id}/accept`` — the recipient: the game is created
+  (``pairing.start_game_between``) and both players are sent to it (``paired``).
+* ``POST /api/challenges/{id}/decline`` — ``{"reason": "generic" | "later" | …}``.
+* ``DELETE /api/challenges/{id}`` — the sender withdraws it.
+
+A challenge moves on from ``pending`` exactly once: each step is an update that names the
+status it expects, so two nodes (or two tabs) answering at once cannot both accept it. One
+that nobody answered is ``expired`` after :data:`LIVE_TTL` (a week for correspondence).
+Accounts only: a guest can neither send nor receive one (``challenge.accounts_only``).
+Refusals are codes the client translates: ``{"detail": {"code": "challenge.…", "params"}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from doushouqi.clock import TimeControl, TimeControlError
+from doushouqi.rules import BUILTIN_RULE_SETS
+
+from ..auth import Principal
+from ..db.models import AccountRow
+from ..db.models_pairing import ChallengeRow
+from ..notifications import notify, player_key_of, push
+from ..pairing import new_seek_id, start_game_between
+from .deps import Ctx, RequiredPrincipal
+from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, chosen_rules
+
+__all__ = ["router"]
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/api", tags=["challenges"])
+
+#: Seconds a live game's challenge waits for an answer; a correspondence one waits a week.
+LIVE_TTL = 15 * 60.0
+CORRESPONDENCE_TTL = 7 * 86400.0
+#: Pending challenges one account may have sent at once.
+MAX_OUTGOING = 10
+DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "casual", "rated", "rules")
+
+
+def refused(http_status: int, code: str, **params: Any) -> HTTPException:
+    return HTTPException(http_status, {"code": code, "params": params})
+
+
+def _account_only(principal: Principal) -> None:
+    if principal.account_id is None:
+        raise refused(403, "challenge.accounts_only")
+
+
+class NewChallenge(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to: str = Field(min_length=1, max_length=32, description="the recipient's username")
+    rules: str = Field(default="wango", max_length=40)
+    time_control: str | None = Field(default=None, max_length=40, description="none: untimed")
+    color: Literal["red", "blue", "random"] = Field(default="random", description="yours")
+    rated: bool = False
+
+
+class Decline(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: Literal[DECLINE_REASONS] = "generic"  # type: ignore[valid-type]
+
+
+def _time_control(text: str | None) -> tuple[str | None, float]:
+    """The control as stored (canonical) and how long the challenge waits."""
+    if text is None or not text.strip():
+        return None, LIVE_TTL
+    try:
+        control = TimeControl.parse(text)
+    except TimeControlError:
+        raise refused(422, "challenge.bad_time_control", time_control=text[:40]) from None
+    if control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
+        raise refused(422, "challenge.bad_time_control", time_control=text[:40])
+    return str(control), CORRESPONDENCE_TTL if control.is_correspondence else LIVE_TTL
+
+
+def challenge_dict(row: ChallengeRow, now: float) -> dict[str, Any]:
+    sender = json.loads(row.from_player)
+    status = "expired" if row.status == "pending" and row.expires_at <= now else row.status
+    return {
+        "id": row.id,
+        "from": {
+            "name": sender["name"],
+            "username": sender["username"],
+            "avatar": sender["avatar"],
+        },
+        "to_account": row.to_account,
+        "rules": row.rules,
+        "time_control": row.time_control,
+        "color": row.color,
+        "rated": row.rated,
+        "status": status,
+        "decline_reason": row.decline_reason,
+        "game_id": row.game_id,
+        "created_at": row.created_at,
+        "expires_at": row.expires_at,
+    }
+
+
+def _recipient(session: Session, username: str) -> AccountRow | None:
+    return session.scalars(
+        select(AccountRow).where(AccountRow.username == username.strip().lower())
+    ).first()
+
+
+@router.post("/challenges", status_code=201)
+async def create_challenge(
+    body: NewChallenge, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """Challenge an account to a game."""
+    _account_only(principal)
+    rules = body.rules.strip().lower()
+    if rules not in BUILTIN_RULE_SETS:
+        raise refused(422, "challenge.unknown_rules", rules=body.rules[:40])
+    control, ttl = _time_control(body.time_control)
+    now = ctx.time.now()
+    sender_key = player_key_of(principal)
+
+    def write(session: Session) -> tuple[dict[str, Any], int]:
+        to = _recipient(session, body.to)
+        if to is None:
+            raise refused(404, "challenge.no_such_player", username=body.to[:32])
+        if to.id == principal.account_id:
+            raise refused(422, "challenge.self")
+        pending = session.scalar(
+            select(func.count()).where(
+                ChallengeRow.from_key == sender_key,
+                ChallengeRow.status == "pending",
+                ChallengeRow.expires_at > now,
+            )
+        )
+        if (pending or 0) >= MAX_OUTGOING:
+            raise refused(409, "challenge.too_many", max=MAX_OUTGOING)
+        row = ChallengeRow(
+            id=new_seek_id(),
+            from_key=sender_key,
+            from_player=json.dumps(principal.to_dict()),
+            to_account=to.id,
+            rules=rules,
+            time_control=control,
+            color=body.color,
+            rated=body.rated,
+            status="pending",
+            created_at=now,
+            expires_at=now + ttl,
+        )
+        session.add(row)
+        return challenge_dict(row, now), to.id
+
+    challenge, to_id = await ctx.db.write(write)
+    params = {"from": principal.name, "time_control": control or "", "id": challenge["id"]}
+    link = f"#/challenge/{challenge['id']}"
+    await notify(ctx, f"account:{to_id}", "challenge.received", params, link=link)
+    return challenge
+
+
+async def _load(ctx: Ctx, challenge_id: str) -> ChallengeRow:
+    row = await ctx.db.read(lambda s: s.get(ChallengeRow, challenge_id[:16]))
+    if row is None:
+        raise refused(404, "challenge.not_found")
+    return row
+
+
+def _involves(row: ChallengeRow, principal: Principal) -> bool:
+    return row.to_account == principal.account_id or row.from_key == player_key_of(principal)
+
+
+@router.get("/challenges")
+async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+    """Your pending challenges: to you (``incoming``) and from you (``outgoing``)."""
+    _account_only(principal)
+    now = ctx.time.now()
+    key = player_key_of(principal)
+
+    def read(session: Session) -> dict[str, Any]:
+        pending = (ChallengeRow.status == "pending", ChallengeRow.expires_at > now)
+        incoming = session.scalars(
+            select(ChallengeRow).where(ChallengeRow.to_account == principal.account_id, *pending)
+        ).all()
+        outgoing = session.scalars(
+            select(ChallengeRow).where(ChallengeRow.from_key == key, *pending)
+        ).all()
+        return {
+            "incoming": [challenge_dict(r, now) for r in incoming],
+            "outgoing": [challenge_dict(r, now) for r in outgoing],
+        }
+
+    return await ctx.db.read(read)
+
+
+@router.get("/challenges/{challenge_id}")
+async def get_challenge(
+    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """One challenge, to its sender or recipient (anyone else: 404)."""
+    _account_only(principal)
+    row = await _load(ctx, challenge_id)
+    if not _involves(row, principal):
+        raise refused(404, "challenge.not_found")
+    answer = challenge_dict(row, ctx.time.now())
+    answer["yours"] = row.from_key == player_key_of(principal)
+    return answer
+
+
+async def _move_on(ctx: Ctx, challenge_id: str, status: str, **values: Any) -> bool:
+    """Pending → ``status``, once: False when it was no longer pending (or had expired)."""
+    now = ctx.time.now()
+
+    def write(session: Session) -> int:
+        result = session.execute(
+            update(ChallengeRow)
+            .where(
+                ChallengeRow.id == challenge_id,
+                ChallengeRow.status == "pending",
+                ChallengeRow.expires_at > now,
+            )
+            .values(status=status, **values)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
+
+    return bool(await ctx.db.write(write))
+
+
+def _gone(row: ChallengeRow, now: float) -> HTTPException:
+    return refused(409, "challenge.gone", status=challenge_dict(row, now)["status"])
+
+
+@router.post("/challenges/{challenge_id}/accept")
+async def accept_challenge(
+    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """Accept a challenge to you: the game is created and both players are sent to it."""
+    _account_only(principal)
+    row = await _load(ctx, challenge_id)
+    if row.to_account != principal.account_id:
+        raise refused(404 if not _involves(row, principal) else 403, "challenge.not_yours")
+    if not await _move_on(ctx, row.id, "accepted"):
+        raise _gone(await _load(ctx, row.id), ctx.time.now())
+    sender = Principal.from_dict(json.loads(row.from_player))
+    control = None if row.time_control is None else TimeControl.parse(row.time_control)
+    color: Literal["red", "blue", "random"] = row.color  # type: ignore[assignment]
+    game = await start_game_between(
+        ctx,
+        sender.slot(),
+        principal.slot(),
+        rules=chosen_rules(row.rules),
+        time_control=control,
+        rated=row.rated,
+        first_color=color,
+        message={"challenge_id": row.id},
+    )
+    await ctx.db.write(lambda s: _set_game(s, row.id, game.id))
+    params = {"by": principal.name, "game_id": game.id}
+    await notify(ctx, row.from_key, "challenge.accepted", params, link=f"#/game/{game.id}")
+    return {"game_id": game.id}
+
+
+def _set_game(session: Session, challenge_id: str, game_id: str) -> None:
+    session.execute(
+        update(ChallengeRow).where(ChallengeRow.id == challenge_id).values(game_id=game_id)
+    )
+
+
+@router.post("/challenges/{challenge_id}/decline")
+async def decline_challenge(
+    challenge_id: str, body: Decline, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """Decline a challenge to you, with a reason code the challenger sees in words."""
+    _account_only(principal)
+    row = await _load(ctx, challenge_id)
+    if row.to_account != principal.account_id:
+        raise refused(404 if not _involves(row, principal) else 403, "challenge.not_yours")
+    if not await _move_on(ctx, row.id, "declined", decline_reason=body.reason):
+        raise _gone(await _load(ctx, row.id), ctx.time.now())
+    params = {"by": principal.name, "reason": body.reason, "id": row.id}
+    await notify(ctx, row.from_key, "challenge.declined", params, link=f"#/challenge/{row.id}")
+    return {"status": "declined"}
+
+
+@router.delete("/challenges/{challenge_id}")
+async def cancel_challenge(
+    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+) -> dict[str, Any]:
+    """Withdraw a challenge you sent (its recipient's open tabs are told)."""
+    _account_only(principal)
+    row = await _load(ctx, challenge_id)
+    if row.from_key != player_key_of(principal):
+        raise refused(404 if not _involves(row, principal) else 403, "challenge.not_yours")
+    if not await _move_on(ctx, row.id, "cancelled"):
+        raise _gone(await _load(ctx, row.id), ctx.time.now())
+    update_message = {"type": "challenge_update", "id": row.id, "status": "cancelled"}
+    push(ctx, f"account:{row.to_account}", update_message)
+    return {"status": "cancelled"}
