@@ -111,7 +111,8 @@ async def bot_action(
     game_id: str, action: str, ctx: Ctx, principal: AccountPrincipal
 ) -> JSONResponse:
     """``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``, ``abort``, ``takeback``,
-    ``accept_takeback``, ``decline_takeback``, ``rematch``, ``claim_victory`` or ``join``."""
+    ``accept_takeback``, ``decline_takeback``, ``rematch``, ``claim_victory``, ``claim_draw``
+    or ``join``."""
     if action not in ACTIONS and action != "join":
         raise HTTPException(404, f"unknown action; known: join, {', '.join(ACTIONS)}")
     return await _play(ctx, principal, game_id, {"type": action})
