@@ -107,3 +107,40 @@ def test_play_a_friend_shows_the_invite_link_on_a_phone_without_scrolling(
         expect(page.locator("#invite button").first).to_be_in_viewport(ratio=1)
         shoot(page, artifacts, f"play-friend-{locale}")
         c.close()
+
+
+def _account(c: Client, username: str) -> Page:
+    page = c.open("/")
+    body = {"username": username, "password": "correct horse"}
+    fetch_json(page, "/api/auth/register", "POST", body)
+    page.reload()
+    site_connected(page)
+    return page
+
+
+def test_a_challenge_from_a_profile_is_accepted_through_the_bell(
+    browser: Browser, server: LiveServer, artifacts: Path
+) -> None:
+    alice_c, bob_c = Client(browser, server, locale="en-US"), Client(browser, server)
+    alice, bob = _account(alice_c, "alice_ch"), _account(bob_c, "bob_ch")
+    alice.goto(f"{server.url}/#/player/bob_ch")
+    alice.click("#challenge-open")
+    expect(alice.locator("#challenge-form")).to_be_visible()
+    alice.select_option('#challenge-form select[name="time"]', "10+0/30s")
+    shoot(alice, artifacts, "challenge-form")
+    alice.click("#challenge-send")
+    expect(alice.locator("#challenge-status")).to_contain_text("waiting")
+    expect(bob.locator("#bell-badge")).to_have_text("1")
+    bob.click("#bell-button")
+    expect(bob.locator("#bell-list .bell-item")).to_contain_text("挑战")
+    shoot(bob, artifacts, "challenge-bell")
+    bob.click("#bell-list .bell-item a")
+    expect(bob.locator("#challenge-accept")).to_be_visible()
+    shoot(bob, artifacts, "challenge-page")
+    bob.click("#challenge-accept")
+    for page in (alice, bob):
+        expect(page).to_have_url(re.compile(r"#/game/[\w-]+$"))
+    assert alice.url.split("#")[1] == bob.url.split("#")[1]
+    expect(bob.locator(".dsq-squares")).to_be_visible()
+    alice_c.close()
+    bob_c.close()

@@ -10,6 +10,7 @@ import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
 import { ruleSetLabel } from './rule_options.js';
 import { pageCheck } from './navigation.js';
 import { computerLabel } from './levels.js';
+import { challengeButton } from './challenges.js';
 
 /** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
 export const AVATARS = ['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant'];
@@ -400,7 +401,7 @@ export async function profileView(view, username) {
   view.replaceChildren(h('section', { class: 'page narrow profile-page' },
     accountHead(own ? t('account.profile') : t('profile.title')),
     card,
-    own ? editForm(profile, (updated) => { const fresh = profileCard(updated); card.replaceWith(fresh); card = fresh; }) : null,
+    own ? editForm(profile, (updated) => { const fresh = profileCard(updated); card.replaceWith(fresh); card = fresh; }) : challengeButton(profile, me),
     h('h3', { class: 'profile-subtitle' }, t('profile.games'), ' ',
       h('small', { id: 'profile-games-total' }, t('profile.games.total', { n: history.total }))),
     games,

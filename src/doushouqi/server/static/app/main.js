@@ -18,9 +18,10 @@ import { timeFields } from './custom_time.js';
 import { levelField } from './levels.js';
 import { showErrorPage } from './error_page.js';
 import './notifications.js'; // the bell and the site socket (it starts itself)
+import { pairingView } from './pairing.js';
+import { challengeView } from './challenges.js';
 import { CORR_PRESETS, timeControlLabel, yourTurnView } from './corr.js';
 import { ranksView } from './ranks.js';
-import { tournamentsRoute } from './tournaments.js';
 import { tournamentsRoute } from './tournaments.js';
 
 const view = document.querySelector('#view');
@@ -56,12 +57,11 @@ function homeView() {
     h('nav', { class: 'cards' },
       card('#/new/vs_ai', pieceIcon('red', 'tiger', 'card-icon'), t('home.vsai'), t('home.vsai.sub'), 'vsai'),
       card('#/new/same_screen', pieceIcon('red', 'cat', 'card-icon'), t('home.local'), t('home.local.sub'), 'local'),
-      card('#/lobby', pieceIcon('blue', 'elephant', 'card-icon'), t('home.online'), t('home.online.sub'), 'online'),
+      card('#/play', pieceIcon('blue', 'elephant', 'card-icon'), t('home.online'), t('home.online.sub'), 'online'),
       card('#/learn', pieceIcon('blue', 'rat', 'card-icon'), t('learn.card'), t('learn.card.sub'), 'rules')),
     h('p', { class: 'home-more' }, h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')),
       h('a', { href: '#/correspondence', id: 'go-corr' }, t('corr.home')), h('a', { href: '#/rules', id: 'go-rules-page' }, t('ranks.home.rules')),
       h('a', { href: '#/leaderboard', id: 'go-leaderboard' }, t('ranks.home.leaderboard')), h('a', { href: '#/ranks', id: 'go-ranks' }, t('ranks.home.ranks')),
-      h('a', { href: '#/tournaments', id: 'go-tournaments' }, t('tournament.home')),
       h('a', { href: '#/tournaments', id: 'go-tournaments' }, t('tournament.home')))));
 }
 
@@ -196,7 +196,7 @@ async function lobbyView() {
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },
-        h('strong', {}, ruleSetLabel(g.rules), ' · ', g.time_control || t('time.none')),
+        h('strong', {}, ruleSetLabel(g.rules), ' · ', timeControlLabel(g.time_control)),
         lobbyRuleChanges(g),
         // The side and the creator wrap as wholes (a long name breaks inside itself), never cut off.
         h('small', {},
@@ -264,6 +264,8 @@ async function route() {
   try {
     if (parts[0] === 'new' && ['vs_ai', 'same_screen', 'online'].includes(parts[1])) await settingsView(parts[1]);
     else if (parts[0] === 'lobby') cleanup = await lobbyView();
+    else if (parts[0] === 'play') cleanup = await pairingView(view, go);
+    else if (parts[0] === 'challenge' && parts[1]) cleanup = await challengeView(view, decodeURIComponent(parts[1]), go);
     else if (parts[0] === 'rules') await rulesView(parts[1] || 'wango');
     else if (parts[0] === 'learn') cleanup = parts[1] ? lessonView(view, parts[1], params) : learnListView(view);
     else if (parts[0] === 'replay') cleanup = await replayRoute(view, parts, params, go);
@@ -272,7 +274,6 @@ async function route() {
     else if (parts[0] === 'leaderboard') await leaderboardView(view, params);
     else if (parts[0] === 'correspondence') cleanup = await yourTurnView(view);
     else if (parts[0] === 'ranks') await ranksView(view);
-    else if (parts[0] === 'tournaments' || parts[0] === 'tournament') cleanup = await tournamentsRoute(view, parts, go);
     else if (parts[0] === 'tournaments' || parts[0] === 'tournament') cleanup = await tournamentsRoute(view, parts, go);
     else if (parts[0] === 'game' && parts[1]) {
       await ensurePlayer();

@@ -5,7 +5,7 @@
 // seeks made on it; closing the tab drops them on the server within seconds.
 
 import { t } from './i18n.js';
-import { api, currentPlayer, ensurePlayer, fetchRuleSets } from './api.js';
+import { api, ensurePlayer, fetchRuleSets } from './api.js';
 import { h, pageHead } from './dom.js';
 import { pageCheck } from './navigation.js';
 import { onSiteMessage } from './notifications.js';
