@@ -100,7 +100,8 @@ def test_online_bars_link_accounts_show_rating_and_connection(
         # Blue has left the game page: Red sees the opponent disconnected.
         blue.close()
         blue_open = False
-        expect(theirs.locator(".player-conn")).to_have_text("已断线")
+        # With the time left to come back (the grace period), test_opponent_gone.py
+        expect(theirs.locator(".player-conn")).to_have_text(re.compile(r"^已断线 \d:\d\d$"))
         expect(theirs.locator(".player-conn")).to_have_attribute("data-connected", "no")
     finally:
         if blue_open:
