@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from doushouqi.server.notifications import notify, push
+from doushouqi.server.pairing import forget_old
 
-from .live import LiveServer
+from .live import LiveServer, ManualTime
 from .postgres import find_bindir
 from .redis_server import redis_server_path
 from .site_helpers import in_server, same_browser, site_socket
@@ -105,3 +106,15 @@ def test_a_notification_made_on_one_node_reaches_a_tab_on_another(
         in_server(a, lambda ctx: _push(ctx, key))
         assert ws.wait_for("paired")["game_id"] == "abc"
     assert alice_on_b.get("/api/notifications").json()["unread"] == 1
+
+
+def test_old_notifications_are_forgotten(server: LiveServer, clock: ManualTime) -> None:
+    alice = server.player().guest()  # a guest's cookie lasts a year
+    key = f"guest:{alice.me['id']}"
+    in_server(server, _notify(key, "corr.your_turn", {"opponent": "old"}))
+    clock.advance(80 * 86400)
+    in_server(server, _notify(key, "corr.your_turn", {"opponent": "new"}))
+    clock.advance(11 * 86400)
+    in_server(server, forget_old)
+    kept = alice.get("/api/notifications").json()["notifications"]
+    assert [n["params"]["opponent"] for n in kept] == ["new"]

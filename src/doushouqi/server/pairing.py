@@ -23,8 +23,10 @@ import asyncio
 import functools
 import json
 import logging
+import math
 import random
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -37,10 +39,11 @@ from doushouqi.clock import TimeControl
 from doushouqi.rules import RuleSet
 from doushouqi.server.domain import Game, GameSpec, Mode, PlayerSlot, new_game
 
+from . import notifications
 from .actors import new_game_id
 from .auth import Principal
 from .context import AppContext
-from .db.models_pairing import SeekRow
+from .db.models_pairing import ChallengeRow, SeekRow
 from .notifications import push
 
 __all__ = [
@@ -62,6 +65,10 @@ SEEK_GRACE = 10.0
 SEEK_MAX_AGE = 1800.0
 #: Seconds between the matcher's rounds on each node.
 MATCH_INTERVAL = 1.0
+#: Notifications are kept this long (seconds), challenges this long after they ended.
+KEEP_NOTIFICATIONS = 90 * 86400.0
+KEEP_CHALLENGES = 30 * 86400.0
+CLEAN_UP_INTERVAL = 3600.0
 #: Player keys renewed per statement (keeps the IN list short).
 _RENEW_CHUNK = 500
 
@@ -271,12 +278,29 @@ async def match_once(ctx: AppContext) -> list[tuple[Seek, Seek, str]]:
     return made
 
 
+async def forget_old(ctx: AppContext) -> None:
+    """The clean-up: notifications after :data:`KEEP_NOTIFICATIONS`, and challenges that were
+    answered or lapsed :data:`KEEP_CHALLENGES` ago (any node may do it: deletes are idempotent)."""
+    now = ctx.time.now()
+    await notifications.forget_old(ctx, now - KEEP_NOTIFICATIONS)
+
+    def write(session: Session) -> None:
+        session.execute(delete(ChallengeRow).where(ChallengeRow.expires_at < now - KEEP_CHALLENGES))
+
+    await ctx.db.write(write)
+
+
 async def run_matcher(pairing: Pairing) -> None:
-    """The matcher's rounds, every :data:`MATCH_INTERVAL` seconds, for the node's life."""
+    """The matcher's rounds, every :data:`MATCH_INTERVAL` seconds, for the node's life; and
+    the clean-up, at the start and then every :data:`CLEAN_UP_INTERVAL`."""
+    cleaned_at = -math.inf
     while True:
         await asyncio.sleep(MATCH_INTERVAL)
         try:
             await pairing.round()
+            if time.monotonic() - cleaned_at > CLEAN_UP_INTERVAL:
+                cleaned_at = time.monotonic()
+                await forget_old(pairing.ctx)
         except Exception:
             log.exception("quick pairing round failed")
 
