@@ -15,6 +15,7 @@ import { InviteExpiry, expiredResultLines, lobbyExpired } from './expiry.js';
 import { noteServerTime } from './server_clock.js';
 import { GameRulesNote } from './rule_options.js';
 import { GameSounds } from './sounds.js';
+import { mountChat } from './chat.js';
 import { OpponentGone, placeToast } from './opponent_gone.js';
 import { ratingLines } from './result_changes.js';
 import { longTime } from './corr.js';
@@ -112,6 +113,7 @@ export class GameView {
     this.expiry?.destroy();
     this.gone?.destroy();
     this.sounds?.destroy();
+    this.chat?.destroy();
     clearTimeout(this.reconnectTimer);
     this.ws?.close();
     this.board?.destroy();
@@ -324,6 +326,7 @@ export class GameView {
         this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel, this.rulesNote.el,
         h('h2', { class: 'moves-title', id: 'moves-title' }, t('game.moves')), this.el.moves),
       this.el.offline, this.el.toast));
+    this.chat = mountChat(this); // under the move list; the spectator count by the status
   }
 
   resign() {

@@ -22,6 +22,7 @@ import { pairingView } from './pairing.js';
 import { challengeView } from './challenges.js';
 import { CORR_PRESETS, timeControlLabel, yourTurnView } from './corr.js';
 import { ranksView } from './ranks.js';
+import { tvView, watchView } from './watch.js';
 import { tournamentsRoute } from './tournaments.js';
 
 const view = document.querySelector('#view');
@@ -59,7 +60,7 @@ function homeView() {
       card('#/new/same_screen', pieceIcon('red', 'cat', 'card-icon'), t('home.local'), t('home.local.sub'), 'local'),
       card('#/play', pieceIcon('blue', 'elephant', 'card-icon'), t('home.online'), t('home.online.sub'), 'online'),
       card('#/learn', pieceIcon('blue', 'rat', 'card-icon'), t('learn.card'), t('learn.card.sub'), 'rules')),
-    h('p', { class: 'home-more' }, h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')),
+    h('p', { class: 'home-more' }, h('a', { href: '#/watch', id: 'go-watch' }, t('watch.home')), h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')),
       h('a', { href: '#/correspondence', id: 'go-corr' }, t('corr.home')), h('a', { href: '#/rules', id: 'go-rules-page' }, t('ranks.home.rules')),
       h('a', { href: '#/leaderboard', id: 'go-leaderboard' }, t('ranks.home.leaderboard')), h('a', { href: '#/ranks', id: 'go-ranks' }, t('ranks.home.ranks')),
       h('a', { href: '#/tournaments', id: 'go-tournaments' }, t('tournament.home')))));
@@ -274,6 +275,7 @@ async function route() {
     else if (parts[0] === 'leaderboard') await leaderboardView(view, params);
     else if (parts[0] === 'correspondence') cleanup = await yourTurnView(view);
     else if (parts[0] === 'ranks') await ranksView(view);
+    else if (parts[0] === 'watch' || parts[0] === 'tv') cleanup = await (parts[0] === 'tv' ? tvView : watchView)(view);
     else if (parts[0] === 'tournaments' || parts[0] === 'tournament') cleanup = await tournamentsRoute(view, parts, go);
     else if (parts[0] === 'game' && parts[1]) {
       await ensurePlayer();
