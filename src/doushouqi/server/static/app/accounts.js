@@ -10,6 +10,7 @@ import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
 import { ruleSetLabel } from './rule_options.js';
 import { pageCheck } from './navigation.js';
 import { computerLabel } from './levels.js';
+import { rankTitle } from './ranks.js';
 import { challengeButton } from './challenges.js';
 
 /** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
@@ -258,9 +259,9 @@ function formatDate(seconds) {
 }
 
 function levelText(level) {
-  // The server names levels in both languages (`label` is the Chinese "1级 新手"); each
-  // translation picks the words it needs.
-  return t('profile.levelValue', { n: level.number, label: level.label, en: level.en });
+  // The level is the rank title (级别, ranks.js): named in the reader's own script, so zh-Hant
+  // shows 1級 新手 where the server's `label` is the simplified 1级 新手.
+  return rankTitle(level.number);
 }
 
 function ratingText(rating) {
