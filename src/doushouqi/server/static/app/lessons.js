@@ -119,6 +119,12 @@ export function lessonView(view, id, params = new URLSearchParams()) {
   return () => page.destroy();
 }
 
+// The board's width / height (frame included), the room kept under it for the feedback (two
+// lines) and its button, and the narrowest board worth showing (squares still easy to tap).
+const BOARD_ASPECT = 0.76;
+const RESULT_REM = 7.5;
+const MIN_BOARD_PX = 320;
+
 class LessonView {
   constructor(root, lesson, start) {
     this.root = root;
@@ -137,7 +143,32 @@ class LessonView {
   destroy() {
     this.closed = true;
     clearTimeout(this.replyTimer);
+    window.removeEventListener('resize', this.fit);
     this.board.destroy();
+  }
+
+  /**
+   * On a phone, a board small enough that the task, the whole board and the feedback with its
+   * button fit on the screen together (measured: the task's height depends on the text and
+   * the language). Where a long text leaves too little room, the board keeps a size still
+   * easy to tap, and the board with the feedback and its button still fit under the top bar
+   * (the page scrolls the text away when the feedback comes).
+   */
+  fitBoard() {
+    const col = this.el.board.parentElement;
+    if (!col?.isConnected) return;
+    if (window.matchMedia('(min-width: 60rem)').matches) {
+      col.style.width = '';
+      return;
+    }
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const reserve = RESULT_REM * rem;
+    const top = col.getBoundingClientRect().top + window.scrollY;
+    const bar = document.querySelector('.topbar')?.getBoundingClientRect().height ?? 0;
+    const all = (window.innerHeight - top - reserve) * BOARD_ASPECT; // no scrolling at all
+    const most = (window.innerHeight - bar - reserve) * BOARD_ASPECT; // board and feedback
+    const width = Math.min(col.parentElement.clientWidth, most, Math.max(all, MIN_BOARD_PX));
+    col.style.width = `${Math.floor(width)}px`;
   }
 
   build() {
@@ -165,6 +196,8 @@ class LessonView {
       lang: currentLang(),
       events: { move: (from, to) => this.onMove(from, to) },
     });
+    this.fit = () => this.fitBoard();
+    window.addEventListener('resize', this.fit);
   }
 
   get step() {
@@ -196,6 +229,7 @@ class LessonView {
     [...this.el.dots.children].forEach((dot, i) => { dot.className = i < index ? 'done' : i === index ? 'current' : ''; });
     this.el.text.textContent = this.text('text');
     this.el.goal.replaceChildren(h('strong', { class: 'lesson-goal-label' }, t('learn.goal')), ' ', this.text('goal'));
+    this.fitBoard(); // the text above the board changed
     this.showFeedback(null);
     this.el.actions.replaceChildren();
     this.load(this.line);
