@@ -142,5 +142,14 @@ def test_a_challenge_from_a_profile_is_accepted_through_the_bell(
         expect(page).to_have_url(re.compile(r"#/game/[\w-]+$"))
     assert alice.url.split("#")[1] == bob.url.split("#")[1]
     expect(bob.locator(".dsq-squares")).to_be_visible()
+    # After the game, either may challenge the other again, with other settings.
+    game_id = bob.url.split("/")[-1]
+    expect(alice.locator("#resign")).to_be_visible()
+    answer = fetch_json(alice, f"/api/games/{game_id}/commands", "POST", {"type": "resign"})
+    assert answer["events"], answer
+    expect(bob.locator("#challenge-again")).to_be_visible()
+    bob.click("#challenge-again")
+    expect(bob.locator("#challenge-form")).to_be_visible()
+    expect(bob.locator("#challenge-send")).to_contain_text("alice_ch")
     alice_c.close()
     bob_c.close()

@@ -23,7 +23,7 @@ import json
 import logging
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -36,7 +36,7 @@ from ..db.models import AccountRow
 from ..db.models_pairing import ChallengeRow
 from ..notifications import notify, player_key_of, push
 from ..pairing import new_seek_id, start_game_between
-from .deps import Ctx, RequiredPrincipal
+from .deps import Ctx, RequiredPrincipal, enforce_rate
 from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, chosen_rules
 
 __all__ = ["router"]
@@ -119,10 +119,11 @@ def _recipient(session: Session, username: str) -> AccountRow | None:
 
 @router.post("/challenges", status_code=201)
 async def create_challenge(
-    body: NewChallenge, ctx: Ctx, principal: RequiredPrincipal
+    body: NewChallenge, request: Request, ctx: Ctx, principal: RequiredPrincipal
 ) -> dict[str, Any]:
     """Challenge an account to a game."""
     _account_only(principal)
+    enforce_rate(ctx.create_limiter, request)  # each challenge may become a game
     rules = body.rules.strip().lower()
     if rules not in BUILTIN_RULE_SETS:
         raise refused(422, "challenge.unknown_rules", rules=body.rules[:40])

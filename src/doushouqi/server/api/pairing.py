@@ -29,7 +29,7 @@ from doushouqi.rules import BUILTIN_RULE_SETS
 from ..db.models_pairing import SeekRow
 from ..notifications import player_key_of
 from ..pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
-from .deps import Ctx, OptionalPrincipal, RequiredPrincipal
+from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
 from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
 
 __all__ = ["router"]
@@ -99,6 +99,7 @@ async def post_seek(
     body: PostSeek, request: Request, ctx: Ctx, principal: RequiredPrincipal
 ) -> dict[str, Any]:
     """Wait for an opponent with the same wishes (kept while one of your tabs is open)."""
+    enforce_rate(ctx.create_limiter, request)  # each seek may become a game
     rules = body.rules.strip().lower()
     if rules not in BUILTIN_RULE_SETS:
         raise refused(422, "pairing.unknown_rules", rules=body.rules[:40])

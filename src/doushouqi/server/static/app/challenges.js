@@ -5,7 +5,7 @@
 // push changes the page in place.
 
 import { t } from './i18n.js';
-import { api, fetchRuleSets } from './api.js';
+import { api, currentPlayer, fetchRuleSets } from './api.js';
 import { h, pageHead } from './dom.js';
 import { pageCheck } from './navigation.js';
 import { onSiteMessage } from './notifications.js';
@@ -34,6 +34,17 @@ export function challengeSummary(c) {
 }
 
 /**
+ * After a game between two accounts: "Challenge NAME" (to their profile, the form open), for
+ * another game with other settings than a rematch's. Null when it does not apply.
+ */
+export function challengeAgainLink(game, mine) {
+  const opponent = mine === null || mine === undefined ? null : game.players?.[1 - mine];
+  if (currentPlayer()?.kind !== 'account' || opponent?.identity?.kind !== 'account' || !opponent.username) return null;
+  return h('a', { class: 'button challenge-again', id: 'challenge-again', href: `#/player/${encodeURIComponent(opponent.username)}?challenge=1` },
+    t('challenge.again', { name: opponent.name }));
+}
+
+/**
  * The profile's "Challenge" button: a form below it sends the challenge, then waits for the
  * answer. `me` is the viewer (accounts only: a guest is asked to sign in).
  */
@@ -52,6 +63,8 @@ export function challengeButton(profile, me) {
     }
     box.append(await challengeForm(profile));
   });
+  // Arriving from "Challenge NAME" after a game: the form is open already.
+  if (new URLSearchParams(location.hash.split('?')[1] || '').get('challenge') === '1') queueMicrotask(() => open.click());
   return box;
 }
 

@@ -15,6 +15,7 @@ import { InviteExpiry, expiredResultLines, lobbyExpired } from './expiry.js';
 import { noteServerTime } from './server_clock.js';
 import { GameRulesNote } from './rule_options.js';
 import { GameSounds } from './sounds.js';
+import { challengeAgainLink } from './challenges.js';
 import { mountChat } from './chat.js';
 import { OpponentGone, placeToast } from './opponent_gone.js';
 import { ratingLines } from './result_changes.js';
@@ -498,6 +499,7 @@ export class GameView {
     lines.push(...ratingLines(g)); // ratings before → after (±N), and what they mean
     if (o.termination && o.termination !== 'aborted') {
       lines.push(h('a', { class: 'button replay-link', id: 'replay-link', href: `#/replay/game/${encodeURIComponent(this.id)}` }, t('resultlink.replay')));
+      lines.push(...[challengeAgainLink(g, mine)].filter(Boolean)); // between accounts: another game, other settings
     }
     this.el.result.dataset.winner = o.winner === null || o.winner === undefined ? 'none' : COLORS[o.winner];
     this.el.result.replaceChildren(...lines);
