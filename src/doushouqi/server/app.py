@@ -32,8 +32,11 @@ from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .api import challenges as challenges_api
 from .api import chat as chat_api
+from .api import editor as editor_api
+from .api import explorer as explorer_api
 from .api import notifications as notifications_api
 from .api import ranks as ranks_api
+from .api import review as review_api
 from .api import pairing as pairing_api
 from .api import correspondence as correspondence_api
 from .api import tournaments as tournaments_api
@@ -242,6 +245,9 @@ def create_app(
         players.router,
         records.router,
         analysis.router,
+        review_api.router,
+        editor_api.router,
+        explorer_api.router,
         bot.router,
         notifications_api.router,
         pairing_api.router,

@@ -164,9 +164,10 @@ function svg(tag, attrs) {
 /**
  * Draw the graph into `element` (an <svg>; its content is replaced). The picture stretches to
  * the element's size; lines keep their width and dots stay round (zero-length round-capped
- * strokes). `mistakes` (a Set of plies) get a warning dot.
+ * strokes). `mistakes` (a Set of plies) get a warning dot; `grades` (a Map of ply → {grade}, the
+ * server's review) name the dot's grade in its class (inaccuracy, mistake, blunder).
  */
-export function drawEvalGraph(element, scores, { current = 0, mistakes = new Set(), width = 600, height = 150 } = {}) {
+export function drawEvalGraph(element, scores, { current = 0, mistakes = new Set(), grades = new Map(), width = 600, height = 150 } = {}) {
   const shape = graphShape(scores, { width, height, current, pad: 8 }); // room for the dots on the edges
   element.setAttribute('viewBox', `0 0 ${width} ${height}`);
   element.setAttribute('preserveAspectRatio', 'none');
@@ -179,7 +180,8 @@ export function drawEvalGraph(element, scores, { current = 0, mistakes = new Set
     svg('line', { class: 'eg-current', x1: shape.currentX, x2: shape.currentX, y1: 0, y2: height, ...fixed }),
   ];
   for (const dot of shape.dots) {
-    const cls = ['eg-dot', dot.den ? 'den' : '', mistakes.has(dot.ply) ? 'mistake' : '', dot.ply === current ? 'current' : '']
+    const grade = grades.get(dot.ply)?.grade;
+    const cls = ['eg-dot', dot.den ? 'den' : '', mistakes.has(dot.ply) ? 'mistake' : '', grade ? `graded ${grade}` : '', dot.ply === current ? 'current' : '']
       .filter(Boolean).join(' ');
     parts.push(svg('path', { class: cls, d: `M${dot.x} ${dot.y}h0`, 'data-ply': dot.ply, ...fixed }));
   }

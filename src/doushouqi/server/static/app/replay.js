@@ -10,6 +10,7 @@ import { h, pageHead } from './dom.js';
 import * as G from './evalgraph.js';
 import { ruleSetLabel } from './rule_options.js';
 import { pageCheck } from './navigation.js';
+import { Review, GRADE_MARKS } from './review.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MOVETIME = 0.3; // seconds per position: a 60-ply game is assessed in about 20 s
@@ -198,6 +199,7 @@ class ReplayView {
     this.analysisError = null;
     this.closed = false;
     this.downloadUrl = null;
+    this.review = new Review(this); // grades, accuracy, learn from mistakes (review.js)
     this.build();
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
@@ -211,6 +213,7 @@ class ReplayView {
     this.closed = true;
     if (this.run) this.run.stopped = true;
     this.run = null;
+    this.review.destroy();
     document.removeEventListener('keydown', this.onKey);
     this.board?.destroy();
     if (this.downloadUrl) URL.revokeObjectURL(this.downloadUrl);
@@ -271,12 +274,13 @@ class ReplayView {
         h('aside', { class: 'side-col' },
           h('div', { class: 'rp-analysis', id: 'rp-analysis' },
             h('div', { class: 'rp-analysis-head' }, this.el.analyse, this.el.progress, this.el.count),
-            this.el.progressBar, this.el.graphBox, this.el.best),
+            this.el.progressBar, this.el.graphBox, this.el.best, this.review.el.better, this.review.el.box),
           this.el.comment,
           h('h2', { class: 'moves-title' }, t('replay.moves')),
           this.el.moves,
           h('div', { class: 'actions' },
             h('button', { type: 'button', id: 'rp-flip', onclick: () => this.flip() }, t('replay.flip')),
+            (this.el.toBoard = h('a', { class: 'button', id: 'rp-to-board' }, t('analysis.thisPosition'))),
             this.downloadLink(),
             this.kind === 'game' ? h('a', { class: 'button', id: 'rp-to-game', href: `#/game/${encodeURIComponent(this.id)}` }, t('replay.toGame')) : null,
             h('a', { class: 'button', id: 'rp-another', href: '#/replay' }, t('replay.another')))))));
@@ -310,12 +314,13 @@ class ReplayView {
     this.el.moves.replaceChildren(...this.data.plies.map((p) => {
       const mover = G.turnOfFen(this.fens[p.ply - 1]);
       const mistake = this.mistakes.has(p.ply);
+      const grade = this.review.gradeOf(p.ply); // ?! ? ?? from the server's review
       const text = moveText(p.readable_zh, p.readable) || p.move;
-      return h('li', { class: `${mover}${mistake ? ' mistake' : ''}`, dataset: { ply: p.ply }, title: p.comment || null },
+      return h('li', { class: `${mover}${mistake ? ' mistake' : ''}${grade ? ` graded ${grade}` : ''}`, dataset: { ply: p.ply, grade: grade ?? '' }, title: p.comment || null },
         h('button', { type: 'button', class: 'rp-move', dataset: { ply: p.ply }, onclick: () => this.goTo(p.ply) },
           h('span', { class: 'ply' }, moveNumber(p.ply)), ' ', text,
-          mistake ? h('span', { class: 'rp-mistake', 'aria-hidden': 'true', title: t('replay.mistake') }, '?') : null,
-          mistake ? h('span', { class: 'rp-sr' }, ` (${t('replay.mistake')})`) : null));
+          grade ? h('span', { class: `rp-mistake rv-mark ${grade}`, 'aria-hidden': 'true', title: t(`analysis.grade.${grade}`) }, GRADE_MARKS[grade]) : null,
+          grade ? h('span', { class: 'rp-sr' }, ` (${t(`analysis.grade.${grade}`)})`) : null));
     }));
     this.markCurrentMove();
   }
@@ -421,10 +426,8 @@ class ReplayView {
   /** Scores and mistakes from the analyses so far; the move list follows the mistakes. */
   scoreAnalyses() {
     this.scores = this.fens.map((_, i) => G.positionScore(this.analyses[i], this.data.result));
-    const mistakes = G.findMistakes(this.scores, this.fens);
-    const changed = mistakes.size !== this.mistakes.size || [...mistakes].some((p) => !this.mistakes.has(p));
-    this.mistakes = mistakes;
-    return changed;
+    this.review.update(this.scores); // the server grades them; review.js rebuilds the list
+    return false;
   }
 
   analysedCount() {
@@ -505,7 +508,10 @@ class ReplayView {
 
   /** The graph and, for the current position, the engine's best move and score in words. */
   renderAnalysis() {
-    if (!this.el.graphBox.hidden) G.drawEvalGraph(this.el.graph, this.scores, { current: this.ply, mistakes: this.mistakes });
+    if (!this.el.graphBox.hidden) G.drawEvalGraph(this.el.graph, this.scores, { current: this.ply, mistakes: this.mistakes, grades: this.review.grades });
+    this.review.renderBetter(this.ply);
+    const rules = String(this.data.rules?.name || 'wango').split(' ')[0]; // custom rules: their parent set
+    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: this.fens[this.ply], rules })}`;
     const analysis = this.analyses[this.ply];
     const described = G.describeScore(analysis);
     let text = '';
