@@ -615,6 +615,10 @@ def tournament_view(
             ),
             None,
         )
+        if current is not None:  # ended, though the director has not recorded it yet
+            game = session.get(GameRow, current)
+            if game is not None and GameStatus(game.status).is_over:
+                current = None
         me = {"state": mine.state, "current_game": current, "no_shows": mine.no_shows}
     info = summary(row, sum(1 for p in players if p.state != "withdrawn"))
     return {**info, "standings": standings, "pairings": shown, "me": me}
