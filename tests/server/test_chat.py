@@ -3,11 +3,12 @@ storage and history, quick phrases and reports (see server/chat.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .live import GameSocket, LiveServer, ManualTime, Player, start_online
+from .live import GameSocket, LiveServer, ManualTime, Player, make_settings, running, start_online
 
 
 def chat(ws: GameSocket, **fields: Any) -> None:
@@ -72,9 +73,7 @@ def test_the_room_is_the_senders_by_identity(game: Any) -> None:
         ({"phrase": "rude_word"}, "chat.unknown_phrase"),
     ],
 )
-def test_bad_messages_are_refused_with_a_code(
-    game: Any, fields: dict[str, Any], code: str
-) -> None:
+def test_bad_messages_are_refused_with_a_code(game: Any, fields: dict[str, Any], code: str) -> None:
     _, _, red_ws, blue_ws, _ = game
     answer = refusal(red_ws, **fields)
     assert answer["code"] == code and "reason" not in answer
@@ -205,3 +204,20 @@ def test_chat_over_rest(game: Any) -> None:
     assert blue_ws.wait_for("chat")["message"]["text"] == "via REST"
     refused = red.post(f"/api/games/{game_id}/commands", json={"type": "chat", "text": ""})
     assert refused.status_code == 400 and refused.json()["events"][0]["code"] == "chat.empty"
+
+
+def test_the_chat_survives_a_restart(tmp_path: Path, clock: ManualTime) -> None:
+    settings = make_settings(tmp_path)
+    with running(settings, clock) as first:
+        red, blue = first.player().guest(), first.player().guest()
+        game_id, red_ws, blue_ws = start_online(first, red, blue)
+        chat(red_ws, text="before the restart")
+        blue_ws.wait_for("chat")
+        red_ws.close()
+        blue_ws.close()
+    with running(settings, clock) as second:
+        red.server = second
+        red.http = second.player().http
+        with red.socket(game_id) as again:
+            replay = history(again)
+            assert [m["text"] for m in replay["messages"]] == ["before the restart"]

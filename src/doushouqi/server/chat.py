@@ -308,6 +308,8 @@ async def handle_chat(client: Client, message: ChatMessage) -> list[dict[str, An
         return [client.error("unavailable", "the message could not be saved", message.id)]
     chat = client.reply("chat", message=stored)
     actor.broadcast([dumps(chat)], notice=True, audience=audience_of(actor.game, draft.room))
+    if actor.game.status.is_over and not actor.has_subscribers:
+        client.ctx.registry.evict(actor)  # loaded only for this message (REST, after the game)
     if client.subscriber is None:  # REST, or forwarded: the reply carries the message
         return [chat]
     return [client.reply("ack", id=message.id)] if message.id is not None else []
