@@ -110,3 +110,12 @@ def test_a_restart_keeps_the_deadline(tmp_path: Path, clock: ManualTime) -> None
             finished = ws.wait_for("game_finished")
             assert (finished["termination"], finished["winner"]) == ("time_forfeit", 0)
             assert finished["at"] == due
+
+
+def test_an_open_correspondence_game_waits_a_week(server: LiveServer, clock: ManualTime) -> None:
+    creator = server.player().guest()
+    created = creator.create(mode="online", time_control="3d")
+    live = creator.create(mode="online", time_control="10+5")
+    lobby = {g["id"]: g for g in server.player().get("/api/lobby").json()["games"]}
+    assert lobby[created["id"]]["expires_at"] == clock.now() + 7 * DAY
+    assert lobby[live["id"]]["expires_at"] == clock.now() + 1800

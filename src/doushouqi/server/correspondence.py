@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
+from doushouqi.clock import TimeControl
 from doushouqi.server.domain import Event, Game, GameStatus, Mode, next_deadline
 from doushouqi.server.domain.storage import game_from_storage
 
@@ -34,7 +35,14 @@ from .db import repo
 from .db.models import GameRow
 from .notifications import notify
 
-__all__ = ["install", "is_correspondence", "my_turn", "turn_entry"]
+__all__ = [
+    "CORRESPONDENCE_LOBBY_WAIT",
+    "install",
+    "is_correspondence",
+    "lobby_wait_for",
+    "my_turn",
+    "turn_entry",
+]
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +50,20 @@ log = logging.getLogger(__name__)
 _TURN_EVENTS = frozenset({"game_started", "move_made", "timeout_passed", "takeback_applied"})
 #: Most games ``GET /api/games/my-turn`` lists.
 MY_TURN_LIMIT = 200
+#: How long an open correspondence game waits for an opponent (seconds): a week, as players
+#: of games that last days look for one less often than those who play at one sitting.
+CORRESPONDENCE_LOBBY_WAIT = 7 * 86400.0
 
 
 def is_correspondence(game: Game) -> bool:
     return game.time_control is not None and game.time_control.is_correspondence
+
+
+def lobby_wait_for(control: TimeControl | None, default: float) -> float:
+    """How long a new online game with ``control`` waits for an opponent."""
+    if control is not None and control.is_correspondence:
+        return max(default, CORRESPONDENCE_LOBBY_WAIT)
+    return default
 
 
 def turn_entry(game: Game, now: float) -> dict[str, Any]:

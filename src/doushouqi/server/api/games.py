@@ -28,6 +28,7 @@ from doushouqi.server.domain import (
 )
 
 from ..actors import new_game_id, state_message
+from ..correspondence import lobby_wait_for
 from ..db import repo
 from ..errors import Problem
 from ..ws import Client, dispatch
@@ -224,17 +225,18 @@ async def create_game(
         seats[1 - mine] = PlayerSlot.ai(body.ai_level or 3)
     elif body.mode is Mode.SAME_SCREEN:
         seats[1 - mine] = me
+    control = _time_control(body.time_control)
     spec = GameSpec(
         mode=body.mode,
         players=(seats[0], seats[1]),
         rules=rules,
-        time_control=_time_control(body.time_control),
+        time_control=control,
         first_player=None
         if body.first_player is None
         else ("red", "blue").index(body.first_player),
         rated=body.rated,
         grace_period=ctx.settings.grace_period,
-        lobby_wait=ctx.settings.lobby_wait,
+        lobby_wait=lobby_wait_for(control, ctx.settings.lobby_wait),
     )
     try:
         game = new_game(spec, game_id=new_game_id(), now=ctx.time.now())
