@@ -19,7 +19,7 @@ from tests.webapp.support import Client, click_move, plies, shoot
 #: WANGO, units and file types in messages, and the keys the keyboard help names.
 ALLOWED = {"Jungle", "API", "WANGO", "KB", "UTF", "txt", "pgn", "Enter", "Esc", "Dou", "Shou", "Qi"}
 #: A word: two or more letters and nothing else (moves, squares and FEN strings have digits).
-WORD = re.compile(r"(?<![\w/+#.-])[A-Za-z]{2,}(?![\w/+#-])")
+WORD = re.compile(r"(?<![\w/+#.])[A-Za-z]{2,}(?![\w/+#])")
 
 
 def english_on(page: Page) -> list[str]:
@@ -41,6 +41,7 @@ def forgive(client: Client, status: int) -> None:
 def test_english_words_are_found() -> None:
     assert WORD.findall("棋谱第 3 行有问题：not a valid record") == ["not", "valid", "record"]
     assert WORD.findall("猫 b2-a2 · 1. a3a4 · l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w") == []
+    assert WORD.findall("创建者 Guest-1a2b3 (1500)") == ["Guest"]
 
 
 def test_a_mistyped_game_code_shows_game_not_found(client: Client, artifacts: Path) -> None:
@@ -145,6 +146,19 @@ def test_the_chinese_interface_shows_no_english_from_the_server(client: Client) 
     game_id = page.url.rsplit("/", 1)[-1]
     page.goto(client.server.url + f"/#/replay/game/{game_id}")
     expect(page.locator("#rp-meta")).to_contain_text("休闲对局")
+    expect_no_english(page)
+
+    # Someone else's open game, in the lobby and on its page: a guest who chose no name is
+    # "Guest-…" to the server, and "游客 …" here.
+    other = client.server.player().guest()
+    open_game = other.create(mode="online", color="red", public=True)
+    page.goto(client.server.url + "/#/lobby")
+    entry = page.locator(f'.lobby-game[data-game="{open_game["id"]}"]')
+    expect(entry).to_contain_text("游客")
+    expect_no_english(page)
+    page.goto(client.server.url + f"/#/game/{open_game['id']}")
+    expect(page.locator(".player-bar").first).to_be_visible()
+    expect(page.locator("#view")).to_contain_text("游客")
     expect_no_english(page)
 
     page.goto(client.server.url + "/#/new/vs_ai")

@@ -6,7 +6,7 @@
 import { api } from './api.js';
 import { AVATARS } from './accounts.js';
 import { h } from './dom.js';
-import { t, currentLang } from './i18n.js';
+import { t, currentLang, playerName } from './i18n.js';
 import { levelName } from './levels.js';
 import { deltaChip, ratingChange, scoreChange } from './result_changes.js';
 import { pieceSvg } from '/board/pieces.js';
@@ -98,7 +98,7 @@ export class PlayerBars {
       who.name = t('game.ai', { level: p.identity.level });
       who.aiLevel = levelName(p.identity.level); // what the number means ("中级"), like a person's ladder level
     } else if (g.mode === 'same_screen') who.name = side;
-    else who.name = p.name;
+    else who.name = playerName(p.name);
     if (kind === 'account' && p.username) who.username = p.username;
     if (online && kind === 'account') {
       who.rating = Math.round(p.rating?.rating ?? 1500);

@@ -104,3 +104,13 @@ export function moveText(zh, en) {
 export function moveNumber(ply) {
   return ply % 2 === 1 ? `${(ply + 1) / 2}.` : '';
 }
+
+// A guest who has not chosen a name is called "Guest-" and five characters of its id by the
+// server (auth.py); shown, that is a name in the reader's words ("游客 1a2b3").
+const DEFAULT_GUEST = /^Guest-([\w-]{5})$/;
+
+/** A player's name as shown: a guest's default name in the reader's language, else as is. */
+export function playerName(name) {
+  const guest = DEFAULT_GUEST.exec(String(name ?? ''));
+  return guest ? t('players.guestName', { id: guest[1] }) : name;
+}

@@ -1,6 +1,6 @@
 // The web client: a hash router over the views (home, new-game settings, game, lobby, rules).
 
-import { t, loadLang, currentLang, LANGS } from './i18n.js';
+import { t, loadLang, currentLang, LANGS, playerName } from './i18n.js';
 import { api, ensurePlayer, fetchRuleSets, sessionPlayer } from './api.js';
 import { authView, leaderboardView, mountAccountMenu, profileView, ratedOption, renderAccountMenu } from './accounts.js';
 import { h, pageHead } from './dom.js';
@@ -196,7 +196,7 @@ async function lobbyView() {
   // One open game: the seat it offers is the one the reader would take ("you play Blue").
   function lobbyEntry(g) {
     const side = `${t('lobby.youPlay')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)}`;
-    const creator = `${t('lobby.by')} ${g.creator.name} (${g.creator.rating})`;
+    const creator = `${t('lobby.by')} ${playerName(g.creator.name)} (${g.creator.rating})`;
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
       h('span', { class: 'lobby-info' },

@@ -4,7 +4,7 @@
 // a record's text into a replay. The arithmetic of the graph lives in evalgraph.js.
 
 import { createBoard } from '/board/board.js';
-import { t, currentLang, moveText, moveNumber } from './i18n.js';
+import { t, currentLang, moveText, moveNumber, playerName as shownName } from './i18n.js';
 import { api, apiError } from './api.js';
 import { h, pageHead } from './dom.js';
 import * as G from './evalgraph.js';
@@ -36,7 +36,7 @@ const AI_TAG = /^AI level (\d{1,2})$/;
 function playerName(tag, tags) {
   const name = known(tag);
   const ai = name && (!tags.Mode || tags.Mode === 'vs_ai') ? AI_TAG.exec(name) : null;
-  return ai ? t('game.ai', { level: Number(ai[1]) }) : name;
+  return ai ? t('game.ai', { level: Number(ai[1]) }) : shownName(name);
 }
 
 async function fetchReplay(kind, id) {
