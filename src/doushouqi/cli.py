@@ -15,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .board import STARTING_FEN, Board
+from .cli_tablebase import add_tablebase
 from .rules import BUILTIN_RULE_SETS, RuleSet, check_rules_file, find_rules
 
 __all__ = ["COMMANDS", "EXTRAS", "MissingExtraError", "main"]
@@ -342,6 +343,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], N
     _add_serve,
     _add_worker,
     _add_explorer,
+    add_tablebase,
 ]
 
 
