@@ -36,8 +36,11 @@ def test_two_players_seeking_the_same_game_are_paired_into_one(server: LiveServe
     assert seated == {alice.me["id"], bob.me["id"]}
     assert game["time_control"] == "10+0/30s"
     assert game["mode"] == "online"
-    # Both seeks are gone.
-    assert alice.get("/api/seeks").json() == {"seeks": [], "mine": []}
+    # Nobody waits any more; for a minute each seek names its game (a tab that missed the
+    # push while reconnecting finds it there), then it is forgotten.
+    listed = alice.get("/api/seeks").json()
+    assert listed["seeks"] == []
+    assert [m["game_id"] for m in listed["mine"]] == [game_id]
     # Both at the board: the game starts.
     with alice.socket(game_id) as a_ws, bob.socket(game_id) as b_ws:
         a_ws.wait_for("game_started")
@@ -90,7 +93,7 @@ def test_rated_seeks_pair_accounts_into_a_rated_game(server: LiveServer) -> None
     assert game_id is not None
     assert alice.get(f"/api/games/{game_id}").json()["game"]["rated"] is True
     # Bob's casual seek went with the pairing (he is in a game now).
-    assert bob.get("/api/seeks").json()["mine"] == []
+    assert [m["game_id"] for m in bob.get("/api/seeks").json()["mine"]] == [game_id]
 
 
 def test_a_cancelled_seek_is_not_paired(server: LiveServer) -> None:
@@ -148,3 +151,16 @@ def test_bad_seeks_are_refused_with_codes(server: LiveServer) -> None:
     assert code({"time_control": "10+5"}, 409) == "pairing.too_many_seeks"
     assert server.player().post("/api/seeks", json={"time_control": "5+3"}).status_code == 401
     assert server.player().get("/api/seeks").json()["mine"] == []
+
+
+def test_a_paired_seek_is_forgotten_after_a_minute(server: LiveServer, clock: ManualTime) -> None:
+    alice, bob = server.player().guest(), server.player().guest()
+    with site_socket(alice) as tab:
+        tab.wait_for("hello")
+        first = seek(alice)
+        game_id = seek(bob)["game_id"]
+        assert alice.request("DELETE", f"/api/seeks/{first['id']}").status_code == 404
+        clock.advance(61)  # the open tab does not keep a paired seek
+        time.sleep(1.5)
+        assert alice.get("/api/seeks").json()["mine"] == []
+    assert game_id is not None

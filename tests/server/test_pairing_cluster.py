@@ -61,8 +61,14 @@ def test_racing_nodes_pair_each_seek_once(nodes: list[LiveServer]) -> None:  # n
     assert len(games) == SEEKERS // 2, games
     assert sorted(seated) == sorted(f"guest:seeker{n:02d}" for n in range(SEEKERS))
     assert len(made) <= SEEKERS // 2
-    left = nodes[0].app.state.ctx.db.run_sync(lambda s: s.scalars(select(SeekRow)).all())
-    assert left == []
+    paired = nodes[0].app.state.ctx.db.run_sync(
+        lambda s: [(r.player_key, r.game_id) for r in s.scalars(select(SeekRow))]
+    )
+    game_ids = nodes[0].app.state.ctx.db.run_sync(
+        lambda s: {g.id: (g.red_key, g.blue_key) for g in s.scalars(select(GameRow))}
+    )
+    for player_key, game_id in paired:  # each seek names the one game its player sits in
+        assert player_key in game_ids[game_id]
 
 
 def test_players_on_two_nodes_are_paired_and_both_told(nodes: list[LiveServer]) -> None:  # noqa: F811

@@ -5,11 +5,14 @@ between two chosen players (pairing, challenges, tournaments).
 Seeks and every node of a cluster:
 
 * a seek is a row (``seeks``), so every node sees every seek and a restart loses none;
-* **claims are atomic**: a pair is taken by one transaction that deletes both rows and
-  commits only when it deleted exactly those two (``DELETE … WHERE id IN (a, b)``, rowcount
-  2), so two nodes matching at the same moment never pair the same seek twice — the loser's
-  transaction deletes nothing, or is rolled back. Every node may therefore run the matcher,
-  right when a seek is posted and every :data:`MATCH_INTERVAL` seconds;
+* **claims are atomic**: a pair is taken by one transaction that marks both rows with the
+  new game's id and commits only when it marked exactly those two (``UPDATE … SET game_id
+  WHERE id IN (a, b) AND game_id IS NULL``, rowcount 2), so two nodes matching at the same
+  moment never pair the same seek twice — the loser's transaction changes nothing, or is
+  rolled back. Every node may therefore run the matcher, right when a seek is posted and
+  every :data:`MATCH_INTERVAL` seconds. A paired seek stays readable for
+  :data:`PAIRED_KEPT` seconds (``GET /api/seeks`` shows its ``game_id``), so a tab that was
+  reconnecting when ``paired`` was pushed still finds its game;
 * **a seek lives while its player's tab does** (lichess removes seeks on disconnect): it
   lapses :data:`SEEK_GRACE` seconds after it was posted unless a node holding one of the
   player's site sockets renews it (every node renews its own players' seeks each round), so
@@ -63,6 +66,8 @@ log = logging.getLogger(__name__)
 SEEK_GRACE = 10.0
 #: Seconds after which any seek is dropped (nobody with the same wishes came).
 SEEK_MAX_AGE = 1800.0
+#: Seconds a paired seek stays readable (its game's id) before it is forgotten.
+PAIRED_KEPT = 60.0
 #: Seconds between the matcher's rounds on each node.
 MATCH_INTERVAL = 1.0
 #: Notifications are kept this long (seconds), challenges this long after they ended.
@@ -84,11 +89,13 @@ async def start_game_between(
     first_color: Literal["red", "blue", "random"] = "random",
     tournament: bool = False,
     message: dict[str, Any] | None = None,
+    game_id: str | None = None,
 ) -> Game:
     """Create an online game with ``first`` and ``second`` seated (``first`` at
     ``first_color``), store it, run it here, and push ``{"type": "paired", "game_id": ...}``
     (plus ``message``'s fields) to both players' open tabs. The game starts when both are at
-    the board. ``rated`` counts only between two accounts (it is dropped otherwise)."""
+    the board. ``rated`` counts only between two accounts (it is dropped otherwise);
+    ``game_id`` is the new game's id when the caller chose it (a claim recorded it first)."""
     color = {"red": 0, "blue": 1, "random": random.randrange(2)}[first_color]
     seats: list[PlayerSlot | None] = [None, None]
     seats[color], seats[1 - color] = first, second
@@ -103,7 +110,7 @@ async def start_game_between(
         grace_period=ctx.settings.grace_period,
         lobby_wait=ctx.settings.lobby_wait,
     )
-    game = new_game(spec, game_id=new_game_id(), now=ctx.time.now())
+    game = new_game(spec, game_id=game_id or new_game_id(), now=ctx.time.now())
     await ctx.registry.create(game, public=False)
     for player in (first, second):
         key = _key(player)
@@ -191,25 +198,30 @@ class _Lost(Exception):
     """Another node claimed one of the pair first: roll the claim back."""
 
 
-def _claim(session: Session, a: Seek, b: Seek) -> None:
-    """Delete both seeks, or neither (raising rolls the transaction back); then the two
-    players' other seeks (they are in a game now)."""
+def _claim(session: Session, a: Seek, b: Seek, game_id: str, now: float) -> None:
+    """Mark both seeks as paired into ``game_id``, or neither (raising rolls the transaction
+    back); then drop the two players' other seeks (they are in a game now)."""
     ids = sorted((a.id, b.id))  # the same lock order on every node
-    result = session.execute(delete(SeekRow).where(SeekRow.id.in_(ids)))
+    result = session.execute(
+        update(SeekRow)
+        .where(SeekRow.id.in_(ids), SeekRow.game_id.is_(None))
+        .values(game_id=game_id, alive_until=now + PAIRED_KEPT)
+    )
     if getattr(result, "rowcount", 0) != 2:
         raise _Lost
     keys = (a.player_key, b.player_key)
-    session.execute(delete(SeekRow).where(SeekRow.player_key.in_(keys)))
+    session.execute(delete(SeekRow).where(SeekRow.player_key.in_(keys), SeekRow.game_id.is_(None)))
 
 
 def _live_seeks(session: Session, now: float) -> list[Seek]:
+    """Forget lapsed seeks (and paired ones kept long enough); the seeks still waiting."""
     session.execute(
         delete(SeekRow).where(
             (SeekRow.alive_until < now) | (SeekRow.created_at < now - SEEK_MAX_AGE)
         )
     )
-    rows = session.scalars(select(SeekRow).order_by(SeekRow.created_at)).all()
-    return [Seek.from_row(r) for r in rows]
+    waiting = select(SeekRow).where(SeekRow.game_id.is_(None)).order_by(SeekRow.created_at)
+    return [Seek.from_row(r) for r in session.scalars(waiting).all()]
 
 
 class Pairing:
@@ -239,7 +251,11 @@ async def renew_seeks(ctx: AppContext) -> None:
             chunk = keys[start : start + _RENEW_CHUNK]
             session.execute(
                 update(SeekRow)
-                .where(SeekRow.player_key.in_(chunk), SeekRow.alive_until < until)
+                .where(
+                    SeekRow.player_key.in_(chunk),
+                    SeekRow.game_id.is_(None),
+                    SeekRow.alive_until < until,
+                )
                 .values(alive_until=until)
             )
 
@@ -254,8 +270,10 @@ async def match_once(ctx: AppContext) -> list[tuple[Seek, Seek, str]]:
     seeks = await ctx.db.write(lambda s: _live_seeks(s, ctx.time.now()))
     made = []
     for a, b in pairs_among(seeks):
+        game_id = new_game_id()
+        claim = functools.partial(_claim, a=a, b=b, game_id=game_id, now=ctx.time.now())
         try:
-            await ctx.db.write(functools.partial(_claim, a=a, b=b))
+            await ctx.db.write(claim)
         except _Lost:
             continue
         except DBAPIError:  # a deadlock or serialisation failure: the other node won
@@ -270,6 +288,7 @@ async def match_once(ctx: AppContext) -> list[tuple[Seek, Seek, str]]:
                 rules=chosen_rules(a.rules),
                 time_control=TimeControl.parse(a.time_control),
                 rated=a.rated,
+                game_id=game_id,
             )
         except Exception:
             log.exception("could not start the game of seeks %s and %s", a.id, b.id)

@@ -79,6 +79,7 @@ def seek_dict(row: SeekRow) -> dict[str, Any]:
         "rating_min": row.rating_min,
         "rating_max": row.rating_max,
         "created_at": row.created_at,
+        "game_id": row.game_id,
     }
 
 
@@ -114,7 +115,8 @@ async def post_seek(
     spread = body.rating_range
 
     def write(session: Session) -> tuple[dict[str, Any], bool]:
-        mine = session.scalars(select(SeekRow).where(SeekRow.player_key == key)).all()
+        waiting = (SeekRow.player_key == key, SeekRow.game_id.is_(None))
+        mine = session.scalars(select(SeekRow).where(*waiting)).all()
         for row in mine:
             if (row.rules, row.time_control, row.rated) == (rules, control, body.rated):
                 row.rating_min = None if spread is None else rating - spread
@@ -142,7 +144,7 @@ async def post_seek(
     seek, _ = await ctx.db.write(write)
     pairing: Pairing = request.app.state.pairing
     made = await pairing.round()  # pair it at once when its opponent is already waiting
-    game_id = next((g for a, b, g in made if seek["id"] in (a.id, b.id)), None)
+    game_id = next((g for a, b, g in made if seek["id"] in (a.id, b.id)), seek["game_id"])
     return {**seek, "game_id": game_id}
 
 
@@ -153,7 +155,11 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
 
     def write(session: Session) -> int:
         result = session.execute(
-            delete(SeekRow).where(SeekRow.id == seek_id[:16], SeekRow.player_key == key)
+            delete(SeekRow).where(
+                SeekRow.id == seek_id[:16],
+                SeekRow.player_key == key,
+                SeekRow.game_id.is_(None),  # a paired seek is over: nothing to cancel
+            )
         )
         return int(getattr(result, "rowcount", 0) or 0)
 
@@ -164,7 +170,8 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
 
 @router.get("/seeks")
 async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
-    """How many seeks wait for each (rules, time control, rated), and your own."""
+    """How many seeks wait for each (rules, time control, rated), and your own (those paired
+    in the last minute with their ``game_id``)."""
     key = None if principal is None else player_key_of(principal)
     now = ctx.time.now()
 
@@ -172,7 +179,7 @@ async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
         live = SeekRow.alive_until >= now
         counts = session.execute(
             select(SeekRow.rules, SeekRow.time_control, SeekRow.rated, func.count())
-            .where(live)
+            .where(live, SeekRow.game_id.is_(None))
             .group_by(SeekRow.rules, SeekRow.time_control, SeekRow.rated)
         ).all()
         mine = (

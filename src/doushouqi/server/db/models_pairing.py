@@ -51,8 +51,12 @@ class SeekRow(Base):
     rating_min: Mapped[float | None] = mapped_column(Float, nullable=True)
     rating_max: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
-    #: The seek lapses after this unless a node with the seeker's site socket renews it.
+    #: The seek lapses after this unless a node with the seeker's site socket renews it (a
+    #: paired seek: the row is forgotten then).
     alive_until: Mapped[float] = mapped_column(Float)
+    #: The game it was paired into (None: still waiting). A paired seek stays readable for a
+    #: minute, so a tab that missed the ``paired`` push (reconnecting) still finds its game.
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class ChallengeRow(Base):

@@ -43,6 +43,7 @@ def upgrade() -> None:
         sa.Column("rating_max", sa.Float(), nullable=True),
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.Column("alive_until", sa.Float(), nullable=False),
+        sa.Column("game_id", sa.String(length=16), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_seeks")),
     )
     op.create_index("ix_seeks_player_key", "seeks", ["player_key"], unique=False)

@@ -126,7 +126,10 @@ export async function pairingView(view, go) {
         .reduce((n, s) => n + s.count, 0);
       const others = waiting - (cell.seek ? 1 : 0);
       cell.count.textContent = others > 0 ? t('pairing.waiting', { n: others }) : '';
-      // A seek that is gone from the server (paired in another tab, or lapsed) is not shown.
+      // Paired while this tab's socket was away: the seek names its game.
+      const paired = cell.seek && answer.mine.find((m) => m.id === cell.seek.id && m.game_id);
+      if (paired) { go(`/game/${encodeURIComponent(paired.game_id)}`); return; }
+      // A seek that is gone from the server (cancelled in another tab, or lapsed) is not shown.
       if (cell.seek && !answer.mine.some((m) => m.id === cell.seek.id)) cell.seek = null;
     }
     showSearching();
