@@ -30,8 +30,9 @@ from ..actors import ActorClosedError, new_game_id
 from ..context import AppContext
 from ..db import repo
 from ..domain import Abort as AbortCommand
-from ..domain import GameSpec, Mode, PlayerSlot, new_game
+from ..domain import PlayerSlot
 from ..domain.players import SERVER
+from ..pairing import start_game_between
 from . import store
 from .store import CreateGame, Notify
 
@@ -65,24 +66,23 @@ def rules_of(mapping: dict[str, Any]) -> RuleSet:
 async def create_tournament_game(
     ctx: AppContext, order: CreateGame, rules: RuleSet, control: TimeControl, rated: bool
 ) -> None:
-    """Start a paired game. The one place tournament games are made (to be swapped for the
-    pairing helper's ``start_game_between`` once there is one): an online game with both
-    seats filled, under the pairing's id, scored as a tournament game (docs/rules.md 5.4: no
-    10-round void), not listed in the lobby."""
+    """Start a paired game, unless it exists: an online game with both seats filled (Red as
+    paired), under the pairing's id, scored as a tournament game (docs/rules.md 5.4: no
+    10-round void), not listed in the lobby; both players' open tabs hear ``paired``."""
     if await ctx.db.read(lambda s: repo.game_exists(s, order.game_id)):
         return
-    spec = GameSpec(
-        mode=Mode.ONLINE,
-        players=(_slot(order.red), _slot(order.blue)),
+    await start_game_between(
+        ctx,
+        _slot(order.red),
+        _slot(order.blue),
         rules=rules,
         time_control=control,
         rated=rated,
+        first_color="red",
         tournament=True,
-        grace_period=ctx.settings.grace_period,
-        lobby_wait=ctx.settings.lobby_wait,
+        message={"tournament_id": order.tournament_id},
+        game_id=order.game_id,
     )
-    game = new_game(spec, game_id=order.game_id, now=ctx.time.now())
-    await ctx.registry.create(game, public=False)
 
 
 class Director:

@@ -11,6 +11,7 @@ import { h, pageHead } from './dom.js';
 import { pageCheck } from './navigation.js';
 import { noteServerTime, serverNow } from './server_clock.js';
 import { showErrorPage } from './error_page.js';
+import { onSiteMessage } from './notifications.js';
 
 const REFRESH_MS = 2000;
 const CONTROLS = ['1+0', '3+2', '5+3', '10+0', '10+5', '15+10', '10+0/30s'];
@@ -301,7 +302,7 @@ async function tournamentPage(view, id) {
     drawBody();
   }
   draw();
-  const refresh = setInterval(async () => {
+  async function reload() {
     if (tour.status === 'finished') return;
     try {
       const next = await api(`/api/tournaments/${encodeURIComponent(id)}`);
@@ -309,9 +310,12 @@ async function tournamentPage(view, id) {
       tour = next;
       draw();
     } catch { /* the next refresh tries again */ }
-  }, REFRESH_MS);
+  }
+  const refresh = setInterval(reload, REFRESH_MS);
   const tick = setInterval(() => { if (stillHere()) drawStatus(); }, 1000); // the countdown
-  return () => { clearInterval(refresh); clearInterval(tick); };
+  // A game of ours was just made (the site socket says so): show its banner at once.
+  const stopPaired = onSiteMessage('paired', (message) => { if (message.tournament_id === id) reload(); });
+  return () => { clearInterval(refresh); clearInterval(tick); stopPaired(); };
 }
 
 /** The router's entry: `#/tournaments`, `#/tournaments/new`, `#/tournament/ID`. */
