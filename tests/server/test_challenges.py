@@ -6,6 +6,8 @@ from typing import Any
 
 from .live import LiveServer, ManualTime, Player
 from .site_helpers import site_socket
+from .test_cluster import nodes, redis  # noqa: F401  (fixtures)
+from .test_notifications import needs_cluster
 
 
 def challenge(sender: Player, to: str, **body: Any) -> dict[str, Any]:
@@ -122,3 +124,22 @@ def test_bad_challenges_are_refused_with_codes(server: LiveServer) -> None:
     for _ in range(10):
         challenge(alice, "bob")
     assert refusal(alice, {"to": "bob"}) == (409, "challenge.too_many")
+
+
+@needs_cluster
+def test_a_challenge_sent_on_one_node_is_accepted_on_another(
+    nodes: list[LiveServer],  # noqa: F811
+) -> None:
+    a, b, _ = nodes
+    alice, bob = a.player().register("alice"), b.player().register("bob")
+    with site_socket(alice) as alice_tab, site_socket(bob) as bob_tab:
+        alice_tab.wait_for("hello")
+        bob_tab.wait_for("hello")
+        sent = challenge(alice, "bob", time_control="3+2")
+        assert bob_tab.wait_for("notification")["notification"]["params"]["id"] == sent["id"]
+        game_id = bob.post(f"/api/challenges/{sent['id']}/accept").json()["game_id"]
+        paired = alice_tab.wait_for("paired")
+        assert (paired["game_id"], paired["challenge_id"]) == (game_id, sent["id"])
+    with alice.socket(game_id) as a_ws, bob.socket(game_id) as b_ws:
+        a_ws.wait_for("game_started")
+        b_ws.wait_for("game_started")
