@@ -4,11 +4,16 @@ the stored games gives the same counts."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
+import pytest
+
+from doushouqi import cli
 from doushouqi.board import Board
 from doushouqi.server import explorer
 from doushouqi.server.db.database import Database
+from doushouqi.server.db.models_explorer import OpeningMoveRow
 
 from .live import LiveServer, move, start_online
 
@@ -38,7 +43,8 @@ def test_finished_games_are_counted_by_move_and_result(server: LiveServer) -> No
     _play(server, ["a3a4", "a7a6"], loser="red")
     _play(server, ["g3g4"], loser="blue")
     first = _moves(server)
-    assert {k: (v["count"], v["red_wins"], v["draws"], v["blue_wins"]) for k, v in first.items()} == {
+    counts = {k: (v["count"], v["red_wins"], v["draws"], v["blue_wins"]) for k, v in first.items()}
+    assert counts == {
         "a3a4": (2, 1, 0, 1),
         "g3g4": (1, 1, 0, 0),
     }
@@ -105,3 +111,50 @@ def test_entries_stop_at_the_opening_and_at_a_pass() -> None:
     assert {e[3] for e in entries} == {1600} and {e[4] for e in entries} == {0}
     assert entries[0][1] == explorer.position_key(START)
     assert len(explorer.game_entries(board.rules, [*moves[:3], "0000", *moves[4:]], None, 0)) == 3
+
+
+def _concurrent_counts(url: str) -> list[dict[str, object]]:
+    """Two writers (as two nodes would) count the same opening 40 times each at once."""
+    db = Database(url)
+    try:
+        db.migrate()
+        entries = explorer.game_entries(Board().rules, ["a3a4", "g7g6"], winner=1, rating=1500)
+
+        def write() -> None:
+            for _ in range(40):
+                db.run_sync(lambda s: explorer.store_entries(s, entries))
+
+        threads = [threading.Thread(target=write) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return db.run_sync(lambda s: explorer.query(s, "wango", START))
+    finally:
+        db.close()
+
+
+def test_concurrent_writers_both_count_on_sqlite(tmp_path: Path) -> None:
+    found = _concurrent_counts(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    assert found == [{"move": "a3a4", "red_wins": 0, "draws": 0, "blue_wins": 80, "count": 80}]
+
+
+def test_concurrent_writers_both_count_on_postgresql(database: str) -> None:
+    found = _concurrent_counts(database)
+    assert found == [{"move": "a3a4", "red_wins": 0, "draws": 0, "blue_wins": 80, "count": 80}]
+
+
+def test_the_rebuild_command_counts_the_stored_games(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _play(server, ["g3g4"], loser="red")
+    db = Database(server.settings.resolved_database_url)
+    try:
+        db.run_sync(lambda s: s.query(OpeningMoveRow).delete())
+    finally:
+        db.close()
+    assert _moves(server) == {}
+    monkeypatch.setenv("DOUSHOUQI_DATABASE_URL", server.settings.resolved_database_url)
+    assert cli.main(["explorer", "rebuild"]) == 0
+    assert "1 games counted" in capsys.readouterr().out
+    assert _moves(server)["g3g4"]["blue_wins"] == 1

@@ -39,9 +39,11 @@ def test_positions_the_rules_reject_are_named_by_code(server: LiveServer) -> Non
 
 
 def test_a_finished_position_is_valid_with_no_moves(server: LiveServer) -> None:
-    data = server.player().post(
-        "/api/positions/check", json={"pieces": {"d9": "L", "g7": "e"}, "turn": "blue"}
-    ).json()
+    data = (
+        server.player()
+        .post("/api/positions/check", json={"pieces": {"d9": "L", "g7": "e"}, "turn": "blue"})
+        .json()
+    )
     assert data["valid"] is True and data["dests"] == {}
     assert data["outcome"]["result"] == "1-0"
 

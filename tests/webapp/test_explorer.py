@@ -25,7 +25,9 @@ def play(server: LiveServer, moves: list[str], loser: str) -> None:
 def rows(page: Page) -> dict[str, int]:
     table = page.locator("#ex-moves tr")
     return {
-        str(table.nth(i).get_attribute("data-move")): int(table.nth(i).get_attribute("data-count") or 0)
+        str(table.nth(i).get_attribute("data-move")): int(
+            table.nth(i).get_attribute("data-count") or 0
+        )
         for i in range(table.count())
     }
 
@@ -44,7 +46,8 @@ def test_explorer_counts_match_the_games_played(client: Client, artifacts: Path)
     expect(page.locator("#ex-moves tr")).to_have_count(2)
     assert rows(page) == {"a3a4": 3, "g3g4": 1}
     first = page.locator('#ex-moves tr[data-move="a3a4"]')
-    expect(first.locator(".ex-bar")).to_have_attribute("aria-label", re.compile("红胜 2，和 0，蓝胜 1"))
+    bar = first.locator(".ex-bar")
+    expect(bar).to_have_attribute("aria-label", re.compile("红胜 2，和 0，蓝胜 1"))
     expect(first.locator(".ex-bar-part.red")).to_have_text("67%")
     shoot(page, artifacts, "explorer-start")
 

@@ -32,7 +32,7 @@ class ScriptedAnalysis(RandomAi):
             return {"bestmove": None, "score": None, "depth": 0, "pv": [], "lines": []}
         moves = sorted(str(m) for m in board.legal_moves)
         played = list(request.moves)
-        blundered = len(played) >= BLUNDER_PLY and played[BLUNDER_PLY - 1] == DEN_GAME[BLUNDER_PLY - 1]
+        blundered = played[BLUNDER_PLY - 1 : BLUNDER_PLY] == DEN_GAME[BLUNDER_PLY - 1 : BLUNDER_PLY]
         red_view = -800 if blundered else 0
         cp = red_view if board.turn == 0 else -red_view
         line = {"score": {"cp": cp}, "depth": 3, "pv": moves[:1]}
@@ -41,7 +41,9 @@ class ScriptedAnalysis(RandomAi):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with running(make_settings(tmp_path_factory.mktemp("review-db")), ai=ScriptedAnalysis()) as live:
+    with running(
+        make_settings(tmp_path_factory.mktemp("review-db")), ai=ScriptedAnalysis()
+    ) as live:
         yield live
 
 
@@ -66,8 +68,8 @@ def test_analyse_a_game_see_accuracy_grades_and_learn(client: Client, artifacts:
     expect(blue.locator(".rv-accuracy")).to_have_text("100.0%")
     red_accuracy = float(red.locator(".rv-accuracy").get_attribute("data-accuracy") or "nan")
     assert 50 < red_accuracy < 100
-    review = fetch_json(page, "/api/review", "POST",
-                        {"scores": page.evaluate("window.replayView.scores"), "turn": 0})  # fmt: skip
+    scores = page.evaluate("window.replayView.scores")
+    review = fetch_json(page, "/api/review", "POST", {"scores": scores, "turn": 0})
     assert review["players"][0]["accuracy"] == red_accuracy  # the page shows the server's numbers
 
     # the grade in the move list and on the graph

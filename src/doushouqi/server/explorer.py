@@ -22,7 +22,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from doushouqi.board import Board
@@ -130,30 +131,31 @@ def store_entries(session: Session, entries: Iterable[Entry]) -> None:
         for k, c in totals.items()
     ]  # fmt: skip
     dialect = session.get_bind().dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
-        table = OpeningMoveRow.__table__
-        statement = insert(table)
-        statement = statement.on_conflict_do_update(
-            index_elements=["rules", "position", "band", "move"],
-            set_={c: table.c[c] + statement.excluded[c] for c in _RESULT_COLUMNS},
+    key = ["rules", "position", "band", "move"]
+    if dialect == "sqlite":
+        lite = sqlite.insert(OpeningMoveRow)
+        session.execute(
+            lite.on_conflict_do_update(index_elements=key, set_=_sums(lite.excluded)), rows
         )
-        session.execute(statement, rows)
         return
-    for row in rows:  # any other database: one row at a time
-        key = {k: row[k] for k in ("rules", "position", "band", "move")}
-        found = session.get(OpeningMoveRow, tuple(key.values()))
+    if dialect == "postgresql":
+        pg = postgresql.insert(OpeningMoveRow)
+        session.execute(pg.on_conflict_do_update(index_elements=key, set_=_sums(pg.excluded)), rows)
+        return
+    for row in rows:  # any other database: one row at a time (not safe against a race)
+        found = session.get(
+            OpeningMoveRow, (row["rules"], row["position"], row["band"], row["move"])
+        )
         if found is None:
             session.add(OpeningMoveRow(**row))
         else:
-            session.execute(
-                update(OpeningMoveRow)
-                .filter_by(**key)
-                .values({c: getattr(OpeningMoveRow, c) + row[c] for c in _RESULT_COLUMNS})
-            )
+            for column in _RESULT_COLUMNS:
+                setattr(found, column, getattr(found, column) + row[column])
+
+
+def _sums(excluded: Any) -> dict[str, Any]:
+    """The counts of a conflicting row plus those of the row that was to be inserted."""
+    return {c: getattr(OpeningMoveRow, c) + excluded[c] for c in _RESULT_COLUMNS}
 
 
 def record_game(session: Session, game: Game) -> None:
