@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ..db.models import AccountRow, GameRow
@@ -332,11 +332,8 @@ def _add_pairing(
     session.add(pairing)
     link = f"#/tournament/{row.id}"
     if blue is None:
-        todo.notices.append(
-            Notify(
-                red.account_id, "tournament.bye_notice", {"name": row.name, "round": round_number}, link
-            )
-        )
+        params = {"name": row.name, "round": round_number}
+        todo.notices.append(Notify(red.account_id, "tournament.bye_notice", params, link))
         return pairing
     assert game_id is not None
     red_account, blue_account = accounts.get(red.account_id), accounts.get(blue.account_id)
@@ -558,9 +555,17 @@ def listing(session: Session, limit: int = 50) -> dict[str, list[dict[str, Any]]
         rows = session.scalars(
             select(TournamentRow).where(TournamentRow.status == status).order_by(order).limit(limit)
         ).all()
-        for row in rows:
-            count = sum(1 for p in _players(session, row.id) if p.state != "withdrawn")
-            groups[group].append(summary(row, count))
+        counts = dict(
+            session.execute(
+                select(TournamentPlayerRow.tournament_id, func.count())
+                .where(
+                    TournamentPlayerRow.tournament_id.in_([r.id for r in rows]),
+                    TournamentPlayerRow.state != "withdrawn",
+                )
+                .group_by(TournamentPlayerRow.tournament_id)
+            ).tuples()
+        )
+        groups[group].extend(summary(row, counts.get(row.id, 0)) for row in rows)
     return groups
 
 
