@@ -21,9 +21,9 @@ def test_the_watch_page_lists_a_game_in_progress(
         page.click("#go-watch")
         entry = page.locator(f'.watch-game[data-game="{game_id}"]')
         expect(entry).to_be_visible()
-        expect(entry.locator(".watch-player strong")).to_have_text(
-            [red.me["name"], blue.me["name"]]
-        )
+        # A guest's default name in the reader's words ("Guest-1a2b3" → "游客 1a2b3").
+        names = [f"游客 {p.me['name'].removeprefix('Guest-')}" for p in (red, blue)]
+        expect(entry.locator(".watch-player strong")).to_have_text(names)
         expect(entry.locator(".watch-facts")).to_contain_text("10+5 · 1 步 · 0 人观战")
         expect(entry.locator(".watch-board .dsq-board")).to_be_visible()
         shoot(page, artifacts, "watch")

@@ -4,7 +4,7 @@
 // `chat_history` and `spectators` messages (and refusals of its own) before the page does,
 // and sends on the page's socket. Every text from people is put in with textContent (h()).
 
-import { t } from './i18n.js';
+import { t, playerName } from './i18n.js';
 import { api, currentPlayer } from './api.js';
 import { h } from './dom.js';
 
@@ -233,7 +233,7 @@ class GameChat {
     const mine = m.author.key === this.myKey();
     const head = [
       both ? h('span', { class: `chat-tag ${m.room}` }, t(`chat.room.${m.room}`)) : null,
-      h('strong', { class: 'chat-author' }, m.author.name), ' ',
+      h('strong', { class: 'chat-author' }, playerName(m.author.name)), ' ',
       h('span', { class: m.phrase ? 'chat-text phrase' : 'chat-text' }, words),
     ];
     if (mine) return h('li', { class: 'chat-line mine', dataset: { id: m.id, room: m.room } }, h('div', { class: 'chat-own' }, ...head));
@@ -241,7 +241,7 @@ class GameChat {
     return h('li', { class: 'chat-line', dataset: { id: m.id, room: m.room } },
       h('details', {}, h('summary', {}, ...head),
         h('div', { class: 'chat-actions' },
-          h('button', { type: 'button', class: 'chat-mute', onclick: () => this.toggleMute(m.author.key) }, t('chat.mute', { name: m.author.name })),
+          h('button', { type: 'button', class: 'chat-mute', onclick: () => this.toggleMute(m.author.key) }, t('chat.mute', { name: playerName(m.author.name) })),
           report)));
   }
 

@@ -3,7 +3,7 @@
 // best game in progress on the game page in watch mode; a few seconds after it ends, the next).
 
 import { createBoard } from '/board/board.js';
-import { t, currentLang } from './i18n.js';
+import { t, currentLang, playerName } from './i18n.js';
 import { api, ensurePlayer } from './api.js';
 import { h, pageHead } from './dom.js';
 import { GameView } from './game.js';
@@ -17,7 +17,7 @@ const FINISHED = 25;
 
 function playerLine(p) {
   if (!p) return h('span', { class: 'watch-player' }, '—');
-  return h('span', { class: 'watch-player' }, h('strong', {}, p.name), ' ',
+  return h('span', { class: 'watch-player' }, h('strong', {}, playerName(p.name)), ' ',
     h('small', {}, p.rated ? String(p.rating) : `${p.rating} · ${t('watch.unrated')}`));
 }
 
@@ -40,7 +40,7 @@ export async function watchView(view) {
     const facts = h('small', { class: 'watch-facts' });
     const tags = h('span', { class: 'watch-tags' });
     const item = h('li', { class: 'watch-game', dataset: { game: g.id } },
-      h('a', { class: 'watch-link', href: `#/game/${encodeURIComponent(g.id)}`, 'aria-label': `${t('watch.open')}: ${g.players.map((p) => p?.name ?? '—').join(` ${t('watch.vs')} `)}` },
+      h('a', { class: 'watch-link', href: `#/game/${encodeURIComponent(g.id)}`, 'aria-label': `${t('watch.open')}: ${g.players.map((p) => (p ? playerName(p.name) : '—')).join(` ${t('watch.vs')} `)}` },
         box,
         h('span', { class: 'watch-info' },
           tags,
