@@ -52,7 +52,12 @@ def test_losing_animals_in_an_even_position_grades_by_their_worth() -> None:
     a blunder (the material values of the engine, eval_params.py)."""
     losses = {name: 50.0 - win_percent(-cp) for name, cp in
               {"cat": 216, "dog": 316, "tiger": 640, "lion": 1028}.items()}  # fmt: skip
-    assert [grade_of(loss) for loss in losses.values()] == [None, "inaccuracy", "mistake", "blunder"]
+    assert [grade_of(loss) for loss in losses.values()] == [
+        None,
+        "inaccuracy",
+        "mistake",
+        "blunder",
+    ]
 
 
 def test_game_accuracy_is_the_harmonic_mean_with_a_floor() -> None:

@@ -113,6 +113,9 @@ def test_set_up_a_position_and_see_the_best_three_lines(client: Client, artifact
     expect(page.locator("#ab-edit-panel")).to_be_visible()
     page.select_option("#lang", "en")
     expect(page.locator("h1")).to_have_text("Analysis board")
+    expect(page.locator("#ab-status")).to_contain_text("The position is valid")
+    assert placement(page) == "e6/7/3L3/7/7/7/7/7/6r"  # kept in the address
+    assert page.evaluate("window.analysisBoard.turn") == "blue"
 
 
 def test_a_replay_position_opens_on_the_board(client: Client) -> None:

@@ -244,6 +244,7 @@ class AnalysisBoard {
 
   changed() {
     this.checked = null;
+    this.request++; // an answer still on its way is about the position before this edit
     this.el.analyse.disabled = true; // until the server has checked the new position
     this.el.status.dataset.valid = 'pending';
     this.renderEditor();
@@ -258,8 +259,11 @@ class AnalysisBoard {
     });
     for (const input of this.el.turn.querySelectorAll('input')) input.checked = input.value === this.turn;
     this.choose(this.tool);
-    this.el.fen.value = `${boardState.placementToString(this.pieces)} ${this.turn === 'blue' ? 'b' : 'w'}`;
+    const fen = `${boardState.placementToString(this.pieces)} ${this.turn === 'blue' ? 'b' : 'w'}`;
+    this.el.fen.value = fen;
     this.el.board.dataset.pieces = String(this.pieces.size);
+    // The set-up in the address: a reload, a language switch or a shared link keeps it.
+    history.replaceState(null, '', `#/analysis?${new URLSearchParams({ fen, rules: this.rules })}`);
   }
 
   /** Ask the server whether the rules accept the position. */
