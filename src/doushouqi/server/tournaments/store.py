@@ -555,16 +555,17 @@ def listing(session: Session, limit: int = 50) -> dict[str, list[dict[str, Any]]
         rows = session.scalars(
             select(TournamentRow).where(TournamentRow.status == status).order_by(order).limit(limit)
         ).all()
-        counts = dict(
-            session.execute(
-                select(TournamentPlayerRow.tournament_id, func.count())
-                .where(
-                    TournamentPlayerRow.tournament_id.in_([r.id for r in rows]),
-                    TournamentPlayerRow.state != "withdrawn",
-                )
-                .group_by(TournamentPlayerRow.tournament_id)
-            ).tuples()
+        query = (
+            select(TournamentPlayerRow.tournament_id, func.count())
+            .where(
+                TournamentPlayerRow.tournament_id.in_([r.id for r in rows]),
+                TournamentPlayerRow.state != "withdrawn",
+            )
+            .group_by(TournamentPlayerRow.tournament_id)
         )
+        counts: dict[str, int] = {}
+        for tournament_id, count in session.execute(query).all() if rows else ():
+            counts[tournament_id] = int(count)
         groups[group].extend(summary(row, counts.get(row.id, 0)) for row in rows)
     return groups
 
