@@ -19,8 +19,10 @@ win: play goes on for ever, that is, a position repeats (a draw under ``threefol
 * Rule sets whose game depends only on the position: ``repetition = threefold_draw`` and
   neither 7-3 nor 17-5 (``wango``, ``international``; not ``classic`` or ``classic-dog``,
   whose must-vary, 7-3 and 17-5 rules depend on the game's path). Tables are found by the
-  options that decide the moves (ranks, jumps, rat captures, trapped captures), so a rule file
-  that differs from ``wango`` only in other options uses the ``wango`` tables.
+  options that decide the values (ranks, jumps, rat captures:
+  :func:`~doushouqi.tablebase_format.value_key`), so ``wango`` and ``international`` share
+  one set (``trapped_can_capture`` changes no value), and so does a rule file that differs
+  from them only in other options.
 * The no-capture limit (``international``: 100 rounds) is path-dependent through the halfmove
   clock. A table win or loss is kept only when it ends before the limit could end the game:
   ``halfmove_clock + dtm < 2 * rounds``; otherwise the answer is None. A table draw stays a
@@ -58,8 +60,8 @@ from .tablebase_format import (
     index_of,
     out_of_scope_reason,
     read_table,
-    rules_key,
     signature_name,
+    value_key,
 )
 
 __all__ = [
@@ -82,10 +84,11 @@ ENV_VAR = "DOUSHOUQI_TABLEBASES"
 
 
 def _key_text(rules: RuleSet) -> str:
-    return json.dumps(rules_key(rules), sort_keys=True)
+    return json.dumps(value_key(rules), sort_keys=True)
 
 
-#: Table folder name by the options that decide the moves: the named rule sets in scope.
+#: Table folder name by the options that decide the values (:func:`value_key`): ``wango``
+#: and ``international`` share one folder, ``wango``.
 FAMILIES: dict[str, str] = {}
 for _name in ("wango", "international"):
     FAMILIES.setdefault(_key_text(BUILTIN_RULE_SETS[_name]), _name)

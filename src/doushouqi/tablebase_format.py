@@ -73,6 +73,7 @@ __all__ = [
     "signature_name",
     "squares_of",
     "table_size",
+    "value_key",
 ]
 
 MAGIC = b"DSQTB\n"
@@ -193,14 +194,29 @@ def out_of_scope_reason(rules: RuleSet) -> str | None:
 
 
 def rules_key(rules: RuleSet) -> dict[str, Any]:
-    """The options a table's values depend on (the no-capture limit aside, see
-    :mod:`doushouqi.tablebase`)."""
+    """The options that decide the moves, as the generator takes them."""
     return {
         "ranks": rules.ranks.value,
         "own_rat_blocks_jump": rules.own_rat_blocks_jump,
         "rat_captures_across_water": rules.rat_captures_across_water,
         "trapped_can_capture": rules.trapped_can_capture,
     }
+
+
+def value_key(rules: RuleSet) -> dict[str, Any]:
+    """The options a table's values depend on: :func:`rules_key` without
+    ``trapped_can_capture`` (and the no-capture limit aside, see :mod:`doushouqi.tablebase`).
+
+    ``trapped_can_capture`` changes no value: it only adds captures by an animal of the side
+    to move that stands on an enemy trap, and such an animal can always enter the enemy den
+    next to it instead (every trap touches the den, and nothing can stand on it), which wins
+    in 1, the fastest win there is. Elsewhere the moves are the same under both values, so
+    the tables of ``wango`` and ``international`` are one set (their move lists differ, which
+    :func:`doushouqi.tablebase.probe_moves` reads from the rules library).
+    """
+    key = rules_key(rules)
+    del key["trapped_can_capture"]
+    return key
 
 
 def ranks_of(rules_options: Mapping[str, Any]) -> list[int]:

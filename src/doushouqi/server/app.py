@@ -37,6 +37,7 @@ from .api import explorer as explorer_api
 from .api import notifications as notifications_api
 from .api import ranks as ranks_api
 from .api import review as review_api
+from .api import tablebase as tablebase_api
 from .api import pairing as pairing_api
 from .api import correspondence as correspondence_api
 from .api import tournaments as tournaments_api
@@ -248,6 +249,7 @@ def create_app(
         review_api.router,
         editor_api.router,
         explorer_api.router,
+        tablebase_api.router,
         bot.router,
         notifications_api.router,
         pairing_api.router,

@@ -22,7 +22,7 @@ import numpy as np
 from doushouqi import __version__ as _version
 from doushouqi.rules import RuleSet, find_rules
 from doushouqi.tablebase import family_of
-from doushouqi.tablebase_format import out_of_scope_reason, rules_key
+from doushouqi.tablebase_format import out_of_scope_reason, rules_key, value_key
 
 from .jobs import Job, all_jobs, dependencies, job_levels, parse_job
 from .solve import solve_job
@@ -96,7 +96,8 @@ def run_job(name: str, family: str, options: Mapping[str, Any], out: str) -> Job
     for table in solved:
         header = {
             "signature": table.signature,
-            "rules": dict(options),
+            "rules": {k: v for k, v in options.items() if k != "trapped_can_capture"},
+            "move_rules": dict(options),
             "family": family,
             "generator": f"doushouqi {_version}",
         }
@@ -139,9 +140,12 @@ def generate(
     on_report: Callable[[JobReport, int, int], None] | None = None,
 ) -> list[JobReport]:
     """Generate every table up to ``max_animals`` animals (or the ``only`` jobs and their
-    dependencies) into ``out/<family>/``; returns a report per job, resumed ones included."""
+    dependencies) into ``out/<family>/``; returns a report per job, resumed ones included.
+    ``wango`` and ``international`` have one family, ``wango`` (their values are equal,
+    :func:`doushouqi.tablebase_format.value_key`): either finishes the other's tables."""
     ruleset, family = resolve_rules(rules)
     options = rules_key(ruleset)
+    values = value_key(ruleset)
     todo = plan(max_animals, only)
     total = len(todo)
     reports: list[JobReport] = []
@@ -166,7 +170,7 @@ def generate(
         for level in job_levels(todo):
             pending = []
             for job in level:
-                if _job_done(job, out, family, options):
+                if _job_done(job, out, family, values):
                     record(JobReport(job.name, job.animals, job.table_names(), resumed=True))
                 else:
                     pending.append(job.name)

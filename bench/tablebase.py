@@ -1,0 +1,111 @@
+"""Tablebase figures: probes a second and generation time per table.
+
+    .venv/bin/python bench/tablebase.py                        # the shipped tables
+    .venv/bin/python bench/tablebase.py --dir /tmp/tb --jobs ELvR ETvLP --probes 20000
+
+Probing: ``--probes`` random positions of the tables found (``$DOUSHOUQI_TABLEBASES`` with
+``--dir`` first, then the shipped ones), probed once cold (each table read, checked and
+decompressed on first use) and once warm, through :func:`doushouqi.tablebase.probe` (the
+position's own ``outcome()`` included, as every caller pays it) and through the bare lookup.
+
+Generation: each of ``--jobs`` (signatures such as ``ELvR``) solved again from the tables it
+depends on, in memory (nothing is written), one thread; the compile time is paid once before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src")]
+
+from doushouqi.rules import find_rules  # noqa: E402
+from doushouqi.tablebase import (  # noqa: E402
+    ENV_VAR,
+    _lookup,
+    family_of,
+    load_table,
+    probe,
+    tablebase_directories,
+)
+from doushouqi.tablebase_format import SUFFIX, table_size  # noqa: E402
+
+
+def bench_probes(count: int, rules: str, seed: int) -> None:
+    from doushouqi.ai.tablebase.verify import random_board
+
+    family = family_of(find_rules(rules))
+    names = sorted(
+        {p.stem for d in tablebase_directories() for p in (d / str(family)).glob(f"*{SUFFIX}")}
+    )
+    if not names:
+        print("no tables found")
+        return
+    rng = random.Random(seed)
+    boards = [random_board(rng, rng.choice(names), rules) for _ in range(count)]
+    for label, fn in (("probe (cold)", probe), ("probe (warm)", probe), ("lookup", _lookup)):
+        started = time.perf_counter()
+        covered = sum(fn(b) is not None for b in boards)
+        seconds = time.perf_counter() - started
+        print(
+            f"{label:13} {count / seconds:10,.0f} probes/s  ({covered} of {count} covered, "
+            f"{len(names)} tables)"
+        )
+
+
+def bench_generation(jobs: list[str], rules: str) -> None:
+    import numba
+
+    from doushouqi.ai.tablebase.generate import resolve_rules, run_job
+    from doushouqi.ai.tablebase.jobs import parse_job
+    from doushouqi.ai.tablebase.solve import solve_job
+    from doushouqi.ai.tablebase.store import values_of
+    from doushouqi.tablebase_format import rules_key
+
+    numba.set_num_threads(1)
+    ruleset, family = resolve_rules(rules)
+    options = rules_key(ruleset)
+
+    def lookup(signature: str):  # type: ignore[no-untyped-def]
+        table = load_table(family, signature)
+        if table is None:
+            raise SystemExit(f"table {signature} is missing: generate the smaller tables first")
+        return values_of(table)
+
+    with tempfile.TemporaryDirectory() as scratch:  # warm up the compiled code
+        run_job("RvR", family, options, scratch)
+    for name in jobs:
+        job = parse_job(name)
+        started = time.perf_counter()
+        solved = solve_job(job, options, lookup)
+        seconds = time.perf_counter() - started
+        positions = sum(table_size(list(m) + list(o)) for m, o in job.tables())
+        print(
+            f"{job.name:8} {positions:>12,} positions  {seconds:7.2f} s  "
+            f"{positions / seconds / 1e6:6.2f} M positions/s  {solved[0].levels} levels"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", help="table folder, looked at first")
+    parser.add_argument("--rules", default="wango")
+    parser.add_argument("--probes", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", nargs="*", default=["LvR", "ELvR", "ERvL"])
+    args = parser.parse_args()
+    if args.dir:
+        os.environ[ENV_VAR] = os.pathsep.join([args.dir, os.environ.get(ENV_VAR, "")])
+    bench_probes(args.probes, args.rules, args.seed)
+    if args.jobs:
+        bench_generation(args.jobs, args.rules)
+
+
+if __name__ == "__main__":
+    main()
