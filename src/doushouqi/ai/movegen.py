@@ -157,9 +157,9 @@ def piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int) 
     return _piece_targets(state, rules, code, square)
 
 
-@njit(**INLINE)
-def _is_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> bool:
-    """:func:`is_square_attacked`, inlined."""
+@njit(**HOT)
+def is_square_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> bool:
+    """Whether the animal on ``square`` could be captured by the other side right now."""
     attacked = False
     code = state[S_BOARD + square]
     if code != 0:
@@ -170,12 +170,6 @@ def _is_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> bool:
                 attacked = True
                 break
     return attacked
-
-
-@njit(**HOT)
-def is_square_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> bool:
-    """Whether the animal on ``square`` could be captured by the other side right now."""
-    return _is_attacked(state, rules, square)
 
 
 @njit(**INLINE)
@@ -233,7 +227,7 @@ def _compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndar
                 continue  # already forbidden (the same entry seen again)
             where = state[S_WHERE + code]
             # An animal that is being chased (stands attacked) is exempt.
-            if where == CAPTURED or _is_attacked(state, rules, where):
+            if where == CAPTURED or is_square_attacked(state, rules, where):
                 continue
             state[S_FORBID + code] |= square_bit(target)
             restricted = True
@@ -336,7 +330,7 @@ def generate_legal_moves(
     count = 0
     if not is_game_over_on_board(state):
         restricted = compute_restrictions(state, history, rules)
-        count = _generate(state, history, rules, moves, restricted)
+        count = generate_moves_given_restrictions(state, history, rules, moves, restricted)
     return count
 
 
@@ -348,14 +342,6 @@ def generate_moves_given_restrictions(
     itself (``restricted`` is what it returned) and changed nothing since, so that they are not
     computed twice (the search also needs them for its table key). The position must not be
     over on the board."""
-    return _generate(state, history, rules, moves, restricted)
-
-
-@njit(**INLINE)
-def _generate(
-    state: np.ndarray, history: np.ndarray, rules: np.ndarray, moves: np.ndarray, restricted: bool
-) -> int:
-    """:func:`generate_moves_given_restrictions`, inlined into both generators."""
     turn = state[S_TURN]
     count = 0
     for code in range(8 * turn + 1, 8 * turn + 9):
