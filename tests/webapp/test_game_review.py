@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from tests.server.live import DEN_GAME, LiveServer, make_settings, running
+from tests.server.live import DEN_GAME, LiveServer, make_settings, move, running, start_online
 from tests.webapp.support import Client, fetch_json, shoot
 from tests.webapp.test_replay import den_game
 
 from doushouqi.server.ai_pool import AiRequest, Analysis, RandomAi, board_for
 
 BLUNDER_PLY = 5
+OPENING_BLUNDER = "a3a4"  # in a game of the server: Red's first move throws it away
 
 
 class ScriptedAnalysis(RandomAi):
@@ -33,7 +34,8 @@ class ScriptedAnalysis(RandomAi):
         moves = sorted(str(m) for m in board.legal_moves)
         played = list(request.moves)
         blundered = played[BLUNDER_PLY - 1 : BLUNDER_PLY] == DEN_GAME[BLUNDER_PLY - 1 : BLUNDER_PLY]
-        red_view = -800 if blundered else 0
+        opened = played[:1] == [OPENING_BLUNDER]  # the second test's game
+        red_view = -800 if blundered or opened else 0
         cp = red_view if board.turn == 0 else -red_view
         line = {"score": {"cp": cp}, "depth": 3, "pv": moves[:1]}
         return {"bestmove": moves[0], **line, "lines": [line]}
@@ -122,3 +124,25 @@ def test_analyse_a_game_see_accuracy_grades_and_learn(client: Client, artifacts:
     page.click("#rp-to-board")
     expect(page.locator("#ab-status")).to_contain_text("局面有效")
     assert page.evaluate("window.analysisBoard.turn") == "red"
+
+
+def test_in_a_game_of_yours_your_mistakes_come_first(client: Client) -> None:
+    server = client.server
+    red, blue = server.player().guest(), server.player().guest()
+    game_id, red_ws, blue_ws = start_online(server, red, blue)
+    with red_ws, blue_ws:
+        move(red_ws, OPENING_BLUNDER)
+        move(blue_ws, "g7g6")
+        red_ws.send({"type": "resign"})
+        red_ws.wait_for("game_finished")
+    # The browser is the red player (its guest cookie).
+    client.context.add_cookies(
+        [{"name": k, "value": v, "url": server.url} for k, v in red.cookies.items()]
+    )
+    page = client.open(f"/#/replay/game/{game_id}")
+    page.click("#analyse")
+    expect(page.locator("#rp-progress")).to_contain_text("分析完成", timeout=30_000)
+    learn = page.locator("#rv-learn-red")
+    expect(learn).to_have_text("你的失误（1）")
+    expect(learn).to_have_class(re.compile("primary"))
+    expect(page.locator('#rp-moves li[data-ply="1"] .rv-mark')).to_have_text("??")

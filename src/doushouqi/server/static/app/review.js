@@ -37,10 +37,23 @@ export class Review {
     this.again = false;
     this.lines = new Map(); // ply → the better line's words (fetched on demand)
     this.learn = null;
+    this.mine = []; // the colours (0 Red, 1 Blue) the reader played in this game, if any
+    if (view.kind === 'game') this.findSeats();
     this.el = {
       box: h('div', { class: 'rv-box', id: 'rv-summary', hidden: true }),
       better: h('div', { class: 'rv-better', id: 'rv-better', hidden: true, 'aria-live': 'polite' }),
     };
+  }
+
+  /** Which side the reader played (a game of the server): their mistakes come first. */
+  async findSeats() {
+    try {
+      const state = await api(`/api/games/${encodeURIComponent(this.view.id)}`);
+      this.mine = Array.isArray(state.you?.seats) ? state.you.seats : [];
+    } catch {
+      return;
+    }
+    if (!this.view.closed) this.renderSummary();
   }
 
   /** The marked plies' grades, for the move list and the graph. */
@@ -101,16 +114,18 @@ export class Review {
       h('td', { class: 'rv-inaccuracies' }, String(p.inaccuracies)),
       h('td', { class: 'rv-mistakes' }, String(p.mistakes)),
       h('td', { class: 'rv-blunders' }, String(p.blunders)));
+    const yours = this.mine.length === 1 ? this.mine[0] : null; // one seat: that side is "you"
     const learnButton = (color, index) => {
       const count = players[index].mistakes + players[index].blunders;
-      return count ? h('button', { type: 'button', class: 'rv-learn', id: `rv-learn-${color}`, onclick: () => this.startLearning(index) },
-        t('analysis.learn', { side: t(`side.${color}`), n: count })) : null;
+      const label = index === yours ? t('analysis.learnYours', { n: count }) : t('analysis.learn', { side: t(`side.${color}`), n: count });
+      return count ? h('button', { type: 'button', class: `rv-learn${index === yours ? ' primary' : ''}`, id: `rv-learn-${color}`, onclick: () => this.startLearning(index) },
+        label) : null;
     };
     const head = h('tr', {}, h('th', {}, ''), h('th', { scope: 'col' }, t('analysis.accuracy')),
       h('th', { scope: 'col', title: t('analysis.grade.inaccuracy') }, `?! ${t('analysis.short.inaccuracy')}`),
       h('th', { scope: 'col', title: t('analysis.grade.mistake') }, `? ${t('analysis.short.mistake')}`),
       h('th', { scope: 'col', title: t('analysis.grade.blunder') }, `?? ${t('analysis.short.blunder')}`));
-    const learn = [learnButton('red', 0), learnButton('blue', 1)].filter(Boolean);
+    const learn = (yours === 1 ? [learnButton('blue', 1), learnButton('red', 0)] : [learnButton('red', 0), learnButton('blue', 1)]).filter(Boolean);
     this.el.box.replaceChildren(
       h('table', { class: 'rv-table', id: 'rv-table' }, h('thead', {}, head), h('tbody', {}, row('red', players[0]), row('blue', players[1]))),
       learn.length ? h('div', { class: 'rv-learn-row' }, h('span', { class: 'rv-learn-title' }, t('analysis.learnTitle')), ...learn) : null);
