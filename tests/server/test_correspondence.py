@@ -57,12 +57,18 @@ def test_the_your_turn_list_and_the_notification(server: LiveServer, clock: Manu
     move(red_ws, "a3a4")
     mine = _my_turn(blue)
     assert [g["id"] for g in mine] == [first]
+    waiting = red.get("/api/games/my-turn").json()["waiting"]
+    assert [g["id"] for g in waiting] == [first]  # Red waits for Blue there
+    assert (waiting[0]["color"], waiting[0]["to_move"]) == (0, 1)
+    assert waiting[0]["opponent"]["name"] == "turn_blue"
     assert mine[0]["correspondence"] and mine[0]["deadline"] == clock.now() + 3 * DAY
     assert mine[0]["opponent"]["name"] == "turn_red"
     assert server.player().get("/api/games/my-turn").status_code == 401
 
 
-def test_the_player_to_move_is_notified(server: LiveServer) -> None:
+def test_the_player_to_move_is_notified_and_both_of_the_end(
+    server: LiveServer, clock: ManualTime
+) -> None:
     pytest.importorskip("doushouqi.server.notifications")  # the bell (another module)
     red, blue = server.player().register("note_red"), server.player().register("note_blue")
     game_id, red_ws, _blue = start_online(server, red, blue, time_control="2d")
@@ -70,6 +76,12 @@ def test_the_player_to_move_is_notified(server: LiveServer) -> None:
     (note,) = _notified(blue, "corr.your_turn")
     assert note["params"]["game_id"] == game_id and note["link"] == f"#/game/{game_id}"
     assert note["params"]["opponent"] == "note_red"
+    clock.advance(2 * DAY + 1)  # Blue never answers
+    red_ws.wait_for("game_finished")
+    (won,) = _notified(red, "corr.won")
+    (lost,) = _notified(blue, "corr.lost")
+    assert won["params"] == {"game_id": game_id, "opponent": "note_blue"}
+    assert lost["params"]["opponent"] == "note_red"
 
 
 def test_leaving_a_correspondence_game_does_not_lose(server: LiveServer, clock: ManualTime) -> None:

@@ -65,10 +65,17 @@ def test_a_one_day_game_across_an_injected_day(
         other.locator("#go-corr").click()
         entry = other.locator(f"#corr-list [data-game='{game_id}']")
         expect(entry).to_be_visible()
-        expect(entry.locator(".corr-left")).to_have_text("1 d 0 h left")
+        # (The page counts down by the browser's clock from the server's answer: a second on.)
+        left = re.compile(r"^(1 d 0 h|23 h 59 min) left$")
+        expect(entry.locator(".corr-left")).to_have_text(left)
         shoot(other, artifacts, "correspondence-your-turn")
         page.goto(f"{corr_server.url}/#/correspondence")
         expect(page.locator("#corr-list .empty")).to_be_visible()
+        waiting = page.locator(f"#corr-waiting [data-game='{game_id}']")
+        blue_name = fetch_json(other, "/api/auth/me")["name"]
+        expect(waiting.locator("strong")).to_have_text(f"对 {blue_name}")  # not oneself
+        expect(waiting.locator(".token")).to_have_text("红")  # one's own side
+        shoot(page, artifacts, "correspondence-waiting")
         # Blue stays away: a disconnect does not lose a correspondence game.
         other.goto(f"{corr_server.url}/#/game/{game_id}")
         expect(other.locator("#moves li")).to_have_count(1)

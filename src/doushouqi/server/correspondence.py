@@ -12,7 +12,8 @@ Correspondence).
   column of its own is needed: the state already holds the clock.
 * **Notifications.** :func:`install` adds a listener to the actors' commits: when a move (or
   a takeback, or the start) hands the turn to a player of a correspondence game, that player
-  is notified (kind ``corr.your_turn``), stored and pushed to their open tabs on every node.
+  is notified (kind ``corr.your_turn``), stored and pushed to their open tabs on every node;
+  when the game ends, both are (``corr.won``, ``corr.lost``, ``corr.drawn``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ __all__ = [
     "install",
     "is_correspondence",
     "lobby_wait_for",
+    "my_games",
     "my_turn",
     "turn_entry",
 ]
@@ -66,14 +68,15 @@ def lobby_wait_for(control: TimeControl | None, default: float) -> float:
     return default
 
 
-def turn_entry(game: Game, now: float) -> dict[str, Any]:
-    """One line of the your-turn list: the game, the opponent, and when the move is due."""
-    turn = game.turn
-    opponent = game.players[1 - turn]
+def turn_entry(game: Game, color: int, now: float) -> dict[str, Any]:
+    """One line of the lists for the player at ``color``: the game, the opponent, whose move
+    it is, and when that move is due."""
+    opponent = game.players[1 - color]
     deadline = next_deadline(game, now)
     return {
         "id": game.id,
-        "color": turn,
+        "color": color,
+        "to_move": game.turn,
         "time_control": None if game.time_control is None else str(game.time_control),
         "correspondence": is_correspondence(game),
         "rated": game.rated,
@@ -100,54 +103,95 @@ def _their_live_games(session: Session, key: str) -> list[Game]:
     return [game_from_storage(json.loads(state)) for state in session.scalars(query)]
 
 
-async def my_turn(ctx: AppContext, player_key: str) -> list[dict[str, Any]]:
-    """The online games in progress where it is ``player_key``'s move, most urgent deadline
-    first (games without a deadline last, oldest move first)."""
+def _by_urgency(entry: dict[str, Any]) -> tuple[float, float]:
+    deadline = entry["deadline"]
+    return (math.inf if deadline is None else deadline, entry["last_move_at"] or 0.0)
+
+
+async def my_games(ctx: AppContext, player_key: str) -> dict[str, list[dict[str, Any]]]:
+    """The player's online games in progress: ``mine`` where it is their move, ``theirs``
+    where the opponent is to move; each most urgent deadline first (games without a deadline
+    last, oldest move first)."""
     games = await ctx.db.read(lambda s: _their_live_games(s, player_key))
     now = ctx.time.now()
-    entries = [
-        turn_entry(game, now)
-        for game in games
-        if repo.player_key(game.players[game.turn]) == player_key
-    ]
-    entries.sort(
-        key=lambda e: (
-            math.inf if e["deadline"] is None else e["deadline"],
-            e["last_move_at"] or 0.0,
-        )
-    )
-    return entries[:MY_TURN_LIMIT]
+    lists: dict[str, list[dict[str, Any]]] = {"mine": [], "theirs": []}
+    for game in games:
+        seats = [c for c in (0, 1) if repo.player_key(game.players[c]) == player_key]
+        if not seats:
+            continue
+        to_move = game.turn in seats
+        entry = turn_entry(game, game.turn if to_move else seats[0], now)
+        lists["mine" if to_move else "theirs"].append(entry)
+    return {
+        name: sorted(entries, key=_by_urgency)[:MY_TURN_LIMIT] for name, entries in lists.items()
+    }
+
+
+async def my_turn(ctx: AppContext, player_key: str) -> list[dict[str, Any]]:
+    """The online games in progress where it is ``player_key``'s move, most urgent first."""
+    return (await my_games(ctx, player_key))["mine"]
+
+
+def _player_key(game: Game, color: int) -> str | None:
+    player = game.players[color]
+    return None if player is None or player.is_ai else repo.player_key(player)
+
+
+def _your_turn(game: Game, now: float) -> list[tuple[str, str, dict[str, Any]]]:
+    """The notification for the player whose turn it has become, if any."""
+    key = _player_key(game, game.turn)
+    if key is None:
+        return []
+    opponent = game.players[1 - game.turn]
+    params = {
+        "game_id": game.id,
+        "opponent": None if opponent is None else opponent.name,
+        "deadline": next_deadline(game, now),
+    }
+    return [(key, "corr.your_turn", params)]
+
+
+def _game_over(game: Game) -> list[tuple[str, str, dict[str, Any]]]:
+    """Both players are told how a correspondence game ended: they are rarely at the board."""
+    told = []
+    for color in (0, 1):
+        key = _player_key(game, color)
+        opponent = game.players[1 - color]
+        if key is None or game.outcome is None or game.result == "*":  # aborted: no result
+            continue
+        kind = {None: "corr.drawn", color: "corr.won", 1 - color: "corr.lost"}[game.winner]
+        params = {"game_id": game.id, "opponent": None if opponent is None else opponent.name}
+        told.append((key, kind, params))
+    return told
 
 
 def install(ctx: AppContext) -> None:
-    """Notify correspondence players when it becomes their turn (after every commit)."""
+    """Notify correspondence players when it becomes their turn, and when the game ends
+    (after every commit)."""
     pending: set[asyncio.Task[None]] = set()
 
     def after_commit(game: Game, events: list[Event]) -> None:
-        if not is_correspondence(game) or game.status is not GameStatus.STARTED:
+        if not is_correspondence(game):
             return
-        if not any(e.type in _TURN_EVENTS for e in events):
+        kinds = {e.type for e in events}
+        if game.status is GameStatus.STARTED and kinds & _TURN_EVENTS:
+            notes = _your_turn(game, ctx.time.now())
+        elif "game_finished" in kinds:
+            notes = _game_over(game)
+        else:
             return
-        player = game.players[game.turn]
-        key = repo.player_key(player)
-        if player is None or player.is_ai or key is None:
-            return
-        opponent = game.players[1 - game.turn]
-        params = {
-            "game_id": game.id,
-            "opponent": None if opponent is None else opponent.name,
-            "deadline": next_deadline(game, ctx.time.now()),
-        }
-        task = asyncio.create_task(_notify(ctx, key, params, game.id))
-        pending.add(task)
-        task.add_done_callback(pending.discard)
+        for key, kind, params in notes:
+            task = asyncio.create_task(_notify(ctx, key, kind, params))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
 
     ctx.registry.commit_listeners.append(after_commit)
 
 
-async def _notify(ctx: AppContext, key: str, params: dict[str, Any], game_id: str) -> None:
+async def _notify(ctx: AppContext, key: str, kind: str, params: dict[str, Any]) -> None:
+    game_id = params["game_id"]
     try:
-        await notify(ctx, key, "corr.your_turn", params, link=f"#/game/{game_id}")
+        await notify(ctx, key, kind, params, link=f"#/game/{game_id}")
     except Exception:
         # The move is stored and told already; a lost reminder must not break the game.
-        log.exception("could not notify %s of their turn in game %s", key, game_id)
+        log.exception("could not notify %s about game %s", key, game_id)

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ..correspondence import my_turn
+from ..correspondence import my_games
 from ..db import repo
 from .deps import Ctx, RequiredPrincipal
 
@@ -16,9 +16,10 @@ router = APIRouter(prefix="/api", tags=["games"])
 
 @router.get("/games/my-turn")
 async def games_my_turn(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
-    """Online games in progress where it is your move, the most urgent deadline first; each
-    with the opponent, the time control (``3d``: correspondence) and ``deadline`` (server
-    epoch seconds; null: no clock). ``server_time`` is the server's clock."""
+    """Online games in progress where it is your move (``games``), the most urgent deadline
+    first; each with the opponent, the time control (``3d``: correspondence) and ``deadline``
+    (server epoch seconds; null: no clock). ``waiting``: your other games in progress, where
+    the opponent is to move. ``server_time`` is the server's clock."""
     key = repo.player_key(principal.slot())
-    games = [] if key is None else await my_turn(ctx, key)
-    return {"games": games, "server_time": ctx.time.now()}
+    games = {"mine": [], "theirs": []} if key is None else await my_games(ctx, key)
+    return {"games": games["mine"], "waiting": games["theirs"], "server_time": ctx.time.now()}

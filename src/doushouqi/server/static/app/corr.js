@@ -59,15 +59,20 @@ function entry(game) {
       left));
 }
 
-/** `#/correspondence`: the reader's games where it is their move. */
+/** `#/correspondence`: the reader's games where it is their move, then those where the
+ * opponent is to move. */
 export async function yourTurnView(view) {
   const stillHere = pageCheck();
   const list = h('ul', { class: 'corr-list', id: 'corr-list', 'aria-live': 'polite' });
+  const waiting = h('ul', { class: 'corr-list waiting', id: 'corr-waiting' });
+  const waitingHead = h('h2', { class: 'corr-waiting-title', hidden: true }, t('corr.waiting'));
   view.replaceChildren(h('section', { class: 'page narrow corr-page' },
     pageHead(t('corr.title')),
     h('p', { class: 'corr-intro' }, t('corr.intro')),
     list,
-    h('p', { class: 'corr-new' }, h('a', { class: 'button primary', href: '#/new/online', id: 'corr-create' }, t('corr.create')))));
+    h('p', { class: 'corr-new' }, h('a', { class: 'button primary', href: '#/new/online', id: 'corr-create' }, t('corr.create'))),
+    waitingHead,
+    waiting));
   async function refresh() {
     const player = await sessionPlayer().catch(() => null);
     if (!stillHere()) return;
@@ -79,10 +84,13 @@ export async function yourTurnView(view) {
     if (!stillHere()) return;
     noteServerTime(answer.server_time);
     list.replaceChildren(...(answer.games.length ? answer.games.map(entry) : [h('li', { class: 'empty' }, t('corr.empty'))]));
+    const others = answer.waiting || [];
+    waiting.replaceChildren(...others.map(entry));
+    waitingHead.hidden = !others.length;
   }
   await refresh();
   const tick = setInterval(() => {
-    for (const el of list.querySelectorAll('.corr-left')) {
+    for (const el of view.querySelectorAll('.corr-left')) {
       el.textContent = timeLeft(el.dataset.deadline === '' ? null : Number(el.dataset.deadline));
     }
   }, 1000);
