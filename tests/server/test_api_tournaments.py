@@ -41,6 +41,7 @@ def test_only_accounts_create_tournaments(server: LiveServer) -> None:
         ({"kind": "arena", "duration_minutes": 1000}, "tournament.bad_duration"),
         ({"max_players": 1}, "tournament.bad_max_players"),
         ({"max_players": 10_000}, "tournament.bad_max_players"),
+        ({"max_players": 65}, "tournament.bad_max_players"),  # a Swiss: 64 at most
         ({"min_rating": -5}, "tournament.bad_min_rating"),
         ({"starts_in": 365 * 86400}, "tournament.bad_start"),
         ({"starts_at": 5.0}, "tournament.bad_start"),

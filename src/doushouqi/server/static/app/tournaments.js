@@ -118,7 +118,7 @@ async function createView(view, go) {
   const startsIn = select('starts_in', STARTS_IN, (m) => plural('tournament.inMinutes', m), 5);
   const duration = select('duration', DURATIONS, (m) => plural('tournament.minutes', m), 30);
   const rounds = select('rounds', ROUNDS, (n) => plural('tournament.rounds', n), 5);
-  const maxPlayers = h('input', { type: 'number', name: 'max_players', id: 'tour-max-players', min: 2, max: 128, value: 32, inputmode: 'numeric' });
+  const maxPlayers = h('input', { type: 'number', name: 'max_players', id: 'tour-max-players', min: 2, max: 64, value: 32, inputmode: 'numeric' });
   const minRating = h('input', { type: 'number', name: 'min_rating', id: 'tour-min-rating', min: 0, max: 3500, placeholder: t('tournament.noMinimum'), inputmode: 'numeric' });
   const rated = h('input', { type: 'checkbox', name: 'rated', id: 'tour-rated', checked: true });
   const durationField = field(t('tournament.duration'), duration);
