@@ -49,6 +49,13 @@ def pick(page: Page, color: str, animal: str) -> None:
     page.click(f'.ab-piece[data-color="{color}"][data-animal="{animal}"]')
 
 
+def drag(page: Page, source: str, target: str) -> None:
+    page.locator(source).hover()
+    page.mouse.down()
+    page.locator(target).hover()
+    page.mouse.up()
+
+
 def placement(page: Page) -> str:
     return str(page.evaluate("window.analysisBoard.board.getState().position"))
 
@@ -76,14 +83,20 @@ def test_set_up_a_position_and_see_the_best_three_lines(client: Client, artifact
     # the eraser takes the lion away; a drag from the palette puts it on d7
     page.click("#ab-eraser")
     tap(page, "b4")
-    lion = page.locator('.ab-piece[data-color="red"][data-animal="lion"]')
-    target = page.locator('#board .dsq-squares [data-square="d7"]')
-    lion.hover()
-    page.mouse.down()
-    target.hover()
-    page.mouse.up()
+    drag(
+        page,
+        '.ab-piece[data-color="red"][data-animal="lion"]',
+        '#board .dsq-squares [data-square="d7"]',
+    )
     pick(page, "blue", "rat")
     tap(page, "g1")
+    # an animal dragged on the board moves; dragged off it, it is taken away
+    drag(page, '#board .dsq-squares [data-square="g1"]', '#board .dsq-squares [data-square="f2"]')
+    expect(page.locator("#board")).to_have_attribute("data-pieces", "3")
+    assert placement(page) == "e6/7/3L3/7/7/7/7/5r1/7"
+    drag(page, '#board .dsq-squares [data-square="f2"]', "#ab-palette")
+    expect(page.locator("#board")).to_have_attribute("data-pieces", "2")
+    tap(page, "g1")  # the rat is still the chosen animal
     page.click("#ab-turn-blue")
     expect(status).to_have_attribute("data-valid", "true")
     expect(status).to_contain_text("局面有效")

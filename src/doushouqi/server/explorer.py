@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -48,6 +49,8 @@ __all__ = [
     "record_game",
     "store_entries",
 ]
+
+log = logging.getLogger(__name__)
 
 #: Plies of each game that go into the index: the opening, not the whole game.
 MAX_PLIES = 20
@@ -159,8 +162,14 @@ def _sums(excluded: Any) -> dict[str, Any]:
 
 
 def record_game(session: Session, game: Game) -> None:
-    """Count a game that has just been stored as finished (called in that transaction)."""
-    store_entries(session, entries_of(game))
+    """Count a game that has just been stored as finished (called in that transaction). The
+    explorer never stops a game from being stored: a game it cannot read is logged, skipped."""
+    try:
+        entries = entries_of(game)
+    except Exception:
+        log.exception("opening explorer: could not read game %s", game.id)
+        return
+    store_entries(session, entries)
 
 
 def query(session: Session, rules: str, fen: str, min_rating: int = 0) -> list[dict[str, Any]]:
