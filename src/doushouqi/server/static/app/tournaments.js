@@ -12,6 +12,7 @@ import { pageCheck } from './navigation.js';
 import { noteServerTime, serverNow } from './server_clock.js';
 import { showErrorPage } from './error_page.js';
 import { onSiteMessage } from './notifications.js';
+import { ruleSetLabel } from './rule_options.js';
 
 const REFRESH_MS = 2000;
 const CONTROLS = ['1+0', '3+2', '5+3', '10+0', '10+5', '15+10', '10+0/30s'];
@@ -46,8 +47,7 @@ function formatLine(tour) {
   const length = tour.kind === 'arena'
     ? plural('tournament.minutes', Math.round((tour.duration || 0) / 60))
     : plural('tournament.rounds', tour.rounds);
-  const rules = t(`rules.${tour.rules?.name}`) === `rules.${tour.rules?.name}` ? tour.rules?.name : t(`rules.${tour.rules?.name}`);
-  return [kindLabel(tour.kind), tour.time_control, length, rules,
+  return [kindLabel(tour.kind), tour.time_control, length, ruleSetLabel(tour.rules?.name),
     tour.rated ? t('tournament.rated') : t('tournament.casual')].join(' · ');
 }
 
