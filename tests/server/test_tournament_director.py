@@ -199,8 +199,9 @@ def test_a_player_who_never_comes_loses_by_forfeit_and_twice_is_marked_absent(
         view = _until(
             ann,
             tid,
-            lambda v, made=games_made: len(v["pairings"]) >= made
-            and v["pairings"][made - 1]["result"] is not None,
+            lambda v, made=games_made: (
+                len(v["pairings"]) >= made and v["pairings"][made - 1]["result"] is not None
+            ),
         )
     rows = {row["name"]: row for row in view["standings"]}
     assert rows["ann"]["score"] == 4 and rows["ann"]["played"] == 0  # two forfeit wins
@@ -250,3 +251,49 @@ def test_a_pairing_whose_game_was_never_created_gets_its_game(
             select(TournamentPairingRow).where(TournamentPairingRow.tournament_id == tid)
         ).all()
     assert [r.game_id for r in rows] == ["lostgame1234"]  # no second pairing for them
+
+
+def test_an_odd_swiss_gives_each_player_one_bye(server: LiveServer, clock: ManualTime) -> None:
+    players = dict(list(_register(server).items())[:3])
+    first = next(iter(players.values()))
+    tid = _create(first, kind="swiss", name="Three", time_control="5+3", rounds=3, starts_in=10)[
+        "id"
+    ]
+    _join_all(players, tid)
+    clock.advance(11)
+    for round_number in (1, 2, 3):
+        view = _until(
+            first, tid, lambda v, r=round_number: v["current_round"] == r and len(_open(v)) == 1
+        )
+        _resign_open_games(players, view, _higher_id_loses)
+    final = _until(first, tid, lambda v: v["status"] == "finished")
+    byes = [p["red"]["account_id"] for p in final["pairings"] if p["blue"] is None]
+    assert sorted(byes) == sorted(players)  # one bye each, to three different players
+    assert all(p["result"] == "bye" for p in final["pairings"] if p["blue"] is None)
+    assert sum(row["score"] for row in final["standings"]) == 6.0  # 3 games and 3 byes
+    assert all(row["played"] == 2 for row in final["standings"])
+
+
+def test_a_player_who_leaves_a_game_loses_it_by_abandonment(
+    server: LiveServer, clock: ManualTime
+) -> None:
+    players = _register(server)
+    ann, bob = list(players.values())[:2]
+    tid = _create(
+        ann, kind="arena", name="Leavers", time_control="10+0", duration_minutes=30, starts_in=10
+    )["id"]
+    assert bob.post(f"/api/tournaments/{tid}/join").status_code == 200
+    clock.advance(11)
+    view = _until(ann, tid, lambda v: len(_open(v)) == 1)
+    game_id = _open(view)[0]["game_id"]
+    with ann.socket(game_id) as mine:
+        with bob.socket(game_id) as theirs:
+            theirs.wait_for("game_started")
+        mine.wait_for("player_disconnected")  # bob's tab closed
+        clock.advance(server.settings.grace_period + 1)
+        finished = mine.wait_for("game_finished")
+    assert finished["termination"] == "abandonment"
+    view = _until(ann, tid, lambda v: v["pairings"][0]["result"] is not None)
+    rows = {row["name"]: row for row in view["standings"]}
+    assert rows["ann"]["score"] == 2 and rows["ann"]["played"] == 1
+    assert rows["bob"]["score"] == 0 and rows["bob"]["state"] == "joined"  # not a no-show
