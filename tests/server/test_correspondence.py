@@ -131,3 +131,24 @@ def test_an_open_correspondence_game_waits_a_week(server: LiveServer, clock: Man
     lobby = {g["id"]: g for g in server.player().get("/api/lobby").json()["games"]}
     assert lobby[created["id"]]["expires_at"] == clock.now() + 7 * DAY
     assert lobby[live["id"]]["expires_at"] == clock.now() + 1800
+
+
+def test_a_deadline_that_fell_while_the_server_was_down_is_not_a_loss(
+    tmp_path: Path, clock: ManualTime
+) -> None:
+    settings = make_settings(tmp_path)
+    with running(settings, clock) as first:
+        red, blue = first.player().guest(), first.player().guest()
+        game_id, red_ws, blue_ws = start_online(first, red, blue, time_control="1d")
+        move(red_ws, "a3a4")
+        clock.advance(DAY - 1800)  # Blue has half an hour left when the server goes down
+        red_ws.close()
+        blue_ws.close()
+    clock.advance(DAY)  # down a whole day: Blue's deadline fell meanwhile
+    with running(settings, clock) as second:
+        blue.server = second
+        blue.http = second.player().http
+        game = blue.get(f"/api/games/{game_id}").json()["game"]
+        assert game["status"] == "started"
+        # Blue gets back the half hour it had, from the restart on.
+        assert game["next_deadline"] == pytest.approx(clock.now() + 1800, abs=1.0)
