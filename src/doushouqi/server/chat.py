@@ -36,7 +36,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from doushouqi.server.domain import Actor, Game
+from doushouqi.server.domain import Actor, Game, GameStatus
 
 from .actors import GameActor, dumps
 from .audience import Audience
@@ -226,7 +226,7 @@ def _rooms_from_row(session: Session, game_id: str, identity: Actor | None) -> t
         return ()
     key = None if identity is None else identity_key(identity)
     seated = key is not None and key in (row.red_key, row.blue_key)
-    return readable_rooms(seated, row.status >= 25)
+    return readable_rooms(seated, row.status >= int(GameStatus.ABORTED))
 
 
 def history(

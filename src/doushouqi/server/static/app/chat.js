@@ -61,7 +61,7 @@ class GameChat {
 
   // ----- layout ---------------------------------------------------------------------------
   build() {
-    this.list = h('ol', { class: 'chat-list', id: 'chat-list', 'aria-live': 'polite', 'aria-label': t('chat.title') });
+    this.list = h('ol', { class: 'chat-list', id: 'chat-list', role: 'log', 'aria-live': 'polite', 'aria-label': t('chat.title') });
     this.input = h('input', {
       id: 'chat-input', class: 'chat-input', type: 'text', autocomplete: 'off', enterkeyhint: 'send',
       'aria-label': t('chat.placeholder'), placeholder: t('chat.placeholder'),
@@ -270,12 +270,18 @@ class GameChat {
     const shown = [...this.messages.values()].filter((m) => this.rooms.includes(m.room) && this.visible(m))
       .sort((a, b) => a.id - b.id);
     const lines = shown.length ? shown.map((m) => this.line(m, both)) : [h('li', { class: 'chat-empty' }, t('chat.none'))];
-    const key = JSON.stringify([shown.map((m) => m.id), both, this.prefs.muted, this.myKey()]);
-    if (key !== this.listKey) { // rebuilt only when it changes: an open message menu stays open
-      this.listKey = key;
-      this.list.replaceChildren(...lines);
-      this.list.scrollTop = this.list.scrollHeight;
-    }
+    // Rebuilt only when it changes (an open message menu stays open), and a new message is
+    // appended, so that a screen reader reads out that message only.
+    const ids = shown.map((m) => m.id);
+    const key = JSON.stringify([both, this.prefs.muted, this.myKey()]);
+    const before = this.shownIds || [];
+    const grew = key === this.listKey && before.length > 0 && ids.length > before.length
+      && before.every((id, i) => ids[i] === id);
+    if (grew) this.list.append(...lines.slice(before.length));
+    else if (key !== this.listKey || JSON.stringify(ids) !== JSON.stringify(before)) this.list.replaceChildren(...lines);
+    if (grew || key !== this.listKey || ids.length !== before.length) this.list.scrollTop = this.list.scrollHeight;
+    this.listKey = key;
+    this.shownIds = ids;
     this.renderCounter();
   }
 
