@@ -224,7 +224,8 @@ class MoveValue:
 
 def probe_moves(board: Board) -> list[MoveValue] | None:
     """Every legal move with its value for the side to move (best first: fastest win, then
-    draws, then the longest defence), or None when some resulting position is not covered."""
+    draws, then the longest defence; among equals a den entry, then by name), or None when
+    some resulting position is not covered."""
     if probe(board) is None:
         return None
     work = board.copy(stack=False)
@@ -247,7 +248,8 @@ def probe_moves(board: Board) -> list[MoveValue] | None:
         finally:
             work.pop()
         values.append(MoveValue(move, value))
-    values.sort(key=lambda mv: (_order(mv.value), str(mv.move)))
+    # Equal values: a den entry first (the plainest win), then by name.
+    values.sort(key=lambda mv: (_order(mv.value), not work.gives_den_entry(mv.move), str(mv.move)))
     return values
 
 

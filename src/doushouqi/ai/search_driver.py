@@ -30,6 +30,7 @@ from .core import Position
 from .eval_params import NUM_PARAMS, default_params
 from .levels import LevelSettings, choose_root_move, settings_for
 from .search import INFINITE, prepare_root, search_root
+from .tablebase.root import tablebase_root_move
 from .timeman import TimePlan, plan_time
 from .ttable import DEN_BOUND, new_tt
 from .work import (
@@ -158,6 +159,8 @@ class Engine:
         self._tt_rules: RuleSet | None = None
         #: Search switches and margins (see :data:`DEFAULT_TUNING`); for experiments.
         self.tuning: dict[str, int] = dict(DEFAULT_TUNING)
+        #: Play a won or lost root covered by the endgame tables from them (full strength).
+        self.use_tablebase = True
 
     # ---------------------------------------------------------------------- settings
 
@@ -244,6 +247,10 @@ class Engine:
         position = Position.from_board(board)
         if position.is_game_over_on_board() or position.is_draw_by_rule():
             return PlayResult(None, Info(string="game over"))
+        if self.use_tablebase and multipv == 1 and not limit.infinite and not settings.noise:
+            found = None if settings.exact_root else tablebase_root_move(board)
+            if found is not None:  # a covered root: the fastest win, the longest defence
+                return found
         if board.rules != self._tt_rules:
             # Entries (moves, scores, evaluations) of another rule set mislead.
             self._tt.fill(0)

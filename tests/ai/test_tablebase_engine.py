@@ -1,0 +1,53 @@
+"""The engine at a root the shipped tables cover: it plays the tables' move (the fastest win,
+the longest defence) with an exact score, unless told not to or the move would repeat."""
+
+from __future__ import annotations
+
+import pytest
+
+from doushouqi.ai import Engine
+from doushouqi.analysis import Limit, Score
+from doushouqi.board import Board
+from doushouqi.tablebase import ENV_VAR, probe, probe_moves
+
+
+@pytest.fixture(autouse=True)
+def _only_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(hash_mb=4, seed=1)
+
+
+def test_a_won_root_is_played_from_the_tables(engine: Engine) -> None:
+    board = Board("7/7/7/3L3/7/7/7/7/r6 w")  # lion d6 against a rat: the den in 3 moves
+    result = engine.search(board, Limit(depth=1))  # far too shallow for the search alone
+    assert str(result.move) == "d6d7"
+    assert result.info["score"] == Score(den=3)
+    assert result.info["string"] == "tablebase: Red wins in 5"
+
+
+def test_a_lost_root_plays_the_longest_defence(engine: Engine) -> None:
+    board = Board("7/7/7/r6/7/3L3/7/7/7 b")  # Blue's rat (a6) against the lion on d4
+    entry = probe(board)
+    assert entry is not None and entry.wdl == -1 and entry.dtm is not None
+    result = engine.search(board, Limit(depth=1))
+    values = probe_moves(board)
+    assert values is not None
+    longest = {str(v.move) for v in values if v.value == values[0].value}
+    assert longest == {"a6a7", "a6b6"}  # a6a5 loses two plies sooner
+    assert str(result.move) in longest
+    assert values[0].value.dtm == entry.dtm == 12
+    assert result.info["score"] == Score(den=-(entry.dtm // 2))
+
+
+def test_the_tables_can_be_switched_off(engine: Engine) -> None:
+    board = Board("7/7/7/3L3/7/7/7/7/r6 w")
+    engine.use_tablebase = False
+    try:
+        result = engine.search(board, Limit(depth=1))
+    finally:
+        engine.use_tablebase = True
+    assert "string" not in result.info or "tablebase" not in result.info["string"]
