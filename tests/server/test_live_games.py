@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from doushouqi.server.api.watch import best_first
+
 from .live import DEN_GAME, GameSocket, LiveServer, move, start_online
 
 
@@ -80,3 +82,17 @@ def test_spectators_are_counted_once_each_and_pushed(server: LiveServer) -> None
     with red.socket(game_id) as again:
         assert again.wait_for("spectators")["count"] == 0
     assert live(server)[0]["spectators"] == 0
+
+
+def test_tournament_games_come_before_higher_rated_ones() -> None:
+    def entry(name: str, rating: int, tournament: bool, started: float) -> dict[str, Any]:
+        return {"id": name, "rating": rating, "tournament": tournament, "started_at": started}
+
+    entries = [
+        entry("casual-strong", 2100, False, 1.0),
+        entry("arena-weak", 1400, True, 2.0),
+        entry("arena-strong", 1800, True, 3.0),
+        entry("casual-new", 2100, False, 4.0),
+    ]
+    order = [e["id"] for e in best_first(entries)]
+    assert order == ["arena-strong", "arena-weak", "casual-new", "casual-strong"]

@@ -43,9 +43,7 @@ def _live(session: Session) -> tuple[list[Game], dict[int, float]]:
         .limit(SCAN)
     )
     games = [game_from_storage(json.loads(state)) for state in session.scalars(query)]
-    ids = {
-        p.identity.id for g in games for p in g.players if p and isinstance(p.identity, Account)
-    }
+    ids = {p.identity.id for g in games for p in g.players if p and isinstance(p.identity, Account)}
     ratings: dict[int, float] = {}
     if ids:
         rows = session.execute(
@@ -98,6 +96,12 @@ async def live_games(ctx: Ctx, limit: int = Query(20, ge=1, le=100)) -> dict[str
     """Games in progress, tournament games first, then the highest rated."""
     games, ratings = await ctx.db.read(_live)
     counts = await spectator_counts(ctx.registry, [g.id for g in games])
-    entries = [live_entry(g, ratings, counts.get(g.id, 0)) for g in games]
-    entries.sort(key=lambda e: (not e["tournament"], -e["rating"], -(e["started_at"] or 0)))
+    entries = best_first([live_entry(g, ratings, counts.get(g.id, 0)) for g in games])
     return {"games": entries[:limit], "server_time": ctx.time.now()}
+
+
+def best_first(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tournament games first, then the highest mean rating, then the newest."""
+    return sorted(
+        entries, key=lambda e: (not e["tournament"], -e["rating"], -(e["started_at"] or 0))
+    )
