@@ -214,6 +214,7 @@ class LearnMistakes {
         h('div', { class: 'actions' }, this.el.hint, this.el.next, this.el.close)));
     this.page.hidden = true;
     this.page.after(this.section);
+    this.view.root.querySelector('.rp-head')?.scrollIntoView({ block: 'start' }); // the board in view
     this.go(0);
   }
 
