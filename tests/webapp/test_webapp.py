@@ -90,7 +90,8 @@ def test_online_game_draw_declined_then_resignation(
     blue = Client(browser, server, locale="en-US")
     try:
         page = red.open("/")
-        page.click("#go-online")
+        page.click("#go-online")  # the quick pairing page, which links to the lobby
+        page.click("#play-lobby")
         expect(page.locator("#lobby-list")).to_be_visible()
         page.click("#lobby-create")
         page.click("#start")
