@@ -3,7 +3,7 @@
 // best game in progress on the game page in watch mode; a few seconds after it ends, the next).
 
 import { createBoard } from '/board/board.js';
-import { t, currentLang, playerName } from './i18n.js';
+import { t, currentLang, playerName, plural } from './i18n.js';
 import { api, ensurePlayer } from './api.js';
 import { h, pageHead } from './dom.js';
 import { GameView } from './game.js';
@@ -22,7 +22,7 @@ function playerLine(p) {
 }
 
 function gameFacts(g) {
-  const facts = [ruleSetLabel(g.rules), g.time_control || t('watch.noTime'), t('watch.plies', { n: g.plies }), t('watch.spectators', { n: g.spectators })];
+  const facts = [ruleSetLabel(g.rules), g.time_control || t('watch.noTime'), plural('watch.plies', g.plies), plural('watch.spectators', g.spectators)];
   return facts.join(' · ');
 }
 
