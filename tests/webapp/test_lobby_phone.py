@@ -91,7 +91,7 @@ def test_lobby_entries_read_well_on_a_phone(
         assert_buttons_under_the_text(page, game["id"])
     # The side and the whole name can be read, the name wrapping where it must.
     assert_creator_line_whole(page, long_named["id"], "你执 蓝方", f"创建者 {LONG_NAME}")
-    assert_creator_line_whole(page, plain["id"], "你执", "创建者 Guest-")
+    assert_creator_line_whole(page, plain["id"], "你执", "创建者 游客 ")
     no_overflow(page)
     shoot(page, artifacts, "lobby-phone-zh")
 

@@ -64,7 +64,9 @@ def test_online_bars_link_accounts_show_rating_and_connection(
         # The guest at the top: an animal in blue, no link, no rating, connected.
         guest = fetch_json(other, "/api/auth/me")
         theirs = bar(page, "top")
-        expect(theirs.locator(".player-name strong")).to_contain_text(guest["name"])
+        # A guest who chose no name ("Guest-1a2b3") in the reader's words.
+        shown = guest["name"].replace("Guest-", "游客 ")
+        expect(theirs.locator(".player-name strong")).to_contain_text(shown)
         expect(theirs.locator(".player-avatar")).to_have_attribute("data-avatar", guest["avatar"])
         expect(theirs.locator(".player-avatar .dsq-piece.blue svg")).to_have_count(1)
         expect(theirs.locator("a")).to_have_count(0)
@@ -131,7 +133,8 @@ def test_computer_bar_has_an_animal_and_no_link(client: Client, artifacts: Path)
     expect(computer.locator(".player-meta")).to_have_text("新手")  # level 2's name
     # A guest's own bar: their animal and name, no profile link, no rating off the ladder.
     own = bar(page, "bottom")
-    expect(own.locator(".player-name")).to_have_text(f"红方：{me['name']} (你)")
+    shown = me["name"].replace("Guest-", "游客 ")  # a default guest name, in Chinese
+    expect(own.locator(".player-name")).to_have_text(f"红方：{shown} (你)")
     expect(own.locator(".player-avatar")).to_have_attribute("data-avatar", me["avatar"])
     expect(own.locator("a")).to_have_count(0)
     expect(own.locator(".player-meta")).to_be_empty()

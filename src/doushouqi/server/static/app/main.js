@@ -198,7 +198,7 @@ async function lobbyView() {
     const side = `${t('lobby.youPlay')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)}`;
     const creator = `${t('lobby.by')} ${playerName(g.creator.name)} (${g.creator.rating})`;
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
-      h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, g.open_color === 0 ? '红' : '蓝'),
+      h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, t(g.open_color === 0 ? 'token.red' : 'token.blue')),
       h('span', { class: 'lobby-info' },
         h('strong', {}, ruleSetLabel(g.rules), ' · ', timeControlLabel(g.time_control)),
         lobbyRuleChanges(g),

@@ -395,7 +395,7 @@ class ReplayView {
       el.dataset.color = color;
       el.classList.toggle('to-move', !over && toMove === color);
       el.replaceChildren(
-        h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, color === 'red' ? '红' : '蓝'),
+        h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, t(`token.${color}`)),
         h('span', { class: 'pname' }, h('strong', {}, name), name === side ? null : h('small', {}, side)));
     }
   }
