@@ -50,9 +50,7 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_chat_reports")),
-        sa.UniqueConstraint(
-            "message_id", "reporter_key", name=op.f("uq_chat_reports_message_id")
-        ),
+        sa.UniqueConstraint("message_id", "reporter_key", name=op.f("uq_chat_reports_message_id")),
     )
 
 
