@@ -39,6 +39,7 @@ from .api import ranks as ranks_api
 from .api import review as review_api
 from .api import tablebase as tablebase_api
 from .api import pairing as pairing_api
+from .api import puzzles as puzzles_api
 from .api import correspondence as correspondence_api
 from .api import tournaments as tournaments_api
 from .api import watch as watch_api
@@ -249,6 +250,7 @@ def create_app(
         review_api.router,
         editor_api.router,
         explorer_api.router,
+        puzzles_api.router,
         tablebase_api.router,
         bot.router,
         notifications_api.router,

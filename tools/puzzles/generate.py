@@ -1,0 +1,303 @@
+"""Generate the shipped puzzles ``src/doushouqi/server/data/puzzles.jsonl``, each one proved.
+
+One command, from the repository root::
+
+    .venv/bin/python tools/puzzles/generate.py --count 1000 --jobs 2
+
+Candidate positions come from self-play games (deterministic for a ``--seed``: game ``g`` of
+the run always plays the same moves) and, with ``--games-db URL``, from the finished games
+stored by a game server. In self-play each move is, by the game's seeded random choice, the
+engine's move at a fixed search depth (``--policy engine``: the numba engine at level 10,
+deterministic at a fixed depth), a greedy move (den steps, captures) or a random legal move,
+so that den fights arise. Every position from ply 12 on is asked (tools/puzzles/prove.py):
+
+* does the side to move force a win within 3 own moves with exactly ONE first move, and is
+  the player's move unique at every later step against the best defence? (a "win" puzzle)
+* else: does exactly one move avoid a forced loss within 1 or 2 opponent moves? ("defence")
+
+Kept puzzles are themed from their line (den attack, capture, traps, rat vs elephant, jump
+blocking, defence, endgame), deduplicated up to mirror image and colour swap, given an initial
+rating from their length, and written one JSON object per line with the stored proof that
+``tests/server/test_shipped_puzzles.py`` re-checks. The run is resumable: a second run with
+the same output and seed appends, starting from the first game the earlier run did not
+finish (``<out>.progress`` records it); ``--fresh`` starts over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import prove
+
+from doushouqi.board import Board, Move
+from doushouqi.rules import BUILTIN_RULE_SETS
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "src" / "doushouqi" / "server" / "data" / "puzzles.jsonl"
+SEED = 20_261_202
+RULES = ("wango", "classic", "international", "classic-dog")
+FIRST_PLY = 12
+MAX_PLIES = 240
+#: At most this many puzzles from one game, at least MIN_GAP plies apart.
+PER_GAME = 3
+MIN_GAP = 4
+#: At most this share of the puzzles may be one-move den entries (the easiest kind).
+MAX_DEN1_SHARE = 0.2
+
+_engine: Any = None
+
+
+def initial_rating(kind: str, depth: int, line: list[str], legal: int) -> int:
+    """A first guess, before solvers rate it: longer lines and more choices are harder."""
+    rating = 1000 + 150 * len(line) + 4 * min(legal, 40)
+    if kind == "defence":
+        rating += 150 * depth
+    return rating
+
+
+def puzzle_id(fen: str, rules: str) -> str:
+    return hashlib.sha1(f"{rules} {fen}".encode()).hexdigest()[:8]
+
+
+# --------------------------------------------------------------------------------- games
+
+
+def _engine_move(board: Board, depth: int) -> Move | None:
+    global _engine
+    from doushouqi.ai import Engine
+    from doushouqi.analysis import Limit
+
+    if _engine is None or _engine.rules.name != board.rules.name:
+        _engine = Engine(board.rules, hash_mb=8, seed=0)
+    result = _engine.search(board, Limit(depth=depth), level=10)
+    return result.move
+
+
+def self_play(seed: int, game: int, policy: str) -> Iterator[tuple[int, Board]]:
+    """Game ``game`` of the run: (ply, position without history) from :data:`FIRST_PLY` on."""
+    rng = random.Random(f"{seed}/{game}")
+    rules = RULES[game % len(RULES)]
+    board = Board(rules=rules)
+    if policy == "engine":
+        _engine_move(board, 1)
+        _engine.new_game()
+    depth = 1 + game % 3
+    for ply in range(MAX_PLIES):
+        if board.outcome() is not None:
+            return
+        if ply >= FIRST_PLY:
+            yield ply, Board(prove.position_fen(board), rules)
+        moves = list(board.generate_legal_moves())
+        roll = rng.random()
+        move: Move | None = None
+        if policy == "engine" and roll < 0.5:
+            move = _engine_move(board, depth)
+        elif roll < 0.8:
+            move = min(moves, key=lambda m: prove.tactics._greedy_key(board, m, rng))
+        if move is None:
+            move = rng.choice(moves)
+        board.push(move)
+
+
+def stored_games(url: str) -> list[tuple[str, list[str]]]:
+    """(rules, moves) of the finished games of a server database (builtin rule sets only)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    games = []
+    with engine.connect() as connection:
+        for (state,) in connection.execute(text("SELECT state FROM games ORDER BY id")):
+            data = json.loads(state)
+            name = str(data.get("rules", {}).get("name", ""))
+            moves = [str(m[0]) for m in data.get("moves", [])]
+            if name in BUILTIN_RULE_SETS and len(moves) > FIRST_PLY:
+                games.append((name, moves))
+    return games
+
+
+def replay(rules: str, moves: list[str]) -> Iterator[tuple[int, Board]]:
+    board = Board(rules=rules)
+    for ply, text in enumerate(moves):
+        if board.outcome() is not None:
+            return
+        if ply >= FIRST_PLY:
+            yield ply, Board(prove.position_fen(board), rules)
+        try:
+            board.push(Move.from_str(text))
+        except ValueError:
+            return
+
+
+# ------------------------------------------------------------------------------- puzzles
+
+
+def make_puzzle(board: Board, source: str) -> dict[str, Any] | None:
+    found = prove.find_puzzle(board)
+    if found is None:
+        return None
+    fen, rules = prove.position_fen(board), board.rules.name
+    legal = board.legal_moves.count()
+    if (
+        found["kind"] == "win"
+        and found["depth"] > 1
+        and not prove.tactics.has_decoy(board, (found["line"][0],))
+    ):
+        return None  # the only forward move or capture: too easy to be worth a puzzle
+    themes = prove.themes_of(fen, rules, found["kind"], found["line"])
+    return {
+        "id": puzzle_id(fen, rules),
+        "fen": fen,
+        "rules": rules,
+        "kind": found["kind"],
+        "depth": found["depth"],
+        "line": found["line"],
+        "themes": themes,
+        "rating": initial_rating(found["kind"], found["depth"], found["line"], legal),
+        "source": source,
+        "proof": found["proof"],
+    }
+
+
+def scan_game(task: tuple[int, int, str, str | None, list[str] | None]) -> list[dict[str, Any]]:
+    """Puzzles of one game (run in a worker process)."""
+    seed, game, policy, rules, moves = task
+    found: list[dict[str, Any]] = []
+    last = -100
+    if moves is not None and rules is not None:
+        positions = replay(rules, moves)
+        source = f"server game {game}"
+    else:
+        positions = self_play(seed, game, policy)
+        source = f"self-play seed {seed} game {game}"
+    for ply, board in positions:
+        if ply - last < MIN_GAP or len(found) >= PER_GAME:
+            continue
+        puzzle = make_puzzle(board, f"{source} ply {ply}")
+        if puzzle is not None:
+            found.append(puzzle)
+            last = ply
+    return found
+
+
+# ---------------------------------------------------------------------------------- main
+
+
+def _read_existing(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=1000, help="stop at this many puzzles")
+    parser.add_argument("--games", type=int, default=100_000, help="at most this many games")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--policy", choices=("engine", "greedy"), default="engine")
+    parser.add_argument("--games-db", help="also scan the games of this server database URL")
+    parser.add_argument("--out", type=Path, default=OUTPUT)
+    parser.add_argument("--fresh", action="store_true", help="start over (no resume)")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+
+    progress_path = args.out.with_name(args.out.name + ".progress")
+    existing = [] if args.fresh else _read_existing(args.out)
+    state: dict[str, Any] = {}
+    if not args.fresh and progress_path.exists():
+        state = json.loads(progress_path.read_text("utf-8"))
+        if state.get("seed") != args.seed:
+            raise SystemExit(f"{progress_path} is of seed {state.get('seed')}: use --fresh")
+    first_game = int(state.get("games_done", 0))
+    elapsed = float(state.get("seconds", 0.0))
+    seen = {prove.tactics.canonical_key(p["fen"], p["rules"]) for p in existing}
+    counts = Counter(t for p in existing for t in p["themes"])
+    den1 = sum(1 for p in existing if p["kind"] == "win" and p["depth"] == 1)
+    total = len(existing)
+
+    tasks: list[tuple[int, int, str, str | None, list[str] | None]] = []
+    if args.games_db and first_game == 0:
+        for number, (rules, moves) in enumerate(stored_games(args.games_db)):
+            tasks.append((args.seed, number, args.policy, rules, moves))
+    tasks += [(args.seed, g, args.policy, None, None) for g in range(first_game, args.games)]
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    mode = "w" if args.fresh else "a"
+    start = time.perf_counter()
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("[bold]puzzles"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[games]} games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    pool = multiprocessing.get_context("spawn").Pool(args.jobs) if args.jobs > 1 else None
+    results = pool.imap(scan_game, tasks) if pool else map(scan_game, tasks)
+    games_done = first_game
+    with (
+        args.out.open(mode, encoding="utf-8") as out,
+        Progress(*columns, disable=args.no_progress) as bar,
+    ):
+        task = bar.add_task("puzzles", total=args.count, completed=total, games=games_done)
+        for (_, game, _, from_db, _), found in zip(tasks, results, strict=False):
+            for puzzle in found:
+                if total >= args.count:
+                    break
+                key = prove.tactics.canonical_key(puzzle["fen"], puzzle["rules"])
+                is_den1 = puzzle["kind"] == "win" and puzzle["depth"] == 1
+                if key in seen or (is_den1 and den1 >= MAX_DEN1_SHARE * args.count):
+                    continue
+                seen.add(key)
+                den1 += is_den1
+                total += 1
+                counts.update(puzzle["themes"])
+                out.write(json.dumps(puzzle, separators=(",", ":"), sort_keys=True) + "\n")
+            out.flush()
+            if from_db is None:
+                games_done = game + 1
+                progress_path.write_text(
+                    json.dumps(
+                        {
+                            "seed": args.seed,
+                            "games_done": games_done,
+                            "seconds": round(elapsed + time.perf_counter() - start, 1),
+                            "puzzles": total,
+                        }
+                    ),
+                    "utf-8",
+                )
+            bar.update(task, completed=min(total, args.count), games=games_done)
+            if total >= args.count:
+                break
+    if pool:
+        pool.terminate()
+    seconds = elapsed + time.perf_counter() - start
+    themes = ", ".join(f"{t} {counts[t]}" for t in prove.THEMES)
+    print(f"{total} puzzles in {args.out} after {games_done} games, {seconds:.0f} s ({themes})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
