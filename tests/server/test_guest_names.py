@@ -16,7 +16,7 @@ from doushouqi.server.db.database import Database, alembic_config
 from .live import LiveServer, ManualTime, Player, make_settings, running
 from .test_persistence_restart import schema_differences
 
-LATEST_REVISION = "0003"
+LATEST_REVISION = "0005"
 
 
 def rename(player: Player, **body: object) -> tuple[int, dict[str, object]]:
