@@ -66,6 +66,20 @@ def test_explorer_counts_match_the_games_played(client: Client, artifacts: Path)
     page.click("#ex-back")
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
     shoot(page, artifacts, "explorer-line")
+    # the position is in the address: a reload opens it
+    page.reload()
+    expect(page.locator("#ex-total")).to_contain_text("共有 3 局")
+    assert rows(page) == {"g7g6": 2, "a7a6": 1}
+    # and on the analysis board, and back to the explorer from there
+    page.click("#ex-to-board")
+    expect(page.locator("#ab-status")).to_contain_text("局面有效")
+    page.click("#ab-analyse")
+    page.click("#ab-explorer")
+    expect(page.locator("#ex-total")).to_contain_text("共有 3 局")
+    page.goto(f"{server.url}/#/explorer")
+    expect(page.locator("#ex-total")).to_contain_text("共有 4 局")
+    page.locator('#ex-moves tr[data-move="a3a4"] button').click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
 
     # the rating filter: two newcomers average 1500, in the band from 1400
     page.select_option("#ex-rating", "1400")

@@ -118,6 +118,7 @@ class AnalysisBoard {
       lines: h('ol', { class: 'ab-lines', id: 'ab-lines', 'aria-label': t('editor.lines') }),
       engine: h('p', { class: 'ab-engine', id: 'ab-engine', role: 'status' }),
       fen: h('input', { type: 'text', id: 'ab-fen', class: 'ab-fen', readonly: true, 'aria-label': t('editor.fen') }),
+      explorer: h('a', { class: 'button', id: 'ab-explorer' }, t('editor.toExplorer')),
     };
     this.editPanel = h('div', { class: 'ab-edit-panel', id: 'ab-edit-panel' },
       h('p', { class: 'ab-help' }, t('editor.help')),
@@ -136,7 +137,7 @@ class AnalysisBoard {
       this.el.lines,
       h('h2', { class: 'moves-title' }, t('editor.played')),
       this.el.moves,
-      h('div', { class: 'actions' }, this.el.back, this.el.edit));
+      h('div', { class: 'actions' }, this.el.back, this.el.edit, this.el.explorer));
     this.root.replaceChildren(h('section', { class: 'page analysis-board', id: 'analysis-board' },
       pageHead(t('editor.title')),
       h('div', { class: 'game-page ab-layout' },
@@ -352,6 +353,7 @@ class AnalysisBoard {
     });
     this.el.board.dataset.ply = String(this.line.length);
     this.el.fen.value = position.fen;
+    this.el.explorer.href = `#/explorer?${new URLSearchParams({ fen: position.fen, rules: this.rules })}`;
     this.el.moves.textContent = position.moves.length
       ? position.moves.map((m) => moveText(m.readable_zh, m.readable_en) || m.move).join('  ') : t('editor.noMoves');
     this.el.back.disabled = !this.line.length;

@@ -40,7 +40,9 @@ class Explorer {
     this.root = root;
     this.rules = params.get('rules') || 'wango';
     this.minRating = Number(params.get('min_rating')) || 0;
-    this.path = [{ fen: null, move: null, words: null }]; // the start, then each move taken
+    // The start (or the position asked for), then each move taken.
+    this.first = params.get('fen') || null;
+    this.path = [{ fen: this.first, move: null, words: null }];
     this.request = 0;
     this.closed = false;
     this.build();
@@ -67,6 +69,7 @@ class Explorer {
       table: h('tbody', { id: 'ex-moves' }),
       back: h('button', { type: 'button', id: 'ex-back', onclick: () => this.back() }, t('explorer.back')),
       start: h('button', { type: 'button', id: 'ex-start', onclick: () => this.restart() }, t('explorer.start')),
+      toBoard: h('a', { class: 'button', id: 'ex-to-board' }, t('explorer.toBoard')),
     };
     this.root.replaceChildren(h('section', { class: 'page explorer', id: 'explorer' },
       pageHead(t('explorer.title')),
@@ -77,7 +80,7 @@ class Explorer {
             h('label', { class: 'field' }, h('span', {}, t('explorer.rules')), this.el.rules),
             h('label', { class: 'field' }, h('span', {}, t('explorer.rating')), this.el.rating)),
           this.el.path,
-          h('div', { class: 'actions' }, this.el.back, this.el.start),
+          h('div', { class: 'actions' }, this.el.back, this.el.start, this.el.toBoard),
           this.el.total,
           h('table', { class: 'ex-table', id: 'ex-table' },
             h('thead', {}, h('tr', {},
@@ -99,7 +102,7 @@ class Explorer {
   }
 
   restart() {
-    this.path = [{ fen: null, move: null, words: null }];
+    this.path = [{ fen: this.first, move: null, words: null }];
     this.load();
   }
 
@@ -133,7 +136,9 @@ class Explorer {
     const here = this.path[this.path.length - 1];
     const query = new URLSearchParams({ rules: this.rules, min_rating: String(this.minRating) });
     if (here.fen) query.set('fen', here.fen);
-    history.replaceState(null, '', `#/explorer?${new URLSearchParams({ rules: this.rules, min_rating: String(this.minRating) })}`);
+    const address = new URLSearchParams({ rules: this.rules, min_rating: String(this.minRating) });
+    if (here.fen) address.set('fen', here.fen); // a reload or a shared link opens this position
+    history.replaceState(null, '', `#/explorer?${address}`);
     let answer;
     try {
       answer = await api(`/api/explorer?${query}`);
@@ -144,6 +149,7 @@ class Explorer {
     }
     if (request !== this.request || this.closed) return;
     this.answer = answer;
+    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: answer.fen, rules: answer.rules })}`;
     const color = answer.turn === 1 ? 'blue' : 'red';
     const last = here.move;
     this.board.set({
