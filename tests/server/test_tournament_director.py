@@ -297,3 +297,35 @@ def test_a_player_who_leaves_a_game_loses_it_by_abandonment(
     rows = {row["name"]: row for row in view["standings"]}
     assert rows["ann"]["score"] == 2 and rows["ann"]["played"] == 1
     assert rows["bob"]["score"] == 0 and rows["bob"]["state"] == "joined"  # not a no-show
+
+
+def test_a_player_who_withdraws_from_a_swiss_keeps_their_results_and_is_not_paired_again(
+    server: LiveServer, clock: ManualTime
+) -> None:
+    players = _register(server)
+    first = next(iter(players.values()))
+    tid = _create(first, kind="swiss", name="Leaving", time_control="5+3", rounds=3, starts_in=10)[
+        "id"
+    ]
+    _join_all(players, tid)
+    clock.advance(11)
+    view = _until(first, tid, lambda v: len(_open(v)) == 2)
+    _resign_open_games(players, view, _higher_id_loses)
+    view = _until(first, tid, lambda v: v["current_round"] == 2 and len(_open(v)) == 2)
+    # dan withdraws during round two: that game is still his to play, and counts.
+    dan = max(players)
+    assert players[dan].post(f"/api/tournaments/{tid}/withdraw").json()["me"]["state"] == (
+        "withdrawn"
+    )
+    _resign_open_games(players, view, _higher_id_loses)
+    view = _until(first, tid, lambda v: v["current_round"] == 3 and len(_open(v)) == 1)
+    third = [p for p in view["pairings"] if p["round"] == 3]
+    seated = {p["red"]["account_id"] for p in third} | {
+        p["blue"]["account_id"] for p in third if p["blue"]
+    }
+    assert dan not in seated and len(seated) == 3  # one game and a bye among the others
+    _resign_open_games(players, view, _higher_id_loses)
+    final = _until(first, tid, lambda v: v["status"] == "finished")
+    rows = {row["account_id"]: row for row in final["standings"]}
+    assert rows[dan]["state"] == "withdrawn" and rows[dan]["played"] == 2
+    assert len(rows) == 4  # results stand
