@@ -3,7 +3,7 @@
 // over it as `parent`). Also how a game's rule set is named once options were changed: the
 // server calls it "PARENT (custom)", e.g. "classic (custom)".
 
-import { t } from './i18n.js';
+import { t, plural } from './i18n.js';
 import { h } from './dom.js';
 import { fetchRuleSets } from './api.js';
 import { wolfText } from './rules_faq.js';
@@ -41,7 +41,7 @@ export function ruleSetLabel(name) {
 /** An option's value in words, as the rules page writes it. */
 export function optionValueText(key, value) {
   if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
-  if (key === 'no_capture_draw_rounds') return value ? t('opt.no_capture_draw_rounds.value', { n: value }) : t('none');
+  if (key === 'no_capture_draw_rounds') return value ? plural('opt.no_capture_draw_rounds.value', value) : t('none');
   if (key === 'ranks') return t(value === 'dog>wolf' ? 'opt.ranks.dog_over_wolf' : 'opt.ranks.wolf_over_dog');
   if (key === 'first_player') return t(`first.${value}`);
   if (key in CHOICES) return t(`opt.${key}.${value}`);
