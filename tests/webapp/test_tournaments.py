@@ -34,6 +34,7 @@ def _play_round(pages: dict[str, Page], round_number: int) -> None:
         expect(page).to_have_url(re.compile(r"#/game/"))
     for page in pages.values():
         expect(page.locator("#resign")).to_be_visible()
+        expect(page.locator("#takeback")).to_have_count(0)  # tournament games allow none
     resigned = 0
     for page in pages.values():
         you = page.evaluate("window.gameView.seats")
@@ -44,6 +45,7 @@ def _play_round(pages: dict[str, Page], round_number: int) -> None:
     assert resigned == 2
     for page in pages.values():
         expect(page.locator("#result")).to_contain_text("认输")
+        expect(page.locator("#rematch")).to_have_count(0)  # the tournament pairs the next
         page.go_back()
         expect(page.locator("#tour-standings")).to_be_visible()
 
