@@ -437,12 +437,11 @@ export class GameView {
     if (playing && seated) {
       acts.push(b.resign);
       if (g.mode === 'online') acts.push(b.draw);
-      if (!g.tournament) acts.push(b.takeback); // tournament games allow none
+      acts.push(b.takeback);
       b.takeback.disabled = !g.ply;
       b.draw.disabled = g.draw_offer !== null && g.draw_offer !== undefined;
     }
-    // Nobody to play again after an expired wait; a tournament pairs its own next games.
-    if (finished && seated && !lobbyExpired(g) && !g.tournament) acts.push(b.rematch);
+    if (finished && seated && !lobbyExpired(g)) acts.push(b.rematch); // nobody to play again
     acts.push(b.flip, b.download);
     replaceIfChanged(this.el.actions, acts);
     // hint, threats, accessible mode

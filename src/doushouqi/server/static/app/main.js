@@ -9,6 +9,7 @@ import { faqList, wolfText } from './rules_faq.js';
 import { replayRoute } from './replay.js';
 import { analysisBoardView } from './analysis_board.js';
 import { explorerView } from './explorer.js';
+import { puzzlesView } from './puzzles.js';
 import { learnListView, lessonView } from './lessons.js';
 import { LobbyExpiry, stillOpen, timeLeftLabel } from './expiry.js';
 import { noteServerTime } from './server_clock.js';
@@ -64,6 +65,7 @@ function homeView() {
       card('#/learn', pieceIcon('blue', 'rat', 'card-icon'), t('learn.card'), t('learn.card.sub'), 'rules')),
     h('p', { class: 'home-more' }, h('a', { href: '#/watch', id: 'go-watch' }, t('watch.home')), h('a', { href: '#/replay', id: 'go-replay' }, t('replay.home')),
       h('a', { href: '#/analysis', id: 'go-analysis' }, t('editor.home')), h('a', { href: '#/explorer', id: 'go-explorer' }, t('explorer.home')),
+      h('a', { href: '#/puzzles', id: 'go-puzzles' }, t('puzzle.home')),
       h('a', { href: '#/correspondence', id: 'go-corr' }, t('corr.home')), h('a', { href: '#/rules', id: 'go-rules-page' }, t('ranks.home.rules')),
       h('a', { href: '#/leaderboard', id: 'go-leaderboard' }, t('ranks.home.leaderboard')), h('a', { href: '#/ranks', id: 'go-ranks' }, t('ranks.home.ranks')),
       h('a', { href: '#/tournaments', id: 'go-tournaments' }, t('tournament.home')))));
@@ -275,6 +277,7 @@ async function route() {
     else if (parts[0] === 'replay') cleanup = await replayRoute(view, parts, params, go);
     else if (parts[0] === 'analysis') cleanup = analysisBoardView(view, params);
     else if (parts[0] === 'explorer') cleanup = explorerView(view, params);
+    else if (parts[0] === 'puzzles') cleanup = puzzlesView(view, parts, params);
     else if (parts[0] === 'login' || parts[0] === 'register') authView(view, parts[0], params);
     else if (parts[0] === 'player' && parts[1]) await profileView(view, decodeURIComponent(parts[1]));
     else if (parts[0] === 'leaderboard') await leaderboardView(view, params);
