@@ -133,6 +133,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"no tablebases for rules {rules.name!r}: {reason or 'no table folder'}")
         return 2
     signatures = _signatures(args.rules, args.animals)
+    if args.tables:
+        signatures = [s for s in signatures if s in set(args.tables)]
     if not signatures:
         print(f"no tables found for {rules.name} (generate them first)", file=sys.stderr)
         return 2
@@ -203,6 +205,7 @@ def add_tablebase(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     c.add_argument("--animals", type=int, default=4, help="largest animal count (4)")
     c.add_argument("--seed", type=int, default=1, help="random seed (1)")
     c.add_argument("--dir", help="table folder to check (first in the search path)")
+    c.add_argument("--tables", nargs="+", metavar="SIG", help="only these tables (e.g. ELvEL)")
     c.set_defaults(func=cmd_check)
 
     q = actions.add_parser("probe", help="the table value of a position and its moves")
