@@ -437,11 +437,12 @@ export class GameView {
     if (playing && seated) {
       acts.push(b.resign);
       if (g.mode === 'online') acts.push(b.draw);
-      acts.push(b.takeback);
+      if (!g.tournament) acts.push(b.takeback); // tournament games allow none
       b.takeback.disabled = !g.ply;
       b.draw.disabled = g.draw_offer !== null && g.draw_offer !== undefined;
     }
-    if (finished && seated && !lobbyExpired(g)) acts.push(b.rematch); // nobody to play again
+    // Nobody to play again after an expired wait; a tournament pairs its own next games.
+    if (finished && seated && !lobbyExpired(g) && !g.tournament) acts.push(b.rematch);
     acts.push(b.flip, b.download);
     replaceIfChanged(this.el.actions, acts);
     // hint, threats, accessible mode
