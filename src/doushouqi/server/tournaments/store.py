@@ -45,6 +45,9 @@ __all__ = [
 
 #: Arena: no-shows after which a player is marked absent (not paired until they rejoin).
 ABSENT_AFTER_NO_SHOWS = 2
+#: Seconds after a forfeit during which the director checks that its game was ended (a node
+#: that stopped between recording the forfeit and ending the game leaves it to the next pass).
+RETRY_ABORTS_FOR = 600.0
 
 
 @dataclass(frozen=True)
@@ -268,13 +271,17 @@ def _record_results(
     for p in pairings:
         if p.game_id is None:
             continue
+        if p.result is not None and (
+            p.result not in FORFEITS or (p.finished_at or 0.0) < now - RETRY_ABORTS_FOR
+        ):
+            continue  # decided long ago: no need to read its game every pass
         game = session.get(GameRow, p.game_id)
         if game is None:
             continue
         status = GameStatus(game.status)
         if p.result is not None:
-            if p.result in FORFEITS and not status.is_over:
-                todo.aborts.append(Abort(p.game_id))  # decided before a restart: act on it
+            if not status.is_over:
+                todo.aborts.append(Abort(p.game_id))  # a forfeit not yet acted on: act on it
             continue
         if status.is_over:
             p.result = _game_result(game, p)
