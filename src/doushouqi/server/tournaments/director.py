@@ -124,7 +124,12 @@ class Director:
         """One pass over the tournaments this node directs now."""
         ctx = self.ctx
         now = ctx.time.now()
-        claim = functools.partial(store.claim_due, node=self.node, now=now, lease=LEASE_SECONDS)
+        due = await ctx.db.read(functools.partial(store.due_ids, now=now))
+        if not due:
+            return  # nothing to direct: no write at all
+        claim = functools.partial(
+            store.claim, tournament_ids=due, node=self.node, now=now, lease=LEASE_SECONDS
+        )
         for tournament_id in await ctx.db.write(claim):
             try:
                 await self._direct(tournament_id)

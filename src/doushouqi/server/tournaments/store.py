@@ -35,7 +35,9 @@ __all__ = [
     "CreateGame",
     "Notify",
     "Step",
+    "claim",
     "claim_due",
+    "due_ids",
     "join",
     "release",
     "step",
@@ -87,24 +89,32 @@ class Step:
 # ---------------------------------------------------------------------- the lease
 
 
-def claim_due(session: Session, node: str, now: float, lease: float) -> list[str]:
-    """Claim every tournament that needs directing now (started, or due to start) whose lease
-    is free, lapsed or already ours; their ids. One conditional UPDATE per tournament: two
-    nodes never both win one."""
-    due = session.scalars(
-        select(TournamentRow.id).where(
-            or_(
-                TournamentRow.status == "started",
-                (TournamentRow.status == "created") & (TournamentRow.starts_at <= now),
+def due_ids(session: Session, now: float) -> list[str]:
+    """The tournaments that need directing now: started, or due to start."""
+    return list(
+        session.scalars(
+            select(TournamentRow.id).where(
+                or_(
+                    TournamentRow.status == "started",
+                    (TournamentRow.status == "created") & (TournamentRow.starts_at <= now),
+                )
             )
-        )
-    ).all()
+        ).all()
+    )
+
+
+def claim(
+    session: Session, tournament_ids: Sequence[str], node: str, now: float, lease: float
+) -> list[str]:
+    """Claim those of ``tournament_ids`` whose lease is free, lapsed or already ours; their
+    ids. One conditional UPDATE per tournament: two nodes never both win one."""
     claimed = []
-    for tournament_id in due:
+    for tournament_id in tournament_ids:
         result = session.execute(
             update(TournamentRow)
             .where(
                 TournamentRow.id == tournament_id,
+                TournamentRow.status != "finished",
                 or_(
                     TournamentRow.director_node.is_(None),
                     TournamentRow.director_node == node,
@@ -116,6 +126,11 @@ def claim_due(session: Session, node: str, now: float, lease: float) -> list[str
         if getattr(result, "rowcount", 0) == 1:
             claimed.append(tournament_id)
     return claimed
+
+
+def claim_due(session: Session, node: str, now: float, lease: float) -> list[str]:
+    """Claim every tournament that needs directing now (see :func:`claim`)."""
+    return claim(session, due_ids(session, now), node, now, lease)
 
 
 def release(session: Session, node: str) -> None:
