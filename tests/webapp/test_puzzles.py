@@ -89,7 +89,7 @@ def test_hint_streak_and_daily(client: Client, artifacts: Path) -> None:
     expect(page.locator("#pz-feedback")).to_contain_text(right)
     page.click("#pz-mode-daily")
     daily = shown_puzzle(page, str(puzzle["id"]))
-    expect(page.locator("#pz-about")).to_contain_text("20")  # the day's date
+    expect(page.locator("#pz-about")).to_contain_text(WORDS["puzzle.dailyOf"].split("}")[1])
     assert daily["id"]
     page.click("#pz-solution")
     expect(page.locator("#pz-feedback")).to_have_attribute("data-result", "shown")

@@ -9,7 +9,10 @@ the run always plays the same moves) and, with ``--games-db URL``, from the fini
 stored by a game server. In self-play each move is, by the game's seeded random choice, the
 engine's move at a fixed search depth (``--policy engine``: the numba engine at level 10,
 deterministic at a fixed depth), a greedy move (den steps, captures) or a random legal move,
-so that den fights arise. Every position from ply 12 on is asked (tools/puzzles/prove.py):
+so that den fights arise. Every position from ply 12 on that is worth asking (a piece near a
+den, a capture on the board, or few animals: :func:`worth_asking`) is asked, and every 8th
+one also with most animals taken off (:func:`reduced`: where endgames and rat/elephant fights
+live; its ``source`` says "reduced"). The questions (tools/puzzles/prove.py):
 
 * does the side to move force a win within 3 own moves with exactly ONE first move, and is
   the player's move unique at every later step against the best defence? (a "win" puzzle)
@@ -42,7 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import prove
 
 from doushouqi.board import Board, Move
+from doushouqi.fen import placement_fen
 from doushouqi.rules import BUILTIN_RULE_SETS
+from doushouqi.squares import DENS, ELEPHANT, LION, RAT, TIGER, code_animal, code_color
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "src" / "doushouqi" / "server" / "data" / "puzzles.jsonl"
@@ -55,6 +60,13 @@ PER_GAME = 3
 MIN_GAP = 4
 #: At most this share of the puzzles may be one-move den entries (the easiest kind).
 MAX_DEN1_SHARE = 0.2
+#: Positions asked: a piece this close to the enemy den, a capture, or this few animals.
+NEAR_DEN = 4
+ENDGAME_ASK = 8
+#: Every REDUCE_EVERY plies a game's position is also asked with most animals taken off
+#: (see :func:`reduced`), at most PER_GAME_REDUCED puzzles per game from those.
+REDUCE_EVERY = 8
+PER_GAME_REDUCED = 2
 
 _engine: Any = None
 
@@ -170,6 +182,52 @@ def make_puzzle(board: Board, source: str) -> dict[str, Any] | None:
     }
 
 
+def worth_asking(board: Board) -> bool:
+    """A cheap filter on which positions to put to the (expensive) exhaustive search: a piece
+    near a den, an exchange on the board, or few animals left. It only decides where to look;
+    what is kept is still proved by the search."""
+    codes = board.piece_codes()
+    count = sum(1 for c in codes if c)
+    if count <= ENDGAME_ASK:
+        return True
+    for square, code in enumerate(codes):
+        if code:
+            den = DENS[1 - code_color(code)]
+            if abs(square // 7 - den // 7) + abs(square % 7 - den % 7) <= NEAR_DEN:
+                return True
+    return any(board.is_capture(m) for m in board.generate_legal_moves())
+
+
+def reduced(board: Board, rng: random.Random) -> Board | None:
+    """The same position with most animals taken off (3 to 6 left, both sides), a rat and the
+    enemy elephant kept more often than not: where endgame and rat/elephant tactics live."""
+    codes = board.piece_codes()
+    sides: list[list[int]] = [[], []]
+    for square, code in enumerate(codes):
+        if code:
+            sides[code_color(code)].append(square)
+    keep: set[int] = set()
+    for color in (0, 1):
+        squares = sides[color]
+        if not squares:
+            return None
+        wanted = rng.choice((1, 2, 2, 3)) if color != board.turn else rng.choice((1, 2, 3))
+        favoured = [q for q in squares if code_animal(codes[q]) in (RAT, ELEPHANT, LION, TIGER)]
+        if favoured and rng.random() < 0.7:
+            keep.add(rng.choice(favoured))
+        rest = [q for q in squares if q not in keep]
+        rng.shuffle(rest)
+        keep.update(rest[: max(0, wanted - len(keep & set(squares)))])
+    placement = placement_fen([c if q in keep else 0 for q, c in enumerate(codes)])
+    try:
+        small = Board(placement + (" w" if board.turn == 0 else " b"), board.rules)
+    except ValueError:
+        return None
+    if small.outcome() is not None or not list(small.generate_legal_moves()):
+        return None
+    return small
+
+
 def scan_game(task: tuple[int, int, str, str | None, list[str] | None]) -> list[dict[str, Any]]:
     """Puzzles of one game (run in a worker process)."""
     seed, game, policy, rules, moves = task
@@ -181,8 +239,19 @@ def scan_game(task: tuple[int, int, str, str | None, list[str] | None]) -> list[
     else:
         positions = self_play(seed, game, policy)
         source = f"self-play seed {seed} game {game}"
+    rng = random.Random(f"{seed}/{game}/reduce")
+    reductions = 0
     for ply, board in positions:
-        if ply - last < MIN_GAP or len(found) >= PER_GAME:
+        if ply % REDUCE_EVERY == 0 and reductions < PER_GAME_REDUCED:
+            small = reduced(board, rng)
+            if small is not None and worth_asking(small):
+                puzzle = make_puzzle(small, f"{source} ply {ply}, reduced")
+                if puzzle is not None:
+                    found.append(puzzle)
+                    reductions += 1
+        if ply - last < MIN_GAP or len(found) - reductions >= PER_GAME:
+            continue
+        if not worth_asking(board):
             continue
         puzzle = make_puzzle(board, f"{source} ply {ply}")
         if puzzle is not None:

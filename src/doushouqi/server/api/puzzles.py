@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import random
 import weakref
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from .. import puzzles
 from ..auth import Principal
@@ -25,8 +27,8 @@ from ..errors import Problem
 from .deps import Ctx, RequiredPrincipal
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
+T = TypeVar("T")
 
-MovesField = Field(default_factory=list, max_length=12)
 Mode = Literal["rated", "streak", "daily", "theme"]
 _loaded: weakref.WeakKeyDictionary[object, asyncio.Lock | bool] = weakref.WeakKeyDictionary()
 _rng = random.Random()
@@ -38,7 +40,7 @@ class Attempt(BaseModel):
 
 
 class HintRequest(BaseModel):
-    moves: list[str] = MovesField
+    moves: list[str] = Field(default_factory=list, max_length=12)
     level: Literal[1, 2] = 1
     mode: Mode = "rated"
 
@@ -69,10 +71,11 @@ async def _ready(ctx: AppContext) -> None:
         _loaded[ctx.db] = True
 
 
-async def _run(ctx: AppContext, fn: Any) -> Any:
+async def _run(ctx: AppContext, fn: Callable[[Session], T], *, write: bool = False) -> T:
+    """``fn`` in a transaction (the writer's when it writes), its refusals as coded 4xx."""
     await _ready(ctx)
     try:
-        return await ctx.db.write(fn)
+        return await (ctx.db.write(fn) if write else ctx.db.read(fn))
     except puzzles.PuzzleError as exc:
         raise Problem(exc.status, exc.code, str(exc)) from None
 
@@ -90,13 +93,13 @@ def _check_id(puzzle_id: str) -> None:
 
 @router.get("/themes")
 async def themes(ctx: Ctx) -> dict[str, Any]:
-    return await _run(ctx, puzzles.theme_counts)  # type: ignore[no-any-return]
+    return await _run(ctx, puzzles.theme_counts)
 
 
 @router.get("/me")
 async def me(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     key = player_key(principal)
-    return await _run(ctx, lambda s: puzzles.player_view(s, key))  # type: ignore[no-any-return]
+    return await _run(ctx, lambda s: puzzles.player_view(s, key))
 
 
 @router.get("/next")
@@ -111,7 +114,7 @@ async def next_puzzle(
         raise Problem(422, "puzzle.bad_theme", "no such theme")
     key = player_key(principal)
 
-    def pick(session: Any) -> dict[str, Any]:
+    def pick(session: Session) -> dict[str, Any]:
         row = puzzles.choose(session, key, mode, theme or None, rules or None, _rng)
         return {
             "puzzle": puzzles.public_view(row),
@@ -119,26 +122,24 @@ async def next_puzzle(
             "mode": mode,
         }
 
-    return await _run(ctx, pick)  # type: ignore[no-any-return]
+    return await _run(ctx, pick)
 
 
 @router.get("/daily")
 async def daily(ctx: Ctx) -> dict[str, Any]:
     now = ctx.time.now()
 
-    def pick(session: Any) -> dict[str, Any]:
+    def pick(session: Session) -> dict[str, Any]:
         day, row = puzzles.daily(session, now)
         return {"day": day, "puzzle": puzzles.public_view(row), "mode": "daily"}
 
-    return await _run(ctx, pick)  # type: ignore[no-any-return]
+    return await _run(ctx, pick)
 
 
 @router.get("/{puzzle_id}")
 async def one(ctx: Ctx, puzzle_id: str) -> dict[str, Any]:
     _check_id(puzzle_id)
-    return await _run(  # type: ignore[no-any-return]
-        ctx, lambda s: {"puzzle": puzzles.public_view(puzzles.get(s, puzzle_id))}
-    )
+    return await _run(ctx, lambda s: {"puzzle": puzzles.public_view(puzzles.get(s, puzzle_id))})
 
 
 @router.post("/{puzzle_id}/attempt")
@@ -151,7 +152,7 @@ async def attempt(
     key = player_key(principal)
     now = ctx.time.now()
 
-    def judge(session: Any) -> dict[str, Any]:
+    def judge(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
         answer = puzzles.judge(row, body.moves)
         if answer["result"] != "continue":
@@ -160,7 +161,7 @@ async def attempt(
             )
         return answer
 
-    return await _run(ctx, judge)  # type: ignore[no-any-return]
+    return await _run(ctx, judge, write=True)
 
 
 @router.post("/{puzzle_id}/hint")
@@ -173,14 +174,14 @@ async def hint(
     key = player_key(principal)
     now = ctx.time.now()
 
-    def give(session: Any) -> dict[str, Any]:
+    def give(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
         answer = puzzles.hint(row, body.moves, body.level)
         if not puzzles.already_finished(session, key, puzzle_id, 0.0):
             answer["score"] = puzzles.finish(session, key, row, False, body.mode, now)
         return answer
 
-    return await _run(ctx, give)  # type: ignore[no-any-return]
+    return await _run(ctx, give, write=True)
 
 
 @router.post("/{puzzle_id}/solution")
@@ -192,11 +193,11 @@ async def solution(
     key = player_key(principal)
     now = ctx.time.now()
 
-    def reveal(session: Any) -> dict[str, Any]:
+    def reveal(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
         answer: dict[str, Any] = {"solution": puzzles.solution(row)}
         if not puzzles.already_finished(session, key, puzzle_id, 0.0):
             answer["score"] = puzzles.finish(session, key, row, False, body.mode, now)
         return answer
 
-    return await _run(ctx, reveal)  # type: ignore[no-any-return]
+    return await _run(ctx, reveal, write=True)
