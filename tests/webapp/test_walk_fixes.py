@@ -32,6 +32,7 @@ def test_the_register_pages_links_are_full_size_targets(client: Client) -> None:
 def test_the_accessible_mode_switch_is_a_full_size_target(client: Client) -> None:
     page = client.open("/#/new/same_screen")
     page.click("#start")
+    expect(page.locator("#status")).to_contain_text("红方走棋")
     page.click("#game-menu summary")
     toggle = page.locator("#a11y-toggle")
     label = page.locator("#game-menu .check")
@@ -120,6 +121,7 @@ def test_counted_words_are_proper_english(client: Client) -> None:
 def test_moves_are_numbered_in_pairs_and_captures_are_legible(client: Client) -> None:
     page = client.open("/#/new/same_screen")
     page.click("#start")
+    expect(page.locator("#status")).to_contain_text("红方走棋")
     for i, move in enumerate(["a3a4", "g7g6", "a4a5"]):
         click_move(page, move)
         plies(page, i + 1)
