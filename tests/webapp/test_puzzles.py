@@ -43,6 +43,8 @@ def test_solve_a_puzzle_right_then_one_wrong(client: Client, artifacts: Path) ->
     feedback_box = feedback.bounding_box()
     assert board_box and feedback_box
     assert board_box["y"] + board_box["height"] <= 844 and feedback_box["y"] >= 0
+    rules_box = page.locator("#pz-rules").bounding_box()  # the rule set it was made for
+    assert rules_box and rules_box["y"] + rules_box["height"] <= board_box["y"]
     no_overflow(page)
     shoot(page, artifacts, "puzzle-start")
 

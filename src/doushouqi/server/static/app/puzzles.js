@@ -81,7 +81,7 @@ class PuzzlePage {
       pageHead(t('puzzle.title')),
       h('div', { class: 'game-page pz-layout' },
         h('div', { class: 'board-col' },
-          h('div', { class: 'pz-bar' }, this.el.prompt, h('p', { class: 'pz-score' }, this.el.rating, ' ', this.el.change, ' ', this.el.streak)),
+          h('div', { class: 'pz-bar' }, this.el.prompt, h('p', { class: 'pz-score' }, this.el.rating, ' ', this.el.change, ' ', this.el.streak), this.el.rules),
           this.el.feedback,
           this.el.board,
           this.el.stepper),
@@ -89,7 +89,6 @@ class PuzzlePage {
           h('div', { class: 'actions pz-actions' }, this.el.hint, this.el.solution, this.el.next),
           h('div', { class: 'pz-modes', role: 'group', 'aria-label': t('puzzle.modes') }, ...MODES.map(modeButton)),
           h('label', { class: 'field pz-theme' }, h('span', {}, t('puzzle.theme')), this.el.theme),
-          this.el.rules,
           this.el.about,
           h('h2', { class: 'moves-title' }, t('puzzle.history')),
           this.el.history))));
