@@ -6,6 +6,7 @@ import { authView, leaderboardView, mountAccountMenu, profileView, ratedOption, 
 import { h, pageHead } from './dom.js';
 import { GameView } from './game.js';
 import { faqList, wolfText } from './rules_faq.js';
+import { ruleDiagrams } from './rule_diagrams.js';
 import { replayRoute } from './replay.js';
 import { analysisBoardView } from './analysis_board.js';
 import { explorerView } from './explorer.js';
@@ -235,12 +236,12 @@ async function rulesView(name) {
       h('select', { id: 'rules-select', onchange: (e) => go(`/rules/${e.target.value}`) },
         sets.map((s) => h('option', { value: s.name, selected: s.name === set.name }, t(`rules.${s.name}`))))),
     h('ol', { class: 'rule-points' },
-      h('li', {}, t('rulespage.board')),
-      h('li', {}, wolfText(set, t('rulespage.pieces', { ranks }))),
-      h('li', {}, t('rulespage.move')),
-      h('li', {}, t('rulespage.water')),
-      h('li', {}, t('rulespage.capture')),
-      h('li', {}, t('rulespage.win'))),
+      h('li', {}, h('p', {}, t('rulespage.board')), ruleDiagrams(set, 'board')),
+      h('li', {}, h('p', {}, wolfText(set, t('rulespage.pieces', { ranks }))), ruleDiagrams(set, 'pieces')),
+      h('li', {}, h('p', {}, t('rulespage.move')), ruleDiagrams(set, 'move')),
+      h('li', {}, h('p', {}, t('rulespage.water')), ruleDiagrams(set, 'water')),
+      h('li', {}, h('p', {}, t('rulespage.capture')), ruleDiagrams(set, 'capture')),
+      h('li', {}, h('p', {}, t('rulespage.win')), ruleDiagrams(set, 'win'))),
     h('h2', {}, t('rulesfaq.title')),
     faqList(set),
     h('h2', {}, t('rulespage.options')),

@@ -1,0 +1,141 @@
+// The rules page's diagrams: beside each rule point, small read-only boards that show the rule
+// on a position (drawn by the board component), with arrows for the moves the rule allows
+// (green) or forbids (red, dashed, ending in a cross), rings on the squares that matter, and a
+// caption. The positions live in rule_diagram_data.js (checked with the rules library by
+// tests/server/test_rule_diagrams.py); where the rule sets differ, the chosen set's options
+// pick the diagram that shows its own behaviour.
+
+import { createBoard } from '/board/board.js';
+import { toScreen } from '/board/state.js';
+import { h } from './dom.js';
+import { currentLang, t } from './i18n.js';
+import { wolfText } from './rules_faq.js';
+import DATA from './rule_diagram_data.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const DOG_OVER_WOLF = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
+
+// The boards drawn so far. The rules page has no cleanup of its own: a board whose page was
+// replaced (another rule set chosen, another page) is destroyed the next time diagrams are drawn,
+// so its document listener does not live on.
+let drawn = [];
+function forgetReplacedBoards() {
+  drawn = drawn.filter((board) => {
+    if (board.element.isConnected) return true;
+    board.destroy();
+    return false;
+  });
+}
+
+/** Whether a diagram is for the rule set `set` (its options as /api/rules gives them). */
+export function diagramApplies(diagram, set) {
+  return Object.entries(diagram.when ?? {}).every(([option, value]) =>
+    (option in set ? set[option] : DATA.defaults[option]) === value);
+}
+
+/** The diagrams of one rule point for the rule set `set`, in the data's order. */
+export function diagramsFor(set, point) {
+  return DATA.diagrams.filter((d) => d.point === point && diagramApplies(d, set));
+}
+
+function svgEl(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  return el;
+}
+
+/** The centre of a square in the board's 700 × 900 overlay units (Red at the bottom). */
+function centre(square) {
+  const { col, row } = toScreen(square, 'red');
+  return { x: col * 100 + 50, y: row * 100 + 50 };
+}
+
+/** An arrow from the centre of one square towards the other; a forbidden one ends in a cross. */
+function arrow({ move, legal }) {
+  const from = centre(move.slice(0, 2));
+  const to = centre(move.slice(2, 4));
+  const length = Math.hypot(to.x - from.x, to.y - from.y);
+  const ux = (to.x - from.x) / length;
+  const uy = (to.y - from.y) / length;
+  const g = svgEl('g', { class: `rd-arrow ${legal ? 'can' : 'cannot'}`, 'data-move': move });
+  // The shaft starts at the piece's edge so that its character stays readable, and a step's
+  // arrow still shows a shaft before its head.
+  const start = { x: from.x + ux * 34, y: from.y + uy * 34 };
+  if (legal) {
+    const tip = { x: to.x - ux * 8, y: to.y - uy * 8 };
+    const base = { x: tip.x - ux * 36, y: tip.y - uy * 36 };
+    g.append(
+      svgEl('line', { class: 'rd-shaft', x1: start.x, y1: start.y, x2: base.x, y2: base.y }),
+      svgEl('polygon', {
+        class: 'rd-head',
+        points: [[tip.x, tip.y], [base.x - uy * 24, base.y + ux * 24], [base.x + uy * 24, base.y - ux * 24]]
+          .map((p) => p.join(',')).join(' '),
+      }));
+  } else {
+    const end = { x: to.x - ux * 26, y: to.y - uy * 26 };
+    const r = 18;
+    g.append(
+      svgEl('line', { class: 'rd-shaft', x1: start.x, y1: start.y, x2: end.x, y2: end.y }),
+      svgEl('path', { class: 'rd-cross', d: `M${to.x - r} ${to.y - r}L${to.x + r} ${to.y + r}M${to.x + r} ${to.y - r}L${to.x - r} ${to.y + r}` }));
+  }
+  return g;
+}
+
+function layer(name) {
+  return svgEl('svg', { class: `rd-layer ${name}`, viewBox: '0 0 700 900', 'aria-hidden': 'true', focusable: 'false' });
+}
+
+/**
+ * The rings, and a tint on each arrow's target square (green: allowed, red: not), drawn under
+ * the pieces: a ringed piece stays readable, and a one-square capture, whose arrow is short,
+ * still shows where it goes.
+ */
+function marksLayer(diagram) {
+  const svg = layer('rd-marks');
+  for (const { move, legal } of diagram.arrows) {
+    const { x, y } = centre(move.slice(2, 4));
+    svg.append(svgEl('rect', { class: `rd-target ${legal ? 'can' : 'cannot'}`, x: x - 50, y: y - 50, width: 100, height: 100 }));
+  }
+  for (const square of diagram.marks) {
+    const { x, y } = centre(square);
+    svg.append(svgEl('rect', { class: 'rd-mark', 'data-square': square, x: x - 44, y: y - 44, width: 88, height: 88, rx: 14 }));
+  }
+  return svg;
+}
+
+/** The arrows, drawn over the pieces (a capture's arrow ends on the piece it takes). */
+function arrowsLayer(diagram) {
+  const svg = layer('rd-arrows');
+  for (const a of diagram.arrows) svg.append(arrow(a));
+  return svg;
+}
+
+/** One diagram: the board (read-only, out of the tab order) and its caption. */
+function figure(diagram, set) {
+  const box = h('div', { class: 'rd-board', inert: true, 'aria-hidden': 'true' });
+  const config = {
+    position: diagram.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false },
+    wolfName: set.wolf_name === 'fox' ? 'fox' : 'wolf',
+  };
+  if ((set.ranks ?? DATA.defaults.ranks) === 'dog>wolf') config.ranks = DOG_OVER_WOLF;
+  const board = createBoard(box, config);
+  drawn.push(board);
+  const pieces = board.element.querySelector('.dsq-pieces');
+  pieces?.before(marksLayer(diagram));
+  pieces?.after(arrowsLayer(diagram));
+  return h('figure', { class: 'rule-diagram', dataset: { diagram: diagram.id } },
+    box, h('figcaption', {}, wolfText(set, t(diagram.caption))));
+}
+
+/**
+ * The diagrams of a rule point (`board`, `pieces`, `move`, `water`, `capture`, `win`) for the
+ * rule set `set`, in a box that sits under the point's text on a phone and beside it on a
+ * desktop; null when the point has none.
+ */
+export function ruleDiagrams(set, point) {
+  const diagrams = diagramsFor(set, point);
+  if (!diagrams.length) return null;
+  // The new page replaces the old one right after it is built: clean up once that is done.
+  setTimeout(forgetReplacedBoards, 0);
+  return h('div', { class: 'rule-diagrams', dataset: { point } }, diagrams.map((d) => figure(d, set)));
+}
