@@ -196,7 +196,7 @@ def test_out_of_scope_rules_and_positions_are_not_covered(tables: Path) -> None:
         assert probe(Board("7/3L3/7/7/7/7/7/7/r6 w", rules=rules)) is None
     with pytest.raises(ValueError, match="history"):
         generate("classic", 2, tables)
-    assert probe(Board("7/3L3/7/7/7/7/7/7/r5R w", rules="wango")) is None  # no such table
+    assert probe(Board("7/3L3/7/7/7/7/7/7/r4RE w", rules="wango")) is None  # no such table
     assert probe(Board("3L3/7/7/7/7/7/7/7/r6 b", rules="wango")) is None  # den entered
 
 

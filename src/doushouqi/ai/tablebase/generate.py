@@ -196,7 +196,7 @@ def _ray_runner(
     """Run one level's jobs as Ray tasks on the cluster at ``address`` (the output directory
     must be shared by the nodes)."""
     try:
-        import ray  # optional: not a dependency of the package
+        import ray  # type: ignore[import-not-found]  # optional, not a dependency
     except ImportError:
         raise ValueError("--cluster needs Ray installed (pip install ray)") from None
     if not ray.is_initialized():

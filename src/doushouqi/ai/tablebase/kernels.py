@@ -16,6 +16,8 @@ them is ``n - 1``. Entries still unknown when no level changes anything are draw
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit, prange
 
@@ -32,7 +34,10 @@ ELEPHANT = 8
 
 
 @njit(cache=True, nogil=True)
-def encode(kinds, n, sq, full_pos, half_pos, full_size, half_size):
+def encode(
+    kinds: np.ndarray, n: int, sq: np.ndarray, full_pos: np.ndarray, half_pos: np.ndarray,
+    full_size: np.ndarray, half_size: np.ndarray,
+) -> int:  # fmt: skip
     """The entry of squares ``sq`` (mover's frame, slot order); mirrors when the first animal
     stands on files e-g."""
     mirror = sq[0] % 7 > 3
@@ -50,7 +55,10 @@ def encode(kinds, n, sq, full_pos, half_pos, full_size, half_size):
 
 
 @njit(cache=True, nogil=True)
-def decode(kinds, n, index, sq, full_sq, half_sq, full_size, half_size):
+def decode(
+    kinds: np.ndarray, n: int, index: int, sq: np.ndarray, full_sq: np.ndarray,
+    half_sq: np.ndarray, full_size: np.ndarray, half_size: np.ndarray,
+) -> bool:  # fmt: skip
     """Squares of entry ``index`` into ``sq``; False when two animals share a square."""
     for i in range(n - 1, -1, -1):
         rat = 1 if kinds[i] == RAT else 0
@@ -66,13 +74,16 @@ def decode(kinds, n, index, sq, full_sq, half_sq, full_size, half_size):
 
 
 @njit(cache=True, nogil=True)
-def can_capture(attacker, frm, defender, to, water, own_trap, enemy_trap, rank, flags):
+def can_capture(
+    attacker: int, frm: int, defender: int, to: int, water: np.ndarray, own_trap: np.ndarray,
+    enemy_trap: np.ndarray, rank: np.ndarray, flags: np.ndarray,
+) -> bool:  # fmt: skip
     """docs/rules.md 4.5 in the mover's frame (the attacker is the mover's)."""
     if flags[2] == 0 and enemy_trap[frm] == 1:
         return False
     if attacker == RAT:
         if defender == RAT:
-            return water[frm] == water[to] or flags[1] == 1
+            return bool(water[frm] == water[to] or flags[1] == 1)
         if water[frm] == 1:
             return False
         return defender == ELEPHANT or own_trap[to] == 1
@@ -80,12 +91,15 @@ def can_capture(attacker, frm, defender, to, water, own_trap, enemy_trap, rank, 
         return True
     if attacker == ELEPHANT and defender == RAT:
         return False
-    return rank[attacker] >= rank[defender]
+    return bool(rank[attacker] >= rank[defender])
 
 
 @njit(cache=True, nogil=True)
-def gen_moves(kinds, nm, n, sq, geo_steps, geo_jumps, geo_paths, water, own_trap, enemy_trap,
-              rank, flags, out):  # fmt: skip
+def gen_moves(
+    kinds: np.ndarray, nm: int, n: int, sq: np.ndarray, geo_steps: np.ndarray,
+    geo_jumps: np.ndarray, geo_paths: np.ndarray, water: np.ndarray, own_trap: np.ndarray,
+    enemy_trap: np.ndarray, rank: np.ndarray, flags: np.ndarray, out: np.ndarray,
+) -> int:  # fmt: skip
     """The mover's legal moves into ``out`` rows (slot, to, captured slot or -1); the count."""
     count = 0
     for slot in range(nm):
@@ -131,7 +145,10 @@ def gen_moves(kinds, nm, n, sq, geo_steps, geo_jumps, geo_paths, water, own_trap
 
 
 @njit(cache=True, nogil=True)
-def _child(kinds, nm, n, sq, slot, to, captured, child_kinds, child_sq):
+def _child(
+    kinds: np.ndarray, nm: int, n: int, sq: np.ndarray, slot: int, to: int, captured: int,
+    child_kinds: np.ndarray, child_sq: np.ndarray,
+) -> int:  # fmt: skip
     """The position after the move, in the opponent's frame; returns its animal count."""
     c = 0
     for j in range(nm, n):
@@ -147,10 +164,15 @@ def _child(kinds, nm, n, sq, slot, to, captured, child_kinds, child_sq):
 
 
 @njit(cache=True, nogil=True)
-def build(kinds, nm, n, size, partner_offset, ext_vals, ext_off, fill, child_start, children,
-          val, ext_win, ext_lossmax, ext_draw, degree,
-          geo_steps, geo_jumps, geo_paths, water, own_trap, enemy_trap,
-          full_pos, half_pos, full_sq, half_sq, full_size, half_size, rank, flags):  # fmt: skip
+def build(
+    kinds: np.ndarray, nm: int, n: int, size: int, partner_offset: int, ext_vals: np.ndarray,
+    ext_off: np.ndarray, fill: bool, child_start: np.ndarray, children: np.ndarray,
+    val: np.ndarray, ext_win: np.ndarray, ext_lossmax: np.ndarray, ext_draw: np.ndarray,
+    degree: np.ndarray, geo_steps: np.ndarray, geo_jumps: np.ndarray, geo_paths: np.ndarray,
+    water: np.ndarray, own_trap: np.ndarray, enemy_trap: np.ndarray, full_pos: np.ndarray,
+    half_pos: np.ndarray, full_sq: np.ndarray, half_sq: np.ndarray, full_size: np.ndarray,
+    half_size: np.ndarray, rank: np.ndarray, flags: np.ndarray,
+) -> None:  # fmt: skip
     """First pass (``fill`` False): the values known from the moves alone and the number of
     successors in the job; second pass: the successor lists (CSR from ``child_start``).
     All output arrays are this table's slices."""
@@ -200,7 +222,10 @@ def build(kinds, nm, n, size, partner_offset, ext_vals, ext_off, fill, child_sta
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _level(n, val, ext_win, ext_lossmax, ext_draw, child_start, children):
+def _level(
+    n: int, val: np.ndarray, ext_win: np.ndarray, ext_lossmax: np.ndarray,
+    ext_draw: np.ndarray, child_start: np.ndarray, children: np.ndarray,
+) -> int:  # fmt: skip
     changed = 0
     for p in prange(val.shape[0]):
         if val[p] != 0:
@@ -234,13 +259,17 @@ def _level(n, val, ext_win, ext_lossmax, ext_draw, child_start, children):
     return changed
 
 
-def solve_levels(val, ext_win, ext_lossmax, ext_draw, child_start, children, progress=None):
+def solve_levels(
+    val: np.ndarray, ext_win: np.ndarray, ext_lossmax: np.ndarray, ext_draw: np.ndarray,
+    child_start: np.ndarray, children: np.ndarray,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:  # fmt: skip
     """Fix every value level by level (see the module docstring); returns the last level."""
     finite = ext_win[(ext_win < INF) & (val == 0)]
     horizon = max(int(finite.max()) if finite.size else 0, int(ext_lossmax.max(initial=0)))
     n = 1
     while True:
-        changed = _level(np.int64(n), val, ext_win, ext_lossmax, ext_draw, child_start, children)
+        changed = _level(n, val, ext_win, ext_lossmax, ext_draw, child_start, children)
         if progress is not None:
             progress(n, int(changed))
         if changed == 0 and n >= horizon:

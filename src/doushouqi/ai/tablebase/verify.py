@@ -25,6 +25,7 @@ import dataclasses
 import itertools
 import random
 from collections.abc import Iterator, Sequence
+from typing import Literal
 
 from doushouqi.board import Board
 from doushouqi.fen import placement_fen
@@ -63,19 +64,18 @@ def random_board(rng: random.Random, signature: str, rules: RuleSet | str) -> Bo
     rules = find_rules(rules)
     mover, opponent = parse_signature(signature)
     turn = rng.choice((RED, BLUE))
-    while True:
-        placed: dict[int, int] = {}
-        for color, animals in ((turn, mover), (1 - turn, opponent)):
-            for animal in animals:
-                code = piece_code(color, animal)
-                choices = [s for s in _squares_for(code) if s not in placed]
-                placed[rng.choice(choices)] = code
-        return _board(placed, turn, rules)
+    placed: dict[int, int] = {}
+    for color, animals in ((turn, mover), (1 - turn, opponent)):
+        for animal in animals:
+            code = piece_code(color, animal)
+            choices = [s for s in _squares_for(code) if s not in placed]
+            placed[rng.choice(choices)] = code
+    return _board(placed, turn, rules)
 
 
-def _after(board: Board) -> Value | bool | None:
-    """The value for the side to move after a push: a finished game as a value, False when
-    the game goes on."""
+def _after(board: Board) -> Value | Literal[False] | None:
+    """The value for the side to move after a push: a finished game as a value (None for a
+    draw by rule), False when the game goes on."""
     outcome = board.outcome()
     if outcome is None:
         return False
@@ -113,7 +113,7 @@ def bounded_value(board: Board, depth: int) -> Value | None:
                 if child is False:
                     child = search(d - 1)
                 work.pop()
-                if child is None or child is True:
+                if child is None:
                     all_lose = False
                     continue
                 if child[0] < 0:
@@ -153,13 +153,12 @@ def consistency(board: Board) -> str | None:
     all_lose = True
     for move in list(work.generate_legal_moves()):
         work.push(move)
-        child = _after(work)
-        if child is False:
-            child = _table_value(probe(work))
+        finished = _after(work)
+        child = _table_value(probe(work)) if finished is False else finished
         work.pop()
         if child == "missing":
             return f"after {move}: not covered"
-        if child is None or child is True or isinstance(child, str):
+        if child is None or isinstance(child, str):
             all_lose = False
         elif child[0] < 0:
             fastest = child[1] + 1 if fastest is None else min(fastest, child[1] + 1)
