@@ -67,7 +67,10 @@ def test_bot_plays_a_game(server: LiveServer) -> None:
         played = bot.post(f"/api/bot/game/{game_id}/move/a7a6")
         assert played.status_code == 200 and played.json()["ok"]
         assert ws.wait_for("move_made")["move"] == "a7a6"
-        assert bot.post(f"/api/bot/game/{game_id}/fly").status_code == 404
+        fly = bot.post(f"/api/bot/game/{game_id}/fly")
+        assert (fly.status_code, fly.json()["code"]) == (404, "bot.unknown_action")
+        gone = bot.post("/api/bot/game/nosuchgame/resign")
+        assert (gone.status_code, gone.json()["code"]) == (404, "game.not_found")
         assert bot.post(f"/api/bot/game/{game_id}/resign").status_code == 200
         assert ws.wait_for("game_finished")["winner"] == 0
     assert stream.next("game_finished")["termination"] == "resignation"

@@ -176,8 +176,9 @@ def test_messages_are_stored_and_replayed_on_reconnect(game: Any, server: LiveSe
 
 def test_history_of_a_game_that_does_not_exist(server: LiveServer) -> None:
     player = server.player().guest()
-    assert player.get("/api/games/nosuchgame/chat").status_code == 404
-    assert player.get("/api/games/bad%20id!/chat").status_code == 404
+    for url in ("/api/games/nosuchgame/chat", "/api/games/bad%20id!/chat"):
+        answer = player.get(url)
+        assert (answer.status_code, answer.json()["code"]) == (404, "game.not_found")
 
 
 def test_a_reader_reports_a_message_once(game: Any, server: LiveServer) -> None:
@@ -191,7 +192,8 @@ def test_a_reader_reports_a_message_once(game: Any, server: LiveServer) -> None:
     assert again.status_code == 200 and again.json()["new"] is False
     # A spectator cannot report what it cannot read; unknown ids and reasons are refused.
     assert watcher.post(url, json={"reason": "spam"}).status_code == 404
-    assert red.post(f"/api/games/{game_id}/chat/999999/report").status_code == 404
+    gone = red.post(f"/api/games/{game_id}/chat/999999/report")
+    assert (gone.status_code, gone.json()["code"]) == (404, "chat.message_not_found")
     assert red.post(url, json={"reason": "<script>"}).status_code == 422
     assert server.player().post(url).status_code == 401
 

@@ -19,12 +19,13 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from ..actors import GameActor, Subscriber
 from ..auth import Principal
 from ..cluster import RemoteGame
+from ..errors import Problem
 from ..ws import ACTIONS, Client, dispatch
 from .deps import AccountPrincipal, Ctx
 
@@ -66,7 +67,7 @@ async def stream_events(ctx: Ctx, principal: AccountPrincipal) -> StreamingRespo
 async def _actor(ctx: Ctx, game_id: str) -> GameActor | RemoteGame:
     actor = await ctx.registry.get(game_id)
     if actor is None:
-        raise HTTPException(404, "no such game")
+        raise Problem(404, "game.not_found", "no such game")
     return actor
 
 
@@ -114,5 +115,6 @@ async def bot_action(
     ``accept_takeback``, ``decline_takeback``, ``rematch``, ``claim_victory``, ``claim_draw``
     or ``join``."""
     if action not in ACTIONS and action != "join":
-        raise HTTPException(404, f"unknown action; known: join, {', '.join(ACTIONS)}")
+        known = ", ".join(ACTIONS)
+        raise Problem(404, "bot.unknown_action", f"unknown action; known: join, {known}")
     return await _play(ctx, principal, game_id, {"type": action})

@@ -14,7 +14,8 @@ A challenge moves on from ``pending`` exactly once: each step is an update that 
 status it expects, so two nodes (or two tabs) answering at once cannot both accept it. One
 that nobody answered is ``expired`` after :data:`LIVE_TTL` (a week for correspondence).
 Accounts only: a guest can neither send nor receive one (``challenge.accounts_only``).
-Refusals are codes the client translates: ``{"detail": {"code": "challenge.…", "params"}}``.
+Refusals are ``Problem`` errors (server/errors.py): a code the client translates
+(``error.challenge.…``) with its params, and an English ``detail``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import json
 import logging
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -34,6 +35,7 @@ from doushouqi.rules import BUILTIN_RULE_SETS
 from ..auth import Principal
 from ..db.models import AccountRow
 from ..db.models_pairing import ChallengeRow
+from ..errors import Problem
 from ..notifications import notify, player_key_of, push
 from ..pairing import new_seek_id, start_game_between
 from .deps import Ctx, RequiredPrincipal, enforce_rate
@@ -52,13 +54,9 @@ MAX_OUTGOING = 10
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "casual", "rated", "rules")
 
 
-def refused(http_status: int, code: str, **params: Any) -> HTTPException:
-    return HTTPException(http_status, {"code": code, "params": params})
-
-
 def _account_only(principal: Principal) -> None:
     if principal.account_id is None:
-        raise refused(403, "challenge.accounts_only")
+        raise Problem(403, "challenge.accounts_only", "challenges are for accounts")
 
 
 class NewChallenge(BaseModel):
@@ -82,9 +80,13 @@ def _time_control(text: str | None) -> tuple[str | None, float]:
     try:
         control = TimeControl.parse(text)
     except TimeControlError:
-        raise refused(422, "challenge.bad_time_control", time_control=text[:40]) from None
+        raise Problem(
+            422, "challenge.bad_time_control", "bad time control", time_control=text[:40]
+        ) from None
     if control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
-        raise refused(422, "challenge.bad_time_control", time_control=text[:40])
+        raise Problem(
+            422, "challenge.bad_time_control", "time control too long", time_control=text[:40]
+        )
     return str(control), CORRESPONDENCE_TTL if control.is_correspondence else LIVE_TTL
 
 
@@ -126,7 +128,7 @@ async def create_challenge(
     enforce_rate(ctx.create_limiter, request)  # each challenge may become a game
     rules = body.rules.strip().lower()
     if rules not in BUILTIN_RULE_SETS:
-        raise refused(422, "challenge.unknown_rules", rules=body.rules[:40])
+        raise Problem(422, "challenge.unknown_rules", "unknown rule set", rules=body.rules[:40])
     control, ttl = _time_control(body.time_control)
     now = ctx.time.now()
     sender_key = player_key_of(principal)
@@ -134,9 +136,9 @@ async def create_challenge(
     def write(session: Session) -> tuple[dict[str, Any], int]:
         to = _recipient(session, body.to)
         if to is None:
-            raise refused(404, "challenge.no_such_player", username=body.to[:32])
+            raise Problem(404, "challenge.no_such_player", "no such player", username=body.to[:32])
         if to.id == principal.account_id:
-            raise refused(422, "challenge.self")
+            raise Problem(422, "challenge.self", "you cannot challenge yourself")
         pending = session.scalar(
             select(func.count()).where(
                 ChallengeRow.from_key == sender_key,
@@ -145,7 +147,7 @@ async def create_challenge(
             )
         )
         if (pending or 0) >= MAX_OUTGOING:
-            raise refused(409, "challenge.too_many", max=MAX_OUTGOING)
+            raise Problem(409, "challenge.too_many", "too many pending", max=MAX_OUTGOING)
         row = ChallengeRow(
             id=new_seek_id(),
             from_key=sender_key,
@@ -172,12 +174,19 @@ async def create_challenge(
 async def _load(ctx: Ctx, challenge_id: str) -> ChallengeRow:
     row = await ctx.db.read(lambda s: s.get(ChallengeRow, challenge_id[:16]))
     if row is None:
-        raise refused(404, "challenge.not_found")
+        raise Problem(404, "challenge.not_found", "no such challenge")
     return row
 
 
 def _involves(row: ChallengeRow, principal: Principal) -> bool:
     return row.to_account == principal.account_id or row.from_key == player_key_of(principal)
+
+
+def _not_yours(row: ChallengeRow, principal: Principal) -> Problem:
+    """A stranger is told nothing exists (404); the other side that it is not theirs (403)."""
+    if _involves(row, principal):
+        return Problem(403, "challenge.not_yours", "not your challenge to answer")
+    return Problem(404, "challenge.not_yours", "not your challenge to answer")
 
 
 @router.get("/challenges")
@@ -211,7 +220,7 @@ async def get_challenge(
     _account_only(principal)
     row = await _load(ctx, challenge_id)
     if not _involves(row, principal):
-        raise refused(404, "challenge.not_found")
+        raise Problem(404, "challenge.not_found", "no such challenge")
     answer = challenge_dict(row, ctx.time.now())
     answer["yours"] = row.from_key == player_key_of(principal)
     return answer
@@ -236,8 +245,9 @@ async def _move_on(ctx: Ctx, challenge_id: str, status: str, **values: Any) -> b
     return bool(await ctx.db.write(write))
 
 
-def _gone(row: ChallengeRow, now: float) -> HTTPException:
-    return refused(409, "challenge.gone", status=challenge_dict(row, now)["status"])
+def _gone(row: ChallengeRow, now: float) -> Problem:
+    status = challenge_dict(row, now)["status"]
+    return Problem(409, "challenge.gone", "the challenge is no longer pending", status=status)
 
 
 @router.post("/challenges/{challenge_id}/accept")
@@ -248,7 +258,7 @@ async def accept_challenge(
     _account_only(principal)
     row = await _load(ctx, challenge_id)
     if row.to_account != principal.account_id:
-        raise refused(404 if not _involves(row, principal) else 403, "challenge.not_yours")
+        raise _not_yours(row, principal)
     if not await _move_on(ctx, row.id, "accepted"):
         raise _gone(await _load(ctx, row.id), ctx.time.now())
     sender = Principal.from_dict(json.loads(row.from_player))
@@ -284,7 +294,7 @@ async def decline_challenge(
     _account_only(principal)
     row = await _load(ctx, challenge_id)
     if row.to_account != principal.account_id:
-        raise refused(404 if not _involves(row, principal) else 403, "challenge.not_yours")
+        raise _not_yours(row, principal)
     if not await _move_on(ctx, row.id, "declined", decline_reason=body.reason):
         raise _gone(await _load(ctx, row.id), ctx.time.now())
     params = {"by": principal.name, "reason": body.reason, "id": row.id}
@@ -300,7 +310,7 @@ async def cancel_challenge(
     _account_only(principal)
     row = await _load(ctx, challenge_id)
     if row.from_key != player_key_of(principal):
-        raise refused(404 if not _involves(row, principal) else 403, "challenge.not_yours")
+        raise _not_yours(row, principal)
     if not await _move_on(ctx, row.id, "cancelled"):
         raise _gone(await _load(ctx, row.id), ctx.time.now())
     update_message = {"type": "challenge_update", "id": row.id, "status": "cancelled"}

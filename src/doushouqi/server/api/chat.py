@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path
+from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict
 
 from ..actors import GAME_ID
 from ..chat import history_for, report_message
+from ..errors import Problem
 from .deps import Ctx, OptionalPrincipal, RequiredPrincipal
 
 router = APIRouter(prefix="/api", tags=["chat"])
@@ -25,7 +26,7 @@ class ReportBody(BaseModel):
 
 def _game_id(game_id: str) -> str:
     if not GAME_ID.fullmatch(game_id):
-        raise HTTPException(404, "no such game")
+        raise Problem(404, "game.not_found", "no such game")
     return game_id
 
 
@@ -36,7 +37,7 @@ async def game_chat(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dic
     identity = None if principal is None else principal.identity
     rooms, messages = await history_for(ctx, _game_id(game_id), identity)
     if not rooms:
-        raise HTTPException(404, "no such game")
+        raise Problem(404, "game.not_found", "no such game")
     return {"game_id": game_id, "rooms": list(rooms), "messages": messages}
 
 
@@ -53,5 +54,5 @@ async def report_chat_message(
     reason = "other" if body is None else body.reason
     stored = await report_message(ctx, _game_id(game_id), message_id, principal.identity, reason)
     if stored is None:
-        raise HTTPException(404, "no such message")
+        raise Problem(404, "chat.message_not_found", "no such message")
     return {"reported": True, "message_id": message_id, "new": stored}

@@ -6,7 +6,8 @@
 * ``DELETE /api/seeks/{id}`` — cancel your seek.
 * ``GET /api/seeks`` — the open seeks counted by rules, time control and rated; and yours.
 
-Errors are codes the client translates: ``{"detail": {"code": "pairing.…", "params": {}}}``.
+Errors are ``Problem`` errors (server/errors.py): a code the client translates
+(``error.pairing.…``) with its params, and an English ``detail``.
 The matcher runs on every node (``pairing.run_matcher``), started with the app.
 """
 
@@ -18,7 +19,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import APIRouter, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -27,6 +28,7 @@ from doushouqi.clock import TimeControl, TimeControlError
 from doushouqi.rules import BUILTIN_RULE_SETS
 
 from ..db.models_pairing import SeekRow
+from ..errors import Problem
 from ..notifications import player_key_of
 from ..pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
 from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
@@ -54,10 +56,6 @@ async def _matcher(app: FastAPI) -> AsyncIterator[None]:
 
 
 router = APIRouter(prefix="/api", tags=["pairing"], lifespan=_matcher)
-
-
-def refused(status: int, code: str, **params: Any) -> HTTPException:
-    return HTTPException(status, {"code": code, "params": params})
 
 
 class PostSeek(BaseModel):
@@ -88,10 +86,17 @@ def _live_time_control(text: str) -> str:
     try:
         control = TimeControl.parse(text)
     except TimeControlError:
-        raise refused(422, "pairing.bad_time_control", time_control=text[:40]) from None
+        raise Problem(
+            422, "pairing.bad_time_control", "bad time control", time_control=text[:40]
+        ) from None
     too_long = control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS
     if control.is_correspondence or too_long:
-        raise refused(422, "pairing.bad_time_control", time_control=text[:40])
+        raise Problem(
+            422,
+            "pairing.bad_time_control",
+            "only live games are paired",
+            time_control=text[:40],
+        )
     return str(control)
 
 
@@ -103,12 +108,18 @@ async def post_seek(
     enforce_rate(ctx.create_limiter, request)  # each seek may become a game
     rules = body.rules.strip().lower()
     if rules not in BUILTIN_RULE_SETS:
-        raise refused(422, "pairing.unknown_rules", rules=body.rules[:40])
+        raise Problem(422, "pairing.unknown_rules", "unknown rule set", rules=body.rules[:40])
     control = _live_time_control(body.time_control)
     if body.rated and principal.account_id is None:
-        raise refused(403, "pairing.rated_needs_account")
+        raise Problem(403, "pairing.rated_needs_account", "rated games need an account")
     if body.rating_range is not None and not MIN_RANGE <= body.rating_range <= MAX_RANGE:
-        raise refused(422, "pairing.bad_rating_range", min=MIN_RANGE, max=MAX_RANGE)
+        raise Problem(
+            422,
+            "pairing.bad_rating_range",
+            "rating range out of bounds",
+            min=MIN_RANGE,
+            max=MAX_RANGE,
+        )
     key = player_key_of(principal)
     rating = principal.rating.rating
     now = ctx.time.now()
@@ -124,7 +135,9 @@ async def post_seek(
                 row.alive_until = max(row.alive_until, now + SEEK_GRACE)
                 return seek_dict(row), False
         if len(mine) >= MAX_SEEKS_PER_PLAYER:
-            raise refused(409, "pairing.too_many_seeks", max=MAX_SEEKS_PER_PLAYER)
+            raise Problem(
+                409, "pairing.too_many_seeks", "too many open seeks", max=MAX_SEEKS_PER_PLAYER
+            )
         row = SeekRow(
             id=new_seek_id(),
             player_key=key,
@@ -164,7 +177,7 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
         return int(getattr(result, "rowcount", 0) or 0)
 
     if not await ctx.db.write(write):
-        raise refused(404, "pairing.no_such_seek")
+        raise Problem(404, "pairing.no_such_seek", "no such seek")
     return {"cancelled": seek_id}
 
 

@@ -1,6 +1,6 @@
 """Tournaments over REST: create (accounts only), list, read (standings, pairings, your game),
-join and withdraw. Refusals carry a code the client translates:
-``{"detail": {"code": "tournament.full", "params": {}}}``."""
+join and withdraw. Refusals are ``Problem`` errors (server/errors.py): a code the
+client translates (``error.tournament.full``) with its params, and an English ``detail``."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from doushouqi.clock import TimeControl, TimeControlError
 
 from ..db.models import AccountRow
 from ..db.models_tournament import TournamentRow
+from ..errors import Problem
 from ..tournaments import store
 from .deps import AccountPrincipal, Ctx, OptionalPrincipal, enforce_rate
 from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, chosen_rules
@@ -53,54 +54,76 @@ class CreateTournament(BaseModel):
     min_rating: int | None = None
 
 
-def _refuse(status: int, code: str, **params: Any) -> HTTPException:
-    return HTTPException(status, {"code": code, "params": params})
+def _refusal(code: str) -> Problem:
+    """The answer to a refusal code of ``store.join`` / ``store.withdraw``."""
+    known = {
+        "tournament.not_found": Problem(404, "tournament.not_found", "no such tournament"),
+        "tournament.finished": Problem(409, "tournament.finished", "the tournament is over"),
+        "tournament.already_started": Problem(
+            409, "tournament.already_started", "a started Swiss cannot be joined"
+        ),
+        "tournament.rating_too_low": Problem(
+            409, "tournament.rating_too_low", "your rating is below the tournament's lowest"
+        ),
+        "tournament.full": Problem(409, "tournament.full", "the tournament is full"),
+        "tournament.not_joined": Problem(409, "tournament.not_joined", "you have not joined"),
+    }
+    return known.get(code) or Problem(409, code, code)
 
 
 def _checked_control(text: str) -> str:
     try:
         control = TimeControl.parse(text)
     except TimeControlError:
-        raise _refuse(422, "tournament.bad_time_control", time_control=text[:40]) from None
+        raise Problem(
+            422, "tournament.bad_time_control", "bad time control", time_control=text[:40]
+        ) from None
     too_long = control.base > min(MAX_BASE_SECONDS, MAX_TOURNAMENT_BASE)
     if too_long or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
-        raise _refuse(422, "tournament.time_control_too_long", max_minutes=60)
+        raise Problem(
+            422, "tournament.time_control_too_long", "time control too long", max_minutes=60
+        )
     return str(control)
 
 
 def _checked(body: CreateTournament, now: float) -> dict[str, Any]:
     name = " ".join(body.name.split())
     if not name:
-        raise _refuse(422, "tournament.name_empty")
+        raise Problem(422, "tournament.name_empty", "empty name")
     if len(name) > MAX_NAME:
-        raise _refuse(422, "tournament.name_too_long", max=MAX_NAME)
+        raise Problem(422, "tournament.name_too_long", "name too long", max=MAX_NAME)
     if not name.isprintable():
-        raise _refuse(422, "tournament.name_bad_characters")
+        raise Problem(422, "tournament.name_bad_characters", "name has unprintable characters")
     try:
         rules = chosen_rules(body.rules)
     except HTTPException as exc:
-        raise _refuse(422, "tournament.bad_rules", reason=str(exc.detail)[:300]) from None
+        reason = str(exc.detail)[:300]
+        raise Problem(422, "tournament.bad_rules", reason, reason=reason) from None
     control = _checked_control(body.time_control)
     starts_at = body.starts_at if body.starts_at is not None else now + (body.starts_in or 0.0)
     if not (now - 60 <= starts_at <= now + MAX_START_DELAY):
-        raise _refuse(422, "tournament.bad_start", max_days=30)
+        raise Problem(422, "tournament.bad_start", "starts too late or in the past", max_days=30)
     starts_at = max(starts_at, now)
     most = MAX_SWISS_PLAYERS if body.kind == "swiss" else MAX_PLAYERS
     if not (2 <= body.max_players <= most):
-        raise _refuse(422, "tournament.bad_max_players", min=2, max=most)
+        raise Problem(422, "tournament.bad_max_players", "bad max_players", min=2, max=most)
     if body.min_rating is not None and not (0 <= body.min_rating <= 3500):
-        raise _refuse(422, "tournament.bad_min_rating", min=0, max=3500)
+        raise Problem(422, "tournament.bad_min_rating", "bad min_rating", min=0, max=3500)
     duration = rounds = None
     if body.kind == "arena":
         minutes = body.duration_minutes
         if minutes is None or not (MIN_ARENA_MINUTES <= minutes <= MAX_ARENA_MINUTES):
-            raise _refuse(
-                422, "tournament.bad_duration", min=MIN_ARENA_MINUTES, max=MAX_ARENA_MINUTES
+            raise Problem(
+                422,
+                "tournament.bad_duration",
+                "bad duration_minutes",
+                min=MIN_ARENA_MINUTES,
+                max=MAX_ARENA_MINUTES,
             )
         duration = minutes * 60.0
     else:
         if body.rounds is None or not (1 <= body.rounds <= MAX_ROUNDS):
-            raise _refuse(422, "tournament.bad_rounds", min=1, max=MAX_ROUNDS)
+            raise Problem(422, "tournament.bad_rounds", "bad rounds", min=1, max=MAX_ROUNDS)
         rounds = body.rounds
     return {
         "kind": body.kind,
@@ -165,7 +188,7 @@ async def list_tournaments(ctx: Ctx) -> dict[str, Any]:
 
 def _checked_id(tournament_id: str) -> str:
     if not TOURNAMENT_ID.fullmatch(tournament_id):
-        raise _refuse(404, "tournament.not_found")
+        raise Problem(404, "tournament.not_found", "no such tournament")
     return tournament_id
 
 
@@ -182,7 +205,7 @@ async def get_tournament(
     )
     view = await ctx.db.read(read)
     if view is None:
-        raise _refuse(404, "tournament.not_found")
+        raise Problem(404, "tournament.not_found", "no such tournament")
     return {**view, "server_time": ctx.time.now()}
 
 
@@ -212,8 +235,7 @@ async def _change(
 
     refused, view = await ctx.db.write(write)
     if refused is not None:
-        status = 404 if refused == "tournament.not_found" else 409
-        raise _refuse(status, refused)
+        raise _refusal(refused)
     _wake(request)
     return {**(view or {}), "server_time": ctx.time.now()}
 

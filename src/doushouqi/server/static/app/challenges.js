@@ -4,12 +4,12 @@
 // both players to the new game, a `challenge.declined` notification or a `challenge_update`
 // push changes the page in place.
 
-import { t } from './i18n.js';
+import { t, plural, playerName } from './i18n.js';
 import { api, currentPlayer, fetchRuleSets } from './api.js';
 import { h, pageHead } from './dom.js';
 import { pageCheck } from './navigation.js';
 import { onSiteMessage } from './notifications.js';
-import { refusalText, timeControlLabel } from './pairing.js';
+import { timeControlLabel } from './pairing.js';
 
 const TIME_CHOICES = ['5+3', '10+5', '10+0/30s', '15+10/60s', '3+2', '', '1d', '3d'];
 const REASONS = ['generic', 'later', 'too_fast', 'too_slow', 'casual', 'rated', 'rules'];
@@ -17,7 +17,7 @@ const REASONS = ['generic', 'later', 'too_fast', 'too_slow', 'casual', 'rated', 
 function timeText(control) {
   if (!control) return t('time.none');
   const days = /^(\d+)d$/.exec(control);
-  return days ? t('challenge.days', { n: days[1] }) : timeControlLabel(control);
+  return days ? plural('challenge.days', Number(days[1])) : timeControlLabel(control);
 }
 
 function segmented(name, options, value) {
@@ -41,7 +41,7 @@ export function challengeAgainLink(game, mine) {
   const opponent = mine === null || mine === undefined ? null : game.players?.[1 - mine];
   if (currentPlayer()?.kind !== 'account' || opponent?.identity?.kind !== 'account' || !opponent.username) return null;
   return h('a', { class: 'button challenge-again', id: 'challenge-again', href: `#/player/${encodeURIComponent(opponent.username)}?challenge=1` },
-    t('challenge.again', { name: opponent.name }));
+    t('challenge.again', { name: playerName(opponent.name) }));
 }
 
 /**
@@ -94,7 +94,7 @@ async function challengeForm(profile) {
       form.replaceWith(waiting(sent, profile));
     } catch (error) {
       send.disabled = false;
-      failure.textContent = refusalText(error);
+      failure.textContent = error.message; // api.js's words for `error.challenge.…`
       failure.hidden = false;
     }
   });
@@ -128,7 +128,7 @@ function waiting(sent, profile) {
       stop();
     } catch (error) {
       cancel.disabled = false;
-      line.textContent = refusalText(error);
+      line.textContent = error.message;
     }
   });
   window.addEventListener('hashchange', stop, { once: true });
@@ -145,16 +145,16 @@ export async function challengeView(view, id, go) {
     if (!stillHere()) return null;
     view.replaceChildren(h('section', { class: 'page narrow' }, pageHead(t('challenge.title')),
       h('p', { class: 'error', role: 'alert', id: 'challenge-missing' },
-        error.status === 404 ? t('challenge.not_found') : refusalText(error))));
+        error.message)));
     return null;
   }
   if (!stillHere()) return null;
   const failure = h('p', { class: 'error', role: 'alert', hidden: true });
   const body = h('div', { class: 'challenge-page', id: 'challenge-page' });
-  const fail = (error) => { failure.textContent = refusalText(error); failure.hidden = false; };
+  const fail = (error) => { failure.textContent = error.message; failure.hidden = false; };
   const draw = () => {
     const c = challenge;
-    const who = c.yours ? t('challenge.toThem') : t('challenge.fromThem', { name: c.from.name });
+    const who = c.yours ? t('challenge.toThem') : t('challenge.fromThem', { name: playerName(c.from.name) });
     const color = c.yours ? c.color : { red: 'blue', blue: 'red', random: 'random' }[c.color];
     const rows = [
       h('p', { class: 'challenge-who' }, who),

@@ -211,9 +211,9 @@ class GameChat {
     try {
       await api(`/api/games/${encodeURIComponent(this.view.id)}/chat/${message.id}/report`, { method: 'POST', body: { reason: 'abuse' } });
       button.textContent = t('chat.reported');
-    } catch {
+    } catch (error) {
       button.disabled = false;
-      this.fail(t('chat.unavailable'));
+      this.fail(error.status ? error.message : t('chat.unavailable')); // api.js's words for the code
     }
   }
 

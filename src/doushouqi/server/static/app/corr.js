@@ -2,7 +2,7 @@
 // days and hours, and the your-turn page (#/correspondence): every game in progress where it is
 // the reader's move, the most urgent first, each counting down to its deadline.
 
-import { t, plural } from './i18n.js';
+import { t, plural, playerName } from './i18n.js';
 import { api, sessionPlayer } from './api.js';
 import { h, pageHead } from './dom.js';
 import { noteServerTime, serverNow } from './server_clock.js';
@@ -48,11 +48,11 @@ function timeLeft(deadline) {
 
 function entry(game) {
   const left = h('span', { class: 'corr-left', dataset: { deadline: game.deadline ?? '' } }, timeLeft(game.deadline));
-  const opponent = game.opponent?.name ?? t('corr.nobody');
+  const opponent = playerName(game.opponent?.name) ?? t('corr.nobody');
   const urgent = game.deadline !== null && game.deadline - serverNow() < 6 * 3600;
   return h('li', { class: `corr-game${urgent ? ' urgent' : ''}`, dataset: { game: game.id } },
     h('a', { class: 'corr-link', href: `#/game/${encodeURIComponent(game.id)}` },
-      h('span', { class: `token small ${game.color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, game.color === 0 ? '红' : '蓝'),
+      h('span', { class: `token small ${game.color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, t(game.color === 0 ? 'token.red' : 'token.blue')),
       h('span', { class: 'corr-info' },
         h('strong', {}, t('corr.vs', { name: opponent })),
         h('small', {}, timeControlLabel(game.time_control), ' · ', t('corr.ply', { n: game.ply }))),

@@ -4,7 +4,7 @@
 // GET /api/explorer answers from an index (server/explorer.py), not from a scan of the games.
 
 import { createBoard } from '/board/board.js';
-import { t, currentLang, moveText } from './i18n.js';
+import { t, plural, currentLang, moveText } from './i18n.js';
 import { api, fetchRuleSets } from './api.js';
 import { h, pageHead } from './dom.js';
 import { ruleSetLabel } from './rule_options.js';
@@ -159,7 +159,7 @@ class Explorer {
     this.el.board.dataset.ply = String(this.path.length - 1);
     this.el.back.disabled = this.path.length <= 1;
     this.el.path.textContent = this.path.length > 1 ? this.path.slice(1).map((p) => p.words || p.move).join('  ') : t('explorer.atStart');
-    this.el.total.textContent = answer.total ? t('explorer.total', { n: answer.total }) : t('explorer.none');
+    this.el.total.textContent = answer.total ? plural('explorer.total', answer.total) : t('explorer.none');
     this.el.table.replaceChildren(...answer.moves.map((m) => this.row(m)));
   }
 

@@ -11,7 +11,7 @@
 // `notify.kind.<kind>`, or a key named exactly as the kind in another area's file, with the
 // params filled in.
 
-import { t } from './i18n.js';
+import { t, playerName } from './i18n.js';
 import { api, currentPlayer } from './api.js';
 import { h } from './dom.js';
 
@@ -42,10 +42,14 @@ export function siteConnected() {
   return socket?.readyState === WebSocket.OPEN;
 }
 
+const PLAYER_PARAMS = new Set(['from', 'by', 'opponent']);
+
 /** The words of one notification, in the current language. */
 export function notificationText(item) {
   // A parameter that is a code (a decline's reason) has words of its own: notify.param.<name>.<code>.
+  // A player's name (`from`, `by`, `opponent`) is shown as playerName shows it everywhere.
   const word = (name, value) => {
+    if (PLAYER_PARAMS.has(name)) return playerName(value);
     const key = `notify.param.${name}.${value}`;
     const text = t(key);
     return text === key ? value : text;

@@ -27,16 +27,6 @@ export function timeControlLabel(control) {
   return `${base}+${inc}`;
 }
 
-/** The words for an error the server refused with (`{code, params}`), or its message. */
-export function refusalText(error) {
-  const detail = error?.detail;
-  if (detail && typeof detail === 'object' && !Array.isArray(detail) && typeof detail.code === 'string') {
-    const text = t(detail.code, detail.params || {});
-    if (text !== detail.code) return text;
-  }
-  return t('error.generic', { message: error?.message || String(error) });
-}
-
 function savedOptions() {
   try { return JSON.parse(localStorage.getItem(OPTIONS_KEY)) || {}; } catch { return {}; }
 }
@@ -72,7 +62,8 @@ export async function pairingView(view, go) {
   // Other wishes make other seeks: changing them cancels the ones waiting.
   for (const input of [rules, rated, range]) input.addEventListener('change', () => { remember(); cancelAll(); refresh(); });
 
-  const fail = (error) => { failure.textContent = refusalText(error); failure.hidden = false; };
+  // api.js words a refusal from its code (`error.pairing.…`)
+  const fail = (error) => { failure.textContent = error.message || String(error); failure.hidden = false; };
   function showSearching() {
     const searching = [...cells.values()].filter((c) => c.seek);
     for (const [control, cell] of cells) {

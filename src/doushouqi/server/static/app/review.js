@@ -109,7 +109,7 @@ export class Review {
       return;
     }
     const row = (color, p) => h('tr', { class: `rv-player ${color}`, dataset: { color } },
-      h('th', { scope: 'row' }, h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, color === 'red' ? '红' : '蓝'), ' ', t(`side.${color}`)),
+      h('th', { scope: 'row' }, h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, t(`token.${color}`)), ' ', t(`side.${color}`)),
       h('td', { class: 'rv-accuracy', dataset: { accuracy: p.accuracy ?? '' } }, p.accuracy === null ? '–' : t('analysis.accuracyValue', { value: p.accuracy.toFixed(1) })),
       h('td', { class: 'rv-inaccuracies' }, String(p.inaccuracies)),
       h('td', { class: 'rv-mistakes' }, String(p.mistakes)),

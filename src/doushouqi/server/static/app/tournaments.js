@@ -5,7 +5,7 @@
 // two seconds while the tournament is on (the standings are live); nothing here decides
 // anything, the server's director does.
 
-import { plural, t } from './i18n.js';
+import { playerName, plural, t } from './i18n.js';
 import { api, fetchRuleSets, sessionPlayer } from './api.js';
 import { h, pageHead } from './dom.js';
 import { pageCheck } from './navigation.js';
@@ -20,13 +20,8 @@ const STARTS_IN = [1, 2, 5, 10, 15, 30, 60]; // minutes
 const DURATIONS = [10, 20, 30, 45, 60, 90]; // arena minutes
 const ROUNDS = [3, 4, 5, 6, 7, 9];
 
-/** The words for a refusal (`{detail: {code, params}}`), else the error's own message. */
+/** The words for a refusal: api.js translates its code (`error.tournament.full`). */
 function refusal(error) {
-  const detail = error?.detail;
-  if (detail && typeof detail === 'object' && !Array.isArray(detail) && typeof detail.code === 'string') {
-    const text = t(detail.code, detail.params || {});
-    if (text !== detail.code) return text;
-  }
   return error?.message || String(error);
 }
 
@@ -183,7 +178,7 @@ function standingsTable(tour, me) {
   },
   h('td', {}, row.rank),
   h('th', { scope: 'row', class: 'tour-player' },
-    h('a', { href: `#/player/${encodeURIComponent(row.username)}` }, row.name),
+    h('a', { href: `#/player/${encodeURIComponent(row.username)}` }, playerName(row.name)),
     row.on_fire && !swiss ? h('span', { class: 'fire', title: t('tournament.onFire') }, t('tournament.fire')) : null,
     row.state === 'withdrawn' ? h('small', { class: 'tour-state' }, t('tournament.state.withdrawn')) : null,
     row.state === 'absent' ? h('small', { class: 'tour-state' }, t('tournament.state.absent')) : null),
@@ -209,11 +204,11 @@ function pairingsList(tour) {
   return h('div', { class: 'tour-pairings', id: 'tour-pairings' }, order.map((round) => h('section', { dataset: { round } },
     h('h3', {}, tour.kind === 'swiss' ? t('tournament.roundN', { n: round }) : t('tournament.latestGames')),
     h('ul', {}, rounds.get(round).map((p) => h('li', { class: 'tour-pairing', dataset: { game: p.game_id || '' } },
-      h('span', { class: 'red-name' }, p.red?.name ?? '?'),
+      h('span', { class: 'red-name' }, playerName(p.red?.name) ?? '?'),
       p.blue
         ? h('a', { class: 'tour-result', href: p.game_id ? `#/game/${p.game_id}` : null }, resultText(p.result))
         : h('span', { class: 'tour-result' }, t('tournament.bye')),
-      h('span', { class: 'blue-name' }, p.blue ? p.blue.name : '')))))));
+      h('span', { class: 'blue-name' }, p.blue ? playerName(p.blue.name) : '')))))));
 }
 
 async function tournamentPage(view, id) {
@@ -278,7 +273,7 @@ async function tournamentPage(view, id) {
     if (tour.status === 'finished') {
       const podium = tour.standings.slice(0, 3);
       parts.push(h('section', { class: 'tour-results', id: 'tour-results' }, h('h2', {}, t('tournament.results')),
-        podium.length ? h('ol', { class: 'tour-podium' }, podium.map((row) => h('li', {}, h('strong', {}, row.name), ' ', plural('tournament.pointsN', row.score))))
+        podium.length ? h('ol', { class: 'tour-podium' }, podium.map((row) => h('li', {}, h('strong', {}, playerName(row.name)), ' ', plural('tournament.pointsN', row.score))))
           : h('p', { class: 'empty' }, t('tournament.nobodyPlayed'))));
     }
     parts.push(h('h2', {}, t('tournament.standings')));
