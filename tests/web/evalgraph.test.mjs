@@ -7,11 +7,6 @@ import * as G from '../../src/doushouqi/server/static/app/evalgraph.js';
 const RED_TO_MOVE = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1';
 const BLUE_TO_MOVE = 'l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1';
 
-/** Position strings that alternate Red, Blue, Red… starting with `first`. */
-function alternating(count, first = 'red') {
-  return Array.from({ length: count }, (_, i) => ((i % 2 === 0) === (first === 'red') ? RED_TO_MOVE : BLUE_TO_MOVE));
-}
-
 describe('scores', () => {
   test('cp scores are clipped to ±1500, den scores land on the edges, no score stays null', () => {
     assert.equal(G.graphValue(120), 120);
@@ -65,35 +60,6 @@ describe('score in words', () => {
   test('a finished game and a missing analysis', () => {
     assert.deepEqual(G.describeScore({ turn: 0, score: null, bestmove: null }), { kind: 'over' });
     assert.equal(G.describeScore(null), null);
-  });
-});
-
-describe('mistakes', () => {
-  test('a drop of 300 or more for the mover is a mistake, for either colour', () => {
-    // ply 1 (Red) 0 → -50: fine; ply 2 (Blue) -50 → 300: Blue lost 350; ply 3 (Red) 300 → 10: Red lost 290
-    const scores = [0, -50, 300, 10];
-    assert.deepEqual([...G.findMistakes(scores, alternating(4))], [2]);
-  });
-
-  test('the mover is read from each position, so Blue may move first', () => {
-    // ply 1 is Blue's: 0 → 400 costs Blue 400
-    assert.deepEqual([...G.findMistakes([0, 400], alternating(2, 'blue'))], [1]);
-    assert.deepEqual([...G.findMistakes([0, 400], alternating(2, 'red'))], []);
-  });
-
-  test('drops are measured after clipping: a won game that stays won is no mistake', () => {
-    assert.deepEqual([...G.findMistakes([0, 3000, 2000, 1600], alternating(4))], []);
-  });
-
-  test('walking into a den loss and letting a den win go are mistakes; a lost game stays lost', () => {
-    // ply 1 (Red): 1400 → -den (walked into it); ply 2 (Blue): already winning; ply 3 (Red) lost anyway
-    assert.deepEqual([...G.findMistakes([1400, -10000, -10000, -10000], alternating(4))], [1]);
-    // ply 1 (Red) had a den win and let it go, even though it is still far ahead
-    assert.deepEqual([...G.findMistakes([10000, 1500], alternating(2))], [1]);
-  });
-
-  test('unknown scores are skipped', () => {
-    assert.deepEqual([...G.findMistakes([0, null, -900, -900], alternating(4))], []);
   });
 });
 

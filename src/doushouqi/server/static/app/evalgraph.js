@@ -9,8 +9,6 @@
 
 export const CP_LIMIT = 1500;
 export const DEN_SCORE = 10000;
-/** A move that costs its side this much (after clipping) is marked as a mistake. */
-export const MISTAKE_DROP = 300;
 // Den scores may come as ±(DEN_SCORE − distance); anything this big is one.
 const DEN_THRESHOLD = 9000;
 
@@ -66,28 +64,6 @@ export function describeScore(analysis) {
   const pawns = Math.round(Math.abs(cp) / 10) / 10;
   if (pawns === 0) return { kind: 'even' };
   return { kind: 'cp', side: cp > 0 ? mover : other, pawns: pawns.toFixed(1) };
-}
-
-/**
- * The plies whose move lost a lot for the side that made it. `scores[i]` is Red's score after
- * ply i (scores[0]: the start position; null: unknown), `fens[i]` that position. The mover of
- * ply i is the side to move in position i − 1. A mistake: the mover's clipped score drops by
- * MISTAKE_DROP or more, or it walks into a forced den loss, or it lets a forced den win go.
- */
-export function findMistakes(scores, fens) {
-  const mistakes = new Set();
-  for (let ply = 1; ply < scores.length; ply++) {
-    const before = scores[ply - 1];
-    const after = scores[ply];
-    if (typeof before !== 'number' || typeof after !== 'number' || !fens[ply - 1]) continue;
-    const sign = turnOfFen(fens[ply - 1]) === 'red' ? 1 : -1;
-    const mine = (s) => sign * s; // the mover's view
-    const drop = mine(graphValue(before)) - mine(graphValue(after));
-    const walkedIntoDen = isDenScore(after) && mine(after) < 0 && !(isDenScore(before) && mine(before) < 0);
-    const lostDenWin = isDenScore(before) && mine(before) > 0 && !(isDenScore(after) && mine(after) > 0);
-    if (drop >= MISTAKE_DROP || walkedIntoDen || lostDenWin) mistakes.add(ply);
-  }
-  return mistakes;
 }
 
 // ----- what to ask the server -------------------------------------------------------------
