@@ -50,33 +50,36 @@ function centre(square) {
   return { x: col * 100 + 50, y: row * 100 + 50 };
 }
 
-/** An arrow from the centre of one square towards the other; a forbidden one ends in a cross. */
+/**
+ * An arrow from one square towards another. It runs from the edge of the moving piece to the
+ * edge of the target square's piece, so that both characters stay readable; a forbidden one
+ * ends in a cross where it would enter the target square.
+ */
 function arrow({ move, legal }) {
   const from = centre(move.slice(0, 2));
   const to = centre(move.slice(2, 4));
   const length = Math.hypot(to.x - from.x, to.y - from.y);
   const ux = (to.x - from.x) / length;
   const uy = (to.y - from.y) / length;
+  const at = (p, d) => ({ x: p.x + ux * d, y: p.y + uy * d });
   const g = svgEl('g', { class: `rd-arrow ${legal ? 'can' : 'cannot'}`, 'data-move': move });
-  // The shaft starts at the piece's edge so that its character stays readable, and a step's
-  // arrow still shows a shaft before its head.
-  const start = { x: from.x + ux * 34, y: from.y + uy * 34 };
+  const start = at(from, 30);
   if (legal) {
-    const tip = { x: to.x - ux * 8, y: to.y - uy * 8 };
-    const base = { x: tip.x - ux * 36, y: tip.y - uy * 36 };
+    const tip = at(to, -30);
+    const base = at(tip, -30);
     g.append(
       svgEl('line', { class: 'rd-shaft', x1: start.x, y1: start.y, x2: base.x, y2: base.y }),
       svgEl('polygon', {
         class: 'rd-head',
-        points: [[tip.x, tip.y], [base.x - uy * 24, base.y + ux * 24], [base.x + uy * 24, base.y - ux * 24]]
+        points: [[tip.x, tip.y], [base.x - uy * 22, base.y + ux * 22], [base.x + uy * 22, base.y - ux * 22]]
           .map((p) => p.join(',')).join(' '),
       }));
   } else {
-    const end = { x: to.x - ux * 26, y: to.y - uy * 26 };
-    const r = 18;
+    const cross = at(to, -50);
+    const r = 15;
     g.append(
-      svgEl('line', { class: 'rd-shaft', x1: start.x, y1: start.y, x2: end.x, y2: end.y }),
-      svgEl('path', { class: 'rd-cross', d: `M${to.x - r} ${to.y - r}L${to.x + r} ${to.y + r}M${to.x + r} ${to.y - r}L${to.x - r} ${to.y + r}` }));
+      svgEl('line', { class: 'rd-shaft', x1: start.x, y1: start.y, x2: cross.x, y2: cross.y }),
+      svgEl('path', { class: 'rd-cross', d: `M${cross.x - r} ${cross.y - r}L${cross.x + r} ${cross.y + r}M${cross.x + r} ${cross.y - r}L${cross.x - r} ${cross.y + r}` }));
   }
   return g;
 }
