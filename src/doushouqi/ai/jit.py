@@ -11,9 +11,11 @@ atomic operations, and on the move generator they cost more than the generation 
 * what it calls inherits the option unless it sets ``_nrt`` itself, so it calls only ``HOT``
   functions, ``INLINE`` ones and scalar helpers (:mod:`.bitops`).
 
-``INLINE``: small helpers inlined into their callers at numba IR level (``inline="always"``,
-which works whatever the cache holds, unlike LLVM's inlining). Written with a single
-``return``: numba's reference-count pruning then still works in a caller that counts.
+``INLINE``: small helpers inlined into their callers at numba IR level (``inline="always"``):
+left to LLVM they stay calls, each passing every array as seven words. Written with a single
+``return``: numba's reference-count pruning then still works in a caller that counts (the
+search inlines ``compute_restrictions``). Each inlined copy is compiled with its caller, so
+they are kept few.
 """
 
 from __future__ import annotations
