@@ -78,6 +78,7 @@ from .helpers import (
         (GameSpec(Mode.ONLINE, (red_player(), None), grace_period=0), "grace_period"),
         (GameSpec(Mode.ONLINE, (red_player(), None), first_player=2), "first_player"),
         (GameSpec(Mode.VS_AI, (red_player(), PlayerSlot.ai(2)), tournament=True), "tournament"),
+        (GameSpec(Mode.ONLINE, (red_player(), None), tournament_id="cup"), "only a tournament"),
     ],
 )
 def test_impossible_games_are_not_set_up(spec: GameSpec, message: str) -> None:

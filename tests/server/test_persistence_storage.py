@@ -111,6 +111,18 @@ def test_unlimited_main_time_round_trips() -> None:
     assert game_from_storage(json.loads(text)) == game
 
 
+def test_a_tournament_game_keeps_its_tournament_and_older_games_have_none() -> None:
+    players = (PlayerSlot.account(1, "Li"), PlayerSlot.account(2, "Wang"))
+    spec = GameSpec(Mode.ONLINE, players, tournament=True, tournament_id="cup42")
+    game = new_game(spec, game_id="t1", now=0.0)
+    assert _round_trip(game).tournament_id == "cup42"
+    older = game_to_storage(game)
+    del older["tournament_id"]  # stored before games named their tournament
+    assert game_from_storage(older).tournament_id is None
+    with pytest.raises(CorruptGameError):
+        game_from_storage({**older, "tournament_id": 7})
+
+
 def test_damaged_storage_is_refused() -> None:
     game = _random_game(1)[-1]
     data = game_to_storage(game)

@@ -193,7 +193,8 @@ def test_a_player_who_never_comes_loses_by_forfeit_and_twice_is_marked_absent(
         view = _until(ann, tid, lambda v: len(_open(v)) == 1)
         game_id = _open(view)[0]["game_id"]
         with ann.socket(game_id) as sock:
-            sock.wait_for("state")
+            state = sock.wait_for("state")
+            assert state["game"]["tournament_id"] == tid  # the game page links back to it
             clock.advance(server.settings.grace_period + 16)  # bob never comes
             sock.wait_for("game_finished", timeout=20)
         view = _until(

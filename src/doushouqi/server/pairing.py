@@ -87,7 +87,7 @@ async def start_game_between(
     time_control: TimeControl | None,
     rated: bool,
     first_color: Literal["red", "blue", "random"] = "random",
-    tournament: bool = False,
+    tournament_id: str | None = None,
     message: dict[str, Any] | None = None,
     game_id: str | None = None,
 ) -> Game:
@@ -95,7 +95,8 @@ async def start_game_between(
     ``first_color``), store it, run it here, and push ``{"type": "paired", "game_id": ...}``
     (plus ``message``'s fields) to both players' open tabs. The game starts when both are at
     the board. ``rated`` counts only between two accounts (it is dropped otherwise);
-    ``game_id`` is the new game's id when the caller chose it (a claim recorded it first)."""
+    ``game_id`` is the new game's id when the caller chose it (a claim recorded it first);
+    ``tournament_id`` makes it that tournament's game (its page links back to the tournament)."""
     color = {"red": 0, "blue": 1, "random": random.randrange(2)}[first_color]
     seats: list[PlayerSlot | None] = [None, None]
     seats[color], seats[1 - color] = first, second
@@ -106,7 +107,8 @@ async def start_game_between(
         rules=rules,
         time_control=time_control,
         rated=rated and both_accounts,
-        tournament=tournament,
+        tournament=tournament_id is not None,
+        tournament_id=tournament_id,
         grace_period=ctx.settings.grace_period,
         lobby_wait=ctx.settings.lobby_wait,
     )

@@ -172,6 +172,8 @@ class GameSpec:
     first_player: int | None = None
     rated: bool = False
     tournament: bool = False
+    #: The tournament that paired it (its page links back there); None outside tournaments.
+    tournament_id: str | None = None
     grace_period: float = DEFAULT_GRACE_PERIOD
     start_fen: str | None = None
     rematch_of: str | None = None
@@ -187,6 +189,7 @@ class GameSpec:
             "first_player": self.first_player,
             "rated": self.rated,
             "tournament": self.tournament,
+            "tournament_id": self.tournament_id,
             "grace_period": self.grace_period,
             "start_fen": self.start_fen,
             "rematch_of": self.rematch_of,
@@ -238,6 +241,7 @@ class Game:
     rating_change: RatingChange | None = None
     rated: bool = False
     tournament: bool = False
+    tournament_id: str | None = None
     grace_period: float = DEFAULT_GRACE_PERIOD
     version: int = 0
     created_at: float = 0.0
@@ -414,6 +418,8 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
             raise GameSpecError("rated games are for account holders only")
     if spec.tournament and mode is not Mode.ONLINE:
         raise GameSpecError("tournament games are online games")
+    if spec.tournament_id is not None and not spec.tournament:
+        raise GameSpecError("only a tournament game belongs to a tournament")
     if not (math.isfinite(spec.grace_period) and spec.grace_period > 0):
         raise GameSpecError(f"grace_period must be positive, not {spec.grace_period!r}")
     if not (math.isfinite(spec.lobby_wait) and spec.lobby_wait > 0):
@@ -440,6 +446,7 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         ready=ai_ready,
         rated=spec.rated,
         tournament=spec.tournament,
+        tournament_id=spec.tournament_id,
         grace_period=float(spec.grace_period),
         created_at=now,
         rematch_of=spec.rematch_of,

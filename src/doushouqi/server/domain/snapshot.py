@@ -30,6 +30,7 @@ def game_state_dict(game: Game, now: float | None = None) -> dict[str, Any]:
         "rules": game.rules.to_mapping(),
         "rated": game.rated,
         "tournament": game.tournament,
+        "tournament_id": game.tournament_id,
         "time_control": None if game.time_control is None else str(game.time_control),
         "players": [None if p is None else p.to_dict() for p in game.players],
         "ready": list(game.ready),

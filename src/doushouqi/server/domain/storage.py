@@ -95,6 +95,12 @@ def _clock(data: dict[str, Any]) -> GameClock:
     )
 
 
+def _optional_text(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"expected text or null, got {value!r}")
+    return value
+
+
 def _pair(values: list[Any]) -> tuple[Any, Any]:
     if len(values) != 2:
         raise ValueError(f"expected a pair, got {values!r}")
@@ -137,6 +143,7 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         },
         "rated": game.rated,
         "tournament": game.tournament,
+        "tournament_id": game.tournament_id,
         "grace_period": game.grace_period,
         "version": game.version,
         "created_at": game.created_at,
@@ -198,6 +205,8 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             ),
             rated=bool(data["rated"]),
             tournament=bool(data["tournament"]),
+            # Games stored before tournaments named theirs have none.
+            tournament_id=_optional_text(data.get("tournament_id")),
             grace_period=float(data["grace_period"]),
             version=int(data["version"]),
             created_at=float(data["created_at"]),

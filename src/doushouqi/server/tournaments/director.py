@@ -79,7 +79,7 @@ async def create_tournament_game(
         time_control=control,
         rated=rated,
         first_color="red",
-        tournament=True,
+        tournament_id=order.tournament_id,
         message={"tournament_id": order.tournament_id},
         game_id=order.game_id,
     )

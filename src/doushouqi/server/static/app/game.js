@@ -16,6 +16,7 @@ import { noteServerTime } from './server_clock.js';
 import { GameRulesNote } from './rule_options.js';
 import { GameSounds } from './sounds.js';
 import { challengeAgainLink } from './challenges.js';
+import { tournamentBackLink } from './tournaments.js';
 import { mountChat } from './chat.js';
 import { OpponentGone, placeToast } from './opponent_gone.js';
 import { ratingLines } from './result_changes.js';
@@ -444,6 +445,7 @@ export class GameView {
     // Nobody to play again after an expired wait; a tournament pairs its own next games.
     if (finished && seated && !lobbyExpired(g) && !g.tournament) acts.push(b.rematch);
     acts.push(b.flip, b.download);
+    if (g.tournament_id) acts.push(this.tournamentLink ??= tournamentBackLink(g)); // standings, the next round
     replaceIfChanged(this.el.actions, acts);
     // hint, threats, accessible mode
     this.hintTool.render();

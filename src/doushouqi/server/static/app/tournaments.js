@@ -20,6 +20,13 @@ const STARTS_IN = [1, 2, 5, 10, 15, 30, 60]; // minutes
 const DURATIONS = [10, 20, 30, 45, 60, 90]; // arena minutes
 const ROUNDS = [3, 4, 5, 6, 7, 9];
 
+/** The game page's way back to the tournament that paired the game (null for other games). */
+export function tournamentBackLink(game) {
+  if (!game?.tournament_id) return null;
+  return h('a', { class: 'button tournament-back', id: 'tournament-back', href: `#/tournament/${encodeURIComponent(game.tournament_id)}` },
+    t('tournament.back'));
+}
+
 /** The words for a refusal: api.js translates its code (`error.tournament.full`). */
 function refusal(error) {
   return error?.message || String(error);
