@@ -45,8 +45,9 @@ def _to_the_games(pages: dict[str, Page]) -> None:
         expect(page.locator("#resign")).to_be_visible()
 
 
-def _resign_and_return(pages: dict[str, Page], tid: str, server: LiveServer) -> None:
-    """In each game the player whose name comes later resigns; all go back to the arena."""
+def _resign_and_return(pages: dict[str, Page], tid: str) -> None:
+    """In each game the player whose name comes later resigns; all go back to the arena by
+    the game page's link to it."""
     order = list(pages)
     for name, page in pages.items():
         game = page.evaluate("window.gameView.game")
@@ -56,7 +57,8 @@ def _resign_and_return(pages: dict[str, Page], tid: str, server: LiveServer) -> 
             page.click("#resign")
     for page in pages.values():
         expect(page.locator("#result")).to_contain_text("认输")
-        page.goto(f"{server.url}/#/tournament/{tid}")
+        page.click("#tournament-back")
+        expect(page).to_have_url(re.compile(rf"#/tournament/{tid}$"))
         expect(page.locator("#tour-standings")).to_be_visible()
 
 
@@ -83,7 +85,7 @@ def test_an_arena_among_four_players_to_its_final_standings(
         clock.advance(61)
         for _ in (1, 2):
             _to_the_games(pages)
-            _resign_and_return(pages, tid, server)
+            _resign_and_return(pages, tid)
         # ariel won both: on fire, with two wins' points.
         fire = host.locator('#tour-standings tr[data-player="ariel"] .fire')
         expect(fire).to_be_visible()
@@ -91,7 +93,7 @@ def test_an_arena_among_four_players_to_its_final_standings(
         # The time runs out during the third games: they are played out, nobody is paired again.
         _to_the_games(pages)
         clock.advance(600)
-        _resign_and_return(pages, tid, server)
+        _resign_and_return(pages, tid)
         for page in pages.values():
             expect(page.locator("#tour-results")).to_be_visible(timeout=20_000)
         final = fetch_json(host, f"/api/tournaments/{tid}")
