@@ -24,5 +24,16 @@ from typing import Any
 
 __all__ = ["HOT", "INLINE"]
 
-HOT: dict[str, Any] = {"cache": True, "_nrt": False}
+
+def _has_nrt_option() -> bool:
+    """Whether this numba still takes ``_nrt`` (a private option: a later release may drop it,
+    and then the core runs as before, only slower, instead of failing to compile)."""
+    try:
+        from numba.core.options import DefaultOptions
+    except ImportError:
+        return False
+    return hasattr(DefaultOptions, "_nrt")
+
+
+HOT: dict[str, Any] = {"cache": True, "_nrt": False} if _has_nrt_option() else {"cache": True}
 INLINE: dict[str, Any] = {"cache": True, "inline": "always"}
