@@ -73,7 +73,8 @@ def test_a_one_day_game_across_an_injected_day(
         expect(page.locator("#corr-list .empty")).to_be_visible()
         waiting = page.locator(f"#corr-waiting [data-game='{game_id}']")
         blue_name = fetch_json(other, "/api/auth/me")["name"]
-        expect(waiting.locator("strong")).to_have_text(f"对 {blue_name}")  # not oneself
+        assert blue_name.startswith("Guest-")  # a guest's default name is shown in one's words
+        expect(waiting.locator("strong")).to_have_text(f"对 游客 {blue_name[6:]}")  # not oneself
         expect(waiting.locator(".token")).to_have_text("红")  # one's own side
         shoot(page, artifacts, "correspondence-waiting")
         # Blue stays away: a disconnect does not lose a correspondence game.
