@@ -32,15 +32,15 @@ from .api import analysis, bot, games, ops, players, records, rules
 from .api import auth as auth_api
 from .api import challenges as challenges_api
 from .api import chat as chat_api
+from .api import correspondence as correspondence_api
 from .api import editor as editor_api
 from .api import explorer as explorer_api
 from .api import notifications as notifications_api
+from .api import pairing as pairing_api
+from .api import puzzles as puzzles_api
 from .api import ranks as ranks_api
 from .api import review as review_api
 from .api import tablebase as tablebase_api
-from .api import pairing as pairing_api
-from .api import puzzles as puzzles_api
-from .api import correspondence as correspondence_api
 from .api import tournaments as tournaments_api
 from .api import watch as watch_api
 from .auth import Auth
@@ -226,8 +226,6 @@ def create_app(
     # Added last = runs first: a forged request is refused before its body is even read.
     app.add_middleware(JsonBodyGuard)
     app.add_middleware(CrossOriginGuard)
-
-    errors.install(app)  # HTTP errors with a code the web client translates
 
     errors.install(app)  # HTTP errors with a code the web client translates
 
