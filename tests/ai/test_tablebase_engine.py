@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from doushouqi.ai import Engine
+from doushouqi.ai.tablebase.root import keep_the_draw
 from doushouqi.analysis import Limit, Score
-from doushouqi.board import Board
-from doushouqi.tablebase import ENV_VAR, probe, probe_moves
+from doushouqi.board import Board, Move
+from doushouqi.tablebase import ENV_VAR, probe, probe_moves, probe_wdl
 
 
 @pytest.fixture(autouse=True)
@@ -51,3 +52,13 @@ def test_the_tables_can_be_switched_off(engine: Engine) -> None:
     finally:
         engine.use_tablebase = True
     assert "string" not in result.info or "tablebase" not in result.info["string"]
+
+
+def test_a_drawn_root_never_gets_a_losing_move(engine: Engine) -> None:
+    # Blue's elephant (d8, its own trap) against Red's lion (e7): only d8e8 holds the draw.
+    board = Board("7/3e3/4L2/7/7/7/7/7/7 b")
+    assert probe_wdl(board) == 0
+    assert keep_the_draw(board, Move.from_uci("d8d7")) == Move.from_uci("d8e8")
+    assert keep_the_draw(board, Move.from_uci("d8e8")) is None  # the search's pick holds
+    result = engine.search(board, Limit(depth=1))
+    assert str(result.move) == "d8e8"

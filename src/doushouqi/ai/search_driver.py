@@ -30,7 +30,7 @@ from .core import Position
 from .eval_params import NUM_PARAMS, default_params
 from .levels import LevelSettings, choose_root_move, settings_for
 from .search import INFINITE, prepare_root, search_root
-from .tablebase.root import tablebase_root_move
+from .tablebase.root import keep_the_draw, tablebase_root_move
 from .timeman import TimePlan, plan_time
 from .ttable import DEN_BOUND, new_tt
 from .work import (
@@ -314,6 +314,10 @@ class Engine:
                 info["score"] = score_from_internal(scores[index])
             best = moves[index]
         move = _decode(best)
+        if self.use_tablebase and not settings.noise and not settings.exact_root:
+            drawing = keep_the_draw(board, move)  # a covered draw: never a losing move
+            if drawing is not None:
+                move, info["score"], info["pv"] = drawing, Score(cp=0), [drawing]
         if not info.get("pv") or info["pv"][0] != move:
             info["pv"] = [move]
         return PlayResult(move, info)

@@ -1,5 +1,6 @@
 """The engine's use of the tables at the root: a covered, decided position is played from the
-tables (the fastest win, the longest defence) with an exact score, and not searched.
+tables (the fastest win, the longest defence) with an exact score, and not searched; at a
+covered drawn position the search's move is kept unless it would lose.
 
 Pure Python (the core reader): nothing here is compiled.
 """
@@ -7,10 +8,10 @@ Pure Python (the core reader): nothing here is compiled.
 from __future__ import annotations
 
 from doushouqi.analysis import Info, PlayResult, Score
-from doushouqi.board import Board
+from doushouqi.board import Board, Move
 from doushouqi.tablebase import probe, probe_moves
 
-__all__ = ["tablebase_root_move"]
+__all__ = ["keep_the_draw", "tablebase_root_move"]
 
 
 def tablebase_root_move(board: Board) -> PlayResult | None:
@@ -48,3 +49,18 @@ def tablebase_root_move(board: Board) -> PlayResult | None:
         )
         return PlayResult(item.move, info)
     return None
+
+
+def keep_the_draw(board: Board, move: Move) -> Move | None:
+    """At a drawn root the tables cover: a drawing move in place of ``move`` when ``move``
+    would lose (the search's pick is kept whenever it holds the draw), else None."""
+    entry = probe(board)
+    if entry is None or entry.wdl != 0:
+        return None
+    values = probe_moves(board)
+    if not values:
+        return None
+    chosen = next((v for v in values if v.move == move), None)
+    if chosen is None or chosen.value.wdl >= 0:
+        return None
+    return next((v.move for v in values if v.value.wdl == 0), None)
