@@ -90,12 +90,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
         with progress:
             reports = generate(
                 args.rules, args.animals, out, jobs=args.jobs, only=only,
-                cluster=args.cluster, on_report=on_report,
+                cluster=args.cluster, reuse=not args.no_reuse, on_report=on_report,
             )  # fmt: skip
     else:
         reports = generate(
             args.rules, args.animals, out, jobs=args.jobs, only=only,
-            cluster=args.cluster, on_report=on_report,
+            cluster=args.cluster, reuse=not args.no_reuse, on_report=on_report,
         )  # fmt: skip
     wall = time.perf_counter() - started
     kept = sum(r.resumed for r in reports)
@@ -196,6 +196,11 @@ def add_tablebase(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     g.add_argument("--only", nargs="+", metavar="SIG", help="just these jobs (e.g. ELvTP)")
     g.add_argument("--cluster", metavar="ADDRESS", help="run the jobs on this Ray cluster")
     g.add_argument("--quiet", action="store_true", help="no line per job without rich")
+    g.add_argument(
+        "--no-reuse",
+        action="store_true",
+        help="make again the tables found in the search path (the shipped ones too)",
+    )
     g.set_defaults(func=cmd_generate)
 
     c = actions.add_parser("check", help="compare tables with an independent search")

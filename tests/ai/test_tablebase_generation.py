@@ -42,8 +42,8 @@ INTERNATIONAL_ONLY = ["CvL", "LvD"]
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tablebases")
-    generate("wango", 2, out)
-    generate("wango", 3, out, only=WANGO_ONLY)
+    generate("wango", 2, out, reuse=False)
+    generate("wango", 3, out, only=WANGO_ONLY, reuse=False)
     return out
 
 
@@ -51,7 +51,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def international(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Tables generated under international's move rules, apart."""
     out = tmp_path_factory.mktemp("international")
-    generate("international", 2, out, only=INTERNATIONAL_ONLY)
+    generate("international", 2, out, only=INTERNATIONAL_ONLY, reuse=False)
     return out
 
 
@@ -212,15 +212,22 @@ def test_the_no_capture_limit_bounds_what_international_tables_answer(tables: Pa
 
 
 def test_generation_resumes_and_redoes_damaged_tables(tables: Path) -> None:
-    reports = generate("wango", 2, tables)
+    reports = generate("wango", 2, tables, reuse=False)
     assert all(r.resumed for r in reports)
     path = table_path(tables, "wango", "EvR")
     data = bytearray(path.read_bytes())
     data[-1] ^= 1
     path.write_bytes(bytes(data))
-    reports = generate("wango", 2, tables)
+    reports = generate("wango", 2, tables, reuse=False)
     assert [r.name for r in reports if not r.resumed] == ["EvR"]
     assert load_values(path).shape[0] == table_size([ELEPHANT, RAT])
+
+
+def test_generation_reuses_the_installed_tables(tmp_path: Path) -> None:
+    """The shipped tables are found and not made again; a larger job reads them."""
+    reports = generate("wango", 3, tmp_path, only=["LRvT"])
+    assert reports and all(r.resumed for r in reports)
+    assert not (tmp_path / "wango").exists()
 
 
 def test_the_job_graph_only_points_to_smaller_jobs() -> None:

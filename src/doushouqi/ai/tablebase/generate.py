@@ -2,7 +2,9 @@
 
 Each finished job writes its tables atomically, so a run that stops can be started again: a
 table whose file exists, reads back with a good checksum and has these rules is kept and its
-job skipped (``resumed``). The jobs of one animal count run in parallel (``jobs`` worker
+job skipped (``resumed``); so, unless ``reuse`` is off, is a table found complete in the
+probe's search path (the package's own up to three animals, ``$DOUSHOUQI_TABLEBASES``), which
+is then read from there. The jobs of one animal count run in parallel (``jobs`` worker
 processes, or Ray tasks when a cluster address is given); a count starts when the smaller
 ones are done, since captures lead only into smaller tables.
 """
@@ -21,7 +23,7 @@ import numpy as np
 
 from doushouqi import __version__ as _version
 from doushouqi.rules import RuleSet, find_rules
-from doushouqi.tablebase import family_of
+from doushouqi.tablebase import family_of, tablebase_directories
 from doushouqi.tablebase_format import out_of_scope_reason, rules_key, value_key
 
 from .jobs import Job, all_jobs, dependencies, job_levels, parse_job
@@ -75,19 +77,39 @@ def plan(max_animals: int, only: Iterable[str] = (), min_animals: int = 2) -> li
     return sorted(wanted, key=lambda j: (j.animals, -j.strength, j.name))
 
 
-def _job_done(job: Job, out: Path, family: str, options: Mapping[str, Any]) -> bool:
-    return all(is_complete(table_path(out, family, n), options) for n in job.table_names())
+def _found(
+    out: Path, family: str, signature: str, values: Mapping[str, Any], reuse: bool = True
+) -> Path | None:
+    """A complete table file: in ``out``, else (``reuse``) in the probe's search path (the
+    tables the package ships, ``$DOUSHOUQI_TABLEBASES``), so that those are not made again."""
+    for directory in (out, *(tablebase_directories() if reuse else ())):
+        path = table_path(directory, family, signature)
+        if is_complete(path, values):
+            return path
+    return None
 
 
-def run_job(name: str, family: str, options: Mapping[str, Any], out: str) -> JobReport:
-    """Solve one job, reading its dependencies from ``out`` and writing its tables there."""
+def _job_done(job: Job, out: Path, family: str, values: Mapping[str, Any], reuse: bool) -> bool:
+    return all(_found(out, family, n, values, reuse) is not None for n in job.table_names())
+
+
+def run_job(
+    name: str, family: str, options: Mapping[str, Any], out: str, reuse: bool = True
+) -> JobReport:
+    """Solve one job, reading its dependencies from ``out`` (or, ``reuse``, the search path)
+    and writing its tables to ``out``."""
     job = parse_job(name)
     directory = Path(out)
     cache: dict[str, np.ndarray] = {}
 
+    values = {k: v for k, v in options.items() if k != "trapped_can_capture"}
+
     def lookup(signature: str) -> np.ndarray:
         if signature not in cache:
-            cache[signature] = load_values(table_path(directory, family, signature))
+            path = _found(directory, family, signature, values, reuse)
+            if path is None:
+                raise ValueError(f"table {signature} is missing: generate the smaller ones first")
+            cache[signature] = load_values(path)
         return cache[signature]
 
     started = time.perf_counter()
@@ -96,7 +118,7 @@ def run_job(name: str, family: str, options: Mapping[str, Any], out: str) -> Job
     for table in solved:
         header = {
             "signature": table.signature,
-            "rules": {k: v for k, v in options.items() if k != "trapped_can_capture"},
+            "rules": values,
             "move_rules": dict(options),
             "family": family,
             "generator": f"doushouqi {_version}",
@@ -137,6 +159,7 @@ def generate(
     jobs: int = 1,
     only: Iterable[str] = (),
     cluster: str | None = None,
+    reuse: bool = True,
     on_report: Callable[[JobReport, int, int], None] | None = None,
 ) -> list[JobReport]:
     """Generate every table up to ``max_animals`` animals (or the ``only`` jobs and their
@@ -170,20 +193,22 @@ def generate(
         for level in job_levels(todo):
             pending = []
             for job in level:
-                if _job_done(job, out, family, values):
+                if _job_done(job, out, family, values, reuse):
                     record(JobReport(job.name, job.animals, job.table_names(), resumed=True))
                 else:
                     pending.append(job.name)
             if runner is not None:
-                for report in runner(pending, family, options, str(out)):
+                for report in runner(pending, family, options, str(out), reuse):
                     record(report)
             elif pool is not None:
-                futures = [pool.submit(run_job, n, family, options, str(out)) for n in pending]
+                futures = [
+                    pool.submit(run_job, n, family, options, str(out), reuse) for n in pending
+                ]
                 for future in concurrent.futures.as_completed(futures):
                     record(future.result())
             else:
                 for name in pending:
-                    record(run_job(name, family, options, str(out)))
+                    record(run_job(name, family, options, str(out), reuse))
     finally:
         if pool is not None:
             pool.shutdown()
@@ -192,7 +217,7 @@ def generate(
 
 def _ray_runner(
     address: str,
-) -> Callable[[list[str], str, Mapping[str, Any], str], Iterable[JobReport]]:
+) -> Callable[[list[str], str, Mapping[str, Any], str, bool], Iterable[JobReport]]:
     """Run one level's jobs as Ray tasks on the cluster at ``address`` (the output directory
     must be shared by the nodes)."""
     try:
@@ -203,8 +228,8 @@ def _ray_runner(
         ray.init(address=address)
     remote = ray.remote(run_job)
 
-    def run(names: list[str], family: str, options: Mapping[str, Any], out: str):  # type: ignore[no-untyped-def]
-        refs = [remote.remote(n, family, dict(options), out) for n in names]
+    def run(names: list[str], family: str, options: Mapping[str, Any], out: str, reuse: bool):  # type: ignore[no-untyped-def]
+        refs = [remote.remote(n, family, dict(options), out, reuse) for n in names]
         while refs:
             ready, refs = ray.wait(refs, num_returns=1)
             yield from ray.get(ready)
