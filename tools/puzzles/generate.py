@@ -331,8 +331,10 @@ def main(argv: list[str] | None = None) -> int:
     ):
         task = bar.add_task("puzzles", total=args.count, completed=total, games=games_done)
         for (_, game, _, from_db, _), found in zip(tasks, results, strict=False):
+            complete = True  # every puzzle of the game written (else a resume redoes it)
             for puzzle in found:
                 if total >= args.count:
+                    complete = False
                     break
                 key = prove.tactics.canonical_key(puzzle["fen"], puzzle["rules"])
                 is_den1 = puzzle["kind"] == "win" and puzzle["depth"] == 1
@@ -345,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                 out.write(json.dumps(puzzle, separators=(",", ":"), sort_keys=True) + "\n")
             out.flush()
             if from_db is None:
-                games_done = game + 1
+                games_done = game + 1 if complete else game
                 progress_path.write_text(
                     json.dumps(
                         {
