@@ -3,7 +3,8 @@ hints and the replay viewer's evaluation graph.
 
 ``POST /api/position`` replays moves from a position with the rules library and says what a
 board needs to draw the result (legal destinations, outcome, threats). ``POST /api/analysis``
-asks the engine for the best move and the score, in a worker pool of its own (settings
+asks the engine for the best move and the score (a hint in a covered endgame comes from the
+tables at once: ``source: "tablebase"``), in a worker pool of its own (settings
 ``analysis_workers``), so that analyses never queue ahead of the AI's moves in games.
 """
 
@@ -25,6 +26,7 @@ from doushouqi.squares import DENS, square_name
 from ..ai_pool import AiRequest
 from ..domain.views import legal_destinations
 from ..errors import Problem
+from ..tablebase_hints import table_hint
 from .deps import Ctx, enforce_rate
 from .games import chosen_rules
 
@@ -145,6 +147,13 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
             **result, "bestmove": None, "score": None, "red_cp": None, "depth": 0, "pv": [],
             "lines": [],
         }  # fmt: skip
+    if query.purpose == "hint":
+        # A covered endgame: the tables' best move at once, no engine (docs/engine.md).
+        table = await asyncio.to_thread(table_hint, board)
+        if table is not None:
+            cp = _red_cp(table["score"], board.turn)
+            table["lines"][0]["red_cp"] = cp
+            return {**result, **table, "red_cp": cp}
     # The position as the library read it (moves without stray spaces), so that the worker
     # replays exactly what was checked here.
     ai_request = AiRequest(
