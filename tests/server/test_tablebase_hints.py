@@ -57,7 +57,7 @@ def test_a_table_hint_never_walks_into_a_third_repetition(tmp_path: Path) -> Non
     # Red's lion f8 against Blue's elephant c8: f8e8 and f8f9 win equally fast (f8e8 first in
     # the tables' order), but after this shuffle f8e8 makes a position's third occurrence.
     start = "7/2e1L2/7/7/7/7/7/7/7 b"  # the position after f8e8
-    shuffle = "c8c7 e8f8 c7c8 f8e8 c8c7 e8f8 c7c8".split()
+    shuffle = ["c8c7", "e8f8", "c7c8", "f8e8", "c8c7", "e8f8", "c7c8"]
     board = Board(start)
     for text in shuffle:
         board.push(board.parse_move(text))
@@ -74,9 +74,13 @@ def test_a_table_hint_never_walks_into_a_third_repetition(tmp_path: Path) -> Non
 def test_an_uncovered_position_still_asks_the_engine(tmp_path: Path) -> None:
     with running(make_settings(tmp_path)) as live:  # the stand-in engine (RandomAi)
         start = _hint(live, "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w")
-        classic = live.player().post(
-            "/api/analysis",
-            json={"fen": f"{RAT_AGAINST_LION} b", "rules": "classic", "purpose": "hint"},
-        ).json()
+        classic = (
+            live.player()
+            .post(
+                "/api/analysis",
+                json={"fen": f"{RAT_AGAINST_LION} b", "rules": "classic", "purpose": "hint"},
+            )
+            .json()
+        )
     assert "source" not in start and start["bestmove"]
     assert "source" not in classic  # the tables do not model classic's history rules
