@@ -67,6 +67,8 @@ ENDGAME_ASK = 8
 #: (see :func:`reduced`), at most PER_GAME_REDUCED puzzles per game from those.
 REDUCE_EVERY = 8
 PER_GAME_REDUCED = 2
+#: What ``--motifs`` keeps.
+MOTIF_THEMES = {"rat_elephant", "jump_blocking"}
 
 _engine: Any = None
 
@@ -228,9 +230,58 @@ def reduced(board: Board, rng: random.Random) -> Board | None:
     return small
 
 
-def scan_game(task: tuple[int, int, str, str | None, list[str] | None]) -> list[dict[str, Any]]:
+def motif_position(board: Board, rng: random.Random) -> Board | None:
+    """A few animals of the position around a rat of the side to move and an enemy lion,
+    tiger or elephant (``--motifs``: where rat-versus-elephant and jump-blocking lines are)."""
+    codes = board.piece_codes()
+    me = board.turn
+    rats = [q for q, c in enumerate(codes) if c and code_color(c) == me and code_animal(c) == RAT]
+    big = [
+        q
+        for q, c in enumerate(codes)
+        if c and code_color(c) != me and code_animal(c) in (LION, TIGER, ELEPHANT)
+    ]
+    if not rats or not big:
+        return None
+    keep = {rng.choice(rats), rng.choice(big)}
+    for color, most in ((me, 2), (1 - me, 2)):
+        others = [q for q, c in enumerate(codes) if c and code_color(c) == color and q not in keep]
+        rng.shuffle(others)
+        keep.update(others[: rng.randint(0, most)])
+    placement = placement_fen([c if q in keep else 0 for q, c in enumerate(codes)])
+    try:
+        small = Board(placement + (" w" if me == 0 else " b"), board.rules)
+    except ValueError:
+        return None
+    if small.outcome() is not None or not list(small.generate_legal_moves()):
+        return None
+    return small
+
+
+def scan_motifs(seed: int, game: int, policy: str) -> list[dict[str, Any]]:
+    """``--motifs``: puzzles of a game's motif positions (every other ply) only."""
+    rng = random.Random(f"{seed}/{game}/motif")
+    found: list[dict[str, Any]] = []
+    for ply, board in self_play(seed, game, policy):
+        if ply % 2 or len(found) >= PER_GAME:
+            continue
+        small = motif_position(board, rng)
+        if small is None:
+            continue
+        puzzle = make_puzzle(small, f"self-play seed {seed} game {game} ply {ply}, motif")
+        if puzzle is not None and set(puzzle["themes"]) & MOTIF_THEMES:
+            found.append(puzzle)
+    return found
+
+
+Task = tuple[int, int, str, str | None, list[str] | None, bool]
+
+
+def scan_game(task: Task) -> list[dict[str, Any]]:
     """Puzzles of one game (run in a worker process)."""
-    seed, game, policy, rules, moves = task
+    seed, game, policy, rules, moves, motifs = task
+    if motifs:
+        return scan_motifs(seed, game, policy)
     found: list[dict[str, Any]] = []
     last = -100
     if moves is not None and rules is not None:
@@ -279,6 +330,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games-db", help="also scan the games of this server database URL")
     parser.add_argument("--out", type=Path, default=OUTPUT)
     parser.add_argument("--fresh", action="store_true", help="start over (no resume)")
+    parser.add_argument(
+        "--motifs",
+        action="store_true",
+        help="ask only rat/jumper/elephant positions, keep only rat vs elephant and jump blocking",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
 
@@ -296,11 +352,13 @@ def main(argv: list[str] | None = None) -> int:
     den1 = sum(1 for p in existing if p["kind"] == "win" and p["depth"] == 1)
     total = len(existing)
 
-    tasks: list[tuple[int, int, str, str | None, list[str] | None]] = []
+    tasks: list[Task] = []
     if args.games_db and first_game == 0:
         for number, (rules, moves) in enumerate(stored_games(args.games_db)):
-            tasks.append((args.seed, number, args.policy, rules, moves))
-    tasks += [(args.seed, g, args.policy, None, None) for g in range(first_game, args.games)]
+            tasks.append((args.seed, number, args.policy, rules, moves, False))
+    tasks += [
+        (args.seed, g, args.policy, None, None, args.motifs) for g in range(first_game, args.games)
+    ]
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     mode = "w" if args.fresh else "a"
@@ -330,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         Progress(*columns, disable=args.no_progress) as bar,
     ):
         task = bar.add_task("puzzles", total=args.count, completed=total, games=games_done)
-        for (_, game, _, from_db, _), found in zip(tasks, results, strict=False):
+        for (_, game, _, from_db, _, _), found in zip(tasks, results, strict=False):
             complete = True  # every puzzle of the game written (else a resume redoes it)
             for puzzle in found:
                 if total >= args.count:
