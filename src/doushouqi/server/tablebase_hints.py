@@ -4,7 +4,8 @@ The tables' best move (the fastest win, a draw, the longest defence; :func:`prob
 order) that does not make a third occurrence of a position in this game — the tables do not
 read the history, so a won position could otherwise be "won" into a repetition draw. The
 answer has the shape of ``POST /api/analysis``'s (``bestmove``, ``score``, ``lines``) plus
-``source: "tablebase"`` and the table value (``tablebase``: category and DTM in plies).
+``source: "tablebase"`` and the chosen move's table value for the side that plays it
+(``tablebase``: category and DTM in plies, counted from the position).
 """
 
 from __future__ import annotations
@@ -74,5 +75,5 @@ def table_hint(board: Board) -> dict[str, Any] | None:
         **{key: item for key, item in line.items() if key != "move"},
         "lines": [line],
         "source": "tablebase",
-        "tablebase": {"category": _category(entry.wdl), "dtm": entry.dtm},
+        "tablebase": {"category": _category(value.wdl), "dtm": value.dtm},
     }

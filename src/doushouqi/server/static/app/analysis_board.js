@@ -16,6 +16,7 @@ import { h, pageHead } from './dom.js';
 import { pieceIcon } from './icons.js';
 import { ruleSetLabel } from './rule_options.js';
 import * as G from './evalgraph.js';
+import { TablebasePanel } from './tablebase_view.js';
 
 const ANIMALS = ['elephant', 'lion', 'tiger', 'leopard', 'wolf', 'dog', 'cat', 'rat'];
 const LETTERS = { rat: 'r', cat: 'c', dog: 'd', wolf: 'w', leopard: 'p', tiger: 't', lion: 'l', elephant: 'e' };
@@ -82,6 +83,7 @@ class AnalysisBoard {
     this.closed = true;
     this.request++;
     clearTimeout(this.checkTimer);
+    this.tablebase.destroy();
     document.removeEventListener('pointerup', this.onPointerUp);
     this.board?.destroy();
     if (window.analysisBoard === this) window.analysisBoard = null;
@@ -131,6 +133,8 @@ class AnalysisBoard {
         h('button', { type: 'button', id: 'ab-flip', onclick: () => this.flip() }, t('editor.flip'))),
       this.el.status,
       h('div', { class: 'actions' }, this.el.analyse));
+    // The endgame tables' value and every move's effect, in both modes (a tap plays the move).
+    this.tablebase = new TablebasePanel({ id: 'ab-tb', onPlay: (uci) => this.playFromTable(uci) });
     this.playPanel = h('div', { class: 'ab-play-panel', id: 'ab-play-panel', hidden: true },
       h('h2', { class: 'moves-title' }, t('editor.lines')),
       this.el.engine,
@@ -142,7 +146,7 @@ class AnalysisBoard {
       pageHead(t('editor.title')),
       h('div', { class: 'game-page ab-layout' },
         h('div', { class: 'board-col' }, this.el.board),
-        h('aside', { class: 'side-col' }, this.editPanel, this.playPanel, this.el.fen))));
+        h('aside', { class: 'side-col' }, this.editPanel, this.playPanel, this.tablebase.el, this.el.fen))));
     this.orientation = 'red';
     this.board = createBoard(this.el.board, {
       position: boardState.placementToString(this.pieces), lang: currentLang(), announceMoves: true,
@@ -245,6 +249,7 @@ class AnalysisBoard {
 
   changed() {
     this.checked = null;
+    this.tablebase.hide();
     this.request++; // an answer still on its way is about the position before this edit
     this.el.analyse.disabled = true; // until the server has checked the new position
     this.el.status.dataset.valid = 'pending';
@@ -285,6 +290,7 @@ class AnalysisBoard {
       this.showStatus(true, [answer.outcome ? t('editor.finished') : t('editor.valid')]);
       this.el.analyse.disabled = false;
       this.el.fen.value = answer.fen;
+      this.tablebase.show(answer.fen, this.rules);
     } else {
       this.showStatus(false, answer.problems.map((code) => t(`editor.problem.${code}`)));
     }
@@ -311,6 +317,7 @@ class AnalysisBoard {
 
   startEditing() {
     this.request++;
+    this.tablebase.hide();
     this.mode = 'edit';
     this.editPanel.hidden = false;
     this.playPanel.hidden = true;
@@ -325,6 +332,15 @@ class AnalysisBoard {
     this.load();
   }
 
+  /** A move tapped in the tablebase list: from the set-up position, analysis starts with it. */
+  playFromTable(move) {
+    if (this.mode === 'edit') {
+      if (!this.checked?.valid) return;
+      this.startAnalysis();
+    }
+    this.played(move);
+  }
+
   played(move) {
     if (this.mode !== 'play') return;
     this.line = [...this.line, move];
@@ -335,6 +351,7 @@ class AnalysisBoard {
   async load() {
     const request = ++this.request;
     this.board.set({ movableColor: null, dests: {} });
+    this.tablebase.hide();
     this.el.lines.replaceChildren();
     this.el.engine.textContent = t('editor.thinking');
     let position;
@@ -357,6 +374,8 @@ class AnalysisBoard {
     this.el.moves.textContent = position.moves.length
       ? position.moves.map((m) => moveText(m.readable_zh, m.readable_en) || m.move).join('  ') : t('editor.noMoves');
     this.el.back.disabled = !this.line.length;
+    if (position.outcome) this.tablebase.hide();
+    else this.tablebase.show(position.fen, this.rules);
     if (position.outcome) {
       this.el.engine.textContent = t('editor.over', { result: position.outcome.result });
       return;

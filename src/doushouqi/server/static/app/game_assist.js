@@ -8,6 +8,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { animalWord, moveWords } from './move_words.js';
 import { parsePlacement } from '/board/state.js';
+import { effectText } from './tablebase_view.js';
 
 const COLORS = ['red', 'blue'];
 const THREATS_KEY = 'doushouqi.threats';
@@ -83,7 +84,10 @@ export class HintTool {
         return;
       }
       this.hint = { fen, move: found.bestmove };
-      this.say(t('hint.text', { move: moveWords(fen, found.bestmove, { wolfName: this.view.wolfName() }) }));
+      const move = moveWords(fen, found.bestmove, { wolfName: this.view.wolfName() });
+      // A covered endgame: the server answered from the tables (exact), and says so.
+      const table = found.source === 'tablebase' ? found.tablebase : null;
+      this.say(table ? t('tablebase.hint', { move, effect: effectText(table) }) : t('hint.text', { move }));
     } catch (error) {
       this.say(error.status === 429 ? t('hint.busy') : t('hint.error', { message: error.message }));
       return;

@@ -11,6 +11,7 @@ import * as G from './evalgraph.js';
 import { ruleSetLabel } from './rule_options.js';
 import { pageCheck } from './navigation.js';
 import { Review, GRADE_MARKS } from './review.js';
+import { ReplayTablebase } from './tablebase_view.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MOVETIME = 0.3; // seconds per position: a 60-ply game is assessed in about 20 s
@@ -200,6 +201,10 @@ class ReplayView {
     this.closed = false;
     this.downloadUrl = null;
     this.review = new Review(this); // grades, accuracy, learn from mistakes (review.js)
+    // The endgame tables: the shown position's value, and a badge on each move that changed it.
+    this.tablebase = new ReplayTablebase({
+      fens: this.fens, moves: this.moves, rules: data.rules, onChanges: () => this.buildMoves(),
+    });
     this.build();
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
@@ -214,6 +219,7 @@ class ReplayView {
     if (this.run) this.run.stopped = true;
     this.run = null;
     this.review.destroy();
+    this.tablebase.destroy();
     document.removeEventListener('keydown', this.onKey);
     this.board?.destroy();
     if (this.downloadUrl) URL.revokeObjectURL(this.downloadUrl);
@@ -274,7 +280,7 @@ class ReplayView {
         h('aside', { class: 'side-col' },
           h('div', { class: 'rp-analysis', id: 'rp-analysis' },
             h('div', { class: 'rp-analysis-head' }, this.el.analyse, this.el.progress, this.el.count),
-            this.el.progressBar, this.el.graphBox, this.el.best, this.review.el.better, this.review.el.box),
+            this.el.progressBar, this.el.graphBox, this.el.best, this.tablebase.el, this.review.el.better, this.review.el.box),
           this.el.comment,
           h('h2', { class: 'moves-title' }, t('replay.moves')),
           this.el.moves,
@@ -320,7 +326,8 @@ class ReplayView {
         h('button', { type: 'button', class: 'rp-move', dataset: { ply: p.ply }, onclick: () => this.goTo(p.ply) },
           h('span', { class: 'ply' }, moveNumber(p.ply)), ' ', text,
           grade ? h('span', { class: `rp-mistake rv-mark ${grade}`, 'aria-hidden': 'true', title: t(`analysis.grade.${grade}`) }, GRADE_MARKS[grade]) : null,
-          grade ? h('span', { class: 'rp-sr' }, ` (${t(`analysis.grade.${grade}`)})`) : null));
+          grade ? h('span', { class: 'rp-sr' }, ` (${t(`analysis.grade.${grade}`)})`) : null,
+          this.tablebase.badge(p.ply)));
     }));
     this.markCurrentMove();
   }
@@ -379,6 +386,7 @@ class ReplayView {
     this.el.comment.textContent = comment ? t('replay.comment', { text: comment }) : '';
     this.markCurrentMove();
     this.renderAnalysis();
+    this.tablebase.render(this.ply);
   }
 
   /** Red's and Blue's names in bars above and below the board (the bottom one: the near side). */
