@@ -244,10 +244,12 @@ def motif_position(board: Board, rng: random.Random) -> Board | None:
     if not rats or not big:
         return None
     keep = {rng.choice(rats), rng.choice(big)}
-    for color, most in ((me, 2), (1 - me, 2)):
+    for color in (me, 1 - me):  # 1 or 2 more animals each: taking one is never the whole game
         others = [q for q, c in enumerate(codes) if c and code_color(c) == color and q not in keep]
+        if not others:
+            return None
         rng.shuffle(others)
-        keep.update(others[: rng.randint(0, most)])
+        keep.update(others[: rng.randint(1, 2)])
     placement = placement_fen([c if q in keep else 0 for q, c in enumerate(codes)])
     try:
         small = Board(placement + (" w" if me == 0 else " b"), board.rules)
