@@ -18,6 +18,9 @@ export const TABLE_ANIMALS = 4;
 /** Stepping through positions asks only about the one the reader stops at. */
 const DEBOUNCE_MS = 200;
 const CACHE_SIZE = 400;
+/** The most positions of one game the replay asks about (each request counts against the
+ * analysis rate limit, which the replay's engine analysis shares). */
+const SWEEP_LIMIT = 120;
 const SIDES = ['red', 'blue'];
 const RANK = { loss: 0, draw: 1, win: 2 };
 
@@ -203,9 +206,11 @@ export class ReplayTablebase {
 
   async sweep() {
     if (!this.rules) return;
-    for (let ply = 1; ply <= this.moves.length; ply++) {
+    let asked = 0;
+    for (let ply = 1; ply <= this.moves.length && asked < SWEEP_LIMIT; ply++) {
       const before = this.fens[ply - 1];
       if (!askable(before, this.rules)) continue;
+      asked++;
       const answer = await probeTable(before, this.rules);
       if (this.closed) return;
       const change = valueChange(answer, this.moves[ply - 1]);
