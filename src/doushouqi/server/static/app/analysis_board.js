@@ -146,7 +146,7 @@ class AnalysisBoard {
       pageHead(t('editor.title')),
       h('div', { class: 'game-page ab-layout' },
         h('div', { class: 'board-col' }, this.el.board),
-        h('aside', { class: 'side-col' }, this.editPanel, this.playPanel, this.tablebase.el, this.el.fen))));
+        h('aside', { class: 'side-col' }, this.editPanel, this.tablebase.el, this.playPanel, this.el.fen))));
     this.orientation = 'red';
     this.board = createBoard(this.el.board, {
       position: boardState.placementToString(this.pieces), lang: currentLang(), announceMoves: true,
