@@ -114,3 +114,20 @@ def test_a_tiny_run_finds_proved_puzzles_deterministically_and_resumes(tmp_path:
     for puzzle in more:
         assert puzzle["rules"] in generate.RULES and puzzle["themes"]
         prove.verify(puzzle, full=True)
+
+
+def test_motif_positions_keep_a_rat_against_a_big_animal_and_no_lone_animal() -> None:
+    import random
+
+    from doushouqi.squares import ELEPHANT, LION, RAT, TIGER, code_animal, code_color
+
+    board = Board(rules="wango")
+    rng = random.Random(3)
+    for _ in range(20):
+        small = generate.motif_position(board, rng)
+        assert small is not None
+        codes = [c for c in small.piece_codes() if c]
+        mine = [code_animal(c) for c in codes if code_color(c) == small.turn]
+        theirs = [code_animal(c) for c in codes if code_color(c) != small.turn]
+        assert RAT in mine and {LION, TIGER, ELEPHANT} & set(theirs)
+        assert 2 <= len(mine) <= 3 and 2 <= len(theirs) <= 3
