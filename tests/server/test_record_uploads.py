@@ -13,6 +13,7 @@ from doushouqi.server.db.database import Database, alembic_config
 from doushouqi.server.settings import RateLimit
 
 from .live import LiveServer, ManualTime, Player, make_settings, running
+from .test_guest_names import LATEST_REVISION
 from .test_persistence_restart import schema_differences
 
 RECORD = '[Rules "wango"]\n\n1. a3a4 1... a7a6 *\n'
@@ -92,7 +93,7 @@ def test_migration_0003_keeps_existing_records(tmp_path: Path) -> None:
             )
         db.migrate()
         with db.engine.connect() as connection:
-            assert MigrationContext.configure(connection).get_current_revision() == "0003"
+            assert MigrationContext.configure(connection).get_current_revision() == LATEST_REVISION
         row = db.run_sync(lambda s: repo.get_record(s, "early"))
         assert row is not None and row.text == RECORD and row.size == 0 and row.uploader is None
         db.run_sync(lambda s: repo.save_record(s, "new", RECORD, None, 2.0, "address:y"))
