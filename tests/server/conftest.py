@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from .cluster_nodes import started_nodes
 from .live import LiveServer, ManualTime, make_settings, running
 from .postgres import create_database, postgres_server
+from .redis_server import RedisServer, redis_server
 
 _database_names = itertools.count()
 
@@ -36,3 +38,17 @@ def postgres() -> Iterator[str]:
 def database(postgres: str) -> str:
     """A fresh, empty database on it, for one test."""
     return create_database(postgres, f"test_{next(_database_names)}")
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[RedisServer]:
+    """A Redis server of the test module's own."""
+    with redis_server() as server:
+        yield server
+
+
+@pytest.fixture
+def nodes(tmp_path: Path, database: str, redis: RedisServer) -> Iterator[list[LiveServer]]:
+    """Three nodes (a, b, c) on one fresh database and the module's Redis."""
+    with started_nodes(tmp_path, database, redis) as started:
+        yield started

@@ -6,7 +6,6 @@ from typing import Any
 
 from .live import LiveServer, ManualTime, Player
 from .site_helpers import site_socket
-from .test_cluster import nodes, redis  # noqa: F401  (fixtures)
 from .test_notifications import needs_cluster
 
 
@@ -130,7 +129,7 @@ def test_bad_challenges_are_refused_with_codes(server: LiveServer) -> None:
 
 @needs_cluster
 def test_a_challenge_sent_on_one_node_is_accepted_on_another(
-    nodes: list[LiveServer],  # noqa: F811
+    nodes: list[LiveServer],
 ) -> None:
     a, b, _ = nodes
     alice, bob = a.player().register("alice"), b.player().register("bob")

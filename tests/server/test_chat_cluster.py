@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cluster_nodes import CLUSTER_MARKS
 from .live import GameSocket, LiveServer
-from .test_cluster import nodes, pytestmark, redis  # noqa: F401  (fixtures, skip marks)
+
+pytestmark = CLUSTER_MARKS
 
 
 def said(ws: GameSocket) -> list[str | None]:
     return [m["message"]["text"] for m in ws.drain(0.5) if m["type"] == "chat"]
 
 
-def test_chat_reaches_its_room_on_every_node(nodes: list[LiveServer]) -> None:  # noqa: F811
+def test_chat_reaches_its_room_on_every_node(nodes: list[LiveServer]) -> None:
     a, b, c = nodes
     red, blue = a.player().guest(), b.player().guest()
     near, far = b.player().guest(), c.player().guest()

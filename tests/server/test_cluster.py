@@ -5,9 +5,7 @@ from another."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,45 +16,16 @@ from alembic.runtime.migration import MigrationContext
 from doushouqi.server.ai_pool import RandomAi
 from doushouqi.server.db.database import Database
 
-from .live import DEN_GAME, GameSocket, LiveServer, Player, make_settings, move, running
+from .cluster_nodes import CLUSTER_MARKS, node_settings
+from .live import DEN_GAME, GameSocket, LiveServer, Player, move, running
 from .nginx import nginx_in_front, nginx_path
 from .ports import free_port
-from .postgres import find_bindir
-from .redis_server import RedisServer, redis_server, redis_server_path
+from .redis_server import RedisServer
 from .test_bot_api import Stream
 from .test_crash_recovery import Client, serving
 from .test_guest_names import LATEST_REVISION
 
-pytestmark = [
-    pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed"),
-    pytest.mark.skipif(find_bindir() is None, reason="PostgreSQL is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def redis() -> Iterator[RedisServer]:
-    with redis_server() as server:
-        yield server
-
-
-def node_settings(tmp_path: Path, database: str, redis: RedisServer, name: str) -> Any:
-    return make_settings(
-        tmp_path / name,
-        database_url=database,
-        redis_url=redis.url,
-        node_name=name,
-        lease_seconds=2.0,
-        grace_period=300.0,
-    )
-
-
-@pytest.fixture
-def nodes(tmp_path: Path, database: str, redis: RedisServer) -> Iterator[list[LiveServer]]:
-    with ExitStack() as stack:
-        yield [
-            stack.enter_context(running(node_settings(tmp_path, database, redis, name)))
-            for name in ("a", "b", "c")
-        ]
+pytestmark = CLUSTER_MARKS
 
 
 def seen_moves(ws: GameSocket) -> list[str]:

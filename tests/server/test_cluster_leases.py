@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,17 +14,11 @@ import redis as sync_redis
 from doushouqi.server.cluster import Cluster
 from doushouqi.server.timesource import SystemTime
 
-from .redis_server import RedisServer, redis_server, redis_server_path
+from .redis_server import RedisServer, redis_server_path
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed")
 
 LEASE = 1.0
-
-
-@pytest.fixture(scope="module")
-def redis() -> Iterator[RedisServer]:
-    with redis_server() as server:
-        yield server
 
 
 class Registry:

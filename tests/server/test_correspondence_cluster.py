@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import time
 
+from .cluster_nodes import CLUSTER_MARKS
 from .live import LiveServer, move
-from .test_cluster import nodes, pytestmark, redis  # noqa: F401  (the cluster's fixtures)
+
+pytestmark = CLUSTER_MARKS
 
 
 def _eventually(check, timeout: float = 10.0):  # type: ignore[no-untyped-def]
@@ -19,7 +21,7 @@ def _eventually(check, timeout: float = 10.0):  # type: ignore[no-untyped-def]
         time.sleep(0.1)
 
 
-def test_your_turn_is_listed_and_notified_on_another_node(nodes: list[LiveServer]) -> None:  # noqa: F811
+def test_your_turn_is_listed_and_notified_on_another_node(nodes: list[LiveServer]) -> None:
     a, b, _c = nodes
     red, blue = a.player().register("corr_node_red"), b.player().register("corr_node_blue")
     game_id = red.create(mode="online", color="red", time_control="2d")["id"]
@@ -43,7 +45,7 @@ def test_your_turn_is_listed_and_notified_on_another_node(nodes: list[LiveServer
         assert red.get("/api/games/my-turn").json()["games"] == []
 
 
-def test_a_draw_claimed_on_another_node(nodes: list[LiveServer]) -> None:  # noqa: F811
+def test_a_draw_claimed_on_another_node(nodes: list[LiveServer]) -> None:
     a, b, _c = nodes
     red, blue = a.player().guest(), b.player().guest()
     game_id = red.create(mode="online", color="red")["id"]

@@ -6,35 +6,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from .live import LiveServer, move, running
-from .postgres import find_bindir
-from .redis_server import RedisServer, redis_server, redis_server_path
-from .test_cluster import node_settings
+from .cluster_nodes import CLUSTER_MARKS, started_nodes
+from .live import LiveServer, move
+from .redis_server import RedisServer
 
-pytestmark = [
-    pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed"),
-    pytest.mark.skipif(find_bindir() is None, reason="PostgreSQL is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def redis() -> Iterator[RedisServer]:
-    with redis_server() as server:
-        yield server
+pytestmark = CLUSTER_MARKS
 
 
 @pytest.fixture
 def nodes(tmp_path: Path, database: str, redis: RedisServer) -> Iterator[list[LiveServer]]:
-    with ExitStack() as stack:
-        yield [
-            stack.enter_context(running(node_settings(tmp_path, database, redis, name)))
-            for name in ("a", "b")
-        ]
+    with started_nodes(tmp_path, database, redis, ("a", "b")) as started:
+        yield started
 
 
 def _game(owner: LiveServer, other: LiveServer, moves: list[str], ready: threading.Barrier) -> None:

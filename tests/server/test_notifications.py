@@ -13,7 +13,6 @@ from .live import LiveServer, ManualTime
 from .postgres import find_bindir
 from .redis_server import redis_server_path
 from .site_helpers import in_server, same_browser, site_socket
-from .test_cluster import nodes, redis  # noqa: F401  (fixtures)
 
 needs_cluster = pytest.mark.skipif(
     redis_server_path() is None or find_bindir() is None,
@@ -92,7 +91,7 @@ def test_the_site_socket_needs_a_player_and_answers_bad_messages(server: LiveSer
 
 @needs_cluster
 def test_a_notification_made_on_one_node_reaches_a_tab_on_another(
-    nodes: list[LiveServer],  # noqa: F811
+    nodes: list[LiveServer],
 ) -> None:
     a, b, _ = nodes
     alice = a.player().register("alice")

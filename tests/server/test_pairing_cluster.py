@@ -16,12 +16,11 @@ from doushouqi.server.db.models_pairing import SeekRow
 from doushouqi.server.domain import Guest
 from doushouqi.server.pairing import match_once
 
+from .cluster_nodes import CLUSTER_MARKS
 from .live import LiveServer
 from .site_helpers import in_server, site_socket
-from .test_cluster import nodes, redis  # noqa: F401  (fixtures)
-from .test_cluster import pytestmark as cluster_marks
 
-pytestmark = cluster_marks
+pytestmark = CLUSTER_MARKS
 
 SEEKERS = 24
 
@@ -47,7 +46,7 @@ def _add_seeks(server: LiveServer, now: float) -> None:
     server.app.state.ctx.db.run_sync(write)
 
 
-def test_racing_nodes_pair_each_seek_once(nodes: list[LiveServer]) -> None:  # noqa: F811
+def test_racing_nodes_pair_each_seek_once(nodes: list[LiveServer]) -> None:
     now = nodes[0].app.state.ctx.time.now()
     _add_seeks(nodes[0], now)
     # Every node's matcher at the same moment, several rounds each (besides their own loops).
@@ -71,7 +70,7 @@ def test_racing_nodes_pair_each_seek_once(nodes: list[LiveServer]) -> None:  # n
         assert player_key in game_ids[game_id]
 
 
-def test_players_on_two_nodes_are_paired_and_both_told(nodes: list[LiveServer]) -> None:  # noqa: F811
+def test_players_on_two_nodes_are_paired_and_both_told(nodes: list[LiveServer]) -> None:
     a, b, _ = nodes
     alice = a.player().guest()
     bob = b.player().guest()

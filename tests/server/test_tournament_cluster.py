@@ -4,31 +4,19 @@ its end."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select
 
 from doushouqi.server.db.models_tournament import TournamentRow
 
+from .cluster_nodes import CLUSTER_MARKS, node_settings
 from .live import LiveServer, Player, running
-from .postgres import find_bindir
-from .redis_server import RedisServer, redis_server, redis_server_path
-from .test_cluster import node_settings
+from .redis_server import RedisServer
 from .test_tournament_director import _higher_id_loses, _open, _resign_open_games, _until
 
-pytestmark = [
-    pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed"),
-    pytest.mark.skipif(find_bindir() is None, reason="PostgreSQL is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def redis() -> Iterator[RedisServer]:
-    with redis_server() as server:
-        yield server
+pytestmark = CLUSTER_MARKS
 
 
 def _director(server: LiveServer, tournament_id: str) -> str | None:
