@@ -11,7 +11,7 @@ $(BIN)/activate:
 	$(BIN)/pip install --quiet --upgrade pip
 
 install: $(BIN)/activate
-	$(BIN)/pip install --quiet -e '.[ai,tui,server,rl,openspiel,dev]'
+	$(BIN)/pip install --quiet -e '.[ai,tui,server,rl,openspiel,tablebase-cluster,dev]'
 
 run: install
 	$(BIN)/doushouqi serve

@@ -4,16 +4,20 @@ Each finished job writes its tables atomically, so a run that stops can be start
 table whose file exists, reads back with a good checksum and has these rules is kept and its
 job skipped (``resumed``); so, unless ``reuse`` is off, is a table found complete in the
 probe's search path (the package's own up to three animals, ``$DOUSHOUQI_TABLEBASES``), which
-is then read from there. The jobs of one animal count run in parallel (``jobs`` worker
-processes, or Ray tasks when a cluster address is given); a count starts when the smaller
-ones are done, since captures lead only into smaller tables.
-"""
+is then read from there. Locally the jobs of one animal count run in parallel (``jobs``
+worker processes); a count starts when the smaller ones are done, since captures lead only
+into smaller tables. Given a cluster address each job is a Ray task whose arguments are the
+smaller tables it reads, so Ray runs the graph itself: a job starts as soon as its own inputs
+exist, on any node; the tables travel through the object store and the driver writes them."""
 
 from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import logging
 import multiprocessing
+import re
+import socket
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -24,13 +28,20 @@ import numpy as np
 from doushouqi import __version__ as _version
 from doushouqi.rules import RuleSet, find_rules
 from doushouqi.tablebase import family_of, tablebase_directories
-from doushouqi.tablebase_format import out_of_scope_reason, rules_key, value_key
+from doushouqi.tablebase_format import decode_table, out_of_scope_reason, rules_key, value_key
 
-from .jobs import Job, all_jobs, dependencies, job_levels, parse_job
+from .jobs import Job, all_jobs, dependencies, inputs, job_levels, parse_job
 from .solve import solve_job
-from .store import encode_values, is_complete, load_values, table_path, write_values
+from .store import (
+    encode_values,
+    is_complete,
+    load_values,
+    table_path,
+    values_of,
+    write_values,
+)
 
-__all__ = ["JobReport", "generate", "plan", "run_job"]
+__all__ = ["ClusterJobError", "JobReport", "generate", "plan", "run_job"]
 
 
 @dataclasses.dataclass
@@ -93,28 +104,15 @@ def _job_done(job: Job, out: Path, family: str, values: Mapping[str, Any], reuse
     return all(_found(out, family, n, values, reuse) is not None for n in job.table_names())
 
 
-def run_job(
-    name: str, family: str, options: Mapping[str, Any], out: str, reuse: bool = True
-) -> JobReport:
-    """Solve one job, reading its dependencies from ``out`` (or, ``reuse``, the search path)
-    and writing its tables to ``out``."""
-    job = parse_job(name)
-    directory = Path(out)
-    cache: dict[str, np.ndarray] = {}
-
+def _solve(
+    job: Job, family: str, options: Mapping[str, Any], lookup: Callable[[str], np.ndarray]
+) -> tuple[JobReport, list[tuple[str, bytes]]]:
+    """Solve ``job`` (smaller tables from ``lookup``): its report and each table's file bytes."""
     values = {k: v for k, v in options.items() if k != "trapped_can_capture"}
-
-    def lookup(signature: str) -> np.ndarray:
-        if signature not in cache:
-            path = _found(directory, family, signature, values, reuse)
-            if path is None:
-                raise ValueError(f"table {signature} is missing: generate the smaller ones first")
-            cache[signature] = load_values(path)
-        return cache[signature]
-
     started = time.perf_counter()
     solved = solve_job(job, options, lookup)
     report = JobReport(job.name, job.animals, job.table_names())
+    files: list[tuple[str, bytes]] = []
     for table in solved:
         header = {
             "signature": table.signature,
@@ -124,7 +122,7 @@ def run_job(
             "generator": f"doushouqi {_version}",
         }
         data = encode_values(table.values, header)
-        write_values(table_path(directory, family, table.signature), data)
+        files.append((table.signature, data))
         report.positions += int(table.values.shape[0])
         report.bytes += len(data)
         report.levels = max(report.levels, table.levels)
@@ -142,6 +140,30 @@ def run_job(
         ):
             report.counts[key] = report.counts.get(key, 0) + int(count)
     report.seconds = time.perf_counter() - started
+    return report, files
+
+
+def run_job(
+    name: str, family: str, options: Mapping[str, Any], out: str, reuse: bool = True
+) -> JobReport:
+    """Solve one job, reading its dependencies from ``out`` (or, ``reuse``, the search path)
+    and writing its tables to ``out``."""
+    job = parse_job(name)
+    directory = Path(out)
+    cache: dict[str, np.ndarray] = {}
+    values = {k: v for k, v in options.items() if k != "trapped_can_capture"}
+
+    def lookup(signature: str) -> np.ndarray:
+        if signature not in cache:
+            path = _found(directory, family, signature, values, reuse)
+            if path is None:
+                raise ValueError(f"table {signature} is missing: generate the smaller ones first")
+            cache[signature] = load_values(path)
+        return cache[signature]
+
+    report, files = _solve(job, family, options, lookup)
+    for signature, data in files:
+        write_values(table_path(directory, family, signature), data)
     return report
 
 
@@ -181,9 +203,11 @@ def generate(
         if on_report is not None:
             on_report(report, done, total)
 
-    runner = _ray_runner(cluster) if cluster else None
+    if cluster:
+        _generate_on_ray(cluster, todo, family, options, out, reuse, record)
+        return reports
     pool = None
-    if runner is None and jobs > 1:
+    if jobs > 1:
         pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=multiprocessing.get_context("spawn"),
@@ -197,10 +221,7 @@ def generate(
                     record(JobReport(job.name, job.animals, job.table_names(), resumed=True))
                 else:
                     pending.append(job.name)
-            if runner is not None:
-                for report in runner(pending, family, options, str(out), reuse):
-                    record(report)
-            elif pool is not None:
+            if pool is not None:
                 futures = [
                     pool.submit(run_job, n, family, options, str(out), reuse) for n in pending
                 ]
@@ -215,23 +236,136 @@ def generate(
     return reports
 
 
-def _ray_runner(
-    address: str,
-) -> Callable[[list[str], str, Mapping[str, Any], str, bool], Iterable[JobReport]]:
-    """Run one level's jobs as Ray tasks on the cluster at ``address`` (the output directory
-    must be shared by the nodes)."""
+class ClusterJobError(ValueError):
+    """A job failed on the Ray cluster (the message names it and gives the remote error)."""
+
+
+def _ray_task(
+    name: str,
+    family: str,
+    options: Mapping[str, Any],
+    version: str,
+    signatures: list[str],
+    *tables: bytes,
+) -> tuple[JobReport | bytes, ...]:
+    """One job as a Ray task: its smaller tables come in as file bytes (``signatures[i]`` is
+    ``tables[i]``, from the object store); it returns the report, then each table's bytes."""
+    if version != _version:
+        raise RuntimeError(
+            f"this node has doushouqi {_version}, the driver {version}: install the same "
+            "version on every node (the tables name their generator)"
+        )
+    _single_thread()
+    given = dict(zip(signatures, tables, strict=True))
+    cache: dict[str, np.ndarray] = {}
+
+    def lookup(signature: str) -> np.ndarray:
+        if signature not in cache:
+            if signature not in given:
+                raise ValueError(f"table {signature} was not sent with job {name}")
+            cache[signature] = values_of(decode_table(given[signature], signature))
+        return cache[signature]
+
+    job = parse_job(name)
+    report, files = _solve(job, family, options, lookup)
+    by_name = dict(files)
+    return (report, *(by_name[n] for n in job.table_names()))
+
+
+def _import_ray() -> Any:
     try:
-        import ray  # type: ignore[import-not-found]  # optional, not a dependency
+        import ray  # the tablebase-cluster extra
     except ImportError:
-        raise ValueError("--cluster needs Ray installed (pip install ray)") from None
-    if not ray.is_initialized():
-        ray.init(address=address)
-    remote = ray.remote(run_job)
+        raise ValueError(
+            "--cluster needs Ray: pip install 'doushouqi[tablebase-cluster]' (or ray)"
+        ) from None
+    return ray
 
-    def run(names: list[str], family: str, options: Mapping[str, Any], out: str, reuse: bool):  # type: ignore[no-untyped-def]
-        refs = [remote.remote(n, family, dict(options), out, reuse) for n in names]
-        while refs:
-            ready, refs = ray.wait(refs, num_returns=1)
-            yield from ray.get(ready)
 
-    return run
+def _why(error: BaseException) -> str:
+    """A Ray error in a line: the task's own exception, else Ray's text without colours."""
+    cause = getattr(error, "cause", None)
+    if isinstance(cause, BaseException):
+        where = f" (node {getattr(error, 'ip', '?')}, pid {getattr(error, 'pid', '?')})"
+        return f"{where}: {type(cause).__name__}: {cause}"
+    return ": " + re.sub(r"\x1b\[[0-9;]*m", "", str(error)).strip()
+
+
+def _check_reachable(address: str) -> None:
+    """ValueError unless ``HOST:PORT`` (``ray://`` allowed) takes a connection: Ray itself
+    would retry an unreachable address for minutes. Other forms (``auto``) go to Ray as
+    they are."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as error:
+        raise ValueError(f"cannot reach the Ray cluster at {address}: {error}") from None
+
+
+def _generate_on_ray(
+    address: str,
+    todo: list[Job],
+    family: str,
+    options: Mapping[str, Any],
+    out: Path,
+    reuse: bool,
+    record: Callable[[JobReport], None],
+) -> None:
+    """Run the jobs as Ray tasks on the cluster at ``address``, a task per job.
+
+    The object store carries the tables, so the nodes share nothing but the package: a task
+    gets its smaller tables' bytes as arguments (those already on disk, in ``out`` or the
+    search path, put there by the driver; those made in this run, the tasks' results), so Ray
+    starts it once they exist, and returns its own; the driver writes each finished job's
+    files into ``out`` (atomically: the run can be resumed) and reports it.
+    """
+    ray = _import_ray()
+    values = {k: v for k, v in options.items() if k != "trapped_can_capture"}
+    connected = not ray.is_initialized()
+    if connected:
+        _check_reachable(address)
+        try:
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=True)
+        except (ConnectionError, RuntimeError) as error:
+            raise ValueError(f"cannot reach the Ray cluster at {address}: {error}") from None
+    try:
+        task = ray.remote(num_cpus=1)(_ray_task)
+        made: dict[str, Any] = {}  # signature -> object ref of its file bytes
+        running: dict[Any, tuple[Job, list[Any]]] = {}  # report ref -> job, its table refs
+        for job in todo:
+            if _job_done(job, out, family, values, reuse):
+                record(JobReport(job.name, job.animals, job.table_names(), resumed=True))
+                continue
+            needs = inputs(job)
+            for signature in needs:
+                if signature not in made:
+                    path = _found(out, family, signature, values, reuse)
+                    if path is None:
+                        raise ValueError(f"table {signature} is missing (needed by {job.name})")
+                    made[signature] = ray.put(path.read_bytes())
+            names = job.table_names()
+            refs = task.options(num_returns=1 + len(names), name=f"tablebase {job.name}").remote(
+                job.name, family, dict(options), _version, needs, *(made[s] for s in needs)
+            )
+            made.update(zip(names, refs[1:], strict=True))
+            running[refs[0]] = (job, refs[1:])
+        made.clear()  # the submitted tasks hold their arguments; free each table once used
+        while running:
+            (ready,), _ = ray.wait(list(running), num_returns=1)
+            job, table_refs = running.pop(ready)
+            try:
+                report = ray.get(ready)
+                files = ray.get(table_refs)
+            except ray.exceptions.RayError as error:
+                for ref in running:
+                    ray.cancel(ref)
+                message = f"job {job.name} failed on the cluster{_why(error)}"
+                raise ClusterJobError(message) from error
+            for signature, data in zip(job.table_names(), files, strict=True):
+                write_values(table_path(out, family, signature), data)
+            record(report)
+    finally:
+        if connected:
+            ray.shutdown()

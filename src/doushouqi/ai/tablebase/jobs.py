@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from doushouqi.squares import ANIMALS
 from doushouqi.tablebase_format import signature_name
 
-__all__ = ["Job", "all_jobs", "dependencies", "job_levels", "parse_job"]
+__all__ = ["Job", "all_jobs", "dependencies", "inputs", "job_levels", "parse_job"]
 
 
 def _sort(animals: Iterable[int]) -> tuple[int, ...]:
@@ -76,6 +76,21 @@ def dependencies(job: Job) -> set[Job]:
         for captured in opponent:
             rest = tuple(a for a in opponent if a != captured)
             found.add(Job.of(rest, mover))
+    return found
+
+
+def inputs(job: Job) -> list[str]:
+    """The tables (signatures) a capture in ``job`` leads into, each once, in the order the
+    solver reads them: what a job run elsewhere (a Ray task) must be given."""
+    found: list[str] = []
+    for mover, opponent in job.tables():
+        if len(opponent) == 1:
+            continue
+        for captured in opponent:
+            rest = tuple(a for a in opponent if a != captured)
+            name = signature_name(rest, mover)
+            if name not in found:
+                found.append(name)
     return found
 
 
