@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from doushouqi.clock import TimeControl, TimeControlError
+from doushouqi.clock import TimeControl
 from doushouqi.rules import BUILTIN_RULE_SETS
 
 from ..auth import Principal
@@ -39,7 +39,7 @@ from ..errors import Problem
 from ..notifications import notify, player_key_of, push
 from ..pairing import new_seek_id, start_game_between
 from .deps import Ctx, RequiredPrincipal, enforce_rate
-from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, chosen_rules
+from .games import checked_time_control, chosen_rules
 
 __all__ = ["router"]
 
@@ -75,18 +75,9 @@ class Decline(BaseModel):
 
 def _time_control(text: str | None) -> tuple[str | None, float]:
     """The control as stored (canonical) and how long the challenge waits."""
-    if text is None or not text.strip():
+    control = checked_time_control(text)
+    if control is None:
         return None, LIVE_TTL
-    try:
-        control = TimeControl.parse(text)
-    except TimeControlError:
-        raise Problem(
-            422, "challenge.bad_time_control", "bad time control", time_control=text[:40]
-        ) from None
-    if control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
-        raise Problem(
-            422, "challenge.bad_time_control", "time control too long", time_control=text[:40]
-        )
     return str(control), CORRESPONDENCE_TTL if control.is_correspondence else LIVE_TTL
 
 

@@ -79,7 +79,10 @@ class CreateGame(BaseModel):
     public: bool = Field(default=True, description="online: listed in the lobby")
 
 
-def _time_control(text: str | None) -> TimeControl | None:
+def checked_time_control(text: str | None) -> TimeControl | None:
+    """The time control a player asked for (None: untimed), within the site's limits, or a
+    422 with the code ``time.bad``, ``time.days`` or ``time.too_long``. Every place that takes
+    a time control from a player (games, seeks, challenges, tournaments) checks it here."""
     if text is None or not text.strip():
         return None
     try:
@@ -225,7 +228,7 @@ async def create_game(
         seats[1 - mine] = PlayerSlot.ai(body.ai_level or 3)
     elif body.mode is Mode.SAME_SCREEN:
         seats[1 - mine] = me
-    control = _time_control(body.time_control)
+    control = checked_time_control(body.time_control)
     spec = GameSpec(
         mode=body.mode,
         players=(seats[0], seats[1]),

@@ -24,7 +24,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from doushouqi.clock import TimeControl, TimeControlError
 from doushouqi.rules import BUILTIN_RULE_SETS
 
 from ..db.models_pairing import SeekRow
@@ -32,7 +31,7 @@ from ..errors import Problem
 from ..notifications import player_key_of
 from ..pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
 from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
-from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS
+from .games import checked_time_control
 
 __all__ = ["router"]
 
@@ -83,14 +82,8 @@ def seek_dict(row: SeekRow) -> dict[str, Any]:
 
 def _live_time_control(text: str) -> str:
     """The canonical form of a live game's time control (correspondence is not paired here)."""
-    try:
-        control = TimeControl.parse(text)
-    except TimeControlError:
-        raise Problem(
-            422, "pairing.bad_time_control", "bad time control", time_control=text[:40]
-        ) from None
-    too_long = control.base > MAX_BASE_SECONDS or (control.per_move or 0) > MAX_PER_MOVE_SECONDS
-    if control.is_correspondence or too_long:
+    control = checked_time_control(text)
+    if control is None or control.is_correspondence:
         raise Problem(
             422,
             "pairing.bad_time_control",

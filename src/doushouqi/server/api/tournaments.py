@@ -14,14 +14,12 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from doushouqi.clock import TimeControl, TimeControlError
-
 from ..db.models import AccountRow
 from ..db.models_tournament import TournamentRow
 from ..errors import Problem
 from ..tournaments import store
 from .deps import AccountPrincipal, Ctx, OptionalPrincipal, enforce_rate
-from .games import MAX_BASE_SECONDS, MAX_PER_MOVE_SECONDS, chosen_rules
+from .games import checked_time_control, chosen_rules
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 
@@ -72,14 +70,8 @@ def _refusal(code: str) -> Problem:
 
 
 def _checked_control(text: str) -> str:
-    try:
-        control = TimeControl.parse(text)
-    except TimeControlError:
-        raise Problem(
-            422, "tournament.bad_time_control", "bad time control", time_control=text[:40]
-        ) from None
-    too_long = control.base > min(MAX_BASE_SECONDS, MAX_TOURNAMENT_BASE)
-    if too_long or (control.per_move or 0) > MAX_PER_MOVE_SECONDS:
+    control = checked_time_control(text)
+    if control is None or control.is_correspondence or control.base > MAX_TOURNAMENT_BASE:
         raise Problem(
             422, "tournament.time_control_too_long", "time control too long", max_minutes=60
         )
