@@ -42,6 +42,8 @@ __all__ = [
     "P_HANGING_SINGLE",
     "P_MATERIAL",
     "P_MOBILITY",
+    "P_PRESS",
+    "P_PRESS_LEAD",
     "P_PST",
     "P_RAT_BLOCKS_JUMP",
     "P_RAT_VS_ELEPHANT",
@@ -90,7 +92,13 @@ ATTACK_TABLE_SIZE = 16
 P_ATTACK_TABLE = 35
 #: 9 blocks of 63 (animal 0 unused): piece-square values from Red's side.
 P_PST = P_ATTACK_TABLE + ATTACK_TABLE_SIZE
-NUM_PARAMS = P_PST + 9 * 63
+#: Pressing a lead home: a side ahead in material by at least ``press_lead`` centipawns gets
+#: this many cp per step its animals stand within 8 steps of the enemy den (summed over its
+#: animals), scaled by its lead up to 1000 cp: with a won game, several attackers go to the den
+#: instead of shuffling where they are.
+P_PRESS = P_PST + 9 * 63
+P_PRESS_LEAD = P_PRESS + 1
+NUM_PARAMS = P_PRESS_LEAD + 1
 
 
 def _names() -> list[str]:
@@ -108,6 +116,8 @@ def _names() -> list[str]:
         P_TRAP_OPEN: "trap_open",
         P_TRAP_OPEN_ADJACENT: "trap_open_adjacent",
         P_RAT_BLOCKS_JUMP: "rat_blocks_jump",
+        P_PRESS: "press",
+        P_PRESS_LEAD: "press_lead",
     }
     for index, name in singles.items():
         names[index] = name
@@ -214,6 +224,8 @@ def hand_set_params() -> np.ndarray:
     ]  # fmt: skip
     for animal in range(1, 9):
         params[P_PST + animal * 63 : P_PST + (animal + 1) * 63] = _default_pst(animal)
+    params[P_PRESS] = 4
+    params[P_PRESS_LEAD] = 300
     return params
 
 

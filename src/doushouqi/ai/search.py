@@ -91,6 +91,7 @@ from .work import (
     C_NOISE,
     C_NOISE_SEED,
     C_NULL_MOVE,
+    C_PROGRESS_PLIES,
     C_QCHECKS,
     C_ROOT_COUNT,
     C_ROOT_PLY,
@@ -215,6 +216,22 @@ def _has_den_entry(moves: np.ndarray, base: int, count: int, den: int) -> bool:
     return False
 
 
+@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+def _faded(state: np.ndarray, rules: np.ndarray, work: np.ndarray, score: int) -> int:
+    """``score`` faded toward a draw as the plies without a capture add up: by half over the
+    rule set's no-capture limit (or ``work[C_PROGRESS_PLIES]`` without one), so that of two
+    equal leads the search prefers the one that has made progress — a capture resets the
+    clock — and a lead that only shuffles is worth less and less (the static evaluation
+    itself, cached by board, knows no clock)."""
+    limit = rules[RULE_NO_CAPTURE_PLIES]
+    if limit == 0:
+        limit = work[C_PROGRESS_PLIES]
+    if limit <= 0:
+        return score
+    halfmove = min(state[S_HALFMOVE], limit)
+    return score * (2 * limit - halfmove) // (2 * limit)
+
+
 @njit(f"int64({A1}, {A1}, {A1}, {A1})", cache=True, nogil=True)
 def _eval(state: np.ndarray, rules: np.ndarray, params: np.ndarray, work: np.ndarray) -> int:
     key = state[S_HASH]
@@ -230,7 +247,7 @@ def _eval(state: np.ndarray, rules: np.ndarray, params: np.ndarray, work: np.nda
         # Noise fixed per position and search, so the TT and re-searches stay consistent.
         mixed = (state[S_HASH] ^ work[C_NOISE_SEED]) * -7046029254386353131
         score += ((mixed >> 20) & 0xFFFFF) % (2 * amplitude + 1) - amplitude
-    return score
+    return _faded(state, rules, work, score)
 
 
 # ------------------------------------------------------------------------- quiescence

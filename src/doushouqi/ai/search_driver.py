@@ -49,6 +49,7 @@ from .work import (
     C_NOISE,
     C_NOISE_SEED,
     C_NULL_MOVE,
+    C_PROGRESS_PLIES,
     C_QCHECKS,
     C_ROOT_COUNT,
     C_ROOT_PLY,
@@ -93,6 +94,14 @@ DEFAULT_TUNING = {
     # Centipawns a draw is worth less than an equal position, to us: enough that a level does
     # not settle for a repetition while it still has play (measured in bench/ladder.py).
     "contempt": 50,
+    # A lead must be converted: the contempt grows by this % of the root's lead (the last
+    # finished depth's score) above 100 cp, up to contempt_max, so the side ahead avoids
+    # repetitions and the no-capture limit in proportion to what it would give away.
+    "contempt_gain": 50,
+    "contempt_max": 500,
+    # Without a no-capture limit in the rules, evaluations fade by half over this many plies
+    # without a capture (with one, over the limit): progress beats shuffling (0: off).
+    "progress_plies": 120,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -102,6 +111,9 @@ TUNING_RANGES = {
     "danger_radius": (0, 7),  # rows of search.DANGER_ZONE
     "extension_percent": (0, 200),
     "contempt": (-1000, 1000),
+    "contempt_gain": (0, 100),
+    "contempt_max": (0, 2000),
+    "progress_plies": (0, 10000),
 }
 _TUNING_WORDS = {
     "null_move": C_NULL_MOVE,
@@ -110,6 +122,7 @@ _TUNING_WORDS = {
     "futility_margin": C_FUTILITY_MARGIN,
     "danger_radius": C_DANGER_RADIUS,
     "contempt": C_CONTEMPT,
+    "progress_plies": C_PROGRESS_PLIES,
 }
 
 
@@ -342,7 +355,13 @@ class Engine:
         info = Info(depth=0, score=Score(cp=0), nodes=0, pv=[_decode(best)])
         scores: list[int] | None = None
         previous = 0
+        base_contempt = int(work[C_CONTEMPT])
+        gain = min(100, max(0, int(self.tuning.get("contempt_gain", 0))))
+        most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
         for depth in range(1, max_depth + 1):
+            # Contempt in proportion to the lead: the side ahead values a draw below it.
+            lead = min(DEN_BOUND, previous) - 100
+            work[C_CONTEMPT] = base_contempt + min(most, max(0, lead * gain // 100))
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
             percent = min(200, max(0, int(self.tuning["extension_percent"])))
             work[C_EXT_BUDGET] = max(2, depth * percent // 100 + 1)

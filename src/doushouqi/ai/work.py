@@ -64,6 +64,9 @@ C_FUTILITY_MARGIN = 16  # reverse futility margin per ply, centipawns
 C_DANGER_RADIUS = 17  # enemy animals this close to our den switch pruning off
 C_CONTEMPT = 18  # a draw scores this much below zero for the side to move at the root
 C_NO_QUIESCENCE = 19  # 1 = leaves are evaluated as they stand (the beginner level)
+#: Plies without a capture over which an evaluation fades toward a draw (0 = never; rules with
+#: a no-capture limit fade over that limit instead): a lead must make progress to count.
+C_PROGRESS_PLIES = 20
 CTL_SIZE = 32
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY

@@ -1,0 +1,136 @@
+"""Converting won positions: the conversion suite, and the engine making progress when ahead.
+
+The suite (``tests/ai/data/conversion.epd``) is built by ``tools/conversion/build_suite.py``
+and measured by ``bench/conversion.py`` (docs/engine.md, "Converting won positions").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from doushouqi.ai import Engine, Position
+from doushouqi.ai.eval_params import P_PRESS, P_PRESS_LEAD, default_params
+from doushouqi.ai.evaluate import static_eval
+from doushouqi.ai.work import C_CONTEMPT
+from doushouqi.analysis import Limit
+from doushouqi.board import Board
+from doushouqi.rules import find_rules
+
+SUITE = Path(__file__).with_name("data") / "conversion.epd"
+
+
+def _entries() -> list[dict]:
+    entries = []
+    for line in SUITE.read_text("utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fen, *fields = line.split(";")
+        entry = {"fen": fen}
+        entry.update(field.split("=", 1) for field in fields)
+        entries.append(entry)
+    return entries
+
+
+def test_suite_positions_parse_and_have_5_to_10_animals() -> None:
+    entries = _entries()
+    assert len(entries) >= 200
+    seen = set()
+    colours = set()
+    for entry in entries:
+        rules = find_rules(entry["rules"])
+        board = Board(entry["fen"], rules=rules)
+        assert not board.is_game_over(), entry["fen"]
+        count = sum(1 for code in board.piece_codes() if code)
+        assert 5 <= count <= 10, entry["fen"]
+        assert int(entry["animals"]) == count
+        score = entry["score"]
+        assert score.startswith("D") or int(score) >= 800, entry
+        key = " ".join(entry["fen"].split()[:2])
+        assert key not in seen, f"duplicate {key}"
+        seen.add(key)
+        colours.add(board.turn)
+    assert colours == {0, 1}
+
+
+def _search_score(fen: str, rules: str, depth: int, **tuning: int) -> int:
+    engine = Engine(rules, hash_mb=8)
+    engine.use_tablebase = False
+    engine.tuning.update(tuning)
+    result = engine.search(Board(fen, rules=rules), Limit(depth=depth))
+    return int(result.info["score"].cp)
+
+
+# Red (to move) is far ahead: elephant, lion and tiger against a cat.
+AHEAD = "7/7/1c5/7/7/7/7/1T3L1/E6 w {clock} 1"
+
+
+def test_a_lead_fades_as_the_no_capture_clock_runs() -> None:
+    fresh = _search_score(AHEAD.format(clock=0), "wango", 2)
+    stale = _search_score(AHEAD.format(clock=100), "wango", 2)
+    assert fresh > 800
+    assert stale < fresh * 0.8
+    # Off (wango has no no-capture limit): the clock changes (next to) nothing.
+    assert _search_score(AHEAD.format(clock=100), "wango", 2, progress_plies=0) > fresh * 0.95
+    # With a no-capture limit (classic: 200 plies) the lead fades over the limit.
+    classic_fresh = _search_score(AHEAD.format(clock=0), "classic", 2)
+    classic_stale = _search_score(AHEAD.format(clock=150), "classic", 2)
+    assert classic_stale < classic_fresh * 0.75
+
+
+def test_the_side_ahead_presses_toward_the_den() -> None:
+    # The same lead, the lion near the enemy den or back home: pressing is worth more with
+    # the press term than without it.
+    near = Position.from_board(Board("7/7/1c1L3/7/7/7/7/1T5/E6 w 0 1"))
+    far = Position.from_board(Board("7/7/1c5/7/7/7/7/1T3L1/E6 w 0 1"))
+    params = default_params()
+    off = params.copy()
+    off[P_PRESS] = 0
+    assert params[P_PRESS] > 0 and params[P_PRESS_LEAD] > 0
+    with_press = static_eval(near, params) - static_eval(far, params)
+    without = static_eval(near, off) - static_eval(far, off)
+    assert with_press >= without + 5 * params[P_PRESS]
+    # No lead, no press: an equal position evaluates the same either way.
+    equal = Position.from_board(Board())
+    assert static_eval(equal, params) == static_eval(equal, off)
+
+
+def test_contempt_grows_with_the_lead() -> None:
+    engine = Engine("wango", hash_mb=8)
+    engine.use_tablebase = False
+    base = engine.tuning["contempt"]
+    engine.search(Board(AHEAD.format(clock=0)), Limit(depth=5))
+    # The last depth was searched with a draw worth far less than an equal position.
+    assert engine._work[C_CONTEMPT] >= base + 300
+    engine.search(Board(), Limit(depth=5))
+    assert engine._work[C_CONTEMPT] == base  # about equal: the plain contempt
+    engine.tuning["contempt_gain"] = 0
+    engine.search(Board(AHEAD.format(clock=0)), Limit(depth=5))
+    assert engine._work[C_CONTEMPT] == base
+
+
+def _play_from(fen: str, rules: str, nodes: int, plies: int) -> tuple[Board, bool]:
+    """The engine plays both sides from ``fen`` (each side its own engine, ``nodes`` a move)
+    for at most ``plies``: the board, and whether the side to move at the start won."""
+    board = Board(fen, rules=rules)
+    side = board.turn
+    attacker = Engine(rules, hash_mb=8, seed=1)
+    defender = Engine(rules, hash_mb=8, seed=2)
+    while not board.is_game_over() and board.ply < plies:
+        engine = attacker if board.turn == side else defender
+        move = engine.search(board, Limit(nodes=nodes)).move
+        assert move is not None
+        board.push(move)
+    outcome = board.outcome()
+    return board, outcome is not None and outcome.winner == side
+
+
+@pytest.mark.parametrize("index", [54, 60, 126, 171, 189])
+def test_the_engine_converts_suite_positions(index: int) -> None:
+    # Suite positions with a clear, short win (13–45 plies at this budget): at 20k nodes a
+    # move against itself, the winning side enters the den (or takes everything) within 50
+    # plies — it does not shuffle.
+    entry = _entries()[index]
+    board, won = _play_from(entry["fen"], entry["rules"], 20_000, 50)
+    assert won, f"{entry['fen']}: {board.outcome()} after {board.ply} plies"

@@ -1,0 +1,265 @@
+"""Build the conversion suite: won middlegame and endgame positions (5–10 animals) from
+engine self-play, each confirmed won by a longer search.
+
+    .venv/bin/python tools/conversion/build_suite.py --target 200 --seed 1 --workers 2
+
+Game *g* (seeded by ``--seed`` and *g* only): 2–7 random plies from the start, then the
+engine (level 10, ``--nodes`` a move) plays both sides for at most 240 plies; odd games are
+played under ``classic`` rules (no-capture limit, 7-3 / 17-5, must-vary repetition), even
+ones under ``wango``. While more than 6 animals are left, a side plays 15% of its moves from
+the 2nd–6th lines of a depth-3 MultiPV search (none that loses a den): material changes
+hands while the dens hold, as between engines of unequal strength (equal engines rarely get
+below 11 animals: the stronger side enters the den first).
+
+A position is a candidate when it has 5–10 animals, the endgame tables do not cover it, and
+the game's search gave the side to move at least ``--threshold`` centipawns (not a den
+already found: those are tactics, not conversions). At most three candidates a game, at
+least 10 plies apart, are confirmed by a search of ``--confirm`` seconds: kept when its last
+two finished depths both give the side to move ≥ ``--threshold`` cp (or a den win in 5
+moves or more). Positions are written with a zero no-capture clock (a fresh start),
+deduplicated by board and side to move, and no animal count takes more than
+``--max-share`` of the suite.
+
+Lines of the output (``tests/ai/data/conversion.epd``)::
+
+    FEN;rules=wango;score=+912;depths=9,10;animals=8;game=17;ply=84
+
+The command is resumable: the games already played are listed in ``OUTPUT.progress`` and a
+rerun continues after them (same seed), until ``--target`` positions are kept or
+``--games`` games are played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+
+DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "ai" / "data" / "conversion.epd"
+
+
+def board_key(fen: str) -> str:
+    """Board and side to move (the FEN without its move counters)."""
+    return " ".join(fen.split()[:2])
+
+
+def animals(board: object) -> int:
+    return sum(1 for code in board.piece_codes() if code)  # type: ignore[attr-defined]
+
+
+def fresh_fen(fen: str) -> str:
+    """The FEN with a zero no-capture clock and move number 1."""
+    parts = fen.split()
+    return " ".join([*parts[:2], "0", "1"])
+
+
+def play_game(game: int, seed: int, nodes: int, threshold: int) -> list[dict]:
+    """Self-play game ``game``: its candidate positions (dicts with fen, rules, score, ply)."""
+    from doushouqi.ai import Engine
+    from doushouqi.analysis import Limit
+    from doushouqi.board import Board
+    from doushouqi.tablebase import probe
+
+    rng = random.Random(seed * 1_000_003 + game)
+    rules = "classic" if game % 2 else "wango"
+    board = Board(rules=rules)
+    for _ in range(rng.randint(2, 7)):
+        moves = list(board.legal_moves)
+        if not moves or board.is_game_over():
+            break
+        board.push(rng.choice(moves))
+    engine = Engine(rules, hash_mb=16, seed=game)
+    candidates = []
+    while not board.is_game_over() and board.ply < 240:
+        if rng.random() < 0.15 and animals(board) > 6:
+            # An engine-played inaccuracy: one of the search's 2nd-6th lines at depth 3 that
+            # does not lose a den, so material changes hands while the dens hold.
+            lines: dict[int, object] = {}
+
+            def keep(info: object, lines: dict[int, object] = lines) -> None:
+                lines[info.get("multipv", 1)] = info  # type: ignore[attr-defined]
+
+            engine.search(board, Limit(depth=3), multipv=6, on_info=keep)
+            others = [
+                info for k, info in sorted(lines.items()) if k > 1 and info["score"].den is None
+            ]  # type: ignore[index]
+            if others:
+                board.push(rng.choice(others)["pv"][0])  # type: ignore[index]
+                continue
+        result = engine.search(board, Limit(nodes=nodes))
+        score = result.info.get("score")
+        count = animals(board)
+        if (
+            score is not None
+            and score.den is None
+            and score.cp is not None
+            and score.cp >= threshold
+            and 5 <= count <= 10
+        ):
+            try:
+                covered = probe(board) is not None
+            except Exception:  # a table missing or unreadable: not covered
+                covered = False
+            if not covered:
+                candidates.append(
+                    {"fen": fresh_fen(board.fen()), "rules": rules, "ply": board.ply,
+                     "animals": count, "game": game}
+                )  # fmt: skip
+        board.push(result.move)
+    # At most three, at least 10 plies apart, chosen at random.
+    rng.shuffle(candidates)
+    chosen: list[dict] = []
+    for candidate in candidates:
+        if all(abs(candidate["ply"] - other["ply"]) >= 10 for other in chosen):
+            chosen.append(candidate)
+        if len(chosen) == 3:
+            break
+    return chosen
+
+
+def confirm(candidate: dict, seconds: float, threshold: int) -> dict | None:
+    """The candidate with its confirming score, or None when the long search disagrees."""
+    from doushouqi.ai import Engine
+    from doushouqi.analysis import Limit
+    from doushouqi.board import Board
+
+    board = Board(candidate["fen"], rules=candidate["rules"])
+    engine = Engine(candidate["rules"], hash_mb=64)
+    scores: dict[int, object] = {}
+
+    def keep(info: object) -> None:
+        if "depth" in info and "score" in info:  # type: ignore[operator]
+            scores[info["depth"]] = info["score"]  # type: ignore[index]
+
+    engine.search(board, Limit(movetime=seconds), on_info=keep)
+    depths = sorted(scores)[-2:]
+    if len(depths) < 2:
+        return None
+
+    def won(score: object) -> bool:
+        den = score.den  # type: ignore[attr-defined]
+        if den is not None:
+            return den >= 5
+        return score.cp >= threshold  # type: ignore[attr-defined,no-any-return]
+
+    if not all(won(scores[d]) for d in depths):
+        return None
+    last = scores[depths[-1]]
+    text = f"D{last.den}" if last.den is not None else f"{last.cp:+d}"  # type: ignore[attr-defined]
+    return {**candidate, "score": text, "depths": f"{depths[0]},{depths[1]}"}
+
+
+def job(args: tuple[int, int, int, int, float]) -> tuple[int, list[dict]]:
+    game, seed, nodes, threshold, seconds = args
+    kept = []
+    for candidate in play_game(game, seed, nodes, threshold):
+        confirmed = confirm(candidate, seconds, threshold)
+        if confirmed is not None:
+            kept.append(confirmed)
+    return game, kept
+
+
+def format_line(entry: dict) -> str:
+    return (
+        f"{entry['fen']};rules={entry['rules']};score={entry['score']};depths={entry['depths']};"
+        f"animals={entry['animals']};game={entry['game']};ply={entry['ply']}"
+    )
+
+
+def parse_line(line: str) -> dict:
+    """One suite line as a dict: fen, rules, score, depths, animals, game, ply."""
+    fen, *fields = line.strip().split(";")
+    entry: dict = {"fen": fen}
+    for field in fields:
+        key, _, value = field.partition("=")
+        entry[key] = int(value) if key in ("animals", "game", "ply") else value
+    return entry
+
+
+def read_suite(path: str | Path) -> list[dict]:
+    lines = Path(path).read_text("utf-8").splitlines() if Path(path).exists() else []
+    return [parse_line(line) for line in lines if line.strip() and not line.startswith("#")]
+
+
+def progress(done: int, total: int, kept: int, target: int, started: float) -> None:
+    width = 30
+    filled = int(width * min(1.0, kept / max(1, target)))
+    elapsed = time.monotonic() - started
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {kept}/{target} positions, "
+        f"{done}/{total} games, {elapsed:.0f} s"
+    )
+    sys.stderr.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--target", type=int, default=200, help="positions to keep")
+    parser.add_argument("--games", type=int, default=1000, help="most games to play")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--nodes", type=int, default=6000, help="self-play nodes a move")
+    parser.add_argument("--threshold", type=int, default=800, help="centipawns for a won position")
+    parser.add_argument("--confirm", type=float, default=1.0, help="confirming search, seconds")
+    parser.add_argument(
+        "--max-share", type=float, default=0.3, help="most of the suite one animal count may take"
+    )
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    args = parser.parse_args(argv)
+
+    output: Path = args.output
+    progress_file = output.with_name(output.name + ".progress")
+    entries = read_suite(output)
+    done_games = (
+        {int(x) for x in progress_file.read_text().split()} if progress_file.exists() else set()
+    )
+    seen = {board_key(e["fen"]) for e in entries}
+    per_count: dict[int, int] = {}
+    for e in entries:
+        per_count[e["animals"]] = per_count.get(e["animals"], 0) + 1
+    cap = max(1, int(args.target * args.max_share))
+    todo = [g for g in range(args.games) if g not in done_games]
+    output.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    jobs = [(g, args.seed, args.nodes, args.threshold, args.confirm) for g in todo]
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(args.workers) as pool, output.open("a", encoding="utf-8") as out, \
+            progress_file.open("a", encoding="utf-8") as prog:  # fmt: skip
+        progress(len(done_games), args.games, len(entries), args.target, started)
+        for game, kept in pool.imap(job, jobs):
+            for entry in kept:
+                key = board_key(entry["fen"])
+                if key in seen or per_count.get(entry["animals"], 0) >= cap:
+                    continue
+                if len(entries) >= args.target:
+                    break
+                seen.add(key)
+                per_count[entry["animals"]] = per_count.get(entry["animals"], 0) + 1
+                entries.append(entry)
+                out.write(format_line(entry) + "\n")
+                out.flush()
+            prog.write(f"{game}\n")
+            prog.flush()
+            done_games.add(game)
+            progress(len(done_games), args.games, len(entries), args.target, started)
+            if len(entries) >= args.target:
+                pool.terminate()
+                break
+    sys.stderr.write("\n")
+    reds = sum(1 for e in entries if e["fen"].split()[1] == "w")
+    print(f"{len(entries)} positions in {output} ({reds} Red to move, {len(entries) - reds} Blue)")
+    print("by animals: " + ", ".join(f"{k}: {per_count[k]}" for k in sorted(per_count)))
+    by_rules: dict[str, int] = {}
+    for e in entries:
+        by_rules[e["rules"]] = by_rules.get(e["rules"], 0) + 1
+    print("by rules: " + ", ".join(f"{k}: {v}" for k, v in sorted(by_rules.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
