@@ -23,7 +23,10 @@ blocking, defence, endgame), deduplicated up to mirror image and colour swap, gi
 rating from their length, and written one JSON object per line with the stored proof that
 ``tests/server/test_shipped_puzzles.py`` re-checks. The run is resumable: a second run with
 the same output and seed appends, starting from the first game the earlier run did not
-finish (``<out>.progress`` records it); ``--fresh`` starts over.
+finish (``<out>.progress`` records it); ``--fresh`` starts over. ``--motifs`` (run after
+the main run, resuming it) asks only positions cut down to a rat against an enemy lion, tiger
+or elephant and keeps only rat-vs-elephant and jump-blocking puzzles: the shipped set is
+``--count 1000`` then ``--count 1040 --motifs`` (docs/server.md, "Puzzles").
 """
 
 from __future__ import annotations
