@@ -131,3 +131,49 @@ def test_motif_positions_keep_a_rat_against_a_big_animal_and_no_lone_animal() ->
         theirs = [code_animal(c) for c in codes if code_color(c) != small.turn]
         assert RAT in mine and {LION, TIGER, ELEPHANT} & set(theirs)
         assert 2 <= len(mine) <= 3 and 2 <= len(theirs) <= 3
+
+
+def test_jump_blocking_is_read_from_the_line_by_the_rules_library() -> None:
+    # Red's last animal, the rat on c3, is where the blue lion lands jumping from c7: only
+    # c3c4 (into the lane) takes that winning jump away; c3b3 is a plain rat move
+    board = hand("w", "Rc3", "lc7 wg9")
+    fen = prove.position_fen(board)
+    assert "jump_blocking" in prove.themes_of(fen, "wango", "defence", ["c3c4"])
+    assert "jump_blocking" not in prove.themes_of(fen, "wango", "defence", ["c3b3"])
+    # the same rat move into the water with no enemy jumper there blocks nothing
+    board = hand("w", "Rc3", "wg9 la9")
+    fen = prove.position_fen(board)
+    assert "jump_blocking" not in prove.themes_of(fen, "wango", "defence", ["c3c4"])
+    # unblocking: the rat leaves the lane and the lion then jumps across it (c3c7); without
+    # the jump later in the line the rat's move is no jump blocking
+    board = hand("w", "Lc3 Rc5", "wg9")
+    fen = prove.position_fen(board)
+    assert "jump_blocking" in prove.themes_of(fen, "wango", "win", ["c5d5", "g9g8", "c3c7"])
+    assert "jump_blocking" not in prove.themes_of(fen, "wango", "win", ["c5d5", "g9g8", "c3d3"])
+
+
+def test_jump_motif_positions_put_a_rat_where_an_enemy_jumper_lands() -> None:
+    import random
+
+    from doushouqi.squares import JUMPS, LION, RAT, TIGER, code_animal, code_color
+
+    rng = random.Random(5)
+    made = 0
+    for _ in range(200):
+        small = generate.jump_position(rng, "wango")
+        if small is None:
+            continue
+        made += 1
+        codes = small.piece_codes()
+        me = small.turn
+        jumpers = [
+            q
+            for q, c in enumerate(codes)
+            if c and code_color(c) != me and code_animal(c) in (LION, TIGER)
+        ]
+        landings = {landing for q in jumpers for landing, _ in JUMPS[q]}
+        rats = {
+            q for q, c in enumerate(codes) if c and code_color(c) == me and code_animal(c) == RAT
+        }
+        assert rats & landings
+    assert made > 20

@@ -26,7 +26,9 @@ the same output and seed appends, starting from the first game the earlier run d
 finish (``<out>.progress`` records it); ``--fresh`` starts over. ``--motifs`` (run after
 the main run, resuming it) asks only positions cut down to a rat against an enemy lion, tiger
 or elephant and keeps only rat-vs-elephant and jump-blocking puzzles: the shipped set is
-``--count 1000`` then ``--count 1040 --motifs`` (docs/server.md, "Puzzles").
+``--count 1000`` then ``--count 1040 --motifs`` (docs/server.md, "Puzzles"). ``--motifs
+jump`` asks only skeletons around a rat where an enemy lion or tiger lands (:func:`jump_position`)
+and keeps only jump-blocking puzzles (none found so far: docs/server.md).
 """
 
 from __future__ import annotations
@@ -50,7 +52,25 @@ import prove
 from doushouqi.board import Board, Move
 from doushouqi.fen import placement_fen
 from doushouqi.rules import BUILTIN_RULE_SETS
-from doushouqi.squares import DENS, ELEPHANT, LION, RAT, TIGER, code_animal, code_color
+from doushouqi.squares import (
+    CAT,
+    DENS,
+    DOG,
+    ELEPHANT,
+    JUMPS,
+    LEOPARD,
+    LION,
+    RAT,
+    STEPS,
+    TIGER,
+    WATER,
+    WOLF,
+    code_animal,
+    code_color,
+    iter_squares,
+    may_stand,
+    piece_code,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "src" / "doushouqi" / "server" / "data" / "puzzles.jsonl"
@@ -72,6 +92,8 @@ REDUCE_EVERY = 8
 PER_GAME_REDUCED = 2
 #: What ``--motifs`` keeps.
 MOTIF_THEMES = {"rat_elephant", "jump_blocking"}
+#: ``--motifs jump``: skeleton positions tried per game index, at most PER_GAME kept.
+JUMP_TRIES = 40
 
 _engine: Any = None
 
@@ -279,12 +301,83 @@ def scan_motifs(seed: int, game: int, policy: str) -> list[dict[str, Any]]:
     return found
 
 
-Task = tuple[int, int, str, str | None, list[str] | None, bool]
+def jump_position(rng: random.Random, rules: str) -> Board | None:
+    """``--motifs jump``: the side to move has a rat on the far bank of a river lane, where an
+    enemy lion or tiger lands when it jumps across, and only one or two other animals: the
+    jump threatens to take the rat and then the rest (annihilation); the rat's way out is into
+    the lane, where it is safe and blocks the jump. Enemy animals stand near the rat's other
+    squares and near the side's other animals; everything else is random. The rules library
+    must accept the position; the prover decides whether only the rat's move holds, and the
+    classifier (prove.themes_of) whether it is jump blocking."""
+    me = rng.randrange(2)
+    origins = [q for q in range(63) if JUMPS[q] and not WATER >> q & 1]
+    origin = rng.choice(origins)
+    landing, _ = rng.choice(JUMPS[origin])
+    if landing // 7 in (2, 6) and rng.random() < 0.5:
+        return None  # banks by the dens half as often: den walks drown the motif there
+    codes = [0] * 63
+    codes[origin] = piece_code(1 - me, rng.choice((LION, TIGER)))
+    codes[landing] = piece_code(me, RAT)
+    free = [q for q in range(63) if not codes[q]]
+    exits = [q for q in iter_squares(STEPS[landing]) if not WATER >> q & 1]
+
+    def place(color: int, animal: int, near: int | None) -> None:
+        code = piece_code(color, animal)
+        spots = [q for q in free if may_stand(code, q)]
+        if near is not None:
+            close = [q for q in spots if abs(q // 7 - near // 7) + abs(q % 7 - near % 7) <= 1]
+            spots = close or spots
+        square = rng.choice(spots)
+        codes[square] = code
+        free.remove(square)
+
+    mine = [CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT]
+    rng.shuffle(mine)
+    theirs = [CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT, RAT]
+    theirs.remove(code_animal(codes[origin]))
+    rng.shuffle(theirs)
+    for animal in mine[: rng.choice((1, 1, 2))]:
+        place(me, animal, rng.choice((landing, None)))
+    mine_squares = [q for q, c in enumerate(codes) if c and code_color(c) == me and q != landing]
+    for animal in theirs[: rng.randint(1, 3)]:
+        place(1 - me, animal, rng.choice(exits + mine_squares))
+    placement = placement_fen(codes)
+    try:
+        board = Board(placement + (" w" if me == 0 else " b"), rules)
+    except ValueError:
+        return None
+    if not board.is_valid() or board.outcome() is not None:
+        return None
+    if not list(board.generate_legal_moves()):
+        return None
+    return board
+
+
+def scan_jumps(seed: int, game: int) -> list[dict[str, Any]]:
+    """``--motifs jump``: jump-blocking puzzles of :data:`JUMP_TRIES` skeleton positions."""
+    rng = random.Random(f"{seed}/{game}/jump")
+    rules = RULES[game % len(RULES)]
+    found: list[dict[str, Any]] = []
+    for attempt in range(JUMP_TRIES):
+        board = jump_position(rng, rules)
+        if board is None:
+            continue
+        puzzle = make_puzzle(board, f"jump motif seed {seed} game {game} try {attempt}")
+        if puzzle is not None and "jump_blocking" in puzzle["themes"]:
+            found.append(puzzle)
+            if len(found) >= PER_GAME:
+                break
+    return found
+
+
+Task = tuple[int, int, str, str | None, list[str] | None, str | None]
 
 
 def scan_game(task: Task) -> list[dict[str, Any]]:
     """Puzzles of one game (run in a worker process)."""
     seed, game, policy, rules, moves, motifs = task
+    if motifs == "jump":
+        return scan_jumps(seed, game)
     if motifs:
         return scan_motifs(seed, game, policy)
     found: list[dict[str, Any]] = []
@@ -337,8 +430,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="start over (no resume)")
     parser.add_argument(
         "--motifs",
-        action="store_true",
-        help="ask only rat/jumper/elephant positions, keep only rat vs elephant and jump blocking",
+        nargs="?",
+        const="rat",
+        choices=("rat", "jump"),
+        help="rat: ask only rat/jumper/elephant positions, keep only rat vs elephant and jump "
+        "blocking; jump: ask only lion/tiger-jump skeletons, keep only jump blocking",
     )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -360,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
     tasks: list[Task] = []
     if args.games_db and first_game == 0:
         for number, (rules, moves) in enumerate(stored_games(args.games_db)):
-            tasks.append((args.seed, number, args.policy, rules, moves, False))
+            tasks.append((args.seed, number, args.policy, rules, moves, None))
     tasks += [
         (args.seed, g, args.policy, None, None, args.motifs) for g in range(first_game, args.games)
     ]

@@ -289,20 +289,61 @@ def _rat_elephant(board: Board, move: Move) -> bool:
     return False
 
 
-def _blocks_jump(board: Board, move: Move) -> bool:
+def _jumps(board: Board) -> set[tuple[int, int]]:
+    """The legal lion/tiger jumps (:meth:`Board.is_jump`) of the side to move."""
     codes = board.piece_codes()
-    if code_animal(codes[move.from_square]) != RAT or not WATER >> move.to_square & 1:
-        return False
-    before = tactics._enemy_jumps(board)
-    work = board.copy()
-    work.push(move)
-    work.push_pass()
-    after = {
+    return {
         (m.from_square, m.to_square)
-        for m in work.generate_legal_moves()
-        if not STEPS[m.from_square] >> m.to_square & 1
+        for m in board.generate_legal_moves()
+        if board.is_jump(m) and code_animal(codes[m.from_square]) in (LION, TIGER)
     }
-    return any(code_animal(codes[sq]) in (LION, TIGER) for sq, _ in before - after)
+
+
+#: How many of the opponent's moves a blocked jump must win in to matter.
+JUMP_THREAT = 2
+
+
+def _blocks_jump(board: Board, move: Move, later: list[str]) -> bool:
+    """Jump blocking: the player's rat moves into, out of or along the water and so
+
+    * takes away an enemy lion's or tiger's jump that would win for the opponent (with the
+      player passing instead, that jump is one of the opponent's fastest forced wins within
+      :data:`JUMP_THREAT` moves) or would take an animal the player moves on with later in the line,
+      or
+    * opens a jump for its own lion or tiger that the player then makes (in ``later``, the
+      rest of the line from the opponent's reply on).
+
+    Jumps and their blocking are the rules library's (legal moves, :meth:`Board.is_jump`)."""
+    codes = board.piece_codes()
+    if code_animal(codes[move.from_square]) != RAT:
+        return False
+    if not (WATER >> move.from_square & 1 or WATER >> move.to_square & 1):
+        return False
+    work = board.copy(stack=False)
+    mine_before = _jumps(work)
+    work.push_pass()
+    enemy_before = _jumps(work)
+    work.pop()
+    work.push(move)
+    if work.outcome() is not None:
+        return False  # the rat's move ends the game: no jump in it
+    enemy_after = _jumps(work)
+    work.push_pass()
+    mine_after = _jumps(work)
+    freed = {f"{Move(a, b)}" for a, b in mine_after - mine_before}
+    if freed & set(later[1::2]):
+        return True
+    blocked = enemy_before - enemy_after
+    if not blocked:
+        return False
+    # the blocked jump would have taken an animal the player moves on with later in the line
+    movers = {Move.from_str(text).from_square for text in later[1::2]}
+    if any(b in movers and codes[b] for _, b in blocked):
+        return True
+    work = board.copy(stack=False)
+    work.push_pass()
+    wins = set(solver.solve(work, JUMP_THREAT).move_names)
+    return any(str(Move(a, b)) in wins for a, b in blocked)
 
 
 def themes_of(fen: str, rules: str, kind: str, line: list[str]) -> list[str]:
@@ -323,7 +364,7 @@ def themes_of(fen: str, rules: str, kind: str, line: list[str]) -> list[str]:
                 found.add("traps")
             if _rat_elephant(board, move):
                 found.add("rat_elephant")
-            if _blocks_jump(board, move):
+            if _blocks_jump(board, move, line[ply + 1 :]):
                 found.add("jump_blocking")
             if kind == "win" and ply == len(line) - 1 and move.to_square == DENS[1 - board.turn]:
                 found.add("den_attack")
