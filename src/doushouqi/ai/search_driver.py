@@ -541,8 +541,11 @@ def analyse_lines(
 ) -> list[Info]:
     """The best ``multipv`` lines of ``board`` within ``movetime`` seconds, best first, each
     starting with a different move: the lines of the deepest iteration that reported them
-    all, with the move the engine would play first. Fewer lines when there are fewer legal
-    moves; none when the game is over. The shared engines of :func:`best_move` search."""
+    all, so that their scores are comparable (a line of a deeper, unfinished iteration
+    beside lines of the one before could look better or worse only for being deeper). Only
+    when no iteration finished every line, the move the engine would play, alone. Fewer
+    lines when there are fewer legal moves; none when the game is over. The shared engines
+    of :func:`best_move` search."""
     by_depth: dict[int, dict[int, Info]] = {}
 
     def keep(info: Info) -> None:
@@ -556,9 +559,10 @@ def analyse_lines(
         return []
     wanted = min(max(1, multipv), board.legal_moves.count())
     complete = [d for d, lines in by_depth.items() if all(n in lines for n in range(1, wanted + 1))]
-    others = by_depth[max(complete)] if complete else {}
+    if complete:
+        deepest = by_depth[max(complete)]
+        return [Info(deepest[n], multipv=n) for n in range(1, wanted + 1)]
     best = Info(result.info, multipv=1)
-    if best.get("pv", [])[:1] != [result.move]:  # line 1 is the move played, always
+    if best.get("pv", [])[:1] != [result.move]:
         best["pv"] = [result.move]
-    rest = [others[n] for n in sorted(others) if others[n]["pv"][0] != result.move]
-    return [best, *(Info(info, multipv=n) for n, info in enumerate(rest, 2))][:wanted]
+    return [best]
