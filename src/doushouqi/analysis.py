@@ -167,6 +167,8 @@ class Info(TypedDict, total=False):
     #: Which line of a MultiPV search (1 = the best).
     multipv: int
     hashfull: int
+    #: Positions scored from the endgame tables.
+    tbhits: int
     currmove: Move
     currmovenumber: int
     string: str

@@ -207,7 +207,7 @@ def named_rule_set(rules: RuleSet) -> str | None:
 # ------------------------------------------------------------------------------ info
 
 _INFO_INTS = frozenset(
-    {"depth", "seldepth", "nodes", "nps", "multipv", "hashfull", "currmovenumber"}
+    {"depth", "seldepth", "nodes", "nps", "multipv", "hashfull", "tbhits", "currmovenumber"}
 )
 _INFO_KEYWORDS = frozenset(
     {
@@ -268,6 +268,8 @@ def parse_info(text: str, board: Board | None = None) -> Info:
                     info["hashfull"] = value
                 elif token == "currmovenumber":
                     info["currmovenumber"] = value
+                elif token == "tbhits":
+                    info["tbhits"] = value
                 else:
                     info["nps"] = value
         elif token == "score":

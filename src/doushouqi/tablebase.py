@@ -45,6 +45,7 @@ import dataclasses
 import functools
 import json
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .board import Board, Move
@@ -107,10 +108,11 @@ def shipped_directory() -> Path:
     return Path(__file__).parent / "data" / "tablebases"
 
 
-def tablebase_directories() -> list[Path]:
-    """Where tables are looked for, first match wins: ``$DOUSHOUQI_TABLEBASES``, then the
-    package's own."""
-    found = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
+def tablebase_directories(extra: Iterable[str | Path] = ()) -> list[Path]:
+    """Where tables are looked for, first match wins: the ``extra`` directories (an engine's
+    ``TablebasePath``), ``$DOUSHOUQI_TABLEBASES``, then the package's own."""
+    found = [Path(p) for p in extra]
+    found += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
     found.append(shipped_directory())
     return found
 
@@ -124,9 +126,13 @@ def _table(directories: tuple[Path, ...], family: str, signature: str) -> TableD
     return None
 
 
-def load_table(family: str, signature: str) -> TableData | None:
-    """The table of ``signature`` for the rule family, or None when no directory has it."""
-    return _table(tuple(tablebase_directories()), family, signature)
+def load_table(
+    family: str, signature: str, directories: Sequence[Path] | None = None
+) -> TableData | None:
+    """The table of ``signature`` for the rule family, or None when no directory has it
+    (``directories``: :func:`tablebase_directories` by default)."""
+    where = tuple(tablebase_directories() if directories is None else directories)
+    return _table(where, family, signature)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,12 +168,12 @@ def position_signature(board: Board) -> tuple[str, list[int], list[int]]:
     return name, [a for a, _ in slots], [s for _, s in slots]
 
 
-def _lookup(board: Board) -> Probe | None:
+def _lookup(board: Board, directories: Sequence[Path] | None) -> Probe | None:
     family = family_of(board.rules)
     if family is None or board.is_game_over_on_board():
         return None
     name, kinds, squares = position_signature(board)
-    table = load_table(family, name)
+    table = load_table(family, name, directories)
     if table is None:
         return None
     index = index_of(kinds, squares)
@@ -188,13 +194,14 @@ def _within_limit(board: Board, entry: Probe) -> bool:
     return board.halfmove_clock + entry.dtm < 2 * rounds
 
 
-def probe(board: Board) -> Probe | None:
+def probe(board: Board, directories: Sequence[Path] | None = None) -> Probe | None:
     """The table value of ``board`` for the side to move, or None when not covered (see the
-    module docstring)."""
+    module docstring). Tables are looked for in ``directories`` (by default
+    :func:`tablebase_directories`)."""
     outcome = board.outcome()
     if outcome is not None and outcome.termination is not Termination.NO_LEGAL_MOVES:
         return None
-    entry = _lookup(board)
+    entry = _lookup(board, directories)
     if entry is None or not _within_limit(board, entry):
         return None
     return entry
@@ -223,11 +230,11 @@ class MoveValue:
     value: Probe
 
 
-def probe_moves(board: Board) -> list[MoveValue] | None:
+def probe_moves(board: Board, directories: Sequence[Path] | None = None) -> list[MoveValue] | None:
     """Every legal move with its value for the side to move (best first: fastest win, then
     draws, then the longest defence; among equals a den entry, then by name), or None when
     some resulting position is not covered."""
-    if probe(board) is None:
+    if probe(board, directories) is None:
         return None
     work = board.copy(stack=False)
     mover = work.turn
@@ -241,7 +248,7 @@ def probe_moves(board: Board) -> list[MoveValue] | None:
                     return None
                 value = Probe(1 if outcome.winner == mover else -1, 1)
             else:
-                child = probe(work)
+                child = probe(work, directories)
                 if child is None:
                     return None
                 dtm = None if child.dtm is None else child.dtm + 1

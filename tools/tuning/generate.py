@@ -44,6 +44,7 @@ from doushouqi.ai.eval_params import hand_set_params, load_params
 from doushouqi.ai.evaluate import evaluate
 from doushouqi.ai.search import INFINITE, qsearch
 from doushouqi.ai.search_driver import DEFAULT_TUNING
+from doushouqi.ai.tbprobe import empty_tables
 from doushouqi.ai.work import C_ABORT, C_NODES, C_QCHECKS, new_work
 from doushouqi.analysis import Limit
 from doushouqi.board import Board
@@ -71,7 +72,10 @@ def is_quiet(position: Position, params: np.ndarray, work: np.ndarray) -> bool:
     work[C_ABORT] = 0
     work[C_NODES] = 0
     stand = int(evaluate(state, rules, params))
-    return int(qsearch(state, history, rules, work, params, -INFINITE, INFINITE, 0, 0)) == stand
+    # Without the endgame tables: the static evaluation is what is being tuned.
+    no_tables = empty_tables()
+    score = qsearch(state, history, rules, work, params, *no_tables, -INFINITE, INFINITE, 0, 0)
+    return int(score) == stand
 
 
 def _opening(rng: random.Random, rules: str, low: int, high: int) -> Board:

@@ -11,7 +11,11 @@ Commands (one a line; every answer line is flushed at once):
 * ``setoption name <name> [value <value>]``: ``Rules`` (a rule set name or a rule file path),
   ``Level`` (1-10), ``Hash`` (MB), ``Contempt`` (centipawns a draw is worth less than an equal
   position, to the engine), ``MultiPV`` (lines reported, 1-64), ``Ponder`` (accepted; pondering
-  is asked for with ``go ponder``), and one option per rule field (``rule_7_3`` ...);
+  is asked for with ``go ponder``), ``Tablebases`` (true: the endgame tables play a covered
+  root and score covered positions in the search; false: no table is used),
+  ``TablebasePath`` (directories searched for tables first, ``os.pathsep``-separated; empty
+  or ``<empty>``: only ``$DOUSHOUQI_TABLEBASES`` and the package's own), and one option per
+  rule field (``rule_7_3`` ...);
 * ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
   pass), checked with the rules library: a bad position or move leaves the old one in place;
 * ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
@@ -33,6 +37,7 @@ Anything malformed is answered with ``info string error …`` and the engine car
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 import threading
 import time
@@ -60,6 +65,8 @@ DEFAULT_CONTEMPT = 50
 CONTEMPT_RANGE = (-1000, 1000)
 #: Most lines a MultiPV search reports.
 MAX_MULTIPV = 64
+#: How a string option's empty value is written (as UCI engines do).
+EMPTY = "<empty>"
 
 
 def _version() -> str:
@@ -86,6 +93,17 @@ def _parse_int(text: str, low: int, high: int, what: str) -> int:
     if not low <= value <= high:
         raise ValueError(f"{what}: expected {low}..{high}, got {value}")
     return value
+
+
+def _parse_directories(text: str) -> str:
+    """A ``TablebasePath`` value: ``os.pathsep``-separated directories that must exist."""
+    text = text.strip()
+    if text == EMPTY:
+        return ""
+    for part in text.split(os.pathsep):
+        if part and not os.path.isdir(part):
+            raise ValueError(f"TablebasePath: no such directory {part!r}")
+    return text
 
 
 def _rule_field(name: str, text: str) -> object:
@@ -127,6 +145,8 @@ class EngineProtocol:
         self.hash_mb = engine.hash_mb if engine is not None else DEFAULT_HASH_MB
         self.contempt = int(engine.tuning["contempt"]) if engine is not None else DEFAULT_CONTEMPT
         self.multipv = 1
+        self.tablebases = engine.use_tablebase if engine is not None else True
+        self.tablebase_path = os.pathsep.join(engine.tablebase_paths) if engine is not None else ""
         self._ponder_limit: Limit | None = None
         self.board = Board(rules=self.rules)
         self._position_args: tuple[str | None, list[str]] = (None, [])
@@ -217,6 +237,8 @@ class EngineProtocol:
         if engine.hash_mb != self.hash_mb:
             engine.hash_mb = self.hash_mb
         engine.tuning["contempt"] = self.contempt
+        engine.use_tablebase = self.tablebases
+        engine.tablebase_paths = [p for p in self.tablebase_path.split(os.pathsep) if p]
         return engine
 
     @property
@@ -236,6 +258,8 @@ class EngineProtocol:
         self.send(f"option name Hash type spin default {self.hash_mb} min 1 max 4096")
         self.send(f"option name MultiPV type spin default {self.multipv} min 1 max {MAX_MULTIPV}")
         self.send("option name Ponder type check default false")
+        self.send(f"option name Tablebases type check default {str(self.tablebases).lower()}")
+        self.send(f"option name TablebasePath type string default {self.tablebase_path or EMPTY}")
         low, high = CONTEMPT_RANGE
         self.send(f"option name Contempt type spin default {self.contempt} min {low} max {high}")
         for field in RULE_OPTIONS:
@@ -286,6 +310,10 @@ class EngineProtocol:
             self.multipv = _parse_int(value, 1, MAX_MULTIPV, "MultiPV")
         elif key == "ponder":
             _parse_bool(value)  # the GUI says whether it will ask to ponder; nothing to set
+        elif key == "tablebases":
+            self.tablebases = _parse_bool(value)
+        elif key == "tablebasepath":
+            self.tablebase_path = _parse_directories(value)
         elif key in RULE_OPTIONS:
             changed = dataclasses.replace(self.rules, **{key: _rule_field(key, value)})
             if changed != self.rules:
@@ -448,7 +476,7 @@ class EngineProtocol:
                 parts += [key, str(info.get(key))]
         if "score" in info:
             parts += ["score", str(info["score"])]
-        for key in ("nodes", "nps"):
+        for key in ("nodes", "nps", "tbhits"):
             if key in info:
                 parts += [key, str(info.get(key))]
         if "time" in info:

@@ -63,6 +63,7 @@ from .tables import (
     RULE_REPETITION_MUST_VARY,
     TRAP_BB,
 )
+from .tbprobe import M_MAX_ANIMALS, TB1, TB_MISS, tb_probe
 from .ttable import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -96,6 +97,7 @@ from .work import (
     C_ROOT_COUNT,
     C_ROOT_PLY,
     C_SELDEPTH,
+    C_TBHITS,
     DEN_SQUARE,
     EVAL_CACHE_ENTRIES,
     MAX_PLY,
@@ -147,10 +149,12 @@ for _d in range(1, 64):
         LMR[_d, _i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
 
 
-#: Signatures of the arrays state, history, rules, tt, work, params, and of the same without
-#: tt (quiescence); :mod:`.work` says why every compiled function declares its signature.
-SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
-QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}"
+#: Signatures of the arrays state, history, rules, tt, work, params, tb_values, tb_meta (the
+#: endgame tables, :mod:`.tbprobe`), of the same without tt (quiescence), and of the first six
+#: (the root's move list); :mod:`.work` says why every compiled function declares its signature.
+SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}, {TB1}, {A1}"
+QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}, {TB1}, {A1}"
+ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 
 
 @njit(f"boolean({A1}, {A2}, {A1}, int64)", cache=True, nogil=True)
@@ -250,6 +254,39 @@ def _eval(state: np.ndarray, rules: np.ndarray, params: np.ndarray, work: np.nda
     return _faded(state, rules, work, score)
 
 
+@njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", cache=True, nogil=True)
+def _tablebase_score(
+    state: np.ndarray,
+    rules: np.ndarray,
+    work: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
+    ply: int,
+) -> int:
+    """The exact score of a position the endgame tables cover, or ``TB_MISS``.
+
+    A win in ``d`` plies scores as the den entry (or last capture) ``d`` plies on would:
+    ``DEN_SCORE - (ply + d)``, so faster wins score higher and a table's win agrees with one
+    the search finds itself; a draw is the search's draw score. Under a no-capture limit a
+    win or loss counts only when it ends before the limit could (as the reader decides); the
+    caller has ruled out path-dependent rules (the tables are only handed over for rule sets
+    they answer) and repetitions (a drawn repetition is scored before this)."""
+    value = tb_probe(state, tb_values, tb_meta)
+    if value == TB_MISS:
+        return TB_MISS
+    if value == 0:
+        work[C_TBHITS] += 1
+        return _draw_score(work, ply)
+    plies = abs(value) - 1
+    limit = rules[RULE_NO_CAPTURE_PLIES]
+    if limit != 0 and state[S_HALFMOVE] + plies >= limit:
+        return TB_MISS
+    work[C_TBHITS] += 1
+    if value > 0:
+        return DEN_SCORE - ply - plies
+    return -(DEN_SCORE - ply - plies)
+
+
 # ------------------------------------------------------------------------- quiescence
 
 
@@ -260,6 +297,8 @@ def qsearch(
     rules: np.ndarray,
     work: np.ndarray,
     params: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
     alpha: int,
     beta: int,
     ply: int,
@@ -281,6 +320,10 @@ def qsearch(
     own = state[S_OCCUPANCY + us]
     if (own & TRAP_BB[enemy]) != 0 and _restrictions_off(rules):
         return DEN_SCORE - ply - 1
+    if popcount(own | state[S_OCCUPANCY + enemy]) <= tb_meta[M_MAX_ANIMALS]:
+        exact = _tablebase_score(state, rules, work, tb_values, tb_meta, ply)
+        if exact != TB_MISS:
+            return exact
     if ply >= MAX_PLY - 1 or work[C_NO_QUIESCENCE] != 0:
         return _eval(state, rules, params, work)
     intruders = state[S_OCCUPANCY + enemy] & TRAP_BB[us]
@@ -341,7 +384,8 @@ def qsearch(
     for index in range(kept):
         move = pick_move(work, base, kept, index)
         make_move(state, history, move)
-        score = -qsearch(state, history, rules, work, params, -beta, -alpha, ply + 1, qply + 1)
+        score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                         -beta, -alpha, ply + 1, qply + 1)  # fmt: skip
         unmake_move(state, history)
         if work[C_ABORT] != 0:
             return 0
@@ -365,6 +409,8 @@ def negamax(
     tt: np.ndarray,
     work: np.ndarray,
     params: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
     depth: int,
     alpha: int,
     beta: int,
@@ -393,7 +439,8 @@ def negamax(
         depth += 1
         extensions -= 1
     if depth <= 0:
-        return qsearch(state, history, rules, work, params, alpha, beta, ply, 0)
+        return qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                       alpha, beta, ply, 0)  # fmt: skip
 
     # A den win from here cannot be faster than the next move, nor a loss slower than ours.
     alpha = max(alpha, -(DEN_SCORE - ply))
@@ -420,6 +467,15 @@ def negamax(
             ):
                 return tt_score
 
+    # A position the endgame tables cover has an exact score (a cheap count first: the probe
+    # costs nothing while there are more animals than any loaded table has).
+    if popcount(own | theirs) <= tb_meta[M_MAX_ANIMALS]:
+        exact = _tablebase_score(state, rules, work, tb_values, tb_meta, ply)
+        if exact != TB_MISS:
+            tt_store(tt, key, 0, min(depth + 6, MAX_PLY), BOUND_EXACT,
+                     score_to_tt(exact, ply), work[C_AGE])  # fmt: skip
+            return exact
+
     # An enemy animal near our den makes every tempo count: no pruning on "I could pass".
     danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     if not pv_node and not danger:
@@ -437,7 +493,7 @@ def negamax(
             reduction = 2 + depth // 4
             make_pass(state, history)
             score = -negamax(
-                state, history, rules, tt, work, params,
+                state, history, rules, tt, work, params, tb_values, tb_meta,
                 depth - 1 - reduction, -beta, -beta + 1, ply + 1, extensions,
             )  # fmt: skip
             unmake_move(state, history)
@@ -476,7 +532,7 @@ def negamax(
         new_depth = depth - 1
         if index == 0:
             score = -negamax(
-                state, history, rules, tt, work, params,
+                state, history, rules, tt, work, params, tb_values, tb_meta,
                 new_depth, -beta, -alpha, ply + 1, extensions,
             )  # fmt: skip
         else:
@@ -497,17 +553,17 @@ def negamax(
                     reduction -= 1
                 reduction = max(0, min(reduction, new_depth - 1))
             score = -negamax(
-                state, history, rules, tt, work, params,
+                state, history, rules, tt, work, params, tb_values, tb_meta,
                 new_depth - reduction, -alpha - 1, -alpha, ply + 1, extensions,
             )  # fmt: skip
             if score > alpha and reduction > 0 and work[C_ABORT] == 0:
                 score = -negamax(
-                    state, history, rules, tt, work, params,
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
                     new_depth, -alpha - 1, -alpha, ply + 1, extensions,
                 )  # fmt: skip
             if alpha < score < beta and work[C_ABORT] == 0:
                 score = -negamax(
-                    state, history, rules, tt, work, params,
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
                     new_depth, -beta, -alpha, ply + 1, extensions,
                 )  # fmt: skip
         unmake_move(state, history)
@@ -544,7 +600,7 @@ def negamax(
 # ------------------------------------------------------------------------------- root
 
 
-@njit(f"int64({SEARCH_ARRAYS})", cache=True, nogil=True)
+@njit(f"int64({ROOT_ARRAYS})", cache=True, nogil=True)
 def prepare_root(state: np.ndarray, history: np.ndarray, rules: np.ndarray, tt: np.ndarray,
                  work: np.ndarray, params: np.ndarray) -> int:  # fmt: skip
     """Generate the root moves into ``work``, in static order; returns how many."""
@@ -567,6 +623,8 @@ def search_root(
     tt: np.ndarray,
     work: np.ndarray,
     params: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
     depth: int,
     alpha: int,
     beta: int,
@@ -592,22 +650,22 @@ def search_root(
         make_move(state, history, move)
         if exact_all:
             score = -negamax(
-                state, history, rules, tt, work, params,
+                state, history, rules, tt, work, params, tb_values, tb_meta,
                 depth - 1, -INFINITE, INFINITE, 1, extensions,
             )  # fmt: skip
         elif index == 0:
             score = -negamax(
-                state, history, rules, tt, work, params,
+                state, history, rules, tt, work, params, tb_values, tb_meta,
                 depth - 1, -beta, -alpha, 1, extensions,
             )  # fmt: skip
         else:
             score = -negamax(
-                state, history, rules, tt, work, params,
+                state, history, rules, tt, work, params, tb_values, tb_meta,
                 depth - 1, -alpha - 1, -alpha, 1, extensions,
             )  # fmt: skip
             if alpha < score < beta and work[C_ABORT] == 0:
                 score = -negamax(
-                    state, history, rules, tt, work, params,
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
                     depth - 1, -beta, -alpha, 1, extensions,
                 )  # fmt: skip
         unmake_move(state, history)

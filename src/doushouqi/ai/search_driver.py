@@ -20,17 +20,21 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 
 from ..analysis import DEN_SCORE, Info, Limit, PlayResult, Score
 from ..board import Board, Move
 from ..rules import RuleSet, find_rules
+from ..tablebase import family_of, tablebase_directories
 from .core import Position
 from .eval_params import NUM_PARAMS, default_params
 from .levels import LevelSettings, choose_root_move, settings_for
 from .search import INFINITE, prepare_root, search_root
+from .tablebase.memory import loaded_tables, most_animals
 from .tablebase.root import keep_the_draw, tablebase_root_move
+from .tbprobe import empty_tables
 from .timeman import TimePlan, plan_time
 from .ttable import DEN_BOUND, new_tt
 from .work import (
@@ -55,6 +59,7 @@ from .work import (
     C_ROOT_PLY,
     C_SELDEPTH,
     C_STOP,
+    C_TBHITS,
     MAX_PLY,
     W_EVAL_CACHE,
     W_HISTORY,
@@ -80,6 +85,12 @@ __all__ = [
 MAX_DEPTH = MAX_PLY - 32
 #: First aspiration half-window, centipawns.
 ASPIRATION = 30
+#: The search probes the endgame tables when its root has at most this many animals more than
+#: the largest table (captures can bring it there); the tables are loaded on the first such
+#: search. Beyond, it searches without them (loading them would cost memory for nothing).
+TABLEBASE_REACH = 4
+#: The arrays that cover nothing (no tables, or tables off).
+NO_TABLES = empty_tables()
 
 InfoCallback = Callable[[Info], None]
 
@@ -135,6 +146,10 @@ def score_from_internal(value: int) -> Score:
     return Score(cp=int(value))
 
 
+def _animals(board: Board) -> int:
+    return sum(1 for code in board.piece_codes() if code)
+
+
 def _decode(move: int) -> Move:
     return Move(int(move) & 63, int(move) >> 6)
 
@@ -172,8 +187,12 @@ class Engine:
         self._tt_rules: RuleSet | None = None
         #: Search switches and margins (see :data:`DEFAULT_TUNING`); for experiments.
         self.tuning: dict[str, int] = dict(DEFAULT_TUNING)
-        #: Play a won or lost root covered by the endgame tables from them (full strength).
+        #: Use the endgame tables: play a won or lost root they cover from them (full
+        #: strength), and score the positions they cover inside the search exactly.
         self.use_tablebase = True
+        #: Directories searched for tables before ``$DOUSHOUQI_TABLEBASES`` and the package's.
+        self.tablebase_paths: list[str] = []
+        self._tb = NO_TABLES
 
     # ---------------------------------------------------------------------- settings
 
@@ -260,8 +279,9 @@ class Engine:
         position = Position.from_board(board)
         if position.is_game_over_on_board() or position.is_draw_by_rule():
             return PlayResult(None, Info(string="game over"))
+        directories = self._tablebase_directories()
         if self.use_tablebase and multipv == 1 and not limit.infinite and not settings.noise:
-            found = None if settings.exact_root else tablebase_root_move(board)
+            found = None if settings.exact_root else tablebase_root_move(board, directories)
             if found is not None:  # a covered root: the fastest win, the longest defence
                 return found
         if board.rules != self._tt_rules:
@@ -273,11 +293,13 @@ class Engine:
         work, tt, params = self._work, self._tt, self._params
 
         plan = plan_time(limit, position.turn).scaled(settings.time_share)
+        self._tb = self._search_tables(board, directories, wait=not plan.timed)
         max_depth = min(d for d in (plan.depth, settings.max_depth, MAX_DEPTH) if d is not None)
         node_caps = [n for n in (plan.nodes, settings.max_nodes) if n is not None]
         self._age = (self._age + 1) & 0xFF
         work[C_ABORT] = 0
         work[C_NODES] = 0
+        work[C_TBHITS] = 0
         work[C_SELDEPTH] = 0
         work[C_NODE_LIMIT] = min(node_caps) if node_caps else 0
         work[C_ROOT_PLY] = position.ply
@@ -317,7 +339,7 @@ class Engine:
                 timer.cancel()
         # The answer's info: the last finished depth, with the whole search's nodes and time.
         elapsed = max(1e-6, time.perf_counter() - started)
-        info = Info(info, nodes=int(work[C_NODES]), time=elapsed)
+        info = Info(info, nodes=int(work[C_NODES]), time=elapsed, tbhits=int(work[C_TBHITS]))
         info["nps"] = int(info["nodes"] / elapsed)
         if scores is not None and settings.exact_root:
             moves = [int(m) for m in work[W_ROOT_MOVES : W_ROOT_MOVES + count]]
@@ -328,7 +350,7 @@ class Engine:
             best = moves[index]
         move = _decode(best)
         if self.use_tablebase and not settings.noise and not settings.exact_root:
-            drawing = keep_the_draw(board, move)  # a covered draw: never a losing move
+            drawing = keep_the_draw(board, move, directories)  # a covered draw: never lose it
             if drawing is not None:
                 move, info["score"], info["pv"] = drawing, Score(cp=0), [drawing]
         if not info.get("pv") or info["pv"][0] != move:
@@ -373,7 +395,7 @@ class Engine:
             while True:
                 # Set again only by a root move that beats alpha in this very call.
                 work[C_BEST_MOVE] = 0
-                score = int(search_root(state, history, rules, tt, work, params, depth,
+                score = int(search_root(state, history, rules, tt, work, params, *self._tb, depth,
                                         alpha, beta, exact))  # fmt: skip
                 if work[C_ABORT] or alpha < score < beta:
                     break
@@ -432,7 +454,7 @@ class Engine:
                 work[W_ROOT_MOVES : W_ROOT_MOVES + len(rest)] = rest
                 work[C_ROOT_COUNT] = len(rest)
                 work[C_BEST_MOVE] = 0
-                score = int(search_root(state, history, rules, tt, work, params, depth,
+                score = int(search_root(state, history, rules, tt, work, params, *self._tb, depth,
                                         -INFINITE, INFINITE, exact))  # fmt: skip
                 if work[C_ABORT]:
                     return
@@ -444,6 +466,28 @@ class Engine:
             work[C_ROOT_COUNT] = count
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
+
+    def _tablebase_directories(self) -> list[Path]:
+        return tablebase_directories(self.tablebase_paths)
+
+    def _search_tables(
+        self, board: Board, directories: list[Path], *, wait: bool
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The tables the search of ``board`` probes (:mod:`.tbprobe` arrays): those of its
+        rule family, when it has one and the root has few enough animals to reach them
+        (:data:`TABLEBASE_REACH`); else arrays that cover nothing. The first such search of
+        the process loads them (at once from the decoded cache file, if there is one; a
+        timed search that would have to decode them goes on without, while a thread does)."""
+        family = family_of(board.rules)
+        if not self.use_tablebase or family is None:
+            return NO_TABLES
+        most = most_animals(directories, family)
+        if most == 0 or _animals(board) > most + TABLEBASE_REACH:
+            return NO_TABLES
+        tables = loaded_tables(directories, family, wait=wait)
+        if tables is None:
+            return NO_TABLES
+        return tables.values, tables.meta
 
     def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
         """Whether to stop after a finished depth."""
@@ -482,6 +526,7 @@ class Engine:
             score=score_from_internal(score),
             nodes=nodes,
             nps=int(nodes / elapsed),
+            tbhits=int(work[C_TBHITS]),
             time=elapsed,
             pv=pv or [_decode(best)],
         )

@@ -67,6 +67,7 @@ C_NO_QUIESCENCE = 19  # 1 = leaves are evaluated as they stand (the beginner lev
 #: Plies without a capture over which an evaluation fades toward a draw (0 = never; rules with
 #: a no-capture limit fade over that limit instead): a lead must make progress to count.
 C_PROGRESS_PLIES = 20
+C_TBHITS = 21  # positions scored from the endgame tables
 CTL_SIZE = 32
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY

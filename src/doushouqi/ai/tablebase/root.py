@@ -7,6 +7,9 @@ Pure Python (the core reader): nothing here is compiled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from doushouqi.analysis import Info, PlayResult, Score
 from doushouqi.board import Board, Move
 from doushouqi.tablebase import probe, probe_moves
@@ -14,18 +17,21 @@ from doushouqi.tablebase import probe, probe_moves
 __all__ = ["keep_the_draw", "tablebase_root_move"]
 
 
-def tablebase_root_move(board: Board) -> PlayResult | None:
+def tablebase_root_move(
+    board: Board, directories: Sequence[Path] | None = None
+) -> PlayResult | None:
     """The tables' move for ``board`` when it is covered and won or lost, else None (draws
     are left to the search, which plays for the opponent's mistakes).
 
     The best move by the tables whose result is not a draw by repetition in this game's
     history (the tables do not know the history); ``score`` is ``den N`` in own moves
-    (``den -N`` when lost), ``string`` says ``tablebase: Red wins in 17`` (plies).
+    (``den -N`` when lost), ``string`` says ``tablebase: Red wins in 17`` (plies). Tables
+    are looked for in ``directories`` (by default the reader's).
     """
-    entry = probe(board)
+    entry = probe(board, directories)
     if entry is None or entry.wdl == 0:
         return None
-    values = probe_moves(board)
+    values = probe_moves(board, directories)
     if not values:
         return None
     for item in values:
@@ -51,13 +57,15 @@ def tablebase_root_move(board: Board) -> PlayResult | None:
     return None
 
 
-def keep_the_draw(board: Board, move: Move) -> Move | None:
+def keep_the_draw(
+    board: Board, move: Move, directories: Sequence[Path] | None = None
+) -> Move | None:
     """At a drawn root the tables cover: a drawing move in place of ``move`` when ``move``
     would lose (the search's pick is kept whenever it holds the draw), else None."""
-    entry = probe(board)
+    entry = probe(board, directories)
     if entry is None or entry.wdl != 0:
         return None
-    values = probe_moves(board)
+    values = probe_moves(board, directories)
     if not values:
         return None
     chosen = next((v for v in values if v.move == move), None)
