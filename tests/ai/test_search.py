@@ -179,6 +179,7 @@ def test_a_root_that_fails_low_claims_no_best_move() -> None:
     from doushouqi.ai import work as layout
     from doushouqi.ai.core import Position
     from doushouqi.ai.eval_params import default_params
+    from doushouqi.ai.tbprobe import empty_tables
 
     position = Position("2l4/E6/7/7/3e3/4R2/1C1D3/3L3/5t1 w")
     tt, work, params = ttable.new_tt(1), layout.new_work(), default_params()
@@ -187,8 +188,10 @@ def test_a_root_that_fails_low_claims_no_best_move() -> None:
                                 tt, work, params)  # fmt: skip
     order = work[layout.W_ROOT_MOVES : layout.W_ROOT_MOVES + count].copy()
     alpha = ttable.DEN_BOUND
+    tb_values, tb_meta = empty_tables()
     score = search.search_root(position.state, position.history, position.compiled_rules, tt,
-                               work, params, 4, alpha, alpha + 1, False)  # fmt: skip
+                               work, params, tb_values, tb_meta, 4, alpha, alpha + 1,
+                               False)  # fmt: skip
     assert score <= alpha
     assert work[layout.C_BEST_MOVE] == 0
     assert list(work[layout.W_ROOT_MOVES : layout.W_ROOT_MOVES + count]) == list(order)

@@ -91,6 +91,7 @@ def test_parse_info_is_lenient() -> None:
         pv=[Move.from_str("g3g4"), Move.from_str("a7a6")],
         multipv=1,
         hashfull=120,
+        tbhits=0,
         currmove=Move.from_str("g3g4"),
     )
     assert parse_info("score mate 4")["score"] == Score(den=4)
