@@ -24,8 +24,7 @@ from doushouqi.analysis import DEN_SCORE, Limit
 from doushouqi.board import Board
 from doushouqi.fen import placement_fen
 from doushouqi.outcome import Termination
-from doushouqi.pieces import piece_code
-from doushouqi.squares import BLUE, DENS, RED, WATER
+from doushouqi.squares import BLUE, DENS, RED, WATER, piece_code
 from doushouqi.tablebase import ENV_VAR, Probe, probe, shipped_directory, tablebase_directories
 
 #: Where the 4-animal tables are generated on the development machine (optional tests).
@@ -208,6 +207,7 @@ def test_a_four_animal_search_scores_the_captures_from_the_tables(engine: Engine
             assert cp is not None and abs(cp) <= 500, board.fen()
         else:
             assert result.info["score"] == expected, (board.fen(), value)
+        assert result.move is not None
         board.push(result.move)
         after = probe(board)
         board.pop()
@@ -231,6 +231,15 @@ def test_switching_the_tables_off_searches_without_them(engine: Engine) -> None:
     assert with_tables.info["nodes"] != without.info["nodes"]
     assert with_tables.info["score"] == _expected_score(value)
     assert without.info["score"] != with_tables.info["score"]  # too deep for depth 4 alone
+
+
+def test_a_covered_drawn_root_is_searched_without_the_tables(engine: Engine) -> None:
+    board = Board("7/3e3/4L2/7/7/7/7/7/7 b")  # Blue's elephant holds the draw (d8e8 only)
+    assert probe(board) == Probe(0, None)
+    engine.new_game()
+    result = engine.search(board, Limit(depth=4))
+    assert result.info["tbhits"] == 0  # the search plays on for the opponent's mistakes
+    assert str(result.move) == "d8e8"  # and the root's rule keeps the draw
 
 
 def test_big_material_never_probes(engine: Engine) -> None:

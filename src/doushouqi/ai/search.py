@@ -18,6 +18,12 @@ enters the den next move unless captured. Such a node is "in den check": it neve
 gets one ply of extension while the path's extension budget lasts, and is never pruned by null
 move, futility or late-move reductions. Neither are nodes with an enemy animal near our den.
 
+Endgame tables: ``tb_values`` and ``tb_meta`` (:mod:`.tbprobe`) hold the tables the driver
+loaded for this search (arrays that cover nothing otherwise). A node with no more animals
+than the largest of them (one popcount) is probed, in ``negamax`` after the TT and in
+quiescence; a covered one returns its exact score (:func:`_tablebase_score`) and counts in
+``work[C_TBHITS]``.
+
 Stopping: ``work[C_STOP]`` is read every 1024 nodes (another thread sets it: the search runs
 with the GIL released) and ``work[C_NODE_LIMIT]`` at every node; either sets
 ``work[C_ABORT]``, after which every frame returns at once and the driver ignores the result

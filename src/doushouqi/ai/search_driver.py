@@ -27,7 +27,7 @@ import numpy as np
 from ..analysis import DEN_SCORE, Info, Limit, PlayResult, Score
 from ..board import Board, Move
 from ..rules import RuleSet, find_rules
-from ..tablebase import family_of, tablebase_directories
+from ..tablebase import family_of, probe, tablebase_directories
 from .core import Position
 from .eval_params import NUM_PARAMS, default_params
 from .levels import LevelSettings, choose_root_move, settings_for
@@ -475,7 +475,8 @@ class Engine:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The tables the search of ``board`` probes (:mod:`.tbprobe` arrays): those of its
         rule family, when it has one and the root has few enough animals to reach them
-        (:data:`TABLEBASE_REACH`); else arrays that cover nothing. The first such search of
+        (:data:`TABLEBASE_REACH`) and is not a draw they cover; else arrays that cover
+        nothing. The first such search of
         the process loads them (at once from the decoded cache file, if there is one; a
         timed search that would have to decode them goes on without, while a thread does)."""
         family = family_of(board.rules)
@@ -483,6 +484,13 @@ class Engine:
             return NO_TABLES
         most = most_animals(directories, family)
         if most == 0 or _animals(board) > most + TABLEBASE_REACH:
+            return NO_TABLES
+        root = probe(board, directories)
+        if root is not None and root.wdl == 0:
+            # A drawn root the tables cover is searched without them, as the root's rule
+            # says: among the drawing moves the search picks the one that sets the opponent
+            # the most problems (every one would score the same draw from the tables), and
+            # `keep_the_draw` keeps it from a losing one.
             return NO_TABLES
         tables = loaded_tables(directories, family, wait=wait)
         if tables is None:
