@@ -102,6 +102,25 @@ def test_cache_file_is_mapped_by_the_next_load(tmp_path: Path) -> None:
     assert third.source != first.source and third.entries < first.entries
 
 
+def test_a_damaged_table_is_left_out_and_the_others_load(tmp_path: Path) -> None:
+    os.environ[memory.CACHE_ENV_VAR] = str(tmp_path)
+    directory = tmp_path / "tables" / "wango"
+    directory.mkdir(parents=True)
+    for name in ("LvR", "RvL"):
+        data = (shipped_directory() / "wango" / f"{name}.dsqtb").read_bytes()
+        if name == "RvL":
+            data = data[:-10] + bytes(b ^ 0xFF for b in data[-10:])  # the payload damaged
+        (directory / f"{name}.dsqtb").write_bytes(data)
+    loaded = memory._load("wango", (directory.parent,))
+    assert [t.signature for t in loaded.tables] == ["LvR"]
+    assert loaded.source == "memory"  # not cached: the next process tries the file again
+    board = Board("7/7/7/3L3/7/7/7/7/r6 w")  # LvR
+    expected = _encoded(probe(board))
+    assert tb_probe(Position.from_board(board).state, loaded.values, loaded.meta) == expected
+    blue = Board("7/7/7/3L3/7/7/7/7/r6 b")  # RvL: left out
+    assert tb_probe(Position.from_board(blue).state, loaded.values, loaded.meta) == TB_MISS
+
+
 # ------------------------------------------------------------------ exact scores in the search
 
 

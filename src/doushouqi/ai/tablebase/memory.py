@@ -216,13 +216,19 @@ def _table_bytes(table: TableFile) -> np.ndarray:
     return out
 
 
-def _decode_all(tables: Sequence[TableFile]) -> np.ndarray:
-    values = np.empty(sum(t.positions for t in tables), np.int8)
-    offset = 0
+def _decode_all(tables: Sequence[TableFile]) -> tuple[np.ndarray, list[TableFile]]:
+    """Every table's bytes in turn, and the tables decoded: a damaged file is left out (the
+    search goes on with the others; the reader reports the damage when it reads it)."""
+    parts = []
+    good = []
     for table in tables:
-        values[offset : offset + table.positions] = _table_bytes(table)
-        offset += table.positions
-    return values
+        try:
+            parts.append(_table_bytes(table))
+        except (TablebaseError, OSError):
+            continue
+        good.append(table)
+    values = np.concatenate(parts) if parts else np.zeros(1, np.int8)
+    return values, good
 
 
 #: Cache files kept per family (sets of other directories, older table sets): the most recently
@@ -242,33 +248,38 @@ def _prune(directory: Path, family: str) -> None:
         path.unlink(missing_ok=True)
 
 
-def _cached_values(family: str, tables: Sequence[TableFile]) -> tuple[np.ndarray, str]:
-    """The values, mapped from the cache file (written first if missing), or decoded."""
+def _cached_values(
+    family: str, tables: Sequence[TableFile]
+) -> tuple[np.ndarray, list[TableFile], str]:
+    """The values of ``tables`` (those decoded), mapped from the cache file (written first
+    if missing), or decoded in this process; and where they came from."""
     directory = cache_directory()
-    total = sum(t.positions for t in tables)
     if directory is None:
-        return _decode_all(tables), "memory"
+        return (*_decode_all(tables), "memory")
+    total = sum(t.positions for t in tables)
     path = directory / f"{family}-{_digest(family, tables)}.int8.npy"
-    for _attempt in range(2):
-        try:
-            mapped = np.load(path, mmap_mode="c")
-            if mapped.dtype == np.int8 and mapped.shape == (total,):
-                with contextlib.suppress(OSError):
-                    os.utime(path)  # in use: kept by _prune
-                return np.asarray(mapped), str(path)
-        except (OSError, ValueError):
-            pass
-        values = _decode_all(tables)
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_name(f"{path.name}.{os.getpid()}.part")
-            with temporary.open("wb") as handle:
-                np.save(handle, values)
-            os.replace(temporary, path)
-            _prune(directory, family)
-        except OSError:
-            return values, "memory"  # a read-only cache: this process keeps its own copy
-    return values, "memory"
+    try:
+        mapped = np.load(path, mmap_mode="c")
+        if mapped.dtype == np.int8 and mapped.shape == (total,):
+            with contextlib.suppress(OSError):
+                os.utime(path)  # in use: kept by _prune
+            return np.asarray(mapped), list(tables), str(path)
+    except (OSError, ValueError):
+        pass
+    values, good = _decode_all(tables)
+    if len(good) != len(tables):
+        return values, good, "memory"  # not cached: the file names a set it does not hold
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.part")
+        with temporary.open("wb") as handle:
+            np.save(handle, values)
+        os.replace(temporary, path)
+        _prune(directory, family)
+        mapped = np.load(path, mmap_mode="c")  # shared pages instead of a private copy
+        return np.asarray(mapped), good, str(path)
+    except (OSError, ValueError):
+        return values, good, "memory"  # a read-only cache: this process keeps its own copy
 
 
 _LOCK = threading.Lock()
@@ -281,45 +292,43 @@ def _load(family: str, directories: tuple[Path, ...]) -> LoadedTables:
     if not tables:
         values, meta = empty_tables()
         return LoadedTables(values, meta, (), "memory")
-    values, source = _cached_values(family, tables)
-    return LoadedTables(values, _meta(tables), tuple(tables), source)
+    values, good, source = _cached_values(family, tables)
+    return LoadedTables(values, _meta(good), tuple(good), source)
 
 
 def loaded_tables(
     directories: Sequence[Path], family: str, *, wait: bool = True
 ) -> LoadedTables | None:
     """The tables of ``family`` in ``directories``, loaded once per process (a table
-    generated later is used by the next process). With ``wait`` False, a set not yet
-    loaded is loaded in a background thread and None returned meanwhile (a timed search
-    must not wait seconds for it)."""
+    generated later is used by the next process). One thread loads them however many
+    searches ask at once; with ``wait`` False a set not yet loaded gives None meanwhile (a
+    timed search must not wait seconds for it)."""
     key = (family, tuple(Path(d) for d in directories))
     with _LOCK:
         loaded = _LOADED.get(key)
-        thread = _LOADING.get(key)
-    if loaded is not None:
-        return loaded
-    if thread is not None and thread.is_alive():
-        if not wait:
-            return None
-        thread.join()
-        with _LOCK:
-            return _LOADED.get(key)
-
-    def build() -> None:
-        result = _load(family, key[1])
-        with _LOCK:
-            _LOADED[key] = result
-            _LOADING.pop(key, None)
-
-    if wait:
-        build()
-        with _LOCK:
-            return _LOADED[key]
-    worker = threading.Thread(target=build, name="tablebase-loader", daemon=True)
+        if loaded is not None:
+            return loaded
+        worker = _LOADING.get(key)
+        if worker is None:
+            worker = threading.Thread(target=_build, args=key, name="tablebase-loader", daemon=True)
+            _LOADING[key] = worker
+            worker.start()
+    if not wait:
+        return None
+    worker.join()
     with _LOCK:
-        _LOADING[key] = worker
-    worker.start()
-    return None
+        return _LOADED.get(key)
+
+
+def _build(family: str, directories: tuple[Path, ...]) -> None:
+    try:
+        result = _load(family, directories)
+    except Exception:  # never retried in a loop: this process searches without tables
+        values, meta = empty_tables()
+        result = LoadedTables(values, meta, (), "failed")
+    with _LOCK:
+        _LOADED[(family, directories)] = result
+        _LOADING.pop((family, directories), None)
 
 
 def forget_loaded() -> None:
