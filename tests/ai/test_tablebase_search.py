@@ -261,6 +261,14 @@ def test_a_covered_drawn_root_is_searched_without_the_tables(engine: Engine) -> 
     assert str(result.move) == "d8e8"  # and the root's rule keeps the draw
 
 
+def test_the_weaker_levels_search_without_the_tables(engine: Engine) -> None:
+    board, _ = next(iter(_positions(1, 1, tablebase_directories())))
+    engine.new_game()
+    assert engine.search(board, Limit(depth=3), level=9).info["tbhits"] == 0
+    engine.new_game()
+    assert engine.search(board, Limit(depth=3), level=10).info["tbhits"] > 0
+
+
 def test_big_material_never_probes(engine: Engine) -> None:
     engine.new_game()
     result = engine.search(Board(), Limit(depth=5))

@@ -293,7 +293,13 @@ class Engine:
         work, tt, params = self._work, self._tt, self._params
 
         plan = plan_time(limit, position.turn).scaled(settings.time_share)
-        self._tb = self._search_tables(board, directories, wait=not plan.timed)
+        # Full strength only, as at the root: the weaker levels' strength stays as measured.
+        use_tables = not settings.noise
+        self._tb = (
+            self._search_tables(board, directories, wait=not plan.timed)
+            if use_tables
+            else NO_TABLES
+        )
         max_depth = min(d for d in (plan.depth, settings.max_depth, MAX_DEPTH) if d is not None)
         node_caps = [n for n in (plan.nodes, settings.max_nodes) if n is not None]
         self._age = (self._age + 1) & 0xFF
