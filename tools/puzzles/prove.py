@@ -12,7 +12,9 @@ defence is searched). Two kinds of puzzle:
   left. The line is ``2N - 1`` plies.
 * **defence** — the player has no forced win within :data:`WIN_HORIZON`, the opponent
   threatens to force a win within T own moves after every legal move but ONE (and after at
-  least :data:`MIN_LOSING` of them). The line is that one move.
+  least :data:`MIN_LOSING` of them). The line is that one move. T is the smallest threat of
+  :data:`DEFENCE_THREATS` (1 or 2) that only one move meets, or, for the jump-blocking
+  skeletons, of :data:`JUMP_DEFENCE_THREATS` (up to 4: a jump to the den is 4 moves).
 
 Every puzzle carries a stored proof that makes re-verification fast (:func:`verify` with
 ``full=False``): for each of the player's wrong moves at each step, the reply that refutes it
@@ -23,11 +25,13 @@ stored proof, and must find the same unique moves.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from load_tool import load_tool
 
 from doushouqi.board import Board, Move
 from doushouqi.squares import (
@@ -43,29 +47,17 @@ from doushouqi.squares import (
     code_color,
 )
 
-TACTICS = Path(__file__).resolve().parents[1] / "tactics"
-
-
-def _load(name: str) -> ModuleType:
-    """Import a module of tools/tactics by path (the tools folders are not packages)."""
-    module_name = f"doushouqi_tactics_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, TACTICS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-solver = _load("solver")
-tactics = _load("generate")
+solver = load_tool("tactics", "solver")
+tactics = load_tool("tactics", "generate")
 
 #: Longest forced win searched for (own moves); den in 3 = a 5-ply line.
 WIN_HORIZON = 3
 #: Threats (opponent's own moves) a defence puzzle may defend against.
 DEFENCE_THREATS = (1, 2)
+#: The same for ``--motifs jump``: a lion's or tiger's jump lands 3 steps from the den it
+#: attacks (c7, e7, d6 from d9; c3, e3, d4 from d1), so a den threat through a jump takes 4 of
+#: the opponent's moves, and a rat's move into the lane that meets it is a defence against 4.
+JUMP_DEFENCE_THREATS = (1, 2, 3, 4)
 #: A defence puzzle needs at least this many losing moves besides the one that holds.
 MIN_LOSING = 4
 #: A puzzle with at most this many animals on the board is an endgame.
@@ -212,13 +204,13 @@ def find_win(
     }
 
 
-def find_defence(board: Board) -> dict[str, Any] | None:
-    """A defence puzzle from ``board`` (no history), or None: the smallest threat that only
-    one move meets."""
+def find_defence(board: Board, threats: tuple[int, ...] = DEFENCE_THREATS) -> dict[str, Any] | None:
+    """A defence puzzle from ``board`` (no history), or None: the smallest of ``threats`` that
+    only one move meets."""
     if board.outcome() is not None:
         return None
     legal = list(board.generate_legal_moves())
-    for threat in DEFENCE_THREATS:
+    for threat in threats:
         prover = Prover(board, 2 * threat + 1)
         work = prover.board
         safe: list[Move] = []
@@ -248,14 +240,15 @@ def find_defence(board: Board) -> dict[str, Any] | None:
     return None
 
 
-def find_puzzle(board: Board) -> dict[str, Any] | None:
-    """A win puzzle if the side to move wins by force, else a defence puzzle, else None."""
+def find_puzzle(board: Board, threats: tuple[int, ...] = DEFENCE_THREATS) -> dict[str, Any] | None:
+    """A win puzzle if the side to move wins by force, else a defence puzzle (against one of
+    ``threats``), else None."""
     if board.outcome() is not None:
         return None
     prover = Prover(board, 2 * WIN_HORIZON)
     if prover.distance(WIN_HORIZON) is not None:
         return find_win(board, WIN_HORIZON, prover)  # None when the win is not unique
-    return find_defence(board)
+    return find_defence(board, threats)
 
 
 # -------------------------------------------------------------------------------- themes
@@ -299,8 +292,9 @@ def _jumps(board: Board) -> set[tuple[int, int]]:
     }
 
 
-#: How many of the opponent's moves a blocked jump must win in to matter.
-JUMP_THREAT = 2
+#: How many of the opponent's moves a blocked jump must win in to matter: the longest defence
+#: threat asked (a den threat through a jump is 4 moves: see JUMP_DEFENCE_THREATS).
+JUMP_THREAT = max(JUMP_DEFENCE_THREATS)
 
 
 def _blocks_jump(board: Board, move: Move, later: list[str]) -> bool:
