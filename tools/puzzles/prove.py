@@ -5,7 +5,8 @@ Built on the exhaustive AND/OR solver of ``tools/tactics/solver.py`` (no heurist
 defence is searched). Two kinds of puzzle:
 
 * **win** — the side to move (the solver, "player") forces a win (den entry, annihilation,
-  opponent left without a move) in N own moves, N minimal, and exactly ONE first move does it
+  opponent left without a move) in N own moves, N minimal (N ≤ :data:`WIN_HORIZON`, or
+  :data:`JUMP_WIN_HORIZON` for the jump skeletons), and exactly ONE first move does it
   within N. The opponent then plays its best defence (the reply after which the win takes the
   longest; among those, one after which the player's next winning move is again unique), and
   so on: at every step of the line the player has exactly one move that wins within the moves
@@ -37,6 +38,7 @@ from doushouqi.board import Board, Move
 from doushouqi.squares import (
     DENS,
     ELEPHANT,
+    JUMPS,
     LION,
     RAT,
     STEPS,
@@ -58,6 +60,8 @@ DEFENCE_THREATS = (1, 2)
 #: attacks (c7, e7, d6 from d9; c3, e3, d4 from d1), so a den threat through a jump takes 4 of
 #: the opponent's moves, and a rat's move into the lane that meets it is a defence against 4.
 JUMP_DEFENCE_THREATS = (1, 2, 3, 4)
+#: And the longest win asked there: the jump and 3 steps to the den.
+JUMP_WIN_HORIZON = 4
 #: A defence puzzle needs at least this many losing moves besides the one that holds.
 MIN_LOSING = 4
 #: A puzzle with at most this many animals on the board is an endgame.
@@ -240,14 +244,16 @@ def find_defence(board: Board, threats: tuple[int, ...] = DEFENCE_THREATS) -> di
     return None
 
 
-def find_puzzle(board: Board, threats: tuple[int, ...] = DEFENCE_THREATS) -> dict[str, Any] | None:
-    """A win puzzle if the side to move wins by force, else a defence puzzle (against one of
-    ``threats``), else None."""
+def find_puzzle(
+    board: Board, threats: tuple[int, ...] = DEFENCE_THREATS, horizon: int = WIN_HORIZON
+) -> dict[str, Any] | None:
+    """A win puzzle if the side to move wins by force within ``horizon`` own moves, else a
+    defence puzzle (against one of ``threats``), else None."""
     if board.outcome() is not None:
         return None
-    prover = Prover(board, 2 * WIN_HORIZON)
-    if prover.distance(WIN_HORIZON) is not None:
-        return find_win(board, WIN_HORIZON, prover)  # None when the win is not unique
+    prover = Prover(board, 2 * horizon)
+    if prover.distance(horizon) is not None:
+        return find_win(board, horizon, prover)  # None when the win is not unique
     return find_defence(board, threats)
 
 
@@ -340,6 +346,29 @@ def _blocks_jump(board: Board, move: Move, later: list[str]) -> bool:
     return any(str(Move(a, b)) in wins for a, b in blocked)
 
 
+def _beats_block(board: Board, move: Move, k: int) -> bool:
+    """Jump blocking the other way round: the player's lion or tiger jumps across water that
+    an enemy rat could swim into on its next move, and the jump must come now: were the player
+    to pass instead and that rat to block the jump, the player would no longer force a win
+    within ``k`` own moves (the jump's and those after it). The rat comes too late."""
+    codes = board.piece_codes()
+    if not board.is_jump(move) or code_animal(codes[move.from_square]) not in (LION, TIGER):
+        return False
+    water = next(path for landing, path in JUMPS[move.from_square] if landing == move.to_square)
+    work = board.copy(stack=False)
+    work.push_pass()
+    for block in list(work.generate_legal_moves()):
+        if code_animal(codes[block.from_square]) != RAT or not water >> block.to_square & 1:
+            continue
+        work.push(block)
+        try:
+            if work.outcome() is None and not solver.solve(work, k).wins:
+                return True
+        finally:
+            work.pop()
+    return False
+
+
 def themes_of(fen: str, rules: str, kind: str, line: list[str]) -> list[str]:
     """The themes a puzzle shows, read from its solution line."""
     board = Board(fen, rules)
@@ -359,6 +388,8 @@ def themes_of(fen: str, rules: str, kind: str, line: list[str]) -> list[str]:
             if _rat_elephant(board, move):
                 found.add("rat_elephant")
             if _blocks_jump(board, move, line[ply + 1 :]):
+                found.add("jump_blocking")
+            if kind == "win" and _beats_block(board, move, (len(line) + 1 - ply) // 2):
                 found.add("jump_blocking")
             if kind == "win" and ply == len(line) - 1 and move.to_square == DENS[1 - board.turn]:
                 found.add("den_attack")
@@ -432,8 +463,8 @@ def _verify_win(board: Board, puzzle: dict[str, Any], full: bool) -> None:
             outcome = work.outcome()
             _check(outcome is not None and outcome.winner == 1 - work.turn, "the line wins")
             return
-        reply = _legal(work, line[2 * index + 1])
-        work.push(reply)
+        defence = _legal(work, line[2 * index + 1])
+        work.push(defence)
         _check(work.outcome() is None, "the reply ends the game")
         _check(prover.distance(k - 1) == k - 1, f"step {index}: the reply is not the best defence")
 
