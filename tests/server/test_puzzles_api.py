@@ -182,3 +182,18 @@ def test_bad_input_gets_coded_4xx(server: LiveServer) -> None:
             assert answer.json()["code"] == code
     # nothing was recorded by the refused requests
     assert player.get("/api/puzzles/me").json()["attempts"] == 0
+
+
+def test_a_jump_blocking_puzzle_is_offered_by_its_theme_and_plays(server: LiveServer) -> None:
+    shipped = [p for p in puzzles.shipped() if "jump_blocking" in p["themes"]]
+    player = server.player().guest()
+    counts = player.get("/api/puzzles/themes").json()["themes"]
+    assert {"theme": "jump_blocking", "count": len(shipped)} in counts and shipped
+    puzzle = next_puzzle(player, theme="jump_blocking", mode="theme")["puzzle"]
+    assert "jump_blocking" in puzzle["themes"]
+    wrong = a_wrong_move(puzzle)  # a rat move that leaves the lane open, or another animal's
+    answer = player.post(
+        f"/api/puzzles/{puzzle['id']}/attempt", json={"moves": [wrong], "mode": "theme"}
+    ).json()
+    assert answer["result"] == "wrong" and answer["solution"] == solution_of(puzzle["id"])
+    assert solve(server.player().guest(), puzzle["id"], "theme")["result"] == "solved"

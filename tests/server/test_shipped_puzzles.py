@@ -5,41 +5,31 @@ stored proof. Also: the file is well formed, themed as its lines show, and witho
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from load_tool import load_tool
+
 from doushouqi.rules import BUILTIN_RULE_SETS
 from doushouqi.server import puzzles
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools" / "puzzles"
 CHUNKS = 20
 SAMPLE = 30
 #: What the package ships (the generator's --count; see docs/server.md "Puzzles").
 MIN_SHIPPED = 1000
+#: Jump-blocking puzzles shipped (made by ``--motifs jump``: docs/server.md "Puzzles").
+MIN_JUMP_BLOCKING = 100
 
 
-def _load(name: str) -> ModuleType:
-    if str(TOOLS) not in sys.path:
-        sys.path.insert(0, str(TOOLS))
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-prove = _load("prove")
-generate = _load("generate")
+prove = load_tool("puzzles", "prove")
+generate = load_tool("puzzles", "generate")
 SHIPPED: tuple[dict[str, Any], ...] = puzzles.shipped()
 
 
@@ -49,6 +39,10 @@ def test_the_package_ships_enough_puzzles_of_every_kind() -> None:
     themes = Counter(t for p in SHIPPED for t in p["themes"])
     for theme in ("den_attack", "capture", "traps", "defence", "endgame", "rat_elephant"):
         assert themes[theme] > 0, theme
+    assert themes["jump_blocking"] >= MIN_JUMP_BLOCKING
+    jumps = [p for p in SHIPPED if "jump_blocking" in p["themes"]]
+    assert {p["rules"] for p in jumps} == set(generate.RULES)  # every rule set it is made for
+    assert {p["kind"] for p in jumps} == {"win", "defence"}  # the jump beats the rat, or not
     assert {p["rules"] for p in SHIPPED} == set(generate.RULES)
 
 

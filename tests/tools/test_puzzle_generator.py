@@ -5,34 +5,20 @@ one command finds puzzles, deterministically, and resumes where it stopped."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from load_tool import load_tool
+
 from doushouqi.board import Board
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools" / "puzzles"
-
-
-def _load(name: str) -> ModuleType:
-    if str(TOOLS) not in sys.path:
-        sys.path.insert(0, str(TOOLS))
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-prove = _load("prove")
-generate = _load("generate")
+prove = load_tool("puzzles", "prove")
+generate = load_tool("puzzles", "generate")
 
 
 def hand(side: str, red: str, blue: str, rules: str = "wango") -> Board:
@@ -152,28 +138,89 @@ def test_jump_blocking_is_read_from_the_line_by_the_rules_library() -> None:
     assert "jump_blocking" not in prove.themes_of(fen, "wango", "win", ["c5d5", "g9g8", "c3d3"])
 
 
-def test_jump_motif_positions_put_a_rat_where_an_enemy_jumper_lands() -> None:
+def test_a_jump_to_the_den_is_a_threat_in_four_and_the_rat_blocking_it_is_jump_blocking() -> None:
+    # Blue to move; the red tiger a6 jumps to d6 across b6 c6 and walks d7 d8 d9: a den threat
+    # in 4 moves. Only the blue rat's step c5c6 into the jump's lane meets it.
+    board = hand("b", "Ta6 Da5 Pg4", "pg6 rc5")
+    fen = prove.position_fen(board)
+    assert prove.find_puzzle(board) is None  # not a defence against a threat of 1 or 2
+    found = prove.find_puzzle(board, prove.JUMP_DEFENCE_THREATS)
+    assert found is not None and found["kind"] == "defence" and found["depth"] == 4
+    assert found["line"] == ["c5c6"]
+    assert set(found["proof"]["steps"][0]["refute"].values()) == {"a6d6"}  # the jump refutes
+    puzzle = {"fen": fen, "rules": "wango", **found}
+    prove.verify(puzzle)
+    prove.verify(puzzle, full=True)
+    assert prove.themes_of(fen, "wango", "defence", ["c5c6"]) == [
+        "jump_blocking",
+        "defence",
+        "endgame",
+    ]
+    # c5b5 swims too, but along the other rank: it blocks nothing
+    assert "jump_blocking" not in prove.themes_of(fen, "wango", "defence", ["c5b5"])
+    # a blue elephant on e8 guards the den's trap d8: the jump no longer wins in 4, and the
+    # same rat move blocks a jump that does not matter
+    board = hand("b", "Ta6 Da5 Pg4", "pg6 rc5 ee8")
+    fen = prove.position_fen(board)
+    assert "jump_blocking" not in prove.themes_of(fen, "wango", "defence", ["c5c6"])
+
+
+def test_a_jump_made_before_the_enemy_rat_can_block_it_is_jump_blocking() -> None:
+    # Red to move; the blue rat e5 would swim to e6 and block the tiger's jump g6d6 (across
+    # f6 e6): the tiger jumps at once and walks d7 d8 d9 (classic: a lone rat never blocks its
+    # own side's jump there, and Red has none)
+    board = hand("w", "Tg6", "re5 lg4", rules="classic")
+    fen = prove.position_fen(board)
+    assert prove.find_puzzle(board) is None  # no win within 3
+    found = prove.find_puzzle(board, prove.JUMP_DEFENCE_THREATS, prove.JUMP_WIN_HORIZON)
+    assert found is not None and found["kind"] == "win" and found["depth"] == 4
+    assert found["line"][0] == "g6d6" and found["line"][-1] == "d8d9"
+    puzzle = {"fen": fen, "rules": "classic", **found}
+    prove.verify(puzzle)
+    prove.verify(puzzle, full=True)
+    assert "jump_blocking" in prove.themes_of(fen, "classic", "win", found["line"])
+    # the same jump and walk with the rat on a5, too far to block: a jump, not jump blocking
+    board = hand("w", "Tg6", "ra5 lg4", rules="classic")
+    fen = prove.position_fen(board)
+    line = ["g6d6", "a5a4", "d6d7", "a4a3", "d7d8", "a3a2", "d8d9"]
+    far = prove.find_puzzle(board, prove.JUMP_DEFENCE_THREATS, prove.JUMP_WIN_HORIZON)
+    assert far is not None and far["line"] == line  # the same puzzle, and as unique
+    assert "jump_blocking" not in prove.themes_of(fen, "classic", "win", line)
+    # a red dog on c8 wins without the tiger: the rat's block would not matter
+    board = hand("w", "Tg6 Dc8", "re5 lg4", rules="classic")
+    fen = prove.position_fen(board)
+    assert "jump_blocking" not in prove.themes_of(fen, "classic", "win", found["line"])
+
+
+def test_jump_motif_positions_put_a_rat_beside_a_jump_that_lands_near_its_den() -> None:
     import random
 
-    from doushouqi.squares import JUMPS, LION, RAT, TIGER, code_animal, code_color
+    from doushouqi.squares import DENS, JUMPS, LION, RAT, STEPS, TIGER, code_animal, code_color
 
     rng = random.Random(5)
-    made = 0
-    for _ in range(200):
-        small = generate.jump_position(rng, "wango")
-        if small is None:
-            continue
-        made += 1
-        codes = small.piece_codes()
-        me = small.turn
-        jumpers = [
-            q
-            for q, c in enumerate(codes)
-            if c and code_color(c) != me and code_animal(c) in (LION, TIGER)
-        ]
-        landings = {landing for q in jumpers for landing, _ in JUMPS[q]}
-        rats = {
-            q for q, c in enumerate(codes) if c and code_color(c) == me and code_animal(c) == RAT
-        }
-        assert rats & landings
-    assert made > 20
+    for attack, fewest in ((False, 4), (True, 3)):
+        made = 0
+        for _ in range(200):
+            small = generate.jump_position(rng, "wango", attack)
+            if small is None:
+                continue
+            made += 1
+            codes = small.piece_codes()
+            rat_side = 1 - small.turn if attack else small.turn
+            rats = [
+                q
+                for q, c in enumerate(codes)
+                if c and code_color(c) == rat_side and code_animal(c) == RAT
+            ]
+            # a jump landing within 3 steps of the rat's den, one rat step from its water
+            near = [
+                (landing, path)
+                for q, c in enumerate(codes)
+                if c and code_color(c) != rat_side and code_animal(c) in (LION, TIGER)
+                for landing, path in JUMPS[q]
+                if generate._steps_apart(landing, DENS[rat_side]) <= 3
+            ]
+            assert any(STEPS[rat] & path for rat in rats for _, path in near)
+            animals = [c for c in codes if c]
+            assert fewest <= len(animals) <= 6
+        assert made > 20

@@ -25,10 +25,14 @@ rating from their length, and written one JSON object per line with the stored p
 the same output and seed appends, starting from the first game the earlier run did not
 finish (``<out>.progress`` records it); ``--fresh`` starts over. ``--motifs`` (run after
 the main run, resuming it) asks only positions cut down to a rat against an enemy lion, tiger
-or elephant and keeps only rat-vs-elephant and jump-blocking puzzles: the shipped set is
-``--count 1000`` then ``--count 1040 --motifs`` (docs/server.md, "Puzzles"). ``--motifs
-jump`` asks only skeletons around a rat where an enemy lion or tiger lands (:func:`jump_position`)
-and keeps only jump-blocking puzzles (none found so far: docs/server.md).
+or elephant and keeps only rat-vs-elephant and jump-blocking puzzles. ``--motifs jump`` asks
+only skeletons where a lion or tiger can jump to 3 steps from the enemy den and an enemy rat
+is a step from the jump's water (:func:`jump_position`): the side to move has the rat (a
+defence to find, against threats of up to 4 moves: ``prove.JUMP_DEFENCE_THREATS``, a den
+threat through a jump being 4 moves) or the jumper (a win within
+``prove.JUMP_WIN_HORIZON`` = 4 to find); it keeps only jump-blocking puzzles. The shipped set
+is ``--count 1000``, then ``--count 1040 --motifs``, then ``--count 1140 --motifs jump``, each
+resuming the one before (docs/server.md, "Puzzles").
 """
 
 from __future__ import annotations
@@ -45,9 +49,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import prove
+from load_tool import load_tool
 
 from doushouqi.board import Board, Move
 from doushouqi.fen import placement_fen
@@ -71,6 +75,8 @@ from doushouqi.squares import (
     may_stand,
     piece_code,
 )
+
+prove = load_tool("puzzles", "prove")
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "src" / "doushouqi" / "server" / "data" / "puzzles.jsonl"
@@ -182,8 +188,13 @@ def replay(rules: str, moves: list[str]) -> Iterator[tuple[int, Board]]:
 # ------------------------------------------------------------------------------- puzzles
 
 
-def make_puzzle(board: Board, source: str) -> dict[str, Any] | None:
-    found = prove.find_puzzle(board)
+def make_puzzle(
+    board: Board,
+    source: str,
+    threats: tuple[int, ...] = prove.DEFENCE_THREATS,
+    horizon: int = prove.WIN_HORIZON,
+) -> dict[str, Any] | None:
+    found = prove.find_puzzle(board, threats, horizon)
     if found is None:
         return None
     fen, rules = prove.position_fen(board), board.rules.name
@@ -301,46 +312,67 @@ def scan_motifs(seed: int, game: int, policy: str) -> list[dict[str, Any]]:
     return found
 
 
-def jump_position(rng: random.Random, rules: str) -> Board | None:
-    """``--motifs jump``: the side to move has a rat on the far bank of a river lane, where an
-    enemy lion or tiger lands when it jumps across, and only one or two other animals: the
-    jump threatens to take the rat and then the rest (annihilation); the rat's way out is into
-    the lane, where it is safe and blocks the jump. Enemy animals stand near the rat's other
-    squares and near the side's other animals; everything else is random. The rules library
-    must accept the position; the prover decides whether only the rat's move holds, and the
-    classifier (prove.themes_of) whether it is jump blocking."""
-    me = rng.randrange(2)
-    origins = [q for q in range(63) if JUMPS[q] and not WATER >> q & 1]
-    origin = rng.choice(origins)
-    landing, _ = rng.choice(JUMPS[origin])
-    if landing // 7 in (2, 6) and rng.random() < 0.5:
-        return None  # banks by the dens half as often: den walks drown the motif there
+def _steps_apart(a: int, b: int) -> int:
+    return abs(a // 7 - b // 7) + abs(a % 7 - b % 7)
+
+
+def jump_position(rng: random.Random, rules: str, attack: bool = False) -> Board | None:
+    """``--motifs jump``: a lion or tiger on a bank, its jump across the river landing 3 steps
+    from the enemy den (a den threat in 4 moves: the jump and 3 steps), and an enemy rat one
+    step from that jump's water, so that it can swim into the lane and block the jump.
+
+    * ``attack`` False (a defence to find): the side to move has the rat, one or two other
+      animals 4 steps or more from both dens (too far to defend their den or to attack the
+      other at once); the enemy has the jumper and one or two more animals anywhere.
+    * ``attack`` True (a win to find): the side to move has the jumper and at most one other
+      animal, the enemy the rat and one or two more, all 4 steps or more from both dens: the
+      jump is to be made before the rat blocks it.
+
+    The rules library must accept the position; the prover decides whether it is a puzzle, and
+    the classifier (prove.themes_of) whether it is jump blocking."""
+    rat_side = rng.randrange(2)
+    me = 1 - rat_side if attack else rat_side
+    jumps = [
+        (origin, landing, path)
+        for origin in range(63)
+        if not WATER >> origin & 1
+        for landing, path in JUMPS[origin]
+        if _steps_apart(landing, DENS[rat_side]) <= 3
+    ]
+    origin, landing, path = rng.choice(jumps)
     codes = [0] * 63
-    codes[origin] = piece_code(1 - me, rng.choice((LION, TIGER)))
-    codes[landing] = piece_code(me, RAT)
+    codes[origin] = piece_code(1 - rat_side, rng.choice((LION, TIGER)))
+    beside = sorted(
+        {
+            q
+            for water in iter_squares(path)
+            for q in iter_squares(STEPS[water])
+            if not path >> q & 1 and q not in (origin, landing)
+        }
+    )
+    codes[rng.choice(beside)] = piece_code(rat_side, RAT)
     free = [q for q in range(63) if not codes[q]]
-    exits = [q for q in iter_squares(STEPS[landing]) if not WATER >> q & 1]
 
-    def place(color: int, animal: int, near: int | None) -> None:
+    def place(color: int, animal: int, spots: list[int]) -> None:
         code = piece_code(color, animal)
-        spots = [q for q in free if may_stand(code, q)]
-        if near is not None:
-            close = [q for q in spots if abs(q // 7 - near // 7) + abs(q % 7 - near % 7) <= 1]
-            spots = close or spots
-        square = rng.choice(spots)
-        codes[square] = code
-        free.remove(square)
+        spots = [q for q in spots if q in free and may_stand(code, q)]
+        if spots:
+            square = rng.choice(spots)
+            codes[square] = code
+            free.remove(square)
 
-    mine = [CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT]
-    rng.shuffle(mine)
-    theirs = [CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT, RAT]
-    theirs.remove(code_animal(codes[origin]))
-    rng.shuffle(theirs)
-    for animal in mine[: rng.choice((1, 1, 2))]:
-        place(me, animal, rng.choice((landing, None)))
-    mine_squares = [q for q, c in enumerate(codes) if c and code_color(c) == me and q != landing]
-    for animal in theirs[: rng.randint(1, 3)]:
-        place(1 - me, animal, rng.choice(exits + mine_squares))
+    rat_animals = [CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT]
+    rng.shuffle(rat_animals)
+    jumper_animals = [CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT, RAT]
+    jumper_animals.remove(code_animal(codes[origin]))
+    if attack:
+        jumper_animals.remove(RAT)  # no own rat to bring in: the jump alone must do it
+    rng.shuffle(jumper_animals)
+    far = [q for q in free if min(_steps_apart(q, DENS[0]), _steps_apart(q, DENS[1])) >= 4]
+    for animal in rat_animals[: rng.randint(1, 2)]:
+        place(rat_side, animal, far)
+    for animal in jumper_animals[: rng.randint(0, 1) if attack else rng.randint(1, 2)]:
+        place(1 - rat_side, animal, far if attack else list(free))
     placement = placement_fen(codes)
     try:
         board = Board(placement + (" w" if me == 0 else " b"), rules)
@@ -354,15 +386,20 @@ def jump_position(rng: random.Random, rules: str) -> Board | None:
 
 
 def scan_jumps(seed: int, game: int) -> list[dict[str, Any]]:
-    """``--motifs jump``: jump-blocking puzzles of :data:`JUMP_TRIES` skeleton positions."""
+    """``--motifs jump``: jump-blocking puzzles of :data:`JUMP_TRIES` skeleton positions, in
+    runs of 4 game indices (each rule set once) of wins to find (within
+    ``prove.JUMP_WIN_HORIZON``) and of defences in turn."""
     rng = random.Random(f"{seed}/{game}/jump")
     rules = RULES[game % len(RULES)]
+    attack = game // len(RULES) % 2 == 1
+    horizon = prove.JUMP_WIN_HORIZON if attack else prove.WIN_HORIZON
     found: list[dict[str, Any]] = []
     for attempt in range(JUMP_TRIES):
-        board = jump_position(rng, rules)
+        board = jump_position(rng, rules, attack)
         if board is None:
             continue
-        puzzle = make_puzzle(board, f"jump motif seed {seed} game {game} try {attempt}")
+        source = f"jump motif seed {seed} game {game} try {attempt}"
+        puzzle = make_puzzle(board, source, prove.JUMP_DEFENCE_THREATS, horizon)
         if puzzle is not None and "jump_blocking" in puzzle["themes"]:
             found.append(puzzle)
             if len(found) >= PER_GAME:

@@ -5,14 +5,17 @@ Built on the exhaustive AND/OR solver of ``tools/tactics/solver.py`` (no heurist
 defence is searched). Two kinds of puzzle:
 
 * **win** — the side to move (the solver, "player") forces a win (den entry, annihilation,
-  opponent left without a move) in N own moves, N minimal, and exactly ONE first move does it
+  opponent left without a move) in N own moves, N minimal (N ≤ :data:`WIN_HORIZON`, or
+  :data:`JUMP_WIN_HORIZON` for the jump skeletons), and exactly ONE first move does it
   within N. The opponent then plays its best defence (the reply after which the win takes the
   longest; among those, one after which the player's next winning move is again unique), and
   so on: at every step of the line the player has exactly one move that wins within the moves
   left. The line is ``2N - 1`` plies.
 * **defence** — the player has no forced win within :data:`WIN_HORIZON`, the opponent
   threatens to force a win within T own moves after every legal move but ONE (and after at
-  least :data:`MIN_LOSING` of them). The line is that one move.
+  least :data:`MIN_LOSING` of them). The line is that one move. T is the smallest threat of
+  :data:`DEFENCE_THREATS` (1 or 2) that only one move meets, or, for the jump-blocking
+  skeletons, of :data:`JUMP_DEFENCE_THREATS` (up to 4: a jump to the den is 4 moves).
 
 Every puzzle carries a stored proof that makes re-verification fast (:func:`verify` with
 ``full=False``): for each of the player's wrong moves at each step, the reply that refutes it
@@ -23,16 +26,19 @@ stored proof, and must find the same unique moves.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from load_tool import load_tool
 
 from doushouqi.board import Board, Move
 from doushouqi.squares import (
     DENS,
     ELEPHANT,
+    JUMPS,
     LION,
     RAT,
     STEPS,
@@ -43,29 +49,19 @@ from doushouqi.squares import (
     code_color,
 )
 
-TACTICS = Path(__file__).resolve().parents[1] / "tactics"
-
-
-def _load(name: str) -> ModuleType:
-    """Import a module of tools/tactics by path (the tools folders are not packages)."""
-    module_name = f"doushouqi_tactics_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, TACTICS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-solver = _load("solver")
-tactics = _load("generate")
+solver = load_tool("tactics", "solver")
+tactics = load_tool("tactics", "generate")
 
 #: Longest forced win searched for (own moves); den in 3 = a 5-ply line.
 WIN_HORIZON = 3
 #: Threats (opponent's own moves) a defence puzzle may defend against.
 DEFENCE_THREATS = (1, 2)
+#: The same for ``--motifs jump``: a lion's or tiger's jump lands 3 steps from the den it
+#: attacks (c7, e7, d6 from d9; c3, e3, d4 from d1), so a den threat through a jump takes 4 of
+#: the opponent's moves, and a rat's move into the lane that meets it is a defence against 4.
+JUMP_DEFENCE_THREATS = (1, 2, 3, 4)
+#: And the longest win asked there: the jump and 3 steps to the den.
+JUMP_WIN_HORIZON = 4
 #: A defence puzzle needs at least this many losing moves besides the one that holds.
 MIN_LOSING = 4
 #: A puzzle with at most this many animals on the board is an endgame.
@@ -212,13 +208,13 @@ def find_win(
     }
 
 
-def find_defence(board: Board) -> dict[str, Any] | None:
-    """A defence puzzle from ``board`` (no history), or None: the smallest threat that only
-    one move meets."""
+def find_defence(board: Board, threats: tuple[int, ...] = DEFENCE_THREATS) -> dict[str, Any] | None:
+    """A defence puzzle from ``board`` (no history), or None: the smallest of ``threats`` that
+    only one move meets."""
     if board.outcome() is not None:
         return None
     legal = list(board.generate_legal_moves())
-    for threat in DEFENCE_THREATS:
+    for threat in threats:
         prover = Prover(board, 2 * threat + 1)
         work = prover.board
         safe: list[Move] = []
@@ -248,14 +244,17 @@ def find_defence(board: Board) -> dict[str, Any] | None:
     return None
 
 
-def find_puzzle(board: Board) -> dict[str, Any] | None:
-    """A win puzzle if the side to move wins by force, else a defence puzzle, else None."""
+def find_puzzle(
+    board: Board, threats: tuple[int, ...] = DEFENCE_THREATS, horizon: int = WIN_HORIZON
+) -> dict[str, Any] | None:
+    """A win puzzle if the side to move wins by force within ``horizon`` own moves, else a
+    defence puzzle (against one of ``threats``), else None."""
     if board.outcome() is not None:
         return None
-    prover = Prover(board, 2 * WIN_HORIZON)
-    if prover.distance(WIN_HORIZON) is not None:
-        return find_win(board, WIN_HORIZON, prover)  # None when the win is not unique
-    return find_defence(board)
+    prover = Prover(board, 2 * horizon)
+    if prover.distance(horizon) is not None:
+        return find_win(board, horizon, prover)  # None when the win is not unique
+    return find_defence(board, threats)
 
 
 # -------------------------------------------------------------------------------- themes
@@ -299,8 +298,9 @@ def _jumps(board: Board) -> set[tuple[int, int]]:
     }
 
 
-#: How many of the opponent's moves a blocked jump must win in to matter.
-JUMP_THREAT = 2
+#: How many of the opponent's moves a blocked jump must win in to matter: the longest defence
+#: threat asked (a den threat through a jump is 4 moves: see JUMP_DEFENCE_THREATS).
+JUMP_THREAT = max(JUMP_DEFENCE_THREATS)
 
 
 def _blocks_jump(board: Board, move: Move, later: list[str]) -> bool:
@@ -346,6 +346,29 @@ def _blocks_jump(board: Board, move: Move, later: list[str]) -> bool:
     return any(str(Move(a, b)) in wins for a, b in blocked)
 
 
+def _beats_block(board: Board, move: Move, k: int) -> bool:
+    """Jump blocking the other way round: the player's lion or tiger jumps across water that
+    an enemy rat could swim into on its next move, and the jump must come now: were the player
+    to pass instead and that rat to block the jump, the player would no longer force a win
+    within ``k`` own moves (the jump's and those after it). The rat comes too late."""
+    codes = board.piece_codes()
+    if not board.is_jump(move) or code_animal(codes[move.from_square]) not in (LION, TIGER):
+        return False
+    water = next(path for landing, path in JUMPS[move.from_square] if landing == move.to_square)
+    work = board.copy(stack=False)
+    work.push_pass()
+    for block in list(work.generate_legal_moves()):
+        if code_animal(codes[block.from_square]) != RAT or not water >> block.to_square & 1:
+            continue
+        work.push(block)
+        try:
+            if work.outcome() is None and not solver.solve(work, k).wins:
+                return True
+        finally:
+            work.pop()
+    return False
+
+
 def themes_of(fen: str, rules: str, kind: str, line: list[str]) -> list[str]:
     """The themes a puzzle shows, read from its solution line."""
     board = Board(fen, rules)
@@ -365,6 +388,8 @@ def themes_of(fen: str, rules: str, kind: str, line: list[str]) -> list[str]:
             if _rat_elephant(board, move):
                 found.add("rat_elephant")
             if _blocks_jump(board, move, line[ply + 1 :]):
+                found.add("jump_blocking")
+            if kind == "win" and _beats_block(board, move, (len(line) + 1 - ply) // 2):
                 found.add("jump_blocking")
             if kind == "win" and ply == len(line) - 1 and move.to_square == DENS[1 - board.turn]:
                 found.add("den_attack")
@@ -438,8 +463,8 @@ def _verify_win(board: Board, puzzle: dict[str, Any], full: bool) -> None:
             outcome = work.outcome()
             _check(outcome is not None and outcome.winner == 1 - work.turn, "the line wins")
             return
-        reply = _legal(work, line[2 * index + 1])
-        work.push(reply)
+        defence = _legal(work, line[2 * index + 1])
+        work.push(defence)
         _check(work.outcome() is None, "the reply ends the game")
         _check(prover.distance(k - 1) == k - 1, f"step {index}: the reply is not the best defence")
 

@@ -35,14 +35,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
 import random
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from load_tool import load_tool
 
 from doushouqi.board import Board, Move
 from doushouqi.squares import (
@@ -63,23 +65,8 @@ ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "tests" / "ai" / "data" / "tactics.epd"
 
 
-def _load(name: str) -> ModuleType:
-    """Import a sibling module by path (the tools folder is not a package)."""
-    module_name = f"doushouqi_tactics_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(
-        module_name, Path(__file__).with_name(f"{name}.py")
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-solver = _load("solver")
-suite = _load("suite")
+solver = load_tool("tactics", "solver")
+suite = load_tool("tactics", "suite")
 
 SEED = 20_240_601
 PLAYOUT_RULES = ("wango", "classic", "international", "classic-dog")
