@@ -19,7 +19,6 @@ returning a :class:`doushouqi.analysis.PlayResult`.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import inspect
 import re
 import sys
@@ -31,20 +30,15 @@ from types import ModuleType
 from doushouqi.analysis import Limit
 from doushouqi.board import Board
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+from load_tool import load_tool
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SUITE = ROOT / "tests" / "ai" / "data" / "tactics.epd"
 
 
 def _load_suite_module() -> ModuleType:
-    name = "doushouqi_tactics_suite"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / "tactics" / "suite.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("tactics", "suite")
 
 
 def _engine_class() -> type:

@@ -8,12 +8,10 @@ also checked on a few positions whose answers are worked out by hand below.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -21,25 +19,14 @@ import pytest
 from doushouqi.board import Board, Move
 from doushouqi.rules import BUILTIN_RULE_SETS
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from load_tool import load_tool
+
 DATA = Path(__file__).resolve().parent / "data" / "tactics.epd"
-TOOLS = ROOT / "tools" / "tactics"
 
 
-def _load(name: str) -> ModuleType:
-    module_name = f"doushouqi_tactics_{name}"
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-solver = _load("solver")
-suite = _load("suite")
+solver = load_tool("tactics", "solver")
+suite = load_tool("tactics", "suite")
 
 ENTRIES = suite.read_suite(DATA)
 MINIMUMS = {"den1": 25, "den2": 25, "den3": 15, "defence": 25}

@@ -7,10 +7,8 @@ bench/tactics.py for timings).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -18,22 +16,13 @@ from doushouqi.ai import Engine
 from doushouqi.analysis import Limit, Score
 from doushouqi.board import Board
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from load_tool import load_tool
+
 DATA = Path(__file__).resolve().parent / "data" / "tactics.epd"
 
 
-def _load_suite() -> ModuleType:
-    name = "doushouqi_tactics_suite"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "tools/tactics/suite.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-ENTRIES = _load_suite().read_suite(DATA)
+ENTRIES = load_tool("tactics", "suite").read_suite(DATA)
 
 
 @pytest.fixture(scope="module")

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
@@ -27,22 +25,14 @@ from doushouqi.board import Board
 
 from .helpers import MIDGAME, START, fen_from_codes
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from load_tool import load_tool
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load(name: str) -> ModuleType:
-    module_name = f"doushouqi_tuning_{name}"
-    if module_name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(module_name, ROOT / f"tools/tuning/{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
-
-
-generate = _load("generate")
-texel = _load("texel")
+generate = load_tool("tuning", "generate")
+texel = load_tool("tuning", "texel")
 
 
 @pytest.fixture(scope="module")
