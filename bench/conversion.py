@@ -62,29 +62,48 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
 _ENGINES: dict[str, object] = {}
 
 
-def _engine(src: str, role: str) -> object:
-    """The worker's engine process for ``role`` (each side its own: no shared table)."""
+def _engine(src: str, role: str, options: dict[str, str]) -> object:
+    """The worker's engine process for ``role`` (each side its own: no shared table), with
+    the protocol ``options`` set once."""
     from doushouqi.engine import SimpleEngine
 
     if role not in _ENGINES:
         env = dict(os.environ)
         env["PYTHONPATH"] = src
-        _ENGINES[role] = SimpleEngine.popen(
+        engine = SimpleEngine.popen(
             [sys.executable, "-m", "doushouqi", "engine"], env=env, timeout=30.0
         )
+        if options:
+            engine.configure(options)
+        _ENGINES[role] = engine
     return _ENGINES[role]
 
 
-def play(args: tuple[int, dict, str, str, float, float, int]) -> dict:
+def _options(pairs: list[str]) -> dict[str, str]:
+    """``NAME=VALUE`` pairs (``--attacker-option Tablebases=false``) as engine options."""
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"expected NAME=VALUE, got {pair!r}")
+        options[name] = value
+    return options
+
+
+Side = tuple[str, float, dict[str, str]]  # source tree, seconds a move, engine options
+
+
+def play(args: tuple[int, dict, Side, Side, int]) -> dict:
     """One game from suite entry ``entry``: the attacker (side to move) against the defender."""
     from doushouqi.analysis import Limit
     from doushouqi.board import Board
 
-    index, entry, attacker_src, defender_src, attacker_tc, defender_tc, max_plies = args
+    index, entry, (attacker_src, attacker_tc, attacker_options), defender_side, max_plies = args
+    defender_src, defender_tc, defender_options = defender_side
     board = Board(entry["fen"], rules=entry["rules"])
     attacker_side = board.turn
-    attacker = _engine(attacker_src, "attacker")
-    defender = _engine(defender_src, "defender")
+    attacker = _engine(attacker_src, "attacker", attacker_options)
+    defender = _engine(defender_src, "defender", defender_options)
     for engine in (attacker, defender):
         engine.new_game()  # type: ignore[attr-defined]
     start_ply = board.ply
@@ -119,6 +138,7 @@ def play(args: tuple[int, dict, str, str, float, float, int]) -> dict:
         "plies": board.ply - start_ply,
         "since_capture": board.ply - last_capture,
         "seconds": round(time.monotonic() - started, 1),
+        "moves": " ".join(m.uci() for m in board.move_stack),
     }
 
 
@@ -183,6 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--defender-src", default=None, help="default: the attacker's")
     parser.add_argument("--attacker-tc", type=float, default=0.2, help="seconds a move")
     parser.add_argument("--defender-tc", type=float, default=1.0, help="seconds a move")
+    parser.add_argument(
+        "--attacker-option", action="append", default=[], metavar="NAME=VALUE",
+        help="an engine option for the attacker (repeatable), e.g. Tablebases=false",
+    )  # fmt: skip
+    parser.add_argument(
+        "--defender-option", action="append", default=[], metavar="NAME=VALUE",
+        help="an engine option for the defender (repeatable)",
+    )  # fmt: skip
     parser.add_argument("--max-plies", type=int, default=200, help="ply cap from the position")
     parser.add_argument("--positions", type=int, default=0, help="the first N (0: all)")
     parser.add_argument("--workers", type=int, default=1)
@@ -197,10 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.positions:
         entries = entries[: args.positions]
     defender_src = args.defender_src or args.attacker_src
-    jobs = [
-        (i, e, args.attacker_src, defender_src, args.attacker_tc, args.defender_tc, args.max_plies)
-        for i, e in enumerate(entries)
-    ]
+    attacker: Side = (args.attacker_src, args.attacker_tc, _options(args.attacker_option))
+    defender: Side = (defender_src, args.defender_tc, _options(args.defender_option))
+    jobs = [(i, e, attacker, defender, args.max_plies) for i, e in enumerate(entries)]
     print(
         f"{len(jobs)} positions, attacker {args.attacker_src} at {args.attacker_tc} s, "
         f"defender {defender_src} at {args.defender_tc} s, cap {args.max_plies} plies",
