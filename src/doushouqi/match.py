@@ -215,18 +215,37 @@ class Opening:
 
 
 def read_openings(path: str | Path, rules: RuleSet | str = "wango") -> list[Opening]:
-    """One opening per line; blank lines and lines starting with ``#`` are skipped."""
+    """One opening per line; blank lines and lines starting with ``#`` are skipped.
+
+    A line may go on with EPD-like ``;``-separated operations after the position (the suites
+    in ``tests/ai/data``: ``FEN;rules=wango;score=+912``, or ``FEN ; rules wango ; id "x"``):
+    they are ignored, except ``rules``, which must name the match's rule set (a position for
+    other rules is an error, not a game under the wrong rules)."""
+    wanted = find_rules(rules).name
     openings = []
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
+        text, _, operations = line.partition(";")
         try:
-            openings.append(Opening.parse(line, rules))
+            named = _rules_operation(operations)
+            if named is not None and find_rules(named).name != wanted:
+                raise ValueError(f"the position is for the {named} rules, the match plays {wanted}")
+            openings.append(Opening.parse(text, rules))
         except ValueError as exc:
             raise ValueError(f"{path}:{number}: {exc}") from None
     if not openings:
         raise ValueError(f"{path}: no openings")
     return openings
+
+
+def _rules_operation(operations: str) -> str | None:
+    """The rule set an opening line's operations name (``rules=NAME`` or ``rules NAME``)."""
+    for operation in operations.split(";"):
+        key, _, value = operation.strip().replace("=", " ", 1).partition(" ")
+        if key == "rules" and value.strip():
+            return value.strip().strip('"')
+    return None
 
 
 def default_openings(rules: RuleSet | str = "wango", seed: int = 2024) -> list[Opening]:
@@ -263,6 +282,8 @@ class GameResult:
     reason: str
     plies: int
     opening: Opening
+    #: Every move of the game from the opening's position (the opening's own moves first).
+    moves: tuple[str, ...] = ()
 
     @property
     def winner(self) -> int | None:
@@ -547,6 +568,7 @@ class Match:
             ending.reason,
             board.ply,
             opening,
+            tuple(move.uci() for move in board.move_stack),
         )
         if config.records is not None:
             self._write_record(result, board, moves)

@@ -154,6 +154,84 @@ def test_openings_file(tmp_path: Path) -> None:
         read_openings(path)
 
 
+def test_openings_from_an_epd_suite(tmp_path: Path) -> None:
+    # The suites' lines (tests/ai/data/*.epd): a position, then ;-separated operations.
+    path = tmp_path / "suite.epd"
+    path.write_text(
+        "7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1;rules=wango;class=won;score=D8;animals=5\n"
+        '2d4/1P2w2/7/7/7/7/4D2/3E1e1/7 w 0 1 ; rules wango ; id "eg-2"\n'
+        "7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1;score=+12\n"
+    )
+    openings = read_openings(path)
+    assert [o.fen for o in openings] == [
+        "7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1",
+        "2d4/1P2w2/7/7/7/7/4D2/3E1e1/7 w 0 1",
+        "7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1",
+    ]
+    assert all(o.moves == () for o in openings)
+    assert openings[1].board("wango").turn == 0
+    # A position for other rules is refused, not played under the match's.
+    with pytest.raises(
+        ValueError,
+        match=r"suite.epd:1: the position is for the wango rules, the match plays intern",
+    ):
+        read_openings(path, "international")
+    path.write_text("7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1;rules=classic\n")
+    assert read_openings(path, "classic")[0].fen == "7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1"
+    with pytest.raises(ValueError, match=r"suite.epd:1: .*the match plays wango"):
+        read_openings(path)
+    path.write_text("7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1;rules=chess\n")
+    with pytest.raises(ValueError, match=r"suite.epd:1: unknown rule set 'chess'"):
+        read_openings(path)
+
+
+def test_match_from_a_position_file(
+    fake_command: FakeCommand, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `doushouqi match --openings` plays each position twice, the colours swapped; each
+    # game's moves start from the position and replay to its end.
+    path = tmp_path / "suite.epd"
+    fens = ["7/4d2/5l1/7/7/7/e2E3/3W3/7 b 0 1", "2d4/1P2w2/7/7/7/7/4D2/3E1e1/7 w 0 1"]
+    path.write_text("".join(f"{fen};rules=wango;class=unclear\n" for fen in fens))
+    engine = "cmd:" + " ".join(fake_command())
+    args = ["match", engine, engine, "--games", "4", "--tc", "0.02", "--max-plies", "30"]
+    assert main([*args, "--openings", str(path)]) == 0
+    out = capsys.readouterr().out
+    for number, fen in zip((1, 2, 3, 4), (fens[0], fens[0], fens[1], fens[1]), strict=True):
+        assert f"Game {number}/4: " in out and f"opening {fen} moves start" in out, out
+    # Games 1 and 2 swap the colours: A is Red once, B ("… (2)") the other time.
+    games = [line for line in out.splitlines() if line.startswith("Game ")]
+    assert "fake_engine.py (red) vs " in games[0] and "(2) (blue)" in games[0], out
+    assert "fake_engine.py (2) (red) vs " in games[1] and "py (blue)" in games[1], out
+
+
+def test_game_results_keep_the_moves_from_the_opening(fake_command: FakeCommand) -> None:
+    from doushouqi.match import Match, MatchConfig
+    from doushouqi.rules import find_rules
+
+    fen = "2d4/1P2w2/7/7/7/7/4D2/3E1e1/7 w 0 1"
+    spec = EngineSpec.parse("cmd:" + " ".join(fake_command()))
+    config = MatchConfig(
+        first=spec,
+        second=spec,
+        games=2,
+        control=MatchTimeControl(movetime=0.02),
+        openings=[Opening(fen, ("e3f3",))],
+        rules=find_rules("wango"),
+        max_plies=20,
+    )
+    match = Match(config, out=lambda line: None)
+    asyncio.run(match.run())
+    assert len(match.results) == 2
+    for result in match.results:
+        assert result.moves[0] == "e3f3" and len(result.moves) == result.plies
+        board = Board(fen)
+        for move in result.moves:
+            board.push_move(move)
+        outcome = board.outcome()
+        assert (outcome.result() if outcome else "1/2-1/2") == result.result
+
+
 def test_default_openings_are_all_two_ply_openings_in_a_fixed_order() -> None:
     openings = default_openings("wango")
     board = Board()
