@@ -36,7 +36,9 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "ai" / "data" / "conversion.epd"
 
@@ -56,15 +58,72 @@ def fresh_fen(fen: str) -> str:
     return " ".join([*parts[:2], "0", "1"])
 
 
-def play_game(game: int, seed: int, nodes: int, threshold: int) -> list[dict]:
-    """Self-play game ``game``: its candidate positions (dicts with fen, rules, score, ply)."""
+def inaccuracy(engine: object, board: object, rng: random.Random, fresh: bool = False) -> object:
+    """An engine-played inaccuracy: one of the 2nd-6th lines of a depth-3 MultiPV search that
+    does not lose a den (``fresh``: nor makes a position the game has had), at random; None
+    when there is none."""
+    from doushouqi.analysis import Limit
+
+    lines: dict[int, object] = {}
+
+    def keep(info: object) -> None:
+        lines[info.get("multipv", 1)] = info  # type: ignore[attr-defined]
+
+    engine.search(board, Limit(depth=3), multipv=6, on_info=keep)  # type: ignore[attr-defined]
+    others = [
+        info["pv"][0]  # type: ignore[index]
+        for k, info in sorted(lines.items())
+        if k > 1 and info["score"].den is None  # type: ignore[index]
+    ]
+    if fresh:
+        others = [move for move in others if not repeats(board, move)]
+    return rng.choice(others) if others else None
+
+
+def repeats(board: object, move: object) -> bool:
+    """Whether ``move`` brings back a position the game has had."""
+    board.push(move)  # type: ignore[attr-defined]
+    try:
+        return board.repetition_count() >= 2  # type: ignore[attr-defined,no-any-return]
+    finally:
+        board.pop()  # type: ignore[attr-defined]
+
+
+def play_game(
+    game: int,
+    seed: int,
+    nodes: int,
+    threshold: int | None,
+    *,
+    rules: str | None = None,
+    min_animals: int = 5,
+    max_animals: int = 10,
+    keep: int = 3,
+    spacing: int = 10,
+    noise: float = 0.15,
+    noisy_above: int = 6,
+    max_plies: int = 240,
+    vary: bool = False,
+) -> list[dict]:
+    """Self-play game ``game``: its candidate positions (dicts with fen, rules, ply, animals,
+    game, and ``cp``: the game's search score for the side to move).
+
+    ``threshold`` None takes every position whose search found no den, whatever its score
+    (the endgame suite, ``build_endgames.py``); ``rules`` None alternates classic (odd games)
+    and wango (even). While more than ``noisy_above`` animals are left, a share ``noise`` of
+    the moves are inaccuracies; the game stops after ``max_plies``. With ``vary`` an engine
+    move that brings back a position of the game is replaced by an inaccuracy that does not
+    (wango ends a game at the third repetition: this keeps it going). At most ``keep``
+    candidates, ``spacing`` plies apart, are returned. The defaults are the conversion
+    suite's: its games (the same random draws) are unchanged."""
     from doushouqi.ai import Engine
     from doushouqi.analysis import Limit
     from doushouqi.board import Board
     from doushouqi.tablebase import probe
 
     rng = random.Random(seed * 1_000_003 + game)
-    rules = "classic" if game % 2 else "wango"
+    if rules is None:
+        rules = "classic" if game % 2 else "wango"
     board = Board(rules=rules)
     for _ in range(rng.randint(2, 7)):
         moves = list(board.legal_moves)
@@ -73,21 +132,12 @@ def play_game(game: int, seed: int, nodes: int, threshold: int) -> list[dict]:
         board.push(rng.choice(moves))
     engine = Engine(rules, hash_mb=16, seed=game)
     candidates = []
-    while not board.is_game_over() and board.ply < 240:
-        if rng.random() < 0.15 and animals(board) > 6:
-            # An engine-played inaccuracy: one of the search's 2nd-6th lines at depth 3 that
-            # does not lose a den, so material changes hands while the dens hold.
-            lines: dict[int, object] = {}
-
-            def keep(info: object, lines: dict[int, object] = lines) -> None:
-                lines[info.get("multipv", 1)] = info  # type: ignore[attr-defined]
-
-            engine.search(board, Limit(depth=3), multipv=6, on_info=keep)
-            others = [
-                info for k, info in sorted(lines.items()) if k > 1 and info["score"].den is None
-            ]  # type: ignore[index]
-            if others:
-                board.push(rng.choice(others)["pv"][0])  # type: ignore[index]
+    while not board.is_game_over() and board.ply < max_plies:
+        if rng.random() < noise and animals(board) > noisy_above:
+            # An inaccuracy, so material changes hands while the dens hold.
+            move = inaccuracy(engine, board, rng)
+            if move is not None:
+                board.push(move)
                 continue
         result = engine.search(board, Limit(nodes=nodes))
         score = result.info.get("score")
@@ -96,8 +146,8 @@ def play_game(game: int, seed: int, nodes: int, threshold: int) -> list[dict]:
             score is not None
             and score.den is None
             and score.cp is not None
-            and score.cp >= threshold
-            and 5 <= count <= 10
+            and (threshold is None or score.cp >= threshold)
+            and min_animals <= count <= max_animals
         ):
             try:
                 covered = probe(board) is not None
@@ -106,28 +156,32 @@ def play_game(game: int, seed: int, nodes: int, threshold: int) -> list[dict]:
             if not covered:
                 candidates.append(
                     {"fen": fresh_fen(board.fen()), "rules": rules, "ply": board.ply,
-                     "animals": count, "game": game}
+                     "animals": count, "game": game, "cp": score.cp}
                 )  # fmt: skip
-        board.push(result.move)
-    # At most three, at least 10 plies apart, chosen at random.
+        move = result.move
+        if vary and repeats(board, move):
+            move = inaccuracy(engine, board, rng, fresh=True) or move
+        board.push(move)
+    # At most `keep`, at least `spacing` plies apart, chosen at random.
     rng.shuffle(candidates)
     chosen: list[dict] = []
     for candidate in candidates:
-        if all(abs(candidate["ply"] - other["ply"]) >= 10 for other in chosen):
+        if all(abs(candidate["ply"] - other["ply"]) >= spacing for other in chosen):
             chosen.append(candidate)
-        if len(chosen) == 3:
+        if len(chosen) == keep:
             break
     return chosen
 
 
-def confirm(candidate: dict, seconds: float, threshold: int) -> dict | None:
-    """The candidate with its confirming score, or None when the long search disagrees."""
+def last_scores(fen: str, rules: str, seconds: float) -> tuple[list[int], list[object]] | None:
+    """A search of ``seconds`` from ``fen``: its last two finished depths and their scores
+    (for the side to move), or None when fewer than two depths finished."""
     from doushouqi.ai import Engine
     from doushouqi.analysis import Limit
     from doushouqi.board import Board
 
-    board = Board(candidate["fen"], rules=candidate["rules"])
-    engine = Engine(candidate["rules"], hash_mb=64)
+    board = Board(fen, rules=rules)
+    engine = Engine(rules, hash_mb=64)
     scores: dict[int, object] = {}
 
     def keep(info: object) -> None:
@@ -138,6 +192,21 @@ def confirm(candidate: dict, seconds: float, threshold: int) -> dict | None:
     depths = sorted(scores)[-2:]
     if len(depths) < 2:
         return None
+    return depths, [scores[d] for d in depths]
+
+
+def score_text(score: object) -> str:
+    """``D7`` (a den win in 7 own moves), ``D-4`` (lost in 4) or centipawns ``+912``."""
+    den = score.den  # type: ignore[attr-defined]
+    return f"D{den}" if den is not None else f"{score.cp:+d}"  # type: ignore[attr-defined]
+
+
+def confirm(candidate: dict, seconds: float, threshold: int) -> dict | None:
+    """The candidate with its confirming score, or None when the long search disagrees."""
+    found = last_scores(candidate["fen"], candidate["rules"], seconds)
+    if found is None:
+        return None
+    depths, last_two = found
 
     def won(score: object) -> bool:
         den = score.den  # type: ignore[attr-defined]
@@ -145,11 +214,10 @@ def confirm(candidate: dict, seconds: float, threshold: int) -> dict | None:
             return den >= 5
         return score.cp >= threshold  # type: ignore[attr-defined,no-any-return]
 
-    if not all(won(scores[d]) for d in depths):
+    if not all(won(score) for score in last_two):
         return None
-    last = scores[depths[-1]]
-    text = f"D{last.den}" if last.den is not None else f"{last.cp:+d}"  # type: ignore[attr-defined]
-    return {**candidate, "score": text, "depths": f"{depths[0]},{depths[1]}"}
+    kept = {k: v for k, v in candidate.items() if k != "cp"}
+    return {**kept, "score": score_text(last_two[-1]), "depths": f"{depths[0]},{depths[1]}"}
 
 
 def job(args: tuple[int, int, int, int, float]) -> tuple[int, list[dict]]:
@@ -195,6 +263,53 @@ def progress(done: int, total: int, kept: int, target: int, started: float) -> N
     sys.stderr.flush()
 
 
+def collect(
+    output: Path,
+    games: int,
+    job: Callable[[Any], tuple[int, list[dict]]],
+    job_args: Callable[[int], Any],
+    accept: Callable[[dict, list[dict]], bool],
+    target: int,
+    workers: int,
+    line: Callable[[dict], str] = format_line,
+) -> list[dict]:
+    """Play the games ``0 .. games-1`` not yet listed in ``OUTPUT.progress`` (``job(job_args(g))``
+    in a pool of ``workers`` spawned processes, in order) and append each position a game
+    returns that ``accept(entry, entries so far)`` takes to ``output``, until ``target``
+    positions are kept; a progress bar on stderr. Returns every entry of the suite (those of
+    earlier runs first). ``job`` must be importable by the workers (a module-level function)."""
+    progress_file = output.with_name(output.name + ".progress")
+    entries = read_suite(output)
+    done_games = (
+        {int(x) for x in progress_file.read_text().split()} if progress_file.exists() else set()
+    )
+    todo = [g for g in range(games) if g not in done_games]
+    output.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers) as pool, output.open("a", encoding="utf-8") as out, \
+            progress_file.open("a", encoding="utf-8") as prog:  # fmt: skip
+        progress(len(done_games), games, len(entries), target, started)
+        for game, kept in pool.imap(job, [job_args(g) for g in todo]):
+            for entry in kept:
+                if len(entries) >= target:
+                    break
+                if not accept(entry, entries):
+                    continue
+                entries.append(entry)
+                out.write(line(entry) + "\n")
+                out.flush()
+            prog.write(f"{game}\n")
+            prog.flush()
+            done_games.add(game)
+            progress(len(done_games), games, len(entries), target, started)
+            if len(entries) >= target:
+                pool.terminate()
+                break
+    sys.stderr.write("\n")
+    return entries
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -212,47 +327,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
 
-    output: Path = args.output
-    progress_file = output.with_name(output.name + ".progress")
-    entries = read_suite(output)
-    done_games = (
-        {int(x) for x in progress_file.read_text().split()} if progress_file.exists() else set()
+    cap = max(1, int(args.target * args.max_share))
+
+    def accept(entry: dict, entries: list[dict]) -> bool:
+        # No board twice, and no animal count over its share.
+        key = board_key(entry["fen"])
+        same_count = sum(1 for e in entries if e["animals"] == entry["animals"])
+        return same_count < cap and all(board_key(e["fen"]) != key for e in entries)
+
+    entries = collect(
+        args.output,
+        args.games,
+        job,
+        lambda g: (g, args.seed, args.nodes, args.threshold, args.confirm),
+        accept,
+        args.target,
+        args.workers,
     )
-    seen = {board_key(e["fen"]) for e in entries}
     per_count: dict[int, int] = {}
     for e in entries:
         per_count[e["animals"]] = per_count.get(e["animals"], 0) + 1
-    cap = max(1, int(args.target * args.max_share))
-    todo = [g for g in range(args.games) if g not in done_games]
-    output.parent.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
-    jobs = [(g, args.seed, args.nodes, args.threshold, args.confirm) for g in todo]
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(args.workers) as pool, output.open("a", encoding="utf-8") as out, \
-            progress_file.open("a", encoding="utf-8") as prog:  # fmt: skip
-        progress(len(done_games), args.games, len(entries), args.target, started)
-        for game, kept in pool.imap(job, jobs):
-            for entry in kept:
-                key = board_key(entry["fen"])
-                if key in seen or per_count.get(entry["animals"], 0) >= cap:
-                    continue
-                if len(entries) >= args.target:
-                    break
-                seen.add(key)
-                per_count[entry["animals"]] = per_count.get(entry["animals"], 0) + 1
-                entries.append(entry)
-                out.write(format_line(entry) + "\n")
-                out.flush()
-            prog.write(f"{game}\n")
-            prog.flush()
-            done_games.add(game)
-            progress(len(done_games), args.games, len(entries), args.target, started)
-            if len(entries) >= args.target:
-                pool.terminate()
-                break
-    sys.stderr.write("\n")
     reds = sum(1 for e in entries if e["fen"].split()[1] == "w")
-    print(f"{len(entries)} positions in {output} ({reds} Red to move, {len(entries) - reds} Blue)")
+    blues = len(entries) - reds
+    print(f"{len(entries)} positions in {args.output} ({reds} Red to move, {blues} Blue)")
     print("by animals: " + ", ".join(f"{k}: {per_count[k]}" for k in sorted(per_count)))
     by_rules: dict[str, int] = {}
     for e in entries:
