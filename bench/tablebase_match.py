@@ -40,6 +40,10 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from doushouqi.match import EngineSpec, GameResult, Match
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "tests" / "ai" / "data" / "endgames.epd"
@@ -67,7 +71,7 @@ async def _offers_option(command: list[str]) -> bool:
         await engine.quit()
 
 
-def engine_specs(switch: str) -> tuple[object, object, str]:
+def engine_specs(switch: str) -> tuple[EngineSpec, EngineSpec, str]:
     """A's and B's :class:`EngineSpec` and the switch used (``option`` or ``inprocess``)."""
     from doushouqi.match import EngineSpec
 
@@ -84,15 +88,15 @@ def engine_specs(switch: str) -> tuple[object, object, str]:
     return with_tables, without, switch
 
 
-def covered_values(result: object) -> list[tuple[int, int]]:
+def covered_values(result: GameResult) -> list[tuple[int, int]]:
     """The covered positions of a game (replayed from its opening): for each, the plies
     played before it and its table value for Red (1 win, 0 draw, -1 loss)."""
     from doushouqi.board import Board
     from doushouqi.tablebase import probe
 
-    board = Board(result.opening.fen, "wango")  # type: ignore[attr-defined]
+    board = Board(result.opening.fen, "wango")
     values = []
-    for ply, move in enumerate((None, *result.moves)):  # type: ignore[attr-defined]
+    for ply, move in enumerate((None, *result.moves)):
         if move is not None:
             board.push_move(move)
         entry = probe(board)
@@ -101,11 +105,11 @@ def covered_values(result: object) -> list[tuple[int, int]]:
     return values
 
 
-def game_rows(match: object, classes: dict[str, str]) -> list[dict]:
+def game_rows(match: Match, classes: dict[str, str]) -> list[dict]:
     """One dict a game: A's colour, A's points, reason, plies, the suite class, coverage."""
     rows = []
-    a_name = match.names[0]  # type: ignore[attr-defined]
-    for result in match.results:  # type: ignore[attr-defined]
+    a_name = match.names[0]
+    for result in match.results:
         a_red = result.red == a_name
         plies = len(result.moves)
         for_a = [(ply, v if a_red else -v) for ply, v in covered_values(result)]
@@ -214,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         classes[fen.strip()] = fields.get("class", "?")
     first, second, switch = engine_specs(args.switch)
     config = MatchConfig(
-        first=first,  # type: ignore[arg-type]
-        second=second,  # type: ignore[arg-type]
+        first=first,
+        second=second,
         games=2 * len(openings),
         control=MatchTimeControl.parse(args.tc),
         openings=openings,
