@@ -7,12 +7,10 @@ engine with tables against itself without: docs/engine.md, "Tablebases").
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 from doushouqi.board import Board
 from doushouqi.rules import find_rules
@@ -21,21 +19,10 @@ from doushouqi.tablebase import probe
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "tests" / "ai" / "data" / "endgames.epd"
 
+sys.path.insert(0, str(ROOT / "tools"))
+from load_tool import load_tool  # noqa: E402
 
-def _builder() -> ModuleType:
-    name = "doushouqi_conversion_build_endgames"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = ROOT / "tools" / "conversion" / "build_endgames.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-builder = _builder()
+builder = load_tool("conversion", "build_endgames")
 
 
 def _animals(board: Board) -> tuple[int, int]:

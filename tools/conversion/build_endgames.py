@@ -41,11 +41,12 @@ Resumable like the conversion builder: the games played are listed in ``OUTPUT.p
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import sys
 from pathlib import Path
-from types import ModuleType
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from load_tool import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUTPUT = ROOT / "tests" / "ai" / "data" / "endgames.epd"
@@ -54,20 +55,7 @@ CLASSES = ("won", "lost", "drawn", "unclear")
 SHORT_DEN = 5
 
 
-def _load_builder() -> ModuleType:
-    """The conversion builder, imported by path (the tools folder is not a package)."""
-    name = "doushouqi_conversion_build_suite"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("build_suite.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-builder = _load_builder()
+builder = load_tool("conversion", "build_suite")
 
 
 def canonical_key(fen: str) -> str:
