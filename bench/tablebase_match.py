@@ -16,8 +16,9 @@ How the tables are switched off (``--switch``):
 
 * ``option``: the engine's UCI option ``Tablebases`` (``false`` for B, ``true`` for A);
 * ``inprocess``: both engines are this script's ``--serve tables|none``, the protocol loop
-  of ``doushouqi engine`` around an engine whose ``use_tablebase`` is set (the engine
-  without the option: root use only);
+  of ``doushouqi engine`` around an engine whose ``use_tablebase`` is set (for an engine
+  that has no such option: before the tables went into the search, they were used at the
+  root only);
 * ``auto`` (default): ``option`` when the engine offers it, else ``inprocess``.
 
 The tables come from ``--tables DIR`` (or ``DOUSHOUQI_TABLEBASES``) and then those the
@@ -232,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{config.games} games from {len(openings)} positions of {args.suite.name}, "
         f"{config.control} both, draw after {args.max_plies} plies; tables switched by "
-        f"{switch} ({'root and search' if switch == 'option' else 'root only'}: "
-        f"what the engine does with them); DOUSHOUQI_TABLEBASES={tables}",
+        f"{'the Tablebases option' if switch == 'option' else 'Engine.use_tablebase'}; "
+        f"DOUSHOUQI_TABLEBASES={tables}",
         flush=True,
     )
     match = Match(config, out=lambda line: print(line, flush=True))
