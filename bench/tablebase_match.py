@@ -120,7 +120,7 @@ def game_rows(match: Match, classes: dict[str, str]) -> list[dict]:
             {
                 "game": result.number,
                 "fen": result.opening.fen,
-                "class": classes.get(result.opening.fen, "?"),
+                "class": classes.get(result.opening.fen or "", "?"),
                 "a_colour": "red" if a_red else "blue",
                 "result": result.result,
                 "a_points": result.points_for(a_name),
