@@ -95,16 +95,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     only = args.only or ()
     low_memory = True if args.low_memory else None
-    kwargs = dict(
+    kwargs: dict[str, Any] = dict(
         jobs=args.jobs, only=only, cluster=args.cluster, reuse=not args.no_reuse,
         on_report=on_report, low_memory=low_memory, on_level=on_level,
     )  # fmt: skip
     if progress is not None:
         with progress:
             task = progress.add_task("tablebase", total=None)
-            reports = generate(args.rules, args.animals, out, **kwargs)  # type: ignore[arg-type]
+            reports = generate(args.rules, args.animals, out, **kwargs)
     else:
-        reports = generate(args.rules, args.animals, out, **kwargs)  # type: ignore[arg-type]
+        reports = generate(args.rules, args.animals, out, **kwargs)
     wall = time.perf_counter() - started
     kept = sum(r.resumed for r in reports)
     print(f"{len(reports)} jobs ({kept} already done) in {wall:.1f}s wall, into {out}")
