@@ -11,13 +11,25 @@ position's own ``outcome()`` included, as every caller pays it) and through the 
 Generation: each of ``--jobs`` (signatures such as ``ELvR``) solved again from the tables it
 depends on, in memory (nothing is written), one thread; the compile time is paid once before.
 Times are CPU seconds of this process (the machine may be shared), the wall time beside them.
+
+Solve modes side by side (``--compare ELvET ELTvEL``): each job solved with the successor
+lists and with the low-memory un-move solve (:mod:`doushouqi.ai.tablebase.retro`), each in a
+fresh process, one after the other: wall and CPU time, the peak resident memory of the solve
+(the process's peak less what it held after compiling, per entry too) and whether the two
+gave the same values (sha256 of the value arrays). ``--modes low`` runs only the low-memory
+one (a five-animal job does not fit the lists in 24 GiB). ``--identity 3``: every job of up
+to three animals solved both ways in this process, the count of those that differ.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import random
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -94,6 +106,141 @@ def bench_generation(jobs: list[str], rules: str) -> None:
         )
 
 
+def _peak_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
+
+
+def solve_one(name: str, mode: str, rules: str) -> None:
+    """One job in one mode, in this process: a line of JSON (what :func:`compare` reads)."""
+    import numba
+    import numpy as np
+
+    from doushouqi.ai.tablebase.generate import resolve_rules
+    from doushouqi.ai.tablebase.jobs import inputs, parse_job
+    from doushouqi.ai.tablebase.solve import (
+        job_entries,
+        solve_job_lists,
+        solve_job_low_memory,
+    )
+    from doushouqi.ai.tablebase.store import values_of
+    from doushouqi.tablebase_format import rules_key
+
+    numba.set_num_threads(1)
+    ruleset, family = resolve_rules(rules)
+    options = rules_key(ruleset)
+    solver = solve_job_low_memory if mode == "low" else solve_job_lists
+
+    def lookup(signature: str):  # type: ignore[no-untyped-def]
+        table = load_table(family, signature)
+        if table is None:
+            raise SystemExit(f"table {signature} is missing: generate the smaller tables first")
+        return values_of(table)
+
+    job = parse_job(name)
+    warm = parse_job("RvR")
+    solver(warm, options, lookup)  # compile (or load the cache) first
+    for signature in inputs(job):
+        lookup(signature)  # the smaller tables' own memory counts as the baseline
+    baseline = _peak_bytes()
+    started, cpu = time.perf_counter(), time.process_time()
+    levels: list[tuple[int, int]] = []
+    solved = solver(job, options, lookup, lambda n, changed: levels.append((n, changed)))
+    seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu
+    digest = hashlib.sha256()
+    for table in solved:
+        digest.update(np.ascontiguousarray(table.values).tobytes())
+    print(
+        json.dumps(
+            {
+                "job": job.name,
+                "mode": mode,
+                "entries": job_entries(job),
+                "wall": seconds,
+                "cpu": cpu,
+                "peak": _peak_bytes(),
+                "baseline": baseline,
+                "levels": solved[0].levels,
+                "sha256": digest.hexdigest(),
+            }
+        )
+    )
+
+
+def compare(jobs: list[str], modes: list[str], rules: str) -> None:
+    for name in jobs:
+        results = []
+        for mode in modes:
+            run = subprocess.run(
+                [sys.executable, __file__, "--solve-one", name, mode, "--rules", rules],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if run.returncode != 0:
+                print(f"{name} {mode}: failed\n{run.stderr[-2000:]}")
+                continue
+            r = json.loads(run.stdout.strip().splitlines()[-1])
+            results.append(r)
+            solve_bytes = max(0, r["peak"] - r["baseline"])
+            print(
+                f"{r['job']:8} {mode:5} {r['entries']:>13,} entries  {r['wall']:8.1f} s wall  "
+                f"{r['cpu']:8.1f} s CPU  peak {r['peak'] / 2**20:8.0f} MiB "
+                f"(solve {solve_bytes / 2**20:7.0f} MiB, {solve_bytes / r['entries']:5.1f} B/entry)"
+                f"  {r['levels']} levels  sha256 {r['sha256'][:12]}",
+                flush=True,
+            )
+        if len(results) == 2:
+            same = results[0]["sha256"] == results[1]["sha256"]
+            ratio = results[1]["cpu"] / max(1e-6, results[0]["cpu"])
+            print(
+                f"{name}: values {'identical' if same else 'DIFFERENT'}; CPU low/lists {ratio:.2f}"
+            )
+
+
+def identity(max_animals: int, rules: str) -> None:
+    """Every job of up to ``max_animals`` animals (their smaller tables from the search path)
+    solved both ways in this process: how many differ, and the time of each mode."""
+    import numpy as np
+
+    from doushouqi.ai.tablebase.generate import resolve_rules
+    from doushouqi.ai.tablebase.jobs import all_jobs
+    from doushouqi.ai.tablebase.solve import solve_job_lists, solve_job_low_memory
+    from doushouqi.ai.tablebase.store import values_of
+    from doushouqi.tablebase_format import rules_key
+
+    ruleset, family = resolve_rules(rules)
+    options = rules_key(ruleset)
+
+    def lookup(signature: str):  # type: ignore[no-untyped-def]
+        table = load_table(family, signature)
+        if table is None:
+            raise SystemExit(f"table {signature} is missing: generate the smaller tables first")
+        return values_of(table)
+
+    jobs = all_jobs(max_animals)
+    solve_job_lists(jobs[0], options, lookup)  # compile both first
+    solve_job_low_memory(jobs[0], options, lookup)
+    spent = {"lists": 0.0, "low": 0.0}
+    different = []
+    for job in jobs:
+        results = []
+        for mode, solver in (("lists", solve_job_lists), ("low", solve_job_low_memory)):
+            started = time.process_time()
+            results.append(solver(job, options, lookup))
+            spent[mode] += time.process_time() - started
+        a, b = results
+        if any(
+            not np.array_equal(x.values, y.values) or x.levels != y.levels
+            for x, y in zip(a, b, strict=True)
+        ):
+            different.append(job.name)
+    print(
+        f"{len(jobs)} jobs of up to {max_animals} animals: {len(different)} differ "
+        f"{different[:10]}; CPU lists {spent['lists']:.1f} s, low memory {spent['low']:.1f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", help="table folder, looked at first")
@@ -101,9 +248,24 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", nargs="*", default=["LvR", "ELvR", "ERvL"])
+    parser.add_argument("--compare", nargs="+", metavar="JOB", help="solve modes side by side")
+    parser.add_argument("--modes", nargs="+", default=["lists", "low"], choices=["lists", "low"])
+    parser.add_argument(
+        "--identity", type=int, metavar="N", help="every job of up to N animals both ways"
+    )
+    parser.add_argument("--solve-one", nargs=2, metavar=("JOB", "MODE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.dir:
         os.environ[ENV_VAR] = os.pathsep.join([args.dir, os.environ.get(ENV_VAR, "")])
+    if args.solve_one:
+        solve_one(*args.solve_one, args.rules)
+        return
+    if args.compare:
+        compare(args.compare, args.modes, args.rules)
+        return
+    if args.identity:
+        identity(args.identity, args.rules)
+        return
     bench_probes(args.probes, args.rules, args.seed)
     if args.jobs:
         bench_generation(args.jobs, args.rules)

@@ -78,25 +78,33 @@ def cmd_generate(args: argparse.Namespace) -> int:
         if progress is not None:
             if task is None:
                 task = progress.add_task("tablebase", total=total)
+            progress.update(task, total=total)
             label = "kept" if report.resumed else f"{report.seconds:.1f}s"
             progress.update(task, completed=done, description=f"{report.name} ({label})")
         elif not args.quiet:
             state = "kept" if report.resumed else f"{report.seconds:.2f}s {report.bytes} bytes"
             print(f"[{done}/{total}] {report.name}: {state}", flush=True)
 
+    def on_level(job: str, level: int, changed: int) -> None:
+        line = f"{job} (ply {level}: {changed:,} decided)"
+        if progress is not None and task is not None:
+            progress.update(task, description=line)
+        if args.levels:
+            (progress.console.print if progress is not None else print)(f"  {line}")
+
     started = time.perf_counter()
     only = args.only or ()
+    low_memory = True if args.low_memory else None
+    kwargs: dict[str, Any] = dict(
+        jobs=args.jobs, only=only, cluster=args.cluster, reuse=not args.no_reuse,
+        on_report=on_report, low_memory=low_memory, on_level=on_level,
+    )  # fmt: skip
     if progress is not None:
         with progress:
-            reports = generate(
-                args.rules, args.animals, out, jobs=args.jobs, only=only,
-                cluster=args.cluster, reuse=not args.no_reuse, on_report=on_report,
-            )  # fmt: skip
+            task = progress.add_task("tablebase", total=None)
+            reports = generate(args.rules, args.animals, out, **kwargs)
     else:
-        reports = generate(
-            args.rules, args.animals, out, jobs=args.jobs, only=only,
-            cluster=args.cluster, reuse=not args.no_reuse, on_report=on_report,
-        )  # fmt: skip
+        reports = generate(args.rules, args.animals, out, **kwargs)
     wall = time.perf_counter() - started
     kept = sum(r.resumed for r in reports)
     print(f"{len(reports)} jobs ({kept} already done) in {wall:.1f}s wall, into {out}")
@@ -196,6 +204,13 @@ def add_tablebase(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     g.add_argument("--only", nargs="+", metavar="SIG", help="just these jobs (e.g. ELvTP)")
     g.add_argument("--cluster", metavar="ADDRESS", help="run the jobs on this Ray cluster")
     g.add_argument("--quiet", action="store_true", help="no line per job without rich")
+    g.add_argument(
+        "--low-memory",
+        action="store_true",
+        help="solve every job by un-moves, 5 bytes an entry (default: the jobs above "
+        "20 M entries, such as all of 5 animals)",
+    )
+    g.add_argument("--levels", action="store_true", help="a line per ply of each job")
     g.add_argument(
         "--no-reuse",
         action="store_true",

@@ -105,12 +105,21 @@ def _job_done(job: Job, out: Path, family: str, values: Mapping[str, Any], reuse
 
 
 def _solve(
-    job: Job, family: str, options: Mapping[str, Any], lookup: Callable[[str], np.ndarray]
+    job: Job,
+    family: str,
+    options: Mapping[str, Any],
+    lookup: Callable[[str], np.ndarray],
+    low_memory: bool | None = None,
+    on_level: Callable[[str, int, int], None] | None = None,
 ) -> tuple[JobReport, list[tuple[str, bytes]]]:
-    """Solve ``job`` (smaller tables from ``lookup``): its report and each table's file bytes."""
+    """Solve ``job`` (smaller tables from ``lookup``): its report and each table's file bytes.
+    ``low_memory``: :func:`.solve.solve_job`'s; ``on_level(job, level, entries decided)``."""
     values = {k: v for k, v in options.items() if k != "trapped_can_capture"}
     started = time.perf_counter()
-    solved = solve_job(job, options, lookup)
+    progress = None
+    if on_level is not None:
+        progress = lambda n, changed: on_level(job.name, n, changed)  # noqa: E731
+    solved = solve_job(job, options, lookup, progress, low_memory)
     report = JobReport(job.name, job.animals, job.table_names())
     files: list[tuple[str, bytes]] = []
     for table in solved:
@@ -144,7 +153,13 @@ def _solve(
 
 
 def run_job(
-    name: str, family: str, options: Mapping[str, Any], out: str, reuse: bool = True
+    name: str,
+    family: str,
+    options: Mapping[str, Any],
+    out: str,
+    reuse: bool = True,
+    low_memory: bool | None = None,
+    on_level: Callable[[str, int, int], None] | None = None,
 ) -> JobReport:
     """Solve one job, reading its dependencies from ``out`` (or, ``reuse``, the search path)
     and writing its tables to ``out``."""
@@ -161,7 +176,7 @@ def run_job(
             cache[signature] = load_values(path)
         return cache[signature]
 
-    report, files = _solve(job, family, options, lookup)
+    report, files = _solve(job, family, options, lookup, low_memory, on_level)
     for signature, data in files:
         write_values(table_path(directory, family, signature), data)
     return report
@@ -183,11 +198,18 @@ def generate(
     cluster: str | None = None,
     reuse: bool = True,
     on_report: Callable[[JobReport, int, int], None] | None = None,
+    low_memory: bool | None = None,
+    on_level: Callable[[str, int, int], None] | None = None,
 ) -> list[JobReport]:
     """Generate every table up to ``max_animals`` animals (or the ``only`` jobs and their
     dependencies) into ``out/<family>/``; returns a report per job, resumed ones included.
     ``wango`` and ``international`` have one family, ``wango`` (their values are equal,
-    :func:`doushouqi.tablebase_format.value_key`): either finishes the other's tables."""
+    :func:`doushouqi.tablebase_format.value_key`): either finishes the other's tables.
+    ``low_memory``: True solves every job by un-moves (:mod:`.retro`), False with successor
+    lists, None (default) by un-moves the jobs above
+    :data:`~doushouqi.ai.tablebase.solve.LOW_MEMORY_ENTRIES` entries (so it is on a cluster,
+    always). ``on_level(job, level, entries decided)`` follows each level of a job solved in
+    this process (not those of ``jobs > 1`` workers nor on a cluster)."""
     ruleset, family = resolve_rules(rules)
     options = rules_key(ruleset)
     values = value_key(ruleset)
@@ -223,13 +245,14 @@ def generate(
                     pending.append(job.name)
             if pool is not None:
                 futures = [
-                    pool.submit(run_job, n, family, options, str(out), reuse) for n in pending
+                    pool.submit(run_job, n, family, options, str(out), reuse, low_memory)
+                    for n in pending
                 ]
                 for future in concurrent.futures.as_completed(futures):
                     record(future.result())
             else:
                 for name in pending:
-                    record(run_job(name, family, options, str(out), reuse))
+                    record(run_job(name, family, options, str(out), reuse, low_memory, on_level))
     finally:
         if pool is not None:
             pool.shutdown()
