@@ -32,10 +32,9 @@ FOUR_ANIMAL_DIRECTORY = Path(os.environ.get("DOUSHOUQI_TEST_TABLEBASES", "/work/
 
 
 @pytest.fixture(autouse=True)
-def _own_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Only the shipped tables, decoded into a cache of the test session's own."""
+def _only_shipped_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the shipped tables (the cache folder is the session's: tests/conftest.py)."""
     monkeypatch.delenv(ENV_VAR, raising=False)
-    monkeypatch.setenv(memory.CACHE_ENV_VAR, str(tmp_path_factory.getbasetemp() / "tbcache"))
 
 
 @pytest.fixture(scope="module")
