@@ -8,10 +8,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from doushouqi.ai import Engine, Position
-from doushouqi.ai.eval_params import P_PRESS, P_PRESS_LEAD, default_params
+from doushouqi.ai.eval_params import (
+    P_HUNT,
+    P_PRESS,
+    P_PRESS_LEAD,
+    P_RACE,
+    P_TRADE_DOWN,
+    RACE_TABLE_SIZE,
+    default_params,
+)
 from doushouqi.ai.evaluate import static_eval
 from doushouqi.ai.work import C_CONTEMPT
 from doushouqi.analysis import Limit
@@ -96,6 +105,81 @@ def test_the_side_ahead_presses_toward_the_den() -> None:
     assert static_eval(equal, params) == static_eval(equal, off)
 
 
+def _lead_difference(a: str, b: str, knob: int) -> tuple[int, int]:
+    """static_eval(a) - static_eval(b), with the default weights and with ``knob`` at 0."""
+    params = default_params()
+    off = params.copy()
+    off[knob] = 0
+    first, second = Position.from_board(Board(a)), Position.from_board(Board(b))
+    on_difference = static_eval(first, params) - static_eval(second, params)
+    return on_difference, static_eval(first, off) - static_eval(second, off)
+
+
+def test_the_side_ahead_hunts_what_it_can_capture() -> None:
+    # Blue's cat three steps from Red's tiger and elephant, or seven from the nearest (the
+    # lion).
+    near = "7/7/7/7/7/c6/7/1T3L1/E6 w 0 1"
+    far = "7/6c/7/7/7/7/7/1T3L1/E6 w 0 1"
+    with_hunt, without = _lead_difference(near, far, P_HUNT)
+    assert default_params()[P_HUNT] > 0
+    assert with_hunt > without
+    # The elephant cannot take a rat: it does not hunt one (only the lion counts here).
+    rat_near = "7/7/7/7/7/1r5/1E5/5L1/7 w 0 1"
+    rat_far = "7/7/7/7/7/1r5/7/5L1/E6 w 0 1"
+    with_hunt, without = _lead_difference(rat_near, rat_far, P_HUNT)
+    assert with_hunt == without
+
+
+def test_the_side_ahead_trades_down() -> None:
+    # Red is ahead by the same 2500 cp with and without a pair of dogs on the board.
+    more = "7/3d3/7/6c/7/7/3D3/1T3L1/E6 w 0 1"
+    fewer = "7/7/7/6c/7/7/7/1T3L1/E6 w 0 1"
+    with_trade, without = _lead_difference(fewer, more, P_TRADE_DOWN)
+    assert default_params()[P_TRADE_DOWN] > 0
+    assert with_trade > without
+
+
+def _without_races() -> np.ndarray:
+    params = default_params()
+    params[P_RACE : P_RACE + RACE_TABLE_SIZE] = 0
+    return params
+
+
+@pytest.mark.parametrize(
+    ("fen", "runner_steps"),
+    [
+        # Blue's cat two moves from Red's trap d2; Red's elephant three from guarding it.
+        ("7/7/7/7/7/3c3/7/7/E6 w 0 1", 2),
+        # Blue's tiger jumps the lake (e7 to e3) and walks on: three moves to e1, where
+        # Red's elephant would need five.
+        ("7/7/4t2/7/7/7/7/7/E6 w 0 1", 3),
+    ],
+)
+def test_a_lost_den_race_costs_the_loser(fen: str, runner_steps: int) -> None:
+    params = default_params()
+    position = Position.from_board(Board(fen))
+    # Red (to move) is charged the race weight of the runner's distance, nothing more.
+    assert params[P_RACE + runner_steps] > 0
+    lost = static_eval(position, _without_races()) - static_eval(position, params)
+    assert lost == params[P_RACE + runner_steps]
+
+
+def test_a_guard_in_time_wins_the_race() -> None:
+    # The same cat, and Red's dog next to d2: it would capture the cat on the trap.
+    for fen in ("7/7/7/7/7/3c3/7/4D2/E6 w 0 1", Board().fen()):
+        guarded = Position.from_board(Board(fen))
+        assert static_eval(guarded, _without_races()) == static_eval(guarded, default_params())
+    # The side to move is a tempo ahead: Red's dog, three moves from d2's guard squares,
+    # is in time for a cat three moves from d2 with Red to move, one move late with Blue's.
+    late = "7/7/7/7/3c3/7/7/7/6D {turn} 0 1"
+    for turn, charged in (("w", False), ("b", True)):
+        position = Position.from_board(Board(late.format(turn=turn)))
+        difference = static_eval(position, _without_races()) - static_eval(
+            position, default_params()
+        )
+        assert (difference != 0) == charged, turn
+
+
 def test_contempt_grows_with_the_lead() -> None:
     engine = Engine("wango", hash_mb=8)
     engine.use_tablebase = False
@@ -128,9 +212,10 @@ def _play_from(fen: str, rules: str, nodes: int, plies: int) -> tuple[Board, boo
 
 @pytest.mark.parametrize("index", [54, 60, 126, 171, 189])
 def test_the_engine_converts_suite_positions(index: int) -> None:
-    # Suite positions with a clear, short win (13–45 plies at this budget): at 20k nodes a
-    # move against itself, the winning side enters the den (or takes everything) within 50
-    # plies — it does not shuffle.
+    # Suite positions with a clear, short win (13–45 plies at this budget before the den-race
+    # and hunting terms; 54 takes 59 with them): at 20k nodes a move against itself, the
+    # winning side enters the den (or takes everything) within 60 plies — it does not
+    # shuffle (a shuffle runs to the 200-ply cap).
     entry = _entries()[index]
-    board, won = _play_from(entry["fen"], entry["rules"], 20_000, 50)
+    board, won = _play_from(entry["fen"], entry["rules"], 20_000, 60)
     assert won, f"{entry['fen']}: {board.outcome()} after {board.ply} plies"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -40,17 +41,21 @@ __all__ = [
     "P_GUARD_WEIGHT",
     "P_HANGING_SECOND",
     "P_HANGING_SINGLE",
+    "P_HUNT",
     "P_MATERIAL",
     "P_MOBILITY",
     "P_PRESS",
     "P_PRESS_LEAD",
     "P_PST",
+    "P_RACE",
     "P_RAT_BLOCKS_JUMP",
     "P_RAT_VS_ELEPHANT",
     "P_TEMPO",
     "P_THREAT_ON_MOVE",
+    "P_TRADE_DOWN",
     "P_TRAP_OPEN",
     "P_TRAP_OPEN_ADJACENT",
+    "RACE_TABLE_SIZE",
     "TUNED_PARAMS",
     "default_params",
     "hand_set_params",
@@ -98,7 +103,19 @@ P_PST = P_ATTACK_TABLE + ATTACK_TABLE_SIZE
 #: instead of shuffling where they are.
 P_PRESS = P_PST + 9 * 63
 P_PRESS_LEAD = P_PRESS + 1
-NUM_PARAMS = P_PRESS_LEAD + 1
+RACE_TABLE_SIZE = 8
+#: Den races, by the runner's moves to the trap (0..7): an enemy animal that reaches one of
+#: our traps before any of our animals can stand on it or next to it enters the den next.
+#: Charged to the side that loses the race (the nearest such runner counts).
+P_RACE = P_PRESS_LEAD + 1
+#: Hunting, for the same side ahead: cp per step (within 8) that the nearest own animal able
+#: to capture an enemy animal stands closer to it, summed over the enemy's animals and scaled
+#: like the press: a lead is turned into captures, and captures into the endgame tables.
+P_HUNT = P_RACE + RACE_TABLE_SIZE
+#: Trading down: the side ahead gets this many percent of its lead times the share of the
+#: enemy's starting material that is gone — equal trades help it, as in chess.
+P_TRADE_DOWN = P_HUNT + 1
+NUM_PARAMS = P_TRADE_DOWN + 1
 
 
 def _names() -> list[str]:
@@ -118,6 +135,8 @@ def _names() -> list[str]:
         P_RAT_BLOCKS_JUMP: "rat_blocks_jump",
         P_PRESS: "press",
         P_PRESS_LEAD: "press_lead",
+        P_HUNT: "hunt",
+        P_TRADE_DOWN: "trade_down",
     }
     for index, name in singles.items():
         names[index] = name
@@ -125,6 +144,8 @@ def _names() -> list[str]:
         names[P_ATTACK_WEIGHT + d] = f"attack_weight[{d}]"
     for d in range(4):
         names[P_GUARD_WEIGHT + d] = f"guard_weight[{d}]"
+    for steps in range(RACE_TABLE_SIZE):
+        names[P_RACE + steps] = f"race[{steps}]"
     for units in range(ATTACK_TABLE_SIZE):
         names[P_ATTACK_TABLE + units] = f"attack_table[{units}]"
     for animal in range(9):
@@ -142,20 +163,25 @@ _INDEX = {name: index for index, name in enumerate(PARAM_NAMES)}
 # ------------------------------------------------------------------- distances to the den
 
 
-def _den_distances(target: int, *, swims: bool, jumps: bool) -> list[int]:
-    """Moves an animal needs from each square to ``target`` on an empty board (breadth-first
-    from the target; water is closed to all but the rat, lakes are jumped by lion and tiger)."""
+def steps_to(
+    targets: Iterable[int], *, swims: bool, jumps: bool, closed: Iterable[int] = ()
+) -> list[int]:
+    """Moves an animal needs from each square to the nearest of ``targets`` on an empty board
+    (breadth-first from the targets; water is closed to all but the rat, lakes are jumped by
+    lion and tiger, and the ``closed`` squares — a den the animal may not enter — to all)."""
     far = 99
     distance = [far] * 63
-    distance[target] = 0
-    queue = deque([target])
+    queue = deque(targets)
+    for target in queue:
+        distance[target] = 0
+    blocked = set(closed)
     while queue:
         square = queue.popleft()
         neighbours = list(iter_squares(STEPS[square]))
         if jumps:
             neighbours += [landing for landing, _ in JUMPS[square]]
         for other in neighbours:
-            if distance[other] != far or (not swims and WATER >> other & 1):
+            if distance[other] != far or other in blocked or (not swims and WATER >> other & 1):
                 continue
             distance[other] = distance[square] + 1
             queue.append(other)
@@ -167,7 +193,7 @@ def _den_distance_table() -> np.ndarray:
     table = np.full((9, 64), 99, dtype=np.int64)
     for animal in range(1, 9):
         swims, jumps = animal == 1, animal in (6, 7)
-        table[animal, :63] = _den_distances(DENS[1], swims=swims, jumps=jumps)
+        table[animal, :63] = steps_to([DENS[1]], swims=swims, jumps=jumps)
     return table
 
 
@@ -187,6 +213,9 @@ _MOBILITY = (0, 0, 0, 0, 0, 0, 0, 0, 0)
 # Centipawns per move closer to the enemy den, and an extra bonus for the last three moves.
 _ADVANCE = (0, 3, 3, 4, 5, 6, 7, 7, 6)
 _CLOSE = (0, 10, 10, 12, 14, 16, 18, 18, 16)
+# A race lost at one move is a den entry in three plies unless the runner is caught on the
+# way; further away the search still sees it coming, so the weight falls off.
+_RACE = (0, 400, 250, 150, 80, 40, 20, 0)
 
 
 def _default_pst(animal: int) -> np.ndarray:
@@ -226,6 +255,9 @@ def hand_set_params() -> np.ndarray:
         params[P_PST + animal * 63 : P_PST + (animal + 1) * 63] = _default_pst(animal)
     params[P_PRESS] = 4
     params[P_PRESS_LEAD] = 300
+    params[P_RACE : P_RACE + RACE_TABLE_SIZE] = _RACE
+    params[P_HUNT] = 6
+    params[P_TRADE_DOWN] = 30
     return params
 
 

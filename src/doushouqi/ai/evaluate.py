@@ -11,7 +11,14 @@ Terms, each weighted by an entry of the ``params`` array (:mod:`.eval_params`):
   enemy's animals near it, through a convex table (two attackers are worth more than twice
   one: a single defender can answer only one of them);
 * pressing a lead home: a side ahead in material brings its animals toward the enemy den
-  (centipawns per step within 8 of it, scaled by the lead): several attackers, not one;
+  (centipawns per step within 8 of it, scaled by the lead): several attackers, not one; it
+  hunts the enemy's animals (each one's nearest hunter able to capture it), and it gains by
+  trading down (a share of its lead for the enemy material gone) — a lead turned into
+  captures ends in the endgame tables;
+* den races: an enemy animal that can reach one of our traps before any of our animals can
+  stand on it or next to it (moves on an empty board, the side to move a tempo ahead) enters
+  the den unless caught on its way — the side ahead that sends everything forward loses this
+  way; charged by the runner's distance;
 * traps: an own trap that no own animal stands next to cannot be defended — an enemy animal
   entering it would threaten the den with nobody to capture it; worse with an enemy next to it;
 * threats: for the side to move, enemy animals it can capture now, and its own animals the
@@ -40,18 +47,23 @@ from .eval_params import (
     P_GUARD_WEIGHT,
     P_HANGING_SECOND,
     P_HANGING_SINGLE,
+    P_HUNT,
     P_MATERIAL,
     P_MOBILITY,
     P_PRESS,
     P_PRESS_LEAD,
     P_PST,
+    P_RACE,
     P_RAT_BLOCKS_JUMP,
     P_RAT_VS_ELEPHANT,
     P_TEMPO,
     P_THREAT_ON_MOVE,
+    P_TRADE_DOWN,
     P_TRAP_OPEN,
     P_TRAP_OPEN_ADJACENT,
+    RACE_TABLE_SIZE,
     default_params,
+    steps_to,
 )
 from .movegen import piece_targets
 from .state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
@@ -78,8 +90,30 @@ for _c in (0, 1):
     for _s in range(63):
         ENEMY_DEN_DISTANCE[_c, _s] = _manhattan(_s, DENS[1 - _c])
         OWN_DEN_DISTANCE[_c, _s] = _manhattan(_s, DENS[_c])
+#: MANHATTAN[a, b]: steps between two squares of the board (the hunt's yardstick).
+MANHATTAN = np.array([[_manhattan(a, b) for b in range(63)] for a in range(63)], dtype=np.int64)
 #: TRAP_SQUARES[c]: the three traps around c's den.
 TRAP_SQUARES = np.array([list(iter_squares(TRAPS[c])) for c in (0, 1)], dtype=np.int64)
+
+#: MOVER_KIND[animal]: how it moves, for the race tables: 0 walks, 1 swims (the rat),
+#: 2 jumps the lakes (tiger, lion).
+MOVER_KIND = np.array([0, 1, 0, 0, 0, 0, 2, 2, 0], dtype=np.int64)
+#: RUN_STEPS[c, i, kind, s]: moves from s to c's trap i for an enemy animal of that kind;
+#: GUARD_STEPS[c, i, kind, s]: moves for c's own animal to stand on that trap or next to it
+#: (its own den closed). Row 63, a captured animal, is far.
+RUN_STEPS = np.full((2, 3, 3, 64), 99, dtype=np.int64)
+GUARD_STEPS = np.full((2, 3, 3, 64), 99, dtype=np.int64)
+for _c in (0, 1):
+    for _i in range(3):
+        _trap = int(TRAP_SQUARES[_c, _i])
+        _post = [_trap] + [s for s in iter_squares(int(NEIGHBOURS[_trap])) if s != DENS[_c]]
+        for _kind, (_swims, _jumps) in enumerate(((False, False), (True, False), (False, True))):
+            RUN_STEPS[_c, _i, _kind, :63] = steps_to(
+                [_trap], swims=_swims, jumps=_jumps, closed=DENS
+            )
+            GUARD_STEPS[_c, _i, _kind, :63] = steps_to(
+                _post, swims=_swims, jumps=_jumps, closed=[DENS[_c]]
+            )
 
 
 @njit(f"UniTuple(int64, 6)({A1}, {A1}, {A1}, int64, boolean)", cache=True, nogil=True)
@@ -144,6 +178,67 @@ def _side_terms(
     return score, captures, units, guards, material, press
 
 
+@njit(f"int64({A1}, {A1}, int64, boolean)", cache=True, nogil=True)
+def _race_penalty(state: np.ndarray, params: np.ndarray, c: int, c_to_move: bool) -> int:
+    """What c loses to the nearest enemy runner that wins the race to one of c's traps: it
+    stands there after r moves, and no animal of c's can stand on the trap or next to it by
+    then (r moves if c is to move, else r - 1)."""
+    enemy = 1 - c
+    worst = 0
+    for i in range(3):
+        run = 99
+        for animal in range(1, 9):
+            square = state[S_WHERE + 8 * enemy + animal]
+            run = min(run, RUN_STEPS[c, i, MOVER_KIND[animal], square])
+        if run == 0 or run >= RACE_TABLE_SIZE:
+            continue  # on the trap already: the search's den check; or too far to count
+        guard = 99
+        for animal in range(1, 9):
+            square = state[S_WHERE + 8 * c + animal]
+            guard = min(guard, GUARD_STEPS[c, i, MOVER_KIND[animal], square])
+        if guard > (run if c_to_move else run - 1):
+            worst = max(worst, params[P_RACE + run])
+    return worst
+
+
+@njit(f"int64({A1}, {A1}, {A1}, int64, int64, int64)", cache=True, nogil=True)
+def _lead_terms(
+    state: np.ndarray, rules: np.ndarray, params: np.ndarray, c: int, lead: int, press: int
+) -> int:
+    """What side c, ahead by ``lead`` cp, gets for pressing it home: its animals near the
+    enemy den (``press`` steps), hunting the enemy's animals (Manhattan steps: a guide, not
+    a path), and the share of the enemy's starting material that is gone."""
+    scale = min(1000, lead)
+    score = params[P_PRESS] * press * scale // 1000
+    enemy = 1 - c
+    hunt = 0
+    enemy_material = 0
+    for prey in range(1, 9):
+        target = state[S_WHERE + 8 * enemy + prey]
+        if target == CAPTURED:
+            continue
+        prey_rank = rules[RULE_RANK + 8 * enemy + prey]
+        enemy_material += params[P_MATERIAL + prey_rank]
+        nearest = 8
+        for hunter in range(1, 9):
+            square = state[S_WHERE + 8 * c + hunter]
+            if square == CAPTURED:
+                continue
+            rank = rules[RULE_RANK + 8 * c + hunter]
+            if hunter == ELEPHANT and prey == RAT:
+                continue  # the one capture rank allows that the rules do not
+            if rank >= prey_rank or (hunter == RAT and prey == ELEPHANT):
+                nearest = min(nearest, MANHATTAN[square, target])
+        hunt += 8 - nearest
+    score += params[P_HUNT] * hunt * scale // 1000
+    start = 0
+    for rank in range(1, 9):
+        start += params[P_MATERIAL + rank]
+    gone = max(0, start - enemy_material)
+    score += params[P_TRADE_DOWN] * lead * gone // (100 * max(1, start))
+    return score
+
+
 @njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
 def _victim_value(state: np.ndarray, rules: np.ndarray, params: np.ndarray, square: int) -> int:
     return params[P_MATERIAL + rules[RULE_RANK + state[S_BOARD + square]]]
@@ -172,10 +267,12 @@ def evaluate(state: np.ndarray, rules: np.ndarray, params: np.ndarray) -> int:
     lead = material0 - material1
     threshold = params[P_PRESS_LEAD]
     if threshold > 0 and lead >= threshold:
-        score0 += params[P_PRESS] * press0 * min(1000, lead) // 1000
+        score0 += _lead_terms(state, rules, params, 0, lead, press0)
     elif threshold > 0 and -lead >= threshold:
-        score1 += params[P_PRESS] * press1 * min(1000, -lead) // 1000
+        score1 += _lead_terms(state, rules, params, 1, -lead, press1)
     turn = state[S_TURN]
+    score0 -= _race_penalty(state, params, 0, turn == 0)
+    score1 -= _race_penalty(state, params, 1, turn == 1)
     if turn == 0:
         score = score0 - score1
         ours_attacked = captures1
