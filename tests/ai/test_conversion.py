@@ -88,31 +88,33 @@ def test_a_lead_fades_as_the_no_capture_clock_runs() -> None:
     assert classic_stale < classic_fresh * 0.75
 
 
-def test_the_side_ahead_presses_toward_the_den() -> None:
-    # The same lead, the lion near the enemy den or back home: pressing is worth more with
-    # the press term than without it.
-    near = Position.from_board(Board("7/7/1c1L3/7/7/7/7/1T5/E6 w 0 1"))
-    far = Position.from_board(Board("7/7/1c5/7/7/7/7/1T3L1/E6 w 0 1"))
+def _weights_without(*knobs: int) -> np.ndarray:
+    """The default weights with the entries ``knobs`` at 0."""
     params = default_params()
-    off = params.copy()
-    off[P_PRESS] = 0
-    assert params[P_PRESS] > 0 and params[P_PRESS_LEAD] > 0
-    with_press = static_eval(near, params) - static_eval(far, params)
-    without = static_eval(near, off) - static_eval(far, off)
-    assert with_press >= without + 5 * params[P_PRESS]
-    # No lead, no press: an equal position evaluates the same either way.
-    equal = Position.from_board(Board())
-    assert static_eval(equal, params) == static_eval(equal, off)
+    params[list(knobs)] = 0
+    return params
 
 
 def _lead_difference(a: str, b: str, knob: int) -> tuple[int, int]:
     """static_eval(a) - static_eval(b), with the default weights and with ``knob`` at 0."""
-    params = default_params()
-    off = params.copy()
-    off[knob] = 0
+    params, off = default_params(), _weights_without(knob)
     first, second = Position.from_board(Board(a)), Position.from_board(Board(b))
     on_difference = static_eval(first, params) - static_eval(second, params)
     return on_difference, static_eval(first, off) - static_eval(second, off)
+
+
+def test_the_side_ahead_presses_toward_the_den() -> None:
+    # The same lead, the lion near the enemy den or back home: pressing is worth more with
+    # the press term than without it.
+    near = "7/7/1c1L3/7/7/7/7/1T5/E6 w 0 1"
+    far = "7/7/1c5/7/7/7/7/1T3L1/E6 w 0 1"
+    params = default_params()
+    assert params[P_PRESS] > 0 and params[P_PRESS_LEAD] > 0
+    with_press, without = _lead_difference(near, far, P_PRESS)
+    assert with_press >= without + 5 * params[P_PRESS]
+    # No lead, no press: an equal position evaluates the same either way.
+    equal = Position.from_board(Board())
+    assert static_eval(equal, params) == static_eval(equal, _weights_without(P_PRESS))
 
 
 def test_the_side_ahead_hunts_what_it_can_capture() -> None:
@@ -140,9 +142,7 @@ def test_the_side_ahead_trades_down() -> None:
 
 
 def _without_races() -> np.ndarray:
-    params = default_params()
-    params[P_RACE : P_RACE + RACE_TABLE_SIZE] = 0
-    return params
+    return _weights_without(*range(P_RACE, P_RACE + RACE_TABLE_SIZE))
 
 
 @pytest.mark.parametrize(
