@@ -16,6 +16,8 @@ from doushouqi.ai.eval_params import (
     P_HUNT,
     P_PRESS,
     P_PRESS_LEAD,
+    P_PST,
+    P_PST_LEAD,
     P_RACE,
     P_TRADE_DOWN,
     RACE_TABLE_SIZE,
@@ -192,6 +194,27 @@ def test_contempt_grows_with_the_lead() -> None:
     engine.tuning["contempt_gain"] = 0
     engine.search(Board(AHEAD.format(clock=0)), Limit(depth=5))
     assert engine._work[C_CONTEMPT] == base
+
+
+def test_the_side_ahead_searches_with_the_lead_tables() -> None:
+    params = default_params()
+    tuned = params[P_PST : P_PST + 9 * 63]
+    lead = params[P_PST_LEAD : P_PST_LEAD + 9 * 63]
+    # The tuned tables hold a wolf on a2 (a3 is worth far less); the lead tables draw it on.
+    wolf = 4 * 63
+    assert tuned[wolf + 14] < tuned[wolf + 7] - 100
+    assert lead[wolf + 14] > lead[wolf + 7]
+    engine = Engine("wango", hash_mb=8)
+    engine.use_tablebase = False
+    engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))  # Red to move, far ahead
+    assert np.array_equal(engine._in_use[P_PST : P_PST + 9 * 63], lead)
+    engine.search(Board(AHEAD.format(clock=0).replace(" w ", " b ")), Limit(depth=3))
+    assert np.array_equal(engine._in_use, params)  # Blue to move, far behind: its own tables
+    engine.search(Board(), Limit(depth=3))
+    assert np.array_equal(engine._in_use, params)  # equal
+    engine.tuning["lead_tables"] = 0
+    engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))
+    assert np.array_equal(engine._in_use, params)  # off
 
 
 def _play_from(fen: str, rules: str, nodes: int, plies: int) -> tuple[Board, bool]:

@@ -47,6 +47,7 @@ __all__ = [
     "P_PRESS",
     "P_PRESS_LEAD",
     "P_PST",
+    "P_PST_LEAD",
     "P_RACE",
     "P_RAT_BLOCKS_JUMP",
     "P_RAT_VS_ELEPHANT",
@@ -115,7 +116,14 @@ P_HUNT = P_RACE + RACE_TABLE_SIZE
 #: Trading down: the side ahead gets this many percent of its lead times the share of the
 #: enemy's starting material that is gone — equal trades help it, as in chess.
 P_TRADE_DOWN = P_HUNT + 1
-NUM_PARAMS = P_TRADE_DOWN + 1
+#: 9 blocks of 63: the piece-square values the search uses in place of P_PST when the side to
+#: move at the root is ahead (``Engine.tuning["lead_tables"]``). Hand-set, smooth "moves to
+#: the enemy den" tables, never tuned: the tuned P_PST tables are fitted on balanced
+#: self-play and are rough (neighbouring squares differ by up to 333 cp), and their ridges
+#: hold a winning side's animals where they stand — a wolf on a2 does not cross a3 (219 cp
+#: less) on its way to the den.
+P_PST_LEAD = P_TRADE_DOWN + 1
+NUM_PARAMS = P_PST_LEAD + 9 * 63
 
 
 def _names() -> list[str]:
@@ -152,6 +160,7 @@ def _names() -> list[str]:
         for square in range(63):
             key = ANIMAL_KEYS[animal] or "none"
             names[P_PST + animal * 63 + square] = f"pst.{key}[{square}]"
+            names[P_PST_LEAD + animal * 63 + square] = f"pst_lead.{key}[{square}]"
     assert all(names), "every parameter has a name"
     return names
 
@@ -253,6 +262,7 @@ def hand_set_params() -> np.ndarray:
     ]  # fmt: skip
     for animal in range(1, 9):
         params[P_PST + animal * 63 : P_PST + (animal + 1) * 63] = _default_pst(animal)
+        params[P_PST_LEAD + animal * 63 : P_PST_LEAD + (animal + 1) * 63] = _default_pst(animal)
     params[P_PRESS] = 4
     params[P_PRESS_LEAD] = 300
     params[P_RACE : P_RACE + RACE_TABLE_SIZE] = _RACE

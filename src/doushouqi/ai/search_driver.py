@@ -29,11 +29,13 @@ from ..board import Board, Move
 from ..rules import RuleSet, find_rules
 from ..tablebase import family_of, probe, tablebase_directories
 from .core import Position
-from .eval_params import NUM_PARAMS, default_params
+from .eval_params import NUM_PARAMS, P_MATERIAL, P_PST, P_PST_LEAD, default_params
 from .levels import LevelSettings, choose_root_move, settings_for
 from .search import INFINITE, prepare_root, search_root
+from .state import S_WHERE
 from .tablebase.memory import loaded_tables, most_animals
 from .tablebase.root import keep_the_draw, tablebase_root_move
+from .tables import CAPTURED, RULE_RANK
 from .tbprobe import empty_tables
 from .timeman import TimePlan, plan_time
 from .ttable import DEN_BOUND, new_tt
@@ -113,6 +115,10 @@ DEFAULT_TUNING = {
     # Without a no-capture limit in the rules, evaluations fade by half over this many plies
     # without a capture (with one, over the limit): progress beats shuffling (0: off).
     "progress_plies": 120,
+    # The side to move ahead in material by this many centipawns searches with the lead
+    # piece-square tables (smooth, toward the enemy den) in place of the tuned ones, whose
+    # ridges hold a winning side's animals where they stand (0: never).
+    "lead_tables": 300,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -125,6 +131,7 @@ TUNING_RANGES = {
     "contempt_gain": (0, 100),
     "contempt_max": (0, 2000),
     "progress_plies": (0, 10000),
+    "lead_tables": (0, 100000),
 }
 _TUNING_WORDS = {
     "null_move": C_NULL_MOVE,
@@ -179,6 +186,10 @@ class Engine:
         if len(params) != NUM_PARAMS:  # compiled code reads by index, unchecked
             raise ValueError(f"expected {NUM_PARAMS} evaluation weights, got {len(params)}")
         self._params = np.array(params, dtype=np.int64)  # a private, contiguous copy
+        # The same weights with the lead tables as piece-square tables (see _weights_for).
+        self._lead_params = self._params.copy()
+        self._lead_params[P_PST : P_PST + 9 * 63] = self._params[P_PST_LEAD : P_PST_LEAD + 9 * 63]
+        self._in_use = self._params  # the weights of this search (and of the eval cache)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._searching = False
@@ -290,7 +301,11 @@ class Engine:
             self._work[W_EVAL_CACHE:] = 0
             self._tt_rules = board.rules
         state, history, rules = position.state, position.history, position.compiled_rules
-        work, tt, params = self._work, self._tt, self._params
+        params = self._weights_for(position)
+        if params is not self._in_use:
+            self._work[W_EVAL_CACHE:] = 0  # evaluations by the other weights
+            self._in_use = params
+        work, tt = self._work, self._tt
 
         plan = plan_time(limit, position.turn).scaled(settings.time_share)
         # Full strength only, as at the root: the weaker levels' strength stays as measured.
@@ -377,7 +392,7 @@ class Engine:
         """The iterations; returns the best move, the last info and (levels that choose among
         moves) the exact root scores of the last finished depth."""
         state, history, rules = position.state, position.history, position.compiled_rules
-        work, tt, params = self._work, self._tt, self._params
+        work, tt, params = self._work, self._tt, self._in_use
         count = int(work[C_ROOT_COUNT])
         best = int(work[W_ROOT_MOVES])
         info = Info(depth=0, score=Score(cp=0), nodes=0, pv=[_decode(best)])
@@ -449,7 +464,7 @@ class Engine:
         moves not yet reported. The root list is put back as it was, so the next depth
         searches as without MultiPV."""
         state, history, rules = position.state, position.history, position.compiled_rules
-        work, tt, params = self._work, self._tt, self._params
+        work, tt, params = self._work, self._tt, self._in_use
         count = int(work[C_ROOT_COUNT])
         moves = work[W_ROOT_MOVES : W_ROOT_MOVES + count].copy()
         root_scores = work[W_ROOT_SCORES : W_ROOT_SCORES + count].copy()
@@ -472,6 +487,24 @@ class Engine:
             work[C_ROOT_COUNT] = count
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
+
+    def _weights_for(self, position: Position) -> np.ndarray:
+        """The lead tables' weights when the side to move is ahead in material by
+        ``tuning["lead_tables"]`` or more, else the engine's weights. Chosen at the root, so
+        that every evaluation of one search uses the same tables; the side behind keeps the
+        tuned ones (they defend better: docs/engine.md)."""
+        threshold = int(self.tuning["lead_tables"])
+        if threshold <= 0:
+            return self._params
+        state, rules, turn = position.state, position.compiled_rules, position.turn
+        lead = 0
+        for colour in (0, 1):
+            for animal in range(1, 9):
+                code = 8 * colour + animal
+                if state[S_WHERE + code] != CAPTURED:
+                    value = int(self._params[P_MATERIAL + rules[RULE_RANK + code]])
+                    lead += value if colour == turn else -value
+        return self._lead_params if lead >= threshold else self._params
 
     def _tablebase_directories(self) -> list[Path]:
         return tablebase_directories(self.tablebase_paths)
