@@ -191,7 +191,21 @@ def compare(a_path: Path, b_path: Path) -> None:
         print(line)
     better = [i for i in common if a[i]["result"] != "won" and b[i]["result"] == "won"]
     worse = [i for i in common if a[i]["result"] == "won" and b[i]["result"] != "won"]
-    print(f"B converts {len(better)} that A did not, and fails {len(worse)} that A converted")
+    print(
+        f"B converts {len(better)} that A did not, and fails {len(worse)} that A converted "
+        f"(two-sided sign test on those {len(better) + len(worse)}: "
+        f"p = {sign_test(len(better), len(worse)):.3f})"
+    )
+
+
+def sign_test(gained: int, lost: int) -> float:
+    """Two-sided exact sign test: how likely a split at least this uneven is when each
+    position that differs is equally likely to go either way."""
+    n = gained + lost
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(gained, lost) + 1)) / 2**n
+    return min(1.0, 2 * tail)
 
 
 def main(argv: list[str] | None = None) -> int:
