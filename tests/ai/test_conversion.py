@@ -212,6 +212,13 @@ def test_the_side_ahead_searches_with_the_lead_tables() -> None:
     assert np.array_equal(engine._in_use, params)  # Blue to move, far behind: its own tables
     engine.search(Board(), Limit(depth=3))
     assert np.array_equal(engine._in_use, params)  # equal
+    # Far ahead on a full board (Blue's elephant gone): a middlegame, the tuned tables.
+    engine.search(Board("l5t/1d3c1/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"), Limit(depth=3))
+    assert np.array_equal(engine._in_use, params)
+    engine.tuning["lead_animals"] = 3  # AHEAD has 4 animals
+    engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))
+    assert np.array_equal(engine._in_use, params)
+    engine.tuning["lead_animals"] = 10
     engine.tuning["lead_tables"] = 0
     engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))
     assert np.array_equal(engine._in_use, params)  # off

@@ -115,10 +115,12 @@ DEFAULT_TUNING = {
     # Without a no-capture limit in the rules, evaluations fade by half over this many plies
     # without a capture (with one, over the limit): progress beats shuffling (0: off).
     "progress_plies": 120,
-    # The side to move ahead in material by this many centipawns searches with the lead
-    # piece-square tables (smooth, toward the enemy den) in place of the tuned ones, whose
-    # ridges hold a winning side's animals where they stand (0: never).
+    # The side to move ahead in material by this many centipawns, with at most lead_animals
+    # animals on the board, searches with the lead piece-square tables (smooth, toward the
+    # enemy den) in place of the tuned ones, whose ridges hold a winning side's animals where
+    # they stand (0: never). In fuller middlegames they cost strength (docs/engine.md).
     "lead_tables": 300,
+    "lead_animals": 10,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -132,6 +134,7 @@ TUNING_RANGES = {
     "contempt_max": (0, 2000),
     "progress_plies": (0, 10000),
     "lead_tables": (0, 100000),
+    "lead_animals": (2, 16),
 }
 _TUNING_WORDS = {
     "null_move": C_NULL_MOVE,
@@ -490,21 +493,24 @@ class Engine:
 
     def _weights_for(self, position: Position) -> np.ndarray:
         """The lead tables' weights when the side to move is ahead in material by
-        ``tuning["lead_tables"]`` or more, else the engine's weights. Chosen at the root, so
-        that every evaluation of one search uses the same tables; the side behind keeps the
-        tuned ones (they defend better: docs/engine.md)."""
+        ``tuning["lead_tables"]`` or more with at most ``tuning["lead_animals"]`` animals on
+        the board, else the engine's weights. Chosen at the root, so that every evaluation of
+        one search uses the same tables; the side behind keeps the tuned ones (they defend
+        better: docs/engine.md)."""
         threshold = int(self.tuning["lead_tables"])
         if threshold <= 0:
             return self._params
         state, rules, turn = position.state, position.compiled_rules, position.turn
-        lead = 0
+        lead = animals = 0
         for colour in (0, 1):
             for animal in range(1, 9):
                 code = 8 * colour + animal
                 if state[S_WHERE + code] != CAPTURED:
+                    animals += 1
                     value = int(self._params[P_MATERIAL + rules[RULE_RANK + code]])
                     lead += value if colour == turn else -value
-        return self._lead_params if lead >= threshold else self._params
+        leading = lead >= threshold and animals <= self.tuning["lead_animals"]
+        return self._lead_params if leading else self._params
 
     def _tablebase_directories(self) -> list[Path]:
         return tablebase_directories(self.tablebase_paths)
