@@ -32,10 +32,9 @@ from .core import Position
 from .eval_params import NUM_PARAMS, P_MATERIAL, P_PST, P_PST_LEAD, default_params
 from .levels import LevelSettings, choose_root_move, settings_for
 from .search import INFINITE, prepare_root, search_root
-from .state import S_WHERE
 from .tablebase.memory import loaded_tables, most_animals
 from .tablebase.root import keep_the_draw, tablebase_root_move
-from .tables import CAPTURED, RULE_RANK
+from .tables import RULE_RANK
 from .tbprobe import empty_tables
 from .timeman import TimePlan, plan_time
 from .ttable import DEN_BOUND, new_tt
@@ -304,7 +303,7 @@ class Engine:
             self._work[W_EVAL_CACHE:] = 0
             self._tt_rules = board.rules
         state, history, rules = position.state, position.history, position.compiled_rules
-        params = self._weights_for(position)
+        params = self._weights_for(board, position)
         if params is not self._in_use:
             self._work[W_EVAL_CACHE:] = 0  # evaluations by the other weights
             self._in_use = params
@@ -491,26 +490,22 @@ class Engine:
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
 
-    def _weights_for(self, position: Position) -> np.ndarray:
+    def _weights_for(self, board: Board, position: Position) -> np.ndarray:
         """The lead tables' weights when the side to move is ahead in material by
         ``tuning["lead_tables"]`` or more with at most ``tuning["lead_animals"]`` animals on
         the board, else the engine's weights. Chosen at the root, so that every evaluation of
         one search uses the same tables; the side behind keeps the tuned ones (they defend
         better: docs/engine.md)."""
         threshold = int(self.tuning["lead_tables"])
-        if threshold <= 0:
+        if threshold <= 0 or _animals(board) > self.tuning["lead_animals"]:
             return self._params
-        state, rules, turn = position.state, position.compiled_rules, position.turn
-        lead = animals = 0
-        for colour in (0, 1):
-            for animal in range(1, 9):
-                code = 8 * colour + animal
-                if state[S_WHERE + code] != CAPTURED:
-                    animals += 1
-                    value = int(self._params[P_MATERIAL + rules[RULE_RANK + code]])
-                    lead += value if colour == turn else -value
-        leading = lead >= threshold and animals <= self.tuning["lead_animals"]
-        return self._lead_params if leading else self._params
+        rules, turn = position.compiled_rules, position.turn
+        lead = 0
+        for code in board.piece_codes():  # 8 * colour + animal (1-8), 0 for an empty square
+            if code:
+                value = int(self._params[P_MATERIAL + rules[RULE_RANK + code]])
+                lead += value if (code - 1) >> 3 == turn else -value
+        return self._lead_params if lead >= threshold else self._params
 
     def _tablebase_directories(self) -> list[Path]:
         return tablebase_directories(self.tablebase_paths)
