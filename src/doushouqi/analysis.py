@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TypedDict
 
-from .moves import Move
+from doushouqi.moves import Move
 
 __all__ = ["DEN_SCORE", "Info", "Limit", "PlayResult", "PovScore", "Score"]
 

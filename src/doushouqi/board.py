@@ -20,45 +20,20 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER, InvalidFenError, parse_fen, placement_fen
-from .legality import explain_illegal
-from .moves import InvalidMoveError, Move
-from .outcome import Outcome, Termination
-from .pieces import Piece
-from .restrictions import forbidden_by_restrictions
-from .rules import Ranks, Repetition, RuleSet, find_rules
-from .squares import (
-    BLUE,
-    CAPTURED,
-    DEN,
-    DENS,
-    DOG,
-    ELEPHANT,
-    JUMPS,
-    LION,
-    NUM_SQUARES,
-    RAT,
-    RED,
-    STEPS,
-    TIGER,
-    TRAPS,
-    WATER,
-    WOLF,
-    SquareSet,
-    check_symmetry,
-    code_animal,
-    code_color,
-    iter_squares,
-    piece_code,
-    square_flip_horizontal,
-    square_mirror,
-)
-from .status import Status, position_status
-from .svg import board_svg
-from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
+from doushouqi.fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER, InvalidFenError, parse_fen, placement_fen
+from doushouqi.legality import explain_illegal
+from doushouqi.moves import InvalidMoveError, Move
+from doushouqi.outcome import Outcome, Termination
+from doushouqi.pieces import Piece
+from doushouqi.restrictions import forbidden_by_restrictions
+from doushouqi.rules import Ranks, Repetition, RuleSet, find_rules
+from doushouqi.squares import BLUE, CAPTURED, DEN, DENS, DOG, ELEPHANT, JUMPS, LION, NUM_SQUARES, RAT, RED, STEPS, TIGER, TRAPS, WATER, WOLF, SquareSet, check_symmetry, code_animal, code_color, iter_squares, piece_code, square_flip_horizontal, square_mirror
+from doushouqi.status import Status, position_status
+from doushouqi.svg import board_svg
+from doushouqi.zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
 
 if TYPE_CHECKING:
-    from .notation import Lang
+    from doushouqi.notation import Lang
 
 __all__ = [
     "MAX_HALFMOVE_CLOCK",
@@ -659,14 +634,14 @@ class Board:
         >>> Board().san(Move.from_uci("g3g4")), Board().san(Move.from_uci("g3g4"), lang="zh")
         ('Rg4', '鼠g4')
         """
-        from .san import move_to_san
+        from doushouqi.san import move_to_san
 
         return move_to_san(self, move, lang)
 
     def parse_san(self, san: str, *, allow_pass: bool = False) -> Move:
         """The legal move that SAN text names (forgiving of case and spaces where that is
         unambiguous; see :func:`doushouqi.san.parse_san`)."""
-        from .san import parse_san
+        from doushouqi.san import parse_san
 
         return parse_san(self, san, allow_pass=allow_pass)
 

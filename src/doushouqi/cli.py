@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from .board import STARTING_FEN, Board
-from .cli_tablebase import add_tablebase
-from .rules import BUILTIN_RULE_SETS, RuleSet, check_rules_file, find_rules
+from doushouqi.board import STARTING_FEN, Board
+from doushouqi.cli_tablebase import add_tablebase
+from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet, check_rules_file, find_rules
 
 __all__ = ["COMMANDS", "EXTRAS", "MissingExtraError", "main"]
 
@@ -164,11 +164,11 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     def play(args: argparse.Namespace) -> int:
         _require("play", "rich")
         args.rules = _play_rules(args)
-        from .tui.play import run
+        from doushouqi.tui.play import run
 
         return run(args)
 
-    from .tui.options import add_play_arguments
+    from doushouqi.tui.options import add_play_arguments
 
     add_play_arguments(p)
     # None: not given, so that a loaded record's own rules apply without a warning.
@@ -183,7 +183,7 @@ def _play_rules(args: argparse.Namespace) -> RuleSet:
     given = find_rules(args.rules) if args.rules is not None else None
     if not args.load:
         return given or find_rules("wango")
-    from .record import read_record
+    from doushouqi.record import read_record
 
     path = Path(args.load).expanduser()
     try:
@@ -249,7 +249,7 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
 
     def match(args: argparse.Namespace) -> int:
-        from .match import run_match_command
+        from doushouqi.match import run_match_command
 
         return run_match_command(args)
 
@@ -267,7 +267,7 @@ def _add_engine(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
     def engine(args: argparse.Namespace) -> int:
         _require("engine", "numpy", "numba")
-        from .ai.protocol import run_protocol
+        from doushouqi.ai.protocol import run_protocol
 
         return run_protocol()
 
@@ -301,7 +301,7 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("serve", help="run the game server (web client, API, online play)")
 
     def serve(args: argparse.Namespace) -> int:
-        from .server.main import run_serve
+        from doushouqi.server.main import run_serve
 
         return run_serve(args)
 
@@ -316,11 +316,11 @@ def _add_worker(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p = sub.add_parser("worker", help="search the game server's AI jobs, taken from Redis")
 
     def worker(args: argparse.Namespace) -> int:
-        from .server.ai_worker import run_worker_command
+        from doushouqi.server.ai_worker import run_worker_command
 
         return run_worker_command(args)
 
-    from .server.ai_worker import add_worker_arguments
+    from doushouqi.server.ai_worker import add_worker_arguments
 
     add_worker_arguments(p)
     p.set_defaults(func=worker)
@@ -328,7 +328,7 @@ def _add_worker(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def _add_explorer(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # `doushouqi explorer rebuild`: the server's opening explorer (argparse only until it runs).
-    from .server.explorer_cli import add_command
+    from doushouqi.server.explorer_cli import add_command
 
     add_command(sub)
 

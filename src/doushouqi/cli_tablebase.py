@@ -15,9 +15,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from .board import Board
-from .tablebase import ENV_VAR, family_of, probe, probe_moves
-from .tablebase_format import SUFFIX, out_of_scope_reason, parse_signature
+from doushouqi.board import Board
+from doushouqi.tablebase import ENV_VAR, family_of, probe, probe_moves
+from doushouqi.tablebase_format import SUFFIX, out_of_scope_reason, parse_signature
 
 __all__ = ["add_tablebase"]
 
@@ -57,10 +57,10 @@ def _progress() -> Any:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .cli import _require
+    from doushouqi.cli import _require
 
     _require("tablebase generate", "numpy", "numba")
-    from .ai.tablebase.generate import JobReport, generate
+    from doushouqi.ai.tablebase.generate import JobReport, generate
 
     out = Path(args.out) if args.out else _default_out()
     progress = _progress()
@@ -117,8 +117,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _signatures(rules: str, max_animals: int) -> list[str]:
-    from .rules import find_rules
-    from .tablebase import tablebase_directories
+    from doushouqi.rules import find_rules
+    from doushouqi.tablebase import tablebase_directories
 
     family = family_of(find_rules(rules))
     found: set[str] = set()
@@ -131,8 +131,8 @@ def _signatures(rules: str, max_animals: int) -> list[str]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .ai.tablebase.verify import CheckReport, check_positions, random_board
-    from .rules import find_rules
+    from doushouqi.ai.tablebase.verify import CheckReport, check_positions, random_board
+    from doushouqi.rules import find_rules
 
     _use_directory(args.dir)
     rules = find_rules(args.rules)

@@ -36,28 +36,16 @@ asyncio core ``engine_async``, a search in progress ``engine_analysis``, the blo
 from __future__ import annotations
 
 # The board and search types the client's signatures use, importable from here as before.
-from .analysis import Info as Info
-from .analysis import Limit as Limit
-from .analysis import PlayResult as PlayResult
-from .board import Board as Board
-from .engine_analysis import LOGGER, Analysis, InfoCallback
-from .engine_async import AUTO_HANDSHAKE_WAIT, READY_TIMEOUT, Engine, popen_engine
-from .engine_blocking import SimpleAnalysis, SimpleEngine
-from .engine_protocol import (
-    RULE_OPTIONS,
-    EngineError,
-    EngineMoveError,
-    EngineNoMoveError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    Option,
-    named_rule_set,
-    parse_info,
-    parse_option,
-    rule_option_values,
-)
-from .moves import InvalidMoveError as InvalidMoveError
-from .moves import Move as Move
+from doushouqi.analysis import Info as Info
+from doushouqi.analysis import Limit as Limit
+from doushouqi.analysis import PlayResult as PlayResult
+from doushouqi.board import Board as Board
+from doushouqi.engine_analysis import LOGGER, Analysis, InfoCallback
+from doushouqi.engine_async import AUTO_HANDSHAKE_WAIT, READY_TIMEOUT, Engine, popen_engine
+from doushouqi.engine_blocking import SimpleAnalysis, SimpleEngine
+from doushouqi.engine_protocol import RULE_OPTIONS, EngineError, EngineMoveError, EngineNoMoveError, EngineTerminatedError, EngineTimeoutError, Option, named_rule_set, parse_info, parse_option, rule_option_values
+from doushouqi.moves import InvalidMoveError as InvalidMoveError
+from doushouqi.moves import Move as Move
 
 __all__ = [
     "AUTO_HANDSHAKE_WAIT",

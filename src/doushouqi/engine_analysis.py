@@ -16,10 +16,10 @@ import math
 from collections.abc import Callable
 from typing import Protocol
 
-from .analysis import Info, PlayResult
-from .board import Board
-from .engine_protocol import EngineMoveError, EngineNoMoveError, parse_info
-from .moves import InvalidMoveError, Move
+from doushouqi.analysis import Info, PlayResult
+from doushouqi.board import Board
+from doushouqi.engine_protocol import EngineMoveError, EngineNoMoveError, parse_info
+from doushouqi.moves import InvalidMoveError, Move
 
 __all__ = ["Analysis", "InfoCallback", "SearchingEngine"]
 

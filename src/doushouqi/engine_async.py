@@ -16,22 +16,12 @@ import typing
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .analysis import Info, Limit, PlayResult
-from .board import Board
-from .engine_analysis import LOGGER, Analysis, InfoCallback
-from .engine_protocol import (
-    RULE_OPTIONS,
-    EngineError,
-    EngineMoveError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    Option,
-    named_rule_set,
-    parse_option,
-    rule_option_values,
-)
-from .rules import BUILTIN_RULE_SETS, RuleSet
-from .squares import RED
+from doushouqi.analysis import Info, Limit, PlayResult
+from doushouqi.board import Board
+from doushouqi.engine_analysis import LOGGER, Analysis, InfoCallback
+from doushouqi.engine_protocol import RULE_OPTIONS, EngineError, EngineMoveError, EngineTerminatedError, EngineTimeoutError, Option, named_rule_set, parse_option, rule_option_values
+from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet
+from doushouqi.squares import RED
 
 __all__ = ["AUTO_HANDSHAKE_WAIT", "READY_TIMEOUT", "Engine", "popen_engine"]
 

@@ -13,11 +13,11 @@ import typing
 from collections.abc import Coroutine, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from .analysis import Info, Limit, PlayResult
-from .board import Board
-from .engine_analysis import Analysis, InfoCallback
-from .engine_async import READY_TIMEOUT, Engine, popen_engine
-from .engine_protocol import EngineError, EngineTerminatedError, Option
+from doushouqi.analysis import Info, Limit, PlayResult
+from doushouqi.board import Board
+from doushouqi.engine_analysis import Analysis, InfoCallback
+from doushouqi.engine_async import READY_TIMEOUT, Engine, popen_engine
+from doushouqi.engine_protocol import EngineError, EngineTerminatedError, Option
 
 __all__ = ["SimpleAnalysis", "SimpleEngine"]
 

@@ -15,9 +15,9 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 
-from .analysis import Info, PovScore, Score
-from .board import Board, InvalidMoveError, Move
-from .rules import BUILTIN_RULE_SETS, RuleSet
+from doushouqi.analysis import Info, PovScore, Score
+from doushouqi.board import Board, InvalidMoveError, Move
+from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet
 
 __all__ = [
     "RULE_OPTIONS",

@@ -20,19 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .squares import (
-    ANIMAL_LETTERS,
-    ANIMAL_NAMES,
-    BLUE,
-    COLOR_NAMES,
-    DENS,
-    RED,
-    code_animal,
-    code_color,
-    may_stand,
-    piece_code,
-    square_name,
-)
+from doushouqi.squares import ANIMAL_LETTERS, ANIMAL_NAMES, BLUE, COLOR_NAMES, DENS, RED, code_animal, code_color, may_stand, piece_code, square_name
 
 __all__ = [
     "MAX_HALFMOVE_CLOCK",

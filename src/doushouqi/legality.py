@@ -15,26 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from .moves import Move
-from .squares import (
-    ANIMAL_NAMES,
-    COLOR_NAMES,
-    DENS,
-    JUMPS,
-    LION,
-    RAT,
-    STEPS,
-    TIGER,
-    TRAPS,
-    WATER,
-    code_animal,
-    code_color,
-    square_name,
-)
+from doushouqi.moves import Move
+from doushouqi.squares import ANIMAL_NAMES, COLOR_NAMES, DENS, JUMPS, LION, RAT, STEPS, TIGER, TRAPS, WATER, code_animal, code_color, square_name
 
 if TYPE_CHECKING:
-    from .outcome import Outcome
-    from .rules import RuleSet
+    from doushouqi.outcome import Outcome
+    from doushouqi.rules import RuleSet
 
 __all__ = ["explain_illegal"]
 

@@ -31,30 +31,14 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .analysis import Info, Limit, Score
-from .board import Board
-from .engine import (
-    Engine,
-    EngineError,
-    EngineMoveError,
-    EngineNoMoveError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-)
-from .match_stats import (
-    Z95,
-    MatchScore,
-    Sprt,
-    elo_estimate,
-    elo_from_score,
-    score_from_elo,
-    sprt_bounds,
-    sprt_llr,
-)
-from .notation import termination_label
-from .outcome import Termination
-from .rules import RuleSet, find_rules
-from .squares import BLUE, COLOR_NAMES, RED
+from doushouqi.analysis import Info, Limit, Score
+from doushouqi.board import Board
+from doushouqi.engine import Engine, EngineError, EngineMoveError, EngineNoMoveError, EngineTerminatedError, EngineTimeoutError
+from doushouqi.match_stats import Z95, MatchScore, Sprt, elo_estimate, elo_from_score, score_from_elo, sprt_bounds, sprt_llr
+from doushouqi.notation import termination_label
+from doushouqi.outcome import Termination
+from doushouqi.rules import RuleSet, find_rules
+from doushouqi.squares import BLUE, COLOR_NAMES, RED
 
 __all__ = [
     "Z95",
@@ -575,7 +559,7 @@ class Match:
         return result
 
     def _write_record(self, result: GameResult, board: Board, moves: Sequence[MoveTime]) -> None:
-        from .record import GameRecord, format_date, write_record
+        from doushouqi.record import GameRecord, format_date, write_record
 
         assert self.config.records is not None
         record = GameRecord.from_board(

@@ -10,7 +10,7 @@ depends on the position: :class:`doushouqi.board.Board` decides
 
 from __future__ import annotations
 
-from .squares import parse_square, square_name
+from doushouqi.squares import parse_square, square_name
 
 __all__ = ["InvalidMoveError", "Move"]
 

@@ -30,25 +30,10 @@ import re
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
-from .board import Board, IllegalMoveError, Move, Piece
-from .outcome import Outcome, Termination
-from .rules import RuleSet, find_rules
-from .squares import (
-    ANIMAL_LETTERS,
-    ANIMALS,
-    BLUE,
-    CAT,
-    DOG,
-    ELEPHANT,
-    LEOPARD,
-    LION,
-    RAT,
-    RED,
-    TIGER,
-    WOLF,
-    parse_square,
-    square_name,
-)
+from doushouqi.board import Board, IllegalMoveError, Move, Piece
+from doushouqi.outcome import Outcome, Termination
+from doushouqi.rules import RuleSet, find_rules
+from doushouqi.squares import ANIMAL_LETTERS, ANIMALS, BLUE, CAT, DOG, ELEPHANT, LEOPARD, LION, RAT, RED, TIGER, WOLF, parse_square, square_name
 
 __all__ = [
     "LANGUAGES",

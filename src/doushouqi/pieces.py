@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from .squares import ANIMAL_LETTERS, ANIMAL_NAMES, BLUE, RED, code_animal, code_color, piece_code
+from doushouqi.squares import ANIMAL_LETTERS, ANIMAL_NAMES, BLUE, RED, code_animal, code_color, piece_code
 
 __all__ = ["Piece"]
 

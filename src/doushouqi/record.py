@@ -82,12 +82,12 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
-from .board import Board, IllegalMoveError, Move
-from .notation import Lang
-from .outcome import Outcome, Termination
-from .record_tree import GLYPHS, GameNode, Variation
-from .rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
-from .san import move_to_san
+from doushouqi.board import Board, IllegalMoveError, Move
+from doushouqi.notation import Lang
+from doushouqi.outcome import Outcome, Termination
+from doushouqi.record_tree import GLYPHS, GameNode, Variation
+from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
+from doushouqi.san import move_to_san
 
 __all__ = [
     "GLYPHS",
@@ -514,7 +514,7 @@ def write_records(records: Iterable[GameRecord], *, san: bool = False, lang: Lan
 def read_records(text: str, *, name: str | None = None) -> list[GameRecord]:
     """Every record in the text (none for an empty text); RecordError on the first bad one.
     ``name`` (a file name) goes into the errors."""
-    from . import record_reader
+    from doushouqi import record_reader
 
     return record_reader.read_records(text, name=name)
 
@@ -532,7 +532,7 @@ def read_record(text: str, *, name: str | None = None) -> GameRecord:
     ...
     doushouqi.record.RecordError: club.jgn:3: illegal move 'Ea6': the elephant on a4 cannot ...
     """
-    from . import record_reader
+    from doushouqi import record_reader
 
     return record_reader.read_record(text, name=name)
 
@@ -558,7 +558,7 @@ def read_game(handle: LineSource, *, name: str | None = None) -> GameRecord | No
     >>> read_game(handle).tags, read_game(handle)
     ({'Event': '3'}, None)
     """
-    from . import record_reader
+    from doushouqi import record_reader
 
     return record_reader.read_game(handle, name=name)
 
@@ -571,7 +571,7 @@ def iter_games(
     A bad game raises its RecordError, or, when ``errors`` is a list, goes into it and is
     skipped.
     """
-    from . import record_reader
+    from doushouqi import record_reader
 
     return record_reader.iter_games(handle, errors=errors)
 
@@ -581,13 +581,13 @@ def load_records(
 ) -> list[GameRecord]:
     """Every game in a UTF-8 file, by its path, read one at a time; errors name the file
     (``games.jgn:12: …``). With ``errors`` a list, bad games go into it and are skipped."""
-    from . import record_reader
+    from doushouqi import record_reader
 
     return record_reader.load_records(path, errors=errors)
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
     """The one game in a UTF-8 file, by its path; errors name the file."""
-    from . import record_reader
+    from doushouqi import record_reader
 
     return record_reader.load_record(path)

@@ -16,22 +16,12 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move
-from .outcome import Termination
-from .record import (
-    _MAX_NAG,
-    RESULTS,
-    GameRecord,
-    LineSource,
-    RecordError,
-    _date_problem,
-    _label,
-    _play,
-    _result_problem,
-)
-from .record_tree import GLYPHS, Variation
-from .rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
-from .san import AmbiguousMoveError, parse_san
+from doushouqi.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move
+from doushouqi.outcome import Termination
+from doushouqi.record import _MAX_NAG, RESULTS, GameRecord, LineSource, RecordError, _date_problem, _label, _play, _result_problem
+from doushouqi.record_tree import GLYPHS, Variation
+from doushouqi.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
+from doushouqi.san import AmbiguousMoveError, parse_san
 
 __all__ = [
     "iter_games",

@@ -31,11 +31,11 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .board import Board, Move
-from .notation import Lang
+from doushouqi.board import Board, Move
+from doushouqi.notation import Lang
 
 if TYPE_CHECKING:
-    from .record import GameRecord
+    from doushouqi.record import GameRecord
 
 __all__ = ["GLYPHS", "GameNode", "Variation"]
 

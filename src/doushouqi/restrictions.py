@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Protocol
 
-from .rules import Repetition, RuleSet
-from .squares import CAPTURED, TRAPS_ALL, code_color
-from .zobrist import PIECE_SQUARE_KEYS, TURN_KEY
+from doushouqi.rules import Repetition, RuleSet
+from doushouqi.squares import CAPTURED, TRAPS_ALL, code_color
+from doushouqi.zobrist import PIECE_SQUARE_KEYS, TURN_KEY
 
 __all__ = ["forbidden_by_restrictions"]
 

@@ -46,25 +46,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .board import Board, InvalidMoveError, Move
-from .notation import (
-    LANGUAGES,
-    IllegalNotationMoveError,
-    Lang,
-    NotationError,
-    animal_letter,
-    animal_name,
-    color_name,
-)
-from .squares import (
-    ANIMAL_LETTERS,
-    ANIMALS,
-    DOG,
-    FILE_NAMES,
-    WOLF,
-    parse_square,
-    square_name,
-)
+from doushouqi.board import Board, InvalidMoveError, Move
+from doushouqi.notation import LANGUAGES, IllegalNotationMoveError, Lang, NotationError, animal_letter, animal_name, color_name
+from doushouqi.squares import ANIMAL_LETTERS, ANIMALS, DOG, FILE_NAMES, WOLF, parse_square, square_name
 
 __all__ = ["AmbiguousMoveError", "InvalidSanError", "move_to_san", "parse_san"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from .fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER
-from .squares import DEN, DENS, code_color, may_stand
+from doushouqi.fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER
+from doushouqi.squares import DEN, DENS, code_color, may_stand
 
 __all__ = ["Status", "position_status"]
 

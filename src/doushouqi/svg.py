@@ -21,24 +21,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 from xml.sax.saxutils import escape
 
-from .squares import (
-    BLUE,
-    COLOR_NAMES,
-    DENS,
-    FILE_NAMES,
-    NUM_SQUARES,
-    RANK_NAMES,
-    RED,
-    TRAPS,
-    WATER,
-    WOLF,
-    square_name,
-)
+from doushouqi.squares import BLUE, COLOR_NAMES, DENS, FILE_NAMES, NUM_SQUARES, RANK_NAMES, RED, TRAPS, WATER, WOLF, square_name
 
 if TYPE_CHECKING:
-    from .moves import Move
-    from .pieces import Piece
-    from .rules import RuleSet
+    from doushouqi.moves import Move
+    from doushouqi.pieces import Piece
+    from doushouqi.rules import RuleSet
 
 __all__ = ["ANIMAL_LABELS", "Drawable", "board_svg"]
 

@@ -48,23 +48,11 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .board import Board, Move
-from .outcome import Termination
-from .rules import BUILTIN_RULE_SETS, RuleSet
-from .squares import BLUE, code_animal, code_color
-from .tablebase_format import (
-    BROKEN,
-    DRAW,
-    SUFFIX,
-    WIN,
-    TablebaseError,
-    TableData,
-    index_of,
-    out_of_scope_reason,
-    read_table,
-    signature_name,
-    value_key,
-)
+from doushouqi.board import Board, Move
+from doushouqi.outcome import Termination
+from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet
+from doushouqi.squares import BLUE, code_animal, code_color
+from doushouqi.tablebase_format import BROKEN, DRAW, SUFFIX, WIN, TablebaseError, TableData, index_of, out_of_scope_reason, read_table, signature_name, value_key
 
 __all__ = [
     "ENV_VAR",

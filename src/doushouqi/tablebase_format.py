@@ -46,8 +46,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .rules import Ranks, Repetition, RuleSet
-from .squares import ANIMAL_LETTERS, DENS, ELEPHANT, RAT, WATER
+from doushouqi.rules import Ranks, Repetition, RuleSet
+from doushouqi.squares import ANIMAL_LETTERS, DENS, ELEPHANT, RAT, WATER
 
 __all__ = [
     "BROKEN",

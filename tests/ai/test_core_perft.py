@@ -14,16 +14,7 @@ from doushouqi.ai.state import S_FORBID
 from doushouqi.board import Board
 from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet
 
-from .helpers import (
-    INTERNATIONAL_RESTRICTED,
-    MIDGAME,
-    ONLY_7_3,
-    ONLY_17_5,
-    ONLY_MUST_VARY,
-    START,
-    fen_of,
-    play,
-)
+from ai.helpers import INTERNATIONAL_RESTRICTED, MIDGAME, ONLY_7_3, ONLY_17_5, ONLY_MUST_VARY, START, fen_of, play
 
 START_PERFT = [24, 576, 12_240, 260_099, 5_111_620, 100_453_636]
 MIDGAME_PERFT = [20, 303, 6_245, 102_800, 2_138_872]

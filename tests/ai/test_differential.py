@@ -23,14 +23,7 @@ from doushouqi.restrictions import forbidden_by_restrictions
 from doushouqi.rules import BUILTIN_RULE_SETS, Repetition, RuleSet
 from doushouqi.squares import DENS, WATER
 
-from .helpers import (
-    INTERNATIONAL_RESTRICTED,
-    ONLY_7_3,
-    ONLY_17_5,
-    ONLY_MUST_VARY,
-    START,
-    fen_from_codes,
-)
+from ai.helpers import INTERNATIONAL_RESTRICTED, ONLY_7_3, ONLY_17_5, ONLY_MUST_VARY, START, fen_from_codes
 
 RULE_SETS = [
     *BUILTIN_RULE_SETS.values(),

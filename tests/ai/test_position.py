@@ -21,7 +21,7 @@ from doushouqi.ai import (
 from doushouqi.ai.state import S_FORBID, S_HASH
 from doushouqi.board import Board, Move
 
-from .helpers import MIDGAME, START, fen_of, play
+from ai.helpers import MIDGAME, START, fen_of, play
 
 
 def test_start_position_matches_the_library() -> None:

@@ -9,16 +9,7 @@ from doushouqi.ai import Position
 from doushouqi.board import Board
 from doushouqi.rules import RuleSet
 
-from .helpers import (
-    ONLY_7_3,
-    ONLY_17_5,
-    ONLY_MUST_VARY,
-    START,
-    engine_moves,
-    fen_of,
-    library_moves,
-    play,
-)
+from ai.helpers import ONLY_7_3, ONLY_17_5, ONLY_MUST_VARY, START, engine_moves, fen_of, library_moves, play
 
 BOTH_WINDOWS = RuleSet(name="7-3 and 17-5", rule_7_3=True, rule_17_5=True)
 

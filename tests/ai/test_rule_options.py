@@ -9,7 +9,7 @@ from doushouqi.ai import Position
 from doushouqi.board import Board
 from doushouqi.rules import RuleSet
 
-from .helpers import engine_moves, fen_of, library_moves
+from ai.helpers import engine_moves, fen_of, library_moves
 
 
 def moves_from(fen: str, rules: str | RuleSet, square: str) -> set[str]:

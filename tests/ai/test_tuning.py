@@ -23,7 +23,7 @@ from doushouqi.ai.eval_params import (
 from doushouqi.ai.evaluate import static_eval
 from doushouqi.board import Board
 
-from .helpers import MIDGAME, START, fen_from_codes
+from ai.helpers import MIDGAME, START, fen_from_codes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from load_tool import load_tool

@@ -31,7 +31,7 @@ from doushouqi.engine import (
 from doushouqi.rules import RuleSet
 from doushouqi.squares import BLUE, RED
 
-from .conftest import FakeCommand
+from engine.conftest import FakeCommand
 
 T = TypeVar("T")
 

@@ -33,7 +33,7 @@ from doushouqi.engine import (
 from doushouqi.rules import BUILTIN_RULE_SETS, Ranks, Repetition, RuleSet, load_rules_file
 from doushouqi.squares import ANIMAL_LETTERS, NUM_SQUARES, may_stand
 
-from .conftest import FakeCommand
+from engine.conftest import FakeCommand
 
 CLASSIC = BUILTIN_RULE_SETS["classic"]
 #: Red's rat in the water at b4, Blue's rat on the land at b3: a capture across the water edge,

@@ -35,7 +35,7 @@ from doushouqi.match import (
 from doushouqi.outcome import Termination
 from doushouqi.rules import RuleSet
 
-from .conftest import FakeCommand
+from engine.conftest import FakeCommand
 
 # ------------------------------------------------------------------------ statistics
 

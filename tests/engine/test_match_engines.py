@@ -26,7 +26,7 @@ from doushouqi.match import (
 from doushouqi.record import read_record
 from doushouqi.rules import find_rules
 
-from .conftest import FakeCommand
+from engine.conftest import FakeCommand
 
 MOVETIME = MatchTimeControl(movetime=0.02)
 #: A move time comment: score for the mover (pawns or den moves) / depth, then the time.

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from .live import LiveServer, make_settings, running
-from .postgres import find_bindir
-from .redis_server import RedisServer, redis_server_path
+from server.live import LiveServer, make_settings, running
+from server.postgres import find_bindir
+from server.redis_server import RedisServer, redis_server_path
 
 __all__ = ["CLUSTER_MARKS", "node_settings", "started_nodes"]
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from .cluster_nodes import started_nodes
-from .live import LiveServer, ManualTime, make_settings, running
-from .postgres import create_database, postgres_server
-from .redis_server import RedisServer, redis_server
+from server.cluster_nodes import started_nodes
+from server.live import LiveServer, ManualTime, make_settings, running
+from server.postgres import create_database, postgres_server
+from server.redis_server import RedisServer, redis_server
 
 _database_names = itertools.count()
 

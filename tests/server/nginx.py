@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .ports import free_port
+from server.ports import free_port
 
 HOST = "127.0.0.1"
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .ports import free_port
+from server.ports import free_port
 
 HOST = "127.0.0.1"
 

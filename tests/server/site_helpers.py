@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 
 from doushouqi.server.context import AppContext
 
-from .live import HOST, GameSocket, LiveServer, Player
+from server.live import HOST, GameSocket, LiveServer, Player
 
 T = TypeVar("T")
 

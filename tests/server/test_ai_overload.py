@@ -13,7 +13,7 @@ from doushouqi.board import Board
 from doushouqi.server.ai_effort import MIN_MOVETIME, effective_movetime
 from doushouqi.server.ai_pool import AiMove, AiRequest, ProcessPoolAi, RandomAi, board_for
 
-from .live import LiveServer, ManualTime, first_ai_replies, make_settings, metric, running
+from server.live import LiveServer, ManualTime, first_ai_replies, make_settings, metric, running
 
 WANGO = Board().rules.to_mapping()
 

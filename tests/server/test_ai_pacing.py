@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .live import GameSocket, make_settings, move, running
+from server.live import GameSocket, make_settings, move, running
 
 
 def reply_after(ws: GameSocket, text: str) -> float:

@@ -29,8 +29,8 @@ from doushouqi.server.ai_jobs import GROUP, KINDS, Keys, backlog_from
 from doushouqi.server.ai_pool import AiRequest, JobKind, board_for
 from doushouqi.server.ai_redis import RedisAi
 
-from .live import GameSocket, first_ai_replies, make_settings, metric, running
-from .redis_server import RedisServer, redis_server, redis_server_path
+from server.live import GameSocket, first_ai_replies, make_settings, metric, running
+from server.redis_server import RedisServer, redis_server, redis_server_path
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is missing")
 

@@ -19,7 +19,7 @@ from doushouqi.server.ai_pool import AiRequest, ProcessPoolAi
 from doushouqi.server.context import AppContext
 from doushouqi.server.settings import Settings
 
-from .live import GameSocket, LiveServer, Player, make_settings
+from server.live import GameSocket, LiveServer, Player, make_settings
 
 AI_MOVETIME = 0.2
 ANALYSIS_MOVETIME = 2.0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from doushouqi.server.settings import RateLimit
 
-from .live import LiveServer, ManualTime, make_settings, running
+from server.live import LiveServer, ManualTime, make_settings, running
 
 
 def test_register_login_logout(server: LiveServer) -> None:

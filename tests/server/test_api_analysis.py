@@ -8,7 +8,7 @@ from doushouqi.board import Board
 from doushouqi.server.ai_pool import ProcessPoolAi
 from doushouqi.server.settings import RateLimit
 
-from .live import DEN_GAME, LiveServer, make_settings, move, running
+from server.live import DEN_GAME, LiveServer, make_settings, move, running
 
 DEN_IN_ONE = "7/3L3/7/7/7/7/7/7/e6 w"  # Red's lion beside Blue's den
 

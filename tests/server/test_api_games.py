@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from doushouqi.record import read_record
 
-from .live import DEN_GAME, LiveServer, move, start_online
+from server.live import DEN_GAME, LiveServer, move, start_online
 
 
 def test_create_checks_its_input(server: LiveServer) -> None:

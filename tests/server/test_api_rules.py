@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from doushouqi.rules import BUILTIN_RULE_SETS
 
-from .live import LiveServer
+from server.live import LiveServer
 
 
 def test_rule_sets_are_listed_with_their_options(server: LiveServer) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from doushouqi.server.settings import RateLimit
 
-from .live import LiveServer, make_settings, running
+from server.live import LiveServer, make_settings, running
 
 LION_AT_THE_DEN = "7/3L3/7/7/7/7/7/7/r6"  # Red lion on d8 (Blue's trap), Blue rat on a1
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .live import LiveServer, ManualTime
+from server.live import LiveServer, ManualTime
 
 SWISS = {"kind": "swiss", "name": "Cup", "time_control": "5+3", "rounds": 3, "starts_in": 60}
 

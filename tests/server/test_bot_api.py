@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from .live import LiveServer, Player, move
+from server.live import LiveServer, Player, move
 
 
 class Stream:

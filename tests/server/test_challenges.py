@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .live import LiveServer, ManualTime, Player
-from .site_helpers import site_socket
-from .test_notifications import needs_cluster
+from server.live import LiveServer, ManualTime, Player
+from server.site_helpers import site_socket
+from server.test_notifications import needs_cluster
 
 
 def challenge(sender: Player, to: str, **body: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .live import GameSocket, LiveServer, ManualTime, Player, make_settings, running, start_online
+from server.live import GameSocket, LiveServer, ManualTime, Player, make_settings, running, start_online
 
 
 def chat(ws: GameSocket, **fields: Any) -> None:

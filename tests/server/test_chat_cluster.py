@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cluster_nodes import CLUSTER_MARKS
-from .live import GameSocket, LiveServer
+from server.cluster_nodes import CLUSTER_MARKS
+from server.live import GameSocket, LiveServer
 
 pytestmark = CLUSTER_MARKS
 

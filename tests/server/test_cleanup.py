@@ -14,8 +14,8 @@ from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.models import AuthTokenRow
 
-from .live import LiveServer, ManualTime, Player, make_settings, running
-from .postgres import find_bindir
+from server.live import LiveServer, ManualTime, Player, make_settings, running
+from server.postgres import find_bindir
 
 DAY = 86400.0
 YEAR = 365 * DAY  # the guest cookie's life (Settings.guest_days)

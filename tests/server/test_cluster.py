@@ -16,14 +16,14 @@ from alembic.runtime.migration import MigrationContext
 from doushouqi.server.ai_pool import RandomAi
 from doushouqi.server.db.database import Database
 
-from .cluster_nodes import CLUSTER_MARKS, node_settings
-from .live import DEN_GAME, GameSocket, LiveServer, Player, move, running
-from .nginx import nginx_in_front, nginx_path
-from .ports import free_port
-from .redis_server import RedisServer
-from .test_bot_api import Stream
-from .test_crash_recovery import Client, serving
-from .test_guest_names import LATEST_REVISION
+from server.cluster_nodes import CLUSTER_MARKS, node_settings
+from server.live import DEN_GAME, GameSocket, LiveServer, Player, move, running
+from server.nginx import nginx_in_front, nginx_path
+from server.ports import free_port
+from server.redis_server import RedisServer
+from server.test_bot_api import Stream
+from server.test_crash_recovery import Client, serving
+from server.test_guest_names import LATEST_REVISION
 
 pytestmark = CLUSTER_MARKS
 

@@ -14,7 +14,7 @@ import redis as sync_redis
 from doushouqi.server.cluster import Cluster
 from doushouqi.server.timesource import SystemTime
 
-from .redis_server import RedisServer, redis_server_path
+from server.redis_server import RedisServer, redis_server_path
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed")
 

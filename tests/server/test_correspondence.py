@@ -10,7 +10,7 @@ import pytest
 
 from doushouqi.clock import DAY
 
-from .live import LiveServer, ManualTime, Player, make_settings, move, running, start_online
+from server.live import LiveServer, ManualTime, Player, make_settings, move, running, start_online
 
 
 def _my_turn(player: Player) -> list[dict]:  # type: ignore[type-arg]

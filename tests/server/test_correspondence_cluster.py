@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from .cluster_nodes import CLUSTER_MARKS
-from .live import LiveServer, move
+from server.cluster_nodes import CLUSTER_MARKS
+from server.live import LiveServer, move
 
 pytestmark = CLUSTER_MARKS
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import httpx
 
-from .live import DEN_GAME, HOST, GameSocket, move
-from .ports import free_port
+from server.live import DEN_GAME, HOST, GameSocket, move
+from server.ports import free_port
 
 
 class ServeProcess:

@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from .live import HOST, LiveServer, Player
+from server.live import HOST, LiveServer, Player
 
 EVIL = "https://evil.example"
 

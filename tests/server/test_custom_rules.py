@@ -13,7 +13,7 @@ from doushouqi.record import read_record
 from doushouqi.rules import BUILTIN_RULE_SETS
 from doushouqi.server.ai_pool import AiMove, AiRequest, RandomAi, board_for
 
-from .live import GameSocket, LiveServer, ManualTime, make_settings, move, running
+from server.live import GameSocket, LiveServer, ManualTime, make_settings, move, running
 
 #: Classic rules, except that an animal in an enemy trap may still capture.
 TRAP_CAPTURES = {"parent": "classic", "trapped_can_capture": True}

@@ -11,7 +11,7 @@ from doushouqi.server.domain import (
     RejectCode,
 )
 
-from .helpers import BLUE_ID, RED_ID, SPECTATOR, T0, ai_game, ok, online_game, refused, types
+from server.helpers import BLUE_ID, RED_ID, SPECTATOR, T0, ai_game, ok, online_game, refused, types
 
 
 def test_the_player_who_stayed_may_call_it_a_draw() -> None:

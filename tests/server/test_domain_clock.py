@@ -18,7 +18,7 @@ from doushouqi.server.domain import (
     next_deadline,
 )
 
-from .helpers import BLUE_ID, HEMMED_FEN, RED_ID, T0, ok, online_game, refused, types
+from server.helpers import BLUE_ID, HEMMED_FEN, RED_ID, T0, ok, online_game, refused, types
 
 
 def test_an_early_tick_changes_nothing() -> None:

@@ -19,7 +19,7 @@ from doushouqi.server.domain.recovery import (
     resume_after_downtime,
 )
 
-from .helpers import BLUE_ID, RED_ID, T0, ok, online_game
+from server.helpers import BLUE_ID, RED_ID, T0, ok, online_game
 
 
 def test_a_move_within_the_days_is_fine_and_resets_them() -> None:

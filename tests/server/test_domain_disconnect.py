@@ -19,19 +19,7 @@ from doushouqi.server.domain import (
     next_deadline,
 )
 
-from .helpers import (
-    BLUE_ID,
-    OWNER,
-    RED_ID,
-    T0,
-    ai_game,
-    ok,
-    online_game,
-    play,
-    refused,
-    same_screen_game,
-    types,
-)
+from server.helpers import BLUE_ID, OWNER, RED_ID, T0, ai_game, ok, online_game, play, refused, same_screen_game, types
 
 
 def test_a_disconnect_is_reported_with_its_deadline() -> None:

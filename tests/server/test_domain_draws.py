@@ -18,20 +18,7 @@ from doushouqi.server.domain import (
     Tick,
 )
 
-from .helpers import (
-    BLUE_ID,
-    OWNER,
-    RED_ID,
-    SPECTATOR,
-    T0,
-    ai_game,
-    ok,
-    online_game,
-    play,
-    refused,
-    same_screen_game,
-    types,
-)
+from server.helpers import BLUE_ID, OWNER, RED_ID, SPECTATOR, T0, ai_game, ok, online_game, play, refused, same_screen_game, types
 
 # ---------------------------------------------------------------------- resignation
 

@@ -32,23 +32,7 @@ from doushouqi.server.domain import (
     new_game,
 )
 
-from .helpers import (
-    BLUE_ID,
-    DEN_FEN,
-    OWNER,
-    RED_ID,
-    SPECTATOR,
-    T0,
-    ai_game,
-    blue_player,
-    ok,
-    online_game,
-    play,
-    red_player,
-    refused,
-    same_screen_game,
-    types,
-)
+from server.helpers import BLUE_ID, DEN_FEN, OWNER, RED_ID, SPECTATOR, T0, ai_game, blue_player, ok, online_game, play, red_player, refused, same_screen_game, types
 
 # ---------------------------------------------------------------------- set-up
 

@@ -34,7 +34,7 @@ from doushouqi.server.domain import (
 from doushouqi.server.domain.recovery import resume_after_downtime
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 
-from .helpers import RED_ID, T0, blue_player, ok, red_player, refused, same_screen_game, types
+from server.helpers import RED_ID, T0, blue_player, ok, red_player, refused, same_screen_game, types
 
 WAIT = 600.0
 DEADLINE = T0 + WAIT

@@ -17,24 +17,7 @@ from doushouqi.server.domain import (
     RejectCode,
 )
 
-from .helpers import (
-    BLUE_ID,
-    DEN_FEN,
-    HEMMED_FEN,
-    LAST_ANIMAL_FEN,
-    OWNER,
-    RED_ID,
-    REPEAT,
-    SPECTATOR,
-    T0,
-    ai_game,
-    ok,
-    online_game,
-    play,
-    refused,
-    same_screen_game,
-    types,
-)
+from server.helpers import BLUE_ID, DEN_FEN, HEMMED_FEN, LAST_ANIMAL_FEN, OWNER, RED_ID, REPEAT, SPECTATOR, T0, ai_game, ok, online_game, play, refused, same_screen_game, types
 
 
 def test_a_move_is_played_and_reported() -> None:
@@ -190,7 +173,7 @@ def test_no_move_after_the_end() -> None:
 def test_blue_may_move_first() -> None:
     from doushouqi.server.domain import GameSpec, Mode, new_game
 
-    from .helpers import blue_player, red_player, started
+    from server.helpers import blue_player, red_player, started
 
     spec = GameSpec(Mode.ONLINE, (red_player(), blue_player()), first_player=1)
     game = started(new_game(spec, game_id="g", now=T0))

@@ -43,7 +43,7 @@ from doushouqi.server.domain import (
 )
 from doushouqi.server.domain.model import replay
 
-from .helpers import T0, blue_player, red_player
+from server.helpers import T0, blue_player, red_player
 
 ACTORS: list[Actor] = [
     Account(1),

@@ -28,20 +28,7 @@ from doushouqi.server.domain import (
     rematch_spec,
 )
 
-from .helpers import (
-    BLUE_ID,
-    OWNER,
-    RED_ID,
-    T0,
-    ai_game,
-    ok,
-    online_game,
-    play,
-    quiet_moves,
-    red_player,
-    same_screen_game,
-    started,
-)
+from server.helpers import BLUE_ID, OWNER, RED_ID, T0, ai_game, ok, online_game, play, quiet_moves, red_player, same_screen_game, started
 
 ELEVEN_ROUNDS = quiet_moves(21)  # 21 moves: the 11th round has begun
 TEN_ROUNDS = ELEVEN_ROUNDS[:20]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doushouqi.server.domain import SERVER, Abort, GameStatus, RejectCode, Resign
 
-from .helpers import BLUE_ID, RED_ID, T0, ok, online_game, refused
+from server.helpers import BLUE_ID, RED_ID, T0, ok, online_game, refused
 
 
 def test_a_player_cannot_abort_a_tournament_game() -> None:

@@ -25,7 +25,7 @@ from doushouqi.server.domain import (
     apply,
 )
 
-from .helpers import BLUE_ID, DEN_FEN, RED_ID, T0, ok, online_game, play, refused
+from server.helpers import BLUE_ID, DEN_FEN, RED_ID, T0, ok, online_game, play, refused
 
 
 def test_versions_count_accepted_commands() -> None:

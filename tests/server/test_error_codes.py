@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 from doushouqi.server.settings import STATIC_DIR
 from doushouqi.server.translations import LANGS, load_table
 
-from .live import LiveServer
+from server.live import LiveServer
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "doushouqi" / "server"
 

@@ -15,7 +15,7 @@ from doushouqi.server import explorer
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.models_explorer import OpeningMoveRow
 
-from .live import LiveServer, move, start_online
+from server.live import LiveServer, move, start_online
 
 START = Board().fen()
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from .cluster_nodes import CLUSTER_MARKS, started_nodes
-from .live import LiveServer, move
-from .redis_server import RedisServer
+from server.cluster_nodes import CLUSTER_MARKS, started_nodes
+from server.live import LiveServer, move
+from server.redis_server import RedisServer
 
 pytestmark = CLUSTER_MARKS
 

@@ -12,7 +12,7 @@ import pytest
 from doushouqi.server.ai_pool import AiMove, AiRequest, RandomAi
 from doushouqi.server.logcontext import GameIdFilter
 
-from .live import ManualTime, make_settings, running
+from server.live import ManualTime, make_settings, running
 
 
 class NoEngine(RandomAi):

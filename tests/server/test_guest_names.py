@@ -13,8 +13,8 @@ from sqlalchemy import inspect
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
 
-from .live import LiveServer, ManualTime, Player, make_settings, running
-from .test_persistence_restart import schema_differences
+from server.live import LiveServer, ManualTime, Player, make_settings, running
+from server.test_persistence_restart import schema_differences
 
 LATEST_REVISION = "0005"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from doushouqi.server.ai_pool import ProcessPoolAi
 from doushouqi.server.context import AppContext
 
-from .live import LiveServer, make_settings
+from server.live import LiveServer, make_settings
 
 
 def test_a_hint_right_after_start_succeeds(tmp_path: Path) -> None:

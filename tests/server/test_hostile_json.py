@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from doushouqi.server.json_input import MAX_DEPTH, BadJsonError, parse_json
 
-from .live import GameSocket, LiveServer, Player, make_settings, move, running, start_online
+from server.live import GameSocket, LiveServer, Player, make_settings, move, running, start_online
 
 LIMIT = 4096  # Settings.max_message_bytes
 #: Every character, the lone surrogates (category Cs) included.

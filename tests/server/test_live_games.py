@@ -7,7 +7,7 @@ from typing import Any
 
 from doushouqi.server.api.watch import best_first
 
-from .live import DEN_GAME, GameSocket, LiveServer, move, start_online
+from server.live import DEN_GAME, GameSocket, LiveServer, move, start_online
 
 
 def live(server: LiveServer, **params: Any) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import pytest
 
 from doushouqi.server.settings import Settings
 
-from .live import LiveServer, ManualTime, make_settings, running
+from server.live import LiveServer, ManualTime, make_settings, running
 
 WAIT = 300.0
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from doushouqi.server.ratelimit import LoginThrottle
 from doushouqi.server.settings import RateLimit
 
-from .live import LiveServer, ManualTime, Player, make_settings, running
+from server.live import LiveServer, ManualTime, Player, make_settings, running
 
 WRONG = {"username": "owner", "password": "not the password"}
 RIGHT = {"username": "owner", "password": "correct horse"}

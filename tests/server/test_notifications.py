@@ -9,10 +9,10 @@ import pytest
 from doushouqi.server.notifications import notify, push
 from doushouqi.server.pairing import forget_old
 
-from .live import LiveServer, ManualTime
-from .postgres import find_bindir
-from .redis_server import redis_server_path
-from .site_helpers import in_server, same_browser, site_socket
+from server.live import LiveServer, ManualTime
+from server.postgres import find_bindir
+from server.redis_server import redis_server_path
+from server.site_helpers import in_server, same_browser, site_socket
 
 needs_cluster = pytest.mark.skipif(
     redis_server_path() is None or find_bindir() is None,

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from .live import move
-from .ports import free_port
-from .test_crash_recovery import Client, serving
+from server.live import move
+from server.ports import free_port
+from server.test_crash_recovery import Client, serving
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 

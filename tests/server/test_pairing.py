@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from .live import LiveServer, ManualTime, Player
-from .site_helpers import site_socket
+from server.live import LiveServer, ManualTime, Player
+from server.site_helpers import site_socket
 
 JSON = {"Content-Type": "application/json"}
 

@@ -16,9 +16,9 @@ from doushouqi.server.db.models_pairing import SeekRow
 from doushouqi.server.domain import Guest
 from doushouqi.server.pairing import match_once
 
-from .cluster_nodes import CLUSTER_MARKS
-from .live import LiveServer
-from .site_helpers import in_server, site_socket
+from server.cluster_nodes import CLUSTER_MARKS
+from server.live import LiveServer
+from server.site_helpers import in_server, site_socket
 
 pytestmark = CLUSTER_MARKS
 

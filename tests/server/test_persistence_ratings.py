@@ -11,7 +11,7 @@ from doushouqi.server.db.models import AccountRow
 from doushouqi.server.db.repo import create_account, record_result
 from doushouqi.server.domain import Resign
 
-from .helpers import BLUE_ID, ok, online_game, play, quiet_moves
+from server.helpers import BLUE_ID, ok, online_game, play, quiet_moves
 
 
 def test_two_rated_games_finishing_together_both_update_the_rating(tmp_path: Path) -> None:

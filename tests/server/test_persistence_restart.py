@@ -10,7 +10,7 @@ from alembic.migration import MigrationContext
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.models import Base
 
-from .live import ManualTime, make_settings, move, running, start_online
+from server.live import ManualTime, make_settings, move, running, start_online
 
 
 def schema_differences(url: str) -> list[object]:

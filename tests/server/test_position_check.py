@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doushouqi.board import Board
 
-from .live import LiveServer
+from server.live import LiveServer
 
 
 def test_a_valid_setup_gets_its_position_string_and_destinations(server: LiveServer) -> None:

@@ -26,7 +26,7 @@ from doushouqi.server.api.analysis import MAX_MOVES
 from doushouqi.server.settings import RateLimit
 from doushouqi.squares import DENS, RAT, SQUARE_NAMES, WATER, code_animal, code_color
 
-from .live import Player, make_settings, running
+from server.live import Player, make_settings, running
 
 FEN_MAX_LENGTH = 200  # PositionQuery.fen
 RULE_SETS = sorted(BUILTIN_RULE_SETS)

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from . import test_api_accounts as accounts
-from . import test_api_games as games
-from . import test_persistence_restart as restart
-from . import test_ws_online as online
-from . import test_ws_protocol as protocol
-from .live import LiveServer, ManualTime, make_settings, move, running, start_online
-from .postgres import find_bindir
+from server import test_api_accounts as accounts
+from server import test_api_games as games
+from server import test_persistence_restart as restart
+from server import test_ws_online as online
+from server import test_ws_protocol as protocol
+from server.live import LiveServer, ManualTime, make_settings, move, running, start_online
+from server.postgres import find_bindir
 
 pytestmark = pytest.mark.skipif(
     find_bindir() is None,

@@ -11,10 +11,10 @@ import pytest
 
 from doushouqi.server.settings import Settings
 
-from . import test_guest_names as guests
-from . import test_lobby_expiry as lobby
-from .live import LiveServer, ManualTime, make_settings, running
-from .postgres import find_bindir
+from server import test_guest_names as guests
+from server import test_lobby_expiry as lobby
+from server.live import LiveServer, ManualTime, make_settings, running
+from server.postgres import find_bindir
 
 pytestmark = pytest.mark.skipif(
     find_bindir() is None,

@@ -8,7 +8,7 @@ from typing import Any
 from doushouqi.board import Board
 from doushouqi.server import puzzles
 
-from .live import LiveServer, ManualTime, Player
+from server.live import LiveServer, ManualTime, Player
 
 DAY = 86_400.0
 

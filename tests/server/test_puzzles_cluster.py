@@ -13,11 +13,11 @@ import pytest
 
 from doushouqi.server import puzzles
 
-from .live import LiveServer, Player, running
-from .postgres import find_bindir
-from .redis_server import RedisServer, redis_server, redis_server_path
-from .test_cluster import node_settings
-from .test_puzzles_api import solve
+from server.live import LiveServer, Player, running
+from server.postgres import find_bindir
+from server.redis_server import RedisServer, redis_server, redis_server_path
+from server.test_cluster import node_settings
+from server.test_puzzles_api import solve
 
 pytestmark = [
     pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed"),

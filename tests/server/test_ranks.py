@@ -9,7 +9,7 @@ import pytest
 from doushouqi import scoring
 from doushouqi.server.ranks import RANKS, progress, rank_for_score
 
-from .live import LiveServer
+from server.live import LiveServer
 
 
 def test_the_bands_cover_every_score_without_gaps_or_overlaps() -> None:

@@ -12,9 +12,9 @@ from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
 from doushouqi.server.settings import RateLimit
 
-from .live import LiveServer, ManualTime, Player, make_settings, running
-from .test_guest_names import LATEST_REVISION
-from .test_persistence_restart import schema_differences
+from server.live import LiveServer, ManualTime, Player, make_settings, running
+from server.test_guest_names import LATEST_REVISION
+from server.test_persistence_restart import schema_differences
 
 RECORD = '[Rules "wango"]\n\n1. a3a4 1... a7a6 *\n'
 SIZE = len(RECORD.encode())

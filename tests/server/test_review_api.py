@@ -7,7 +7,7 @@ from pathlib import Path
 
 from doushouqi.server.ai_pool import ProcessPoolAi
 
-from .live import LiveServer, make_settings, running
+from server.live import LiveServer, make_settings, running
 
 DEN_IN_ONE = "7/3L3/7/7/7/7/7/3l3/7 w"  # both lions beside a den: Red must enter first
 

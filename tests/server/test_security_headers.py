@@ -13,7 +13,7 @@ from starlette.types import Message, Receive, Scope, Send
 from doushouqi.server.headers import APP_POLICY, DOCS_POLICY, SecurityHeaders
 from doushouqi.server.settings import STATIC_DIR
 
-from .live import LiveServer
+from server.live import LiveServer
 
 
 def directives(policy: str) -> dict[str, list[str]]:

@@ -8,7 +8,7 @@ from doushouqi.board import Board
 from doushouqi.server.ai_pool import AiMove, AiRequest, Analysis, RandomAi
 from doushouqi.tablebase import probe_moves
 
-from .live import make_settings, running
+from server.live import make_settings, running
 
 RAT_AGAINST_LION = "7/7/7/r6/7/3L3/7/7/7"  # Blue's rat a6, Red's lion d4 (docs/engine.md)
 

@@ -11,10 +11,10 @@ from sqlalchemy import select
 
 from doushouqi.server.db.models_tournament import TournamentRow
 
-from .cluster_nodes import CLUSTER_MARKS, node_settings
-from .live import LiveServer, Player, running
-from .redis_server import RedisServer
-from .test_tournament_director import _higher_id_loses, _open, _resign_open_games, _until
+from server.cluster_nodes import CLUSTER_MARKS, node_settings
+from server.live import LiveServer, Player, running
+from server.redis_server import RedisServer
+from server.test_tournament_director import _higher_id_loses, _open, _resign_open_games, _until
 
 pytestmark = CLUSTER_MARKS
 

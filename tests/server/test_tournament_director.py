@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from doushouqi.server.db.models_tournament import TournamentPairingRow
 
-from .live import LiveServer, ManualTime, Player, make_settings, running
+from server.live import LiveServer, ManualTime, Player, make_settings, running
 
 NAMES = ("ann", "bob", "cai", "dan")
 

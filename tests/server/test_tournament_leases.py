@@ -13,8 +13,8 @@ from doushouqi.server.db.models_tournament import TournamentRow
 from doushouqi.server.tournaments import store
 from doushouqi.server.tournaments.director import LEASE_SECONDS
 
-from .live import LiveServer, ManualTime, Player
-from .test_tournament_director import _create, _join_all, _open, _register, _until
+from server.live import LiveServer, ManualTime, Player
+from server.test_tournament_director import _create, _join_all, _open, _register, _until
 
 NOW = 1_700_000_000.0
 

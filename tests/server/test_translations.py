@@ -13,7 +13,7 @@ import pytest
 from doushouqi.server.settings import STATIC_DIR
 from doushouqi.server.translations import LANGS, TranslationError, load_table
 
-from .live import LiveServer
+from server.live import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .live import DEN_GAME, LiveServer, ManualTime, move, start_online
+from server.live import DEN_GAME, LiveServer, ManualTime, move, start_online
 
 
 def _profile(server: LiveServer, username: str) -> dict:  # type: ignore[type-arg]

@@ -7,7 +7,7 @@ import json
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from .live import LiveServer, move, start_online
+from server.live import LiveServer, move, start_online
 
 
 @pytest.fixture
@@ -158,7 +158,7 @@ def test_unknown_game_and_cross_origin_are_refused(server: LiveServer, game) -> 
 def test_message_flood_is_rate_limited(tmp_path, clock) -> None:  # type: ignore[no-untyped-def]
     from doushouqi.server.settings import RateLimit
 
-    from .live import make_settings, running
+    from server.live import make_settings, running
 
     with running(make_settings(tmp_path, message_rate=RateLimit(5, 60.0)), clock) as live:
         red, blue = live.player().guest(), live.player().guest()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from doushouqi.server.ai_pool import ProcessPoolAi
 
-from .live import LiveServer, ManualTime, make_settings, move, running
+from server.live import LiveServer, ManualTime, make_settings, move, running
 
 
 def test_ai_replies_takeback_and_rematch(server: LiveServer) -> None:

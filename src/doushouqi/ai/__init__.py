@@ -23,35 +23,12 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __getattr__
-    from .core import DEFAULT_SEARCH_PLIES, Position
-    from .movegen import (
-        MAX_MOVES,
-        can_capture,
-        compute_restrictions,
-        count_legal_moves,
-        generate_legal_moves,
-        is_draw_by_rule,
-        is_game_over_on_board,
-        is_square_attacked,
-        piece_targets,
-        position_count,
-        repetition_count,
-    )
-    from .perft import new_move_buffers, perft, perft_divide
-    from .search_driver import Engine, analyse, analyse_lines, best_move
-    from .state import (
-        HISTORY_FIELDS,
-        STATE_SIZE,
-        compute_hash,
-        encode_move,
-        make_move,
-        make_pass,
-        move_from,
-        move_to,
-        new_state,
-        unmake_move,
-    )
-    from .tables import compile_rules
+    from doushouqi.ai.core import DEFAULT_SEARCH_PLIES, Position
+    from doushouqi.ai.movegen import MAX_MOVES, can_capture, compute_restrictions, count_legal_moves, generate_legal_moves, is_draw_by_rule, is_game_over_on_board, is_square_attacked, piece_targets, position_count, repetition_count
+    from doushouqi.ai.perft import new_move_buffers, perft, perft_divide
+    from doushouqi.ai.search_driver import Engine, analyse, analyse_lines, best_move
+    from doushouqi.ai.state import HISTORY_FIELDS, STATE_SIZE, compute_hash, encode_move, make_move, make_pass, move_from, move_to, new_state, unmake_move
+    from doushouqi.ai.tables import compile_rules
 
 #: Where each public name lives.
 _HOMES = {

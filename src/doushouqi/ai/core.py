@@ -22,34 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board, Move
-from ..rules import RuleSet
-from .movegen import (
-    MAX_MOVES,
-    count_legal_moves,
-    generate_legal_moves,
-    is_draw_by_rule,
-    is_game_over_on_board,
-    is_square_attacked,
-    repetition_count,
-)
-from .perft import new_move_buffers, perft, perft_divide
-from .state import (
-    H_CODE,
-    H_FROM,
-    H_TO,
-    HISTORY_FIELDS,
-    S_BOARD,
-    S_HALFMOVE,
-    S_HASH,
-    S_PLY,
-    S_TURN,
-    make_move,
-    make_pass,
-    new_state,
-    unmake_move,
-)
-from .tables import compile_rules
+from doushouqi.board import Board, Move
+from doushouqi.rules import RuleSet
+from doushouqi.ai.movegen import MAX_MOVES, count_legal_moves, generate_legal_moves, is_draw_by_rule, is_game_over_on_board, is_square_attacked, repetition_count
+from doushouqi.ai.perft import new_move_buffers, perft, perft_divide
+from doushouqi.ai.state import H_CODE, H_FROM, H_TO, HISTORY_FIELDS, S_BOARD, S_HALFMOVE, S_HASH, S_PLY, S_TURN, make_move, make_pass, new_state, unmake_move
+from doushouqi.ai.tables import compile_rules
 
 __all__ = ["DEFAULT_SEARCH_PLIES", "Position"]
 

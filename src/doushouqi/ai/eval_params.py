@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..squares import DENS, JUMPS, STEPS, WATER, iter_squares
+from doushouqi.squares import DENS, JUMPS, STEPS, WATER, iter_squares
 
 __all__ = [
     "ANIMAL_KEYS",

@@ -37,37 +37,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..squares import DENS, ELEPHANT, LION, RAT, TIGER, TRAPS, iter_squares
-from .bitops import lowest_square, popcount
-from .core import Position
-from .eval_params import (
-    ATTACK_TABLE_SIZE,
-    P_ATTACK_TABLE,
-    P_ATTACK_WEIGHT,
-    P_GUARD_WEIGHT,
-    P_HANGING_SECOND,
-    P_HANGING_SINGLE,
-    P_HUNT,
-    P_MATERIAL,
-    P_MOBILITY,
-    P_PRESS,
-    P_PRESS_LEAD,
-    P_PST,
-    P_RACE,
-    P_RAT_BLOCKS_JUMP,
-    P_RAT_VS_ELEPHANT,
-    P_TEMPO,
-    P_THREAT_ON_MOVE,
-    P_TRADE_DOWN,
-    P_TRAP_OPEN,
-    P_TRAP_OPEN_ADJACENT,
-    RACE_TABLE_SIZE,
-    default_params,
-    steps_to,
-)
-from .movegen import piece_targets
-from .state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
-from .tables import CAPTURED, JUMP_COUNT, JUMP_PATH, NEIGHBOURS, RULE_RANK, WATER_BB
+from doushouqi.squares import DENS, ELEPHANT, LION, RAT, TIGER, TRAPS, iter_squares
+from doushouqi.ai.bitops import lowest_square, popcount
+from doushouqi.ai.core import Position
+from doushouqi.ai.eval_params import ATTACK_TABLE_SIZE, P_ATTACK_TABLE, P_ATTACK_WEIGHT, P_GUARD_WEIGHT, P_HANGING_SECOND, P_HANGING_SINGLE, P_HUNT, P_MATERIAL, P_MOBILITY, P_PRESS, P_PRESS_LEAD, P_PST, P_RACE, P_RAT_BLOCKS_JUMP, P_RAT_VS_ELEPHANT, P_TEMPO, P_THREAT_ON_MOVE, P_TRADE_DOWN, P_TRAP_OPEN, P_TRAP_OPEN_ADJACENT, RACE_TABLE_SIZE, default_params, steps_to
+from doushouqi.ai.movegen import piece_targets
+from doushouqi.ai.state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
+from doushouqi.ai.tables import CAPTURED, JUMP_COUNT, JUMP_PATH, NEIGHBOURS, RULE_RANK, WATER_BB
 
 __all__ = ["evaluate", "evaluate_batch", "static_eval"]
 

@@ -34,7 +34,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from ..analysis import DEN_SCORE
+from doushouqi.analysis import DEN_SCORE
 
 __all__ = ["LEVELS", "MAX_LEVEL", "MIN_LEVEL", "LevelSettings", "choose_root_move", "settings_for"]
 

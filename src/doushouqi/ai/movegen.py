@@ -16,47 +16,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..squares import ELEPHANT, LION, RAT, TIGER
-from .bitops import lowest_square, popcount, square_bit
-from .jit import HOT, INLINE
-from .state import (
-    H_CAPTURED,
-    H_CODE,
-    H_FROM,
-    H_HASH,
-    H_TO,
-    S_BOARD,
-    S_FORBID,
-    S_HALFMOVE,
-    S_HASH,
-    S_OCCUPANCY,
-    S_PLY,
-    S_TURN,
-    S_WHERE,
-    S_WINDOW,
-)
-from .tables import (
-    ALL_TRAPS,
-    CAPTURED,
-    DEN_BB,
-    JUMP_COUNT,
-    JUMP_LANDING,
-    JUMP_PATH,
-    LAND,
-    NEIGHBOURS,
-    RULE_7_3,
-    RULE_17_5,
-    RULE_NO_CAPTURE_PLIES,
-    RULE_OWN_RAT_BLOCKS_JUMP,
-    RULE_RANK,
-    RULE_RAT_CAPTURES_ACROSS_WATER,
-    RULE_REPETITION_MUST_VARY,
-    RULE_TRAPPED_CAN_CAPTURE,
-    TRAP_BB,
-    WATER_BB,
-    ZOBRIST_PIECE,
-    ZOBRIST_TURN,
-)
+from doushouqi.squares import ELEPHANT, LION, RAT, TIGER
+from doushouqi.ai.bitops import lowest_square, popcount, square_bit
+from doushouqi.ai.jit import HOT, INLINE
+from doushouqi.ai.state import H_CAPTURED, H_CODE, H_FROM, H_HASH, H_TO, S_BOARD, S_FORBID, S_HALFMOVE, S_HASH, S_OCCUPANCY, S_PLY, S_TURN, S_WHERE, S_WINDOW
+from doushouqi.ai.tables import ALL_TRAPS, CAPTURED, DEN_BB, JUMP_COUNT, JUMP_LANDING, JUMP_PATH, LAND, NEIGHBOURS, RULE_7_3, RULE_17_5, RULE_NO_CAPTURE_PLIES, RULE_OWN_RAT_BLOCKS_JUMP, RULE_RANK, RULE_RAT_CAPTURES_ACROSS_WATER, RULE_REPETITION_MUST_VARY, RULE_TRAPPED_CAN_CAPTURE, TRAP_BB, WATER_BB, ZOBRIST_PIECE, ZOBRIST_TURN
 
 __all__ = [
     "MAX_MOVES",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .jit import HOT
-from .movegen import MAX_MOVES, count_legal_moves, generate_legal_moves
-from .state import make_move, unmake_move
+from doushouqi.ai.jit import HOT
+from doushouqi.ai.movegen import MAX_MOVES, count_legal_moves, generate_legal_moves
+from doushouqi.ai.state import make_move, unmake_move
 
 __all__ = ["new_move_buffers", "perft", "perft_divide"]
 

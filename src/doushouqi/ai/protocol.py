@@ -45,14 +45,14 @@ from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import TYPE_CHECKING, TextIO
 
-from ..analysis import Info, Limit
-from ..board import Board
-from ..engine_protocol import RULE_OPTIONS
-from ..rules import Ranks, Repetition, RuleSet, find_rules
-from .levels import MAX_LEVEL, MIN_LEVEL
+from doushouqi.analysis import Info, Limit
+from doushouqi.board import Board
+from doushouqi.engine_protocol import RULE_OPTIONS
+from doushouqi.rules import Ranks, Repetition, RuleSet, find_rules
+from doushouqi.ai.levels import MAX_LEVEL, MIN_LEVEL
 
 if TYPE_CHECKING:  # imported in the loader thread: importing it compiles
-    from .search_driver import Engine
+    from doushouqi.ai.search_driver import Engine
 
 __all__ = ["EngineProtocol", "run_protocol"]
 
@@ -212,7 +212,7 @@ class EngineProtocol:
         try:
             engine = self._engine
             if engine is None:
-                from .search_driver import Engine
+                from doushouqi.ai.search_driver import Engine
 
                 engine = Engine(self.rules, hash_mb=self.hash_mb)
             engine.warm_up()
@@ -425,8 +425,8 @@ class EngineProtocol:
         self._ponder_limit = None
         if limit.infinite:
             return
-        from .levels import settings_for
-        from .timeman import plan_time
+        from doushouqi.ai.levels import settings_for
+        from doushouqi.ai.timeman import plan_time
 
         plan = plan_time(limit, self.board.turn).scaled(settings_for(self.level).time_share)
         if plan.soft is None or plan.hard is None:
@@ -513,7 +513,7 @@ class EngineProtocol:
         if self._searching():
             raise ValueError("cannot run perft while searching")
         self._wait_warm()
-        from .core import Position
+        from doushouqi.ai.core import Position
 
         position = Position.from_board(self.board)
         if args[1:]:

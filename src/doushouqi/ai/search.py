@@ -37,91 +37,15 @@ import math
 import numpy as np
 from numba import njit
 
-from ..analysis import DEN_SCORE
-from .bitops import popcount
-from .evaluate import OWN_DEN_DISTANCE, evaluate
-from .movegen import (
-    MAX_MOVES,
-    compute_restrictions,
-    generate_legal_moves,
-    generate_moves_given_restrictions,
-    is_game_over_on_board,
-)
-from .state import (
-    H_CODE,
-    H_HASH,
-    S_BOARD,
-    S_FORBID,
-    S_HALFMOVE,
-    S_HASH,
-    S_OCCUPANCY,
-    S_PLY,
-    S_TURN,
-    make_move,
-    make_pass,
-    unmake_move,
-)
-from .tables import (
-    NEIGHBOURS,
-    RULE_7_3,
-    RULE_17_5,
-    RULE_NO_CAPTURE_PLIES,
-    RULE_REPETITION_MUST_VARY,
-    TRAP_BB,
-)
-from .tbprobe import M_MAX_ANIMALS, TB1, TB_MISS, tb_probe
-from .ttable import (
-    BOUND_EXACT,
-    BOUND_LOWER,
-    BOUND_UPPER,
-    DEN_BOUND,
-    new_tt,
-    score_from_tt,
-    score_to_tt,
-    tt_probe_move,
-    tt_slot,
-    tt_store,
-)
-from .work import (
-    A1,
-    A2,
-    C_ABORT,
-    C_AGE,
-    C_BEST_MOVE,
-    C_BEST_SCORE,
-    C_CONTEMPT,
-    C_DANGER_RADIUS,
-    C_EXT_BUDGET,
-    C_FUTILITY_MARGIN,
-    C_LMR,
-    C_NO_QUIESCENCE,
-    C_NOISE,
-    C_NOISE_SEED,
-    C_NULL_MOVE,
-    C_PROGRESS_PLIES,
-    C_QCHECKS,
-    C_ROOT_COUNT,
-    C_ROOT_PLY,
-    C_SELDEPTH,
-    C_TBHITS,
-    DEN_SQUARE,
-    EVAL_CACHE_ENTRIES,
-    MAX_PLY,
-    W_EVAL_CACHE,
-    W_HISTORY,
-    W_KILLERS,
-    W_MOVES,
-    W_PV_LEN,
-    W_ROOT_MOVES,
-    W_ROOT_SCORES,
-    animal_value,
-    new_work,
-    pick_move,
-    reward_quiet,
-    score_moves,
-    tick,
-    update_pv,
-)
+from doushouqi.analysis import DEN_SCORE
+from doushouqi.ai.bitops import popcount
+from doushouqi.ai.evaluate import OWN_DEN_DISTANCE, evaluate
+from doushouqi.ai.movegen import MAX_MOVES, compute_restrictions, generate_legal_moves, generate_moves_given_restrictions, is_game_over_on_board
+from doushouqi.ai.state import H_CODE, H_HASH, S_BOARD, S_FORBID, S_HALFMOVE, S_HASH, S_OCCUPANCY, S_PLY, S_TURN, make_move, make_pass, unmake_move
+from doushouqi.ai.tables import NEIGHBOURS, RULE_7_3, RULE_17_5, RULE_NO_CAPTURE_PLIES, RULE_REPETITION_MUST_VARY, TRAP_BB
+from doushouqi.ai.tbprobe import M_MAX_ANIMALS, TB1, TB_MISS, tb_probe
+from doushouqi.ai.ttable import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, DEN_BOUND, new_tt, score_from_tt, score_to_tt, tt_probe_move, tt_slot, tt_store
+from doushouqi.ai.work import A1, A2, C_ABORT, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_CONTEMPT, C_DANGER_RADIUS, C_EXT_BUDGET, C_FUTILITY_MARGIN, C_LMR, C_NO_QUIESCENCE, C_NOISE, C_NOISE_SEED, C_NULL_MOVE, C_PROGRESS_PLIES, C_QCHECKS, C_ROOT_COUNT, C_ROOT_PLY, C_SELDEPTH, C_TBHITS, DEN_SQUARE, EVAL_CACHE_ENTRIES, MAX_PLY, W_EVAL_CACHE, W_HISTORY, W_KILLERS, W_MOVES, W_PV_LEN, W_ROOT_MOVES, W_ROOT_SCORES, animal_value, new_work, pick_move, reward_quiet, score_moves, tick, update_pv
 
 __all__ = [
     "BOUND_EXACT",

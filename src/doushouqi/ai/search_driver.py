@@ -24,53 +24,21 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis import DEN_SCORE, Info, Limit, PlayResult, Score
-from ..board import Board, Move
-from ..rules import RuleSet, find_rules
-from ..tablebase import family_of, probe, tablebase_directories
-from .core import Position
-from .eval_params import NUM_PARAMS, P_MATERIAL, P_PST, P_PST_LEAD, default_params
-from .levels import LevelSettings, choose_root_move, settings_for
-from .search import INFINITE, prepare_root, search_root
-from .tablebase.memory import loaded_tables, most_animals
-from .tablebase.root import keep_the_draw, tablebase_root_move
-from .tables import RULE_RANK
-from .tbprobe import empty_tables
-from .timeman import TimePlan, plan_time
-from .ttable import DEN_BOUND, new_tt
-from .work import (
-    C_ABORT,
-    C_AGE,
-    C_BEST_MOVE,
-    C_BEST_SCORE,
-    C_CONTEMPT,
-    C_DANGER_RADIUS,
-    C_EXT_BUDGET,
-    C_FUTILITY_MARGIN,
-    C_LMR,
-    C_NO_QUIESCENCE,
-    C_NODE_LIMIT,
-    C_NODES,
-    C_NOISE,
-    C_NOISE_SEED,
-    C_NULL_MOVE,
-    C_PROGRESS_PLIES,
-    C_QCHECKS,
-    C_ROOT_COUNT,
-    C_ROOT_PLY,
-    C_SELDEPTH,
-    C_STOP,
-    C_TBHITS,
-    MAX_PLY,
-    W_EVAL_CACHE,
-    W_HISTORY,
-    W_KILLERS,
-    W_PV,
-    W_PV_LEN,
-    W_ROOT_MOVES,
-    W_ROOT_SCORES,
-    new_work,
-)
+from doushouqi.analysis import DEN_SCORE, Info, Limit, PlayResult, Score
+from doushouqi.board import Board, Move
+from doushouqi.rules import RuleSet, find_rules
+from doushouqi.tablebase import family_of, probe, tablebase_directories
+from doushouqi.ai.core import Position
+from doushouqi.ai.eval_params import NUM_PARAMS, P_MATERIAL, P_PST, P_PST_LEAD, default_params
+from doushouqi.ai.levels import LevelSettings, choose_root_move, settings_for
+from doushouqi.ai.search import INFINITE, prepare_root, search_root
+from doushouqi.ai.tablebase.memory import loaded_tables, most_animals
+from doushouqi.ai.tablebase.root import keep_the_draw, tablebase_root_move
+from doushouqi.ai.tables import RULE_RANK
+from doushouqi.ai.tbprobe import empty_tables
+from doushouqi.ai.timeman import TimePlan, plan_time
+from doushouqi.ai.ttable import DEN_BOUND, new_tt
+from doushouqi.ai.work import C_ABORT, C_AGE, C_BEST_MOVE, C_BEST_SCORE, C_CONTEMPT, C_DANGER_RADIUS, C_EXT_BUDGET, C_FUTILITY_MARGIN, C_LMR, C_NO_QUIESCENCE, C_NODE_LIMIT, C_NODES, C_NOISE, C_NOISE_SEED, C_NULL_MOVE, C_PROGRESS_PLIES, C_QCHECKS, C_ROOT_COUNT, C_ROOT_PLY, C_SELDEPTH, C_STOP, C_TBHITS, MAX_PLY, W_EVAL_CACHE, W_HISTORY, W_KILLERS, W_PV, W_PV_LEN, W_ROOT_MOVES, W_ROOT_SCORES, new_work
 
 __all__ = [
     "DEFAULT_TUNING",

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bitops import square_bit
-from .jit import HOT
-from .tables import CAPTURED, ZOBRIST_PIECE, ZOBRIST_TURN
+from doushouqi.ai.bitops import square_bit
+from doushouqi.ai.jit import HOT
+from doushouqi.ai.tables import CAPTURED, ZOBRIST_PIECE, ZOBRIST_TURN
 
 __all__ = [
     "HISTORY_FIELDS",

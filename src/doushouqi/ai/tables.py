@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import Ranks, Repetition, RuleSet, find_rules
-from ..squares import CAPTURED, DEN, DOG, JUMPS, STEPS, TRAPS, WATER, WOLF
-from ..zobrist import PIECE_SQUARE_KEYS, TURN_KEY
-from ._numba_cache import discard_stale_cache
+from doushouqi.rules import Ranks, Repetition, RuleSet, find_rules
+from doushouqi.squares import CAPTURED, DEN, DOG, JUMPS, STEPS, TRAPS, WATER, WOLF
+from doushouqi.zobrist import PIECE_SQUARE_KEYS, TURN_KEY
+from doushouqi.ai._numba_cache import discard_stale_cache
 
 __all__ = [
     "ALL_TRAPS",

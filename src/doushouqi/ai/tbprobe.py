@@ -24,10 +24,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..squares import DENS, RAT, WATER
-from .state import S_TURN, S_WHERE
-from .tables import CAPTURED
-from .work import A1
+from doushouqi.squares import DENS, RAT, WATER
+from doushouqi.ai.state import S_TURN, S_WHERE
+from doushouqi.ai.tables import CAPTURED
+from doushouqi.ai.work import A1
 
 __all__ = [
     "BROKEN_BYTE",

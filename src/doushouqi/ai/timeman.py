@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..analysis import Limit
+from doushouqi.analysis import Limit
 
 __all__ = ["MOVE_OVERHEAD", "TimePlan", "plan_time"]
 

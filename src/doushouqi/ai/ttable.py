@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..analysis import DEN_SCORE
-from .work import A2
+from doushouqi.analysis import DEN_SCORE
+from doushouqi.ai.work import A2
 
 __all__ = [
     "BOUND_EXACT",

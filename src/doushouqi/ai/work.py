@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..squares import DENS
-from .eval_params import P_MATERIAL
-from .movegen import MAX_MOVES
-from .state import S_BOARD, S_OCCUPANCY, S_TURN
-from .tables import NEIGHBOURS, RULE_RANK, TRAP_BB
+from doushouqi.squares import DENS
+from doushouqi.ai.eval_params import P_MATERIAL
+from doushouqi.ai.movegen import MAX_MOVES
+from doushouqi.ai.state import S_BOARD, S_OCCUPANCY, S_TURN
+from doushouqi.ai.tables import NEIGHBOURS, RULE_RANK, TRAP_BB
 
 __all__ = [
     "A1",

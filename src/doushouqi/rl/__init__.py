@@ -25,18 +25,8 @@ from __future__ import annotations
 
 import gymnasium
 
-from .encoding import (
-    NUM_ACTIONS,
-    NUM_PLANES,
-    OBSERVATION_SHAPE,
-    PLANE_NAMES,
-    action_to_move,
-    encode_observation,
-    legal_action_mask,
-    move_to_action,
-    view_square,
-)
-from .env import IllegalActionError, JungleEnv, Opponent
+from doushouqi.rl.encoding import NUM_ACTIONS, NUM_PLANES, OBSERVATION_SHAPE, PLANE_NAMES, action_to_move, encode_observation, legal_action_mask, move_to_action, view_square
+from doushouqi.rl.env import IllegalActionError, JungleEnv, Opponent
 
 __all__ = [
     "ENV_ID",

@@ -16,9 +16,9 @@
 
 from __future__ import annotations
 
-from ..board import Board
-from ..outcome import Outcome
-from ..squares import COLOR_NAMES, FILE_NAMES, RED
+from doushouqi.board import Board
+from doushouqi.outcome import Outcome
+from doushouqi.squares import COLOR_NAMES, FILE_NAMES, RED
 
 __all__ = [
     "AGENT_NAMES",

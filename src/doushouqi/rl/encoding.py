@@ -71,20 +71,9 @@ import functools
 import numpy as np
 from numpy.typing import NDArray
 
-from ..board import Board, Move
-from ..rules import Ranks, Repetition, RuleSet
-from ..squares import (
-    ANIMAL_NAMES,
-    DENS,
-    JUMPS,
-    NUM_SQUARES,
-    RED,
-    TRAPS,
-    WATER,
-    code_animal,
-    code_color,
-    iter_squares,
-)
+from doushouqi.board import Board, Move
+from doushouqi.rules import Ranks, Repetition, RuleSet
+from doushouqi.squares import ANIMAL_NAMES, DENS, JUMPS, NUM_SQUARES, RED, TRAPS, WATER, code_animal, code_color, iter_squares
 
 __all__ = [
     "NUM_ACTIONS",

@@ -58,19 +58,12 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from ..board import Board, Move
-from ..outcome import Outcome
-from ..rules import RuleSet, find_rules
-from ..squares import BLUE, COLOR_NAMES, RED
-from .common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
-from .encoding import (
-    NUM_ACTIONS,
-    OBSERVATION_SHAPE,
-    action_to_move,
-    encode_observation,
-    legal_action_mask,
-    move_to_action,
-)
+from doushouqi.board import Board, Move
+from doushouqi.outcome import Outcome
+from doushouqi.rules import RuleSet, find_rules
+from doushouqi.squares import BLUE, COLOR_NAMES, RED
+from doushouqi.rl.common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
+from doushouqi.rl.encoding import NUM_ACTIONS, OBSERVATION_SHAPE, action_to_move, encode_observation, legal_action_mask, move_to_action
 
 __all__ = ["IllegalActionError", "JungleEnv", "Opponent"]
 

@@ -38,17 +38,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..board import Board, Move
-from ..outcome import Outcome
-from ..rules import RuleSet, find_rules
-from .common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
-from .encoding import (
-    NUM_ACTIONS,
-    OBSERVATION_SHAPE,
-    action_to_move,
-    encode_observation,
-    move_to_action,
-)
+from doushouqi.board import Board, Move
+from doushouqi.outcome import Outcome
+from doushouqi.rules import RuleSet, find_rules
+from doushouqi.rl.common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
+from doushouqi.rl.encoding import NUM_ACTIONS, OBSERVATION_SHAPE, action_to_move, encode_observation, move_to_action
 
 try:
     import pyspiel

@@ -40,18 +40,12 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
-from ..board import Board, Move
-from ..outcome import Outcome
-from ..rules import RuleSet, find_rules
-from .common import AGENT_NAMES, DEFAULT_MAX_PLIES, board_text, outcome_info, rewards_by_name
-from .encoding import (
-    NUM_ACTIONS,
-    OBSERVATION_SHAPE,
-    action_to_move,
-    encode_observation,
-    move_to_action,
-)
-from .env import IllegalActionError
+from doushouqi.board import Board, Move
+from doushouqi.outcome import Outcome
+from doushouqi.rules import RuleSet, find_rules
+from doushouqi.rl.common import AGENT_NAMES, DEFAULT_MAX_PLIES, board_text, outcome_info, rewards_by_name
+from doushouqi.rl.encoding import NUM_ACTIONS, OBSERVATION_SHAPE, action_to_move, encode_observation, move_to_action
+from doushouqi.rl.env import IllegalActionError
 
 try:
     from pettingzoo import AECEnv

@@ -51,17 +51,17 @@ from doushouqi.server.domain import (
 )
 from doushouqi.server.domain.recovery import resume_after_downtime
 
-from .ai_pool import AiMove, AiRequest, AiService, random_move
-from .audience import Audience
-from .cluster import Cluster, RemoteGame
-from .db import repo
-from .db.database import Database
-from .db.gamestore import CommitError, GameStore, GameWrite
-from .logcontext import current_game
-from .metrics import Metrics
-from .settings import Settings
-from .timesource import TimeSource
-from .watching import report_spectators
+from doushouqi.server.ai_pool import AiMove, AiRequest, AiService, random_move
+from doushouqi.server.audience import Audience
+from doushouqi.server.cluster import Cluster, RemoteGame
+from doushouqi.server.db import repo
+from doushouqi.server.db.database import Database
+from doushouqi.server.db.gamestore import CommitError, GameStore, GameWrite
+from doushouqi.server.logcontext import current_game
+from doushouqi.server.metrics import Metrics
+from doushouqi.server.settings import Settings
+from doushouqi.server.timesource import TimeSource
+from doushouqi.server.watching import report_spectators
 
 __all__ = [
     "ActorClosedError",

@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from .ai_pool import AiRequest, JobKind
+from doushouqi.server.ai_pool import AiRequest, JobKind
 
 __all__ = [
     "GROUP",

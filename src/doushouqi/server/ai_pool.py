@@ -26,8 +26,8 @@ from typing import Any, Literal, Protocol, TypeVar
 from doushouqi.board import Board
 from doushouqi.rules import rules_from_mapping
 
-from .ai_effort import effective_movetime, is_reduced
-from .parent_watch import watch_parent
+from doushouqi.server.ai_effort import effective_movetime, is_reduced
+from doushouqi.server.parent_watch import watch_parent
 
 __all__ = [
     "AiMove",

@@ -45,12 +45,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .ai_jobs import GROUP, KINDS, PREFIX, Job, Keys, Operation, backlog_from, decode_result
-from .ai_pool import AiMove, AiRequest, Analysis, submitted
-from .redis_close import close_now
+from doushouqi.server.ai_jobs import GROUP, KINDS, PREFIX, Job, Keys, Operation, backlog_from, decode_result
+from doushouqi.server.ai_pool import AiMove, AiRequest, Analysis, submitted
+from doushouqi.server.redis_close import close_now
 
 if TYPE_CHECKING:
-    from .settings import Settings
+    from doushouqi.server.settings import Settings
 
 __all__ = ["AiJobError", "AiUnavailableError", "RedisAi", "Served"]
 

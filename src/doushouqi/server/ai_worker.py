@@ -55,10 +55,10 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .ai_effort import MIN_MOVETIME
-from .ai_jobs import GROUP, KINDS, PREFIX, RESULT_TTL, Job, Keys, backlog_from, encode_result
-from .ai_pool import AiRequest, analyse_position, search_move
-from .parent_watch import watch_parent
+from doushouqi.server.ai_effort import MIN_MOVETIME
+from doushouqi.server.ai_jobs import GROUP, KINDS, PREFIX, RESULT_TTL, Job, Keys, backlog_from, encode_result
+from doushouqi.server.ai_pool import AiRequest, analyse_position, search_move
+from doushouqi.server.parent_watch import watch_parent
 
 if TYPE_CHECKING:
     import redis

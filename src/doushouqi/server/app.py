@@ -24,40 +24,40 @@ from sqlalchemy.orm import Session
 
 from doushouqi import __version__
 
-from . import correspondence, errors, translations
-from .actors import ActorRegistry, Services
-from .ai_pool import AiService, ProcessPoolAi
-from .ai_redis import RedisAi
-from .api import analysis, bot, games, ops, players, records, rules
-from .api import auth as auth_api
-from .api import challenges as challenges_api
-from .api import chat as chat_api
-from .api import correspondence as correspondence_api
-from .api import editor as editor_api
-from .api import explorer as explorer_api
-from .api import notifications as notifications_api
-from .api import pairing as pairing_api
-from .api import puzzles as puzzles_api
-from .api import ranks as ranks_api
-from .api import review as review_api
-from .api import tablebase as tablebase_api
-from .api import tournaments as tournaments_api
-from .api import watch as watch_api
-from .auth import Auth
-from .cluster import Cluster, node_id
-from .context import AppContext
-from .db import repo
-from .db.database import Database
-from .db.gamestore import GameStore
-from .guards import CrossOriginGuard, JsonBodyGuard
-from .headers import add_security_headers
-from .metrics import Metrics
-from .ratelimit import LoginThrottle, RateLimiter
-from .settings import Settings
-from .timesource import SystemTime, TimeSource
-from .tournaments.director import Director
-from .ws import router as ws_router
-from .ws import serve_forwarded
+from doushouqi.server import correspondence, errors, translations
+from doushouqi.server.actors import ActorRegistry, Services
+from doushouqi.server.ai_pool import AiService, ProcessPoolAi
+from doushouqi.server.ai_redis import RedisAi
+from doushouqi.server.api import analysis, bot, games, ops, players, records, rules
+from doushouqi.server.api import auth as auth_api
+from doushouqi.server.api import challenges as challenges_api
+from doushouqi.server.api import chat as chat_api
+from doushouqi.server.api import correspondence as correspondence_api
+from doushouqi.server.api import editor as editor_api
+from doushouqi.server.api import explorer as explorer_api
+from doushouqi.server.api import notifications as notifications_api
+from doushouqi.server.api import pairing as pairing_api
+from doushouqi.server.api import puzzles as puzzles_api
+from doushouqi.server.api import ranks as ranks_api
+from doushouqi.server.api import review as review_api
+from doushouqi.server.api import tablebase as tablebase_api
+from doushouqi.server.api import tournaments as tournaments_api
+from doushouqi.server.api import watch as watch_api
+from doushouqi.server.auth import Auth
+from doushouqi.server.cluster import Cluster, node_id
+from doushouqi.server.context import AppContext
+from doushouqi.server.db import repo
+from doushouqi.server.db.database import Database
+from doushouqi.server.db.gamestore import GameStore
+from doushouqi.server.guards import CrossOriginGuard, JsonBodyGuard
+from doushouqi.server.headers import add_security_headers
+from doushouqi.server.metrics import Metrics
+from doushouqi.server.ratelimit import LoginThrottle, RateLimiter
+from doushouqi.server.settings import Settings
+from doushouqi.server.timesource import SystemTime, TimeSource
+from doushouqi.server.tournaments.director import Director
+from doushouqi.server.ws import router as ws_router
+from doushouqi.server.ws import serve_forwarded
 
 __all__ = ["create_app"]
 

@@ -35,11 +35,11 @@ from starlette.responses import Response
 from doushouqi.rating import Rating
 from doushouqi.server.domain import Account, Guest, PlayerSlot, identity_from_dict
 
-from .db import repo
-from .db.database import Database
-from .db.models import AccountRow
-from .settings import Settings
-from .timesource import TimeSource
+from doushouqi.server.db import repo
+from doushouqi.server.db.database import Database
+from doushouqi.server.db.models import AccountRow
+from doushouqi.server.settings import Settings
+from doushouqi.server.timesource import TimeSource
 
 __all__ = [
     "AVATARS",

@@ -38,17 +38,17 @@ from sqlalchemy.orm import Session
 
 from doushouqi.server.domain import Actor, Game, GameStatus
 
-from .actors import GameActor, dumps
-from .audience import Audience
-from .cluster import RemoteGame
-from .db.models import GameRow
-from .db.models_chat import ChatMessageRow, ChatReportRow
-from .watching import current_spectators, spectators_message
+from doushouqi.server.actors import GameActor, dumps
+from doushouqi.server.audience import Audience
+from doushouqi.server.cluster import RemoteGame
+from doushouqi.server.db.models import GameRow
+from doushouqi.server.db.models_chat import ChatMessageRow, ChatReportRow
+from doushouqi.server.watching import current_spectators, spectators_message
 
 if TYPE_CHECKING:
-    from .auth import Principal
-    from .context import AppContext
-    from .ws import ChatMessage, Client
+    from doushouqi.server.auth import Principal
+    from doushouqi.server.context import AppContext
+    from doushouqi.server.ws import ChatMessage, Client
 
 __all__ = [
     "MAX_CHARS",

@@ -46,11 +46,11 @@ from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
 
-from .audience import Audience
-from .redis_close import close_now
+from doushouqi.server.audience import Audience
+from doushouqi.server.redis_close import close_now
 
 if TYPE_CHECKING:
-    from .actors import ActorRegistry, GameActor, Subscriber
+    from doushouqi.server.actors import ActorRegistry, GameActor, Subscriber
 
 __all__ = ["Cluster", "ClusterUnavailable", "RemoteGame", "node_id"]
 

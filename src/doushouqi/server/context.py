@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection
 
-from .actors import ActorRegistry
-from .ai_pool import AiService
-from .auth import Auth
-from .db.database import Database
-from .metrics import Metrics
-from .ratelimit import LoginThrottle, RateLimiter
-from .settings import Settings
-from .timesource import TimeSource
+from doushouqi.server.actors import ActorRegistry
+from doushouqi.server.ai_pool import AiService
+from doushouqi.server.auth import Auth
+from doushouqi.server.db.database import Database
+from doushouqi.server.metrics import Metrics
+from doushouqi.server.ratelimit import LoginThrottle, RateLimiter
+from doushouqi.server.settings import Settings
+from doushouqi.server.timesource import TimeSource
 
 __all__ = ["AppContext", "context_of"]
 

@@ -31,10 +31,10 @@ from doushouqi.clock import TimeControl
 from doushouqi.server.domain import Event, Game, GameStatus, Mode, next_deadline
 from doushouqi.server.domain.storage import game_from_storage
 
-from .context import AppContext
-from .db import repo
-from .db.models import GameRow
-from .notifications import notify
+from doushouqi.server.context import AppContext
+from doushouqi.server.db import repo
+from doushouqi.server.db.models import GameRow
+from doushouqi.server.notifications import notify
 
 __all__ = [
     "CORRESPONDENCE_LOBBY_WAIT",

@@ -30,11 +30,11 @@ from sqlalchemy.orm import Session
 from doushouqi.board import Board
 from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet
 
-from .db.models import GameRow
-from .db.models_explorer import OpeningMoveRow
-from .domain import Game
-from .domain.model import GameStatus, Mode
-from .domain.storage import game_from_storage
+from doushouqi.server.db.models import GameRow
+from doushouqi.server.db.models_explorer import OpeningMoveRow
+from doushouqi.server.domain import Game
+from doushouqi.server.domain.model import GameStatus, Mode
+from doushouqi.server.domain.storage import game_from_storage
 
 __all__ = [
     "MAX_PLIES",

@@ -13,9 +13,9 @@ def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("action", choices=["rebuild"], help="rebuild: count every stored game again")
 
     def run(args: argparse.Namespace) -> int:
-        from .db.database import Database
-        from .explorer import rebuild
-        from .settings import Settings
+        from doushouqi.server.db.database import Database
+        from doushouqi.server.explorer import rebuild
+        from doushouqi.server.settings import Settings
 
         db = Database(Settings.from_env().resolved_database_url)
         try:

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .json_input import BadJsonError, parse_json
+from doushouqi.server.json_input import BadJsonError, parse_json
 
 __all__ = ["MAX_JSON_BODY_BYTES", "CrossOriginGuard", "JsonBodyGuard", "is_cross_origin"]
 

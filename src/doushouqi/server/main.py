@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .logcontext import install as install_logging
-from .settings import Settings
+from doushouqi.server.logcontext import install as install_logging
+from doushouqi.server.settings import Settings
 
 __all__ = ["run_serve", "uvicorn_options"]
 
@@ -27,7 +27,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import create_app
+    from doushouqi.server.app import create_app
 
     settings = Settings.from_env()
     install_logging(args.log_level)

@@ -25,11 +25,11 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from .actors import dumps
-from .auth import Principal
-from .context import AppContext
-from .db import repo
-from .db.models_pairing import NotificationRow
+from doushouqi.server.actors import dumps
+from doushouqi.server.auth import Principal
+from doushouqi.server.context import AppContext
+from doushouqi.server.db import repo
+from doushouqi.server.db.models_pairing import NotificationRow
 
 __all__ = [
     "LIST_LENGTH",

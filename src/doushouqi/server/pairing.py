@@ -42,12 +42,12 @@ from doushouqi.clock import TimeControl
 from doushouqi.rules import RuleSet
 from doushouqi.server.domain import Game, GameSpec, Mode, PlayerSlot, new_game
 
-from . import notifications
-from .actors import new_game_id
-from .auth import Principal
-from .context import AppContext
-from .db.models_pairing import ChallengeRow, SeekRow
-from .notifications import push
+from doushouqi.server import notifications
+from doushouqi.server.actors import new_game_id
+from doushouqi.server.auth import Principal
+from doushouqi.server.context import AppContext
+from doushouqi.server.db.models_pairing import ChallengeRow, SeekRow
+from doushouqi.server.notifications import push
 
 __all__ = [
     "MATCH_INTERVAL",
@@ -266,7 +266,7 @@ async def renew_seeks(ctx: AppContext) -> None:
 
 async def match_once(ctx: AppContext) -> list[tuple[Seek, Seek, str]]:
     """One matcher round; safe to run on every node at once."""
-    from .api.games import chosen_rules  # the rule sets as games are created with them
+    from doushouqi.server.api.games import chosen_rules  # the rule sets as games are created with them
 
     await renew_seeks(ctx)
     seeks = await ctx.db.write(lambda s: _live_seeks(s, ctx.time.now()))

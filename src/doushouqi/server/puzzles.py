@@ -31,8 +31,8 @@ from sqlalchemy.orm import Session
 from doushouqi.board import Board, Move
 from doushouqi.rating import Rating, rate_game
 
-from .db.models_puzzle import PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
-from .domain.views import legal_destinations
+from doushouqi.server.db.models_puzzle import PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
+from doushouqi.server.domain.views import legal_destinations
 
 DATA = Path(__file__).with_name("data") / "puzzles.jsonl"
 THEMES = ("den_attack", "capture", "traps", "rat_elephant", "jump_blocking", "defence", "endgame")

@@ -12,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from .settings import RateLimit
+from doushouqi.server.settings import RateLimit
 
 __all__ = ["LoginThrottle", "RateLimiter", "TokenBucket"]
 

@@ -22,8 +22,8 @@ import weakref
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .actors import ActorRegistry, GameActor
-    from .cluster import Cluster, RemoteGame
+    from doushouqi.server.actors import ActorRegistry, GameActor
+    from doushouqi.server.cluster import Cluster, RemoteGame
 
 __all__ = ["SPECTATORS", "report_spectators", "spectator_counts", "spectators_message"]
 

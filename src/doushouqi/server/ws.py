@@ -45,16 +45,16 @@ from doushouqi.server.domain import (
     Resign,
 )
 
-from .actors import ActorClosedError, GameActor, Subscriber, dumps, state_message
-from .auth import Principal
-from .chat import greeting, handle_chat
-from .cluster import ClusterUnavailable, RemoteGame
-from .context import AppContext, context_of
-from .db.gamestore import CommitError
-from .guards import is_cross_origin
-from .json_input import BadJsonError, parse_json
-from .logcontext import current_game
-from .ratelimit import TokenBucket
+from doushouqi.server.actors import ActorClosedError, GameActor, Subscriber, dumps, state_message
+from doushouqi.server.auth import Principal
+from doushouqi.server.chat import greeting, handle_chat
+from doushouqi.server.cluster import ClusterUnavailable, RemoteGame
+from doushouqi.server.context import AppContext, context_of
+from doushouqi.server.db.gamestore import CommitError
+from doushouqi.server.guards import is_cross_origin
+from doushouqi.server.json_input import BadJsonError, parse_json
+from doushouqi.server.logcontext import current_game
+from doushouqi.server.ratelimit import TokenBucket
 
 __all__ = ["CLIENT_MESSAGE", "DISPATCH", "ChatMessage", "Client", "dispatch", "router"]
 

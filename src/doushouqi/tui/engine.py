@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Protocol
 
-from ..board import Board, Move
+from doushouqi.board import Board, Move
 
 __all__ = ["BestMove", "EngineOpponent", "EngineUnavailableError", "load_best_move"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .session import MAX_LEVEL, MIN_LEVEL, Mode
-from .text import parse_lang
+from doushouqi.tui.session import MAX_LEVEL, MIN_LEVEL, Mode
+from doushouqi.tui.text import parse_lang
 
 __all__ = ["add_play_arguments"]
 

@@ -17,13 +17,13 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from ..notation import color_name
-from ..rules import find_rules
-from ..squares import BLUE, RED
-from .engine import EngineOpponent, EngineUnavailableError
-from .render import notes_renderable, session_renderable
-from .session import Mode, Opponent, Reply, Session
-from .text import default_lang, parse_lang, say
+from doushouqi.notation import color_name
+from doushouqi.rules import find_rules
+from doushouqi.squares import BLUE, RED
+from doushouqi.tui.engine import EngineOpponent, EngineUnavailableError
+from doushouqi.tui.render import notes_renderable, session_renderable
+from doushouqi.tui.session import Mode, Opponent, Reply, Session
+from doushouqi.tui.text import default_lang, parse_lang, say
 
 __all__ = ["make_line_reader", "play_loop", "run"]
 

@@ -23,20 +23,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..board import Board, Move, Piece
-from ..notation import (
-    Lang,
-    animal_letter,
-    animal_name,
-    color_name,
-    move_list_lines,
-    move_to_readable,
-    outcome_label,
-    term,
-)
-from ..squares import ANIMALS, BLUE, DENS, FILE_NAMES, RED, TRAPS_ALL, WATER
-from .session import Mode, Note, NoteKind, Session
-from .text import colon, say
+from doushouqi.board import Board, Move, Piece
+from doushouqi.notation import Lang, animal_letter, animal_name, color_name, move_list_lines, move_to_readable, outcome_label, term
+from doushouqi.squares import ANIMALS, BLUE, DENS, FILE_NAMES, RED, TRAPS_ALL, WATER
+from doushouqi.tui.session import Mode, Note, NoteKind, Session
+from doushouqi.tui.text import colon, say
 
 __all__ = [
     "CELL_WIDTH",

@@ -33,22 +33,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from ..board import Board, Move
-from ..notation import (
-    Lang,
-    NotationError,
-    animal_name,
-    color_name,
-    move_to_readable,
-    outcome_label,
-    parse_readable,
-)
-from ..outcome import Outcome, Termination
-from ..record import GameRecord, format_date, read_record, write_record
-from ..rules import RuleSet
-from ..squares import RED, square_name
-from .engine import EngineUnavailableError
-from .text import HELP, parse_lang, say
+from doushouqi.board import Board, Move
+from doushouqi.notation import Lang, NotationError, animal_name, color_name, move_to_readable, outcome_label, parse_readable
+from doushouqi.outcome import Outcome, Termination
+from doushouqi.record import GameRecord, format_date, read_record, write_record
+from doushouqi.rules import RuleSet
+from doushouqi.squares import RED, square_name
+from doushouqi.tui.engine import EngineUnavailableError
+from doushouqi.tui.text import HELP, parse_lang, say
 
 __all__ = [
     "MAX_LEVEL",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from ..notation import Lang
+from doushouqi.notation import Lang
 
 __all__ = ["HELP", "MESSAGES", "colon", "default_lang", "parse_lang", "say"]
 

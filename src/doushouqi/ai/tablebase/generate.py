@@ -30,16 +30,9 @@ from doushouqi.rules import RuleSet, find_rules
 from doushouqi.tablebase import family_of, tablebase_directories
 from doushouqi.tablebase_format import decode_table, out_of_scope_reason, rules_key, value_key
 
-from .jobs import Job, all_jobs, dependencies, inputs, job_levels, parse_job
-from .solve import solve_job
-from .store import (
-    encode_values,
-    is_complete,
-    load_values,
-    table_path,
-    values_of,
-    write_values,
-)
+from doushouqi.ai.tablebase.jobs import Job, all_jobs, dependencies, inputs, job_levels, parse_job
+from doushouqi.ai.tablebase.solve import solve_job
+from doushouqi.ai.tablebase.store import encode_values, is_complete, load_values, table_path, values_of, write_values
 
 __all__ = ["ClusterJobError", "JobReport", "generate", "plan", "run_job"]
 

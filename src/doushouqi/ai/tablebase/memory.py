@@ -38,7 +38,7 @@ from doushouqi.tablebase_format import (
     read_table,
 )
 
-from ..tbprobe import BROKEN_BYTE, M_KEYS, M_MAX_ANIMALS, empty_tables
+from doushouqi.ai.tbprobe import BROKEN_BYTE, M_KEYS, M_MAX_ANIMALS, empty_tables
 
 __all__ = [
     "CACHE_ENV_VAR",

@@ -38,8 +38,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernels import BROKEN_VALUE, ENEMY_DEN, INF, LION, RAT, TIGER, decode, encode
-from .kernels import gen_moves as _gen_moves
+from doushouqi.ai.tablebase.kernels import BROKEN_VALUE, ENEMY_DEN, INF, LION, RAT, TIGER, decode, encode
+from doushouqi.ai.tablebase.kernels import gen_moves as _gen_moves
 
 __all__ = ["first_pass", "predecessors", "settle", "spread_losses", "spread_wins"]
 

@@ -12,9 +12,9 @@ import numpy as np
 
 from doushouqi.tablebase_format import signature_name, table_size
 
-from . import kernels, retro
-from .geometry import geometry, kinds_array, rule_arrays
-from .jobs import Job
+from doushouqi.ai.tablebase import kernels, retro
+from doushouqi.ai.tablebase.geometry import geometry, kinds_array, rule_arrays
+from doushouqi.ai.tablebase.jobs import Job
 
 __all__ = [
     "LOW_MEMORY_ENTRIES",

@@ -20,7 +20,7 @@ from doushouqi.tablebase_format import (
     read_table,
 )
 
-from .kernels import BROKEN_VALUE
+from doushouqi.ai.tablebase.kernels import BROKEN_VALUE
 
 __all__ = ["encode_values", "is_complete", "load_values", "table_path", "write_values"]
 

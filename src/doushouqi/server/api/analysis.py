@@ -23,12 +23,12 @@ from doushouqi.notation import move_to_readable
 from doushouqi.rules import BUILTIN_RULE_SETS
 from doushouqi.squares import DENS, square_name
 
-from ..ai_pool import AiRequest
-from ..domain.views import legal_destinations
-from ..errors import Problem
-from ..tablebase_hints import table_hint
-from .deps import Ctx, enforce_rate
-from .games import chosen_rules
+from doushouqi.server.ai_pool import AiRequest
+from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.errors import Problem
+from doushouqi.server.tablebase_hints import table_hint
+from doushouqi.server.api.deps import Ctx, enforce_rate
+from doushouqi.server.api.games import chosen_rules
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 log = logging.getLogger(__name__)

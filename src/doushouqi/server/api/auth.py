@@ -7,27 +7,12 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from ..auth import (
-    AVATARS,
-    DEVICE_COOKIE,
-    GUEST_COOKIE,
-    SESSION_COOKIE,
-    USERNAME,
-    Principal,
-    new_guest_secret,
-)
-from ..context import client_address
-from ..db import repo
-from ..db.repo import UsernameTakenError
-from ..errors import Problem
-from .deps import (
-    AccountPrincipal,
-    Ctx,
-    OptionalPrincipal,
-    RequiredPrincipal,
-    enforce_rate,
-    too_many_requests,
-)
+from doushouqi.server.auth import AVATARS, DEVICE_COOKIE, GUEST_COOKIE, SESSION_COOKIE, USERNAME, Principal, new_guest_secret
+from doushouqi.server.context import client_address
+from doushouqi.server.db import repo
+from doushouqi.server.db.repo import UsernameTakenError
+from doushouqi.server.errors import Problem
+from doushouqi.server.api.deps import AccountPrincipal, Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate, too_many_requests
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 

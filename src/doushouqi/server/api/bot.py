@@ -22,12 +22,12 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from ..actors import GameActor, Subscriber
-from ..auth import Principal
-from ..cluster import RemoteGame
-from ..errors import Problem
-from ..ws import ACTIONS, Client, dispatch
-from .deps import AccountPrincipal, Ctx
+from doushouqi.server.actors import GameActor, Subscriber
+from doushouqi.server.auth import Principal
+from doushouqi.server.cluster import RemoteGame
+from doushouqi.server.errors import Problem
+from doushouqi.server.ws import ACTIONS, Client, dispatch
+from doushouqi.server.api.deps import AccountPrincipal, Ctx
 
 router = APIRouter(prefix="/api/bot", tags=["bot"])
 

@@ -32,14 +32,14 @@ from sqlalchemy.orm import Session
 from doushouqi.clock import TimeControl
 from doushouqi.rules import BUILTIN_RULE_SETS
 
-from ..auth import Principal
-from ..db.models import AccountRow
-from ..db.models_pairing import ChallengeRow
-from ..errors import Problem
-from ..notifications import notify, player_key_of, push
-from ..pairing import new_seek_id, start_game_between
-from .deps import Ctx, RequiredPrincipal, enforce_rate
-from .games import checked_time_control, chosen_rules
+from doushouqi.server.auth import Principal
+from doushouqi.server.db.models import AccountRow
+from doushouqi.server.db.models_pairing import ChallengeRow
+from doushouqi.server.errors import Problem
+from doushouqi.server.notifications import notify, player_key_of, push
+from doushouqi.server.pairing import new_seek_id, start_game_between
+from doushouqi.server.api.deps import Ctx, RequiredPrincipal, enforce_rate
+from doushouqi.server.api.games import checked_time_control, chosen_rules
 
 __all__ = ["router"]
 

@@ -11,10 +11,10 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict
 
-from ..actors import GAME_ID
-from ..chat import history_for, report_message
-from ..errors import Problem
-from .deps import Ctx, OptionalPrincipal, RequiredPrincipal
+from doushouqi.server.actors import GAME_ID
+from doushouqi.server.chat import history_for, report_message
+from doushouqi.server.errors import Problem
+from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal
 
 router = APIRouter(prefix="/api", tags=["chat"])
 

@@ -7,10 +7,10 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
-from ..auth import Principal
-from ..context import AppContext, client_address, context_of
-from ..errors import Problem
-from ..ratelimit import RateLimiter
+from doushouqi.server.auth import Principal
+from doushouqi.server.context import AppContext, client_address, context_of
+from doushouqi.server.errors import Problem
+from doushouqi.server.ratelimit import RateLimiter
 
 __all__ = [
     "AccountPrincipal",

@@ -20,9 +20,9 @@ from doushouqi.fen import InvalidFenError, parse_fen, placement_fen
 from doushouqi.squares import ANIMAL_LETTERS, parse_square, piece_code
 from doushouqi.status import Status, position_status
 
-from ..domain.views import legal_destinations
-from ..errors import Problem
-from .games import chosen_rules
+from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.errors import Problem
+from doushouqi.server.api.games import chosen_rules
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 

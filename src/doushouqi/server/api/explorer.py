@@ -10,11 +10,11 @@ from fastapi import APIRouter, Query
 from doushouqi.board import Board
 from doushouqi.notation import move_to_readable
 
-from .. import explorer
-from ..domain.views import legal_destinations
-from ..errors import Problem
-from .deps import Ctx
-from .games import chosen_rules
+from doushouqi.server import explorer
+from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.errors import Problem
+from doushouqi.server.api.deps import Ctx
+from doushouqi.server.api.games import chosen_rules
 
 router = APIRouter(prefix="/api", tags=["explorer"])
 

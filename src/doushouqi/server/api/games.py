@@ -27,13 +27,13 @@ from doushouqi.server.domain import (
     new_game,
 )
 
-from ..actors import new_game_id, state_message
-from ..correspondence import lobby_wait_for
-from ..db import repo
-from ..errors import Problem
-from ..ws import Client, dispatch
-from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
-from .records import replay
+from doushouqi.server.actors import new_game_id, state_message
+from doushouqi.server.correspondence import lobby_wait_for
+from doushouqi.server.db import repo
+from doushouqi.server.errors import Problem
+from doushouqi.server.ws import Client, dispatch
+from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+from doushouqi.server.api.records import replay
 
 router = APIRouter(prefix="/api", tags=["games"])
 COMMAND_EXAMPLES = {

@@ -22,13 +22,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
-from ..actors import Subscriber, dumps
-from ..context import context_of
-from ..guards import is_cross_origin
-from ..json_input import BadJsonError, parse_json
-from ..notifications import mark_read, player_key_of, recent
-from ..ratelimit import TokenBucket
-from .deps import Ctx, RequiredPrincipal
+from doushouqi.server.actors import Subscriber, dumps
+from doushouqi.server.context import context_of
+from doushouqi.server.guards import is_cross_origin
+from doushouqi.server.json_input import BadJsonError, parse_json
+from doushouqi.server.notifications import mark_read, player_key_of, recent
+from doushouqi.server.ratelimit import TokenBucket
+from doushouqi.server.api.deps import Ctx, RequiredPrincipal
 
 router = APIRouter(tags=["notifications"])
 log = logging.getLogger(__name__)

@@ -26,12 +26,12 @@ from sqlalchemy.orm import Session
 
 from doushouqi.rules import BUILTIN_RULE_SETS
 
-from ..db.models_pairing import SeekRow
-from ..errors import Problem
-from ..notifications import player_key_of
-from ..pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
-from .deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
-from .games import checked_time_control
+from doushouqi.server.db.models_pairing import SeekRow
+from doushouqi.server.errors import Problem
+from doushouqi.server.notifications import player_key_of
+from doushouqi.server.pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
+from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+from doushouqi.server.api.games import checked_time_control
 
 __all__ = ["router"]
 

@@ -13,13 +13,13 @@ from pydantic import BaseModel, Field
 from doushouqi import scoring
 from doushouqi.server.domain.storage import game_from_storage
 
-from ..auth import AVATARS, Principal
-from ..db import repo
-from ..db.models import AccountRow
-from ..errors import Problem
-from .auth import principal_dict
-from .deps import Ctx, RequiredPrincipal
-from .games import summary
+from doushouqi.server.auth import AVATARS, Principal
+from doushouqi.server.db import repo
+from doushouqi.server.db.models import AccountRow
+from doushouqi.server.errors import Problem
+from doushouqi.server.api.auth import principal_dict
+from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.api.games import summary
 
 router = APIRouter(prefix="/api", tags=["players"])
 

@@ -13,10 +13,10 @@ from doushouqi.board import Board
 from doushouqi.notation import move_to_readable
 from doushouqi.record import GameRecord, RecordError, read_record
 
-from ..context import client_address
-from ..db import repo
-from ..errors import Problem
-from .deps import Ctx, OptionalPrincipal, enforce_rate
+from doushouqi.server.context import client_address
+from doushouqi.server.db import repo
+from doushouqi.server.errors import Problem
+from doushouqi.server.api.deps import Ctx, OptionalPrincipal, enforce_rate
 
 router = APIRouter(prefix="/api", tags=["records"])
 

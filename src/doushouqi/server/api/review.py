@@ -14,9 +14,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from .. import grading
-from .analysis import MAX_MOVES, AnalysisQuery, PositionQuery, _replay, analysis
-from .deps import Ctx
+from doushouqi.server import grading
+from doushouqi.server.api.analysis import MAX_MOVES, AnalysisQuery, PositionQuery, _replay, analysis
+from doushouqi.server.api.deps import Ctx
 
 router = APIRouter(prefix="/api", tags=["review"])
 

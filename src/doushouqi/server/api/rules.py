@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from doushouqi.rules import BUILTIN_RULE_SETS
 
-from ..errors import Problem
+from doushouqi.server.errors import Problem
 
 router = APIRouter(prefix="/api/rules", tags=["rules"])
 

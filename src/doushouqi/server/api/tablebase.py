@@ -21,9 +21,9 @@ from doushouqi.notation import move_to_readable
 from doushouqi.tablebase import Probe, TablebaseError, probe, probe_moves
 from doushouqi.tablebase_format import out_of_scope_reason
 
-from ..errors import Problem
-from .deps import Ctx, enforce_rate
-from .games import chosen_rules
+from doushouqi.server.errors import Problem
+from doushouqi.server.api.deps import Ctx, enforce_rate
+from doushouqi.server.api.games import chosen_rules
 
 router = APIRouter(prefix="/api", tags=["tablebase"])
 

@@ -19,9 +19,9 @@ from sqlalchemy.orm import Session
 from doushouqi.server.domain import Account, Game, GameStatus, Mode
 from doushouqi.server.domain.storage import game_from_storage
 
-from ..db.models import AccountRow, GameRow
-from ..watching import spectator_counts
-from .deps import Ctx
+from doushouqi.server.db.models import AccountRow, GameRow
+from doushouqi.server.watching import spectator_counts
+from doushouqi.server.api.deps import Ctx
 
 router = APIRouter(prefix="/api", tags=["watch"])
 

@@ -19,9 +19,9 @@ from sqlalchemy.orm import Session
 
 from doushouqi.server.domain import Game
 
-from .. import explorer
-from . import repo
-from .database import Database
+from doushouqi.server import explorer
+from doushouqi.server.db import repo
+from doushouqi.server.db.database import Database
 
 __all__ = ["GameStore", "GameWrite"]
 

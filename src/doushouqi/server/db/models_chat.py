@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .models import Base
+from doushouqi.server.db.models import Base
 
 __all__ = ["ChatMessageRow", "ChatReportRow"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy import Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .models import Base
+from doushouqi.server.db.models import Base
 
 __all__ = ["OpeningMoveRow"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .models import Base
+from doushouqi.server.db.models import Base
 
 __all__ = ["PuzzleAttemptRow", "PuzzlePlayerRow", "PuzzleRow"]
 

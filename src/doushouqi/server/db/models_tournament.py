@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .models import Base
+from doushouqi.server.db.models import Base
 
 __all__ = ["TournamentPairingRow", "TournamentPlayerRow", "TournamentRow"]
 

@@ -18,15 +18,7 @@ from doushouqi.rating import Rating, rate_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 
-from .models import (
-    AccountRow,
-    AuthTokenRow,
-    GameEventRow,
-    GameRow,
-    GuestNameRow,
-    RecordRow,
-    ServerStateRow,
-)
+from doushouqi.server.db.models import AccountRow, AuthTokenRow, GameEventRow, GameRow, GuestNameRow, RecordRow, ServerStateRow
 
 __all__ = [
     "StaleGameError",

@@ -19,13 +19,13 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from .commands import Command
-from .events import Event, RejectCode, Rejected
-from .flow import Context, Reject
-from .handlers import HANDLERS
-from .model import Game
-from .players import ACTOR_TYPES
-from .timing import settle
+from doushouqi.server.domain.commands import Command
+from doushouqi.server.domain.events import Event, RejectCode, Rejected
+from doushouqi.server.domain.flow import Context, Reject
+from doushouqi.server.domain.handlers import HANDLERS
+from doushouqi.server.domain.model import Game
+from doushouqi.server.domain.players import ACTOR_TYPES
+from doushouqi.server.domain.timing import settle
 
 __all__ = ["apply"]
 

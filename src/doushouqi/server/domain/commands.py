@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .players import SERVER, Actor, PlayerSlot
+from doushouqi.server.domain.players import SERVER, Actor, PlayerSlot
 
 __all__ = [
     "COMMAND_TYPES",

@@ -24,8 +24,8 @@ from doushouqi.outcome import Outcome, Termination
 from doushouqi.rules import RuleSet
 from doushouqi.scoring import ScoreChange
 
-from .model import AbortReason, GameSpec, GameStatus, RatingChange
-from .players import PlayerSlot
+from doushouqi.server.domain.model import AbortReason, GameSpec, GameStatus, RatingChange
+from doushouqi.server.domain.players import PlayerSlot
 
 __all__ = [
     "ClockView",

@@ -6,7 +6,7 @@ import dataclasses
 
 from doushouqi.record import GameRecord
 
-from .model import Game
+from doushouqi.server.domain.model import Game
 
 __all__ = ["game_to_record"]
 

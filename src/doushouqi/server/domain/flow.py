@@ -10,12 +10,12 @@ from doushouqi.clock import GameClock
 from doushouqi.notation import termination_label
 from doushouqi.outcome import Outcome
 
-from .commands import Command
-from .events import DrawDeclined, Event, GameFinished, RejectCode, TakebackDeclined
-from .model import AbortReason, Game, GameStatus, TimedMove
-from .players import Server
-from .settlement import settle_scores
-from .views import clock_view
+from doushouqi.server.domain.commands import Command
+from doushouqi.server.domain.events import DrawDeclined, Event, GameFinished, RejectCode, TakebackDeclined
+from doushouqi.server.domain.model import AbortReason, Game, GameStatus, TimedMove
+from doushouqi.server.domain.players import Server
+from doushouqi.server.domain.settlement import settle_scores
+from doushouqi.server.domain.views import clock_view
 
 __all__ = [
     "COLOR_NAMES",

@@ -31,59 +31,13 @@ from doushouqi.clock import GameClock
 from doushouqi.notation import move_to_readable
 from doushouqi.outcome import Outcome, Termination
 
-from .commands import (
-    Abort,
-    AcceptDraw,
-    AcceptTakeback,
-    ClaimDraw,
-    ClaimVictory,
-    Command,
-    DeclineDraw,
-    DeclineTakeback,
-    Disconnected,
-    Join,
-    Move,
-    OfferDraw,
-    Reconnected,
-    Rematch,
-    RequestTakeback,
-    Resign,
-    Tick,
-)
-from .events import (
-    DrawDeclined,
-    DrawOffered,
-    Event,
-    GameStarted,
-    MoveMade,
-    PlayerDisconnected,
-    PlayerJoined,
-    PlayerReconnected,
-    RejectCode,
-    RematchCreated,
-    RematchOffered,
-    TakebackApplied,
-    TakebackDeclined,
-    TakebackRequested,
-)
-from .flow import (
-    COLOR_NAMES,
-    Accept,
-    Context,
-    HandlerResult,
-    Reject,
-    add_ply,
-    end_on_board,
-    finish,
-    lapse_offers,
-    require_started,
-    resolve_seat,
-    rewind_clock,
-)
-from .model import PASS, Game, GameStatus, Mode, rematch_spec
-from .players import AiPlayer, PlayerSlot, Server
-from .timing import abandonment_deadline
-from .views import clock_view, legal_destinations
+from doushouqi.server.domain.commands import Abort, AcceptDraw, AcceptTakeback, ClaimDraw, ClaimVictory, Command, DeclineDraw, DeclineTakeback, Disconnected, Join, Move, OfferDraw, Reconnected, Rematch, RequestTakeback, Resign, Tick
+from doushouqi.server.domain.events import DrawDeclined, DrawOffered, Event, GameStarted, MoveMade, PlayerDisconnected, PlayerJoined, PlayerReconnected, RejectCode, RematchCreated, RematchOffered, TakebackApplied, TakebackDeclined, TakebackRequested
+from doushouqi.server.domain.flow import COLOR_NAMES, Accept, Context, HandlerResult, Reject, add_ply, end_on_board, finish, lapse_offers, require_started, resolve_seat, rewind_clock
+from doushouqi.server.domain.model import PASS, Game, GameStatus, Mode, rematch_spec
+from doushouqi.server.domain.players import AiPlayer, PlayerSlot, Server
+from doushouqi.server.domain.timing import abandonment_deadline
+from doushouqi.server.domain.views import clock_view, legal_destinations
 
 __all__ = ["HANDLERS", "Handler"]
 

@@ -28,7 +28,7 @@ from doushouqi.rating import Rating
 from doushouqi.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet
 from doushouqi.scoring import ScoreChange
 
-from .players import Actor, PlayerSlot
+from doushouqi.server.domain.players import Actor, PlayerSlot
 
 __all__ = [
     "DEFAULT_GRACE_PERIOD",

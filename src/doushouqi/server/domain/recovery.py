@@ -23,11 +23,11 @@ from typing import ClassVar
 
 from doushouqi.clock import GameClock
 
-from .apply import apply
-from .commands import Tick
-from .events import ClockView, Event
-from .model import Game, GameStatus
-from .views import clock_view
+from doushouqi.server.domain.apply import apply
+from doushouqi.server.domain.commands import Tick
+from doushouqi.server.domain.events import ClockView, Event
+from doushouqi.server.domain.model import Game, GameStatus
+from doushouqi.server.domain.views import clock_view
 
 __all__ = ["CORRESPONDENCE_RESTART_MARGIN", "GameResumed", "resume_after_downtime"]
 

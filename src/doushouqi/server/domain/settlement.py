@@ -17,7 +17,7 @@ from doushouqi.outcome import Termination
 from doushouqi.rating import rate_game
 from doushouqi.scoring import Ending, GameResult, ScoreChange, rounds_from_plies, score_changes
 
-from .model import Game, Mode, RatingChange
+from doushouqi.server.domain.model import Game, Mode, RatingChange
 
 __all__ = ["ENDINGS", "settle_scores"]
 

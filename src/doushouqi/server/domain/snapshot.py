@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .events import plain
-from .model import Game, GameStatus
-from .timing import abandonment_deadline, lobby_deadline, next_deadline
-from .views import clock_view, legal_destinations
+from doushouqi.server.domain.events import plain
+from doushouqi.server.domain.model import Game, GameStatus
+from doushouqi.server.domain.timing import abandonment_deadline, lobby_deadline, next_deadline
+from doushouqi.server.domain.views import clock_view, legal_destinations
 
 __all__ = ["game_state_dict"]
 

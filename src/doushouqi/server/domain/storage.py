@@ -26,17 +26,8 @@ from doushouqi.rating import Rating
 from doushouqi.rules import rules_from_mapping
 from doushouqi.scoring import ScoreChange
 
-from .model import (
-    DEFAULT_LOBBY_WAIT,
-    AbortReason,
-    CorruptGameError,
-    Game,
-    GameStatus,
-    Mode,
-    RatingChange,
-    TimedMove,
-)
-from .players import PLAYER_TYPES, PlayerSlot, identity_from_dict
+from doushouqi.server.domain.model import DEFAULT_LOBBY_WAIT, AbortReason, CorruptGameError, Game, GameStatus, Mode, RatingChange, TimedMove
+from doushouqi.server.domain.players import PLAYER_TYPES, PlayerSlot, identity_from_dict
 
 __all__ = ["STORAGE_FORMAT", "game_from_storage", "game_to_storage", "player_from_dict"]
 

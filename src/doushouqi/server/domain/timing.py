@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from doushouqi.clock import ClockEvent, ClockEventKind
 from doushouqi.outcome import Outcome, Termination
 
-from .events import Event, TimeoutPassed
-from .flow import Accept, add_ply, end_on_board, finish, lapse_offers
-from .model import PASS, AbortReason, Game, GameStatus, Mode
-from .views import clock_view, legal_destinations
+from doushouqi.server.domain.events import Event, TimeoutPassed
+from doushouqi.server.domain.flow import Accept, add_ply, end_on_board, finish, lapse_offers
+from doushouqi.server.domain.model import PASS, AbortReason, Game, GameStatus, Mode
+from doushouqi.server.domain.views import clock_view, legal_destinations
 
 __all__ = ["abandonment_deadline", "lobby_deadline", "next_deadline", "settle"]
 

@@ -6,7 +6,7 @@ from doushouqi.board import Board
 from doushouqi.clock import GameClock
 from doushouqi.squares import square_name
 
-from .events import ClockView
+from doushouqi.server.domain.events import ClockView
 
 __all__ = ["clock_view", "legal_destinations"]
 

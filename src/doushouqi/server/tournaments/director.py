@@ -26,15 +26,15 @@ from doushouqi.clock import TimeControl
 from doushouqi.rating import Rating
 from doushouqi.rules import RuleSet, rules_from_mapping
 
-from ..actors import ActorClosedError, new_game_id
-from ..context import AppContext
-from ..db import repo
-from ..domain import Abort as AbortCommand
-from ..domain import PlayerSlot
-from ..domain.players import SERVER
-from ..pairing import start_game_between
-from . import store
-from .store import CreateGame, Notify
+from doushouqi.server.actors import ActorClosedError, new_game_id
+from doushouqi.server.context import AppContext
+from doushouqi.server.db import repo
+from doushouqi.server.domain import Abort as AbortCommand
+from doushouqi.server.domain import PlayerSlot
+from doushouqi.server.domain.players import SERVER
+from doushouqi.server.pairing import start_game_between
+from doushouqi.server.tournaments import store
+from doushouqi.server.tournaments.store import CreateGame, Notify
 
 __all__ = ["LEASE_SECONDS", "PASS_SECONDS", "Director", "create_tournament_game"]
 
@@ -166,7 +166,7 @@ class Director:
 
 async def _notify(ctx: AppContext, notice: Notify) -> None:
     """Tell a player (the bell, and their open tabs)."""
-    from .. import notifications
+    from doushouqi.server import notifications
 
     try:
         await notifications.notify(

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .arena import Outcome, game_points, is_on_fire
-from .swiss import RED, SwissPlayer
+from doushouqi.server.tournaments.arena import Outcome, game_points, is_on_fire
+from doushouqi.server.tournaments.swiss import RED, SwissPlayer
 
 __all__ = [
     "FORFEITS",

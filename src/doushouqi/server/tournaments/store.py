@@ -16,19 +16,11 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
-from ..db.models import AccountRow, GameRow
-from ..db.models_tournament import TournamentPairingRow, TournamentPlayerRow, TournamentRow
-from ..domain import GameStatus
-from . import arena, swiss
-from .standings import (
-    FORFEITS,
-    Entrant,
-    PairingResult,
-    Standing,
-    arena_standings,
-    swiss_history,
-    swiss_standings,
-)
+from doushouqi.server.db.models import AccountRow, GameRow
+from doushouqi.server.db.models_tournament import TournamentPairingRow, TournamentPlayerRow, TournamentRow
+from doushouqi.server.domain import GameStatus
+from doushouqi.server.tournaments import arena, swiss
+from doushouqi.server.tournaments.standings import FORFEITS, Entrant, PairingResult, Standing, arena_standings, swiss_history, swiss_standings
 
 __all__ = [
     "Abort",
