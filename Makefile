@@ -27,5 +27,5 @@ system-deps:
 	bash scripts/install-system-deps.sh
 
 test: system-deps lint
-	node --test tests/web/
+	node --test tests/client/
 	$(BIN)/pytest -q -n 2

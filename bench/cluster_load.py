@@ -6,7 +6,7 @@
 Everything runs on this machine, on loopback, and stops by itself. It starts
 
 * **the cluster**: PostgreSQL, Redis, three ``doushouqi serve`` nodes sharing them, nginx in
-  front (``deploy/nginx.conf``, rendered by ``tests/server/nginx.py``) and two
+  front (``deploy/nginx.conf``, rendered by ``tests/support/nginx.py``) and two
   ``doushouqi worker`` processes (one engine process each) searching the AI's moves;
 * then, once the cluster is stopped, **one embedded node**: ``doushouqi serve`` on SQLite,
   no Redis, with its in-process AI pool of two engine processes (as many as the cluster's
@@ -73,9 +73,9 @@ from prometheus_client.parser import text_string_to_metric_families
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from tests.server.nginx import nginx_path, write_config  # noqa: E402
-from tests.server.postgres import create_database, find_bindir, postgres_server  # noqa: E402
-from tests.server.redis_server import redis_server, redis_server_path  # noqa: E402
+from tests.support.nginx import nginx_path, write_config  # noqa: E402
+from tests.support.postgres import create_database, find_bindir, postgres_server  # noqa: E402
+from tests.support.redis_server import redis_server, redis_server_path  # noqa: E402
 
 from server_load import MAX_GAMES, Bench, Seat, Stats, _free_port  # noqa: E402
 
@@ -151,7 +151,7 @@ class Processes:
 
 
 def python_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "doushouqi.cli", *args]
+    return [sys.executable, "-m", "doushouqi.cli.main", *args]
 
 
 def bench_env(**extra: str) -> dict[str, str]:
@@ -190,7 +190,7 @@ def wait_ready(procs: Processes, urls: list[str], timeout: float) -> None:
 
 
 def start_nginx(procs: Processes, node_urls: list[str]) -> str:
-    """deploy/nginx.conf in front of the nodes, as ``tests/server/nginx.py`` renders it, with
+    """deploy/nginx.conf in front of the nodes, as ``tests/support/nginx.py`` renders it, with
     room for this bench's thousands of sockets."""
     executable = nginx_path()
     if executable is None:
@@ -214,7 +214,7 @@ def start_nginx(procs: Processes, node_urls: list[str]) -> str:
 
 def wait_workers(procs: Processes, redis_url: str, count: int, timeout: float) -> None:
     """Until ``count`` workers have loaded the engine and say they live (their heartbeat
-    keys, see ``doushouqi.server.ai_jobs``)."""
+    keys, see ``doushouqi.server.ai.jobs``)."""
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     deadline = time.monotonic() + timeout
     try:

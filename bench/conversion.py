@@ -4,7 +4,7 @@
     .venv/bin/python bench/conversion.py --attacker-src /tmp/old/src --defender-src /tmp/old/src \
         --attacker-tc 0.02 --defender-tc 0.1 --json /tmp/old.json
 
-For each position of the conversion suite (``tests/ai/data/conversion.epd``, built by
+For each position of the conversion suite (``tests/jungle/ai/data/conversion.epd``, built by
 ``tools/conversion/build_suite.py``: the side to move is confirmed won), the winning side
 (the *attacker*) plays at ``--attacker-tc`` seconds a move and the losing side (the
 *defender*) at ``--defender-tc``, both as ``doushouqi engine`` processes (level 10) run from
@@ -65,7 +65,7 @@ _ENGINES: dict[str, object] = {}
 def _engine(src: str, role: str, options: dict[str, str]) -> object:
     """The worker's engine process for ``role`` (each side its own: no shared table), with
     the protocol ``options`` set once."""
-    from doushouqi.engine import SimpleEngine
+    from doushouqi.jungle.engine import SimpleEngine
 
     if role not in _ENGINES:
         env = dict(os.environ)
@@ -95,8 +95,8 @@ Side = tuple[str, float, dict[str, str]]  # source tree, seconds a move, engine 
 
 def play(args: tuple[int, dict, Side, Side, int]) -> dict:
     """One game from suite entry ``entry``: the attacker (side to move) against the defender."""
-    from doushouqi.analysis import Limit
-    from doushouqi.board import Board
+    from doushouqi.jungle.analysis import Limit
+    from doushouqi.jungle.board import Board
 
     index, entry, (attacker_src, attacker_tc, attacker_options), defender_side, max_plies = args
     defender_src, defender_tc, defender_options = defender_side

@@ -35,7 +35,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 _STARTUP_SNIPPET = """
 import time
 start = time.perf_counter()
-from doushouqi.ai import Position
+from doushouqi.jungle.ai import Position
 assert Position(rules="international").perft(2) == 576
 print(time.perf_counter() - start)
 """
@@ -56,7 +56,7 @@ def startup_seconds(cache_dir: str) -> float:
 
 def time_perft(rules: str, depth: int, repeat: int) -> tuple[int, float]:
     """Leaves and best seconds of ``repeat`` perft runs in this process, after a warm-up."""
-    from doushouqi.ai import Position
+    from doushouqi.jungle.ai import Position
 
     position = Position(rules=rules)
     position.perft(3)  # warm-up: compile or load every function perft uses

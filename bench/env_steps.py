@@ -30,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from doushouqi import Board
-from doushouqi.rl.common import DEFAULT_MAX_PLIES
+from doushouqi.jungle.rl.common import DEFAULT_MAX_PLIES
 
 #: One benchmark: given the rules, a seed and a deadline, the (steps, games finished) it played.
 Bench = Callable[[str, int, float, int], tuple[int, int]]
@@ -52,7 +52,7 @@ def bench_library(rules: str, seed: int, deadline: float, max_plies: int) -> tup
 def bench_gymnasium(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
     import gymnasium
 
-    import doushouqi.rl  # noqa: F401  # registers the environment
+    import doushouqi.jungle.rl  # noqa: F401  # registers the environment
 
     env = gymnasium.make("doushouqi/Jungle-v0", rules=rules, max_plies=max_plies)
     rng = np.random.default_rng(seed)
@@ -69,7 +69,7 @@ def bench_gymnasium(rules: str, seed: int, deadline: float, max_plies: int) -> t
 
 
 def bench_pettingzoo(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
-    from doushouqi.rl.pettingzoo_env import env as make_env
+    from doushouqi.jungle.rl.pettingzoo_env import env as make_env
 
     env = make_env(rules=rules, max_plies=max_plies)
     rng = np.random.default_rng(seed)
@@ -91,7 +91,7 @@ def _bench_openspiel(tensor: bool) -> Bench:
         import pyspiel
         from open_spiel.python.observation import make_observation
 
-        import doushouqi.rl.openspiel_game  # noqa: F401  # registers the game
+        import doushouqi.jungle.rl.openspiel_game  # noqa: F401  # registers the game
 
         game = pyspiel.load_game("python_jungle", {"rules": rules, "max_plies": max_plies})
         observer = make_observation(game)

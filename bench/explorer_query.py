@@ -25,11 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from doushouqi.board import Board
-from doushouqi.rules import BUILTIN_RULE_SETS
-from doushouqi.server import explorer
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.server.db.database import Database
-from doushouqi.server.db.models_explorer import OpeningMoveRow
+from doushouqi.server.explorer import service as explorer
+from doushouqi.server.explorer.models import OpeningMoveRow
 
 
 def random_game(rng: random.Random, rules_name: str) -> tuple[list[str], list[str]]:

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/ladder.py --games 100 --concurrency 2
 
-Levels are meant to be strict steps (``doushouqi.ai.levels``): each should beat the one below
+Levels are meant to be strict steps (``doushouqi.jungle.ai.levels``): each should beat the one below
 it in a clear majority of games. Prints one line per pair (wins, draws, losses of the higher
 level, its score and the Elo difference with a 95% error bar) and the smallest step's score.
 

@@ -11,7 +11,7 @@ import argparse
 import sys
 import time
 
-from doushouqi.board import STARTING_FEN, Board
+from doushouqi.jungle.board import STARTING_FEN, Board
 
 #: Published start-position perft under ``international`` (docs/rules.md section 6).
 KNOWN_START = {1: 24, 2: 576, 3: 12240, 4: 260099, 5: 5111620, 6: 100453636}

@@ -26,9 +26,9 @@ import sys
 import tempfile
 import time
 
-from doushouqi.ai import Engine
-from doushouqi.analysis import Limit
-from doushouqi.board import Board
+from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.analysis import Limit
+from doushouqi.jungle.board import Board
 
 #: The start, and positions from engine self-play at plies 12-70 (quiet and tactical).
 POSITIONS = [

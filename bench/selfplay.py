@@ -5,8 +5,9 @@
     .venv/bin/python bench/selfplay.py --a params=tuned.json --b "" --games 100
 
 A side is a comma-separated list of ``key=value``: ``level`` (1-10), ``params`` (a JSON file
-of evaluation weights, :mod:`doushouqi.ai.eval_params`), ``seed``, or any key of
-``doushouqi.ai.search_driver.DEFAULT_TUNING``. Each opening (the start position plus a few random
+of evaluation weights, :mod:`doushouqi.jungle.ai.eval_params`), ``seed``, or any key of
+``doushouqi.jungle.ai.search_driver.DEFAULT_TUNING``. Each opening (the start position plus a few
+random
 plies) is played twice, colours swapped. Games longer than ``--max-plies`` are drawn.
 Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
 """
@@ -19,11 +20,11 @@ import sys
 import threading
 import time
 
-from doushouqi.ai import Engine
-from doushouqi.ai.eval_params import load_params
-from doushouqi.analysis import Limit
-from doushouqi.board import Board
-from doushouqi.match import MatchScore, elo_estimate
+from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai.eval_params import load_params
+from doushouqi.jungle.analysis import Limit
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.engine.match import MatchScore, elo_estimate
 
 
 def make_engine(spec: str, rules: str) -> tuple[Engine, int]:

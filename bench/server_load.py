@@ -69,7 +69,7 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], str]:
     command = [
         sys.executable,
         "-m",
-        "doushouqi.cli",
+        "doushouqi.cli.main",
         "serve",
         "--port",
         str(port),

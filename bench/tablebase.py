@@ -5,7 +5,8 @@
 
 Probing: ``--probes`` random positions of the tables found (``$DOUSHOUQI_TABLEBASES`` with
 ``--dir`` first, then the shipped ones), probed once cold (each table read, checked and
-decompressed on first use) and once warm, through :func:`doushouqi.tablebase.probe` (the
+decompressed on first use) and once warm, through :func:`doushouqi.jungle.tablebase.probe.probe`
+(the
 position's own ``outcome()`` included, as every caller pays it) and through the bare lookup.
 
 Generation: each of ``--jobs`` (signatures such as ``ELvR``) solved again from the tables it
@@ -13,7 +14,7 @@ depends on, in memory (nothing is written), one thread; the compile time is paid
 Times are CPU seconds of this process (the machine may be shared), the wall time beside them.
 
 Solve modes side by side (``--compare ELvET ELTvEL``): each job solved with the successor
-lists and with the low-memory un-move solve (:mod:`doushouqi.ai.tablebase.retro`), each in a
+lists and with the low-memory un-move solve (:mod:`doushouqi.jungle.ai.tablebase.retro`), each in a
 fresh process, one after the other: wall and CPU time, the peak resident memory of the solve
 (the process's peak less what it held after compiling, per entry too) and whether the two
 gave the same values (sha256 of the value arrays). ``--modes low`` runs only the low-memory
@@ -38,8 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src")]
 
-from doushouqi.rules import find_rules  # noqa: E402
-from doushouqi.tablebase import (  # noqa: E402
+from doushouqi.jungle.rules import find_rules  # noqa: E402
+from doushouqi.jungle.tablebase.file_format import SUFFIX, table_size  # noqa: E402
+from doushouqi.jungle.tablebase.probe import (  # noqa: E402
     ENV_VAR,
     _lookup,
     family_of,
@@ -47,11 +49,10 @@ from doushouqi.tablebase import (  # noqa: E402
     probe,
     tablebase_directories,
 )
-from doushouqi.tablebase_format import SUFFIX, table_size  # noqa: E402
 
 
 def bench_probes(count: int, rules: str, seed: int) -> None:
-    from doushouqi.ai.tablebase.verify import random_board
+    from doushouqi.jungle.ai.tablebase.verify import random_board
 
     family = family_of(find_rules(rules))
     names = sorted(
@@ -75,11 +76,11 @@ def bench_probes(count: int, rules: str, seed: int) -> None:
 def bench_generation(jobs: list[str], rules: str) -> None:
     import numba
 
-    from doushouqi.ai.tablebase.generate import resolve_rules, run_job
-    from doushouqi.ai.tablebase.jobs import parse_job
-    from doushouqi.ai.tablebase.solve import solve_job
-    from doushouqi.ai.tablebase.store import values_of
-    from doushouqi.tablebase_format import rules_key
+    from doushouqi.jungle.ai.tablebase.generate import resolve_rules, run_job
+    from doushouqi.jungle.ai.tablebase.jobs import parse_job
+    from doushouqi.jungle.ai.tablebase.solve import solve_job
+    from doushouqi.jungle.ai.tablebase.store import values_of
+    from doushouqi.jungle.tablebase.file_format import rules_key
 
     numba.set_num_threads(1)
     ruleset, family = resolve_rules(rules)
@@ -115,15 +116,15 @@ def solve_one(name: str, mode: str, rules: str) -> None:
     import numba
     import numpy as np
 
-    from doushouqi.ai.tablebase.generate import resolve_rules
-    from doushouqi.ai.tablebase.jobs import inputs, parse_job
-    from doushouqi.ai.tablebase.solve import (
+    from doushouqi.jungle.ai.tablebase.generate import resolve_rules
+    from doushouqi.jungle.ai.tablebase.jobs import inputs, parse_job
+    from doushouqi.jungle.ai.tablebase.solve import (
         job_entries,
         solve_job_lists,
         solve_job_low_memory,
     )
-    from doushouqi.ai.tablebase.store import values_of
-    from doushouqi.tablebase_format import rules_key
+    from doushouqi.jungle.ai.tablebase.store import values_of
+    from doushouqi.jungle.tablebase.file_format import rules_key
 
     numba.set_num_threads(1)
     ruleset, family = resolve_rules(rules)
@@ -203,11 +204,11 @@ def identity(max_animals: int, rules: str) -> None:
     solved both ways in this process: how many differ, and the time of each mode."""
     import numpy as np
 
-    from doushouqi.ai.tablebase.generate import resolve_rules
-    from doushouqi.ai.tablebase.jobs import all_jobs
-    from doushouqi.ai.tablebase.solve import solve_job_lists, solve_job_low_memory
-    from doushouqi.ai.tablebase.store import values_of
-    from doushouqi.tablebase_format import rules_key
+    from doushouqi.jungle.ai.tablebase.generate import resolve_rules
+    from doushouqi.jungle.ai.tablebase.jobs import all_jobs
+    from doushouqi.jungle.ai.tablebase.solve import solve_job_lists, solve_job_low_memory
+    from doushouqi.jungle.ai.tablebase.store import values_of
+    from doushouqi.jungle.tablebase.file_format import rules_key
 
     ruleset, family = resolve_rules(rules)
     options = rules_key(ruleset)

@@ -4,9 +4,10 @@ without them, from the endgame suite (issue 14).
     DOUSHOUQI_TABLEBASES=/work/tablebases nice -n 10 .venv/bin/python bench/tablebase_match.py
     .venv/bin/python bench/tablebase_match.py --positions 10          # a pilot: 20 games
 
-Each position of the suite (``tests/ai/data/endgames.epd``, 5–6 animals, wango, built by
+Each position of the suite (``tests/jungle/ai/data/endgames.epd``, 5–6 animals, wango, built by
 ``tools/conversion/build_endgames.py``) is played twice, the colours swapped, by
-``doushouqi match``'s own loop (:class:`doushouqi.match.Match`, its openings read from the
+``doushouqi match``'s own loop (:class:`doushouqi.jungle.engine.match.Match`, its openings read
+from the
 suite file): engine A uses the tables, engine B does not, both at ``--tc`` seconds a move,
 each a ``doushouqi engine`` process of this tree (``--src``) with the same settings
 otherwise. A game ends on the board (den, no animals, no legal move, repetition) or is
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from doushouqi.match import EngineSpec, GameResult, Match
+    from doushouqi.jungle.engine.match import EngineSpec, GameResult, Match
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITE = ROOT / "tests" / "ai" / "data" / "endgames.epd"
@@ -53,8 +54,8 @@ OPTION = "Tablebases"
 
 def serve(mode: str) -> int:
     """``--serve``: the engine protocol on stdin/stdout, the tables on or off in-process."""
-    from doushouqi.ai.protocol import DEFAULT_HASH_MB, EngineProtocol
-    from doushouqi.ai.search_driver import Engine
+    from doushouqi.jungle.ai.protocol import DEFAULT_HASH_MB, EngineProtocol
+    from doushouqi.jungle.ai.search_driver import Engine
 
     engine = Engine("wango", hash_mb=DEFAULT_HASH_MB)
     engine.use_tablebase = mode == "tables"
@@ -62,7 +63,7 @@ def serve(mode: str) -> int:
 
 
 async def _offers_option(command: list[str]) -> bool:
-    from doushouqi.engine import Engine
+    from doushouqi.jungle.engine import Engine
 
     engine = Engine(command, handshake="uci", timeout=60.0, ready_timeout=300.0)
     try:
@@ -74,7 +75,7 @@ async def _offers_option(command: list[str]) -> bool:
 
 def engine_specs(switch: str) -> tuple[EngineSpec, EngineSpec, str]:
     """A's and B's :class:`EngineSpec` and the switch used (``option`` or ``inprocess``)."""
-    from doushouqi.match import EngineSpec
+    from doushouqi.jungle.engine.match import EngineSpec
 
     plain = [sys.executable, "-m", "doushouqi", "engine"]
     if switch == "auto":
@@ -92,8 +93,8 @@ def engine_specs(switch: str) -> tuple[EngineSpec, EngineSpec, str]:
 def covered_values(result: GameResult) -> list[tuple[int, int]]:
     """The covered positions of a game (replayed from its opening): for each, the plies
     played before it and its table value for Red (1 win, 0 draw, -1 loss)."""
-    from doushouqi.board import Board
-    from doushouqi.tablebase import probe
+    from doushouqi.jungle.board import Board
+    from doushouqi.jungle.tablebase.probe import probe
 
     board = Board(result.opening.fen, "wango")
     values = []
@@ -205,8 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (args.src, os.environ.get("PYTHONPATH")) if p
     )
-    from doushouqi.match import Match, MatchConfig, MatchTimeControl, read_openings
-    from doushouqi.rules import find_rules
+    from doushouqi.jungle.engine.match import Match, MatchConfig, MatchTimeControl, read_openings
+    from doushouqi.jungle.rules import find_rules
 
     rules = find_rules("wango")
     openings = read_openings(args.suite, rules)

@@ -27,16 +27,16 @@ import random
 import time
 from pathlib import Path
 
-from doushouqi.ai import Engine
-from doushouqi.ai.search_driver import score_from_internal
-from doushouqi.ai.tablebase.memory import loaded_tables, most_animals
-from doushouqi.ai.tablebase.verify import random_board
-from doushouqi.analysis import DEN_SCORE, Info, Limit, Score
-from doushouqi.board import Board
-from doushouqi.fen import placement_fen
-from doushouqi.outcome import Termination
-from doushouqi.squares import BLUE, DENS, RED, WATER, piece_code
-from doushouqi.tablebase import ENV_VAR, probe, shipped_directory
+from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai.search_driver import score_from_internal
+from doushouqi.jungle.ai.tablebase.memory import loaded_tables, most_animals
+from doushouqi.jungle.ai.tablebase.verify import random_board
+from doushouqi.jungle.analysis import DEN_SCORE, Info, Limit, Score
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.fen import placement_fen
+from doushouqi.jungle.outcome import Termination
+from doushouqi.jungle.squares import BLUE, DENS, RED, WATER, piece_code
+from doushouqi.jungle.tablebase.probe import ENV_VAR, probe, shipped_directory
 
 Result = tuple[int, int]  # (1 win / -1 loss for the side to move, DTM plies)
 Case = tuple[Board, Result]

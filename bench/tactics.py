@@ -5,7 +5,7 @@
 
 A position is solved when the engine's move is one of the suite's answers: a move of ``bm``
 (every first move of the fastest forced win) or of ``sm`` (every move that avoids a forced
-loss). The suite and its proofs: tests/ai/data/tactics.epd, tools/tactics/.
+loss). The suite and its proofs: tests/jungle/ai/data/tactics.epd, tools/tactics/.
 
 Time to solution: from the start of the search until the engine's reported best move (its
 ``on_info`` reports, when it takes that argument) became an answer and stayed one; without
@@ -13,7 +13,7 @@ reports, the wall time of the search. Each position starts with a fresh table. A
 reported score is a den distance other than the proven ``dm`` is listed as a mismatch.
 
 Engine interface: ``Engine(rules)`` and ``engine.search(board, Limit(...), level=...)``
-returning a :class:`doushouqi.analysis.PlayResult`.
+returning a :class:`doushouqi.jungle.analysis.PlayResult`.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from collections import defaultdict
 from pathlib import Path
 from types import ModuleType
 
-from doushouqi.analysis import Limit
-from doushouqi.board import Board
+from doushouqi.jungle.analysis import Limit
+from doushouqi.jungle.board import Board
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from load_tool import load_tool
@@ -42,14 +42,14 @@ def _load_suite_module() -> ModuleType:
 
 
 def _engine_class() -> type:
-    """``doushouqi.ai.Engine``, or exit with a message saying why it cannot be used."""
+    """``doushouqi.jungle.ai.Engine``, or exit with a message saying why it cannot be used."""
     try:
-        from doushouqi.ai import Engine  # type: ignore[attr-defined]
+        from doushouqi.jungle.ai import Engine  # type: ignore[attr-defined]
     except ImportError as exc:
         raise SystemExit(
             f"bench/tactics.py: the engine is not available yet "
-            f"(from doushouqi.ai import Engine failed: {exc}). "
-            f"Install the 'ai' extra and make sure doushouqi.ai exports Engine."
+            f"(from doushouqi.jungle.ai import Engine failed: {exc}). "
+            f"Install the 'ai' extra and make sure doushouqi.jungle.ai exports Engine."
         ) from None
     return Engine  # type: ignore[no-any-return]
 

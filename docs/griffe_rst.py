@@ -72,7 +72,7 @@ def _identifier(obj: griffe.Object, target: str) -> str:
 
 
 def _canonical(obj: griffe.Object, path: str) -> str:
-    """Where the object at ``path`` is defined: ``doushouqi.Board`` is ``doushouqi.board.Board``."""
+    """Where the object at ``path`` is defined: ``doushouqi.Board`` is ``doushouqi.jungle.board.Board``."""
     for _ in range(8):  # an alias of an alias …, each step one import followed
         parts = path.split(".")
         for known in range(len(parts), 0, -1):  # the longest prefix Griffe knows, then the rest

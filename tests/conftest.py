@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from doushouqi.ai.tablebase.memory import CACHE_ENV_VAR
+from doushouqi.jungle.ai.tablebase.memory import CACHE_ENV_VAR
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,4 +1,4 @@
-"""Tests for doushouqi.clock: time controls, flag fall, increment, timeouts and pauses."""
+"""Tests for doushouqi.core.clock: time controls, flag fall, increment, timeouts and pauses."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doushouqi.clock import (
+from doushouqi.core.clock import (
     BLUE,
     MAX_TIMEOUTS,
     RED,

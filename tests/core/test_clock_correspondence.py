@@ -1,4 +1,4 @@
-"""Correspondence time controls (``Nd``: N days a move, no main clock) in doushouqi.clock."""
+"""Correspondence time controls (``Nd``: N days a move, no main clock) in doushouqi.core.clock."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doushouqi.clock import (
+from doushouqi.core.clock import (
     BLUE,
     DAY,
     RED,

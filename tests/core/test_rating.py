@@ -1,4 +1,5 @@
-"""Tests for doushouqi.rating: Glicko-2 against Glickman's worked example and its invariants."""
+"""Tests for doushouqi.core.rating: Glicko-2 against Glickman's worked example and its
+invariants."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doushouqi import rating as rating_module
-from doushouqi.rating import (
+from doushouqi.core import rating as rating_module
+from doushouqi.core.rating import (
     SCALE,
     Rating,
     RatingError,

@@ -1,4 +1,4 @@
-"""Tests for doushouqi.scoring: docs/rules.md 5.4 and the level ladder."""
+"""Tests for doushouqi.core.scoring: docs/rules.md 5.4 and the level ladder."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from doushouqi.scoring import (
+from doushouqi.core.scoring import (
     ABANDON_PENALTY,
     LEVELS,
     LOSS_POINTS,

@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from server.cluster_nodes import started_nodes
-from server.live import LiveServer, ManualTime, make_settings, running
-from server.postgres import create_database, postgres_server
-from server.redis_server import RedisServer, redis_server
+from tests.support.cluster_nodes import started_nodes
+from tests.support.live import LiveServer, ManualTime, make_settings, running
+from tests.support.postgres import create_database, postgres_server
+from tests.support.redis_server import RedisServer, redis_server
 
 _database_names = itertools.count()
 

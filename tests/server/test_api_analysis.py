@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from doushouqi.board import Board
-from doushouqi.server.ai_pool import ProcessPoolAi
-from doushouqi.server.settings import RateLimit
+from tests.support.live import DEN_GAME, LiveServer, make_settings, move, running
 
-from server.live import DEN_GAME, LiveServer, make_settings, move, running
+from doushouqi.jungle.board import Board
+from doushouqi.server.ai.pool import ProcessPoolAi
+from doushouqi.server.infra.settings import RateLimit
 
 DEN_IN_ONE = "7/3L3/7/7/7/7/7/7/e6 w"  # Red's lion beside Blue's den
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from doushouqi.record import read_record
+from tests.support.live import DEN_GAME, LiveServer, move, start_online
 
-from server.live import DEN_GAME, LiveServer, move, start_online
+from doushouqi.jungle.record.model import read_record
 
 
 def test_create_checks_its_input(server: LiveServer) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from doushouqi.rules import BUILTIN_RULE_SETS
+from tests.support.live import LiveServer
 
-from server.live import LiveServer
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 
 
 def test_rule_sets_are_listed_with_their_options(server: LiveServer) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from doushouqi.server.settings import RateLimit
+from tests.support.live import LiveServer, make_settings, running
 
-from server.live import LiveServer, make_settings, running
+from doushouqi.server.infra.settings import RateLimit
 
 LION_AT_THE_DEN = "7/3L3/7/7/7/7/7/7/r6"  # Red lion on d8 (Blue's trap), Blue rat on a1
 

@@ -8,8 +8,7 @@ import threading
 from typing import Any
 
 import httpx
-
-from server.live import LiveServer, Player, move
+from tests.support.live import LiveServer, Player, move
 
 
 class Stream:

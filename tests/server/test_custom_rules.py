@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from doushouqi.record import read_record
-from doushouqi.rules import BUILTIN_RULE_SETS
-from doushouqi.server.ai_pool import AiMove, AiRequest, RandomAi, board_for
+from tests.support.live import GameSocket, LiveServer, ManualTime, make_settings, move, running
 
-from server.live import GameSocket, LiveServer, ManualTime, make_settings, move, running
+from doushouqi.jungle.record.model import read_record
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.server.ai.pool import AiMove, AiRequest, RandomAi, board_for
 
 #: Classic rules, except that an animal in an enemy trap may still capture.
 TRAP_CAPTURES = {"parent": "classic", "trapped_can_capture": True}

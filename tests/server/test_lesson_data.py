@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from doushouqi.board import Board, Move
-from doushouqi.outcome import Termination
-from doushouqi.server.translations import load_table
-from doushouqi.squares import RED, WATER, square_name
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.outcome import Termination
+from doushouqi.jungle.squares import RED, WATER, square_name
+from doushouqi.server.infra.translations import load_table
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "doushouqi" / "server" / "static"
 GOAL_KEYS = {"from", "to", "water", "capture", "jump", "den"}

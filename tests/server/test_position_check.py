@@ -3,9 +3,9 @@ is one the rules accept: what is wrong as codes, or what a board needs to play f
 
 from __future__ import annotations
 
-from doushouqi.board import Board
+from tests.support.live import LiveServer
 
-from server.live import LiveServer
+from doushouqi.jungle.board import Board
 
 
 def test_a_valid_setup_gets_its_position_string_and_destinations(server: LiveServer) -> None:

@@ -17,16 +17,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from tests.support.live import Player, make_settings, running
 
-from doushouqi.board import Board, Move
-from doushouqi.fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER
-from doushouqi.rules import BUILTIN_RULE_SETS
-from doushouqi.server.ai_pool import ProcessPoolAi
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.fen import MAX_HALFMOVE_CLOCK, MAX_MOVE_NUMBER
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.jungle.squares import DENS, RAT, SQUARE_NAMES, WATER, code_animal, code_color
+from doushouqi.server.ai.pool import ProcessPoolAi
 from doushouqi.server.api.analysis import MAX_MOVES
-from doushouqi.server.settings import RateLimit
-from doushouqi.squares import DENS, RAT, SQUARE_NAMES, WATER, code_animal, code_color
-
-from server.live import Player, make_settings, running
+from doushouqi.server.infra.settings import RateLimit
 
 FEN_MAX_LENGTH = 200  # PositionQuery.fen
 RULE_SETS = sorted(BUILTIN_RULE_SETS)

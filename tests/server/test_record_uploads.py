@@ -7,14 +7,13 @@ from pathlib import Path
 
 from alembic import command
 from alembic.runtime.migration import MigrationContext
+from tests.server.accounts.test_guest_names import LATEST_REVISION
+from tests.server.db.test_persistence_restart import schema_differences
+from tests.support.live import LiveServer, ManualTime, Player, make_settings, running
 
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
-from doushouqi.server.settings import RateLimit
-
-from server.live import LiveServer, ManualTime, Player, make_settings, running
-from server.test_guest_names import LATEST_REVISION
-from server.test_persistence_restart import schema_differences
+from doushouqi.server.infra.settings import RateLimit
 
 RECORD = '[Rules "wango"]\n\n1. a3a4 1... a7a6 *\n'
 SIZE = len(RECORD.encode())

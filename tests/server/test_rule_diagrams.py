@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from doushouqi.board import Board
-from doushouqi.moves import Move
-from doushouqi.outcome import Termination
-from doushouqi.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
-from doushouqi.server.translations import load_table
-from doushouqi.squares import RED, WATER, parse_square
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.moves import Move
+from doushouqi.jungle.outcome import Termination
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
+from doushouqi.jungle.squares import RED, WATER, parse_square
+from doushouqi.server.infra.translations import load_table
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "doushouqi" / "server" / "static"
 POINTS = ("board", "pieces", "move", "water", "capture", "win")

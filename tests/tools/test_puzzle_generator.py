@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 from load_tool import load_tool
 
-from doushouqi.board import Board
+from doushouqi.jungle.board import Board
 
 prove = load_tool("puzzles", "prove")
 generate = load_tool("puzzles", "generate")
@@ -105,7 +105,7 @@ def test_a_tiny_run_finds_proved_puzzles_deterministically_and_resumes(tmp_path:
 def test_motif_positions_keep_a_rat_against_a_big_animal_and_no_lone_animal() -> None:
     import random
 
-    from doushouqi.squares import ELEPHANT, LION, RAT, TIGER, code_animal, code_color
+    from doushouqi.jungle.squares import ELEPHANT, LION, RAT, TIGER, code_animal, code_color
 
     board = Board(rules="wango")
     rng = random.Random(3)
@@ -195,7 +195,16 @@ def test_a_jump_made_before_the_enemy_rat_can_block_it_is_jump_blocking() -> Non
 def test_jump_motif_positions_put_a_rat_beside_a_jump_that_lands_near_its_den() -> None:
     import random
 
-    from doushouqi.squares import DENS, JUMPS, LION, RAT, STEPS, TIGER, code_animal, code_color
+    from doushouqi.jungle.squares import (
+        DENS,
+        JUMPS,
+        LION,
+        RAT,
+        STEPS,
+        TIGER,
+        code_animal,
+        code_color,
+    )
 
     rng = random.Random(5)
     for attack, fewest in ((False, 4), (True, 3)):

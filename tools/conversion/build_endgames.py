@@ -31,7 +31,7 @@ side to move:
 
 No class takes more than ``--max-share`` of the target, and no position comes twice, mirror
 images included (left-right, and the half turn with the colours swapped). Lines of the output
-(``tests/ai/data/endgames.epd``)::
+(``tests/jungle/ai/data/endgames.epd``)::
 
     FEN;rules=wango;class=won;score=+912;depths=9,10;animals=6;source=thinned-11;game=17;ply=84
 
@@ -61,7 +61,7 @@ builder = load_tool("conversion", "build_suite")
 def canonical_key(fen: str) -> str:
     """The placement and side to move of the least of the position's four images (itself,
     left-right, the half turn with colours swapped, both): mirror images share a key."""
-    from doushouqi.board import Board
+    from doushouqi.jungle.board import Board
 
     board = Board(fen)
     turned = board.mirror()
@@ -93,7 +93,7 @@ def thinned(fen: str, rng: random.Random) -> str | None:
     """The position with animals taken off at random until 5 or 6 are left, at least 2 a
     side, the rest where they stood; None when that cannot be done or leaves a finished game,
     a position the rules do not allow, or no legal move."""
-    from doushouqi.board import Board
+    from doushouqi.jungle.board import Board
 
     board = Board(fen)
     sides: list[list[int]] = [[], []]

@@ -20,7 +20,7 @@ moves or more). Positions are written with a zero no-capture clock (a fresh star
 deduplicated by board and side to move, and no animal count takes more than
 ``--max-share`` of the suite.
 
-Lines of the output (``tests/ai/data/conversion.epd``)::
+Lines of the output (``tests/jungle/ai/data/conversion.epd``)::
 
     FEN;rules=wango;score=+912;depths=9,10;animals=8;game=17;ply=84
 
@@ -62,7 +62,7 @@ def inaccuracy(engine: object, board: object, rng: random.Random, fresh: bool = 
     """An engine-played inaccuracy: one of the 2nd-6th lines of a depth-3 MultiPV search that
     does not lose a den (``fresh``: nor makes a position the game has had), at random; None
     when there is none."""
-    from doushouqi.analysis import Limit
+    from doushouqi.jungle.analysis import Limit
 
     lines: dict[int, object] = {}
 
@@ -116,10 +116,10 @@ def play_game(
     (wango ends a game at the third repetition: this keeps it going). At most ``keep``
     candidates, ``spacing`` plies apart, are returned. The defaults are the conversion
     suite's: its games (the same random draws) are unchanged."""
-    from doushouqi.ai import Engine
-    from doushouqi.analysis import Limit
-    from doushouqi.board import Board
-    from doushouqi.tablebase import probe
+    from doushouqi.jungle.ai import Engine
+    from doushouqi.jungle.analysis import Limit
+    from doushouqi.jungle.board import Board
+    from doushouqi.jungle.tablebase.probe import probe
 
     rng = random.Random(seed * 1_000_003 + game)
     if rules is None:
@@ -176,9 +176,9 @@ def play_game(
 def last_scores(fen: str, rules: str, seconds: float) -> tuple[list[int], list[object]] | None:
     """A search of ``seconds`` from ``fen``: its last two finished depths and their scores
     (for the side to move), or None when fewer than two depths finished."""
-    from doushouqi.ai import Engine
-    from doushouqi.analysis import Limit
-    from doushouqi.board import Board
+    from doushouqi.jungle.ai import Engine
+    from doushouqi.jungle.analysis import Limit
+    from doushouqi.jungle.board import Board
 
     board = Board(fen, rules=rules)
     engine = Engine(rules, hash_mb=64)

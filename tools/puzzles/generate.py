@@ -1,4 +1,5 @@
-"""Generate the shipped puzzles ``src/doushouqi/server/data/puzzles.jsonl``, each one proved.
+"""Generate the shipped puzzles ``src/doushouqi/server/puzzles/data/puzzles.jsonl``, each one
+proved.
 
 One command, from the repository root::
 
@@ -21,7 +22,7 @@ live; its ``source`` says "reduced"). The questions (tools/puzzles/prove.py):
 Kept puzzles are themed from their line (den attack, capture, traps, rat vs elephant, jump
 blocking, defence, endgame), deduplicated up to mirror image and colour swap, given an initial
 rating from their length, and written one JSON object per line with the stored proof that
-``tests/server/test_shipped_puzzles.py`` re-checks. The run is resumable: a second run with
+``tests/server/puzzles/test_shipped_puzzles.py`` re-checks. The run is resumable: a second run with
 the same output and seed appends, starting from the first game the earlier run did not
 finish (``<out>.progress`` records it); ``--fresh`` starts over. ``--motifs`` (run after
 the main run, resuming it) asks only positions cut down to a rat against an enemy lion, tiger
@@ -53,10 +54,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from load_tool import load_tool
 
-from doushouqi.board import Board, Move
-from doushouqi.fen import placement_fen
-from doushouqi.rules import BUILTIN_RULE_SETS
-from doushouqi.squares import (
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.fen import placement_fen
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.jungle.squares import (
     CAT,
     DENS,
     DOG,
@@ -121,8 +122,8 @@ def puzzle_id(fen: str, rules: str) -> str:
 
 def _engine_move(board: Board, depth: int) -> Move | None:
     global _engine
-    from doushouqi.ai import Engine
-    from doushouqi.analysis import Limit
+    from doushouqi.jungle.ai import Engine
+    from doushouqi.jungle.analysis import Limit
 
     if _engine is None or _engine.rules.name != board.rules.name:
         _engine = Engine(board.rules, hash_mb=8, seed=0)

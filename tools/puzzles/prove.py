@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from load_tool import load_tool
 
-from doushouqi.board import Board, Move
-from doushouqi.squares import (
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.squares import (
     DENS,
     ELEPHANT,
     JUMPS,

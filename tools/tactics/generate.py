@@ -1,4 +1,4 @@
-"""Generate the tactical test suite ``tests/ai/data/tactics.epd``, proving every answer.
+"""Generate the tactical test suite ``tests/jungle/ai/data/tactics.epd``, proving every answer.
 
 Sources (all deterministic):
 
@@ -46,8 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from load_tool import load_tool
 
-from doushouqi.board import Board, Move
-from doushouqi.squares import (
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.squares import (
     DENS,
     ELEPHANT,
     LION,
@@ -547,7 +547,7 @@ HEADER = """\
 #                    every defence) and an independent plain minimax without memo, move
 #                    ordering or shortcut; both gave exactly this answer
 # An engine solves a position when it plays a move of bm (wins) or of sm (defences).
-# tests/ai/test_tactics_data.py re-proves every line with the solver.
+# tests/jungle/ai/test_tactics_data.py re-proves every line with the solver.
 """
 
 

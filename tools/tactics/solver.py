@@ -42,8 +42,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from doushouqi.board import Board, Move
-from doushouqi.squares import DENS, STEPS
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.squares import DENS, STEPS
 
 __all__ = [
     "SolveResult",

@@ -1,4 +1,4 @@
-"""Reading and writing the tactical test suite (``tests/ai/data/tactics.epd``).
+"""Reading and writing the tactical test suite (``tests/jungle/ai/data/tactics.epd``).
 
 One position per line, EPD-like: the position string (placement and side to move), then
 ``;``-separated operations, each an opcode and its operands::

@@ -38,16 +38,16 @@ from typing import TextIO
 
 import numpy as np
 
-from doushouqi.ai import Engine
-from doushouqi.ai.core import Position
-from doushouqi.ai.eval_params import hand_set_params, load_params
-from doushouqi.ai.evaluate import evaluate
-from doushouqi.ai.search import INFINITE, qsearch
-from doushouqi.ai.search_driver import DEFAULT_TUNING
-from doushouqi.ai.tbprobe import empty_tables
-from doushouqi.ai.work import C_ABORT, C_NODES, C_QCHECKS, new_work
-from doushouqi.analysis import Limit
-from doushouqi.board import Board
+from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai.core import Position
+from doushouqi.jungle.ai.eval_params import hand_set_params, load_params
+from doushouqi.jungle.ai.evaluate import evaluate
+from doushouqi.jungle.ai.search import INFINITE, qsearch
+from doushouqi.jungle.ai.search_driver import DEFAULT_TUNING
+from doushouqi.jungle.ai.tbprobe import empty_tables
+from doushouqi.jungle.ai.work import C_ABORT, C_NODES, C_QCHECKS, new_work
+from doushouqi.jungle.analysis import Limit
+from doushouqi.jungle.board import Board
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUTPUT = ROOT / "tools" / "tuning" / "data" / "positions.txt.gz"

@@ -2,7 +2,7 @@
 
 The error of a weight vector is the mean of ``(result - sigmoid(K * eval))**2`` over the
 positions, where ``eval`` is the engine's static evaluation from Red's side (the compiled
-:func:`doushouqi.ai.evaluate.evaluate_batch`: the tuner evaluates exactly what the engine
+:func:`doushouqi.jungle.ai.evaluate.evaluate_batch`: the tuner evaluates exactly what the engine
 does) and ``result`` the game's outcome (1, 0.5, 0 for Red). Steps:
 
 1. fit ``K`` for the starting weights (golden-section search on ``log K``); it then stays
@@ -29,8 +29,9 @@ Run from the repository root::
 
 It starts from the hand-set weights (or ``--start``), prints the error before and after, and
 writes a JSON file of the weights that differ from the hand-set ones
-(``doushouqi.ai.eval_params.load_params`` fills in the rest). The engine's defaults are such a
-file: ``src/doushouqi/ai/data/tuned_params.json``.
+(``doushouqi.jungle.ai.eval_params.load_params`` fills in the rest). The engine's defaults are such
+a
+file: ``src/doushouqi/jungle/ai/data/tuned_params.json``.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from typing import TextIO
 
 import numpy as np
 
-from doushouqi.ai.eval_params import (
+from doushouqi.jungle.ai.eval_params import (
     ANIMAL_KEYS,
     DEN_DISTANCE,
     P_ATTACK_TABLE,
@@ -70,11 +71,11 @@ from doushouqi.ai.eval_params import (
     hand_set_params,
     load_params,
 )
-from doushouqi.ai.evaluate import evaluate_batch
-from doushouqi.ai.state import S_TURN, STATE_SIZE, new_state
-from doushouqi.ai.tables import compile_rules
-from doushouqi.board import Board
-from doushouqi.squares import DENS
+from doushouqi.jungle.ai.evaluate import evaluate_batch
+from doushouqi.jungle.ai.state import S_TURN, STATE_SIZE, new_state
+from doushouqi.jungle.ai.tables import compile_rules
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.squares import DENS
 
 GROUPS = ("material", "rat", "tempo", "traps", "attack", "pst", "mobility", "threats")
 

@@ -23,11 +23,9 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import Session
 
 from doushouqi import __version__
-
-from doushouqi.server import correspondence, errors, translations
-from doushouqi.server.actors import ActorRegistry, Services
-from doushouqi.server.ai_pool import AiService, ProcessPoolAi
-from doushouqi.server.ai_redis import RedisAi
+from doushouqi.server.accounts.auth import Auth
+from doushouqi.server.ai.pool import AiService, ProcessPoolAi
+from doushouqi.server.ai.redis_queue import RedisAi
 from doushouqi.server.api import analysis, bot, games, ops, players, records, rules
 from doushouqi.server.api import auth as auth_api
 from doushouqi.server.api import challenges as challenges_api
@@ -43,21 +41,23 @@ from doushouqi.server.api import review as review_api
 from doushouqi.server.api import tablebase as tablebase_api
 from doushouqi.server.api import tournaments as tournaments_api
 from doushouqi.server.api import watch as watch_api
-from doushouqi.server.auth import Auth
-from doushouqi.server.cluster import Cluster, node_id
 from doushouqi.server.context import AppContext
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.gamestore import GameStore
-from doushouqi.server.guards import CrossOriginGuard, JsonBodyGuard
-from doushouqi.server.headers import add_security_headers
-from doushouqi.server.metrics import Metrics
-from doushouqi.server.ratelimit import LoginThrottle, RateLimiter
-from doushouqi.server.settings import Settings
-from doushouqi.server.timesource import SystemTime, TimeSource
+from doushouqi.server.infra import errors, translations
+from doushouqi.server.infra.guards import CrossOriginGuard, JsonBodyGuard
+from doushouqi.server.infra.headers import add_security_headers
+from doushouqi.server.infra.metrics import Metrics
+from doushouqi.server.infra.ratelimit import LoginThrottle, RateLimiter
+from doushouqi.server.infra.settings import Settings
+from doushouqi.server.infra.timesource import SystemTime, TimeSource
+from doushouqi.server.live import correspondence
+from doushouqi.server.live.actors import ActorRegistry, Services
+from doushouqi.server.live.cluster import Cluster, node_id
+from doushouqi.server.live.ws import router as ws_router
+from doushouqi.server.live.ws import serve_forwarded
 from doushouqi.server.tournaments.director import Director
-from doushouqi.server.ws import router as ws_router
-from doushouqi.server.ws import serve_forwarded
 
 __all__ = ["create_app"]
 

@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection
 
-from doushouqi.server.actors import ActorRegistry
-from doushouqi.server.ai_pool import AiService
-from doushouqi.server.auth import Auth
+from doushouqi.server.accounts.auth import Auth
+from doushouqi.server.ai.pool import AiService
 from doushouqi.server.db.database import Database
-from doushouqi.server.metrics import Metrics
-from doushouqi.server.ratelimit import LoginThrottle, RateLimiter
-from doushouqi.server.settings import Settings
-from doushouqi.server.timesource import TimeSource
+from doushouqi.server.infra.metrics import Metrics
+from doushouqi.server.infra.ratelimit import LoginThrottle, RateLimiter
+from doushouqi.server.infra.settings import Settings
+from doushouqi.server.infra.timesource import TimeSource
+from doushouqi.server.live.actors import ActorRegistry
 
 __all__ = ["AppContext", "context_of"]
 

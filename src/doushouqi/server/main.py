@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from doushouqi.server.logcontext import install as install_logging
-from doushouqi.server.settings import Settings
+from doushouqi.server.infra.logcontext import install as install_logging
+from doushouqi.server.infra.settings import Settings
 
 __all__ = ["run_serve", "uvicorn_options"]
 

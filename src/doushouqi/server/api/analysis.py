@@ -18,17 +18,16 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.board import Board
-from doushouqi.notation import move_to_readable
-from doushouqi.rules import BUILTIN_RULE_SETS
-from doushouqi.squares import DENS, square_name
-
-from doushouqi.server.ai_pool import AiRequest
-from doushouqi.server.domain.views import legal_destinations
-from doushouqi.server.errors import Problem
-from doushouqi.server.tablebase_hints import table_hint
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.notation import move_to_readable
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.jungle.squares import DENS, square_name
+from doushouqi.server.ai.pool import AiRequest
+from doushouqi.server.ai.tablebase_hints import table_hint
 from doushouqi.server.api.deps import Ctx, enforce_rate
 from doushouqi.server.api.games import chosen_rules
+from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 log = logging.getLogger(__name__)

@@ -7,12 +7,27 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
-from doushouqi.server.auth import AVATARS, DEVICE_COOKIE, GUEST_COOKIE, SESSION_COOKIE, USERNAME, Principal, new_guest_secret
+from doushouqi.server.accounts.auth import (
+    AVATARS,
+    DEVICE_COOKIE,
+    GUEST_COOKIE,
+    SESSION_COOKIE,
+    USERNAME,
+    Principal,
+    new_guest_secret,
+)
+from doushouqi.server.api.deps import (
+    AccountPrincipal,
+    Ctx,
+    OptionalPrincipal,
+    RequiredPrincipal,
+    enforce_rate,
+    too_many_requests,
+)
 from doushouqi.server.context import client_address
 from doushouqi.server.db import repo
 from doushouqi.server.db.repo import UsernameTakenError
-from doushouqi.server.errors import Problem
-from doushouqi.server.api.deps import AccountPrincipal, Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate, too_many_requests
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 

@@ -22,12 +22,12 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from doushouqi.server.actors import GameActor, Subscriber
-from doushouqi.server.auth import Principal
-from doushouqi.server.cluster import RemoteGame
-from doushouqi.server.errors import Problem
-from doushouqi.server.ws import ACTIONS, Client, dispatch
+from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import AccountPrincipal, Ctx
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.live.actors import GameActor, Subscriber
+from doushouqi.server.live.cluster import RemoteGame
+from doushouqi.server.live.ws import ACTIONS, Client, dispatch
 
 router = APIRouter(prefix="/api/bot", tags=["bot"])
 

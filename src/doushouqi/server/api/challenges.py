@@ -29,17 +29,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from doushouqi.clock import TimeControl
-from doushouqi.rules import BUILTIN_RULE_SETS
-
-from doushouqi.server.auth import Principal
-from doushouqi.server.db.models import AccountRow
-from doushouqi.server.db.models_pairing import ChallengeRow
-from doushouqi.server.errors import Problem
-from doushouqi.server.notifications import notify, player_key_of, push
-from doushouqi.server.pairing import new_seek_id, start_game_between
+from doushouqi.core.clock import TimeControl
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal, enforce_rate
 from doushouqi.server.api.games import checked_time_control, chosen_rules
+from doushouqi.server.db.models import AccountRow
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.notifications.service import notify, player_key_of, push
+from doushouqi.server.pairing.models import ChallengeRow
+from doushouqi.server.pairing.service import new_seek_id, start_game_between
 
 __all__ = ["router"]
 

@@ -11,10 +11,10 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict
 
-from doushouqi.server.actors import GAME_ID
-from doushouqi.server.chat import history_for, report_message
-from doushouqi.server.errors import Problem
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal
+from doushouqi.server.chat.service import history_for, report_message
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.live.actors import GAME_ID
 
 router = APIRouter(prefix="/api", tags=["chat"])
 

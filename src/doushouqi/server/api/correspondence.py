@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from doushouqi.server.correspondence import my_games
-from doushouqi.server.db import repo
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.db import repo
+from doushouqi.server.live.correspondence import my_games
 
 router = APIRouter(prefix="/api", tags=["games"])
 

@@ -7,10 +7,10 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
-from doushouqi.server.auth import Principal
+from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.context import AppContext, client_address, context_of
-from doushouqi.server.errors import Problem
-from doushouqi.server.ratelimit import RateLimiter
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.infra.ratelimit import RateLimiter
 
 __all__ = [
     "AccountPrincipal",

@@ -2,7 +2,7 @@
 
 ``POST /api/positions/check`` takes the animals on their squares and the side to move (or a
 position string) and answers with what is wrong as codes (the :class:`Status` flags of
-doushouqi/status.py, lower case: ``duplicate_animal``, ``animal_in_water`` …) that the web
+doushouqi/jungle/status.py, lower case: ``duplicate_animal``, ``animal_in_water`` …) that the web
 client translates, or, for a valid position, its position string, legal destinations and
 outcome. A position the rules reject is an answer (``valid: false``), not an error; input
 that is no position at all (an unknown square or letter) is a 422 with a code.
@@ -15,14 +15,13 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from doushouqi.board import Board
-from doushouqi.fen import InvalidFenError, parse_fen, placement_fen
-from doushouqi.squares import ANIMAL_LETTERS, parse_square, piece_code
-from doushouqi.status import Status, position_status
-
-from doushouqi.server.domain.views import legal_destinations
-from doushouqi.server.errors import Problem
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.fen import InvalidFenError, parse_fen, placement_fen
+from doushouqi.jungle.squares import ANIMAL_LETTERS, parse_square, piece_code
+from doushouqi.jungle.status import Status, position_status
 from doushouqi.server.api.games import chosen_rules
+from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 

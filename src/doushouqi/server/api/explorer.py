@@ -7,14 +7,13 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from doushouqi.board import Board
-from doushouqi.notation import move_to_readable
-
-from doushouqi.server import explorer
-from doushouqi.server.domain.views import legal_destinations
-from doushouqi.server.errors import Problem
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.notation import move_to_readable
 from doushouqi.server.api.deps import Ctx
 from doushouqi.server.api.games import chosen_rules
+from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.explorer import service as explorer
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["explorer"])
 

@@ -13,9 +13,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from doushouqi.clock import TimeControl, TimeControlError
-from doushouqi.record import GameRecord, format_date, write_record
-from doushouqi.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
+from doushouqi.core.clock import TimeControl, TimeControlError
+from doushouqi.jungle.record.model import GameRecord, format_date, write_record
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
+from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+from doushouqi.server.api.records import replay
+from doushouqi.server.db import repo
 from doushouqi.server.domain import (
     Game,
     GameSpec,
@@ -26,14 +29,10 @@ from doushouqi.server.domain import (
     lobby_deadline,
     new_game,
 )
-
-from doushouqi.server.actors import new_game_id, state_message
-from doushouqi.server.correspondence import lobby_wait_for
-from doushouqi.server.db import repo
-from doushouqi.server.errors import Problem
-from doushouqi.server.ws import Client, dispatch
-from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
-from doushouqi.server.api.records import replay
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.live.actors import new_game_id, state_message
+from doushouqi.server.live.correspondence import lobby_wait_for
+from doushouqi.server.live.ws import Client, dispatch
 
 router = APIRouter(prefix="/api", tags=["games"])
 COMMAND_EXAMPLES = {

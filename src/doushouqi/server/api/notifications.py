@@ -5,7 +5,7 @@
   ``"ids": null``) all of them.
 * ``/ws/site`` — one websocket per browser tab of a signed-in player (account or guest),
   authenticated by the cookie like a game's socket. The server sends ``hello`` (the unread
-  count) on connecting, then whatever :mod:`doushouqi.server.notifications` pushes
+  count) on connecting, then whatever :mod:`doushouqi.server.notifications.service` pushes
   (``notification``, ``unread``, ``paired``, ``challenge`` …). The client sends ``ping``
   (answered ``pong``). A tab that reconnects fetches the list again over REST: pushes made
   while it was away are in it when they were notifications, and gone when transient.
@@ -22,13 +22,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
-from doushouqi.server.actors import Subscriber, dumps
-from doushouqi.server.context import context_of
-from doushouqi.server.guards import is_cross_origin
-from doushouqi.server.json_input import BadJsonError, parse_json
-from doushouqi.server.notifications import mark_read, player_key_of, recent
-from doushouqi.server.ratelimit import TokenBucket
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.context import context_of
+from doushouqi.server.infra.guards import is_cross_origin
+from doushouqi.server.infra.json_input import BadJsonError, parse_json
+from doushouqi.server.infra.ratelimit import TokenBucket
+from doushouqi.server.live.actors import Subscriber, dumps
+from doushouqi.server.notifications.service import mark_read, player_key_of, recent
 
 router = APIRouter(tags=["notifications"])
 log = logging.getLogger(__name__)

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from doushouqi.server.metrics import CONTENT_TYPE_LATEST
 from doushouqi.server.api.deps import Ctx
+from doushouqi.server.infra.metrics import CONTENT_TYPE_LATEST
 
 router = APIRouter(tags=["operations"])
 

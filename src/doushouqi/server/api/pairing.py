@@ -24,14 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from doushouqi.rules import BUILTIN_RULE_SETS
-
-from doushouqi.server.db.models_pairing import SeekRow
-from doushouqi.server.errors import Problem
-from doushouqi.server.notifications import player_key_of
-from doushouqi.server.pairing import SEEK_GRACE, Pairing, new_seek_id, run_matcher
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
 from doushouqi.server.api.games import checked_time_control
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.notifications.service import player_key_of
+from doushouqi.server.pairing.models import SeekRow
+from doushouqi.server.pairing.service import SEEK_GRACE, Pairing, new_seek_id, run_matcher
 
 __all__ = ["router"]
 

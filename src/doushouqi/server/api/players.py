@@ -10,16 +10,15 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
-from doushouqi import scoring
-from doushouqi.server.domain.storage import game_from_storage
-
-from doushouqi.server.auth import AVATARS, Principal
-from doushouqi.server.db import repo
-from doushouqi.server.db.models import AccountRow
-from doushouqi.server.errors import Problem
+from doushouqi.core import scoring
+from doushouqi.server.accounts.auth import AVATARS, Principal
 from doushouqi.server.api.auth import principal_dict
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal
 from doushouqi.server.api.games import summary
+from doushouqi.server.db import repo
+from doushouqi.server.db.models import AccountRow
+from doushouqi.server.domain.storage import game_from_storage
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["players"])
 
@@ -132,7 +131,7 @@ async def leaderboard(
 
 @router.get("/scoring")
 async def scoring_rules() -> dict[str, Any]:
-    """How ladder points are computed (docs/rules.md 5.4, :mod:`doushouqi.scoring`)."""
+    """How ladder points are computed (docs/rules.md 5.4, :mod:`doushouqi.core.scoring`)."""
     return {
         "win_points": "clamp(WIN_BASE + loser_level - winner_level, WIN_MIN, WIN_MAX)",
         "win_base": scoring.WIN_BASE,

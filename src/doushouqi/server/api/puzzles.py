@@ -20,11 +20,11 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from doushouqi.server import puzzles
-from doushouqi.server.auth import Principal
-from doushouqi.server.context import AppContext
-from doushouqi.server.errors import Problem
+from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.context import AppContext
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.puzzles import service as puzzles
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
 T = TypeVar("T")

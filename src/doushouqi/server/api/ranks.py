@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from doushouqi.server.ranks import progress, ranks_page
+from doushouqi.server.accounts.ranks import progress, ranks_page
 
 router = APIRouter(prefix="/api", tags=["players"])
 

@@ -9,14 +9,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from doushouqi.board import Board
-from doushouqi.notation import move_to_readable
-from doushouqi.record import GameRecord, RecordError, read_record
-
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.notation import move_to_readable
+from doushouqi.jungle.record.model import GameRecord, RecordError, read_record
+from doushouqi.server.api.deps import Ctx, OptionalPrincipal, enforce_rate
 from doushouqi.server.context import client_address
 from doushouqi.server.db import repo
-from doushouqi.server.errors import Problem
-from doushouqi.server.api.deps import Ctx, OptionalPrincipal, enforce_rate
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["records"])
 

@@ -14,9 +14,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.server import grading
 from doushouqi.server.api.analysis import MAX_MOVES, AnalysisQuery, PositionQuery, _replay, analysis
 from doushouqi.server.api.deps import Ctx
+from doushouqi.server.review import grading
 
 router = APIRouter(prefix="/api", tags=["review"])
 

@@ -7,9 +7,8 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from doushouqi.rules import BUILTIN_RULE_SETS
-
-from doushouqi.server.errors import Problem
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api/rules", tags=["rules"])
 

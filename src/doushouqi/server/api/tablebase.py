@@ -1,5 +1,5 @@
 """``GET /api/tablebase?fen=…&rules=…``: the endgame tables' value of a position and of every
-legal move (like lichess's tablebase API), from :mod:`doushouqi.tablebase`.
+legal move (like lichess's tablebase API), from :mod:`doushouqi.jungle.tablebase.probe`.
 
 The answer: ``category`` (``win`` / ``draw`` / ``loss`` for the side to move, ``unknown`` when
 not covered, with ``reason``), ``dtm`` (plies to the end with perfect play, None for a draw),
@@ -16,14 +16,13 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 
-from doushouqi.board import Board
-from doushouqi.notation import move_to_readable
-from doushouqi.tablebase import Probe, TablebaseError, probe, probe_moves
-from doushouqi.tablebase_format import out_of_scope_reason
-
-from doushouqi.server.errors import Problem
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.notation import move_to_readable
+from doushouqi.jungle.tablebase.file_format import out_of_scope_reason
+from doushouqi.jungle.tablebase.probe import Probe, TablebaseError, probe, probe_moves
 from doushouqi.server.api.deps import Ctx, enforce_rate
 from doushouqi.server.api.games import chosen_rules
+from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["tablebase"])
 

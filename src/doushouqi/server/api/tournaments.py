@@ -14,12 +14,12 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from doushouqi.server.db.models import AccountRow
-from doushouqi.server.db.models_tournament import TournamentRow
-from doushouqi.server.errors import Problem
-from doushouqi.server.tournaments import store
 from doushouqi.server.api.deps import AccountPrincipal, Ctx, OptionalPrincipal, enforce_rate
 from doushouqi.server.api.games import checked_time_control, chosen_rules
+from doushouqi.server.db.models import AccountRow
+from doushouqi.server.infra.errors import Problem
+from doushouqi.server.tournaments import store
+from doushouqi.server.tournaments.models import TournamentRow
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 

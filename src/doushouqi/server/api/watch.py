@@ -16,12 +16,11 @@ from fastapi import APIRouter, Query
 from sqlalchemy import desc, select
 from sqlalchemy.orm import Session
 
+from doushouqi.server.api.deps import Ctx
+from doushouqi.server.db.models import AccountRow, GameRow
 from doushouqi.server.domain import Account, Game, GameStatus, Mode
 from doushouqi.server.domain.storage import game_from_storage
-
-from doushouqi.server.db.models import AccountRow, GameRow
-from doushouqi.server.watching import spectator_counts
-from doushouqi.server.api.deps import Ctx
+from doushouqi.server.live.watching import spectator_counts
 
 router = APIRouter(prefix="/api", tags=["watch"])
 

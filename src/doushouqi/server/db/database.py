@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 __all__ = ["MIGRATIONS_DIR", "Database", "alembic_config"]
 
 T = TypeVar("T")
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: The advisory lock's key ("DSQMIGR" in ASCII): one migration at a time per database.
 MIGRATION_LOCK = 0x4453514D494752
 

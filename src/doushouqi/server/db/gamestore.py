@@ -17,11 +17,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from doushouqi.server.domain import Game
-
-from doushouqi.server import explorer
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
+from doushouqi.server.domain import Game
+from doushouqi.server.explorer import service as explorer
 
 __all__ = ["GameStore", "GameWrite"]
 

@@ -13,12 +13,19 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
-from doushouqi.outcome import Termination
-from doushouqi.rating import Rating, rate_game
+from doushouqi.core.rating import Rating, rate_game
+from doushouqi.jungle.outcome import Termination
+from doushouqi.server.db.models import (
+    AccountRow,
+    AuthTokenRow,
+    GameEventRow,
+    GameRow,
+    GuestNameRow,
+    RecordRow,
+    ServerStateRow,
+)
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
-
-from doushouqi.server.db.models import AccountRow, AuthTokenRow, GameEventRow, GameRow, GuestNameRow, RecordRow, ServerStateRow
 
 __all__ = [
     "StaleGameError",

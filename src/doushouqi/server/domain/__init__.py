@@ -21,12 +21,74 @@ until :func:`next_deadline` to send a :class:`Tick`.
 from __future__ import annotations
 
 from doushouqi.server.domain.apply import apply
-from doushouqi.server.domain.commands import COMMAND_TYPES, Abort, AcceptDraw, AcceptTakeback, ClaimDraw, ClaimVictory, Command, DeclineDraw, DeclineTakeback, Disconnected, Join, Move, OfferDraw, Reconnected, Rematch, RequestTakeback, Resign, Tick
-from doushouqi.server.domain.events import ClockView, DrawDeclined, DrawOffered, Event, GameFinished, GameStarted, MoveMade, PlayerDisconnected, PlayerJoined, PlayerReconnected, RejectCode, Rejected, RematchCreated, RematchOffered, TakebackApplied, TakebackDeclined, TakebackRequested, TimeoutPassed
+from doushouqi.server.domain.commands import (
+    COMMAND_TYPES,
+    Abort,
+    AcceptDraw,
+    AcceptTakeback,
+    ClaimDraw,
+    ClaimVictory,
+    Command,
+    DeclineDraw,
+    DeclineTakeback,
+    Disconnected,
+    Join,
+    Move,
+    OfferDraw,
+    Reconnected,
+    Rematch,
+    RequestTakeback,
+    Resign,
+    Tick,
+)
+from doushouqi.server.domain.events import (
+    ClockView,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    GameFinished,
+    GameStarted,
+    MoveMade,
+    PlayerDisconnected,
+    PlayerJoined,
+    PlayerReconnected,
+    RejectCode,
+    Rejected,
+    RematchCreated,
+    RematchOffered,
+    TakebackApplied,
+    TakebackDeclined,
+    TakebackRequested,
+    TimeoutPassed,
+)
 from doushouqi.server.domain.export import game_to_record
 from doushouqi.server.domain.handlers import HANDLERS
-from doushouqi.server.domain.model import DEFAULT_GRACE_PERIOD, DEFAULT_LOBBY_WAIT, AbortReason, CorruptGameError, Game, GameSpec, GameSpecError, GameStatus, Mode, RatingChange, TimedMove, new_game, rematch_spec
-from doushouqi.server.domain.players import SERVER, Account, Actor, AiPlayer, Guest, PlayerIdentity, PlayerSlot, Server, identity_from_dict
+from doushouqi.server.domain.model import (
+    DEFAULT_GRACE_PERIOD,
+    DEFAULT_LOBBY_WAIT,
+    AbortReason,
+    CorruptGameError,
+    Game,
+    GameSpec,
+    GameSpecError,
+    GameStatus,
+    Mode,
+    RatingChange,
+    TimedMove,
+    new_game,
+    rematch_spec,
+)
+from doushouqi.server.domain.players import (
+    SERVER,
+    Account,
+    Actor,
+    AiPlayer,
+    Guest,
+    PlayerIdentity,
+    PlayerSlot,
+    Server,
+    identity_from_dict,
+)
 from doushouqi.server.domain.snapshot import game_state_dict
 from doushouqi.server.domain.timing import abandonment_deadline, lobby_deadline, next_deadline
 from doushouqi.server.domain.views import clock_view, legal_destinations

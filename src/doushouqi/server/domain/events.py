@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
-from doushouqi.clock import TimeControl
-from doushouqi.outcome import Outcome, Termination
-from doushouqi.rules import RuleSet
-from doushouqi.scoring import ScoreChange
-
+from doushouqi.core.clock import TimeControl
+from doushouqi.core.scoring import ScoreChange
+from doushouqi.jungle.outcome import Outcome, Termination
+from doushouqi.jungle.rules import RuleSet
 from doushouqi.server.domain.model import AbortReason, GameSpec, GameStatus, RatingChange
 from doushouqi.server.domain.players import PlayerSlot
 

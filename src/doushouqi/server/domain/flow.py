@@ -5,13 +5,18 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from doushouqi.board import Board
-from doushouqi.clock import GameClock
-from doushouqi.notation import termination_label
-from doushouqi.outcome import Outcome
-
+from doushouqi.core.clock import GameClock
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.notation import termination_label
+from doushouqi.jungle.outcome import Outcome
 from doushouqi.server.domain.commands import Command
-from doushouqi.server.domain.events import DrawDeclined, Event, GameFinished, RejectCode, TakebackDeclined
+from doushouqi.server.domain.events import (
+    DrawDeclined,
+    Event,
+    GameFinished,
+    RejectCode,
+    TakebackDeclined,
+)
 from doushouqi.server.domain.model import AbortReason, Game, GameStatus, TimedMove
 from doushouqi.server.domain.players import Server
 from doushouqi.server.domain.settlement import settle_scores

@@ -25,15 +25,60 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from doushouqi.board import InvalidMoveError
-from doushouqi.board import Move as BoardMove
-from doushouqi.clock import GameClock
-from doushouqi.notation import move_to_readable
-from doushouqi.outcome import Outcome, Termination
-
-from doushouqi.server.domain.commands import Abort, AcceptDraw, AcceptTakeback, ClaimDraw, ClaimVictory, Command, DeclineDraw, DeclineTakeback, Disconnected, Join, Move, OfferDraw, Reconnected, Rematch, RequestTakeback, Resign, Tick
-from doushouqi.server.domain.events import DrawDeclined, DrawOffered, Event, GameStarted, MoveMade, PlayerDisconnected, PlayerJoined, PlayerReconnected, RejectCode, RematchCreated, RematchOffered, TakebackApplied, TakebackDeclined, TakebackRequested
-from doushouqi.server.domain.flow import COLOR_NAMES, Accept, Context, HandlerResult, Reject, add_ply, end_on_board, finish, lapse_offers, require_started, resolve_seat, rewind_clock
+from doushouqi.core.clock import GameClock
+from doushouqi.jungle.board import InvalidMoveError
+from doushouqi.jungle.board import Move as BoardMove
+from doushouqi.jungle.notation import move_to_readable
+from doushouqi.jungle.outcome import Outcome, Termination
+from doushouqi.server.domain.commands import (
+    Abort,
+    AcceptDraw,
+    AcceptTakeback,
+    ClaimDraw,
+    ClaimVictory,
+    Command,
+    DeclineDraw,
+    DeclineTakeback,
+    Disconnected,
+    Join,
+    Move,
+    OfferDraw,
+    Reconnected,
+    Rematch,
+    RequestTakeback,
+    Resign,
+    Tick,
+)
+from doushouqi.server.domain.events import (
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    GameStarted,
+    MoveMade,
+    PlayerDisconnected,
+    PlayerJoined,
+    PlayerReconnected,
+    RejectCode,
+    RematchCreated,
+    RematchOffered,
+    TakebackApplied,
+    TakebackDeclined,
+    TakebackRequested,
+)
+from doushouqi.server.domain.flow import (
+    COLOR_NAMES,
+    Accept,
+    Context,
+    HandlerResult,
+    Reject,
+    add_ply,
+    end_on_board,
+    finish,
+    lapse_offers,
+    require_started,
+    resolve_seat,
+    rewind_clock,
+)
 from doushouqi.server.domain.model import PASS, Game, GameStatus, Mode, rematch_spec
 from doushouqi.server.domain.players import AiPlayer, PlayerSlot, Server
 from doushouqi.server.domain.timing import abandonment_deadline

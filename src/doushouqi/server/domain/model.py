@@ -21,13 +21,12 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any, NamedTuple
 
-from doushouqi.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError
-from doushouqi.clock import GameClock, TimeControl
-from doushouqi.outcome import Outcome, Termination
-from doushouqi.rating import Rating
-from doushouqi.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet
-from doushouqi.scoring import ScoreChange
-
+from doushouqi.core.clock import GameClock, TimeControl
+from doushouqi.core.rating import Rating
+from doushouqi.core.scoring import ScoreChange
+from doushouqi.jungle.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError
+from doushouqi.jungle.outcome import Outcome, Termination
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet
 from doushouqi.server.domain.players import Actor, PlayerSlot
 
 __all__ = [
@@ -58,7 +57,7 @@ class GameStatus(IntEnum):
     """Where a game stands; ordered like lichess's status ids, so ``>=`` comparisons work.
 
     ``CREATED`` < ``STARTED`` < ``ABORTED`` < every decided ending. A decided ending has the
-    name of its :class:`~doushouqi.outcome.Termination`.
+    name of its :class:`~doushouqi.jungle.outcome.Termination`.
     """
 
     #: Set up, not started: waiting for an opponent to take the open seat, or for the seated

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeAlias
 
-from doushouqi.rating import Rating
-from doushouqi.scoring import AI_LEVEL_RANGE
+from doushouqi.core.rating import Rating
+from doushouqi.core.scoring import AI_LEVEL_RANGE
 
 __all__ = [
     "SERVER",

@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from doushouqi.clock import GameClock
-
+from doushouqi.core.clock import GameClock
 from doushouqi.server.domain.apply import apply
 from doushouqi.server.domain.commands import Tick
 from doushouqi.server.domain.events import ClockView, Event

@@ -1,6 +1,6 @@
 """The scoring step: ladder points (docs/rules.md 5.4) and Glicko-2 ratings for a finished game.
 
-Choices where the rules are silent (see also :mod:`doushouqi.scoring`):
+Choices where the rules are silent (see also :mod:`doushouqi.core.scoring`):
 
 * Same-screen games score nothing: both seats are one person's.
 * Aborted games score nothing, for anyone.
@@ -13,10 +13,9 @@ Choices where the rules are silent (see also :mod:`doushouqi.scoring`):
 
 from __future__ import annotations
 
-from doushouqi.outcome import Termination
-from doushouqi.rating import rate_game
-from doushouqi.scoring import Ending, GameResult, ScoreChange, rounds_from_plies, score_changes
-
+from doushouqi.core.rating import rate_game
+from doushouqi.core.scoring import Ending, GameResult, ScoreChange, rounds_from_plies, score_changes
+from doushouqi.jungle.outcome import Termination
 from doushouqi.server.domain.model import Game, Mode, RatingChange
 
 __all__ = ["ENDINGS", "settle_scores"]

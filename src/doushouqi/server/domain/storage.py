@@ -20,13 +20,21 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from doushouqi.clock import GameClock, TimeControl
-from doushouqi.outcome import Outcome, Termination
-from doushouqi.rating import Rating
-from doushouqi.rules import rules_from_mapping
-from doushouqi.scoring import ScoreChange
-
-from doushouqi.server.domain.model import DEFAULT_LOBBY_WAIT, AbortReason, CorruptGameError, Game, GameStatus, Mode, RatingChange, TimedMove
+from doushouqi.core.clock import GameClock, TimeControl
+from doushouqi.core.rating import Rating
+from doushouqi.core.scoring import ScoreChange
+from doushouqi.jungle.outcome import Outcome, Termination
+from doushouqi.jungle.rules import rules_from_mapping
+from doushouqi.server.domain.model import (
+    DEFAULT_LOBBY_WAIT,
+    AbortReason,
+    CorruptGameError,
+    Game,
+    GameStatus,
+    Mode,
+    RatingChange,
+    TimedMove,
+)
 from doushouqi.server.domain.players import PLAYER_TYPES, PlayerSlot, identity_from_dict
 
 __all__ = ["STORAGE_FORMAT", "game_from_storage", "game_to_storage", "player_from_dict"]

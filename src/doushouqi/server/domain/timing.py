@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from doushouqi.clock import ClockEvent, ClockEventKind
-from doushouqi.outcome import Outcome, Termination
-
+from doushouqi.core.clock import ClockEvent, ClockEventKind
+from doushouqi.jungle.outcome import Outcome, Termination
 from doushouqi.server.domain.events import Event, TimeoutPassed
 from doushouqi.server.domain.flow import Accept, add_ply, end_on_board, finish, lapse_offers
 from doushouqi.server.domain.model import PASS, AbortReason, Game, GameStatus, Mode

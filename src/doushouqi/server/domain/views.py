@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from doushouqi.board import Board
-from doushouqi.clock import GameClock
-from doushouqi.squares import square_name
-
+from doushouqi.core.clock import GameClock
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.squares import square_name
 from doushouqi.server.domain.events import ClockView
 
 __all__ = ["clock_view", "legal_destinations"]

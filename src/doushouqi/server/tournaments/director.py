@@ -22,17 +22,16 @@ import functools
 import logging
 from typing import Any
 
-from doushouqi.clock import TimeControl
-from doushouqi.rating import Rating
-from doushouqi.rules import RuleSet, rules_from_mapping
-
-from doushouqi.server.actors import ActorClosedError, new_game_id
+from doushouqi.core.clock import TimeControl
+from doushouqi.core.rating import Rating
+from doushouqi.jungle.rules import RuleSet, rules_from_mapping
 from doushouqi.server.context import AppContext
 from doushouqi.server.db import repo
 from doushouqi.server.domain import Abort as AbortCommand
 from doushouqi.server.domain import PlayerSlot
 from doushouqi.server.domain.players import SERVER
-from doushouqi.server.pairing import start_game_between
+from doushouqi.server.live.actors import ActorClosedError, new_game_id
+from doushouqi.server.pairing.service import start_game_between
 from doushouqi.server.tournaments import store
 from doushouqi.server.tournaments.store import CreateGame, Notify
 
@@ -166,7 +165,7 @@ class Director:
 
 async def _notify(ctx: AppContext, notice: Notify) -> None:
     """Tell a player (the bell, and their open tabs)."""
-    from doushouqi.server import notifications
+    from doushouqi.server.notifications import service as notifications
 
     try:
         await notifications.notify(

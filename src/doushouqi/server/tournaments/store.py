@@ -17,10 +17,22 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from doushouqi.server.db.models import AccountRow, GameRow
-from doushouqi.server.db.models_tournament import TournamentPairingRow, TournamentPlayerRow, TournamentRow
 from doushouqi.server.domain import GameStatus
 from doushouqi.server.tournaments import arena, swiss
-from doushouqi.server.tournaments.standings import FORFEITS, Entrant, PairingResult, Standing, arena_standings, swiss_history, swiss_standings
+from doushouqi.server.tournaments.models import (
+    TournamentPairingRow,
+    TournamentPlayerRow,
+    TournamentRow,
+)
+from doushouqi.server.tournaments.standings import (
+    FORFEITS,
+    Entrant,
+    PairingResult,
+    Standing,
+    arena_standings,
+    swiss_history,
+    swiss_standings,
+)
 
 __all__ = [
     "Abort",

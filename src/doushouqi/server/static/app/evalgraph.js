@@ -4,7 +4,7 @@
 // (`red_cp`, with a forced den entry as ±DEN_SCORE). The graph shows plies left to right and
 // Red's advantage upwards; scores are clipped to ±CP_LIMIT so that one big number does not
 // flatten the rest, and den scores sit on the edges. Everything but `drawEvalGraph` is pure
-// (no DOM) and tested under Node: tests/web/evalgraph.test.mjs.
+// (no DOM) and tested under Node: tests/client/evalgraph.test.mjs.
 // `analysisQuery` builds the request for one point of the graph.
 
 export const CP_LIMIT = 1500;

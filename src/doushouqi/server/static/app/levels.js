@@ -1,5 +1,5 @@
 // The computer's levels in words: a short name for each of 1–10 and a line on how it plays
-// (from the engine's real settings, src/doushouqi/ai/levels.py), so that a player knows what
+// (from the engine's real settings, src/doushouqi/jungle/ai/levels.py), so that a player knows what
 // the new-game slider picks; the game page's bar shows the name of the level it plays.
 
 import { t } from './i18n.js';

@@ -1,0 +1,716 @@
+"""Compiled alpha-beta search: principal variation search over the engine core's arrays.
+
+One call of :func:`search_root` searches the root position to one depth; the iterative
+deepening driver (Python, :mod:`.search_driver`) calls it depth after depth, so that it can report
+and manage time between iterations. Everything mutable lives in arrays owned by the caller:
+
+* ``tt`` — the transposition table (:mod:`.ttable`);
+* ``work`` — one flat int64 array for the rest: control words, killers, history, PV, move
+  lists, evaluation cache (:mod:`.work`, which also holds the move ordering);
+* ``params`` — the evaluation weights (:mod:`.eval_params`).
+
+Scores are centipawns for the side to move. A won game scores ``DEN_SCORE - plies`` (plies
+from the root to the position where the loser is to move), so the fastest den wins; the TT
+keeps such scores relative to the node (:func:`score_to_tt`).
+
+Den fights are Jungle's checks: an enemy animal on one of our traps (they all touch the den)
+enters the den next move unless captured. Such a node is "in den check": it never stands pat,
+gets one ply of extension while the path's extension budget lasts, and is never pruned by null
+move, futility or late-move reductions. Neither are nodes with an enemy animal near our den.
+
+Endgame tables: ``tb_values`` and ``tb_meta`` (:mod:`.tbprobe`) hold the tables the driver
+loaded for this search (arrays that cover nothing otherwise). A node with no more animals
+than the largest of them (one popcount) is probed, in ``negamax`` after the TT and in
+quiescence; a covered one returns its exact score (:func:`_tablebase_score`) and counts in
+``work[C_TBHITS]``.
+
+Stopping: ``work[C_STOP]`` is read every 1024 nodes (another thread sets it: the search runs
+with the GIL released) and ``work[C_NODE_LIMIT]`` at every node; either sets
+``work[C_ABORT]``, after which every frame returns at once and the driver ignores the result
+of the unfinished iteration except a root move whose search completed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from doushouqi.jungle.ai.bitops import popcount
+from doushouqi.jungle.ai.evaluate import OWN_DEN_DISTANCE, evaluate
+from doushouqi.jungle.ai.movegen import (
+    MAX_MOVES,
+    compute_restrictions,
+    generate_legal_moves,
+    generate_moves_given_restrictions,
+    is_game_over_on_board,
+)
+from doushouqi.jungle.ai.state import (
+    H_CODE,
+    H_HASH,
+    S_BOARD,
+    S_FORBID,
+    S_HALFMOVE,
+    S_HASH,
+    S_OCCUPANCY,
+    S_PLY,
+    S_TURN,
+    make_move,
+    make_pass,
+    unmake_move,
+)
+from doushouqi.jungle.ai.tables import (
+    NEIGHBOURS,
+    RULE_7_3,
+    RULE_17_5,
+    RULE_NO_CAPTURE_PLIES,
+    RULE_REPETITION_MUST_VARY,
+    TRAP_BB,
+)
+from doushouqi.jungle.ai.tbprobe import M_MAX_ANIMALS, TB1, TB_MISS, tb_probe
+from doushouqi.jungle.ai.ttable import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    DEN_BOUND,
+    new_tt,
+    score_from_tt,
+    score_to_tt,
+    tt_probe_move,
+    tt_slot,
+    tt_store,
+)
+from doushouqi.jungle.ai.work import (
+    A1,
+    A2,
+    C_ABORT,
+    C_AGE,
+    C_BEST_MOVE,
+    C_BEST_SCORE,
+    C_CONTEMPT,
+    C_DANGER_RADIUS,
+    C_EXT_BUDGET,
+    C_FUTILITY_MARGIN,
+    C_LMR,
+    C_NO_QUIESCENCE,
+    C_NOISE,
+    C_NOISE_SEED,
+    C_NULL_MOVE,
+    C_PROGRESS_PLIES,
+    C_QCHECKS,
+    C_ROOT_COUNT,
+    C_ROOT_PLY,
+    C_SELDEPTH,
+    C_TBHITS,
+    DEN_SQUARE,
+    EVAL_CACHE_ENTRIES,
+    MAX_PLY,
+    W_EVAL_CACHE,
+    W_HISTORY,
+    W_KILLERS,
+    W_MOVES,
+    W_PV_LEN,
+    W_ROOT_MOVES,
+    W_ROOT_SCORES,
+    animal_value,
+    new_work,
+    pick_move,
+    reward_quiet,
+    score_moves,
+    tick,
+    update_pv,
+)
+from doushouqi.jungle.analysis import DEN_SCORE
+
+__all__ = [
+    "BOUND_EXACT",
+    "BOUND_LOWER",
+    "BOUND_UPPER",
+    "DEN_BOUND",
+    "INFINITE",
+    "MAX_PLY",
+    "W_EVAL_CACHE",
+    "new_tt",
+    "new_work",
+    "prepare_root",
+    "search_root",
+    "tt_probe_move",
+]
+
+INFINITE = DEN_SCORE + 1
+
+#: DANGER_ZONE[r, c]: squares within r steps of c's den. An enemy animal three steps away can
+#: reach a trap in two moves, so pruning that hands it a free tempo is off (radius 3).
+DANGER_ZONE = np.zeros((8, 2), dtype=np.int64)
+for _r in range(8):
+    for _c in (0, 1):
+        for _s in range(63):
+            if OWN_DEN_DISTANCE[_c, _s] <= _r:
+                DANGER_ZONE[_r, _c] |= 1 << _s
+#: LMR[depth, move index]: plies to reduce a late quiet move.
+LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
+for _d in range(1, 64):
+    for _i in range(1, MAX_MOVES):
+        LMR[_d, _i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
+
+
+#: Signatures of the arrays state, history, rules, tt, work, params, tb_values, tb_meta (the
+#: endgame tables, :mod:`.tbprobe`), of the same without tt (quiescence), and of the first six
+#: (the root's move list); :mod:`.work` says why every compiled function declares its signature.
+SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}, {TB1}, {A1}"
+QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}, {TB1}, {A1}"
+ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
+
+
+@njit(f"boolean({A1}, {A2}, {A1}, int64)", cache=True, nogil=True)
+def _is_draw(state: np.ndarray, history: np.ndarray, rules: np.ndarray, root_ply: int) -> bool:
+    """Drawn by the no-capture limit, by threefold repetition, or by a repetition inside the
+    search (the side that could repeat once can repeat again; the game history before the root
+    needs the full three)."""
+    limit = rules[RULE_NO_CAPTURE_PLIES]
+    halfmove = state[S_HALFMOVE]
+    if limit != 0 and halfmove >= limit:
+        return True
+    if rules[RULE_REPETITION_MUST_VARY] != 0 or halfmove < 4:
+        return False
+    ply = state[S_PLY]
+    key = state[S_HASH]
+    count = 1
+    lowest = max(0, ply - halfmove)
+    i = ply - 2
+    while i >= lowest:
+        if history[i, H_HASH] == key:
+            if i >= root_ply:
+                return True
+            count += 1
+            if count >= 3:
+                return True
+        i -= 1
+    return False
+
+
+@njit(f"int64({A1}, int64)", cache=True, nogil=True)
+def _draw_score(work: np.ndarray, ply: int) -> int:
+    """A draw, from the side to move's view: the root side thinks it can do better."""
+    return -work[C_CONTEMPT] if ply % 2 == 0 else work[C_CONTEMPT]
+
+
+@njit(f"boolean({A1})", cache=True, nogil=True)
+def _restrictions_off(rules: np.ndarray) -> bool:
+    return rules[RULE_7_3] == 0 and rules[RULE_17_5] == 0
+
+
+@njit(f"int64({A1}, boolean)", cache=True, nogil=True)
+def _tt_key(state: np.ndarray, restricted: bool) -> int:
+    """The position's transposition-table key: the board's hash and, when rule 7-3 / 17-5
+    forbid squares now (``restricted``: what :func:`compute_restrictions` just returned), those
+    squares — the same board reached by other recent moves has other legal moves, so it must
+    not share their scores."""
+    key = state[S_HASH]
+    if not restricted:
+        return key
+    turn = state[S_TURN]
+    for code in range(8 * turn + 1, 8 * turn + 9):
+        forbidden = state[S_FORBID + code]
+        if forbidden != 0:
+            key ^= (forbidden ^ code) * -7046029254386353131
+    return key
+
+
+@njit(f"boolean({A1}, int64, int64, int64)", cache=True, nogil=True)
+def _has_den_entry(moves: np.ndarray, base: int, count: int, den: int) -> bool:
+    for i in range(base, base + count):  # noqa: SIM110 (no generators in compiled code)
+        if (moves[i] >> 6) == den:
+            return True
+    return False
+
+
+@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+def _faded(state: np.ndarray, rules: np.ndarray, work: np.ndarray, score: int) -> int:
+    """``score`` faded toward a draw as the plies without a capture add up: by half over the
+    rule set's no-capture limit (or ``work[C_PROGRESS_PLIES]`` without one), so that of two
+    equal leads the search prefers the one that has made progress — a capture resets the
+    clock — and a lead that only shuffles is worth less and less (the static evaluation
+    itself, cached by board, knows no clock)."""
+    limit = rules[RULE_NO_CAPTURE_PLIES]
+    if limit == 0:
+        limit = work[C_PROGRESS_PLIES]
+    if limit <= 0:
+        return score
+    halfmove = min(state[S_HALFMOVE], limit)
+    return score * (2 * limit - halfmove) // (2 * limit)
+
+
+@njit(f"int64({A1}, {A1}, {A1}, {A1})", cache=True, nogil=True)
+def _eval(state: np.ndarray, rules: np.ndarray, params: np.ndarray, work: np.ndarray) -> int:
+    key = state[S_HASH]
+    slot = W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))
+    if work[slot] == key:
+        score = work[slot + 1]
+    else:
+        score = evaluate(state, rules, params)
+        work[slot] = key
+        work[slot + 1] = score
+    amplitude = work[C_NOISE]
+    if amplitude > 0:
+        # Noise fixed per position and search, so the TT and re-searches stay consistent.
+        mixed = (state[S_HASH] ^ work[C_NOISE_SEED]) * -7046029254386353131
+        score += ((mixed >> 20) & 0xFFFFF) % (2 * amplitude + 1) - amplitude
+    return _faded(state, rules, work, score)
+
+
+@njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", cache=True, nogil=True)
+def _tablebase_score(
+    state: np.ndarray,
+    rules: np.ndarray,
+    work: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
+    ply: int,
+) -> int:
+    """The exact score of a position the endgame tables cover, or ``TB_MISS``.
+
+    A win in ``d`` plies scores as the den entry (or last capture) ``d`` plies on would:
+    ``DEN_SCORE - (ply + d)``, so faster wins score higher and a table's win agrees with one
+    the search finds itself; a draw is the search's draw score. Under a no-capture limit a
+    win or loss counts only when it ends before the limit could (as the reader decides); the
+    caller has ruled out path-dependent rules (the tables are only handed over for rule sets
+    they answer) and repetitions (a drawn repetition is scored before this)."""
+    value = tb_probe(state, tb_values, tb_meta)
+    if value == TB_MISS:
+        return TB_MISS
+    if value == 0:
+        work[C_TBHITS] += 1
+        return _draw_score(work, ply)
+    plies = abs(value) - 1
+    limit = rules[RULE_NO_CAPTURE_PLIES]
+    if limit != 0 and state[S_HALFMOVE] + plies >= limit:
+        return TB_MISS
+    work[C_TBHITS] += 1
+    if value > 0:
+        return DEN_SCORE - ply - plies
+    return -(DEN_SCORE - ply - plies)
+
+
+# ------------------------------------------------------------------------- quiescence
+
+
+@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", cache=True, nogil=True)
+def qsearch(
+    state: np.ndarray,
+    history: np.ndarray,
+    rules: np.ndarray,
+    work: np.ndarray,
+    params: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
+    alpha: int,
+    beta: int,
+    ply: int,
+    qply: int,
+) -> int:
+    """Captures, den entries and den threats (entering an unguarded enemy trap) until quiet."""
+    if tick(work):
+        return 0
+    work[W_PV_LEN + ply] = ply
+    if ply > work[C_SELDEPTH]:
+        work[C_SELDEPTH] = ply
+    if is_game_over_on_board(state):
+        return -(DEN_SCORE - ply)
+    limit = rules[RULE_NO_CAPTURE_PLIES]
+    if limit != 0 and state[S_HALFMOVE] >= limit:
+        return _draw_score(work, ply)
+    us = state[S_TURN]
+    enemy = 1 - us
+    own = state[S_OCCUPANCY + us]
+    if (own & TRAP_BB[enemy]) != 0 and _restrictions_off(rules):
+        return DEN_SCORE - ply - 1
+    if popcount(own | state[S_OCCUPANCY + enemy]) <= tb_meta[M_MAX_ANIMALS]:
+        exact = _tablebase_score(state, rules, work, tb_values, tb_meta, ply)
+        if exact != TB_MISS:
+            return exact
+    if ply >= MAX_PLY - 1 or work[C_NO_QUIESCENCE] != 0:
+        return _eval(state, rules, params, work)
+    intruders = state[S_OCCUPANCY + enemy] & TRAP_BB[us]
+    stand = -INFINITE
+    if intruders == 0 and (own & TRAP_BB[enemy]) == 0 and popcount(own) >= 3:
+        # Nothing here needs the move list first (no den check, no den entry, and too many
+        # animals to be left without a move): stand pat before generating anything.
+        stand = _eval(state, rules, params, work)
+        if stand >= beta:
+            return stand
+    base = W_MOVES + ply * MAX_MOVES
+    count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
+    if count == 0:
+        return -(DEN_SCORE - ply)
+    if _has_den_entry(work, base, count, DEN_SQUARE[enemy]):
+        return DEN_SCORE - ply - 1
+
+    if intruders != 0:
+        # Den check: no standing pat; only capturing the intruder helps (any other move lets
+        # it into the den), unless move restrictions might keep it out: then try everything.
+        exact = not _restrictions_off(rules)
+        kept = 0
+        for i in range(base, base + count):
+            move = work[i]
+            if exact or ((intruders >> (move >> 6)) & 1) != 0:
+                work[base + kept] = move
+                kept += 1
+        if kept == 0:
+            return -(DEN_SCORE - ply - 2)
+        best = -INFINITE
+    else:
+        if stand == -INFINITE:
+            stand = _eval(state, rules, params, work)
+            if stand >= beta:
+                return stand
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        enemy_occupancy = state[S_OCCUPANCY + enemy]
+        threats = qply < work[C_QCHECKS]
+        kept = 0
+        for i in range(base, base + count):
+            move = work[i]
+            to = move >> 6
+            if (enemy_occupancy >> to) & 1:
+                # Delta pruning: even winning this animal for free would not reach alpha.
+                if stand + animal_value(state, rules, params, to) + 200 < alpha:
+                    continue
+            elif not (
+                threats and (TRAP_BB[enemy] >> to) & 1 and (NEIGHBOURS[to] & enemy_occupancy) == 0
+            ):
+                continue
+            work[base + kept] = move
+            kept += 1
+        if kept == 0:
+            return stand
+    score_moves(state, rules, work, params, base, kept, 0, ply)
+    for index in range(kept):
+        move = pick_move(work, base, kept, index)
+        make_move(state, history, move)
+        score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                         -beta, -alpha, ply + 1, qply + 1)  # fmt: skip
+        unmake_move(state, history)
+        if work[C_ABORT] != 0:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    return best
+
+
+# --------------------------------------------------------------------------- main search
+
+
+@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+def negamax(
+    state: np.ndarray,
+    history: np.ndarray,
+    rules: np.ndarray,
+    tt: np.ndarray,
+    work: np.ndarray,
+    params: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+    extensions: int,
+) -> int:
+    if tick(work):
+        return 0
+    work[W_PV_LEN + ply] = ply
+    if ply > work[C_SELDEPTH]:
+        work[C_SELDEPTH] = ply
+    if is_game_over_on_board(state):
+        return -(DEN_SCORE - ply)
+    if _is_draw(state, history, rules, work[C_ROOT_PLY]):
+        return _draw_score(work, ply)
+    us = state[S_TURN]
+    enemy = 1 - us
+    own = state[S_OCCUPANCY + us]
+    theirs = state[S_OCCUPANCY + enemy]
+    if (own & TRAP_BB[enemy]) != 0 and _restrictions_off(rules):
+        return DEN_SCORE - ply - 1
+    if ply >= MAX_PLY - 1:
+        return _eval(state, rules, params, work)
+    in_check = (theirs & TRAP_BB[us]) != 0
+    if in_check and extensions > 0:
+        depth += 1
+        extensions -= 1
+    if depth <= 0:
+        return qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                       alpha, beta, ply, 0)  # fmt: skip
+
+    # A den win from here cannot be faster than the next move, nor a loss slower than ours.
+    alpha = max(alpha, -(DEN_SCORE - ply))
+    beta = min(beta, DEN_SCORE - ply - 1)
+    if alpha >= beta:
+        return alpha
+    pv_node = beta - alpha > 1
+
+    # Computed once for the table key and the move generator below (no-op without 7-3 / 17-5).
+    restricted = compute_restrictions(state, history, rules)
+    key = _tt_key(state, restricted)
+    slot = tt_slot(tt, key)
+    tt_move = 0
+    if slot >= 0:
+        data = tt[slot, 1]
+        tt_move = data & 0xFFF
+        if not pv_node and ((data >> 12) & 0xFF) - 64 >= depth:
+            tt_score = score_from_tt(data >> 32, ply)
+            bound = (data >> 20) & 3
+            if (
+                bound == BOUND_EXACT
+                or (bound == BOUND_LOWER and tt_score >= beta)
+                or (bound == BOUND_UPPER and tt_score <= alpha)
+            ):
+                return tt_score
+
+    # A position the endgame tables cover has an exact score (a cheap count first: the probe
+    # costs nothing while there are more animals than any loaded table has).
+    if popcount(own | theirs) <= tb_meta[M_MAX_ANIMALS]:
+        exact = _tablebase_score(state, rules, work, tb_values, tb_meta, ply)
+        if exact != TB_MISS:
+            tt_store(tt, key, 0, min(depth + 6, MAX_PLY), BOUND_EXACT,
+                     score_to_tt(exact, ply), work[C_AGE])  # fmt: skip
+            return exact
+
+    # An enemy animal near our den makes every tempo count: no pruning on "I could pass".
+    danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
+    if not pv_node and not danger:
+        static = _eval(state, rules, params, work)
+        margin = work[C_FUTILITY_MARGIN] * depth
+        if depth <= 3 and abs(beta) < DEN_BOUND and static - margin >= beta:
+            return static
+        if (
+            work[C_NULL_MOVE] != 0
+            and history[state[S_PLY] - 1, H_CODE] != 0  # no two passes in a row
+            and depth >= 2
+            and static >= beta
+            and popcount(own) >= 3  # few animals: zugzwang (no good move, 困毙) is real
+        ):
+            reduction = 2 + depth // 4
+            make_pass(state, history)
+            score = -negamax(
+                state, history, rules, tt, work, params, tb_values, tb_meta,
+                depth - 1 - reduction, -beta, -beta + 1, ply + 1, extensions,
+            )  # fmt: skip
+            unmake_move(state, history)
+            if work[C_ABORT] != 0:
+                return 0
+            if score >= beta:
+                return beta if score > DEN_BOUND else score
+            # The search below the pass overwrote the restrictions' scratch space in ``state``.
+            restricted = compute_restrictions(state, history, rules)
+
+    base = W_MOVES + ply * MAX_MOVES
+    count = generate_moves_given_restrictions(
+        state, history, rules, work[base : base + MAX_MOVES], restricted
+    )
+    if count == 0:
+        return -(DEN_SCORE - ply)  # no legal move loses (困毙)
+    if (own & TRAP_BB[enemy]) != 0 and _has_den_entry(work, base, count, DEN_SQUARE[enemy]):
+        return DEN_SCORE - ply - 1
+    score_moves(state, rules, work, params, base, count, tt_move, ply)
+
+    killer1 = work[W_KILLERS + 2 * ply]
+    killer2 = work[W_KILLERS + 2 * ply + 1]
+    history_base = W_HISTORY + 4096 * us
+    original_alpha = alpha
+    best = -INFINITE
+    best_move = 0
+    for index in range(count):
+        move = pick_move(work, base, count, index)
+        to = move >> 6
+        quiet = (
+            state[S_BOARD + to] == 0
+            and ((TRAP_BB[enemy] >> to) & 1) == 0
+            and OWN_DEN_DISTANCE[enemy, to] > 2
+        )
+        make_move(state, history, move)
+        new_depth = depth - 1
+        if index == 0:
+            score = -negamax(
+                state, history, rules, tt, work, params, tb_values, tb_meta,
+                new_depth, -beta, -alpha, ply + 1, extensions,
+            )  # fmt: skip
+        else:
+            reduction = 0
+            if (
+                depth >= 3
+                and work[C_LMR] != 0
+                and quiet
+                and not danger
+                and index >= (3 if pv_node else 2)
+                and move != killer1
+                and move != killer2
+            ):
+                reduction = LMR[min(depth, 63), index]
+                if pv_node:
+                    reduction -= 1
+                if work[history_base + move] > 4000:
+                    reduction -= 1
+                reduction = max(0, min(reduction, new_depth - 1))
+            score = -negamax(
+                state, history, rules, tt, work, params, tb_values, tb_meta,
+                new_depth - reduction, -alpha - 1, -alpha, ply + 1, extensions,
+            )  # fmt: skip
+            if score > alpha and reduction > 0 and work[C_ABORT] == 0:
+                score = -negamax(
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
+                    new_depth, -alpha - 1, -alpha, ply + 1, extensions,
+                )  # fmt: skip
+            if alpha < score < beta and work[C_ABORT] == 0:
+                score = -negamax(
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
+                    new_depth, -beta, -alpha, ply + 1, extensions,
+                )  # fmt: skip
+        unmake_move(state, history)
+        if work[C_ABORT] != 0:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                best_move = move
+                alpha = score
+                if pv_node:
+                    update_pv(work, ply, move)
+                if score >= beta:
+                    if quiet:
+                        bonus = min(depth * depth, 400)
+                        reward_quiet(work, us, ply, move, bonus)
+                        # The quiet moves tried before it did not cut: lower their history.
+                        for j in range(index):
+                            other = work[base + j]
+                            if state[S_BOARD + (other >> 6)] == 0:
+                                reward_quiet(work, us, ply, other, -bonus)
+                    break
+
+    if best >= beta:
+        bound = BOUND_LOWER
+    elif best > original_alpha:
+        bound = BOUND_EXACT
+    else:
+        bound = BOUND_UPPER
+    tt_store(tt, key, best_move, depth, bound, score_to_tt(best, ply), work[C_AGE])
+    return best
+
+
+# ------------------------------------------------------------------------------- root
+
+
+@njit(f"int64({ROOT_ARRAYS})", cache=True, nogil=True)
+def prepare_root(state: np.ndarray, history: np.ndarray, rules: np.ndarray, tt: np.ndarray,
+                 work: np.ndarray, params: np.ndarray) -> int:  # fmt: skip
+    """Generate the root moves into ``work``, in static order; returns how many."""
+    base = W_MOVES
+    count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
+    tt_move = tt_probe_move(tt, _tt_key(state, compute_restrictions(state, history, rules)))
+    score_moves(state, rules, work, params, base, count, tt_move, 0)
+    for index in range(count):
+        work[W_ROOT_MOVES + index] = pick_move(work, base, count, index)
+        work[W_ROOT_SCORES + index] = -INFINITE
+    work[C_ROOT_COUNT] = count
+    return count
+
+
+@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, boolean)", cache=True, nogil=True)
+def search_root(
+    state: np.ndarray,
+    history: np.ndarray,
+    rules: np.ndarray,
+    tt: np.ndarray,
+    work: np.ndarray,
+    params: np.ndarray,
+    tb_values: np.ndarray,
+    tb_meta: np.ndarray,
+    depth: int,
+    alpha: int,
+    beta: int,
+    exact_all: bool,
+) -> int:
+    """Search the root moves of :func:`prepare_root` to ``depth`` in the window (alpha, beta).
+
+    Returns the best score (a bound when it falls outside the window). A move that scored
+    above alpha goes first in the root list and into ``work[C_BEST_MOVE]`` (which the caller
+    zeroes before each call), its line into PV row 0; when every move fails low, nothing
+    moves. With
+    ``exact_all`` every root move gets a full-window search, so ``W_ROOT_SCORES`` holds exact
+    scores for all of them (used by the weaker levels to choose among near-best moves).
+    """
+    count = work[C_ROOT_COUNT]
+    work[W_PV_LEN] = 0
+    extensions = work[C_EXT_BUDGET]
+    original_alpha = alpha
+    best = -INFINITE
+    best_index = -1
+    for index in range(count):
+        move = work[W_ROOT_MOVES + index]
+        make_move(state, history, move)
+        if exact_all:
+            score = -negamax(
+                state, history, rules, tt, work, params, tb_values, tb_meta,
+                depth - 1, -INFINITE, INFINITE, 1, extensions,
+            )  # fmt: skip
+        elif index == 0:
+            score = -negamax(
+                state, history, rules, tt, work, params, tb_values, tb_meta,
+                depth - 1, -beta, -alpha, 1, extensions,
+            )  # fmt: skip
+        else:
+            score = -negamax(
+                state, history, rules, tt, work, params, tb_values, tb_meta,
+                depth - 1, -alpha - 1, -alpha, 1, extensions,
+            )  # fmt: skip
+            if alpha < score < beta and work[C_ABORT] == 0:
+                score = -negamax(
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
+                    depth - 1, -beta, -alpha, 1, extensions,
+                )  # fmt: skip
+        unmake_move(state, history)
+        if work[C_ABORT] != 0:
+            break
+        work[W_ROOT_SCORES + index] = score
+        if score > best:
+            best = score
+            # Only a score above alpha is evidence: below it, every score is an upper bound
+            # (the driver widens the window and searches again) and proves no move better.
+            if score > alpha:
+                best_index = index
+                update_pv(work, 0, move)
+                work[C_BEST_MOVE] = move
+                work[C_BEST_SCORE] = score
+                if not exact_all:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+
+    if best_index > 0:
+        # The best move goes first for the next iteration; the others keep their order.
+        move = work[W_ROOT_MOVES + best_index]
+        score = work[W_ROOT_SCORES + best_index]
+        for i in range(best_index, 0, -1):
+            work[W_ROOT_MOVES + i] = work[W_ROOT_MOVES + i - 1]
+            work[W_ROOT_SCORES + i] = work[W_ROOT_SCORES + i - 1]
+        work[W_ROOT_MOVES] = move
+        work[W_ROOT_SCORES] = score
+    if work[C_ABORT] == 0 and best_index >= 0:
+        if best >= beta:
+            bound = BOUND_LOWER
+        elif best > original_alpha:
+            bound = BOUND_EXACT
+        else:
+            bound = BOUND_UPPER
+        tt_store(
+            tt, _tt_key(state, compute_restrictions(state, history, rules)),
+            work[W_ROOT_MOVES], depth, bound,
+            score_to_tt(best, 0), work[C_AGE],
+        )  # fmt: skip
+    return best

@@ -1,0 +1,667 @@
+"""The engine's public face: :class:`Engine` (iterative deepening driver) and :func:`best_move`.
+
+>>> from doushouqi.jungle.board import Board
+>>> engine = Engine("wango", hash_mb=8)
+>>> result = engine.search(Board("7/3W3/r6/7/7/7/7/7/7 w"), Limit(depth=3))
+>>> str(result.move), result.info["score"]
+('d8d9', Score(den=1))
+
+The compiled search (:mod:`.search`) does one depth per call; this driver runs the
+iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
+reports an :class:`~doushouqi.jungle.analysis.Info` after each finished depth. The search runs with
+the GIL released, so :meth:`Engine.stop` (from any thread) and the deadline timer act at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from doushouqi.jungle.ai.core import Position
+from doushouqi.jungle.ai.eval_params import (
+    NUM_PARAMS,
+    P_MATERIAL,
+    P_PST,
+    P_PST_LEAD,
+    default_params,
+)
+from doushouqi.jungle.ai.levels import LevelSettings, choose_root_move, settings_for
+from doushouqi.jungle.ai.search import INFINITE, prepare_root, search_root
+from doushouqi.jungle.ai.tablebase.memory import loaded_tables, most_animals
+from doushouqi.jungle.ai.tablebase.root import keep_the_draw, tablebase_root_move
+from doushouqi.jungle.ai.tables import RULE_RANK
+from doushouqi.jungle.ai.tbprobe import empty_tables
+from doushouqi.jungle.ai.timeman import TimePlan, plan_time
+from doushouqi.jungle.ai.ttable import DEN_BOUND, new_tt
+from doushouqi.jungle.ai.work import (
+    C_ABORT,
+    C_AGE,
+    C_BEST_MOVE,
+    C_BEST_SCORE,
+    C_CONTEMPT,
+    C_DANGER_RADIUS,
+    C_EXT_BUDGET,
+    C_FUTILITY_MARGIN,
+    C_LMR,
+    C_NO_QUIESCENCE,
+    C_NODE_LIMIT,
+    C_NODES,
+    C_NOISE,
+    C_NOISE_SEED,
+    C_NULL_MOVE,
+    C_PROGRESS_PLIES,
+    C_QCHECKS,
+    C_ROOT_COUNT,
+    C_ROOT_PLY,
+    C_SELDEPTH,
+    C_STOP,
+    C_TBHITS,
+    MAX_PLY,
+    W_EVAL_CACHE,
+    W_HISTORY,
+    W_KILLERS,
+    W_PV,
+    W_PV_LEN,
+    W_ROOT_MOVES,
+    W_ROOT_SCORES,
+    new_work,
+)
+from doushouqi.jungle.analysis import DEN_SCORE, Info, Limit, PlayResult, Score
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.rules import RuleSet, find_rules
+from doushouqi.jungle.tablebase.probe import family_of, probe, tablebase_directories
+
+__all__ = [
+    "DEFAULT_TUNING",
+    "MAX_DEPTH",
+    "Engine",
+    "analyse",
+    "analyse_lines",
+    "best_move",
+    "score_from_internal",
+]
+
+#: Deepest iteration (leaves room below MAX_PLY for extensions and quiescence).
+MAX_DEPTH = MAX_PLY - 32
+#: First aspiration half-window, centipawns.
+ASPIRATION = 30
+#: The search probes the endgame tables when its root has at most this many animals more than
+#: the largest table (captures can bring it there); the tables are loaded on the first such
+#: search. Beyond, it searches without them (loading them would cost memory for nothing).
+TABLEBASE_REACH = 4
+#: The arrays that cover nothing (no tables, or tables off).
+NO_TABLES = empty_tables()
+
+InfoCallback = Callable[[Info], None]
+
+#: Search switches and margins; :attr:`Engine.tuning` starts from these.
+DEFAULT_TUNING = {
+    "null_move": 1,
+    "lmr": 1,
+    "quiescence_threats": 2,  # quiescence plies that try den threats
+    "futility_margin": 90,  # reverse futility, centipawns per ply
+    "danger_radius": 3,  # no pruning with an enemy this close to our den
+    "extension_percent": 50,  # den-check extensions per path, % of the depth (+1)
+    # Centipawns a draw is worth less than an equal position, to us: enough that a level does
+    # not settle for a repetition while it still has play (measured in bench/ladder.py).
+    "contempt": 50,
+    # A lead must be converted: the contempt grows by this % of the root's lead (the last
+    # finished depth's score) above 100 cp, up to contempt_max, so the side ahead avoids
+    # repetitions and the no-capture limit in proportion to what it would give away.
+    "contempt_gain": 50,
+    "contempt_max": 500,
+    # Without a no-capture limit in the rules, evaluations fade by half over this many plies
+    # without a capture (with one, over the limit): progress beats shuffling (0: off).
+    "progress_plies": 120,
+    # The side to move ahead in material by this many centipawns, with at most lead_animals
+    # animals on the board, searches with the lead piece-square tables (smooth, toward the
+    # enemy den) in place of the tuned ones, whose ridges hold a winning side's animals where
+    # they stand (0: never). In fuller middlegames they cost strength (docs/engine.md).
+    "lead_tables": 300,
+    "lead_animals": 10,
+}
+TUNING_RANGES = {
+    "null_move": (0, 1),
+    "lmr": (0, 1),
+    "quiescence_threats": (0, 64),
+    "futility_margin": (0, 10**7),
+    "danger_radius": (0, 7),  # rows of search.DANGER_ZONE
+    "extension_percent": (0, 200),
+    "contempt": (-1000, 1000),
+    "contempt_gain": (0, 100),
+    "contempt_max": (0, 2000),
+    "progress_plies": (0, 10000),
+    "lead_tables": (0, 100000),
+    "lead_animals": (2, 16),
+}
+_TUNING_WORDS = {
+    "null_move": C_NULL_MOVE,
+    "lmr": C_LMR,
+    "quiescence_threats": C_QCHECKS,
+    "futility_margin": C_FUTILITY_MARGIN,
+    "danger_radius": C_DANGER_RADIUS,
+    "contempt": C_CONTEMPT,
+    "progress_plies": C_PROGRESS_PLIES,
+}
+
+
+def score_from_internal(value: int) -> Score:
+    """A search score as centipawns, or as moves to a den win (``den N``) / loss (``den -N``)."""
+    if value > DEN_BOUND:
+        return Score(den=max(1, (DEN_SCORE - value + 1) // 2))
+    if value < -DEN_BOUND:
+        return Score(den=-max(1, (DEN_SCORE + value) // 2))
+    return Score(cp=int(value))
+
+
+def _animals(board: Board) -> int:
+    return sum(1 for code in board.piece_codes() if code)
+
+
+def _decode(move: int) -> Move:
+    return Move(int(move) & 63, int(move) >> 6)
+
+
+class Engine:
+    """A Jungle engine: one transposition table, one search at a time.
+
+    ``rules`` is the rule set of the positions it will be given (changing it clears the
+    table); a board searched under other rules is searched under its own rules. ``seed`` fixes
+    the random choices of the weaker levels (level 10 is deterministic at a fixed depth).
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str = "wango",
+        *,
+        hash_mb: int = 64,
+        params: np.ndarray | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self._rules = find_rules(rules)
+        self._hash_mb = hash_mb
+        self._tt = new_tt(hash_mb)
+        self._work = new_work()
+        if params is None:
+            params = default_params()
+        if len(params) != NUM_PARAMS:  # compiled code reads by index, unchecked
+            raise ValueError(f"expected {NUM_PARAMS} evaluation weights, got {len(params)}")
+        self._params = np.array(params, dtype=np.int64)  # a private, contiguous copy
+        # The same weights with the lead tables as piece-square tables (see _weights_for).
+        self._lead_params = self._params.copy()
+        self._lead_params[P_PST : P_PST + 9 * 63] = self._params[P_PST_LEAD : P_PST_LEAD + 9 * 63]
+        self._in_use = self._params  # the weights of this search (and of the eval cache)
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._searching = False
+        self._serial = 0
+        self._age = 0
+        self._tt_rules: RuleSet | None = None
+        #: Search switches and margins (see :data:`DEFAULT_TUNING`); for experiments.
+        self.tuning: dict[str, int] = dict(DEFAULT_TUNING)
+        #: Use the endgame tables: play a won or lost root they cover from them (full
+        #: strength), and score the positions they cover inside the search exactly.
+        self.use_tablebase = True
+        #: Directories searched for tables before ``$DOUSHOUQI_TABLEBASES`` and the package's.
+        self.tablebase_paths: list[str] = []
+        self._tb = NO_TABLES
+
+    # ---------------------------------------------------------------------- settings
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: RuleSet | str) -> None:
+        self._rules = find_rules(rules)
+
+    @property
+    def hash_mb(self) -> int:
+        return self._hash_mb
+
+    @hash_mb.setter
+    def hash_mb(self, megabytes: int) -> None:
+        with self._lock:
+            self._hash_mb = megabytes
+            self._tt = new_tt(megabytes)
+
+    @property
+    def searching(self) -> bool:
+        """Whether a search is running (its stop flag is armed)."""
+        return self._searching
+
+    def new_game(self) -> None:
+        """Forget everything learnt (table, killers, history): the next position is unrelated."""
+        with self._lock:
+            self._tt.fill(0)
+            self._work.fill(0)
+
+    def stop(self) -> None:
+        """Stop the running search soon (thread-safe); it returns its best move so far."""
+        self._work[C_STOP] = 1
+
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) all the compiled code with a small search."""
+        self.search(Board(rules=self._rules), Limit(depth=3))
+        self.new_game()
+
+    # ------------------------------------------------------------------------ search
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        level: int = 10,
+        on_info: InfoCallback | None = None,
+        multipv: int = 1,
+    ) -> PlayResult:
+        """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
+
+        Returns the move to play and the last search info; ``move`` is None when the game is
+        over (den entered, no animals, no legal move, or drawn by rule). With ``multipv`` N >
+        1, each finished depth also searches the 2nd … Nth best root moves (each with the
+        better ones left out, full window) and reports them as infos with ``multipv`` 2 … N;
+        the move played is still line 1's.
+        """
+        settings = settings_for(level)
+        with self._lock:
+            self._work[C_STOP] = 0
+            self._serial += 1
+            self._searching = True
+            try:
+                return self._search(board, limit, settings, on_info, max(1, int(multipv)))
+            finally:
+                self._searching = False
+
+    def _expire(self, serial: int) -> None:
+        if self._serial == serial and self._searching:
+            self._work[C_STOP] = 1
+
+    def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        settings: LevelSettings,
+        on_info: InfoCallback | None,
+        multipv: int = 1,
+    ) -> PlayResult:
+        started = time.perf_counter()
+        position = Position.from_board(board)
+        if position.is_game_over_on_board() or position.is_draw_by_rule():
+            return PlayResult(None, Info(string="game over"))
+        directories = self._tablebase_directories()
+        if self.use_tablebase and multipv == 1 and not limit.infinite and not settings.noise:
+            found = None if settings.exact_root else tablebase_root_move(board, directories)
+            if found is not None:  # a covered root: the fastest win, the longest defence
+                return found
+        if board.rules != self._tt_rules:
+            # Entries (moves, scores, evaluations) of another rule set mislead.
+            self._tt.fill(0)
+            self._work[W_EVAL_CACHE:] = 0
+            self._tt_rules = board.rules
+        state, history, rules = position.state, position.history, position.compiled_rules
+        params = self._weights_for(board, position)
+        if params is not self._in_use:
+            self._work[W_EVAL_CACHE:] = 0  # evaluations by the other weights
+            self._in_use = params
+        work, tt = self._work, self._tt
+
+        plan = plan_time(limit, position.turn).scaled(settings.time_share)
+        # Full strength only, as at the root: the weaker levels' strength stays as measured.
+        use_tables = not settings.noise
+        self._tb = (
+            self._search_tables(board, directories, wait=not plan.timed)
+            if use_tables
+            else NO_TABLES
+        )
+        max_depth = min(d for d in (plan.depth, settings.max_depth, MAX_DEPTH) if d is not None)
+        node_caps = [n for n in (plan.nodes, settings.max_nodes) if n is not None]
+        self._age = (self._age + 1) & 0xFF
+        work[C_ABORT] = 0
+        work[C_NODES] = 0
+        work[C_TBHITS] = 0
+        work[C_SELDEPTH] = 0
+        work[C_NODE_LIMIT] = min(node_caps) if node_caps else 0
+        work[C_ROOT_PLY] = position.ply
+        work[C_AGE] = self._age
+        work[C_NOISE] = settings.noise
+        work[C_NOISE_SEED] = self._rng.getrandbits(62) if settings.noise else 0
+        for key, word in _TUNING_WORDS.items():
+            # Compiled code checks no bounds: keep every knob inside what it indexes.
+            low, high = TUNING_RANGES[key]
+            work[word] = min(high, max(low, int(self.tuning[key])))
+        work[C_NO_QUIESCENCE] = not settings.quiescence
+        work[W_KILLERS:W_HISTORY] = 0
+        work[W_HISTORY : W_HISTORY + 8192] //= 4  # old history still hints, but less
+
+        count = prepare_root(state, history, rules, tt, work, params)
+        if count == 0:
+            return PlayResult(None, Info(string="no legal move"))
+        if count == 1 and plan.timed:
+            max_depth = min(max_depth, 4)  # forced: answer at once, with a score
+
+        timer = None
+        if plan.hard is not None:
+            delay = max(0.0, plan.hard - (time.perf_counter() - started))
+            timer = threading.Timer(delay, self._expire, (self._serial,))
+            timer.daemon = True
+            timer.start()
+        try:
+            best, info, scores = self._iterate(
+                board, position, plan, settings, max_depth, started, on_info, multipv
+            )
+            if limit.infinite or (plan.hard is None and plan.depth is None and plan.nodes is None):
+                # `go infinite`: the answer waits for `stop`, even after the last depth.
+                while not work[C_STOP]:
+                    time.sleep(0.002)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        # The answer's info: the last finished depth, with the whole search's nodes and time.
+        elapsed = max(1e-6, time.perf_counter() - started)
+        info = Info(info, nodes=int(work[C_NODES]), time=elapsed, tbhits=int(work[C_TBHITS]))
+        info["nps"] = int(info["nodes"] / elapsed)
+        if scores is not None and settings.exact_root:
+            moves = [int(m) for m in work[W_ROOT_MOVES : W_ROOT_MOVES + count]]
+            index = choose_root_move(scores, settings, self._rng)
+            if moves[index] != best:
+                # A weaker level's pick: its own exact score, and a line of its own.
+                info["score"] = score_from_internal(scores[index])
+            best = moves[index]
+        move = _decode(best)
+        if self.use_tablebase and not settings.noise and not settings.exact_root:
+            drawing = keep_the_draw(board, move, directories)  # a covered draw: never lose it
+            if drawing is not None:
+                move, info["score"], info["pv"] = drawing, Score(cp=0), [drawing]
+        if not info.get("pv") or info["pv"][0] != move:
+            info["pv"] = [move]
+        return PlayResult(move, info)
+
+    def _iterate(
+        self,
+        board: Board,
+        position: Position,
+        plan: TimePlan,
+        settings: LevelSettings,
+        max_depth: int,
+        started: float,
+        on_info: InfoCallback | None,
+        multipv: int = 1,
+    ) -> tuple[int, Info, list[int] | None]:
+        """The iterations; returns the best move, the last info and (levels that choose among
+        moves) the exact root scores of the last finished depth."""
+        state, history, rules = position.state, position.history, position.compiled_rules
+        work, tt, params = self._work, self._tt, self._in_use
+        count = int(work[C_ROOT_COUNT])
+        best = int(work[W_ROOT_MOVES])
+        info = Info(depth=0, score=Score(cp=0), nodes=0, pv=[_decode(best)])
+        scores: list[int] | None = None
+        previous = 0
+        base_contempt = int(work[C_CONTEMPT])
+        gain = min(100, max(0, int(self.tuning.get("contempt_gain", 0))))
+        most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
+        for depth in range(1, max_depth + 1):
+            # Contempt in proportion to the lead: the side ahead values a draw below it.
+            lead = min(DEN_BOUND, previous) - 100
+            work[C_CONTEMPT] = base_contempt + min(most, max(0, lead * gain // 100))
+            # Den-check extensions per path: enough for den fights, bounded so depths finish.
+            percent = min(200, max(0, int(self.tuning["extension_percent"])))
+            work[C_EXT_BUDGET] = max(2, depth * percent // 100 + 1)
+            exact = settings.exact_root
+            if exact or depth < 4 or abs(previous) > DEN_BOUND:
+                alpha, beta, delta = -INFINITE, INFINITE, INFINITE
+            else:
+                alpha, beta, delta = previous - ASPIRATION, previous + ASPIRATION, ASPIRATION
+            while True:
+                # Set again only by a root move that beats alpha in this very call.
+                work[C_BEST_MOVE] = 0
+                score = int(search_root(state, history, rules, tt, work, params, *self._tb, depth,
+                                        alpha, beta, exact))  # fmt: skip
+                if work[C_ABORT] or alpha < score < beta:
+                    break
+                delta *= 3
+                if delta > 1500:
+                    alpha, beta = -INFINITE, INFINITE
+                elif score <= alpha:
+                    alpha = max(-INFINITE, score - delta)
+                else:
+                    beta = min(INFINITE, score + delta)
+            if work[C_ABORT]:
+                # A root move whose search finished above alpha in the interrupted call beat
+                # every move searched before it at this depth: a real improvement.
+                improved = int(work[C_BEST_MOVE])
+                if improved not in (0, best) and depth > 1 and not exact:
+                    best = improved
+                    info = self._info(board, depth, int(work[C_BEST_SCORE]), started, best)
+                break
+            best = int(work[W_ROOT_MOVES])
+            previous = score
+            info = self._info(board, depth, score, started, best)
+            if exact:
+                scores = [int(s) for s in work[W_ROOT_SCORES : W_ROOT_SCORES + count]]
+            if on_info is not None:
+                on_info(Info(info, multipv=1) if multipv > 1 else info)
+            if multipv > 1 and count > 1:
+                self._other_lines(board, position, depth, exact, started, multipv, on_info)
+                if work[C_ABORT]:
+                    break
+            if self._done(plan, depth, score, started):
+                break
+        return best, info, scores
+
+    def _other_lines(
+        self,
+        board: Board,
+        position: Position,
+        depth: int,
+        exact: bool,
+        started: float,
+        multipv: int,
+        on_info: InfoCallback | None,
+    ) -> None:
+        """MultiPV lines 2 … ``multipv`` at ``depth``: each a full-window search of the root
+        moves not yet reported. The root list is put back as it was, so the next depth
+        searches as without MultiPV."""
+        state, history, rules = position.state, position.history, position.compiled_rules
+        work, tt, params = self._work, self._tt, self._in_use
+        count = int(work[C_ROOT_COUNT])
+        moves = work[W_ROOT_MOVES : W_ROOT_MOVES + count].copy()
+        root_scores = work[W_ROOT_SCORES : W_ROOT_SCORES + count].copy()
+        shown = [int(moves[0])]
+        try:
+            for line in range(2, min(multipv, count) + 1):
+                rest = [int(m) for m in moves if int(m) not in shown]
+                work[W_ROOT_MOVES : W_ROOT_MOVES + len(rest)] = rest
+                work[C_ROOT_COUNT] = len(rest)
+                work[C_BEST_MOVE] = 0
+                score = int(search_root(state, history, rules, tt, work, params, *self._tb, depth,
+                                        -INFINITE, INFINITE, exact))  # fmt: skip
+                if work[C_ABORT]:
+                    return
+                move = int(work[W_ROOT_MOVES])
+                shown.append(move)
+                if on_info is not None:
+                    on_info(Info(self._info(board, depth, score, started, move), multipv=line))
+        finally:
+            work[C_ROOT_COUNT] = count
+            work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
+            work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
+
+    def _weights_for(self, board: Board, position: Position) -> np.ndarray:
+        """The lead tables' weights when the side to move is ahead in material by
+        ``tuning["lead_tables"]`` or more with at most ``tuning["lead_animals"]`` animals on
+        the board, else the engine's weights. Chosen at the root, so that every evaluation of
+        one search uses the same tables; the side behind keeps the tuned ones (they defend
+        better: docs/engine.md)."""
+        threshold = int(self.tuning["lead_tables"])
+        if threshold <= 0 or _animals(board) > self.tuning["lead_animals"]:
+            return self._params
+        rules, turn = position.compiled_rules, position.turn
+        lead = 0
+        for code in board.piece_codes():  # 8 * colour + animal (1-8), 0 for an empty square
+            if code:
+                value = int(self._params[P_MATERIAL + rules[RULE_RANK + code]])
+                lead += value if (code - 1) >> 3 == turn else -value
+        return self._lead_params if lead >= threshold else self._params
+
+    def _tablebase_directories(self) -> list[Path]:
+        return tablebase_directories(self.tablebase_paths)
+
+    def _search_tables(
+        self, board: Board, directories: list[Path], *, wait: bool
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The tables the search of ``board`` probes (:mod:`.tbprobe` arrays): those of its
+        rule family, when it has one and the root has few enough animals to reach them
+        (:data:`TABLEBASE_REACH`) and is not a draw they cover; else arrays that cover
+        nothing. The first such search of
+        the process loads them (at once from the decoded cache file, if there is one; a
+        timed search that would have to decode them goes on without, while a thread does)."""
+        family = family_of(board.rules)
+        if not self.use_tablebase or family is None:
+            return NO_TABLES
+        most = most_animals(directories, family)
+        if most == 0 or _animals(board) > most + TABLEBASE_REACH:
+            return NO_TABLES
+        root = probe(board, directories)
+        if root is not None and root.wdl == 0:
+            # A drawn root the tables cover is searched without them, as the root's rule
+            # says: among the drawing moves the search picks the one that sets the opponent
+            # the most problems (every one would score the same draw from the tables), and
+            # `keep_the_draw` keeps it from a losing one.
+            return NO_TABLES
+        tables = loaded_tables(directories, family, wait=wait)
+        if tables is None:
+            return NO_TABLES
+        return tables.values, tables.meta
+
+    def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
+        """Whether to stop after a finished depth."""
+        if abs(score) > DEN_BOUND and plan.timed:
+            # A proven result: more depth can only find a faster den, rarely worth the time.
+            plies = DEN_SCORE - abs(score)
+            if depth >= plies + 4:
+                return True
+        if plan.soft is None or plan.hard is None:
+            return False
+        elapsed = time.perf_counter() - started
+        if plan.soft < plan.hard:
+            # Clock: the next depth would likely end past the soft deadline.
+            return elapsed > 0.55 * plan.soft
+        return elapsed >= plan.hard
+
+    def _info(self, board: Board, depth: int, score: int, started: float, best: int) -> Info:
+        work = self._work
+        elapsed = max(1e-6, time.perf_counter() - started)
+        nodes = int(work[C_NODES])
+        length = int(work[W_PV_LEN])
+        moves = [int(m) for m in work[W_PV : W_PV + length]]
+        if not moves or moves[0] != best:
+            moves = [best]
+        pv: list[Move] = []
+        check = board.copy()
+        for code in moves:
+            move = _decode(code)
+            if not check.is_legal(move):
+                break
+            pv.append(move)
+            check.push(move)
+        return Info(
+            depth=depth,
+            seldepth=max(depth, int(work[C_SELDEPTH])),
+            score=score_from_internal(score),
+            nodes=nodes,
+            nps=int(nodes / elapsed),
+            tbhits=int(work[C_TBHITS]),
+            time=elapsed,
+            pv=pv or [_decode(best)],
+        )
+
+
+# --------------------------------------------------------------------------- best_move
+
+_POOL_LOCK = threading.Lock()
+_POOLS: dict[RuleSet, queue.LifoQueue[Engine]] = {}
+#: Engines kept per rule set: concurrent callers (web games) search in parallel.
+POOL_SIZE = 4
+_CREATED: dict[RuleSet, int] = {}
+
+
+def _acquire(rules: RuleSet) -> Engine:
+    with _POOL_LOCK:
+        pool = _POOLS.setdefault(rules, queue.LifoQueue())
+        try:
+            return pool.get_nowait()
+        except queue.Empty:
+            if _CREATED.get(rules, 0) < POOL_SIZE:
+                _CREATED[rules] = _CREATED.get(rules, 0) + 1
+                return Engine(rules, hash_mb=32)
+    return pool.get()  # every engine busy: wait for one
+
+
+@contextlib.contextmanager
+def _shared_engine(rules: RuleSet) -> Iterator[Engine]:
+    """One of the rule set's shared engines, given back to the pool afterwards."""
+    engine = _acquire(rules)
+    try:
+        yield engine
+    finally:
+        _POOLS[rules].put(engine)
+
+
+def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) -> Move:
+    """The engine's move in ``board`` at ``level`` within ``movetime`` seconds (None: one
+    second at level 10, less below, as the level decides). Raises ValueError when the game is
+    over. Engines are shared per rule set, so repeated calls reuse what they learnt."""
+    result = analyse(board, level=level, movetime=1.0 if movetime is None else movetime)
+    if result.move is None:
+        raise ValueError("no move: the game is over")
+    return result.move
+
+
+def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResult:
+    """Search ``board`` within ``movetime`` seconds: the best move (None when the game is over)
+    with the search's last info (score from the side to move's view, depth, pv). Uses the
+    same shared engines as :func:`best_move`."""
+    with _shared_engine(board.rules) as engine:
+        return engine.search(board, Limit(movetime=movetime), level=level)
+
+
+def analyse_lines(
+    board: Board, *, level: int = 10, movetime: float = 0.5, multipv: int = 3
+) -> list[Info]:
+    """The best ``multipv`` lines of ``board`` within ``movetime`` seconds, best first, each
+    starting with a different move: the lines of the deepest iteration that reported them
+    all, so that their scores are comparable (a line of a deeper, unfinished iteration
+    beside lines of the one before could look better or worse only for being deeper). Only
+    when no iteration finished every line, the move the engine would play, alone. Fewer
+    lines when there are fewer legal moves; none when the game is over. The shared engines
+    of :func:`best_move` search."""
+    by_depth: dict[int, dict[int, Info]] = {}
+
+    def keep(info: Info) -> None:
+        if info.get("pv"):
+            by_depth.setdefault(info.get("depth", 0), {})[info.get("multipv", 1)] = info
+
+    with _shared_engine(board.rules) as engine:
+        limit = Limit(movetime=movetime)
+        result = engine.search(board, limit, level=level, on_info=keep, multipv=max(1, multipv))
+    if result.move is None:
+        return []
+    wanted = min(max(1, multipv), board.legal_moves.count())
+    complete = [d for d, lines in by_depth.items() if all(n in lines for n in range(1, wanted + 1))]
+    if complete:
+        deepest = by_depth[max(complete)]
+        return [Info(deepest[n], multipv=n) for n in range(1, wanted + 1)]
+    best = Info(result.info, multipv=1)
+    if best.get("pv", [])[:1] != [result.move]:
+        best["pv"] = [result.move]
+    return [best]

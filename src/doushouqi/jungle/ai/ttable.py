@@ -1,0 +1,108 @@
+"""The transposition table: numpy arrays indexed by the Zobrist hash, two entries a bucket.
+
+``tt`` is an ``(entries, 2)`` int64 array: the full key, then one word packing the score (high
+32 bits), the best move (12 bits), the depth (+64, 8 bits), the bound (2 bits) and the age of
+the search that stored it (8 bits). Den scores are stored relative to the node
+(:func:`score_to_tt`), so that a den found along one path keeps its distance along another.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from doushouqi.jungle.ai.work import A2
+from doushouqi.jungle.analysis import DEN_SCORE
+
+__all__ = [
+    "BOUND_EXACT",
+    "BOUND_LOWER",
+    "BOUND_UPPER",
+    "DEN_BOUND",
+    "new_tt",
+    "score_from_tt",
+    "score_to_tt",
+    "tt_probe_move",
+    "tt_slot",
+    "tt_store",
+]
+
+#: Scores beyond this are den wins/losses (no search path is that long).
+DEN_BOUND = DEN_SCORE - 1000
+BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
+
+
+def new_tt(hash_mb: int) -> np.ndarray:
+    """A transposition table of the largest power-of-two entry count within ``hash_mb``."""
+    entries = max(1024, (max(1, hash_mb) << 20) // 16)
+    entries = 1 << (entries.bit_length() - 1)
+    return np.zeros((entries, 2), dtype=np.int64)
+
+
+@njit("int64(int64, int64)", cache=True, nogil=True)
+def score_to_tt(score: int, ply: int) -> int:
+    if score > DEN_BOUND:
+        return score + ply
+    if score < -DEN_BOUND:
+        return score - ply
+    return score
+
+
+@njit("int64(int64, int64)", cache=True, nogil=True)
+def score_from_tt(score: int, ply: int) -> int:
+    if score > DEN_BOUND:
+        return score - ply
+    if score < -DEN_BOUND:
+        return score + ply
+    return score
+
+
+@njit(f"int64({A2}, int64)", cache=True, nogil=True)
+def tt_slot(tt: np.ndarray, key: int) -> int:
+    """Index of the entry holding ``key``, or -1 (two entries per bucket)."""
+    base = key & (tt.shape[0] - 2)
+    if tt[base, 0] == key and tt[base, 1] != 0:
+        return base
+    if tt[base + 1, 0] == key and tt[base + 1, 1] != 0:
+        return base + 1
+    return -1
+
+
+@njit(f"void({A2}, int64, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+def tt_store(
+    tt: np.ndarray, key: int, move: int, depth: int, bound: int, score: int, age: int
+) -> None:
+    base = key & (tt.shape[0] - 2)
+    slot = -1
+    for i in range(base, base + 2):
+        if tt[i, 0] == key and tt[i, 1] != 0:
+            slot = i
+    if slot >= 0:
+        old = tt[slot, 1]
+        old_depth = ((old >> 12) & 0xFF) - 64
+        if bound != BOUND_EXACT and depth < old_depth - 2 and ((old >> 22) & 0xFF) == age:
+            return  # keep the deeper entry of this search
+        if move == 0:
+            move = old & 0xFFF
+    else:
+        # Replace the entry of least worth: shallow, or left over from an older search.
+        worst = 1 << 30
+        for i in range(base, base + 2):
+            data = tt[i, 1]
+            worth = ((data >> 12) & 0xFF) - 64 if data != 0 else -1000
+            if data != 0 and ((data >> 22) & 0xFF) != age:
+                worth -= 100
+            if worth < worst:
+                worst = worth
+                slot = i
+    tt[slot, 0] = key
+    tt[slot, 1] = (
+        (score << 32) | move | ((depth + 64) & 0xFF) << 12 | bound << 20 | (age & 0xFF) << 22
+    )
+
+
+@njit(f"int64({A2}, int64)", cache=True, nogil=True)
+def tt_probe_move(tt: np.ndarray, key: int) -> int:
+    """The best move stored for ``key``, or 0."""
+    slot = tt_slot(tt, key)
+    return tt[slot, 1] & 0xFFF if slot >= 0 else 0

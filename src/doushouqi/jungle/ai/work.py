@@ -1,0 +1,186 @@
+"""The search's scratch memory: the ``work`` array's layout, and the helpers that keep its
+move lists, killers, history and principal variation (move ordering).
+
+One flat int64 array holds everything mutable but the table: control words (``C_*``: stop
+flag, node count, limits, knobs), killers, history, the triangular PV table, per-ply move lists
+and their ordering keys, the root moves and an evaluation cache. Few array arguments keep the
+recursive calls cheap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from doushouqi.jungle.ai.eval_params import P_MATERIAL
+from doushouqi.jungle.ai.movegen import MAX_MOVES
+from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN
+from doushouqi.jungle.ai.tables import NEIGHBOURS, RULE_RANK, TRAP_BB
+from doushouqi.jungle.squares import DENS
+
+__all__ = [
+    "A1",
+    "A2",
+    "DEN_SQUARE",
+    "MAX_PLY",
+    "WORK_SIZE",
+    "animal_value",
+    "new_work",
+    "pick_move",
+    "reward_quiet",
+    "score_moves",
+    "tick",
+    "update_pv",
+]
+
+#: Signature types of the compiled functions: 1-D and 2-D C-contiguous int64 arrays. Every
+#: compiled function of the search declares its signature: numba would otherwise compile a
+#: variant per literal argument (slow to build), and a cached recursive function calling
+#: another variant of itself crashes when loaded back from the cache (numba issues #6061,
+#: #6713). Recursive calls must therefore pass no literal values.
+A1 = "int64[::1]"
+A2 = "int64[:, ::1]"
+
+MAX_PLY = 96
+
+# Control words.
+C_STOP = 0  # set by another thread to stop
+C_ABORT = 1  # set by the search when it stops
+C_NODES = 2
+C_NODE_LIMIT = 3  # 0 = none
+C_SELDEPTH = 4
+C_ROOT_PLY = 5  # history rows before the root (repetitions at or after it are draws)
+C_AGE = 6  # TT generation, one per search
+C_NOISE = 7  # evaluation noise amplitude (weaker levels), 0 = none
+C_NOISE_SEED = 8
+C_BEST_MOVE = 9  # best root move of the current iteration (only completed subtrees)
+C_BEST_SCORE = 10
+C_ROOT_COUNT = 11
+C_EXT_BUDGET = 12  # extension plies each path may receive
+C_NULL_MOVE = 13  # 1 = null-move pruning allowed
+C_QCHECKS = 14  # quiescence plies that still try den threats
+C_LMR = 15  # 1 = late move reductions allowed
+C_FUTILITY_MARGIN = 16  # reverse futility margin per ply, centipawns
+C_DANGER_RADIUS = 17  # enemy animals this close to our den switch pruning off
+C_CONTEMPT = 18  # a draw scores this much below zero for the side to move at the root
+C_NO_QUIESCENCE = 19  # 1 = leaves are evaluated as they stand (the beginner level)
+#: Plies without a capture over which an evaluation fades toward a draw (0 = never; rules with
+#: a no-capture limit fade over that limit instead): a lead must make progress to count.
+C_PROGRESS_PLIES = 20
+C_TBHITS = 21  # positions scored from the endgame tables
+CTL_SIZE = 32
+W_KILLERS = CTL_SIZE
+W_HISTORY = W_KILLERS + 2 * MAX_PLY
+W_PV = W_HISTORY + 2 * 4096
+W_PV_LEN = W_PV + MAX_PLY * MAX_PLY
+W_MOVES = W_PV_LEN + MAX_PLY
+W_SCORES = W_MOVES + MAX_PLY * MAX_MOVES
+W_ROOT_MOVES = W_SCORES + MAX_PLY * MAX_MOVES
+W_ROOT_SCORES = W_ROOT_MOVES + MAX_MOVES
+#: Static evaluations by hash (key, score pairs): re-searches and transpositions reuse them.
+EVAL_CACHE_ENTRIES = 1 << 15
+W_EVAL_CACHE = W_ROOT_SCORES + MAX_MOVES
+WORK_SIZE = W_EVAL_CACHE + 2 * EVAL_CACHE_ENTRIES
+
+#: DEN_SQUARE[c]: c's own den.
+DEN_SQUARE = np.array(DENS, dtype=np.int64)
+
+
+def new_work() -> np.ndarray:
+    return np.zeros(WORK_SIZE, dtype=np.int64)
+
+
+@njit(f"boolean({A1})", cache=True, nogil=True)
+def tick(work: np.ndarray) -> bool:
+    """Count a node; True when the search must stop."""
+    nodes = work[C_NODES] + 1
+    work[C_NODES] = nodes
+    limit = work[C_NODE_LIMIT]
+    if (limit > 0 and nodes >= limit) or ((nodes & 1023) == 0 and work[C_STOP] != 0):
+        work[C_ABORT] = 1
+    return work[C_ABORT] != 0
+
+
+@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+def animal_value(state: np.ndarray, rules: np.ndarray, params: np.ndarray, square: int) -> int:
+    return params[P_MATERIAL + rules[RULE_RANK + state[S_BOARD + square]]]
+
+
+@njit(f"void({A1}, {A1}, {A1}, {A1}, int64, int64, int64, int64)", cache=True, nogil=True)
+def score_moves(
+    state: np.ndarray,
+    rules: np.ndarray,
+    work: np.ndarray,
+    params: np.ndarray,
+    base: int,
+    count: int,
+    tt_move: int,
+    ply: int,
+) -> None:
+    """Ordering keys: TT move, den entry, captures (most valuable victim, then least valuable
+    attacker; intruders in our traps first), den threats, killers, history."""
+    us = state[S_TURN]
+    enemy_den = DEN_SQUARE[1 - us]
+    enemy_traps = TRAP_BB[1 - us]
+    enemy_occupancy = state[S_OCCUPANCY + 1 - us]
+    killer1 = work[W_KILLERS + 2 * ply]
+    killer2 = work[W_KILLERS + 2 * ply + 1]
+    history_base = W_HISTORY + 4096 * us
+    for i in range(base, base + count):
+        move = work[i]
+        to = move >> 6
+        if move == tt_move:
+            key = 1 << 40
+        elif to == enemy_den:
+            key = 1 << 39
+        elif state[S_BOARD + to] != 0:
+            key = (1 << 36) + 64 * animal_value(state, rules, params, to)
+            key -= rules[RULE_RANK + state[S_BOARD + (move & 63)]]
+            if (TRAP_BB[us] >> to) & 1:
+                key += 1 << 37
+        elif (enemy_traps >> to) & 1 and (NEIGHBOURS[to] & enemy_occupancy) == 0:
+            key = 1 << 35
+        elif move == killer1:
+            key = 1 << 34
+        elif move == killer2:
+            key = (1 << 34) - 1
+        else:
+            key = work[history_base + move]
+        work[i + (W_SCORES - W_MOVES)] = key
+
+
+@njit(f"int64({A1}, int64, int64, int64)", cache=True, nogil=True)
+def pick_move(work: np.ndarray, base: int, count: int, index: int) -> int:
+    """Swap the best-keyed remaining move to ``index`` and return it (selection sort)."""
+    offset = W_SCORES - W_MOVES
+    best = index
+    for i in range(index + 1, count):
+        if work[base + i + offset] > work[base + best + offset]:
+            best = i
+    if best != index:
+        a = base + index
+        b = base + best
+        work[a], work[b] = work[b], work[a]
+        work[a + offset], work[b + offset] = work[b + offset], work[a + offset]
+    return work[base + index]
+
+
+@njit(f"void({A1}, int64, int64)", cache=True, nogil=True)
+def update_pv(work: np.ndarray, ply: int, move: int) -> None:
+    row = W_PV + ply * MAX_PLY
+    work[row + ply] = move
+    child_row = row + MAX_PLY
+    end = work[W_PV_LEN + ply + 1]
+    for i in range(ply + 1, end):
+        work[row + i] = work[child_row + i]
+    work[W_PV_LEN + ply] = max(end, ply + 1)
+
+
+@njit(f"void({A1}, int64, int64, int64, int64)", cache=True, nogil=True)
+def reward_quiet(work: np.ndarray, us: int, ply: int, move: int, bonus: int) -> None:
+    index = W_HISTORY + 4096 * us + move
+    # History with gravity: values stay within +-16384 and older results fade.
+    work[index] += bonus - work[index] * abs(bonus) // 16384
+    if bonus > 0 and work[W_KILLERS + 2 * ply] != move:
+        work[W_KILLERS + 2 * ply + 1] = work[W_KILLERS + 2 * ply]
+        work[W_KILLERS + 2 * ply] = move

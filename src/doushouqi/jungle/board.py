@@ -1,0 +1,843 @@
+"""The Jungle board: position, legal moves, push/pop, position strings and game outcome.
+
+Modelled on python-chess: :meth:`Board.push` is fast and unchecked, :meth:`Board.push_move`
+checks, ``board.legal_moves`` is a lazy view. Rule differences are :class:`RuleSet` fields.
+
+>>> board = Board(rules="international")
+>>> board.legal_moves.count()
+24
+>>> board.push_move("a3a4")
+Move.from_str('a3a4')
+>>> board.fen()
+'l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1'
+>>> board.pop()
+Move.from_str('a3a4')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from doushouqi.jungle.fen import (
+    MAX_HALFMOVE_CLOCK,
+    MAX_MOVE_NUMBER,
+    InvalidFenError,
+    parse_fen,
+    placement_fen,
+)
+from doushouqi.jungle.legality import explain_illegal
+from doushouqi.jungle.moves import InvalidMoveError, Move
+from doushouqi.jungle.outcome import Outcome, Termination
+from doushouqi.jungle.pieces import Piece
+from doushouqi.jungle.restrictions import forbidden_by_restrictions
+from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
+from doushouqi.jungle.squares import (
+    BLUE,
+    CAPTURED,
+    DEN,
+    DENS,
+    DOG,
+    ELEPHANT,
+    JUMPS,
+    LION,
+    NUM_SQUARES,
+    RAT,
+    RED,
+    STEPS,
+    TIGER,
+    TRAPS,
+    WATER,
+    WOLF,
+    SquareSet,
+    check_symmetry,
+    code_animal,
+    code_color,
+    iter_squares,
+    piece_code,
+    square_flip_horizontal,
+    square_mirror,
+)
+from doushouqi.jungle.status import Status, position_status
+from doushouqi.jungle.svg import board_svg
+from doushouqi.jungle.zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
+
+if TYPE_CHECKING:
+    from doushouqi.jungle.notation import Lang
+
+__all__ = [
+    "MAX_HALFMOVE_CLOCK",
+    "MAX_MOVE_NUMBER",
+    "STARTING_FEN",
+    "Board",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "LegalMoveGenerator",
+    "Move",
+    "Piece",
+    "Status",
+]
+
+STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
+STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"
+
+
+class IllegalMoveError(ValueError):
+    """A move is well formed but not legal in the position; the message says why."""
+
+
+class LegalMoveGenerator:
+    """A lazy view of the legal moves: ``move in board.legal_moves`` is cheap."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self.board.is_legal(move)
+
+    def __iter__(self) -> Iterator[Move]:
+        return self.board.generate_legal_moves()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoveGenerator ({', '.join(str(m) for m in self)})>"
+
+
+# One undo record per ply: (from, to, moved code (0 for a pass), captured code,
+# previous halfmove clock, previous fullmove number, previous hash).
+UndoRecord = tuple[int, int, int, int, int, int, int]
+
+
+class Board:
+    """A Jungle position under a rule set, with its move history.
+
+    ``Board()`` is the start position with the rule set's first player to move.
+    """
+
+    def __init__(self, fen: str | None = None, rules: RuleSet | str = "wango") -> None:
+        self.rules = find_rules(rules)
+        ranks = list(range(9))
+        if self.rules.ranks is Ranks.DOG_OVER_WOLF:
+            ranks[DOG], ranks[WOLF] = ranks[WOLF], ranks[DOG]
+        #: Rank of each piece code (index 0 unused).
+        self._rank = [0] + ranks[1:] * 2
+        if fen is None:
+            self.set_fen(f"{STARTING_BOARD_FEN} {'b' if self.rules.first_player else 'w'} 0 1")
+        else:
+            self.set_fen(fen)
+
+    # ----------------------------------------------------------------- position set-up
+
+    def set_fen(self, fen: str) -> None:
+        """Set the position from a position string (docs/rules.md 7a) and clear the history.
+
+        The fields: placement, side to move (``w``/``r`` Red, ``b`` Blue), then optionally
+        the halfmove clock (plies since the last capture, 0 to :data:`MAX_HALFMOVE_CLOCK`)
+        and the move number (1 to :data:`MAX_MOVE_NUMBER`), each in ASCII digits only.
+        InvalidFenError says what is wrong and where.
+        """
+        codes, turn, halfmove, fullmove = parse_fen(fen)
+        self.halfmove_clock = halfmove
+        self.fullmove_number = fullmove
+        self._set_position(codes, turn)
+
+    def _set_position(self, codes: list[int], turn: int) -> None:
+        """Set the animals and the side to move, rebuild the indexes and clear the history."""
+        self._sq = codes
+        self._where = [CAPTURED] * 17
+        self._occ = [0, 0]
+        # On an edited board with two of one animal, _where holds the higher square: moves
+        # are still generated for both, but only that one blocks a jump as a rat.
+        for square, code in enumerate(codes):
+            if code:
+                self._where[code] = square
+                self._occ[code_color(code)] |= 1 << square
+        self.turn = turn
+        self._hash = zobrist_hash(codes, turn)
+        self.clear_stack()
+
+    def clear_stack(self) -> None:
+        """Forget the move history; the current position becomes the starting position.
+
+        The position and its counters stay; what depends on the history starts afresh: the
+        repetition count (the position has stood once), the windows of the move restrictions
+        7-3 and 17-5, and the must-vary repetition rule.
+        """
+        self.move_stack: list[Move] = []
+        self._undo: list[UndoRecord] = []
+        self._history: list[int] = []  # hash of the position before each ply
+        self._start_fen = self.fen()
+
+    def copy(self, *, stack: bool | int = True) -> Board:
+        """An independent copy with the same rules and position.
+
+        ``stack=True`` (the default) copies the whole history. ``stack=False`` drops it, like
+        :meth:`clear_stack` (the same as ``Board(board.fen(), board.rules)``): the halfmove
+        clock and move number stay, so the no-capture limit still counts, but repetitions and
+        the move restrictions only see moves played from now on. ``stack=n`` keeps the last
+        ``n`` plies (and so their part in repetitions and restrictions).
+
+        >>> board = Board()
+        >>> for text in ["a3a4", "a7a6", "a4a3", "a6a7"]:
+        ...     _ = board.push_move(text)
+        >>> board.repetition_count(), board.copy().repetition_count()
+        (2, 2)
+        >>> board.copy(stack=False).repetition_count(), len(board.copy(stack=2).move_stack)
+        (1, 2)
+        >>> board.copy(stack=False).starting_fen == board.fen()
+        True
+        """
+        if stack is not True:
+            keep = 0 if stack is False else int(stack)
+            if keep < 0:
+                raise ValueError(f"stack must be True, False or a number of plies >= 0: {stack}")
+            if keep < len(self._undo):
+                board = self.copy()
+                board._trim_stack(keep)
+                return board
+        board = Board.__new__(Board)
+        board.rules = self.rules
+        board._rank = self._rank
+        board._sq = self._sq.copy()
+        board._where = self._where.copy()
+        board._occ = self._occ.copy()
+        board.turn = self.turn
+        board.halfmove_clock = self.halfmove_clock
+        board.fullmove_number = self.fullmove_number
+        board._hash = self._hash
+        board.move_stack = self.move_stack.copy()
+        board._undo = self._undo.copy()
+        board._history = self._history.copy()
+        board._start_fen = self._start_fen
+        return board
+
+    def _trim_stack(self, keep: int) -> None:
+        """Keep only the last ``keep`` plies of the history (fewer than there are)."""
+        drop = len(self._undo) - keep
+        start = self.copy()
+        for _ in range(keep):
+            start._unmake()
+        self._start_fen = start.fen()
+        del self.move_stack[:drop], self._undo[:drop], self._history[:drop]
+
+    @property
+    def starting_fen(self) -> str:
+        """The position string the history starts from."""
+        return self._start_fen
+
+    @property
+    def ply(self) -> int:
+        """Number of plies (moves and passes) pushed since the starting position."""
+        return len(self._undo)
+
+    # -------------------------------------------------------------- position editing
+
+    @classmethod
+    def empty(cls, *, rules: RuleSet | str = "wango") -> Board:
+        """A board without animals, the rule set's first player to move (see :meth:`clear`).
+
+        >>> from doushouqi.jungle.squares import parse_square
+        >>> board = Board.empty(rules="classic")
+        >>> board.set_piece_at(parse_square("c3"), Piece.from_symbol("L"))
+        >>> board.set_piece_at(parse_square("e7"), Piece.from_symbol("r"))
+        >>> board.fen(), board.is_valid()
+        ('7/7/4r2/7/7/7/2L4/7/7 w 0 1', True)
+        """
+        board = cls(rules=rules)
+        board.clear()
+        return board
+
+    def reset(self) -> None:
+        """Back to the start position, the rule set's first player to move, no history."""
+        side = "b" if self.rules.first_player == BLUE else "w"
+        self.set_fen(f"{STARTING_BOARD_FEN} {side} 0 1")
+
+    def clear(self) -> None:
+        """Remove every animal, reset the counters (0 and 1) and the history; the rule set's
+        first player is to move. An empty board is not valid (:attr:`Status.EMPTY`)."""
+        self.halfmove_clock = 0
+        self.fullmove_number = 1
+        self._set_position([0] * NUM_SQUARES, self.rules.first_player)
+
+    def set_piece_at(self, square: int, piece: Piece | None) -> None:
+        """Put ``piece`` on ``square``, replacing what stands there (None empties it).
+
+        Like python-chess, nothing stops an impossible position (two lions of one side, an
+        elephant in the water): :meth:`status` says what is wrong, and moves are only
+        meaningful on a valid board. The move history is cleared (:meth:`clear_stack`); the
+        side to move and the counters stay. (Assigning ``board.turn`` does not update the
+        position's hash: set it before editing, which recomputes the hash, or use set_fen.)
+        """
+        if not isinstance(square, int) or not 0 <= square < NUM_SQUARES:
+            raise ValueError(f"not a square: {square!r} (expected 0..62)")
+        code = 0
+        if piece is not None:
+            if not (piece.color in (RED, BLUE) and 1 <= piece.animal <= 8):
+                raise ValueError(f"not a piece: animal {piece.animal!r}, colour {piece.color!r}")
+            code = piece.code
+        codes = self._sq.copy()
+        codes[square] = code
+        self._set_position(codes, self.turn)
+
+    def remove_piece_at(self, square: int) -> Piece | None:
+        """Empty ``square`` and return what stood there (None if nothing); clears the history.
+
+        >>> from doushouqi.jungle.squares import parse_square
+        >>> board = Board()
+        >>> board.remove_piece_at(parse_square("g1")), board.remove_piece_at(parse_square("g2"))
+        (Piece.from_symbol('L'), None)
+        """
+        piece = self.piece_at(square)
+        self.set_piece_at(square, None)
+        return piece
+
+    def status(self) -> Status:
+        """What is wrong with the position, as :class:`Status` flags (``Status.VALID`` when
+        nothing is). The placement flags are those that make a position string unreadable.
+
+        >>> from doushouqi.jungle.squares import parse_square
+        >>> board = Board("7/7/7/7/7/7/7/7/6L b")  # Red has taken everything: a finished game
+        >>> board.status()
+        <Status.VALID: 0>
+        >>> board.set_piece_at(parse_square("b5"), Piece.from_symbol("L"))
+        >>> board.set_piece_at(parse_square("d9"), Piece.from_symbol("e"))
+        >>> board.status()
+        <Status.DUPLICATE_ANIMAL|ANIMAL_IN_WATER|ANIMAL_IN_OWN_DEN: 7>
+        """
+        return position_status(self._sq, self.turn, self.halfmove_clock, self.fullmove_number)
+
+    def is_valid(self) -> bool:
+        """Whether :meth:`status` finds nothing wrong (a finished game is valid)."""
+        return self.status() == Status.VALID
+
+    # ---------------------------------------------------------------- symmetries
+
+    def transform(self, f: Callable[[int], int]) -> Board:
+        """A copy with every animal moved to ``f(square)``, same side to move and counters, no
+        history. ``f`` must map the board onto itself with each side's den and traps kept
+        (:func:`~doushouqi.jungle.squares.check_symmetry`), such as
+        :func:`~doushouqi.jungle.squares.square_flip_horizontal`; ValueError otherwise. For the half
+        turn with colours swapped, use :meth:`mirror`.
+
+        >>> board = Board().transform(square_flip_horizontal)
+        >>> board.board_fen()
+        't5l/1c3d1/e1w1p1r/7/7/7/R1P1W1E/1D3C1/L5T'
+        >>> Board().transform(square_mirror)
+        Traceback (most recent call last):
+        ...
+        ValueError: the transform does not map the board onto itself: Red's den d1 goes to d9
+        """
+        check_symmetry(f)
+        codes = [0] * NUM_SQUARES
+        for square, code in enumerate(self._sq):
+            codes[f(square)] = code
+        board = self.copy(stack=False)
+        board._set_position(codes, self.turn)
+        return board
+
+    def flip_horizontal(self) -> Board:
+        """The position mirrored left to right (files a <-> g), no history. The board is
+        left-right symmetric, so the game is the same: the legal moves map one to one."""
+        return self.transform(square_flip_horizontal)
+
+    def mirror(self) -> Board:
+        """The same game seen from the other side: the board turned by a half turn (a1 <-> g9)
+        and the colours swapped, the other side to move; counters kept, no history.
+
+        >>> Board().mirror() == Board("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b")
+        True
+        """
+        check_symmetry(square_mirror, swap_colors=True)  # the board's geometry allows it
+        codes = [0] * NUM_SQUARES
+        for square, code in enumerate(self._sq):
+            if code:
+                codes[square_mirror(square)] = code + 8 if code <= 8 else code - 8
+        board = self.copy(stack=False)
+        board._set_position(codes, 1 - self.turn)
+        return board
+
+    # ----------------------------------------------------------------------- queries
+
+    def piece_at(self, square: int) -> Piece | None:
+        code = self._sq[square]
+        return Piece.from_code(code) if code else None
+
+    def piece_codes(self) -> list[int]:
+        """The 63 piece codes (0 empty, 1-8 Red rat..elephant, 9-16 Blue) — for fast engines."""
+        return self._sq.copy()
+
+    def pieces(self, color: int) -> int:
+        """Bitboard of one side's animals."""
+        return self._occ[color]
+
+    def square_of(self, color: int, animal: int) -> int | None:
+        """Where one side's animal stands, or None once it has been captured."""
+        square = self._where[piece_code(color, animal)]
+        return None if square == CAPTURED else square
+
+    def rank_of(self, piece: Piece) -> int:
+        """The animal's rank under this rule set (before any trap)."""
+        return self._rank[piece.code]
+
+    def zobrist_hash(self) -> int:
+        return self._hash
+
+    def history_codes(self) -> list[tuple[int, int, int]]:
+        """(moved code, from, to) for every ply since the start; a pass has code 0."""
+        return [(code, frm, to) for frm, to, code, *_ in self._undo]
+
+    # ------------------------------------------------------------------ move generation
+
+    def _targets(self, square: int, code: int) -> int:
+        """Squares the animal on ``square`` may move to, before the move restrictions."""
+        color = code_color(code)
+        animal = code - 8 * color
+        if animal == RAT:
+            targets = STEPS[square]
+        else:
+            targets = STEPS[square] & ~WATER
+            if animal in (LION, TIGER):
+                blockers = 1 << self._where[piece_code(1 - color, RAT)]
+                if self.rules.own_rat_blocks_jump:
+                    blockers |= 1 << self._where[code - animal + RAT]
+                for landing, path in JUMPS[square]:
+                    if not path & blockers:
+                        targets |= 1 << landing
+        targets &= ~(self._occ[color] | DEN[color])
+        enemies = targets & self._occ[1 - color]
+        if enemies:
+            if (not self.rules.trapped_can_capture) and TRAPS[1 - color] >> square & 1:
+                return targets & ~enemies
+            for target in iter_squares(enemies):
+                if not self._can_capture(code, square, self._sq[target], target):
+                    targets ^= 1 << target
+        return targets
+
+    def _can_capture(self, attacker: int, from_square: int, defender: int, to_square: int) -> bool:
+        """Capture rules of docs/rules.md section 4, the attacker's own trap restriction aside."""
+        attacker_color = code_color(attacker)
+        trapped = TRAPS[attacker_color] >> to_square & 1
+        attacker_animal = attacker - 8 * attacker_color
+        defender_animal = code_animal(defender)
+        if attacker_animal == RAT:
+            from_water = WATER >> from_square & 1
+            if defender_animal == RAT:
+                return (
+                    from_water == WATER >> to_square & 1
+                ) or self.rules.rat_captures_across_water
+            if from_water:
+                return False
+            return defender_animal == ELEPHANT or bool(trapped)
+        if trapped:
+            return True
+        if attacker_animal == ELEPHANT and defender_animal == RAT:
+            return False
+        return self._rank[attacker] >= self._rank[defender]
+
+    def is_game_over_on_board(self) -> bool:
+        """A den is entered or a side has no animals: no move can be played."""
+        occ = self._occ
+        return not (occ[RED] and occ[BLUE]) or bool(occ[RED] & DEN[BLUE] or occ[BLUE] & DEN[RED])
+
+    def _generate_basic(self) -> Iterator[tuple[int, int]]:
+        if self.is_game_over_on_board():
+            return
+        sq = self._sq
+        for square in iter_squares(self._occ[self.turn]):
+            for target in iter_squares(self._targets(square, sq[square])):
+                yield square, target
+
+    def _forbidden(self) -> set[tuple[int, int]] | None:
+        """Moves that the move restrictions forbid now, or None when no restriction applies."""
+        return forbidden_by_restrictions(self)
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        forbidden = self._forbidden()
+        for frm, to in self._generate_basic():
+            if forbidden is None or (frm, to) not in forbidden:
+                yield Move(frm, to)
+
+    @property
+    def legal_moves(self) -> LegalMoveGenerator:
+        return LegalMoveGenerator(self)
+
+    def is_pseudo_legal(self, move: Move) -> bool:
+        """Legal by the movement and capture rules, ignoring the move restrictions."""
+        if not move or self.is_game_over_on_board():
+            return False
+        code = self._sq[move.from_square]
+        if not code or code_color(code) != self.turn:
+            return False
+        return bool(self._targets(move.from_square, code) >> move.to_square & 1)
+
+    def is_legal(self, move: Move) -> bool:
+        if not self.is_pseudo_legal(move):
+            return False
+        forbidden = self._forbidden()
+        return forbidden is None or (move.from_square, move.to_square) not in forbidden
+
+    def is_attacked(self, square: int) -> bool:
+        """Whether the animal on ``square`` could be captured by the other side right now."""
+        code = self._sq[square]
+        return bool(code) and bool(self.attackers_mask(1 - code_color(code), square))
+
+    def attackers_mask(self, color: int, square: int) -> int:
+        """:meth:`attackers` as a bitboard."""
+        sq, targets = self._sq, self._targets
+        mask = 0
+        for s in iter_squares(self._occ[color]):
+            if targets(s, sq[s]) >> square & 1:
+                mask |= 1 << s
+        return mask
+
+    def attackers(self, color: int, square: int) -> SquareSet:
+        """Squares of ``color``'s animals that could move onto ``square`` (capturing what
+        stands there) if it were their turn, before the 7-3/17-5 move restrictions.
+
+        A :class:`~doushouqi.jungle.squares.SquareSet`; it iterates lowest square first and equals a
+        list of the same squares, as the list this method returned before did.
+
+        >>> from doushouqi.jungle.squares import parse_square, square_name
+        >>> board = Board("7/7/7/7/7/7/3e3/3L3/1t5 w")
+        >>> [square_name(s) for s in board.attackers(1, parse_square("d2"))]  # elephant > lion
+        ['d3']
+        >>> board.attackers(0, parse_square("d3"))  # the lion cannot take the elephant
+        SquareSet([])
+        >>> board.attackers(1, parse_square("c1")) == [parse_square("b1")]  # Red's trap
+        True
+        """
+        return SquareSet(self.attackers_mask(color, square))
+
+    def is_den_threatened(self, color: int | None = None) -> bool:
+        """Whether an enemy animal could enter ``color``'s den (default: the side to move's)
+        with one move, were it the enemy's turn. No move restriction can forbid a den entry
+        (the den square was never entered before: that would have ended the game), so for
+        the side not to move this is "the side to move can win by entering the den now".
+        ``board.attackers(enemy, DENS[color])`` names the animals.
+
+        >>> board = Board("7/7/7/7/7/7/7/3l3/6R w")  # Blue's lion on d2, next to Red's den d1
+        >>> board.is_den_threatened(), board.is_den_threatened(BLUE)
+        (True, False)
+        """
+        if color is None:
+            color = self.turn
+        return bool(self.attackers_mask(1 - color, DENS[color]))
+
+    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> str | None:
+        """Why ``move`` is illegal here, in words, or None when it is legal.
+
+        A pass (``0000``) is never among the legal moves. With ``allow_pass`` it is accepted
+        where a move could be played instead (a pass stands in for the move of a player whose
+        time ran out, docs/rules.md 5.3): refused once the game is over on the board or when the
+        side to move has no legal move, accepted after a draw by rule, as moves are.
+        """
+        return explain_illegal(self, move, allow_pass=allow_pass)
+
+    # ------------------------------------------------------------------ making moves
+
+    def _make(self, frm: int, to: int) -> None:
+        """Play a pseudo-legal move (or a pass when frm == to) without any check."""
+        sq = self._sq
+        turn = self.turn
+        code = sq[frm] if frm != to else 0
+        captured = sq[to] if code else 0
+        self._undo.append(
+            (frm, to, code, captured, self.halfmove_clock, self.fullmove_number, self._hash)
+        )
+        self._history.append(self._hash)
+        h = self._hash ^ TURN_KEY
+        if code:
+            keys = PIECE_SQUARE_KEYS[code]
+            h ^= keys[frm] ^ keys[to]
+            sq[frm] = 0
+            sq[to] = code
+            self._where[code] = to
+            self._occ[turn] ^= (1 << frm) | (1 << to)
+        if captured:
+            h ^= PIECE_SQUARE_KEYS[captured][to]
+            self._where[captured] = CAPTURED
+            self._occ[1 - turn] ^= 1 << to
+            self.halfmove_clock = 0
+        else:
+            self.halfmove_clock += 1
+        if turn != self.rules.first_player:
+            self.fullmove_number += 1
+        self._hash = h
+        self.turn = 1 - turn
+
+    def _unmake(self) -> None:
+        frm, to, code, captured, halfmove, fullmove, h = self._undo.pop()
+        self._history.pop()
+        turn = self.turn = 1 - self.turn
+        if code:
+            sq = self._sq
+            sq[frm] = code
+            sq[to] = captured
+            self._where[code] = frm
+            self._occ[turn] ^= (1 << frm) | (1 << to)
+            if captured:
+                self._where[captured] = to
+                self._occ[1 - turn] ^= 1 << to
+        self.halfmove_clock = halfmove
+        self.fullmove_number = fullmove
+        self._hash = h
+
+    def push(self, move: Move) -> None:
+        """Play a move without checking it (use :meth:`push_move` for untrusted input)."""
+        self.move_stack.append(move)
+        self._make(move.from_square, move.to_square)
+
+    def pop(self) -> Move:
+        """Take back the last move (or pass)."""
+        self._unmake()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        return self.move_stack[-1]
+
+    def parse_move(self, text: str, *, allow_pass: bool = False) -> Move:
+        """Parse a move string and check it is legal here: InvalidMoveError when malformed,
+        IllegalMoveError (with the reason) when illegal. A pass ``0000`` is refused unless
+        ``allow_pass`` (a move list that records timeouts), and then wherever no move could
+        be played (see :meth:`explain_illegal`).
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/e6 w")
+        >>> board.parse_move("0000", allow_pass=True)
+        Move.from_str('0000')
+        >>> _ = board.push_move("d8d9")
+        >>> board.parse_move("0000", allow_pass=True)
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.board.IllegalMoveError: illegal move 0000: the game is over (den entered)
+        """
+        move = Move.from_str(text)
+        reason = self.explain_illegal(move, allow_pass=allow_pass)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {text.strip()}: {reason}")
+        return move
+
+    def push_move(self, text: str, *, allow_pass: bool = False) -> Move:
+        """Check and play a move given as a string like ``"a3a4"``; raises IllegalMoveError
+        (see :meth:`parse_move` for ``allow_pass``)."""
+        move = self.parse_move(text, allow_pass=allow_pass)
+        self.push(move)
+        return move
+
+    def parse_uci(self, uci: str, *, allow_pass: bool = False) -> Move:
+        """:meth:`Move.from_uci` checked for legality: InvalidMoveError when malformed,
+        IllegalMoveError (with the reason) when illegal; both are ValueErrors. A pass
+        ``0000`` only with ``allow_pass``, as in :meth:`parse_move`."""
+        move = Move.from_uci(uci)
+        reason = self.explain_illegal(move, allow_pass=allow_pass)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {uci}: {reason}")
+        return move
+
+    def push_uci(self, uci: str, *, allow_pass: bool = False) -> Move:
+        """Check and play a move string like ``"a3a4"`` (see :meth:`parse_uci`); returns it.
+
+        >>> board = Board()
+        >>> board.push_uci("a3a4")
+        Move.from_str('a3a4')
+        >>> board.push_uci("a4a5")
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.board.IllegalMoveError: illegal move a4a5: the red elephant on a4 is not
+        ...
+        """
+        move = self.parse_uci(uci, allow_pass=allow_pass)
+        self.push(move)
+        return move
+
+    def san(self, move: Move, lang: Lang = "en") -> str:
+        """The move in short algebraic notation (:mod:`doushouqi.jungle.san`): ``Rg4``, ``Lxd7``;
+        ``lang="zh"`` for the Chinese form ``鼠g4``, ``狮吃d7``.
+
+        >>> Board().san(Move.from_uci("g3g4")), Board().san(Move.from_uci("g3g4"), lang="zh")
+        ('Rg4', '鼠g4')
+        """
+        from doushouqi.jungle.san import move_to_san
+
+        return move_to_san(self, move, lang)
+
+    def parse_san(self, san: str, *, allow_pass: bool = False) -> Move:
+        """The legal move that SAN text names (forgiving of case and spaces where that is
+        unambiguous; see :func:`doushouqi.jungle.san.parse_san`)."""
+        from doushouqi.jungle.san import parse_san
+
+        return parse_san(self, san, allow_pass=allow_pass)
+
+    def push_san(self, san: str, *, allow_pass: bool = False) -> Move:
+        """Parse SAN text (:meth:`parse_san`), play the move and return it.
+
+        >>> board = Board()
+        >>> board.push_san("Rg4"), board.push_san("rA6")
+        (Move.from_str('g3g4'), Move.from_str('a7a6'))
+        """
+        move = self.parse_san(san, allow_pass=allow_pass)
+        self.push(move)
+        return move
+
+    def push_pass(self) -> Move:
+        """The side to move loses its turn (per-move timeout, docs/rules.md 5.3). Checked like a
+        move: IllegalMoveError where no move could be played, such as once a den is entered
+        (``push(Move.null())`` does not check)."""
+        return self.push_move("0000", allow_pass=True)
+
+    def is_capture(self, move: Move) -> bool:
+        return bool(move) and bool(self._sq[move.to_square])
+
+    def is_jump(self, move: Move) -> bool:
+        return bool(move) and not STEPS[move.from_square] >> move.to_square & 1
+
+    def gives_den_entry(self, move: Move) -> bool:
+        return bool(move) and move.to_square == DENS[1 - self.turn]
+
+    # ---------------------------------------------------------------------- outcome
+
+    def repetition_count(self) -> int:
+        """How many times the current position (board and side to move) has stood."""
+        return self._history.count(self._hash) + 1
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position (animals and side to move) has stood at least
+        ``count`` times since the starting position of the history (see :meth:`copy`).
+
+        >>> board = Board()
+        >>> for text in ["a3a4", "a7a6", "a4a3", "a6a7"] * 2:
+        ...     _ = board.push_move(text)
+        >>> board.is_repetition(), board.is_repetition(4)
+        (True, False)
+        """
+        return self.repetition_count() >= count
+
+    def can_claim_draw(self) -> bool:
+        """Whether the side to move may claim a draw. Always False: no rule set lets a player
+        claim one (docs/rules.md 6). The draws by rule happen by themselves (:meth:`outcome`:
+        threefold repetition under ``threefold_draw``, the no-capture limit); under
+        ``initiator_must_vary`` a repetition is no draw at all but restricts the moves; a
+        draw by agreement (和棋) is an offer accepted off the board."""
+        return False
+
+    def position_counts(self) -> Counter[int]:
+        """Hash → number of times that position has stood, including the current one."""
+        counts = Counter(self._history)
+        counts[self._hash] += 1
+        return counts
+
+    def outcome(self) -> Outcome | None:
+        """How the game has ended on the board, or None while it goes on.
+
+        Checked in this order: den entered, all captured, no-capture limit, threefold
+        repetition (in ``threefold_draw`` mode), no legal move.
+        """
+        occ = self._occ
+        if occ[RED] & DEN[BLUE]:
+            return Outcome(Termination.DEN_ENTERED, RED)
+        if occ[BLUE] & DEN[RED]:
+            return Outcome(Termination.DEN_ENTERED, BLUE)
+        if not occ[RED]:
+            return Outcome(Termination.ALL_CAPTURED, BLUE)
+        if not occ[BLUE]:
+            return Outcome(Termination.ALL_CAPTURED, RED)
+        rounds = self.rules.no_capture_draw_rounds
+        if rounds is not None and self.halfmove_clock >= 2 * rounds:
+            return Outcome(Termination.NO_CAPTURE_LIMIT, None)
+        if self.rules.repetition is Repetition.THREEFOLD_DRAW and self.repetition_count() >= 3:
+            return Outcome(Termination.REPETITION, None)
+        if not any(True for _ in self.generate_legal_moves()):
+            restricted = any(True for _ in self._generate_basic())
+            termination = (
+                Termination.MOVE_RESTRICTIONS if restricted else Termination.NO_LEGAL_MOVES
+            )
+            return Outcome(termination, 1 - self.turn)
+        return None
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def result(self) -> str:
+        outcome = self.outcome()
+        return outcome.result() if outcome else "*"
+
+    # ----------------------------------------------------------------------- perft
+
+    def perft(self, depth: int) -> int:
+        """Number of leaf positions ``depth`` plies ahead (counting at the last ply)."""
+        if depth < 1:
+            return 1
+        if depth == 1 and self._forbidden() is None:
+            return self._count_basic()
+        moves = [(m.from_square, m.to_square) for m in self.generate_legal_moves()]
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for frm, to in moves:
+            self._make(frm, to)
+            total += self.perft(depth - 1)
+            self._unmake()
+        return total
+
+    def _count_basic(self) -> int:
+        """Number of moves before restrictions, without building them (bulk counting)."""
+        if self.is_game_over_on_board():
+            return 0
+        sq = self._sq
+        targets = self._targets
+        return sum(targets(s, sq[s]).bit_count() for s in iter_squares(self._occ[self.turn]))
+
+    # ------------------------------------------------------------- position strings
+
+    def board_fen(self) -> str:
+        """The placement field of the position string
+        (:func:`~doushouqi.jungle.fen.placement_fen`)."""
+        return placement_fen(self._sq)
+
+    def fen(self) -> str:
+        """The position string: placement, side to move, halfmove clock, move number."""
+        side = "b" if self.turn == BLUE else "w"
+        return f"{self.board_fen()} {side} {self.halfmove_clock} {self.fullmove_number}"
+
+    def __str__(self) -> str:
+        lines = []
+        for row in range(8, -1, -1):
+            cells = []
+            for square in range(row * 7, row * 7 + 7):
+                code = self._sq[square]
+                cells.append(
+                    Piece.from_code(code).symbol() if code else "~" if WATER >> square & 1 else "."
+                )
+            lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r}, rules={self.rules.name!r})"
+
+    def _repr_svg_(self) -> str:
+        return board_svg(self)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Board)
+            and self._sq == other._sq
+            and self.turn == other.turn
+            and self.rules == other.rules
+        )
+
+    def transposition_key(self) -> tuple[int, ...]:
+        return (*self._sq, self.turn)
+
+    def replay(self, moves: Iterable[str]) -> None:
+        """Push each move string in turn, checked."""
+        for text in moves:
+            self.push_move(text)

@@ -1,0 +1,284 @@
+"""The blocking engine client: :class:`SimpleEngine` runs an
+:class:`~doushouqi.jungle.engine.Engine`'s
+event loop in a background thread, :class:`SimpleAnalysis` is a search in progress for blocking
+code (the shape of python-chess's ``chess.engine.SimpleEngine``). Public path:
+:mod:`doushouqi.jungle.engine`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import typing
+from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+from doushouqi.jungle.analysis import Info, Limit, PlayResult
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.engine.analysis_stream import Analysis, InfoCallback
+from doushouqi.jungle.engine.async_client import READY_TIMEOUT, Engine, popen_engine
+from doushouqi.jungle.engine.protocol import EngineError, EngineTerminatedError, Option
+
+__all__ = ["SimpleAnalysis", "SimpleEngine"]
+
+T = TypeVar("T")
+
+
+class SimpleEngine:
+    """A blocking wrapper: the engine's event loop runs in a background thread.
+
+    >>> # with SimpleEngine.popen("doushouqi engine") as engine:
+    >>> #     engine.play(Board(), Limit(movetime=0.5)).move
+    """
+
+    def __init__(
+        self, engine: Engine, loop: asyncio.AbstractEventLoop, thread: threading.Thread
+    ) -> None:
+        self.engine = engine
+        self._loop = loop
+        self._thread = thread
+        self._closed = False
+
+    @classmethod
+    def popen(
+        cls,
+        command: str | Sequence[str],
+        *,
+        handshake: str = "uci",
+        timeout: float | None = 10.0,
+        ready_timeout: float | None = READY_TIMEOUT,
+        move_grace: float = 2.0,
+        **popen_args: Any,
+    ) -> SimpleEngine:
+        """Start an engine process and do the handshake (see :class:`Engine`)."""
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="doushouqi-engine", daemon=True)
+        thread.start()
+
+        async def create() -> Engine:
+            return await popen_engine(
+                command,
+                handshake=handshake,
+                timeout=timeout,
+                ready_timeout=ready_timeout,
+                move_grace=move_grace,
+                **popen_args,
+            )
+
+        try:
+            engine = asyncio.run_coroutine_threadsafe(create(), loop).result()
+        except BaseException:
+            _stop_loop(loop, thread)
+            raise
+        return cls(engine, loop, thread)
+
+    def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        if self._closed:
+            coroutine.close()
+            raise EngineTerminatedError("the engine has been closed")
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    @property
+    def id(self) -> dict[str, str]:
+        return self.engine.id
+
+    @property
+    def options(self) -> dict[str, Option]:
+        return self.engine.options
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    @property
+    def alive(self) -> bool:
+        return self.engine.alive
+
+    def ping(self) -> None:
+        self._run(self.engine.ping())
+
+    def configure(self, options: Mapping[str, object]) -> None:
+        self._run(self.engine.configure(options))
+
+    def new_game(self) -> None:
+        self._run(self.engine.new_game())
+
+    def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+        ponder: bool = False,
+    ) -> PlayResult:
+        """The engine's move (see :meth:`Engine.play`); ``info_callback`` runs in the engine's
+        thread."""
+        return self._run(
+            self.engine.play(
+                board,
+                limit,
+                game=game,
+                info_callback=info_callback,
+                timeout=timeout,
+                ponder=ponder,
+            )
+        )
+
+    @typing.overload
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: None = None,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> Info: ...
+
+    @typing.overload
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> list[Info]: ...
+
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        game: object = None,
+        info_callback: InfoCallback | None = None,
+        timeout: float | None = None,
+    ) -> Info | list[Info]:
+        """What the engine reports within ``limit`` (a list of lines with ``multipv``)."""
+        engine = self.engine
+        if multipv is None:
+            return self._run(
+                engine.analyse(
+                    board, limit, game=game, info_callback=info_callback, timeout=timeout
+                )
+            )
+        return self._run(
+            engine.analyse(
+                board,
+                limit,
+                multipv=multipv,
+                game=game,
+                info_callback=info_callback,
+                timeout=timeout,
+            )
+        )
+
+    def analysis(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        *,
+        multipv: int | None = None,
+        game: object = None,
+        timeout: float | None = None,
+    ) -> SimpleAnalysis:
+        """Start a search (infinite without a limit) and return at once: iterate it for the
+        engine's infos (blocking), ``stop()`` it, ``wait()`` for the move; leaving a ``with``
+        block stops it.
+
+        >>> # with engine.analysis(board) as analysis:
+        >>> #     for info in analysis:
+        >>> #         if info.get("depth", 0) >= 12: break
+        """
+        analysis = self._run(
+            self.engine.analysis(board, limit, multipv=multipv, game=game, timeout=timeout)
+        )
+        return SimpleAnalysis(analysis, self._loop)
+
+    def quit(self) -> None:
+        """Quit the engine and stop the background thread (safe to call twice)."""
+        if self._closed:
+            return
+        try:
+            self._run(self.engine.quit())
+        finally:
+            self._closed = True
+            _stop_loop(self._loop, self._thread)
+
+    close = quit
+
+    def __enter__(self) -> SimpleEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"<SimpleEngine {self.name!r} alive={self.alive}>"
+
+
+class SimpleAnalysis:
+    """A search in progress, for blocking code (see :meth:`SimpleEngine.analysis`)."""
+
+    def __init__(self, analysis: Analysis, loop: asyncio.AbstractEventLoop) -> None:
+        self._analysis = analysis
+        self._loop = loop
+
+    @property
+    def info(self) -> Info:
+        """Everything reported so far (MultiPV: line 1)."""
+        return self._analysis.info
+
+    @property
+    def multipv(self) -> list[Info]:
+        return self._analysis.multipv
+
+    @property
+    def done(self) -> bool:
+        return self._analysis.done
+
+    def stop(self) -> None:
+        """Ask the engine to stop now; ``wait()`` then gives its move."""
+        self._loop.call_soon_threadsafe(self._analysis.stop)
+
+    def wait(self) -> PlayResult:
+        async def wait() -> PlayResult:
+            return await self._analysis.wait()
+
+        return asyncio.run_coroutine_threadsafe(wait(), self._loop).result()
+
+    def next(self) -> Info | None:
+        """The next info (blocking), None once the search has ended."""
+
+        async def next_info() -> Info | None:
+            try:
+                return await self._analysis.__anext__()
+            except StopAsyncIteration:
+                return None
+
+        return asyncio.run_coroutine_threadsafe(next_info(), self._loop).result()
+
+    def __iter__(self) -> Iterator[Info]:
+        while (info := self.next()) is not None:
+            yield info
+
+    def __enter__(self) -> SimpleAnalysis:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+        with contextlib.suppress(EngineError):
+            self.wait()
+
+
+def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join()
+    loop.close()

@@ -1,0 +1,291 @@
+"""The move tree of a game record: side lines (variations), comments and NAGs.
+
+A :class:`Variation` is one line of play: its moves, the comment after each (``comments[0]``
+stands before its first move), the numeric annotation glyphs (NAGs) of each, and the side
+lines that replace each of its moves. :class:`~doushouqi.jungle.record.model.GameRecord` keeps its
+main
+line in the same four fields (``moves``, ``comments``, ``nags``, ``variations``), so the whole
+tree is plain data that compares, copies and round-trips through the text.
+
+:class:`GameNode` is a view of that data as a tree of positions, as in python-chess: the root
+is the start position, each node is reached by one move and has the comment and NAGs of that
+move, and its :attr:`~GameNode.variations` are the moves that can follow, the main one first.
+Changes made through a node (:meth:`~GameNode.add_variation`, setting a comment or NAGs) go
+into the record's data.
+
+>>> from doushouqi.jungle.record.model import GameRecord
+>>> from doushouqi.jungle.board import Move
+>>> record = GameRecord()
+>>> root = record.root()
+>>> e4 = root.add_variation(Move.from_str("a3a4"), comment="the usual start")
+>>> rat = root.add_variation(Move.from_str("g3g4"), nags={5})
+>>> reply = e4.add_variation(Move.from_str("a7a6"))
+>>> [str(m) for m in record.moves], record.comments, record.variations[1][0].nags
+(['a3a4', 'a7a6'], {1: 'the usual start'}, {1: {5}})
+>>> [node.san() for node in root.variations], reply.ply(), rat.starts_variation()
+(['Ea4', 'Rg4'], 2, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from doushouqi.jungle.board import Board, Move
+from doushouqi.jungle.notation import Lang
+
+if TYPE_CHECKING:
+    from doushouqi.jungle.record.model import GameRecord
+
+__all__ = ["GLYPHS", "GameNode", "Variation"]
+
+#: The move-suffix annotations and the NAGs they stand for, as in PGN.
+GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+
+
+@dataclasses.dataclass
+class Variation:
+    """One line of play that replaces a move of the line it branches from.
+
+    ``moves[k - 1]`` is the line's k-th move; ``comments[k]`` the comment after it
+    (``comments[0]`` stands before the first move); ``nags[k]`` its NAGs (0-255);
+    ``variations[k]`` the side lines that replace it, each starting from the position before
+    it. Empty NAG sets and side-line lists are dropped when a record is built, so that records
+    compare equal however they were made.
+    """
+
+    moves: list[Move] = dataclasses.field(default_factory=list)
+    comments: dict[int, str] = dataclasses.field(default_factory=dict)
+    nags: dict[int, set[int]] = dataclasses.field(default_factory=dict)
+    variations: dict[int, list[Variation]] = dataclasses.field(default_factory=dict)
+
+    def normalize(self) -> None:
+        """Drop empty NAG sets and side-line lists, here and in every side line."""
+        for ply in [p for p, nags in self.nags.items() if not nags]:
+            del self.nags[ply]
+        for ply in [p for p, lines in self.variations.items() if not lines]:
+            del self.variations[ply]
+        for lines in self.variations.values():
+            for line in lines:
+                line.normalize()
+
+    def count_moves(self) -> int:
+        """The moves of this line and of every side line in it."""
+        inner = sum(v.count_moves() for lines in self.variations.values() for v in lines)
+        return len(self.moves) + inner
+
+
+class GameNode:
+    """A position in a record's move tree: the root (the start) or the one after a move.
+
+    Nodes are views: ``line`` is the :class:`Variation` the node lies on and ``index`` how
+    many of its moves lead here (0 only for the root). Two nodes are equal when they stand
+    for the same place in the same record's data.
+    """
+
+    def __init__(
+        self, record: GameRecord, line: Variation, index: int, parent: GameNode | None
+    ) -> None:
+        self.record = record
+        self.line = line
+        self.index = index
+        self.parent = parent
+        self._ply: int = 0 if parent is None else parent.ply() + 1
+
+    # ---------------------------------------------------------------- the node's own data
+
+    @property
+    def move(self) -> Move | None:
+        """The move that leads here; None at the root."""
+        return self.line.moves[self.index - 1] if self.index else None
+
+    @property
+    def comment(self) -> str:
+        """The comment after the move (at the root: before the game's first move)."""
+        return self.line.comments.get(self.index, "")
+
+    @comment.setter
+    def comment(self, text: str) -> None:
+        _set_comment(self.line, self.index, text)
+
+    @property
+    def starting_comment(self) -> str:
+        """The comment before the move, for the first move of a side line ("" elsewhere)."""
+        return self.line.comments.get(0, "") if self.starts_variation() else ""
+
+    @starting_comment.setter
+    def starting_comment(self, text: str) -> None:
+        if not self.starts_variation():
+            raise ValueError("only the first move of a side line has a starting comment")
+        _set_comment(self.line, 0, text)
+
+    @property
+    def nags(self) -> frozenset[int]:
+        """The move's NAGs (set them with ``node.nags = {...}``)."""
+        return frozenset(self.line.nags.get(self.index, ()))
+
+    @nags.setter
+    def nags(self, values: Iterable[int]) -> None:
+        if self.index == 0:
+            raise ValueError("the root has no move to annotate")
+        _set_nags(self.line, self.index, values)
+
+    # ---------------------------------------------------------------- moving in the tree
+
+    @property
+    def variations(self) -> list[GameNode]:
+        """The nodes one move on: the main continuation first, then the side lines."""
+        index = self.index
+        children = []
+        if index < len(self.line.moves):
+            children.append(GameNode(self.record, self.line, index + 1, self))
+        for side in self.line.variations.get(index + 1, []) if children else []:
+            children.append(GameNode(self.record, side, 1, self))
+        return children
+
+    def next(self) -> GameNode | None:
+        """The main continuation, or None at the end of a line."""
+        if self.index < len(self.line.moves):
+            return GameNode(self.record, self.line, self.index + 1, self)
+        return None
+
+    def variation(self, move_or_index: Move | int) -> GameNode:
+        """The child reached by a move, or the i-th child (0: the main one); KeyError if none."""
+        children = self.variations
+        if isinstance(move_or_index, int):
+            if 0 <= move_or_index < len(children):
+                return children[move_or_index]
+        else:
+            for child in children:
+                if child.move == move_or_index:
+                    return child
+        raise KeyError(f"no variation {move_or_index!r} here")
+
+    def has_variation(self, move: Move) -> bool:
+        return any(child.move == move for child in self.variations)
+
+    def is_end(self) -> bool:
+        """No move follows."""
+        return self.index >= len(self.line.moves)
+
+    def end(self) -> GameNode:
+        """The last node of the main continuation from here."""
+        node = self
+        while (following := node.next()) is not None:
+            node = following
+        return node
+
+    def mainline(self) -> Iterator[GameNode]:
+        """The nodes of the main continuation after this one."""
+        node: GameNode | None = self.next()
+        while node is not None:
+            yield node
+            node = node.next()
+
+    def mainline_moves(self) -> list[Move]:
+        """The moves of the main continuation after this node."""
+        return list(self.line.moves[self.index :])
+
+    def root(self) -> GameNode:
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+    def is_main_line(self) -> bool:
+        """On the record's main line (every move on the way is a main continuation)."""
+        return self.line.moves is self.record.moves
+
+    def is_main_variation(self) -> bool:
+        """The main continuation of its parent (the root counts as one)."""
+        return self.index != 1 or self.parent is None or self.parent.line.moves is self.line.moves
+
+    def starts_variation(self) -> bool:
+        """The first move of a side line."""
+        return not self.is_main_variation()
+
+    def ply(self) -> int:
+        """Plies from the record's start position to here."""
+        return self._ply
+
+    def board(self) -> Board:
+        """The position here, replayed from the start (moves are not checked: see
+        :meth:`~doushouqi.jungle.record.model.GameRecord.board`)."""
+        path = []
+        node: GameNode | None = self
+        while node is not None and node.move is not None:
+            path.append(node.move)
+            node = node.parent
+        board = Board(self.record.start_fen, self.record.rules)
+        for move in reversed(path):
+            board.push(move)
+        return board
+
+    def san(self, lang: Lang = "en") -> str:
+        """The move in SAN (:mod:`doushouqi.jungle.san`); ValueError at the root."""
+        if self.parent is None or self.move is None:
+            raise ValueError("the root has no move")
+        return self.parent.board().san(self.move, lang)
+
+    # ---------------------------------------------------------------- editing
+
+    def add_variation(
+        self, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
+    ) -> GameNode:
+        """Add a move after this node and return its node: the main continuation at the end
+        of a line, else a new side line after the existing ones (not checked for legality)."""
+        if self.is_end():
+            if starting_comment:
+                raise ValueError("a starting comment is for a new side line")
+            self.line.moves.append(move)
+            child = GameNode(self.record, self.line, self.index + 1, self)
+        else:
+            side = Variation([move])
+            _set_comment(side, 0, starting_comment)
+            self.line.variations.setdefault(self.index + 1, []).append(side)
+            child = GameNode(self.record, side, 1, self)
+        child.comment = comment
+        if nags:
+            child.nags = nags
+        return child
+
+    def remove_variation(self, child: GameNode) -> None:
+        """Remove a side line after this node (with everything after it); the main
+        continuation cannot be removed this way (edit ``line.moves``)."""
+        lines = self.line.variations.get(self.index + 1, [])
+        for k, side in enumerate(lines):
+            if side.moves is child.line.moves and child.index == 1:
+                del lines[k]
+                if not lines:
+                    del self.line.variations[self.index + 1]
+                return
+        raise ValueError("not a side line after this node")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameNode):
+            return NotImplemented
+        same_line = self.line.moves is other.line.moves
+        return self.record is other.record and same_line and self.index == other.index
+
+    def __hash__(self) -> int:
+        return hash((id(self.record), id(self.line.moves), self.index))
+
+    def __repr__(self) -> str:
+        where = "root" if self.move is None else f"ply {self._ply} {self.move}"
+        return f"<GameNode {where}>"
+
+
+def _set_comment(line: Variation, index: int, text: str) -> None:
+    if text:
+        line.comments[index] = text
+    else:
+        line.comments.pop(index, None)
+
+
+def _set_nags(line: Variation, index: int, values: Iterable[int]) -> None:
+    nags = set(values)
+    if nags:
+        line.nags[index] = nags
+    else:
+        line.nags.pop(index, None)

@@ -1,0 +1,349 @@
+"""Endgame tablebase files: the position index and the file format (standard library only).
+
+A **table** holds every position of one material signature with one side to move, always seen
+from the side to move (the *mover*): a position with Blue to move is turned by a half turn with
+the colours swapped first (docs/rules.md 1.4), so that the mover's den is d1 and the enemy den
+d9. The table ``ELvR`` is "the mover has an elephant and a lion, the opponent a rat", whichever
+colour moves. This is the colour symmetry: one table serves both colours.
+
+**Index.** The animals are ordered the mover's first, each side strongest first (by animal:
+elephant, lion, tiger, leopard, wolf, dog, cat, rat). Each animal has a domain of squares: the
+rat 61 (every square but the two dens), the others the 49 land squares that are not a den (an
+animal never stands on its own den, and one on the enemy den has ended the game). The first
+animal's domain is cut to files a-d (the left-right mirror symmetry): a position whose first
+animal stands on files e-g is mirrored before it is indexed. Positions with the first animal
+on file d are stored as they stand (their mirror images, with the first animal on d too, are
+other entries of the same table, of equal value). The index is mixed radix, first animal most
+significant. Entries whose animals share a square are *broken* (never probed).
+
+**Values.** Each entry is win, draw or loss for the mover, with the distance to mate (DTM):
+the number of plies until the game is over on the board (a den entered, the last animal
+captured, or a side to move without a legal move), the winner playing the fastest win and the
+loser the longest defence. A win has an odd DTM (the winner makes the last move), a loss an
+even one (0: the mover has no legal move).
+
+**File** (``<signature>.dsqtb``)::
+
+    b"DSQTB\\n"                            magic
+    one line of JSON, then b"\\n"           header (format, signature, rules, counts, sha256 ...)
+    payload                                 lzma (or zlib) of: WDL bytes, then DTM bytes
+
+WDL is bit-packed, two bits an entry, four entries a byte (entry i in bits 2*(i % 4)):
+0 broken, 1 loss, 2 draw, 3 win. DTM follows in ``dtm_bytes`` (1 or 2, little endian) per
+entry, stored halved (``dtm // 2``: the parity follows from WDL); 0 for draws and broken
+entries. The header's ``sha256`` is that of the payload as stored; reading checks it, and the
+sizes, before anything is used: a damaged file is a :class:`TablebaseError` that says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import lzma
+import zlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from doushouqi.jungle.rules import Ranks, Repetition, RuleSet
+from doushouqi.jungle.squares import ANIMAL_LETTERS, DENS, ELEPHANT, RAT, WATER
+
+__all__ = [
+    "BROKEN",
+    "DRAW",
+    "FORMAT_VERSION",
+    "LAND_DOMAIN",
+    "LOSS",
+    "MAGIC",
+    "RAT_DOMAIN",
+    "SUFFIX",
+    "WIN",
+    "TableData",
+    "TablebaseError",
+    "decode_table",
+    "encode_table",
+    "index_of",
+    "mirror_square",
+    "out_of_scope_reason",
+    "parse_signature",
+    "radices",
+    "read_table",
+    "rules_key",
+    "signature_name",
+    "squares_of",
+    "table_size",
+    "value_key",
+]
+
+MAGIC = b"DSQTB\n"
+FORMAT_VERSION = 1
+SUFFIX = ".dsqtb"
+
+#: Two-bit WDL codes.
+BROKEN, LOSS, DRAW, WIN = 0, 1, 2, 3
+
+
+class TablebaseError(ValueError):
+    """A tablebase file that cannot be used: not one, another version, or damaged."""
+
+
+# --------------------------------------------------------------------------- index
+
+
+def _file(square: int) -> int:
+    return square % 7
+
+
+def mirror_square(square: int) -> int:
+    """The square mirrored left to right (file a <-> g)."""
+    return square - _file(square) + 6 - _file(square)
+
+
+#: The squares an animal may stand on in a table position (see the module docstring).
+RAT_DOMAIN: tuple[int, ...] = tuple(s for s in range(63) if s not in DENS)
+LAND_DOMAIN: tuple[int, ...] = tuple(s for s in RAT_DOMAIN if not WATER >> s & 1)
+_HALF = {
+    True: tuple(s for s in RAT_DOMAIN if _file(s) <= 3),
+    False: tuple(s for s in LAND_DOMAIN if _file(s) <= 3),
+}
+_FULL = {True: RAT_DOMAIN, False: LAND_DOMAIN}
+_HALF_POS = {rat: {s: i for i, s in enumerate(d)} for rat, d in _HALF.items()}
+_FULL_POS = {rat: {s: i for i, s in enumerate(d)} for rat, d in _FULL.items()}
+
+
+def radices(kinds: Sequence[int]) -> list[int]:
+    """The domain size of each slot (the first cut to files a-d)."""
+    return [len((_HALF if i == 0 else _FULL)[kind == RAT]) for i, kind in enumerate(kinds)]
+
+
+def table_size(kinds: Sequence[int]) -> int:
+    size = 1
+    for radix in radices(kinds):
+        size *= radix
+    return size
+
+
+def index_of(kinds: Sequence[int], squares: Sequence[int]) -> int | None:
+    """The entry of the animals ``kinds`` on ``squares`` (mover's frame, slot order), after
+    the mirror that puts the first animal on files a-d; None if a square is outside its
+    animal's domain."""
+    if _file(squares[0]) > 3:
+        squares = [mirror_square(s) for s in squares]
+    index = 0
+    for slot, (kind, square) in enumerate(zip(kinds, squares, strict=True)):
+        positions = (_HALF_POS if slot == 0 else _FULL_POS)[kind == RAT]
+        digit = positions.get(square)
+        if digit is None:
+            return None
+        index = index * len(positions) + digit
+    return index
+
+
+def squares_of(kinds: Sequence[int], index: int) -> list[int]:
+    """The inverse of :func:`index_of` (the first animal on files a-d)."""
+    squares = []
+    for slot in range(len(kinds) - 1, -1, -1):
+        domain = (_HALF if slot == 0 else _FULL)[kinds[slot] == RAT]
+        index, digit = divmod(index, len(domain))
+        squares.append(domain[digit])
+    return squares[::-1]
+
+
+# ----------------------------------------------------------------------- signatures
+
+
+def signature_name(mover: Sequence[int], opponent: Sequence[int]) -> str:
+    """``"ELvR"``: the mover's animal letters strongest first, ``v``, the opponent's."""
+
+    def letters(animals: Sequence[int]) -> str:
+        return "".join(ANIMAL_LETTERS[a] for a in sorted(animals, reverse=True))
+
+    return f"{letters(mover)}v{letters(opponent)}"
+
+
+def parse_signature(name: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(mover animals, opponent animals), each strongest first; ValueError if malformed."""
+    left, sep, right = name.upper().partition("V")
+    sides = []
+    for text in (left, right):
+        animals = []
+        for letter in text:
+            animal = ANIMAL_LETTERS.find(letter)
+            if animal < RAT or animal > ELEPHANT:
+                raise ValueError(f"bad tablebase signature {name!r}: unknown animal {letter!r}")
+            animals.append(animal)
+        if not animals or len(set(animals)) != len(animals):
+            raise ValueError(f"bad tablebase signature {name!r}: each side needs distinct animals")
+        sides.append(tuple(sorted(animals, reverse=True)))
+    if not sep:
+        raise ValueError(f"bad tablebase signature {name!r}: expected e.g. 'ELvR'")
+    return sides[0], sides[1]
+
+
+# ------------------------------------------------------------------------- rules
+
+
+def out_of_scope_reason(rules: RuleSet) -> str | None:
+    """Why the tables cannot answer under ``rules`` (path-dependent rules), or None."""
+    if rules.repetition is not Repetition.THREEFOLD_DRAW:
+        return "repetition 'initiator_must_vary' restricts moves by the game's history"
+    if rules.rule_7_3 or rules.rule_17_5:
+        return "the 7-3 and 17-5 move restrictions depend on the game's history"
+    return None
+
+
+def rules_key(rules: RuleSet) -> dict[str, Any]:
+    """The options that decide the moves, as the generator takes them."""
+    return {
+        "ranks": rules.ranks.value,
+        "own_rat_blocks_jump": rules.own_rat_blocks_jump,
+        "rat_captures_across_water": rules.rat_captures_across_water,
+        "trapped_can_capture": rules.trapped_can_capture,
+    }
+
+
+def value_key(rules: RuleSet) -> dict[str, Any]:
+    """The options a table's values depend on: :func:`rules_key` without
+    ``trapped_can_capture`` (and the no-capture limit aside, see
+    :mod:`doushouqi.jungle.tablebase.probe`).
+
+    ``trapped_can_capture`` changes no value: it only adds captures by an animal of the side
+    to move that stands on an enemy trap, and such an animal can always enter the enemy den
+    next to it instead (every trap touches the den, and nothing can stand on it), which wins
+    in 1, the fastest win there is. Elsewhere the moves are the same under both values, so
+    the tables of ``wango`` and ``international`` are one set (their move lists differ, which
+    :func:`doushouqi.jungle.tablebase.probe.probe_moves` reads from the rules library).
+    """
+    key = rules_key(rules)
+    del key["trapped_can_capture"]
+    return key
+
+
+def ranks_of(rules_options: Mapping[str, Any]) -> list[int]:
+    """Rank of each animal (index 0 unused) under the ``ranks`` option."""
+    ranks = list(range(9))
+    if rules_options["ranks"] == Ranks.DOG_OVER_WOLF.value:
+        ranks[3], ranks[4] = ranks[4], ranks[3]
+    return ranks
+
+
+# ---------------------------------------------------------------------- the file
+
+
+@dataclasses.dataclass(frozen=True)
+class TableData:
+    """A decoded table: its header and the raw WDL (bit-packed) and DTM bytes."""
+
+    header: dict[str, Any]
+    wdl: bytes
+    dtm: bytes
+
+    @property
+    def size(self) -> int:
+        return int(self.header["positions"])
+
+    @property
+    def dtm_bytes(self) -> int:
+        return int(self.header["dtm_bytes"])
+
+    def wdl_at(self, index: int) -> int:
+        return self.wdl[index >> 2] >> (2 * (index & 3)) & 3
+
+    def dtm_at(self, index: int) -> int:
+        """DTM in plies of a win or loss entry (0 for draws)."""
+        width = self.dtm_bytes
+        half = int.from_bytes(self.dtm[index * width : index * width + width], "little")
+        return 2 * half + (1 if self.wdl_at(index) == WIN else 0)
+
+
+def encode_table(
+    header: Mapping[str, Any], wdl: bytes, dtm: bytes, *, compression: str = "lzma"
+) -> bytes:
+    """The file's bytes. ``header`` needs ``positions`` and ``dtm_bytes``; the format, the
+    sizes, the compression and the checksum are added here."""
+    positions = int(header["positions"])
+    width = int(header["dtm_bytes"])
+    if len(wdl) != (positions + 3) // 4 or len(dtm) != positions * width:
+        raise ValueError("WDL or DTM bytes do not fit the number of positions")
+    raw = wdl + dtm
+    if compression == "lzma":
+        payload = lzma.compress(raw, preset=6)
+    elif compression == "zlib":
+        payload = zlib.compress(raw, 9)
+    else:
+        raise ValueError(f"unknown compression {compression!r} (lzma or zlib)")
+    full = {
+        **header,
+        "format": FORMAT_VERSION,
+        "compression": compression,
+        "raw_bytes": len(raw),
+        "payload_bytes": len(payload),
+        "sha256": hashlib.sha256(payload).hexdigest(),
+    }
+    line = json.dumps(full, sort_keys=True, separators=(",", ":")).encode()
+    return MAGIC + line + b"\n" + payload
+
+
+def decode_header(data: bytes, where: str = "tablebase file") -> tuple[dict[str, Any], int]:
+    """(header, offset of the payload); TablebaseError unless it is a table of this format."""
+    if not data.startswith(MAGIC):
+        raise TablebaseError(f"{where}: not a doushouqi tablebase file")
+    end = data.find(b"\n", len(MAGIC))
+    if end < 0:
+        raise TablebaseError(f"{where}: damaged (the header is cut off)")
+    try:
+        header = json.loads(data[len(MAGIC) : end])
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise TablebaseError(f"{where}: damaged (the header is not readable)") from None
+    if not isinstance(header, dict):
+        raise TablebaseError(f"{where}: damaged (the header is not readable)")
+    if header.get("format") != FORMAT_VERSION:
+        raise TablebaseError(
+            f"{where}: format version {header.get('format')!r}, this library reads "
+            f"version {FORMAT_VERSION} (generate the tables again)"
+        )
+    return header, end + 1
+
+
+def decode_table(data: bytes, where: str = "tablebase file") -> TableData:
+    """Check and decode a file's bytes: TablebaseError on a bad magic, version, checksum or
+    size (the message says the file is damaged)."""
+    header, offset = decode_header(data, where)
+    payload = data[offset:]
+    try:
+        expected = str(header["sha256"])
+        positions = int(header["positions"])
+        width = int(header["dtm_bytes"])
+        compression = str(header["compression"])
+        raw_bytes = int(header["raw_bytes"])
+    except (KeyError, TypeError, ValueError):
+        raise TablebaseError(f"{where}: damaged (the header lacks a field)") from None
+    if (
+        len(payload) != header.get("payload_bytes")
+        or hashlib.sha256(payload).hexdigest() != expected
+    ):
+        raise TablebaseError(f"{where}: damaged (checksum mismatch: sha256 of the data differs)")
+    try:
+        if compression == "lzma":
+            raw = lzma.decompress(payload)
+        elif compression == "zlib":
+            raw = zlib.decompress(payload)
+        else:
+            raise TablebaseError(f"{where}: unknown compression {compression!r}")
+    except (lzma.LZMAError, zlib.error):
+        raise TablebaseError(f"{where}: damaged (the data does not decompress)") from None
+    wdl_bytes = (positions + 3) // 4
+    if len(raw) != raw_bytes or raw_bytes != wdl_bytes + positions * width:
+        raise TablebaseError(f"{where}: damaged (the data has the wrong size)")
+    return TableData(header, raw[:wdl_bytes], raw[wdl_bytes:])
+
+
+def read_table(path: str | Path) -> TableData:
+    """Read and check one table file."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TablebaseError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return decode_table(data, str(path))

@@ -1,0 +1,272 @@
+"""Who is asking: accounts (password → session cookie, or API token for bots) and guests.
+
+* Passwords are hashed with Argon2id (argon2-cffi), off the event loop: a hash takes tens of
+  milliseconds of CPU by design.
+* Session and API tokens are 256-bit random strings; the database keeps only their SHA-256,
+  so a leaked database holds no usable token.
+* Cookies are HttpOnly (no script can read them), SameSite=Lax (not sent on cross-site
+  posts) and Secure on https and on loopback (browsers accept Secure cookies on
+  ``http://localhost``), unless the settings say otherwise.
+* A guest is a random secret in a cookie: nothing to sign up. Games show an id derived from
+  it (a hash), so what spectators see cannot be used to impersonate the guest. A guest may
+  choose a display name, kept under that id (``guest_names``) for as long as the cookie lasts:
+  the cookie is set once, for ``guest_days``, so a name last set longer ago than that belongs to
+  an expired cookie and is forgotten (:meth:`Auth.forget_stale_guest_names`).
+* A browser that has logged in to an account keeps a device cookie for it (a token of kind
+  ``device``, for ``device_days``): password guessing spread over many addresses locks the
+  account only for browsers without one (:class:`doushouqi.server.infra.ratelimit.LoginThrottle`),
+  so its owner can still log in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from doushouqi.core.rating import Rating
+from doushouqi.server.db import repo
+from doushouqi.server.db.database import Database
+from doushouqi.server.db.models import AccountRow
+from doushouqi.server.domain import Account, Guest, PlayerSlot, identity_from_dict
+from doushouqi.server.infra.settings import Settings
+from doushouqi.server.infra.timesource import TimeSource
+
+__all__ = [
+    "AVATARS",
+    "DEVICE_COOKIE",
+    "GUEST_COOKIE",
+    "SESSION_COOKIE",
+    "Auth",
+    "Principal",
+    "hash_token",
+]
+
+SESSION_COOKIE = "dsq_session"
+GUEST_COOKIE = "dsq_guest"
+DEVICE_COOKIE = "dsq_device"
+#: The animals a player may take as avatar (the eight pieces).
+AVATARS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+GUEST_SECRET = re.compile(r"[A-Za-z0-9_-]{22}")
+USERNAME = re.compile(r"[a-z0-9_]{3,32}")
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def guest_avatar(guest_id: str) -> str:
+    return AVATARS[int(hash_token(guest_id)[:8], 16) % len(AVATARS)]
+
+
+def public_guest_id(secret: str) -> str:
+    """The guest's id as games show it. The cookie holds a secret from which this id is
+    derived, never the id itself: every spectator sees the id, and must not be able to
+    present it as the guest's cookie."""
+    return hash_token("guest:" + secret)[:20]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The signed-in account or the guest behind a request, as a game seats them."""
+
+    identity: Account | Guest
+    name: str
+    avatar: str
+    score: int = 0
+    rating: Rating = field(default_factory=Rating)
+    username: str | None = None
+    is_bot: bool = False
+
+    @property
+    def account_id(self) -> int | None:
+        return self.identity.id if isinstance(self.identity, Account) else None
+
+    def slot(self) -> PlayerSlot:
+        return PlayerSlot(
+            self.identity, self.name, self.avatar, self.score, self.rating, self.username
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain data (a command forwarded to another node carries who sent it)."""
+        return {
+            "identity": self.identity.to_dict(),
+            "name": self.name,
+            "avatar": self.avatar,
+            "score": self.score,
+            "rating": [self.rating.rating, self.rating.rd, self.rating.volatility],
+            "username": self.username,
+            "is_bot": self.is_bot,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Principal:
+        identity = identity_from_dict(data["identity"])
+        if not isinstance(identity, Account | Guest):
+            raise ValueError("a principal is an account or a guest")
+        rating, rd, volatility = data["rating"]
+        return cls(
+            identity,
+            str(data["name"]),
+            str(data["avatar"]),
+            int(data["score"]),
+            Rating(float(rating), float(rd), float(volatility)),
+            data["username"],
+            bool(data["is_bot"]),
+        )
+
+    @classmethod
+    def from_account(cls, row: AccountRow) -> Principal:
+        rating = Rating(row.rating, row.rating_rd, row.rating_volatility)
+        return cls(
+            Account(row.id),
+            row.display_name,
+            row.avatar,
+            row.score,
+            rating,
+            row.username,
+            row.is_bot,
+        )
+
+    @classmethod
+    def guest(cls, secret: str, name: str | None = None) -> Principal:
+        """The guest whose cookie holds ``secret``, under the ``name`` it chose, if any."""
+        guest_id = public_guest_id(secret)
+        return cls(Guest(guest_id), name or f"Guest-{guest_id[:5]}", guest_avatar(guest_id))
+
+
+class Auth:
+    def __init__(self, settings: Settings, db: Database, time: TimeSource) -> None:
+        self.settings = settings
+        self.db = db
+        self.time = time
+        self.hasher = PasswordHasher(
+            time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib
+        )
+        self._dummy: str | None = None
+
+    # ------------------------------------------------------------------ passwords
+
+    async def hash_password(self, password: str) -> str:
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def dummy_hash(self) -> str:
+        """A hash to verify against when a username is unknown (so timing does not tell)."""
+        if self._dummy is None:
+            self._dummy = await self.hash_password(secrets.token_urlsafe(16))
+        return self._dummy
+
+    async def verify_password(self, password_hash: str, password: str) -> bool:
+        def verify() -> bool:
+            try:
+                return self.hasher.verify(password_hash, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+        return await asyncio.to_thread(verify)
+
+    # ------------------------------------------------------------------ tokens
+
+    async def issue_token(self, account_id: int, kind: str, label: str = "") -> str:
+        token = secrets.token_urlsafe(32)
+        now = self.time.now()
+        days = {"session": self.settings.session_days, "device": self.settings.device_days}
+        expires = now + days[kind] * 86400 if kind in days else None
+        await self.db.write(
+            lambda s: repo.add_token(
+                s,
+                token_hash=hash_token(token),
+                account_id=account_id,
+                kind=kind,
+                now=now,
+                expires_at=expires,
+                label=label,
+            )
+        )
+        return token
+
+    async def revoke(self, token: str) -> None:
+        await self.db.write(lambda s: repo.delete_token(s, hash_token(token)))
+
+    async def _account(self, token: str, kinds: tuple[str, ...]) -> Principal | None:
+        if not token or len(token) > 128:
+            return None
+        now = self.time.now()
+        row = await self.db.read(lambda s: repo.account_for_token(s, hash_token(token), kinds, now))
+        return None if row is None else Principal.from_account(row)
+
+    async def device_account(self, conn: HTTPConnection) -> int | None:
+        """The account this browser has logged in to before (its device cookie), if any."""
+        found = await self._account(conn.cookies.get(DEVICE_COOKIE, ""), ("device",))
+        return None if found is None else found.account_id
+
+    async def principal(self, conn: HTTPConnection) -> Principal | None:
+        """The bearer token's account, else the session cookie's, else the guest's."""
+        header = conn.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return await self._account(header[7:].strip(), ("api", "session"))
+        if token := conn.cookies.get(SESSION_COOKIE):
+            found = await self._account(token, ("session",))
+            if found is not None:
+                return found
+        guest = conn.cookies.get(GUEST_COOKIE, "")
+        if GUEST_SECRET.fullmatch(guest):
+            guest_id = public_guest_id(guest)
+            name = await self.db.read(lambda s: repo.guest_name(s, guest_id))
+            return Principal.guest(guest, name)
+        return None
+
+    # ------------------------------------------------------------------ guests
+
+    @property
+    def guest_cookie_age(self) -> int:
+        """Seconds a guest cookie lasts (set once, when the guest session starts)."""
+        return self.settings.guest_days * 86400
+
+    async def forget_stale_guest_names(self) -> int:
+        """Delete the names of guests whose cookies have expired; return how many went."""
+        set_before = self.time.now() - self.guest_cookie_age
+        return await self.db.write(lambda s: repo.forget_guest_names(s, set_before))
+
+    async def forget_expired_tokens(self) -> int:
+        """Delete expired login sessions and API tokens (they no longer log anyone in)."""
+        now = self.time.now()
+        return await self.db.write(lambda s: repo.forget_expired_tokens(s, now))
+
+    # ------------------------------------------------------------------ cookies
+
+    def _secure(self, conn: HTTPConnection) -> bool:
+        if self.settings.cookie_secure is not None:
+            return self.settings.cookie_secure
+        return conn.url.scheme in ("https", "wss") or conn.url.hostname in LOOPBACK
+
+    def set_cookie(
+        self, response: Response, conn: HTTPConnection, name: str, value: str, max_age: int
+    ) -> None:
+        response.set_cookie(
+            name,
+            value,
+            max_age=max_age,
+            httponly=True,
+            samesite="lax",
+            secure=self._secure(conn),
+            path="/",
+        )
+
+    def clear_cookie(self, response: Response, conn: HTTPConnection, name: str) -> None:
+        response.delete_cookie(
+            name, path="/", httponly=True, samesite="lax", secure=self._secure(conn)
+        )
+
+
+def new_guest_secret() -> str:
+    return secrets.token_urlsafe(16)

@@ -1,0 +1,340 @@
+"""The computer opponent, off the event loop: searches run in worker processes.
+
+The server reaches the engine only through :func:`doushouqi.jungle.ai.analyse` (the narrow interface
+the layering asks for). A worker receives the game as rule options, start position and move
+list, rebuilds the board with the rules library and searches it; the event loop only awaits
+the answer. Each search gets the time :mod:`doushouqi.server.ai.effort` allows it: when jobs
+queue, every search thinks less, so none waits for long and none is replaced by a random move.
+:class:`RandomAi` is an in-process stand-in for tests and benchmarks that must not spend CPU
+on searching. The Redis-backed service for many machines is in ``ai_redis``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import logging
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar
+
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.rules import rules_from_mapping
+from doushouqi.server.ai.effort import effective_movetime, is_reduced
+from doushouqi.server.infra.parent_watch import watch_parent
+
+__all__ = [
+    "AiMove",
+    "AiRequest",
+    "AiService",
+    "Analysis",
+    "JobKind",
+    "ProcessPoolAi",
+    "RandomAi",
+    "board_for",
+]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: What a search is for, most urgent first: a game's move, a hint, a replay's analysis.
+JobKind = Literal["move", "hint", "analysis"]
+
+
+@dataclass(frozen=True)
+class AiRequest:
+    """What a worker needs to rebuild the position (plain data: it is pickled)."""
+
+    rules: dict[str, Any]
+    start_fen: str | None
+    moves: tuple[str, ...]
+    level: int
+    #: The seconds the search asks for; it gets less when the AI is busy.
+    movetime: float
+    kind: JobKind = "move"
+    #: Wall-clock time (epoch seconds) by which the answer must be back; set by the service
+    #: when it is None.
+    deadline: float | None = None
+    #: The game and version a move is for (a queued job for a game that moved on is dropped).
+    game_id: str | None = None
+    version: int | None = None
+    #: Wall-clock time the service took the job (to measure its wait).
+    submitted_at: float | None = None
+    #: How many lines an analysis asks for (the best first).
+    multipv: int = 1
+
+
+@dataclass(frozen=True)
+class AiMove:
+    """A search's move and the effort it got."""
+
+    move: str
+    #: Seconds the search was given, and those it asked for.
+    movetime: float
+    asked: float
+    nodes: int = 0
+    #: Seconds the job waited for a worker.
+    waited: float = 0.0
+
+    @property
+    def reduced(self) -> bool:
+        """Whether the AI was busy and thought less than asked."""
+        return is_reduced(self.movetime, self.asked)
+
+
+def board_for(request: AiRequest) -> Board:
+    """The request's position, every move checked ("0000" is a timeout pass, refused where no
+    move could be played)."""
+    rules = rules_from_mapping(str(request.rules.get("name", "custom")), request.rules)
+    board = Board(request.start_fen, rules)
+    for move in request.moves:
+        board.push_move(move, allow_pass=True)
+    return board
+
+
+def _given_movetime(request: AiRequest, backlog: int, workers: int) -> float:
+    return effective_movetime(
+        request.movetime,
+        backlog=backlog,
+        workers=workers,
+        deadline=request.deadline,
+        now=time.time(),
+    )
+
+
+def search_move(request: AiRequest, backlog: int = 0, workers: int = 1) -> AiMove:
+    """Search the request's position for a move, with the effort the load allows (in a
+    worker process: it imports the engine)."""
+    from doushouqi.jungle.ai import analyse  # in the worker only: numba stays out of the server
+
+    started = time.time()
+    movetime = _given_movetime(request, backlog, workers)
+    result = analyse(board_for(request), level=request.level, movetime=movetime)
+    if result.move is None:
+        raise ValueError("no move: the game is over")
+    nodes = int(result.info.get("nodes", 0))
+    waited = 0.0 if request.submitted_at is None else max(0.0, started - request.submitted_at)
+    return AiMove(str(result.move), movetime, request.movetime, nodes, waited)
+
+
+#: An analysis as plain data: ``bestmove`` (None: game over), ``score`` ({"cp": n} or
+#: {"den": n}, the side to move's view, or None), ``depth``, ``pv`` (moves as text),
+#: ``lines`` (the best ``multipv`` lines, each with its ``score``, ``depth`` and ``pv``; the
+#: first is the best move's) and ``movetime`` (the seconds it was given).
+Analysis = dict[str, Any]
+
+
+def _score_data(score: Any) -> dict[str, int] | None:
+    if score is None:
+        return None
+    return {"den": score.den} if score.den is not None else {"cp": score.cp}
+
+
+def analyse_position(request: AiRequest, backlog: int = 0, workers: int = 1) -> Analysis:
+    """The best move, score and lines of the request's position (in a worker process)."""
+    from doushouqi.jungle.ai import analyse_lines
+
+    movetime = _given_movetime(request, backlog, workers)
+    infos = analyse_lines(
+        board_for(request), level=request.level, movetime=movetime, multipv=request.multipv
+    )
+    lines: list[dict[str, Any]] = [
+        {
+            "score": _score_data(info.get("score")),
+            "depth": info.get("depth", 0),
+            "pv": [str(m) for m in info.get("pv", [])],
+        }
+        for info in infos
+    ]
+    best = lines[0] if lines else {"score": None, "depth": 0, "pv": []}
+    bestmove = best["pv"][0] if best["pv"] else None
+    return {"bestmove": bestmove, **best, "lines": lines, "movetime": movetime}
+
+
+def _start_worker(server_pid: int) -> None:
+    # First of all: a worker must not outlive the server, even one killed with kill -9.
+    watch_parent(server_pid)
+    _warm_up()
+
+
+def _warm_up() -> None:
+    # Loads the compiled engine (numba's cache) before the first real request arrives.
+    from doushouqi.jungle.ai import best_move
+
+    best_move(Board(), level=1, movetime=0.05)
+
+
+def _probe() -> None:
+    """A job that only proves a worker is up (its initializer has loaded the engine)."""
+
+
+def submitted(request: AiRequest) -> AiRequest:
+    """The request as a service takes it: stamped with the time, and with a deadline (when it
+    had none) of the time it asks for plus as much again (at least half a second) for waiting
+    and the way back."""
+    now = time.time()
+    deadline = request.deadline
+    if deadline is None:
+        deadline = now + request.movetime + max(0.5, request.movetime)
+    return dataclasses.replace(request, deadline=deadline, submitted_at=now)
+
+
+class AiService(Protocol):
+    async def choose_move(self, request: AiRequest) -> AiMove:
+        """A legal move for the side to move (raises if none), searched as long as the load
+        allows."""
+        ...
+
+    async def analyse(self, request: AiRequest) -> Analysis:
+        """The best move and the score of the position (see :data:`Analysis`)."""
+        ...
+
+    @property
+    def backlog(self) -> int:
+        """Jobs waiting for a worker now."""
+        ...
+
+    def capacity(self) -> int | None:
+        """How many games against the computer it serves at once (None: no limit)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ProcessPoolAi:
+    """Searches in ``workers`` processes (started on first use, warmed up there). ``name``
+    says in the log which pool this is (the games' AI, or analysis); ``games_per_worker``,
+    how many games against the computer each worker serves at once (admission control)."""
+
+    def __init__(self, workers: int = 1, name: str = "AI", games_per_worker: int = 20) -> None:
+        self.workers = max(1, workers)
+        self.name = name
+        self.games_per_worker = games_per_worker
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._in_flight = 0
+        self._ready: asyncio.Future[Any] | None = None
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: the server process has threads (database writer, event loop).
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
+            )
+        return self._pool
+
+    def start(self) -> None:
+        """Start the workers now, so the first game does not wait for them."""
+        self._executor()
+
+    @property
+    def started(self) -> bool:
+        """Whether the worker processes are running (they start on the first search)."""
+        return self._pool is not None
+
+    def warm_up(self) -> asyncio.Future[Any]:
+        """Start every worker now, in the background (each loads the compiled engine as it
+        starts: seconds, more on a cold cache); the future is done when all are up. The server
+        calls it at start, so that the first hint does not time out behind a cold start."""
+        if self._ready is None:
+            loop = asyncio.get_running_loop()
+            pool = self._executor()
+            probes = [loop.run_in_executor(pool, _probe) for _ in range(self.workers)]
+            self._ready = asyncio.ensure_future(asyncio.gather(*probes, return_exceptions=True))
+        return self._ready
+
+    async def ready(self) -> None:
+        """Wait until the workers are up (starting them if nobody has): a request that comes
+        while they load waits for them here, outside its own time limit."""
+        await asyncio.shield(self.warm_up())
+
+    @property
+    def backlog(self) -> int:
+        return max(0, self._in_flight - self.workers)
+
+    def capacity(self) -> int | None:
+        return self.workers * self.games_per_worker
+
+    async def choose_move(self, request: AiRequest) -> AiMove:
+        return await self._run(search_move, request)
+
+    async def analyse(self, request: AiRequest) -> Analysis:
+        return await self._run(analyse_position, request)
+
+    async def _run(self, work: Callable[[AiRequest, int, int], T], request: AiRequest) -> T:
+        loop = asyncio.get_running_loop()
+        request = submitted(request)
+        # The jobs queued ahead of this one: each search's share of the workers' time.
+        backlog = self.backlog
+        self._in_flight += 1
+        try:
+            for attempt in (1, 2):
+                try:
+                    return await loop.run_in_executor(
+                        self._executor(), work, request, backlog, self.workers
+                    )
+                except concurrent.futures.process.BrokenProcessPool:
+                    # A worker died mid-search (killed, out of memory): new workers, once more.
+                    log.error("a worker of the %s pool died; starting new ones", self.name)
+                    self._pool = None
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+        finally:
+            self._in_flight -= 1
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+class RandomAi:
+    """Plays a random legal move, at once (seeded for repeatable tests)."""
+
+    def __init__(self, seed: int = 0, delay: float = 0.0) -> None:
+        self._random = random.Random(seed)
+        self.delay = delay
+
+    backlog = 0
+
+    async def choose_move(self, request: AiRequest) -> AiMove:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        move = random_move(board_for(request), self._random)
+        return AiMove(move, request.movetime, request.movetime)
+
+    def capacity(self) -> int | None:
+        return None
+
+    async def analyse(self, request: AiRequest) -> Analysis:
+        """A random legal move and the material balance (a stand-in: no search)."""
+        board = board_for(request)
+        if board.is_game_over():
+            return {"bestmove": None, "score": None, "depth": 0, "pv": [], "lines": []}
+        move = random_move(board, self._random)
+        pieces = [board.piece_at(square) for square in range(63)]
+        balance = sum(
+            100 * board.rank_of(piece) * (1 if piece.color == board.turn else -1)
+            for piece in pieces
+            if piece is not None
+        )
+        line = {"score": {"cp": balance}, "depth": 1, "pv": [move]}
+        return {"bestmove": move, **line, "lines": [line]}
+
+    def close(self) -> None:
+        pass
+
+
+def random_move(board: Board, rng: random.Random | None = None) -> str:
+    moves = sorted(board.generate_legal_moves(), key=str)
+    if not moves:
+        raise ValueError("no legal move")
+    return str((rng or random).choice(moves))

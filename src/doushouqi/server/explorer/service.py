@@ -1,0 +1,228 @@
+"""The opening explorer: from the games stored on the server, each move's count and results in
+a position, per rule set and rating band (the index: db/models_explorer.py).
+
+A finished game adds its first :data:`MAX_PLIES` plies to the index in the transaction that
+stores it as finished (db/gamestore.py), so the explorer is never behind the games and, in a
+cluster, every node reads the same counts from the shared database. The increments are one
+``INSERT … ON CONFLICT DO UPDATE`` per row (SQLite and PostgreSQL both have it), so two nodes
+finishing games through the same opening at once both count and neither fails.
+
+Indexed: decided games (a win or a draw, not aborted) between two sides (not one person at
+one screen), from the start position, under a named rule set (custom options only when they
+equal a named set, under its name). A game's rating band is its players' average rating
+(the AI and guests count at their seat's rating).
+
+``doushouqi explorer rebuild`` (re)builds the index from every stored game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.rules import BUILTIN_RULE_SETS, RuleSet
+from doushouqi.server.db.models import GameRow
+from doushouqi.server.domain import Game
+from doushouqi.server.domain.model import GameStatus, Mode
+from doushouqi.server.domain.storage import game_from_storage
+from doushouqi.server.explorer.models import OpeningMoveRow
+
+__all__ = [
+    "MAX_PLIES",
+    "RATING_BANDS",
+    "Entry",
+    "band_of",
+    "game_entries",
+    "named_rules",
+    "position_key",
+    "query",
+    "rebuild",
+    "record_game",
+    "store_entries",
+]
+
+log = logging.getLogger(__name__)
+
+#: Plies of each game that go into the index: the opening, not the whole game.
+MAX_PLIES = 20
+#: Lower bounds of the rating bands; a reader's minimum rating picks the bands at or above it.
+RATING_BANDS = (0, 1200, 1400, 1600, 1800, 2000, 2200, 2400)
+
+#: (rule set name, position key, move, band, result index: 0 Red won, 1 draw, 2 Blue won).
+Entry = tuple[str, str, str, int, int]
+_RESULT_COLUMNS = ("red_wins", "draws", "blue_wins")
+
+
+def band_of(rating: float) -> int:
+    """The band an average rating falls in (its lower bound)."""
+    return max(b for b in RATING_BANDS if b <= max(0.0, rating))
+
+
+def position_key(fen: str) -> str:
+    """A position as the index knows it: its string without the counters, so that the same
+    position reached at another move number is one position."""
+    return " ".join(fen.split()[:2])
+
+
+def named_rules(rules: RuleSet) -> str | None:
+    """The named rule set ``rules`` is (whatever it is called), or None for other rules."""
+    for name, named in BUILTIN_RULE_SETS.items():
+        if dataclasses.replace(rules, name=named.name) == named:
+            return name
+    return None
+
+
+def game_entries(
+    rules: RuleSet, moves: Sequence[str], winner: int | None, rating: float
+) -> list[Entry]:
+    """The index entries of one decided game from the start position (``winner`` None: a
+    draw); none under rules that are no named set. Stops at a timeout pass (``0000``)."""
+    name = named_rules(rules)
+    if name is None:
+        return []
+    result = 1 if winner is None else 0 if winner == 0 else 2
+    band = band_of(rating)
+    board = Board(None, rules)
+    entries = []
+    for text in moves[:MAX_PLIES]:
+        if text == "0000":
+            break
+        move = board.parse_move(text)
+        entries.append((name, position_key(board.fen()), str(move), band, result))
+        board.push(move)
+    return entries
+
+
+def _indexed(game: Game) -> bool:
+    return (
+        game.outcome is not None
+        and game.status.is_decided
+        and game.mode is not Mode.SAME_SCREEN
+        and game.start_fen is None
+    )
+
+
+def entries_of(game: Game) -> list[Entry]:
+    """A stored game's entries (none for a game the explorer does not count)."""
+    if not _indexed(game):
+        return []
+    ratings = [p.rating.rating for p in game.players if p is not None]
+    rating = sum(ratings) / len(ratings) if ratings else 0.0
+    return game_entries(game.rules, [m.move for m in game.moves], game.winner, rating)
+
+
+def store_entries(session: Session, entries: Iterable[Entry]) -> None:
+    """Add ``entries`` to the index (counts summed per row first: one statement per row)."""
+    totals: dict[tuple[str, str, int, str], list[int]] = {}
+    for rules, position, move, band, result in entries:
+        counts = totals.setdefault((rules, position, band, move), [0, 0, 0])
+        counts[result] += 1
+    if not totals:
+        return
+    rows = [
+        {"rules": k[0], "position": k[1], "band": k[2], "move": k[3],
+         "red_wins": c[0], "draws": c[1], "blue_wins": c[2]}
+        for k, c in totals.items()
+    ]  # fmt: skip
+    dialect = session.get_bind().dialect.name
+    key = ["rules", "position", "band", "move"]
+    if dialect == "sqlite":
+        lite = sqlite.insert(OpeningMoveRow)
+        session.execute(
+            lite.on_conflict_do_update(index_elements=key, set_=_sums(lite.excluded)), rows
+        )
+        return
+    if dialect == "postgresql":
+        pg = postgresql.insert(OpeningMoveRow)
+        session.execute(pg.on_conflict_do_update(index_elements=key, set_=_sums(pg.excluded)), rows)
+        return
+    for row in rows:  # any other database: one row at a time (not safe against a race)
+        found = session.get(
+            OpeningMoveRow, (row["rules"], row["position"], row["band"], row["move"])
+        )
+        if found is None:
+            session.add(OpeningMoveRow(**row))
+        else:
+            for column in _RESULT_COLUMNS:
+                setattr(found, column, getattr(found, column) + row[column])
+
+
+def _sums(excluded: Any) -> dict[str, Any]:
+    """The counts of a conflicting row plus those of the row that was to be inserted."""
+    return {c: getattr(OpeningMoveRow, c) + excluded[c] for c in _RESULT_COLUMNS}
+
+
+def record_game(session: Session, game: Game) -> None:
+    """Count a game that has just been stored as finished (called in that transaction). The
+    explorer never stops a game from being stored: a game it cannot read is logged, skipped."""
+    try:
+        entries = entries_of(game)
+    except Exception:
+        log.exception("opening explorer: could not read game %s", game.id)
+        return
+    store_entries(session, entries)
+
+
+def query(session: Session, rules: str, fen: str, min_rating: int = 0) -> list[dict[str, Any]]:
+    """The moves played in a position, most played first, with their results summed over the
+    rating bands from ``min_rating`` up."""
+    totals = [func.sum(getattr(OpeningMoveRow, c)) for c in _RESULT_COLUMNS]
+    rows = session.execute(
+        select(OpeningMoveRow.move, *totals)
+        .where(
+            OpeningMoveRow.rules == rules,
+            OpeningMoveRow.position == position_key(fen),
+            OpeningMoveRow.band >= band_of(min_rating),
+        )
+        .group_by(OpeningMoveRow.move)
+    ).all()
+    moves = [
+        {"move": move, "red_wins": int(red), "draws": int(draw), "blue_wins": int(blue),
+         "count": int(red) + int(draw) + int(blue)}
+        for move, red, draw, blue in rows
+    ]  # fmt: skip
+    moves.sort(key=lambda m: (-m["count"], m["move"]))
+    return moves
+
+
+# ----- rebuilding --------------------------------------------------------------------------
+
+
+def _stored_games(session: Session, batch: int = 500) -> Iterator[Game]:
+    last = ""
+    while True:
+        rows = session.execute(
+            select(GameRow.id, GameRow.state)
+            .where(GameRow.id > last, GameRow.status > int(GameStatus.ABORTED))
+            .order_by(GameRow.id)
+            .limit(batch)
+        ).all()
+        if not rows:
+            return
+        for game_id, state in rows:
+            last = game_id
+            yield game_from_storage(json.loads(state))
+
+
+def rebuild(session: Session) -> int:
+    """Empty the index and count every stored game again; returns the games counted."""
+    session.execute(delete(OpeningMoveRow))
+    counted = 0
+    pending: list[Entry] = []
+    for game in _stored_games(session):
+        entries = entries_of(game)
+        counted += bool(entries)
+        pending += entries
+        if len(pending) > 20_000:
+            store_entries(session, pending)
+            pending = []
+    store_entries(session, pending)
+    return counted

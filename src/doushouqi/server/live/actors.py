@@ -1,0 +1,741 @@
+"""One actor per live game: it alone changes the game, one command at a time.
+
+A command goes ``apply`` (pure) → commit to the database → only then the in-memory game moves
+on and the events go out to every subscriber, stamped with the game's version. Nothing is
+acknowledged before it is stored, so a crash at any point loses nothing anyone was told.
+
+Around that the actor keeps the game moving by itself:
+
+* a timer sleeps until ``next_deadline`` and sends a ``Tick`` (flag fall, timeout passes,
+  the end of a grace period);
+* when the AI is to move, it asks the AI service (worker processes) for a move, bounded in
+  time, and plays it like any player, tied to the version it thought about;
+* it tells the domain when a seated player's last connection closes or a first one opens
+  (``Disconnected`` / ``Reconnected``), and seats a player who arrives (``Join``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import random
+import re
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from doushouqi.server.ai.pool import AiMove, AiRequest, AiService, random_move
+from doushouqi.server.db import repo
+from doushouqi.server.db.database import Database
+from doushouqi.server.db.gamestore import CommitError, GameStore, GameWrite
+from doushouqi.server.domain import (
+    Actor,
+    AiPlayer,
+    Command,
+    Disconnected,
+    Event,
+    Game,
+    GameStatus,
+    Join,
+    Mode,
+    Move,
+    Reconnected,
+    Rejected,
+    RematchCreated,
+    Tick,
+    apply,
+    game_state_dict,
+    new_game,
+    next_deadline,
+)
+from doushouqi.server.domain.recovery import resume_after_downtime
+from doushouqi.server.infra.logcontext import current_game
+from doushouqi.server.infra.metrics import Metrics
+from doushouqi.server.infra.settings import Settings
+from doushouqi.server.infra.timesource import TimeSource
+from doushouqi.server.live.audience import Audience
+from doushouqi.server.live.cluster import Cluster, RemoteGame
+from doushouqi.server.live.watching import report_spectators
+
+__all__ = [
+    "ActorClosedError",
+    "ActorRegistry",
+    "GameActor",
+    "Services",
+    "Subscriber",
+    "dumps",
+    "new_game_id",
+    "state_message",
+]
+
+log = logging.getLogger(__name__)
+
+#: Events kept in memory per game for clients that reconnect after a short gap.
+RECENT_EVENTS = 256
+#: Messages queued for one subscriber before it counts as too slow and is dropped.
+SUBSCRIBER_QUEUE = 512
+#: Seconds a game's timer waits before retrying after the database failed a write.
+RETRY_AFTER_FAILURE = 1.0
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+
+
+def new_game_id() -> str:
+    """A short random id, also the game's invite code (48 random bits, URL-safe)."""
+    return secrets.token_urlsafe(6)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_message(
+    game: Game, rematch_id: str | None, identity: Actor | None, now: float
+) -> dict[str, Any]:
+    """The full ``state`` message; ``you.seats`` are the colours ``identity`` plays."""
+    state = game_state_dict(game, now)
+    state["rematch_id"] = rematch_id
+    seats = [] if identity is None else list(game.seats_of(identity))
+    return {
+        "type": "state",
+        "game_id": game.id,
+        "version": game.version,
+        "game": state,
+        "you": {"seats": seats},
+        # The server's clock: clients count down to deadlines by it, not by their own clock.
+        "server_time": now,
+    }
+
+
+class ActorClosedError(RuntimeError):
+    """The actor was evicted; fetch the game's actor again."""
+
+
+class Subscriber:
+    """One connection watching a game: a websocket or a bot's event stream.
+
+    Messages are JSON text, encoded once per broadcast. A subscriber that falls
+    ``SUBSCRIBER_QUEUE`` messages behind is cut off (``None`` in its queue): it reconnects
+    with its last version and catches up, instead of holding memory for everyone.
+    """
+
+    def __init__(self, identity: Actor | None) -> None:
+        self.identity = identity
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self.cut_off = False
+
+    def deliver(self, text: str) -> None:
+        if self.cut_off:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.cut_off_now()
+
+    def cut_off_now(self) -> None:
+        """Drop what is queued and tell the connection to reconnect (with ``?since=``)."""
+        self.cut_off = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    store: GameStore
+    time: TimeSource
+    ai: AiService
+    metrics: Metrics = field(default_factory=lambda: Metrics("local"))
+    #: Several nodes: leases, forwarding, fan-out (None: this process is the only server).
+    cluster: Cluster | None = None
+
+
+class GameActor:
+    def __init__(
+        self,
+        game: Game,
+        services: Services,
+        registry: ActorRegistry,
+        *,
+        public: bool = True,
+        rematch_id: str | None = None,
+    ) -> None:
+        self.game = game
+        self.public = public
+        self.rematch_id = rematch_id
+        self.closed = False
+        self._services = services
+        self._registry = registry
+        self._lock = asyncio.Lock()
+        self._subscribers: set[Subscriber] = set()
+        self._recent: deque[tuple[int, str]] = deque(maxlen=RECENT_EVENTS)
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_deadline: float | None = None
+        self._retry_at = -math.inf
+        self._ai_task: asyncio.Task[None] | None = None
+        self._ai_version: int | None = None
+        self._sync_task: asyncio.Task[None] | None = None
+        #: How many watch the game (not its players), as last told (``watching.py``).
+        self.spectators: int | None = None
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def has_subscribers(self) -> bool:
+        return bool(self._subscribers)
+
+    @property
+    def watcher_identities(self) -> set[Actor]:
+        """Who watches the game on this node (players included; anonymous sockets not)."""
+        return {s.identity for s in self._subscribers if s.identity is not None}
+
+    # ------------------------------------------------------------------ commands
+
+    async def submit(self, command: Command) -> list[Event]:
+        """Apply ``command``; return its events (a lone ``Rejected`` when refused).
+
+        Raises CommitError when the database could not store the change (which then did not
+        happen) and ActorClosedError when this actor was evicted.
+        """
+        arrived = time.perf_counter()
+        current_game.set(self.id)
+        async with self._lock:
+            if self.closed:
+                raise ActorClosedError(self.id)
+            now = self._services.time.now()
+            game, events = apply(self.game, command, now)
+            if events and not isinstance(events[0], Rejected):
+                try:
+                    await self._commit(game, events, now)
+                except CommitError:
+                    self._retry_at = now + RETRY_AFTER_FAILURE
+                    raise
+                if isinstance(command, Move):
+                    metrics = self._services.metrics
+                    metrics.moves.inc()
+                    metrics.move_latency.observe(time.perf_counter() - arrived)
+        self.schedule()
+        if self.game.status.is_over and not self._subscribers:
+            self._registry.evict(self)  # e.g. ended by a timer after everyone left
+        return events
+
+    async def _commit(self, game: Game, events: list[Event], now: float) -> None:
+        before = self.game
+        dicts = [event.to_dict() for event in events]
+        rematch = None
+        for event in events:
+            if isinstance(event, RematchCreated):
+                rematch = new_game(event.spec, game_id=new_game_id(), now=now)
+        finished = game.status.is_over and not before.status.is_over
+        write = GameWrite(game, before.version, dicts, finished=finished, rematch=rematch)
+        await self._services.store.commit(write)
+        # Stored: from here on, the change is real and everyone may hear of it.
+        self.game = game
+        texts = [dumps(d) for d in dicts]
+        if rematch is not None:
+            self.rematch_id = rematch.id
+            ready = {
+                "type": "rematch_ready",
+                "game_id": game.id,
+                "version": game.version,
+                "new_game_id": rematch.id,
+            }
+            texts.append(dumps(ready))
+        for text in texts:
+            self._recent.append((game.version, text))
+        self.broadcast(texts)
+        if rematch is not None:
+            self._registry.adopt(rematch)
+        self._registry.notify_players(game, events)
+        for listener in self._registry.commit_listeners:
+            listener(game, events)
+
+    def broadcast(
+        self, texts: Iterable[str], *, notice: bool = False, audience: Audience | None = None
+    ) -> None:
+        """Send ``texts`` (the events of the current version, or a ``notice`` that is no
+        event) to every socket watching the game, here and on other nodes; with an
+        ``audience``, only to the sockets it admits (a chat room's readers)."""
+        texts = list(texts)
+        for subscriber in list(self._subscribers):
+            if audience is not None and not audience.admits(subscriber.identity):
+                continue
+            for text in texts:
+                subscriber.deliver(text)
+        if (cluster := self._services.cluster) is not None:
+            cluster.publish(self.id, self.game.version, texts, notice, audience)
+
+    # ------------------------------------------------------------------ subscribers
+
+    def subscribe(self, subscriber: Subscriber, since: int | None = None) -> list[str]:
+        """Add ``subscriber``; return what it must be sent first: the events after version
+        ``since`` when they are still in memory, else a full state. No await happens between
+        the snapshot and the subscription, so no event can fall between them."""
+        self._subscribers.add(subscriber)
+        self.schedule()
+        game = self.game
+        if since is not None and 0 <= since <= game.version:
+            missed = [text for version, text in self._recent if version > since]
+            oldest = self._recent[0][0] if self._recent else game.version + 1
+            if since == game.version or oldest <= since + 1:
+                return missed
+        return [dumps(self.state_message(subscriber.identity))]
+
+    def subscribe_all(self, seen: dict[Subscriber, int]) -> None:
+        """Subscribe several at once (each to what it missed since the version it saw)."""
+        self._subscribers.update(seen)  # first all, so none looks gone to the others
+        for subscriber, version in seen.items():
+            for text in self.subscribe(subscriber, version):
+                subscriber.deliver(text)
+
+    async def open(self, subscriber: Subscriber, since: int | None = None) -> list[str]:
+        """:meth:`subscribe`, as a game on another node is subscribed to (awaited)."""
+        return self.subscribe(subscriber, since)
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self._subscribers.discard(subscriber)
+        self.schedule()
+        if not self._subscribers and self.game.status.is_over:
+            self._registry.evict(self)
+
+    def state_message(self, identity: Actor | None) -> dict[str, Any]:
+        return state_message(self.game, self.rematch_id, identity, self._services.time.now())
+
+    def _connected(self, color: int) -> bool:
+        player = self.game.players[color]
+        if player is None:
+            return False
+        if any(s.identity == player.identity for s in self._subscribers):
+            return True
+        cluster = self._services.cluster
+        return cluster is not None and cluster.is_connected_elsewhere(self.id, player.identity)
+
+    def _connection_commands(self) -> list[Command]:
+        game = self.game
+        commands: list[Command] = []
+        for color, player in enumerate(game.players):
+            if player is None or player.is_ai:
+                continue
+            connected = self._connected(color)
+            if game.status is GameStatus.CREATED and connected and not game.ready[color]:
+                commands.append(Join(actor=player.identity, color=color))
+            elif game.status is GameStatus.STARTED:
+                away = game.disconnected_since[color] is not None
+                if connected and away:
+                    commands.append(Reconnected(color=color))
+                elif not connected and not away:
+                    commands.append(Disconnected(color=color))
+        return commands
+
+    async def _sync_connections(self, commands: list[Command]) -> None:
+        try:
+            for command in commands:
+                await self.submit(command)
+        except (CommitError, ActorClosedError):
+            pass
+        finally:
+            self._sync_task = None
+        if self._retry_at <= self._services.time.now():
+            self.schedule()
+
+    # ------------------------------------------------------------------ what runs by itself
+
+    def schedule(self) -> None:
+        """Arm the timer for the next deadline, start the AI's move, report connections."""
+        if self.closed:
+            return
+        game = self.game
+        now = self._services.time.now()
+        deadline = next_deadline(game, now)
+        if deadline is not None:
+            deadline = max(deadline, self._retry_at)
+        if deadline != self._timer_deadline or self._timer is None:
+            current = asyncio.current_task()
+            if self._timer is not None and self._timer is not current:
+                self._timer.cancel()
+            self._timer, self._timer_deadline = None, deadline
+            if deadline is not None:
+                self._timer = asyncio.create_task(self._tick_at(deadline))
+        if (
+            game.status is GameStatus.STARTED
+            and game.is_ai_seat(game.turn)
+            and self._ai_version != game.version
+        ):
+            self._ai_version = game.version
+            if self._ai_task is not None and self._ai_task is not asyncio.current_task():
+                self._ai_task.cancel()
+            self._ai_task = asyncio.create_task(self._play_ai(game))
+        if self._sync_task is None and (commands := self._connection_commands()):
+            self._sync_task = asyncio.create_task(self._sync_connections(commands))
+        report_spectators(self, self._services.cluster)
+
+    async def _tick_at(self, deadline: float) -> None:
+        current_game.set(self.id)
+        await self._services.time.sleep_until(deadline)
+        self._timer, self._timer_deadline = None, None  # spent: the next one is armed anew
+        try:
+            await self.submit(Tick())
+        except (CommitError, ActorClosedError):
+            self.schedule()
+
+    def _ai_movetime(self, game: Game, now: float) -> float:
+        movetime = self._services.settings.ai_movetime
+        clock = game.clock
+        if clock is not None:
+            if clock.control.per_move is not None:
+                movetime = min(movetime, clock.control.per_move * 0.4)
+            left = clock.remaining(game.turn, max(now, clock.turn_started or now))
+            if math.isfinite(left):
+                movetime = min(movetime, left / 25 + clock.control.increment * 0.5)
+        return max(0.02, movetime)
+
+    async def _play_ai(self, game: Game) -> None:
+        current_game.set(self.id)
+        player = game.players[game.turn]
+        assert player is not None and player.ai_level is not None
+        asked_at = self._services.time.now()
+        movetime = self._ai_movetime(game, asked_at)
+        request = AiRequest(
+            rules=game.rules.to_mapping(),
+            start_fen=game.start_fen,
+            moves=tuple(m.move for m in game.moves),
+            level=player.ai_level,
+            movetime=movetime,
+            game_id=game.id,
+            version=game.version,
+        )
+        metrics = self._services.metrics
+        # A busy AI answers within its deadline (it thinks less); only a dead or unreachable
+        # one runs past this.
+        limit = 2 * movetime + 0.5 + self._services.settings.ai_timeout_margin
+        try:
+            found = await asyncio.wait_for(self._services.ai.choose_move(request), limit)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The game must go on: with no engine to answer, a random legal move (counted).
+            log.exception("no engine answered in game %s; playing a random move", game.id)
+            metrics.random_fallbacks.inc()
+            move = random_move(game.board())
+        else:
+            move = found.move
+            self._report_effort(game, found)
+        await self._pace_reply(asked_at, movetime)
+        command = Move(actor=AiPlayer(player.ai_level), move=move, expected_version=game.version)
+        try:
+            await self.submit(command)
+        except (CommitError, ActorClosedError):
+            self._ai_version = None  # think again when the timer retries
+        finally:
+            if self._ai_task is asyncio.current_task():
+                self._ai_task = None
+
+    async def _pace_reply(self, asked_at: float, movetime: float) -> None:
+        """Let a quick answer wait until a natural moment after the player's move (a random
+        pause from ``ai_reply_pace``), no longer than the search itself may think, so that
+        the pause never costs the computer's clock more than its own thinking would."""
+        low, high = self._services.settings.ai_reply_pace
+        if high <= 0:
+            return
+        pause = min(random.uniform(low, high), movetime)
+        wait = asked_at + pause - self._services.time.now()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    def _report_effort(self, game: Game, found: AiMove) -> None:
+        metrics = self._services.metrics
+        metrics.ai_wait.labels(node=metrics.node, kind="move").observe(found.waited)
+        metrics.ai_search.labels(node=metrics.node, kind="move").observe(found.movetime)
+        if found.reduced:
+            metrics.effort_reductions.labels(node=metrics.node, kind="move").inc()
+            # Not an event of the game (nothing to store or replay): a word to its players.
+            busy = {
+                "type": "ai_busy",
+                "game_id": game.id,
+                "version": game.version,
+                "movetime": found.movetime,
+                "asked": found.asked,
+            }
+            self.broadcast([dumps(busy)], notice=True)
+
+    def cut_off_subscribers(self) -> None:
+        for subscriber in list(self._subscribers):
+            subscriber.cut_off_now()
+
+    def close(self) -> None:
+        self.closed = True
+        for task in (self._timer, self._ai_task, self._sync_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+
+class ActorRegistry:
+    """The live games' actors, loaded from the database on first use."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self._actors: dict[str, GameActor] = {}
+        self._loading: dict[str, asyncio.Future[GameActor | None]] = {}
+        #: Account id → its bot event streams (game starts and the like).
+        self.account_streams: dict[int, set[Subscriber]] = {}
+        #: Player key (``account:7``, ``guest:ID``) → its site sockets (``/ws/site``) here.
+        self.player_sockets: dict[str, set[Subscriber]] = {}
+        #: Called with each committed game and its events (after the broadcast); must not
+        #: block or raise (e.g. correspondence.py's your-turn notifications).
+        self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []
+
+    def __len__(self) -> int:
+        return len(self._actors)
+
+    def active_ai_games(self, now: float) -> int:
+        """Games against the computer being played here now: not over, and someone at the
+        board (or created within the last minute, while its player connects)."""
+        return sum(
+            1
+            for actor in self._actors.values()
+            if actor.game.mode is Mode.VS_AI
+            and not actor.game.status.is_over
+            and (actor.has_subscribers or actor.game.created_at > now - 60)
+        )
+
+    async def get(self, game_id: str) -> GameActor | RemoteGame | None:
+        """The game's actor, loaded on first use; in a cluster, the actor when this node owns
+        the game (or could claim it), else a handle on the owner's."""
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        if (actor := self._actors.get(game_id)) is not None:
+            return actor
+        cluster = self.services.cluster
+        if cluster is not None and not await cluster.acquire(game_id):
+            exists = await self.services.db.read(lambda s: repo.game_exists(s, game_id))
+            return cluster.handle(game_id) if exists else None
+        return await self._load(game_id)
+
+    async def local(self, game_id: str) -> GameActor | None:
+        """The game's actor if it runs on this node now."""
+        return self._actors.get(game_id)
+
+    async def _load(self, game_id: str) -> GameActor | None:
+        if (loading := self._loading.get(game_id)) is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[GameActor | None] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+            cluster = self.services.cluster
+            actor = None
+            if loaded is not None:
+                game, row = loaded
+                if cluster is not None:  # another node may have held it until it died
+                    down_at = await self._owner_gone_at(cluster, game)
+                    if down_at is not None:
+                        game = await self._resume(game, down_at, self.services.time.now())
+                actor = self._add(
+                    game,
+                    public=row.public,
+                    rematch_id=row.rematch_id,
+                    before_start=None if cluster is None else cluster.adopt_sockets,
+                )
+                if cluster is not None:
+                    await cluster.confirm(game_id)
+            elif cluster is not None:
+                await cluster.release(game_id)
+            future.set_result(actor)
+            return actor
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved here, so an unawaited future logs nothing
+            raise
+        finally:
+            del self._loading[game_id]
+
+    async def _owner_gone_at(self, cluster: Cluster, game: Game) -> float | None:
+        """When the node that ran ``game`` before stopped looking after it (None: nothing to
+        take off its clocks — this node ran it, or it has not started)."""
+        previous = await cluster.previous_owner(game.id)
+        if previous is not None:
+            return None if previous == cluster.node else await cluster.beat_of(previous)
+        if game.status is not GameStatus.STARTED:
+            return None
+        # A game in progress that Redis knows no owner of: Redis lost its records (flushed,
+        # or restarted without persistence). Its owner was one of the nodes now dead (their
+        # heartbeats in the database are older than a lease), and stopped at the latest of
+        # their last beats — after a full restart of the site, when its last node stopped.
+        # Unless the game was played after that: then its owner was alive until just now.
+        beats = await self.services.db.read(repo.node_beats)
+        alive_since = self.services.time.now() - self.services.settings.lease_seconds
+        mine = repo.node_beat_key(cluster.node)
+        dead = [at for key, at in beats.items() if key != mine and at < alive_since]
+        if not dead or max(dead) < game.last_activity_at:
+            return None
+        return max(dead)
+
+    def _add(
+        self,
+        game: Game,
+        *,
+        public: bool,
+        rematch_id: str | None = None,
+        before_start: Callable[[GameActor], None] | None = None,
+    ) -> GameActor:
+        actor = GameActor(game, self.services, self, public=public, rematch_id=rematch_id)
+        self._actors[game.id] = actor
+        if before_start is not None:
+            before_start(actor)
+        actor.schedule()
+        return actor
+
+    async def create(self, game: Game, *, public: bool) -> GameActor:
+        """Store a new game (version 0), then give it an actor (here: this node owns it)."""
+        await self.services.store.commit(GameWrite(game, None, [], public=public))
+        if (cluster := self.services.cluster) is not None:
+            await cluster.acquire(game.id)
+            await cluster.confirm(game.id)
+        actor = self._add(game, public=public)
+        self.notify_players(game, [])
+        return actor
+
+    def adopt(self, game: Game) -> None:
+        """Give an actor to a game just stored by another actor's commit (a rematch)."""
+        if game.id not in self._actors:
+            if (cluster := self.services.cluster) is not None:
+                cluster.spawn(cluster.acquire(game.id))
+                cluster.spawn(cluster.confirm(game.id))
+            self._add(game, public=False)
+            self.notify_players(game, [])
+
+    async def submit(self, game_id: str, command: Command) -> list[Event] | None:
+        """Submit to the game's actor (None: no such game)."""
+        for _ in range(3):
+            actor = await self.get(game_id)
+            if actor is None:
+                return None
+            if isinstance(actor, RemoteGame):
+                raise ActorClosedError(game_id)  # owned elsewhere now: send it there
+            try:
+                return await actor.submit(command)
+            except ActorClosedError:
+                continue
+            finally:
+                if not actor.closed and not actor.has_subscribers and actor.game.status.is_over:
+                    self.evict(actor)  # loaded for this one command (e.g. a late rematch)
+        raise ActorClosedError(game_id)
+
+    async def load(self, game_id: str) -> tuple[Game, str | None] | None:
+        """A game and its rematch's id, without keeping it in memory when it is not live."""
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        if (actor := self._actors.get(game_id)) is not None:
+            return actor.game, actor.rematch_id
+        loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+        if loaded is None:
+            return None
+        game, row = loaded
+        return game, row.rematch_id
+
+    def evict(self, actor: GameActor) -> None:
+        if self._actors.get(actor.id) is actor:
+            del self._actors[actor.id]
+            if (cluster := self.services.cluster) is not None:
+                cluster.spawn(cluster.release(actor.id))
+        actor.close()
+
+    def drop(self, game_id: str) -> None:
+        """Stop running a game whose lease another node holds now; its sockets here are cut
+        off, to reconnect (and reach the game through its new owner)."""
+        actor = self._actors.pop(game_id, None)
+        if actor is not None:
+            actor.close()
+            actor.cut_off_subscribers()
+
+    def reschedule(self, game_id: str) -> None:
+        """Something about the game changed elsewhere (who is connected): look again."""
+        if (actor := self._actors.get(game_id)) is not None:
+            actor.schedule()
+
+    async def stored_view(
+        self, game_id: str, identity: Actor | None, since: int | None
+    ) -> tuple[list[str], int]:
+        """What a socket subscribing to a game owned elsewhere is sent first, read from the
+        database (the owner stores every change before telling anyone): the events after
+        ``since``, or a full state; and the version that brings it to."""
+        loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+        if loaded is None:
+            return [], -1
+        game, row = loaded
+        if since is not None and 0 <= since <= game.version:
+            payloads = await self.services.db.read(lambda s: repo.events_since(s, game_id, since))
+            versions = [int(json.loads(p)["version"]) for p in payloads]
+            return payloads, max([game.version, *versions])
+        now = self.services.time.now()
+        return [dumps(state_message(game, row.rematch_id, identity, now))], game.version
+
+    def notify_players(self, game: Game, events: list[Event]) -> None:
+        """Tell the seated accounts' bot event streams about a new or starting game."""
+        kinds = {e.type for e in events}
+        if events and not kinds & {"game_started", "game_finished", "player_joined"}:
+            return
+        kind = "game_created" if not events else "game_started"
+        if "game_finished" in kinds:
+            kind = "game_finished"
+        elif "game_started" not in kinds and events:
+            kind = "player_joined"
+        text = dumps({"type": kind, "game_id": game.id, "version": game.version})
+        cluster = self.services.cluster
+        for player in game.players:
+            if player is None or player.account_id is None:
+                continue
+            self.deliver_to_account(player.account_id, text)
+            if cluster is not None:  # the account's streams may be on other nodes too
+                cluster.publish_to_account(player.account_id, text)
+
+    def deliver_to_account(self, account_id: int, text: str) -> None:
+        """Send ``text`` to the account's bot event streams on this node."""
+        for stream in self.account_streams.get(account_id, ()):
+            stream.deliver(text)
+
+    def deliver_to_player(self, player_key: str, text: str) -> None:
+        """Send ``text`` to the player's site sockets on this node."""
+        for socket in self.player_sockets.get(player_key, ()):
+            socket.deliver(text)
+
+    async def recover(self, down_at: float | None) -> int:
+        """Load every game in progress or waiting for an opponent after a (re)start, skipping
+        the downtime on clocks; returns how many. Players are not connected yet: their grace
+        periods start now (the actors report them as disconnected). A game that ends on the
+        way (a deadline fell while the server was down) is stored and not kept in memory."""
+        now = self.services.time.now()
+        live = await self.services.db.read(repo.live_games)
+        for game, meta in live:
+            resumed = game if down_at is None else await self._resume(game, down_at, now)
+            if not resumed.status.is_over:
+                self._add(resumed, public=meta.public, rematch_id=meta.rematch_id)
+        return len(live)
+
+    async def _resume(self, game: Game, down_at: float, now: float) -> Game:
+        """``game`` after nobody looked after it from ``down_at`` to ``now`` (stored)."""
+        resumed, events = resume_after_downtime(game, down_at, now)
+        if events:
+            dicts = [e.to_dict() for e in events]
+            finished = resumed.status.is_over
+            await self.services.store.commit(
+                GameWrite(resumed, game.version, dicts, finished=finished)
+            )
+        return resumed
+
+    async def close(self) -> None:
+        for actor in list(self._actors.values()):
+            actor.close()
+        self._actors.clear()

@@ -1,0 +1,643 @@
+"""Several server nodes sharing one PostgreSQL and one Redis: a layer around the actors.
+
+Each live game has exactly one owner node at a time, the node holding its lease in Redis
+(``dsq:lease:GAME``, renewed every third of its life by a thread of its own, so that a busy
+event loop does not lose its games). Only the owner runs the game's actor:
+it alone applies commands, runs the clocks and asks for AI moves, exactly as a single server
+does. Around that:
+
+* **forwarding**: a command that reaches another node (its player's socket is there) is
+  validated there, then sent to the owner over the owner's node channel (``dsq:node:NODE``),
+  which answers on the sender's; it is never applied anywhere else;
+* **fan-out**: the owner publishes everything it broadcasts on the game's channel
+  (``dsq:game:GAME``), with the game's version; a node with sockets to a game it does not own
+  holds a :class:`RemoteGame` that subscribes to the channel and delivers to its sockets;
+* **presence**: such a node records which players it has at the board in
+  ``dsq:presence:GAME`` and tells the owner, so that the owner's actor sees a player connected
+  to any node (grace periods, a game's start);
+* **takeover**: every node looks at the database's live games every ``claim_interval``, and
+  claims any whose lease has lapsed (its owner died): it loads the game with the time the owner
+  was gone taken off the clocks (from the dead node's last heartbeat), and its sockets to the
+  game move to the new actor. On a clean stop (SIGTERM) a node closes its actors and gives its
+  leases up, so that another node takes its games over at once.
+
+The database stays the truth: the owner stores every change before it is broadcast, so a node
+that takes a game over, or a socket that (re)subscribes, reads it from there. The pure domain
+core knows nothing of this; the actors reach it through three hooks (``publish``,
+``is_connected_elsewhere``, and the registry's claim on first use).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import redis
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from doushouqi.server.domain import Actor, identity_from_dict
+from doushouqi.server.infra.redis_close import close_now
+from doushouqi.server.live.audience import Audience
+
+if TYPE_CHECKING:
+    from doushouqi.server.live.actors import ActorRegistry, GameActor, Subscriber
+
+__all__ = ["Cluster", "ClusterUnavailable", "RemoteGame", "node_id"]
+
+log = logging.getLogger(__name__)
+
+#: Renew leases (and beat) this many times per lease life.
+_RENEWALS_PER_LEASE = 3
+#: The lease keeper stops renewing once the event loop has not run for this many lease lives
+#: (it is stuck, not just busy): the node's games then go to the other nodes.
+_LOOP_STALL_LEASES = 5
+#: How long a forwarded command waits for the owner's answer.
+FORWARD_TIMEOUT = 5.0
+
+# Extend our lease only while it is ours: KEYS[1] lease, ARGV[1] node, ARGV[2] milliseconds.
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+# Give a lease up only while it is ours.
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+#: Handles a forwarded command on the owner: (game id, message, principal) → replies.
+CommandHandler = Callable[
+    [str, dict[str, Any], dict[str, Any]], Awaitable[list[dict[str, Any]] | None]
+]
+
+
+def node_id(name: str) -> str:
+    """A name for this process that no other node shares (several may run on one host)."""
+    return f"{name}-{secrets.token_hex(3)}"
+
+
+def _lease(game_id: str) -> str:
+    return f"dsq:lease:{game_id}"
+
+
+def _game_channel(game_id: str) -> str:
+    return f"dsq:game:{game_id}"
+
+
+def _node_channel(node: str) -> str:
+    return f"dsq:node:{node}"
+
+
+#: Every node's bot event streams hear of their accounts' games here (from any owner).
+ACCOUNTS_CHANNEL = "dsq:accounts"
+
+
+def _presence(game_id: str) -> str:
+    return f"dsq:presence:{game_id}"
+
+
+OWNERS = "dsq:owners"  # game → the node that last held its lease
+BEATS = "dsq:beats"  # node → its last heartbeat (epoch seconds)
+AI_GAMES = "dsq:ai_games"  # node → {"n": its games against the computer in play, "t": when}
+
+
+class ClusterUnavailable(Exception):
+    """Redis did not answer in time: the client should try again (another node may be
+    taking the game over)."""
+
+
+class RemoteGame:
+    """A game owned by another node, as this node's sockets see it: its events arrive on the
+    game's channel, its commands go to the owner."""
+
+    def __init__(self, cluster: Cluster, game_id: str) -> None:
+        self.cluster = cluster
+        self.id = game_id
+        self.version = -1
+        self.subscribers: dict[Subscriber, int] = {}  # → the version it has seen
+
+    async def open(self, subscriber: Subscriber, since: int | None) -> list[str]:
+        """Subscribe ``subscriber``; return what it must be sent first (as ``GameActor``):
+        read from the database once the channel is listened to, so nothing falls between."""
+        await self.cluster.listen(self)
+        texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
+        self.version = max(self.version, version)
+        self.subscribers[subscriber] = version
+        try:
+            await self.cluster.report_presence(self)
+        except RedisError as exc:
+            self.subscribers.pop(subscriber, None)
+            raise ClusterUnavailable(f"cannot follow game {self.id}: {exc!r}") from exc
+        return texts
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self.subscribers.pop(subscriber, None)
+        self.cluster.spawn(self.cluster.report_presence(self))
+        if not self.subscribers:
+            self.cluster.forget(self)
+
+    def deliver(
+        self, version: int, texts: list[str], notice: bool, audience: Audience | None = None
+    ) -> None:
+        """Hand a broadcast on: events newer than a socket has seen (its snapshot may already
+        hold them), and notices (``ai_busy``) of the version it is at; with an ``audience``,
+        only to the sockets it admits."""
+        self.version = max(self.version, version)
+        for subscriber, seen in list(self.subscribers.items()):
+            if audience is not None and not audience.admits(subscriber.identity):
+                continue
+            if version > seen or (notice and version == seen):
+                for text in texts:
+                    subscriber.deliver(text)
+                self.subscribers[subscriber] = max(seen, version)
+
+
+class Cluster:
+    """This node's membership: leases, forwarding, fan-out, presence and takeover."""
+
+    def __init__(
+        self,
+        redis_url: str,
+        node: str,
+        *,
+        lease_seconds: float = 6.0,
+        claim_interval: float = 1.0,
+    ) -> None:
+        self.node = node
+        # A blocking pool: under load a call waits for a free connection instead of failing.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url, decode_responses=True, max_connections=64, timeout=FORWARD_TIMEOUT
+        )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
+        self.lease_ms = int(lease_seconds * 1000)
+        #: Seconds between beats: lease renewals, presence and AI-game reports.
+        self.beat_seconds = lease_seconds / _RENEWALS_PER_LEASE
+        self.claim_interval = claim_interval
+        self.owned: set[str] = set()
+        self.remote: dict[str, RemoteGame] = {}
+        self._presence: dict[str, frozenset[Actor]] = {}  # owned game → players elsewhere
+        self._replies: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
+        self._outbox: list[tuple[str, str]] = []  # (channel, message) to publish together
+        #: game → (its owner, until when we trust that without asking Redis again).
+        self._owners: dict[str, tuple[str, float]] = {}
+        self._pubsub = self.redis.pubsub()
+        #: Channel → set once Redis has confirmed our subscription to it.
+        self._subscribed: dict[str, asyncio.Event] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[None]] = []
+        self.registry: ActorRegistry | None = None
+        self.on_command: CommandHandler | None = None
+        #: Live game ids in the database, read by :meth:`start`'s caller.
+        self.live_game_ids: Callable[[], Awaitable[list[str]]] | None = None
+        #: Games against the computer the other nodes run (as of the last presence refresh).
+        self.ai_games_elsewhere = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_seen = time.monotonic()  # when the event loop last ran the presence loop
+        self._stopping = threading.Event()
+        self._keeper = threading.Thread(
+            target=self._keep_leases, args=(redis_url,), name=f"leases-{node}", daemon=True
+        )
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self, registry: ActorRegistry) -> None:
+        self.registry = registry
+        self._loop = asyncio.get_running_loop()
+        await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
+        await self.redis.hset(BEATS, self.node, repr(time.time()))
+        self._loops = [
+            asyncio.create_task(self._read()),
+            asyncio.create_task(self._presence_loop()),
+            asyncio.create_task(self._claim_loop()),
+        ]
+        self._keeper.start()
+
+    async def stop(self) -> None:
+        """Stop looking after games and give their leases up (the registry has closed its
+        actors): other nodes take them over at their next claim. Bounded: a connection that
+        redis-py cannot close cleanly is dropped, never waited on."""
+        self._stopping.set()
+        for task in self._loops:
+            task.cancel()
+        if self._loops:
+            await asyncio.wait(self._loops, timeout=FORWARD_TIMEOUT)
+        if self._keeper.is_alive():
+            await asyncio.to_thread(self._keeper.join, FORWARD_TIMEOUT)
+        with contextlib.suppress(RedisError, TimeoutError):
+            async with asyncio.timeout(FORWARD_TIMEOUT):
+                for game_id in list(self.owned):
+                    await self.release(game_id)
+                await self.redis.hdel(AI_GAMES, self.node)
+        for task in list(self._tasks):
+            task.cancel()
+        close_now(self.redis)
+
+    def spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in the background (fire and forget, errors logged)."""
+
+        async def run() -> None:
+            try:
+                await work
+            except RedisError:
+                log.warning("redis unavailable; will retry at the next beat")
+            except Exception:
+                log.exception("cluster task failed")
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ leases
+
+    async def acquire(self, game_id: str) -> bool:
+        """Become the game's owner if nobody is; True when this node owns it now."""
+        if game_id in self.owned:
+            return True
+        if not await self.redis.set(_lease(game_id), self.node, nx=True, px=self.lease_ms):
+            return False
+        self.owned.add(game_id)
+        return True
+
+    async def previous_owner(self, game_id: str) -> str | None:
+        """The node that last ran the game (None: Redis holds no record of it)."""
+        owner = await self.redis.hget(OWNERS, game_id)
+        return None if owner is None else str(owner)
+
+    async def beat_of(self, node: str) -> float | None:
+        """When ``node`` last showed it was alive."""
+        beat = await self.redis.hget(BEATS, node)
+        return None if beat is None else float(beat)
+
+    async def confirm(self, game_id: str) -> None:
+        """Record this node as the game's owner (once its actor runs here)."""
+        await self.redis.hset(OWNERS, game_id, self.node)
+
+    async def release(self, game_id: str) -> None:
+        self.owned.discard(game_id)
+        self._presence.pop(game_id, None)
+        await self.redis.eval(_RELEASE, 1, _lease(game_id), self.node)
+
+    async def owner(self, game_id: str) -> str | None:
+        owner = await self.redis.get(_lease(game_id))
+        return None if owner is None else str(owner)
+
+    async def _presence_loop(self) -> None:
+        while True:
+            self._loop_seen = time.monotonic()
+            await asyncio.sleep(self.beat_seconds)
+            try:
+                await self._refresh_presence()
+                await self._share_ai_games()
+            except RedisError:
+                log.warning("redis unavailable: cannot refresh presence")
+            except Exception:
+                log.exception("could not refresh presence")
+
+    async def _share_ai_games(self) -> None:
+        """Publish how many games against the computer this node runs, and read the others'
+        (fresh ones only: a dead node's games are being taken over and counted again)."""
+        if self.registry is None:
+            return
+        mine = self.registry.active_ai_games(self.registry.services.time.now())
+        await self.redis.hset(AI_GAMES, self.node, json.dumps({"n": mine, "t": time.time()}))
+        reports = await self.redis.hgetall(AI_GAMES)
+        records = [json.loads(text) for node, text in reports.items() if node != self.node]
+        self.ai_games_elsewhere = sum(r["n"] for r in records if r["t"] >= self._stale_before())
+
+    def _stale_before(self) -> float:
+        """Reports (presence, AI games) older than this come from a node that missed three
+        beats: it is dead, or cut off."""
+        return time.time() - 3 * self.beat_seconds
+
+    def _keep_leases(self, url: str) -> None:
+        """The lease keeper (a thread with its own connection): beat and renew our leases on
+        time however busy the event loop is — a loop starved for a lease's life by a burst of
+        moves must not hand its games to other nodes, which would then be starved in turn."""
+        client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=FORWARD_TIMEOUT)
+        renew = client.register_script(_RENEW)
+        stall_limit = _LOOP_STALL_LEASES * self.lease_ms / 1000
+        try:
+            while not self._stopping.wait(self.beat_seconds):
+                if time.monotonic() - self._loop_seen > stall_limit:
+                    log.error("the event loop is stuck: letting this node's leases lapse")
+                    continue
+                try:
+                    self._renew_with(client, renew)
+                except RedisError:
+                    log.warning("redis unavailable: cannot renew leases")
+        finally:
+            client.close()
+
+    def _renew_with(self, client: redis.Redis, renew: Any) -> None:
+        games = self.owned.copy()  # one atomic copy: the loop may change the set meanwhile
+        pipe = client.pipeline(transaction=False)
+        pipe.hset(BEATS, self.node, repr(time.time()))
+        for game_id in games:
+            renew(keys=[_lease(game_id)], args=[self.node, self.lease_ms], client=pipe)
+        kept = pipe.execute()[1:]
+        lost = [game_id for game_id, ok in zip(games, kept, strict=True) if not ok]
+        if lost and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._lost_leases, lost)
+
+    def _lost_leases(self, games: list[str]) -> None:
+        for game_id in games:
+            if game_id in self.owned:
+                # Another node holds it now (we were cut off for a lease's life): stop acting.
+                log.error("lost the lease of game %s; leaving it to its new owner", game_id)
+                self.owned.discard(game_id)
+                if self.registry is not None:
+                    self.registry.drop(game_id)
+
+    async def _claim_loop(self) -> None:
+        while True:
+            # Spread the nodes' claims, so that one node does not take every orphan.
+            await asyncio.sleep(self.claim_interval * random.uniform(0.5, 1.5))
+            try:
+                await self._claim_orphans()
+            except RedisError:
+                log.warning("redis unavailable: cannot look for orphaned games")
+            except Exception:
+                log.exception("could not look for orphaned games")
+
+    async def _claim_orphans(self) -> None:
+        if self.live_game_ids is None or self.registry is None:
+            return
+        candidates = [g for g in await self.live_game_ids() if g not in self.owned]
+        if not candidates:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in candidates:
+                pipe.exists(_lease(game_id))
+            held = await pipe.execute()
+        for game_id, exists in zip(candidates, held, strict=True):
+            if not exists:
+                await self.registry.get(game_id)  # claims it, if no other node was quicker
+
+    # ------------------------------------------------------------------ fan-out
+
+    def publish(
+        self,
+        game_id: str,
+        version: int,
+        texts: list[str],
+        notice: bool,
+        audience: Audience | None = None,
+    ) -> None:
+        """Send what the owner broadcast to every other node's sockets (those ``audience``
+        admits, when there is one)."""
+        message = {"from": self.node, "v": version, "texts": texts, "notice": notice}
+        if audience is not None:
+            message["to"] = audience.to_dict()
+        self._send_later(_game_channel(game_id), json.dumps(message))
+
+    def publish_to_account(self, account_id: int, text: str) -> None:
+        """Send an account's event to its bot event streams on the other nodes."""
+        payload = json.dumps({"from": self.node, "account": account_id, "text": text})
+        self._send_later(ACCOUNTS_CHANNEL, payload)
+
+    def publish_to_player(self, player_key: str, text: str) -> None:
+        """Send a message to a player's site sockets on the other nodes (same channel as
+        the accounts' events: one fan-out for everything addressed to a person)."""
+        payload = json.dumps({"from": self.node, "player": player_key, "text": text})
+        self._send_later(ACCOUNTS_CHANNEL, payload)
+
+    def _send_later(self, channel: str, payload: str) -> None:
+        """Publish soon, together with whatever else is published until then: one pipeline
+        (one round trip) for all the events of a burst of moves, in their order."""
+        self._outbox.append((channel, payload))
+        if len(self._outbox) == 1:
+            self.spawn(self._send_outbox())
+
+    async def _send_outbox(self) -> None:
+        await asyncio.sleep(0)  # let the rest of this loop iteration's events join
+        batch, self._outbox = self._outbox, []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for channel, payload in batch:
+                pipe.publish(channel, payload)
+            await pipe.execute()
+
+    async def listen(self, remote: RemoteGame) -> None:
+        """Subscribe to the game's channel; return once Redis has confirmed it, so that every
+        change stored after this is heard. Raises :class:`ClusterUnavailable` when Redis does
+        not confirm (it is away): the next call subscribes again."""
+        channel = _game_channel(remote.id)
+        self.remote[remote.id] = remote
+        confirmed = self._subscribed.setdefault(channel, asyncio.Event())
+        try:
+            if not confirmed.is_set():
+                await self._pubsub.subscribe(channel)  # again, if an earlier try was lost
+            await asyncio.wait_for(confirmed.wait(), FORWARD_TIMEOUT)
+        # RuntimeError: redis-py's, while another task reconnects (see _resubscribe).
+        except (RedisError, RuntimeError, TimeoutError) as exc:
+            raise ClusterUnavailable(f"cannot follow game {remote.id}: {exc!r}") from exc
+
+    def forget(self, remote: RemoteGame) -> None:
+        if self.remote.get(remote.id) is remote:
+            del self.remote[remote.id]
+            self._owners.pop(remote.id, None)
+            self._unlisten(remote.id)
+
+    def _unlisten(self, game_id: str) -> None:
+        channel = _game_channel(game_id)
+        if self._subscribed.pop(channel, None) is not None:
+            self.spawn(self._pubsub.unsubscribe(channel))
+
+    def handle(self, game_id: str) -> RemoteGame:
+        """This node's handle on a game another node owns."""
+        return self.remote.get(game_id) or RemoteGame(self, game_id)
+
+    def adopt_sockets(self, actor: GameActor) -> None:
+        """This node now owns a game it had sockets to: they watch the actor from here on
+        (all at once, so that the actor never sees one of its players as gone)."""
+        remote = self.remote.pop(actor.id, None)
+        if remote is None:
+            return
+        self._unlisten(actor.id)
+        subscribers, remote.subscribers = remote.subscribers, {}
+        actor.subscribe_all(subscribers)
+
+    async def snapshot(
+        self, game_id: str, identity: Actor | None, since: int | None
+    ) -> tuple[list[str], int]:
+        if self.registry is None:
+            raise RuntimeError("the cluster has not started")
+        return await self.registry.stored_view(game_id, identity, since)
+
+    # ------------------------------------------------------------------ presence
+
+    def _presence_record(self, remote: RemoteGame) -> str:
+        identities = sorted(
+            {json.dumps(s.identity.to_dict()) for s in remote.subscribers if s.identity}
+        )
+        return json.dumps({"t": time.time(), "ids": identities})
+
+    async def report_presence(self, remote: RemoteGame) -> None:
+        """Record the players this node has at the board of ``remote``; tell its owner (who
+        otherwise sees it at its next beat)."""
+        await self.redis.hset(_presence(remote.id), self.node, self._presence_record(remote))
+        owner = await self.owner(remote.id)
+        if owner is not None and owner != self.node:
+            message = json.dumps({"op": "presence", "game": remote.id})
+            await self.redis.publish(_node_channel(owner), message)
+
+    def is_connected_elsewhere(self, game_id: str, identity: Actor) -> bool:
+        return identity in self._presence.get(game_id, frozenset())
+
+    def present_elsewhere(self, game_id: str) -> frozenset[Actor]:
+        """Everyone other nodes have at the board of a game we own (players and spectators)."""
+        return self._presence.get(game_id, frozenset())
+
+    async def _refresh_presence(self, only: str | None = None) -> None:
+        """Re-read who is at the board of our games on other nodes, and keep our own records
+        of our sockets to others' games fresh (a dead node's records go stale): each in one
+        pipeline, however many games."""
+        games = [only] if only is not None else list(self.owned)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if only is None:
+                for remote in list(self.remote.values()):
+                    pipe.hset(_presence(remote.id), self.node, self._presence_record(remote))
+            for game_id in games:
+                pipe.hgetall(_presence(game_id))
+            answers = await pipe.execute()
+        stale_before = self._stale_before()
+        for game_id, records in zip(games, answers[len(answers) - len(games) :], strict=True):
+            present: set[Actor] = set()
+            for node, text in records.items():
+                record = json.loads(text)
+                if node != self.node and record["t"] >= stale_before:
+                    present.update(identity_from_dict(json.loads(i)) for i in record["ids"])
+            if frozenset(present) != self._presence.get(game_id, frozenset()):
+                self._presence[game_id] = frozenset(present)
+                if self.registry is not None:
+                    self.registry.reschedule(game_id)
+
+    # ------------------------------------------------------------------ forwarding
+
+    async def forward(
+        self, game_id: str, message: dict[str, Any], principal: dict[str, Any]
+    ) -> list[dict[str, Any]] | None:
+        """Have the game's owner handle ``message``; its replies, or None when no owner
+        answered (gone, or the lease is changing hands)."""
+        owner = await self._cached_owner(game_id)
+        if owner is None or owner == self.node:
+            return None
+        request_id = secrets.token_hex(8)
+        future: asyncio.Future[list[dict[str, Any]]] = asyncio.get_running_loop().create_future()
+        self._replies[request_id] = future
+        request = {
+            "op": "command",
+            "id": request_id,
+            "from": self.node,
+            "game": game_id,
+            "message": message,
+            "principal": principal,
+        }
+        replies = None
+        try:
+            if await self.redis.publish(_node_channel(owner), json.dumps(request)):
+                replies = await asyncio.wait_for(future, FORWARD_TIMEOUT)
+            # else nobody listens there: the owner is gone
+        except TimeoutError:
+            pass
+        finally:
+            self._replies.pop(request_id, None)
+        if replies is None:  # not the owner (any more): ask Redis next time
+            self._owners.pop(game_id, None)
+        return replies
+
+    async def _cached_owner(self, game_id: str) -> str | None:
+        """The game's owner, asked of Redis at most once a beat while commands keep being
+        forwarded to it (a stale answer only costs one ``unavailable`` and a new look)."""
+        now = time.monotonic()
+        cached = self._owners.get(game_id)
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        owner = await self.owner(game_id)
+        if owner is None:
+            self._owners.pop(game_id, None)
+        else:
+            self._owners[game_id] = (owner, now + self.beat_seconds)
+        return owner
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        game_id = request["game"]
+        if game_id in self.owned and self.on_command is not None:
+            replies: list[dict[str, Any]] | None = await self.on_command(
+                game_id, request["message"], request["principal"]
+            )
+        else:
+            replies = None  # not ours (any more): the sender looks the owner up again
+        answer = {"op": "reply", "id": request["id"], "replies": replies}
+        self._send_later(_node_channel(request["from"]), json.dumps(answer))
+
+    # ------------------------------------------------------------------ the channel reader
+
+    async def _read(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except Exception as exc:  # RedisError, or redis-py's state after one: read on
+                log.warning("redis unavailable: the cluster channels are silent (%r)", exc)
+                await asyncio.sleep(1.0)
+                await self._resubscribe()
+                continue
+            if message is None:
+                continue
+            if message.get("type") == "subscribe":
+                if (confirmed := self._subscribed.get(message["channel"])) is not None:
+                    confirmed.set()
+                continue
+            if message.get("type") != "message":
+                continue
+            try:
+                self._dispatch(message["channel"], json.loads(message["data"]))
+            except Exception:
+                log.exception("bad cluster message on %s", message.get("channel"))
+
+    async def _resubscribe(self) -> None:
+        # redis-py may refuse with a RuntimeError while another task's call is reconnecting
+        # the same connection: the reader then tries again at its next turn.
+        try:
+            await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
+            for game_id in list(self.remote):
+                await self._pubsub.subscribe(_game_channel(game_id))
+        except (RedisError, RuntimeError) as exc:
+            log.warning("could not subscribe again yet (%r)", exc)
+
+    def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
+        if channel == ACCOUNTS_CHANNEL:
+            if data["from"] != self.node and self.registry is not None:
+                if "player" in data:
+                    self.registry.deliver_to_player(str(data["player"]), str(data["text"]))
+                else:
+                    self.registry.deliver_to_account(int(data["account"]), str(data["text"]))
+            return
+        if channel.startswith("dsq:game:"):
+            remote = self.remote.get(channel.removeprefix("dsq:game:"))
+            if remote is not None and data["from"] != self.node:
+                audience = Audience.from_dict(data["to"]) if "to" in data else None
+                notice = bool(data.get("notice"))
+                remote.deliver(int(data["v"]), list(data["texts"]), notice, audience)
+            return
+        op = data.get("op")
+        if op == "command":
+            self.spawn(self._serve(data))
+        elif op == "reply":
+            future = self._replies.get(data["id"])
+            if future is not None and not future.done():
+                future.set_result(data["replies"])
+        elif op == "presence" and data["game"] in self.owned:
+            self.spawn(self._refresh_presence(only=data["game"]))

@@ -1,0 +1,390 @@
+"""The game protocol: typed client messages, dispatched through a table, and the websocket.
+
+Clients send JSON objects tagged by ``type``; each is validated by a pydantic model (unknown
+fields, wrong types and oversized values are refused) and handled by the function that
+:data:`DISPATCH` gives for its model. The same messages are accepted over REST
+(``POST /api/games/{id}/commands``), so bots and scripts need no websocket.
+
+Server → client messages are the domain events (``move_made``, ``game_finished``, …) plus
+``state`` (a full snapshot), ``rejected`` (a refused command, to its sender only), ``error``
+(a message that could not be understood), ``ack``, ``pong`` and ``rematch_ready``. Every one
+carries the game's ``version``; a client that sees a gap sends ``sync`` with its last version
+(or reconnects with ``?since=VERSION``) and receives what it missed, or a fresh ``state``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from redis.exceptions import RedisError
+from starlette.websockets import WebSocketState
+
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.chat.service import greeting, handle_chat
+from doushouqi.server.context import AppContext, context_of
+from doushouqi.server.db.gamestore import CommitError
+from doushouqi.server.domain import (
+    Abort,
+    AcceptDraw,
+    AcceptTakeback,
+    ClaimDraw,
+    ClaimVictory,
+    Command,
+    DeclineDraw,
+    DeclineTakeback,
+    Join,
+    Move,
+    OfferDraw,
+    Rejected,
+    Rematch,
+    RequestTakeback,
+    Resign,
+)
+from doushouqi.server.infra.guards import is_cross_origin
+from doushouqi.server.infra.json_input import BadJsonError, parse_json
+from doushouqi.server.infra.logcontext import current_game
+from doushouqi.server.infra.ratelimit import TokenBucket
+from doushouqi.server.live.actors import (
+    ActorClosedError,
+    GameActor,
+    Subscriber,
+    dumps,
+    state_message,
+)
+from doushouqi.server.live.cluster import ClusterUnavailable, RemoteGame
+
+__all__ = ["CLIENT_MESSAGE", "DISPATCH", "ChatMessage", "Client", "dispatch", "router"]
+
+log = logging.getLogger(__name__)
+
+#: Client message types that become a domain command with no further data.
+ACTIONS: dict[str, type[Command]] = {
+    "resign": Resign,
+    "offer_draw": OfferDraw,
+    "accept_draw": AcceptDraw,
+    "decline_draw": DeclineDraw,
+    "abort": Abort,
+    "takeback": RequestTakeback,
+    "accept_takeback": AcceptTakeback,
+    "decline_takeback": DeclineTakeback,
+    "rematch": Rematch,
+    "claim_victory": ClaimVictory,
+    "claim_draw": ClaimDraw,
+}
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    #: Echoed in the ``ack`` or ``rejected`` reply, so a client can match replies to requests.
+    id: str | None = Field(default=None, max_length=64)
+
+
+class _GameCommand(_Message):
+    #: The game version the command was meant for; a replayed or outdated command is refused.
+    version: int | None = Field(default=None, ge=0)
+    #: The seat to act for (needed only by a player who holds both, on one screen).
+    color: Literal[0, 1] | None = None
+
+
+class MoveMessage(_GameCommand):
+    type: Literal["move"]
+    move: str = Field(max_length=16)
+
+
+class JoinMessage(_GameCommand):
+    type: Literal["join"]
+
+
+class ActionMessage(_GameCommand):
+    type: Literal[
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "abort",
+        "takeback",
+        "accept_takeback",
+        "decline_takeback",
+        "rematch",
+        "claim_victory",
+        "claim_draw",
+    ]
+
+
+class SyncMessage(_Message):
+    type: Literal["sync"]
+    version: int | None = Field(default=None, ge=0)
+
+
+class PingMessage(_Message):
+    type: Literal["ping"]
+
+
+class ChatMessage(_Message):
+    """A chat message: free ``text`` or a quick ``phrase`` code (see chat.py)."""
+
+    type: Literal["chat"]
+    room: Literal["players", "spectators"] | None = None
+    text: str | None = None
+    phrase: str | None = Field(default=None, max_length=32)
+
+
+ClientMessage = Annotated[
+    MoveMessage | JoinMessage | ActionMessage | SyncMessage | PingMessage | ChatMessage,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+@dataclass
+class Client:
+    """Who sent a message about which game, and where replies go (no subscriber: REST). The
+    game runs on this node (its actor) or on another (a handle on it, in a cluster)."""
+
+    ctx: AppContext
+    actor: GameActor | RemoteGame
+    principal: Principal | None
+    subscriber: Subscriber | None = None
+
+    def reply(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return {
+            "type": kind,
+            "game_id": self.actor.id,
+            "version": self.actor.version,
+            **fields,
+        }
+
+    def error(self, code: str, reason: str, message_id: str | None = None) -> dict[str, Any]:
+        return self.reply("error", code=code, reason=reason, id=message_id)
+
+
+def build_command(message: _GameCommand, principal: Principal) -> Command:
+    actor, color, version = principal.identity, message.color, message.version
+    if isinstance(message, MoveMessage):
+        return Move(actor=actor, color=color, expected_version=version, move=message.move)
+    if isinstance(message, JoinMessage):
+        return Join(actor=actor, color=color, expected_version=version, player=principal.slot())
+    assert isinstance(message, ActionMessage)
+    return ACTIONS[message.type](actor=actor, color=color, expected_version=version)
+
+
+async def handle_command(client: Client, message: _GameCommand) -> list[dict[str, Any]]:
+    if client.principal is None:
+        reason = "spectators cannot play: sign in or play as a guest"
+        return [client.error("not_signed_in", reason, message.id)]
+    if isinstance(client.actor, RemoteGame):
+        return await _forward(client, message, client.principal)
+    command = build_command(message, client.principal)
+    try:
+        events = await client.ctx.registry.submit(client.actor.id, command)
+    except CommitError:
+        return [client.error("unavailable", "the move could not be saved; try again", message.id)]
+    except ActorClosedError:
+        return [client.error("unavailable", "the game is reloading; try again", message.id)]
+    if events is None:
+        return [client.error("not_found", "no such game", message.id)]
+    if events and isinstance(events[0], Rejected):
+        return [{**events[0].to_dict(), "id": message.id}]
+    return _accepted(client, message, [event.to_dict() for event in events])
+
+
+def _accepted(
+    client: Client, message: _GameCommand, events: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    if client.subscriber is None:
+        return events
+    if message.id is not None:  # the events themselves reach the sender as a subscriber
+        return [client.reply("ack", id=message.id)]
+    return []
+
+
+async def _forward(
+    client: Client, message: _GameCommand, principal: Principal
+) -> list[dict[str, Any]]:
+    """A command for a game another node owns: the owner handles it (as if it came there)."""
+    assert isinstance(client.actor, RemoteGame)
+    forwarded = message.model_dump(mode="json")
+    reason = "the game is moving to another server; try again"
+    try:
+        replies = await client.actor.cluster.forward(
+            client.actor.id, forwarded, principal.to_dict()
+        )
+        if replies is None:
+            # No owner answered: it stopped or died. Take the game over here, if nobody has.
+            claimed = await client.ctx.registry.get(client.actor.id)
+            if isinstance(claimed, GameActor):
+                client.actor = claimed
+                return await handle_command(client, message)
+            return [client.error("unavailable", reason, message.id)]
+    except RedisError:  # Redis is restarting: nothing was sent, the client may send it again
+        return [client.error("unavailable", reason, message.id)]
+    if any(reply.get("type") in ("rejected", "error") for reply in replies):
+        return replies
+    return _accepted(client, message, replies)
+
+
+async def serve_forwarded(
+    ctx: AppContext, game_id: str, message: dict[str, Any], principal: dict[str, Any]
+) -> list[dict[str, Any]] | None:
+    """On the owner: handle a command another node validated and sent here (None: the game
+    does not run here)."""
+    actor = await ctx.registry.local(game_id)
+    if actor is None:
+        return None
+    parsed = CLIENT_MESSAGE.validate_python(message)
+    client = Client(ctx, actor, Principal.from_dict(principal))
+    return await DISPATCH[type(parsed)](client, parsed)
+
+
+async def handle_sync(client: Client, message: SyncMessage) -> list[dict[str, Any]]:
+    if client.subscriber is None:
+        loaded = await client.ctx.registry.load(client.actor.id)
+        if loaded is None:
+            return [client.error("not_found", "no such game", message.id)]
+        now = client.ctx.time.now()
+        identity = None if client.principal is None else client.principal.identity
+        return [state_message(loaded[0], loaded[1], identity, now)]
+    # Re-subscribing is idempotent and returns exactly what was missed (or a full state).
+    texts = await client.actor.open(client.subscriber, message.version)
+    return [json.loads(text) for text in texts]
+
+
+async def handle_ping(client: Client, message: PingMessage) -> list[dict[str, Any]]:
+    return [client.reply("pong", id=message.id)]
+
+
+Handler = Callable[[Client, Any], Awaitable[list[dict[str, Any]]]]
+#: The dispatch table: message model → handler.
+DISPATCH: dict[type[_Message], Handler] = {
+    MoveMessage: handle_command,
+    JoinMessage: handle_command,
+    ActionMessage: handle_command,
+    SyncMessage: handle_sync,
+    PingMessage: handle_ping,
+    ChatMessage: handle_chat,
+}
+
+
+def _validation_reason(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+async def dispatch(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
+    """Handle one raw client message; return the replies for its sender. Never raises for
+    bad input: every problem becomes an ``error`` reply and changes nothing."""
+    if len(raw) > client.ctx.settings.max_message_bytes:
+        return [client.error("too_large", "message too large")]
+    try:
+        data = parse_json(raw)
+    except BadJsonError as exc:
+        return [client.error("bad_json", f"the message is not accepted JSON: {exc}")]
+    try:
+        message = CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        message_id = data.get("id") if isinstance(data, dict) else None
+        message_id = message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
+        return [client.error("bad_message", _validation_reason(exc), message_id)]
+    return await DISPATCH[type(message)](client, message)
+
+
+# ---------------------------------------------------------------------- the websocket
+
+
+async def _dispatch_safely(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
+    # A fault of ours in one message must not cost the player the connection.
+    try:
+        return await dispatch(client, raw)
+    except Exception:
+        log.exception("a game socket's message failed (game %s)", client.actor.id)
+        return [client.error("internal", "the server could not handle that message")]
+
+
+router = APIRouter()
+
+
+async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
+    try:
+        while True:
+            text = await subscriber.queue.get()
+            if text is None:  # fell too far behind: reconnect with ?since=VERSION to catch up
+                await websocket.close(code=4408, reason="too slow; reconnect with ?since=")
+                return
+            await websocket.send_text(text)
+    except (WebSocketDisconnect, RuntimeError):
+        return  # the client left; the receiving side notices and unsubscribes
+    except Exception:
+        # A socket that can no longer send must not look alive (its player would count as
+        # connected for ever): close it, so the player shows as gone and can reconnect.
+        log.exception("could not send to a game socket; closing it")
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(code=1011, reason="server error; reconnect")
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str, since: int | None = None) -> None:
+    ctx = context_of(websocket)
+    current_game.set(game_id[:16])
+    # Browsers send cookies with cross-site websocket handshakes too.
+    if is_cross_origin(websocket.headers):
+        await websocket.close(code=4403, reason="cross-origin connection refused")
+        return
+    principal = await ctx.auth.principal(websocket)
+    actor = await ctx.registry.get(game_id)
+    if actor is None:
+        # Accepted first, so that the browser sees the 4404 (a socket closed before it is
+        # accepted is a bare 403 to the client, which cannot tell it from a network fault).
+        await websocket.accept()
+        await websocket.close(code=4404, reason="no such game")
+        return
+    await websocket.accept()
+    ctx.sockets += 1
+    subscriber = Subscriber(None if principal is None else principal.identity)
+    client = Client(ctx, actor, principal, subscriber)
+    try:
+        first = await actor.open(subscriber, since)
+    except ClusterUnavailable:
+        log.warning("cannot follow game %s now; the client reconnects", game_id[:16])
+        ctx.sockets -= 1
+        await websocket.close(code=1013, reason="try again")
+        return
+    for text in first:
+        subscriber.deliver(text)
+    for text in await greeting(ctx, actor, subscriber.identity):  # chat history, spectators
+        subscriber.deliver(text)
+    pump = asyncio.create_task(_pump(websocket, subscriber))
+    bucket = TokenBucket(ctx.settings.message_rate)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw: str | bytes = message.get("text") or message.get("bytes") or b""
+            if not bucket.take():
+                replies = [client.error("rate_limited", "too many messages; slow down")]
+            else:
+                replies = await _dispatch_safely(client, raw)
+            for reply in replies:
+                subscriber.deliver(dumps(reply))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        ctx.sockets -= 1
+        # The socket may have moved from a game owned elsewhere to one taken over here.
+        for handle in {client.actor, actor, await ctx.registry.local(game_id)}:
+            if handle is not None:
+                handle.unsubscribe(subscriber)
+        pump.cancel()
+        if websocket.application_state is WebSocketState.CONNECTED:
+            # The client may be gone already: then there is nobody left to tell.
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await websocket.close()

@@ -1,0 +1,389 @@
+"""Puzzles: the shipped set in the database, choosing the next one, judging moves, ratings.
+
+The puzzles are generated and proved by ``tools/puzzles/generate.py`` and shipped as
+``server/data/puzzles.jsonl``. At a node's first puzzle request the file's puzzles that the
+database lacks are inserted (by id; a puzzle already there keeps its rating, which solvers
+have moved), so the set is the same on every node and survives restarts.
+
+Solving is stateless on the server: the client sends the player's moves so far and the server
+answers with the opponent's reply (``continue``), ``wrong`` or ``solved``; the solution is
+only sent once the puzzle is over (solved, missed, or given up). The first finished try of a
+player at a puzzle is rated (Glicko-2, the player against the puzzle, both ratings move);
+asking for a hint or the solution first makes it a miss. Streak mode serves puzzles of rising
+rating until the first miss.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from doushouqi.core.rating import Rating, rate_game
+from doushouqi.jungle.board import Board, Move
+from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.puzzles.models import PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
+
+DATA = Path(__file__).with_name("data") / "puzzles.jsonl"
+THEMES = ("den_attack", "capture", "traps", "rat_elephant", "jump_blocking", "defence", "endgame")
+MODES = ("rated", "streak", "daily", "theme")
+#: Streak mode starts here and climbs from the last puzzle solved.
+STREAK_START = 1000.0
+#: The next puzzle is one of this many nearest the player's rating (not tried before).
+NEAREST = 12
+HISTORY = 20
+
+
+class PuzzleError(ValueError):
+    """A request the puzzles cannot answer: ``code`` for the client, ``status`` for HTTP."""
+
+    def __init__(self, status: int, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+
+
+@functools.cache
+def shipped(path: Path = DATA) -> tuple[dict[str, Any], ...]:
+    """The puzzles of the shipped file (none when it is missing)."""
+    if not path.exists():
+        return ()
+    found = []
+    for line in path.read_text("utf-8").splitlines():
+        try:
+            puzzle = json.loads(line)
+        except ValueError:  # a line still being written by the generator
+            continue
+        if isinstance(puzzle, dict) and {"id", "fen", "rules", "line"} <= puzzle.keys():
+            found.append(puzzle)
+    return tuple(found)
+
+
+def load(session: Session, puzzles: Sequence[dict[str, Any]]) -> int:
+    """Insert the puzzles the database lacks; returns how many were added."""
+    have = set(session.scalars(select(PuzzleRow.id)))
+    added = 0
+    for puzzle in puzzles:
+        if puzzle["id"] in have:
+            continue
+        session.add(
+            PuzzleRow(
+                id=puzzle["id"],
+                fen=puzzle["fen"],
+                rules=puzzle["rules"],
+                kind=puzzle["kind"],
+                depth=int(puzzle["depth"]),
+                line=json.dumps(puzzle["line"]),
+                themes="," + ",".join(puzzle["themes"]) + ",",
+                rating=float(puzzle["rating"]),
+                rating_rd=350.0,
+                rating_volatility=0.06,
+                plays=0,
+                solved=0,
+                source=str(puzzle.get("source", ""))[:120],
+            )
+        )
+        have.add(puzzle["id"])
+        added += 1
+    return added
+
+
+def load_safely(session: Session, puzzles: Sequence[dict[str, Any]]) -> int:
+    """:func:`load`, where another node loading at the same moment is no error."""
+    try:
+        with session.begin_nested():
+            return load(session, puzzles)
+    except IntegrityError:  # another node inserted some of them first: they are there now
+        return 0
+
+
+# ------------------------------------------------------------------------------- views
+
+
+def _line(row: PuzzleRow) -> list[str]:
+    return [str(m) for m in json.loads(row.line)]
+
+
+def solution(row: PuzzleRow) -> list[str]:
+    return _line(row)
+
+
+def themes_of(row: PuzzleRow) -> list[str]:
+    return [t for t in row.themes.split(",") if t]
+
+
+def position_after(row: PuzzleRow, moves: Sequence[str]) -> Board:
+    board = Board(row.fen, row.rules)
+    for text in moves:
+        board.push(Move.from_str(text))
+    return board
+
+
+def public_view(row: PuzzleRow) -> dict[str, Any]:
+    """What a solver sees before solving: the position, never the line."""
+    board = Board(row.fen, row.rules)
+    line = _line(row)
+    return {
+        "id": row.id,
+        "fen": row.fen,
+        "rules": row.rules,
+        "kind": row.kind,
+        "turn": "red" if board.turn == 0 else "blue",
+        "themes": themes_of(row),
+        "rating": round(row.rating),
+        "plays": row.plays,
+        "solved": row.solved,
+        "moves": (len(line) + 1) // 2,
+        "dests": legal_destinations(board),
+    }
+
+
+def get(session: Session, puzzle_id: str) -> PuzzleRow:
+    row = session.get(PuzzleRow, puzzle_id)
+    if row is None:
+        raise PuzzleError(404, "puzzle.not_found", "no such puzzle")
+    return row
+
+
+# ---------------------------------------------------------------------------- choosing
+
+
+def _player(session: Session, key: str) -> PuzzlePlayerRow:
+    row = session.get(PuzzlePlayerRow, key)
+    if row is None:
+        row = PuzzlePlayerRow(
+            player_key=key,
+            rating=1500.0,
+            rating_rd=350.0,
+            rating_volatility=0.06,
+            attempts=0,
+            solved=0,
+            streak=0,
+            streak_rating=0.0,
+            streak_best=0,
+            updated_at=0.0,
+        )
+        session.add(row)
+        session.flush()
+    return row
+
+
+def choose(
+    session: Session, key: str, mode: str, theme: str | None, rules: str | None, rng: random.Random
+) -> PuzzleRow:
+    """The next puzzle: near the player's rating (streak: just above the last one solved),
+    of the theme and rule set asked for, not tried before where any is left."""
+    player = session.get(PuzzlePlayerRow, key)
+    tried = select(PuzzleAttemptRow.puzzle_id).where(PuzzleAttemptRow.player_key == key)
+    query = select(PuzzleRow)
+    if theme:
+        query = query.where(PuzzleRow.themes.like(f"%,{theme},%"))
+    if rules:
+        query = query.where(PuzzleRow.rules == rules)
+    if mode == "streak":
+        floor = max(STREAK_START, player.streak_rating if player else 0.0)
+        ordered = query.where(PuzzleRow.rating > floor).order_by(PuzzleRow.rating, PuzzleRow.id)
+        fallback = query.order_by(PuzzleRow.rating.desc(), PuzzleRow.id)
+        count = 3
+    else:
+        target = player.rating if player else 1500.0
+        ordered = query.order_by(func.abs(PuzzleRow.rating - target), PuzzleRow.id)
+        fallback = ordered
+        count = NEAREST
+    for candidates in (ordered.where(PuzzleRow.id.not_in(tried)), ordered, fallback):
+        rows = list(session.scalars(candidates.limit(count)))
+        if rows:
+            return rng.choice(rows)
+    raise PuzzleError(404, "puzzle.none", "no puzzle of this theme")
+
+
+def daily(session: Session, now: float) -> tuple[str, PuzzleRow]:
+    """The day's puzzle (UTC day): the same for everyone, chosen by a hash of the date among
+    the puzzles of two moves or more (ordered by id, so ratings moving change nothing)."""
+    import datetime
+
+    day = datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
+    index = int(hashlib.sha256(f"daily {day}".encode()).hexdigest(), 16)
+    for query in (select(PuzzleRow).where(PuzzleRow.depth >= 2), select(PuzzleRow)):
+        count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+        if count:
+            row = session.scalars(query.order_by(PuzzleRow.id).offset(index % count).limit(1))
+            return day, row.one()
+    raise PuzzleError(404, "puzzle.none", "no puzzles")
+
+
+def theme_counts(session: Session) -> dict[str, Any]:
+    themes: Counter[str] = Counter()
+    rules: Counter[str] = Counter()
+    total = 0
+    for names, rule_set in session.execute(select(PuzzleRow.themes, PuzzleRow.rules)):
+        total += 1
+        rules[rule_set] += 1
+        themes.update(t for t in names.split(",") if t)
+    return {
+        "total": total,
+        "themes": [{"theme": t, "count": themes[t]} for t in THEMES],
+        "rules": [{"rules": r, "count": n} for r, n in sorted(rules.items())],
+    }
+
+
+# ----------------------------------------------------------------------------- judging
+
+
+def judge(row: PuzzleRow, moves: Sequence[str]) -> dict[str, Any]:
+    """The player's moves so far against the solution: the opponent's reply and the position
+    to move in (``continue``), ``wrong`` (at the first wrong move) or ``solved``."""
+    line = _line(row)
+    wanted = (len(line) + 1) // 2
+    if not moves or len(moves) > wanted:
+        raise PuzzleError(422, "puzzle.bad_moves", f"between 1 and {wanted} moves")
+    board = Board(row.fen, row.rules)
+    for index, text in enumerate(moves):
+        try:
+            move = board.parse_move(text)
+        except ValueError:
+            raise PuzzleError(422, "puzzle.illegal", f"{text[:8]!r} is not legal") from None
+        if str(move) != line[2 * index]:
+            return {"result": "wrong", "ply": 2 * index, "solution": line}
+        board.push(move)
+        if 2 * index + 1 < len(line) and index + 1 < len(moves):
+            board.push(Move.from_str(line[2 * index + 1]))
+    if 2 * len(moves) - 1 >= len(line):
+        return {"result": "solved", "solution": line}
+    reply = line[2 * len(moves) - 1]
+    board.push(Move.from_str(reply))
+    return {
+        "result": "continue",
+        "reply": reply,
+        "fen": board.fen(),
+        "dests": legal_destinations(board),
+    }
+
+
+def hint(row: PuzzleRow, moves: Sequence[str], level: int) -> dict[str, Any]:
+    """The next right move's square (level 1) or the move itself (level 2), after ``moves``
+    (the right moves so far)."""
+    line = _line(row)
+    index = len(moves)
+    if 2 * index >= len(line) or [line[2 * i] for i in range(index)] != list(moves):
+        raise PuzzleError(422, "puzzle.bad_moves", "the moves are not the solution's start")
+    move = line[2 * index]
+    return {"square": move[:2]} if level == 1 else {"square": move[:2], "move": move}
+
+
+def finish(
+    session: Session, key: str, row: PuzzleRow, solved: bool, mode: str, now: float
+) -> dict[str, Any]:
+    """Record a finished try. The first try at a puzzle is rated (both ratings move); in
+    streak mode a solve extends the streak and a miss ends it."""
+    player = _player(session, key)
+    before = player.rating
+    first = (
+        session.scalar(
+            select(func.count())
+            .select_from(PuzzleAttemptRow)
+            .where(PuzzleAttemptRow.player_key == key, PuzzleAttemptRow.puzzle_id == row.id)
+        )
+        == 0
+    )
+    if first:
+        mine = Rating(player.rating, player.rating_rd, player.rating_volatility)
+        its = Rating(row.rating, row.rating_rd, row.rating_volatility)
+        mine, its = rate_game(mine, its, 1.0 if solved else 0.0)
+        player.rating, player.rating_rd, player.rating_volatility = (
+            mine.rating,
+            max(mine.rd, 45.0),
+            mine.volatility,
+        )
+        row.rating, row.rating_rd, row.rating_volatility = (
+            its.rating,
+            max(its.rd, 45.0),
+            its.volatility,
+        )
+        row.plays += 1
+        row.solved += solved
+        player.attempts += 1
+        player.solved += solved
+    if mode == "streak":
+        if solved:
+            player.streak += 1
+            player.streak_rating = row.rating
+            player.streak_best = max(player.streak_best, player.streak)
+        else:
+            player.streak = 0
+            player.streak_rating = 0.0
+    player.updated_at = now
+    session.add(
+        PuzzleAttemptRow(
+            player_key=key,
+            puzzle_id=row.id,
+            at=now,
+            solved=solved,
+            rated=first,
+            mode=mode,
+            rating_before=before,
+            rating_after=player.rating,
+        )
+    )
+    return {
+        "rated": first,
+        "rating": round(player.rating),
+        "change": round(player.rating) - round(before),
+        "streak": player.streak,
+        "streak_best": player.streak_best,
+        "puzzle_rating": round(row.rating),
+    }
+
+
+def already_finished(session: Session, key: str, puzzle_id: str, since: float) -> bool:
+    """Whether the player finished a try at the puzzle at or after ``since``."""
+    found = session.scalar(
+        select(func.count())
+        .select_from(PuzzleAttemptRow)
+        .where(
+            PuzzleAttemptRow.player_key == key,
+            PuzzleAttemptRow.puzzle_id == puzzle_id,
+            PuzzleAttemptRow.at >= since,
+        )
+    )
+    return bool(found)
+
+
+def player_view(session: Session, key: str) -> dict[str, Any]:
+    player = session.get(PuzzlePlayerRow, key)
+    recent = session.execute(
+        select(PuzzleAttemptRow, PuzzleRow.rating)
+        .join(PuzzleRow, PuzzleRow.id == PuzzleAttemptRow.puzzle_id)
+        .where(PuzzleAttemptRow.player_key == key)
+        .order_by(PuzzleAttemptRow.at.desc(), PuzzleAttemptRow.id.desc())
+        .limit(HISTORY)
+    ).all()
+    return {
+        "rating": round(player.rating) if player else 1500,
+        "rd": round(player.rating_rd) if player else 350,
+        "attempts": player.attempts if player else 0,
+        "solved": player.solved if player else 0,
+        "streak": player.streak if player else 0,
+        "streak_best": player.streak_best if player else 0,
+        "history": [
+            {
+                "puzzle": attempt.puzzle_id,
+                "at": attempt.at,
+                "solved": attempt.solved,
+                "rated": attempt.rated,
+                "mode": attempt.mode,
+                "change": round(attempt.rating_after) - round(attempt.rating_before),
+                "puzzle_rating": round(rating),
+            }
+            for attempt, rating in recent
+        ],
+    }

@@ -1,0 +1,117 @@
+"""Helpers shared by the browser tests: a recording browser context, screenshots, board clicks.
+
+A real server (``tests/support/live.py``: uvicorn on a free loopback port, its own SQLite file,
+the random AI) serves the static client; the tests click through it as people would. Every
+page fails the test on a console error or an uncaught exception. Screenshots at phone
+(390×844) and desktop (1440×900) sizes go to ``$DOUSHOUQI_ARTIFACTS`` (default: a temp dir),
+and no page may scroll sideways.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from tests.support.live import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1440, "height": 900}
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+expect.set_options(timeout=15_000)
+
+
+class Client:
+    """One browser context (its own cookies and storage) with one page that records errors."""
+
+    def __init__(self, browser: Browser, server: LiveServer, locale: str = "zh-CN", **options: Any):
+        self.server = server
+        self.context: BrowserContext = browser.new_context(
+            locale=locale, viewport=options.pop("viewport", PHONE), **options
+        )
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, path: str = "/") -> Page:
+        self.page.goto(self.server.url + path)
+        return self.page
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+def no_overflow(page: Page) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"horizontal overflow: {width}"
+
+
+def shoot(page: Page, artifacts: Path, name: str) -> None:
+    """Screenshots at both sizes, each checked for horizontal overflow."""
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        no_overflow(page)
+        page.screenshot(path=str(artifacts / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+
+
+def choose_language(page: Page, lang: str) -> None:
+    """Pick ``lang`` (``zh``, ``zh-Hant``, ``en``) in the top bar's language menu."""
+    page.select_option("#lang", lang)
+    expect(page.locator("html")).to_have_attribute("lang", HTML_LANG[lang])
+
+
+def toggle_language(page: Page) -> None:
+    """Simplified Chinese → English, anything else → Simplified Chinese (the menu, as a person)."""
+    shown = page.locator("html").get_attribute("lang")
+    choose_language(page, "en" if shown == HTML_LANG["zh"] else "zh")
+
+
+HTML_LANG = {"zh": "zh-CN", "zh-Hant": "zh-Hant", "en": "en"}
+
+
+def click_move(page: Page, move: str) -> None:
+    page.click(f'.dsq-squares [data-square="{move[:2]}"]')
+    page.click(f'.dsq-squares [data-square="{move[2:4]}"]')
+
+
+def plies(page: Page, n: int) -> None:
+    expect(page.locator("#moves li")).to_have_count(n)
+
+
+def position(page: Page) -> str:
+    return str(page.evaluate("window.gameView.board.getState().position"))
+
+
+def fetch_json(page: Page, path: str, method: str = "GET", body: Any = None) -> Any:
+    """Call the API from the page, with its cookies (as the web client does)."""
+    return page.evaluate(
+        """async ([path, method, body]) => {
+            const r = await fetch(path, { method, headers: { 'Content-Type': 'application/json' },
+                                          body: body === null ? undefined : JSON.stringify(body) });
+            return r.json();
+        }""",
+        [path, method, body],
+    )
+
+
+def create_online_game(page: Page) -> str:
+    """Create an online game from the settings page; its id."""
+    page.goto(page.url.split("#")[0] + "#/new/online")
+    page.click("#start")
+    expect(page.locator("#invite-link")).to_have_value(re.compile(r"/#/game/"))
+    found = re.search(r"#/game/([\w-]+)", page.url)
+    assert found is not None
+    return found[1]

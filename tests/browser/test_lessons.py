@@ -1,0 +1,237 @@
+"""The learn pages (static/app/lessons.js) in a real browser: the list, lessons played by
+clicking moves, a wrong move's hint and retry, and the completion ticks kept across a reload.
+
+The server judges every move (POST /api/position); lesson-data.js is checked against the rules
+library in tests/server/test_lesson_data.py.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+from tests.browser.support import Client, click_move, shoot, toggle_language
+from tests.support.live import LiveServer
+
+LESSON_COUNT = 7
+BOARD = "#lesson-board .dsq-board"
+INTERACTIVE = re.compile(r"\bdsq-interactive\b")
+DEST = re.compile(r"\bdest\b")
+
+
+def play(page: Page, move: str) -> None:
+    """Click a move once the board offers the learner's moves (the server has answered)."""
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+    click_move(page, move)
+
+
+def piece_on(page: Page, square: str) -> str:
+    """The classes of the piece drawn on ``square`` ('' when the square is empty)."""
+    pieces = page.locator(f'#lesson-board .dsq-pieces [data-square="{square}"]')
+    if not pieces.count():
+        return ""
+    return pieces.first.get_attribute("class") or ""
+
+
+def next_step(page: Page, label: str) -> None:
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-step")).to_have_text(label)
+
+
+def test_learn_list_from_home_links_the_rules(client: Client, artifacts: Path) -> None:
+    page = client.open("/")
+    expect(page.locator("#go-rules")).to_contain_text("学棋")
+    page.click("#go-rules")
+    expect(page.locator("#lesson-list > li")).to_have_count(LESSON_COUNT)
+    expect(page.locator('[data-lesson="water"]')).to_contain_text("小河")
+    expect(page.locator('[data-lesson="attack"]')).to_contain_text("入门进攻")
+    expect(page.locator(".lesson-item[data-done=true]")).to_have_count(0)
+    expect(page.locator("#learn-progress")).to_have_text(f"已完成 0/{LESSON_COUNT} 课")
+    shoot(page, artifacts, "learn-list")
+    page.click("#learn-rules")
+    expect(page.locator("#rule-options")).to_contain_text("三次重复判和")
+    page.goto(client.server.url + "/#/learn/no-such-lesson")
+    expect(page.locator(".error")).to_have_text("没有这节课。")
+
+
+def test_water_lesson_wrong_move_retry_and_tick(client: Client, artifacts: Path) -> None:
+    page = client.open("/")
+    page.click("#go-rules")
+    page.click('[data-lesson="water"] a')
+    expect(page.locator("#lesson-step")).to_have_text("第 1 步，共 3 步")
+    expect(page.locator("#lesson-goal")).to_contain_text("让鼠下河")
+    shoot(page, artifacts, "lesson-water")
+    # A legal move that misses the goal: a hint and a retry; the board takes no more moves.
+    play(page, "d5d4")
+    feedback = page.locator("#lesson-feedback")
+    expect(feedback).to_have_attribute("data-result", "wrong")
+    expect(feedback).to_contain_text("不对哦。")
+    expect(feedback).to_contain_text("往旁边一格就下水了")
+    assert "red rat" in piece_on(page, "d4")
+    expect(page.locator("#lesson-next")).to_have_count(0)
+    expect(page.locator(BOARD)).not_to_have_class(INTERACTIVE)
+    shoot(page, artifacts, "lesson-wrong")
+    page.click("#lesson-retry")
+    expect(feedback).to_be_empty()
+    expect(page.locator("#lesson-retry")).to_have_count(0)
+    expect(page.locator('#lesson-board .dsq-pieces [data-square="d5"]')).to_have_count(1)
+    assert piece_on(page, "d4") == ""
+    # The right moves, step by step.
+    play(page, "d5c5")
+    expect(feedback).to_have_attribute("data-result", "right")
+    expect(feedback).to_contain_text("扑通！鼠下河了。")
+    assert "red rat" in piece_on(page, "c5")
+    next_step(page, "第 2 步，共 3 步")
+    play(page, "c6c7")
+    expect(feedback).to_have_attribute("data-result", "right")
+    next_step(page, "第 3 步，共 3 步")
+    # The dog may not swim: the server offers no water square.
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+    page.click('.dsq-squares [data-square="c3"]')
+    expect(page.locator('.dsq-squares [data-square="d3"]')).to_have_class(DEST)
+    expect(page.locator('.dsq-squares [data-square="c4"]')).not_to_have_class(DEST)
+    page.click('.dsq-squares [data-square="d3"]')
+    expect(page.locator("#lesson-complete")).to_contain_text("恭喜，本课完成！")
+    expect(page.locator("#lesson-next-lesson")).to_contain_text("狮虎跳河")
+    shoot(page, artifacts, "lesson-complete")
+    page.click("#lesson-list-link")
+    water = page.locator('[data-lesson="water"]')
+    expect(water).to_have_attribute("data-done", "true")
+    expect(water.locator(".lesson-tick")).to_have_text("✓")
+    page.reload()  # remembered in localStorage
+    expect(page.locator('[data-lesson="water"]')).to_have_attribute("data-done", "true")
+    expect(page.locator('[data-lesson="water"]')).to_contain_text("已完成")
+    expect(page.locator('[data-lesson="movement"]')).to_have_attribute("data-done", "false")
+    expect(page.locator("#learn-progress")).to_have_text(f"已完成 1/{LESSON_COUNT} 课")
+
+
+def test_guided_attack_in_english(browser: Browser, server: LiveServer, artifacts: Path) -> None:
+    client = Client(browser, server, locale="en-US")
+    try:
+        page = client.open("/")
+        expect(page.locator("#go-rules")).to_contain_text("Learn")
+        page.click("#go-rules")
+        page.click('[data-lesson="attack"] a')
+        expect(page.locator("#lesson-step")).to_have_text("Step 1 of 4")
+        feedback = page.locator("#lesson-feedback")
+        # a wrong first move, then the lesson's line with the opponent's scripted replies
+        play(page, "c3d3")
+        expect(feedback).to_contain_text("Not quite. The lion leads the attack")
+        page.click("#lesson-retry")
+        play(page, "c3c7")
+        expect(feedback).to_contain_text("Across!")
+        expect(feedback.locator(".lesson-reply")).to_contain_text("Blue replies:")
+        assert "blue cat" in piece_on(page, "e8")
+        shoot(page, artifacts, "lesson-attack")
+        next_step(page, "Step 2 of 4")
+        play(page, "c7c8")
+        expect(feedback.locator(".lesson-reply")).to_be_visible()
+        assert "blue cat" in piece_on(page, "e9")
+        next_step(page, "Step 3 of 4")
+        play(page, "c8d8")
+        expect(feedback.locator(".lesson-reply")).to_be_visible()
+        assert "blue cat" in piece_on(page, "e8")
+        next_step(page, "Step 4 of 4")
+        expect(page.locator("#lesson-goal")).to_contain_text("Enter the den")
+        play(page, "d8d9")
+        expect(page.locator("#lesson-complete")).to_have_text("Lesson complete!")
+        assert "red lion" in piece_on(page, "d9")
+        expect(page.locator("#lesson-next-lesson")).to_have_count(0)  # the last lesson
+        shoot(page, artifacts, "lesson-attack-won")
+        page.click("#lesson-list-link")
+        expect(page.locator('[data-lesson="attack"]')).to_have_attribute("data-done", "true")
+        page.reload()
+        expect(page.locator('[data-lesson="attack"] .lesson-tick')).to_have_text("✓")
+        expect(page.locator("#learn-progress")).to_have_text(
+            f"1 of {LESSON_COUNT} lessons completed"
+        )
+    finally:
+        client.close()
+
+
+def test_rat_lesson_marks_threats_and_plays_the_reply(client: Client) -> None:
+    page = client.open("/#/learn/rat")
+    play(page, "a5a6")
+    expect(page.locator("#lesson-feedback")).to_contain_text("鼠吃象！")
+    next_step(page, "第 2 步，共 4 步")
+    # The server's threats: the blue rat could take the elephant, which cannot take it back.
+    expect(page.locator('.dsq-squares [data-square="a4"]')).to_have_class(re.compile(r"\bthreat\b"))
+    page.click('.dsq-squares [data-square="a4"]')
+    expect(page.locator('.dsq-squares [data-square="a3"]')).to_have_class(DEST)
+    expect(page.locator('.dsq-squares [data-square="a5"]')).not_to_have_class(re.compile("capture"))
+    page.click('.dsq-squares [data-square="a3"]')
+    next_step(page, "第 3 步，共 4 步")
+    # From the water the rat may not take the elephant on the bank.
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+    page.click('.dsq-squares [data-square="c6"]')
+    expect(page.locator('.dsq-squares [data-square="c7"]')).to_have_class(DEST)
+    expect(page.locator('.dsq-squares [data-square="d6"]')).not_to_have_class(re.compile("capture"))
+    page.click('.dsq-squares [data-square="c7"]')
+    expect(page.locator(".lesson-reply")).to_contain_text("蓝方应着")
+    assert "blue elephant" in piece_on(page, "d7")
+    next_step(page, "第 4 步，共 4 步")
+    play(page, "c7d7")
+    expect(page.locator("#lesson-complete")).to_be_visible()
+    expect(page.locator("#lesson-next-lesson")).to_contain_text("兽穴")
+
+
+def test_lesson_keeps_its_step_across_a_language_switch(client: Client, artifacts: Path) -> None:
+    page = client.open("/#/learn/attack")
+    step = page.locator("#lesson-step")
+    expect(step).to_have_text("第 1 步，共 4 步")
+
+    def play(move: str) -> None:
+        expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+        click_move(page, move)
+
+    # Two steps of the lesson's line (each with Blue's scripted reply).
+    play("c3c7")
+    page.click("#lesson-next")
+    expect(step).to_have_text("第 2 步，共 4 步")
+    play("c7c8")
+    page.click("#lesson-next")
+    expect(step).to_have_text("第 3 步，共 4 步")
+    expect(page).to_have_url(re.compile(r"#/learn/attack\?step=3$"))
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+
+    toggle_language(page)
+    expect(step).to_have_text("Step 3 of 4")
+    expect(page.locator("#lesson-goal")).to_contain_text("Goal")
+    # The same position as before the switch: the lion on c8, the cat back on e9.
+    expect(page.locator('#lesson-board .dsq-pieces [data-square="c8"]')).to_have_class(
+        re.compile("red lion")
+    )
+    expect(page.locator('#lesson-board .dsq-pieces [data-square="e9"]')).to_have_class(
+        re.compile("blue cat")
+    )
+    shoot(page, artifacts, "lesson-step-across-languages")
+    play("c8d8")
+    page.click("#lesson-next")
+    expect(step).to_have_text("Step 4 of 4")
+    play("d8d9")
+    expect(page.locator("#lesson-complete")).to_have_text("Lesson complete!")
+
+    # A reload cannot know the moves of a step that continues the last one: it goes back to
+    # the nearest step with a position of its own. A step with one opens as it was.
+    page.goto(client.server.url + "/#/learn/water?step=2")
+    expect(step).to_have_text("Step 2 of 3")
+    expect(page.locator('#lesson-board .dsq-pieces [data-square="c6"]')).to_have_class(
+        re.compile("red rat")
+    )
+    toggle_language(page)
+    expect(step).to_have_text("第 2 步，共 3 步")
+    page.goto(client.server.url + "/#/learn/attack?step=3")
+    expect(step).to_have_text("第 1 步，共 4 步")
+    expect(page).to_have_url(re.compile(r"#/learn/attack$"))
+
+
+def test_lesson_list_link_starts_a_lesson_at_step_one(client: Client) -> None:
+    page = client.open("/#/learn/water")
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+    click_move(page, "d5c5")
+    page.click("#lesson-next")
+    expect(page).to_have_url(re.compile(r"\?step=2$"))
+    page.click(".page-head .back")
+    page.click('[data-lesson="water"] a')
+    expect(page.locator("#lesson-step")).to_have_text("第 1 步，共 3 步")

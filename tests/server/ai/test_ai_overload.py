@@ -1,0 +1,131 @@
+"""Overload costs the AI depth, never legality: a saturated worker pool gives every search a
+shorter think and says so, no move is random, and new games against the computer are refused
+while its capacity is used up. Operators see it all in ``/metrics``."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from tests.support.live import (
+    LiveServer,
+    ManualTime,
+    first_ai_replies,
+    make_settings,
+    metric,
+    running,
+)
+
+from doushouqi.jungle.board import Board
+from doushouqi.server.ai.effort import MIN_MOVETIME, effective_movetime
+from doushouqi.server.ai.pool import AiMove, AiRequest, ProcessPoolAi, RandomAi, board_for
+
+WANGO = Board().rules.to_mapping()
+
+
+def request(moves: tuple[str, ...] = (), movetime: float = 1.0) -> AiRequest:
+    return AiRequest(rules=WANGO, start_fen=None, moves=moves, level=10, movetime=movetime)
+
+
+@pytest.mark.parametrize(
+    ("backlog", "workers", "expected"),
+    [(0, 1, 1.0), (1, 1, 0.5), (3, 2, 0.4), (0, 4, 1.0), (10_000, 1, MIN_MOVETIME)],
+)
+def test_each_search_gets_its_fair_share(backlog: int, workers: int, expected: float) -> None:
+    assert effective_movetime(1.0, backlog=backlog, workers=workers) == expected
+
+
+def test_a_late_job_fits_its_deadline_but_still_searches() -> None:
+    assert effective_movetime(1.0, deadline=10.3, now=10.0) == pytest.approx(0.25)
+    assert effective_movetime(1.0, deadline=9.0, now=10.0) == MIN_MOVETIME
+
+
+def test_a_saturated_pool_thinks_less_and_plays_real_moves() -> None:
+    """Twelve level-10 searches of a second each, at once, on one worker: together they are
+    given about three seconds (not twelve), and every one is a real search of a legal move."""
+    pool = ProcessPoolAi(1)
+    pool.start()
+
+    board = Board()
+    board.push_move("a3a4")
+    positions = [("a3a4", str(reply)) for reply in sorted(board.legal_moves, key=str)[:12]]
+    assert len(positions) == 12
+
+    async def burst() -> list[AiMove]:
+        await pool.choose_move(request(movetime=0.05))  # the worker is warm
+        return list(await asyncio.gather(*(pool.choose_move(request(p)) for p in positions)))
+
+    try:
+        moves = asyncio.run(burst())
+    finally:
+        pool.close()
+    # 1 + 1/2 + … + 1/12 ≈ 3.1 s by fair shares (less where a job's deadline came first).
+    assert sum(found.movetime for found in moves) < 3.2
+    for position, found in zip(positions, moves, strict=True):
+        assert board_for(request(position)).parse_move(found.move)  # legal where it was asked
+        assert found.nodes > 0 and found.asked == 1.0
+    assert not moves[0].reduced  # the first in line got its full second...
+    assert sum(found.reduced for found in moves) >= 10  # ... those queued behind it, less
+
+
+class LimitedAi(RandomAi):
+    """Random moves, with room for ``seats`` games against the computer."""
+
+    def __init__(self, seats: int) -> None:
+        super().__init__()
+        self.seats = seats
+
+    def capacity(self) -> int | None:
+        return self.seats
+
+
+def test_new_ai_games_are_refused_while_the_ai_is_full(tmp_path: Path, clock: ManualTime) -> None:
+    with running(make_settings(tmp_path), clock, LimitedAi(2)) as server:
+        player = server.player().guest()
+        games = [player.create(mode="vs_ai", ai_level=3, color="red") for _ in range(2)]
+        refused = player.post("/api/games", json={"mode": "vs_ai", "ai_level": 3})
+        assert refused.status_code == 503
+        assert "the computer is busy" in refused.json()["detail"]
+        assert refused.headers["retry-after"] == "60"
+        # Games against people are not held up, and games in progress go on.
+        assert player.post("/api/games", json={"mode": "online"}).status_code == 201
+        with player.socket(games[0]["id"]) as ws:
+            ws.wait_for("game_started")
+            ws.send({"type": "resign"})
+            ws.wait_for("game_finished")
+        assert player.post("/api/games", json={"mode": "vs_ai"}).status_code == 201
+        assert metric(server, "doushouqi_ai_games_refused_total") == 1
+
+
+def test_overloaded_games_hear_that_the_computer_is_busy(tmp_path: Path) -> None:
+    """Eight games against level 10 on one real worker: the AI answers every one with a real
+    search, tells the games it thought less, and plays nothing at random."""
+    pool = ProcessPoolAi(1)
+    pool.start()
+    with running(make_settings(tmp_path, ai_movetime=1.0), ai=pool) as server:
+        replies, busy = first_ai_replies(server, 8)
+        for reply in replies:
+            assert reply["move"] != "0000"
+        assert busy >= 5
+        assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
+        assert metric(server, "doushouqi_ai_effort_reductions_total") == busy
+        assert metric(server, "doushouqi_moves_total") == 16
+
+
+def test_health_readiness_and_metrics(server: LiveServer) -> None:
+    reader = server.player()
+    assert reader.get("/healthz").json() == {"status": "ok"}
+    ready = reader.get("/readyz").json()
+    assert ready["status"] == "ready" and ready["database"] == "ok"
+    exposition = reader.get("/metrics")
+    assert exposition.headers["content-type"].startswith("text/plain")
+    for name in (
+        "doushouqi_moves_total",
+        "doushouqi_move_latency_seconds_bucket",
+        "doushouqi_live_games",
+        "doushouqi_sockets",
+        "doushouqi_ai_queue",
+        "doushouqi_ai_random_fallbacks_total",
+    ):
+        assert name in exposition.text, name

@@ -1,0 +1,115 @@
+"""Engine analysis (``/api/analysis``) runs in worker processes of its own, so that someone
+analysing a long replay never makes the AI's moves in games wait behind their positions.
+
+These tests run the real engine in the real worker pools, wired from the settings as
+``doushouqi serve`` does; the AI thinks 0.2 s a move, each analysis 2 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from tests.support.live import GameSocket, LiveServer, Player, make_settings
+
+from doushouqi.jungle.board import Board
+from doushouqi.server.ai.pool import AiRequest, ProcessPoolAi
+from doushouqi.server.context import AppContext
+from doushouqi.server.infra.settings import Settings
+
+AI_MOVETIME = 0.2
+ANALYSIS_MOVETIME = 2.0
+ANALYSES = 3
+
+
+def test_the_analysis_workers_setting() -> None:
+    assert Settings.from_env({}).analysis_workers == 1
+    assert Settings.from_env({"DOUSHOUQI_ANALYSIS_WORKERS": "2"}).analysis_workers == 2
+    assert Settings.from_env({"DOUSHOUQI_ANALYSIS_WORKERS": "0"}).analysis_workers == 0
+
+
+class Analyses:
+    """Several long analyses, each from its own client thread; when each answered."""
+
+    def __init__(self, server: LiveServer, count: int) -> None:
+        self.answers: list[tuple[float, int, dict[str, object]]] = []
+        self._threads = [
+            threading.Thread(target=self._ask, args=(server.player(), ply)) for ply in range(count)
+        ]
+
+    def _ask(self, client: Player, ply: int) -> None:
+        moves = ["a3a4", "g7g6"][: ply % 3]  # different positions, as in a replay
+        body = {"moves": moves, "movetime": ANALYSIS_MOVETIME}
+        response = client.post("/api/analysis", json=body, timeout=60)
+        self.answers.append((time.monotonic(), response.status_code, response.json()))
+
+    def start(self) -> Analyses:
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def join(self) -> None:
+        for thread in self._threads:
+            thread.join(timeout=60)
+
+
+def ai_reply_after(ws: GameSocket, move: str) -> float:
+    """Play ``move`` and return when the AI's answer arrived (time.monotonic())."""
+    ws.send({"type": "move", "move": move})
+    ws.wait_for("move_made", lambda m: m["move"] == move)
+    ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=60)
+    return time.monotonic()
+
+
+def warm_up_request() -> AiRequest:
+    rules = Board().rules.to_mapping()
+    return AiRequest(rules=rules, start_fen=None, moves=(), level=1, movetime=0.05)
+
+
+@pytest.mark.parametrize("analysis_workers", [1, 0], ids=["own_pool", "shared_pool"])
+def test_an_ai_move_does_not_wait_for_analyses_in_flight(
+    tmp_path: Path, analysis_workers: int
+) -> None:
+    settings = make_settings(
+        tmp_path, ai_workers=1, analysis_workers=analysis_workers, ai_movetime=AI_MOVETIME
+    )
+    server = LiveServer(settings).start()  # no engine injected: the pools come from settings
+    try:
+        ctx: AppContext = server.app.state.ctx
+        own_pool = analysis_workers > 0
+        assert (ctx.analysis is not ctx.ai) is own_pool
+        human = server.player().guest()
+        game = human.create(mode="vs_ai", color="red", ai_level=3)
+        with human.socket(game["id"]) as ws:
+            ws.wait_for("game_started")
+            ai_reply_after(ws, "a3a4")  # the first search starts and warms up the AI's workers
+            if own_pool:  # warmed up at start (app.py), before anybody asked for an analysis
+                assert isinstance(ctx.analysis, ProcessPoolAi) and ctx.analysis.started
+            # Start and warm the analysis workers without the endpoint's time limit (on a
+            # crowded machine, loading the engine takes longer than one analysis may).
+            asyncio.run(ctx.analysis.analyse(warm_up_request()))
+            warm = human.post("/api/analysis", json={"movetime": 0.05}, timeout=60)
+            assert warm.status_code == 200, warm.text
+
+            analyses = Analyses(server, ANALYSES).start()
+            time.sleep(0.5)  # every analysis is now in the engine's queue
+            sent = time.monotonic()
+            replied = ai_reply_after(ws, "g3g4")
+            analyses.join()
+
+        assert sorted(code for _, code, _ in analyses.answers) == [200] * ANALYSES
+        assert all(answer["bestmove"] for _, _, answer in analyses.answers)
+        first_analysis_done = min(done for done, _, _ in analyses.answers)
+        if own_pool:
+            # The AI answered in about its thinking time, while every analysis still ran.
+            assert replied - sent < AI_MOVETIME + 1.5, replied - sent
+            assert replied < first_analysis_done
+        else:
+            # Sharing one worker, the AI's search queued behind the analyses.
+            assert replied > first_analysis_done
+            assert replied - sent > ANALYSIS_MOVETIME
+    finally:
+        server.stop()

@@ -1,0 +1,124 @@
+"""A node's game leases in Redis (real): kept while its event loop is busy, given up when the
+loop is stuck, and a lease another node has taken is dropped here."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import redis as sync_redis
+from tests.support.redis_server import RedisServer, redis_server_path
+
+from doushouqi.server.infra.timesource import SystemTime
+from doushouqi.server.live.cluster import Cluster
+
+pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed")
+
+LEASE = 1.0
+
+
+class Registry:
+    """What the cluster calls back on the node's registry."""
+
+    def __init__(self) -> None:
+        self.dropped: list[str] = []
+        self.services = SimpleNamespace(time=SystemTime())
+
+    def active_ai_games(self, now: float) -> int:
+        return 0
+
+    def drop(self, game_id: str) -> None:
+        self.dropped.append(game_id)
+
+    def reschedule(self, game_id: str) -> None:
+        pass
+
+
+def run_node(redis: RedisServer, scenario: Any) -> Registry:
+    registry = Registry()
+
+    async def main() -> None:
+        cluster = Cluster(redis.url, "node-under-test", lease_seconds=LEASE, claim_interval=60)
+        await cluster.start(registry)  # type: ignore[arg-type]
+        try:
+            await scenario(cluster)
+        finally:
+            await cluster.stop()
+
+    asyncio.run(main())
+    return registry
+
+
+def lease_holder(redis: RedisServer, game_id: str) -> str | None:
+    client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        holder = client.get(f"dsq:lease:{game_id}")
+        return None if holder is None else str(holder)
+    finally:
+        client.close()
+
+
+def test_a_busy_event_loop_keeps_its_leases(redis: RedisServer) -> None:
+    async def scenario(cluster: Cluster) -> None:
+        assert await cluster.acquire("busy")
+        time.sleep(3 * LEASE)  # the loop runs nothing for three lease lives (a burst of work)
+        assert lease_holder(redis, "busy") == "node-under-test"
+        await asyncio.sleep(0)
+        assert "busy" in cluster.owned
+
+    assert run_node(redis, scenario).dropped == []
+
+
+def test_a_stuck_event_loop_lets_its_leases_lapse(redis: RedisServer) -> None:
+    async def scenario(cluster: Cluster) -> None:
+        assert await cluster.acquire("stuck")
+        time.sleep(8 * LEASE)  # past five lease lives: stuck, not busy
+        assert lease_holder(redis, "stuck") is None  # another node may claim it now
+
+    run_node(redis, scenario)
+
+
+def test_a_lease_taken_by_another_node_is_dropped_here(redis: RedisServer) -> None:
+    async def scenario(cluster: Cluster) -> None:
+        assert await cluster.acquire("taken")
+        client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
+        client.set("dsq:lease:taken", "other-node", px=int(LEASE * 1000))  # cut off, then lost
+        client.close()
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if "taken" not in cluster.owned:
+                break
+        assert "taken" not in cluster.owned
+        assert lease_holder(redis, "taken") == "other-node"
+
+    assert run_node(redis, scenario).dropped == ["taken"]
+
+
+def test_following_a_game_while_redis_is_away_fails_clearly_then_works_again(
+    redis: RedisServer,
+) -> None:
+    """A socket to a game owned elsewhere subscribes to its channel. With Redis away that
+    fails at once with ClusterUnavailable (the client reconnects), and once Redis is back the
+    next try subscribes again, rather than waiting on the lost try for ever."""
+    from doushouqi.server.live.cluster import ClusterUnavailable
+
+    async def scenario(cluster: Cluster) -> None:
+        redis.kill()
+        try:
+            with pytest.raises(ClusterUnavailable):
+                await cluster.listen(cluster.handle("away"))
+        finally:
+            redis.start()
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                await cluster.listen(cluster.handle("away"))
+                break
+            except ClusterUnavailable:
+                assert time.monotonic() < deadline, "never subscribed again"
+                await asyncio.sleep(0.2)
+
+    run_node(redis, scenario)

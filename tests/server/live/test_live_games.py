@@ -1,0 +1,98 @@
+"""Games to watch: GET /api/games/live (tournament games first, then the highest rated) and
+each game's spectator count, pushed to its sockets as it changes (server/watching.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.live import DEN_GAME, GameSocket, LiveServer, move, start_online
+
+from doushouqi.server.api.watch import best_first
+
+
+def live(server: LiveServer, **params: Any) -> list[dict[str, Any]]:
+    answer = server.player().get("/api/games/live", params=params)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["games"]  # type: ignore[no-any-return]
+
+
+def count(ws: GameSocket, n: int) -> None:
+    ws.wait_for("spectators", lambda m: m["count"] == n)
+
+
+def test_only_games_in_progress_between_people_are_listed(server: LiveServer) -> None:
+    red, blue = server.player().guest(), server.player().guest()
+    waiting = red.create(mode="online", color="red")["id"]
+    server.player().guest().create(mode="vs_ai", ai_level=1, color="red")
+    # A game nobody was invited to watch stays off the list.
+    private = start_online(server, server.player().guest(), server.player().guest(), public=False)
+    game_id, red_ws, _ = start_online(server, red, blue, time_control="5+3")
+    move(red_ws, "a3a4")
+    games = live(server)
+    assert [g["id"] for g in games] == [game_id]
+    listed = games[0]
+    assert waiting not in {g["id"] for g in games} and private[0] != game_id
+    assert (listed["time_control"], listed["plies"], listed["rules"]) == ("5+3", 1, "wango")
+    assert [p["rating"] for p in listed["players"]] == [1500, 1500]  # guests: unrated 1500
+    assert not any(p["rated"] for p in listed["players"])
+    assert listed["fen"].split()[0] and listed["last_move"] == "a3a4"
+    red_ws.send({"type": "resign"})
+    red_ws.wait_for("game_finished")
+    assert live(server) == []
+
+
+def test_the_highest_rated_game_comes_first(server: LiveServer) -> None:
+    # A finished rated game lifts Red's rating above 1500 (and Blue's below).
+    strong, weak = server.player().register("strong"), server.player().register("weak")
+    _, s_ws, w_ws = start_online(server, strong, weak, rated=True)
+    for ply, text in enumerate(DEN_GAME):
+        move(s_ws if ply % 2 == 0 else w_ws, text)
+    s_ws.wait_for("game_finished")
+    guests = start_online(server, server.player().guest(), server.player().guest())[0]
+    with_strong = start_online(server, strong, server.player().guest())[0]
+    with_weak = start_online(server, weak, server.player().guest())[0]
+    games = live(server)
+    assert [g["id"] for g in games] == [with_strong, guests, with_weak]
+    top = games[0]
+    assert top["players"][0]["rated"] and top["players"][0]["rating"] > 1500
+    assert top["rating"] == round((top["players"][0]["rating"] + 1500) / 2)
+    assert [g["id"] for g in live(server, limit=1)] == [with_strong]
+    assert server.player().get("/api/games/live", params={"limit": 0}).status_code == 422
+
+
+def test_spectators_are_counted_once_each_and_pushed(server: LiveServer) -> None:
+    red, blue = server.player().guest(), server.player().guest()
+    game_id, red_ws, blue_ws = start_online(server, red, blue)
+    watcher, other = server.player().guest(), server.player().guest()
+    first = watcher.socket(game_id)
+    assert first.wait_for("spectators")["count"] == 1  # what a new socket is told
+    count(red_ws, 1)
+    count(blue_ws, 1)
+    second_tab = watcher.socket(game_id)  # the same person again: still one
+    second_tab.wait_for("spectators")
+    with other.socket(game_id) as third:
+        count(third, 2)
+        count(red_ws, 2)
+        assert live(server)[0]["spectators"] == 2
+    count(red_ws, 1)
+    first.close()
+    second_tab.close()
+    count(red_ws, 0)
+    # A player's own extra tab is no spectator.
+    with red.socket(game_id) as again:
+        assert again.wait_for("spectators")["count"] == 0
+    assert live(server)[0]["spectators"] == 0
+
+
+def test_tournament_games_come_before_higher_rated_ones() -> None:
+    def entry(name: str, rating: int, tournament: bool, started: float) -> dict[str, Any]:
+        return {"id": name, "rating": rating, "tournament": tournament, "started_at": started}
+
+    entries = [
+        entry("casual-strong", 2100, False, 1.0),
+        entry("arena-weak", 1400, True, 2.0),
+        entry("arena-strong", 1800, True, 3.0),
+        entry("casual-new", 2100, False, 4.0),
+    ]
+    order = [e["id"] for e in best_first(entries)]
+    assert order == ["arena-strong", "arena-weak", "casual-new", "casual-strong"]
