@@ -151,7 +151,7 @@ class Processes:
 
 
 def python_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "doushouqi.cli.main", *args]
+    return [sys.executable, "-m", "doushouqi", *args]
 
 
 def bench_env(**extra: str) -> dict[str, str]:

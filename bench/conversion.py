@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITE = ROOT / "tests" / "ai" / "data" / "conversion.epd"
+SUITE = ROOT / "tests" / "jungle" / "ai" / "data" / "conversion.epd"
 
 
 def read_suite(path: Path) -> list[dict]:

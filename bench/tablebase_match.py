@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from doushouqi.jungle.engine.match import EngineSpec, GameResult, Match
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITE = ROOT / "tests" / "ai" / "data" / "endgames.epd"
+SUITE = ROOT / "tests" / "jungle" / "ai" / "data" / "endgames.epd"
 OPTION = "Tablebases"
 
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from load_tool import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SUITE = ROOT / "tests" / "ai" / "data" / "tactics.epd"
+DEFAULT_SUITE = ROOT / "tests" / "jungle" / "ai" / "data" / "tactics.epd"
 
 
 def _load_suite_module() -> ModuleType:

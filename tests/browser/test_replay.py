@@ -20,7 +20,7 @@ from tests.browser.support import Client, click_move, shoot, toggle_language
 from tests.support.live import DEN_GAME, LiveServer, make_settings, move, running
 
 from doushouqi.jungle.board import Board, Move
-from doushouqi.jungle.record.model import GameRecord, write_record
+from doushouqi.jungle.record import GameRecord, write_record
 from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi, board_for
 
 BLUNDER_PLY = 5  # from here on Blue stands 8 pawns better

@@ -13,7 +13,7 @@ from tests.browser.support import Client, shoot
 from tests.support.live import LiveServer
 
 from doushouqi.jungle.board import Board
-from doushouqi.jungle.record.model import GameRecord, write_record
+from doushouqi.jungle.record import GameRecord, write_record
 from doushouqi.jungle.tablebase.probe import probe_dtm, probe_moves
 
 RAT_AGAINST_LION = "7/7/7/r6/7/3L3/7/7/7 b"  # Blue's rat a6 against Red's lion d4

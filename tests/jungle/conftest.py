@@ -1,4 +1,4 @@
-"""Shared helpers for the rules tests (tests/core/test_*.py), offered as fixtures.
+"""Shared helpers for the rules tests (tests/jungle/test_*.py), offered as fixtures.
 
 Positions in these tests are written as position strings (docs/rules.md 7a): rows 9 → 1, files
 a → g, ``R C D W P T L E`` = rat, cat, dog, wolf, leopard, tiger, lion, elephant, upper case Red,

@@ -19,7 +19,7 @@ from doushouqi.jungle.notation import (
     move_to_readable,
     parse_readable,
 )
-from doushouqi.jungle.record.model import GameRecord, RecordError
+from doushouqi.jungle.record import GameRecord, RecordError
 from doushouqi.jungle.rules import find_rules
 
 # A shuttle of the two lions that brings the start position back a third time.

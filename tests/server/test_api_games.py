@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.support.live import DEN_GAME, LiveServer, move, start_online
 
-from doushouqi.jungle.record.model import read_record
+from doushouqi.jungle.record import read_record
 
 
 def test_create_checks_its_input(server: LiveServer) -> None:

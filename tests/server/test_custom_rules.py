@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.support.live import GameSocket, LiveServer, ManualTime, make_settings, move, running
 
-from doushouqi.jungle.record.model import read_record
+from doushouqi.jungle.record import read_record
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.server.ai.pool import AiMove, AiRequest, RandomAi, board_for
 

@@ -1,4 +1,4 @@
-"""Builders and drivers shared by the domain tests (tests/server/test_domain_*.py).
+"""Builders and drivers shared by the domain tests (tests/server/domain/test_*.py).
 
 Times are plain floats from an arbitrary origin (``T0``); every call passes ``now``, so the
 tests control time exactly.

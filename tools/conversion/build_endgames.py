@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from load_tool import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_OUTPUT = ROOT / "tests" / "ai" / "data" / "endgames.epd"
+DEFAULT_OUTPUT = ROOT / "tests" / "jungle" / "ai" / "data" / "endgames.epd"
 CLASSES = ("won", "lost", "drawn", "unclear")
 #: A den win (or loss) in this many own moves or fewer is a tactic: such positions are left out.
 SHORT_DEN = 5

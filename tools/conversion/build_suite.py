@@ -40,7 +40,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "ai" / "data" / "conversion.epd"
+DEFAULT_OUTPUT = (
+    Path(__file__).resolve().parents[2] / "tests" / "jungle" / "ai" / "data" / "conversion.epd"
+)
 
 
 def board_key(fen: str) -> str:

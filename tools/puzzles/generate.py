@@ -80,7 +80,7 @@ from doushouqi.jungle.squares import (
 prove = load_tool("puzzles", "prove")
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTPUT = ROOT / "src" / "doushouqi" / "server" / "data" / "puzzles.jsonl"
+OUTPUT = ROOT / "src" / "doushouqi" / "server" / "puzzles" / "data" / "puzzles.jsonl"
 SEED = 20_261_202
 RULES = ("wango", "classic", "international", "classic-dog")
 FIRST_PLY = 12

@@ -62,7 +62,7 @@ from doushouqi.jungle.squares import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTPUT = ROOT / "tests" / "ai" / "data" / "tactics.epd"
+OUTPUT = ROOT / "tests" / "jungle" / "ai" / "data" / "tactics.epd"
 
 
 solver = load_tool("tactics", "solver")

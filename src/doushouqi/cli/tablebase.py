@@ -15,6 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from doushouqi.cli.extras import Subcommands, require
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.tablebase.file_format import SUFFIX, out_of_scope_reason, parse_signature
 from doushouqi.jungle.tablebase.probe import ENV_VAR, family_of, probe, probe_moves
@@ -57,9 +58,7 @@ def _progress() -> Any:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from doushouqi.cli.main import _require
-
-    _require("tablebase generate", "numpy", "numba")
+    require("tablebase generate", "numpy", "numba")
     from doushouqi.jungle.ai.tablebase.generate import JobReport, generate
 
     out = Path(args.out) if args.out else _default_out()
@@ -191,7 +190,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_tablebase(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_tablebase(sub: Subcommands) -> None:
     """Register ``doushouqi tablebase`` and its subcommands."""
     p = sub.add_parser("tablebase", help="endgame tables: generate, check, probe")
     actions = p.add_subparsers(dest="action", required=True)

@@ -28,11 +28,12 @@ from doushouqi.jungle.fen import (
     placement_fen,
 )
 from doushouqi.jungle.legality import explain_illegal
-from doushouqi.jungle.moves import InvalidMoveError, Move
+from doushouqi.jungle.moves import IllegalMoveError, InvalidMoveError, Move
 from doushouqi.jungle.outcome import Outcome, Termination
 from doushouqi.jungle.pieces import Piece
 from doushouqi.jungle.restrictions import forbidden_by_restrictions
 from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
+from doushouqi.jungle.san import move_to_san, parse_san
 from doushouqi.jungle.squares import (
     BLUE,
     CAPTURED,
@@ -64,7 +65,7 @@ from doushouqi.jungle.svg import board_svg
 from doushouqi.jungle.zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
 
 if TYPE_CHECKING:
-    from doushouqi.jungle.notation import Lang
+    from doushouqi.jungle.terms import Lang
 
 __all__ = [
     "MAX_HALFMOVE_CLOCK",
@@ -82,10 +83,6 @@ __all__ = [
 
 STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
 STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"
-
-
-class IllegalMoveError(ValueError):
-    """A move is well formed but not legal in the position; the message says why."""
 
 
 class LegalMoveGenerator:
@@ -618,7 +615,7 @@ class Board:
         >>> board.parse_move("0000", allow_pass=True)
         Traceback (most recent call last):
         ...
-        doushouqi.jungle.board.IllegalMoveError: illegal move 0000: the game is over (den entered)
+        doushouqi.jungle.moves.IllegalMoveError: illegal move 0000: the game is over (den entered)
         """
         move = Move.from_str(text)
         reason = self.explain_illegal(move, allow_pass=allow_pass)
@@ -652,7 +649,7 @@ class Board:
         >>> board.push_uci("a4a5")
         Traceback (most recent call last):
         ...
-        doushouqi.jungle.board.IllegalMoveError: illegal move a4a5: the red elephant on a4 is not
+        doushouqi.jungle.moves.IllegalMoveError: illegal move a4a5: the red elephant on a4 is not
         ...
         """
         move = self.parse_uci(uci, allow_pass=allow_pass)
@@ -666,15 +663,11 @@ class Board:
         >>> Board().san(Move.from_uci("g3g4")), Board().san(Move.from_uci("g3g4"), lang="zh")
         ('Rg4', '鼠g4')
         """
-        from doushouqi.jungle.san import move_to_san
-
         return move_to_san(self, move, lang)
 
     def parse_san(self, san: str, *, allow_pass: bool = False) -> Move:
         """The legal move that SAN text names (forgiving of case and spaces where that is
         unambiguous; see :func:`doushouqi.jungle.san.parse_san`)."""
-        from doushouqi.jungle.san import parse_san
-
         return parse_san(self, san, allow_pass=allow_pass)
 
     def push_san(self, san: str, *, allow_pass: bool = False) -> Move:

@@ -1,7 +1,7 @@
 """Moves as values: :class:`Move`, from one square to another or the pass ``0000``, and
 :class:`InvalidMoveError` for a move string that cannot be read. Whether a move is legal
 depends on the position: :class:`doushouqi.jungle.board.Board` decides
-(:class:`~doushouqi.jungle.board.IllegalMoveError`).
+(:class:`~doushouqi.jungle.moves.IllegalMoveError`).
 
 >>> move = Move.from_str("a3a4")
 >>> move == Move.from_uci("a3a4"), move.from_square, move.to_square
@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from doushouqi.jungle.squares import parse_square, square_name
 
-__all__ = ["InvalidMoveError", "Move"]
+__all__ = ["IllegalMoveError", "InvalidMoveError", "Move"]
+
+
+class IllegalMoveError(ValueError):
+    """A move is well formed but not legal in the position; the message says why."""
 
 
 class InvalidMoveError(ValueError):

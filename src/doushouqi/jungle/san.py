@@ -45,18 +45,13 @@ legal moves, :class:`AmbiguousMoveError` lists them.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Iterator, Sized
+from typing import NamedTuple, Protocol
 
-from doushouqi.jungle.board import Board, InvalidMoveError, Move
-from doushouqi.jungle.notation import (
-    LANGUAGES,
-    IllegalNotationMoveError,
-    Lang,
-    NotationError,
-    animal_letter,
-    animal_name,
-    color_name,
-)
+from doushouqi.jungle.moves import InvalidMoveError, Move
+from doushouqi.jungle.outcome import Outcome
+from doushouqi.jungle.pieces import Piece
+from doushouqi.jungle.rules import RuleSet
 from doushouqi.jungle.squares import (
     ANIMAL_LETTERS,
     ANIMALS,
@@ -66,8 +61,41 @@ from doushouqi.jungle.squares import (
     parse_square,
     square_name,
 )
+from doushouqi.jungle.terms import (
+    LANGUAGES,
+    IllegalNotationMoveError,
+    Lang,
+    NotationError,
+    animal_letter,
+    animal_name,
+    color_name,
+)
 
 __all__ = ["AmbiguousMoveError", "InvalidSanError", "move_to_san", "parse_san"]
+
+
+class SanBoard(Protocol):
+    """What SAN needs of a position: :class:`doushouqi.jungle.board.Board` is one.
+
+    The board offers ``board.san(move)``, so this module sits beneath it and may not import
+    it; it names the few methods it uses instead."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def legal_moves(self) -> Sized: ...
+    def piece_at(self, square: int) -> Piece | None: ...
+    def piece_codes(self) -> list[int]: ...
+    def square_of(self, color: int, animal: int) -> int | None: ...
+    def generate_legal_moves(self) -> Iterator[Move]: ...
+    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> str | None: ...
+    def is_capture(self, move: Move) -> bool: ...
+    def is_den_threatened(self, color: int | None = None) -> bool: ...
+    def outcome(self) -> Outcome | None: ...
+    def push(self, move: Move) -> None: ...
+    def pop(self) -> Move: ...
 
 
 class InvalidSanError(NotationError, InvalidMoveError):
@@ -104,7 +132,7 @@ class _Reading(NamedTuple):
     file: int | None
     rank: int | None
 
-    def fits(self, board: Board, move: Move) -> bool:
+    def fits(self, board: SanBoard, move: Move) -> bool:
         row, column = divmod(move.from_square, 7)
         piece = board.piece_at(move.from_square)
         return (
@@ -141,7 +169,7 @@ def _readings(prefix: str) -> list[_Reading]:
     return readings
 
 
-def _suffix(board: Board, move: Move) -> str:
+def _suffix(board: SanBoard, move: Move) -> str:
     """``#`` when the move wins at once, ``+`` when it threatens the enemy den, else ``""``."""
     mover = board.turn
     board.push(move)
@@ -154,16 +182,17 @@ def _suffix(board: Board, move: Move) -> str:
         board.pop()
 
 
-def _disambiguation(board: Board, move: Move) -> str:
-    code = board._sq[move.from_square]
-    if board._sq.count(code) == 1:  # always so on a valid board: no need to look further
+def _disambiguation(board: SanBoard, move: Move) -> str:
+    codes = board.piece_codes()
+    code = codes[move.from_square]
+    if codes.count(code) == 1:  # always so on a valid board: no need to look further
         return ""
     others = [
         m.from_square
         for m in board.generate_legal_moves()
         if m.to_square == move.to_square
         and m.from_square != move.from_square
-        and board._sq[m.from_square] == code
+        and codes[m.from_square] == code
     ]
     if not others:
         return ""
@@ -175,11 +204,12 @@ def _disambiguation(board: Board, move: Move) -> str:
     return name
 
 
-def move_to_san(board: Board, move: Move, lang: Lang = "en") -> str:
+def move_to_san(board: SanBoard, move: Move, lang: Lang = "en") -> str:
     """The move in SAN (see the module docstring); ``board`` is the position before it.
     IllegalNotationMoveError when the move is not legal there (a pass is accepted where a
     move could be played, as in :func:`doushouqi.jungle.notation.move_to_readable`).
 
+    >>> from doushouqi.jungle.board import Board
     >>> board = Board()
     >>> move_to_san(board, Move.from_uci("a3a4")), move_to_san(board, Move.null(), "zh")
     ('Ea4', '停棋一步')
@@ -206,7 +236,7 @@ def move_to_san(board: Board, move: Move, lang: Lang = "en") -> str:
     return f"{animal}{where}{mark}{square_name(move.to_square)}{_suffix(board, move)}"
 
 
-def _no_move(board: Board, text: str, readings: list[_Reading], dest: int) -> str:
+def _no_move(board: SanBoard, text: str, readings: list[_Reading], dest: int) -> str:
     """Why no legal move fits, in words."""
     to = square_name(dest)
     if len(readings) == 1 and readings[0].animal is not None:
@@ -227,7 +257,7 @@ def _no_move(board: Board, text: str, readings: list[_Reading], dest: int) -> st
     return f"{text!r}: no legal move of {color_name(board.turn)} fits (to {to})"
 
 
-def parse_san(board: Board, text: str, *, allow_pass: bool = False) -> Move:
+def parse_san(board: SanBoard, text: str, *, allow_pass: bool = False) -> Move:
     """The legal move that SAN text names (see the module docstring for what is accepted).
 
     InvalidSanError when the text cannot be read, IllegalNotationMoveError (an
@@ -235,13 +265,14 @@ def parse_san(board: Board, text: str, *, allow_pass: bool = False) -> Move:
     (``--``, ``0000``, ``停棋一步``) only with ``allow_pass``, as in
     :meth:`doushouqi.jungle.board.Board.parse_move`.
 
+    >>> from doushouqi.jungle.board import Board
     >>> board = Board()
     >>> parse_san(board, "Ea4"), parse_san(board, "g1g2"), parse_san(board, "a4")
     (Move.from_str('a3a4'), Move.from_str('g1g2'), Move.from_str('a3a4'))
     >>> parse_san(board, "Ta4")
     Traceback (most recent call last):
     ...
-    doushouqi.jungle.notation.IllegalNotationMoveError: 'Ta4': the tiger on a1 cannot go to a4: ...
+    doushouqi.jungle.terms.IllegalNotationMoveError: 'Ta4': the tiger on a1 cannot go to a4: ...
     >>> parse_san(board, "b3")
     Traceback (most recent call last):
     ...

@@ -41,6 +41,8 @@ from doushouqi.server.api import review as review_api
 from doushouqi.server.api import tablebase as tablebase_api
 from doushouqi.server.api import tournaments as tournaments_api
 from doushouqi.server.api import watch as watch_api
+from doushouqi.server.chat.service import ChatMessage, handle_chat
+from doushouqi.server.chat.service import greeting as chat_greeting
 from doushouqi.server.context import AppContext
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
@@ -52,11 +54,9 @@ from doushouqi.server.infra.metrics import Metrics
 from doushouqi.server.infra.ratelimit import LoginThrottle, RateLimiter
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import SystemTime, TimeSource
-from doushouqi.server.live import correspondence
+from doushouqi.server.live import correspondence, ws
 from doushouqi.server.live.actors import ActorRegistry, Services
 from doushouqi.server.live.cluster import Cluster, node_id
-from doushouqi.server.live.ws import router as ws_router
-from doushouqi.server.live.ws import serve_forwarded
 from doushouqi.server.tournaments.director import Director
 
 __all__ = ["create_app"]
@@ -132,6 +132,9 @@ def create_app(
 ) -> FastAPI:
     """The server app. ``time``, ``ai`` and ``analysis_ai`` replace the real clock, the games'
     engine and the analysis engine (tests); an ``ai`` given alone serves analysis too."""
+    # The socket's feature messages: chat's message and its history for a new socket.
+    ws.register_message(ChatMessage, handle_chat)
+    ws.register_greeting(chat_greeting)
     settings = settings or Settings.from_env()
     time = time or SystemTime()
 
@@ -191,7 +194,7 @@ def create_app(
         else:
             # The live games are claimed by whichever node gets there first (and then again
             # whenever their owner dies), not all loaded here.
-            cluster.on_command = functools.partial(serve_forwarded, ctx)
+            cluster.on_command = functools.partial(ws.serve_forwarded, ctx)
             cluster.live_game_ids = functools.partial(db.read, repo.live_game_ids)
             await cluster.start(registry)
             log.info("node %s joined the cluster", cluster.node)
@@ -259,7 +262,7 @@ def create_app(
     ):
         app.include_router(router)
     app.include_router(rules.router)
-    app.include_router(ws_router)
+    app.include_router(ws.router)
     if settings.static_dir.is_dir():
         translations.check_tables(settings.static_dir)  # a broken file stops the start here
         app.state.static_dir = settings.static_dir

@@ -18,7 +18,7 @@ from doushouqi.jungle.rules import find_rules
 from doushouqi.jungle.tablebase.probe import probe
 
 ROOT = Path(__file__).resolve().parents[3]
-SUITE = ROOT / "tests" / "ai" / "data" / "endgames.epd"
+SUITE = ROOT / "tests" / "jungle" / "ai" / "data" / "endgames.epd"
 
 sys.path.insert(0, str(ROOT / "tools"))
 from load_tool import load_tool  # noqa: E402

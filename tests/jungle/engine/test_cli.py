@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from doushouqi.cli.main import _play_rules, main
+from doushouqi.cli.main import main
+from doushouqi.cli.play import play_rules
 from doushouqi.jungle.board import Board
-from doushouqi.jungle.record.model import GameRecord, write_record
+from doushouqi.jungle.record import GameRecord, write_record
 from doushouqi.jungle.rules import find_rules
 
 
@@ -63,11 +64,11 @@ def _play_args(load: Path | None, rules: str | None) -> argparse.Namespace:
 def test_load_errors_name_the_file(tmp_path: Path) -> None:
     missing = tmp_path / "missing.jgn"
     with pytest.raises(ValueError, match=r"--load .*missing\.jgn: cannot read it"):
-        _play_rules(_play_args(missing, None))
+        play_rules(_play_args(missing, None))
     broken = tmp_path / "broken.jgn"
     broken.write_text('[Event "x"]\n\n1. a1a9 *\n')
     with pytest.raises(ValueError, match=r"--load .*broken\.jgn: not a readable game record"):
-        _play_rules(_play_args(broken, None))
+        play_rules(_play_args(broken, None))
 
 
 def test_rules_that_conflict_with_a_loaded_record_warn(
@@ -78,13 +79,13 @@ def test_rules_that_conflict_with_a_loaded_record_warn(
     path = tmp_path / "game.jgn"
     path.write_text(write_record(GameRecord.from_board(board)))
     classic = find_rules("classic")
-    assert _play_rules(_play_args(path, None)) == classic
-    assert _play_rules(_play_args(path, "classic")) == classic
+    assert play_rules(_play_args(path, None)) == classic
+    assert play_rules(_play_args(path, "classic")) == classic
     assert capsys.readouterr().err == ""
-    assert _play_rules(_play_args(path, "wango")) == classic
+    assert play_rules(_play_args(path, "wango")) == classic
     err = capsys.readouterr().err
     assert "warning: --rules wango ignored" in err and "classic" in err
-    assert _play_rules(_play_args(None, None)) == find_rules("wango")
+    assert play_rules(_play_args(None, None)) == find_rules("wango")
 
 
 def test_the_terminal_game_names_the_engine_extra() -> None:

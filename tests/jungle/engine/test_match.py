@@ -334,7 +334,7 @@ def _fake_spec(fake_command: FakeCommand, *switches: str) -> str:
 def test_match_command_plays_and_records(
     fake_command: FakeCommand, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from doushouqi.jungle.record.model import read_record
+    from doushouqi.jungle.record import read_record
 
     first = _fake_spec(fake_command)
     second = _fake_spec(fake_command, "--seed", "5")
@@ -359,7 +359,7 @@ def test_match_command_plays_and_records(
 def test_time_odds_match_gives_each_engine_its_own_time(
     fake_command: FakeCommand, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from doushouqi.jungle.record.model import read_record
+    from doushouqi.jungle.record import read_record
 
     logs = tmp_path / "a.log", tmp_path / "b.log"
     first, second = (_fake_spec(fake_command, "--log", str(log)) for log in logs)

@@ -24,7 +24,7 @@ from doushouqi.jungle.engine.match import (
     default_max_plies,
     play_game,
 )
-from doushouqi.jungle.record.model import read_record
+from doushouqi.jungle.record import read_record
 from doushouqi.jungle.rules import find_rules
 
 MOVETIME = MatchTimeControl(movetime=0.02)

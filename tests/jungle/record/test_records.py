@@ -1,4 +1,4 @@
-"""Tests for doushouqi.jungle.record.model: writing, reading and validating game records."""
+"""Tests for doushouqi.jungle.record: writing, reading and validating game records."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.outcome import Outcome, Termination
-from doushouqi.jungle.record.model import (
+from doushouqi.jungle.record import (
     GameRecord,
     RecordError,
     format_date,

@@ -7,7 +7,7 @@ import pytest
 
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.outcome import Termination
-from doushouqi.jungle.record.model import (
+from doushouqi.jungle.record import (
     GameRecord,
     RecordError,
     Variation,

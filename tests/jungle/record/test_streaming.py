@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from doushouqi.jungle.board import Board
-from doushouqi.jungle.record.model import (
+from doushouqi.jungle.record import (
     GameRecord,
     RecordError,
     iter_games,

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doushouqi.jungle.board import Board, Move
-from doushouqi.jungle.record.model import (
+from doushouqi.jungle.record import (
     GameNode,
     GameRecord,
     RecordError,

@@ -444,7 +444,7 @@ def test_load_best_move_reports_a_missing_engine(monkeypatch: pytest.MonkeyPatch
         raise ImportError(f"No module named {name!r}")
 
     monkeypatch.setattr(importlib, "import_module", no_module)
-    with pytest.raises(engine.EngineUnavailableError, match=r"cannot import doushouqi\.ai"):
+    with pytest.raises(engine.EngineUnavailableError, match=r"cannot import doushouqi\.jungle\.ai"):
         engine.load_best_move()
     monkeypatch.setattr(importlib, "import_module", lambda name: object())
     with pytest.raises(engine.EngineUnavailableError, match="no best_move"):
@@ -624,7 +624,7 @@ def _command() -> list[str]:
     script = Path(sys.executable).parent / "doushouqi"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-m", "doushouqi.cli.main"]
+    return [sys.executable, "-m", "doushouqi"]
 
 
 def test_play_command_in_a_subprocess() -> None:

@@ -24,7 +24,7 @@ from tests.support.helpers import (
 )
 
 from doushouqi.core.clock import TimeControl
-from doushouqi.jungle.record.model import read_record, write_record
+from doushouqi.jungle.record import read_record, write_record
 from doushouqi.server.domain import (
     SERVER,
     Abort,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.support.helpers import T0, blue_player, red_player
 
 from doushouqi.core.clock import TimeControl
-from doushouqi.jungle.record.model import read_record, write_record
+from doushouqi.jungle.record import read_record, write_record
 from doushouqi.server.domain import (
     COMMAND_TYPES,
     SERVER,

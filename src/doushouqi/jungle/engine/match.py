@@ -576,7 +576,7 @@ class Match:
         return result
 
     def _write_record(self, result: GameResult, board: Board, moves: Sequence[MoveTime]) -> None:
-        from doushouqi.jungle.record.model import GameRecord, format_date, write_record
+        from doushouqi.jungle.record import GameRecord, format_date, write_record
 
         assert self.config.records is not None
         record = GameRecord.from_board(

@@ -21,15 +21,15 @@ from typing import Any
 from doushouqi.jungle.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move
 from doushouqi.jungle.outcome import Termination
 from doushouqi.jungle.record.model import (
-    _MAX_NAG,
+    MAX_NAG,
     RESULTS,
     GameRecord,
     LineSource,
     RecordError,
-    _date_problem,
-    _label,
-    _play,
-    _result_problem,
+    date_problem,
+    move_label,
+    play_move,
+    result_problem,
 )
 from doushouqi.jungle.record.tree import GLYPHS, Variation
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
@@ -219,13 +219,13 @@ class _Reader:
             except ValueError as exc:
                 known = ", ".join(t.value for t in Termination)
                 raise RecordError(f"{exc} (known: {known})", where["Termination"]) from None
-        if "Date" in tags and (problem := _date_problem(tags["Date"])):
+        if "Date" in tags and (problem := date_problem(tags["Date"])):
             raise RecordError(problem, where["Date"])
         main, result, result_line = self._movetext(board)
         if tag_result is not None and result != tag_result:
             reason = f"result {result} disagrees with the Result tag {tag_result}"
             raise RecordError(f"{reason} (line {where['Result']})", result_line)
-        if problem := _result_problem(termination, result):
+        if problem := result_problem(termination, result):
             raise RecordError(problem, where["Termination"])
         # The final position must not contradict the recorded result and ending.
         outcome = board.outcome()
@@ -353,8 +353,8 @@ class _Reader:
 
     def _nag(self, frame: _Frame, token: str) -> None:
         digits = token[1:]
-        if not digits or int(digits) > _MAX_NAG:
-            reason = f"bad NAG {token!r}: expected $ and a number from 0 to {_MAX_NAG}"
+        if not digits or int(digits) > MAX_NAG:
+            reason = f"bad NAG {token!r}: expected $ and a number from 0 to {MAX_NAG}"
             raise RecordError(reason, self.lines.number)
         self._add_nag(frame, int(digits), token)
 
@@ -378,7 +378,7 @@ class _Reader:
         else:
             siblings, outer = frame.line.variations.setdefault(count, []), frame.label
         siblings.append(side)
-        label = _label(len(siblings), ply, outer)
+        label = move_label(len(siblings), ply, outer)
         return _Frame(side, ply, label, siblings, outer, board.pop(), self.lines.number)
 
     def _move(self, board: Board, frame: _Frame, word: str, line_no: int) -> Move:
@@ -404,7 +404,7 @@ class _Reader:
             # "a3a3" parses as from == to, which Move treats as the pass: only 0000 means one.
             reason = f"bad move string {word!r}: from- and to-square are the same"
             raise RecordError(where + reason, line_no)
-        illegal = _play(board, move)
+        illegal = play_move(board, move)
         if illegal is not None:
             raise RecordError(where + illegal, line_no)
         return move

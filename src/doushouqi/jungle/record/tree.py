@@ -30,13 +30,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.notation import Lang
+from doushouqi.jungle.rules import RuleSet
 
-if TYPE_CHECKING:
-    from doushouqi.jungle.record.model import GameRecord
+
+class RecordData(Protocol):
+    """What the tree reads of its record (:class:`~doushouqi.jungle.record.model.GameRecord`
+    is one; the model builds on this module, so the tree names the fields instead of
+    importing it)."""
+
+    moves: list[Move]
+    start_fen: str | None
+    rules: RuleSet
+
 
 __all__ = ["GLYPHS", "GameNode", "Variation"]
 
@@ -85,7 +94,7 @@ class GameNode:
     """
 
     def __init__(
-        self, record: GameRecord, line: Variation, index: int, parent: GameNode | None
+        self, record: RecordData, line: Variation, index: int, parent: GameNode | None
     ) -> None:
         self.record = record
         self.line = line

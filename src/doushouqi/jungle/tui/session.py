@@ -44,7 +44,7 @@ from doushouqi.jungle.notation import (
     parse_readable,
 )
 from doushouqi.jungle.outcome import Outcome, Termination
-from doushouqi.jungle.record.model import GameRecord, format_date, read_record, write_record
+from doushouqi.jungle.record import GameRecord, format_date, read_record, write_record
 from doushouqi.jungle.rules import RuleSet
 from doushouqi.jungle.squares import RED, square_name
 from doushouqi.jungle.tui.engine import EngineUnavailableError
@@ -460,7 +460,7 @@ def _reason(exc: Exception) -> str:
 
 def save_game(session: Session, path: Path) -> None:
     """Write the session's game to ``path`` as a game record
-    (:mod:`doushouqi.jungle.record.model`)."""
+    (:mod:`doushouqi.jungle.record`)."""
     tags = {"Event": "doushouqi play", "Date": format_date(datetime.date.today())}
     if session.mode is Mode.AI:
         computer = f"doushouqi level {session.level}"

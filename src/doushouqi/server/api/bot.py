@@ -25,8 +25,9 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import AccountPrincipal, Ctx
 from doushouqi.server.infra.errors import Problem
-from doushouqi.server.live.actors import GameActor, Subscriber
+from doushouqi.server.live.actors import GameActor
 from doushouqi.server.live.cluster import RemoteGame
+from doushouqi.server.live.subscriber import Subscriber
 from doushouqi.server.live.ws import ACTIONS, Client, dispatch
 
 router = APIRouter(prefix="/api/bot", tags=["bot"])

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from doushouqi.core.clock import TimeControl, TimeControlError
-from doushouqi.jungle.record.model import GameRecord, format_date, write_record
+from doushouqi.jungle.record import GameRecord, format_date, write_record
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
 from doushouqi.server.api.records import replay

@@ -27,7 +27,8 @@ from doushouqi.server.context import context_of
 from doushouqi.server.infra.guards import is_cross_origin
 from doushouqi.server.infra.json_input import BadJsonError, parse_json
 from doushouqi.server.infra.ratelimit import TokenBucket
-from doushouqi.server.live.actors import Subscriber, dumps
+from doushouqi.server.live.actors import dumps
+from doushouqi.server.live.subscriber import Subscriber
 from doushouqi.server.notifications.service import mark_read, player_key_of, recent
 
 router = APIRouter(tags=["notifications"])

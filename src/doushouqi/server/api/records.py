@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.notation import move_to_readable
-from doushouqi.jungle.record.model import GameRecord, RecordError, read_record
+from doushouqi.jungle.record import GameRecord, RecordError, read_record
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, enforce_rate
 from doushouqi.server.context import client_address
 from doushouqi.server.db import repo

@@ -20,7 +20,6 @@ from doushouqi.server.api.deps import Ctx
 from doushouqi.server.db.models import AccountRow, GameRow
 from doushouqi.server.domain import Account, Game, GameStatus, Mode
 from doushouqi.server.domain.storage import game_from_storage
-from doushouqi.server.live.watching import spectator_counts
 
 router = APIRouter(prefix="/api", tags=["watch"])
 
@@ -94,7 +93,7 @@ def live_entry(game: Game, ratings: dict[int, float], spectators: int) -> dict[s
 async def live_games(ctx: Ctx, limit: int = Query(20, ge=1, le=100)) -> dict[str, Any]:
     """Games in progress, tournament games first, then the highest rated."""
     games, ratings = await ctx.db.read(_live)
-    counts = await spectator_counts(ctx.registry, [g.id for g in games])
+    counts = await ctx.registry.spectator_counts([g.id for g in games])
     entries = best_first([live_entry(g, ratings, counts.get(g.id, 0)) for g in games])
     return {"games": entries[:limit], "server_time": ctx.time.now()}
 

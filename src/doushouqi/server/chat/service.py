@@ -29,8 +29,9 @@ import functools
 import logging
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import Field
 from redis.exceptions import RedisError
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -42,12 +43,11 @@ from doushouqi.server.domain import Actor, Game, GameStatus
 from doushouqi.server.live.actors import GameActor, dumps
 from doushouqi.server.live.audience import Audience
 from doushouqi.server.live.cluster import RemoteGame
-from doushouqi.server.live.watching import current_spectators, spectators_message
+from doushouqi.server.live.ws import Client, Message
 
 if TYPE_CHECKING:
     from doushouqi.server.accounts.auth import Principal
     from doushouqi.server.context import AppContext
-    from doushouqi.server.live.ws import ChatMessage, Client
 
 __all__ = [
     "MAX_CHARS",
@@ -55,6 +55,7 @@ __all__ = [
     "PLAYERS",
     "ROOMS",
     "SPECTATORS",
+    "ChatMessage",
     "ChatRefused",
     "check_text",
     "greeting",
@@ -287,6 +288,15 @@ def _refused(client: Client, code: str, message_id: str | None, **params: Any) -
     return client.reply("rejected", code=code, params=params, id=message_id)
 
 
+class ChatMessage(Message):
+    """A chat message: free ``text`` or a quick ``phrase`` code (see this module)."""
+
+    type: Literal["chat"]
+    room: Literal["players", "spectators"] | None = None
+    text: str | None = None
+    phrase: str | None = Field(default=None, max_length=32)
+
+
 async def handle_chat(client: Client, message: ChatMessage) -> list[dict[str, Any]]:
     """A ``chat`` message: checked, stored and broadcast by the game's owner."""
     principal = client.principal
@@ -354,8 +364,8 @@ async def _forward(
 async def greeting(
     ctx: AppContext, actor: GameActor | RemoteGame, identity: Actor | None
 ) -> list[str]:
-    """What a socket that just opened is sent after the game: the chat it may read, and how
-    many watch. Never raises: a socket opens without its chat rather than not at all."""
+    """What a socket that just opened is sent after the game: the chat it may read. Never
+    raises: a socket opens without its chat rather than not at all."""
     texts: list[str] = []
     try:
         if isinstance(actor, GameActor):
@@ -374,8 +384,6 @@ async def greeting(
             "messages": messages,
         }
         texts.append(dumps(history_message))
-        count = await current_spectators(ctx.registry, actor)
-        texts.append(spectators_message(actor.id, actor.version, count))
     except (SQLAlchemyError, RedisError):
         log.exception("could not read the chat of game %s", actor.id)
     return texts

@@ -1,10 +1,10 @@
-"""Game records (PGN-like, :mod:`doushouqi.jungle.record.model`) from server games."""
+"""Game records (PGN-like, :mod:`doushouqi.jungle.record`) from server games."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from doushouqi.jungle.record.model import GameRecord
+from doushouqi.jungle.record import GameRecord
 from doushouqi.server.domain.model import Game
 
 __all__ = ["game_to_record"]

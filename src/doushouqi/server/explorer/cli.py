@@ -1,6 +1,6 @@
 """``doushouqi explorer rebuild``: count every stored game into the opening explorer's index
 again (server/explorer.py), e.g. after an upgrade that brought the explorer to an existing
-site. Registered by cli.py; the server's modules are imported only when it runs."""
+site. Registered by cli/server.py; the server's modules are imported only when it runs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import argparse
 
 
 def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``doushouqi explorer rebuild``: the CLI's subcommand (cli.py registers it)."""
+    """``doushouqi explorer rebuild``: the CLI's subcommand (cli/server.py registers it)."""
     p = sub.add_parser("explorer", help="the game server's opening explorer")
     p.add_argument("action", choices=["rebuild"], help="rebuild: count every stored game again")
 

@@ -60,7 +60,8 @@ from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
 from doushouqi.server.live.cluster import Cluster, RemoteGame
-from doushouqi.server.live.watching import report_spectators
+from doushouqi.server.live.subscriber import Subscriber
+from doushouqi.server.live.watching import SPECTATORS, report_spectators
 
 __all__ = [
     "ActorClosedError",
@@ -78,7 +79,6 @@ log = logging.getLogger(__name__)
 #: Events kept in memory per game for clients that reconnect after a short gap.
 RECENT_EVENTS = 256
 #: Messages queued for one subscriber before it counts as too slow and is dropped.
-SUBSCRIBER_QUEUE = 512
 #: Seconds a game's timer waits before retrying after the database failed a write.
 RETRY_AFTER_FAILURE = 1.0
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
@@ -113,35 +113,6 @@ def state_message(
 
 class ActorClosedError(RuntimeError):
     """The actor was evicted; fetch the game's actor again."""
-
-
-class Subscriber:
-    """One connection watching a game: a websocket or a bot's event stream.
-
-    Messages are JSON text, encoded once per broadcast. A subscriber that falls
-    ``SUBSCRIBER_QUEUE`` messages behind is cut off (``None`` in its queue): it reconnects
-    with its last version and catches up, instead of holding memory for everyone.
-    """
-
-    def __init__(self, identity: Actor | None) -> None:
-        self.identity = identity
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SUBSCRIBER_QUEUE)
-        self.cut_off = False
-
-    def deliver(self, text: str) -> None:
-        if self.cut_off:
-            return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.cut_off_now()
-
-    def cut_off_now(self) -> None:
-        """Drop what is queued and tell the connection to reconnect (with ``?since=``)."""
-        self.cut_off = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
 
 
 @dataclass
@@ -526,6 +497,28 @@ class ActorRegistry:
     async def local(self, game_id: str) -> GameActor | None:
         """The game's actor if it runs on this node now."""
         return self._actors.get(game_id)
+
+    async def spectators_of(self, actor: GameActor | RemoteGame) -> int:
+        """The count a socket that just opened is told (its owner told the others already)."""
+        local = await self.local(actor.id)
+        if local is not None:
+            return local.spectators or 0
+        counts = await self.spectator_counts([actor.id])
+        return counts.get(actor.id, 0)
+
+    async def spectator_counts(self, game_ids: list[str]) -> dict[str, int]:
+        """Each game's spectators: from this node's actors, and in a cluster from the owners'
+        reports (``watching.py``; a game nobody reported has none)."""
+        counts: dict[str, int] = {}
+        cluster = self.services.cluster
+        if cluster is not None and game_ids:
+            values = await cluster.redis.hmget(SPECTATORS, game_ids)
+            counts = {g: int(v) for g, v in zip(game_ids, values, strict=True) if v is not None}
+        for game_id in game_ids:
+            actor = self._actors.get(game_id)
+            if actor is not None and actor.spectators is not None:
+                counts[game_id] = actor.spectators
+        return counts
 
     async def _load(self, game_id: str) -> GameActor | None:
         if (loading := self._loading.get(game_id)) is not None:

@@ -38,7 +38,7 @@ import secrets
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import redis
 import redis.asyncio as aioredis
@@ -46,14 +46,49 @@ from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
 from doushouqi.server.infra.redis_close import close_now
+from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
+from doushouqi.server.live.subscriber import Subscriber
 
-if TYPE_CHECKING:
-    from doushouqi.server.live.actors import ActorRegistry, GameActor, Subscriber
-
-__all__ = ["Cluster", "ClusterUnavailable", "RemoteGame", "node_id"]
+__all__ = ["Cluster", "ClusterUnavailable", "LocalGames", "OwnedGame", "RemoteGame", "node_id"]
 
 log = logging.getLogger(__name__)
+
+
+# What this layer drives of the node's own games. live/actors.py's ActorRegistry and GameActor
+# are them; they call into this module, so it names what it uses instead of importing them.
+
+
+class _Clocked(Protocol):
+    @property
+    def time(self) -> TimeSource: ...
+
+
+class LocalGames(Protocol):
+    """This node's games (the actor registry)."""
+
+    @property
+    def services(self) -> _Clocked: ...
+
+    def active_ai_games(self, now: float) -> int: ...
+    async def get(self, game_id: str) -> object: ...
+    def drop(self, game_id: str) -> None: ...
+    def reschedule(self, game_id: str) -> None: ...
+    async def stored_view(
+        self, game_id: str, identity: Actor | None, since: int | None
+    ) -> tuple[list[str], int]: ...
+    def deliver_to_player(self, player_key: str, text: str) -> None: ...
+    def deliver_to_account(self, account_id: int, text: str) -> None: ...
+
+
+class OwnedGame(Protocol):
+    """A game this node has just claimed (its actor), taking over the sockets that waited."""
+
+    @property
+    def id(self) -> str: ...
+
+    def subscribe_all(self, seen: dict[Subscriber, int]) -> None: ...
+
 
 #: Renew leases (and beat) this many times per lease life.
 _RENEWALS_PER_LEASE = 3
@@ -198,7 +233,7 @@ class Cluster:
         self._subscribed: dict[str, asyncio.Event] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
-        self.registry: ActorRegistry | None = None
+        self.registry: LocalGames | None = None
         self.on_command: CommandHandler | None = None
         #: Live game ids in the database, read by :meth:`start`'s caller.
         self.live_game_ids: Callable[[], Awaitable[list[str]]] | None = None
@@ -213,7 +248,7 @@ class Cluster:
 
     # ------------------------------------------------------------------ life
 
-    async def start(self, registry: ActorRegistry) -> None:
+    async def start(self, registry: LocalGames) -> None:
         self.registry = registry
         self._loop = asyncio.get_running_loop()
         await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
@@ -459,7 +494,7 @@ class Cluster:
         """This node's handle on a game another node owns."""
         return self.remote.get(game_id) or RemoteGame(self, game_id)
 
-    def adopt_sockets(self, actor: GameActor) -> None:
+    def adopt_sockets(self, actor: OwnedGame) -> None:
         """This node now owns a game it had sockets to: they watch the actor from here on
         (all at once, so that the actor never sees one of its players as gone)."""
         remote = self.remote.pop(actor.id, None)

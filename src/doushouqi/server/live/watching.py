@@ -19,23 +19,49 @@ from __future__ import annotations
 import json
 import logging
 import weakref
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from doushouqi.server.live.actors import ActorRegistry, GameActor
-    from doushouqi.server.live.cluster import Cluster, RemoteGame
+from doushouqi.server.domain import Actor, Game
+from doushouqi.server.live.cluster import Cluster
 
-__all__ = ["SPECTATORS", "report_spectators", "spectator_counts", "spectators_message"]
+
+class WatchedGame(Protocol):
+    """What the count needs of a game's actor (live/actors.py's GameActor, which calls in here,
+    so this module names the fields instead of importing it)."""
+
+    game: Game
+    spectators: int | None
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def watcher_identities(self) -> set[Actor]: ...
+
+    def broadcast(self, texts: Iterable[str], *, notice: bool = False) -> None: ...
+
+
+__all__ = [
+    "SPECTATORS",
+    "WatchedGame",
+    "count_spectators",
+    "report_spectators",
+    "spectators_message",
+]
 
 log = logging.getLogger(__name__)
 
 #: Redis hash: game id → its spectators, written by the game's owner.
 SPECTATORS = "dsq:spectators"
 #: What each actor reported last: (count, whether the game was over).
-_reported: weakref.WeakKeyDictionary[GameActor, tuple[int, bool]] = weakref.WeakKeyDictionary()
+_reported: weakref.WeakKeyDictionary[WatchedGame, tuple[int, bool]] = weakref.WeakKeyDictionary()
 
 
-def count_spectators(actor: GameActor, cluster: Cluster | None) -> int:
+def count_spectators(actor: WatchedGame, cluster: Cluster | None) -> int:
     players = {p.identity for p in actor.game.players if p is not None}
     watching = actor.watcher_identities
     if cluster is not None:
@@ -48,7 +74,7 @@ def spectators_message(game_id: str, version: int, count: int) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-def report_spectators(actor: GameActor, cluster: Cluster | None) -> None:
+def report_spectators(actor: WatchedGame, cluster: Cluster | None) -> None:
     """Tell the game's sockets (and the Watch page's hash) when the count has changed."""
     count, over = count_spectators(actor, cluster), actor.game.status.is_over
     if _reported.get(actor) == (count, over):
@@ -62,26 +88,3 @@ def report_spectators(actor: GameActor, cluster: Cluster | None) -> None:
             cluster.spawn(cluster.redis.hdel(SPECTATORS, actor.id))
         else:
             cluster.spawn(cluster.redis.hset(SPECTATORS, actor.id, count))
-
-
-async def current_spectators(registry: ActorRegistry, actor: GameActor | RemoteGame) -> int:
-    """The count a socket that just opened is told (its owner told the others already)."""
-    local = await registry.local(actor.id)
-    if local is not None:
-        return local.spectators or 0
-    counts = await spectator_counts(registry, [actor.id])
-    return counts.get(actor.id, 0)
-
-
-async def spectator_counts(registry: ActorRegistry, game_ids: list[str]) -> dict[str, int]:
-    """Each game's spectators: from this node's actors, and in a cluster from the owners'
-    reports (a game nobody reported has none)."""
-    counts: dict[str, int] = {}
-    cluster: Cluster | None = registry.services.cluster
-    if cluster is not None and game_ids:
-        values = await cluster.redis.hmget(SPECTATORS, game_ids)
-        counts = {g: int(v) for g, v in zip(game_ids, values, strict=True) if v is not None}
-    for game_id in game_ids:
-        if (actor := await registry.local(game_id)) is not None and actor.spectators is not None:
-            counts[game_id] = actor.spectators
-    return counts

@@ -18,23 +18,24 @@ import asyncio
 import contextlib
 import json
 import logging
+import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from redis.exceptions import RedisError
 from starlette.websockets import WebSocketState
 
 from doushouqi.server.accounts.auth import Principal
-from doushouqi.server.chat.service import greeting, handle_chat
 from doushouqi.server.context import AppContext, context_of
 from doushouqi.server.db.gamestore import CommitError
 from doushouqi.server.domain import (
     Abort,
     AcceptDraw,
     AcceptTakeback,
+    Actor,
     ClaimDraw,
     ClaimVictory,
     Command,
@@ -60,8 +61,18 @@ from doushouqi.server.live.actors import (
     state_message,
 )
 from doushouqi.server.live.cluster import ClusterUnavailable, RemoteGame
+from doushouqi.server.live.watching import spectators_message
 
-__all__ = ["CLIENT_MESSAGE", "DISPATCH", "ChatMessage", "Client", "dispatch", "router"]
+__all__ = [
+    "DISPATCH",
+    "Client",
+    "Message",
+    "dispatch",
+    "parse_message",
+    "register_greeting",
+    "register_message",
+    "router",
+]
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +92,15 @@ ACTIONS: dict[str, type[Command]] = {
 }
 
 
-class _Message(BaseModel):
+class Message(BaseModel):
+    """A client message: a pydantic model whose ``type`` field is a ``Literal`` of its tags."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
     #: Echoed in the ``ack`` or ``rejected`` reply, so a client can match replies to requests.
     id: str | None = Field(default=None, max_length=64)
 
 
-class _GameCommand(_Message):
+class _GameCommand(Message):
     #: The game version the command was meant for; a replayed or outdated command is refused.
     version: int | None = Field(default=None, ge=0)
     #: The seat to act for (needed only by a player who holds both, on one screen).
@@ -119,29 +132,13 @@ class ActionMessage(_GameCommand):
     ]
 
 
-class SyncMessage(_Message):
+class SyncMessage(Message):
     type: Literal["sync"]
     version: int | None = Field(default=None, ge=0)
 
 
-class PingMessage(_Message):
+class PingMessage(Message):
     type: Literal["ping"]
-
-
-class ChatMessage(_Message):
-    """A chat message: free ``text`` or a quick ``phrase`` code (see chat.py)."""
-
-    type: Literal["chat"]
-    room: Literal["players", "spectators"] | None = None
-    text: str | None = None
-    phrase: str | None = Field(default=None, max_length=32)
-
-
-ClientMessage = Annotated[
-    MoveMessage | JoinMessage | ActionMessage | SyncMessage | PingMessage | ChatMessage,
-    Field(discriminator="type"),
-]
-CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 @dataclass
@@ -239,7 +236,7 @@ async def serve_forwarded(
     actor = await ctx.registry.local(game_id)
     if actor is None:
         return None
-    parsed = CLIENT_MESSAGE.validate_python(message)
+    parsed = parse_message(message)
     client = Client(ctx, actor, Principal.from_dict(principal))
     return await DISPATCH[type(parsed)](client, parsed)
 
@@ -262,21 +259,72 @@ async def handle_ping(client: Client, message: PingMessage) -> list[dict[str, An
 
 
 Handler = Callable[[Client, Any], Awaitable[list[dict[str, Any]]]]
-#: The dispatch table: message model → handler.
-DISPATCH: dict[type[_Message], Handler] = {
+#: What a socket that just opened is sent after the game (a feature's: chat history, …).
+Greeting = Callable[[AppContext, GameActor | RemoteGame, Actor | None], Awaitable[list[str]]]
+
+#: The dispatch table: message model → handler. The game's own messages are here; features
+#: add theirs with :func:`register_message` (the app wires them: this layer imports none).
+DISPATCH: dict[type[Message], Handler] = {
     MoveMessage: handle_command,
     JoinMessage: handle_command,
     ActionMessage: handle_command,
     SyncMessage: handle_sync,
     PingMessage: handle_ping,
-    ChatMessage: handle_chat,
 }
+#: Message type tag → its model, kept in step with DISPATCH.
+_MODELS: dict[str, type[Message]] = {}
+_GREETINGS: list[Greeting] = []
+
+
+def _tags(model: type[Message]) -> tuple[str, ...]:
+    return typing.get_args(model.model_fields["type"].annotation)
+
+
+def register_message(model: type[Message], handler: Handler) -> None:
+    """Handle ``model``'s messages with ``handler`` (again for the same model: replaced)."""
+    for tag in _tags(model):
+        known = _MODELS.get(tag)
+        if known is not None and known is not model:
+            raise ValueError(f"message type {tag!r} is taken by {known.__name__}")
+        _MODELS[tag] = model
+    DISPATCH[model] = handler
+
+
+def register_greeting(greeting: Greeting) -> None:
+    """Send what ``greeting`` returns to every socket that opens (once however often called)."""
+    if greeting not in _GREETINGS:
+        _GREETINGS.append(greeting)
+
+
+for _model, _handler in list(DISPATCH.items()):
+    register_message(_model, _handler)
+
+
+def parse_message(data: object) -> Message:
+    """The message ``data`` (parsed JSON) is; ValidationError or UnknownMessageError if none."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    model = _MODELS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise UnknownMessageError(kind)
+    return model.model_validate(data)
+
+
+class UnknownMessageError(ValueError):
+    def __init__(self, kind: object) -> None:
+        known = ", ".join(sorted(_MODELS))
+        shown = repr(kind)[:40] if kind is not None else "missing"
+        super().__init__(f"type: {shown} is not a message type (one of {known})")
 
 
 def _validation_reason(exc: ValidationError) -> str:
     first = exc.errors(include_url=False)[0]
     where = ".".join(str(p) for p in first.get("loc", ())) or "message"
     return f"{where}: {first.get('msg', 'invalid')}"
+
+
+def _message_id(data: object) -> str | None:
+    message_id = data.get("id") if isinstance(data, dict) else None
+    return message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
 
 
 async def dispatch(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
@@ -289,11 +337,11 @@ async def dispatch(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
     except BadJsonError as exc:
         return [client.error("bad_json", f"the message is not accepted JSON: {exc}")]
     try:
-        message = CLIENT_MESSAGE.validate_python(data)
+        message = parse_message(data)
+    except UnknownMessageError as exc:
+        return [client.error("bad_message", str(exc), _message_id(data))]
     except ValidationError as exc:
-        message_id = data.get("id") if isinstance(data, dict) else None
-        message_id = message_id if isinstance(message_id, str) and len(message_id) <= 64 else None
-        return [client.error("bad_message", _validation_reason(exc), message_id)]
+        return [client.error("bad_message", _validation_reason(exc), _message_id(data))]
     return await DISPATCH[type(message)](client, message)
 
 
@@ -310,6 +358,16 @@ async def _dispatch_safely(client: Client, raw: str | bytes) -> list[dict[str, A
 
 
 router = APIRouter()
+
+
+async def _spectators(ctx: AppContext, actor: GameActor | RemoteGame) -> list[str]:
+    """How many watch, for a socket that just opened (nothing when Redis cannot say now)."""
+    try:
+        count = await ctx.registry.spectators_of(actor)
+    except RedisError:
+        log.warning("cannot count the spectators of game %s now", actor.id[:16])
+        return []
+    return [spectators_message(actor.id, actor.version, count)]
 
 
 async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
@@ -359,7 +417,10 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         return
     for text in first:
         subscriber.deliver(text)
-    for text in await greeting(ctx, actor, subscriber.identity):  # chat history, spectators
+    for greeting in _GREETINGS:  # chat history, …
+        for text in await greeting(ctx, actor, subscriber.identity):
+            subscriber.deliver(text)
+    for text in await _spectators(ctx, actor):
         subscriber.deliver(text)
     pump = asyncio.create_task(_pump(websocket, subscriber))
     bucket = TokenBucket(ctx.settings.message_rate)

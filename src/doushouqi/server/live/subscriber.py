@@ -1,0 +1,43 @@
+"""One connection watching a game, as the live layer sees it: a websocket or a bot's stream.
+
+Its own module, beneath the actors and the cluster layer, because both hand messages to it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from doushouqi.server.domain import Actor
+
+__all__ = ["SUBSCRIBER_QUEUE", "Subscriber"]
+
+#: Messages a subscriber may fall behind before it is cut off.
+SUBSCRIBER_QUEUE = 512
+
+
+class Subscriber:
+    """One connection watching a game: a websocket or a bot's event stream.
+
+    Messages are JSON text, encoded once per broadcast. A subscriber that falls
+    ``SUBSCRIBER_QUEUE`` messages behind is cut off (``None`` in its queue): it reconnects
+    with its last version and catches up, instead of holding memory for everyone.
+    """
+
+    def __init__(self, identity: Actor | None) -> None:
+        self.identity = identity
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self.cut_off = False
+
+    def deliver(self, text: str) -> None:
+        if self.cut_off:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.cut_off_now()
+
+    def cut_off_now(self) -> None:
+        """Drop what is queued and tell the connection to reconnect (with ``?since=``)."""
+        self.cut_off = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
