@@ -9,6 +9,7 @@ import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from shutil import copytree, ignore_patterns
 from typing import Any
 
 import pytest
@@ -33,7 +34,12 @@ from tests.server.db.test_persistence_restart import schema_differences
 from tests.support.postgres import create_database, find_bindir
 
 from doushouqi.server.db import repo
-from doushouqi.server.db.database import LEGACY_REVISIONS, Database, alembic_config
+from doushouqi.server.db.database import (
+    LEGACY_REVISIONS,
+    MIGRATIONS_DIR,
+    Database,
+    alembic_config,
+)
 
 LEGACY_DIR = Path(__file__).resolve().parent / "data" / "legacy_migrations"
 VERSION_TABLE = "alembic_version"
@@ -282,3 +288,24 @@ def test_an_old_database_is_taken_over_on_postgres(
 ) -> None:
     fresh = create_database(postgres, database.rsplit("/", 1)[-1] + "_fresh")
     old_database_is_taken_over(database, fresh, LEGACY_STATES[state])
+
+
+def test_a_new_revision_continues_the_line(tmp_path: Path) -> None:
+    """Adding a revision as docs/server.md says (on a copy of the migrations): the file is
+    named by its id and revises the head; with the models unchanged it has nothing to do."""
+    copy = copytree(MIGRATIONS_DIR, tmp_path / "migrations", ignore=ignore_patterns("__pycache__"))
+    db = Database(f"sqlite:///{tmp_path / 'scratch.sqlite3'}")
+    try:
+        db.migrate()
+        config = alembic_config()
+        config.set_main_option("script_location", str(copy))
+        with db.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.revision(config, "What it adds.", autogenerate=True, rev_id="0009_what_it_adds")
+    finally:
+        db.close()
+    made = copy / "versions" / "0009_what_it_adds.py"
+    text = made.read_text()
+    assert 'down_revision = "0008_puzzles"' in text.replace("'", '"')
+    assert "op." not in text  # the models and the migrations agree: nothing to change
+    assert ScriptDirectory.from_config(config).get_heads() == ["0009_what_it_adds"]

@@ -77,8 +77,12 @@ def make_engine(url: str) -> Engine:
 
 
 def alembic_config() -> Config:
+    """The migrations' Alembic configuration. A revision's file is named by its id alone
+    (``command.revision(config, message, rev_id="0009_what_it_adds")`` writes
+    ``versions/0009_what_it_adds.py``; docs/server.md shows how to add one)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("file_template", "%%(rev)s")
     return config
 
 
