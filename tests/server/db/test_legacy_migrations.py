@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from shutil import copytree, ignore_patterns
@@ -309,3 +310,19 @@ def test_a_new_revision_continues_the_line(tmp_path: Path) -> None:
     assert 'down_revision = "0008_puzzles"' in text.replace("'", '"')
     assert "op." not in text  # the models and the migrations agree: nothing to change
     assert ScriptDirectory.from_config(config).get_heads() == ["0009_what_it_adds"]
+
+
+@needs_postgres
+def test_nodes_starting_together_on_an_old_database_take_it_over_once(database: str) -> None:
+    """The advisory lock covers the stamping too: the first node stamps and upgrades, the
+    others then find the new id and nothing to do."""
+    legacy_database(database, ["0004_pairing", "0004_tournament"])
+    databases = [Database(database) for _ in range(3)]
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda db: db.migrate(), databases))
+        assert revisions(databases[0].engine) == {LATEST_REVISION}
+        assert all(len(rows) == 2 for rows in dump(databases[0].engine, {"seeks": ["id"]}).values())
+    finally:
+        for db in databases:
+            db.close()
