@@ -77,14 +77,14 @@ def test_uploads_without_an_account_expire(tmp_path: Path, clock: ManualTime) ->
         assert reader.get("/api/records/old").status_code == 404
 
 
-def test_migration_0003_keeps_existing_records(tmp_path: Path) -> None:
+def test_migration_0003_record_quotas_keeps_existing_records(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     db = Database(url)
     try:
         config = alembic_config()
         with db.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "0002")
+            command.upgrade(config, "0002_guest_names")
             connection.exec_driver_sql(
                 "INSERT INTO records (id, text, account_id, created_at)"
                 " VALUES ('early', ?, NULL, 1)",

@@ -15,7 +15,7 @@ from tests.support.live import LiveServer, ManualTime, Player, make_settings, ru
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
 
-LATEST_REVISION = "0005"
+LATEST_REVISION = "0008_puzzles"
 
 
 def rename(player: Player, **body: object) -> tuple[int, dict[str, object]]:
@@ -105,14 +105,14 @@ def test_a_guest_name_survives_a_restart(tmp_path: Path, clock: ManualTime) -> N
 
 
 def migration_upgrades_an_existing_database(url: str) -> None:
-    """A database at revision 0001 with data in it migrates to the latest revision, keeping
-    the data; the new table works; downgrading removes it again."""
+    """A database at revision 0001_accounts_and_games with data in it migrates to the latest
+    revision, keeping the data; the new table works; downgrading removes it again."""
     db = Database(url)
     try:
         config = alembic_config()
         with db.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "0001")
+            command.upgrade(config, "0001_accounts_and_games")
         assert "guest_names" not in inspect(db.engine).get_table_names()
         db.run_sync(
             lambda s: repo.create_account(
@@ -129,7 +129,7 @@ def migration_upgrades_an_existing_database(url: str) -> None:
         assert db.run_sync(lambda s: repo.guest_name(s, "b" * 20)) is None
         with db.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.downgrade(config, "0001")
+            command.downgrade(config, "0001_accounts_and_games")
         assert "guest_names" not in inspect(db.engine).get_table_names()
         assert db.run_sync(lambda s: repo.account_by_username(s, "early")) is not None
     finally:

@@ -21,15 +21,36 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, column, create_engine, delete, event, insert, table
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["MIGRATIONS_DIR", "Database", "alembic_config"]
+__all__ = ["LEGACY_REVISIONS", "MIGRATIONS_DIR", "Database", "alembic_config"]
 
 T = TypeVar("T")
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: The advisory lock's key ("DSQMIGR" in ASCII): one migration at a time per database.
 MIGRATION_LOCK = 0x4453514D494752
+
+#: The revision ids of the migration history before it was made linear, each with the revision
+#: of today's history that creates the same tables. That history went 0001, 0002, 0003, then
+#: one branch per feature off 0003 (0004_pairing, 0004_tournament, 0004_chat, 0004_explorer,
+#: 0004_puzzle, added in that order, which is the order the linear history adds them in), and
+#: 0005 joined them without changing anything. A database made by that code has these ids in
+#: ``alembic_version``; :meth:`Database.migrate` stamps it with the new id before upgrading.
+LEGACY_REVISIONS = {
+    "0001": "0001_accounts_and_games",
+    "0002": "0002_guest_names",
+    "0003": "0003_record_quotas",
+    "0004_pairing": "0004_notifications_and_pairing",
+    "0004_tournament": "0005_tournaments",
+    "0004_chat": "0006_chat",
+    "0004_explorer": "0007_opening_explorer",
+    "0004_puzzle": "0008_puzzles",
+    "0005": "0008_puzzles",
+}
+_LEGACY_BRANCH_BASE = "0003_record_quotas"
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -56,9 +77,57 @@ def make_engine(url: str) -> Engine:
 
 
 def alembic_config() -> Config:
+    """The migrations' Alembic configuration. A revision's file is named by its id alone
+    (``command.revision(config, message, rev_id="0009_what_it_adds")`` writes
+    ``versions/0009_what_it_adds.py``; docs/server.md shows how to add one)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("file_template", "%%(rev)s")
     return config
+
+
+def linear_revision(legacy_heads: set[str], chain: list[str]) -> str:
+    """The revision of the linear history (``chain``, oldest first) that a database whose
+    ``alembic_version`` holds ``legacy_heads`` (ids of :data:`LEGACY_REVISIONS`) has reached.
+
+    A trunk revision (0001-0003, 0005) had everything before it; a branch revision (0004_*) had
+    the trunk up to 0003 and its own tables. What the heads had together must be the start of
+    the linear history, or no single revision has that schema and this raises RuntimeError
+    (a database with some features' branches but not the ones before them in the new order:
+    no code ever made one, since the branches were added one after the other)."""
+    applied: set[str] = set()
+    for head in legacy_heads:
+        new = LEGACY_REVISIONS[head]
+        if head.startswith("0004_"):
+            applied |= {*chain[: chain.index(_LEGACY_BRANCH_BASE) + 1], new}
+        else:
+            applied |= set(chain[: chain.index(new) + 1])
+    reached = chain[: len(applied)]
+    if set(reached) != applied:
+        raise RuntimeError(
+            f"the database is at revisions {sorted(legacy_heads)} of the old, branching "
+            "migration history, which no revision of the linear history matches"
+        )
+    return reached[-1]
+
+
+def adopt_legacy_revisions(connection: Connection, config: Config) -> str | None:
+    """Stamp a database made before the migration history was made linear with the equivalent
+    revision of today's history (its schema is already that revision's: no DDL runs). Returns
+    the revision stamped, or None when ``alembic_version`` holds no old id (a new or empty
+    database, or one already on the linear history)."""
+    heads = set(MigrationContext.configure(connection).get_current_heads())
+    if not heads & LEGACY_REVISIONS.keys():
+        return None
+    if not heads <= LEGACY_REVISIONS.keys():
+        raise RuntimeError(f"the database mixes old and new migration revisions: {sorted(heads)}")
+    script = ScriptDirectory.from_config(config)
+    chain = [revision.revision for revision in script.walk_revisions("base", "heads")][::-1]
+    new = linear_revision(heads, chain)
+    version = table("alembic_version", column("version_num"))
+    connection.execute(delete(version))
+    connection.execute(insert(version).values(version_num=new))
+    return new
 
 
 class Database:
@@ -77,16 +146,19 @@ class Database:
         return self.engine.dialect.name == "sqlite"
 
     def migrate(self) -> None:
-        """Bring the schema to the latest revisions (``alembic upgrade heads``: a feature may
-        add its tables in a migration of its own, beside the others). On PostgreSQL, nodes of
-        a cluster starting together take turns (an advisory lock held for the transaction):
-        the first migrates, the others then find nothing left to do."""
+        """Bring the schema to the latest revision (``alembic upgrade head``; the history is
+        one line, and a second head would fail here). A database made before the history was
+        made linear is first stamped with the equivalent revision (:func:`adopt_legacy_revisions`),
+        in the same transaction. On PostgreSQL, nodes of a cluster starting together take turns
+        (an advisory lock held for the transaction): the first migrates, the others then find
+        nothing left to do."""
         config = alembic_config()
         with self.engine.begin() as connection:
             if not self.is_sqlite:
                 connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            adopt_legacy_revisions(connection, config)
             config.attributes["connection"] = connection
-            command.upgrade(config, "heads")
+            command.upgrade(config, "head")
 
     def run_sync(self, fn: Callable[[Session], T]) -> T:
         with self.sessions.begin() as session:

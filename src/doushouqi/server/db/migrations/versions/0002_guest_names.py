@@ -1,7 +1,7 @@
 """Guest display names: a guest may choose the name its games show.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0002_guest_names
+Revises: 0001_accounts_and_games
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0002_guest_names"
+down_revision = "0001_accounts_and_games"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """Record storage quotas: who uploaded each record, and its size.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0003_record_quotas
+Revises: 0002_guest_names
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0003_record_quotas"
+down_revision = "0002_guest_names"
 branch_labels = None
 depends_on = None
 
