@@ -47,6 +47,7 @@ from doushouqi.server.context import AppContext
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.gamestore import GameStore
+from doushouqi.server.explorer import service as explorer
 from doushouqi.server.infra import errors, translations
 from doushouqi.server.infra.guards import CrossOriginGuard, JsonBodyGuard
 from doushouqi.server.infra.headers import add_security_headers
@@ -161,7 +162,15 @@ def create_app(
                 settings.redis_url, node_id(name), lease_seconds=settings.lease_seconds
             )
         metrics = Metrics(name if cluster is None else cluster.node)
-        services = Services(settings, db, GameStore(db), time, engine, metrics, cluster)
+        services = Services(
+            settings,
+            db,
+            GameStore(db, on_finished=[explorer.record_game]),
+            time,
+            engine,
+            metrics,
+            cluster,
+        )
         registry = ActorRegistry(services)
         ctx = AppContext(
             settings=settings,

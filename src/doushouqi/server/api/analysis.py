@@ -25,8 +25,8 @@ from doushouqi.jungle.squares import DENS, square_name
 from doushouqi.server.ai.pool import AiRequest
 from doushouqi.server.ai.tablebase_hints import table_hint
 from doushouqi.server.api.deps import Ctx, enforce_rate
-from doushouqi.server.api.games import chosen_rules
 from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["analysis"])

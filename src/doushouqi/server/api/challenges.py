@@ -33,8 +33,8 @@ from doushouqi.core.clock import TimeControl
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal, enforce_rate
-from doushouqi.server.api.games import checked_time_control, chosen_rules
 from doushouqi.server.db.models import AccountRow
+from doushouqi.server.games.choices import checked_time_control, chosen_rules
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.notifications.service import notify, player_key_of, push
 from doushouqi.server.pairing.models import ChallengeRow

@@ -19,8 +19,8 @@ from doushouqi.jungle.board import Board
 from doushouqi.jungle.fen import InvalidFenError, parse_fen, placement_fen
 from doushouqi.jungle.squares import ANIMAL_LETTERS, parse_square, piece_code
 from doushouqi.jungle.status import Status, position_status
-from doushouqi.server.api.games import chosen_rules
 from doushouqi.server.domain.views import legal_destinations
+from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["analysis"])

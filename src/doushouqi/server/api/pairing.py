@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
-from doushouqi.server.api.games import checked_time_control
+from doushouqi.server.games.choices import checked_time_control
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.notifications.service import player_key_of
 from doushouqi.server.pairing.models import SeekRow

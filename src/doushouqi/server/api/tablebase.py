@@ -21,7 +21,7 @@ from doushouqi.jungle.notation import move_to_readable
 from doushouqi.jungle.tablebase.file_format import out_of_scope_reason
 from doushouqi.jungle.tablebase.probe import Probe, TablebaseError, probe, probe_moves
 from doushouqi.server.api.deps import Ctx, enforce_rate
-from doushouqi.server.api.games import chosen_rules
+from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["tablebase"])

@@ -10,14 +10,14 @@ import re
 import secrets
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from doushouqi.server.api.deps import AccountPrincipal, Ctx, OptionalPrincipal, enforce_rate
-from doushouqi.server.api.games import checked_time_control, chosen_rules
 from doushouqi.server.db.models import AccountRow
-from doushouqi.server.infra.errors import Problem
+from doushouqi.server.games.choices import checked_time_control, chosen_rules
+from doushouqi.server.infra.errors import Problem, Refused
 from doushouqi.server.tournaments import store
 from doushouqi.server.tournaments.models import TournamentRow
 
@@ -88,8 +88,8 @@ def _checked(body: CreateTournament, now: float) -> dict[str, Any]:
         raise Problem(422, "tournament.name_bad_characters", "name has unprintable characters")
     try:
         rules = chosen_rules(body.rules)
-    except HTTPException as exc:
-        reason = str(exc.detail)[:300]
+    except Refused as exc:
+        reason = exc.detail[:300]
         raise Problem(422, "tournament.bad_rules", reason, reason=reason) from None
     control = _checked_control(body.time_control)
     starts_at = body.starts_at if body.starts_at is not None else now + (body.starts_in or 0.0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,9 +21,12 @@ from sqlalchemy.orm import Session
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.domain import Game
-from doushouqi.server.explorer import service as explorer
 
-__all__ = ["GameStore", "GameWrite"]
+__all__ = ["FinishedHook", "GameStore", "GameWrite"]
+
+#: Run for each game that ends, in the transaction that stores its end (the opening explorer
+#: counts it): features hook in here, wired by the app, so the store imports none of them.
+FinishedHook = Callable[[Session, Game], None]
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +45,9 @@ class GameWrite:
     rematch: Game | None = None
 
 
-def _write_batch(writes: list[GameWrite], session: Session) -> None:
+def _write_batch(
+    writes: list[GameWrite], on_finished: Sequence[FinishedHook], session: Session
+) -> None:
     """All of ``writes`` in the caller's transaction, a few statements for the whole batch."""
     new = [(w.game, w.public) for w in writes if w.previous_version is None]
     new += [(w.rematch, False) for w in writes if w.rematch is not None]
@@ -58,12 +64,14 @@ def _write_batch(writes: list[GameWrite], session: Session) -> None:
     for write in writes:
         if write.finished:
             repo.record_result(session, write.game)
-            explorer.record_game(session, write.game)  # the opening explorer's counts
+            for hook in on_finished:
+                hook(session, write.game)
 
 
 class GameStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, on_finished: Sequence[FinishedHook] = ()) -> None:
         self.db = db
+        self.on_finished = tuple(on_finished)
         self._pending: list[tuple[GameWrite, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
@@ -79,7 +87,9 @@ class GameStore:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self.db.write(functools.partial(_write_batch, [w for w, _ in batch]))
+                await self.db.write(
+                    functools.partial(_write_batch, [w for w, _ in batch], self.on_finished)
+                )
             except Exception:
                 if len(batch) == 1:
                     log.exception("could not commit game %s", batch[0][0].game.id)
@@ -88,7 +98,9 @@ class GameStore:
                 # One bad write must not fail the others: retry them one by one.
                 for write, future in batch:
                     try:
-                        await self.db.write(functools.partial(_write_batch, [write]))
+                        await self.db.write(
+                            functools.partial(_write_batch, [write], self.on_finished)
+                        )
                     except Exception:
                         log.exception("could not commit game %s", write.game.id)
                         _settle(future, error=True)

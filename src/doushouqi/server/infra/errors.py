@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
-__all__ = ["Problem", "install"]
+__all__ = ["Problem", "Refused", "install"]
 
 
 class Problem(HTTPException):
@@ -34,6 +34,23 @@ class Problem(HTTPException):
         self.params = {k: v for k, v in params.items() if v is not None}
 
 
+class Refused(ValueError):
+    """A request the site refuses, raised below the HTTP layer (a rule choice, a time control):
+    answered like a 422 :class:`Problem`, with its code and params."""
+
+    def __init__(self, code: str, detail: str, **params: str | int | float | None) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.params = {k: v for k, v in params.items() if v is not None}
+
+
+async def _refused(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, Refused)
+    body: dict[str, Any] = {"detail": exc.detail, "code": exc.code, "params": exc.params}
+    return JSONResponse(body, status_code=422)
+
+
 async def _problem(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, Problem)
     body: dict[str, Any] = {"detail": exc.detail, "code": exc.code, "params": exc.params}
@@ -41,5 +58,7 @@ async def _problem(request: Request, exc: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Answer every :class:`Problem` with its code and params beside ``detail``."""
+    """Answer every :class:`Problem` and :class:`Refused` with its code and params beside
+    ``detail``."""
     app.add_exception_handler(Problem, _problem)
+    app.add_exception_handler(Refused, _refused)

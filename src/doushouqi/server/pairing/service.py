@@ -43,6 +43,7 @@ from doushouqi.jungle.rules import RuleSet
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.context import AppContext
 from doushouqi.server.domain import Game, GameSpec, Mode, PlayerSlot, new_game
+from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.live.actors import new_game_id
 from doushouqi.server.notifications import service as notifications
 from doushouqi.server.notifications.service import push
@@ -265,10 +266,6 @@ async def renew_seeks(ctx: AppContext) -> None:
 
 async def match_once(ctx: AppContext) -> list[tuple[Seek, Seek, str]]:
     """One matcher round; safe to run on every node at once."""
-    from doushouqi.server.api.games import (
-        chosen_rules,  # the rule sets as games are created with them
-    )
-
     await renew_seeks(ctx)
     seeks = await ctx.db.write(lambda s: _live_seeks(s, ctx.time.now()))
     made = []
