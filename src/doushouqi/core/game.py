@@ -123,7 +123,8 @@ class Position(Protocol):
 
     def push_pass(self) -> None:
         """Pass the turn for a timeout (:attr:`TimeoutEffect.PASS_TURN`); checked: raises
-        :class:`MoveError` where no move could be played (the game is over on the board)."""
+        :class:`MoveError` where no move could be played (the game is over on the board), and
+        always in a game whose timeouts lose (:attr:`TimeoutEffect.LOSS`)."""
         ...
 
     def pop(self) -> str:
