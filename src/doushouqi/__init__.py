@@ -14,6 +14,9 @@ True
 
 from __future__ import annotations
 
+# The registry of games (doushouqi.core.game.GAMES) is filled by this import: the package runs
+# it before any of its modules, so every importer finds the installed games registered.
+import doushouqi.games  # noqa: F401
 from doushouqi.jungle.board import STARTING_FEN, Board, IllegalMoveError, LegalMoveGenerator
 from doushouqi.jungle.fen import InvalidFenError
 from doushouqi.jungle.moves import InvalidMoveError, Move

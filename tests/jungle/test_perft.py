@@ -10,10 +10,10 @@ end of this file re-checks at shallow depths.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
+from tests.support.perft import parse_perft, read_perft_file
 
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.rules import Ranks, find_rules
@@ -26,61 +26,6 @@ FAST_LEAVES = 300_000
 #: The published international numbers are the real check of the move generator, so they run
 #: in the normal run up to start-position depth 5 (5,111,620 leaves, about 2-3 s).
 FAST_LEAVES_PUBLISHED = 6_000_000
-
-
-@dataclasses.dataclass(frozen=True)
-class PerftPosition:
-    """One block of a .perft file."""
-
-    id: str
-    epd: str
-    counts: tuple[tuple[int, int], ...]  # (depth, leaf count), in file order
-
-
-def parse_perft(text: str, source: str = "<string>") -> list[PerftPosition]:
-    """The positions of a .perft file's text; raises ValueError naming a bad line."""
-    positions: list[PerftPosition] = []
-    current: dict[str, object] | None = None
-
-    def finish() -> None:
-        if current is None:
-            return
-        if "epd" not in current:
-            raise ValueError(f"{source}: position {current['id']!r} has no epd line")
-        counts = current["counts"]
-        assert isinstance(counts, list)
-        positions.append(PerftPosition(str(current["id"]), str(current["epd"]), tuple(counts)))
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, value = line.partition(" ")
-        value = value.strip()
-        if key == "id":
-            finish()
-            current = {"id": value, "counts": []}
-        elif current is None:
-            raise ValueError(f"{source}:{number}: {key!r} line before the first id line")
-        elif key == "epd":
-            current["epd"] = value
-        elif key == "perft":
-            fields = value.split()
-            if len(fields) != 2 or not all(f.isdigit() for f in fields):
-                raise ValueError(
-                    f"{source}:{number}: expected 'perft <depth> <count>', got {line!r}"
-                )
-            counts = current["counts"]
-            assert isinstance(counts, list)
-            counts.append((int(fields[0]), int(fields[1])))
-        else:
-            raise ValueError(f"{source}:{number}: unknown line {line!r}")
-    finish()
-    return positions
-
-
-def read_perft_file(path: Path) -> list[PerftPosition]:
-    return parse_perft(path.read_text("utf-8"), path.name)
 
 
 def _perft_cases() -> list[object]:
