@@ -61,7 +61,7 @@ def codes_in_server_source() -> set[str]:
     for path in SERVER.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         codes.update(re.findall(r"Problem\(\s*\d{3},\s*\"([a-z_.]+)\"", text))
-        codes.update(re.findall(r"Refused\(\s*\"([a-z_.]+)\"", text))
+        codes.update(re.findall(r"(?<!\w)Refused\(\s*\"([a-z_.]+)\"", text))
     return codes
 
 

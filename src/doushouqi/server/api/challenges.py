@@ -6,7 +6,7 @@
 * ``GET /api/challenges`` — your pending ones, ``incoming`` and ``outgoing``.
 * ``GET /api/challenges/{id}`` — one (its sender and recipient only).
 * ``POST /api/challenges/{id}/accept`` — the recipient: the game is created
-  (``pairing.start_game_between``) and both players are sent to it (``paired``).
+  (``games.start.start_game_between``) and both players are sent to it (``paired``).
 * ``POST /api/challenges/{id}/decline`` — ``{"reason": "generic" | "later" | …}``.
 * ``DELETE /api/challenges/{id}`` — the sender withdraws it.
 
@@ -35,10 +35,11 @@ from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal, enforce_rate
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
+from doushouqi.server.games.start import start_game_between
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.notifications.service import notify, player_key_of, push
 from doushouqi.server.pairing.models import ChallengeRow
-from doushouqi.server.pairing.service import new_seek_id, start_game_between
+from doushouqi.server.pairing.service import new_seek_id
 
 __all__ = ["router"]
 

@@ -29,7 +29,7 @@ from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.context import AppContext
 from doushouqi.server.db import repo
 from doushouqi.server.live.actors import dumps
-from doushouqi.server.pairing.models import NotificationRow
+from doushouqi.server.notifications.models import NotificationRow
 
 __all__ = [
     "LIST_LENGTH",

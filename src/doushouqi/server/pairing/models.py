@@ -1,4 +1,4 @@
-"""Tables of finding a game: notifications (the bell), quick-pairing seeks and challenges.
+"""Tables of finding a game: quick-pairing seeks and challenges.
 
 Each row is the truth for every node of a cluster: a seek is claimed by deleting it (one
 transaction deletes both seeks of a pair, or neither), a challenge moves on by an update
@@ -12,25 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from doushouqi.server.db.models import Base
 
-__all__ = ["ChallengeRow", "NotificationRow", "SeekRow"]
-
-
-class NotificationRow(Base):
-    """One entry of a player's bell: a kind and its parameters (the client words them)."""
-
-    __tablename__ = "notifications"
-    __table_args__ = (Index("ix_notifications_player_key_id", "player_key", "id"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    #: ``account:7`` or ``guest:<public id>`` (``repo.player_key``).
-    player_key: Mapped[str] = mapped_column(String(80))
-    kind: Mapped[str] = mapped_column(String(40))
-    #: JSON object: what the client needs to word the notification.
-    params: Mapped[str] = mapped_column(Text)
-    #: Where the notification leads in the web client (a ``#/...`` route), if anywhere.
-    link: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    created_at: Mapped[float] = mapped_column(Float)
-    read_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+__all__ = ["ChallengeRow", "SeekRow"]
 
 
 class SeekRow(Base):

@@ -1,6 +1,5 @@
 """Quick pairing: seeks wait in the database until a compatible one comes, then both players
-are put into one game; and :func:`start_game_between`, the one way features start a game
-between two chosen players (pairing, challenges, tournaments).
+are put into one game (:func:`doushouqi.server.games.start.start_game_between`).
 
 Seeks and every node of a cluster:
 
@@ -27,26 +26,23 @@ import functools
 import json
 import logging
 import math
-import random
 import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from doushouqi.core.clock import TimeControl
-from doushouqi.jungle.rules import RuleSet
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.context import AppContext
-from doushouqi.server.domain import Game, GameSpec, Mode, PlayerSlot, new_game
 from doushouqi.server.games.choices import chosen_rules
+from doushouqi.server.games.start import start_game_between
 from doushouqi.server.live.actors import new_game_id
 from doushouqi.server.notifications import service as notifications
-from doushouqi.server.notifications.service import push
 from doushouqi.server.pairing.models import ChallengeRow, SeekRow
 
 __all__ = [
@@ -57,7 +53,6 @@ __all__ = [
     "compatible",
     "match_once",
     "run_matcher",
-    "start_game_between",
 ]
 
 log = logging.getLogger(__name__)
@@ -76,54 +71,6 @@ KEEP_CHALLENGES = 30 * 86400.0
 CLEAN_UP_INTERVAL = 3600.0
 #: Player keys renewed per statement (keeps the IN list short).
 _RENEW_CHUNK = 500
-
-
-async def start_game_between(
-    ctx: AppContext,
-    first: PlayerSlot,
-    second: PlayerSlot,
-    *,
-    rules: RuleSet,
-    time_control: TimeControl | None,
-    rated: bool,
-    first_color: Literal["red", "blue", "random"] = "random",
-    tournament_id: str | None = None,
-    message: dict[str, Any] | None = None,
-    game_id: str | None = None,
-) -> Game:
-    """Create an online game with ``first`` and ``second`` seated (``first`` at
-    ``first_color``), store it, run it here, and push ``{"type": "paired", "game_id": ...}``
-    (plus ``message``'s fields) to both players' open tabs. The game starts when both are at
-    the board. ``rated`` counts only between two accounts (it is dropped otherwise);
-    ``game_id`` is the new game's id when the caller chose it (a claim recorded it first);
-    ``tournament_id`` makes it that tournament's game (its page links back to the tournament)."""
-    color = {"red": 0, "blue": 1, "random": random.randrange(2)}[first_color]
-    seats: list[PlayerSlot | None] = [None, None]
-    seats[color], seats[1 - color] = first, second
-    both_accounts = all(p is not None and p.identity.kind == "account" for p in (first, second))
-    spec = GameSpec(
-        mode=Mode.ONLINE,
-        players=(seats[0], seats[1]),
-        rules=rules,
-        time_control=time_control,
-        rated=rated and both_accounts,
-        tournament=tournament_id is not None,
-        tournament_id=tournament_id,
-        grace_period=ctx.settings.grace_period,
-        lobby_wait=ctx.settings.lobby_wait,
-    )
-    game = new_game(spec, game_id=game_id or new_game_id(), now=ctx.time.now())
-    await ctx.registry.create(game, public=False)
-    for player in (first, second):
-        key = _key(player)
-        if key is not None:
-            push(ctx, key, {**(message or {}), "type": "paired", "game_id": game.id})
-    return game
-
-
-def _key(player: PlayerSlot) -> str | None:
-    identity = player.identity.to_dict()
-    return f"{identity['kind']}:{identity.get('id', identity.get('level'))}"
 
 
 # ---------------------------------------------------------------------- seeks

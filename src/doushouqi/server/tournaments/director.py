@@ -30,8 +30,8 @@ from doushouqi.server.db import repo
 from doushouqi.server.domain import Abort as AbortCommand
 from doushouqi.server.domain import PlayerSlot
 from doushouqi.server.domain.players import SERVER
+from doushouqi.server.games.start import start_game_between
 from doushouqi.server.live.actors import ActorClosedError, new_game_id
-from doushouqi.server.pairing.service import start_game_between
 from doushouqi.server.tournaments import store
 from doushouqi.server.tournaments.store import CreateGame, Notify
 

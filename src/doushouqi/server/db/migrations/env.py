@@ -10,13 +10,21 @@ from sqlalchemy import create_engine
 from doushouqi.server.chat import models as chat_tables
 from doushouqi.server.db.models import Base
 from doushouqi.server.explorer import models as explorer_tables
+from doushouqi.server.notifications import models as notification_tables
 from doushouqi.server.pairing import models as pairing_tables
 from doushouqi.server.puzzles import models as puzzle_tables
 from doushouqi.server.tournaments import models as tournament_tables
 
 # Every table of the site: the core ones and each feature's (their modules register them on
 # Base.metadata when imported; the migrations are the only place that needs all of them).
-FEATURE_TABLES = (chat_tables, explorer_tables, pairing_tables, puzzle_tables, tournament_tables)
+FEATURE_TABLES = (
+    chat_tables,
+    explorer_tables,
+    notification_tables,
+    pairing_tables,
+    puzzle_tables,
+    tournament_tables,
+)
 target_metadata = Base.metadata
 
 
