@@ -2,7 +2,7 @@
 clicking moves, a wrong move's hint and retry, and the completion ticks kept across a reload.
 
 The server judges every move (POST /api/position); lesson-data.js is checked against the rules
-library in tests/server/test_lesson_data.py.
+library in tests/server/static/test_lesson_data.py.
 """
 
 from __future__ import annotations

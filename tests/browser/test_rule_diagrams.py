@@ -4,7 +4,7 @@ three to a screen height, at most 60 % of its width) and stand beside the text o
 and boards that a tap leaves alone.
 
 The positions and arrows are checked against the rules library in
-tests/server/test_rule_diagrams.py.
+tests/server/static/test_rule_diagrams.py.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.server import test_api_games as games
 from tests.server.accounts import test_api_accounts as accounts
+from tests.server.api import test_games as games
 from tests.server.db import test_persistence_restart as restart
 from tests.server.live import test_ws_online as online
 from tests.server.live import test_ws_protocol as protocol

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from alembic.runtime.migration import MigrationContext
 from tests.server.accounts.test_guest_names import LATEST_REVISION
+from tests.server.api.test_bot import Stream
 from tests.server.live.test_crash_recovery import Client, serving
-from tests.server.test_bot_api import Stream
 from tests.support.cluster_nodes import CLUSTER_MARKS, node_settings
 from tests.support.live import DEN_GAME, GameSocket, LiveServer, Player, move, running
 from tests.support.nginx import nginx_in_front, nginx_path

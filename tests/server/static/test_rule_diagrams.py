@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,9 +23,10 @@ from doushouqi.jungle.moves import Move
 from doushouqi.jungle.outcome import Termination
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
 from doushouqi.jungle.squares import RED, WATER, parse_square
+from doushouqi.server.infra.settings import STATIC_DIR
 from doushouqi.server.infra.translations import load_table
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "doushouqi" / "server" / "static"
+STATIC = STATIC_DIR
 POINTS = ("board", "pieces", "move", "water", "capture", "win")
 KINDS = {"step", "water", "jump", "capture", "den"}
 DIAGRAM_KEYS = {"id", "point", "when", "fen", "marks", "arrows", "caption"}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,9 +18,10 @@ import pytest
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.outcome import Termination
 from doushouqi.jungle.squares import RED, WATER, square_name
+from doushouqi.server.infra.settings import STATIC_DIR
 from doushouqi.server.infra.translations import load_table
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "doushouqi" / "server" / "static"
+STATIC = STATIC_DIR
 GOAL_KEYS = {"from", "to", "water", "capture", "jump", "den"}
 STEP_KEYS = {"fen", "goal", "reply"}
 STEP_TEXTS = ("text", "goal", "hint", "done")
