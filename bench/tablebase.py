@@ -6,8 +6,7 @@
 Probing: ``--probes`` random positions of the tables found (``$DOUSHOUQI_TABLEBASES`` with
 ``--dir`` first, then the shipped ones), probed once cold (each table read, checked and
 decompressed on first use) and once warm, through :func:`doushouqi.jungle.tablebase.probe.probe`
-(the
-position's own ``outcome()`` included, as every caller pays it) and through the bare lookup.
+(the position's own ``outcome()`` included, as every caller pays it) and through the bare lookup.
 
 Generation: each of ``--jobs`` (signatures such as ``ELvR``) solved again from the tables it
 depends on, in memory (nothing is written), one thread; the compile time is paid once before.

@@ -1,5 +1,5 @@
-"""Tests for doushouqi.core.rating: Glicko-2 against Glickman's worked example and its
-invariants."""
+"""Tests for doushouqi.core.rating:
+Glicko-2 against Glickman's worked example and its invariants."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Generate the shipped puzzles ``src/doushouqi/server/puzzles/data/puzzles.jsonl``, each one
-proved.
+"""Generate the shipped puzzles
+``src/doushouqi/server/puzzles/data/puzzles.jsonl``, each one proved.
 
 One command, from the repository root::
 

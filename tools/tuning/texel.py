@@ -30,8 +30,7 @@ Run from the repository root::
 It starts from the hand-set weights (or ``--start``), prints the error before and after, and
 writes a JSON file of the weights that differ from the hand-set ones
 (``doushouqi.jungle.ai.eval_params.load_params`` fills in the rest). The engine's defaults are such
-a
-file: ``src/doushouqi/jungle/ai/data/tuned_params.json``.
+a file: ``src/doushouqi/jungle/ai/data/tuned_params.json``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@
 The reasons follow the rules in the order a player meets them: the game is over, the pass,
 whose animal, the move restrictions (违例), one's own den, the water, steps and jumps, captures.
 The board is anything with :class:`doushouqi.jungle.board.Board`'s move generation
-(:class:`Position`);
-this module does not import the board, which calls it.
+(:class:`LegalityBoard`); this module does not import the board, which calls it.
 
 >>> from doushouqi.jungle.board import Board
 >>> explain_illegal(Board(), Move.from_str("a3a5"))
@@ -40,9 +39,9 @@ if TYPE_CHECKING:
 __all__ = ["explain_illegal"]
 
 
-class Position(Protocol):
-    """What :func:`explain_illegal` reads of a board (:class:`doushouqi.jungle.board.Board` has
-    it)."""
+class LegalityBoard(Protocol):
+    """What :func:`explain_illegal` reads of a
+    board (:class:`doushouqi.jungle.board.Board` has it)."""
 
     rules: RuleSet
     turn: int
@@ -58,7 +57,7 @@ class Position(Protocol):
     ) -> bool: ...
 
 
-def explain_illegal(board: Position, move: Move, *, allow_pass: bool = False) -> str | None:
+def explain_illegal(board: LegalityBoard, move: Move, *, allow_pass: bool = False) -> str | None:
     """Why ``move`` is illegal on ``board``, in words, or None when it is legal (see
     :meth:`doushouqi.jungle.board.Board.explain_illegal` for the pass and ``allow_pass``)."""
     if move and board.is_legal(move):

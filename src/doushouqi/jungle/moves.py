@@ -67,8 +67,7 @@ class Move:
         Traceback (most recent call last):
         ...
         doushouqi.jungle.moves.InvalidMoveError: invalid move 'g3g3': from- and to-square are the
-        same
-        """
+        same"""
         if not isinstance(uci, str):
             raise InvalidMoveError(f"a move string must be text, got {type(uci).__name__}")
         if uci != "0000" and uci[:2] == uci[2:] and len(uci) == 4:

@@ -27,10 +27,9 @@ from doushouqi.jungle.zobrist import PIECE_SQUARE_KEYS, TURN_KEY
 __all__ = ["forbidden_by_restrictions"]
 
 
-class Position(Protocol):
+class RestrictionsBoard(Protocol):
     """What the restrictions read of a board: :class:`doushouqi.jungle.board.Board` has it (and
-    calls
-    :func:`forbidden_by_restrictions`; this module does not import the board)."""
+    calls :func:`forbidden_by_restrictions`; this module does not import the board)."""
 
     rules: RuleSet
     turn: int
@@ -53,7 +52,7 @@ _WINDOW_7_3 = 7
 _WINDOW_17_5 = 17
 
 
-def forbidden_by_restrictions(board: Position) -> set[tuple[int, int]] | None:
+def forbidden_by_restrictions(board: RestrictionsBoard) -> set[tuple[int, int]] | None:
     """(from, to) pairs the restrictions forbid now, or None when no restriction is active."""
     rules = board.rules
     undo = board._undo
@@ -81,7 +80,7 @@ def _add(
     return more if forbidden is None else forbidden | more
 
 
-def _own_recent_moves(board: Position, limit: int) -> list[tuple[int, int, int]]:
+def _own_recent_moves(board: RestrictionsBoard, limit: int) -> list[tuple[int, int, int]]:
     """The side to move's last ``limit`` moves as (code, from, to), newest first."""
     moves = []
     turn = board.turn
@@ -93,7 +92,9 @@ def _own_recent_moves(board: Position, limit: int) -> list[tuple[int, int, int]]
     return moves
 
 
-def _forbidden_7_3(board: Position, window: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+def _forbidden_7_3(
+    board: RestrictionsBoard, window: list[tuple[int, int, int]]
+) -> set[tuple[int, int]]:
     entries: dict[tuple[int, int], int] = {}
     entered_trap: set[int] = set()
     for code, _frm, to in window:
@@ -111,7 +112,9 @@ def _forbidden_7_3(board: Position, window: list[tuple[int, int, int]]) -> set[t
     return forbidden
 
 
-def _forbidden_17_5(board: Position, window: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+def _forbidden_17_5(
+    board: RestrictionsBoard, window: list[tuple[int, int, int]]
+) -> set[tuple[int, int]]:
     code = window[0][0]
     if any(c != code for c, _, _ in window):
         return set()
@@ -122,7 +125,7 @@ def _forbidden_17_5(board: Position, window: list[tuple[int, int, int]]) -> set[
     return {(square, to) for to in squares}
 
 
-def _forbidden_repeating(board: Position) -> set[tuple[int, int]]:
+def _forbidden_repeating(board: RestrictionsBoard) -> set[tuple[int, int]]:
     counts = board.position_counts()
     sq = board._sq
     forbidden = set()

@@ -26,8 +26,7 @@ same ``+``/``#`` suffixes and disambiguation; a pass is ``停棋一步``.
 unambiguous: spaces anywhere, any case (``rg4``, ``RG4``), ``x``, ``×``, ``:`` or ``吃`` for
 a capture, ``-`` for a move, 犬 for the dog, a from-square or part of one (``Lg1-g2``, the
 readable notation of :mod:`doushouqi.jungle.notation`, or the move string ``g1g2``), no animal at
-all
-(``g4``: the one legal move to g4). ``!``/``?`` annotations are ignored, and so is ``+``. What
+all (``g4``: the one legal move to g4). ``!``/``?`` annotations are ignored, and so is ``+``. What
 is written must fit the move: a capture mark on a quiet move, ``-`` on a capture or ``#`` on a
 move that does not win is an error. Text written in the canonical case is read as written;
 otherwise, when the readings of a lower-case letter (``d``: dog or file d) name different

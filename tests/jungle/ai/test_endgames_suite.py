@@ -1,6 +1,5 @@
 """The endgame suite (``tests/jungle/ai/data/endgames.epd``): 5–6 animals, wango, each position
-legal
-and in play, no two alike (mirror images included), a mix of classes.
+legal and in play, no two alike (mirror images included), a mix of classes.
 
 Built by ``tools/conversion/build_endgames.py``, played by ``bench/tablebase_match.py`` (the
 engine with tables against itself without: docs/engine.md, "Tablebases").

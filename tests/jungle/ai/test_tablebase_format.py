@@ -1,6 +1,5 @@
 """The tablebase file format and index (doushouqi.jungle.tablebase.file_format): round trip,
-checksum,
-version, index, signatures."""
+checksum, version, index, signatures."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The tactical test suite (tests/jungle/ai/data/tactics.epd): its format, its size, and every
-answer.
+"""The tactical test suite
+(tests/jungle/ai/data/tactics.epd): its format, its size, and every answer.
 
 Each answer is re-proved here with the exhaustive den-fight solver of tools/tactics/solver.py,
 which uses only the pure-Python rules library (never the engine under test), and again with

@@ -1,6 +1,6 @@
 """Tests for side lines (variations), NAGs and comments in game records, and for the move
-tree (doushouqi.jungle.record.tree): reading, writing, legality from the branch point, round
-trips."""
+tree (doushouqi.jungle.record.tree):
+reading, writing, legality from the branch point, round trips."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The reinforcement-learning environment (doushouqi.jungle.rl): encoding, masks, episodes,
-opponents.
+"""The reinforcement-learning environment
+(doushouqi.jungle.rl): encoding, masks, episodes, opponents.
 
 The action encoding and the mask are checked against the rules library on random positions of
 all four named rule sets; episodes against the library's own outcome of the same moves.

@@ -1,6 +1,5 @@
 """The OpenSpiel game (doushouqi.jungle.rl.openspiel_game): random games checked step by step
-against
-the rules library, OpenSpiel's own consistency checks, and its MCTS playing the game."""
+against the rules library, OpenSpiel's own consistency checks, and its MCTS playing the game."""
 
 from __future__ import annotations
 

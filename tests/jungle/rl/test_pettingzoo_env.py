@@ -1,6 +1,5 @@
 """The PettingZoo AEC environment (doushouqi.jungle.rl.pettingzoo_env): PettingZoo's own API and
-seed
-tests, and games checked move by move against the rules library."""
+seed tests, and games checked move by move against the rules library."""
 
 from __future__ import annotations
 

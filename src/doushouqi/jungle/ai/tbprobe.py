@@ -1,7 +1,7 @@
 """The endgame tables inside the compiled search: the probe of one position of the engine state.
 
-The tables (:mod:`doushouqi.jungle.tablebase.file_format`) are held in memory as two arrays, built
-by
+The tables (:mod:`doushouqi.jungle.tablebase.file_format`)
+are held in memory as two arrays, built by
 :mod:`.tablebase.memory`:
 
 * ``tb_values`` (int8, one byte an entry, every loaded table one after the other): ``b > 0`` a

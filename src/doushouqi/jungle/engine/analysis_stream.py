@@ -34,8 +34,8 @@ _NO_MOVE = frozenset({"(none)", "none", "0000", "(null)", "null"})
 
 
 class SearchingEngine(Protocol):
-    """What an :class:`Analysis` uses of its engine (:class:`doushouqi.jungle.engine.Engine` has
-    it)."""
+    """What an :class:`Analysis` uses of its
+    engine (:class:`doushouqi.jungle.engine.Engine` has it)."""
 
     timeout: float | None
     _lock: asyncio.Lock

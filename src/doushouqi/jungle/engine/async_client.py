@@ -1,7 +1,6 @@
 """The asyncio engine client: :class:`Engine`, one engine process driven over its standard input
 and output, and :func:`popen_engine`. Public path: :mod:`doushouqi.jungle.engine`, which describes
-the
-protocol; a search in progress is :mod:`doushouqi.jungle.engine.analysis_stream`, the blocking
+the protocol; a search in progress is :mod:`doushouqi.jungle.engine.analysis_stream`, the blocking
 facade
 :mod:`doushouqi.jungle.engine.blocking`.
 """

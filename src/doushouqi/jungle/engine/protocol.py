@@ -234,8 +234,7 @@ def parse_info(text: str, board: Board | None = None) -> Info:
 
     With a board, the principal variation is checked move by move and cut before the first
     move that is not legal, and the score is a :class:`~doushouqi.jungle.analysis.PovScore` (it
-    knows
-    that the side to move of ``board`` reported it).
+    knows that the side to move of ``board`` reported it).
 
     >>> parse_info("depth 2 wibble 9 score den -3 upperbound pv zz99")["score"]
     Score(den=-3)

@@ -1,10 +1,8 @@
 """The reader of game records (:mod:`doushouqi.jungle.record.model`): line by line, from a text or
-an
-open file, with side lines, NAGs, comments and moves in move strings or SAN.
+an open file, with side lines, NAGs, comments and moves in move strings or SAN.
 
 Use it through :mod:`doushouqi.jungle.record.model` (``read_record``, ``read_game``, ...), which
-documents
-the format.
+documents the format.
 """
 
 from __future__ import annotations

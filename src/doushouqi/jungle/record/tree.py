@@ -3,8 +3,7 @@
 A :class:`Variation` is one line of play: its moves, the comment after each (``comments[0]``
 stands before its first move), the numeric annotation glyphs (NAGs) of each, and the side
 lines that replace each of its moves. :class:`~doushouqi.jungle.record.model.GameRecord` keeps its
-main
-line in the same four fields (``moves``, ``comments``, ``nags``, ``variations``), so the whole
+main line in the same four fields (``moves``, ``comments``, ``nags``, ``variations``), so the whole
 tree is plain data that compares, copies and round-trips through the text.
 
 :class:`GameNode` is a view of that data as a tree of positions, as in python-chess: the root

@@ -1,8 +1,7 @@
 """``JungleEnv``: Jungle as a Gymnasium environment, registered as ``doushouqi/Jungle-v0``.
 
 The observation and the actions are those of :mod:`doushouqi.jungle.rl.encoding`: planes seen from
-the
-side to move's seat and ``Discrete(504)`` actions in the same view. The legal moves come as a
+the side to move's seat and ``Discrete(504)`` actions in the same view. The legal moves come as a
 boolean mask, ``info["action_mask"]`` and :meth:`JungleEnv.action_masks` (the method name
 sb3-contrib's ``MaskablePPO`` calls).
 
@@ -32,8 +31,7 @@ is over (den entered, all captured, no legal move, repetition, no-capture limit 
 ``info["winner"]`` (0, 1 or None) and ``info["reward_by_color"]`` (Red's and Blue's rewards).
 It is *truncated* when ``max_plies`` plies have been played since the reset (default
 :data:`~doushouqi.jungle.rl.common.DEFAULT_MAX_PLIES`, 1000; ``None`` for no limit; checked after
-each
-step, so against an opponent the episode may run to ``max_plies + 1``).
+each step, so against an opponent the episode may run to ``max_plies + 1``).
 
 **Illegal actions** (in 0..503 but not a legal move now): with ``illegal_action="penalty"``
 (the default, so that unmasked agents and ``check_env`` work) the episode terminates at once
@@ -94,8 +92,8 @@ class _BestMove(Protocol):
 
 
 def _load_best_move() -> _BestMove:
-    """``doushouqi.jungle.ai.best_move``, imported only now: it brings numba, which ``rl`` may
-    lack."""
+    """``doushouqi.jungle.ai.best_move``,
+    imported only now: it brings numba, which ``rl`` may lack."""
     try:
         module = importlib.import_module("doushouqi.jungle.ai")
     except ImportError as exc:

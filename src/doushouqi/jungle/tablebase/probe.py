@@ -22,8 +22,7 @@ win: play goes on for ever, that is, a position repeats (a draw under ``threefol
   whose must-vary, 7-3 and 17-5 rules depend on the game's path). Tables are found by the
   options that decide the values (ranks, jumps, rat captures:
   :func:`~doushouqi.jungle.tablebase.file_format.value_key`), so ``wango`` and ``international``
-  share
-  one set (``trapped_can_capture`` changes no value), and so does a rule file that differs
+  share one set (``trapped_can_capture`` changes no value), and so does a rule file that differs
   from them only in other options.
 * The no-capture limit (``international``: 100 rounds) is path-dependent through the halfmove
   clock. A table win or loss is kept only when it ends before the limit could end the game:

@@ -6,8 +6,8 @@
 - :mod:`.render` — the board, the side panel and notes as rich renderables (wide and compact).
 - :mod:`.engine` — the production opponent: a thin adapter over ``doushouqi.jungle.ai.best_move``.
 - :mod:`.play` — the command: reads lines from the terminal (or a pipe) and draws the game.
-- :mod:`.options` — the command's options, for ``doushouqi.cli.main`` (no rich needed to build
-them).
+- :mod:`.options` — the command's
+options, for ``doushouqi.cli.main`` (no rich needed to build them).
 - :mod:`.text` — the interface's own words in English and Chinese (game terms come from
   :mod:`doushouqi.jungle.notation`).
 

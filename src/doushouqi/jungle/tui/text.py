@@ -1,8 +1,7 @@
 """The terminal game's own words in English and Chinese.
 
 Game terms (animals, sides, endings, readable moves) come from :mod:`doushouqi.jungle.notation`;
-this
-module holds only what the interface says around them.
+this module holds only what the interface says around them.
 
 >>> say("undone", "en", count=2)
 'Took back 2 moves.'

@@ -10,8 +10,7 @@
   attached by a browser on its own, so a request carrying one is no forgery either.
 * :class:`JsonBodyGuard`: a JSON request body must pass
   :func:`doushouqi.server.infra.json_input.parse_json` (depth, valid Unicode) and a size limit, or
-  the
-  client gets a 422 (413 when too large) that says why.
+  the client gets a 422 (413 when too large) that says why.
 """
 
 from __future__ import annotations

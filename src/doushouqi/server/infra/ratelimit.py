@@ -87,8 +87,7 @@ class LoginThrottle:
     (``account_limit`` failures per window), but that cap applies only to clients the owner
     has not logged in from: a browser that once logged in to the account holds a device cookie
     (see :class:`doushouqi.server.accounts.auth.Auth`) and passes as ``trusted``. A success forgets
-    the
-    pair's failures.
+    the pair's failures.
     """
 
     FREE_FAILURES = 3

@@ -3,8 +3,8 @@
 Nothing here uses the generator's index, move generation or solver: positions come from the
 placement rules of :mod:`doushouqi.jungle.squares`, moves and endings from
 :class:`~doushouqi.jungle.board.Board`,
-and table values through the core reader (:func:`doushouqi.jungle.tablebase.probe.probe`). Three
-checks:
+and table values through the core reader
+(:func:`doushouqi.jungle.tablebase.probe.probe`). Three checks:
 
 * :func:`bounded_value`: a plain depth-limited minimax on the rules library (no heuristics,
   nothing pruned) that finds every win or loss within ``depth`` plies with its exact DTM. A
