@@ -34,7 +34,10 @@ def _probe() -> int:  # never called: only asked where numba keeps this package'
 def cache_directory() -> Path:
     """Where numba keeps the compiled code of this package (``__pycache__`` or
     ``$NUMBA_CACHE_DIR/...``)."""
-    return Path(_probe.stats.cache_path)
+    path = _probe.stats.cache_path
+    if path is None:  # only a function compiled without cache=True has none
+        raise RuntimeError("numba keeps no cache for this package")
+    return Path(path)
 
 
 #: Pure-Python modules that no compiled function reads (drivers, protocol): editing them

@@ -8,30 +8,46 @@ The two LLVM intrinsics compile to single POPCNT / TZCNT instructions on x86-64.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, cast
+
 from llvmlite import ir
 from numba import njit, types
 from numba.core.extending import intrinsic
+from numba.core.typing.templates import Signature
 
 __all__ = ["lowest_square", "popcount", "square_bit"]
 
+#: What an intrinsic's definition returns: the signature it compiles for the argument types, and
+#: the code generator ``(context, builder, signature, args)``; None rejects them.
+_Definition: TypeAlias = tuple[Signature, Callable[[Any, Any, Signature, Sequence[Any]], Any]]
 
-@intrinsic
-def _ctpop(typingctx, value):
+
+def _integer_intrinsic(
+    definition: Callable[[object, types.Type], _Definition | None],
+) -> Callable[[int], int]:
+    """numba's ``@intrinsic`` (run once, at import), typed as compiled code calls the result: the
+    definition's parameters but the typing context (here one integer), returning the same type."""
+    return cast("Callable[[int], int]", intrinsic(definition))
+
+
+@_integer_intrinsic
+def _ctpop(typingctx: object, value: types.Type) -> _Definition | None:
     if not isinstance(value, types.Integer):
         return None
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Signature, args: Sequence[Any]) -> Any:
         return builder.ctpop(args[0])
 
     return value(value), codegen
 
 
-@intrinsic
-def _cttz(typingctx, value):
+@_integer_intrinsic
+def _cttz(typingctx: object, value: types.Type) -> _Definition | None:
     if not isinstance(value, types.Integer):
         return None
 
-    def codegen(context, builder, signature, args):
+    def codegen(context: Any, builder: Any, signature: Signature, args: Sequence[Any]) -> Any:
         # The flag says a zero input is undefined, which lets LLVM emit a bare TZCNT/BSF.
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 

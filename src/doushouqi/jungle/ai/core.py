@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.movegen import (
     MAX_MOVES,
@@ -77,10 +78,12 @@ class Position:
         board = Board(fen, rules)
         self.rules: RuleSet = board.rules
         #: The rule set as the int64 array that the compiled functions read.
-        self.compiled_rules: np.ndarray = compile_rules(board.rules)
+        self.compiled_rules: NDArray[np.int64] = compile_rules(board.rules)
         self.starting_fen: str = board.fen()
-        self.state: np.ndarray = new_state(board.piece_codes(), board.turn, board.halfmove_clock)
-        self.history: np.ndarray = np.zeros((search_plies, HISTORY_FIELDS), dtype=np.int64)
+        self.state: NDArray[np.int64] = new_state(
+            board.piece_codes(), board.turn, board.halfmove_clock
+        )
+        self.history: NDArray[np.int64] = np.zeros((search_plies, HISTORY_FIELDS), dtype=np.int64)
 
     @classmethod
     def from_board(cls, board: Board, *, search_plies: int = DEFAULT_SEARCH_PLIES) -> Position:
@@ -151,7 +154,7 @@ class Position:
         """How many times the current position (board and side to move) has stood."""
         return int(repetition_count(self.state, self.history))
 
-    def legal_move_codes(self) -> np.ndarray:
+    def legal_move_codes(self) -> NDArray[np.int64]:
         """The legal moves as encoded ints ``from | to << 6``."""
         moves = np.empty(MAX_MOVES, dtype=np.int64)
         count = generate_legal_moves(self.state, self.history, self.compiled_rules, moves)

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from doushouqi.jungle.squares import DENS, JUMPS, STEPS, WATER, iter_squares
 
@@ -197,7 +198,7 @@ def steps_to(
     return distance
 
 
-def _den_distance_table() -> np.ndarray:
+def _den_distance_table() -> NDArray[np.int64]:
     """DEN_DISTANCE[animal, s]: moves from s to the enemy den d9 for a Red animal."""
     table = np.full((9, 64), 99, dtype=np.int64)
     for animal in range(1, 9):
@@ -227,7 +228,7 @@ _CLOSE = (0, 10, 10, 12, 14, 16, 18, 18, 16)
 _RACE = (0, 400, 250, 150, 80, 40, 20, 0)
 
 
-def _default_pst(animal: int) -> np.ndarray:
+def _default_pst(animal: int) -> NDArray[np.int64]:
     pst = np.zeros(63, dtype=np.int64)
     for square in range(63):
         d = int(DEN_DISTANCE[animal, square])
@@ -240,7 +241,7 @@ def _default_pst(animal: int) -> np.ndarray:
     return pst
 
 
-def hand_set_params() -> np.ndarray:
+def hand_set_params() -> NDArray[np.int64]:
     """The hand-set weights: what the tuner starts from and what weight files amend."""
     params = np.zeros(NUM_PARAMS, dtype=np.int64)
     params[P_MATERIAL : P_MATERIAL + 9] = _MATERIAL
@@ -271,7 +272,7 @@ def hand_set_params() -> np.ndarray:
     return params
 
 
-def default_params() -> np.ndarray:
+def default_params() -> NDArray[np.int64]:
     """The engine's weights: the hand-set ones amended by the tuned ones, :data:`TUNED_PARAMS`
     (written by ``tools/tuning/texel.py``; see docs/engine.md)."""
     params = hand_set_params()
@@ -283,7 +284,7 @@ def default_params() -> np.ndarray:
 # ------------------------------------------------------------------------------ files
 
 
-def save_params(params: np.ndarray, path: str | Path) -> None:
+def save_params(params: NDArray[np.int64], path: str | Path) -> None:
     """Write every weight as ``{"name": value}`` JSON."""
     if len(params) != NUM_PARAMS:
         raise ValueError(f"expected {NUM_PARAMS} parameters, got {len(params)}")
@@ -298,7 +299,7 @@ def _read_json(path: str | Path) -> dict[str, object]:
     return data
 
 
-def _amend(params: np.ndarray, data: dict[str, object], path: str | Path) -> None:
+def _amend(params: NDArray[np.int64], data: dict[str, object], path: str | Path) -> None:
     unknown = [name for name in data if name not in _INDEX]
     if unknown:
         raise ValueError(f"{path}: unknown parameter(s) {', '.join(sorted(unknown)[:5])}")
@@ -308,7 +309,7 @@ def _amend(params: np.ndarray, data: dict[str, object], path: str | Path) -> Non
         params[_INDEX[name]] = value
 
 
-def load_params(path: str | Path) -> np.ndarray:
+def load_params(path: str | Path) -> NDArray[np.int64]:
     """The hand-set weights amended by those a JSON file names; unknown names are an error.
 
     A weight file lists changes from the hand-set weights, as the tuner writes them: the

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.bitops import lowest_square, popcount
 from doushouqi.jungle.ai.core import Position
@@ -125,7 +126,11 @@ for _c in (0, 1):
 
 @njit(f"UniTuple(int64, 6)({A1}, {A1}, {A1}, int64, boolean)", cache=True, nogil=True)
 def _side_terms(
-    state: np.ndarray, rules: np.ndarray, params: np.ndarray, c: int, moves: bool
+    state: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    c: int,
+    moves: bool,
 ) -> tuple[int, int, int, int, int, int]:
     """Side c's own terms: (score, squares of enemy animals it can capture, attack units near
     the enemy den, guard units near its own den, material, steps its animals stand within 8
@@ -186,7 +191,9 @@ def _side_terms(
 
 
 @njit(f"int64({A1}, {A1}, int64, boolean)", cache=True, nogil=True)
-def _race_penalty(state: np.ndarray, params: np.ndarray, c: int, c_to_move: bool) -> int:
+def _race_penalty(
+    state: NDArray[np.int64], params: NDArray[np.int64], c: int, c_to_move: bool
+) -> int:
     """What c loses to the nearest enemy runner that wins the race to one of c's traps: it
     stands there after r moves, and no animal of c's can stand on the trap or next to it by
     then (r moves if c is to move, else r - 1)."""
@@ -210,13 +217,18 @@ def _race_penalty(state: np.ndarray, params: np.ndarray, c: int, c_to_move: bool
 
 @njit(f"int64({A1}, {A1}, {A1}, int64, int64, int64)", cache=True, nogil=True)
 def _lead_terms(
-    state: np.ndarray, rules: np.ndarray, params: np.ndarray, c: int, lead: int, press: int
+    state: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    c: int,
+    lead: int,
+    press: int,
 ) -> int:
     """What side c, ahead by ``lead`` cp, gets for pressing it home: its animals near the
     enemy den (``press`` steps), hunting the enemy's animals (Manhattan steps: a guide, not
     a path), and the share of the enemy's starting material that is gone."""
     scale = min(1000, lead)
-    score = params[P_PRESS] * press * scale // 1000
+    score: int = params[P_PRESS] * press * scale // 1000
     enemy = 1 - c
     hunt = 0
     enemy_material = 0
@@ -247,12 +259,15 @@ def _lead_terms(
 
 
 @njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
-def _victim_value(state: np.ndarray, rules: np.ndarray, params: np.ndarray, square: int) -> int:
-    return params[P_MATERIAL + rules[RULE_RANK + state[S_BOARD + square]]]
+def _victim_value(
+    state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64], square: int
+) -> int:
+    value: int = params[P_MATERIAL + rules[RULE_RANK + state[S_BOARD + square]]]
+    return value
 
 
 @njit(f"int64({A1}, {A1}, {A1})", cache=True, nogil=True)
-def evaluate(state: np.ndarray, rules: np.ndarray, params: np.ndarray) -> int:
+def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64]) -> int:
     """Centipawns for the side to move (the position must not be over on the board)."""
     moves = (
         params[P_HANGING_SINGLE] != 0
@@ -281,7 +296,7 @@ def evaluate(state: np.ndarray, rules: np.ndarray, params: np.ndarray) -> int:
     score0 -= _race_penalty(state, params, 0, turn == 0)
     score1 -= _race_penalty(state, params, 1, turn == 1)
     if turn == 0:
-        score = score0 - score1
+        score: int = score0 - score1
         ours_attacked = captures1
         theirs_attacked = captures0
     else:
@@ -320,7 +335,10 @@ def evaluate(state: np.ndarray, rules: np.ndarray, params: np.ndarray) -> int:
 
 @njit(f"void({A2}, {A1}, {A1}, {A1})", cache=True, nogil=True)
 def evaluate_batch(
-    states: np.ndarray, rules: np.ndarray, params: np.ndarray, out: np.ndarray
+    states: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    out: NDArray[np.int64],
 ) -> None:
     """:func:`evaluate` of every row of ``states`` (one position's state a row) into ``out``
     (for tuners: one compiled call for a whole data set)."""
@@ -331,7 +349,7 @@ def evaluate_batch(
 _DEFAULT_PARAMS = default_params()
 
 
-def static_eval(position: Position, params: np.ndarray | None = None) -> int:
+def static_eval(position: Position, params: NDArray[np.int64] | None = None) -> int:
     """:func:`evaluate` of a position (default weights unless given)."""
     weights = _DEFAULT_PARAMS if params is None else params
     return int(evaluate(position.state, position.compiled_rules, weights))

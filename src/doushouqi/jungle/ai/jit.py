@@ -1,4 +1,5 @@
-"""numba options of the engine core's compiled functions (movegen, state, perft).
+"""numba options of the engine core's compiled functions (movegen, state, perft), and the
+typed decorators that apply them: ``@hot`` is ``@njit(**HOT)``, ``@inline`` is ``@njit(**INLINE)``.
 
 ``HOT``: compiled without numba's reference counting, through its ``_nrt`` target option (which
 numba's own library uses for the same purpose). numba otherwise increfs and decrefs each array
@@ -20,9 +21,17 @@ they are kept few.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-__all__ = ["HOT", "INLINE"]
+from numba import njit
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
+
+__all__ = ["HOT", "INLINE", "hot", "inline"]
+
+_Function = TypeVar("_Function", bound=Callable[..., object])
 
 
 def _has_nrt_option() -> bool:
@@ -37,3 +46,20 @@ def _has_nrt_option() -> bool:
 
 HOT: dict[str, Any] = {"cache": True, "_nrt": False} if _has_nrt_option() else {"cache": True}
 INLINE: dict[str, Any] = {"cache": True, "inline": "always"}
+
+
+# numba's stubs type ``njit(signature, cache=True, ...)`` (a ``Dispatcher`` generic in the
+# function, whose calls are checked against the function's parameters), but not ``njit(**HOT)``:
+# options unpacked from a dict could hold anything, ``_nrt`` is private, and the result is Any.
+# These two are the same decorators, typed; they run once, when the module is imported, and
+# return numba's own dispatcher (nothing wraps the compiled function).
+
+
+def hot(function: _Function, /) -> Dispatcher[_Function]:
+    """``@njit(**HOT)``."""
+    return cast("Dispatcher[_Function]", njit(**HOT)(function))
+
+
+def inline(function: _Function, /) -> Dispatcher[_Function]:
+    """``@njit(**INLINE)``."""
+    return cast("Dispatcher[_Function]", njit(**INLINE)(function))

@@ -15,10 +15,10 @@ reference counting (:data:`.jit.HOT`), and the per-piece helpers are inlined int
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.bitops import lowest_square, popcount, square_bit
-from doushouqi.jungle.ai.jit import HOT, INLINE
+from doushouqi.jungle.ai.jit import hot, inline
 from doushouqi.jungle.ai.state import (
     H_CAPTURED,
     H_CODE,
@@ -83,17 +83,17 @@ _WINDOW_7_3 = 7
 _WINDOW_17_5 = 17
 
 
-@njit(**INLINE)
-def is_game_over_on_board(state: np.ndarray) -> bool:
+@inline
+def is_game_over_on_board(state: NDArray[np.int64]) -> bool:
     """A den is entered or a side has no animals: then no move can be played."""
-    red = state[S_OCCUPANCY]
-    blue = state[S_OCCUPANCY + 1]
+    red: int = state[S_OCCUPANCY]
+    blue: int = state[S_OCCUPANCY + 1]
     return red == 0 or blue == 0 or (red & DEN_BB[1]) != 0 or (blue & DEN_BB[0]) != 0
 
 
-@njit(**INLINE)
+@inline
 def can_capture(
-    rules: np.ndarray, attacker: int, from_square: int, defender: int, to_square: int
+    rules: NDArray[np.int64], attacker: int, from_square: int, defender: int, to_square: int
 ) -> bool:
     """docs/rules.md section 4 for one attacker/defender pair (the trapped-attacker rule aside)."""
     color = (attacker - 1) >> 3
@@ -104,7 +104,7 @@ def can_capture(
     if attacker_animal == RAT:
         from_water = (WATER_BB >> from_square) & 1
         if defender_animal == RAT:
-            allowed = (
+            allowed: bool = (
                 from_water == ((WATER_BB >> to_square) & 1)
                 or rules[RULE_RAT_CAPTURES_ACROSS_WATER] != 0
             )
@@ -118,13 +118,15 @@ def can_capture(
     return allowed
 
 
-@njit(**INLINE)
-def _piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int) -> int:
+@inline
+def _piece_targets(
+    state: NDArray[np.int64], rules: NDArray[np.int64], code: int, square: int
+) -> int:
     """:func:`piece_targets`, inlined into the generators."""
     color = (code - 1) >> 3
     animal = code - 8 * color
     if animal == RAT:
-        targets = NEIGHBOURS[square]
+        targets: int = NEIGHBOURS[square]
     else:
         targets = NEIGHBOURS[square] & LAND
         if animal in (LION, TIGER):
@@ -151,15 +153,17 @@ def _piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int)
     return targets
 
 
-@njit(**HOT)
-def piece_targets(state: np.ndarray, rules: np.ndarray, code: int, square: int) -> int:
+@hot
+def piece_targets(
+    state: NDArray[np.int64], rules: NDArray[np.int64], code: int, square: int
+) -> int:
     """Bitboard of the squares the animal ``code`` on ``square`` may move to (steps, jumps and
     captures), before the move restrictions."""
     return _piece_targets(state, rules, code, square)
 
 
-@njit(**HOT)
-def is_square_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> bool:
+@hot
+def is_square_attacked(state: NDArray[np.int64], rules: NDArray[np.int64], square: int) -> bool:
     """Whether the animal on ``square`` could be captured by the other side right now."""
     attacked = False
     code = state[S_BOARD + square]
@@ -173,8 +177,10 @@ def is_square_attacked(state: np.ndarray, rules: np.ndarray, square: int) -> boo
     return attacked
 
 
-@njit(**INLINE)
-def compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
+@inline
+def compute_restrictions(
+    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64]
+) -> bool:
     """Fill ``state[S_FORBID + code]`` for the side to move's animals with the squares that
     rule 7-3 and rule 17-5 forbid them now; False (and nothing to read) when none are.
 
@@ -185,8 +191,10 @@ def compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndarr
     return restricted
 
 
-@njit(**HOT)
-def _compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
+@hot
+def _compute_restrictions(
+    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64]
+) -> bool:
     """:func:`compute_restrictions` under a rule set with 7-3 or 17-5."""
     check_7_3 = rules[RULE_7_3] != 0
     check_17_5 = rules[RULE_17_5] != 0
@@ -253,8 +261,8 @@ def _compute_restrictions(state: np.ndarray, history: np.ndarray, rules: np.ndar
     return restricted
 
 
-@njit(**HOT)
-def position_count(state: np.ndarray, history: np.ndarray, position_hash: int) -> int:
+@hot
+def position_count(state: NDArray[np.int64], history: NDArray[np.int64], position_hash: int) -> int:
     """How many times the position with this hash has stood, the current one included.
 
     Only positions since the last capture are looked at: earlier ones had more animals.
@@ -268,14 +276,16 @@ def position_count(state: np.ndarray, history: np.ndarray, position_hash: int) -
     return count
 
 
-@njit(**HOT)
-def repetition_count(state: np.ndarray, history: np.ndarray) -> int:
+@hot
+def repetition_count(state: NDArray[np.int64], history: NDArray[np.int64]) -> int:
     """How many times the current position (board and side to move) has stood."""
     return position_count(state, history, state[S_HASH])
 
 
-@njit(**HOT)
-def is_draw_by_rule(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
+@hot
+def is_draw_by_rule(
+    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64]
+) -> bool:
     """Drawn by the no-capture limit or, under ``threefold_draw``, by a third repetition.
 
     Only meaningful when the game is not already over on the board (checked first, as in
@@ -287,14 +297,18 @@ def is_draw_by_rule(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -
     return rules[RULE_REPETITION_MUST_VARY] == 0 and repetition_count(state, history) >= 3
 
 
-@njit(**INLINE)
-def _must_vary(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> bool:
+@inline
+def _must_vary(
+    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64]
+) -> bool:
     """Repetition rule ``initiator_must_vary`` is in force: the position stands a third time."""
     return rules[RULE_REPETITION_MUST_VARY] != 0 and repetition_count(state, history) >= 3
 
 
-@njit(**INLINE)
-def _repeats(state: np.ndarray, history: np.ndarray, code: int, frm: int, to: int) -> bool:
+@inline
+def _repeats(
+    state: NDArray[np.int64], history: NDArray[np.int64], code: int, frm: int, to: int
+) -> bool:
     """Whether moving ``code`` from ``frm`` to ``to`` leads into a position that has already
     stood twice (which must-vary forbids)."""
     after = (
@@ -307,9 +321,9 @@ def _repeats(state: np.ndarray, history: np.ndarray, code: int, frm: int, to: in
     return position_count(state, history, after) >= 2
 
 
-@njit(**HOT)
+@hot
 def _drop_repeating_moves(
-    state: np.ndarray, history: np.ndarray, moves: np.ndarray, count: int
+    state: NDArray[np.int64], history: NDArray[np.int64], moves: NDArray[np.int64], count: int
 ) -> int:
     """Remove the moves into a position that has already stood twice; returns the new count."""
     kept = 0
@@ -322,9 +336,12 @@ def _drop_repeating_moves(
     return kept
 
 
-@njit(**HOT)
+@hot
 def generate_legal_moves(
-    state: np.ndarray, history: np.ndarray, rules: np.ndarray, moves: np.ndarray
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    moves: NDArray[np.int64],
 ) -> int:
     """Write the legal moves (``from | to << 6``) into ``moves`` (at least MAX_MOVES long) and
     return how many there are. Order: by piece code (rat first), then by target square."""
@@ -335,9 +352,13 @@ def generate_legal_moves(
     return count
 
 
-@njit(**HOT)
+@hot
 def generate_moves_given_restrictions(
-    state: np.ndarray, history: np.ndarray, rules: np.ndarray, moves: np.ndarray, restricted: bool
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    moves: NDArray[np.int64],
+    restricted: bool,
 ) -> int:
     """:func:`generate_legal_moves` for a caller that has just called :func:`compute_restrictions`
     itself (``restricted`` is what it returned) and changed nothing since, so that they are not
@@ -361,8 +382,10 @@ def generate_moves_given_restrictions(
     return count
 
 
-@njit(**HOT)
-def count_legal_moves(state: np.ndarray, history: np.ndarray, rules: np.ndarray) -> int:
+@hot
+def count_legal_moves(
+    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64]
+) -> int:
     """The number of legal moves, counted without building them (perft's last ply)."""
     total = 0
     if not is_game_over_on_board(state):

@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numpy.typing import NDArray
 
-from doushouqi.jungle.ai.jit import HOT
+from doushouqi.jungle.ai.jit import hot
 from doushouqi.jungle.ai.movegen import MAX_MOVES, count_legal_moves, generate_legal_moves
 from doushouqi.jungle.ai.state import make_move, unmake_move
 
 __all__ = ["new_move_buffers", "perft", "perft_divide"]
 
 
-def new_move_buffers(depth: int) -> np.ndarray:
+def new_move_buffers(depth: int) -> NDArray[np.int64]:
     """One move list per ply of a depth-``depth`` walk (row ``d`` is used at remaining depth d)."""
     return np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
 
 
-@njit(**HOT)
+@hot
 def perft(
-    state: np.ndarray, history: np.ndarray, rules: np.ndarray, depth: int, buffers: np.ndarray
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    depth: int,
+    buffers: NDArray[np.int64],
 ) -> int:
     """Leaf count at ``depth`` plies; the last ply is counted without playing it (bulk count).
 
@@ -43,15 +47,15 @@ def perft(
     return total
 
 
-@njit(**HOT)
+@hot
 def perft_divide(
-    state: np.ndarray,
-    history: np.ndarray,
-    rules: np.ndarray,
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
     depth: int,
-    buffers: np.ndarray,
-    moves: np.ndarray,
-    counts: np.ndarray,
+    buffers: NDArray[np.int64],
+    moves: NDArray[np.int64],
+    counts: NDArray[np.int64],
 ) -> int:
     """Perft split by first move: fills ``moves`` and ``counts``, returns the number of moves."""
     count = generate_legal_moves(state, history, rules, moves)

@@ -43,7 +43,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from importlib import metadata
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from doushouqi.jungle.ai.levels import MAX_LEVEL, MIN_LEVEL
 from doushouqi.jungle.analysis import Info, Limit
@@ -315,7 +315,9 @@ class EngineProtocol:
         elif key == "tablebasepath":
             self.tablebase_path = _parse_directories(value)
         elif key in RULE_OPTIONS:
-            changed = dataclasses.replace(self.rules, **{key: _rule_field(key, value)})
+            # The field is named at run time: its value's type is the field's (_rule_field).
+            field: dict[str, Any] = {key: _rule_field(key, value)}
+            changed = dataclasses.replace(self.rules, **field)
             if changed != self.rules:
                 changed = dataclasses.replace(changed, name="custom")
             self._set_rules(changed)

@@ -36,6 +36,7 @@ import math
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.bitops import popcount
 from doushouqi.jungle.ai.evaluate import OWN_DEN_DISTANCE, evaluate
@@ -164,7 +165,9 @@ ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 
 
 @njit(f"boolean({A1}, {A2}, {A1}, int64)", cache=True, nogil=True)
-def _is_draw(state: np.ndarray, history: np.ndarray, rules: np.ndarray, root_ply: int) -> bool:
+def _is_draw(
+    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64], root_ply: int
+) -> bool:
     """Drawn by the no-capture limit, by threefold repetition, or by a repetition inside the
     search (the side that could repeat once can repeat again; the game history before the root
     needs the full three)."""
@@ -191,23 +194,25 @@ def _is_draw(state: np.ndarray, history: np.ndarray, rules: np.ndarray, root_ply
 
 
 @njit(f"int64({A1}, int64)", cache=True, nogil=True)
-def _draw_score(work: np.ndarray, ply: int) -> int:
+def _draw_score(work: NDArray[np.int64], ply: int) -> int:
     """A draw, from the side to move's view: the root side thinks it can do better."""
-    return -work[C_CONTEMPT] if ply % 2 == 0 else work[C_CONTEMPT]
+    contempt: int = work[C_CONTEMPT]
+    return -contempt if ply % 2 == 0 else contempt
 
 
 @njit(f"boolean({A1})", cache=True, nogil=True)
-def _restrictions_off(rules: np.ndarray) -> bool:
-    return rules[RULE_7_3] == 0 and rules[RULE_17_5] == 0
+def _restrictions_off(rules: NDArray[np.int64]) -> bool:
+    off: bool = rules[RULE_7_3] == 0 and rules[RULE_17_5] == 0
+    return off
 
 
 @njit(f"int64({A1}, boolean)", cache=True, nogil=True)
-def _tt_key(state: np.ndarray, restricted: bool) -> int:
+def _tt_key(state: NDArray[np.int64], restricted: bool) -> int:
     """The position's transposition-table key: the board's hash and, when rule 7-3 / 17-5
     forbid squares now (``restricted``: what :func:`compute_restrictions` just returned), those
     squares — the same board reached by other recent moves has other legal moves, so it must
     not share their scores."""
-    key = state[S_HASH]
+    key: int = state[S_HASH]
     if not restricted:
         return key
     turn = state[S_TURN]
@@ -219,7 +224,7 @@ def _tt_key(state: np.ndarray, restricted: bool) -> int:
 
 
 @njit(f"boolean({A1}, int64, int64, int64)", cache=True, nogil=True)
-def _has_den_entry(moves: np.ndarray, base: int, count: int, den: int) -> bool:
+def _has_den_entry(moves: NDArray[np.int64], base: int, count: int, den: int) -> bool:
     for i in range(base, base + count):  # noqa: SIM110 (no generators in compiled code)
         if (moves[i] >> 6) == den:
             return True
@@ -227,23 +232,30 @@ def _has_den_entry(moves: np.ndarray, base: int, count: int, den: int) -> bool:
 
 
 @njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
-def _faded(state: np.ndarray, rules: np.ndarray, work: np.ndarray, score: int) -> int:
+def _faded(
+    state: NDArray[np.int64], rules: NDArray[np.int64], work: NDArray[np.int64], score: int
+) -> int:
     """``score`` faded toward a draw as the plies without a capture add up: by half over the
     rule set's no-capture limit (or ``work[C_PROGRESS_PLIES]`` without one), so that of two
     equal leads the search prefers the one that has made progress — a capture resets the
     clock — and a lead that only shuffles is worth less and less (the static evaluation
     itself, cached by board, knows no clock)."""
-    limit = rules[RULE_NO_CAPTURE_PLIES]
+    limit: int = rules[RULE_NO_CAPTURE_PLIES]
     if limit == 0:
         limit = work[C_PROGRESS_PLIES]
     if limit <= 0:
         return score
-    halfmove = min(state[S_HALFMOVE], limit)
+    halfmove: int = min(state[S_HALFMOVE], limit)
     return score * (2 * limit - halfmove) // (2 * limit)
 
 
 @njit(f"int64({A1}, {A1}, {A1}, {A1})", cache=True, nogil=True)
-def _eval(state: np.ndarray, rules: np.ndarray, params: np.ndarray, work: np.ndarray) -> int:
+def _eval(
+    state: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    work: NDArray[np.int64],
+) -> int:
     key = state[S_HASH]
     slot = W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))
     if work[slot] == key:
@@ -262,11 +274,11 @@ def _eval(state: np.ndarray, rules: np.ndarray, params: np.ndarray, work: np.nda
 
 @njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", cache=True, nogil=True)
 def _tablebase_score(
-    state: np.ndarray,
-    rules: np.ndarray,
-    work: np.ndarray,
-    tb_values: np.ndarray,
-    tb_meta: np.ndarray,
+    state: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    work: NDArray[np.int64],
+    tb_values: NDArray[np.int8],
+    tb_meta: NDArray[np.int64],
     ply: int,
 ) -> int:
     """The exact score of a position the endgame tables cover, or ``TB_MISS``.
@@ -298,13 +310,13 @@ def _tablebase_score(
 
 @njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", cache=True, nogil=True)
 def qsearch(
-    state: np.ndarray,
-    history: np.ndarray,
-    rules: np.ndarray,
-    work: np.ndarray,
-    params: np.ndarray,
-    tb_values: np.ndarray,
-    tb_meta: np.ndarray,
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
+    tb_values: NDArray[np.int8],
+    tb_meta: NDArray[np.int64],
     alpha: int,
     beta: int,
     ply: int,
@@ -409,14 +421,14 @@ def qsearch(
 
 @njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", cache=True, nogil=True)
 def negamax(
-    state: np.ndarray,
-    history: np.ndarray,
-    rules: np.ndarray,
-    tt: np.ndarray,
-    work: np.ndarray,
-    params: np.ndarray,
-    tb_values: np.ndarray,
-    tb_meta: np.ndarray,
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    tt: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
+    tb_values: NDArray[np.int8],
+    tb_meta: NDArray[np.int64],
     depth: int,
     alpha: int,
     beta: int,
@@ -607,8 +619,14 @@ def negamax(
 
 
 @njit(f"int64({ROOT_ARRAYS})", cache=True, nogil=True)
-def prepare_root(state: np.ndarray, history: np.ndarray, rules: np.ndarray, tt: np.ndarray,
-                 work: np.ndarray, params: np.ndarray) -> int:  # fmt: skip
+def prepare_root(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    tt: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
+) -> int:
     """Generate the root moves into ``work``, in static order; returns how many."""
     base = W_MOVES
     count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
@@ -623,14 +641,14 @@ def prepare_root(state: np.ndarray, history: np.ndarray, rules: np.ndarray, tt: 
 
 @njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, boolean)", cache=True, nogil=True)
 def search_root(
-    state: np.ndarray,
-    history: np.ndarray,
-    rules: np.ndarray,
-    tt: np.ndarray,
-    work: np.ndarray,
-    params: np.ndarray,
-    tb_values: np.ndarray,
-    tb_meta: np.ndarray,
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    tt: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
+    tb_values: NDArray[np.int8],
+    tb_meta: NDArray[np.int64],
     depth: int,
     alpha: int,
     beta: int,

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.eval_params import (
@@ -182,7 +183,7 @@ class Engine:
         rules: RuleSet | str = "wango",
         *,
         hash_mb: int = 64,
-        params: np.ndarray | None = None,
+        params: NDArray[np.int64] | None = None,
         seed: int | None = None,
     ) -> None:
         self._rules = find_rules(rules)
@@ -368,7 +369,9 @@ class Engine:
                 timer.cancel()
         # The answer's info: the last finished depth, with the whole search's nodes and time.
         elapsed = max(1e-6, time.perf_counter() - started)
-        info = Info(info, nodes=int(work[C_NODES]), time=elapsed, tbhits=int(work[C_TBHITS]))
+        info = Info(
+            {**info, "nodes": int(work[C_NODES]), "time": elapsed, "tbhits": int(work[C_TBHITS])}
+        )
         info["nps"] = int(info["nodes"] / elapsed)
         if scores is not None and settings.exact_root:
             moves = [int(m) for m in work[W_ROOT_MOVES : W_ROOT_MOVES + count]]
@@ -449,7 +452,7 @@ class Engine:
             if exact:
                 scores = [int(s) for s in work[W_ROOT_SCORES : W_ROOT_SCORES + count]]
             if on_info is not None:
-                on_info(Info(info, multipv=1) if multipv > 1 else info)
+                on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
             if multipv > 1 and count > 1:
                 self._other_lines(board, position, depth, exact, started, multipv, on_info)
                 if work[C_ABORT]:
@@ -490,13 +493,15 @@ class Engine:
                 move = int(work[W_ROOT_MOVES])
                 shown.append(move)
                 if on_info is not None:
-                    on_info(Info(self._info(board, depth, score, started, move), multipv=line))
+                    on_info(
+                        Info({**self._info(board, depth, score, started, move), "multipv": line})
+                    )
         finally:
             work[C_ROOT_COUNT] = count
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
 
-    def _weights_for(self, board: Board, position: Position) -> np.ndarray:
+    def _weights_for(self, board: Board, position: Position) -> NDArray[np.int64]:
         """The lead tables' weights when the side to move is ahead in material by
         ``tuning["lead_tables"]`` or more with at most ``tuning["lead_animals"]`` animals on
         the board, else the engine's weights. Chosen at the root, so that every evaluation of
@@ -518,7 +523,7 @@ class Engine:
 
     def _search_tables(
         self, board: Board, directories: list[Path], *, wait: bool
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
         """The tables the search of ``board`` probes (:mod:`.tbprobe` arrays): those of its
         rule family, when it has one and the root has few enough animals to reach them
         (:data:`TABLEBASE_REACH`) and is not a draw they cover; else arrays that cover
@@ -660,8 +665,8 @@ def analyse_lines(
     complete = [d for d, lines in by_depth.items() if all(n in lines for n in range(1, wanted + 1))]
     if complete:
         deepest = by_depth[max(complete)]
-        return [Info(deepest[n], multipv=n) for n in range(1, wanted + 1)]
-    best = Info(result.info, multipv=1)
+        return [Info({**deepest[n], "multipv": n}) for n in range(1, wanted + 1)]
+    best = Info({**result.info, "multipv": 1})
     if best.get("pv", [])[:1] != [result.move]:
         best["pv"] = [result.move]
     return [best]

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.bitops import square_bit
-from doushouqi.jungle.ai.jit import HOT
+from doushouqi.jungle.ai.jit import hot
 from doushouqi.jungle.ai.tables import CAPTURED, ZOBRIST_PIECE, ZOBRIST_TURN
 
 __all__ = [
@@ -103,18 +104,22 @@ def move_to(move: int) -> int:
     return move >> 6
 
 
-@njit(**HOT)
-def compute_hash(state: np.ndarray) -> int:
+@hot
+def compute_hash(state: NDArray[np.int64]) -> int:
     """Hash of the position from scratch (make/unmake keep ``state[S_HASH]`` up to date)."""
     h = ZOBRIST_TURN if state[S_TURN] == 1 else np.int64(0)
     for square in range(63):
         code = state[S_BOARD + square]
         if code != 0:
             h ^= ZOBRIST_PIECE[code, square]
-    return h
+    # np.int64 to the checker (the tables' constant): numba types it int64, and a compiled call
+    # returns an int; int(h) would add an error path to the compiled code.
+    return h  # type: ignore[return-value]
 
 
-def new_state(codes: list[int] | np.ndarray, turn: int, halfmove_clock: int = 0) -> np.ndarray:
+def new_state(
+    codes: list[int] | NDArray[np.int64], turn: int, halfmove_clock: int = 0
+) -> NDArray[np.int64]:
     """A fresh ``state`` array from 63 piece codes (as ``Board.piece_codes()`` returns them)."""
     if len(codes) != 63:
         raise ValueError(f"expected 63 piece codes, got {len(codes)}")
@@ -135,8 +140,8 @@ def new_state(codes: list[int] | np.ndarray, turn: int, halfmove_clock: int = 0)
     return state
 
 
-@njit(**HOT)
-def make_move(state: np.ndarray, history: np.ndarray, move: int) -> None:
+@hot
+def make_move(state: NDArray[np.int64], history: NDArray[np.int64], move: int) -> None:
     """Play a move that the generator produced (no checks) and record it for unmake."""
     frm = move & 63
     to = move >> 6
@@ -168,8 +173,8 @@ def make_move(state: np.ndarray, history: np.ndarray, move: int) -> None:
     state[S_PLY] = ply + 1
 
 
-@njit(**HOT)
-def make_pass(state: np.ndarray, history: np.ndarray) -> None:
+@hot
+def make_pass(state: NDArray[np.int64], history: NDArray[np.int64]) -> None:
     """The side to move loses its turn (per-move timeout); counts as a ply, moves nothing."""
     ply = state[S_PLY]
     history[ply, H_FROM] = 0
@@ -184,8 +189,8 @@ def make_pass(state: np.ndarray, history: np.ndarray) -> None:
     state[S_PLY] = ply + 1
 
 
-@njit(**HOT)
-def unmake_move(state: np.ndarray, history: np.ndarray) -> None:
+@hot
+def unmake_move(state: NDArray[np.int64], history: NDArray[np.int64]) -> None:
     """Take back the last move or pass."""
     ply = state[S_PLY] - 1
     turn = 1 - state[S_TURN]

@@ -17,6 +17,7 @@ this module) drops the on-disk cache when a table or a source file of this packa
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai._numba_cache import discard_stale_cache
 from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
@@ -103,7 +104,7 @@ RULE_RANK = 8
 RULES_SIZE = RULE_RANK + 17
 
 
-def compile_rules(rules: RuleSet | str) -> np.ndarray:
+def compile_rules(rules: RuleSet | str) -> NDArray[np.int64]:
     """The rule set as the int64 array the compiled functions read (see the RULE_* indices).
 
     >>> int(compile_rules("classic-dog")[RULE_RANK + DOG])

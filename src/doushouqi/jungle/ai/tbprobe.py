@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.state import S_TURN, S_WHERE
 from doushouqi.jungle.ai.tables import CAPTURED
@@ -70,7 +71,7 @@ for _first in (0, 1):
         RADIX[_first, _rat] = len(_domain)
 
 
-def empty_tables() -> tuple[np.ndarray, np.ndarray]:
+def empty_tables() -> tuple[NDArray[np.int8], NDArray[np.int64]]:
     """Arrays that cover nothing (the search runs as without tables)."""
     meta = np.full(META_SIZE, -1, dtype=np.int64)
     meta[M_MAX_ANIMALS] = 0
@@ -78,7 +79,9 @@ def empty_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(f"int64({A1}, {TB1}, {A1})", cache=True, nogil=True)
-def tb_probe(state: np.ndarray, tb_values: np.ndarray, tb_meta: np.ndarray) -> int:
+def tb_probe(
+    state: NDArray[np.int64], tb_values: NDArray[np.int8], tb_meta: NDArray[np.int64]
+) -> int:
     """The table value of the position for the side to move, in the generator's encoding
     (``d + 1``: a win in ``d`` plies, ``-(d + 1)``: a loss in ``d``, 0: a draw), or
     :data:`TB_MISS` when no loaded table covers it. The caller has checked the game is not
@@ -118,8 +121,10 @@ def tb_probe(state: np.ndarray, tb_values: np.ndarray, tb_meta: np.ndarray) -> i
     byte = np.int64(tb_values[offset + index])
     if byte == BROKEN_BYTE:
         return TB_MISS
+    # The checker sees np.int64 below; numba types it int64, as every other int here (and a
+    # compiled call returns an int). int() would do, but adds an error path to the compiled code.
     if byte > 0:
-        return 2 * byte  # a win in 2b - 1 plies
+        return 2 * byte  # type: ignore[return-value]  # a win in 2b - 1 plies
     if byte < 0:
-        return 2 * byte + 1  # a loss in -2b - 2 plies
+        return 2 * byte + 1  # type: ignore[return-value]  # a loss in -2b - 2 plies
     return 0

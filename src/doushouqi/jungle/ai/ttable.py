@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.work import A2
 from doushouqi.jungle.analysis import DEN_SCORE
@@ -32,7 +33,7 @@ DEN_BOUND = DEN_SCORE - 1000
 BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
 
 
-def new_tt(hash_mb: int) -> np.ndarray:
+def new_tt(hash_mb: int) -> NDArray[np.int64]:
     """A transposition table of the largest power-of-two entry count within ``hash_mb``."""
     entries = max(1024, (max(1, hash_mb) << 20) // 16)
     entries = 1 << (entries.bit_length() - 1)
@@ -58,9 +59,9 @@ def score_from_tt(score: int, ply: int) -> int:
 
 
 @njit(f"int64({A2}, int64)", cache=True, nogil=True)
-def tt_slot(tt: np.ndarray, key: int) -> int:
+def tt_slot(tt: NDArray[np.int64], key: int) -> int:
     """Index of the entry holding ``key``, or -1 (two entries per bucket)."""
-    base = key & (tt.shape[0] - 2)
+    base: int = key & (tt.shape[0] - 2)
     if tt[base, 0] == key and tt[base, 1] != 0:
         return base
     if tt[base + 1, 0] == key and tt[base + 1, 1] != 0:
@@ -70,7 +71,7 @@ def tt_slot(tt: np.ndarray, key: int) -> int:
 
 @njit(f"void({A2}, int64, int64, int64, int64, int64, int64)", cache=True, nogil=True)
 def tt_store(
-    tt: np.ndarray, key: int, move: int, depth: int, bound: int, score: int, age: int
+    tt: NDArray[np.int64], key: int, move: int, depth: int, bound: int, score: int, age: int
 ) -> None:
     base = key & (tt.shape[0] - 2)
     slot = -1
@@ -102,7 +103,7 @@ def tt_store(
 
 
 @njit(f"int64({A2}, int64)", cache=True, nogil=True)
-def tt_probe_move(tt: np.ndarray, key: int) -> int:
+def tt_probe_move(tt: NDArray[np.int64], key: int) -> int:
     """The best move stored for ``key``, or 0."""
     slot = tt_slot(tt, key)
     return tt[slot, 1] & 0xFFF if slot >= 0 else 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.eval_params import P_MATERIAL
 from doushouqi.jungle.ai.movegen import MAX_MOVES
@@ -86,32 +87,36 @@ WORK_SIZE = W_EVAL_CACHE + 2 * EVAL_CACHE_ENTRIES
 DEN_SQUARE = np.array(DENS, dtype=np.int64)
 
 
-def new_work() -> np.ndarray:
+def new_work() -> NDArray[np.int64]:
     return np.zeros(WORK_SIZE, dtype=np.int64)
 
 
 @njit(f"boolean({A1})", cache=True, nogil=True)
-def tick(work: np.ndarray) -> bool:
+def tick(work: NDArray[np.int64]) -> bool:
     """Count a node; True when the search must stop."""
     nodes = work[C_NODES] + 1
     work[C_NODES] = nodes
     limit = work[C_NODE_LIMIT]
     if (limit > 0 and nodes >= limit) or ((nodes & 1023) == 0 and work[C_STOP] != 0):
         work[C_ABORT] = 1
-    return work[C_ABORT] != 0
+    aborted: bool = work[C_ABORT] != 0
+    return aborted
 
 
 @njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
-def animal_value(state: np.ndarray, rules: np.ndarray, params: np.ndarray, square: int) -> int:
-    return params[P_MATERIAL + rules[RULE_RANK + state[S_BOARD + square]]]
+def animal_value(
+    state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64], square: int
+) -> int:
+    value: int = params[P_MATERIAL + rules[RULE_RANK + state[S_BOARD + square]]]
+    return value
 
 
 @njit(f"void({A1}, {A1}, {A1}, {A1}, int64, int64, int64, int64)", cache=True, nogil=True)
 def score_moves(
-    state: np.ndarray,
-    rules: np.ndarray,
-    work: np.ndarray,
-    params: np.ndarray,
+    state: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
     base: int,
     count: int,
     tt_move: int,
@@ -150,7 +155,7 @@ def score_moves(
 
 
 @njit(f"int64({A1}, int64, int64, int64)", cache=True, nogil=True)
-def pick_move(work: np.ndarray, base: int, count: int, index: int) -> int:
+def pick_move(work: NDArray[np.int64], base: int, count: int, index: int) -> int:
     """Swap the best-keyed remaining move to ``index`` and return it (selection sort)."""
     offset = W_SCORES - W_MOVES
     best = index
@@ -162,11 +167,12 @@ def pick_move(work: np.ndarray, base: int, count: int, index: int) -> int:
         b = base + best
         work[a], work[b] = work[b], work[a]
         work[a + offset], work[b + offset] = work[b + offset], work[a + offset]
-    return work[base + index]
+    move: int = work[base + index]
+    return move
 
 
 @njit(f"void({A1}, int64, int64)", cache=True, nogil=True)
-def update_pv(work: np.ndarray, ply: int, move: int) -> None:
+def update_pv(work: NDArray[np.int64], ply: int, move: int) -> None:
     row = W_PV + ply * MAX_PLY
     work[row + ply] = move
     child_row = row + MAX_PLY
@@ -177,7 +183,7 @@ def update_pv(work: np.ndarray, ply: int, move: int) -> None:
 
 
 @njit(f"void({A1}, int64, int64, int64, int64)", cache=True, nogil=True)
-def reward_quiet(work: np.ndarray, us: int, ply: int, move: int, bonus: int) -> None:
+def reward_quiet(work: NDArray[np.int64], us: int, ply: int, move: int, bonus: int) -> None:
     index = W_HISTORY + 4096 * us + move
     # History with gravity: values stay within +-16384 and older results fade.
     work[index] += bonus - work[index] * abs(bonus) // 16384

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.tbprobe import BROKEN_BYTE, M_KEYS, M_MAX_ANIMALS, empty_tables
 from doushouqi.jungle.tablebase.file_format import (
@@ -74,8 +75,8 @@ class TableFile:
 class LoadedTables:
     """The tables of one family in the search's form."""
 
-    values: np.ndarray  # int8, every table's entries in turn
-    meta: np.ndarray  # int64, :mod:`..tbprobe` layout
+    values: NDArray[np.int8]  # every table's entries in turn
+    meta: NDArray[np.int64]  # :mod:`..tbprobe` layout
     tables: tuple[TableFile, ...]
     source: str  # the cache file mapped, or "memory"
 
