@@ -25,8 +25,8 @@ All three are kinds of :class:`EngineError`. Reading the engine's own lines (``o
 ``info``) is :mod:`doushouqi.jungle.engine.protocol`, re-exported here.
 
 The client lives in four modules, all re-exported here (import from ``doushouqi.jungle.engine``):
-the asyncio core ``engine_async``, a search in progress ``engine_analysis``, the blocking facade
-``engine_blocking`` and the protocol's lines ``engine_protocol``.
+the asyncio core ``async_client``, a search in progress ``analysis_stream``, the blocking
+facade ``blocking`` and the protocol's lines ``protocol``.
 
 >>> info = parse_info("depth 3 score cp 25 nodes 800 time 12 pv g3g4 a7a6", Board())
 >>> info["depth"], info["score"], info["time"], [str(m) for m in info["pv"]]

@@ -144,7 +144,7 @@ class Job:
 def encode_result(
     job_id: str, worker: str, value: Mapping[str, Any] | None = None, error: str | None = None
 ) -> str:
-    """A worker's answer: the result (an :class:`~.ai_pool.AiMove`'s fields or an analysis),
+    """A worker's answer: the result (an :class:`~.pool.AiMove`'s fields or an analysis),
     or an error."""
     message: dict[str, Any] = {"id": job_id, "worker": worker}
     if error is not None:

@@ -6,7 +6,7 @@ list, rebuilds the board with the rules library and searches it; the event loop 
 the answer. Each search gets the time :mod:`doushouqi.server.ai.effort` allows it: when jobs
 queue, every search thinks less, so none waits for long and none is replaced by a random move.
 :class:`RandomAi` is an in-process stand-in for tests and benchmarks that must not spend CPU
-on searching. The Redis-backed service for many machines is in ``ai_redis``.
+on searching. The Redis-backed service for many machines is in ``redis_queue``.
 """
 
 from __future__ import annotations

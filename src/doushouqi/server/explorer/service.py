@@ -1,5 +1,5 @@
 """The opening explorer: from the games stored on the server, each move's count and results in
-a position, per rule set and rating band (the index: db/models_explorer.py).
+a position, per rule set and rating band (the index: explorer/models.py).
 
 A finished game adds its first :data:`MAX_PLIES` plies to the index in the transaction that
 stores it as finished (db/gamestore.py), so the explorer is never behind the games and, in a
