@@ -18,8 +18,8 @@ with ``入穴``.
 '狮 g1-g2'
 >>> parse_readable(board, "Lg1-g2")
 Move.from_str('g1g2')
->>> animal_name(2, "zh")  # the game's words come from doushouqi.jungle.terms
-'狗'
+>>> animal_name(2, "zh")  # the game's words come from doushouqi.jungle.terms (2: the cat)
+'猫'
 """
 
 from __future__ import annotations
