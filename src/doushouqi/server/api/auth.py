@@ -94,7 +94,7 @@ async def register(
     except UsernameTakenError:
         raise Problem(409, "account.taken", "that username is taken") from None
     await _start_session(ctx, request, response, row.id)
-    return principal_dict(Principal.from_account(row))
+    return principal_dict(Principal.from_account(row, repo.new_standing(row.id, repo.DEFAULT_GAME)))
 
 
 @router.post("/login")
@@ -123,7 +123,9 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
         device = await ctx.auth.issue_token(row.id, "device")
         max_age = ctx.settings.device_days * 86400
         ctx.auth.set_cookie(response, request, DEVICE_COOKIE, device, max_age)
-    return principal_dict(Principal.from_account(row))
+    account_id = row.id
+    standing = await ctx.db.read(lambda s: repo.standing(s, account_id, repo.DEFAULT_GAME))
+    return principal_dict(Principal.from_account(row, standing))
 
 
 @router.post("/logout")
