@@ -45,6 +45,7 @@ __all__ = [
     "AVATARS",
     "DEVICE_COOKIE",
     "GUEST_COOKIE",
+    "NO_AVATAR",
     "SESSION_COOKIE",
     "Auth",
     "Principal",
@@ -56,6 +57,9 @@ GUEST_COOKIE = "dsq_guest"
 DEVICE_COOKIE = "dsq_device"
 #: The animals a player may take as avatar (the eight pieces).
 AVATARS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+#: An account's avatar until it chooses one: none, whatever the game (the web client draws the
+#: name's initial), rather than one game's piece.
+NO_AVATAR = ""
 GUEST_SECRET = re.compile(r"[A-Za-z0-9_-]{22}")
 USERNAME = re.compile(r"[a-z0-9_]{3,32}")
 LOOPBACK = ("localhost", "127.0.0.1", "::1")

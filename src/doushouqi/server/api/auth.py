@@ -11,6 +11,7 @@ from doushouqi.server.accounts.auth import (
     AVATARS,
     DEVICE_COOKIE,
     GUEST_COOKIE,
+    NO_AVATAR,
     SESSION_COOKIE,
     USERNAME,
     Principal,
@@ -36,7 +37,9 @@ class Register(BaseModel):
     username: str = Field(min_length=3, max_length=32, description="3-32 of a-z 0-9 _")
     password: str = Field(min_length=8, max_length=128)
     display_name: str | None = Field(default=None, min_length=1, max_length=40)
-    avatar: str = Field(default="rat", description=f"one of {', '.join(AVATARS)}")
+    avatar: str = Field(
+        default=NO_AVATAR, description=f"one of {', '.join(AVATARS)}, or none (the default)"
+    )
     bot: bool = Field(default=False, description="an account for an engine (bot API)")
 
 
@@ -74,7 +77,7 @@ async def register(
     username = body.username.lower()
     if not USERNAME.fullmatch(username):
         raise Problem(422, "account.username", "a username is 3-32 letters a-z, digits or _")
-    if body.avatar not in AVATARS:
+    if body.avatar != NO_AVATAR and body.avatar not in AVATARS:
         raise Problem(422, "account.avatar", f"avatar must be one of {', '.join(AVATARS)}")
     password_hash = await ctx.auth.hash_password(body.password)
     now = ctx.time.now()

@@ -53,7 +53,8 @@ class AccountRow(Base):
     username: Mapped[str] = mapped_column(String(32), unique=True)
     display_name: Mapped[str] = mapped_column(String(40))
     password_hash: Mapped[str] = mapped_column(String(255))
-    #: An animal of the site's avatar list, or "" (none chosen: the client shows an initial).
+    #: An animal of the site's avatar list, or "" (none chosen: the web client draws the name's
+    #: initial; a default animal would be one game's piece).
     avatar: Mapped[str] = mapped_column(String(16), default="")
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     # Leaving games and running out of per-move time are the person's habits, counted over every
