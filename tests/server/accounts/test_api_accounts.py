@@ -82,6 +82,9 @@ def test_guest_session(server: LiveServer) -> None:
 
 def test_profile_and_avatar(server: LiveServer) -> None:
     player = server.player().register("wang")
+    # No avatar until one is chosen (not one game's piece): the client draws the initial.
+    assert player.me["avatar"] == ""
+    assert server.player().get("/api/players/wang").json()["avatar"] == ""
     changed = player.request("PATCH", "/api/account", json={"display_name": "王", "avatar": "lion"})
     assert changed.status_code == 200
     profile = server.player().get("/api/players/wang").json()
@@ -98,6 +101,11 @@ def test_profile_and_avatar(server: LiveServer) -> None:
     bad = player.request("PATCH", "/api/account", json={"avatar": "unicorn"})
     assert bad.status_code == 422
     assert server.player().get("/api/players/nobody").status_code == 404
+    # Per game: a game the player has not played shows a new player's; an unknown one is refused.
+    assert server.player().get("/api/players/wang?game=jungle").json() == profile
+    unknown = server.player().get("/api/players/wang?game=nosuchgame")
+    assert unknown.status_code == 422 and unknown.json()["code"] == "game.unknown"
+    assert server.player().get("/api/leaderboard?game=nosuchgame").status_code == 422
 
 
 def test_api_tokens_authenticate_bots(server: LiveServer) -> None:

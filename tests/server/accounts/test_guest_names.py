@@ -8,14 +8,14 @@ from pathlib import Path
 
 from alembic import command
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import MetaData, Table, inspect
 from tests.server.db.test_persistence_restart import schema_differences
 from tests.support.live import LiveServer, ManualTime, Player, make_settings, running
 
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
 
-LATEST_REVISION = "0008_puzzles"
+LATEST_REVISION = "0009_game_keys_seats_and_ratings"
 
 
 def rename(player: Player, **body: object) -> tuple[int, dict[str, object]]:
@@ -114,11 +114,25 @@ def migration_upgrades_an_existing_database(url: str) -> None:
             config.attributes["connection"] = connection
             command.upgrade(config, "0001_accounts_and_games")
         assert "guest_names" not in inspect(db.engine).get_table_names()
-        db.run_sync(
-            lambda s: repo.create_account(
-                s, username="early", display_name="Early", password_hash="x", avatar="cat", now=1.0
+        # An account as that revision's code made it (today's models have moved some columns).
+        accounts = Table("accounts", MetaData(), autoload_with=db.engine)
+        early = {"id": 1, "username": "early", "display_name": "Early", "password_hash": "x"}
+        stats = ("score", "games", "wins", "losses", "draws", "disconnects", "timeouts")
+        glicko = {"rating": 1500.0, "rating_rd": 350.0, "rating_volatility": 0.06}
+        with db.engine.begin() as connection:
+            connection.execute(
+                accounts.insert(),
+                [
+                    {
+                        **early,
+                        **dict.fromkeys(stats, 0),
+                        **glicko,
+                        "avatar": "cat",
+                        "is_bot": False,
+                        "created_at": 1.0,
+                    }
+                ],
             )
-        )
         db.migrate()
         with db.engine.connect() as connection:
             assert MigrationContext.configure(connection).get_current_revision() == LATEST_REVISION
@@ -127,7 +141,7 @@ def migration_upgrades_an_existing_database(url: str) -> None:
         db.run_sync(lambda s: repo.set_guest_name(s, "a" * 20, "Gast 2", 3.0))
         assert db.run_sync(lambda s: repo.guest_name(s, "a" * 20)) == "Gast 2"
         assert db.run_sync(lambda s: repo.guest_name(s, "b" * 20)) is None
-        with db.engine.begin() as connection:
+        with db.migration_transaction() as connection:
             config.attributes["connection"] = connection
             command.downgrade(config, "0001_accounts_and_games")
         assert "guest_names" not in inspect(db.engine).get_table_names()

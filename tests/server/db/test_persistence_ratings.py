@@ -1,21 +1,23 @@
 """Stored ratings: each finished rated game updates the ratings stored at that moment, so two
-games of one account that finish close together both count (no lost update)."""
+games of one account that finish close together both count (no lost update); and each game
+(Jungle, the next one) has its own."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from tests.support.helpers import BLUE_ID, ok, online_game, play, quiet_moves
 
 from doushouqi.core.rating import Rating, rate_game
 from doushouqi.server.db.database import Database
-from doushouqi.server.db.models import AccountRow
-from doushouqi.server.db.repo import create_account, record_result
+from doushouqi.server.db.models import AccountRow, RatingRow
+from doushouqi.server.db.repo import create_account, record_result, standing
 from doushouqi.server.domain import Resign
 
 
-def test_two_rated_games_finishing_together_both_update_the_rating(tmp_path: Path) -> None:
-    db = Database(f"sqlite:///{tmp_path / 'ratings.sqlite3'}")
+def two_accounts(path: Path) -> Database:
+    db = Database(f"sqlite:///{path}")
     db.migrate()
     for name in ("li", "wang"):  # account ids 1 and 2, as in the games' player slots
         db.run_sync(
@@ -23,6 +25,11 @@ def test_two_rated_games_finishing_together_both_update_the_rating(tmp_path: Pat
                 s, username=name, display_name=name, password_hash="x", avatar="tiger", now=0.0
             )
         )
+    return db
+
+
+def test_two_rated_games_finishing_together_both_update_the_rating(tmp_path: Path) -> None:
+    db = two_accounts(tmp_path / "ratings.sqlite3")
     # Both games were set up while both players stood at the default rating.
     first, now = play(online_game(rated=True), quiet_moves(21))
     first, _ = ok(first, Resign(actor=BLUE_ID), now + 1)
@@ -35,10 +42,34 @@ def test_two_rated_games_finishing_together_both_update_the_rating(tmp_path: Pat
 
     once = rate_game(Rating(), Rating(), 1.0)
     twice = rate_game(once[0], once[1], 1.0)
-    red = db.run_sync(lambda s: s.get(AccountRow, 1))
-    blue = db.run_sync(lambda s: s.get(AccountRow, 2))
+    red = db.run_sync(lambda s: s.get(RatingRow, (1, "jungle")))
+    blue = db.run_sync(lambda s: s.get(RatingRow, (2, "jungle")))
     assert red is not None and blue is not None
     assert (red.wins, blue.losses) == (2, 2)
     assert abs(red.rating - twice[0].rating) < 1e-6
     assert abs(blue.rating - twice[1].rating) < 1e-6
     assert red.rating > once[0].rating  # the second win counted on top of the first
+
+
+def test_each_game_has_its_own_rating_score_and_results(tmp_path: Path) -> None:
+    """A game of another game counts there only; leaving and timeouts count for the account."""
+    db = two_accounts(tmp_path / "games.sqlite3")
+    jungle, now = play(online_game(rated=True), quiet_moves(21))
+    jungle, _ = ok(jungle, Resign(actor=BLUE_ID), now + 1)
+    db.run_sync(lambda s: record_result(s, jungle))
+    other = dataclasses.replace(jungle, id="g-other", game_key="other", leaver=1)
+    db.run_sync(lambda s: record_result(s, other))
+    db.run_sync(lambda s: record_result(s, other))
+
+    for key, games in (("jungle", 1), ("other", 2)):
+        first = db.run_sync(lambda s, key=key: standing(s, 1, key))
+        second = db.run_sync(lambda s, key=key: standing(s, 2, key))
+        assert (first.games, first.wins, second.losses) == (games, games, games)
+        assert first.score > 0 > second.score
+    once = rate_game(Rating(), Rating(), 1.0)
+    assert db.run_sync(lambda s: standing(s, 1, "jungle")).rating == once[0].rating
+    assert db.run_sync(lambda s: standing(s, 1, "other")).rating != once[0].rating  # twice
+    never = db.run_sync(lambda s: standing(s, 1, "unplayed"))
+    assert (never.games, never.score, never.rating) == (0, 0, Rating().rating)
+    leaver = db.run_sync(lambda s: s.get(AccountRow, 2))
+    assert leaver is not None and leaver.disconnects == 2

@@ -62,9 +62,11 @@ def test_incompatible_seeks_wait(
         server_ctx = server.app.state.ctx
 
         def set_rating(session: Any) -> None:
-            from doushouqi.server.db.models import AccountRow
+            from doushouqi.server.db.repo import DEFAULT_GAME, new_standing
 
-            session.get(AccountRow, bob.me["id"]).rating = 1900.0
+            standing = new_standing(bob.me["id"], DEFAULT_GAME)
+            standing.rating = 1900.0
+            session.add(standing)
 
         server_ctx.db.run_sync(set_rating)
     assert seek(alice, **mine)["game_id"] is None

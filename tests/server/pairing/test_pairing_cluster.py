@@ -53,7 +53,7 @@ def test_racing_nodes_pair_each_seek_once(nodes: list[LiveServer]) -> None:
         rounds = [pool.submit(in_server, node, match_once, 30) for node in nodes * 2]
         made: list[Any] = [pair for r in rounds for pair in r.result()]
     games = nodes[0].app.state.ctx.db.run_sync(
-        lambda s: [(g.red_key, g.blue_key) for g in s.scalars(select(GameRow))]
+        lambda s: [(g.seat0_key, g.seat1_key) for g in s.scalars(select(GameRow))]
     )
     seated = [key for pair in games for key in pair]
     assert len(games) == SEEKERS // 2, games
@@ -63,7 +63,7 @@ def test_racing_nodes_pair_each_seek_once(nodes: list[LiveServer]) -> None:
         lambda s: [(r.player_key, r.game_id) for r in s.scalars(select(SeekRow))]
     )
     game_ids = nodes[0].app.state.ctx.db.run_sync(
-        lambda s: {g.id: (g.red_key, g.blue_key) for g in s.scalars(select(GameRow))}
+        lambda s: {g.id: (g.seat0_key, g.seat1_key) for g in s.scalars(select(GameRow))}
     )
     for player_key, game_id in paired:  # each seek names the one game its player sits in
         assert player_key in game_ids[game_id]

@@ -29,13 +29,14 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from doushouqi.core.rating import Rating
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
-from doushouqi.server.db.models import AccountRow
+from doushouqi.server.db.models import AccountRow, RatingRow
 from doushouqi.server.domain import Account, Guest, PlayerSlot, identity_from_dict
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import TimeSource
@@ -44,6 +45,7 @@ __all__ = [
     "AVATARS",
     "DEVICE_COOKIE",
     "GUEST_COOKIE",
+    "NO_AVATAR",
     "SESSION_COOKIE",
     "Auth",
     "Principal",
@@ -55,6 +57,9 @@ GUEST_COOKIE = "dsq_guest"
 DEVICE_COOKIE = "dsq_device"
 #: The animals a player may take as avatar (the eight pieces).
 AVATARS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+#: An account's avatar until it chooses one: none, whatever the game (the web client draws the
+#: name's initial), rather than one game's piece.
+NO_AVATAR = ""
 GUEST_SECRET = re.compile(r"[A-Za-z0-9_-]{22}")
 USERNAME = re.compile(r"[a-z0-9_]{3,32}")
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
@@ -125,13 +130,15 @@ class Principal:
         )
 
     @classmethod
-    def from_account(cls, row: AccountRow) -> Principal:
-        rating = Rating(row.rating, row.rating_rd, row.rating_volatility)
+    def from_account(cls, row: AccountRow, standing: RatingRow) -> Principal:
+        """The account, with its score and rating in one game (``standing``: the game its
+        seats are for, :data:`~doushouqi.server.db.repo.DEFAULT_GAME` while the site has one)."""
+        rating = Rating(standing.rating, standing.rating_rd, standing.rating_volatility)
         return cls(
             Account(row.id),
             row.display_name,
             row.avatar,
-            row.score,
+            standing.score,
             rating,
             row.username,
             row.is_bot,
@@ -201,8 +208,14 @@ class Auth:
         if not token or len(token) > 128:
             return None
         now = self.time.now()
-        row = await self.db.read(lambda s: repo.account_for_token(s, hash_token(token), kinds, now))
-        return None if row is None else Principal.from_account(row)
+
+        def read(session: Session) -> Principal | None:
+            row = repo.account_for_token(session, hash_token(token), kinds, now)
+            if row is None:
+                return None
+            return Principal.from_account(row, repo.standing(session, row.id, repo.DEFAULT_GAME))
+
+        return await self.db.read(read)
 
     async def device_account(self, conn: HTTPConnection) -> int | None:
         """The account this browser has logged in to before (its device cookie), if any."""

@@ -11,6 +11,7 @@ from doushouqi.server.accounts.auth import (
     AVATARS,
     DEVICE_COOKIE,
     GUEST_COOKIE,
+    NO_AVATAR,
     SESSION_COOKIE,
     USERNAME,
     Principal,
@@ -36,7 +37,9 @@ class Register(BaseModel):
     username: str = Field(min_length=3, max_length=32, description="3-32 of a-z 0-9 _")
     password: str = Field(min_length=8, max_length=128)
     display_name: str | None = Field(default=None, min_length=1, max_length=40)
-    avatar: str = Field(default="rat", description=f"one of {', '.join(AVATARS)}")
+    avatar: str = Field(
+        default=NO_AVATAR, description=f"one of {', '.join(AVATARS)}, or none (the default)"
+    )
     bot: bool = Field(default=False, description="an account for an engine (bot API)")
 
 
@@ -74,7 +77,7 @@ async def register(
     username = body.username.lower()
     if not USERNAME.fullmatch(username):
         raise Problem(422, "account.username", "a username is 3-32 letters a-z, digits or _")
-    if body.avatar not in AVATARS:
+    if body.avatar != NO_AVATAR and body.avatar not in AVATARS:
         raise Problem(422, "account.avatar", f"avatar must be one of {', '.join(AVATARS)}")
     password_hash = await ctx.auth.hash_password(body.password)
     now = ctx.time.now()
@@ -94,7 +97,7 @@ async def register(
     except UsernameTakenError:
         raise Problem(409, "account.taken", "that username is taken") from None
     await _start_session(ctx, request, response, row.id)
-    return principal_dict(Principal.from_account(row))
+    return principal_dict(Principal.from_account(row, repo.new_standing(row.id, repo.DEFAULT_GAME)))
 
 
 @router.post("/login")
@@ -123,7 +126,9 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
         device = await ctx.auth.issue_token(row.id, "device")
         max_age = ctx.settings.device_days * 86400
         ctx.auth.set_cookie(response, request, DEVICE_COOKIE, device, max_age)
-    return principal_dict(Principal.from_account(row))
+    account_id = row.id
+    standing = await ctx.db.read(lambda s: repo.standing(s, account_id, repo.DEFAULT_GAME))
+    return principal_dict(Principal.from_account(row, standing))
 
 
 @router.post("/logout")

@@ -9,22 +9,25 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from doushouqi.core import scoring
+from doushouqi.core.game import GAMES
 from doushouqi.server.accounts.auth import AVATARS, Principal
 from doushouqi.server.api.auth import principal_dict
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal
 from doushouqi.server.api.games import summary
 from doushouqi.server.db import repo
-from doushouqi.server.db.models import AccountRow
+from doushouqi.server.db.models import AccountRow, RatingRow
 from doushouqi.server.domain.storage import game_from_storage
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["players"])
 
 
-def profile(row: AccountRow) -> dict[str, Any]:
-    level = scoring.level_for_score(row.score)
+def profile(row: AccountRow, standing: RatingRow) -> dict[str, Any]:
+    """The account, with its score, rating and results in one game (``standing``)."""
+    level = scoring.level_for_score(standing.score)
     return {
         # The account id, as game summaries name their seats (identity.id): it tells a
         # client which side of a listed game the player sat on.
@@ -33,23 +36,33 @@ def profile(row: AccountRow) -> dict[str, Any]:
         "display_name": row.display_name,
         "avatar": row.avatar,
         "is_bot": row.is_bot,
-        "score": row.score,
+        "score": standing.score,
         "level": {"number": level.number, "label": level.label, "en": level.en},
         "rating": {
-            "rating": round(row.rating, 1),
-            "rd": round(row.rating_rd, 1),
-            "volatility": row.rating_volatility,
+            "rating": round(standing.rating, 1),
+            "rd": round(standing.rating_rd, 1),
+            "volatility": standing.rating_volatility,
         },
         "stats": {
-            "games": row.games,
-            "wins": row.wins,
-            "losses": row.losses,
-            "draws": row.draws,
+            "games": standing.games,
+            "wins": standing.wins,
+            "losses": standing.losses,
+            "draws": standing.draws,
             "disconnects": row.disconnects,
             "timeouts": row.timeouts,
         },
         "created_at": row.created_at,
     }
+
+
+#: The ``game`` query parameter of what is per game: a game's key.
+GameKey = Query(repo.DEFAULT_GAME, min_length=1, max_length=16, description="the game's key")
+
+
+def _known_game(game: str) -> str:
+    if game not in GAMES:
+        raise Problem(422, "game.unknown", f"game must be one of {', '.join(GAMES)}", game=game)
+    return game
 
 
 async def _account(ctx: Ctx, username: str) -> AccountRow:
@@ -60,9 +73,19 @@ async def _account(ctx: Ctx, username: str) -> AccountRow:
 
 
 @router.get("/players/{username}")
-async def get_player(username: str, ctx: Ctx) -> dict[str, Any]:
-    """A player's profile: avatar, name, statistics, ladder score and level, rating."""
-    return profile(await _account(ctx, username))
+async def get_player(username: str, ctx: Ctx, game: str = GameKey) -> dict[str, Any]:
+    """A player's profile: avatar, name, statistics, ladder score and level, rating (those in
+    ``game``; a game not played yet shows a new player's)."""
+    _known_game(game)
+
+    def read(session: Session) -> tuple[AccountRow, RatingRow] | None:
+        row = repo.account_by_username(session, username[:32])
+        return None if row is None else (row, repo.standing(session, row.id, game))
+
+    found = await ctx.db.read(read)
+    if found is None:
+        raise Problem(404, "player.not_found", "no such player", name=username[:32])
+    return profile(*found)
 
 
 class ProfileChange(BaseModel):
@@ -81,15 +104,16 @@ async def change_profile(
     if principal.account_id is None:
         return await _rename_guest(body, ctx, principal)
 
-    def change(session: Any) -> AccountRow:
+    def change(session: Session) -> tuple[AccountRow, RatingRow]:
         row = session.get(AccountRow, principal.account_id)
+        assert row is not None  # the principal's account
         if body.display_name is not None:
             row.display_name = body.display_name.strip() or row.display_name
         if body.avatar is not None:
             row.avatar = body.avatar
-        return row  # type: ignore[no-any-return]
+        return row, repo.standing(session, row.id, repo.DEFAULT_GAME)
 
-    return profile(await ctx.db.write(change))
+    return profile(*await ctx.db.write(change))
 
 
 async def _rename_guest(body: ProfileChange, ctx: Ctx, principal: Principal) -> dict[str, Any]:
@@ -123,10 +147,13 @@ async def leaderboard(
     ctx: Ctx,
     by: Literal["score", "rating"] = "score",
     limit: int = Query(50, ge=1, le=200),
+    game: str = GameKey,
 ) -> dict[str, Any]:
-    """The best players by ladder score (docs/rules.md 5.4) or by Glicko-2 rating."""
-    rows = await ctx.db.read(lambda s: repo.leaderboard(s, by, limit))
-    return {"by": by, "players": [{"rank": i + 1, **profile(r)} for i, r in enumerate(rows)]}
+    """The best players of ``game`` by ladder score (docs/rules.md 5.4) or by Glicko-2 rating."""
+    _known_game(game)
+    rows = await ctx.db.read(lambda s: repo.leaderboard(s, by, limit, game))
+    players = [{"rank": i + 1, **profile(*row)} for i, row in enumerate(rows)]
+    return {"by": by, "players": players}
 
 
 @router.get("/scoring")

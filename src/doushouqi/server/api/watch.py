@@ -3,8 +3,8 @@
 Read from the database (games with status ``started``), so every node lists every node's
 games; spectators come from ``watching.py`` (the owners' counts). Listed: public online games
 between people. Order: tournament games first, then by the mean of the players' ratings
-(accounts' current ratings; a guest counts as 1500, unrated), then the newest. The featured
-game ("TV") is the first one.
+(accounts' current ratings in that game; a guest counts as 1500, unrated), then the newest.
+The featured game ("TV") is the first one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from sqlalchemy import desc, select
 from sqlalchemy.orm import Session
 
 from doushouqi.server.api.deps import Ctx
-from doushouqi.server.db.models import AccountRow, GameRow
+from doushouqi.server.db import repo
+from doushouqi.server.db.models import GameRow
 from doushouqi.server.domain import Account, Game, GameStatus, Mode
 from doushouqi.server.domain.storage import game_from_storage
 
@@ -29,7 +30,11 @@ SCAN = 500
 GUEST_RATING = 1500.0
 
 
-def _live(session: Session) -> tuple[list[Game], dict[int, float]]:
+#: Accounts' current ratings, by (account id, game key).
+Ratings = dict[tuple[int, str], float]
+
+
+def _live(session: Session) -> tuple[list[Game], Ratings]:
     query = (
         select(GameRow.state)
         .where(
@@ -41,23 +46,29 @@ def _live(session: Session) -> tuple[list[Game], dict[int, float]]:
         .limit(SCAN)
     )
     games = [game_from_storage(json.loads(state)) for state in session.scalars(query)]
-    ids = {p.identity.id for g in games for p in g.players if p and isinstance(p.identity, Account)}
-    ratings: dict[int, float] = {}
-    if ids:
-        rows = session.execute(
-            select(AccountRow.id, AccountRow.rating).where(AccountRow.id.in_(ids))
-        )
-        ratings = {row.id: row.rating for row in rows}
+    ratings: Ratings = {}
+    for key in {g.game_key for g in games}:
+        ids = {
+            p.identity.id
+            for g in games
+            if g.game_key == key
+            for p in g.players
+            if p and isinstance(p.identity, Account)
+        }
+        if ids:
+            found = repo.standings(session, sorted(ids), key)
+            ratings.update({(i, key): row.rating for i, row in found.items()})
     return games, ratings
 
 
-def _player(game: Game, color: int, ratings: dict[int, float]) -> dict[str, Any] | None:
-    player = game.players[color]
+def _player(game: Game, seat: int, ratings: Ratings) -> dict[str, Any] | None:
+    player = game.players[seat]
     if player is None:
         return None
     identity = player.identity
-    rated = isinstance(identity, Account) and identity.id in ratings
-    rating = ratings[identity.id] if isinstance(identity, Account) and rated else GUEST_RATING
+    key = (identity.id, game.game_key) if isinstance(identity, Account) else None
+    rated = key is not None and key in ratings
+    rating = ratings[key] if key is not None and rated else GUEST_RATING
     return {
         "name": player.name,
         "username": player.username,
@@ -68,7 +79,7 @@ def _player(game: Game, color: int, ratings: dict[int, float]) -> dict[str, Any]
     }
 
 
-def live_entry(game: Game, ratings: dict[int, float], spectators: int) -> dict[str, Any]:
+def live_entry(game: Game, ratings: Ratings, spectators: int) -> dict[str, Any]:
     players = [_player(game, c, ratings) for c in (0, 1)]
     mean = sum(p["rating"] if p else GUEST_RATING for p in players) / 2
     last = game.moves[-1].move if game.moves else None

@@ -225,7 +225,7 @@ def _rooms_from_row(session: Session, game_id: str, identity: Actor | None) -> t
     if row is None:
         return ()
     key = None if identity is None else identity_key(identity)
-    seated = key is not None and key in (row.red_key, row.blue_key)
+    seated = key is not None and key in (row.seat0_key, row.seat1_key)
     return readable_rooms(seated, row.status >= int(GameStatus.ABORTED))
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -130,6 +131,13 @@ def adopt_legacy_revisions(connection: Connection, config: Config) -> str | None
     return new
 
 
+def _check_foreign_keys(connection: Connection) -> None:
+    """Raise RuntimeError (and so roll the migration back) if a row refers to a missing one."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if broken:
+        raise RuntimeError(f"the migration left rows referring to missing ones: {broken[:5]}")
+
+
 class Database:
     """One database: ``await db.read(fn)`` / ``await db.write(fn)`` run ``fn(session)`` in a
     transaction off the event loop (the write commits when ``fn`` returns)."""
@@ -153,12 +161,35 @@ class Database:
         (an advisory lock held for the transaction): the first migrates, the others then find
         nothing left to do."""
         config = alembic_config()
-        with self.engine.begin() as connection:
+        with self.migration_transaction() as connection:
             if not self.is_sqlite:
                 connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             adopt_legacy_revisions(connection, config)
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+    @contextmanager
+    def migration_transaction(self) -> Iterator[Connection]:
+        """A transaction to change the schema in (migrations run in one; so can a downgrade).
+
+        SQLite alters most things by copying the table (Alembic's batch mode), and dropping the
+        old copy with foreign keys on would first delete its rows, with their ON DELETE actions:
+        every game's events, every account's logins. So on SQLite the foreign keys are off for
+        the transaction (the switch only works outside one, hence around it), and a check of
+        every reference stands in for them before it commits."""
+        with self.engine.connect() as connection:
+            if self.is_sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+            try:
+                with connection.begin():
+                    yield connection
+                    if self.is_sqlite:
+                        _check_foreign_keys(connection)
+            finally:
+                if self.is_sqlite:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
 
     def run_sync(self, fn: Callable[[Session], T]) -> T:
         with self.sessions.begin() as session:

@@ -7,6 +7,11 @@ command, which is what a restart rebuilds live games from; ``game_events`` is th
 log of what clients were told, keyed by the game's version, from which a reconnecting client
 catches up. The other columns of ``games`` copy what lists and searches need.
 Times are Unix seconds as floats, as the domain uses them.
+
+A game's seats are numbered (``seat0_key``, ``seat1_key``), not named by a game's colours, and
+``games.game`` names which game it is (its key in :data:`doushouqi.core.game.GAMES`). What a
+player earns by playing is per game, like lichess's per-variant ratings: ``ratings`` holds one row
+per (account, game) the account has played (none yet reads as a new player's values).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ __all__ = [
     "GameEventRow",
     "GameRow",
     "GuestNameRow",
+    "RatingRow",
     "RecordRow",
     "ServerStateRow",
 ]
@@ -47,8 +53,28 @@ class AccountRow(Base):
     username: Mapped[str] = mapped_column(String(32), unique=True)
     display_name: Mapped[str] = mapped_column(String(40))
     password_hash: Mapped[str] = mapped_column(String(255))
-    avatar: Mapped[str] = mapped_column(String(16), default="rat")
+    #: An animal of the site's avatar list, or "" (none chosen: the web client draws the name's
+    #: initial; a default animal would be one game's piece).
+    avatar: Mapped[str] = mapped_column(String(16), default="")
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Leaving games and running out of per-move time are the person's habits, counted over every
+    # game they play (a fair-play signal), so they stay here rather than in ``ratings``.
+    disconnects: Mapped[int] = mapped_column(Integer, default=0)
+    timeouts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's standing in one game: ladder score, Glicko-2 rating and results. Written
+    when the account's first counted game of that game finishes."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: The game's key (``"jungle"``).
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
     score: Mapped[int] = mapped_column(Integer, default=0)
     rating: Mapped[float] = mapped_column(Float, default=1500.0)
     rating_rd: Mapped[float] = mapped_column(Float, default=350.0)
@@ -57,11 +83,12 @@ class AccountRow(Base):
     wins: Mapped[int] = mapped_column(Integer, default=0)
     losses: Mapped[int] = mapped_column(Integer, default=0)
     draws: Mapped[int] = mapped_column(Integer, default=0)
-    disconnects: Mapped[int] = mapped_column(Integer, default=0)
-    timeouts: Mapped[int] = mapped_column(Integer, default=0)
-    created_at: Mapped[float] = mapped_column(Float)
 
-    __table_args__ = (Index("ix_accounts_score", "score"), Index("ix_accounts_rating", "rating"))
+    # The leaderboards: one game's players by score or by rating.
+    __table_args__ = (
+        Index("ix_ratings_game_score", "game", "score"),
+        Index("ix_ratings_game_rating", "game", "rating"),
+    )
 
 
 class AuthTokenRow(Base):
@@ -103,9 +130,12 @@ class GameRow(Base):
     #: Listed in the lobby while a seat is open.
     public: Mapped[bool] = mapped_column(Boolean, default=True)
     open_seats: Mapped[int] = mapped_column(Integer)
+    #: Which game: its key in the games registry (``"jungle"``).
+    game: Mapped[str] = mapped_column(String(16))
     #: Who sits where, as ``account:7`` / ``guest:abc`` / ``ai:5`` (for per-player history).
-    red_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    blue_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: The seats are the domain game's ``players[0]`` and ``players[1]`` (Jungle's red, blue).
+    seat0_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seat1_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
     result: Mapped[str] = mapped_column(String(8))
     termination: Mapped[str | None] = mapped_column(String(24), nullable=True)
     version: Mapped[int] = mapped_column(Integer)
@@ -117,8 +147,8 @@ class GameRow(Base):
 
     __table_args__ = (
         Index("ix_games_status", "status"),
-        Index("ix_games_red_key", "red_key"),
-        Index("ix_games_blue_key", "blue_key"),
+        Index("ix_games_seat0_key", "seat0_key"),
+        Index("ix_games_seat1_key", "seat1_key"),
     )
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from doushouqi.core.rating import Rating, rate_game
+from doushouqi.games import INSTALLED
 from doushouqi.jungle.outcome import Termination
 from doushouqi.server.db.models import (
     AccountRow,
@@ -21,6 +22,7 @@ from doushouqi.server.db.models import (
     GameEventRow,
     GameRow,
     GuestNameRow,
+    RatingRow,
     RecordRow,
     ServerStateRow,
 )
@@ -28,6 +30,7 @@ from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 
 __all__ = [
+    "DEFAULT_GAME",
     "StaleGameError",
     "UsernameTakenError",
     "account_by_username",
@@ -43,13 +46,19 @@ __all__ = [
     "insert_game",
     "live_games",
     "load_game",
+    "new_standing",
     "player_key",
     "record_result",
     "set_guest_name",
+    "standing",
+    "standings",
     "update_game",
 ]
 
 HEARTBEAT = "heartbeat"
+#: The game a list shows when none is named, and whose standing an account's profile and its
+#: seat in a game carry until they name theirs: the site's first game.
+DEFAULT_GAME = INSTALLED[0].key
 
 
 class UsernameTakenError(ValueError):
@@ -81,14 +90,6 @@ def create_account(
         avatar=avatar,
         is_bot=is_bot,
         created_at=now,
-        score=0,
-        rating=1500.0,
-        rating_rd=350.0,
-        rating_volatility=0.06,
-        games=0,
-        wins=0,
-        losses=0,
-        draws=0,
         disconnects=0,
         timeouts=0,
     )
@@ -169,54 +170,97 @@ def forget_guest_names(session: Session, set_before: float) -> int:
     return int(deleted.rowcount)  # type: ignore[attr-defined]
 
 
-def leaderboard(session: Session, by: str, limit: int) -> list[AccountRow]:
-    column = AccountRow.rating if by == "rating" else AccountRow.score
-    query = select(AccountRow).where(AccountRow.games > 0)
-    return list(session.scalars(query.order_by(desc(column), AccountRow.id).limit(limit)))
+def new_standing(account_id: int, game: str) -> RatingRow:
+    """A new player's standing in ``game`` (not added to the session)."""
+    fresh = Rating()
+    return RatingRow(
+        account_id=account_id,
+        game=game,
+        score=0,
+        rating=fresh.rating,
+        rating_rd=fresh.rd,
+        rating_volatility=fresh.volatility,
+        games=0,
+        wins=0,
+        losses=0,
+        draws=0,
+    )
+
+
+def standing(session: Session, account_id: int, game: str) -> RatingRow:
+    """The account's standing in ``game``; a new player's if it has none yet (then not added
+    to the session: :func:`record_result` adds it when a game counts)."""
+    row = session.get(RatingRow, (account_id, game))
+    return new_standing(account_id, game) if row is None else row
+
+
+def standings(session: Session, account_ids: list[int], game: str) -> dict[int, RatingRow]:
+    """:func:`standing` for each of ``account_ids`` that names an account, in one query."""
+    query = (
+        select(AccountRow.id, RatingRow)
+        .outerjoin(RatingRow, and_(RatingRow.account_id == AccountRow.id, RatingRow.game == game))
+        .where(AccountRow.id.in_(account_ids))
+    )
+    return {
+        account_id: new_standing(account_id, game) if row is None else row
+        for account_id, row in session.execute(query)
+    }
+
+
+def leaderboard(
+    session: Session, by: str, limit: int, game: str = DEFAULT_GAME
+) -> list[tuple[AccountRow, RatingRow]]:
+    """The best players of ``game`` by ``score`` or ``rating``, among those who have played it."""
+    column = RatingRow.rating if by == "rating" else RatingRow.score
+    query = (
+        select(AccountRow, RatingRow)
+        .join(RatingRow, RatingRow.account_id == AccountRow.id)
+        .where(RatingRow.game == game, RatingRow.games > 0)
+        .order_by(desc(column), AccountRow.id)
+        .limit(limit)
+    )
+    return [(account, row) for account, row in session.execute(query)]
 
 
 def record_result(session: Session, game: Game) -> None:
-    """Add a finished game to its players' statistics, score and rating (once: this runs in
-    the transaction that stores the game as finished)."""
+    """Add a finished game to its players' statistics, score and rating in that game (once:
+    this runs in the transaction that stores the game as finished)."""
     if game.outcome is None or game.termination is Termination.ABORTED:
         return
     if game.mode is Mode.SAME_SCREEN:  # one person at both seats: nothing to count
         return
-    for color, player in enumerate(game.players):
+    rows: list[RatingRow | None] = [None, None]
+    for seat, player in enumerate(game.players):
         if player is None or player.account_id is None:
             continue
-        row = session.get(AccountRow, player.account_id)
-        if row is None:
+        account = session.get(AccountRow, player.account_id)
+        if account is None:
             continue
+        account.disconnects += int(game.leaver == seat)
+        account.timeouts += game.timeouts[seat]
+        row = session.get(RatingRow, (account.id, game.game_key))
+        if row is None:  # the account's first counted game of this game
+            row = new_standing(account.id, game.game_key)
+            session.add(row)
+        rows[seat] = row
         row.games += 1
         if game.winner is None:
             row.draws += 1
-        elif game.winner == color:
+        elif game.winner == seat:
             row.wins += 1
         else:
             row.losses += 1
-        row.disconnects += int(game.leaver == color)
-        row.timeouts += game.timeouts[color]
         if game.score_change is not None:
-            row.score += game.score_change.deltas[color]
-    if game.rating_change is not None:
-        _record_rating(session, game)
-
-
-def _record_rating(session: Session, game: Game) -> None:
-    """Rate the game from the ratings stored now, not those of the game's set-up: another
-    rated game of the same account may have finished in between, and its update must stay."""
-    rows = [
-        session.get(AccountRow, p.account_id) if p and p.account_id else None for p in game.players
-    ]
-    red, blue = rows
-    if red is None or blue is None:
-        return
-    score_red = 0.5 if game.winner is None else float(game.winner == 0)
-    current = [Rating(r.rating, r.rating_rd, r.rating_volatility) for r in (red, blue)]
-    for row, after in zip(rows, rate_game(current[0], current[1], score_red), strict=True):
-        assert row is not None
-        row.rating, row.rating_rd, row.rating_volatility = after.rating, after.rd, after.volatility
+            row.score += game.score_change.deltas[seat]
+    first, second = rows
+    if game.rating_change is not None and first is not None and second is not None:
+        # Rated from the ratings stored now, not those of the game's set-up: another rated
+        # game of the same account may have finished in between, and its update must stay.
+        score_first = 0.5 if game.winner is None else float(game.winner == 0)
+        current = [Rating(r.rating, r.rating_rd, r.rating_volatility) for r in (first, second)]
+        after = rate_game(current[0], current[1], score_first)
+        for row, new in zip((first, second), after, strict=True):
+            row.rating, row.rating_rd, row.rating_volatility = new.rating, new.rd, new.volatility
 
 
 # ---------------------------------------------------------------------- games
@@ -230,14 +274,15 @@ def player_key(player: PlayerSlot | None) -> str | None:
 
 
 _COLUMN_NAMES = (
+    "game",
     "mode",
     "status",
     "rules",
     "time_control",
     "rated",
     "open_seats",
-    "red_key",
-    "blue_key",
+    "seat0_key",
+    "seat1_key",
     "result",
     "termination",
     "version",
@@ -250,14 +295,15 @@ _COLUMN_NAMES = (
 
 def _columns(game: Game) -> dict[str, Any]:
     return {
+        "game": game.game_key,
         "mode": game.mode.value,
         "status": int(game.status),
         "rules": game.rules.name,
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
         "open_seats": sum(p is None for p in game.players),
-        "red_key": player_key(game.players[0]),
-        "blue_key": player_key(game.players[1]),
+        "seat0_key": player_key(game.players[0]),
+        "seat1_key": player_key(game.players[1]),
         "result": game.result,
         "termination": None if game.termination is None else game.termination.value,
         "version": game.version,
@@ -403,7 +449,7 @@ def lobby(session: Session, limit: int) -> list[Game]:
 
 
 def history(session: Session, key: str, limit: int, offset: int) -> tuple[int, list[GameRow]]:
-    where = or_(GameRow.red_key == key, GameRow.blue_key == key)
+    where = or_(GameRow.seat0_key == key, GameRow.seat1_key == key)
     total = session.scalar(select(func.count()).select_from(GameRow).where(where)) or 0
     rows = session.scalars(
         select(GameRow).where(where).order_by(desc(GameRow.created_at)).limit(limit).offset(offset)

@@ -252,6 +252,7 @@ class Game:
     rematch_of: str | None = None
     lobby_wait: float = DEFAULT_LOBBY_WAIT
     abort_reason: AbortReason | None = None
+    game_key: str = "jungle"
 
     # ------------------------------------------------------------------ the position
 

@@ -7,7 +7,7 @@ ordinary clock deadline: the game's actor sleeps until it like any other (docs/s
 Correspondence).
 
 * **Your turn.** :func:`my_turn` reads the player's games in progress from the database (the
-  ``games`` rows name both players, ``red_key`` / ``blue_key``), so it sees games owned by any
+  ``games`` rows name both players, ``seat0_key`` / ``seat1_key``), so it sees games owned by any
   node, and works out from each stored state whose turn it is and when the move is due. No
   column of its own is needed: the state already holds the clock.
 * **Notifications.** :func:`install` adds a listener to the actors' commits: when a move (or
@@ -94,7 +94,7 @@ def _their_live_games(session: Session, key: str) -> list[Game]:
             and_(
                 GameRow.status == int(GameStatus.STARTED),
                 GameRow.mode == Mode.ONLINE.value,
-                or_(GameRow.red_key == key, GameRow.blue_key == key),
+                or_(GameRow.seat0_key == key, GameRow.seat1_key == key),
             )
         )
         .limit(MY_TURN_LIMIT * 2)

@@ -16,7 +16,8 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
-from doushouqi.server.db.models import AccountRow, GameRow
+from doushouqi.server.db import repo
+from doushouqi.server.db.models import AccountRow, GameRow, RatingRow
 from doushouqi.server.domain import GameStatus
 from doushouqi.server.tournaments import arena, swiss
 from doushouqi.server.tournaments.models import (
@@ -199,13 +200,13 @@ def standings_of(
 # ---------------------------------------------------------------------- the director's step
 
 
-def _seat(account: AccountRow) -> dict[str, Any]:
+def _seat(account: AccountRow, standing: RatingRow) -> dict[str, Any]:
     return {
         "account_id": account.id,
         "name": account.display_name,
         "avatar": account.avatar,
-        "score": account.score,
-        "rating": [account.rating, account.rating_rd, account.rating_volatility],
+        "score": standing.score,
+        "rating": [standing.rating, standing.rating_rd, standing.rating_volatility],
         "username": account.username,
     }
 
@@ -265,16 +266,14 @@ def step(
         _pair_swiss(session, row, players, pairings, now, new_game_id, todo)
     # Games paired in earlier steps but not created yet (the node stopped in between).
     made = {c.game_id for c in todo.creates}
-    accounts = {
-        a.id: a for a in session.scalars(select(AccountRow).where(AccountRow.id.in_(list(by_id))))
-    }
+    accounts = _seats(session, list(by_id))
     for pairing in pairings:
         game_id, blue_id = pairing.game_id, pairing.blue_id
         if pairing.result is not None or game_id is None or game_id in made or blue_id is None:
             continue
         red, blue = accounts.get(pairing.red_id), accounts.get(blue_id)
         if session.get(GameRow, game_id) is None and red is not None and blue is not None:
-            todo.creates.append(CreateGame(row.id, game_id, _seat(red), _seat(blue)))
+            todo.creates.append(CreateGame(row.id, game_id, red, blue))
     return todo
 
 
@@ -341,7 +340,7 @@ def _add_pairing(
     round_number: int,
     now: float,
     new_game_id: Callable[[], str],
-    accounts: dict[int, AccountRow],
+    accounts: dict[int, dict[str, Any]],
     todo: Step,
 ) -> TournamentPairingRow:
     game_id = None if blue is None else new_game_id()
@@ -364,7 +363,7 @@ def _add_pairing(
     assert game_id is not None
     red_account, blue_account = accounts.get(red.account_id), accounts.get(blue.account_id)
     if red_account is not None and blue_account is not None:
-        todo.creates.append(CreateGame(row.id, game_id, _seat(red_account), _seat(blue_account)))
+        todo.creates.append(CreateGame(row.id, game_id, red_account, blue_account))
     for me, opponent in ((red, blue), (blue, red)):
         params = {"name": row.name, "opponent": opponent.name, "game_id": game_id}
         todo.notices.append(
@@ -373,9 +372,12 @@ def _add_pairing(
     return pairing
 
 
-def _accounts(session: Session, ids: Sequence[int]) -> dict[int, AccountRow]:
+def _seats(session: Session, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """How each of these accounts sits in a tournament game (with its standing in the site's
+    game: tournaments are of that game)."""
+    standings = repo.standings(session, list(ids), repo.DEFAULT_GAME)
     rows = session.scalars(select(AccountRow).where(AccountRow.id.in_(list(ids))))
-    return {a.id: a for a in rows}
+    return {a.id: _seat(a, standings[a.id]) for a in rows}
 
 
 def _pair_arena(
@@ -419,7 +421,7 @@ def _pair_arena(
     if not pairs:
         return
     by_key = {_key(p.account_id): p for p in players}
-    accounts = _accounts(session, [p.account_id for p in players])
+    accounts = _seats(session, [p.account_id for p in players])
     history = swiss_history(
         [Entrant(_key(p.account_id), p.rating) for p in players], _results(pairings)
     )
@@ -461,7 +463,7 @@ def _pair_swiss(
     history = swiss_history(entrants, _results(pairings))
     boards = swiss.pair_round([history[_key(p.account_id)] for p in active], row.current_round)
     by_key = {_key(p.account_id): p for p in players}
-    accounts = _accounts(session, [p.account_id for p in active])
+    accounts = _seats(session, [p.account_id for p in active])
     for board in boards:
         blue = None if board.blue is None else by_key[board.blue]
         _add_pairing(
@@ -503,7 +505,8 @@ def join(session: Session, tournament_id: str, account: AccountRow, now: float) 
             existing.no_shows = 0
             existing.idle_since = now
         return None
-    if row.min_rating is not None and account.rating < row.min_rating:
+    rating = repo.standing(session, account.id, repo.DEFAULT_GAME).rating
+    if row.min_rating is not None and rating < row.min_rating:
         return "tournament.rating_too_low"
     count = len(_players(session, tournament_id))
     if count >= row.max_players:
@@ -515,7 +518,7 @@ def join(session: Session, tournament_id: str, account: AccountRow, now: float) 
             state="joined",
             name=account.display_name,
             username=account.username,
-            rating=account.rating,
+            rating=rating,
             joined_at=now,
             idle_since=now,
             no_shows=0,

@@ -27,11 +27,20 @@ function accountHead(title, back = '#/') {
 
 const isAccount = (player) => player?.kind === 'account';
 
-/** An animal avatar drawn by the board's piece pictures (decoration: the name is beside it). */
-export function avatarIcon(animal, cls = '') {
-  const safe = AVATARS.includes(animal) ? animal : AVATARS[0]; // never put unknown text in the SVG
-  const span = pieceIcon('red', safe, `avatar ${cls}`);
-  span.dataset.avatar = safe;
+/** The avatar of an account that chose none (the server's default, ""): the name's initial. */
+export function initialIcon(name, cls = '') {
+  const initial = Array.from(String(name || '?').trim())[0] || '?'; // a whole character, even 张
+  const span = h('span', { class: `avatar avatar-initial ${cls}`, 'aria-hidden': 'true' }, initial.toUpperCase());
+  span.dataset.avatar = '';
+  return span;
+}
+
+/** A player's avatar (decoration: the name is beside it): the animal they chose, drawn by the
+ * board's piece pictures, else their name's initial. */
+export function avatarIcon(animal, cls = '', name = '') {
+  if (!AVATARS.includes(animal)) return initialIcon(name, cls); // never put unknown text in the SVG
+  const span = pieceIcon('red', animal, `avatar ${cls}`);
+  span.dataset.avatar = animal;
   return span;
 }
 
@@ -126,7 +135,7 @@ export function renderAccountMenu() {
       : isNamedGuest(player) ? t('guestname.playingAs', { name: player.name }) : null,
     onclick: () => setMenuOpen(!isMenuOpen()),
   },
-  account ? avatarIcon(account.avatar, 'account-avatar') : null,
+  account ? avatarIcon(account.avatar, 'account-avatar', account.name) : null,
   // A guest who chose a name sees it here; log-in and sign-up stay in the menu.
   h('span', { class: 'account-name' }, account || isNamedGuest(player) ? player.name : t('account.login')),
   h('span', { class: 'caret', 'aria-hidden': 'true' }, '▾'));
@@ -273,7 +282,7 @@ const STATS = ['games', 'wins', 'losses', 'draws', 'disconnects', 'timeouts'];
 function profileCard(p) {
   return h('div', { class: 'profile-card', id: 'profile' },
     h('div', { class: 'profile-who' },
-      avatarIcon(p.avatar, 'profile-avatar'),
+      avatarIcon(p.avatar, 'profile-avatar', p.display_name),
       h('div', { class: 'profile-names' },
         h('h2', { id: 'profile-name' }, p.display_name),
         h('small', {}, `@${p.username}`, p.is_bot ? ` · ${t('profile.bot')}` : ''),
@@ -419,7 +428,7 @@ function leaderboardRow(p, by, me) {
   const other = by === 'rating' ? t('leaderboard.scoreValue', { score: p.score }) : ratingText(p.rating);
   return h('li', { class: `leader${mine ? ' mine' : ''}`, dataset: { username: p.username } },
     h('span', { class: 'leader-rank' }, p.rank),
-    avatarIcon(p.avatar, 'leader-avatar'),
+    avatarIcon(p.avatar, 'leader-avatar', p.display_name),
     h('span', { class: 'leader-info' },
       h('a', { href: `#/player/${encodeURIComponent(p.username)}` }, p.display_name),
       h('small', {}, `${levelText(p.level)} · ${plural('leaderboard.games', p.stats.games)}`)),

@@ -4,7 +4,7 @@
 // (game.js fills it in several times a second).
 
 import { api } from './api.js';
-import { AVATARS } from './accounts.js';
+import { AVATARS, initialIcon } from './accounts.js';
 import { h } from './dom.js';
 import { t, currentLang, playerName } from './i18n.js';
 import { levelName } from './levels.js';
@@ -35,10 +35,12 @@ function levelFor(score, levels) {
 }
 
 /** The animal to draw for a player: their own avatar; the computer, which has none, gets
- * stronger animals at higher levels (the rat at level 1, the elephant from level 8). */
+ * stronger animals at higher levels (the rat at level 1, the elephant from level 8); a person
+ * who chose none gets none (their initial is drawn). */
 function avatarAnimal(player) {
   if (AVATARS.includes(player.avatar)) return player.avatar;
-  const level = player.identity?.kind === 'ai' ? player.identity.level : 1;
+  if (player.identity?.kind !== 'ai') return null;
+  const level = player.identity.level;
   return AVATARS[Math.min(Math.max(level, 1), AVATARS.length) - 1];
 }
 
@@ -120,12 +122,17 @@ export class PlayerBars {
   }
 
   paintWho(parts, who) {
-    const animal = who.animal || 'rat';
     parts.avatar.classList.toggle('empty', Boolean(who.waiting));
-    const piece = h('span', { class: `dsq-piece ${COLORS[who.color]}` });
-    piece.innerHTML = who.waiting ? '' : pieceSvg({ color: COLORS[who.color], animal }, { lang: currentLang() }); // static SVG, a known animal
-    parts.avatar.dataset.avatar = who.waiting ? '' : animal;
-    parts.avatar.replaceChildren(piece);
+    if (who.waiting || who.animal) {
+      const animal = who.animal;
+      const piece = h('span', { class: `dsq-piece ${COLORS[who.color]}` });
+      piece.innerHTML = who.waiting ? '' : pieceSvg({ color: COLORS[who.color], animal }, { lang: currentLang() }); // static SVG, a known animal
+      parts.avatar.dataset.avatar = who.waiting ? '' : animal;
+      parts.avatar.replaceChildren(piece);
+    } else {
+      parts.avatar.dataset.avatar = '';
+      parts.avatar.replaceChildren(initialIcon(who.name, `player-initial ${COLORS[who.color]}`));
+    }
     if (who.waiting) {
       parts.name.replaceChildren(h('strong', {}, t(who.over ? 'expiry.seat.empty' : 'game.waiting')));
       parts.meta.replaceChildren();
