@@ -4,7 +4,7 @@
 // under Node); this file only turns that state into DOM and DOM events into state changes.
 // Include board.css on the page; nothing else is fetched (pieces and terrain are inline SVG).
 //
-//   import { createBoard } from '/board/board.js';
+//   import { createBoard } from './board.js';
 //   const board = createBoard(document.querySelector('#board'), {
 //     position: 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L',
 //     movableColor: 'red', dests: { g3: ['g4', 'f3', 'g2'] },
@@ -38,7 +38,7 @@
 // (set / setPosition), which corrects the board if the server refused the move.
 
 import * as S from './state.js';
-import { pieceSvg } from './pieces.js';
+import { pieceSvg } from '../games/jungle/pieces.js';
 
 let instances = 0;
 
