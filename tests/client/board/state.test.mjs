@@ -3,6 +3,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 
 import * as S from '../../../src/doushouqi/server/static/board/state.js';
+// The board knows no game: its state is tested with Jungle's geometry and pieces.
+import { JUNGLE } from '../../../src/doushouqi/server/static/games/jungle/index.js';
+import {
+  JUNGLE_GEOMETRY as GEO, terrainOf, lakeOf, lakeArea,
+} from '../../../src/doushouqi/server/static/games/jungle/geometry.js';
+import { parsePlacement, placementToString, pieceChar } from '../../../src/doushouqi/server/static/games/jungle/pieces.js';
 
 const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
 // Red's 24 legal moves in the start position (docs/rules.md perft depth 1 = 24).
@@ -12,12 +18,12 @@ const START_DESTS = {
 };
 
 function redToMove(extra = {}) {
-  return S.createState({ position: START, movableColor: 'red', turnColor: 'red', dests: START_DESTS, ...extra });
+  return S.createState({ ...JUNGLE,  position: START, movableColor: 'red', turnColor: 'red', dests: START_DESTS, ...extra });
 }
 
 describe('placements', () => {
   test('the start position has 16 animals where docs/rules.md puts them', () => {
-    const pieces = S.parsePlacement(START);
+    const pieces = parsePlacement(START);
     assert.equal(pieces.size, 16);
     const expect = {
       g1: ['red', 'lion'], a1: ['red', 'tiger'], f2: ['red', 'dog'], b2: ['red', 'cat'], g3: ['red', 'rat'],
@@ -32,13 +38,13 @@ describe('placements', () => {
 
   test('placements round-trip', () => {
     for (const p of [START, '7/7/7/7/7/7/7/7/7', '1l4t/1d3c1/r5e/E2w3/3L3/5R1/2W1P2/1C3D1/T3p2', 'l6/3c3/1d1pet1/3wR2/Tr5/3W3/3P1L1/1CE2D1/7']) {
-      assert.equal(S.placementToString(S.parsePlacement(p)), p);
+      assert.equal(placementToString(parsePlacement(p)), p);
     }
   });
 
   test('a full position string is accepted; its other fields are ignored', () => {
-    assert.equal(S.placementToString(S.parsePlacement(`${START} w 0 1`)), START);
-    assert.equal(S.placementToString(S.parsePlacement(`  ${START}  b`)), START);
+    assert.equal(placementToString(parsePlacement(`${START} w 0 1`)), START);
+    assert.equal(placementToString(parsePlacement(`  ${START}  b`)), START);
   });
 
   const malformed = [
@@ -55,7 +61,7 @@ describe('placements', () => {
   ];
   for (const [text, message] of malformed) {
     test(`malformed placement ${JSON.stringify(text)} → PlacementError`, () => {
-      assert.throws(() => S.parsePlacement(text), (err) => {
+      assert.throws(() => parsePlacement(text), (err) => {
         assert.ok(err instanceof S.PlacementError, `got ${err}`);
         assert.equal(err.name, 'PlacementError');
         assert.match(err.message, message);
@@ -65,71 +71,71 @@ describe('placements', () => {
   }
 
   test('non-strings are rejected with a clear error', () => {
-    assert.throws(() => S.parsePlacement(null), /placement must be a string, got null/);
-    assert.throws(() => S.parsePlacement(42), /placement must be a string, got number/);
+    assert.throws(() => parsePlacement(null), /placement must be a string, got null/);
+    assert.throws(() => parsePlacement(42), /placement must be a string, got number/);
   });
 
   test('configure with a malformed position throws and leaves the state alone', () => {
     const state = redToMove();
     assert.throws(() => S.configure(state, { position: 'nonsense' }), S.PlacementError);
-    assert.equal(S.placementToString(state.pieces), START);
+    assert.equal(placementToString(state.pieces), START);
   });
 });
 
 describe('geometry and orientation', () => {
   test('63 squares, a1 … g9', () => {
-    assert.equal(S.SQUARES.length, 63);
-    assert.equal(S.SQUARES[0], 'a1');
-    assert.equal(S.SQUARES[62], 'g9');
-    assert.ok(!S.isSquare('h1') && !S.isSquare('a0') && !S.isSquare('a10') && S.isSquare('g9'));
+    assert.equal(GEO.squares.length, 63);
+    assert.equal(GEO.squares[0], 'a1');
+    assert.equal(GEO.squares[62], 'g9');
+    assert.ok(!GEO.isSquare('h1') && !GEO.isSquare('a0') && !GEO.isSquare('a10') && GEO.isSquare('g9'));
   });
 
   test('red at the bottom: a1 bottom left, g9 top right', () => {
-    assert.deepEqual(S.toScreen('a1', 'red'), { col: 0, row: 8 });
-    assert.deepEqual(S.toScreen('g9', 'red'), { col: 6, row: 0 });
-    assert.deepEqual(S.toScreen('d5', 'red'), { col: 3, row: 4 });
+    assert.deepEqual(GEO.toScreen('a1', 'red'), { col: 0, row: 8 });
+    assert.deepEqual(GEO.toScreen('g9', 'red'), { col: 6, row: 0 });
+    assert.deepEqual(GEO.toScreen('d5', 'red'), { col: 3, row: 4 });
   });
 
   test('blue at the bottom: g9 bottom left, a1 top right', () => {
-    assert.deepEqual(S.toScreen('g9', 'blue'), { col: 0, row: 8 });
-    assert.deepEqual(S.toScreen('a1', 'blue'), { col: 6, row: 0 });
-    assert.deepEqual(S.toScreen('d5', 'blue'), { col: 3, row: 4 });
+    assert.deepEqual(GEO.toScreen('g9', 'blue'), { col: 0, row: 8 });
+    assert.deepEqual(GEO.toScreen('a1', 'blue'), { col: 6, row: 0 });
+    assert.deepEqual(GEO.toScreen('d5', 'blue'), { col: 3, row: 4 });
   });
 
   test('fromScreen inverts toScreen in both orientations, and is null off the board', () => {
     for (const orientation of ['red', 'blue']) {
       const seen = new Set();
-      for (const sq of S.SQUARES) {
-        const { col, row } = S.toScreen(sq, orientation);
-        assert.equal(S.fromScreen(col, row, orientation), sq);
+      for (const sq of GEO.squares) {
+        const { col, row } = GEO.toScreen(sq, orientation);
+        assert.equal(GEO.fromScreen(col, row, orientation), sq);
         seen.add(`${col},${row}`);
       }
       assert.equal(seen.size, 63);
-      for (const [c, r] of [[-1, 0], [7, 0], [0, -1], [0, 9], [0.5, 1]]) assert.equal(S.fromScreen(c, r, orientation), null);
+      for (const [c, r] of [[-1, 0], [7, 0], [0, -1], [0, 9], [0.5, 1]]) assert.equal(GEO.fromScreen(c, r, orientation), null);
     }
   });
 
   test('squareAtPoint finds the square under a point, in both orientations', () => {
     // a board of 700 × 900 px: squares of 100 px
-    assert.equal(S.squareAtPoint(10, 890, 700, 900, 'red'), 'a1');
-    assert.equal(S.squareAtPoint(690, 10, 700, 900, 'red'), 'g9');
-    assert.equal(S.squareAtPoint(350, 450, 700, 900, 'red'), 'd5');
-    assert.equal(S.squareAtPoint(10, 890, 700, 900, 'blue'), 'g9');
-    assert.equal(S.squareAtPoint(690, 10, 700, 900, 'blue'), 'a1');
-    assert.equal(S.squareAtPoint(-1, 10, 700, 900, 'red'), null);
-    assert.equal(S.squareAtPoint(700, 10, 700, 900, 'red'), null);
-    assert.equal(S.squareAtPoint(10, 900, 700, 900, 'red'), null);
+    assert.equal(GEO.squareAtPoint(10, 890, 700, 900, 'red'), 'a1');
+    assert.equal(GEO.squareAtPoint(690, 10, 700, 900, 'red'), 'g9');
+    assert.equal(GEO.squareAtPoint(350, 450, 700, 900, 'red'), 'd5');
+    assert.equal(GEO.squareAtPoint(10, 890, 700, 900, 'blue'), 'g9');
+    assert.equal(GEO.squareAtPoint(690, 10, 700, 900, 'blue'), 'a1');
+    assert.equal(GEO.squareAtPoint(-1, 10, 700, 900, 'red'), null);
+    assert.equal(GEO.squareAtPoint(700, 10, 700, 900, 'red'), null);
+    assert.equal(GEO.squareAtPoint(10, 900, 700, 900, 'red'), null);
   });
 
   test('edge labels follow the orientation', () => {
-    assert.deepEqual(S.edgeLabels('red'), { files: [...'abcdefg'], ranks: [...'987654321'] });
-    assert.deepEqual(S.edgeLabels('blue'), { files: [...'gfedcba'], ranks: [...'123456789'] });
+    assert.deepEqual(GEO.edgeLabels('red'), { files: [...'abcdefg'], ranks: [...'987654321'] });
+    assert.deepEqual(GEO.edgeLabels('blue'), { files: [...'gfedcba'], ranks: [...'123456789'] });
   });
 
   test('terrain: two lakes of six, three bridges, 品字形 traps and dens', () => {
     const kinds = {};
-    for (const sq of S.SQUARES) {
-      const { kind, side } = S.terrainOf(sq);
+    for (const sq of GEO.squares) {
+      const { kind, side } = terrainOf(sq);
       (kinds[kind + (side ? `-${side}` : '')] ??= []).push(sq);
     }
     assert.deepEqual(kinds.water.sort(), ['b4', 'b5', 'b6', 'c4', 'c5', 'c6', 'e4', 'e5', 'e6', 'f4', 'f5', 'f6']);
@@ -139,15 +145,15 @@ describe('geometry and orientation', () => {
     assert.deepEqual(kinds['den-red'], ['d1']);
     assert.deepEqual(kinds['den-blue'], ['d9']);
     assert.equal(kinds.land.length, 63 - 12 - 9 - 6 - 2);
-    assert.equal(S.lakeOf('b4'), 0);
-    assert.equal(S.lakeOf('f6'), 1);
-    assert.equal(S.lakeOf('d5'), -1);
+    assert.equal(lakeOf('b4'), 0);
+    assert.equal(lakeOf('f6'), 1);
+    assert.equal(lakeOf('d5'), -1);
   });
 
   test('lake areas in grid lines, both orientations', () => {
-    assert.deepEqual(S.lakeArea(0, 'red'), { colStart: 2, colEnd: 4, rowStart: 4, rowEnd: 7 });
-    assert.deepEqual(S.lakeArea(1, 'red'), { colStart: 5, colEnd: 7, rowStart: 4, rowEnd: 7 });
-    assert.deepEqual(S.lakeArea(0, 'blue'), { colStart: 5, colEnd: 7, rowStart: 4, rowEnd: 7 });
+    assert.deepEqual(lakeArea(0, 'red'), { colStart: 2, colEnd: 4, rowStart: 4, rowEnd: 7 });
+    assert.deepEqual(lakeArea(1, 'red'), { colStart: 5, colEnd: 7, rowStart: 4, rowEnd: 7 });
+    assert.deepEqual(lakeArea(0, 'blue'), { colStart: 5, colEnd: 7, rowStart: 4, rowEnd: 7 });
   });
 });
 
@@ -216,7 +222,7 @@ describe('click-click selection and moves', () => {
   });
 
   test('a capture reports the captured piece', () => {
-    const state = S.createState({
+    const state = S.createState({ ...JUNGLE, 
       position: '7/7/7/7/7/7/7/2wL3/7', movableColor: 'red', dests: { d2: ['c2', 'd1', 'd3', 'e2'] },
     });
     const selected = S.clickSquare(state, 'd2').state;
@@ -316,31 +322,31 @@ describe('drag resolution', () => {
 
 describe('keyboard', () => {
   test('arrow keys move across squares in screen directions (red at the bottom)', () => {
-    assert.equal(S.focusStep('d4', 'ArrowUp', 'red'), 'd5');
-    assert.equal(S.focusStep('d4', 'ArrowDown', 'red'), 'd3');
-    assert.equal(S.focusStep('d4', 'ArrowLeft', 'red'), 'c4');
-    assert.equal(S.focusStep('d4', 'ArrowRight', 'red'), 'e4');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowUp', 'red'), 'd5');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowDown', 'red'), 'd3');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowLeft', 'red'), 'c4');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowRight', 'red'), 'e4');
   });
 
   test('arrow keys are mirrored with blue at the bottom', () => {
-    assert.equal(S.focusStep('d4', 'ArrowUp', 'blue'), 'd3');
-    assert.equal(S.focusStep('d4', 'ArrowDown', 'blue'), 'd5');
-    assert.equal(S.focusStep('d4', 'ArrowLeft', 'blue'), 'e4');
-    assert.equal(S.focusStep('d4', 'ArrowRight', 'blue'), 'c4');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowUp', 'blue'), 'd3');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowDown', 'blue'), 'd5');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowLeft', 'blue'), 'e4');
+    assert.equal(S.focusStep(GEO, 'd4', 'ArrowRight', 'blue'), 'c4');
   });
 
   test('edges stop the focus, in both orientations', () => {
     const red = { a1: ['ArrowDown', 'ArrowLeft'], g1: ['ArrowDown', 'ArrowRight'], a9: ['ArrowUp', 'ArrowLeft'], g9: ['ArrowUp', 'ArrowRight'] };
-    for (const [sq, keys] of Object.entries(red)) for (const key of keys) assert.equal(S.focusStep(sq, key, 'red'), sq, `${sq} ${key}`);
+    for (const [sq, keys] of Object.entries(red)) for (const key of keys) assert.equal(S.focusStep(GEO, sq, key, 'red'), sq, `${sq} ${key}`);
     const blue = { g9: ['ArrowDown', 'ArrowLeft'], a9: ['ArrowDown', 'ArrowRight'], g1: ['ArrowUp', 'ArrowLeft'], a1: ['ArrowUp', 'ArrowRight'] };
-    for (const [sq, keys] of Object.entries(blue)) for (const key of keys) assert.equal(S.focusStep(sq, key, 'blue'), sq, `${sq} ${key}`);
-    assert.equal(S.focusStep('a1', 'ArrowUp', 'red'), 'a2');
-    assert.equal(S.focusStep('a1', 'ArrowDown', 'blue'), 'a2');
+    for (const [sq, keys] of Object.entries(blue)) for (const key of keys) assert.equal(S.focusStep(GEO, sq, key, 'blue'), sq, `${sq} ${key}`);
+    assert.equal(S.focusStep(GEO, 'a1', 'ArrowUp', 'red'), 'a2');
+    assert.equal(S.focusStep(GEO, 'a1', 'ArrowDown', 'blue'), 'a2');
   });
 
   test('focus starts at the bottom-left square', () => {
-    assert.equal(S.createState().focus, 'a1');
-    assert.equal(S.createState({ orientation: 'blue' }).focus, 'g9');
+    assert.equal(S.createState(JUNGLE).focus, 'a1');
+    assert.equal(S.createState({ ...JUNGLE,  orientation: 'blue' }).focus, 'g9');
   });
 
   test('keyDown: arrows move focus, Enter selects and moves, Escape cancels', () => {
@@ -371,7 +377,7 @@ describe('keyboard', () => {
 });
 
 describe('square classes', () => {
-  const state = S.createState({
+  const state = S.createState({ ...JUNGLE, 
     position: START, movableColor: 'red', dests: START_DESTS, lastMove: ['c6', 'c7'], threats: ['a3', 'd1'],
   });
 
@@ -404,7 +410,7 @@ describe('square classes', () => {
 });
 
 describe('words', () => {
-  const state = S.createState({ position: '7/7/2r4/7/7/3T3/7/7/7', lang: 'en' });
+  const state = S.createState({ ...JUNGLE,  position: '7/7/2r4/7/7/3T3/7/7/7', lang: 'en' });
 
   test('square labels in English', () => {
     assert.equal(S.squareLabel(state, 'd4'), 'd4, bridge, red tiger 虎, strength 6');
@@ -422,17 +428,17 @@ describe('words', () => {
   });
 
   test('the wolf can be called fox (狐) and ranks can change', () => {
-    const fox = S.createState({ position: '7/7/7/7/3w3/7/7/7/7', lang: 'en', wolfName: 'fox', ranks: { wolf: 3, dog: 4 } });
+    const fox = S.createState({ ...JUNGLE,  position: '7/7/7/7/3w3/7/7/7/7', lang: 'en', wolfName: 'fox', ranks: { wolf: 3, dog: 4 } });
     assert.equal(S.squareLabel(fox, 'd5'), 'd5, bridge, blue fox 狐, strength 3');
-    assert.equal(S.pieceChar('wolf', 'fox'), '狐');
-    assert.equal(S.pieceChar('wolf', 'wolf'), '狼');
+    assert.equal(pieceChar('wolf', 'fox'), '狐');
+    assert.equal(pieceChar('wolf', 'wolf'), '狼');
     assert.equal(fox.ranks.dog, 4);
     assert.equal(fox.ranks.elephant, 8);
-    assert.throws(() => S.createState({ ranks: { unicorn: 9 } }), /unknown animal "unicorn"/);
+    assert.throws(() => S.createState({ ...JUNGLE,  ranks: { unicorn: 9 } }), /unknown animal "unicorn"/);
   });
 
   test('labels mention selection, destinations, captures, last move and threats', () => {
-    let s = S.createState({
+    let s = S.createState({ ...JUNGLE, 
       position: '7/7/7/7/7/7/7/2wL3/7', movableColor: 'red', lang: 'en', dests: { d2: ['c2', 'd3'] },
       lastMove: ['b2', 'c2'], threats: ['d2'],
     });
@@ -443,7 +449,7 @@ describe('words', () => {
   });
 
   test('announcements', () => {
-    let s = S.createState({ position: START, movableColor: 'red', dests: START_DESTS, lang: 'en' });
+    let s = S.createState({ ...JUNGLE,  position: START, movableColor: 'red', dests: START_DESTS, lang: 'en' });
     let r = S.clickSquare(s, 'g3');
     assert.equal(S.announce(r.state, r.action), 'Red rat 鼠 on g3 selected. Moves: g4, f3, g2.');
     r = S.clickSquare(r.state, 'g4');
@@ -459,14 +465,14 @@ describe('words', () => {
 
 describe('configuration', () => {
   test('unknown options and bad values throw', () => {
-    assert.throws(() => S.createState({ orientatoin: 'red' }), /unknown board option "orientatoin"/);
-    assert.throws(() => S.createState({ orientation: 'white' }), /orientation must be one of "red", "blue"/);
-    assert.throws(() => S.createState({ movableColor: 'white' }), /movableColor/);
-    assert.throws(() => S.createState({ lang: 'fr' }), /lang/);
-    assert.throws(() => S.createState({ wolfName: 'dog' }), /wolfName/);
-    assert.throws(() => S.createState({ lastMove: ['a1'] }), /lastMove/);
-    assert.throws(() => S.createState({ threats: ['x1'] }), /threats/);
-    assert.throws(() => S.createState({ selected: 'k1' }), /selected/);
+    assert.throws(() => S.createState({ ...JUNGLE,  orientatoin: 'red' }), /unknown board option "orientatoin"/);
+    assert.throws(() => S.createState({ ...JUNGLE,  orientation: 'white' }), /orientation must be one of "red", "blue"/);
+    assert.throws(() => S.createState({ ...JUNGLE,  movableColor: 'white' }), /movableColor/);
+    assert.throws(() => S.createState({ ...JUNGLE,  lang: 'fr' }), /lang/);
+    assert.throws(() => S.createState({ ...JUNGLE,  wolfName: 'dog' }), /wolfName/);
+    assert.throws(() => S.createState({ ...JUNGLE,  lastMove: ['a1'] }), /lastMove/);
+    assert.throws(() => S.createState({ ...JUNGLE,  threats: ['x1'] }), /threats/);
+    assert.throws(() => S.createState({ ...JUNGLE,  selected: 'k1' }), /selected/);
   });
 
   test('a selection only stands on a movable piece', () => {
@@ -479,57 +485,57 @@ describe('configuration', () => {
   });
 
   test('flipping the board moves the default focus along', () => {
-    const s = S.createState();
+    const s = S.createState(JUNGLE);
     assert.equal(S.configure(s, { orientation: 'blue' }).focus, 'g9');
     assert.equal(S.configure({ ...s, focus: 'd4' }, { orientation: 'blue' }).focus, 'd4');
   });
 
   test('animation settings', () => {
-    const s = S.createState({ animation: { duration: 500 } });
+    const s = S.createState({ ...JUNGLE,  animation: { duration: 500 } });
     assert.deepEqual(s.animation, { enabled: true, duration: 500 });
     assert.deepEqual(S.configure(s, { animation: { enabled: false } }).animation, { enabled: false, duration: 500 });
   });
 
   test('the events option is accepted', () => {
-    assert.doesNotThrow(() => S.createState({ events: { move() {} } }));
+    assert.doesNotThrow(() => S.createState({ ...JUNGLE,  events: { move() {} } }));
   });
 });
 
 describe('position diffs (for animation)', () => {
-  const before = S.parsePlacement(START);
+  const before = parsePlacement(START);
 
   test('a step', () => {
-    const after = S.parsePlacement('l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L');
-    assert.deepEqual(S.diffPieces(before, after), { moves: [{ from: 'g3', to: 'g4' }], removed: [], added: [] });
+    const after = parsePlacement('l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L');
+    assert.deepEqual(S.diffPieces(GEO, before, after), { moves: [{ from: 'g3', to: 'g4' }], removed: [], added: [] });
   });
 
   test('a capture', () => {
-    const a = S.parsePlacement('7/7/7/7/7/7/7/2wL3/7');
-    const b = S.parsePlacement('7/7/7/7/7/7/7/2L4/7');
-    assert.deepEqual(S.diffPieces(a, b, ['d2', 'c2']), { moves: [{ from: 'd2', to: 'c2' }], removed: ['c2'], added: [] });
+    const a = parsePlacement('7/7/7/7/7/7/7/2wL3/7');
+    const b = parsePlacement('7/7/7/7/7/7/7/2L4/7');
+    assert.deepEqual(S.diffPieces(GEO, a, b, ['d2', 'c2']), { moves: [{ from: 'd2', to: 'c2' }], removed: ['c2'], added: [] });
   });
 
   test('two identical animals: the hint decides, otherwise the nearest', () => {
-    const a = S.parsePlacement('7/7/7/7/7/7/7/7/R5R');
-    const b = S.parsePlacement('7/7/7/7/7/7/7/R6/6R');
-    assert.deepEqual(S.diffPieces(a, b).moves, [{ from: 'a1', to: 'a2' }]);
-    const c = S.parsePlacement('7/7/7/7/7/7/7/7/1R4R');
-    assert.deepEqual(S.diffPieces(a, c, ['a1', 'b1']).moves, [{ from: 'a1', to: 'b1' }]);
+    const a = parsePlacement('7/7/7/7/7/7/7/7/R5R');
+    const b = parsePlacement('7/7/7/7/7/7/7/R6/6R');
+    assert.deepEqual(S.diffPieces(GEO, a, b).moves, [{ from: 'a1', to: 'a2' }]);
+    const c = parsePlacement('7/7/7/7/7/7/7/7/1R4R');
+    assert.deepEqual(S.diffPieces(GEO, a, c, ['a1', 'b1']).moves, [{ from: 'a1', to: 'b1' }]);
   });
 
   test('a new position with nothing in common', () => {
-    const a = S.parsePlacement('7/7/7/7/7/7/7/7/R6');
-    const b = S.parsePlacement('7/7/7/7/7/7/7/7/6e');
-    assert.deepEqual(S.diffPieces(a, b), { moves: [], removed: ['a1'], added: ['g1'] });
+    const a = parsePlacement('7/7/7/7/7/7/7/7/R6');
+    const b = parsePlacement('7/7/7/7/7/7/7/7/6e');
+    assert.deepEqual(S.diffPieces(GEO, a, b), { moves: [], removed: ['a1'], added: ['g1'] });
   });
 });
 
 test('zh-Hant names pieces and squares in traditional characters', () => {
-  const state = S.createState({ position: START, lang: 'zh-Hant' });
-  assert.equal(S.pieceChar('lion', 'wolf', 'zh-Hant'), '獅');
-  assert.equal(S.pieceChar('cat', 'wolf', 'zh-Hant'), '貓');
-  assert.equal(S.pieceChar('cat'), '猫');
-  assert.equal(S.pieceChar('wolf', 'fox', 'zh-Hant'), '狐');
+  const state = S.createState({ ...JUNGLE,  position: START, lang: 'zh-Hant' });
+  assert.equal(pieceChar('lion', 'wolf', 'zh-Hant'), '獅');
+  assert.equal(pieceChar('cat', 'wolf', 'zh-Hant'), '貓');
+  assert.equal(pieceChar('cat'), '猫');
+  assert.equal(pieceChar('wolf', 'fox', 'zh-Hant'), '狐');
   assert.match(S.squareLabel(state, 'd1'), /紅方獸穴/);
   assert.match(S.squareLabel(state, 'g1'), /紅方獅，戰力7/);
 });

@@ -2,8 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { GLYPHS, pieceSvg } from '../../../../src/doushouqi/server/static/games/jungle/pieces.js';
-import { ANIMALS, CHINESE_NAMES, DEFAULT_RANKS } from '../../../../src/doushouqi/server/static/board/state.js';
+import {
+  ANIMALS, CHINESE_NAMES, DEFAULT_RANKS, GLYPHS, pieceSvg,
+} from '../../../../src/doushouqi/server/static/games/jungle/pieces.js';
 
 test('every animal has its own drawn face', () => {
   assert.deepEqual(Object.keys(GLYPHS).sort(), [...ANIMALS].sort());

@@ -7,7 +7,10 @@
 // earns praise and the next step, a wrong one a hint and a retry that resets the step.
 // Completed lessons are remembered in localStorage and ticked in the list.
 
-import { createBoard, boardState } from '../../board/board.js';
+import { createBoard } from '../../board/board.js';
+import { JUNGLE } from '../../games/jungle/index.js';
+import { DENS, squareCoords, terrainOf } from '../../games/jungle/geometry.js';
+import { parsePlacement } from '../../games/jungle/pieces.js';
 import { pieceIcon } from '../shell/icons.js';
 import { t, currentLang, moveText } from '../shell/i18n.js';
 import { api } from '../shell/api.js';
@@ -18,7 +21,7 @@ export const LESSONS = LESSON_DATA.lessons;
 
 const DONE_KEY = 'doushouqi.lessons.done';
 const LEARNER = 'red'; // every lesson position has Red, the learner, to move
-const OPPONENT_DEN = boardState.DENS.blue;
+const OPPONENT_DEN = DENS.blue;
 const REPLY_DELAY_MS = 500; // a pause before the opponent's scripted answer, to see both moves
 
 // Where the learner is in the lesson on screen: its step and the moves that led there (a step
@@ -48,8 +51,8 @@ function markCompleted(id) {
 // ----- goals ------------------------------------------------------------------------------
 
 function isJump(from, to) {
-  const a = boardState.squareCoords(from);
-  const b = boardState.squareCoords(to);
+  const a = squareCoords(from);
+  const b = squareCoords(to);
   return Math.abs(a.file - b.file) + Math.abs(a.rank - b.rank) > 1;
 }
 
@@ -60,8 +63,8 @@ function isJump(from, to) {
 export function meetsGoal(goal, from, to, before, after) {
   if (goal.from && from !== goal.from) return false;
   if (goal.to && !goal.to.includes(to)) return false;
-  if (goal.water && boardState.terrainOf(to).kind !== 'water') return false;
-  if (goal.capture && boardState.parsePlacement(before.fen).get(to)?.color !== 'blue') return false;
+  if (goal.water && terrainOf(to).kind !== 'water') return false;
+  if (goal.capture && parsePlacement(before.fen).get(to)?.color !== 'blue') return false;
   if (goal.jump && !isJump(from, to)) return false;
   if (goal.den && !(to === OPPONENT_DEN && after.outcome?.winner === 0)) return false;
   return true;
@@ -193,6 +196,7 @@ class LessonView {
         h('div', { class: 'lesson-board-col' }, this.el.board),
         h('div', { class: 'lesson-result' }, this.el.feedback, this.el.actions))));
     this.board = createBoard(this.el.board, {
+      ...JUNGLE,
       lang: currentLang(),
       events: { move: (from, to) => this.onMove(from, to) },
     });

@@ -6,7 +6,8 @@
 // pick the diagram that shows its own behaviour.
 
 import { createBoard } from '../../board/board.js';
-import { toScreen } from '../../board/state.js';
+import { toScreen } from '../../games/jungle/geometry.js';
+import { JUNGLE } from '../../games/jungle/index.js';
 import { h } from '../shell/dom.js';
 import { currentLang, t } from '../shell/i18n.js';
 import { wolfText } from './rules_faq.js';
@@ -121,7 +122,7 @@ function figure(diagram, set) {
     wolfName: set.wolf_name === 'fox' ? 'fox' : 'wolf',
   };
   if ((set.ranks ?? DATA.defaults.ranks) === 'dog>wolf') config.ranks = DOG_OVER_WOLF;
-  const board = createBoard(box, config);
+  const board = createBoard(box, { ...JUNGLE, ...config });
   drawn.push(board);
   const pieces = board.element.querySelector('.dsq-pieces');
   pieces?.before(marksLayer(diagram));

@@ -3,7 +3,8 @@
 // Hints and the threat view live in game_assist.js, accessible mode in game_access.js.
 
 import { createBoard } from '../../board/board.js';
-import { ANIMAL_LETTERS } from '../../board/state.js';
+import { ANIMAL_LETTERS } from '../../games/jungle/pieces.js';
+import { JUNGLE } from '../../games/jungle/index.js';
 import { t, currentLang, moveText, moveNumber } from '../shell/i18n.js';
 import { api, ensurePlayer, rejectedText } from '../shell/api.js';
 import { showErrorPage } from '../shell/error_page.js';
@@ -379,7 +380,7 @@ export class GameView {
     };
     if (g.rules?.ranks === 'dog>wolf') config.ranks = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
     if (!this.board) {
-      this.board = createBoard(this.el.board, { ...config, events: { move: (from, to) => this.send('move', { move: from + to }) } });
+      this.board = createBoard(this.el.board, { ...JUNGLE, ...config, events: { move: (from, to) => this.send('move', { move: from + to }) } });
     } else {
       this.board.set(config);
     }

@@ -7,7 +7,7 @@ import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
 import { t } from '../shell/i18n.js';
 import { animalWord, moveWords } from '../../games/jungle/move_words.js';
-import { parsePlacement } from '../../board/state.js';
+import { parsePlacement } from '../../games/jungle/pieces.js';
 import { effectText } from '../study/tablebase_view.js';
 
 const COLORS = ['red', 'blue'];

@@ -9,8 +9,7 @@ import { h } from '../shell/dom.js';
 import { t, currentLang, playerName } from '../shell/i18n.js';
 import { levelName } from './levels.js';
 import { deltaChip, ratingChange, scoreChange } from './result_changes.js';
-import { pieceSvg } from '../../games/jungle/pieces.js';
-import { pieceChar } from '../../board/state.js';
+import { pieceChar, pieceSvg } from '../../games/jungle/pieces.js';
 
 const COLORS = ['red', 'blue'];
 

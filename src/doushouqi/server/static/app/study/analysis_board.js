@@ -9,7 +9,10 @@
 // three best lines (POST /api/analysis, multipv 3) are shown with their scores; tapping a
 // line plays it out. The board component knows no rules.
 
-import { createBoard, boardState } from '../../board/board.js';
+import { createBoard } from '../../board/board.js';
+import { JUNGLE } from '../../games/jungle/index.js';
+import { squareAtPoint } from '../../games/jungle/geometry.js';
+import { parsePlacement, placementToString } from '../../games/jungle/pieces.js';
 import { t, currentLang, moveText } from '../shell/i18n.js';
 import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
@@ -59,10 +62,10 @@ class AnalysisBoard {
     this.turn = 'red';
     const fen = params.get('fen');
     try {
-      this.pieces = boardState.parsePlacement(fen || START);
+      this.pieces = parsePlacement(fen || START);
       if (fen) this.turn = G.turnOfFen(fen);
     } catch {
-      this.pieces = boardState.parsePlacement(START);
+      this.pieces = parsePlacement(START);
     }
     this.tool = { color: 'red', animal: 'lion' };
     this.mode = 'edit';
@@ -128,7 +131,7 @@ class AnalysisBoard {
       this.el.turn,
       h('label', { class: 'field ab-rules' }, h('span', {}, t('editor.rules')), this.el.rules),
       h('div', { class: 'actions' },
-        h('button', { type: 'button', id: 'ab-start', onclick: () => this.setPieces(boardState.parsePlacement(START)) }, t('editor.start')),
+        h('button', { type: 'button', id: 'ab-start', onclick: () => this.setPieces(parsePlacement(START)) }, t('editor.start')),
         h('button', { type: 'button', id: 'ab-clear', onclick: () => this.setPieces(new Map()) }, t('editor.clear')),
         h('button', { type: 'button', id: 'ab-flip', onclick: () => this.flip() }, t('editor.flip'))),
       this.el.status,
@@ -149,7 +152,8 @@ class AnalysisBoard {
         h('aside', { class: 'side-col' }, this.editPanel, this.tablebase.el, this.playPanel, this.el.fen))));
     this.orientation = 'red';
     this.board = createBoard(this.el.board, {
-      position: boardState.placementToString(this.pieces), lang: currentLang(), announceMoves: true,
+      ...JUNGLE,
+      position: placementToString(this.pieces), lang: currentLang(), announceMoves: true,
       events: { move: (from, to) => this.played(`${from}${to}`) },
     });
     // Editing: taps and drops on squares (the board reports moves only, and only in play).
@@ -184,7 +188,7 @@ class AnalysisBoard {
   squareAtPoint(e) {
     const box = this.el.board.querySelector('.dsq-squares')?.getBoundingClientRect?.();
     if (!box || e.clientX < box.left || e.clientX > box.right || e.clientY < box.top || e.clientY > box.bottom) return null;
-    return boardState.squareAtPoint(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
+    return squareAtPoint(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
   }
 
   squareClicked(e) {
@@ -260,12 +264,12 @@ class AnalysisBoard {
 
   renderEditor() {
     this.board.set({
-      position: boardState.placementToString(this.pieces), turnColor: this.turn, movableColor: null, dests: {},
+      position: placementToString(this.pieces), turnColor: this.turn, movableColor: null, dests: {},
       lastMove: null, hint: null, orientation: this.orientation,
     });
     for (const input of this.el.turn.querySelectorAll('input')) input.checked = input.value === this.turn;
     this.choose(this.tool);
-    const fen = `${boardState.placementToString(this.pieces)} ${this.turn === 'blue' ? 'b' : 'w'}`;
+    const fen = `${placementToString(this.pieces)} ${this.turn === 'blue' ? 'b' : 'w'}`;
     this.el.fen.value = fen;
     this.el.board.dataset.pieces = String(this.pieces.size);
     // The set-up in the address: a reload, a language switch or a shared link keeps it.

@@ -4,6 +4,7 @@
 // GET /api/explorer answers from an index (server/explorer.py), not from a scan of the games.
 
 import { createBoard } from '../../board/board.js';
+import { JUNGLE } from '../../games/jungle/index.js';
 import { t, plural, currentLang, moveText } from '../shell/i18n.js';
 import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
@@ -90,7 +91,7 @@ class Explorer {
             this.el.table),
           h('p', { class: 'ex-help' }, t('explorer.help'))))));
     this.board = createBoard(this.el.board, {
-      lang: currentLang(), events: { move: (from, to) => this.playMove(`${from}${to}`) },
+      ...JUNGLE, lang: currentLang(), events: { move: (from, to) => this.playMove(`${from}${to}`) },
     });
   }
 

@@ -4,6 +4,7 @@
 // a record's text into a replay. The arithmetic of the graph lives in evalgraph.js.
 
 import { createBoard } from '../../board/board.js';
+import { JUNGLE } from '../../games/jungle/index.js';
 import { t, currentLang, moveText, moveNumber, playerName as shownName } from '../shell/i18n.js';
 import { api, apiError } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
@@ -371,7 +372,7 @@ class ReplayView {
       lang: currentLang(), wolfName: rules.wolf_name === 'fox' ? 'fox' : 'wolf',
     };
     if (rules.ranks === 'dog>wolf') config.ranks = DOG_OVER_WOLF;
-    if (!this.board) this.board = createBoard(this.el.board, config);
+    if (!this.board) this.board = createBoard(this.el.board, { ...JUNGLE, ...config });
     else this.board.set(config);
     this.el.board.dataset.ply = String(this.ply);
     this.renderPlayers(fen);

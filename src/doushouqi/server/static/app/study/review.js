@@ -5,6 +5,7 @@
 // (POST /api/review/check). replay.js owns the page; this module fills its review box.
 
 import { createBoard } from '../../board/board.js';
+import { JUNGLE } from '../../games/jungle/index.js';
 import { t, currentLang, moveText } from '../shell/i18n.js';
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
@@ -249,7 +250,7 @@ class LearnMistakes {
       movableColor: null, dests: {}, hint: null, lastMove: null,
       events: { move: (from, to) => this.tried(`${from}${to}`) },
     };
-    if (!this.board) this.board = createBoard(this.el.board, config);
+    if (!this.board) this.board = createBoard(this.el.board, { ...JUNGLE, ...config });
     else this.board.set(config);
     this.el.board.dataset.ply = String(ply - 1);
     await this.loadDests();

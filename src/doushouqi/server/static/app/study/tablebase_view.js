@@ -10,7 +10,7 @@
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
 import { t, plural, moveText } from '../shell/i18n.js';
-import { parsePlacement } from '../../board/state.js';
+import { parsePlacement } from '../../games/jungle/pieces.js';
 
 /** Positions with more animals are not asked about (the shipped tables hold up to 3; a site
  * may add 4-animal tables, and the server says "not covered" for the rest). */

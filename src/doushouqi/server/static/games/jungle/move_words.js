@@ -2,7 +2,8 @@
 // "Red elephant a7→a6 takes lion". Built from the position before the move, so the client
 // needs no rules: the board component's placement parser says what stands where.
 
-import { parsePlacement, DENS } from '../../board/state.js';
+import { DENS } from './geometry.js';
+import { parsePlacement } from './pieces.js';
 import { t } from '../../app/shell/i18n.js';
 
 const COLORS = ['red', 'blue'];

@@ -1,12 +1,44 @@
-// Piece pictures as inline SVG strings: a token (Red: round, Blue: a diamond), a simple drawn
-// animal face, the Chinese name and the rank. No DOM and no fetched assets; colours come from
-// CSS classes (board.css), so themes restyle them.
+// Jungle's (斗兽棋) pieces for the board component: the eight animals, their notation letters and
+// ranks, their names in the three languages, and their pictures as inline SVG strings: a token
+// (Red: round, Blue: a diamond), a simple drawn animal face, the Chinese name and the rank. No
+// DOM and no fetched assets; colours come from CSS classes (pieces.css), so themes restyle them.
+// `JUNGLE_PIECES` at the end is the piece set createBoard takes.
 //
 // Each face is drawn in a 40 × 30 box and placed in the upper half of a 100 × 100 piece.
 // `f` = face colour (light), `k` = cut-outs in the token colour, `ks` = lines in the token
 // colour, `fs` = lines in the face colour.
 
-import { pieceChar } from '../../board/state.js';
+import { parsePlacement as parseGrid, placementToString as gridToString } from '../../board/state.js';
+import { JUNGLE_GEOMETRY } from './geometry.js';
+
+/** Animals in rank order of the default (WANGO) rule set, with their notation letters. */
+export const ANIMALS = Object.freeze(['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant']);
+export const ANIMAL_LETTERS = Object.freeze({
+  r: 'rat', c: 'cat', d: 'dog', w: 'wolf', p: 'leopard', t: 'tiger', l: 'lion', e: 'elephant',
+});
+const LETTER_OF = Object.freeze(Object.fromEntries(Object.entries(ANIMAL_LETTERS).map(([l, a]) => [a, l])));
+
+export const DEFAULT_RANKS = Object.freeze({
+  elephant: 8, lion: 7, tiger: 6, leopard: 5, wolf: 4, dog: 3, cat: 2, rat: 1,
+});
+
+export const START_PLACEMENT = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
+
+export const CHINESE_NAMES = Object.freeze({
+  rat: '鼠', cat: '猫', dog: '狗', wolf: '狼', leopard: '豹', tiger: '虎', lion: '狮', elephant: '象',
+});
+
+/** The names in traditional characters, for readers of zh-Hant (貓, 獅). */
+export const TRADITIONAL_NAMES = Object.freeze({ ...CHINESE_NAMES, cat: '貓', lion: '獅' });
+
+/**
+ * The Chinese character shown on a piece (狐 for the wolf when it is called fox), in
+ * traditional characters when `lang` is 'zh-Hant' (English readers see the simplified ones).
+ */
+export function pieceChar(animal, wolfName = 'wolf', lang = 'zh') {
+  if (animal === 'wolf' && wolfName === 'fox') return '狐';
+  return (lang === 'zh-Hant' ? TRADITIONAL_NAMES : CHINESE_NAMES)[animal];
+}
 
 function mane(cx, cy, radius, lobes, lobeRadius) {
   // A lion's mane: a ring of round tufts around a disc.
@@ -103,4 +135,79 @@ export function pieceSvg(piece, { rank, wolfName = 'wolf', lang = 'zh' } = {}) {
     + `<text class="char" x="50" y="${red ? 79 : 78.5}">${pieceChar(animal, wolfName, lang)}</text>`
     + (rankText ? `<g class="rank"><circle cx="85" cy="15" r="13.5"/><text x="85" y="21">${rankText}</text></g>` : '')
     + '</svg>';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The piece set
+
+const WORDS = {
+  en: {
+    color: { red: 'red', blue: 'blue' },
+    Color: { red: 'Red', blue: 'Blue' },
+    animal: { rat: 'rat', cat: 'cat', dog: 'dog', wolf: 'wolf', fox: 'fox', leopard: 'leopard', tiger: 'tiger', lion: 'lion', elephant: 'elephant' },
+    strength: (n) => `strength ${n}`,
+  },
+  zh: { color: { red: '红方', blue: '蓝方' }, strength: (n) => `战力${n}` },
+  'zh-Hant': { color: { red: '紅方', blue: '藍方' }, strength: (n) => `戰力${n}` },
+};
+const isChinese = (lang) => lang === 'zh' || lang === 'zh-Hant';
+
+/** A piece in words: "red tiger 虎" / "红方虎"; `look` is {lang, wolfName}. */
+export function pieceName(piece, { lang = 'zh', wolfName = 'wolf' } = {}, { capital = false } = {}) {
+  const w = WORDS[lang] ?? WORDS.en;
+  const char = pieceChar(piece.animal, wolfName, lang);
+  if (isChinese(lang)) return `${w.color[piece.color]}${char}`;
+  const animal = piece.animal === 'wolf' && wolfName === 'fox' ? 'fox' : piece.animal;
+  return `${(capital ? w.Color : w.color)[piece.color]} ${w.animal[animal]} ${char}`;
+}
+
+function readWolfName(value) {
+  if (value !== 'wolf' && value !== 'fox') throw new TypeError(`wolfName must be one of "wolf", "fox"; got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function readRanks(ranks) {
+  const result = { ...DEFAULT_RANKS };
+  for (const [animal, rank] of Object.entries(ranks ?? {})) {
+    if (!ANIMALS.includes(animal)) throw new TypeError(`ranks: unknown animal ${JSON.stringify(animal)}`);
+    result[animal] = rank;
+  }
+  return result;
+}
+
+/**
+ * Jungle's piece set, for createBoard's `pieceSet`. A piece is {color, animal}. Its options
+ * are board options of their own: `wolfName` ('wolf' | 'fox': 狼 or 狐 on the wolf) and `ranks`
+ * ({animal: number} shown on the pieces; default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1).
+ */
+export const JUNGLE_PIECES = Object.freeze({
+  start: START_PLACEMENT,
+  letters: Object.keys(ANIMAL_LETTERS).join(''),
+  fromLetter(ch) {
+    const animal = ANIMAL_LETTERS[ch.toLowerCase()];
+    return animal ? { color: ch === ch.toUpperCase() ? 'red' : 'blue', animal } : null;
+  },
+  letterOf(piece) {
+    const letter = LETTER_OF[piece.animal];
+    return piece.color === 'red' ? letter.toUpperCase() : letter;
+  },
+  kindOf: (piece) => piece.animal,
+  options: Object.freeze({
+    wolfName: Object.freeze({ initial: 'wolf', read: readWolfName }),
+    ranks: Object.freeze({ initial: DEFAULT_RANKS, read: readRanks }),
+  }),
+  svg: (piece, { ranks = DEFAULT_RANKS, wolfName, lang } = {}) => pieceSvg(piece, { rank: ranks[piece.animal], wolfName, lang }),
+  name: pieceName,
+  /** More words for a square's label: the piece's strength. */
+  details: (piece, { lang, ranks = DEFAULT_RANKS } = {}) => [(WORDS[lang] ?? WORDS.en).strength(ranks[piece.animal])],
+});
+
+/** A Jungle placement (or a whole position string) as a Map square → {color, animal}. */
+export function parsePlacement(text) {
+  return parseGrid(text, JUNGLE_GEOMETRY, JUNGLE_PIECES);
+}
+
+/** The placement string of a Map square → {color, animal}. */
+export function placementToString(pieces) {
+  return gridToString(pieces, JUNGLE_GEOMETRY, JUNGLE_PIECES);
 }
