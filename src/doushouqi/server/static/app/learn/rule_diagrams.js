@@ -8,13 +8,13 @@
 import { createBoard } from '../../board/board.js';
 import { toScreen } from '../../games/jungle/geometry.js';
 import { JUNGLE } from '../../games/jungle/index.js';
+import { DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
 import { h } from '../shell/dom.js';
 import { currentLang, t } from '../shell/i18n.js';
 import { wolfText } from './rules_faq.js';
 import DATA from '../../games/jungle/rule_diagram_data.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const DOG_OVER_WOLF = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
 
 // The boards drawn so far. The rules page has no cleanup of its own: a board whose page was
 // replaced (another rule set chosen, another page) is destroyed the next time diagrams are drawn,
@@ -121,7 +121,7 @@ function figure(diagram, set) {
     position: diagram.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false },
     wolfName: set.wolf_name === 'fox' ? 'fox' : 'wolf',
   };
-  if ((set.ranks ?? DATA.defaults.ranks) === 'dog>wolf') config.ranks = DOG_OVER_WOLF;
+  if ((set.ranks ?? DATA.defaults.ranks) === 'dog>wolf') config.ranks = DOG_OVER_WOLF_RANKS;
   const board = createBoard(box, { ...JUNGLE, ...config });
   drawn.push(board);
   const pieces = board.element.querySelector('.dsq-pieces');

@@ -3,7 +3,7 @@
 // Hints and the threat view live in game_assist.js, accessible mode in game_access.js.
 
 import { createBoard } from '../../board/board.js';
-import { ANIMAL_LETTERS } from '../../games/jungle/pieces.js';
+import { ANIMAL_LETTERS, DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
 import { JUNGLE } from '../../games/jungle/index.js';
 import { t, currentLang, moveText, moveNumber } from '../shell/i18n.js';
 import { api, ensurePlayer, rejectedText } from '../shell/api.js';
@@ -378,7 +378,7 @@ export class GameView {
       lang: currentLang(), wolfName: this.wolfName(),
       hint: this.hintTool.boardHint(), threats: this.threatView.boardThreats(), announceMoves: !this.access.on,
     };
-    if (g.rules?.ranks === 'dog>wolf') config.ranks = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
+    if (g.rules?.ranks === 'dog>wolf') config.ranks = DOG_OVER_WOLF_RANKS;
     if (!this.board) {
       this.board = createBoard(this.el.board, { ...JUNGLE, ...config, events: { move: (from, to) => this.send('move', { move: from + to }) } });
     } else {

@@ -5,6 +5,7 @@
 
 import { createBoard } from '../../board/board.js';
 import { JUNGLE } from '../../games/jungle/index.js';
+import { DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
 import { t, currentLang, moveText, moveNumber, playerName as shownName } from '../shell/i18n.js';
 import { api, apiError } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
@@ -17,7 +18,6 @@ import { ReplayTablebase } from './tablebase_view.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MOVETIME = 0.3; // seconds per position: a 60-ply game is assessed in about 20 s
 const BUSY_RETRIES = 5; // answers "too many requests" / "engine busy" in a row before giving up
-const DOG_OVER_WOLF = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
 const RESULT_WORDS = { '1-0': 'replay.result.red', '0-1': 'replay.result.blue', '1/2-1/2': 'replay.result.draw' };
 
 // The analyses of the last replay shown survive a language switch or a look at another page.
@@ -371,7 +371,7 @@ class ReplayView {
       hint: best ? [best.slice(0, 2), best.slice(2, 4)] : null,
       lang: currentLang(), wolfName: rules.wolf_name === 'fox' ? 'fox' : 'wolf',
     };
-    if (rules.ranks === 'dog>wolf') config.ranks = DOG_OVER_WOLF;
+    if (rules.ranks === 'dog>wolf') config.ranks = DOG_OVER_WOLF_RANKS;
     if (!this.board) this.board = createBoard(this.el.board, { ...JUNGLE, ...config });
     else this.board.set(config);
     this.el.board.dataset.ply = String(this.ply);

@@ -6,6 +6,7 @@
 
 import { createBoard } from '../../board/board.js';
 import { JUNGLE } from '../../games/jungle/index.js';
+import { DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
 import { t, currentLang, moveText } from '../shell/i18n.js';
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
@@ -13,13 +14,12 @@ import * as G from './evalgraph.js';
 
 /** A grade's mark in the move list and on the graph. */
 export const GRADE_MARKS = Object.freeze({ inaccuracy: '?!', mistake: '?', blunder: '??' });
-const DOG_OVER_WOLF = { elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 };
 const CHECK_MOVETIME = 0.3;
 
 /** The board options a position of this replay needs (names and ranks of the rule set). */
 function boardOptions(rules) {
   const options = { lang: currentLang(), wolfName: rules?.wolf_name === 'fox' ? 'fox' : 'wolf' };
-  if (rules?.ranks === 'dog>wolf') options.ranks = DOG_OVER_WOLF;
+  if (rules?.ranks === 'dog>wolf') options.ranks = DOG_OVER_WOLF_RANKS;
   return options;
 }
 

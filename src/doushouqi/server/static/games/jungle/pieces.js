@@ -22,6 +22,9 @@ export const DEFAULT_RANKS = Object.freeze({
   elephant: 8, lion: 7, tiger: 6, leopard: 5, wolf: 4, dog: 3, cat: 2, rat: 1,
 });
 
+/** The ranks of rule sets where the dog outranks the wolf (`ranks: 'dog>wolf'`, docs/rules.md 6). */
+export const DOG_OVER_WOLF_RANKS = Object.freeze({ elephant: 8, lion: 7, tiger: 6, leopard: 5, dog: 4, wolf: 3, cat: 2, rat: 1 });
+
 export const START_PLACEMENT = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
 
 export const CHINESE_NAMES = Object.freeze({
