@@ -46,7 +46,7 @@ def get(context: BrowserContext, url: str) -> tuple[str, bytes]:
 
 def app_css_background() -> str:
     """The light theme's page colour (--bg) in app.css, which the splash screen should match."""
-    found = re.search(r"--bg:\s*(#[0-9a-f]{6})", (STATIC / "app/app.css").read_text())
+    found = re.search(r"--bg:\s*(#[0-9a-f]{6})", (STATIC / "app/shell/app.css").read_text())
     assert found is not None
     return found[1]
 

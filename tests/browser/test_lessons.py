@@ -1,7 +1,7 @@
-"""The learn pages (static/app/lessons.js) in a real browser: the list, lessons played by
+"""The learn pages (static/app/learn/lessons.js) in a real browser: the list, lessons played by
 clicking moves, a wrong move's hint and retry, and the completion ticks kept across a reload.
 
-The server judges every move (POST /api/position); lesson-data.js is checked against the rules
+The server judges every move (POST /api/position); lesson_data.js is checked against the rules
 library in tests/server/static/test_lesson_data.py.
 """
 

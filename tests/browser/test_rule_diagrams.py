@@ -1,4 +1,4 @@
-"""The rules page's diagram boards (static/app/rule_diagrams.js) in a real browser: each rule
+"""The rules page's diagram boards (static/app/learn/rule_diagrams.js) in a real browser: each rule
 set's own diagrams with their captions in Chinese and English, sizes that fit a phone (two to
 three to a screen height, at most 60 % of its width) and stand beside the text on a desktop,
 and boards that a tap leaves alone.

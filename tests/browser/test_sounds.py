@@ -53,7 +53,7 @@ def recording(client: Client) -> Page:
 def sounds(page: Page) -> dict[str, list[float]]:
     """Every sound's note frequencies, as the page's sounds.js has them."""
     table: dict[str, list[dict[str, Any]]] = page.evaluate(
-        "import('/app/sounds.js').then((m) => m.SOUNDS)"
+        "import('/app/shell/sounds.js').then((m) => m.SOUNDS)"
     )
     return {name: [note["freq"] for note in notes] for name, notes in table.items()}
 

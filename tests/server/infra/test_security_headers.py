@@ -32,7 +32,7 @@ def assert_secured(response: httpx.Response, policy: str = APP_POLICY) -> None:
     [
         ("/", 200, "text/html"),
         ("/app/main.js", 200, "javascript"),
-        ("/app/app.css", 200, "text/css"),
+        ("/app/shell/app.css", 200, "text/css"),
         ("/api/rules", 200, "application/json"),
         ("/openapi.json", 200, "application/json"),
         ("/no-such-page", 404, ""),

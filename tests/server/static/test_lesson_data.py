@@ -1,4 +1,4 @@
-"""The web client's lessons (static/app/lesson-data.js) against the rules library.
+"""The web client's lessons (static/games/jungle/lesson_data.js) against the rules library.
 
 The browser never judges a move itself: it asks the server. These tests make sure that the
 lessons it shows are sound under the lesson rule set: every position parses with Red to move,
@@ -30,8 +30,8 @@ SQUARE = re.compile(r"^[a-g][1-9]$")
 
 
 def load_lessons() -> dict[str, Any]:
-    """The JSON object after ``export default`` in lesson-data.js."""
-    source = (STATIC / "app" / "lesson-data.js").read_text(encoding="utf-8")
+    """The JSON object after ``export default`` in lesson_data.js."""
+    source = (STATIC / "games" / "jungle" / "lesson_data.js").read_text(encoding="utf-8")
     body = source.split("\nexport default ", 1)[1].strip()
     data: dict[str, Any] = json.loads(body.removesuffix(";"))
     return data

@@ -1,4 +1,4 @@
-"""The rules page's diagrams (static/app/rule_diagram_data.js) against the rules library.
+"""The rules page's diagrams (static/games/jungle/rule_diagram_data.js) against the rules library.
 
 Every diagram shows a rule on a position; its caption says what the arrows show. These tests
 make sure that the picture tells the truth under every rule set it is shown for: each position
@@ -40,7 +40,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
 
 def load_data() -> dict[str, Any]:
     """The JSON object after ``export default`` in rule_diagram_data.js."""
-    source = (STATIC / "app" / "rule_diagram_data.js").read_text(encoding="utf-8")
+    source = (STATIC / "games" / "jungle" / "rule_diagram_data.js").read_text(encoding="utf-8")
     body = source.split("\nexport default ", 1)[1].strip()
     data: dict[str, Any] = json.loads(body.removesuffix(";"))
     return data

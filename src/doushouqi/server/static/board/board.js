@@ -1,18 +1,30 @@
-// The Jungle (斗兽棋) board component: a rules-free 7 × 9 board for the browser, in the spirit
-// of chessground. It is told the position and the legal destinations and reports the moves
-// the user makes; it never decides what is legal. The logic lives in state.js (pure, tested
-// under Node); this file only turns that state into DOM and DOM events into state changes.
-// Include board.css on the page; nothing else is fetched (pieces and terrain are inline SVG).
+// The board component: a rules-free board for the browser, in the spirit of chessground. It is
+// told the position and the legal destinations and reports the moves the user makes; it never
+// decides what is legal. Nor does it know a game: the caller gives it a `geometry` (the grid,
+// its special squares and their looks: board/geometry.js) and a `pieceSet` (letters, pictures
+// and names of the pieces). Jungle's (斗兽棋, 7 × 9) are in games/jungle/. The logic lives in
+// state.js (pure, tested under Node); this file only turns that state into DOM and DOM events
+// into state changes. Include board.css on the page, and the game's stylesheets (Jungle's:
+// games/jungle/geometry.css and pieces.css); nothing else is fetched (all is inline SVG).
 //
-//   import { createBoard } from '/board/board.js';
+//   import { createBoard } from '../board/board.js';
+//   import { JUNGLE } from '../games/jungle/index.js';   // {geometry, pieceSet}
 //   const board = createBoard(document.querySelector('#board'), {
+//     ...JUNGLE,
 //     position: 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L',
 //     movableColor: 'red', dests: { g3: ['g4', 'f3', 'g2'] },
 //     events: { move: (from, to) => socket.send(...) },
 //   });
 //
-// Config (all optional; the same keys work in board.set):
-//   position      placement (docs/rules.md 7a) or a whole position string; default: the start
+// Config (geometry and pieceSet are required and fixed; the rest is optional, and the same keys
+// work in board.set):
+//   geometry      the squares (gridGeometry in geometry.js): files × ranks, the classes, words
+//                 and art of special squares (water, traps, dens), regions drawn as one (lakes)
+//   pieceSet      the pieces: {start, letters, fromLetter(ch), letterOf(piece), kindOf(piece),
+//                 svg(piece, look), name(piece, look, {capital}), details(piece, look), options};
+//                 `look` is {lang, ...the piece set's options}. Jungle's: games/jungle/pieces.js
+//   position      placement (docs/rules.md 7a) or a whole position string; default: the piece
+//                 set's start
 //   orientation   'red' (Red at the bottom, default) | 'blue'
 //   turnColor     'red' | 'blue'
 //   movableColor  'red' | 'blue' | 'both' | null (default: nothing can be moved)
@@ -23,13 +35,13 @@
 //   threats       squares to mark (pieces the opponent could capture, attackers of a den)
 //   selected      square of a movable piece to select, or null
 //   lang          'zh' (default) | 'zh-Hant' | 'en': words of the labels and announcements
-//                 (and the characters on the pieces: 'zh-Hant' shows 貓 獅 in traditional script)
-//   wolfName      'wolf' (狼, default) | 'fox' (狐)
-//   ranks         {animal: number} shown on the pieces; default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1
+//                 (and what the piece set draws: Jungle's 'zh-Hant' shows 貓 獅 in traditional script)
 //   animation     {enabled: true, duration: 220} (ms; off under prefers-reduced-motion)
 //   announceMoves true (default) | false: whether the live region reads out moves (a host
 //                 that announces moves itself turns this off so that nothing is read twice)
 //   events        {move(from, to), select(square | null)}
+//   …and the piece set's options; Jungle's: wolfName 'wolf' (狼, default) | 'fox' (狐), and
+//   ranks {animal: number} shown on the pieces (default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1).
 // Unknown keys and bad values throw TypeError; a malformed position throws PlacementError.
 //
 // API: set(partial), move(from, to), setPosition(placement, lastMove?), toggleOrientation(),
@@ -38,27 +50,10 @@
 // (set / setPosition), which corrects the board if the server refused the move.
 
 import * as S from './state.js';
-import { pieceSvg } from './pieces.js';
 
 let instances = 0;
 
-const TERRAIN_WORDS = {
-  zh: { trap: '陷阱', den: '兽穴' }, 'zh-Hant': { trap: '陷阱', den: '獸穴' }, en: { trap: 'trap', den: 'den' },
-};
 const HTML_LANG = { zh: 'zh-CN', 'zh-Hant': 'zh-Hant', en: 'en' };
-
-// The den: a cave mouth in a rock, drawn once per den square.
-const DEN_ICON = '<svg class="sq-icon" viewBox="0 0 40 40" aria-hidden="true" focusable="false">'
-  + '<path class="den-rock" d="M3 35C3 20 9 8 20 8S37 20 37 35Z"/>'
-  + '<path class="den-mouth" d="M11 35C11 25 14.5 18 20 18S29 25 29 35Z"/>'
-  + '<path class="den-grass" d="M2 35.5H38"/></svg>';
-
-// Ripples on a lake (2 × 3 squares, drawn as one region).
-const LAKE_ART = '<svg class="dsq-lake-art" viewBox="0 0 200 300" aria-hidden="true" focusable="false">'
-  + [[28, 42], [112, 78], [40, 128], [118, 170], [30, 222], [108, 258]]
-    .map(([x, y]) => `<path d="M${x} ${y}q9 -7 18 0t18 0t18 0"/><path d="M${x + 12} ${y + 12}q9 -7 18 0t18 0" class="thin"/>`)
-    .join('')
-  + '</svg>';
 
 function px(n) {
   return `${n}px`;
@@ -74,6 +69,7 @@ export function createBoard(element, config = {}) {
   const id = `dsq${++instances}`;
   let events = config.events ?? {};
   let state = S.createState(config);
+  const { geometry, pieceSet } = state;
   const doc = element.ownerDocument;
   const win = doc.defaultView;
   const reducedMotion = win?.matchMedia ? win.matchMedia('(prefers-reduced-motion: reduce)') : null;
@@ -89,7 +85,7 @@ export function createBoard(element, config = {}) {
         <div class="dsq-squares" role="group" aria-describedby="${id}-help"></div>
         <div class="dsq-pieces" aria-hidden="true"></div>
         <div class="dsq-overlay" aria-hidden="true"><div class="dsq-cursor" hidden></div>
-          <svg class="dsq-arrows" viewBox="0 0 700 900" focusable="false" hidden>
+          <svg class="dsq-arrows" viewBox="0 0 ${geometry.numFiles * 100} ${geometry.numRanks * 100}" focusable="false" hidden>
             <line class="dsq-arrow-shaft"/><polygon class="dsq-arrow-head"/></svg></div>
       </div>
       <div class="dsq-coords dsq-ranks dsq-right" aria-hidden="true"></div>
@@ -105,23 +101,25 @@ export function createBoard(element, config = {}) {
   const liveEl = root.querySelector('[aria-live]');
   const coordEls = [...root.querySelectorAll('.dsq-coords')];
 
-  const lakeEls = S.LAKES.map(() => {
-    const lake = doc.createElement('div');
-    lake.className = 'dsq-lake';
-    lake.setAttribute('aria-hidden', 'true');
-    lake.innerHTML = LAKE_ART;
-    squaresEl.appendChild(lake);
-    return lake;
+  // The grid's size is the geometry's: board.css lays the squares, pieces and edges out by it.
+  root.style.setProperty('--dsq-files', String(geometry.numFiles));
+  root.style.setProperty('--dsq-ranks', String(geometry.numRanks));
+
+  // Regions drawn as one under their squares (Jungle's lakes).
+  const regionEls = geometry.regions.map((region) => {
+    const el = doc.createElement('div');
+    el.className = region.className;
+    el.setAttribute('aria-hidden', 'true');
+    el.innerHTML = region.html ?? '';
+    squaresEl.appendChild(el);
+    return el;
   });
 
   const squareEls = new Map();
-  for (const sq of S.SQUARES) {
+  for (const sq of geometry.squares) {
     const el = doc.createElement('div');
     el.setAttribute('role', 'button');
     el.dataset.square = sq;
-    const { kind } = S.terrainOf(sq);
-    if (kind === 'den') el.innerHTML = `<span class="sq-deco" aria-hidden="true">${DEN_ICON}<span class="sq-word"></span></span>`;
-    if (kind === 'trap') el.innerHTML = '<span class="sq-deco" aria-hidden="true"><span class="sq-word"></span></span>';
     squareEls.set(sq, el);
   }
 
@@ -139,16 +137,16 @@ export function createBoard(element, config = {}) {
     timers.add(t);
   };
   const animationMs = () => (state.animation.enabled && !reducedMotion?.matches ? state.animation.duration : 0);
-  const pieceLook = () => `${state.wolfName}|${state.lang}|${S.ANIMALS.map((a) => state.ranks[a]).join(',')}`;
+  const pieceLook = () => JSON.stringify(S.pieceLook(state));
 
   function placePiece(el, square) {
-    const { col, row } = S.toScreen(square, state.orientation);
+    const { col, row } = geometry.toScreen(square, state.orientation);
     el.style.transform = `translate(${col * 100}%, ${row * 100}%)`;
   }
 
   function drawPiece(el, piece) {
-    el.className = `dsq-piece ${piece.color} ${piece.animal}`;
-    el.innerHTML = pieceSvg(piece, { rank: state.ranks[piece.animal], wolfName: state.wolfName, lang: state.lang });
+    el.className = `dsq-piece ${piece.color} ${pieceSet.kindOf(piece)}`;
+    el.innerHTML = pieceSet.svg(piece, S.pieceLook(state));
   }
 
   function newPiece(piece, square) {
@@ -176,7 +174,7 @@ export function createBoard(element, config = {}) {
 
   /** Bring the piece elements from one position to the next, animating when `ms` > 0. */
   function syncPieces(before, after, hint, ms) {
-    const diff = S.diffPieces(before, after, hint);
+    const diff = S.diffPieces(geometry, before, after, hint);
     for (const sq of diff.removed) {
       const el = pieceEls.get(sq);
       pieceEls.delete(sq);
@@ -214,19 +212,19 @@ export function createBoard(element, config = {}) {
     const { orientation } = state;
     root.dataset.orientation = orientation;
     // DOM order follows the drawn order, so that reading order matches what is seen.
-    for (let row = 0; row < S.NUM_RANKS; row++) {
-      for (let col = 0; col < S.NUM_FILES; col++) {
-        const el = squareEls.get(S.fromScreen(col, row, orientation));
+    for (let row = 0; row < geometry.numRanks; row++) {
+      for (let col = 0; col < geometry.numFiles; col++) {
+        const el = squareEls.get(geometry.fromScreen(col, row, orientation));
         el.style.gridColumn = String(col + 1);
         el.style.gridRow = String(row + 1);
         squaresEl.appendChild(el);
       }
     }
-    lakeEls.forEach((lake, i) => {
-      const a = S.lakeArea(i, orientation);
-      lake.style.gridArea = `${a.rowStart} / ${a.colStart} / ${a.rowEnd} / ${a.colEnd}`;
+    regionEls.forEach((region, i) => {
+      const a = geometry.regionArea(i, orientation);
+      region.style.gridArea = `${a.rowStart} / ${a.colStart} / ${a.rowEnd} / ${a.colEnd}`;
     });
-    const { files, ranks } = S.edgeLabels(orientation);
+    const { files, ranks } = geometry.edgeLabels(orientation);
     for (const el of coordEls) {
       const labels = el.classList.contains('dsq-files') ? files : ranks;
       el.innerHTML = labels.map((t) => `<span>${t}</span>`).join('');
@@ -240,13 +238,14 @@ export function createBoard(element, config = {}) {
   function render() {
     if (drawn.orientation !== state.orientation) layout();
     if (drawn.lang !== state.lang) {
-      const w = S.words(state.lang);
+      const w = S.words(state.lang, geometry);
       root.lang = HTML_LANG[state.lang];
       squaresEl.setAttribute('aria-label', w.boardLabel);
       helpEl.textContent = w.help;
+      // What the geometry draws in a square (Jungle's den and trap names) is in the language.
       for (const [sq, el] of squareEls) {
-        const word = el.querySelector('.sq-word');
-        if (word) word.textContent = TERRAIN_WORDS[state.lang][S.terrainOf(sq).kind];
+        const art = geometry.squareArt(sq, state.lang);
+        if (art || el.firstChild) el.innerHTML = art;
       }
     }
     if (drawn.pieceLook !== pieceLook()) {
@@ -271,7 +270,7 @@ export function createBoard(element, config = {}) {
   function drawArrow() {
     arrowEl.toggleAttribute('hidden', !state.hint); // an <svg> has no `hidden` property
     if (!state.hint) return;
-    const { shaft, head } = S.arrowGeometry(state.hint[0], state.hint[1], state.orientation);
+    const { shaft, head } = S.arrowGeometry(geometry, state.hint[0], state.hint[1], state.orientation);
     const line = arrowEl.querySelector('line');
     for (const [key, value] of Object.entries(shaft)) line.setAttribute(key, String(value));
     arrowEl.querySelector('polygon').setAttribute('points', head.map((p) => p.join(',')).join(' '));
@@ -282,7 +281,7 @@ export function createBoard(element, config = {}) {
     const show = Boolean(active && squaresEl.contains(active) && active.matches(':focus-visible') && !pointerInput);
     cursorEl.hidden = !show;
     if (show) {
-      const { col, row } = S.toScreen(active.dataset.square, state.orientation);
+      const { col, row } = geometry.toScreen(active.dataset.square, state.orientation);
       cursorEl.style.transform = `translate(${col * 100}%, ${row * 100}%)`;
     }
   }
@@ -316,7 +315,7 @@ export function createBoard(element, config = {}) {
   // ----- pointer: click-click and drag ------------------------------------------------------
   function squareAtEvent(e) {
     const rect = squaresEl.getBoundingClientRect();
-    return S.squareAtPoint(e.clientX - rect.left, e.clientY - rect.top, rect.width, rect.height, state.orientation);
+    return geometry.squareAtPoint(e.clientX - rect.left, e.clientY - rect.top, rect.width, rect.height, state.orientation);
   }
 
   function markDragOver(square) {
@@ -377,8 +376,8 @@ export function createBoard(element, config = {}) {
     e.preventDefault();
     const rect = squaresEl.getBoundingClientRect();
     if (drag.el) {
-      const w = rect.width / S.NUM_FILES;
-      const h = rect.height / S.NUM_RANKS;
+      const w = rect.width / geometry.numFiles;
+      const h = rect.height / geometry.numRanks;
       setDuration(drag.el, 0);
       drag.el.style.transform = `translate(${px(e.clientX - rect.left - w / 2)}, ${px(e.clientY - rect.top - h / 2)})`;
     }
@@ -450,7 +449,7 @@ export function createBoard(element, config = {}) {
   function arrivalText(before, after) {
     if (!after.lastMove) return '';
     const sameMove = before.lastMove && before.lastMove[0] === after.lastMove[0] && before.lastMove[1] === after.lastMove[1];
-    if (sameMove || S.placementToString(before.pieces) === S.placementToString(after.pieces)) return '';
+    if (sameMove || S.placementToString(before.pieces, geometry, pieceSet) === S.placementToString(after.pieces, geometry, pieceSet)) return '';
     const [from, to] = after.lastMove;
     const piece = after.pieces.get(to);
     if (!piece) return '';
@@ -474,7 +473,7 @@ export function createBoard(element, config = {}) {
     },
     /** Play a move the server confirmed (animated). Returns false when `from` is empty. */
     move(from, to) {
-      if (!S.isSquare(from) || !S.isSquare(to)) throw new TypeError(`move: not squares: ${from}, ${to}`);
+      if (!geometry.isSquare(from) || !geometry.isSquare(to)) throw new TypeError(`move: not squares: ${from}, ${to}`);
       const piece = state.pieces.get(from);
       if (!piece) return false;
       cancelDrag();
@@ -496,7 +495,7 @@ export function createBoard(element, config = {}) {
     /** A snapshot of the state (plain values; changing it changes nothing). */
     getState() {
       return {
-        position: S.placementToString(state.pieces),
+        position: S.placementToString(state.pieces, geometry, pieceSet),
         orientation: state.orientation,
         turnColor: state.turnColor,
         movableColor: state.movableColor,
@@ -507,8 +506,7 @@ export function createBoard(element, config = {}) {
         selected: state.selected,
         focus: state.focus,
         lang: state.lang,
-        wolfName: state.wolfName,
-        ranks: { ...state.ranks },
+        ...structuredClone(Object.fromEntries(S.pieceOptionKeys(state).map((k) => [k, state[k]]))),
         animation: { ...state.animation },
         announceMoves: state.announceMoves,
       };

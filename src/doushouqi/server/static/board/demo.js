@@ -2,6 +2,7 @@
 // for its options (kept out of demo.html: the server's CSP allows no inline script).
 
 import { createBoard } from './board.js';
+import { JUNGLE } from '../games/jungle/index.js';
 
 const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
 // Red's 24 legal moves in the start position.
@@ -26,6 +27,7 @@ const note = (text) => { log.textContent = `${text}\n${log.textContent}`.slice(0
 const params = new URLSearchParams(location.search);
 
 const board = createBoard(document.querySelector('#board'), {
+  ...JUNGLE, // the demo shows the component with Jungle's board and pieces
   position: START,
   orientation: params.get('orientation') === 'blue' ? 'blue' : 'red',
   lang: params.get('lang') === 'en' ? 'en' : 'zh',

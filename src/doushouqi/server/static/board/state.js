@@ -1,120 +1,13 @@
-// Pure state logic of the Jungle (斗兽棋) board component: geometry, placements, what a click,
-// a drag or a key does, and which classes and labels each square gets. No DOM here, so that
-// all of it runs (and is tested) under plain Node. The board knows no rules: the legal
-// destinations (`dests`) are given to it.
+// Pure state logic of the board component: placements, what a click, a drag or a key does, and
+// which classes and labels each square gets. No DOM here, so that all of it runs (and is
+// tested) under plain Node. The board knows no rules: the legal destinations (`dests`) are given
+// to it. Nor does it know a game: the squares come from the `geometry` (board/geometry.js) and
+// the pieces, their letters, pictures and names from the `pieceSet` (games/jungle/ has Jungle's).
 //
 // A state is a plain frozen-by-convention object; every function returns a new state and
 // never mutates its argument.
 
-export const FILES = Object.freeze(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
-export const NUM_FILES = 7;
-export const NUM_RANKS = 9;
 export const COLORS = Object.freeze(['red', 'blue']);
-
-/** All 63 square names, a1 b1 … g1 a2 … g9. */
-export const SQUARES = Object.freeze(
-  Array.from({ length: NUM_FILES * NUM_RANKS }, (_, i) => FILES[i % NUM_FILES] + (Math.floor(i / NUM_FILES) + 1)),
-);
-
-/** Animals in rank order of the default (WANGO) rule set, with their notation letters. */
-export const ANIMALS = Object.freeze(['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant']);
-export const ANIMAL_LETTERS = Object.freeze({
-  r: 'rat', c: 'cat', d: 'dog', w: 'wolf', p: 'leopard', t: 'tiger', l: 'lion', e: 'elephant',
-});
-const LETTER_OF = Object.freeze(Object.fromEntries(Object.entries(ANIMAL_LETTERS).map(([l, a]) => [a, l])));
-
-export const DEFAULT_RANKS = Object.freeze({
-  elephant: 8, lion: 7, tiger: 6, leopard: 5, wolf: 4, dog: 3, cat: 2, rat: 1,
-});
-
-export const WATER = Object.freeze(new Set(['b4', 'c4', 'b5', 'c5', 'b6', 'c6', 'e4', 'f4', 'e5', 'f5', 'e6', 'f6']));
-/** The two lakes as [lower-left, upper-right] corners (for drawing each as one region). */
-export const LAKES = Object.freeze([['b4', 'c6'], ['e4', 'f6']]);
-/** The three land bridges (三座桥) between and beside the lakes. */
-export const BRIDGES = Object.freeze(new Set(['a4', 'a5', 'a6', 'd4', 'd5', 'd6', 'g4', 'g5', 'g6']));
-export const TRAPS = Object.freeze({ red: Object.freeze(['c1', 'e1', 'd2']), blue: Object.freeze(['c9', 'e9', 'd8']) });
-export const DENS = Object.freeze({ red: 'd1', blue: 'd9' });
-
-export const START_PLACEMENT = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
-
-// ---------------------------------------------------------------------------------------------
-// Squares and geometry
-
-export function isSquare(name) {
-  return typeof name === 'string' && /^[a-g][1-9]$/.test(name);
-}
-
-/** File and rank of a square as 0-based numbers: a1 → {file: 0, rank: 0}. */
-export function squareCoords(name) {
-  if (!isSquare(name)) throw new RangeError(`not a square: ${JSON.stringify(name)} (expected a1 … g9)`);
-  return { file: name.charCodeAt(0) - 97, rank: name.charCodeAt(1) - 49 };
-}
-
-export function squareName(file, rank) {
-  if (file < 0 || file >= NUM_FILES || rank < 0 || rank >= NUM_RANKS) return null;
-  return FILES[file] + (rank + 1);
-}
-
-/** Where a square is drawn: 0-based column from the left and row from the top. */
-export function toScreen(name, orientation = 'red') {
-  const { file, rank } = squareCoords(name);
-  return orientation === 'blue'
-    ? { col: NUM_FILES - 1 - file, row: rank }
-    : { col: file, row: NUM_RANKS - 1 - rank };
-}
-
-/** The square drawn at a column and row (0-based, from the top left), or null off the board. */
-export function fromScreen(col, row, orientation = 'red') {
-  if (!Number.isInteger(col) || !Number.isInteger(row)) return null;
-  if (col < 0 || col >= NUM_FILES || row < 0 || row >= NUM_RANKS) return null;
-  return orientation === 'blue'
-    ? squareName(NUM_FILES - 1 - col, row)
-    : squareName(col, NUM_RANKS - 1 - row);
-}
-
-/** The square under a point given relative to the board's top left corner, or null. */
-export function squareAtPoint(x, y, width, height, orientation = 'red') {
-  if (!(width > 0 && height > 0) || x < 0 || y < 0 || x >= width || y >= height) return null;
-  return fromScreen(Math.floor((x / width) * NUM_FILES), Math.floor((y / height) * NUM_RANKS), orientation);
-}
-
-/** Files left to right and ranks top to bottom, as drawn on the board's edges. */
-export function edgeLabels(orientation = 'red') {
-  const files = [...FILES];
-  const ranks = Array.from({ length: NUM_RANKS }, (_, i) => String(NUM_RANKS - i));
-  return orientation === 'blue' ? { files: files.reverse(), ranks: ranks.reverse() } : { files, ranks };
-}
-
-/** Terrain of a square: {kind: 'land'|'water'|'bridge'|'trap'|'den', side: 'red'|'blue'|null}. */
-export function terrainOf(name) {
-  squareCoords(name); // validates
-  if (WATER.has(name)) return { kind: 'water', side: null };
-  if (BRIDGES.has(name)) return { kind: 'bridge', side: null };
-  for (const side of COLORS) {
-    if (DENS[side] === name) return { kind: 'den', side };
-    if (TRAPS[side].includes(name)) return { kind: 'trap', side };
-  }
-  return { kind: 'land', side: null };
-}
-
-/** The lake a water square belongs to (0 or 1), or -1. */
-export function lakeOf(name) {
-  if (!WATER.has(name)) return -1;
-  return squareCoords(name).file < 3 ? 0 : 1;
-}
-
-/** The grid area (1-based CSS grid lines) covered by a lake in the given orientation. */
-export function lakeArea(index, orientation = 'red') {
-  const corners = LAKES[index].map((sq) => toScreen(sq, orientation));
-  const cols = corners.map((c) => c.col);
-  const rows = corners.map((c) => c.row);
-  return {
-    colStart: Math.min(...cols) + 1,
-    colEnd: Math.max(...cols) + 2,
-    rowStart: Math.min(...rows) + 1,
-    rowEnd: Math.max(...rows) + 2,
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Placements (the first field of the position string, docs/rules.md 7a)
@@ -128,25 +21,29 @@ export class PlacementError extends Error {
 }
 
 /**
- * Parse a placement such as `l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L` into a Map from square
- * to {color, animal}. A full position string is accepted too (the fields after the first space
- * are ignored). Throws PlacementError explaining what is wrong.
+ * Parse a placement such as `l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L` (Jungle's start) into a
+ * Map from square to piece: one row per rank from the top, a digit for that many empty squares,
+ * a piece set's letter for a piece (upper case Red, lower case Blue). A full position string is
+ * accepted too (the fields after the first space are ignored). Throws PlacementError
+ * explaining what is wrong.
  */
-export function parsePlacement(text) {
+export function parsePlacement(text, geometry, pieceSet) {
+  const { numFiles, numRanks } = geometry;
   if (typeof text !== 'string') {
     throw new PlacementError(`placement must be a string, got ${text === null ? 'null' : typeof text}`, text);
   }
   const placement = text.trim().split(/\s+/)[0];
   if (placement === '') throw new PlacementError('placement is empty', text);
   const rows = placement.split('/');
-  if (rows.length !== NUM_RANKS) {
+  if (rows.length !== numRanks) {
     throw new PlacementError(
-      `placement must have ${NUM_RANKS} rows separated by "/", got ${rows.length}: ${JSON.stringify(placement)}`, text,
+      `placement must have ${numRanks} rows separated by "/", got ${rows.length}: ${JSON.stringify(placement)}`, text,
     );
   }
+  const letters = pieceSet.letters;
   const pieces = new Map();
   rows.forEach((row, i) => {
-    const rank = NUM_RANKS - 1 - i;
+    const rank = numRanks - 1 - i;
     const rowName = `row ${i + 1} (rank ${rank + 1})`;
     if (row === '') throw new PlacementError(`${rowName} is empty`, text);
     let file = 0;
@@ -157,42 +54,41 @@ export function parsePlacement(text) {
         file += Number(ch);
         previousDigit = true;
       } else {
-        const animal = ANIMAL_LETTERS[ch.toLowerCase()];
-        if (!animal) {
+        const piece = pieceSet.fromLetter(ch);
+        if (!piece) {
           throw new PlacementError(
-            `${rowName} has an unknown piece letter ${JSON.stringify(ch)} (expected one of RCDWPTLE / rcdwptle or a digit 1-7)`, text,
+            `${rowName} has an unknown piece letter ${JSON.stringify(ch)} (expected one of ${letters.toUpperCase()} / ${letters} or a digit 1-${Math.min(numFiles, 9)})`, text,
           );
         }
-        if (file >= NUM_FILES) throw new PlacementError(`${rowName} is longer than ${NUM_FILES} squares: ${JSON.stringify(row)}`, text);
-        pieces.set(squareName(file, rank), { color: ch === ch.toUpperCase() ? 'red' : 'blue', animal });
+        if (file >= numFiles) throw new PlacementError(`${rowName} is longer than ${numFiles} squares: ${JSON.stringify(row)}`, text);
+        pieces.set(geometry.name(file, rank), piece);
         file += 1;
         previousDigit = false;
       }
-      if (file > NUM_FILES) throw new PlacementError(`${rowName} is longer than ${NUM_FILES} squares: ${JSON.stringify(row)}`, text);
+      if (file > numFiles) throw new PlacementError(`${rowName} is longer than ${numFiles} squares: ${JSON.stringify(row)}`, text);
     }
-    if (file !== NUM_FILES) {
-      throw new PlacementError(`${rowName} covers ${file} squares instead of ${NUM_FILES}: ${JSON.stringify(row)}`, text);
+    if (file !== numFiles) {
+      throw new PlacementError(`${rowName} covers ${file} squares instead of ${numFiles}: ${JSON.stringify(row)}`, text);
     }
   });
   return pieces;
 }
 
-/** The placement string of a Map from square to {color, animal}. */
-export function placementToString(pieces) {
+/** The placement string of a Map from square to piece. */
+export function placementToString(pieces, geometry, pieceSet) {
   const rows = [];
-  for (let rank = NUM_RANKS - 1; rank >= 0; rank--) {
+  for (let rank = geometry.numRanks - 1; rank >= 0; rank--) {
     let row = '';
     let empty = 0;
-    for (let file = 0; file < NUM_FILES; file++) {
-      const piece = pieces.get(squareName(file, rank));
+    for (let file = 0; file < geometry.numFiles; file++) {
+      const piece = pieces.get(geometry.name(file, rank));
       if (!piece) {
         empty += 1;
         continue;
       }
       if (empty) row += empty;
       empty = 0;
-      const letter = LETTER_OF[piece.animal];
-      row += piece.color === 'red' ? letter.toUpperCase() : letter;
+      row += pieceSet.letterOf(piece);
     }
     if (empty) row += empty;
     rows.push(row);
@@ -204,8 +100,8 @@ export function placementToString(pieces) {
 // Configuration → state
 
 const CONFIG_KEYS = new Set([
-  'position', 'orientation', 'turnColor', 'movableColor', 'dests', 'lastMove', 'hint', 'threats', 'selected',
-  'lang', 'wolfName', 'ranks', 'animation', 'announceMoves', 'events',
+  'geometry', 'pieceSet', 'position', 'orientation', 'turnColor', 'movableColor', 'dests', 'lastMove', 'hint', 'threats',
+  'selected', 'lang', 'animation', 'announceMoves', 'events',
 ]);
 
 function oneOf(key, value, allowed) {
@@ -216,40 +112,45 @@ function oneOf(key, value, allowed) {
 }
 
 /** Legal destinations as a Map from square to an array of squares (from a Map or an object). */
-export function normalizeDests(dests) {
+export function normalizeDests(dests, geometry) {
   const result = new Map();
   if (dests == null) return result;
   const entries = dests instanceof Map ? [...dests.entries()] : Object.entries(dests);
   for (const [from, tos] of entries) {
-    if (!isSquare(from)) throw new TypeError(`dests: not a square: ${JSON.stringify(from)}`);
+    if (!geometry.isSquare(from)) throw new TypeError(`dests: not a square: ${JSON.stringify(from)}`);
     const list = [...(tos ?? [])];
-    for (const to of list) if (!isSquare(to)) throw new TypeError(`dests[${from}]: not a square: ${JSON.stringify(to)}`);
+    for (const to of list) if (!geometry.isSquare(to)) throw new TypeError(`dests[${from}]: not a square: ${JSON.stringify(to)}`);
     if (list.length) result.set(from, list);
   }
   return result;
 }
 
-function normalizeMove(move, key) {
+function normalizeMove(move, key, geometry) {
   if (move == null) return null;
-  if (!Array.isArray(move) || move.length !== 2 || !move.every(isSquare)) {
+  if (!Array.isArray(move) || move.length !== 2 || !move.every(geometry.isSquare)) {
     throw new TypeError(`${key} must be [from, to] squares or null; got ${JSON.stringify(move)}`);
   }
   return [move[0], move[1]];
 }
 
-function normalizeRanks(ranks) {
-  const result = { ...DEFAULT_RANKS };
-  for (const [animal, rank] of Object.entries(ranks ?? {})) {
-    if (!ANIMALS.includes(animal)) throw new TypeError(`ranks: unknown animal ${JSON.stringify(animal)}`);
-    result[animal] = rank;
-  }
-  return result;
+/** The piece set's options (e.g. Jungle's wolfName and ranks): board options of their own. */
+export function pieceOptionKeys(state) {
+  return Object.keys(state.pieceSet.options ?? {});
 }
 
-/** A state with every field set to its default. */
-export function defaultState() {
-  return {
-    pieces: parsePlacement(START_PLACEMENT),
+/** What the pieces are drawn and named with: the language and the piece set's options. */
+export function pieceLook(state) {
+  const look = { lang: state.lang };
+  for (const key of pieceOptionKeys(state)) look[key] = state[key];
+  return look;
+}
+
+/** A state with every field set to its default, for a geometry and a piece set. */
+export function defaultState(geometry, pieceSet) {
+  const state = {
+    geometry,
+    pieceSet,
+    pieces: pieceSet.start ? parsePlacement(pieceSet.start, geometry, pieceSet) : new Map(),
     orientation: 'red',
     turnColor: 'red',
     movableColor: null,
@@ -258,49 +159,55 @@ export function defaultState() {
     hint: null,
     threats: new Set(),
     selected: null,
-    focus: 'a1',
+    focus: geometry.squares[0],
     lang: 'zh',
-    wolfName: 'wolf',
-    ranks: { ...DEFAULT_RANKS },
     animation: { enabled: true, duration: 220 },
     announceMoves: true,
   };
+  for (const [key, option] of Object.entries(pieceSet.options ?? {})) state[key] = option.read(option.initial);
+  return state;
 }
 
 /** Bottom-left square on screen: where keyboard focus starts. */
-export function homeSquare(orientation) {
-  return fromScreen(0, NUM_RANKS - 1, orientation);
+export function homeSquare(state, orientation = state.orientation) {
+  return state.geometry.fromScreen(0, state.geometry.numRanks - 1, orientation);
 }
 
 /**
  * A new state with a (partial) configuration applied. Unknown keys and bad values throw.
- * `events` is accepted and ignored here (the DOM layer keeps the callbacks).
+ * `events` is accepted and ignored here (the DOM layer keeps the callbacks). The geometry and
+ * the piece set are the board's for good: they may be given again, but not changed.
  */
 export function configure(state, config = {}) {
   const next = { ...state };
+  const pieceKeys = pieceOptionKeys(state);
   for (const key of Object.keys(config)) {
-    if (!CONFIG_KEYS.has(key)) throw new TypeError(`unknown board option ${JSON.stringify(key)}`);
+    if (!CONFIG_KEYS.has(key) && !pieceKeys.includes(key)) throw new TypeError(`unknown board option ${JSON.stringify(key)}`);
   }
-  if ('position' in config) next.pieces = parsePlacement(config.position);
+  for (const key of ['geometry', 'pieceSet']) {
+    if (key in config && config[key] !== state[key]) throw new TypeError(`${key} is given when the board is created and cannot change`);
+  }
+  const { geometry, pieceSet } = state;
+  const isSquare = geometry.isSquare;
+  if ('position' in config) next.pieces = parsePlacement(config.position, geometry, pieceSet);
   if ('orientation' in config) {
     next.orientation = oneOf('orientation', config.orientation, COLORS);
-    if (next.orientation !== state.orientation && state.focus === homeSquare(state.orientation)) {
-      next.focus = homeSquare(next.orientation);
+    if (next.orientation !== state.orientation && state.focus === homeSquare(state)) {
+      next.focus = homeSquare(state, next.orientation);
     }
   }
   if ('turnColor' in config) next.turnColor = oneOf('turnColor', config.turnColor, COLORS);
   if ('movableColor' in config) next.movableColor = oneOf('movableColor', config.movableColor ?? null, ['red', 'blue', 'both', null]);
-  if ('dests' in config) next.dests = normalizeDests(config.dests);
-  if ('lastMove' in config) next.lastMove = normalizeMove(config.lastMove, 'lastMove');
-  if ('hint' in config) next.hint = normalizeMove(config.hint, 'hint');
+  if ('dests' in config) next.dests = normalizeDests(config.dests, geometry);
+  if ('lastMove' in config) next.lastMove = normalizeMove(config.lastMove, 'lastMove', geometry);
+  if ('hint' in config) next.hint = normalizeMove(config.hint, 'hint', geometry);
   if ('threats' in config) {
     const threats = [...(config.threats ?? [])];
     for (const sq of threats) if (!isSquare(sq)) throw new TypeError(`threats: not a square: ${JSON.stringify(sq)}`);
     next.threats = new Set(threats);
   }
   if ('lang' in config) next.lang = oneOf('lang', config.lang, ['zh', 'zh-Hant', 'en']);
-  if ('wolfName' in config) next.wolfName = oneOf('wolfName', config.wolfName, ['wolf', 'fox']);
-  if ('ranks' in config) next.ranks = normalizeRanks(config.ranks);
+  for (const key of pieceKeys) if (key in config) next[key] = pieceSet.options[key].read(config[key]);
   if ('animation' in config) {
     const anim = config.animation ?? {};
     next.animation = {
@@ -319,10 +226,18 @@ export function configure(state, config = {}) {
   return next;
 }
 
+/** A new state: `config.geometry` and `config.pieceSet` are required, the rest as in configure. */
 export function createState(config = {}) {
-  const base = defaultState();
+  const { geometry, pieceSet } = config;
+  if (!geometry || typeof geometry.toScreen !== 'function') {
+    throw new TypeError('the board needs a geometry (board/geometry.js gridGeometry; Jungle\'s: games/jungle/)');
+  }
+  if (!pieceSet || typeof pieceSet.fromLetter !== 'function') {
+    throw new TypeError('the board needs a piece set (Jungle\'s: games/jungle/pieces.js JUNGLE_PIECES)');
+  }
+  const base = defaultState(geometry, pieceSet);
   const orientation = config.orientation ?? base.orientation;
-  return configure({ ...base, focus: homeSquare(orientation) }, config);
+  return configure({ ...base, focus: homeSquare(base, orientation) }, config);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -439,11 +354,11 @@ export function cancelSelection(state) {
 const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 /** The square reached from `square` by an arrow key, in screen directions; edges stop it. */
-export function focusStep(square, key, orientation = 'red') {
+export function focusStep(geometry, square, key, orientation = 'red') {
   const step = ARROWS[key];
   if (!step) return square;
-  const { col, row } = toScreen(square, orientation);
-  return fromScreen(col + step[0], row + step[1], orientation) ?? square;
+  const { col, row } = geometry.toScreen(square, orientation);
+  return geometry.fromScreen(col + step[0], row + step[1], orientation) ?? square;
 }
 
 /**
@@ -452,11 +367,12 @@ export function focusStep(square, key, orientation = 'red') {
  */
 export function keyDown(state, key) {
   if (key in ARROWS) {
-    return { state: { ...state, focus: focusStep(state.focus, key, state.orientation) }, action: NONE, handled: true };
+    return { state: { ...state, focus: focusStep(state.geometry, state.focus, key, state.orientation) }, action: NONE, handled: true };
   }
   if (key === 'Home' || key === 'End') {
-    const { row } = toScreen(state.focus, state.orientation);
-    const focus = fromScreen(key === 'Home' ? 0 : NUM_FILES - 1, row, state.orientation);
+    const { geometry } = state;
+    const { row } = geometry.toScreen(state.focus, state.orientation);
+    const focus = geometry.fromScreen(key === 'Home' ? 0 : geometry.numFiles - 1, row, state.orientation);
     return { state: { ...state, focus }, action: NONE, handled: true };
   }
   if (key === 'Enter' || key === ' ' || key === 'Spacebar') {
@@ -472,15 +388,9 @@ export function keyDown(state, key) {
 // ---------------------------------------------------------------------------------------------
 // Classes and words
 
-/** The CSS classes of a square, in a stable order. */
+/** The CSS classes of a square, in a stable order: the geometry's (its kind) before the marks. */
 export function squareClasses(state, square) {
-  const { kind, side } = terrainOf(square);
-  const classes = ['sq', kind];
-  if (side) classes.push(`side-${side}`);
-  if (kind === 'land' || kind === 'trap') {
-    const { file, rank } = squareCoords(square);
-    classes.push((file + rank) % 2 === 0 ? 'dark' : 'light');
-  }
+  const classes = ['sq', ...state.geometry.squareClasses(square)];
   const piece = state.pieces.get(square);
   if (piece) classes.push('occupied', `piece-${piece.color}`);
   if (isMovable(state, square)) classes.push('movable');
@@ -493,26 +403,19 @@ export function squareClasses(state, square) {
   return classes;
 }
 
+// The board's own words; what squares and pieces are called comes from the geometry and the
+// piece set.
 const WORDS = {
   en: {
-    color: { red: 'red', blue: 'blue' },
-    Color: { red: 'Red', blue: 'Blue' },
-    animal: { rat: 'rat', cat: 'cat', dog: 'dog', wolf: 'wolf', fox: 'fox', leopard: 'leopard', tiger: 'tiger', lion: 'lion', elephant: 'elephant' },
-    water: 'water', bridge: 'bridge', trap: (s) => `${s} trap`, den: (s) => `${s} den`,
-    empty: 'empty', sep: ', ', strength: (n) => `strength ${n}`,
+    empty: 'empty', sep: ', ',
     selected: 'selected', dest: 'legal move', capture: 'capture', lastMove: 'last move', threat: 'threatened',
     hintFrom: 'hint: move from here', hintTo: 'hint: move here',
-    boardLabel: 'Jungle board',
     help: 'Arrow keys move between squares, Enter or Space selects a piece and moves it, Escape cancels.',
   },
   zh: {
-    color: { red: '红方', blue: '蓝方' },
-    Color: { red: '红方', blue: '蓝方' },
-    water: '小河', bridge: '桥', trap: (s) => `${s}陷阱`, den: (s) => `${s}兽穴`,
-    empty: '空', sep: '，', strength: (n) => `战力${n}`,
+    empty: '空', sep: '，',
     selected: '已选中', dest: '可走', capture: '可吃', lastMove: '上一步', threat: '受威胁',
     hintFrom: '提示：走这只', hintTo: '提示：走到这里',
-    boardLabel: '斗兽棋棋盘',
     help: '方向键移动光标，回车或空格键选子、走子，Esc 取消选择。',
     hint: (name, from, to) => `提示：${name} ${from} 走到 ${to}`, takes: (name) => `，吃掉${name}`,
     picked: (name, sq) => `已选中${name} ${sq}。`, moves: (list) => `可走：${list.join('、')}。`,
@@ -521,13 +424,9 @@ const WORDS = {
   },
   // Traditional Chinese (Taiwan, Hong Kong, Macau): the same sentences in traditional characters.
   'zh-Hant': {
-    color: { red: '紅方', blue: '藍方' },
-    Color: { red: '紅方', blue: '藍方' },
-    water: '小河', bridge: '橋', trap: (s) => `${s}陷阱`, den: (s) => `${s}獸穴`,
-    empty: '空', sep: '，', strength: (n) => `戰力${n}`,
+    empty: '空', sep: '，',
     selected: '已選中', dest: '可走', capture: '可吃', lastMove: '上一步', threat: '受威脅',
     hintFrom: '提示：走這隻', hintTo: '提示：走到這裡',
-    boardLabel: '鬥獸棋棋盤',
     help: '方向鍵移動游標，Enter 或空白鍵選子、走子，Esc 取消選擇。',
     hint: (name, from, to) => `提示：${name} ${from} 走到 ${to}`, takes: (name) => `，吃掉${name}`,
     picked: (name, sq) => `已選中${name} ${sq}。`, moves: (list) => `可走：${list.join('、')}。`,
@@ -539,44 +438,25 @@ const WORDS = {
 /** Chinese shown in characters of its script: 'zh' simplified, 'zh-Hant' traditional. */
 const isChinese = (lang) => lang === 'zh' || lang === 'zh-Hant';
 
-export const CHINESE_NAMES = Object.freeze({
-  rat: '鼠', cat: '猫', dog: '狗', wolf: '狼', leopard: '豹', tiger: '虎', lion: '狮', elephant: '象',
-});
-
-/** The names in traditional characters, for readers of zh-Hant (貓, 獅). */
-export const TRADITIONAL_NAMES = Object.freeze({ ...CHINESE_NAMES, cat: '貓', lion: '獅' });
-
-/**
- * The Chinese character shown on a piece (狐 for the wolf when it is called fox), in
- * traditional characters when `lang` is 'zh-Hant' (English readers see the simplified ones).
- */
-export function pieceChar(animal, wolfName = 'wolf', lang = 'zh') {
-  if (animal === 'wolf' && wolfName === 'fox') return '狐';
-  return (lang === 'zh-Hant' ? TRADITIONAL_NAMES : CHINESE_NAMES)[animal];
+/** The board's words in a language, with its accessible name (from the geometry). */
+export function words(lang, geometry = null) {
+  const w = WORDS[lang] ?? WORDS.en;
+  return geometry ? { ...w, boardLabel: geometry.label(lang) } : w;
 }
 
-export function words(lang) {
-  return WORDS[lang] ?? WORDS.en;
-}
-
-/** A piece in words: "red tiger 虎" / "红方虎". */
+/** A piece in words, as the piece set names it: "red tiger 虎" / "红方虎". */
 export function pieceName(state, piece, { capital = false } = {}) {
-  const w = words(state.lang);
-  const char = pieceChar(piece.animal, state.wolfName, state.lang);
-  if (isChinese(state.lang)) return `${w.color[piece.color]}${char}`;
-  const animal = piece.animal === 'wolf' && state.wolfName === 'fox' ? 'fox' : piece.animal;
-  return `${(capital ? w.Color : w.color)[piece.color]} ${w.animal[animal]} ${char}`;
+  return state.pieceSet.name(piece, pieceLook(state), { capital });
 }
 
 /** The accessible name of a square, e.g. "d4, red tiger 虎, strength 6" or "c9, blue trap, empty". */
 export function squareLabel(state, square) {
   const w = words(state.lang);
   const parts = [square];
-  const { kind, side } = terrainOf(square);
-  if (kind === 'water' || kind === 'bridge') parts.push(w[kind]);
-  if (kind === 'trap' || kind === 'den') parts.push(w[kind](w.color[side]));
+  const terrain = state.geometry.squareWords(square, state.lang);
+  if (terrain) parts.push(terrain);
   const piece = state.pieces.get(square);
-  if (piece) parts.push(pieceName(state, piece), w.strength(state.ranks[piece.animal]));
+  if (piece) parts.push(pieceName(state, piece), ...(state.pieceSet.details?.(piece, pieceLook(state)) ?? []));
   else parts.push(w.empty);
   if (state.selected === square) parts.push(w.selected);
   if (state.selected && canMove(state, state.selected, square)) parts.push(piece ? w.capture : w.dest);
@@ -604,13 +484,13 @@ export function hintText(state) {
 }
 
 /**
- * The hint arrow in screen units (one square = 100, the board 700 × 900, as drawn for
- * `orientation`): a shaft from the centre of `from` towards `to` and a triangular head whose
- * tip stops short of the centre of `to`, so that the piece there stays visible.
+ * The hint arrow in screen units (one square = 100, so a 7 × 9 board is 700 × 900, as drawn
+ * for `orientation`): a shaft from the centre of `from` towards `to` and a triangular head
+ * whose tip stops short of the centre of `to`, so that the piece there stays visible.
  */
-export function arrowGeometry(from, to, orientation = 'red') {
-  const a = toScreen(from, orientation);
-  const b = toScreen(to, orientation);
+export function arrowGeometry(geometry, from, to, orientation = 'red') {
+  const a = geometry.toScreen(from, orientation);
+  const b = geometry.toScreen(to, orientation);
   const x1 = a.col * 100 + 50;
   const y1 = a.row * 100 + 50;
   const dx = (b.col - a.col) * 100;
@@ -667,23 +547,24 @@ export function announce(state, action) {
 // ---------------------------------------------------------------------------------------------
 // Position changes → animations
 
+/** Whether two pieces are alike: every field equal (a piece set's pieces are plain objects). */
 function samePiece(a, b) {
-  return Boolean(a && b && a.color === b.color && a.animal === b.animal);
-}
-
-function distance(a, b) {
-  const p = squareCoords(a);
-  const q = squareCoords(b);
-  return Math.hypot(p.file - q.file, p.rank - q.rank);
+  if (!a || !b) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 /**
  * How to get from one position (Map square → piece) to another: which pieces move
  * ({from, to}), which vanish (captured) and which appear. A hint [from, to] (the last move)
- * is matched first; other pieces that moved are matched to the nearest vanished piece of the
- * same colour and animal.
+ * is matched first; other pieces that moved are matched to the nearest vanished piece alike.
  */
-export function diffPieces(before, after, hint = null) {
+export function diffPieces(geometry, before, after, hint = null) {
+  const distance = (a, b) => {
+    const p = geometry.coords(a);
+    const q = geometry.coords(b);
+    return Math.hypot(p.file - q.file, p.rank - q.rank);
+  };
   const vanished = [];
   const appeared = [];
   for (const [sq, piece] of before) if (!samePiece(piece, after.get(sq))) vanished.push(sq);

@@ -1,0 +1,471 @@
+// Accounts in the web client: the header's account menu, the log-in and sign-up pages, player
+// profiles (statistics, rating, recent games; your own name and avatar), the leaderboard, and the
+// "rated game" option of the online game settings. The server's API is in docs/server.md.
+
+import { t, htmlLang, plural } from '../shell/i18n.js';
+import { api, currentPlayer, sessionPlayer, setPlayer } from '../shell/api.js';
+import { h, pageHead } from '../shell/dom.js';
+import { pieceIcon } from '../shell/icons.js';
+import { isNamedGuest, openGuestNameDialog } from './guest_name.js';
+import { ruleSetLabel } from '../play/rule_options.js';
+import { pageCheck } from '../shell/navigation.js';
+import { computerLabel } from '../play/levels.js';
+import { rankTitle } from './ranks.js';
+import { challengeButton } from '../lobby/challenges.js';
+
+/** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
+export const AVATARS = ['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant'];
+const GAME_STATES_IN_PLAY = ['created', 'started'];
+
+function go(path) {
+  location.hash = path;
+}
+
+function accountHead(title, back = '#/') {
+  return pageHead(title, back, back === '#/' ? t('nav.home') : t('account.back'));
+}
+
+const isAccount = (player) => player?.kind === 'account';
+
+/** The avatar of an account that chose none (the server's default, ""): the name's initial. */
+export function initialIcon(name, cls = '') {
+  const initial = Array.from(String(name || '?').trim())[0] || '?'; // a whole character, even 张
+  const span = h('span', { class: `avatar avatar-initial ${cls}`, 'aria-hidden': 'true' }, initial.toUpperCase());
+  span.dataset.avatar = '';
+  return span;
+}
+
+/** A player's avatar (decoration: the name is beside it): the animal they chose, drawn by the
+ * board's piece pictures, else their name's initial. */
+export function avatarIcon(animal, cls = '', name = '') {
+  if (!AVATARS.includes(animal)) return initialIcon(name, cls); // never put unknown text in the SVG
+  const span = pieceIcon('red', animal, `avatar ${cls}`);
+  span.dataset.avatar = animal;
+  return span;
+}
+
+/** Where the log-in page should send the player back to: a page of this app, never log-in. */
+function safeNext(value) {
+  const next = String(value || '/');
+  if (!next.startsWith('/') || next.startsWith('//') || /^\/(login|register)\b/.test(next)) return '/';
+  return next;
+}
+
+function hereForNext() {
+  return safeNext(location.hash.replace(/^#/, '') || '/');
+}
+
+// ----- the header's account menu ----------------------------------------------------------
+
+let menuRoot = null;
+let afterLogout = () => {};
+
+/** Put the account menu into `root` (in the top bar); `reload` re-renders the page on log-out. */
+export function mountAccountMenu(root, { reload } = {}) {
+  menuRoot = root;
+  afterLogout = reload || afterLogout;
+  document.addEventListener('dsq:player', renderAccountMenu);
+  document.addEventListener('click', (event) => {
+    if (!menuRoot.contains(event.target)) setMenuOpen(false);
+  });
+  menuRoot.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !isMenuOpen()) return;
+    setMenuOpen(false);
+    menuRoot.querySelector('#account-button').focus();
+  });
+  renderAccountMenu();
+  sessionPlayer().catch(() => null); // fills in the signed-in name (a `dsq:player` event)
+}
+
+function isMenuOpen() {
+  return menuRoot?.querySelector('#account-button')?.getAttribute('aria-expanded') === 'true';
+}
+
+function setMenuOpen(open) {
+  const button = menuRoot?.querySelector('#account-button');
+  if (!button) return;
+  button.setAttribute('aria-expanded', String(open));
+  menuRoot.querySelector('#account-menu').hidden = !open;
+}
+
+async function logOut() {
+  await api('/api/auth/logout', { method: 'POST' });
+  // Carry on as a guest straight away, as a visitor who never signed in would.
+  setPlayer(await api('/api/auth/guest', { method: 'POST' }));
+  afterLogout();
+}
+
+/** A guest's "Set your name": the dialog, then the focus back on the (redrawn) menu button. */
+function renameFromMenu() {
+  setMenuOpen(false);
+  openGuestNameDialog(currentPlayer(), () => menuRoot.querySelector('#account-button')?.focus());
+}
+
+function logOutFromMenu() {
+  logOut().catch((error) => {
+    const menu = menuRoot.querySelector('#account-menu');
+    menu.append(h('li', { class: 'error', role: 'alert' }, t('error.generic', { message: error.message })));
+  });
+}
+
+/** Draw the menu for the current player and language (the router calls this on every page). */
+export function renderAccountMenu() {
+  if (!menuRoot) return;
+  menuRoot.setAttribute('aria-label', t('account.menu'));
+  const player = currentPlayer();
+  const account = isAccount(player) ? player : null;
+  const next = encodeURIComponent(hereForNext());
+  const item = (child) => h('li', {}, child);
+  const items = account
+    ? [
+      item(h('a', { id: 'account-profile', href: `#/player/${encodeURIComponent(account.username)}` }, t('account.profile'))),
+      item(h('a', { id: 'account-leaderboard', href: '#/leaderboard' }, t('leaderboard.title'))),
+      item(h('button', { type: 'button', id: 'account-logout', class: 'link-button', onclick: logOutFromMenu }, t('account.logout'))),
+    ]
+    : [
+      item(h('button', { type: 'button', id: 'account-rename', class: 'link-button', onclick: renameFromMenu }, t('guestname.menu'))),
+      item(h('a', { id: 'account-login', href: `#/login?next=${next}` }, t('account.login'))),
+      item(h('a', { id: 'account-register', href: `#/register?next=${next}` }, t('account.register'))),
+      item(h('a', { id: 'account-leaderboard', href: '#/leaderboard' }, t('leaderboard.title'))),
+    ];
+  const button = h('button', {
+    type: 'button', id: 'account-button', class: 'account-button',
+    'aria-expanded': 'false', 'aria-controls': 'account-menu',
+    title: account ? t('account.signedInAs', { name: account.name })
+      : isNamedGuest(player) ? t('guestname.playingAs', { name: player.name }) : null,
+    onclick: () => setMenuOpen(!isMenuOpen()),
+  },
+  account ? avatarIcon(account.avatar, 'account-avatar', account.name) : null,
+  // A guest who chose a name sees it here; log-in and sign-up stay in the menu.
+  h('span', { class: 'account-name' }, account || isNamedGuest(player) ? player.name : t('account.login')),
+  h('span', { class: 'caret', 'aria-hidden': 'true' }, '▾'));
+  const menu = h('ul', { id: 'account-menu', class: 'account-menu', hidden: true }, items);
+  menuRoot.replaceChildren(button, menu);
+}
+
+// ----- forms: fields with their own error line ---------------------------------------------
+
+/** A labelled input with a hint and an error line, both tied to it for screen readers. */
+function field(form, name, label, attrs, hint) {
+  const id = `${form}-${name}`;
+  const describedBy = [hint ? `${id}-hint` : null, `${id}-error`].filter(Boolean).join(' ');
+  return h('div', { class: 'field account-field' },
+    h('label', { for: id }, label),
+    h('input', { id, name, 'aria-describedby': describedBy, ...attrs }),
+    hint ? h('small', { class: 'hint', id: `${id}-hint` }, hint) : null,
+    h('p', { class: 'field-error', id: `${id}-error`, dataset: { for: name }, hidden: true }));
+}
+
+/** What to say under each field (or above the form: `_form`) for an error from the server. */
+function errorMessages(error) {
+  if (error.status === 401) return { _form: t('account.error.wrong') };
+  if (error.status === 409) return { username: t('account.error.usernameTaken') };
+  if (error.status === 429) return { _form: t('account.error.rateLimited') };
+  if (error.status === 403) return { _form: t('account.error.forbidden') };
+  if (error.status !== 422) return { _form: t('error.generic', { message: error.message }) };
+  const messages = {};
+  // FastAPI's own validation: a list of {loc: ['body', field], type, ...}; the handlers' own
+  // checks: one sentence naming the field.
+  const problems = Array.isArray(error.detail)
+    ? error.detail.map((d) => ({ name: d.loc?.at(-1), type: d.type }))
+    : [{ name: ['username', 'avatar', 'password'].find((n) => String(error.detail).includes(n)) }];
+  for (const { name, type } of problems) {
+    if (name === 'username') messages.username = t('account.error.username');
+    else if (name === 'password') messages.password = t(type === 'string_too_long' ? 'account.error.passwordLong' : 'account.error.password');
+    else if (name === 'display_name') messages.display_name = t('account.error.displayName');
+    else if (name === 'avatar') messages.avatar = t('account.error.avatar');
+    else messages._form = t('error.generic', { message: error.message });
+  }
+  return messages;
+}
+
+/** Show the server's answer on the form: each field's line, a summary, focus on the first. */
+function showErrors(form, messages) {
+  let first = null;
+  for (const line of form.querySelectorAll('.field-error')) {
+    const message = messages[line.dataset.for];
+    const input = form.elements[line.dataset.for];
+    line.hidden = !message;
+    line.textContent = message || '';
+    if (input instanceof Element) {
+      if (message) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
+    }
+    if (message && !first) first = input;
+  }
+  const summary = form.querySelector('.form-error');
+  const fieldCount = Object.keys(messages).filter((k) => k !== '_form').length;
+  summary.textContent = messages._form || (fieldCount ? t('account.error.check') : '');
+  summary.hidden = !summary.textContent;
+  if (first instanceof HTMLElement) first.focus();
+}
+
+// ----- log in and sign up -------------------------------------------------------------------
+
+/** `#/login` and `#/register`: after signing in, back to `next` (where the player came from). */
+export function authView(view, kind, params) {
+  const register = kind === 'register';
+  const next = safeNext(params.get('next'));
+  const nextQuery = `?next=${encodeURIComponent(next)}`;
+  const form = h('form', { class: 'settings account-form', id: `${kind}-form`, novalidate: true },
+    h('p', { class: 'error form-error', id: `${kind}-error`, role: 'alert', hidden: true }),
+    field(kind, 'username', t('account.username'), {
+      type: 'text', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false',
+      required: true, maxlength: 32,
+    }, register ? t('account.username.hint') : null),
+    register ? field(kind, 'display_name', t('account.displayName'), {
+      type: 'text', autocomplete: 'nickname', maxlength: 40,
+    }, t('account.displayName.hint')) : null,
+    field(kind, 'password', t('account.password'), {
+      type: 'password', autocomplete: register ? 'new-password' : 'current-password',
+      required: true, minlength: register ? 8 : null, maxlength: 128,
+    }, register ? t('account.password.hint') : null),
+    h('button', { class: 'primary big', type: 'submit', id: `${kind}-submit` },
+      t(register ? 'account.submit.register' : 'account.submit.login')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const f = form.elements;
+    const body = { username: f.username.value.trim(), password: f.password.value };
+    if (register && f.display_name.value.trim()) body.display_name = f.display_name.value.trim();
+    const submit = form.querySelector('button[type=submit]');
+    submit.disabled = true;
+    try {
+      setPlayer(await api(`/api/auth/${kind}`, { method: 'POST', body }));
+      go(next);
+    } catch (error) {
+      showErrors(form, errorMessages(error));
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  view.replaceChildren(h('section', { class: 'page narrow account-page' },
+    accountHead(t(register ? 'account.register.title' : 'account.login.title'), `#${next}`),
+    form,
+    h('p', { class: 'account-switch' },
+      t(register ? 'account.haveAccount' : 'account.noAccount'), ' ',
+      h('a', { href: `#/${register ? 'login' : 'register'}${nextQuery}`, id: register ? 'to-login' : 'to-register' },
+        t(register ? 'account.login' : 'account.register'))),
+    h('p', { class: 'account-guest' },
+      h('small', {}, t('account.guestNote')), ' ',
+      h('a', { href: `#${next}`, id: 'as-guest' }, t('account.asGuest')))));
+  form.elements.username.focus();
+}
+
+// ----- the online game settings: a rated game ---------------------------------------------
+
+/** The "rated game" checkbox for `settingsView`, or null when `player` has no account. */
+export function ratedOption(player) {
+  if (!isAccount(player)) return null;
+  return h('label', { class: 'check rated-option' },
+    h('input', { type: 'checkbox', name: 'rated', id: 'rated', 'aria-describedby': 'rated-hint' }),
+    h('span', {}, t('account.rated'), ' ', h('small', { class: 'hint', id: 'rated-hint' }, t('account.rated.hint'))));
+}
+
+// ----- profiles -----------------------------------------------------------------------------
+
+function formatDate(seconds) {
+  if (!seconds) return '';
+  return new Intl.DateTimeFormat(htmlLang(), { dateStyle: 'medium' }).format(new Date(seconds * 1000));
+}
+
+function levelText(level) {
+  // The level is the rank title (级别, ranks.js): named in the reader's own script, so zh-Hant
+  // shows 1級 新手 where the server's `label` is the simplified 1级 新手.
+  return rankTitle(level.number);
+}
+
+function ratingText(rating) {
+  return t('profile.ratingValue', { rating: Math.round(rating.rating), rd: Math.round(rating.rd) });
+}
+
+const STATS = ['games', 'wins', 'losses', 'draws', 'disconnects', 'timeouts'];
+
+function profileCard(p) {
+  return h('div', { class: 'profile-card', id: 'profile' },
+    h('div', { class: 'profile-who' },
+      avatarIcon(p.avatar, 'profile-avatar', p.display_name),
+      h('div', { class: 'profile-names' },
+        h('h2', { id: 'profile-name' }, p.display_name),
+        h('small', {}, `@${p.username}`, p.is_bot ? ` · ${t('profile.bot')}` : ''),
+        h('small', {}, t('profile.joined', { date: formatDate(p.created_at) })))),
+    h('dl', { class: 'profile-numbers' },
+      h('div', {}, h('dt', {}, t('profile.score')), h('dd', { id: 'profile-score' }, p.score)),
+      h('div', {}, h('dt', {}, t('profile.level')), h('dd', { id: 'profile-level' },
+        h('a', { href: '#/ranks', class: 'rank-title', title: t('ranks.what') }, levelText(p.level)))),
+      h('div', {}, h('dt', {}, t('profile.rating')), h('dd', { id: 'profile-rating' },
+        Math.round(p.rating.rating), ' ', h('small', { class: 'rd' }, t('profile.rd', { rd: Math.round(p.rating.rd) }))))),
+    h('h3', { class: 'profile-subtitle' }, t('profile.stats')),
+    h('dl', { class: 'profile-stats', id: 'profile-stats' },
+      STATS.map((name) => h('div', { dataset: { stat: name } },
+        h('dt', {}, t(`profile.stats.${name}`)), h('dd', {}, p.stats[name])))));
+}
+
+/** The owner's seats in a listed game, and what the row should say about it. */
+function describeGame(game, ownerId) {
+  const mine = [0, 1].filter((c) => game.players[c]?.identity?.kind === 'account' && game.players[c].identity.id === ownerId);
+  const sameScreen = game.mode === 'same_screen' || mine.length === 2;
+  const seat = mine[0] ?? 0;
+  const other = game.players[1 - seat];
+  let against; // the row's title: who the owner played, or why there is nobody to name
+  if (sameScreen) against = t('profile.opponent.sameScreen');
+  else if (!other) against = t('profile.opponent.open');
+  else if (other.identity.kind === 'ai') against = t('profile.vs', { name: computerLabel(other.ai_level ?? other.identity.level) });
+  else against = t('profile.vs', { name: other.name });
+
+  let result;
+  if (game.status === 'created') result = 'waiting';
+  else if (game.status === 'started') result = 'playing';
+  else if (game.result === '1/2-1/2') result = 'draw';
+  else if (game.result === '1-0' || game.result === '0-1') {
+    const winner = game.result === '1-0' ? 0 : 1;
+    if (sameScreen) result = winner === 0 ? 'red' : 'blue';
+    else result = winner === seat ? 'win' : 'loss';
+  } else result = 'aborted';
+  return { against, result };
+}
+
+function gameRow(game, ownerId) {
+  const { against, result } = describeGame(game, ownerId);
+  const inPlay = GAME_STATES_IN_PLAY.includes(game.status);
+  // A game over opens in the replay page; one still being played opens at the board.
+  const href = inPlay ? `#/game/${game.id}` : `#/replay/game/${game.id}`;
+  const details = [ruleSetLabel(game.rules), formatDate(game.created_at), game.rated ? t('profile.rated') : null].filter(Boolean);
+  return h('li', { class: 'history-game', dataset: { game: game.id, result } },
+    h('a', { class: 'history-link', href },
+      h('span', { class: `history-result ${result}` }, t(`profile.result.${result}`)),
+      h('span', { class: 'history-info' },
+        h('strong', {}, against),
+        h('small', {}, details.join(' · '))),
+      h('span', { class: 'history-go' }, t(inPlay ? 'profile.open' : 'profile.replay'), ' ›')));
+}
+
+/** The form to change your own display name and avatar. */
+function editForm(p, onSaved) {
+  const status = h('p', { class: 'saved', id: 'profile-saved', role: 'status' });
+  const form = h('form', { class: 'settings account-form', id: 'profile-edit-form', novalidate: true },
+    h('p', { class: 'error form-error', role: 'alert', hidden: true }),
+    field('profile', 'display_name', t('profile.displayName'), {
+      type: 'text', autocomplete: 'nickname', maxlength: 40, required: true, value: p.display_name,
+    }),
+    h('fieldset', { class: 'avatar-picker', 'aria-describedby': 'profile-avatar-error' },
+      h('legend', {}, t('profile.avatar')),
+      h('div', { class: 'avatar-options' },
+        AVATARS.map((animal) => h('label', { class: 'avatar-option', title: t(`animal.${animal}`) },
+          h('input', { type: 'radio', name: 'avatar', value: animal, checked: animal === p.avatar,
+            'aria-label': t(`animal.${animal}`) }),
+          avatarIcon(animal)))),
+      h('p', { class: 'field-error', id: 'profile-avatar-error', dataset: { for: 'avatar' }, hidden: true })),
+    h('div', { class: 'row' },
+      h('button', { class: 'primary', type: 'submit', id: 'save-profile' }, t('profile.save')),
+      status));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    status.textContent = '';
+    const f = form.elements;
+    const button = form.querySelector('#save-profile');
+    button.disabled = true;
+    try {
+      const updated = await api('/api/account', {
+        method: 'PATCH',
+        body: { display_name: f.display_name.value.trim(), avatar: f.avatar.value },
+      });
+      showErrors(form, {});
+      status.textContent = t('profile.saved');
+      const me = currentPlayer();
+      if (me) setPlayer({ ...me, name: updated.display_name, avatar: updated.avatar });
+      onSaved(updated);
+    } catch (error) {
+      showErrors(form, errorMessages(error));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  // Folded away by default: the profile is mostly for reading.
+  return h('details', { class: 'profile-edit', id: 'profile-edit' },
+    h('summary', {}, t('profile.edit')),
+    form);
+}
+
+/** `#/player/{username}`: avatar, name, score and level, rating, statistics, recent games. */
+export async function profileView(view, username) {
+  const stillHere = pageCheck(); // drawn only if the user is still on this page
+  let profile;
+  try {
+    profile = await api(`/api/players/${encodeURIComponent(username)}`);
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    if (!stillHere()) return;
+    view.replaceChildren(h('section', { class: 'page narrow' }, accountHead(t('profile.title')),
+      h('p', { class: 'error', role: 'alert', id: 'profile-missing' }, t('profile.notFound', { name: username }))));
+    return;
+  }
+  const [history, me] = await Promise.all([
+    api(`/api/players/${encodeURIComponent(profile.username)}/games?limit=20`),
+    sessionPlayer().catch(() => null),
+  ]);
+  if (!stillHere()) return;
+  const own = isAccount(me) && me.username === profile.username;
+  let card = profileCard(profile);
+  const games = history.games.length
+    ? h('ul', { class: 'history', id: 'profile-games' }, history.games.map((g) => gameRow(g, profile.id)))
+    : h('p', { class: 'empty', id: 'profile-games' }, t('profile.games.empty'));
+  view.replaceChildren(h('section', { class: 'page narrow profile-page' },
+    accountHead(own ? t('account.profile') : t('profile.title')),
+    card,
+    own ? editForm(profile, (updated) => { const fresh = profileCard(updated); card.replaceWith(fresh); card = fresh; }) : challengeButton(profile, me),
+    h('h3', { class: 'profile-subtitle' }, t('profile.games'), ' ',
+      h('small', { id: 'profile-games-total' }, t('profile.games.total', { n: history.total }))),
+    games,
+    h('p', {}, h('a', { href: '#/leaderboard' }, t('leaderboard.title'), ' ›'))));
+}
+
+// ----- the leaderboard ----------------------------------------------------------------------
+
+function leaderboardRow(p, by, me) {
+  const mine = isAccount(me) && me.username === p.username;
+  const main = by === 'rating'
+    ? [Math.round(p.rating.rating), ' ', h('small', { class: 'rd' }, t('profile.rd', { rd: Math.round(p.rating.rd) }))]
+    : p.score;
+  const other = by === 'rating' ? t('leaderboard.scoreValue', { score: p.score }) : ratingText(p.rating);
+  return h('li', { class: `leader${mine ? ' mine' : ''}`, dataset: { username: p.username } },
+    h('span', { class: 'leader-rank' }, p.rank),
+    avatarIcon(p.avatar, 'leader-avatar', p.display_name),
+    h('span', { class: 'leader-info' },
+      h('a', { href: `#/player/${encodeURIComponent(p.username)}` }, p.display_name),
+      h('small', {}, `${levelText(p.level)} · ${plural('leaderboard.games', p.stats.games)}`)),
+    h('span', { class: 'leader-value' },
+      h('strong', {}, main),
+      h('small', {}, other)));
+}
+
+/** `#/leaderboard?by=score|rating`. */
+export async function leaderboardView(view, params) {
+  const stillHere = pageCheck(); // the list is filled only if the user is still on this page
+  let by = params.get('by') === 'rating' ? 'rating' : 'score';
+  const list = h('ol', { class: 'leaderboard', id: 'leaderboard-list', 'aria-live': 'polite' });
+  const choice = (value) => h('label', {},
+    h('input', { type: 'radio', name: 'by', value, checked: value === by,
+      onchange: () => {
+        by = value;
+        // The page stays; only the address follows (no re-render that would drop the focus).
+        history.replaceState(null, '', `#/leaderboard?by=${value}`);
+        refresh().catch((error) => list.replaceChildren(h('li', { class: 'error' }, t('error.generic', { message: error.message }))));
+      } }),
+    h('span', {}, t(`leaderboard.by.${value}`)));
+  view.replaceChildren(h('section', { class: 'page narrow leaderboard-page' },
+    accountHead(t('leaderboard.title')),
+    h('div', { class: 'field' }, h('span', { id: 'leaderboard-by' }, t('leaderboard.by')),
+      h('div', { class: 'segmented', role: 'radiogroup', 'aria-labelledby': 'leaderboard-by' }, choice('score'), choice('rating'))),
+    list,
+    h('p', { class: 'ranks-more' }, h('a', { href: '#/ranks', id: 'leaderboard-ranks' }, t('ranks.what')))));
+  async function refresh() {
+    const [board, me] = await Promise.all([api(`/api/leaderboard?by=${by}`), sessionPlayer().catch(() => null)]);
+    if (!stillHere()) return;
+    list.dataset.by = by;
+    if (!board.players.length) {
+      list.replaceChildren(h('li', { class: 'empty' }, t('leaderboard.empty')));
+      return;
+    }
+    list.replaceChildren(...board.players.map((p) => leaderboardRow(p, by, me)));
+  }
+  await refresh();
+}

@@ -1,0 +1,145 @@
+// The rules page's diagrams: beside each rule point, small read-only boards that show the rule
+// on a position (drawn by the board component), with arrows for the moves the rule allows
+// (green) or forbids (red, dashed, ending in a cross), rings on the squares that matter, and a
+// caption. The positions live in rule_diagram_data.js (checked with the rules library by
+// tests/server/test_rule_diagrams.py); where the rule sets differ, the chosen set's options
+// pick the diagram that shows its own behaviour.
+
+import { createBoard } from '../../board/board.js';
+import { toScreen } from '../../games/jungle/geometry.js';
+import { JUNGLE } from '../../games/jungle/index.js';
+import { DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
+import { h } from '../shell/dom.js';
+import { currentLang, t } from '../shell/i18n.js';
+import { wolfText } from './rules_faq.js';
+import DATA from '../../games/jungle/rule_diagram_data.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+// The boards drawn so far. The rules page has no cleanup of its own: a board whose page was
+// replaced (another rule set chosen, another page) is destroyed the next time diagrams are drawn,
+// so its document listener does not live on.
+let drawn = [];
+function forgetReplacedBoards() {
+  drawn = drawn.filter((board) => {
+    if (board.element.isConnected) return true;
+    board.destroy();
+    return false;
+  });
+}
+
+/** Whether a diagram is for the rule set `set` (its options as /api/rules gives them). */
+export function diagramApplies(diagram, set) {
+  return Object.entries(diagram.when ?? {}).every(([option, value]) =>
+    (option in set ? set[option] : DATA.defaults[option]) === value);
+}
+
+/** The diagrams of one rule point for the rule set `set`, in the data's order. */
+export function diagramsFor(set, point) {
+  return DATA.diagrams.filter((d) => d.point === point && diagramApplies(d, set));
+}
+
+function svgEl(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  return el;
+}
+
+/** The centre of a square in the board's 700 × 900 overlay units (Red at the bottom). */
+function centre(square) {
+  const { col, row } = toScreen(square, 'red');
+  return { x: col * 100 + 50, y: row * 100 + 50 };
+}
+
+/**
+ * An arrow from one square towards another. It runs from the edge of the moving piece to the
+ * edge of the target square's piece, so that both characters stay readable; a forbidden one
+ * ends in a cross where it would enter the target square.
+ */
+function arrow({ move, legal }) {
+  const from = centre(move.slice(0, 2));
+  const to = centre(move.slice(2, 4));
+  const length = Math.hypot(to.x - from.x, to.y - from.y);
+  const ux = (to.x - from.x) / length;
+  const uy = (to.y - from.y) / length;
+  const at = (p, d) => ({ x: p.x + ux * d, y: p.y + uy * d });
+  const g = svgEl('g', { class: `rd-arrow ${legal ? 'can' : 'cannot'}`, 'data-move': move });
+  const start = at(from, 30);
+  if (legal) {
+    const tip = at(to, -30);
+    const base = at(tip, -30);
+    g.append(
+      svgEl('line', { class: 'rd-shaft', x1: start.x, y1: start.y, x2: base.x, y2: base.y }),
+      svgEl('polygon', {
+        class: 'rd-head',
+        points: [[tip.x, tip.y], [base.x - uy * 22, base.y + ux * 22], [base.x + uy * 22, base.y - ux * 22]]
+          .map((p) => p.join(',')).join(' '),
+      }));
+  } else {
+    const cross = at(to, -50);
+    const r = 15;
+    g.append(
+      svgEl('line', { class: 'rd-shaft', x1: start.x, y1: start.y, x2: cross.x, y2: cross.y }),
+      svgEl('path', { class: 'rd-cross', d: `M${cross.x - r} ${cross.y - r}L${cross.x + r} ${cross.y + r}M${cross.x + r} ${cross.y - r}L${cross.x - r} ${cross.y + r}` }));
+  }
+  return g;
+}
+
+function layer(name) {
+  return svgEl('svg', { class: `rd-layer ${name}`, viewBox: '0 0 700 900', 'aria-hidden': 'true', focusable: 'false' });
+}
+
+/**
+ * The rings, and a tint on each arrow's target square (green: allowed, red: not), drawn under
+ * the pieces: a ringed piece stays readable, and a one-square capture, whose arrow is short,
+ * still shows where it goes.
+ */
+function marksLayer(diagram) {
+  const svg = layer('rd-marks');
+  for (const { move, legal } of diagram.arrows) {
+    const { x, y } = centre(move.slice(2, 4));
+    svg.append(svgEl('rect', { class: `rd-target ${legal ? 'can' : 'cannot'}`, x: x - 50, y: y - 50, width: 100, height: 100 }));
+  }
+  for (const square of diagram.marks) {
+    const { x, y } = centre(square);
+    svg.append(svgEl('rect', { class: 'rd-mark', 'data-square': square, x: x - 44, y: y - 44, width: 88, height: 88, rx: 14 }));
+  }
+  return svg;
+}
+
+/** The arrows, drawn over the pieces (a capture's arrow ends on the piece it takes). */
+function arrowsLayer(diagram) {
+  const svg = layer('rd-arrows');
+  for (const a of diagram.arrows) svg.append(arrow(a));
+  return svg;
+}
+
+/** One diagram: the board (read-only, out of the tab order) and its caption. */
+function figure(diagram, set) {
+  const box = h('div', { class: 'rd-board', inert: true, 'aria-hidden': 'true' });
+  const config = {
+    position: diagram.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false },
+    wolfName: set.wolf_name === 'fox' ? 'fox' : 'wolf',
+  };
+  if ((set.ranks ?? DATA.defaults.ranks) === 'dog>wolf') config.ranks = DOG_OVER_WOLF_RANKS;
+  const board = createBoard(box, { ...JUNGLE, ...config });
+  drawn.push(board);
+  const pieces = board.element.querySelector('.dsq-pieces');
+  pieces?.before(marksLayer(diagram));
+  pieces?.after(arrowsLayer(diagram));
+  return h('figure', { class: 'rule-diagram', dataset: { diagram: diagram.id } },
+    box, h('figcaption', {}, wolfText(set, t(diagram.caption))));
+}
+
+/**
+ * The diagrams of a rule point (`board`, `pieces`, `move`, `water`, `capture`, `win`) for the
+ * rule set `set`, in a box that sits under the point's text on a phone and beside it on a
+ * desktop; null when the point has none.
+ */
+export function ruleDiagrams(set, point) {
+  const diagrams = diagramsFor(set, point);
+  if (!diagrams.length) return null;
+  // The new page replaces the old one right after it is built: clean up once that is done.
+  setTimeout(forgetReplacedBoards, 0);
+  return h('div', { class: 'rule-diagrams', dataset: { point } }, diagrams.map((d) => figure(d, set)));
+}

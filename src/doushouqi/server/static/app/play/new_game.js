@@ -1,0 +1,119 @@
+// The new-game page (#/new/<mode>): the rule set and its options, who moves first, the computer's
+// level, the side, the time control; the choice is saved and comes back next time.
+
+import { t } from '../shell/i18n.js';
+import { api, ensurePlayer, fetchRuleSets, sessionPlayer } from '../shell/api.js';
+import { h, pageHead } from '../shell/dom.js';
+import { pageCheck } from '../shell/navigation.js';
+import { ratedOption } from '../community/accounts.js';
+import { CORR_PRESETS, timeControlLabel } from '../lobby/corr.js';
+import { RuleOptionsPanel } from './rule_options.js';
+import { timeFields } from './custom_time.js';
+import { levelField } from './levels.js';
+
+const TIME_PRESETS = ['', '3+2', '5+3', '10+5', '10+0/30s', '15+10/60s'];
+const SETTINGS_KEY = 'doushouqi.settings';
+
+/** The choice made on this page last time (the rules page also sets its rule set). */
+export function savedSettings() {
+  try { return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}; } catch { return {}; }
+}
+
+export function saveSettings(settings) {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+}
+
+function segmented(name, options, value) {
+  return h('div', { class: 'segmented', role: 'radiogroup' },
+    options.map(([v, label]) => h('label', {},
+      h('input', { type: 'radio', name, value: v, checked: v === value }),
+      h('span', {}, label))));
+}
+
+// The settings form on screen: { mode, form, choice() }. Drawing the page again in place (the
+// language switch re-routes) starts from what it shows, not from the settings saved at the
+// last start: the user may have moved the slider while the new language loaded.
+let shownSettings = null;
+
+function shownChoice(mode) {
+  const shown = shownSettings;
+  return shown?.mode === mode && shown.form.isConnected ? shown.choice() : {};
+}
+
+export async function newGameView(view, mode, go) {
+  const stillHere = pageCheck();
+  const sets = await fetchRuleSets();
+  const player = mode === 'online' ? await sessionPlayer() : null; // accounts may play rated games
+  if (!stillHere()) return; // the user went elsewhere meanwhile: leave their page be
+  // Read after the waits, and the page drawn without another: no change made meanwhile is lost.
+  const saved = { ...savedSettings(), ...shownChoice(mode) };
+  const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
+  // Every option of the chosen set, adjustable; choosing another set starts again from it.
+  // The options changed last time (saved as sent: {parent, ...changes}) come back for that set.
+  const lastRules = saved.customRules;
+  const ruleOptions = new RuleOptionsPanel(sets, rules, lastRules?.parent === rules ? lastRules : {});
+  // Online games may also be correspondence games: days per move.
+  const time = timeFields(mode === 'online' ? [...TIME_PRESETS, ...CORR_PRESETS] : TIME_PRESETS, saved.time ?? '', timeControlLabel);
+  const failure = h('p', { class: 'error', id: 'settings-error', role: 'alert', hidden: true });
+  const form = h('form', { class: 'settings', id: 'settings' },
+    h('label', { class: 'field' }, h('span', {}, t('settings.rules')),
+      h('select', { name: 'rules', onchange: (e) => ruleOptions.choose(e.target.value) },
+        sets.map((s) => h('option', { value: s.name, selected: s.name === rules }, t(`rules.${s.name}`))))),
+    ruleOptions.el,
+    h('div', { class: 'field' }, h('span', {}, t('settings.first')),
+      segmented('first', [['red', t('first.red')], ['blue', t('first.blue')]], saved.first || 'red'),
+      h('small', { class: 'ro-help' }, t('opt.first_player.help'))),
+    mode === 'vs_ai' ? levelField(saved.level || 3) : null,
+    mode !== 'same_screen' ? h('div', { class: 'field' }, h('span', {}, t('settings.side')),
+      segmented('color', [['red', t('side.red')], ['blue', t('side.blue')], ['random', t('side.random')]], saved.color || 'red')) : null,
+    time.elements,
+    mode === 'online' ? h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'public', checked: true }), t('settings.public')) : null,
+    mode === 'online' ? ratedOption(player) : null,
+    h('button', { class: 'primary big', type: 'submit', id: 'start' }, mode === 'online' ? t('settings.create') : t('settings.start')),
+    failure);
+  const start = form.querySelector('#start');
+  // What the form shows, as saved (the time is null while "Custom…" is left empty).
+  const readChoice = () => {
+    const f = form.elements;
+    return {
+      rules: f.rules.value, customRules: ruleOptions.request(), first: f.first.value, time: time.value(),
+      level: f.level ? Number(f.level.value) : saved.level, color: f.color ? f.color.value : saved.color,
+    };
+  };
+  const fail = (message) => {
+    failure.textContent = t('error.generic', { message });
+    failure.hidden = false;
+  };
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const f = form.elements;
+    if (time.value() === null) {
+      fail(t('ruleopts.time.empty'));
+      time.input.focus();
+      return;
+    }
+    const choice = readChoice();
+    try { saveSettings(choice); } catch { /* ignore */ }
+    failure.hidden = true;
+    start.disabled = true;
+    try {
+      await ensurePlayer();
+      const game = await api('/api/games', {
+        method: 'POST',
+        body: {
+          mode, rules: choice.customRules, first_player: choice.first, time_control: choice.time || null,
+          ai_level: mode === 'vs_ai' ? choice.level : null,
+          color: mode === 'same_screen' ? 'red' : choice.color,
+          public: mode === 'online' ? f.public.checked : true,
+          rated: Boolean(f.rated?.checked),
+        },
+      });
+      go(`/game/${game.id}`);
+    } catch (error) {
+      start.disabled = false;
+      fail(error.status === 503 && mode === 'vs_ai' ? t('settings.aiFull') : error.message);
+    }
+  });
+  view.replaceChildren(h('section', { class: 'page narrow' }, pageHead(t(`settings.title.${mode}`), mode === 'online' ? '#/lobby' : '#/'), form));
+  shownSettings = { mode, form, choice: readChoice };
+}

@@ -1,0 +1,206 @@
+// Rule options (docs/rules.md 6) on the new-game page: every option of the chosen named set,
+// adjustable and explained, and what the server is sent (the set's name, or the changed options
+// over it as `parent`). Also how a game's rule set is named once options were changed: the
+// server calls it "PARENT (custom)", e.g. "classic (custom)".
+
+import { t, plural } from '../shell/i18n.js';
+import { h } from '../shell/dom.js';
+import { fetchRuleSets } from '../shell/api.js';
+import { wolfText } from '../learn/rules_faq.js';
+
+const CUSTOM_SUFFIX = ' (custom)';
+/** Options chosen from a list; the other options are switches, or a number of rounds. */
+const CHOICES = {
+  ranks: ['wolf>dog', 'dog>wolf'],
+  repetition: ['threefold_draw', 'initiator_must_vary'],
+  wolf_name: ['wolf', 'fox'],
+};
+/** Not options (`first_player` is one, but the page's own "first move" control sets it). */
+const SKIPPED = ['name', 'description', 'first_player'];
+/** The server's limit for `no_capture_draw_rounds` (0 = no limit). */
+const MAX_ROUNDS = 1000;
+
+function namedSetLabel(name) {
+  const key = `rules.${name}`;
+  const text = t(key);
+  return text === key ? name : text; // a name the client does not know (an uploaded record)
+}
+
+/** The named set a game's rules are, or are based on ("classic" for "classic (custom)"). */
+function parentName(name) {
+  return name.endsWith(CUSTOM_SUFFIX) ? name.slice(0, -CUSTOM_SUFFIX.length) : name;
+}
+
+/** A rule set's name for people: "Classic rules", or "Custom rules (based on Classic rules)". */
+export function ruleSetLabel(name) {
+  if (!name) return '';
+  if (name.endsWith(CUSTOM_SUFFIX)) return t('ruleopts.customName', { parent: namedSetLabel(parentName(name)) });
+  return namedSetLabel(name);
+}
+
+/** An option's value in words, as the rules page writes it. */
+export function optionValueText(key, value) {
+  if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
+  if (key === 'no_capture_draw_rounds') return value ? plural('opt.no_capture_draw_rounds.value', value) : t('none');
+  if (key === 'ranks') return t(value === 'dog>wolf' ? 'opt.ranks.dog_over_wolf' : 'opt.ranks.wolf_over_dog');
+  if (key === 'first_player') return t(`first.${value}`);
+  if (key in CHOICES) return t(`opt.${key}.${value}`);
+  return String(value);
+}
+
+/** "Option: value; …" for the options a game changed (a summary's `rule_changes`). */
+export function changesText(changes) {
+  return Object.entries(changes || {})
+    .map(([key, value]) => t('ruleopts.change', { option: t(`opt.${key}`), value: optionValueText(key, value) }))
+    .join(t('ruleopts.separator'));
+}
+
+/**
+ * The "Adjust rule options" disclosure: one control per option of the chosen named set,
+ * prefilled from it; `choose(name)` starts again from another set. A changed option is marked
+ * and can be reset; `request()` is what `POST /api/games` takes as `rules`.
+ */
+export class RuleOptionsPanel {
+  constructor(sets, name, savedChanges = {}) {
+    this.sets = sets;
+    this.count = h('span', { class: 'ro-count', id: 'ro-count', 'aria-live': 'polite' });
+    this.list = h('div', { class: 'ro-list', id: 'ro-list' });
+    this.resetAll = h('button', { type: 'button', class: 'ro-reset-all', id: 'ro-reset-all', hidden: true,
+      onclick: () => this.choose(this.base.name) }, t('ruleopts.resetAll'));
+    this.el = h('details', { class: 'rule-options', id: 'rule-options-panel' },
+      h('summary', {}, h('span', {}, t('ruleopts.adjust')), this.count),
+      h('div', { class: 'ro-body' },
+        h('p', { class: 'ro-intro' }, t('ruleopts.intro')),
+        this.list,
+        this.resetAll));
+    this.choose(name, savedChanges);
+    // Someone who changed options before sees at once that this game will use them.
+    if (Object.keys(this.changes()).length) this.el.open = true;
+  }
+
+  /** Start from the named set `name`, with `changes` (valid ones only) applied over it. */
+  choose(name, changes = {}) {
+    this.base = this.sets.find((s) => s.name === name) || this.sets[0];
+    this.keys = Object.keys(this.base).filter((key) => !SKIPPED.includes(key));
+    this.values = {};
+    for (const key of this.keys) {
+      const wanted = changes[key];
+      this.values[key] = wanted !== undefined && typeof wanted === typeof this.base[key] ? wanted : this.base[key];
+    }
+    // Without the sets' options (the rules request failed) there is nothing to adjust.
+    this.el.hidden = !this.keys.length;
+    this.list.replaceChildren(...this.keys.map((key) => this.row(key)));
+    this.refresh();
+  }
+
+  /** The options that differ from the named set. */
+  changes() {
+    return Object.fromEntries(this.keys.filter((key) => this.values[key] !== this.base[key]).map((key) => [key, this.values[key]]));
+  }
+
+  /** The set's name when nothing changed, otherwise the changed options over it. */
+  request() {
+    const changes = this.changes();
+    return Object.keys(changes).length ? { parent: this.base.name, ...changes } : this.base.name;
+  }
+
+  row(key) {
+    const id = `ro-${key}`;
+    const help = h('small', { class: 'ro-help', id: `${id}-help` }, t(`opt.${key}.help`));
+    const base = this.base[key];
+    const value = this.values[key];
+    const described = { id, name: id, 'aria-describedby': `${id}-help ${id}-mark` };
+    let control;
+    if (typeof base === 'boolean') {
+      control = h('label', { class: 'ro-switch' },
+        h('input', { ...described, type: 'checkbox', role: 'switch', checked: value,
+          onchange: (e) => this.set(key, e.target.checked) }),
+        h('span', { class: 'ro-name' }, t(`opt.${key}`)));
+    } else if (key in CHOICES) {
+      control = h('label', { class: 'ro-field' }, h('span', { class: 'ro-name' }, t(`opt.${key}`)),
+        h('select', { ...described, onchange: (e) => this.set(key, e.target.value) },
+          CHOICES[key].map((v) => h('option', { value: v, selected: v === value }, optionValueText(key, v)))));
+    } else {
+      // no_capture_draw_rounds: a whole number of rounds, 0 for no limit (the server checks it).
+      control = h('label', { class: 'ro-field' }, h('span', { class: 'ro-name' }, t(`opt.${key}`)),
+        h('input', { ...described, type: 'number', min: 0, max: MAX_ROUNDS, step: 1, inputmode: 'numeric', value,
+          oninput: (e) => this.set(key, e.target.value.trim() === '' ? 0 : Number(e.target.value)) }));
+    }
+    const mark = h('span', { class: 'ro-mark', id: `${id}-mark` });
+    const reset = h('button', { type: 'button', class: 'ro-reset', 'aria-label': t('ruleopts.resetOne', { option: t(`opt.${key}`) }),
+      onclick: () => {
+        // A fresh row shows the set's value; the keyboard focus goes to its control.
+        this.values[key] = base;
+        const fresh = this.row(key);
+        row.replaceWith(fresh);
+        this.refresh();
+        fresh.querySelector(`#${id}`).focus();
+      } },
+    t('ruleopts.reset'));
+    const row = h('div', { class: 'ro-option', dataset: { option: key } }, control, help, h('div', { class: 'ro-state' }, mark, reset));
+    return row;
+  }
+
+  valueText(key, value) {
+    return wolfText(this.values, optionValueText(key, value));
+  }
+
+  set(key, value) {
+    this.values[key] = value;
+    this.refresh();
+  }
+
+  /** Mark the changed options, and say how many there are. */
+  refresh() {
+    const changed = this.changes();
+    for (const row of this.list.children) {
+      const key = row.dataset.option;
+      const on = key in changed;
+      row.classList.toggle('changed', on);
+      row.querySelector('.ro-mark').textContent = on ? t('ruleopts.changed', { value: this.valueText(key, this.base[key]) }) : '';
+      row.querySelector('.ro-reset').hidden = !on;
+    }
+    // The ranks name the wolf as the wolf-name option chosen here calls it (狼 or 狐).
+    for (const option of this.list.querySelectorAll('[data-option="ranks"] option')) {
+      option.textContent = this.valueText('ranks', option.value);
+    }
+    const n = Object.keys(changed).length;
+    this.count.textContent = n ? t('ruleopts.count', { n }) : '';
+    this.resetAll.hidden = !n;
+  }
+}
+
+/**
+ * The game page's line about its rules: the set's name, linked to its rules page; where the
+ * game changed options (custom rules, or the first player), the changes, under a disclosure.
+ */
+export class GameRulesNote {
+  constructor() {
+    this.el = h('div', { class: 'game-rules', id: 'game-rules' });
+    this.shown = null;
+  }
+
+  /** Show `rules` (a game state's options, as `/api/rules` writes them). */
+  async show(rules) {
+    const key = JSON.stringify(rules ?? null);
+    if (!rules?.name || key === this.shown) return;
+    this.shown = key;
+    const parent = parentName(rules.name);
+    const base = (await fetchRuleSets()).find((s) => s.name === parent);
+    if (key !== this.shown) return; // newer rules arrived meanwhile
+    const changes = base ? Object.fromEntries(Object.entries(rules)
+      .filter(([k, v]) => !['name', 'description'].includes(k) && k in base && base[k] !== v)) : {};
+    const label = t('ruleopts.game', { name: ruleSetLabel(rules.name) });
+    const link = base ? h('a', { href: `#/rules/${encodeURIComponent(parent)}` }, t('ruleopts.game.about')) : null;
+    if (!Object.keys(changes).length) {
+      this.el.replaceChildren(h('p', {}, label, link ? ' · ' : null, link));
+      return;
+    }
+    this.el.replaceChildren(h('details', {},
+      h('summary', {}, label),
+      h('ul', { class: 'game-rules-changes' }, Object.entries(changes).map(([k, v]) => h('li', { dataset: { option: k } },
+        t('ruleopts.change', { option: t(`opt.${k}`), value: optionValueText(k, v) }),
+        ' ', h('small', {}, t('ruleopts.game.default', { value: optionValueText(k, base[k]) }))))),
+      link ? h('p', {}, link) : null));
+  }
+}

@@ -1,0 +1,423 @@
+// The analysis board (#/analysis?fen=…&rules=…): set up any position, then play lines on it
+// with the engine's best three lines beside the board.
+//
+// Setting up: pick an animal from the palette (both sides' eight) or the eraser, then tap
+// squares, or drag from the palette onto the board; drag an animal on the board to move it,
+// off the board to take it away. The server says whether the rules accept the position
+// (POST /api/positions/check): its problems come as codes shown in words here. Analysing:
+// the board offers the legal moves the server lists (POST /api/position), and the engine's
+// three best lines (POST /api/analysis, multipv 3) are shown with their scores; tapping a
+// line plays it out. The board component knows no rules.
+
+import { createBoard } from '../../board/board.js';
+import { JUNGLE } from '../../games/jungle/index.js';
+import { squareAtPoint } from '../../games/jungle/geometry.js';
+import { parsePlacement, placementToString } from '../../games/jungle/pieces.js';
+import { t, currentLang, moveText } from '../shell/i18n.js';
+import { api, fetchRuleSets } from '../shell/api.js';
+import { h, pageHead } from '../shell/dom.js';
+import { pieceIcon } from '../shell/icons.js';
+import { ruleSetLabel } from '../play/rule_options.js';
+import * as G from './evalgraph.js';
+import { TablebasePanel } from './tablebase_view.js';
+
+const ANIMALS = ['elephant', 'lion', 'tiger', 'leopard', 'wolf', 'dog', 'cat', 'rat'];
+const LETTERS = { rat: 'r', cat: 'c', dog: 'd', wolf: 'w', leopard: 'p', tiger: 't', lion: 'l', elephant: 'e' };
+const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
+const LINES = 3;
+const MOVETIME = 0.5;
+const CHECK_DELAY = 150; // ms: a burst of edits is checked once
+
+/** `pieces` (Map square → {color, animal}) as the server's {square: letter}. */
+export function piecesToLetters(pieces) {
+  const out = {};
+  for (const [square, { color, animal }] of pieces) {
+    const letter = LETTERS[animal];
+    out[square] = color === 'red' ? letter.toUpperCase() : letter;
+  }
+  return out;
+}
+
+/** An engine score in words from Red's view: "+1.2", "−0.4", "Red: den in 3". */
+function scoreWords(line, turn) {
+  const described = G.describeScore({ score: line.score, turn });
+  if (!described || described.kind === 'over') return '';
+  if (described.kind === 'even') return '0.0';
+  if (described.kind === 'den') return t('analysis.denIn', { side: t(`side.${described.side}`), moves: described.moves });
+  return `${described.side === 'red' ? '+' : '−'}${described.pawns}`;
+}
+
+/** `#/analysis`. */
+export function analysisBoardView(view, params) {
+  const board = new AnalysisBoard(view, params);
+  window.analysisBoard = board; // for tests and the curious
+  return () => board.destroy();
+}
+
+class AnalysisBoard {
+  constructor(root, params) {
+    this.root = root;
+    this.rules = params.get('rules') || 'wango';
+    this.pieces = new Map();
+    this.turn = 'red';
+    const fen = params.get('fen');
+    try {
+      this.pieces = parsePlacement(fen || START);
+      if (fen) this.turn = G.turnOfFen(fen);
+    } catch {
+      this.pieces = parsePlacement(START);
+    }
+    this.tool = { color: 'red', animal: 'lion' };
+    this.mode = 'edit';
+    this.checked = null; // the server's answer for the set-up position
+    this.line = []; // moves played from it
+    this.request = 0;
+    this.closed = false;
+    this.drag = null;
+    this.build();
+    this.onPointerUp = (e) => this.pointerUp(e);
+    document.addEventListener('pointerup', this.onPointerUp);
+    this.renderEditor();
+    this.check();
+    fetchRuleSets().then((sets) => this.fillRules(sets)).catch(() => {});
+  }
+
+  destroy() {
+    this.closed = true;
+    this.request++;
+    clearTimeout(this.checkTimer);
+    this.tablebase.destroy();
+    document.removeEventListener('pointerup', this.onPointerUp);
+    this.board?.destroy();
+    if (window.analysisBoard === this) window.analysisBoard = null;
+  }
+
+  // ----- layout ---------------------------------------------------------------------------
+  build() {
+    const paletteButton = (color, animal) => h('button', {
+      type: 'button', class: 'ab-piece', dataset: { color, animal }, 'aria-label': `${t(`side.${color}`)} ${t(`animal.${animal}`)}`,
+      'aria-pressed': 'false', onclick: () => this.choose({ color, animal }),
+      onpointerdown: (e) => { this.choose({ color, animal }); this.drag = { tool: { color, animal } }; e.preventDefault(); },
+    }, pieceIcon(color, animal, 'ab-icon'));
+    const eraser = h('button', {
+      type: 'button', class: 'ab-piece ab-eraser', id: 'ab-eraser', dataset: { color: '', animal: '' }, 'aria-pressed': 'false',
+      'aria-label': t('editor.eraser'), title: t('editor.eraser'), onclick: () => this.choose(null),
+    }, '✕ ', t('editor.eraserShort'));
+    this.el = {
+      board: h('div', { class: 'board-box', id: 'board' }),
+      palette: h('div', { class: 'ab-palette', id: 'ab-palette', role: 'group', 'aria-label': t('editor.palette') },
+        h('div', { class: 'ab-palette-row' }, ...ANIMALS.map((a) => paletteButton('red', a))),
+        h('div', { class: 'ab-palette-row' }, ...ANIMALS.map((a) => paletteButton('blue', a))),
+        eraser),
+      turn: h('div', { class: 'ab-turn', role: 'radiogroup', 'aria-label': t('editor.turn') },
+        ...['red', 'blue'].map((color) => h('label', { class: 'ab-radio' },
+          h('input', { type: 'radio', name: 'ab-turn', value: color, id: `ab-turn-${color}`, onchange: () => this.setTurn(color) }),
+          t('editor.toMove', { side: t(`side.${color}`) })))),
+      rules: h('select', { id: 'ab-rules', 'aria-label': t('editor.rules'), onchange: (e) => { this.rules = e.target.value; this.changed(); } },
+        h('option', { value: this.rules }, ruleSetLabel(this.rules))),
+      status: h('div', { class: 'ab-status', id: 'ab-status', role: 'alert' }),
+      analyse: h('button', { type: 'button', class: 'primary', id: 'ab-analyse', onclick: () => this.startAnalysis() }, t('editor.analyse')),
+      edit: h('button', { type: 'button', id: 'ab-edit', onclick: () => this.startEditing() }, t('editor.edit')),
+      back: h('button', { type: 'button', id: 'ab-back', onclick: () => this.takeBack() }, t('editor.takeBack')),
+      moves: h('p', { class: 'ab-moves', id: 'ab-moves', 'aria-live': 'polite' }),
+      lines: h('ol', { class: 'ab-lines', id: 'ab-lines', 'aria-label': t('editor.lines') }),
+      engine: h('p', { class: 'ab-engine', id: 'ab-engine', role: 'status' }),
+      fen: h('input', { type: 'text', id: 'ab-fen', class: 'ab-fen', readonly: true, 'aria-label': t('editor.fen') }),
+      explorer: h('a', { class: 'button', id: 'ab-explorer' }, t('editor.toExplorer')),
+    };
+    this.editPanel = h('div', { class: 'ab-edit-panel', id: 'ab-edit-panel' },
+      h('p', { class: 'ab-help' }, t('editor.help')),
+      this.el.palette,
+      this.el.turn,
+      h('label', { class: 'field ab-rules' }, h('span', {}, t('editor.rules')), this.el.rules),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', id: 'ab-start', onclick: () => this.setPieces(parsePlacement(START)) }, t('editor.start')),
+        h('button', { type: 'button', id: 'ab-clear', onclick: () => this.setPieces(new Map()) }, t('editor.clear')),
+        h('button', { type: 'button', id: 'ab-flip', onclick: () => this.flip() }, t('editor.flip'))),
+      this.el.status,
+      h('div', { class: 'actions' }, this.el.analyse));
+    // The endgame tables' value and every move's effect, in both modes (a tap plays the move).
+    this.tablebase = new TablebasePanel({ id: 'ab-tb', onPlay: (uci) => this.playFromTable(uci) });
+    this.playPanel = h('div', { class: 'ab-play-panel', id: 'ab-play-panel', hidden: true },
+      h('h2', { class: 'moves-title' }, t('editor.lines')),
+      this.el.engine,
+      this.el.lines,
+      h('h2', { class: 'moves-title' }, t('editor.played')),
+      this.el.moves,
+      h('div', { class: 'actions' }, this.el.back, this.el.edit, this.el.explorer));
+    this.root.replaceChildren(h('section', { class: 'page analysis-board', id: 'analysis-board' },
+      pageHead(t('editor.title')),
+      h('div', { class: 'game-page ab-layout' },
+        h('div', { class: 'board-col' }, this.el.board),
+        h('aside', { class: 'side-col' }, this.editPanel, this.tablebase.el, this.playPanel, this.el.fen))));
+    this.orientation = 'red';
+    this.board = createBoard(this.el.board, {
+      ...JUNGLE,
+      position: placementToString(this.pieces), lang: currentLang(), announceMoves: true,
+      events: { move: (from, to) => this.played(`${from}${to}`) },
+    });
+    // Editing: taps and drops on squares (the board reports moves only, and only in play).
+    this.el.board.addEventListener('click', (e) => this.squareClicked(e));
+    this.el.board.addEventListener('pointerdown', (e) => this.boardPointerDown(e));
+  }
+
+  fillRules(sets) {
+    if (this.closed) return;
+    const names = sets.map((s) => s.name).filter((n) => !n.includes('('));
+    if (!names.includes(this.rules)) names.unshift(this.rules);
+    this.el.rules.replaceChildren(...names.map((name) => h('option', { value: name, selected: name === this.rules }, ruleSetLabel(name))));
+  }
+
+  // ----- editing --------------------------------------------------------------------------
+  choose(tool) {
+    this.tool = tool;
+    for (const button of this.el.palette.querySelectorAll('.ab-piece')) {
+      const on = tool ? button.dataset.color === tool.color && button.dataset.animal === tool.animal : button.id === 'ab-eraser';
+      button.setAttribute('aria-pressed', String(on));
+    }
+  }
+
+  /** The square of a tap (its element), or of a drop (the point: a touch drag's events all
+   * go to the element it started on). */
+  squareOf(e) {
+    const el = e.target.closest?.('[data-square]');
+    if (e.type === 'click' && el && this.el.board.contains(el)) return el.dataset.square;
+    return this.squareAtPoint(e);
+  }
+
+  squareAtPoint(e) {
+    const box = this.el.board.querySelector('.dsq-squares')?.getBoundingClientRect?.();
+    if (!box || e.clientX < box.left || e.clientX > box.right || e.clientY < box.top || e.clientY > box.bottom) return null;
+    return squareAtPoint(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
+  }
+
+  squareClicked(e) {
+    if (this.mode !== 'edit') return;
+    if (this.skipClick) {
+      this.skipClick = false;
+      return;
+    }
+    const square = this.squareOf(e);
+    if (!square) return;
+    const here = this.pieces.get(square);
+    const next = new Map(this.pieces);
+    const same = here && this.tool && here.color === this.tool.color && here.animal === this.tool.animal;
+    if (!this.tool || same) next.delete(square); // the eraser, or the same animal again: off
+    else next.set(square, { ...this.tool });
+    this.setPieces(next);
+  }
+
+  boardPointerDown(e) {
+    if (this.mode !== 'edit') return;
+    const square = this.squareOf(e);
+    if (square && this.pieces.has(square)) this.drag = { from: square };
+  }
+
+  /** The end of a drag: from the palette onto a square, or from a square to another / off. */
+  pointerUp(e) {
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag || this.mode !== 'edit') return;
+    const square = this.squareAtPoint(e);
+    if (drag.tool) {
+      if (!square) return; // a palette tap: the click chooses the tool
+      const next = new Map(this.pieces);
+      next.set(square, { ...drag.tool });
+      this.skipClick = false;
+      this.setPieces(next);
+      return;
+    }
+    if (square === drag.from) return; // a tap: the click handles it
+    const next = new Map(this.pieces);
+    const piece = next.get(drag.from);
+    next.delete(drag.from);
+    if (square) next.set(square, piece); // dropped off the board: taken away
+    this.skipClick = Boolean(square);
+    this.setPieces(next);
+  }
+
+  setPieces(pieces) {
+    this.pieces = pieces;
+    this.changed();
+  }
+
+  setTurn(color) {
+    this.turn = color;
+    this.changed();
+  }
+
+  flip() {
+    this.orientation = this.orientation === 'red' ? 'blue' : 'red';
+    this.board.set({ orientation: this.orientation });
+  }
+
+  changed() {
+    this.checked = null;
+    this.tablebase.hide();
+    this.request++; // an answer still on its way is about the position before this edit
+    this.el.analyse.disabled = true; // until the server has checked the new position
+    this.el.status.dataset.valid = 'pending';
+    this.renderEditor();
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => this.check(), CHECK_DELAY);
+  }
+
+  renderEditor() {
+    this.board.set({
+      position: placementToString(this.pieces), turnColor: this.turn, movableColor: null, dests: {},
+      lastMove: null, hint: null, orientation: this.orientation,
+    });
+    for (const input of this.el.turn.querySelectorAll('input')) input.checked = input.value === this.turn;
+    this.choose(this.tool);
+    const fen = `${placementToString(this.pieces)} ${this.turn === 'blue' ? 'b' : 'w'}`;
+    this.el.fen.value = fen;
+    this.el.board.dataset.pieces = String(this.pieces.size);
+    // The set-up in the address: a reload, a language switch or a shared link keeps it.
+    history.replaceState(null, '', `#/analysis?${new URLSearchParams({ fen, rules: this.rules })}`);
+  }
+
+  /** Ask the server whether the rules accept the position. */
+  async check() {
+    const request = ++this.request;
+    this.el.analyse.disabled = true;
+    let answer;
+    try {
+      answer = await api('/api/positions/check', { method: 'POST', body: { rules: this.rules, pieces: piecesToLetters(this.pieces), turn: this.turn } });
+    } catch (error) {
+      if (request !== this.request) return;
+      this.showStatus(false, [t('editor.checkError', { message: error.message || String(error) })]);
+      return;
+    }
+    if (request !== this.request || this.closed) return;
+    this.checked = answer;
+    if (answer.valid) {
+      this.showStatus(true, [answer.outcome ? t('editor.finished') : t('editor.valid')]);
+      this.el.analyse.disabled = false;
+      this.el.fen.value = answer.fen;
+      this.tablebase.show(answer.fen, this.rules);
+    } else {
+      this.showStatus(false, answer.problems.map((code) => t(`editor.problem.${code}`)));
+    }
+  }
+
+  showStatus(ok, messages) {
+    this.el.status.className = `ab-status ${ok ? 'ok' : 'error'}`;
+    this.el.status.dataset.valid = String(ok);
+    this.el.status.replaceChildren(...(ok ? [h('p', {}, messages[0])]
+      : [h('p', { class: 'ab-status-title' }, t('editor.invalid')), h('ul', {}, ...messages.map((m) => h('li', {}, m)))]));
+  }
+
+  // ----- analysing ------------------------------------------------------------------------
+  startAnalysis() {
+    if (!this.checked?.valid) return;
+    this.mode = 'play';
+    this.startFen = this.checked.fen;
+    this.line = [];
+    this.editPanel.hidden = true;
+    this.playPanel.hidden = false;
+    this.root.querySelector('#analysis-board').dataset.mode = 'play';
+    this.load();
+  }
+
+  startEditing() {
+    this.request++;
+    this.tablebase.hide();
+    this.mode = 'edit';
+    this.editPanel.hidden = false;
+    this.playPanel.hidden = true;
+    this.root.querySelector('#analysis-board').dataset.mode = 'edit';
+    this.renderEditor();
+    this.check();
+  }
+
+  takeBack() {
+    if (!this.line.length) return;
+    this.line = this.line.slice(0, -1);
+    this.load();
+  }
+
+  /** A move tapped in the tablebase list: from the set-up position, analysis starts with it. */
+  playFromTable(move) {
+    if (this.mode === 'edit') {
+      if (!this.checked?.valid) return;
+      this.startAnalysis();
+    }
+    this.played(move);
+  }
+
+  played(move) {
+    if (this.mode !== 'play') return;
+    this.line = [...this.line, move];
+    this.load();
+  }
+
+  /** The position after the line: legal moves from the server, then the engine's lines. */
+  async load() {
+    const request = ++this.request;
+    this.board.set({ movableColor: null, dests: {} });
+    this.tablebase.hide();
+    this.el.lines.replaceChildren();
+    this.el.engine.textContent = t('editor.thinking');
+    let position;
+    try {
+      position = await api('/api/position', { method: 'POST', body: { rules: this.rules, fen: this.startFen, moves: this.line } });
+    } catch (error) {
+      if (request === this.request) this.el.engine.textContent = t('editor.checkError', { message: error.message || String(error) });
+      return;
+    }
+    if (request !== this.request) return;
+    const color = position.turn === 1 ? 'blue' : 'red';
+    const last = position.last_move;
+    this.board.set({
+      position: position.fen, turnColor: color, movableColor: position.outcome ? null : color, dests: position.dests,
+      lastMove: last && last !== '0000' ? [last.slice(0, 2), last.slice(2, 4)] : null, hint: null,
+    });
+    this.el.board.dataset.ply = String(this.line.length);
+    this.el.fen.value = position.fen;
+    this.el.explorer.href = `#/explorer?${new URLSearchParams({ fen: position.fen, rules: this.rules })}`;
+    this.el.moves.textContent = position.moves.length
+      ? position.moves.map((m) => moveText(m.readable_zh, m.readable_en) || m.move).join('  ') : t('editor.noMoves');
+    this.el.back.disabled = !this.line.length;
+    if (position.outcome) this.tablebase.hide();
+    else this.tablebase.show(position.fen, this.rules);
+    if (position.outcome) {
+      this.el.engine.textContent = t('editor.over', { result: position.outcome.result });
+      return;
+    }
+    await this.engineLines(request, position.turn);
+  }
+
+  async engineLines(request, turn) {
+    let found;
+    try {
+      found = await api('/api/analysis', { method: 'POST', body: {
+        rules: this.rules, fen: this.startFen, moves: this.line, multipv: LINES, movetime: MOVETIME,
+      } });
+    } catch (error) {
+      if (request === this.request) this.el.engine.textContent = t('editor.engineError', { message: error.message || String(error) });
+      return;
+    }
+    if (request !== this.request) return;
+    const lines = found.lines || [];
+    // Each line's moves in words: the server replays them (the client knows no rules).
+    const words = await Promise.all(lines.map((line) => api('/api/position', { method: 'POST', body: {
+      rules: this.rules, fen: this.startFen, moves: [...this.line, ...line.pv.slice(0, 8)],
+    } }).then((p) => p.moves.slice(this.line.length)).catch(() => null)));
+    if (request !== this.request) return;
+    this.el.engine.textContent = t('editor.depth', { depth: found.depth ?? 0 });
+    this.el.lines.replaceChildren(...lines.map((line, i) => h('li', {},
+      h('button', { type: 'button', class: 'ab-line', dataset: { index: i, move: line.move }, onclick: () => this.playLine(line) },
+        h('strong', { class: 'ab-score' }, scoreWords(line, turn)), ' ',
+        h('span', { class: 'ab-line-moves' }, words[i]
+          ? words[i].map((m) => moveText(m.readable_zh, m.readable_en) || m.move).join('  ')
+          : moveText(line.readable_zh, line.readable_en))))));
+    const best = lines[0]?.move;
+    if (best) this.board.set({ hint: [best.slice(0, 2), best.slice(2, 4)] });
+  }
+
+  /** Play a line out on the board (its first moves; take-back steps back through them). */
+  playLine(line) {
+    this.line = [...this.line, ...line.pv.slice(0, 8)];
+    this.load();
+  }
+}
