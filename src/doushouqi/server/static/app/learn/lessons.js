@@ -3,7 +3,7 @@
 // The client knows no rules. For every position it asks the server (POST /api/position: the
 // lesson's position and the moves played so far) for the legal destinations, the outcome and
 // the threats, and the board component only offers those moves. What this module decides is
-// whether a legal move meets the step's goal (lesson-data.js describes the goals): a right move
+// whether a legal move meets the step's goal (games/jungle/lesson_data.js describes the goals): a right move
 // earns praise and the next step, a wrong one a hint and a retry that resets the step.
 // Completed lessons are remembered in localStorage and ticked in the list.
 

@@ -2,7 +2,7 @@
 // on a position (drawn by the board component), with arrows for the moves the rule allows
 // (green) or forbids (red, dashed, ending in a cross), rings on the squares that matter, and a
 // caption. The positions live in rule_diagram_data.js (checked with the rules library by
-// tests/server/test_rule_diagrams.py); where the rule sets differ, the chosen set's options
+// tests/server/static/test_rule_diagrams.py); where the rule sets differ, the chosen set's options
 // pick the diagram that shows its own behaviour.
 
 import { createBoard } from '../../board/board.js';

@@ -1,5 +1,5 @@
 // The lessons of the learn page (lessons.js), as plain data. The object after `export default`
-// is strict JSON: tests/server/test_lesson_data.py reads it and checks every position and move
+// is strict JSON: tests/server/static/test_lesson_data.py reads it and checks every position and move
 // with the rules library, so keep comments out of it.
 //
 // The learner plays Red under the rule set `rules`. A lesson is a list of steps; each step is

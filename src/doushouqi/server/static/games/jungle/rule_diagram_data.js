@@ -1,5 +1,5 @@
 // The rules page's diagrams (rule_diagrams.js), as plain data. The object after `export default`
-// is strict JSON: tests/server/test_rule_diagrams.py reads it and checks every position and
+// is strict JSON: tests/server/static/test_rule_diagrams.py reads it and checks every position and
 // every arrow with the rules library, so keep comments out of it.
 //
 // Each diagram shows one rule point of the rules page (`point`: board, pieces, move, water,
