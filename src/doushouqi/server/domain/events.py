@@ -152,7 +152,7 @@ class MoveMade(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class TimeoutPassed(Event):
-    """``color`` did not move in time: a pass (``0000``) was made for it (docs/rules.md 5.3)."""
+    """``color`` did not move in time: the game's pass move was made for it (docs/rules.md 5.3)."""
 
     type: ClassVar[str] = "timeout_passed"
     color: int
