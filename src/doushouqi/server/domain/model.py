@@ -70,7 +70,8 @@ class GameStatus(IntEnum):
     ``CREATED`` < ``STARTED`` < ``ABORTED`` < every decided ending. A decided status has the
     name of its ending's stored key (:attr:`~doushouqi.core.outcome.Outcome.key`): the
     platform's endings, and the board endings of the first game, whose ids were stored before
-    there were other games and so keep them.
+    there were other games and so keep them; other games' board endings are
+    ``ENDED_ON_BOARD``.
     """
 
     #: Set up, not started: waiting for an opponent to take the open seat, or for the seated
@@ -89,6 +90,9 @@ class GameStatus(IntEnum):
     TIME_FORFEIT = 38
     TIMEOUTS = 39
     ABANDONMENT = 40
+    #: Decided by a board ending that has no status of its own: every game's but the first's
+    #: (the outcome's key says which; a status per ending would need a new id per game).
+    ENDED_ON_BOARD = 41
 
     @property
     def is_over(self) -> bool:
@@ -115,10 +119,12 @@ class GameStatus(IntEnum):
         >>> GameStatus.for_outcome(Outcome(BoardEnding("den_entered"), 0)).label
         'den_entered'
         """
-        try:
-            return cls[outcome.key.upper()]
-        except KeyError:
-            raise ValueError(f"no game status for the ending {outcome.key!r}") from None
+        status = cls.__members__.get(outcome.key.upper())
+        if status is not None and status.is_decided:
+            return status
+        if outcome.is_on_board:
+            return cls.ENDED_ON_BOARD
+        return cls.ABORTED  # the one platform ending that decides nothing
 
 
 class AbortReason(StrEnum):
