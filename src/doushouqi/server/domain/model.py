@@ -24,16 +24,8 @@ from enum import IntEnum, StrEnum
 from typing import Any, NamedTuple
 
 from doushouqi.core.clock import GameClock, TimeControl
-from doushouqi.core.game import (
-    Game as GameRules,
-)
-from doushouqi.core.game import (
-    GameError,
-    MoveError,
-    Position,
-    UnknownGameError,
-    get_game,
-)
+from doushouqi.core.game import Game as GameRules  # the kind of game; ours is one being played
+from doushouqi.core.game import GameError, MoveError, Position, UnknownGameError, get_game
 from doushouqi.core.outcome import Ending, Outcome
 from doushouqi.core.rating import Rating
 from doushouqi.core.scoring import ScoreChange
