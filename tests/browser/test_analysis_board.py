@@ -18,7 +18,8 @@ from tests.browser.support import Client, shoot
 from tests.support.live import LiveServer, make_settings, running
 
 from doushouqi.jungle.board import Board
-from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi, board_for
+from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
+from doushouqi.server.games.jungle import board_for
 
 
 class ThreeLines(RandomAi):

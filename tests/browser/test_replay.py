@@ -21,7 +21,8 @@ from tests.support.live import DEN_GAME, LiveServer, make_settings, move, runnin
 
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.record import GameRecord, write_record
-from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi, board_for
+from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
+from doushouqi.server.games.jungle import board_for
 
 BLUNDER_PLY = 5  # from here on Blue stands 8 pawns better
 THINK = 0.08  # seconds per analysis: long enough to stop a run in the middle

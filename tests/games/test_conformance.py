@@ -26,6 +26,7 @@ from doushouqi.core.game import (
     GAMES,
     LANGUAGES,
     Game,
+    IllegalMoveError,
     MoveError,
     Position,
     PositionError,
@@ -121,6 +122,11 @@ def _check_position(game: Game[Any], rules: Any, position: Position) -> None:
         assert outcome.key in game.board_endings
         assert outcome.winner is None or outcome.winner in SEATS
 
+    # The web board's destinations are the legal moves, grouped by the place moved from.
+    destinations = position.legal_destinations()
+    assert sum(len(places) for places in destinations.values()) == len(moves)
+    assert all(places for places in destinations.values()), "a place listed with no move"
+
     for move in moves:
         assert position.parse_move(move) == move
         for lang in LANGUAGES:
@@ -128,6 +134,11 @@ def _check_position(game: Game[Any], rules: Any, position: Position) -> None:
             assert isinstance(words, str) and words.strip()
         position.push(move)
         assert position.turn in SEATS
+        if position.outcome() is None:
+            # Well formed, but the place it leaves is now empty: refused as illegal, which a
+            # server answers differently from text that is no move at all.
+            with pytest.raises(IllegalMoveError):
+                position.parse_move(move)
         assert position.pop() == move
         assert _snapshot(position) == snapshot
 
@@ -179,6 +190,26 @@ def test_rule_sets_survive_storage(key: str) -> None:
         assert game.rules_to_mapping(game.parse_rules(stored)) == mapping
     with pytest.raises(RulesError):
         game.parse_rules("no such rule set")
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_the_first_seat_is_part_of_the_rule_set(key: str) -> None:
+    game = GAMES[key]
+    for name in game.rule_set_names:
+        rules = game.parse_rules(name)
+        start = game.new_position(rules, game.start_position(rules))
+        assert game.first_seat(rules) == start.turn
+        for seat in SEATS:
+            try:
+                chosen = game.with_first_seat(rules, seat)
+            except RulesError:
+                continue  # a game may fix who moves first
+            assert game.first_seat(chosen) == seat
+            stored = json.loads(json.dumps(game.rules_to_mapping(chosen)))
+            assert game.first_seat(game.parse_rules(stored)) == seat
+            assert game.new_position(chosen, game.start_position(chosen)).turn == seat
+        with pytest.raises(RulesError):
+            game.with_first_seat(rules, 2)
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

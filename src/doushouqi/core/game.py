@@ -36,6 +36,7 @@ __all__ = [
     "LANGUAGES",
     "Game",
     "GameError",
+    "IllegalMoveError",
     "Lang",
     "MoveError",
     "Position",
@@ -61,6 +62,14 @@ class GameError(ValueError):
 
 class MoveError(GameError):
     """A move string is malformed or not legal in the position."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules do not allow here; the message says why.
+
+    Apart from :class:`MoveError` (which it is), so that a server can tell a player "that is
+    not a move" from "that move is not allowed: …", as it answers them with different codes.
+    """
 
 
 class PositionError(GameError):
@@ -112,8 +121,19 @@ class Position(Protocol):
     def parse_move(self, text: str) -> str:
         """The canonical move string for ``text`` if it is a legal move here.
 
-        Raises :class:`MoveError` saying why not (malformed, or illegal and the reason), so
-        that a client can be told what was wrong.
+        Raises :class:`MoveError` saying why not, so that a client can be told what was
+        wrong: :class:`IllegalMoveError` for a well-formed move the rules refuse (with the
+        reason), plain :class:`MoveError` for text that is no move at all.
+        """
+        ...
+
+    def legal_destinations(self) -> dict[str, list[str]]:
+        """For each place a piece of the side to move stands on, the places it may legally go
+        (places with no move left out), named as the game names them; empty once the game is
+        over on the board.
+
+        Why the interface has it: the web board holds no rules, so the server tells it where
+        each piece may go, and only the game knows how its move strings split into places.
         """
         ...
 
@@ -225,6 +245,17 @@ class Game(Protocol[RulesT]):
     def rules_to_mapping(self, rules: RulesT) -> dict[str, Any]:
         """The rule set as JSON-ready data, with its name under ``"name"``;
         :meth:`parse_rules` of it gives an equal rule set."""
+        ...
+
+    def first_seat(self, rules: RulesT) -> int:
+        """The seat that moves first under ``rules`` (a rule option in some games: the
+        platform shows it, and lets a player choose it with :meth:`with_first_seat`)."""
+        ...
+
+    def with_first_seat(self, rules: RulesT, seat: int) -> RulesT:
+        """``rules`` with ``seat`` moving first; :class:`RulesError` when the game does not
+        let the first seat be chosen, or ``seat`` is no seat. The choice is part of the rule
+        set (and so of what is stored), not a separate setting."""
         ...
 
     def start_position(self, rules: RulesT) -> str:

@@ -21,10 +21,12 @@ lists the installed games.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from doushouqi.core.game import (
+    IllegalMoveError,
     Lang,
     MoveError,
     PositionError,
@@ -32,7 +34,8 @@ from doushouqi.core.game import (
     TimeoutEffect,
 )
 from doushouqi.core.outcome import BoardEnding, Outcome, PlatformEnding
-from doushouqi.jungle.board import Board, IllegalMoveError
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.board import IllegalMoveError as JungleIllegalMoveError
 from doushouqi.jungle.moves import Move
 from doushouqi.jungle.notation import Lang as JungleLang
 from doushouqi.jungle.notation import color_name, move_to_readable, termination_label
@@ -44,8 +47,16 @@ from doushouqi.jungle.rules import (
     RuleSet,
     rules_from_mapping,
 )
+from doushouqi.jungle.squares import square_name
 
-__all__ = ["JUNGLE", "JungleGame", "JunglePosition", "outcome_from_core", "outcome_to_core"]
+__all__ = [
+    "JUNGLE",
+    "JungleGame",
+    "JunglePosition",
+    "legal_destinations",
+    "outcome_from_core",
+    "outcome_to_core",
+]
 
 # The rules library speaks English and Simplified Chinese. Its Chinese vocabulary (animals,
 # colours, endings, move words) is closed and small, so Traditional Chinese is a character
@@ -85,6 +96,22 @@ def outcome_from_core(outcome: Outcome) -> JungleOutcome:
     return JungleOutcome(Termination(outcome.key), outcome.winner)
 
 
+def legal_destinations(board: Board) -> dict[str, list[str]]:
+    """For each square of the side to move: where its animal may legally go (none: omitted).
+
+    What the web board is told (it knows no rules); Jungle-only pages (editor, analysis,
+    puzzles) call it on their own boards, the platform through
+    :meth:`JunglePosition.legal_destinations`.
+
+    >>> legal_destinations(Board("r6/3L3/7/7/7/7/7/7/7 w"))
+    {'d8': ['d7', 'c8', 'e8', 'd9']}
+    """
+    dests: dict[str, list[str]] = {}
+    for move in board.generate_legal_moves():
+        dests.setdefault(square_name(move.from_square), []).append(square_name(move.to_square))
+    return dests
+
+
 class JunglePosition:
     """A Jungle :class:`~doushouqi.core.game.Position`: a :class:`Board` seen through strings."""
 
@@ -109,9 +136,16 @@ class JunglePosition:
         if not isinstance(text, str):
             raise MoveError(f"a move string must be text, got {type(text).__name__}")
         try:
-            return str(self._board.parse_move(text))
-        except ValueError as exc:  # InvalidMoveError (malformed) or IllegalMoveError (why)
+            move = Move.from_str(text)
+        except ValueError as exc:  # InvalidMoveError: not a move at all
             raise MoveError(str(exc)) from exc
+        reason = self._board.explain_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {move}: {reason}")
+        return str(move)
+
+    def legal_destinations(self) -> dict[str, list[str]]:
+        return legal_destinations(self._board)
 
     def push(self, move: str) -> None:
         self._board.push(Move.from_str(move))
@@ -119,7 +153,7 @@ class JunglePosition:
     def push_pass(self) -> None:
         try:
             self._board.push_pass()
-        except IllegalMoveError as exc:
+        except JungleIllegalMoveError as exc:
             raise MoveError(str(exc)) from exc
 
     def pop(self) -> str:
@@ -194,6 +228,15 @@ class JungleGame:
 
     def rules_to_mapping(self, rules: RuleSet) -> dict[str, Any]:
         return rules.to_mapping()
+
+    def first_seat(self, rules: RuleSet) -> int:
+        return rules.first_player
+
+    def with_first_seat(self, rules: RuleSet, seat: int) -> RuleSet:
+        try:
+            return dataclasses.replace(rules, first_player=seat)
+        except InvalidRulesError as exc:  # a seat that is none (the rule set checks it)
+            raise RulesError(str(exc)) from exc
 
     def start_position(self, rules: RuleSet) -> str:
         return Board(rules=rules).fen()

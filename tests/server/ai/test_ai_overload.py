@@ -19,7 +19,8 @@ from tests.support.live import (
 
 from doushouqi.jungle.board import Board
 from doushouqi.server.ai.effort import MIN_MOVETIME, effective_movetime
-from doushouqi.server.ai.pool import AiMove, AiRequest, ProcessPoolAi, RandomAi, board_for
+from doushouqi.server.ai.pool import AiMove, AiRequest, ProcessPoolAi, RandomAi
+from doushouqi.server.games.jungle import board_for
 
 WANGO = Board().rules.to_mapping()
 

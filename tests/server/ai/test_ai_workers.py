@@ -28,8 +28,9 @@ from tests.support.redis_server import RedisServer, redis_server, redis_server_p
 from doushouqi.jungle.board import Board
 from doushouqi.server.ai.effort import MIN_MOVETIME
 from doushouqi.server.ai.jobs import GROUP, KINDS, Keys, backlog_from
-from doushouqi.server.ai.pool import AiRequest, JobKind, board_for
+from doushouqi.server.ai.pool import AiRequest, JobKind
 from doushouqi.server.ai.redis_queue import RedisAi
+from doushouqi.server.games.jungle import board_for
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is missing")
 

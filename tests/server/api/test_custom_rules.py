@@ -13,7 +13,8 @@ from tests.support.live import GameSocket, LiveServer, ManualTime, make_settings
 
 from doushouqi.jungle.record import read_record
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS
-from doushouqi.server.ai.pool import AiMove, AiRequest, RandomAi, board_for
+from doushouqi.server.ai.pool import AiMove, AiRequest, RandomAi
+from doushouqi.server.games.jungle import board_for
 
 #: Classic rules, except that an animal in an enemy trap may still capture.
 TRAP_CAPTURES = {"parent": "classic", "trapped_can_capture": True}

@@ -15,7 +15,7 @@ from tests.support.helpers import (
     types,
 )
 
-from doushouqi.jungle.outcome import Termination
+from doushouqi.core.outcome import PlatformEnding
 from doushouqi.server.domain import (
     ClaimDraw,
     Disconnected,
@@ -28,7 +28,7 @@ def test_the_player_who_stayed_may_call_it_a_draw() -> None:
     game, _ = ok(online_game(rated=True), Disconnected(color=1), T0 + 5)
     game, events = ok(game, ClaimDraw(actor=RED_ID), T0 + 20)
     assert types(events) == ["game_finished"]
-    assert game.termination is Termination.DRAW_AGREED and game.winner is None
+    assert game.termination is PlatformEnding.DRAW_AGREED and game.winner is None
     assert game.leaver is None and game.status is GameStatus.DRAW_AGREED
     assert game.score_change is not None and game.score_change.deltas == (0, 0)
 

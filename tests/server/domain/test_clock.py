@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.support.helpers import BLUE_ID, HEMMED_FEN, RED_ID, T0, ok, online_game, refused, types
 
-from doushouqi.jungle.outcome import Termination
+from doushouqi.core.outcome import PlatformEnding
 from doushouqi.server.domain import (
     SERVER,
     Event,
@@ -34,7 +34,7 @@ def test_flag_fall_loses_at_the_deadline() -> None:
     (finished,) = events
     assert isinstance(finished, GameFinished)
     assert (finished.termination, finished.winner, finished.at) == (
-        Termination.TIME_FORFEIT,
+        PlatformEnding.TIME_FORFEIT,
         1,
         T0 + 60,
     )
@@ -114,7 +114,7 @@ def test_the_fourth_timeout_loses() -> None:
     finished = events[-1]
     assert isinstance(finished, GameFinished)
     assert (finished.termination, finished.winner, finished.at) == (
-        Termination.TIMEOUTS,
+        PlatformEnding.TIMEOUTS,
         1,
         T0 + 46,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.support.helpers import BLUE_ID, RED_ID, T0, ok, online_game
 
 from doushouqi.core.clock import DAY
-from doushouqi.jungle.outcome import Termination
+from doushouqi.core.outcome import PlatformEnding
 from doushouqi.server.domain import (
     Disconnected,
     GameFinished,
@@ -36,7 +36,7 @@ def test_running_out_of_days_loses_on_time() -> None:
     game, events = ok(game, Tick(), T0 + 10 + 2 * DAY + 5)  # a late tick
     (finished,) = events
     assert isinstance(finished, GameFinished)
-    assert finished.termination is Termination.TIME_FORFEIT and finished.winner == 0
+    assert finished.termination is PlatformEnding.TIME_FORFEIT and finished.winner == 0
     assert finished.at == T0 + 10 + 2 * DAY  # at the deadline, not when noticed
 
 
@@ -67,7 +67,7 @@ def test_a_deadline_that_fell_while_the_server_was_down_gives_back_the_time_left
     assert next_deadline(resumed, now) == now + 600
     assert [e.type for e in events] == ["game_resumed"]
     later, _ = apply(resumed, Tick(), now + 601)
-    assert later.termination is Termination.TIME_FORFEIT
+    assert later.termination is PlatformEnding.TIME_FORFEIT
 
 
 def test_what_is_given_back_after_downtime_is_at_most_the_margin() -> None:
@@ -81,6 +81,6 @@ def test_what_is_given_back_after_downtime_is_at_most_the_margin() -> None:
 def test_a_deadline_before_the_server_went_down_is_settled_at_its_time() -> None:
     game = online_game(time_control="1d")
     resumed, events = resume_after_downtime(game, T0 + DAY + 10, T0 + 2 * DAY)
-    assert resumed.termination is Termination.TIME_FORFEIT
+    assert resumed.termination is PlatformEnding.TIME_FORFEIT
     assert resumed.finished_at == T0 + DAY
     assert [e.type for e in events] == ["game_finished"]

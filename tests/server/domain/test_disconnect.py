@@ -16,7 +16,7 @@ from tests.support.helpers import (
     types,
 )
 
-from doushouqi.jungle.outcome import Termination
+from doushouqi.core.outcome import PlatformEnding
 from doushouqi.server.domain import (
     ClaimVictory,
     Disconnected,
@@ -60,7 +60,7 @@ def test_leaving_beyond_the_grace_period_loses() -> None:
     (finished,) = events
     assert isinstance(finished, GameFinished)
     assert (finished.termination, finished.winner, finished.leaver, finished.at) == (
-        Termination.ABANDONMENT,
+        PlatformEnding.ABANDONMENT,
         0,
         1,
         T0 + 65,

@@ -17,7 +17,7 @@ from tests.support.helpers import (
     types,
 )
 
-from doushouqi.jungle.outcome import Termination
+from doushouqi.core.outcome import PlatformEnding
 from doushouqi.server.domain import (
     SERVER,
     Abort,
@@ -42,7 +42,7 @@ def test_resignation_loses_at_any_turn() -> None:
     (finished,) = events
     assert isinstance(finished, GameFinished)
     assert (finished.termination, finished.winner, finished.result) == (
-        Termination.RESIGNATION,
+        PlatformEnding.RESIGNATION,
         0,
         "1-0",
     )
@@ -138,7 +138,7 @@ def test_abort_before_any_move() -> None:
     (finished,) = events
     assert isinstance(finished, GameFinished)
     assert (finished.termination, finished.winner, finished.result) == (
-        Termination.ABORTED,
+        PlatformEnding.ABORTED,
         None,
         "*",
     )

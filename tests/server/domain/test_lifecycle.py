@@ -45,9 +45,9 @@ from doushouqi.server.domain import (
     Resign,
     Tick,
     game_state_dict,
-    game_to_record,
     new_game,
 )
+from doushouqi.server.games.jungle import game_to_record
 
 # ---------------------------------------------------------------------- set-up
 

@@ -23,7 +23,7 @@ from tests.support.helpers import (
     types,
 )
 
-from doushouqi.jungle.outcome import Termination
+from doushouqi.core.outcome import BoardEnding
 from doushouqi.jungle.rules import RuleSet
 from doushouqi.server.domain import (
     SERVER,
@@ -143,7 +143,7 @@ def test_entering_the_den_wins() -> None:
     finished = events[1]
     assert isinstance(finished, GameFinished)
     assert (finished.termination, finished.winner, finished.result) == (
-        Termination.DEN_ENTERED,
+        BoardEnding("den_entered"),
         0,
         "1-0",
     )

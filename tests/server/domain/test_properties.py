@@ -37,12 +37,12 @@ from doushouqi.server.domain import (
     Tick,
     apply,
     game_state_dict,
-    game_to_record,
     lobby_deadline,
     new_game,
     next_deadline,
 )
 from doushouqi.server.domain.model import replay
+from doushouqi.server.games.jungle import game_to_record
 
 ACTORS: list[Actor] = [
     Account(1),
@@ -107,7 +107,7 @@ def games(draw: st.DrawFn) -> Game:
 def _legal_moves(game: Game) -> list[str]:
     if game.status is not GameStatus.STARTED:
         return []
-    return sorted(str(m) for m in game.board().legal_moves)
+    return sorted(game.position().legal_moves())
 
 
 @st.composite
@@ -148,8 +148,8 @@ def commands(draw: st.DrawFn, game: Game) -> Command:
 
 
 def _check_consistent(game: Game) -> None:
-    fresh = replay(game.rules, game.start_fen, (m.move for m in game.moves))
-    assert fresh.fen() == game.fen
+    fresh = replay(game.rules, game.start_fen, (m.move for m in game.moves), game.game_key)
+    assert fresh.position_string() == game.fen
     if game.clock is not None and game.status is GameStatus.STARTED:
         assert game.clock.running and game.clock.to_move == game.turn
     if game.status.is_over:

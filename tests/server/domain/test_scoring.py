@@ -21,9 +21,9 @@ from tests.support.helpers import (
     started,
 )
 
+from doushouqi.core.outcome import BoardEnding, PlatformEnding
 from doushouqi.core.rating import Rating, rate_game
 from doushouqi.core.scoring import ScoreChange
-from doushouqi.jungle.outcome import Termination
 from doushouqi.server.domain import (
     Abort,
     AcceptDraw,
@@ -92,7 +92,7 @@ def test_draws_change_nothing(ending: str) -> None:
     else:
         # Blue is to move after 21 moves: the tigers shuffle until the position stands thrice.
         game, _ = play(game, ["g9g8", "g1g2", "g8g9", "g2g1"] * 2)
-        assert game.termination is Termination.REPETITION
+        assert game.termination == BoardEnding("repetition")
     assert game.score_change == ScoreChange(deltas=(0, 0), new_scores=(100, 100), voided=False)
     # A draw still counts for the ratings, as half a point each.
     assert game.rating_change is not None
@@ -117,7 +117,7 @@ def test_leaving_a_long_game_costs_the_loss_and_ten() -> None:
 def test_losing_on_time_scores_like_any_loss() -> None:
     game, _ = play(online_game(time_control="5+0"), ELEVEN_ROUNDS, step=0.5)
     game, _ = ok(game, Tick(), T0 + 1000)
-    assert game.termination is Termination.TIME_FORFEIT
+    assert game.termination is PlatformEnding.TIME_FORFEIT
     assert game.winner == 0  # after 21 moves Blue is to move, and its flag falls
     assert game.score_change is not None and game.score_change.deltas == (4, -2)
 

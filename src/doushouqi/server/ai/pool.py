@@ -1,10 +1,11 @@
 """The computer opponent, off the event loop: searches run in worker processes.
 
-The server reaches the engine only through :func:`doushouqi.jungle.ai.analyse` (the narrow interface
-the layering asks for). A worker receives the game as rule options, start position and move
-list, rebuilds the board with the rules library and searches it; the event loop only awaits
-the answer. Each search gets the time :mod:`doushouqi.server.ai.effort` allows it: when jobs
-queue, every search thinks less, so none waits for long and none is replaced by a random move.
+The AI service knows no game: a request names its game by key, and a worker rebuilds the
+position through the game interface (:mod:`doushouqi.core.game`) and searches it with that
+game's engine from the site's registry (:func:`doushouqi.server.games.registry.engine_of`);
+the event loop only awaits the answer. Each search gets the time
+:mod:`doushouqi.server.ai.effort` allows it: when jobs queue, every search thinks less, so
+none waits for long and none is replaced by a random move.
 :class:`RandomAi` is an in-process stand-in for tests and benchmarks that must not spend CPU
 on searching. The Redis-backed service for many machines is in ``redis_queue``.
 """
@@ -23,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
-from doushouqi.jungle.board import Board
-from doushouqi.jungle.rules import rules_from_mapping
+from doushouqi.core.game import Position, get_game
 from doushouqi.server.ai.effort import effective_movetime, is_reduced
+from doushouqi.server.games.registry import SITE_GAMES, engine_of
 from doushouqi.server.infra.parent_watch import watch_parent
 
 __all__ = [
@@ -36,7 +37,8 @@ __all__ = [
     "JobKind",
     "ProcessPoolAi",
     "RandomAi",
-    "board_for",
+    "position_for",
+    "random_move",
 ]
 
 log = logging.getLogger(__name__)
@@ -67,6 +69,9 @@ class AiRequest:
     submitted_at: float | None = None
     #: How many lines an analysis asks for (the best first).
     multipv: int = 1
+    #: The game (:func:`doushouqi.core.game.get_game`); jobs queued before there were
+    #: several games are Jungle's.
+    game_key: str = "jungle"
 
 
 @dataclass(frozen=True)
@@ -87,14 +92,19 @@ class AiMove:
         return is_reduced(self.movetime, self.asked)
 
 
-def board_for(request: AiRequest) -> Board:
-    """The request's position, every move checked ("0000" is a timeout pass, refused where no
-    move could be played)."""
-    rules = rules_from_mapping(str(request.rules.get("name", "custom")), request.rules)
-    board = Board(request.start_fen, rules)
+def position_for(request: AiRequest) -> Position:
+    """The request's position, every move checked (the game's pass move is a timeout pass,
+    refused where no move could be played); ValueError for a bad request."""
+    game = get_game(request.game_key)
+    rules = game.parse_rules(request.rules)
+    start = game.start_position(rules) if request.start_fen is None else request.start_fen
+    position = game.new_position(rules, start)
     for move in request.moves:
-        board.push_move(move, allow_pass=True)
-    return board
+        if move == game.pass_move:
+            position.push_pass()
+        else:
+            position.push(position.parse_move(move))
+    return position
 
 
 def _given_movetime(request: AiRequest, backlog: int, workers: int) -> float:
@@ -110,47 +120,28 @@ def _given_movetime(request: AiRequest, backlog: int, workers: int) -> float:
 def search_move(request: AiRequest, backlog: int = 0, workers: int = 1) -> AiMove:
     """Search the request's position for a move, with the effort the load allows (in a
     worker process: it imports the engine)."""
-    from doushouqi.jungle.ai import analyse  # in the worker only: numba stays out of the server
-
     started = time.time()
     movetime = _given_movetime(request, backlog, workers)
-    result = analyse(board_for(request), level=request.level, movetime=movetime)
-    if result.move is None:
+    engine = engine_of(request.game_key)
+    move, nodes = engine.best_move(position_for(request), request.level, movetime)
+    if move is None:
         raise ValueError("no move: the game is over")
-    nodes = int(result.info.get("nodes", 0))
     waited = 0.0 if request.submitted_at is None else max(0.0, started - request.submitted_at)
-    return AiMove(str(result.move), movetime, request.movetime, nodes, waited)
+    return AiMove(move, movetime, request.movetime, nodes, waited)
 
 
-#: An analysis as plain data: ``bestmove`` (None: game over), ``score`` ({"cp": n} or
-#: {"den": n}, the side to move's view, or None), ``depth``, ``pv`` (moves as text),
+#: An analysis as plain data: ``bestmove`` (None: game over), ``score`` (the engine's, e.g.
+#: {"cp": n} or {"den": n}, the side to move's view, or None), ``depth``, ``pv`` (moves as text),
 #: ``lines`` (the best ``multipv`` lines, each with its ``score``, ``depth`` and ``pv``; the
 #: first is the best move's) and ``movetime`` (the seconds it was given).
 Analysis = dict[str, Any]
 
 
-def _score_data(score: Any) -> dict[str, int] | None:
-    if score is None:
-        return None
-    return {"den": score.den} if score.den is not None else {"cp": score.cp}
-
-
 def analyse_position(request: AiRequest, backlog: int = 0, workers: int = 1) -> Analysis:
     """The best move, score and lines of the request's position (in a worker process)."""
-    from doushouqi.jungle.ai import analyse_lines
-
     movetime = _given_movetime(request, backlog, workers)
-    infos = analyse_lines(
-        board_for(request), level=request.level, movetime=movetime, multipv=request.multipv
-    )
-    lines: list[dict[str, Any]] = [
-        {
-            "score": _score_data(info.get("score")),
-            "depth": info.get("depth", 0),
-            "pv": [str(m) for m in info.get("pv", [])],
-        }
-        for info in infos
-    ]
+    engine = engine_of(request.game_key)
+    lines = engine.analyse(position_for(request), request.level, movetime, request.multipv)
     best = lines[0] if lines else {"score": None, "depth": 0, "pv": []}
     bestmove = best["pv"][0] if best["pv"] else None
     return {"bestmove": bestmove, **best, "lines": lines, "movetime": movetime}
@@ -163,10 +154,15 @@ def _start_worker(server_pid: int) -> None:
 
 
 def _warm_up() -> None:
-    # Loads the compiled engine (numba's cache) before the first real request arrives.
-    from doushouqi.jungle.ai import best_move
+    # Loads every engine (numba's cache) before the first real request arrives.
+    warm_up_engines()
 
-    best_move(Board(), level=1, movetime=0.05)
+
+def warm_up_engines() -> None:
+    """Load the engine of every game the site offers with one (in a worker process)."""
+    for site in SITE_GAMES.values():
+        if site.engine is not None:
+            site.engine.warm_up()
 
 
 def _probe() -> None:
@@ -308,7 +304,7 @@ class RandomAi:
     async def choose_move(self, request: AiRequest) -> AiMove:
         if self.delay:
             await asyncio.sleep(self.delay)
-        move = random_move(board_for(request), self._random)
+        move = random_move(position_for(request), self._random)
         return AiMove(move, request.movetime, request.movetime)
 
     def capacity(self) -> int | None:
@@ -316,25 +312,21 @@ class RandomAi:
 
     async def analyse(self, request: AiRequest) -> Analysis:
         """A random legal move and the material balance (a stand-in: no search)."""
-        board = board_for(request)
-        if board.is_game_over():
+        position = position_for(request)
+        if position.outcome() is not None:
             return {"bestmove": None, "score": None, "depth": 0, "pv": [], "lines": []}
-        move = random_move(board, self._random)
-        pieces = [board.piece_at(square) for square in range(63)]
-        balance = sum(
-            100 * board.rank_of(piece) * (1 if piece.color == board.turn else -1)
-            for piece in pieces
-            if piece is not None
-        )
-        line = {"score": {"cp": balance}, "depth": 1, "pv": [move]}
+        move = random_move(position, self._random)
+        score = engine_of(request.game_key).static_score(position)
+        line = {"score": score, "depth": 1, "pv": [move]}
         return {"bestmove": move, **line, "lines": [line]}
 
     def close(self) -> None:
         pass
 
 
-def random_move(board: Board, rng: random.Random | None = None) -> str:
-    moves = sorted(board.generate_legal_moves(), key=str)
+def random_move(position: Position, rng: random.Random | None = None) -> str:
+    """A legal move picked at random (sorted first, so a seeded ``rng`` repeats itself)."""
+    moves = sorted(position.legal_moves())
     if not moves:
         raise ValueError("no legal move")
-    return str((rng or random).choice(moves))
+    return (rng or random).choice(moves)

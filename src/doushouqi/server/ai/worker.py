@@ -66,7 +66,7 @@ from doushouqi.server.ai.jobs import (
     backlog_from,
     encode_result,
 )
-from doushouqi.server.ai.pool import AiRequest, analyse_position, search_move
+from doushouqi.server.ai.pool import AiRequest, analyse_position, search_move, warm_up_engines
 from doushouqi.server.infra.parent_watch import watch_parent
 
 if TYPE_CHECKING:
@@ -507,11 +507,8 @@ def _child_main(options: WorkerOptions, parent_pid: int, log_level: str) -> None
 
 
 def _warm_up() -> None:
-    # The compiled engine (numba's cache) is loaded before the worker takes its first job.
-    from doushouqi.jungle.ai import best_move
-    from doushouqi.jungle.board import Board
-
-    best_move(Board(), level=1, movetime=0.05)
+    # The compiled engines (numba's cache) are loaded before the worker takes its first job.
+    warm_up_engines()
 
 
 def _configure_logging(level: str) -> None:

@@ -19,13 +19,13 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from doushouqi.jungle.board import Board
+from doushouqi.jungle.game import legal_destinations
 from doushouqi.jungle.notation import move_to_readable
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.jungle.squares import DENS, square_name
 from doushouqi.server.ai.pool import AiRequest
 from doushouqi.server.ai.tablebase_hints import table_hint
 from doushouqi.server.api.deps import Ctx, enforce_rate
-from doushouqi.server.domain.views import legal_destinations
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.infra.errors import Problem
 

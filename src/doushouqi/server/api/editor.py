@@ -17,9 +17,9 @@ from pydantic import BaseModel, Field
 
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.fen import InvalidFenError, parse_fen, placement_fen
+from doushouqi.jungle.game import legal_destinations
 from doushouqi.jungle.squares import ANIMAL_LETTERS, parse_square, piece_code
 from doushouqi.jungle.status import Status, position_status
-from doushouqi.server.domain.views import legal_destinations
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.infra.errors import Problem
 

@@ -8,9 +8,9 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from doushouqi.jungle.board import Board
+from doushouqi.jungle.game import legal_destinations
 from doushouqi.jungle.notation import move_to_readable
 from doushouqi.server.api.deps import Ctx
-from doushouqi.server.domain.views import legal_destinations
 from doushouqi.server.explorer import service as explorer
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.infra.errors import Problem

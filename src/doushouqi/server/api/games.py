@@ -23,7 +23,6 @@ from doushouqi.server.domain import (
     GameSpecError,
     Mode,
     PlayerSlot,
-    game_to_record,
     lobby_deadline,
     new_game,
 )
@@ -33,6 +32,7 @@ from doushouqi.server.games.choices import (
     rule_changes,
     rules_parent,
 )
+from doushouqi.server.games.jungle import game_to_record
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.live.actors import new_game_id, state_message
 from doushouqi.server.live.correspondence import lobby_wait_for
@@ -82,14 +82,14 @@ def summary(game: Game) -> dict[str, Any]:
         "id": game.id,
         "mode": game.mode.value,
         "status": game.status.label,
-        "rules": game.rules.name,
+        "rules": game.rules_name,
         "rules_parent": rules_parent(game.rules),
         "rule_changes": rule_changes(game.rules),
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
         "players": players,
         "result": game.result,
-        "termination": None if game.termination is None else game.termination.value,
+        "termination": game.termination_key,
         "abort_reason": None if game.abort_reason is None else game.abort_reason.value,
         "plies": len(game.moves),
         "created_at": game.created_at,

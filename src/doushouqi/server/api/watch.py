@@ -89,7 +89,7 @@ def live_entry(game: Game, ratings: Ratings, spectators: int) -> dict[str, Any]:
         "rating": round(mean),
         "tournament": game.tournament,
         "rated": game.rated,
-        "rules": game.rules.name,
+        "rules": game.rules_name,
         "time_control": None if game.time_control is None else str(game.time_control),
         "plies": len(game.moves),
         "spectators": spectators,

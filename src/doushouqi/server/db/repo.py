@@ -13,9 +13,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
+from doushouqi.core.outcome import PlatformEnding
 from doushouqi.core.rating import Rating, rate_game
 from doushouqi.games import INSTALLED
-from doushouqi.jungle.outcome import Termination
 from doushouqi.server.db.models import (
     AccountRow,
     AuthTokenRow,
@@ -225,7 +225,7 @@ def leaderboard(
 def record_result(session: Session, game: Game) -> None:
     """Add a finished game to its players' statistics, score and rating in that game (once:
     this runs in the transaction that stores the game as finished)."""
-    if game.outcome is None or game.termination is Termination.ABORTED:
+    if game.outcome is None or game.termination is PlatformEnding.ABORTED:
         return
     if game.mode is Mode.SAME_SCREEN:  # one person at both seats: nothing to count
         return
@@ -298,14 +298,14 @@ def _columns(game: Game) -> dict[str, Any]:
         "game": game.game_key,
         "mode": game.mode.value,
         "status": int(game.status),
-        "rules": game.rules.name,
+        "rules": game.rules_name,
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
         "open_seats": sum(p is None for p in game.players),
         "seat0_key": player_key(game.players[0]),
         "seat1_key": player_key(game.players[1]),
         "result": game.result,
-        "termination": None if game.termination is None else game.termination.value,
+        "termination": game.termination_key,
         "version": game.version,
         "created_at": game.created_at,
         "started_at": game.started_at,

@@ -61,7 +61,6 @@ from doushouqi.server.domain.events import (
     TakebackRequested,
     TimeoutPassed,
 )
-from doushouqi.server.domain.export import game_to_record
 from doushouqi.server.domain.handlers import HANDLERS
 from doushouqi.server.domain.model import (
     DEFAULT_GRACE_PERIOD,
@@ -154,7 +153,6 @@ __all__ = [
     "apply",
     "clock_view",
     "game_state_dict",
-    "game_to_record",
     "identity_from_dict",
     "legal_destinations",
     "lobby_deadline",

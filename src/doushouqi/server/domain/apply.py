@@ -35,7 +35,8 @@ def _check(game: Game, command: Command, now: float) -> Reject | None:
         return Reject(RejectCode.BAD_COMMAND, "the command names no sender")
     color = getattr(command, "color", None)
     if color is not None and (type(color) is not int or color not in (0, 1)):
-        return Reject(RejectCode.BAD_COMMAND, f"colour must be 0 (Red) or 1 (Blue), not {color!r}")
+        seats = f"0 ({game.seat_name(0)}) or 1 ({game.seat_name(1)})"
+        return Reject(RejectCode.BAD_COMMAND, f"colour must be {seats}, not {color!r}")
     expected = getattr(command, "expected_version", None)
     if expected is not None and (type(expected) is not int or expected != game.version):
         reason = f"the command was for version {expected!r}; the game is at {game.version}"

@@ -20,9 +20,8 @@ from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from doushouqi.core.clock import TimeControl
+from doushouqi.core.outcome import BoardEnding, Ending, Outcome
 from doushouqi.core.scoring import ScoreChange
-from doushouqi.jungle.outcome import Outcome, Termination
-from doushouqi.jungle.rules import RuleSet
 from doushouqi.server.domain.model import AbortReason, GameSpec, GameStatus, RatingChange
 from doushouqi.server.domain.players import PlayerSlot
 
@@ -61,13 +60,13 @@ def plain(value: object) -> Any:
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else None
-    if isinstance(value, RuleSet):
-        return value.to_mapping()
+    if isinstance(value, BoardEnding):
+        return value.key  # stored and sent as its key, as the platform's endings are
     if isinstance(value, TimeControl):
         return str(value)
     if isinstance(value, Outcome):
         return {
-            "termination": value.termination.value,
+            "termination": value.key,
             "winner": value.winner,
             "result": value.result(),
         }
@@ -153,7 +152,7 @@ class MoveMade(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class TimeoutPassed(Event):
-    """``color`` did not move in time: a pass (``0000``) was made for it (docs/rules.md 5.3)."""
+    """``color`` did not move in time: the game's pass move was made for it (docs/rules.md 5.3)."""
 
     type: ClassVar[str] = "timeout_passed"
     color: int
@@ -178,7 +177,7 @@ class GameFinished(Event):
 
     type: ClassVar[str] = "game_finished"
     result: str
-    termination: Termination
+    termination: Ending
     winner: int | None
     leaver: int | None
     at: float

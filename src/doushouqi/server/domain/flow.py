@@ -6,9 +6,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from doushouqi.core.clock import GameClock
-from doushouqi.jungle.board import Board
-from doushouqi.jungle.notation import termination_label
-from doushouqi.jungle.outcome import Outcome
+from doushouqi.core.game import Position
+from doushouqi.core.outcome import Outcome, PlatformEnding
 from doushouqi.server.domain.commands import Command
 from doushouqi.server.domain.events import (
     DrawDeclined,
@@ -23,7 +22,6 @@ from doushouqi.server.domain.settlement import settle_scores
 from doushouqi.server.domain.views import clock_view
 
 __all__ = [
-    "COLOR_NAMES",
     "Accept",
     "Context",
     "HandlerResult",
@@ -37,8 +35,6 @@ __all__ = [
     "rewind_clock",
     "stop_clock",
 ]
-
-COLOR_NAMES = ("Red", "Blue")
 
 
 @dataclass(frozen=True)
@@ -68,10 +64,26 @@ class Reject:
 HandlerResult = Accept | Reject
 
 
+#: The platform's endings in the words of rejection messages ("the game is over (…)"); the
+#: game names its own board endings.
+_PLATFORM_ENDING_LABELS = {
+    PlatformEnding.RESIGNATION: "resignation",
+    PlatformEnding.DRAW_AGREED: "draw by agreement",
+    PlatformEnding.TIME_FORFEIT: "time forfeit",
+    PlatformEnding.TIMEOUTS: "too many timeouts",
+    PlatformEnding.ABANDONMENT: "left the game",
+    PlatformEnding.ABORTED: "aborted",
+}
+
+
 def ending_label(game: Game) -> str:
-    if game.outcome is None:
+    """A short English label of how ``game`` ended."""
+    outcome = game.outcome
+    if outcome is None:
         return game.status.label
-    return termination_label(game.outcome.termination)
+    if isinstance(outcome.ending, PlatformEnding):
+        return _PLATFORM_ENDING_LABELS[outcome.ending]
+    return game.game_type.ending_name(outcome.key, "en")
 
 
 def require_started(game: Game) -> Reject | None:
@@ -93,7 +105,9 @@ def resolve_seat(game: Game, command: Command, default: int | None = None) -> in
         return Reject(RejectCode.NOT_A_PLAYER, "you are not playing in this game")
     if command.color is not None:
         if command.color not in seats:
-            return Reject(RejectCode.NOT_YOUR_SEAT, f"you do not play {COLOR_NAMES[command.color]}")
+            return Reject(
+                RejectCode.NOT_YOUR_SEAT, f"you do not play {game.seat_name(command.color)}"
+            )
         return command.color
     if len(seats) == 1 or default is None:
         return seats[0]
@@ -135,7 +149,7 @@ def finish(
     """End the game at ``at``: stop the clock, set the status, run the scoring step."""
     clock = stop_clock(game.clock, at)
     ended = game.evolve(
-        status=GameStatus.for_termination(outcome.termination),
+        status=GameStatus.for_outcome(outcome),
         outcome=outcome,
         leaver=leaver,
         finished_at=at,
@@ -148,7 +162,7 @@ def finish(
     ended = ended.evolve(score_change=scores, rating_change=ratings)
     event = GameFinished(
         result=outcome.result(),
-        termination=outcome.termination,
+        termination=outcome.ending,
         winner=outcome.winner,
         leaver=leaver,
         at=at,
@@ -161,9 +175,9 @@ def finish(
     return Accept(ended, [event])
 
 
-def add_ply(game: Game, board: Board, text: str, at: float, clock: GameClock | None) -> Game:
-    """``game`` with the ply ``text`` (already pushed on ``board``) recorded at ``at``."""
-    return game.with_board(board, moves=(*game.moves, TimedMove(text, at)), clock=clock)
+def add_ply(game: Game, position: Position, text: str, at: float, clock: GameClock | None) -> Game:
+    """``game`` with the ply ``text`` (already pushed on ``position``) recorded at ``at``."""
+    return game.with_position(position, moves=(*game.moves, TimedMove(text, at)), clock=clock)
 
 
 def lapse_offers(game: Game, mover: int) -> Accept:
@@ -178,9 +192,9 @@ def lapse_offers(game: Game, mover: int) -> Accept:
     return Accept(game, events)
 
 
-def end_on_board(game: Game, board: Board, at: float) -> Accept:
+def end_on_board(game: Game, position: Position, at: float) -> Accept:
     """Finish the game if the position decides it (docs/rules.md 5.1); otherwise no change."""
-    outcome = board.outcome()
+    outcome = position.outcome()
     if outcome is None:
         return Accept(game, [])
     return finish(game, outcome, at)

@@ -26,10 +26,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from doushouqi.core.clock import GameClock
-from doushouqi.jungle.board import InvalidMoveError
-from doushouqi.jungle.board import Move as BoardMove
-from doushouqi.jungle.notation import move_to_readable
-from doushouqi.jungle.outcome import Outcome, Termination
+from doushouqi.core.game import IllegalMoveError, MoveError
+from doushouqi.core.outcome import Outcome, PlatformEnding
 from doushouqi.server.domain.commands import (
     Abort,
     AcceptDraw,
@@ -66,7 +64,6 @@ from doushouqi.server.domain.events import (
     TakebackRequested,
 )
 from doushouqi.server.domain.flow import (
-    COLOR_NAMES,
     Accept,
     Context,
     HandlerResult,
@@ -79,7 +76,7 @@ from doushouqi.server.domain.flow import (
     resolve_seat,
     rewind_clock,
 )
-from doushouqi.server.domain.model import PASS, Game, GameStatus, Mode, rematch_spec
+from doushouqi.server.domain.model import Game, GameStatus, Mode, rematch_spec
 from doushouqi.server.domain.players import AiPlayer, PlayerSlot, Server
 from doushouqi.server.domain.timing import abandonment_deadline
 from doushouqi.server.domain.views import clock_view, legal_destinations
@@ -95,10 +92,10 @@ Handler = Callable[[Context, Any], HandlerResult]
 
 
 def _start(game: Game, now: float) -> Accept:
-    board = game.board()
+    position = game.position()
     clock = None
     if game.time_control is not None:
-        clock = GameClock.new(game.time_control, to_move=board.turn).start(now)
+        clock = GameClock.new(game.time_control, to_move=position.turn).start(now)
     # Grace periods run from the start at the earliest: nobody can leave a game not yet begun.
     away = tuple(None if t is None else max(t, now) for t in game.disconnected_since)
     game = game.evolve(
@@ -107,9 +104,9 @@ def _start(game: Game, now: float) -> Accept:
     started = GameStarted(
         at=now,
         players=game.players,
-        to_move=board.turn,
-        fen=board.fen(),
-        dests=legal_destinations(board),
+        to_move=position.turn,
+        fen=position.position_string(),
+        dests=legal_destinations(position),
         clocks=clock_view(clock, now),
     )
     return Accept(game, [started])
@@ -127,7 +124,7 @@ def _take_open_seat(game: Game, command: Join) -> Accept | Reject:
         return Reject(RejectCode.GAME_FULL, "both seats are taken")
     seat = open_seats[0] if command.color is None else command.color
     if seat not in open_seats:
-        return Reject(RejectCode.SEAT_TAKEN, f"{COLOR_NAMES[seat]} is taken")
+        return Reject(RejectCode.SEAT_TAKEN, f"{game.seat_name(seat)} is taken")
     player = command.player
     if not isinstance(player, PlayerSlot) or player.identity != command.actor:
         return Reject(RejectCode.BAD_COMMAND, "join with your own player details")
@@ -149,7 +146,9 @@ def handle_join(ctx: Context, command: Join) -> HandlerResult:
     seats = game.seats_of(command.actor)
     if seats:
         if command.color is not None and command.color not in seats:
-            return Reject(RejectCode.NOT_YOUR_SEAT, f"you do not play {COLOR_NAMES[command.color]}")
+            return Reject(
+                RejectCode.NOT_YOUR_SEAT, f"you do not play {game.seat_name(command.color)}"
+            )
         wanted = seats if command.color is None else (command.color,)
         arriving = [c for c in wanted if not game.ready[c]]
         if not arriving:
@@ -186,36 +185,37 @@ def handle_move(ctx: Context, command: Move) -> HandlerResult:
     if rejected := require_started(game):
         return rejected
     if seat != game.turn:
-        return Reject(RejectCode.NOT_YOUR_TURN, f"it is {COLOR_NAMES[game.turn]}'s turn")
+        return Reject(RejectCode.NOT_YOUR_TURN, f"it is {game.seat_name(game.turn)}'s turn")
     if not isinstance(command.move, str) or len(command.move) > _LONGEST_MOVE_TEXT:
         return Reject(RejectCode.INVALID_MOVE, "a move is a string such as 'g3g4'")
+    position = game.position()
     try:
-        move = BoardMove.from_str(command.move)
-    except InvalidMoveError as exc:
+        move = position.parse_move(command.move)
+    except IllegalMoveError as exc:  # well formed, refused by the rules (the message says why)
+        return Reject(RejectCode.ILLEGAL_MOVE, str(exc))
+    except MoveError as exc:
         return Reject(RejectCode.INVALID_MOVE, str(exc))
-    board = game.board()
-    reason = board.explain_illegal(move)
-    if reason is not None:
-        return Reject(RejectCode.ILLEGAL_MOVE, f"illegal move {move}: {reason}")
-    readable = move_to_readable(board, move, "en")
-    readable_zh = move_to_readable(board, move, "zh")
-    board.push(move)
+    # Words are made before the move is played: they name the piece that moves and what it
+    # takes, which the position after the move no longer shows.
+    readable = position.move_text(move, "en")
+    readable_zh = position.move_text(move, "zh")
+    position.push(move)
     clock = game.clock.press(ctx.now) if game.clock is not None else None
-    game = add_ply(game, board, str(move), ctx.now, clock)
+    game = add_ply(game, position, move, ctx.now, clock)
     made = MoveMade(
         color=seat,
-        move=str(move),
+        move=move,
         readable=readable,
         readable_zh=readable_zh,
         ply=len(game.moves),
         at=ctx.now,
-        fen=board.fen(),
-        to_move=board.turn,
-        dests=legal_destinations(board),
+        fen=position.position_string(),
+        to_move=position.turn,
+        dests=legal_destinations(position),
         clocks=clock_view(clock, ctx.now),
     )
     lapsed = lapse_offers(game, seat)
-    ended = end_on_board(lapsed.game, board, ctx.now)
+    ended = end_on_board(lapsed.game, position, ctx.now)
     return Accept(ended.game, [made, *lapsed.events, *ended.events])
 
 
@@ -229,7 +229,7 @@ def handle_resign(ctx: Context, command: Resign) -> HandlerResult:
         return seat
     if rejected := require_started(game):
         return rejected
-    return finish(game, Outcome(Termination.RESIGNATION, 1 - seat), ctx.now)
+    return finish(game, Outcome(PlatformEnding.RESIGNATION, 1 - seat), ctx.now)
 
 
 def handle_offer_draw(ctx: Context, command: OfferDraw) -> HandlerResult:
@@ -242,7 +242,7 @@ def handle_offer_draw(ctx: Context, command: OfferDraw) -> HandlerResult:
     if game.draw_offer == seat:
         return Reject(RejectCode.DRAW_ALREADY_OFFERED, "you have already offered a draw")
     if game.draw_offer == 1 - seat:
-        return finish(game, Outcome(Termination.DRAW_AGREED, None), ctx.now)
+        return finish(game, Outcome(PlatformEnding.DRAW_AGREED, None), ctx.now)
     return Accept(game.evolve(draw_offer=seat), [DrawOffered(color=seat)])
 
 
@@ -272,7 +272,7 @@ def handle_accept_draw(ctx: Context, command: AcceptDraw) -> HandlerResult:
     seat = _answer_seat(ctx, command, game.draw_offer, _NO_DRAW_OFFER)
     if isinstance(seat, Reject):
         return seat
-    return finish(game, Outcome(Termination.DRAW_AGREED, None), ctx.now)
+    return finish(game, Outcome(PlatformEnding.DRAW_AGREED, None), ctx.now)
 
 
 def handle_decline_draw(ctx: Context, command: DeclineDraw) -> HandlerResult:
@@ -297,7 +297,7 @@ def handle_abort(ctx: Context, command: Abort) -> HandlerResult:
     if game.status is GameStatus.STARTED and game.has_moved(0) and game.has_moved(1):
         reason = "both sides have moved: resign or offer a draw instead"
         return Reject(RejectCode.NOT_ABORTABLE, reason)
-    return finish(game, Outcome(Termination.ABORTED, None), ctx.now)
+    return finish(game, Outcome(PlatformEnding.ABORTED, None), ctx.now)
 
 
 # ---------------------------------------------------------------------- takebacks
@@ -307,7 +307,7 @@ def _plies_to_take_back(game: Game, color: int) -> int | None:
     """How many plies go when ``color`` takes back its last real move (None: it has none)."""
     colors = game.ply_colors()
     for index in range(len(game.moves) - 1, -1, -1):
-        if colors[index] == color and game.moves[index].move != PASS:
+        if colors[index] == color and not game.is_pass(game.moves[index].move):
             return len(game.moves) - index
     return None
 
@@ -315,7 +315,7 @@ def _plies_to_take_back(game: Game, color: int) -> int | None:
 def _last_mover(game: Game) -> int | None:
     colors = game.ply_colors()
     for index in range(len(game.moves) - 1, -1, -1):
-        if game.moves[index].move != PASS:
+        if not game.is_pass(game.moves[index].move):
             return colors[index]
     return None
 
@@ -325,23 +325,23 @@ def _take_back(game: Game, requester: int, now: float) -> HandlerResult:
     if count is None:
         return Reject(RejectCode.NOTHING_TO_TAKE_BACK, "there is no move of yours to take back")
     removed = tuple(m.move for m in game.moves[-count:])
-    board = game.board()
+    position = game.position()
     for _ in range(count):
-        board.pop()
-    clock = rewind_clock(game.clock, board.turn, now)
+        position.pop()
+    clock = rewind_clock(game.clock, position.turn, now)
     events: list[Event] = []
     if game.draw_offer is not None:
         events.append(DrawDeclined(color=1 - game.draw_offer, implicit=True))
-    game = game.with_board(
-        board, moves=game.moves[:-count], clock=clock, draw_offer=None, takeback_request=None
+    game = game.with_position(
+        position, moves=game.moves[:-count], clock=clock, draw_offer=None, takeback_request=None
     )
     applied = TakebackApplied(
         color=requester,
         removed=removed,
         ply=len(game.moves),
-        fen=board.fen(),
-        to_move=board.turn,
-        dests=legal_destinations(board),
+        fen=position.position_string(),
+        to_move=position.turn,
+        dests=legal_destinations(position),
         clocks=clock_view(clock, now),
     )
     return Accept(game, [applied, *events])
@@ -398,7 +398,7 @@ def handle_claim_victory(ctx: Context, command: ClaimVictory) -> HandlerResult:
         )
     # The grace expiry is a deadline like any other: settling up to now has already applied it.
     won_now = game.status.is_over and not before.status.is_over
-    if won_now and game.termination is Termination.ABANDONMENT and game.winner == seat:
+    if won_now and game.termination is PlatformEnding.ABANDONMENT and game.winner == seat:
         return Accept(game, [])
     if rejected := require_started(game):
         return rejected
@@ -421,7 +421,7 @@ def handle_claim_draw(ctx: Context, command: ClaimDraw) -> HandlerResult:
     if abandonment_deadline(game, 1 - seat) is None:
         return Reject(RejectCode.OPPONENT_CONNECTED, "your opponent is connected")
     # The one who stayed lets the leaver off: a draw, and no penalty for leaving.
-    return finish(game, Outcome(Termination.DRAW_AGREED, None), ctx.now)
+    return finish(game, Outcome(PlatformEnding.DRAW_AGREED, None), ctx.now)
 
 
 def _connection_seat(game: Game, command: Command) -> int | Reject:
@@ -432,7 +432,9 @@ def _connection_seat(game: Game, command: Command) -> int | Reject:
     if game.status.is_over:
         return Reject(RejectCode.GAME_OVER, "the game is over")
     if game.players[command.color] is None or game.is_ai_seat(command.color):
-        return Reject(RejectCode.BAD_COMMAND, f"no player connects at {COLOR_NAMES[command.color]}")
+        return Reject(
+            RejectCode.BAD_COMMAND, f"no player connects at {game.seat_name(command.color)}"
+        )
     return command.color
 
 
@@ -442,7 +444,7 @@ def handle_disconnected(ctx: Context, command: Disconnected) -> HandlerResult:
     if isinstance(seat, Reject):
         return seat
     if game.disconnected_since[seat] is not None:
-        return Reject(RejectCode.NO_CHANGE, f"{COLOR_NAMES[seat]} is already disconnected")
+        return Reject(RejectCode.NO_CHANGE, f"{game.seat_name(seat)} is already disconnected")
     at = ctx.now if command.at is None else command.at
     if isinstance(at, bool) or not isinstance(at, (int, float)) or not at <= ctx.now:
         return Reject(RejectCode.BAD_TIME, f"a disconnect time must not be after now: {at!r}")
@@ -462,7 +464,7 @@ def handle_reconnected(ctx: Context, command: Reconnected) -> HandlerResult:
         return seat
     since = game.disconnected_since[seat]
     if since is None:
-        return Reject(RejectCode.NO_CHANGE, f"{COLOR_NAMES[seat]} is already connected")
+        return Reject(RejectCode.NO_CHANGE, f"{game.seat_name(seat)} is already connected")
     away = list(game.disconnected_since)
     away[seat] = None
     game = game.evolve(disconnected_since=(away[0], away[1]))

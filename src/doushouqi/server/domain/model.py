@@ -1,14 +1,16 @@
 """The game as a frozen value: :class:`Game`, its :class:`GameStatus`, :class:`Mode` and spec.
 
 A :class:`Game` holds what happened (moves with their times, clocks, offers, the result) and
-derives the position by replaying the moves with the rules library; the replayed board is
-cached on the value, so asking for it twice costs one replay. Nothing here reads the time or
-does IO: every change goes through :func:`~doushouqi.server.domain.apply.apply`.
+derives the position by replaying the moves through the game interface
+(:mod:`doushouqi.core.game`: the game named by ``game_key``, its rules an opaque value only
+that game reads); the replayed position is cached on the value, so asking for it twice costs
+one replay. Nothing here reads the time, does IO or names a game: every change goes through
+:func:`~doushouqi.server.domain.apply.apply`.
 
 >>> from doushouqi.server.domain.players import PlayerSlot
 >>> spec = GameSpec(Mode.ONLINE, (PlayerSlot.account(1, "Li"), None))
 >>> game = new_game(spec, game_id="g1", now=0.0)
->>> game.status, game.board().fen()
+>>> game.status, game.fen
 (<GameStatus.CREATED: 10>, 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1')
 """
 
@@ -22,11 +24,11 @@ from enum import IntEnum, StrEnum
 from typing import Any, NamedTuple
 
 from doushouqi.core.clock import GameClock, TimeControl
+from doushouqi.core.game import Game as GameRules  # the kind of game; ours is one being played
+from doushouqi.core.game import GameError, MoveError, Position, UnknownGameError, get_game
+from doushouqi.core.outcome import Ending, Outcome
 from doushouqi.core.rating import Rating
 from doushouqi.core.scoring import ScoreChange
-from doushouqi.jungle.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError
-from doushouqi.jungle.outcome import Outcome, Termination
-from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet
 from doushouqi.server.domain.players import Actor, PlayerSlot
 
 __all__ = [
@@ -49,15 +51,19 @@ __all__ = [
 DEFAULT_GRACE_PERIOD = 60.0
 #: Seconds an online game waits for an opponent to take its open seat before it is aborted.
 DEFAULT_LOBBY_WAIT = 1800.0
-
-PASS = "0000"
+#: The game a game is of when nothing says otherwise: every game stored before the platform
+#: hosted several was one of Jungle.
+DEFAULT_GAME_KEY = "jungle"
 
 
 class GameStatus(IntEnum):
     """Where a game stands; ordered like lichess's status ids, so ``>=`` comparisons work.
 
-    ``CREATED`` < ``STARTED`` < ``ABORTED`` < every decided ending. A decided ending has the
-    name of its :class:`~doushouqi.jungle.outcome.Termination`.
+    ``CREATED`` < ``STARTED`` < ``ABORTED`` < every decided ending. A decided status has the
+    name of its ending's stored key (:attr:`~doushouqi.core.outcome.Outcome.key`): the
+    platform's endings, and the board endings of the first game, whose ids were stored before
+    there were other games and so keep them; other games' board endings are
+    ``ENDED_ON_BOARD``.
     """
 
     #: Set up, not started: waiting for an opponent to take the open seat, or for the seated
@@ -76,6 +82,9 @@ class GameStatus(IntEnum):
     TIME_FORFEIT = 38
     TIMEOUTS = 39
     ABANDONMENT = 40
+    #: Decided by a board ending that has no status of its own: every game's but the first's
+    #: (the outcome's key says which; a status per ending would need a new id per game).
+    ENDED_ON_BOARD = 41
 
     @property
     def is_over(self) -> bool:
@@ -93,13 +102,21 @@ class GameStatus(IntEnum):
         return self.name.lower()
 
     @classmethod
-    def for_termination(cls, termination: Termination) -> GameStatus:
-        """The status of a game that ended by ``termination``.
+    def for_outcome(cls, outcome: Outcome) -> GameStatus:
+        """The status of a game that ended with ``outcome`` (by its ending's key).
 
-        >>> GameStatus.for_termination(Termination.RESIGNATION).is_decided
+        >>> from doushouqi.core.outcome import BoardEnding, PlatformEnding
+        >>> GameStatus.for_outcome(Outcome(PlatformEnding.RESIGNATION, 0)).is_decided
         True
+        >>> GameStatus.for_outcome(Outcome(BoardEnding("den_entered"), 0)).label
+        'den_entered'
         """
-        return cls[termination.name]
+        status = cls.__members__.get(outcome.key.upper())
+        if status is not None and status.is_decided:
+            return status
+        if outcome.is_on_board:
+            return cls.ENDED_ON_BOARD
+        return cls.ABORTED  # the one platform ending that decides nothing
 
 
 class AbortReason(StrEnum):
@@ -118,7 +135,8 @@ class Mode(StrEnum):
 
 
 class TimedMove(NamedTuple):
-    """One ply: the move string (``0000`` for a timeout pass) and when it was made."""
+    """One ply: the move string (the game's pass move for a timeout pass) and when it was
+    made."""
 
     move: str
     at: float
@@ -126,7 +144,7 @@ class TimedMove(NamedTuple):
 
 @dataclass(frozen=True)
 class RatingChange:
-    """Both players' Glicko-2 ratings before and after a rated game (index = colour)."""
+    """Both players' Glicko-2 ratings before and after a rated game (index = seat)."""
 
     before: tuple[Rating, Rating]
     after: tuple[Rating, Rating]
@@ -159,14 +177,15 @@ class CorruptGameError(ValueError):
 class GameSpec:
     """What a new game is made of: the settings chosen when it is created (or rematched).
 
-    ``players[c]`` sits at colour c (0 = Red, 1 = Blue); None is an open seat (online only).
-    ``first_player`` overrides the rule set's first player (可选择先手); it becomes part of the
-    game's rule set, as docs/rules.md makes it a rule option.
+    ``players[c]`` sits at seat c (Jungle: 0 = Red, 1 = Blue); None is an open seat (online
+    only). ``rules`` is a rule set name of the game ``game_key`` names, or that game's rule set
+    value; None is the game's default. ``first_player`` overrides the rule set's first seat
+    (可选择先手); it becomes part of the game's rule set, as docs/rules.md makes it a rule option.
     """
 
     mode: Mode
     players: tuple[PlayerSlot | None, PlayerSlot | None]
-    rules: RuleSet | str = "wango"
+    rules: Any = None
     time_control: TimeControl | None = None
     first_player: int | None = None
     rated: bool = False
@@ -177,10 +196,15 @@ class GameSpec:
     start_fen: str | None = None
     rematch_of: str | None = None
     lobby_wait: float = DEFAULT_LOBBY_WAIT
+    game_key: str = "jungle"
 
     def to_dict(self) -> dict[str, Any]:
-        rules = self.rules if isinstance(self.rules, str) else self.rules.to_mapping()
-        return {
+        rules = self.rules
+        if rules is None:
+            rules = get_game(self.game_key).default_rule_set
+        elif not isinstance(rules, str):
+            rules = get_game(self.game_key).rules_to_mapping(rules)
+        data: dict[str, Any] = {
             "mode": Mode(self.mode).value,
             "players": [None if p is None else p.to_dict() for p in self.players],
             "rules": rules,
@@ -194,27 +218,38 @@ class GameSpec:
             "rematch_of": self.rematch_of,
             "lobby_wait": self.lobby_wait,
         }
+        # Specs of the first game's games were written without a key; they stay as they were.
+        if self.game_key != DEFAULT_GAME_KEY:
+            data["game_key"] = self.game_key
+        return data
 
 
-def replay(rules: RuleSet, start_fen: str | None, moves: Iterable[str]) -> Board:
-    """The board after ``moves`` (``0000`` = a timeout pass), every move checked."""
-    board = Board(start_fen, rules)
+def replay(
+    rules: Any, start_fen: str | None, moves: Iterable[str], game_key: str = DEFAULT_GAME_KEY
+) -> Position:
+    """The position after ``moves`` (the game's pass move = a timeout pass), every move
+    checked; ``start_fen`` None is the rule set's start position."""
+    kind = get_game(game_key)
+    start = kind.start_position(rules) if start_fen is None else start_fen
+    position = kind.new_position(rules, start)
     for ply, text in enumerate(moves, 1):
         try:
-            if text == PASS:
-                board.push_pass()  # checked: no pass where no move could be played
+            if text == kind.pass_move:
+                position.push_pass()  # checked: no pass where no move could be played
             else:
-                board.push_move(text)
-        except (IllegalMoveError, InvalidMoveError) as exc:
+                position.push(position.parse_move(text))
+        except MoveError as exc:
             raise CorruptGameError(f"ply {ply} ({text!r}) does not replay: {exc}") from None
-    return board
+    return position
 
 
 @dataclass(frozen=True)
 class Game:
     """One game, as a value. Build it with :func:`new_game`; change it with ``apply``.
 
-    ``players[c]``, ``ready[c]`` and ``disconnected_since[c]`` are indexed by colour.
+    ``game_key`` names the game (:func:`doushouqi.core.game.get_game`); ``rules`` is that
+    game's rule set value, which only the game reads.
+    ``players[c]``, ``ready[c]`` and ``disconnected_since[c]`` are indexed by seat.
     ``clock`` is None without a time control. ``draw_offer`` / ``takeback_request`` /
     ``rematch_offer`` hold the colour that asked. ``score_change`` and ``rating_change`` are
     filled by the scoring step when the game finishes; ``leaver`` is the colour that lost by
@@ -224,7 +259,7 @@ class Game:
 
     id: str
     mode: Mode
-    rules: RuleSet
+    rules: Any
     players: tuple[PlayerSlot | None, PlayerSlot | None]
     time_control: TimeControl | None = None
     status: GameStatus = GameStatus.CREATED
@@ -254,32 +289,63 @@ class Game:
     abort_reason: AbortReason | None = None
     game_key: str = "jungle"
 
-    # ------------------------------------------------------------------ the position
+    # ------------------------------------------------------------------ the game and position
 
-    def _replayed(self) -> Board:
-        cached: Board | None = self.__dict__.get("_board")
+    @property
+    def game_type(self) -> GameRules[Any]:
+        """The game this is one of, from the registry (its rules, positions and words)."""
+        return get_game(self.game_key)
+
+    @property
+    def rules_mapping(self) -> dict[str, Any]:
+        """The rule set as JSON-ready data (what is stored and sent), its name under "name"."""
+        return self.game_type.rules_to_mapping(self.rules)
+
+    @property
+    def rules_name(self) -> str:
+        return str(self.rules_mapping["name"])
+
+    def seat_name(self, seat: int) -> str:
+        """Seat ``seat``'s name in English (Jungle: a colour), for messages."""
+        return self.game_type.seat_name(seat, "en")
+
+    def is_pass(self, move: str) -> bool:
+        """Whether the ply ``move`` is a timeout pass rather than a move."""
+        return move == self.game_type.pass_move
+
+    def _replayed(self) -> Position:
+        cached: Position | None = self.__dict__.get("_position")
         if cached is None:
-            cached = replay(self.rules, self.start_fen, (m.move for m in self.moves))
-            object.__setattr__(self, "_board", cached)
+            moves = (m.move for m in self.moves)
+            cached = replay(self.rules, self.start_fen, moves, self.game_key)
+            object.__setattr__(self, "_position", cached)
         return cached
 
-    def board(self) -> Board:
+    def position(self) -> Position:
         """The current position with its history (a fresh copy the caller may change)."""
         return self._replayed().copy()
 
     @property
     def turn(self) -> int:
-        """The colour to move."""
+        """The seat to move."""
         return self._replayed().turn
 
     @property
     def fen(self) -> str:
-        return self._replayed().fen()
+        """The current position as the game writes it."""
+        return self._replayed().position_string()
+
+    @property
+    def starting_fen(self) -> str:
+        """The position the game started from (``start_fen``, or the rule set's start)."""
+        if self.start_fen is not None:
+            return self.start_fen
+        return self.game_type.start_position(self.rules)
 
     @property
     def first_player(self) -> int:
-        """The colour that moves first (a rule option, docs/rules.md 6)."""
-        return self.rules.first_player
+        """The seat that moves first (a rule option, docs/rules.md 6)."""
+        return self.game_type.first_seat(self.rules)
 
     def ply_colors(self) -> list[int]:
         """The colour that made each ply of ``moves`` (plies alternate, passes included)."""
@@ -289,19 +355,25 @@ class Game:
     def has_moved(self, color: int) -> bool:
         """Whether ``color`` has made a real move (a timeout pass is not a move)."""
         return any(
-            c == color and m.move != PASS
+            c == color and not self.is_pass(m.move)
             for c, m in zip(self.ply_colors(), self.moves, strict=True)
         )
 
     @property
     def real_move_count(self) -> int:
-        return sum(1 for m in self.moves if m.move != PASS)
+        return sum(1 for m in self.moves if not self.is_pass(m.move))
 
     # ------------------------------------------------------------------ the result
 
     @property
-    def termination(self) -> Termination | None:
-        return None if self.outcome is None else self.outcome.termination
+    def termination(self) -> Ending | None:
+        """How the game ended: a platform ending or the game's board ending."""
+        return None if self.outcome is None else self.outcome.ending
+
+    @property
+    def termination_key(self) -> str | None:
+        """The ending's stored key (``"resignation"``, ``"den_entered"``), None while on."""
+        return None if self.outcome is None else self.outcome.key
 
     @property
     def winner(self) -> int | None:
@@ -342,29 +414,32 @@ class Game:
     # ------------------------------------------------------------------ changing
 
     def evolve(self, **changes: Any) -> Game:
-        """A copy with ``changes``; the cached board carries over while the moves stay."""
+        """A copy with ``changes``; the cached position carries over while the moves stay."""
         game = dataclasses.replace(self, **changes)
-        cached = self.__dict__.get("_board")
-        if cached is not None and "moves" not in changes and "start_fen" not in changes:
-            object.__setattr__(game, "_board", cached)
+        cached = self.__dict__.get("_position")
+        unchanged = not {"moves", "start_fen", "rules", "game_key"} & changes.keys()
+        if cached is not None and unchanged:
+            object.__setattr__(game, "_position", cached)
         return game
 
-    def with_board(self, board: Board, **changes: Any) -> Game:
-        """A copy with ``changes`` whose position is ``board`` (which must match the moves)."""
+    def with_position(self, position: Position, **changes: Any) -> Game:
+        """A copy with ``changes`` whose position is ``position`` (which must match the
+        moves)."""
         game = dataclasses.replace(self, **changes)
-        object.__setattr__(game, "_board", board)
+        object.__setattr__(game, "_position", position)
         return game
 
 
-def _resolve_rules(rules: RuleSet | str) -> RuleSet:
-    if isinstance(rules, RuleSet):
-        return rules
-    # Only named sets: a path would make the domain read files.
-    key = str(rules).strip().lower()
-    if key not in BUILTIN_RULE_SETS:
-        known = ", ".join(BUILTIN_RULE_SETS)
-        raise GameSpecError(f"unknown rule set {rules!r} (known: {known}, or a RuleSet)")
-    return BUILTIN_RULE_SETS[key]
+def _resolve_rules(kind: GameRules[Any], rules: Any) -> Any:
+    if rules is None:
+        rules = kind.default_rule_set
+    if not isinstance(rules, str):
+        return rules  # the game's own rule set value
+    try:
+        # Only named sets (parse_rules never reads a file: a name is never a path).
+        return kind.parse_rules(rules)
+    except GameError as exc:
+        raise GameSpecError(str(exc)) from None
 
 
 def _check_seats(mode: Mode, players: tuple[PlayerSlot | None, PlayerSlot | None]) -> None:
@@ -399,16 +474,18 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         and len(spec.players) == 2
         and all(p is None or isinstance(p, PlayerSlot) for p in spec.players)
     ):
-        raise GameSpecError("players must be a pair (Red, Blue) of PlayerSlot or None")
-    rules = _resolve_rules(spec.rules)
+        raise GameSpecError("players must be a pair (seat 0, seat 1) of PlayerSlot or None")
+    try:
+        kind = get_game(spec.game_key)
+    except UnknownGameError as exc:
+        raise GameSpecError(str(exc)) from None
+    rules = _resolve_rules(kind, spec.rules)
     if spec.first_player is not None:
         if spec.first_player not in (0, 1) or isinstance(spec.first_player, bool):
-            raise GameSpecError(
-                f"first_player must be 0 (Red) or 1 (Blue), not {spec.first_player!r}"
-            )
+            raise GameSpecError(f"first_player must be seat 0 or seat 1, not {spec.first_player!r}")
         try:
-            rules = dataclasses.replace(rules, first_player=spec.first_player)
-        except InvalidRulesError as exc:
+            rules = kind.with_first_seat(rules, spec.first_player)
+        except GameError as exc:
             raise GameSpecError(str(exc)) from None
     _check_seats(mode, spec.players)
     if spec.rated:
@@ -426,11 +503,12 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         raise GameSpecError(f"lobby_wait must be positive, not {spec.lobby_wait!r}")
     if not math.isfinite(now):
         raise GameSpecError(f"now must be finite, not {now!r}")
+    start = kind.start_position(rules) if spec.start_fen is None else spec.start_fen
     try:
-        board = Board(spec.start_fen, rules)
-    except InvalidFenError as exc:
+        position = kind.new_position(rules, start)
+    except GameError as exc:
         raise GameSpecError(str(exc)) from None
-    if board.outcome() is not None:
+    if position.outcome() is not None:
         raise GameSpecError("the start position is already decided")
     ai_ready = (
         spec.players[0] is not None and spec.players[0].is_ai,
@@ -451,8 +529,9 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         created_at=now,
         rematch_of=spec.rematch_of,
         lobby_wait=float(spec.lobby_wait),
+        game_key=kind.key,
     )
-    object.__setattr__(game, "_board", board)
+    object.__setattr__(game, "_position", position)
     return game
 
 
@@ -479,4 +558,5 @@ def rematch_spec(game: Game) -> GameSpec:
         start_fen=game.start_fen,
         rematch_of=game.id,
         lobby_wait=game.lobby_wait,
+        game_key=game.game_key,
     )

@@ -13,36 +13,49 @@ Choices where the rules are silent (see also :mod:`doushouqi.core.scoring`):
 
 from __future__ import annotations
 
+from doushouqi.core.outcome import Outcome, PlatformEnding
 from doushouqi.core.rating import rate_game
 from doushouqi.core.scoring import Ending, GameResult, ScoreChange, rounds_from_plies, score_changes
-from doushouqi.jungle.outcome import Termination
 from doushouqi.server.domain.model import Game, Mode, RatingChange
 
-__all__ = ["ENDINGS", "settle_scores"]
+__all__ = ["ENDINGS", "scoring_ending", "settle_scores"]
 
-#: How each termination counts for scoring (ABORTED is absent: it never scores).
-ENDINGS: dict[Termination, Ending] = {
-    Termination.DEN_ENTERED: Ending.NORMAL,
-    Termination.ALL_CAPTURED: Ending.NORMAL,
-    Termination.NO_LEGAL_MOVES: Ending.NORMAL,
-    Termination.MOVE_RESTRICTIONS: Ending.NORMAL,
-    Termination.REPETITION: Ending.DRAW_OTHER,
-    Termination.NO_CAPTURE_LIMIT: Ending.DRAW_OTHER,
-    Termination.RESIGNATION: Ending.RESIGNATION,
-    Termination.DRAW_AGREED: Ending.DRAW_AGREED,
-    Termination.TIME_FORFEIT: Ending.TIME,
-    Termination.TIMEOUTS: Ending.TIME,
-    Termination.ABANDONMENT: Ending.ABANDONMENT,
+#: How each platform ending counts for scoring (ABORTED is absent: it never scores).
+ENDINGS: dict[PlatformEnding, Ending] = {
+    PlatformEnding.RESIGNATION: Ending.RESIGNATION,
+    PlatformEnding.DRAW_AGREED: Ending.DRAW_AGREED,
+    PlatformEnding.TIME_FORFEIT: Ending.TIME,
+    PlatformEnding.TIMEOUTS: Ending.TIME,
+    PlatformEnding.ABANDONMENT: Ending.ABANDONMENT,
 }
+
+
+def scoring_ending(outcome: Outcome) -> Ending | None:
+    """How ``outcome`` counts for scoring; None: it does not count (an aborted game).
+
+    The game's own board endings are not listed: whatever the game calls them, one with a
+    winner is a normal decided ending (Jungle's den entry, 老虎棋's trapped tiger) and one
+    without is a draw by rule (repetition, the no-capture limit), so a new game scores
+    without a line here.
+
+    >>> from doushouqi.core.outcome import BoardEnding
+    >>> scoring_ending(Outcome(BoardEnding("den_entered"), 1)), scoring_ending(
+    ...     Outcome(BoardEnding("repetition"), None))
+    (<Ending.NORMAL: 'normal'>, <Ending.DRAW_OTHER: 'draw_other'>)
+    """
+    if isinstance(outcome.ending, PlatformEnding):
+        return ENDINGS.get(outcome.ending)
+    return Ending.NORMAL if outcome.winner is not None else Ending.DRAW_OTHER
 
 
 def settle_scores(game: Game) -> tuple[ScoreChange | None, RatingChange | None]:
     """The score and rating changes of ``game``, whose ``outcome`` is set (None: no change)."""
     outcome = game.outcome
+    ending = None if outcome is None else scoring_ending(outcome)
     red, blue = game.players
     if (
         outcome is None
-        or outcome.termination not in ENDINGS
+        or ending is None
         or game.mode is Mode.SAME_SCREEN
         or red is None
         or blue is None
@@ -51,7 +64,7 @@ def settle_scores(game: Game) -> tuple[ScoreChange | None, RatingChange | None]:
     players = (red, blue)
     result = GameResult(
         winner=outcome.winner,
-        ending=ENDINGS[outcome.termination],
+        ending=ending,
         rounds=rounds_from_plies(game.real_move_count),
         scores=(red.score, blue.score),
         tournament=game.tournament,

@@ -18,7 +18,7 @@ def game_state_dict(game: Game, now: float | None = None) -> dict[str, Any]:
     ``dests`` lists the legal destinations of the side to move while the game is in progress
     (the web board knows no rules). Clock times are as they stand at ``now``.
     """
-    board = game.board()
+    position = game.position()
     at = game.last_activity_at if now is None else max(now, game.last_activity_at)
     playing = game.status is GameStatus.STARTED
     return {
@@ -27,7 +27,7 @@ def game_state_dict(game: Game, now: float | None = None) -> dict[str, Any]:
         "mode": game.mode.value,
         "status": game.status.label,
         "status_id": int(game.status),
-        "rules": game.rules.to_mapping(),
+        "rules": game.rules_mapping,
         "rated": game.rated,
         "tournament": game.tournament,
         "tournament_id": game.tournament_id,
@@ -35,13 +35,13 @@ def game_state_dict(game: Game, now: float | None = None) -> dict[str, Any]:
         "players": [None if p is None else p.to_dict() for p in game.players],
         "ready": list(game.ready),
         "first_player": game.first_player,
-        "start_fen": board.starting_fen,
-        "fen": board.fen(),
-        "turn": board.turn,
+        "start_fen": game.starting_fen,
+        "fen": position.position_string(),
+        "turn": position.turn,
         "ply": len(game.moves),
         "moves": [[m.move, m.at] for m in game.moves],
         "last_move": game.moves[-1].move if game.moves else None,
-        "dests": legal_destinations(board) if playing else {},
+        "dests": legal_destinations(position) if playing else {},
         "clocks": plain(clock_view(game.clock, at)),
         "timeouts": list(game.timeouts),
         "draw_offer": game.draw_offer,

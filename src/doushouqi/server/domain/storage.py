@@ -4,8 +4,10 @@
 server stores this after every accepted command and rebuilds live games from it after a
 restart, so a crash loses nothing and changes nothing. Floats survive because JSON writers
 print them with ``repr``; the one value JSON cannot hold, an unlimited main time (``inf``), is
-written as None. The moves are replayed with the rules library on loading, so a damaged record
-raises :class:`~.model.CorruptGameError` instead of giving a wrong position.
+written as None. The rule set is stored as its game's mapping and the ending as its key (the
+platform's or the game's own, :func:`doushouqi.core.outcome.ending_from_key`). The moves are
+replayed through the game interface on loading, so a damaged record raises
+:class:`~.model.CorruptGameError` instead of giving a wrong position.
 
 >>> from doushouqi.server.domain.players import PlayerSlot
 >>> from doushouqi.server.domain.model import GameSpec, Mode, new_game
@@ -21,11 +23,12 @@ import math
 from typing import Any
 
 from doushouqi.core.clock import GameClock, TimeControl
+from doushouqi.core.game import UnknownGameError, get_game
+from doushouqi.core.outcome import Outcome, ending_from_key
 from doushouqi.core.rating import Rating
 from doushouqi.core.scoring import ScoreChange
-from doushouqi.jungle.outcome import Outcome, Termination
-from doushouqi.jungle.rules import rules_from_mapping
 from doushouqi.server.domain.model import (
+    DEFAULT_GAME_KEY,
     DEFAULT_LOBBY_WAIT,
     AbortReason,
     CorruptGameError,
@@ -109,11 +112,11 @@ def _pair(values: list[Any]) -> tuple[Any, Any]:
 def game_to_storage(game: Game) -> dict[str, Any]:
     """Everything that makes up ``game``, as JSON-ready data."""
     score = game.score_change
-    return {
+    data: dict[str, Any] = {
         "format": STORAGE_FORMAT,
         "id": game.id,
         "mode": game.mode.value,
-        "rules": game.rules.to_mapping(),
+        "rules": game.rules_mapping,
         "players": [None if p is None else p.to_dict() for p in game.players],
         "time_control": None if game.time_control is None else str(game.time_control),
         "status": int(game.status),
@@ -125,7 +128,7 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         "takeback_request": game.takeback_request,
         "outcome": None
         if game.outcome is None
-        else {"termination": game.outcome.termination.value, "winner": game.outcome.winner},
+        else {"termination": game.outcome.key, "winner": game.outcome.winner},
         "leaver": game.leaver,
         "score_change": None
         if score is None
@@ -155,6 +158,11 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         "lobby_wait": game.lobby_wait,
         "abort_reason": None if game.abort_reason is None else game.abort_reason.value,
     }
+    # Rows written before the platform hosted several games have no key and are all of the
+    # default game; its games are still written so, the same rows as before.
+    if game.game_key != DEFAULT_GAME_KEY:
+        data["game_key"] = game.game_key
+    return data
 
 
 def game_from_storage(data: dict[str, Any]) -> Game:
@@ -162,8 +170,9 @@ def game_from_storage(data: dict[str, Any]) -> Game:
     try:
         if data.get("format") != STORAGE_FORMAT:
             raise ValueError(f"unknown storage format {data.get('format')!r}")
-        rules_table = dict(data["rules"])
-        rules = rules_from_mapping(str(rules_table.get("name", "custom")), rules_table)
+        game_key = str(data.get("game_key", DEFAULT_GAME_KEY))
+        kind = get_game(game_key)
+        rules = kind.parse_rules(dict(data["rules"]))
         players = _pair([None if p is None else player_from_dict(p) for p in data["players"]])
         outcome = data["outcome"]
         score = data["score_change"]
@@ -187,7 +196,9 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             takeback_request=data["takeback_request"],
             outcome=None
             if outcome is None
-            else Outcome(Termination(outcome["termination"]), outcome["winner"]),
+            else Outcome(
+                ending_from_key(outcome["termination"], kind.board_endings), outcome["winner"]
+            ),
             leaver=data["leaver"],
             score_change=None
             if score is None
@@ -219,10 +230,11 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             # for ever); they have no abort reason either.
             lobby_wait=float(data.get("lobby_wait", DEFAULT_LOBBY_WAIT)),
             abort_reason=None if abort_reason is None else AbortReason(abort_reason),
+            game_key=game_key,
         )
     except CorruptGameError:
         raise
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, UnknownGameError) as exc:
         raise CorruptGameError(f"stored game is malformed: {exc}") from None
-    game.board()  # replays every move now, so a bad record fails here and not mid-game
+    game.position()  # replays every move now, so a bad record fails here and not mid-game
     return game

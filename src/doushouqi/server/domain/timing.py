@@ -25,10 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from doushouqi.core.clock import ClockEvent, ClockEventKind
-from doushouqi.jungle.outcome import Outcome, Termination
+from doushouqi.core.game import TimeoutEffect
+from doushouqi.core.outcome import Outcome, PlatformEnding
 from doushouqi.server.domain.events import Event, TimeoutPassed
 from doushouqi.server.domain.flow import Accept, add_ply, end_on_board, finish, lapse_offers
-from doushouqi.server.domain.model import PASS, AbortReason, Game, GameStatus, Mode
+from doushouqi.server.domain.model import AbortReason, Game, GameStatus, Mode
 from doushouqi.server.domain.views import clock_view, legal_destinations
 
 __all__ = ["abandonment_deadline", "lobby_deadline", "next_deadline", "settle"]
@@ -79,45 +80,50 @@ def _due(game: Game, now: float) -> _Due | None:
 
 def _timeout_pass(game: Game, event: ClockEvent, now: float) -> Accept:
     assert game.clock is not None
+    pass_move = game.game_type.pass_move
+    assert pass_move is not None  # _apply_due passes only in games whose timeouts pass
     clock = game.clock.apply_timeout(now)
-    board = game.board()
-    board.push_pass()
-    game = add_ply(game, board, PASS, event.at, clock)
+    position = game.position()
+    position.push_pass()
+    game = add_ply(game, position, pass_move, event.at, clock)
     passed = TimeoutPassed(
         color=event.color,
         timeouts=event.timeouts,
         ply=len(game.moves),
         at=event.at,
-        fen=board.fen(),
-        to_move=board.turn,
-        dests=legal_destinations(board),
+        fen=position.position_string(),
+        to_move=position.turn,
+        dests=legal_destinations(position),
         clocks=clock_view(clock, event.at),
     )
     lapsed = lapse_offers(game, event.color)
     # A pass changes the position's side to move and the no-capture count, so it may end it.
-    ended = end_on_board(lapsed.game, board, event.at)
+    ended = end_on_board(lapsed.game, position, event.at)
     return Accept(ended.game, [passed, *lapsed.events, *ended.events])
 
 
 def _apply_due(game: Game, due: _Due, now: float) -> Accept:
     event = due.clock_event
     if event is None:
-        outcome = Outcome(Termination.ABANDONMENT, 1 - due.color)
+        outcome = Outcome(PlatformEnding.ABANDONMENT, 1 - due.color)
         return finish(game, outcome, due.at, leaver=due.color)
-    if event.kind is ClockEventKind.TIMEOUT_PASS:
+    passes = game.game_type.timeout_effect is TimeoutEffect.PASS_TURN
+    if event.kind is ClockEventKind.TIMEOUT_PASS and passes:
         return _timeout_pass(game, event, now)
     assert game.clock is not None
-    if event.kind is ClockEventKind.TIMEOUT_LOSS:
+    # In a game without passes every timeout loses, the first as the last (docs/rules.md 5.3
+    # counts them in the games that pass).
+    if event.kind is not ClockEventKind.FLAG:
         game = game.evolve(clock=game.clock.apply_timeout(now))
-        return finish(game, Outcome(Termination.TIMEOUTS, 1 - event.color), event.at)
-    return finish(game, Outcome(Termination.TIME_FORFEIT, 1 - event.color), event.at)
+        return finish(game, Outcome(PlatformEnding.TIMEOUTS, 1 - event.color), event.at)
+    return finish(game, Outcome(PlatformEnding.TIME_FORFEIT, 1 - event.color), event.at)
 
 
 def settle(game: Game, now: float) -> tuple[Game, list[Event]]:
     """``game`` with every deadline up to ``now`` applied, and the events that produced."""
     expires = lobby_deadline(game)
     if expires is not None and expires <= now:
-        outcome = Outcome(Termination.ABORTED, None)
+        outcome = Outcome(PlatformEnding.ABORTED, None)
         expired = finish(game, outcome, expires, abort_reason=AbortReason.LOBBY_EXPIRED)
         return expired.game, expired.events
     events: list[Event] = []

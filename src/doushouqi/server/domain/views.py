@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from doushouqi.core.clock import GameClock
-from doushouqi.jungle.board import Board
-from doushouqi.jungle.squares import square_name
+from doushouqi.core.game import Position
 from doushouqi.server.domain.events import ClockView
 
 __all__ = ["clock_view", "legal_destinations"]
 
 
-def legal_destinations(board: Board) -> dict[str, list[str]]:
-    """For each square of the side to move: where its animal may legally go (none: omitted).
+def legal_destinations(position: Position) -> dict[str, list[str]]:
+    """For each place of a piece of the side to move: where it may legally go (none: omitted);
+    the game splits its moves into places (``Position.legal_destinations``).
 
-    >>> legal_destinations(Board("r6/3L3/7/7/7/7/7/7/7 w"))
+    >>> from doushouqi.core.game import get_game
+    >>> jungle = get_game("jungle")
+    >>> rules = jungle.parse_rules("wango")
+    >>> legal_destinations(jungle.new_position(rules, "r6/3L3/7/7/7/7/7/7/7 w"))
     {'d8': ['d7', 'c8', 'e8', 'd9']}
     """
-    dests: dict[str, list[str]] = {}
-    for move in board.generate_legal_moves():
-        dests.setdefault(square_name(move.from_square), []).append(square_name(move.to_square))
-    return dests
+    return position.legal_destinations()
 
 
 def clock_view(clock: GameClock | None, at: float) -> ClockView | None:

@@ -379,7 +379,8 @@ class GameActor:
         asked_at = self._services.time.now()
         movetime = self._ai_movetime(game, asked_at)
         request = AiRequest(
-            rules=game.rules.to_mapping(),
+            rules=game.rules_mapping,
+            game_key=game.game_key,
             start_fen=game.start_fen,
             moves=tuple(m.move for m in game.moves),
             level=player.ai_level,
@@ -399,7 +400,7 @@ class GameActor:
             # The game must go on: with no engine to answer, a random legal move (counted).
             log.exception("no engine answered in game %s; playing a random move", game.id)
             metrics.random_fallbacks.inc()
-            move = random_move(game.board())
+            move = random_move(game.position())
         else:
             move = found.move
             self._report_effort(game, found)

@@ -79,7 +79,7 @@ def turn_entry(game: Game, color: int, now: float) -> dict[str, Any]:
         "time_control": None if game.time_control is None else str(game.time_control),
         "correspondence": is_correspondence(game),
         "rated": game.rated,
-        "rules": game.rules.name,
+        "rules": game.rules_name,
         "ply": len(game.moves),
         "opponent": None if opponent is None else opponent.to_dict(),
         "deadline": deadline,

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from doushouqi.core.rating import Rating, rate_game
 from doushouqi.jungle.board import Board, Move
-from doushouqi.server.domain.views import legal_destinations
+from doushouqi.jungle.game import legal_destinations
 from doushouqi.server.puzzles.models import PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
 
 DATA = Path(__file__).with_name("data") / "puzzles.jsonl"

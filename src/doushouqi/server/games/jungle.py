@@ -1,0 +1,123 @@
+"""Jungle's entry on the site: its computer player for the AI service, and game records.
+
+What the site has only for Jungle and reaches through :mod:`doushouqi.server.games.registry`:
+the engine (:mod:`doushouqi.jungle.ai`, imported inside the functions, so that numba loads in
+the AI's worker processes only and never in the web server) and records (PGN-like,
+:mod:`doushouqi.jungle.record`; the domain keeps a game as moves through the game interface,
+a record is Jungle's own format).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from doushouqi.core.game import Position
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.game import JUNGLE, JunglePosition, outcome_from_core
+from doushouqi.jungle.record import GameRecord
+from doushouqi.server.domain.model import Game
+
+__all__ = [
+    "analyse",
+    "best_move",
+    "board_for",
+    "board_of",
+    "game_to_record",
+    "material_score",
+    "warm_up",
+]
+
+
+def board_of(position: Position) -> Board:
+    """The Jungle board behind a position of the interface; ValueError for another game's."""
+    if not isinstance(position, JunglePosition):
+        raise ValueError(f"not a Jungle position: {position!r}")
+    return position.board
+
+
+def board_for(request: Any) -> Board:
+    """The position of a Jungle AI request (``doushouqi.server.ai.pool.AiRequest``: rule
+    mapping, start position, moves) as a board, for Jungle-only callers and tests; every move
+    checked ("0000" is a timeout pass, refused where no move could be played)."""
+    board = Board(request.start_fen, JUNGLE.parse_rules(request.rules))
+    for move in request.moves:
+        board.push_move(move, allow_pass=True)
+    return board
+
+
+# ---------------------------------------------------------------------- the computer player
+
+
+def best_move(position: Position, level: int, movetime: float) -> tuple[str | None, int]:
+    """The engine's move (None: the game is over) and the nodes it searched."""
+    from doushouqi.jungle.ai import analyse as search  # in the worker only: numba
+
+    result = search(board_of(position), level=level, movetime=movetime)
+    move = None if result.move is None else str(result.move)
+    return move, int(result.info.get("nodes", 0))
+
+
+def _score_data(score: Any) -> dict[str, int] | None:
+    if score is None:
+        return None
+    return {"den": score.den} if score.den is not None else {"cp": score.cp}
+
+
+def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:
+    """The best ``multipv`` lines, best first: ``score`` ({"cp": n} or {"den": n}, the side to
+    move's view, or None), ``depth`` and ``pv`` (moves as text)."""
+    from doushouqi.jungle.ai import analyse_lines
+
+    infos = analyse_lines(board_of(position), level=level, movetime=movetime, multipv=multipv)
+    return [
+        {
+            "score": _score_data(info.get("score")),
+            "depth": info.get("depth", 0),
+            "pv": [str(m) for m in info.get("pv", [])],
+        }
+        for info in infos
+    ]
+
+
+def warm_up() -> None:
+    """Load the compiled engine (numba's cache) before the first real request arrives."""
+    from doushouqi.jungle.ai import best_move as engine_move
+
+    rules = JUNGLE.parse_rules(JUNGLE.default_rule_set)
+    engine_move(Board(rules=rules), level=1, movetime=0.05)
+
+
+def material_score(position: Position) -> dict[str, int]:
+    """The material balance for the side to move, in centipawns of the engine's kind (a
+    stand-in's score: no search)."""
+    board = board_of(position)
+    pieces = [board.piece_at(square) for square in range(63)]
+    balance = sum(
+        100 * board.rank_of(piece) * (1 if piece.color == board.turn else -1)
+        for piece in pieces
+        if piece is not None
+    )
+    return {"cp": balance}
+
+
+# ---------------------------------------------------------------------- records
+
+
+def game_to_record(game: Game, **tags: str) -> GameRecord:
+    """The game as a record: its moves (passes as ``0000``), result and termination, the
+    players' names, the mode and the time control; ``tags`` add to or override those.
+
+    ValueError for a game of another game than Jungle (records are Jungle's format)."""
+    board = board_of(game.position())
+    names = [p.name if p is not None else "?" for p in game.players]
+    base = {"Red": names[0], "Blue": names[1], "Mode": game.mode.value}
+    if game.time_control is not None:
+        base["TimeControl"] = str(game.time_control)
+    if game.outcome is None:
+        record = GameRecord.from_board(board)
+    else:
+        termination = outcome_from_core(game.outcome).termination
+        record = GameRecord.from_board(board, result=game.result, termination=termination)
+    # replace() runs the record's own checks on the tags.
+    return dataclasses.replace(record, tags=record.tags | base | tags)

@@ -1,0 +1,89 @@
+"""The games this site offers, each with what the site can do for it.
+
+The game interface (:mod:`doushouqi.core.game`) is what every game *is*: rules, positions,
+words. What the site *has* for a game differs from game to game: a computer player, a
+tablebase, puzzles, lessons, records. Those are listed here, one :class:`SiteGame` per game, so
+that platform code asks ``site_game(key).engine`` instead of importing a game (scalachess's
+one list of variants; pychess-variants' per-game board family). This module and the game's
+own entry module beside it (``jungle.py``) are where the server meets a game's code; the
+domain, the live games, the database and the AI service go through them or the interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from doushouqi.core.game import Position, UnknownGameError
+from doushouqi.server.games import jungle
+
+__all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "site_game"]
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A game's computer player, as the AI service runs it in its worker processes.
+
+    Plain functions of a position through the interface and plain results, so the AI service
+    (process pool or Redis workers) needs to know no game: a job names its game by key and
+    the worker looks the engine up here.
+    """
+
+    #: ``(position, level, seconds) -> (move string or None when the game is over, nodes)``.
+    best_move: Callable[[Position, int, float], tuple[str | None, int]]
+    #: ``(position, level, seconds, lines) -> lines``, best first, each a mapping with
+    #: ``score`` (JSON-ready or None), ``depth`` and ``pv`` (move strings).
+    analyse: Callable[[Position, int, float, int], list[dict[str, Any]]]
+    #: Loads the engine (compiles, reads caches) before the first real job arrives.
+    warm_up: Callable[[], None]
+    #: A cheap score of the position for the side to move, in the engine's score units: what
+    #: the search-free stand-in (``RandomAi``, tests and benchmarks) reports.
+    static_score: Callable[[Position], dict[str, int]]
+
+
+@dataclass(frozen=True)
+class SiteGame:
+    """One game the site offers and the features it has for it (the client hides the rest)."""
+
+    key: str
+    engine: Engine | None
+    tablebase: bool = False
+    puzzles: bool = False
+    lessons: bool = False
+    records: bool = False
+
+
+#: Every game the site offers, by key (the keys of :data:`doushouqi.core.game.GAMES`).
+SITE_GAMES: Mapping[str, SiteGame] = {
+    "jungle": SiteGame(
+        key="jungle",
+        engine=Engine(
+            best_move=jungle.best_move,
+            analyse=jungle.analyse,
+            warm_up=jungle.warm_up,
+            static_score=jungle.material_score,
+        ),
+        tablebase=True,
+        puzzles=True,
+        lessons=True,
+        records=True,
+    ),
+}
+
+
+def site_game(key: str) -> SiteGame:
+    """The site's entry for the game ``key``; :class:`UnknownGameError` when it offers none."""
+    try:
+        return SITE_GAMES[key]
+    except KeyError:
+        known = ", ".join(sorted(SITE_GAMES))
+        raise UnknownGameError(f"this site offers no game {key!r} (offered: {known})") from None
+
+
+def engine_of(key: str) -> Engine:
+    """The computer player of the game ``key``; LookupError when it has none."""
+    engine = site_game(key).engine
+    if engine is None:
+        raise LookupError(f"there is no computer player for {key!r}")
+    return engine
