@@ -110,11 +110,14 @@ def test_counted_words_are_proper_english(client: Client) -> None:
     page = client.open("/")
     choose_language(page, "en")
     said = page.evaluate(
-        "import('/app/shell/i18n.js').then((m) => [1, 2, 0].map((n) => m.plural('leaderboard.games', n)))"
+        "import('/app/shell/i18n.js')"
+        ".then((m) => [1, 2, 0].map((n) => m.plural('leaderboard.games', n)))"
     )
     assert said == ["1 game", "2 games", "0 games"]
     choose_language(page, "zh")
-    said = page.evaluate("import('/app/shell/i18n.js').then((m) => m.plural('leaderboard.games', 1))")
+    said = page.evaluate(
+        "import('/app/shell/i18n.js').then((m) => m.plural('leaderboard.games', 1))"
+    )
     assert said == "1 局"
 
 
