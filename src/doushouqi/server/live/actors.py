@@ -8,8 +8,8 @@ Around that the actor keeps the game moving by itself:
 
 * a timer sleeps until ``next_deadline`` and sends a ``Tick`` (flag fall, timeout passes,
   the end of a grace period);
-* when the AI is to move, it asks the AI service (worker processes) for a move, bounded in
-  time, and plays it like any player, tied to the version it thought about;
+* when the AI is to move, its opponent (``server/ai/opponent.py``) asks the AI service for a
+  move, bounded in time, and plays it like any player, tied to the version it thought about;
 * it tells the domain when a seated player's last connection closes or a first one opens
   (``Disconnected`` / ``Reconnected``), and seats a player who arrives (``Join``).
 """
@@ -20,7 +20,6 @@ import asyncio
 import json
 import logging
 import math
-import random
 import re
 import secrets
 import time
@@ -29,13 +28,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from doushouqi.server.ai.pool import AiMove, AiRequest, AiService, random_move
+from doushouqi.server.ai.opponent import AiOpponent
+from doushouqi.server.ai.pool import AiService
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.gamestore import CommitError, GameStore, GameWrite
 from doushouqi.server.domain import (
     Actor,
-    AiPlayer,
     Command,
     Disconnected,
     Event,
@@ -149,8 +148,16 @@ class GameActor:
         self._timer: asyncio.Task[None] | None = None
         self._timer_deadline: float | None = None
         self._retry_at = -math.inf
-        self._ai_task: asyncio.Task[None] | None = None
-        self._ai_version: int | None = None
+        services = self._services
+        #: The computer at its seat, if any (it does nothing in a game between people).
+        self._opponent = AiOpponent(
+            settings=services.settings,
+            time=services.time,
+            ai=services.ai,
+            metrics=services.metrics,
+            submit=self._submit_ai_move,
+            notify=self._notify,
+        )
         self._sync_task: asyncio.Task[None] | None = None
         #: How many watch the game (not its players), as last told (``watching.py``).
         self.spectators: int | None = None
@@ -339,15 +346,7 @@ class GameActor:
             self._timer, self._timer_deadline = None, deadline
             if deadline is not None:
                 self._timer = asyncio.create_task(self._tick_at(deadline))
-        if (
-            game.status is GameStatus.STARTED
-            and game.is_ai_seat(game.turn)
-            and self._ai_version != game.version
-        ):
-            self._ai_version = game.version
-            if self._ai_task is not None and self._ai_task is not asyncio.current_task():
-                self._ai_task.cancel()
-            self._ai_task = asyncio.create_task(self._play_ai(game))
+        self._opponent.consider(game)
         if self._sync_task is None and (commands := self._connection_commands()):
             self._sync_task = asyncio.create_task(self._sync_connections(commands))
         report_spectators(self, self._services.cluster)
@@ -361,86 +360,15 @@ class GameActor:
         except (CommitError, ActorClosedError):
             self.schedule()
 
-    def _ai_movetime(self, game: Game, now: float) -> float:
-        movetime = self._services.settings.ai_movetime
-        clock = game.clock
-        if clock is not None:
-            if clock.control.per_move is not None:
-                movetime = min(movetime, clock.control.per_move * 0.4)
-            left = clock.remaining(game.turn, max(now, clock.turn_started or now))
-            if math.isfinite(left):
-                movetime = min(movetime, left / 25 + clock.control.increment * 0.5)
-        return max(0.02, movetime)
-
-    async def _play_ai(self, game: Game) -> None:
-        current_game.set(self.id)
-        player = game.players[game.turn]
-        assert player is not None and player.ai_level is not None
-        asked_at = self._services.time.now()
-        movetime = self._ai_movetime(game, asked_at)
-        request = AiRequest(
-            rules=game.rules_mapping,
-            game_key=game.game_key,
-            start_fen=game.start_fen,
-            moves=tuple(m.move for m in game.moves),
-            level=player.ai_level,
-            movetime=movetime,
-            game_id=game.id,
-            version=game.version,
-        )
-        metrics = self._services.metrics
-        # A busy AI answers within its deadline (it thinks less); only a dead or unreachable
-        # one runs past this.
-        limit = 2 * movetime + 0.5 + self._services.settings.ai_timeout_margin
-        try:
-            found = await asyncio.wait_for(self._services.ai.choose_move(request), limit)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # The game must go on: with no engine to answer, a random legal move (counted).
-            log.exception("no engine answered in game %s; playing a random move", game.id)
-            metrics.random_fallbacks.inc()
-            move = random_move(game.position())
-        else:
-            move = found.move
-            self._report_effort(game, found)
-        await self._pace_reply(asked_at, movetime)
-        command = Move(actor=AiPlayer(player.ai_level), move=move, expected_version=game.version)
+    async def _submit_ai_move(self, command: Move) -> bool:
         try:
             await self.submit(command)
         except (CommitError, ActorClosedError):
-            self._ai_version = None  # think again when the timer retries
-        finally:
-            if self._ai_task is asyncio.current_task():
-                self._ai_task = None
+            return False
+        return True
 
-    async def _pace_reply(self, asked_at: float, movetime: float) -> None:
-        """Let a quick answer wait until a natural moment after the player's move (a random
-        pause from ``ai_reply_pace``), no longer than the search itself may think, so that
-        the pause never costs the computer's clock more than its own thinking would."""
-        low, high = self._services.settings.ai_reply_pace
-        if high <= 0:
-            return
-        pause = min(random.uniform(low, high), movetime)
-        wait = asked_at + pause - self._services.time.now()
-        if wait > 0:
-            await asyncio.sleep(wait)
-
-    def _report_effort(self, game: Game, found: AiMove) -> None:
-        metrics = self._services.metrics
-        metrics.ai_wait.labels(node=metrics.node, kind="move").observe(found.waited)
-        metrics.ai_search.labels(node=metrics.node, kind="move").observe(found.movetime)
-        if found.reduced:
-            metrics.effort_reductions.labels(node=metrics.node, kind="move").inc()
-            # Not an event of the game (nothing to store or replay): a word to its players.
-            busy = {
-                "type": "ai_busy",
-                "game_id": game.id,
-                "version": game.version,
-                "movetime": found.movetime,
-                "asked": found.asked,
-            }
-            self.broadcast([dumps(busy)], notice=True)
+    def _notify(self, message: dict[str, Any]) -> None:
+        self.broadcast([dumps(message)], notice=True)
 
     def cut_off_subscribers(self) -> None:
         for subscriber in list(self._subscribers):
@@ -448,7 +376,8 @@ class GameActor:
 
     def close(self) -> None:
         self.closed = True
-        for task in (self._timer, self._ai_task, self._sync_task):
+        self._opponent.close()
+        for task in (self._timer, self._sync_task):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
 
