@@ -54,6 +54,12 @@ class FakeGame:
     def start_position(self, rules: str) -> str:
         return ""
 
+    def first_seat(self, rules: str) -> int:
+        return 0
+
+    def with_first_seat(self, rules: str, seat: int) -> str:
+        return rules
+
     def new_position(self, rules: str, position: str) -> Position:
         raise NotImplementedError
 

@@ -30,10 +30,11 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from doushouqi.core.clock import TimeControl
-from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.core.game import get_game
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import Ctx, RequiredPrincipal, enforce_rate
 from doushouqi.server.db.models import AccountRow
+from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
 from doushouqi.server.games.start import start_game_between
 from doushouqi.server.infra.errors import Problem
@@ -118,7 +119,7 @@ async def create_challenge(
     _account_only(principal)
     enforce_rate(ctx.create_limiter, request)  # each challenge may become a game
     rules = body.rules.strip().lower()
-    if rules not in BUILTIN_RULE_SETS:
+    if rules not in get_game(DEFAULT_GAME).rule_set_names:
         raise Problem(422, "challenge.unknown_rules", "unknown rule set", rules=body.rules[:40])
     control, ttl = _time_control(body.time_control)
     now = ctx.time.now()

@@ -12,11 +12,12 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
+from doushouqi.core.game import GAMES
 from doushouqi.jungle.record import GameRecord, format_date, write_record
-from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
 from doushouqi.server.api.records import replay
 from doushouqi.server.db import repo
+from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.domain import (
     Game,
     GameSpec,
@@ -49,7 +50,8 @@ class CreateGame(BaseModel):
     mode: Mode = Mode.ONLINE
     rules: str | dict[str, Any] = Field(
         default="wango",
-        description=f"one of {', '.join(BUILTIN_RULE_SETS)}, or rule options over an optional "
+        description=f"one of {', '.join(GAMES[DEFAULT_GAME].rule_set_names)}, or rule options "
+        "over an optional "
         'named "parent" (default wango), e.g. {"parent": "classic", "rule_17_5": false}',
     )
     time_control: str | None = Field(

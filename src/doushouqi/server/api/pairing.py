@@ -24,8 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+from doushouqi.core.game import get_game
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import checked_time_control
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.notifications.service import player_key_of
@@ -99,7 +100,7 @@ async def post_seek(
     """Wait for an opponent with the same wishes (kept while one of your tabs is open)."""
     enforce_rate(ctx.create_limiter, request)  # each seek may become a game
     rules = body.rules.strip().lower()
-    if rules not in BUILTIN_RULE_SETS:
+    if rules not in get_game(DEFAULT_GAME).rule_set_names:
         raise Problem(422, "pairing.unknown_rules", "unknown rule set", rules=body.rules[:40])
     control = _live_time_control(body.time_control)
     if body.rated and principal.account_id is None:

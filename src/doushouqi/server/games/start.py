@@ -7,7 +7,6 @@ import random
 from typing import Any, Literal
 
 from doushouqi.core.clock import TimeControl
-from doushouqi.jungle.rules import RuleSet
 from doushouqi.server.context import AppContext
 from doushouqi.server.domain import Game, GameSpec, Mode, PlayerSlot, new_game
 from doushouqi.server.live.actors import new_game_id
@@ -21,7 +20,7 @@ async def start_game_between(
     first: PlayerSlot,
     second: PlayerSlot,
     *,
-    rules: RuleSet,
+    rules: Any,
     time_control: TimeControl | None,
     rated: bool,
     first_color: Literal["red", "blue", "random"] = "random",

@@ -23,10 +23,11 @@ import logging
 from typing import Any
 
 from doushouqi.core.clock import TimeControl
+from doushouqi.core.game import get_game
 from doushouqi.core.rating import Rating
-from doushouqi.jungle.rules import RuleSet, rules_from_mapping
 from doushouqi.server.context import AppContext
 from doushouqi.server.db import repo
+from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.domain import Abort as AbortCommand
 from doushouqi.server.domain import PlayerSlot
 from doushouqi.server.domain.players import SERVER
@@ -57,13 +58,13 @@ def _slot(seat: dict[str, Any]) -> PlayerSlot:
     )
 
 
-def rules_of(mapping: dict[str, Any]) -> RuleSet:
-    """A tournament's rule set from its stored options (``RuleSet.to_mapping``)."""
-    return rules_from_mapping(str(mapping["name"]), mapping)
+def rules_of(mapping: dict[str, Any]) -> Any:
+    """A tournament's rule set from its stored options (the game's ``rules_to_mapping``)."""
+    return get_game(DEFAULT_GAME).parse_rules(mapping)
 
 
 async def create_tournament_game(
-    ctx: AppContext, order: CreateGame, rules: RuleSet, control: TimeControl, rated: bool
+    ctx: AppContext, order: CreateGame, rules: Any, control: TimeControl, rated: bool
 ) -> None:
     """Start a paired game, unless it exists: an online game with both seats filled (Red as
     paired), under the pairing's id, scored as a tournament game (docs/rules.md 5.4: no
