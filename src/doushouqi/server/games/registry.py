@@ -17,8 +17,10 @@ from typing import Any
 
 from doushouqi.core.game import Position, UnknownGameError
 from doushouqi.server.games import jungle
+from doushouqi.server.games.capabilities import Puzzles, Records
+from doushouqi.server.games.jungle_records import JUNGLE_RECORDS
 
-__all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "site_game"]
+__all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "records_of", "site_game"]
 
 
 @dataclass(frozen=True)
@@ -49,9 +51,11 @@ class SiteGame:
     key: str
     engine: Engine | None
     tablebase: bool = False
-    puzzles: bool = False
+    #: What the puzzles need of the game's moves; None: the site has no puzzles for it.
+    puzzles: Puzzles | None = None
     lessons: bool = False
-    records: bool = False
+    #: The game's record format (upload, replay, download); None: the game has none.
+    records: Records | None = None
 
 
 #: Every game the site offers, by key (the keys of :data:`doushouqi.core.game.GAMES`).
@@ -65,9 +69,9 @@ SITE_GAMES: Mapping[str, SiteGame] = {
             static_score=jungle.material_score,
         ),
         tablebase=True,
-        puzzles=True,
+        puzzles=Puzzles(move_origin=jungle.move_origin),
         lessons=True,
-        records=True,
+        records=JUNGLE_RECORDS,
     ),
 }
 
@@ -87,3 +91,12 @@ def engine_of(key: str) -> Engine:
     if engine is None:
         raise LookupError(f"there is no computer player for {key!r}")
     return engine
+
+
+def records_of(key: str) -> Records:
+    """The record format of the game ``key``; LookupError when it has none (and
+    :class:`UnknownGameError`, a LookupError too, when the site offers no such game)."""
+    records = site_game(key).records
+    if records is None:
+        raise LookupError(f"there are no game records for {key!r}")
+    return records
