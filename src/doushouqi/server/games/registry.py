@@ -20,7 +20,7 @@ from doushouqi.server.games import jungle
 from doushouqi.server.games.capabilities import Puzzles, Records
 from doushouqi.server.games.jungle_records import JUNGLE_RECORDS
 
-__all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "records_of", "site_game"]
+__all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "site_game"]
 
 
 @dataclass(frozen=True)
@@ -92,11 +92,3 @@ def engine_of(key: str) -> Engine:
         raise LookupError(f"there is no computer player for {key!r}")
     return engine
 
-
-def records_of(key: str) -> Records:
-    """The record format of the game ``key``; LookupError when it has none (and
-    :class:`UnknownGameError`, a LookupError too, when the site offers no such game)."""
-    records = site_game(key).records
-    if records is None:
-        raise LookupError(f"there are no game records for {key!r}")
-    return records
