@@ -91,4 +91,3 @@ def engine_of(key: str) -> Engine:
     if engine is None:
         raise LookupError(f"there is no computer player for {key!r}")
     return engine
-
