@@ -1,5 +1,10 @@
 """``GET /api/explorer``: the opening explorer (server/explorer.py): the moves played in a
-position by the games stored on the server, each with its count and results."""
+position by the games stored on the server, each with its count and results.
+
+The position is read, and its moves worded, through the game interface. The explorer serves
+the default game (Jungle): the rule set choice (:func:`chosen_rules`) is that game's; a
+``game`` parameter comes with a per-game choice of rules.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,9 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from doushouqi.jungle.board import Board
-from doushouqi.jungle.game import legal_destinations
-from doushouqi.jungle.notation import move_to_readable
+from doushouqi.core.game import MoveError, PositionError, get_game
 from doushouqi.server.api.deps import Ctx
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.explorer import service as explorer
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.infra.errors import Problem
@@ -28,35 +32,39 @@ async def explore(
     """Each move played in the position (most played first): its count, Red's wins, draws
     and Blue's wins, in readable notation and with the position it leads to; and the
     position's legal destinations, for a board to click through."""
+    game = get_game(DEFAULT_GAME_KEY)
     rule_set = chosen_rules(rules)
-    name = explorer.named_rules(rule_set) or rule_set.name
+    name = explorer.named_rules(rule_set, game.key) or str(game.rules_to_mapping(rule_set)["name"])
+    key = explorer.rules_key(name, game.key)
     try:
-        board = Board(fen, rule_set)
-    except ValueError as exc:
+        position = game.new_position(
+            rule_set, game.start_position(rule_set) if fen is None else fen
+        )
+    except PositionError as exc:
         raise Problem(422, "explorer.bad_fen", str(exc)) from None
-    start = board.fen()
-    found = await ctx.db.read(lambda s: explorer.query(s, name, start, min_rating))
+    start = position.position_string()
+    found = await ctx.db.read(lambda s: explorer.query(s, key, start, min_rating))
     moves = []
     for entry in found:
         try:
-            move = board.parse_move(entry["move"])
-        except ValueError:  # a move stored under other rules of the same name: not here
+            move = position.parse_move(entry["move"])
+        except MoveError:  # a move stored under other rules of the same name: not here
             continue
-        readable = {lang: move_to_readable(board, move, lang) for lang in ("en", "zh")}
-        board.push(move)
-        after = board.fen()
-        board.pop()
+        readable = {lang: position.move_text(move, lang) for lang in ("en", "zh")}
+        position.push(move)
+        after = position.position_string()
+        position.pop()
         moves.append(
             {**entry, "readable_en": readable["en"], "readable_zh": readable["zh"], "fen": after}
         )
-    over = board.is_game_over()
+    over = position.outcome() is not None
     return {
         "rules": name,
         "fen": start,
-        "turn": board.turn,
+        "turn": position.turn,
         "min_rating": min_rating,
         "bands": list(explorer.RATING_BANDS),
         "total": sum(m["count"] for m in moves),
         "moves": moves,
-        "dests": {} if over else legal_destinations(board),
+        "dests": {} if over else position.legal_destinations(),
     }

@@ -13,9 +13,8 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from doushouqi.core.game import GAMES
-from doushouqi.jungle.record import GameRecord, format_date, write_record
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
-from doushouqi.server.api.records import replay
+from doushouqi.server.api.records import records_or_problem, replay
 from doushouqi.server.db import repo
 from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.domain import (
@@ -27,13 +26,13 @@ from doushouqi.server.domain import (
     lobby_deadline,
     new_game,
 )
+from doushouqi.server.games.capabilities import Records
 from doushouqi.server.games.choices import (
     checked_time_control,
     chosen_rules,
     rule_changes,
     rules_parent,
 )
-from doushouqi.server.games.jungle import game_to_record
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.live.actors import new_game_id, state_message
 from doushouqi.server.live.correspondence import lobby_wait_for
@@ -228,37 +227,41 @@ async def game_events(game_id: str, ctx: Ctx, since: int = Query(0, ge=0)) -> di
     }
 
 
-async def _record(game_id: str, request: Request, ctx: Ctx) -> tuple[Game, GameRecord]:
+async def _record(
+    game_id: str, request: Request, ctx: Ctx
+) -> tuple[Game, Records, datetime.date, dict[str, str]]:
+    """The game, its game's record format (a 404 ``record.unsupported`` for a game without
+    one), and the date and tags to hand that format."""
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
         raise Problem(404, "game.not_found", "no such game")
     game = loaded[0]
+    records = records_or_problem(game.game_key)
     date = datetime.datetime.fromtimestamp(game.created_at, datetime.UTC).date()
-    record = game_to_record(
-        game,
-        Event="Online game" if game.mode is Mode.ONLINE else "Casual game",
-        Site=str(request.base_url) + f"game/{game.id}",
-        Date=format_date(date),
-        GameId=game.id,
-    )
-    return game, record
+    tags = {
+        "Event": "Online game" if game.mode is Mode.ONLINE else "Casual game",
+        "Site": str(request.base_url) + f"game/{game.id}",
+        "GameId": game.id,
+    }
+    return game, records, date, tags
 
 
 @router.get("/games/{game_id}/record", response_class=PlainTextResponse)
 async def game_record(game_id: str, request: Request, ctx: Ctx) -> PlainTextResponse:
-    """The game as a PGN-like record (download)."""
-    game, record = await _record(game_id, request, ctx)
+    """The game as a record in its game's format (Jungle's is PGN-like), for download."""
+    game, records, date, tags = await _record(game_id, request, ctx)
+    name = f"{game.game_key}-{game.id}.{records.extension}"
     return PlainTextResponse(
-        write_record(record),
-        headers={"Content-Disposition": f'attachment; filename="jungle-{game.id}.txt"'},
+        records.write(game, date, tags),
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 
 @router.get("/games/{game_id}/replay")
 async def game_replay(game_id: str, request: Request, ctx: Ctx) -> dict[str, Any]:
     """Every position of the game so far, for the replay viewer (as for uploaded records)."""
-    _, record = await _record(game_id, request, ctx)
-    return replay(record)
+    game, records, date, tags = await _record(game_id, request, ctx)
+    return replay(records.from_game(game, date, tags))
 
 
 @router.get("/lobby")

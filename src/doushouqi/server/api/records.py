@@ -1,4 +1,11 @@
-"""Game records: upload one (PGN-like text) to replay it; fetch an uploaded one by id."""
+"""Game records: upload one (PGN-like text) to replay it; fetch an uploaded one by id.
+
+A record is a game's own format, reached through its site entry's ``records``
+(:mod:`doushouqi.server.games.capabilities`); the replay goes through the game interface.
+A stored record names no game, as a stored game before games had keys did: it is the default
+game's (Jungle's), so uploads are read in that game's format. Records of another game need a
+game column on ``records`` first, and then a ``game`` parameter here.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +16,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 
-from doushouqi.jungle.board import Board
-from doushouqi.jungle.notation import move_to_readable
-from doushouqi.jungle.record import GameRecord, RecordError, read_record
+from doushouqi.core.game import get_game
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, enforce_rate
 from doushouqi.server.context import client_address
 from doushouqi.server.db import repo
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
+from doushouqi.server.games.capabilities import RecordData, RecordReadError, Records
+from doushouqi.server.games.registry import site_game
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["records"])
@@ -22,35 +30,46 @@ router = APIRouter(prefix="/api", tags=["records"])
 MAX_RECORD_BYTES = 256 * 1024
 
 
-def replay(record: GameRecord) -> dict[str, Any]:
+def replay(record: RecordData) -> dict[str, Any]:
     """Every position of the record, for stepping through it."""
-    board = Board(record.start_fen, record.rules)
+    game = get_game(record.game_key)
+    start = game.start_position(record.rules) if record.start is None else record.start
+    position = game.new_position(record.rules, start)
     plies = []
     for ply, move in enumerate(record.moves, 1):
-        readable = move_to_readable(board, move, "en")
-        readable_zh = move_to_readable(board, move, "zh")
-        board.push(move)
+        readable = position.move_text(move, "en")
+        readable_zh = position.move_text(move, "zh")
+        position.push(move)  # the record's reader checked every move
         plies.append(
             {
                 "ply": ply,
-                "move": str(move),
+                "move": move,
                 "readable": readable,
                 "readable_zh": readable_zh,
-                "fen": board.fen(),
+                "fen": position.position_string(),
                 "comment": record.comments.get(ply),
             }
         )
     return {
         "tags": dict(record.tags),
-        "rules": record.rules.to_mapping(),
+        "rules": game.rules_to_mapping(record.rules),
         "result": record.result,
-        "termination": None if record.termination is None else record.termination.value,
-        "start_fen": record.start_fen,
+        "termination": record.termination,
+        "start_fen": record.start,
         "plies": plies,
     }
 
 
-def _invalid(exc: RecordError) -> Problem:
+def records_or_problem(game_key: str) -> Records:
+    """The record format of ``game_key``, or a 404 ``record.unsupported`` for a game that has
+    none (the client hides records there; this answers a client that asks anyway)."""
+    records = site_game(game_key).records
+    if records is None:
+        raise Problem(404, "record.unsupported", f"there are no game records for {game_key}")
+    return records
+
+
+def _invalid(exc: RecordReadError) -> Problem:
     """A 422 for a record that cannot be read: the line (and the ply, for a move the rules
     refuse) as params, so that the client says where in its own words; ``detail`` keeps the
     reader's English explanation."""
@@ -75,15 +94,16 @@ async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal
     an address) may keep at most ``record_quota_bytes`` stored: beyond it, a 413 says so.
     Uploads without an account are deleted after ``record_days``."""
     enforce_rate(ctx.record_limiter, request)
+    records = records_or_problem(DEFAULT_GAME_KEY)
     body = await request.body()
     if len(body) > MAX_RECORD_BYTES:
         raise Problem(413, "record.too_large", "record too large", kib=MAX_RECORD_BYTES // 1024)
     try:
         text = body.decode("utf-8")
-        record = read_record(text)
+        record = records.read(text)
     except UnicodeDecodeError:
         raise Problem(422, "record.not_text", "a record is UTF-8 text") from None
-    except RecordError as exc:
+    except RecordReadError as exc:
         raise _invalid(exc) from None
     record_id = secrets.token_urlsafe(6)
     account_id = None if principal is None else principal.account_id
@@ -112,4 +132,5 @@ async def get_record(record_id: str, ctx: Ctx) -> dict[str, Any]:
     row = await ctx.db.read(lambda s: repo.get_record(s, record_id[:16]))
     if row is None:
         raise Problem(404, "record.not_found", "no such record")
-    return {"id": row.id, "text": row.text, **replay(read_record(row.text))}
+    records = records_or_problem(DEFAULT_GAME_KEY)
+    return {"id": row.id, "text": row.text, **replay(records.read(row.text))}

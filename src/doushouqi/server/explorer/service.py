@@ -13,11 +13,16 @@ equal a named set, under its name). A game's rating band is its players' average
 (the AI and guests count at their seat's rating).
 
 ``doushouqi explorer rebuild`` (re)builds the index from every stored game.
+
+Games are replayed through the game interface (:mod:`doushouqi.core.game`), so the index
+serves any game. Its keys are what they were when Jungle was the only game, so that the
+tables already filled stay valid: a position is its position string without the counters
+(:func:`position_key`), a rule set its name; another game's rule set names carry its key
+(:func:`rules_key`), so that two games' sets of one name never share rows.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 from collections.abc import Iterable, Iterator, Sequence
@@ -27,11 +32,10 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from doushouqi.jungle.board import Board
-from doushouqi.jungle.rules import BUILTIN_RULE_SETS, RuleSet
+from doushouqi.core.game import get_game
 from doushouqi.server.db.models import GameRow
 from doushouqi.server.domain import Game
-from doushouqi.server.domain.model import GameStatus, Mode
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY, GameStatus, Mode
 from doushouqi.server.domain.storage import game_from_storage
 from doushouqi.server.explorer.models import OpeningMoveRow
 
@@ -46,6 +50,7 @@ __all__ = [
     "query",
     "rebuild",
     "record_game",
+    "rules_key",
     "store_entries",
 ]
 
@@ -56,7 +61,7 @@ MAX_PLIES = 20
 #: Lower bounds of the rating bands; a reader's minimum rating picks the bands at or above it.
 RATING_BANDS = (0, 1200, 1400, 1600, 1800, 2000, 2200, 2400)
 
-#: (rule set name, position key, move, band, result index: 0 Red won, 1 draw, 2 Blue won).
+#: (rules key, position key, move, band, result index: 0 seat 0 won, 1 draw, 2 seat 1 won).
 Entry = tuple[str, str, str, int, int]
 _RESULT_COLUMNS = ("red_wins", "draws", "blue_wins")
 
@@ -68,36 +73,59 @@ def band_of(rating: float) -> int:
 
 def position_key(fen: str) -> str:
     """A position as the index knows it: its string without the counters, so that the same
-    position reached at another move number is one position."""
+    position reached at another move number is one position.
+
+    Position strings are FEN-like (placement, side to move, then counters): the first two
+    fields are the position for repetition, which is what the index counts by.
+    """
     return " ".join(fen.split()[:2])
 
 
-def named_rules(rules: RuleSet) -> str | None:
+def rules_key(name: str, game_key: str = DEFAULT_GAME_KEY) -> str:
+    """The index's key of the named rule set ``name`` of the game ``game_key``: the name
+    alone for the default game (Jungle's rows, stored before games had keys, stay valid),
+    ``game:name`` for another."""
+    return name if game_key == DEFAULT_GAME_KEY else f"{game_key}:{name}"
+
+
+def _options(mapping: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in mapping.items() if key != "name"}
+
+
+def named_rules(rules: Any, game_key: str = DEFAULT_GAME_KEY) -> str | None:
     """The named rule set ``rules`` is (whatever it is called), or None for other rules."""
-    for name, named in BUILTIN_RULE_SETS.items():
-        if dataclasses.replace(rules, name=named.name) == named:
+    game = get_game(game_key)
+    options = _options(game.rules_to_mapping(rules))
+    for name in game.rule_set_names:
+        if _options(game.rules_to_mapping(game.parse_rules(name))) == options:
             return name
     return None
 
 
 def game_entries(
-    rules: RuleSet, moves: Sequence[str], winner: int | None, rating: float
+    rules: Any,
+    moves: Sequence[str],
+    winner: int | None,
+    rating: float,
+    game_key: str = DEFAULT_GAME_KEY,
 ) -> list[Entry]:
     """The index entries of one decided game from the start position (``winner`` None: a
-    draw); none under rules that are no named set. Stops at a timeout pass (``0000``)."""
-    name = named_rules(rules)
+    draw); none under rules that are no named set. Stops at a timeout pass."""
+    name = named_rules(rules, game_key)
     if name is None:
         return []
+    key = rules_key(name, game_key)
     result = 1 if winner is None else 0 if winner == 0 else 2
     band = band_of(rating)
-    board = Board(None, rules)
+    game = get_game(game_key)
+    position = game.new_position(rules, game.start_position(rules))
     entries = []
     for text in moves[:MAX_PLIES]:
-        if text == "0000":
+        if text == game.pass_move:
             break
-        move = board.parse_move(text)
-        entries.append((name, position_key(board.fen()), str(move), band, result))
-        board.push(move)
+        move = position.parse_move(text)
+        entries.append((key, position_key(position.position_string()), move, band, result))
+        position.push(move)
     return entries
 
 
@@ -116,7 +144,8 @@ def entries_of(game: Game) -> list[Entry]:
         return []
     ratings = [p.rating.rating for p in game.players if p is not None]
     rating = sum(ratings) / len(ratings) if ratings else 0.0
-    return game_entries(game.rules, [m.move for m in game.moves], game.winner, rating)
+    moves = [m.move for m in game.moves]
+    return game_entries(game.rules, moves, game.winner, rating, game.game_key)
 
 
 def store_entries(session: Session, entries: Iterable[Entry]) -> None:
@@ -173,7 +202,7 @@ def record_game(session: Session, game: Game) -> None:
 
 def query(session: Session, rules: str, fen: str, min_rating: int = 0) -> list[dict[str, Any]]:
     """The moves played in a position, most played first, with their results summed over the
-    rating bands from ``min_rating`` up."""
+    rating bands from ``min_rating`` up. ``rules`` is the index's key (:func:`rules_key`)."""
     totals = [func.sum(getattr(OpeningMoveRow, c)) for c in _RESULT_COLUMNS]
     rows = session.execute(
         select(OpeningMoveRow.move, *totals)

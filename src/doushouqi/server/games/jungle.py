@@ -1,10 +1,11 @@
-"""Jungle's entry on the site: its computer player for the AI service, and game records.
+"""Jungle's entry on the site: its computer player for the AI service, game records, puzzles.
 
 What the site has only for Jungle and reaches through :mod:`doushouqi.server.games.registry`:
 the engine (:mod:`doushouqi.jungle.ai`, imported inside the functions, so that numba loads in
 the AI's worker processes only and never in the web server) and records (PGN-like,
 :mod:`doushouqi.jungle.record`; the domain keeps a game as moves through the game interface,
-a record is Jungle's own format).
+a record is Jungle's own format; the format's adapter is ``jungle_records.py``), and what
+puzzles need of its moves.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 from doushouqi.core.game import Position
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.game import JUNGLE, JunglePosition, outcome_from_core
+from doushouqi.jungle.moves import Move
 from doushouqi.jungle.record import GameRecord
+from doushouqi.jungle.squares import square_name
 from doushouqi.server.domain.model import Game
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "board_of",
     "game_to_record",
     "material_score",
+    "move_origin",
     "warm_up",
 ]
 
@@ -121,3 +125,15 @@ def game_to_record(game: Game, **tags: str) -> GameRecord:
         record = GameRecord.from_board(board, result=game.result, termination=termination)
     # replace() runs the record's own checks on the tags.
     return dataclasses.replace(record, tags=record.tags | base | tags)
+
+
+# ---------------------------------------------------------------------- puzzles
+
+
+def move_origin(move: str) -> str:
+    """The square a move starts from (``"a3"`` of ``"a3a4"``); ValueError for no move.
+
+    >>> move_origin("a4d4")
+    'a4'
+    """
+    return square_name(Move.from_str(move).from_square)

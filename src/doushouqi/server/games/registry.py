@@ -17,6 +17,8 @@ from typing import Any
 
 from doushouqi.core.game import Position, UnknownGameError
 from doushouqi.server.games import jungle
+from doushouqi.server.games.capabilities import Puzzles, Records
+from doushouqi.server.games.jungle_records import JUNGLE_RECORDS
 
 __all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "site_game"]
 
@@ -49,9 +51,11 @@ class SiteGame:
     key: str
     engine: Engine | None
     tablebase: bool = False
-    puzzles: bool = False
+    #: What the puzzles need of the game's moves; None: the site has no puzzles for it.
+    puzzles: Puzzles | None = None
     lessons: bool = False
-    records: bool = False
+    #: The game's record format (upload, replay, download); None: the game has none.
+    records: Records | None = None
 
 
 #: Every game the site offers, by key (the keys of :data:`doushouqi.core.game.GAMES`).
@@ -65,9 +69,9 @@ SITE_GAMES: Mapping[str, SiteGame] = {
             static_score=jungle.material_score,
         ),
         tablebase=True,
-        puzzles=True,
+        puzzles=Puzzles(move_origin=jungle.move_origin),
         lessons=True,
-        records=True,
+        records=JUNGLE_RECORDS,
     ),
 }
 

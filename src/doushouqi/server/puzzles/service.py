@@ -11,6 +11,11 @@ only sent once the puzzle is over (solved, missed, or given up). The first finis
 player at a puzzle is rated (Glicko-2, the player against the puzzle, both ratings move);
 asking for a hint or the solution first makes it a miss. Streak mode serves puzzles of rising
 rating until the first miss.
+
+Positions are read and moves checked through the game interface (:mod:`doushouqi.core.game`);
+what only the game knows (where a move starts, for a hint) is its site entry's ``puzzles``.
+The puzzle table names no game: the shipped set (and so every row) is the default game's,
+Jungle's (:data:`GAME_KEY`); a second game's puzzles would add a game column first.
 """
 
 from __future__ import annotations
@@ -28,12 +33,16 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from doushouqi.core.game import MoveError, Position, get_game
 from doushouqi.core.rating import Rating, rate_game
-from doushouqi.jungle.board import Board, Move
-from doushouqi.jungle.game import legal_destinations
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
+from doushouqi.server.games.capabilities import Puzzles
+from doushouqi.server.games.registry import site_game
 from doushouqi.server.puzzles.models import PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
 
 DATA = Path(__file__).with_name("data") / "puzzles.jsonl"
+#: The game the puzzles are of (the rows name none: see the module's description).
+GAME_KEY = DEFAULT_GAME_KEY
 THEMES = ("den_attack", "capture", "traps", "rat_elephant", "jump_blocking", "defence", "endgame")
 MODES = ("rated", "streak", "daily", "theme")
 #: Streak mode starts here and climbs from the last puzzle solved.
@@ -121,29 +130,39 @@ def themes_of(row: PuzzleRow) -> list[str]:
     return [t for t in row.themes.split(",") if t]
 
 
-def position_after(row: PuzzleRow, moves: Sequence[str]) -> Board:
-    board = Board(row.fen, row.rules)
-    for text in moves:
-        board.push(Move.from_str(text))
-    return board
+def _capability() -> Puzzles:
+    puzzles = site_game(GAME_KEY).puzzles
+    if puzzles is None:  # the site's list of games and the shipped set disagree
+        raise PuzzleError(404, "puzzle.none", f"no puzzles for {GAME_KEY}")
+    return puzzles
+
+
+def position_after(row: PuzzleRow, moves: Sequence[str]) -> Position:
+    """The puzzle's position after ``moves`` (moves of its line: not checked)."""
+    game = get_game(GAME_KEY)
+    position = game.new_position(game.parse_rules(row.rules), row.fen)
+    for move in moves:
+        position.push(move)
+    return position
 
 
 def public_view(row: PuzzleRow) -> dict[str, Any]:
     """What a solver sees before solving: the position, never the line."""
-    board = Board(row.fen, row.rules)
+    position = position_after(row, ())
     line = _line(row)
     return {
         "id": row.id,
         "fen": row.fen,
         "rules": row.rules,
         "kind": row.kind,
-        "turn": "red" if board.turn == 0 else "blue",
+        # The client's word for a seat (its board's colours), not a translated name.
+        "turn": "red" if position.turn == 0 else "blue",
         "themes": themes_of(row),
         "rating": round(row.rating),
         "plays": row.plays,
         "solved": row.solved,
         "moves": (len(line) + 1) // 2,
-        "dests": legal_destinations(board),
+        "dests": position.legal_destinations(),
     }
 
 
@@ -246,26 +265,26 @@ def judge(row: PuzzleRow, moves: Sequence[str]) -> dict[str, Any]:
     wanted = (len(line) + 1) // 2
     if not moves or len(moves) > wanted:
         raise PuzzleError(422, "puzzle.bad_moves", f"between 1 and {wanted} moves")
-    board = Board(row.fen, row.rules)
+    position = position_after(row, ())
     for index, text in enumerate(moves):
         try:
-            move = board.parse_move(text)
-        except ValueError:
+            move = position.parse_move(text)
+        except MoveError:
             raise PuzzleError(422, "puzzle.illegal", f"{text[:8]!r} is not legal") from None
-        if str(move) != line[2 * index]:
+        if move != line[2 * index]:
             return {"result": "wrong", "ply": 2 * index, "solution": line}
-        board.push(move)
+        position.push(move)
         if 2 * index + 1 < len(line) and index + 1 < len(moves):
-            board.push(Move.from_str(line[2 * index + 1]))
+            position.push(line[2 * index + 1])
     if 2 * len(moves) - 1 >= len(line):
         return {"result": "solved", "solution": line}
     reply = line[2 * len(moves) - 1]
-    board.push(Move.from_str(reply))
+    position.push(reply)
     return {
         "result": "continue",
         "reply": reply,
-        "fen": board.fen(),
-        "dests": legal_destinations(board),
+        "fen": position.position_string(),
+        "dests": position.legal_destinations(),
     }
 
 
@@ -277,7 +296,8 @@ def hint(row: PuzzleRow, moves: Sequence[str], level: int) -> dict[str, Any]:
     if 2 * index >= len(line) or [line[2 * i] for i in range(index)] != list(moves):
         raise PuzzleError(422, "puzzle.bad_moves", "the moves are not the solution's start")
     move = line[2 * index]
-    return {"square": move[:2]} if level == 1 else {"square": move[:2], "move": move}
+    square = _capability().move_origin(move)
+    return {"square": square} if level == 1 else {"square": square, "move": move}
 
 
 def finish(
