@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from doushouqi.core.game import Position, UnknownGameError
-from doushouqi.server.games import jungle
+from doushouqi.server.games import jungle, jungle_editor, jungle_tablebase
+from doushouqi.server.games.capabilities import PositionEditor, Tablebase
 
 __all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "site_game"]
 
@@ -48,7 +49,13 @@ class SiteGame:
 
     key: str
     engine: Engine | None
-    tablebase: bool = False
+    #: The endgame tables (``/api/tablebase``, hints in covered endgames), or None.
+    tablebase: Tablebase | None = None
+    #: The analysis board's position editor (``/api/positions/check``), or None.
+    editor: PositionEditor | None = None
+    #: ``position -> threats`` for the threat view of ``/api/position`` (Jungle: the side to
+    #: move's animals under attack and the enemies beside its den), or None.
+    threats: Callable[[Position], dict[str, list[str]]] | None = None
     puzzles: bool = False
     lessons: bool = False
     records: bool = False
@@ -64,7 +71,9 @@ SITE_GAMES: Mapping[str, SiteGame] = {
             warm_up=jungle.warm_up,
             static_score=jungle.material_score,
         ),
-        tablebase=True,
+        tablebase=jungle_tablebase.TABLEBASE,
+        editor=jungle_editor.EDITOR,
+        threats=jungle_editor.threats,
         puzzles=True,
         lessons=True,
         records=True,
