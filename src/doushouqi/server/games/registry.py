@@ -7,6 +7,8 @@ that platform code asks ``site_game(key).engine`` instead of importing a game (s
 one list of variants; pychess-variants' per-game board family). This module and the game's
 own entry module beside it (``jungle.py``) are where the server meets a game's code; the
 domain, the live games, the database and the AI service go through them or the interface.
+A game's other entries (``jungle_tablebase.py``, ``jungle_editor.py``) implement the
+capabilities of :mod:`~doushouqi.server.games.capabilities` that the routers ask for.
 """
 
 from __future__ import annotations
