@@ -1,11 +1,13 @@
 """Positions and engine analysis for clients that know no rules: lessons, the threat view,
 hints and the replay viewer's evaluation graph.
 
-``POST /api/position`` replays moves from a position with the rules library and says what a
-board needs to draw the result (legal destinations, outcome, threats). ``POST /api/analysis``
-asks the engine for the best move and the score (a hint in a covered endgame comes from the
-tables at once: ``source: "tablebase"``), in a worker pool of its own (settings
-``analysis_workers``), so that analyses never queue ahead of the AI's moves in games.
+``POST /api/position`` replays moves from a position through the game interface
+(:mod:`doushouqi.core.game`; a request names its ``game``, Jungle by default) and says what a
+board needs to draw the result (legal destinations, outcome, the game's threat view).
+``POST /api/analysis`` asks the engine for the best move and the score (a hint in a covered
+endgame comes from the game's tables at once: ``source: "tablebase"``), in a worker pool of its
+own (settings ``analysis_workers``), so that analyses never queue ahead of the AI's moves in
+games.
 """
 
 from __future__ import annotations
@@ -13,20 +15,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.jungle.board import Board
-from doushouqi.jungle.game import legal_destinations
-from doushouqi.jungle.notation import move_to_readable
-from doushouqi.jungle.rules import BUILTIN_RULE_SETS
-from doushouqi.jungle.squares import DENS, square_name
+from doushouqi.core.game import Game, MoveError, Position, PositionError
 from doushouqi.server.ai.pool import AiRequest
-from doushouqi.server.ai.tablebase_hints import table_hint
-from doushouqi.server.api.deps import Ctx, enforce_rate
+from doushouqi.server.api.deps import Ctx, enforce_rate, offered_game
+from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import chosen_rules
+from doushouqi.server.games.registry import SiteGame
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["analysis"])
@@ -46,8 +45,9 @@ WARM_UP_WAIT = 120.0
 
 
 class PositionQuery(BaseModel):
+    game: str = Field(default=DEFAULT_GAME, max_length=16, description="the game's key")
     rules: str | dict[str, Any] = Field(
-        default="wango", description=f"one of {', '.join(BUILTIN_RULE_SETS)}, or rule options"
+        default="wango", description="a named rule set of the game, or rule options"
     )
     fen: str | None = Field(default=None, max_length=200, description="none: the start")
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
@@ -64,71 +64,99 @@ class AnalysisQuery(PositionQuery):
     )
 
 
-def _replay(query: PositionQuery) -> tuple[Board, list[dict[str, str]]]:
-    """The position after the query's moves, and each move in readable notation."""
+class Replay(NamedTuple):
+    """A query's game, the site's entry for it, the position it started from and the position
+    after its moves (each move in readable words)."""
+
+    game: Game[Any]
+    site: SiteGame
+    rules: Any
+    start: str
+    position: Position
+    played: list[dict[str, str]]
+
+
+def _replay(query: PositionQuery) -> Replay:
+    """The position after the query's moves, every move checked, and each move in readable
+    notation; a 422 that says which move and why for one the game refuses."""
+    game, site = offered_game(query.game)
+    # The site's check of a rule choice (its limits, its refusal codes) is Jungle's rule set
+    # today (server/games/choices.py).
     rules = chosen_rules(query.rules)
     try:
-        board = Board(query.fen, rules)
-    except ValueError as exc:
+        fen = game.start_position(rules) if query.fen is None else query.fen
+        position = game.new_position(rules, fen)
+    except PositionError as exc:
         raise Problem(422, "position.bad", str(exc)) from None
+    start = position.position_string()
     played = []
     for ply, text in enumerate(query.moves, 1):
         try:
-            # "0000": a turn passed by a timeout (docs/rules.md 5.3), as game move lists record it;
-            # the library refuses it where no move could be played (a den entered, ...).
-            move = board.parse_move(text, allow_pass=True)
-        except ValueError as exc:
+            move = _checked_move(game, position, text)
+        except MoveError as exc:
             raise Problem(
                 422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply
             ) from None
         played.append(
             {
-                "move": str(move),
-                "readable_en": move_to_readable(board, move, "en"),
-                "readable_zh": move_to_readable(board, move, "zh"),
+                "move": move,
+                "readable_en": position.move_text(move, "en"),
+                "readable_zh": position.move_text(move, "zh"),
             }
         )
-        board.push(move)
-    return board, played
+        if move == game.pass_move:
+            position.push_pass()
+        else:
+            position.push(move)
+    return Replay(game, site, rules, start, position, played)
 
 
-def threats(board: Board) -> dict[str, list[str]]:
-    """For the side to move: its animals the opponent could capture (were it the opponent's
-    move), and the opponent's animals one move from its den."""
-    us, them = board.turn, 1 - board.turn
-    attacked = [
-        square_name(square)
-        for square in range(63)
-        if board.pieces(us) >> square & 1 and board.attackers(them, square)
-    ]
-    den = [square_name(square) for square in board.attackers(them, DENS[us])]
-    return {"attacked": attacked, "den": den}
+def _checked_move(game: Game[Any], position: Position, text: str) -> str:
+    """The move string ``text`` names if it may be played here: a legal move, or the game's
+    pass (a turn passed by a timeout, docs/rules.md 5.3, as game move lists record it) where a
+    move could be played instead; MoveError saying why not."""
+    try:
+        return position.parse_move(text)
+    except MoveError:
+        if game.pass_move is None or not _names_pass(game.pass_move, position, text):
+            raise
+    position.copy().push_pass()  # refused where no move could be played (a den entered …)
+    return game.pass_move
 
 
-def _outcome(board: Board) -> dict[str, Any] | None:
-    outcome = board.outcome()
+def _names_pass(pass_move: str, position: Position, text: str) -> bool:
+    """Whether ``text`` is the game's pass: its move string, or another spelling the game reads
+    as the pass (Jungle's library reads a move from a square to itself as one, and this API has
+    always accepted what the library accepts)."""
+    if text.strip() == pass_move:
+        return True
+    try:
+        return position.move_text(text, "en") == position.move_text(pass_move, "en")
+    except MoveError:
+        return False
+
+
+def _outcome(position: Position) -> dict[str, Any] | None:
+    outcome = position.outcome()
     if outcome is None:
         return None
-    return {
-        "result": outcome.result(),
-        "termination": outcome.termination.value,
-        "winner": outcome.winner,
-    }
+    return {"result": outcome.result(), "termination": outcome.key, "winner": outcome.winner}
 
 
 @router.post("/position")
 async def position(query: PositionQuery) -> dict[str, Any]:
-    """The position after ``moves`` from ``fen``: legal destinations, outcome and threats.
-    An illegal move gets a 422 that says which and why."""
-    board, played = _replay(query)
-    over = board.is_game_over()
+    """The position after ``moves`` from ``fen``: legal destinations, outcome and threats (None
+    for a game without a threat view). An illegal move gets a 422 that says which and why."""
+    replay = _replay(query)
+    now, played = replay.position, replay.played
+    outcome = _outcome(now)
     return {
-        "fen": board.fen(),
-        "turn": board.turn,
-        "dests": {} if over else legal_destinations(board),
+        "fen": now.position_string(),
+        "turn": now.turn,
+        "dests": {} if outcome is not None else now.legal_destinations(),
         "last_move": played[-1]["move"] if played else None,
-        "outcome": _outcome(board),
-        "threats": threats(board),
+        "outcome": outcome,
+        "threats": None if replay.site.threats is None else replay.site.threats(now),
         "moves": played,
     }
 
@@ -139,30 +167,33 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
     and its best ``multipv`` lines (``lines``, the best first: each line's first move in
     readable notation, its score, depth and moves)."""
     enforce_rate(ctx.analysis_limiter, request)
-    board, _ = _replay(query)
-    result: dict[str, Any] = {"fen": board.fen(), "turn": board.turn}
-    if board.is_game_over():
+    replay = _replay(query)
+    now = replay.position
+    result: dict[str, Any] = {"fen": now.position_string(), "turn": now.turn}
+    if now.outcome() is not None:
         return {
             **result, "bestmove": None, "score": None, "red_cp": None, "depth": 0, "pv": [],
             "lines": [],
         }  # fmt: skip
-    if query.purpose == "hint":
+    tables = replay.site.tablebase
+    if query.purpose == "hint" and tables is not None:
         # A covered endgame: the tables' best move at once, no engine (docs/engine.md).
-        table = await asyncio.to_thread(table_hint, board)
+        table = await asyncio.to_thread(tables.hint, now)
         if table is not None:
-            cp = _red_cp(table["score"], board.turn)
+            cp = _red_cp(table["score"], now.turn)
             table["lines"][0]["red_cp"] = cp
             return {**result, **table, "red_cp": cp}
-    # The position as the library read it (moves without stray spaces), so that the worker
-    # replays exactly what was checked here.
+    # The position as the game read it (canonical move strings), so that the worker replays
+    # exactly what was checked here.
     ai_request = AiRequest(
-        rules=board.rules.to_mapping(),
-        start_fen=board.starting_fen,
-        moves=tuple(str(move) for move in board.move_stack),
+        rules=replay.game.rules_to_mapping(replay.rules),
+        start_fen=replay.start,
+        moves=tuple(item["move"] for item in replay.played),
         level=ANALYSIS_LEVEL,
         movetime=query.movetime,
         kind=query.purpose,
         multipv=query.multipv,
+        game_key=replay.game.key,
     )
     # A pool still starting (the server warms it up at start) is waited for, not counted
     # against the search's time: the first hint after a start is queued, never refused.
@@ -176,33 +207,33 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
     except Exception:  # a dead or overrun worker: say so, never hang the client
         raise Problem(503, "engine.unavailable", "the engine is not available; try again") from None
     # The best line is the best move's (its moves start with it); each line is checked.
-    best = _line(board, {**found, "pv": [found["bestmove"], *found["pv"][1:]]})
-    if best is None:  # the engine and the rules library disagree: a bug, logged by _line
+    best = _line(now, {**found, "pv": [found["bestmove"], *found["pv"][1:]]})
+    if best is None:  # the engine and the rules disagree: a bug, logged by _line
         raise Problem(503, "engine.unavailable", "the engine is not available; try again")
-    others = [_line(board, line) for line in (found.get("lines") or [found])[1:]]
+    others = [_line(now, line) for line in (found.get("lines") or [found])[1:]]
     lines = [best, *(line for line in others if line is not None)]
     fields = {key: value for key, value in best.items() if key != "move"}
     return {**result, "bestmove": best["move"], **fields, "lines": lines}
 
 
-def _line(board: Board, line: dict[str, Any]) -> dict[str, Any] | None:
+def _line(position: Position, line: dict[str, Any]) -> dict[str, Any] | None:
     """One engine line for clients: its first move in readable notation, its score also from
-    Red's view; None when the engine's first move is not legal here (logged)."""
+    seat 0's (Red's) view; None when the engine's first move is not legal here (logged)."""
     pv = [str(move) for move in line.get("pv") or []]
     try:
-        move = board.parse_move(pv[0]) if pv else None
-    except ValueError:
+        move = position.parse_move(pv[0]) if pv else None
+    except MoveError:
         move = None
     if move is None:
-        log.error("the engine's line %r is not legal after %s", pv[:1], board.fen())
+        log.error("the engine's line %r is not legal after %s", pv[:1], position.position_string())
         return None
     score = line.get("score")
     return {
-        "move": str(move),
-        "readable_en": move_to_readable(board, move, "en"),
-        "readable_zh": move_to_readable(board, move, "zh"),
+        "move": move,
+        "readable_en": position.move_text(move, "en"),
+        "readable_zh": position.move_text(move, "zh"),
         "score": score,
-        "red_cp": None if score is None else _red_cp(score, board.turn),
+        "red_cp": None if score is None else _red_cp(score, position.turn),
         "depth": line.get("depth", 0),
         "pv": pv,
     }

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 
+from doushouqi.core.game import Game, UnknownGameError, get_game
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.context import AppContext, client_address, context_of
+from doushouqi.server.games.registry import SITE_GAMES, SiteGame, site_game
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.infra.ratelimit import RateLimiter
 
@@ -18,6 +20,7 @@ __all__ = [
     "OptionalPrincipal",
     "RequiredPrincipal",
     "enforce_rate",
+    "offered_game",
     "too_many_requests",
 ]
 
@@ -69,3 +72,13 @@ def too_many_requests(wait: float) -> HTTPException:
         headers={"Retry-After": str(seconds)},
         seconds=seconds,
     )
+
+
+def offered_game(key: str) -> tuple[Game[Any], SiteGame]:
+    """The game a request names and the site's entry for it; a 422 (``game.unknown``) for a
+    game the site does not offer."""
+    try:
+        return get_game(key), site_game(key)
+    except UnknownGameError:
+        known = ", ".join(SITE_GAMES)
+        raise Problem(422, "game.unknown", f"game must be one of {known}", game=key[:16]) from None

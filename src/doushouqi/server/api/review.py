@@ -77,8 +77,7 @@ class CheckQuery(PositionQuery):
 
 async def _red_score(query: AnalysisQuery, request: Request, ctx: Ctx) -> int | None:
     """Red's score of a position by the engine; a finished game's score is its result."""
-    board, _ = _replay(query)
-    outcome = board.outcome()
+    outcome = _replay(query).position.outcome()
     if outcome is not None:
         return 0 if outcome.winner is None else grading.DEN_CP * (1 if outcome.winner == 0 else -1)
     found = await analysis(query, request, ctx)
@@ -92,16 +91,17 @@ async def check_move(query: CheckQuery, request: Request, ctx: Ctx) -> dict[str,
     against the engine's best is below the inaccuracy threshold. An illegal move is a 422
     (``position.move``), as in ``/api/position``."""
     after = AnalysisQuery(
-        rules=query.rules, fen=query.fen, moves=[*query.moves, query.move], movetime=query.movetime
+        game=query.game,
+        rules=query.rules,
+        fen=query.fen,
+        moves=[*query.moves, query.move],
+        movetime=query.movetime,
     )
-    board, _ = _replay(after)  # refuses an illegal move before any search
-    mover = 1 - board.turn
-    best = await analysis(
-        AnalysisQuery(rules=query.rules, fen=query.fen, moves=query.moves, movetime=query.movetime),
-        request,
-        ctx,
-    )
-    played = str(board.move_stack[-1]) if board.move_stack else query.move
+    replay = _replay(after)  # refuses an illegal move before any search
+    mover = 1 - replay.position.turn
+    before = after.model_copy(update={"moves": query.moves})
+    best = await analysis(before, request, ctx)
+    played = replay.played[-1]["move"] if replay.played else query.move
     sign = 1.0 if mover == 0 else -1.0
     if best.get("bestmove") in (None, played):
         loss = 0.0

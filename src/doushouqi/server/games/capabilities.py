@@ -1,9 +1,14 @@
-"""What the site may have for a game beside its engine, as values a :class:`SiteGame` holds.
+"""What the site may have for a game beside its rules and its engine, as values a
+:class:`~doushouqi.server.games.registry.SiteGame` holds: endgame tables (:class:`Tablebase`),
+a position editor (:class:`PositionEditor`), game records (:class:`Records`) and puzzles
+(:class:`Puzzles`): the parts of those features that only the game knows.
 
-Game records (:class:`Records`) and puzzles (:class:`Puzzles`): the parts of those features
-that only the game knows. This module knows no game (the implementations are beside it:
-``jungle.py``, ``jungle_records.py``); :mod:`doushouqi.server.games.registry` puts them on a
-game's entry.
+This module knows no game (the implementations are beside it: ``jungle.py``,
+``jungle_records.py``, ``jungle_tablebase.py``, ``jungle_editor.py``). Why functions over the
+interface's :class:`~doushouqi.core.game.Position` with plain JSON-ready answers: the routers
+then know no game, and a game without one of these simply has none (None in its entry), which
+the routers answer with a 404 and a code. Refusals of the input are
+:class:`~doushouqi.server.infra.errors.Refused` (a 422 with a code the web client translates).
 
 A record (Jungle's is PGN-like) is a game's own file format, not part of the game interface:
 a game may have none. The site needs three things of one: read an uploaded text, write a
@@ -20,9 +25,51 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from doushouqi.core.game import Position
 from doushouqi.server.domain.model import Game
 
-__all__ = ["Puzzles", "RecordData", "RecordReadError", "Records"]
+__all__ = [
+    "PositionEditor",
+    "Puzzles",
+    "RecordData",
+    "RecordReadError",
+    "Records",
+    "Tablebase",
+    "TablesDamaged",
+]
+
+
+class TablesDamaged(Exception):
+    """A table file cannot be read (answered 503: the site's fault, not the request's)."""
+
+
+@dataclass(frozen=True)
+class Tablebase:
+    """A game's endgame tables."""
+
+    #: ``position -> answer``: the tables' value of the position and of each legal move, as
+    #: ``GET /api/tablebase`` sends it (``category``, ``dtm``, ``text``, ``reason``, ``moves``;
+    #: ``category: "unknown"`` with a ``reason`` where no table covers it). Refused for a
+    #: position no table could hold (not a valid position); :class:`TablesDamaged`. Reads
+    #: files: callers run it in a thread.
+    probe: Callable[[Position], dict[str, Any]]
+    #: ``position -> hint or None``: the tables' best move for a hint in the shape of
+    #: ``POST /api/analysis``'s answer (``bestmove``, ``score``, ``lines``, ``source``,
+    #: ``tablebase``); None where the tables do not cover the position. The position's moves
+    #: are the game so far (a hint must not walk into a repetition). Reads files.
+    hint: Callable[[Position], dict[str, Any] | None]
+
+
+@dataclass(frozen=True)
+class PositionEditor:
+    """A game's position editor: whether a set-up position is one the rules accept."""
+
+    #: ``(rules, pieces, seat to move, position string or None) -> answer``: ``pieces`` maps
+    #: the game's place names to its piece letters; a position string, when given, is checked
+    #: instead. The answer: ``valid``, ``problems`` (codes the client translates), ``fen``,
+    #: ``turn``, ``dests`` and ``outcome`` (None, ``{}`` and None for an invalid position).
+    #: Refused for input that is no position at all (an unknown place or letter).
+    check: Callable[[Any, Mapping[str, str], int, str | None], dict[str, Any]]
 
 
 class RecordReadError(ValueError):

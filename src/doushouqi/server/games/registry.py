@@ -7,6 +7,8 @@ that platform code asks ``site_game(key).engine`` instead of importing a game (s
 one list of variants; pychess-variants' per-game board family). This module and the game's
 own entry module beside it (``jungle.py``) are where the server meets a game's code; the
 domain, the live games, the database and the AI service go through them or the interface.
+A game's other entries (``jungle_tablebase.py``, ``jungle_editor.py``) implement the
+capabilities of :mod:`~doushouqi.server.games.capabilities` that the routers ask for.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from doushouqi.core.game import Position, UnknownGameError
-from doushouqi.server.games import jungle
-from doushouqi.server.games.capabilities import Puzzles, Records
+from doushouqi.server.games import jungle, jungle_editor, jungle_tablebase
+from doushouqi.server.games.capabilities import PositionEditor, Puzzles, Records, Tablebase
 from doushouqi.server.games.jungle_records import JUNGLE_RECORDS
 
 __all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "site_game"]
@@ -50,7 +52,13 @@ class SiteGame:
 
     key: str
     engine: Engine | None
-    tablebase: bool = False
+    #: The endgame tables (``/api/tablebase``, hints in covered endgames), or None.
+    tablebase: Tablebase | None = None
+    #: The analysis board's position editor (``/api/positions/check``), or None.
+    editor: PositionEditor | None = None
+    #: ``position -> threats`` for the threat view of ``/api/position`` (Jungle: the side to
+    #: move's animals under attack and the enemies beside its den), or None.
+    threats: Callable[[Position], dict[str, list[str]]] | None = None
     #: What the puzzles need of the game's moves; None: the site has no puzzles for it.
     puzzles: Puzzles | None = None
     lessons: bool = False
@@ -68,7 +76,9 @@ SITE_GAMES: Mapping[str, SiteGame] = {
             warm_up=jungle.warm_up,
             static_score=jungle.material_score,
         ),
-        tablebase=True,
+        tablebase=jungle_tablebase.TABLEBASE,
+        editor=jungle_editor.EDITOR,
+        threats=jungle_editor.threats,
         puzzles=Puzzles(move_origin=jungle.move_origin),
         lessons=True,
         records=JUNGLE_RECORDS,

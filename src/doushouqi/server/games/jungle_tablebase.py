@@ -1,0 +1,150 @@
+"""Jungle's endgame tables on the site: ``GET /api/tablebase``'s answer and table hints.
+
+Both read :mod:`doushouqi.jungle.tablebase.probe` (files, the standard library) on the board
+behind a position of the game interface; the registry lists them as Jungle's
+:class:`~doushouqi.server.games.capabilities.Tablebase`.
+
+The probe's answer is like lichess's tablebase API: the position's ``category`` (``win`` /
+``draw`` / ``loss`` for the side to move, ``unknown`` when not covered, with ``reason``),
+``dtm`` (plies to the end with perfect play, None for a draw), ``text`` (``"Red wins in 17"``)
+and ``moves``: each legal move with its ``category`` and ``dtm`` *for the side that plays it*,
+best first (fastest win, draws, longest defence).
+
+A hint is the tables' best move (:func:`probe_moves`'s order) that does not make a third
+occurrence of a position in this game: the tables do not read the history, so a won position
+could otherwise be "won" into a repetition draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from doushouqi.core.game import Position
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.notation import move_to_readable
+from doushouqi.jungle.tablebase.file_format import out_of_scope_reason
+from doushouqi.jungle.tablebase.probe import (
+    MoveValue,
+    Probe,
+    TablebaseError,
+    probe,
+    probe_moves,
+)
+from doushouqi.server.games.capabilities import Tablebase, TablesDamaged
+from doushouqi.server.games.jungle import board_of
+from doushouqi.server.infra.errors import Refused
+
+__all__ = ["TABLEBASE", "table_answer", "table_hint"]
+
+
+def _category(wdl: int) -> str:
+    return "win" if wdl > 0 else "loss" if wdl < 0 else "draw"
+
+
+def _probe_category(value: Probe | None) -> str:
+    return "unknown" if value is None else _category(value.wdl)
+
+
+def table_answer(position: Position) -> dict[str, Any]:
+    """The tables' value of ``position`` and of each of its legal moves (the module
+    docstring); Refused (``tablebase.bad_fen``) for a position that is not valid."""
+    board = board_of(position).copy(stack=False)  # the tables read no history
+    if not board.is_valid():
+        raise Refused("tablebase.bad_fen", "the position is not valid")
+    base: dict[str, Any] = {"fen": board.fen(), "rules": board.rules.name, "turn": board.turn}
+    reason = out_of_scope_reason(board.rules)
+    try:
+        entry = None if reason else probe(board)
+        values = probe_moves(board) if entry is not None else None
+    except TablebaseError as exc:
+        raise TablesDamaged(str(exc)) from None
+    if entry is None:
+        if reason is None:
+            over = board.is_game_over()
+            reason = "the game is over" if over else "no table covers this position"
+        return {**base, "category": "unknown", "dtm": None, "text": None, "reason": reason,
+                "moves": []}  # fmt: skip
+    moves = []
+    for item in values or []:
+        board.push(item.move)
+        after = board.fen()
+        board.pop()
+        moves.append(
+            {
+                "uci": str(item.move),
+                "san": board.san(item.move),
+                "readable_en": move_to_readable(board, item.move, "en"),
+                "readable_zh": move_to_readable(board, item.move, "zh"),
+                "category": _probe_category(item.value),
+                "dtm": item.value.dtm,
+                "fen": after,
+            }
+        )
+    return {
+        **base,
+        "category": _probe_category(entry),
+        "dtm": entry.dtm,
+        "text": f"Tablebase: {entry.describe(board.turn)}",
+        "reason": None,
+        "moves": moves,
+    }
+
+
+def _best(board: Board, values: list[MoveValue]) -> MoveValue:
+    """The first move as good as the best whose result is no third repetition; when every
+    such move repeats, the first move that keeps the value's kind (win, draw, loss)."""
+    best = values[0].value
+    for item in values:
+        if item.value != best:
+            break
+        board.push(item.move)
+        try:
+            repeats = board.is_repetition(3)
+        finally:
+            board.pop()
+        if not repeats:
+            return item
+    return values[0]
+
+
+def table_hint(position: Position) -> dict[str, Any] | None:
+    """The hint for ``position`` (its moves are the game so far) from the tables, or None when
+    they do not cover it (a rule set out of scope, too many animals, a damaged file)."""
+    board = board_of(position)
+    if out_of_scope_reason(board.rules) or board.is_game_over():
+        return None
+    try:
+        entry = probe(board)
+        values = probe_moves(board) if entry is not None else None
+    except TablebaseError:
+        return None  # a damaged table: the engine answers instead
+    if entry is None or not values:
+        return None
+    chosen = _best(board, values)
+    move, value = chosen.move, chosen.value
+    dtm = value.dtm
+    if value.wdl > 0:
+        score: dict[str, int] = {"den": ((dtm or 1) + 1) // 2}  # own moves, as the engine says
+    elif value.wdl < 0:
+        score = {"den": -max(1, (dtm or 0) // 2)}
+    else:
+        score = {"cp": 0}
+    line = {
+        "move": str(move),
+        "readable_en": move_to_readable(board, move, "en"),
+        "readable_zh": move_to_readable(board, move, "zh"),
+        "score": score,
+        "depth": 0,
+        "pv": [str(move)],
+    }
+    return {
+        "bestmove": str(move),
+        **{key: item for key, item in line.items() if key != "move"},
+        "lines": [line],
+        "source": "tablebase",
+        "tablebase": {"category": _category(value.wdl), "dtm": value.dtm},
+    }
+
+
+#: Jungle's tables, as the registry lists them.
+TABLEBASE = Tablebase(probe=table_answer, hint=table_hint)
