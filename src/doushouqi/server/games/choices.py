@@ -13,7 +13,7 @@ from typing import Any
 
 from doushouqi.core.clock import TimeControl, TimeControlError
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
-from doushouqi.server.infra.errors import Refused
+from doushouqi.server.infra.refused import Refused
 
 __all__ = [
     "CUSTOM_SUFFIX",

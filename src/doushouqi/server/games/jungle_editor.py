@@ -22,7 +22,7 @@ from doushouqi.jungle.squares import ANIMAL_LETTERS, DENS, parse_square, piece_c
 from doushouqi.jungle.status import Status, position_status
 from doushouqi.server.games.capabilities import PositionEditor
 from doushouqi.server.games.jungle import board_of
-from doushouqi.server.infra.errors import Refused
+from doushouqi.server.infra.refused import Refused
 
 __all__ = ["EDITOR", "check_setup", "problem_codes", "threats"]
 

@@ -32,7 +32,7 @@ from doushouqi.jungle.tablebase.probe import (
 )
 from doushouqi.server.games.capabilities import Tablebase, TablesDamaged
 from doushouqi.server.games.jungle import board_of
-from doushouqi.server.infra.errors import Refused
+from doushouqi.server.infra.refused import Refused
 
 __all__ = ["TABLEBASE", "table_answer", "table_hint"]
 

@@ -14,6 +14,8 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
+from doushouqi.server.infra.refused import Refused
+
 __all__ = ["Problem", "Refused", "install"]
 
 
@@ -31,17 +33,6 @@ class Problem(HTTPException):
     ) -> None:
         super().__init__(status_code, detail, headers)
         self.code = code
-        self.params = {k: v for k, v in params.items() if v is not None}
-
-
-class Refused(ValueError):
-    """A request the site refuses, raised below the HTTP layer (a rule choice, a time control):
-    answered like a 422 :class:`Problem`, with its code and params."""
-
-    def __init__(self, code: str, detail: str, **params: str | int | float | None) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
         self.params = {k: v for k, v in params.items() if v is not None}
 
 
