@@ -24,6 +24,7 @@ import { ranksView } from './community/ranks.js';
 import { tvView, watchView } from './community/watch.js';
 import { tournamentsRoute } from './community/tournaments.js';
 import './community/notifications.js'; // the bell and the site socket (it starts itself)
+import { gameClient } from '../games/index.js';
 
 const view = document.querySelector('#view');
 const langMenu = document.querySelector('#lang'); // a <select> of the languages, each named in itself
@@ -52,7 +53,7 @@ const ROUTES = [
   [at('play'), () => pairingView(view, go)],
   [at('challenge/([^/]+)'), (m) => challengeView(view, segment(m[1]), go)],
   [at('correspondence'), () => yourTurnView(view)],
-  [at('rules(?:/([^/]+))?'), (m) => rulesView(view, m[1] || 'wango', go)],
+  [at('rules(?:/([^/]+))?'), (m) => rulesView(view, m[1] || gameClient().defaultRules, go)],
   [at('learn(?:/([^/]+))?'), (m, { params }) => (m[1] ? lessonView(view, m[1], params) : learnListView(view))],
   [at('replay'), (m, { parts, params }) => replayRoute(view, parts, params, go)],
   [at('analysis'), (m, { params }) => analysisBoardView(view, params)],

@@ -2,7 +2,7 @@
 // for its options (kept out of demo.html: the server's CSP allows no inline script).
 
 import { createBoard } from './board.js';
-import { JUNGLE } from '../games/jungle/index.js';
+import { JUNGLE } from '../games/jungle/board.js';
 
 const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
 // Red's 24 legal moves in the start position.

@@ -13,6 +13,7 @@ import { noteServerTime, serverNow } from '../shell/server_clock.js';
 import { showErrorPage } from '../shell/error_page.js';
 import { onSiteMessage } from './notifications.js';
 import { ruleSetLabel } from '../play/rule_options.js';
+import { gameClient } from '../../games/index.js';
 
 const REFRESH_MS = 2000;
 const CONTROLS = ['1+0', '3+2', '5+3', '10+0', '10+5', '15+10', '10+0/30s'];
@@ -116,7 +117,7 @@ async function createView(view, go) {
   const name = h('input', { name: 'name', id: 'tour-name', maxlength: 60, required: true, autocomplete: 'off',
     value: t('tournament.defaultName', { name: player.name }) });
   const control = select('time_control', CONTROLS, (c) => c, '5+3');
-  const rules = select('rules', sets.map((s) => s.name), (n) => t(`rules.${n}`), 'wango');
+  const rules = select('rules', sets.map((s) => s.name), (n) => t(`rules.${n}`), gameClient().defaultRules);
   const startsIn = select('starts_in', STARTS_IN, (m) => plural('tournament.inMinutes', m), 5);
   const duration = select('duration', DURATIONS, (m) => plural('tournament.minutes', m), 30);
   const rounds = select('rounds', ROUNDS, (n) => plural('tournament.rounds', n), 5);

@@ -3,7 +3,7 @@
 // best game in progress on the game page in watch mode; a few seconds after it ends, the next).
 
 import { createBoard } from '../../board/board.js';
-import { JUNGLE } from '../../games/jungle/index.js';
+import { gameClient } from '../../games/index.js';
 import { t, currentLang, playerName, plural } from '../shell/i18n.js';
 import { api, ensurePlayer } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
@@ -47,7 +47,7 @@ export async function watchView(view) {
           tags,
           playerLine(g.players[0]), h('span', { class: 'watch-vs' }, t('watch.vs')), playerLine(g.players[1]),
           facts)));
-    const board = createBoard(box, { ...JUNGLE, position: g.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false } });
+    const board = createBoard(box, { ...gameClient(g.game_key).board, position: g.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false } });
     return { item, board, facts, tags };
   };
   async function refresh() {

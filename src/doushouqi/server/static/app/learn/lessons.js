@@ -3,25 +3,25 @@
 // The client knows no rules. For every position it asks the server (POST /api/position: the
 // lesson's position and the moves played so far) for the legal destinations, the outcome and
 // the threats, and the board component only offers those moves. What this module decides is
-// whether a legal move meets the step's goal (games/jungle/lesson_data.js describes the goals): a right move
+// whether a legal move meets the step's goal (the game's lesson data describes the goals, its `meetsGoal` checks them): a right move
 // earns praise and the next step, a wrong one a hint and a retry that resets the step.
 // Completed lessons are remembered in localStorage and ticked in the list.
 
 import { createBoard } from '../../board/board.js';
-import { JUNGLE } from '../../games/jungle/index.js';
-import { DENS, squareCoords, terrainOf } from '../../games/jungle/geometry.js';
-import { parsePlacement } from '../../games/jungle/pieces.js';
+import { gameClient } from '../../games/index.js';
 import { pieceIcon } from '../shell/icons.js';
-import { t, currentLang, moveText } from '../shell/i18n.js';
+import { t, currentLang } from '../shell/i18n.js';
+import { moveText } from '../shell/move_text.js';
 import { api } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
-import LESSON_DATA from '../../games/jungle/lesson_data.js';
+
+const GAME = gameClient(); // the lessons teach the default game
+const LESSON_DATA = GAME.lessons;
 
 export const LESSONS = LESSON_DATA.lessons;
 
 const DONE_KEY = 'doushouqi.lessons.done';
 const LEARNER = 'red'; // every lesson position has Red, the learner, to move
-const OPPONENT_DEN = DENS.blue;
 const REPLY_DELAY_MS = 500; // a pause before the opponent's scripted answer, to see both moves
 
 // Where the learner is in the lesson on screen: its step and the moves that led there (a step
@@ -50,24 +50,12 @@ function markCompleted(id) {
 
 // ----- goals ------------------------------------------------------------------------------
 
-function isJump(from, to) {
-  const a = squareCoords(from);
-  const b = squareCoords(to);
-  return Math.abs(a.file - b.file) + Math.abs(a.rank - b.rank) > 1;
-}
-
 /**
  * Whether the move from → to meets `goal` (every condition it names must hold). `before` and
  * `after` are the server's answers for the positions before and after the move.
  */
 export function meetsGoal(goal, from, to, before, after) {
-  if (goal.from && from !== goal.from) return false;
-  if (goal.to && !goal.to.includes(to)) return false;
-  if (goal.water && terrainOf(to).kind !== 'water') return false;
-  if (goal.capture && parsePlacement(before.fen).get(to)?.color !== 'blue') return false;
-  if (goal.jump && !isJump(from, to)) return false;
-  if (goal.den && !(to === OPPONENT_DEN && after.outcome?.winner === 0)) return false;
-  return true;
+  return GAME.meetsGoal(goal, from, to, before, after);
 }
 
 // ----- shared bits ------------------------------------------------------------------------
@@ -93,7 +81,7 @@ export function learnListView(view) {
             h('span', { class: 'lesson-tick', 'aria-hidden': 'true' }, finished ? '✓' : ''),
             finished ? h('span', { class: 'learn-sr-only' }, t('learn.completed')) : null));
       })),
-    h('a', { class: 'button', href: '#/rules/wango', id: 'learn-rules' }, t('learn.rules'))));
+    h('a', { class: 'button', href: `#/rules/${GAME.defaultRules}`, id: 'learn-rules' }, t('learn.rules'))));
 }
 
 // ----- one lesson -------------------------------------------------------------------------
@@ -196,7 +184,7 @@ class LessonView {
         h('div', { class: 'lesson-board-col' }, this.el.board),
         h('div', { class: 'lesson-result' }, this.el.feedback, this.el.actions))));
     this.board = createBoard(this.el.board, {
-      ...JUNGLE,
+      ...GAME.board,
       lang: currentLang(),
       events: { move: (from, to) => this.onMove(from, to) },
     });

@@ -1,18 +1,17 @@
 // The rules page's diagrams: beside each rule point, small read-only boards that show the rule
 // on a position (drawn by the board component), with arrows for the moves the rule allows
 // (green) or forbids (red, dashed, ending in a cross), rings on the squares that matter, and a
-// caption. The positions live in rule_diagram_data.js (checked with the rules library by
-// tests/server/static/test_rule_diagrams.py); where the rule sets differ, the chosen set's options
-// pick the diagram that shows its own behaviour.
+// caption. The positions are the game's (games/<game>/rule_diagram_data.js, checked with the
+// rules library by tests/server/static/test_rule_diagrams.py); where the rule sets differ, the
+// chosen set's options pick the diagram that shows its own behaviour.
 
 import { createBoard } from '../../board/board.js';
-import { toScreen } from '../../games/jungle/geometry.js';
-import { JUNGLE } from '../../games/jungle/index.js';
-import { DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
+import { gameClient } from '../../games/index.js';
 import { h } from '../shell/dom.js';
 import { currentLang, t } from '../shell/i18n.js';
-import { wolfText } from './rules_faq.js';
-import DATA from '../../games/jungle/rule_diagram_data.js';
+
+const GAME = gameClient(); // the rules page explains the default game's rules
+const DATA = GAME.ruleDiagrams;
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -47,7 +46,7 @@ function svgEl(tag, attrs) {
 
 /** The centre of a square in the board's 700 × 900 overlay units (Red at the bottom). */
 function centre(square) {
-  const { col, row } = toScreen(square, 'red');
+  const { col, row } = GAME.geometry.toScreen(square, 'red');
   return { x: col * 100 + 50, y: row * 100 + 50 };
 }
 
@@ -119,16 +118,15 @@ function figure(diagram, set) {
   const box = h('div', { class: 'rd-board', inert: true, 'aria-hidden': 'true' });
   const config = {
     position: diagram.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false },
-    wolfName: set.wolf_name === 'fox' ? 'fox' : 'wolf',
+    ...GAME.lookOf(set),
   };
-  if ((set.ranks ?? DATA.defaults.ranks) === 'dog>wolf') config.ranks = DOG_OVER_WOLF_RANKS;
-  const board = createBoard(box, { ...JUNGLE, ...config });
+  const board = createBoard(box, { ...GAME.board, ...config });
   drawn.push(board);
   const pieces = board.element.querySelector('.dsq-pieces');
   pieces?.before(marksLayer(diagram));
   pieces?.after(arrowsLayer(diagram));
   return h('figure', { class: 'rule-diagram', dataset: { diagram: diagram.id } },
-    box, h('figcaption', {}, wolfText(set, t(diagram.caption))));
+    box, h('figcaption', {}, GAME.namesIn(set, t(diagram.caption))));
 }
 
 /**

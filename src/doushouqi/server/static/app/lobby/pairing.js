@@ -9,6 +9,7 @@ import { api, ensurePlayer, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { pageCheck } from '../shell/navigation.js';
 import { onSiteMessage } from '../community/notifications.js';
+import { gameClient } from '../../games/index.js';
 
 /** The grid: [time control as the server writes it, category]. */
 export const QUICK_CONTROLS = [
@@ -41,7 +42,7 @@ export async function pairingView(view, go) {
   const status = h('p', { class: 'pairing-status', id: 'pairing-status', role: 'status', 'aria-live': 'polite' });
   const failure = h('p', { class: 'error', id: 'pairing-error', role: 'alert', hidden: true });
   const rules = h('select', { name: 'rules', id: 'pairing-rules' },
-    sets.map((s) => h('option', { value: s.name, selected: s.name === (saved.rules || 'wango') }, t(`rules.${s.name}`))));
+    sets.map((s) => h('option', { value: s.name, selected: s.name === (saved.rules || gameClient().defaultRules) }, t(`rules.${s.name}`))));
   const rated = h('input', { type: 'checkbox', id: 'pairing-rated', checked: Boolean(saved.rated && isAccount), disabled: !isAccount });
   const range = h('select', { id: 'pairing-range', name: 'range' },
     RANGES.map((r) => h('option', { value: r, selected: r === (saved.range || 0) }, r ? t('pairing.range.within', { n: r }) : t('pairing.range.any'))));

@@ -3,9 +3,9 @@
 // Hints and the threat view live in game_assist.js, accessible mode in game_access.js.
 
 import { createBoard } from '../../board/board.js';
-import { ANIMAL_LETTERS, DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
-import { JUNGLE } from '../../games/jungle/index.js';
-import { t, currentLang, moveText, moveNumber } from '../shell/i18n.js';
+import { gameClient } from '../../games/index.js';
+import { t, currentLang, moveNumber } from '../shell/i18n.js';
+import { moveText } from '../shell/move_text.js';
 import { api, ensurePlayer, rejectedText } from '../shell/api.js';
 import { showErrorPage } from '../shell/error_page.js';
 import { h } from '../shell/dom.js';
@@ -24,7 +24,6 @@ import { ratingLines } from './result_changes.js';
 import { longTime } from '../lobby/corr.js';
 
 const COLORS = ['red', 'blue'];
-const START_COUNTS = { r: 1, c: 1, d: 1, w: 1, p: 1, t: 1, l: 1, e: 1 };
 const FINISHED = 25;
 
 /** Put `children` into `parent` unless they are already there, in that order: re-inserting a
@@ -43,17 +42,6 @@ function fmtTime(seconds) {
   const m = Math.floor(s / 60);
   const rest = Math.floor(s % 60);
   return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(rest).padStart(2, '0')}` : `${m}:${String(rest).padStart(2, '0')}`;
-}
-
-/** Animals missing from the board, by the colour that lost them. */
-function capturedFrom(fen) {
-  const counts = [{ ...START_COUNTS }, { ...START_COUNTS }];
-  for (const ch of fen.split(' ')[0]) {
-    const lower = ch.toLowerCase();
-    if (!(lower in START_COUNTS)) continue;
-    counts[ch === lower ? 1 : 0][lower] -= 1;
-  }
-  return counts.map((c) => Object.entries(c).flatMap(([k, n]) => Array(Math.max(0, n)).fill(ANIMAL_LETTERS[k])));
 }
 
 export class GameView {
@@ -278,8 +266,14 @@ export class GameView {
     return Boolean(g && g.status_id === 20 && this.seats.includes(g.turn) && g.players[g.turn]?.identity?.kind !== 'ai');
   }
 
-  wolfName() {
-    return this.game?.rules?.wolf_name === 'fox' ? 'fox' : 'wolf';
+  /** The game's client module (games/index.js): its board, pieces and words. */
+  get gameClient() {
+    return gameClient(this.game?.game_key);
+  }
+
+  /** The pieces' look under this game's rule options (board options, and how words name them). */
+  look() {
+    return this.gameClient.lookOf(this.game?.rules);
   }
 
   // ----- layout -------------------------------------------------------------------------
@@ -375,18 +369,17 @@ export class GameView {
     const config = {
       position: g.fen, orientation: this.orientation, turnColor: COLORS[g.turn],
       movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {}, lastMove: last,
-      lang: currentLang(), wolfName: this.wolfName(),
+      lang: currentLang(), ...this.look(),
       hint: this.hintTool.boardHint(), threats: this.threatView.boardThreats(), announceMoves: !this.access.on,
     };
-    if (g.rules?.ranks === 'dog>wolf') config.ranks = DOG_OVER_WOLF_RANKS;
     if (!this.board) {
-      this.board = createBoard(this.el.board, { ...JUNGLE, ...config, events: { move: (from, to) => this.send('move', { move: from + to }) } });
+      this.board = createBoard(this.el.board, { ...this.gameClient.board, ...config, events: { move: (from, to) => this.send('move', { move: from + to }) } });
     } else {
       this.board.set(config);
     }
     // players and captured animals, the bottom bar is the side at the bottom of the board
     const bottomColor = this.orientation === 'blue' ? 1 : 0;
-    const captured = capturedFrom(g.fen);
+    const captured = this.gameClient.captured(g.fen);
     this.players.render(this.el.bottom, bottomColor, captured[1 - bottomColor]);
     this.players.render(this.el.top, 1 - bottomColor, captured[bottomColor]);
     this.renderClocks();

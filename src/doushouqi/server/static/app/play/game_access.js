@@ -4,7 +4,6 @@
 
 import { h } from '../shell/dom.js';
 import { t } from '../shell/i18n.js';
-import { moveWords, parseTypedMove } from '../../games/jungle/move_words.js';
 
 const KEY = 'doushouqi.a11y';
 const COLORS = ['red', 'blue'];
@@ -70,7 +69,7 @@ export class AccessibleMode {
 
   /** A move of the list in full words. */
   words(m) {
-    return moveWords(m.before, m.move, { color: m.color, wolfName: this.view.wolfName() });
+    return this.view.gameClient.moveWords(m.before, m.move, { color: m.color, ...this.view.look() });
   }
 
   /** The move list's items in accessible mode: numbered by ply, in full words. */
@@ -98,7 +97,7 @@ export class AccessibleMode {
     const g = view.game;
     const text = this.input.value.trim();
     if (!text || !g) return;
-    const move = parseTypedMove(text);
+    const move = view.gameClient.parseTypedMove(text);
     if (!move) return this.fail(t('a11y.err.format', { text }));
     if (g.status_id >= 25) return this.fail(t('a11y.err.over'));
     if (!view.canMoveNow()) return this.fail(t('a11y.err.turn'));

@@ -6,8 +6,6 @@
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
 import { t } from '../shell/i18n.js';
-import { animalWord, moveWords } from '../../games/jungle/move_words.js';
-import { parsePlacement } from '../../games/jungle/pieces.js';
 import { effectText } from '../study/tablebase_view.js';
 
 const COLORS = ['red', 'blue'];
@@ -84,7 +82,7 @@ export class HintTool {
         return;
       }
       this.hint = { fen, move: found.bestmove };
-      const move = moveWords(fen, found.bestmove, { wolfName: this.view.wolfName() });
+      const move = this.view.gameClient.moveWords(fen, found.bestmove, this.view.look());
       // A covered endgame: the server answered from the tables (exact), and says so.
       const table = found.source === 'tablebase' ? found.tablebase : null;
       this.say(table ? t('tablebase.hint', { move, effect: effectText(table) }) : t('hint.text', { move }));
@@ -202,11 +200,12 @@ export class ThreatView {
   /** The legend: what the marks mean, and the marked animals in words (for every reader). */
   describe(key, threats) {
     const side = t(`side.${COLORS[this.perspective()]}`);
-    const pieces = parsePlacement(key);
-    const wolfName = this.view.wolfName();
+    const game = this.view.gameClient;
+    const pieces = game.parsePlacement(key);
+    const look = this.view.look();
     const named = (squares) => squares.map((sq) => {
       const piece = pieces.get(sq);
-      return piece ? t('threatview.piece', { square: sq, animal: animalWord(piece.animal, wolfName) }) : sq;
+      return piece ? t('threatview.piece', { square: sq, animal: game.kindWord(game.kindOf(piece), look) }) : sq;
     }).join(t('threatview.sep'));
     const lines = [h('p', {}, h('span', { class: 'threat-swatch', 'aria-hidden': 'true' }), t('threatview.legend', { side }))];
     if (threats.attacked.length) lines.push(h('p', { class: 'threat-list' }, t('threatview.attacked', { list: named(threats.attacked) })));

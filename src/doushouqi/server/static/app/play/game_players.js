@@ -6,10 +6,10 @@
 import { api } from '../shell/api.js';
 import { AVATARS, initialIcon } from '../community/accounts.js';
 import { h } from '../shell/dom.js';
+import { gameClient } from '../../games/index.js';
 import { t, currentLang, playerName } from '../shell/i18n.js';
 import { levelName } from './levels.js';
 import { deltaChip, ratingChange, scoreChange } from './result_changes.js';
-import { pieceChar, pieceSvg } from '../../games/jungle/pieces.js';
 
 const COLORS = ['red', 'blue'];
 
@@ -65,8 +65,9 @@ export class PlayerBars {
       this.paintWho(parts, who);
     }
     const opponent = COLORS[1 - color];
-    const wolfName = this.view.wolfName();
-    parts.captured.replaceChildren(...taken.map((a) => h('span', { class: `cap ${opponent}`, title: t(`animal.${a}`) }, pieceChar(a, wolfName, currentLang()))));
+    const game = this.view.gameClient;
+    const look = { ...this.view.look(), lang: currentLang() };
+    parts.captured.replaceChildren(...taken.map((kind) => h('span', { class: `cap ${opponent}`, title: game.kindWord(kind) }, game.pieceChar(kind, look))));
   }
 
   build(bar) {
@@ -125,7 +126,7 @@ export class PlayerBars {
     if (who.waiting || who.animal) {
       const animal = who.animal;
       const piece = h('span', { class: `dsq-piece ${COLORS[who.color]}` });
-      piece.innerHTML = who.waiting ? '' : pieceSvg({ color: COLORS[who.color], animal }, { lang: currentLang() }); // static SVG, a known animal
+      piece.innerHTML = who.waiting ? '' : gameClient().pieceSvg({ color: COLORS[who.color], animal }, { lang: currentLang() }); // static SVG, a known animal (avatars are the default game's pieces)
       parts.avatar.dataset.avatar = who.waiting ? '' : animal;
       parts.avatar.replaceChildren(piece);
     } else {

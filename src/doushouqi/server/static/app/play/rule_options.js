@@ -6,15 +6,14 @@
 import { t, plural } from '../shell/i18n.js';
 import { h } from '../shell/dom.js';
 import { fetchRuleSets } from '../shell/api.js';
-import { wolfText } from '../learn/rules_faq.js';
+import { namesIn } from '../learn/rules_faq.js';
+import { gameClient } from '../../games/index.js';
 
 const CUSTOM_SUFFIX = ' (custom)';
-/** Options chosen from a list; the other options are switches, or a number of rounds. */
-const CHOICES = {
-  ranks: ['wolf>dog', 'dog>wolf'],
-  repetition: ['threefold_draw', 'initiator_must_vary'],
-  wolf_name: ['wolf', 'fox'],
-};
+/** The game's rule options (games/<game>/): the options chosen from a list and their values'
+ * words; the other options are switches, or a number of rounds. */
+const OPTIONS = gameClient().ruleOptions;
+const CHOICES = OPTIONS.choices;
 /** Not options (`first_player` is one, but the page's own "first move" control sets it). */
 const SKIPPED = ['name', 'description', 'first_player'];
 /** The server's limit for `no_capture_draw_rounds` (0 = no limit). */
@@ -42,9 +41,9 @@ export function ruleSetLabel(name) {
 export function optionValueText(key, value) {
   if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
   if (key === 'no_capture_draw_rounds') return value ? plural('opt.no_capture_draw_rounds.value', value) : t('none');
-  if (key === 'ranks') return t(value === 'dog>wolf' ? 'opt.ranks.dog_over_wolf' : 'opt.ranks.wolf_over_dog');
   if (key === 'first_player') return t(`first.${value}`);
-  if (key in CHOICES) return t(`opt.${key}.${value}`);
+  const valueKey = OPTIONS.valueKey(key, value);
+  if (valueKey) return t(valueKey);
   return String(value);
 }
 
@@ -142,7 +141,7 @@ export class RuleOptionsPanel {
   }
 
   valueText(key, value) {
-    return wolfText(this.values, optionValueText(key, value));
+    return namesIn(this.values, optionValueText(key, value));
   }
 
   set(key, value) {
@@ -160,9 +159,11 @@ export class RuleOptionsPanel {
       row.querySelector('.ro-mark').textContent = on ? t('ruleopts.changed', { value: this.valueText(key, this.base[key]) }) : '';
       row.querySelector('.ro-reset').hidden = !on;
     }
-    // The ranks name the wolf as the wolf-name option chosen here calls it (狼 or 狐).
-    for (const option of this.list.querySelectorAll('[data-option="ranks"] option')) {
-      option.textContent = this.valueText('ranks', option.value);
+    // Some values name pieces as an option chosen here names them (Jungle's ranks: 狼 or 狐).
+    for (const key of OPTIONS.namedValues) {
+      for (const option of this.list.querySelectorAll(`[data-option="${key}"] option`)) {
+        option.textContent = this.valueText(key, option.value);
+      }
     }
     const n = Object.keys(changed).length;
     this.count.textContent = n ? t('ruleopts.count', { n }) : '';

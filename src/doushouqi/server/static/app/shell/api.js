@@ -1,6 +1,7 @@
 // Small helpers for the server's REST API.
 
 import { t, hasKey } from './i18n.js';
+import { gameClient } from '../../games/index.js';
 
 /**
  * The words for a server error in the reader's language. The server sends a machine `code`
@@ -91,7 +92,6 @@ export async function ensurePlayer() {
   return (await sessionPlayer()) ?? setPlayer(await api('/api/auth/guest', { method: 'POST' }));
 }
 
-export const RULE_SET_NAMES = ['wango', 'classic', 'classic-dog', 'international'];
 
 let ruleSets = null;
 
@@ -101,7 +101,7 @@ export async function fetchRuleSets() {
   try {
     ruleSets = (await api('/api/rules')).rule_sets;
   } catch {
-    ruleSets = RULE_SET_NAMES.map((name) => ({ name }));
+    ruleSets = gameClient().ruleSetNames.map((name) => ({ name }));
   }
   return ruleSets;
 }

@@ -86,17 +86,6 @@ export function plural(key, n, vars = {}) {
   return t(hasKey(form) ? form : `${key}.other`, { n, ...vars });
 }
 
-// The server's Chinese move texts (`readable_zh`: "狮 g1-g2", "虎 a6×d6 吃 狼") are written in
-// simplified characters; only the animals' names differ in traditional script.
-const SIMPLIFIED_ANIMALS = { 猫: 'cat', 狮: 'lion' };
-
-/** A move as the server wrote it, in the reader's language (`zh`: readable_zh, `en`: readable). */
-export function moveText(zh, en) {
-  if (!isChinese()) return en;
-  if (lang !== 'zh-Hant' || !zh) return zh;
-  return zh.replace(/[猫狮]/g, (char) => t(`animal.${SIMPLIFIED_ANIMALS[char]}`));
-}
-
 /**
  * The number before a ply in a move list: moves are counted in pairs ("1. Red Blue"), so the
  * first ply of a pair carries "1." and the second none.

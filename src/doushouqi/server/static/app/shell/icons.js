@@ -1,14 +1,15 @@
-// An animal token drawn by the board component's piece pictures, as a decoration (icons on
-// cards, lesson lists, avatars): hidden from screen readers, the words stand beside it.
+// A piece drawn by the game's piece pictures, as a decoration (icons on cards, lesson lists,
+// avatars): hidden from screen readers, the words stand beside it.
 
 import { h } from './dom.js';
 import { currentLang } from './i18n.js';
-import { pieceSvg } from '../../games/jungle/pieces.js';
+import { gameClient } from '../../games/index.js';
 
-export function pieceIcon(color, animal, cls = '') {
+/** An icon of the piece of `color` and `kind` (an animal in Jungle) of `game`. */
+export function pieceIcon(color, kind, cls = '', game = gameClient()) {
   const span = h('span', { class: `${cls} icon-piece`.trim(), 'aria-hidden': 'true' });
   const inner = h('span', { class: `dsq-piece ${color}` });
-  inner.innerHTML = pieceSvg({ color, animal }, { lang: currentLang() }); // static SVG of a known animal
+  inner.innerHTML = game.pieceSvg(game.pieceOf(color, kind), { lang: currentLang() }); // static SVG of a known piece
   span.append(inner);
   return span;
 }

@@ -10,10 +10,9 @@
 // line plays it out. The board component knows no rules.
 
 import { createBoard } from '../../board/board.js';
-import { JUNGLE } from '../../games/jungle/index.js';
-import { squareAtPoint } from '../../games/jungle/geometry.js';
-import { parsePlacement, placementToString } from '../../games/jungle/pieces.js';
-import { t, currentLang, moveText } from '../shell/i18n.js';
+import { gameClient } from '../../games/index.js';
+import { t, currentLang } from '../shell/i18n.js';
+import { moveText } from '../shell/move_text.js';
 import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { pieceIcon } from '../shell/icons.js';
@@ -21,20 +20,17 @@ import { ruleSetLabel } from '../play/rule_options.js';
 import * as G from './evalgraph.js';
 import { TablebasePanel } from './tablebase_view.js';
 
-const ANIMALS = ['elephant', 'lion', 'tiger', 'leopard', 'wolf', 'dog', 'cat', 'rat'];
-const LETTERS = { rat: 'r', cat: 'c', dog: 'd', wolf: 'w', leopard: 'p', tiger: 't', lion: 'l', elephant: 'e' };
-const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L';
+const GAME = gameClient(); // the position editor sets up positions of the default game
+const { parsePlacement, placementToString } = GAME;
+const START = GAME.startPlacement;
 const LINES = 3;
 const MOVETIME = 0.5;
 const CHECK_DELAY = 150; // ms: a burst of edits is checked once
 
-/** `pieces` (Map square → {color, animal}) as the server's {square: letter}. */
+/** `pieces` (Map square → piece) as the server's {square: letter}. */
 export function piecesToLetters(pieces) {
   const out = {};
-  for (const [square, { color, animal }] of pieces) {
-    const letter = LETTERS[animal];
-    out[square] = color === 'red' ? letter.toUpperCase() : letter;
-  }
+  for (const [square, piece] of pieces) out[square] = GAME.pieceSet.letterOf(piece);
   return out;
 }
 
@@ -57,7 +53,7 @@ export function analysisBoardView(view, params) {
 class AnalysisBoard {
   constructor(root, params) {
     this.root = root;
-    this.rules = params.get('rules') || 'wango';
+    this.rules = params.get('rules') || GAME.defaultRules;
     this.pieces = new Map();
     this.turn = 'red';
     const fen = params.get('fen');
@@ -67,7 +63,7 @@ class AnalysisBoard {
     } catch {
       this.pieces = parsePlacement(START);
     }
-    this.tool = { color: 'red', animal: 'lion' };
+    this.tool = GAME.pieceOf('red', GAME.palette.initial);
     this.mode = 'edit';
     this.checked = null; // the server's answer for the set-up position
     this.line = []; // moves played from it
@@ -94,11 +90,12 @@ class AnalysisBoard {
 
   // ----- layout ---------------------------------------------------------------------------
   build() {
-    const paletteButton = (color, animal) => h('button', {
-      type: 'button', class: 'ab-piece', dataset: { color, animal }, 'aria-label': `${t(`side.${color}`)} ${t(`animal.${animal}`)}`,
-      'aria-pressed': 'false', onclick: () => this.choose({ color, animal }),
-      onpointerdown: (e) => { this.choose({ color, animal }); this.drag = { tool: { color, animal } }; e.preventDefault(); },
-    }, pieceIcon(color, animal, 'ab-icon'));
+    // A palette button's data-animal is the piece's kind (the tests and the styles read it).
+    const paletteButton = (color, kind) => h('button', {
+      type: 'button', class: 'ab-piece', dataset: { color, animal: kind }, 'aria-label': `${t(`side.${color}`)} ${GAME.kindWord(kind)}`,
+      'aria-pressed': 'false', onclick: () => this.choose(GAME.pieceOf(color, kind)),
+      onpointerdown: (e) => { this.choose(GAME.pieceOf(color, kind)); this.drag = { tool: GAME.pieceOf(color, kind) }; e.preventDefault(); },
+    }, pieceIcon(color, kind, 'ab-icon', GAME));
     const eraser = h('button', {
       type: 'button', class: 'ab-piece ab-eraser', id: 'ab-eraser', dataset: { color: '', animal: '' }, 'aria-pressed': 'false',
       'aria-label': t('editor.eraser'), title: t('editor.eraser'), onclick: () => this.choose(null),
@@ -106,8 +103,8 @@ class AnalysisBoard {
     this.el = {
       board: h('div', { class: 'board-box', id: 'board' }),
       palette: h('div', { class: 'ab-palette', id: 'ab-palette', role: 'group', 'aria-label': t('editor.palette') },
-        h('div', { class: 'ab-palette-row' }, ...ANIMALS.map((a) => paletteButton('red', a))),
-        h('div', { class: 'ab-palette-row' }, ...ANIMALS.map((a) => paletteButton('blue', a))),
+        h('div', { class: 'ab-palette-row' }, ...GAME.palette.kinds.map((kind) => paletteButton('red', kind))),
+        h('div', { class: 'ab-palette-row' }, ...GAME.palette.kinds.map((kind) => paletteButton('blue', kind))),
         eraser),
       turn: h('div', { class: 'ab-turn', role: 'radiogroup', 'aria-label': t('editor.turn') },
         ...['red', 'blue'].map((color) => h('label', { class: 'ab-radio' },
@@ -152,7 +149,7 @@ class AnalysisBoard {
         h('aside', { class: 'side-col' }, this.editPanel, this.tablebase.el, this.playPanel, this.el.fen))));
     this.orientation = 'red';
     this.board = createBoard(this.el.board, {
-      ...JUNGLE,
+      ...GAME.board,
       position: placementToString(this.pieces), lang: currentLang(), announceMoves: true,
       events: { move: (from, to) => this.played(`${from}${to}`) },
     });
@@ -172,7 +169,7 @@ class AnalysisBoard {
   choose(tool) {
     this.tool = tool;
     for (const button of this.el.palette.querySelectorAll('.ab-piece')) {
-      const on = tool ? button.dataset.color === tool.color && button.dataset.animal === tool.animal : button.id === 'ab-eraser';
+      const on = tool ? button.dataset.color === tool.color && button.dataset.animal === GAME.kindOf(tool) : button.id === 'ab-eraser';
       button.setAttribute('aria-pressed', String(on));
     }
   }
@@ -188,7 +185,7 @@ class AnalysisBoard {
   squareAtPoint(e) {
     const box = this.el.board.querySelector('.dsq-squares')?.getBoundingClientRect?.();
     if (!box || e.clientX < box.left || e.clientX > box.right || e.clientY < box.top || e.clientY > box.bottom) return null;
-    return squareAtPoint(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
+    return GAME.geometry.squareAtPoint(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
   }
 
   squareClicked(e) {
@@ -201,7 +198,7 @@ class AnalysisBoard {
     if (!square) return;
     const here = this.pieces.get(square);
     const next = new Map(this.pieces);
-    const same = here && this.tool && here.color === this.tool.color && here.animal === this.tool.animal;
+    const same = here && this.tool && here.color === this.tool.color && GAME.kindOf(here) === GAME.kindOf(this.tool);
     if (!this.tool || same) next.delete(square); // the eraser, or the same animal again: off
     else next.set(square, { ...this.tool });
     this.setPieces(next);

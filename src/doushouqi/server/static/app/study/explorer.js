@@ -4,8 +4,9 @@
 // GET /api/explorer answers from an index (server/explorer.py), not from a scan of the games.
 
 import { createBoard } from '../../board/board.js';
-import { JUNGLE } from '../../games/jungle/index.js';
-import { t, plural, currentLang, moveText } from '../shell/i18n.js';
+import { gameClient } from '../../games/index.js';
+import { t, plural, currentLang } from '../shell/i18n.js';
+import { moveText } from '../shell/move_text.js';
 import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { ruleSetLabel } from '../play/rule_options.js';
@@ -39,7 +40,7 @@ export function explorerView(view, params) {
 class Explorer {
   constructor(root, params) {
     this.root = root;
-    this.rules = params.get('rules') || 'wango';
+    this.rules = params.get('rules') || gameClient().defaultRules;
     this.minRating = Number(params.get('min_rating')) || 0;
     // The start (or the position asked for), then each move taken.
     this.first = params.get('fen') || null;
@@ -91,7 +92,7 @@ class Explorer {
             this.el.table),
           h('p', { class: 'ex-help' }, t('explorer.help'))))));
     this.board = createBoard(this.el.board, {
-      ...JUNGLE, lang: currentLang(), events: { move: (from, to) => this.playMove(`${from}${to}`) },
+      ...gameClient().board, lang: currentLang(), events: { move: (from, to) => this.playMove(`${from}${to}`) },
     });
   }
 

@@ -7,7 +7,7 @@
 // the server (Glicko-2); guests play under their guest session.
 
 import { createBoard } from '../../board/board.js';
-import { JUNGLE } from '../../games/jungle/index.js';
+import { gameClient } from '../../games/index.js';
 import { t, currentLang } from '../shell/i18n.js';
 import { api, ensurePlayer } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
@@ -94,7 +94,7 @@ class PuzzlePage {
           h('h2', { class: 'moves-title' }, t('puzzle.history')),
           this.el.history))));
     this.board = createBoard(this.el.board, {
-      ...JUNGLE, lang: currentLang(), announceMoves: true, events: { move: (from, to) => this.played(`${from}${to}`) },
+      ...gameClient().board, lang: currentLang(), announceMoves: true, events: { move: (from, to) => this.played(`${from}${to}`) },
     });
   }
 

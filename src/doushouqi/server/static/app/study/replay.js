@@ -4,9 +4,9 @@
 // a record's text into a replay. The arithmetic of the graph lives in evalgraph.js.
 
 import { createBoard } from '../../board/board.js';
-import { JUNGLE } from '../../games/jungle/index.js';
-import { DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
-import { t, currentLang, moveText, moveNumber, playerName as shownName } from '../shell/i18n.js';
+import { gameClient } from '../../games/index.js';
+import { t, currentLang, moveNumber, playerName as shownName } from '../shell/i18n.js';
+import { moveText } from '../shell/move_text.js';
 import { api, apiError } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import * as G from './evalgraph.js';
@@ -365,14 +365,14 @@ class ReplayView {
     const analysis = this.analyses[this.ply];
     const best = analysis?.bestmove;
     const rules = this.data.rules || {};
+    const game = gameClient(this.data.game_key);
     const config = {
       position: fen, orientation: this.orientation, turnColor: G.turnOfFen(fen), movableColor: null,
       lastMove: played && played !== '0000' ? [played.slice(0, 2), played.slice(2, 4)] : null,
       hint: best ? [best.slice(0, 2), best.slice(2, 4)] : null,
-      lang: currentLang(), wolfName: rules.wolf_name === 'fox' ? 'fox' : 'wolf',
+      lang: currentLang(), ...game.lookOf(rules),
     };
-    if (rules.ranks === 'dog>wolf') config.ranks = DOG_OVER_WOLF_RANKS;
-    if (!this.board) this.board = createBoard(this.el.board, { ...JUNGLE, ...config });
+    if (!this.board) this.board = createBoard(this.el.board, { ...game.board, ...config });
     else this.board.set(config);
     this.el.board.dataset.ply = String(this.ply);
     this.renderPlayers(fen);
@@ -519,7 +519,7 @@ class ReplayView {
   renderAnalysis() {
     if (!this.el.graphBox.hidden) G.drawEvalGraph(this.el.graph, this.scores, { current: this.ply, mistakes: this.mistakes, grades: this.review.grades });
     this.review.renderBetter(this.ply);
-    const rules = String(this.data.rules?.name || 'wango').split(' ')[0]; // custom rules: their parent set
+    const rules = String(this.data.rules?.name || gameClient(this.data.game_key).defaultRules).split(' ')[0]; // custom rules: their parent set
     this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: this.fens[this.ply], rules })}`;
     const analysis = this.analyses[this.ply];
     const described = G.describeScore(analysis);

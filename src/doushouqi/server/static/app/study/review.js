@@ -5,9 +5,9 @@
 // (POST /api/review/check). replay.js owns the page; this module fills its review box.
 
 import { createBoard } from '../../board/board.js';
-import { JUNGLE } from '../../games/jungle/index.js';
-import { DOG_OVER_WOLF_RANKS } from '../../games/jungle/pieces.js';
-import { t, currentLang, moveText } from '../shell/i18n.js';
+import { gameClient } from '../../games/index.js';
+import { t, currentLang } from '../shell/i18n.js';
+import { moveText } from '../shell/move_text.js';
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
 import * as G from './evalgraph.js';
@@ -17,10 +17,8 @@ export const GRADE_MARKS = Object.freeze({ inaccuracy: '?!', mistake: '?', blund
 const CHECK_MOVETIME = 0.3;
 
 /** The board options a position of this replay needs (names and ranks of the rule set). */
-function boardOptions(rules) {
-  const options = { lang: currentLang(), wolfName: rules?.wolf_name === 'fox' ? 'fox' : 'wolf' };
-  if (rules?.ranks === 'dog>wolf') options.ranks = DOG_OVER_WOLF_RANKS;
-  return options;
+function boardOptions(game, rules) {
+  return { lang: currentLang(), ...game.lookOf(rules) };
 }
 
 /** The words of a list of moves (as /api/position names them), joined. */
@@ -245,12 +243,13 @@ class LearnMistakes {
     this.el.feedback.className = 'lm-feedback';
     this.el.next.textContent = t(index + 1 < this.plies.length ? 'analysis.skip' : 'analysis.finish');
     this.el.hint.disabled = false;
+    const game = gameClient(v.data.game_key);
     const config = {
-      ...boardOptions(v.data.rules), position: v.fens[ply - 1], orientation: color, turnColor: color,
+      ...boardOptions(game, v.data.rules), position: v.fens[ply - 1], orientation: color, turnColor: color,
       movableColor: null, dests: {}, hint: null, lastMove: null,
       events: { move: (from, to) => this.tried(`${from}${to}`) },
     };
-    if (!this.board) this.board = createBoard(this.el.board, { ...JUNGLE, ...config });
+    if (!this.board) this.board = createBoard(this.el.board, { ...game.board, ...config });
     else this.board.set(config);
     this.el.board.dataset.ply = String(ply - 1);
     await this.loadDests();

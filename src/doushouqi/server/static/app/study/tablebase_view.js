@@ -9,8 +9,9 @@
 
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
-import { t, plural, moveText } from '../shell/i18n.js';
-import { parsePlacement } from '../../games/jungle/pieces.js';
+import { t, plural } from '../shell/i18n.js';
+import { moveText } from '../shell/move_text.js';
+import { gameClient } from '../../games/index.js';
 
 /** Positions with more animals are not asked about (the shipped tables hold up to 3; a site
  * may add 4-animal tables, and the server says "not covered" for the rest). */
@@ -28,9 +29,9 @@ const cache = new Map(); // `${rules} ${fen}` → Promise of the server's answer
 const known = new Map(); // the same keys → the answer once it has come
 
 /** How many animals a position string has (Infinity when it cannot be read). */
-export function animalCount(fen) {
+export function animalCount(fen, game = gameClient()) {
   try {
-    return parsePlacement(String(fen)).size;
+    return game.parsePlacement(String(fen)).size;
   } catch {
     return Infinity;
   }

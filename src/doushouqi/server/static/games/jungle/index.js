@@ -1,7 +1,101 @@
-// Jungle (斗兽棋) for the board component: spread into createBoard's config, e.g.
-//   createBoard(element, { ...JUNGLE, position, dests, events })
+// Jungle (斗兽棋) for the web client: `JUNGLE_CLIENT` is everything the app's pages need of the
+// game, reached through the registry in ../index.js (the app imports no module of this folder
+// itself). `JUNGLE` (board.js) is what the board component takes: {geometry, pieceSet}.
 
+import { JUNGLE } from './board.js';
 import { JUNGLE_GEOMETRY } from './geometry.js';
-import { JUNGLE_PIECES } from './pieces.js';
+import {
+  ANIMALS, CHINESE_NAMES, JUNGLE_PIECES, START_PLACEMENT, TRADITIONAL_NAMES,
+  parsePlacement, pieceChar, pieceSvg, placementToString,
+} from './pieces.js';
+import { animalWord, moveWords, parseTypedMove } from './move_words.js';
+import {
+  CHOICES, NAMED_VALUE_OPTIONS, NAMING_OPTIONS, RULE_SET_NAMES,
+  faqEntries, lookOf, namesIn, pageVars, valueKey,
+} from './rule_options.js';
+import { meetsGoal } from './lesson_goals.js';
+import RULE_DIAGRAMS from './rule_diagram_data.js';
+import LESSON_DATA from './lesson_data.js';
 
-export const JUNGLE = Object.freeze({ geometry: JUNGLE_GEOMETRY, pieceSet: JUNGLE_PIECES });
+export { JUNGLE };
+
+/** Simplified characters of the game's terms that differ in traditional script (猫 → 貓). */
+const HANT_CHARS = Object.freeze(Object.fromEntries(ANIMALS
+  .filter((a) => CHINESE_NAMES[a] !== TRADITIONAL_NAMES[a])
+  .map((a) => [CHINESE_NAMES[a], TRADITIONAL_NAMES[a]])));
+
+/** The animals missing from a position, by the colour that lost them: [red's, blue's]. */
+function captured(fen) {
+  const counts = [0, 1].map(() => Object.fromEntries(ANIMALS.map((a) => [a, 1])));
+  for (const ch of String(fen).split(' ')[0]) {
+    const piece = /[a-z]/i.test(ch) ? JUNGLE_PIECES.fromLetter(ch) : null;
+    if (piece) counts[piece.color === 'red' ? 0 : 1][piece.animal] -= 1;
+  }
+  return counts.map((c) => Object.entries(c).flatMap(([animal, n]) => Array(Math.max(0, n)).fill(animal)));
+}
+
+/**
+ * Jungle for the app's pages. A piece is {color, animal}; its kind is the animal. `look` is
+ * the pieces' look under a game's rule options ({wolfName, ranks?}, from `lookOf(rules)`),
+ * which the board takes as options and the words take to name the wolf 狼 or 狐.
+ */
+export const JUNGLE_CLIENT = Object.freeze({
+  key: 'jungle',
+
+  // ----- the board ---------------------------------------------------------------------
+  /** {geometry, pieceSet}: spread into createBoard's config. */
+  board: JUNGLE,
+  geometry: JUNGLE_GEOMETRY,
+  pieceSet: JUNGLE_PIECES,
+  startPlacement: START_PLACEMENT,
+  /** A placement (or a whole position string) as a Map square → piece, and back. */
+  parsePlacement,
+  placementToString,
+  /** The board options and words that depend on a game's rule options: {wolfName, ranks?}. */
+  lookOf,
+
+  // ----- pieces in pictures and words ----------------------------------------------------
+  pieceOf: (color, kind) => ({ color, animal: kind }),
+  kindOf: (piece) => piece.animal,
+  /** A piece's picture (an SVG string) for icons and avatars: (piece, {lang, wolfName, rank}). */
+  pieceSvg,
+  /** The character on a piece of `kind` (狐 where the rules call the wolf fox; 貓 for zh-Hant). */
+  pieceChar: (kind, { wolfName = 'wolf', lang = 'zh' } = {}) => pieceChar(kind, wolfName, lang),
+  /** A kind's name in the current language ("lion", 狮 …), as `look` names it. */
+  kindWord: (kind, { wolfName = 'wolf' } = {}) => animalWord(kind, wolfName),
+  /** The animals lost by each side in a position: [red's, blue's], weakest first. */
+  captured,
+  /** The home page's decorations: [color, kind] of the hero's pieces and of each card's icon. */
+  homeIcons: Object.freeze({
+    hero: [['red', 'lion'], ['blue', 'lion']],
+    vsai: ['red', 'tiger'], local: ['red', 'cat'], online: ['blue', 'elephant'], rules: ['blue', 'rat'],
+  }),
+  /** The position editor's palette: the kinds a user may place, in order, and the first chosen. */
+  palette: Object.freeze({ kinds: Object.freeze([...ANIMALS].reverse()), initial: 'lion' }),
+
+  // ----- moves in words ------------------------------------------------------------------
+  /** A move in full words, from the position before it: (fen, move, {color, ...look}). */
+  moveWords,
+  /** A typed move ("a3 a4") as the server's notation, or null. */
+  parseTypedMove,
+  /** The server's simplified move texts (readable_zh) in traditional script: char → char. */
+  hantChars: HANT_CHARS,
+
+  // ----- rules ------------------------------------------------------------------------------
+  ruleSetNames: RULE_SET_NAMES,
+  /** The rule set a page starts from when none is chosen. */
+  defaultRules: RULE_SET_NAMES[0],
+  /** The rule options the new-game form and the rules page show (values from /api/rules). */
+  ruleOptions: Object.freeze({
+    choices: CHOICES, valueKey, naming: NAMING_OPTIONS, namedValues: NAMED_VALUE_OPTIONS,
+  }),
+  /** A text with the pieces named as a rule set names them (the wolf called fox). */
+  namesIn,
+  /** The rules page's questions for a set ([{id, key, vars}]) and its texts' variables. */
+  faqEntries,
+  rulesPageVars: pageVars,
+  ruleDiagrams: RULE_DIAGRAMS,
+  lessons: LESSON_DATA,
+  /** Whether a learner's move meets a lesson step's goal. */
+  meetsGoal,
+});

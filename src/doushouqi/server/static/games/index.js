@@ -1,0 +1,14 @@
+// The games the web client knows, by their key (the server's game key). App code reaches a
+// game only through here: `gameClient(key)` gives a game's client module (games/<key>/index.js),
+// everything the pages need of the game (its board, pieces, words, rule options, lessons).
+
+import { JUNGLE_CLIENT } from './jungle/index.js';
+
+export const DEFAULT_GAME = 'jungle';
+
+export const GAMES = Object.freeze({ jungle: JUNGLE_CLIENT });
+
+/** A game's client module; the default game's for a missing or unknown key. */
+export function gameClient(key = DEFAULT_GAME) {
+  return GAMES[key] ?? GAMES[DEFAULT_GAME];
+}

@@ -1,0 +1,98 @@
+// The app reaches a game only through the registry (static/games/index.js): no module under
+// static/app/ imports a game's own modules (games/<game>/…) itself.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const STATIC = fileURLToPath(new URL('../../../src/doushouqi/server/static/', import.meta.url));
+const APP = join(STATIC, 'app');
+
+function jsFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return jsFiles(path);
+    return entry.name.endsWith('.js') ? [path] : [];
+  });
+}
+
+/** Every module specifier a file names: static imports, re-exports and dynamic import(). */
+export function specifiers(source) {
+  const found = [];
+  const patterns = [
+    /\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]);
+  return found;
+}
+
+/** Whether a specifier reaches into a game's folder (games/<game>/…) rather than the registry. */
+export function reachesIntoGame(specifier) {
+  return /(^|\/)games\/(?!index\.js$)[^/]+\//.test(specifier);
+}
+
+test('the scan sees the ways a module can be imported', () => {
+  const source = [
+    "import { JUNGLE } from '../../games/jungle/index.js';",
+    "import DATA from '../../games/jungle/rule_diagram_data.js';",
+    "import {\n  a,\n  b,\n} from '../../games/jungle/pieces.js';",
+    "export { x } from '../../games/tiger/index.js';",
+    "import '../../games/jungle/side_effect.js';",
+    "const m = await import('../../games/jungle/lazy.js');",
+    "import { gameClient } from '../../games/index.js';",
+  ].join('\n');
+  const reaching = specifiers(source).filter(reachesIntoGame);
+  assert.equal(reaching.length, 6);
+  assert.ok(!reachesIntoGame('../../games/index.js'));
+  assert.ok(!reachesIntoGame('../shell/games.js'));
+});
+
+test('app/ imports no game module directly, only games/index.js', () => {
+  const files = jsFiles(APP);
+  assert.ok(files.length > 20, 'the scan found the app modules');
+  const offending = files.flatMap((file) => specifiers(readFileSync(file, 'utf8'))
+    .filter(reachesIntoGame)
+    .map((spec) => `${relative(STATIC, file)} imports ${spec}`));
+  assert.deepEqual(offending, []);
+});
+
+test('the registry gives each game a client module with what the app uses', async () => {
+  const { GAMES, gameClient, DEFAULT_GAME } = await import(join(STATIC, 'games/index.js'));
+  assert.equal(gameClient(), GAMES[DEFAULT_GAME]);
+  assert.equal(gameClient(undefined), GAMES[DEFAULT_GAME]);
+  assert.equal(gameClient('no-such-game'), GAMES[DEFAULT_GAME]);
+  const needed = {
+    board: 'object', geometry: 'object', pieceSet: 'object', startPlacement: 'string',
+    parsePlacement: 'function', placementToString: 'function', lookOf: 'function',
+    pieceOf: 'function', kindOf: 'function', pieceSvg: 'function', pieceChar: 'function',
+    kindWord: 'function', captured: 'function', homeIcons: 'object', palette: 'object',
+    moveWords: 'function', parseTypedMove: 'function', hantChars: 'object',
+    ruleSetNames: 'object', defaultRules: 'string', ruleOptions: 'object', namesIn: 'function',
+    faqEntries: 'function', rulesPageVars: 'function', ruleDiagrams: 'object', lessons: 'object',
+    meetsGoal: 'function',
+  };
+  for (const [key, game] of Object.entries(GAMES)) {
+    assert.equal(game.key, key);
+    for (const [name, type] of Object.entries(needed)) assert.equal(typeof game[name], type, `${key}.${name}`);
+    assert.ok(game.ruleSetNames.includes(game.defaultRules));
+    assert.ok(game.palette.kinds.includes(game.palette.initial));
+  }
+});
+
+test("Jungle's client: captured animals, traditional characters, the pieces' look", async () => {
+  const { gameClient } = await import(join(STATIC, 'games/index.js'));
+  const jungle = gameClient('jungle');
+  assert.deepEqual(jungle.captured(`${jungle.startPlacement} w`), [[], []]);
+  assert.deepEqual(jungle.captured('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T6 w 0 1'), [['lion'], []]);
+  assert.deepEqual(jungle.hantChars, { 猫: '貓', 狮: '獅' });
+  assert.deepEqual(jungle.lookOf({}), { wolfName: 'wolf' });
+  assert.equal(jungle.lookOf({ wolf_name: 'fox', ranks: 'dog>wolf' }).ranks.dog, 4);
+  assert.equal(jungle.namesIn({ wolf_name: 'fox' }, 'Wolf 狼'), 'Fox 狐');
+  assert.equal(jungle.ruleOptions.valueKey('ranks', 'dog>wolf'), 'opt.ranks.dog_over_wolf');
+  assert.equal(jungle.ruleOptions.valueKey('rat_captures_across_water', true), null);
+  assert.deepEqual(jungle.pieceOf('red', 'lion'), { color: 'red', animal: 'lion' });
+});
