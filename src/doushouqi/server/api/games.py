@@ -81,6 +81,7 @@ def summary(game: Game) -> dict[str, Any]:
         )
     return {
         "id": game.id,
+        "game_key": game.game_key,
         "mode": game.mode.value,
         "status": game.status.label,
         "rules": game.rules_name,

@@ -23,6 +23,8 @@ def game_state_dict(game: Game, now: float | None = None) -> dict[str, Any]:
     playing = game.status is GameStatus.STARTED
     return {
         "id": game.id,
+        # Which game it is: the web client picks the game's board and words by it.
+        "game_key": game.game_key,
         "version": game.version,
         "mode": game.mode.value,
         "status": game.status.label,
