@@ -11,7 +11,7 @@ Figures printed:
   and the totals — the engine's speed figure (under ``--rules``, WANGO by default: ``classic``
   turns on the 7-3 / 17-5 move restrictions, whose bookkeeping costs time at every node);
 * move time: for ``go movetime`` of 0.1, 0.5 and 1 s, the worst time the answer took, in
-  process (``Engine.search``) and through the protocol (``go`` to ``bestmove``);
+  process (``Searcher.search``) and through the protocol (``go`` to ``bestmove``);
 * start-up: seconds from launching ``python -m doushouqi engine`` to ``uciok`` (``uci`` sent at
   once) and to ``readyok`` (``isready`` sent right after ``uciok``), warm (numba's cache in
   place) and cold (an empty cache directory, so everything compiles).
@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 
@@ -46,7 +46,7 @@ POSITIONS = [
 
 
 def bench_positions(depth: int, rules: str = "wango") -> None:
-    engine = Engine(rules, hash_mb=64)
+    engine = Searcher(rules, hash_mb=64)
     engine.warm_up()
     print(f"time to depth {depth} under {rules} rules (fresh table each position)")
     print(f"{'#':>2} {'nodes':>10} {'seconds':>8} {'nodes/s':>10}  move  score")
@@ -96,7 +96,7 @@ class _Process:
 
 
 def bench_movetime() -> None:
-    engine = Engine(hash_mb=64)
+    engine = Searcher(hash_mb=64)
     engine.warm_up()
     board = Board(POSITIONS[3])
     process = _Process()

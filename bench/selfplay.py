@@ -19,20 +19,20 @@ import sys
 import threading
 import time
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.eval_params import load_params
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.match import MatchScore, elo_estimate
 
 
-def make_engine(spec: str, rules: str) -> tuple[Engine, int]:
+def make_engine(spec: str, rules: str) -> tuple[Searcher, int]:
     """An engine and its level from a side's ``key=value,...`` description."""
     settings = dict(item.split("=", 1) for item in spec.split(",") if item.strip())
     params = load_params(settings.pop("params")) if "params" in settings else None
     seed = int(settings.pop("seed", "1"))
     level = int(settings.pop("level", "10"))
-    engine = Engine(rules, hash_mb=16, params=params, seed=seed)
+    engine = Searcher(rules, hash_mb=16, params=params, seed=seed)
     for key, value in settings.items():
         if key not in engine.tuning:
             raise SystemExit(f"unknown setting {key!r} (known: {', '.join(engine.tuning)})")
@@ -54,7 +54,7 @@ def openings(count: int, plies: int, rules: str, seed: int) -> list[Board]:
     return found
 
 
-def play(board: Board, red: tuple[Engine, int], blue: tuple[Engine, int], limit: Limit,
+def play(board: Board, red: tuple[Searcher, int], blue: tuple[Searcher, int], limit: Limit,
          max_plies: int) -> float | None:  # fmt: skip
     """Red's score (1, 0.5, 0) of one game from ``board``."""
     board = board.copy()

@@ -55,9 +55,9 @@ OPTION = "Tablebases"
 def serve(mode: str) -> int:
     """``--serve``: the engine protocol on stdin/stdout, the tables on or off in-process."""
     from doushouqi.jungle.ai.protocol import DEFAULT_HASH_MB, EngineProtocol
-    from doushouqi.jungle.ai.search_driver import Engine
+    from doushouqi.jungle.ai.search_driver import Searcher
 
-    engine = Engine("wango", hash_mb=DEFAULT_HASH_MB)
+    engine = Searcher("wango", hash_mb=DEFAULT_HASH_MB)
     engine.use_tablebase = mode == "tables"
     return EngineProtocol(sys.stdout, engine).run(iter(sys.stdin.readline, ""))
 
@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{config.games} games from {len(openings)} positions of {args.suite.name}, "
         f"{config.control} both, draw after {args.max_plies} plies; tables switched by "
-        f"{'the Tablebases option' if switch == 'option' else 'Engine.use_tablebase'}; "
+        f"{'the Tablebases option' if switch == 'option' else 'Searcher.use_tablebase'}; "
         f"DOUSHOUQI_TABLEBASES={tables}",
         flush=True,
     )

@@ -3,7 +3,7 @@
     .venv/bin/python bench/tablebase_search.py --tables /work/tablebases
     .venv/bin/python bench/tablebase_search.py --tables DIR --positions 12 --seconds 10
 
-Two sets of positions, each searched with the tables (``Engine.use_tablebase``) and without,
+Two sets of positions, each searched with the tables (``Searcher.use_tablebase``) and without,
 a fresh table each time, until ``--seconds`` (``go movetime``):
 
 * **4 animals**, random positions of the 4-animal tables found in ``--tables`` (decided, DTM
@@ -27,7 +27,7 @@ import random
 import time
 from pathlib import Path
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.search_driver import score_from_internal
 from doushouqi.jungle.ai.tablebase.memory import loaded_tables, most_animals
 from doushouqi.jungle.ai.tablebase.verify import random_board
@@ -133,7 +133,7 @@ def five_animal_positions(rng: random.Random, directory: Path, count: int) -> li
 
 
 def time_to_result(
-    engine: Engine, board: Board, result: Result, seconds: float
+    engine: Searcher, board: Board, result: Result, seconds: float
 ) -> tuple[tuple[float, int] | None, int]:
     """(seconds, depth) of the first iteration scoring ``result`` exactly, or None; tbhits."""
     target = exact_score(result)
@@ -149,7 +149,7 @@ def time_to_result(
     return (hit[0] if hit else None), answer.info.get("tbhits", 0)
 
 
-def run(label: str, engine: Engine, positions: list[Case], seconds: float) -> None:
+def run(label: str, engine: Searcher, positions: list[Case], seconds: float) -> None:
     print(f"\n{label}: {len(positions)} positions, {seconds:g} s each")
     print(f"{'position':<44} {'exact':>9} {'with tables':>16} {'without':>16}")
     # Seconds to the exact result per position, with and without the tables (None: not found).
@@ -191,7 +191,7 @@ def main() -> None:
     if most_animals([args.tables], "wango") < 4:
         raise SystemExit(f"no 4-animal tables in {args.tables / 'wango'}")
     rng = random.Random(args.seed)
-    engine = Engine(hash_mb=64, seed=1)
+    engine = Searcher(hash_mb=64, seed=1)
     engine.warm_up()
     loaded_tables([shipped_directory()], "wango")  # loaded before the clock runs
     run("4 animals (search probes the <= 3-animal tables)", engine,

@@ -12,7 +12,7 @@ Time to solution: from the start of the search until the engine's reported best 
 reports, the wall time of the search. Each position starts with a fresh table. A win whose
 reported score is a den distance other than the proven ``dm`` is listed as a mismatch.
 
-Engine interface: ``Engine(rules)`` and ``engine.search(board, Limit(...), level=...)``
+Searcher interface: ``Searcher(rules)`` and ``engine.search(board, Limit(...), level=...)``
 returning a :class:`doushouqi.jungle.analysis.PlayResult`.
 """
 
@@ -44,14 +44,14 @@ def _load_suite_module() -> ModuleType:
 def _engine_class() -> type:
     """``doushouqi.jungle.ai.Engine``, or exit with a message saying why it cannot be used."""
     try:
-        from doushouqi.jungle.ai import Engine  # type: ignore[attr-defined]
+        from doushouqi.jungle.ai import Searcher  # type: ignore[attr-defined]
     except ImportError as exc:
         raise SystemExit(
             f"bench/tactics.py: the engine is not available yet "
-            f"(from doushouqi.jungle.ai import Engine failed: {exc}). "
-            f"Install the 'ai' extra and make sure doushouqi.jungle.ai exports Engine."
+            f"(from doushouqi.jungle.ai import Searcher failed: {exc}). "
+            f"Install the 'ai' extra and make sure doushouqi.jungle.ai exports Searcher."
         ) from None
-    return Engine  # type: ignore[no-any-return]
+    return Searcher  # type: ignore[no-any-return]
 
 
 class _SolutionClock:

@@ -118,7 +118,7 @@ def play_game(
     (wango ends a game at the third repetition: this keeps it going). At most ``keep``
     candidates, ``spacing`` plies apart, are returned. The defaults are the conversion
     suite's: its games (the same random draws) are unchanged."""
-    from doushouqi.jungle.ai import Engine
+    from doushouqi.jungle.ai import Searcher
     from doushouqi.jungle.analysis import Limit
     from doushouqi.jungle.board import Board
     from doushouqi.jungle.tablebase.probe import probe
@@ -132,7 +132,7 @@ def play_game(
         if not moves or board.is_game_over():
             break
         board.push(rng.choice(moves))
-    engine = Engine(rules, hash_mb=16, seed=game)
+    engine = Searcher(rules, hash_mb=16, seed=game)
     candidates = []
     while not board.is_game_over() and board.ply < max_plies:
         if rng.random() < noise and animals(board) > noisy_above:
@@ -178,12 +178,12 @@ def play_game(
 def last_scores(fen: str, rules: str, seconds: float) -> tuple[list[int], list[object]] | None:
     """A search of ``seconds`` from ``fen``: its last two finished depths and their scores
     (for the side to move), or None when fewer than two depths finished."""
-    from doushouqi.jungle.ai import Engine
+    from doushouqi.jungle.ai import Searcher
     from doushouqi.jungle.analysis import Limit
     from doushouqi.jungle.board import Board
 
     board = Board(fen, rules=rules)
-    engine = Engine(rules, hash_mb=64)
+    engine = Searcher(rules, hash_mb=64)
     scores: dict[int, object] = {}
 
     def keep(info: object) -> None:

@@ -122,11 +122,11 @@ def puzzle_id(fen: str, rules: str) -> str:
 
 def _engine_move(board: Board, depth: int) -> Move | None:
     global _engine
-    from doushouqi.jungle.ai import Engine
+    from doushouqi.jungle.ai import Searcher
     from doushouqi.jungle.analysis import Limit
 
     if _engine is None or _engine.rules.name != board.rules.name:
-        _engine = Engine(board.rules, hash_mb=8, seed=0)
+        _engine = Searcher(board.rules, hash_mb=8, seed=0)
     result = _engine.search(board, Limit(depth=depth), level=10)
     return result.move
 

@@ -38,7 +38,7 @@ from typing import TextIO
 
 import numpy as np
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.eval_params import hand_set_params, load_params
 from doushouqi.jungle.ai.evaluate import evaluate
@@ -113,7 +113,7 @@ def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[str]]
     rng = random.Random(f"texel:{settings.seed}:{game}")
     board = _opening(rng, settings.rules, settings.min_random, settings.max_random)
     params = hand_set_params() if settings.params is None else load_params(settings.params)
-    engine = Engine(settings.rules, hash_mb=4, params=params, seed=rng.getrandbits(62))
+    engine = Searcher(settings.rules, hash_mb=4, params=params, seed=rng.getrandbits(62))
     limit = Limit(nodes=settings.nodes, depth=settings.depth)
     work = new_quiet_work()
     fens: list[str] = []

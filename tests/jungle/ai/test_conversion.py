@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from doushouqi.jungle.ai import Engine, Position
+from doushouqi.jungle.ai import Position, Searcher
 from doushouqi.jungle.ai.eval_params import (
     P_HUNT,
     P_PRESS,
@@ -66,7 +66,7 @@ def test_suite_positions_parse_and_have_5_to_10_animals() -> None:
 
 
 def _search_score(fen: str, rules: str, depth: int, **tuning: int) -> int:
-    engine = Engine(rules, hash_mb=8)
+    engine = Searcher(rules, hash_mb=8)
     engine.use_tablebase = False
     engine.tuning.update(tuning)
     result = engine.search(Board(fen, rules=rules), Limit(depth=depth))
@@ -183,7 +183,7 @@ def test_a_guard_in_time_wins_the_race() -> None:
 
 
 def test_contempt_grows_with_the_lead() -> None:
-    engine = Engine("wango", hash_mb=8)
+    engine = Searcher("wango", hash_mb=8)
     engine.use_tablebase = False
     base = engine.tuning["contempt"]
     engine.search(Board(AHEAD.format(clock=0)), Limit(depth=5))
@@ -204,7 +204,7 @@ def test_the_side_ahead_searches_with_the_lead_tables() -> None:
     wolf = 4 * 63
     assert tuned[wolf + 14] < tuned[wolf + 7] - 100
     assert lead[wolf + 14] > lead[wolf + 7]
-    engine = Engine("wango", hash_mb=8)
+    engine = Searcher("wango", hash_mb=8)
     engine.use_tablebase = False
     engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))  # Red to move, far ahead
     assert np.array_equal(engine._in_use[P_PST : P_PST + 9 * 63], lead)
@@ -229,8 +229,8 @@ def _play_from(fen: str, rules: str, nodes: int, plies: int) -> tuple[Board, boo
     for at most ``plies``: the board, and whether the side to move at the start won."""
     board = Board(fen, rules=rules)
     side = board.turn
-    attacker = Engine(rules, hash_mb=8, seed=1)
-    defender = Engine(rules, hash_mb=8, seed=2)
+    attacker = Searcher(rules, hash_mb=8, seed=1)
+    defender = Searcher(rules, hash_mb=8, seed=2)
     while not board.is_game_over() and board.ply < plies:
         engine = attacker if board.turn == side else defender
         move = engine.search(board, Limit(nodes=nodes)).move

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.levels import LEVELS, MAX_LEVEL
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
@@ -39,8 +39,8 @@ def test_a_level_plays_the_same_move_with_plenty_of_time_or_a_node_budget() -> N
     for move in ("a3a4", "g7g6", "c3d3", "a7a6"):
         board.push(board.parse_move(move))
     # Plenty: the node cap stops the search long before, even on a crowded machine.
-    timed = Engine(hash_mb=4, seed=3).search(board, Limit(movetime=60.0), level=7)
-    counted = Engine(hash_mb=4, seed=3).search(board, Limit(nodes=10_000_000), level=7)
+    timed = Searcher(hash_mb=4, seed=3).search(board, Limit(movetime=60.0), level=7)
+    counted = Searcher(hash_mb=4, seed=3).search(board, Limit(nodes=10_000_000), level=7)
     assert timed.move == counted.move
     assert timed.info["nodes"] == counted.info["nodes"]
     cap = LEVELS[7].max_nodes

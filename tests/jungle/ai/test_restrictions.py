@@ -23,7 +23,7 @@ BOTH_WINDOWS = RuleSet(name="7-3 and 17-5", rule_7_3=True, rule_17_5=True)
 
 
 def legal_after(fen: str, rules: str | RuleSet, moves: str) -> set[str]:
-    """Engine legal moves after a history, checked equal to the library's."""
+    """The engine core's legal moves after a history, checked equal to the library's."""
     board = play(Board(fen, rules), moves, checked=False)
     position = Position.from_board(board)
     result = engine_moves(position)

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from doushouqi.jungle.ai import Engine, best_move
+from doushouqi.jungle.ai import Searcher, best_move
 from doushouqi.jungle.ai.levels import choose_root_move, settings_for
 from doushouqi.jungle.analysis import Limit, Score
 from doushouqi.jungle.board import Board
@@ -33,14 +33,14 @@ DEFENCES = [
 
 
 @pytest.fixture(scope="module")
-def engine() -> Engine:
-    engine = Engine(hash_mb=8, seed=1)
+def engine() -> Searcher:
+    engine = Searcher(hash_mb=8, seed=1)
     engine.warm_up()
     return engine
 
 
 @pytest.mark.parametrize(("fen", "answer", "moves"), DEN_WINS)
-def test_finds_the_fastest_den(engine: Engine, fen: str, answer: str, moves: int) -> None:
+def test_finds_the_fastest_den(engine: Searcher, fen: str, answer: str, moves: int) -> None:
     engine.new_game()
     result = engine.search(Board(fen), Limit(depth=2 * moves + 1))
     assert str(result.move) == answer
@@ -49,20 +49,20 @@ def test_finds_the_fastest_den(engine: Engine, fen: str, answer: str, moves: int
 
 
 @pytest.mark.parametrize(("fen", "answer"), DEFENCES)
-def test_avoids_losing_the_den(engine: Engine, fen: str, answer: str) -> None:
+def test_avoids_losing_the_den(engine: Searcher, fen: str, answer: str) -> None:
     engine.new_game()
     result = engine.search(Board(fen), Limit(depth=6))
     assert str(result.move) == answer
 
 
-def test_den_score_stops_a_timed_search_early(engine: Engine) -> None:
+def test_den_score_stops_a_timed_search_early(engine: Searcher) -> None:
     started = time.perf_counter()
     result = engine.search(Board("2W4/7/7/7/p6/E6/7/7/7 w"), Limit(movetime=5.0))
     assert str(result.move) == "c9d9"
     assert time.perf_counter() - started < 1.0
 
 
-def test_takes_the_draw_by_repetition_when_lost(engine: Engine) -> None:
+def test_takes_the_draw_by_repetition_when_lost(engine: Searcher) -> None:
     # Blue (a lone elephant) is lost on material; g8g9 makes the position stand a third time.
     board = Board("5le/7/7/7/7/7/2T1E2/7/L6 w")
     board.replay(["a1b1", "g9g8", "b1a1", "g8g9", "a1b1", "g9g8", "b1a1"])
@@ -72,7 +72,7 @@ def test_takes_the_draw_by_repetition_when_lost(engine: Engine) -> None:
     assert result.info["score"] == Score(cp=-engine.tuning["contempt"])
 
 
-def test_transposition_table_speeds_up_a_repeated_search(engine: Engine) -> None:
+def test_transposition_table_speeds_up_a_repeated_search(engine: Searcher) -> None:
     board = Board()
     engine.new_game()
     first = engine.search(board, Limit(depth=7))
@@ -83,7 +83,7 @@ def test_transposition_table_speeds_up_a_repeated_search(engine: Engine) -> None
     assert second.info["nodes"] < first.info["nodes"] / 2
 
 
-def test_game_over_positions_have_no_move(engine: Engine) -> None:
+def test_game_over_positions_have_no_move(engine: Searcher) -> None:
     den_entered = Board("3W3/7/7/7/7/7/7/7/r6 b")
     assert engine.search(den_entered, Limit(depth=3)).move is None
     no_animals = Board("7/7/7/7/7/7/7/7/L6 b")
@@ -101,10 +101,10 @@ def test_no_legal_move_loses() -> None:
     # Red to move wins by keeping it so: any waiting move of the elephant.
     board = Board("rL5/T6/7/7/7/7/7/7/6E b")
     assert not list(board.legal_moves)
-    assert Engine(hash_mb=1).search(board, Limit(depth=2)).move is None
+    assert Searcher(hash_mb=1).search(board, Limit(depth=2)).move is None
 
 
-def test_stop_ends_an_infinite_search(engine: Engine) -> None:
+def test_stop_ends_an_infinite_search(engine: Searcher) -> None:
     board = Board()
     results = []
     thread = threading.Thread(
@@ -121,7 +121,7 @@ def test_stop_ends_an_infinite_search(engine: Engine) -> None:
     assert results[0].move in board.legal_moves
 
 
-def test_node_limit_is_respected(engine: Engine) -> None:
+def test_node_limit_is_respected(engine: Searcher) -> None:
     for nodes in (1, 500, 5000):
         result = engine.search(Board(), Limit(nodes=nodes))
         assert result.move in Board().legal_moves
@@ -131,7 +131,7 @@ def test_node_limit_is_respected(engine: Engine) -> None:
 def test_fixed_depth_search_is_deterministic() -> None:
     board = Board()
     board.replay(["g3g4", "a7a6", "c3d3"])
-    results = [Engine(hash_mb=4).search(board, Limit(depth=6)) for _ in range(2)]
+    results = [Searcher(hash_mb=4).search(board, Limit(depth=6)) for _ in range(2)]
     assert results[0].move == results[1].move
     assert results[0].info["score"] == results[1].info["score"]
     assert results[0].info["nodes"] == results[1].info["nodes"]
@@ -139,7 +139,7 @@ def test_fixed_depth_search_is_deterministic() -> None:
 
 def test_every_level_plays_legal_moves_in_random_positions() -> None:
     rng = random.Random(7)
-    engine = Engine(hash_mb=4, seed=3)
+    engine = Searcher(hash_mb=4, seed=3)
     for level in (1, 2, 5):
         board = Board()
         for _ in range(30):
@@ -152,7 +152,7 @@ def test_every_level_plays_legal_moves_in_random_positions() -> None:
 
 
 def test_level_one_enters_the_den_takes_a_free_animal_and_varies() -> None:
-    engine = Engine(hash_mb=4, seed=5)
+    engine = Searcher(hash_mb=4, seed=5)
     den = Board("2W4/7/7/6c/p6/E6/7/7/7 w")
     assert all(str(engine.search(den, Limit(depth=1), level=1).move) == "c9d9" for _ in range(5))
     # The elephant on a4 may take the leopard on a5 for free.

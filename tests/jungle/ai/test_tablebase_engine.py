@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.tablebase.root import keep_the_draw
 from doushouqi.jungle.analysis import Limit, Score
 from doushouqi.jungle.board import Board, Move
@@ -18,11 +18,11 @@ def _only_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine(hash_mb=4, seed=1)
+def engine() -> Searcher:
+    return Searcher(hash_mb=4, seed=1)
 
 
-def test_a_won_root_is_played_from_the_tables(engine: Engine) -> None:
+def test_a_won_root_is_played_from_the_tables(engine: Searcher) -> None:
     board = Board("7/7/7/3L3/7/7/7/7/r6 w")  # lion d6 against a rat: the den in 3 moves
     result = engine.search(board, Limit(depth=1))  # far too shallow for the search alone
     assert str(result.move) == "d6d7"
@@ -30,7 +30,7 @@ def test_a_won_root_is_played_from_the_tables(engine: Engine) -> None:
     assert result.info["string"] == "tablebase: Red wins in 5"
 
 
-def test_a_lost_root_plays_the_longest_defence(engine: Engine) -> None:
+def test_a_lost_root_plays_the_longest_defence(engine: Searcher) -> None:
     board = Board("7/7/7/r6/7/3L3/7/7/7 b")  # Blue's rat (a6) against the lion on d4
     entry = probe(board)
     assert entry is not None and entry.wdl == -1 and entry.dtm is not None
@@ -44,7 +44,7 @@ def test_a_lost_root_plays_the_longest_defence(engine: Engine) -> None:
     assert result.info["score"] == Score(den=-(entry.dtm // 2))
 
 
-def test_the_tables_can_be_switched_off(engine: Engine) -> None:
+def test_the_tables_can_be_switched_off(engine: Searcher) -> None:
     board = Board("7/7/7/3L3/7/7/7/7/r6 w")
     engine.use_tablebase = False
     try:
@@ -54,7 +54,7 @@ def test_the_tables_can_be_switched_off(engine: Engine) -> None:
     assert "string" not in result.info or "tablebase" not in result.info["string"]
 
 
-def test_a_drawn_root_never_gets_a_losing_move(engine: Engine) -> None:
+def test_a_drawn_root_never_gets_a_losing_move(engine: Searcher) -> None:
     # Blue's elephant (d8, its own trap) against Red's lion (e7): only d8e8 holds the draw.
     board = Board("7/3e3/4L2/7/7/7/7/7/7 b")
     assert probe_wdl(board) == 0

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.protocol import EngineProtocol
 from doushouqi.jungle.ai.search_driver import score_from_internal
@@ -212,13 +212,13 @@ def _expected_score(value: tuple[int, int]) -> object:
 
 
 @pytest.fixture(scope="module")
-def engine() -> Engine:
-    engine = Engine(hash_mb=8, seed=1)
+def engine() -> Searcher:
+    engine = Searcher(hash_mb=8, seed=1)
     engine.warm_up()
     return engine
 
 
-def test_a_four_animal_search_scores_the_captures_from_the_tables(engine: Engine) -> None:
+def test_a_four_animal_search_scores_the_captures_from_the_tables(engine: Searcher) -> None:
     checked = 0
     for board, value in _positions(1, 12, tablebase_directories()):
         assert probe(board) is None  # the root itself is not covered: the search runs
@@ -240,7 +240,7 @@ def test_a_four_animal_search_scores_the_captures_from_the_tables(engine: Engine
     assert checked == 12
 
 
-def test_switching_the_tables_off_searches_without_them(engine: Engine) -> None:
+def test_switching_the_tables_off_searches_without_them(engine: Searcher) -> None:
     board, value = next(iter(_positions(1, 1, tablebase_directories())))
     assert value[0] != 0 and value[1] > 7
     engine.new_game()
@@ -257,7 +257,7 @@ def test_switching_the_tables_off_searches_without_them(engine: Engine) -> None:
     assert without.info["score"] != with_tables.info["score"]  # too deep for depth 4 alone
 
 
-def test_a_covered_drawn_root_is_searched_without_the_tables(engine: Engine) -> None:
+def test_a_covered_drawn_root_is_searched_without_the_tables(engine: Searcher) -> None:
     board = Board("7/3e3/4L2/7/7/7/7/7/7 b")  # Blue's elephant holds the draw (d8e8 only)
     assert probe(board) == Probe(0, None)
     engine.new_game()
@@ -266,7 +266,7 @@ def test_a_covered_drawn_root_is_searched_without_the_tables(engine: Engine) -> 
     assert str(result.move) == "d8e8"  # and the root's rule keeps the draw
 
 
-def test_the_weaker_levels_search_without_the_tables(engine: Engine) -> None:
+def test_the_weaker_levels_search_without_the_tables(engine: Searcher) -> None:
     board, _ = next(iter(_positions(1, 1, tablebase_directories())))
     engine.new_game()
     assert engine.search(board, Limit(depth=3), level=9).info["tbhits"] == 0
@@ -274,7 +274,7 @@ def test_the_weaker_levels_search_without_the_tables(engine: Engine) -> None:
     assert engine.search(board, Limit(depth=3), level=10).info["tbhits"] > 0
 
 
-def test_big_material_never_probes(engine: Engine) -> None:
+def test_big_material_never_probes(engine: Searcher) -> None:
     engine.new_game()
     result = engine.search(Board(), Limit(depth=5))
     assert result.info["tbhits"] == 0
@@ -285,7 +285,7 @@ def test_big_material_never_probes(engine: Engine) -> None:
 )
 def test_a_five_animal_search_scores_the_captures_from_four_animal_tables() -> None:
     directories = [FOUR_ANIMAL_DIRECTORY, shipped_directory()]
-    engine = Engine(hash_mb=8, seed=1)
+    engine = Searcher(hash_mb=8, seed=1)
     engine.tablebase_paths = [str(FOUR_ANIMAL_DIRECTORY)]
     checked = 0
     for board, value in _positions(2, 4, directories, tries=20_000):
@@ -313,7 +313,7 @@ def _session_go(session: EngineProtocol, out: io.StringIO, command: str) -> list
     return out.getvalue()[start:].splitlines()
 
 
-def test_protocol_options_switch_the_tables(engine: Engine) -> None:
+def test_protocol_options_switch_the_tables(engine: Searcher) -> None:
     out = io.StringIO()
     session = EngineProtocol(out, engine)
     session.handle("uci")
@@ -343,7 +343,7 @@ def test_protocol_options_switch_the_tables(engine: Engine) -> None:
     not (FOUR_ANIMAL_DIRECTORY / "wango" / "ELvEL.dsqtb").is_file(),
     reason="no 4-animal table ELvEL on this machine",
 )
-def test_protocol_tablebase_path_adds_tables(engine: Engine) -> None:
+def test_protocol_tablebase_path_adds_tables(engine: Searcher) -> None:
     out = io.StringIO()
     session = EngineProtocol(out, engine)
     fen = "7/2e4/7/3L3/7/7/7/3l3/4E2 w"  # ELvEL: only a 4-animal table covers it

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.analysis import Limit, Score
 from doushouqi.jungle.board import Board
 
@@ -26,16 +26,16 @@ ENTRIES = load_tool("tactics", "suite").read_suite(DATA)
 
 
 @pytest.fixture(scope="module")
-def engines() -> dict[str, Engine]:
+def engines() -> dict[str, Searcher]:
     return {}
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e.id) for e in ENTRIES])
-def test_engine_solves(engines: dict[str, Engine], entry: object) -> None:
+def test_engine_solves(engines: dict[str, Searcher], entry: object) -> None:
     board = Board(entry.fen, entry.rules)  # type: ignore[attr-defined]
     engine = engines.get(board.rules.name)
     if engine is None:
-        engine = engines[board.rules.name] = Engine(board.rules, hash_mb=16)
+        engine = engines[board.rules.name] = Searcher(board.rules, hash_mb=16)
         engine.warm_up()
     result = engine.search(board, Limit(movetime=1.0))
     answers = entry.moves  # type: ignore[attr-defined]
@@ -49,14 +49,14 @@ UNPRUNED = {"null_move": 0, "lmr": 0, "futility_margin": 10**6}
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e.id) for e in ENTRIES])
-def test_pruning_is_sound_in_den_fights(engines: dict[str, Engine], entry: object) -> None:
+def test_pruning_is_sound_in_den_fights(engines: dict[str, Searcher], entry: object) -> None:
     """Null move, late-move reductions and reverse futility change no den-fight answer: at a
     fixed depth that covers the fight, the pruned search finds what the unpruned one finds."""
     board = Board(entry.fen, entry.rules)  # type: ignore[attr-defined]
     plies = 2 * entry.depth + (1 if entry.kind == "win" else 2)  # type: ignore[attr-defined]
     results = []
     for tuning in ({}, UNPRUNED):
-        engine = Engine(board.rules, hash_mb=4)
+        engine = Searcher(board.rules, hash_mb=4)
         engine.tuning.update(tuning)
         results.append(engine.search(board, Limit(depth=plies)))
     pruned, unpruned = results

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from doushouqi.jungle.ai import Engine
+from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.timeman import MAX_CLOCK_SHARE, MOVE_OVERHEAD, TimePlan, plan_time
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
@@ -61,14 +61,14 @@ def test_scaled_plans_are_shorter() -> None:
 
 
 @pytest.fixture(scope="module")
-def engine() -> Engine:
-    engine = Engine(hash_mb=8)
+def engine() -> Searcher:
+    engine = Searcher(hash_mb=8)
     engine.warm_up()
     return engine
 
 
 @pytest.mark.parametrize("movetime", [0.05, 0.3])
-def test_search_keeps_to_its_movetime(engine: Engine, movetime: float) -> None:
+def test_search_keeps_to_its_movetime(engine: Searcher, movetime: float) -> None:
     board = Board()
     board.replay(["g3g4", "a7a6"])
     times = []
@@ -82,7 +82,7 @@ def test_search_keeps_to_its_movetime(engine: Engine, movetime: float) -> None:
     assert max(times) <= movetime + 0.25, times
 
 
-def test_search_uses_a_fair_share_of_its_clock(engine: Engine) -> None:
+def test_search_uses_a_fair_share_of_its_clock(engine: Searcher) -> None:
     started = time.perf_counter()
     engine.search(Board(), Limit(red_clock=3.0, blue_clock=3.0))
     elapsed = time.perf_counter() - started

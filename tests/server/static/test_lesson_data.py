@@ -43,7 +43,7 @@ TRANSLATIONS = {lang: load_table(STATIC, lang) for lang in ("zh", "en")}
 
 
 def meets_goal(board: Board, move: Move, goal: dict[str, Any]) -> bool:
-    """The client's goal check (games/jungle/lesson_goals.js `meetsGoal`), with the rules library."""
+    """The client's goal check (games/jungle/lesson_goals.js `meetsGoal`), by the rules library."""
     text = str(move)
     if "from" in goal and text[:2] != goal["from"]:
         return False

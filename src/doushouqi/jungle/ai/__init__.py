@@ -8,7 +8,7 @@ object in its inner loop:
 
 :class:`Position` holds the three together and builds them from a library ``Board``.
 
-On top of the core: :class:`Engine` (search, levels 1-10, time management; :mod:`.search_driver`),
+On top of the core: :class:`Searcher` (search, levels 1-10, time management; :mod:`.search_driver`),
 :func:`best_move` and :func:`analyse` for the game front ends, and the protocol loop
 (:mod:`.protocol`).
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
         repetition_count,
     )
     from doushouqi.jungle.ai.perft import new_move_buffers, perft, perft_divide
-    from doushouqi.jungle.ai.search_driver import Engine, analyse, analyse_lines, best_move
+    from doushouqi.jungle.ai.search_driver import Searcher, analyse, analyse_lines, best_move
     from doushouqi.jungle.ai.state import (
         HISTORY_FIELDS,
         STATE_SIZE,
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("DEFAULT_SEARCH_PLIES", "Position"), "core"),
-    **dict.fromkeys(("Engine", "analyse", "analyse_lines", "best_move"), "search_driver"),
+    **dict.fromkeys(("Searcher", "analyse", "analyse_lines", "best_move"), "search_driver"),
     **dict.fromkeys(
         (
             "MAX_MOVES",
@@ -111,8 +111,8 @@ __all__ = [
     "HISTORY_FIELDS",
     "MAX_MOVES",
     "STATE_SIZE",
-    "Engine",
     "Position",
+    "Searcher",
     "analyse",
     "analyse_lines",
     "best_move",

@@ -118,7 +118,7 @@ P_HUNT = P_RACE + RACE_TABLE_SIZE
 #: enemy's starting material that is gone — equal trades help it, as in chess.
 P_TRADE_DOWN = P_HUNT + 1
 #: 9 blocks of 63: the piece-square values the search uses in place of P_PST when the side to
-#: move at the root is ahead (``Engine.tuning["lead_tables"]``). Hand-set, smooth "moves to
+#: move at the root is ahead (``Searcher.tuning["lead_tables"]``). Hand-set, smooth "moves to
 #: the enemy den" tables, never tuned: the tuned P_PST tables are fitted on balanced
 #: self-play and are rough (neighbouring squares differ by up to 333 cp), and their ridges
 #: hold a winning side's animals where they stand — a wolf on a2 does not cross a3 (219 cp

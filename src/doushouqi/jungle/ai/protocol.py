@@ -52,7 +52,7 @@ from doushouqi.jungle.engine.protocol import RULE_OPTIONS
 from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
 
 if TYPE_CHECKING:  # imported in the loader thread: importing it compiles
-    from doushouqi.jungle.ai.search_driver import Engine
+    from doushouqi.jungle.ai.search_driver import Searcher
 
 __all__ = ["EngineProtocol", "run_protocol"]
 
@@ -134,7 +134,7 @@ def _rule_field(name: str, text: str) -> object:
 class EngineProtocol:
     """One protocol session: reads command lines, writes answers to ``out``."""
 
-    def __init__(self, out: TextIO | None = None, engine: Engine | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, engine: Searcher | None = None) -> None:
         self._out = out if out is not None else sys.stdout
         self._write_lock = threading.Lock()
         self._engine = engine
@@ -212,9 +212,9 @@ class EngineProtocol:
         try:
             engine = self._engine
             if engine is None:
-                from doushouqi.jungle.ai.search_driver import Engine
+                from doushouqi.jungle.ai.search_driver import Searcher
 
-                engine = Engine(self.rules, hash_mb=self.hash_mb)
+                engine = Searcher(self.rules, hash_mb=self.hash_mb)
             engine.warm_up()
             self._engine = engine
         except Exception as exc:  # reported at isready; the loop must keep running
@@ -227,7 +227,7 @@ class EngineProtocol:
             self._warm_error = None
 
     @property
-    def engine(self) -> Engine:
+    def engine(self) -> Searcher:
         """The engine, with this session's settings (waits until it has loaded)."""
         self._wait_warm()
         engine = self._engine
@@ -449,7 +449,7 @@ class EngineProtocol:
             self._engine.stop()
 
     def _run_search(
-        self, engine: Engine, board: Board, limit: Limit, level: int, multipv: int = 1
+        self, engine: Searcher, board: Board, limit: Limit, level: int, multipv: int = 1
     ) -> None:
         ponder = ""
         try:

@@ -1,7 +1,7 @@
-"""The engine's public face: :class:`Engine` (iterative deepening driver) and :func:`best_move`.
+"""The engine's public face: :class:`Searcher` (iterative deepening driver) and :func:`best_move`.
 
 >>> from doushouqi.jungle.board import Board
->>> engine = Engine("wango", hash_mb=8)
+>>> engine = Searcher("wango", hash_mb=8)
 >>> result = engine.search(Board("7/3W3/r6/7/7/7/7/7/7 w"), Limit(depth=3))
 >>> str(result.move), result.info["score"]
 ('d8d9', Score(den=1))
@@ -9,7 +9,7 @@
 The compiled search (:mod:`.search`) does one depth per call; this driver runs the
 iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
 reports an :class:`~doushouqi.jungle.analysis.Info` after each finished depth. The search runs with
-the GIL released, so :meth:`Engine.stop` (from any thread) and the deadline timer act at once.
+the GIL released, so :meth:`Searcher.stop` (from any thread) and the deadline timer act at once.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ from doushouqi.jungle.tablebase.probe import family_of, probe, tablebase_directo
 __all__ = [
     "DEFAULT_TUNING",
     "MAX_DEPTH",
-    "Engine",
+    "Searcher",
     "analyse",
     "analyse_lines",
     "best_move",
@@ -102,7 +102,7 @@ NO_TABLES = empty_tables()
 
 InfoCallback = Callable[[Info], None]
 
-#: Search switches and margins; :attr:`Engine.tuning` starts from these.
+#: Search switches and margins; :attr:`Searcher.tuning` starts from these.
 DEFAULT_TUNING = {
     "null_move": 1,
     "lmr": 1,
@@ -170,7 +170,7 @@ def _decode(move: int) -> Move:
     return Move(int(move) & 63, int(move) >> 6)
 
 
-class Engine:
+class Searcher:
     """A Jungle engine: one transposition table, one search at a time.
 
     ``rules`` is the rule set of the positions it will be given (changing it clears the
@@ -594,13 +594,13 @@ class Engine:
 # --------------------------------------------------------------------------- best_move
 
 _POOL_LOCK = threading.Lock()
-_POOLS: dict[RuleSet, queue.LifoQueue[Engine]] = {}
+_POOLS: dict[RuleSet, queue.LifoQueue[Searcher]] = {}
 #: Engines kept per rule set: concurrent callers (web games) search in parallel.
 POOL_SIZE = 4
 _CREATED: dict[RuleSet, int] = {}
 
 
-def _acquire(rules: RuleSet) -> Engine:
+def _acquire(rules: RuleSet) -> Searcher:
     with _POOL_LOCK:
         pool = _POOLS.setdefault(rules, queue.LifoQueue())
         try:
@@ -608,12 +608,12 @@ def _acquire(rules: RuleSet) -> Engine:
         except queue.Empty:
             if _CREATED.get(rules, 0) < POOL_SIZE:
                 _CREATED[rules] = _CREATED.get(rules, 0) + 1
-                return Engine(rules, hash_mb=32)
+                return Searcher(rules, hash_mb=32)
     return pool.get()  # every engine busy: wait for one
 
 
 @contextlib.contextmanager
-def _shared_engine(rules: RuleSet) -> Iterator[Engine]:
+def _shared_engine(rules: RuleSet) -> Iterator[Searcher]:
     """One of the rule set's shared engines, given back to the pool afterwards."""
     engine = _acquire(rules)
     try:

@@ -13,7 +13,7 @@ for stopping and answering, so the reply lands within the move time (measured by
 ``bench/search.py``). A clock (``wtime``/``btime``/``winc``/``binc``) is spread over the moves
 expected to remain; the game's per-move limit (a timeout passes the turn, docs/rules.md 5.3) caps
 everything, with room to spare. ``infinite`` (or a limit with nothing in it) has no deadline:
-only :meth:`Engine.stop <doushouqi.jungle.ai.search_driver.Engine.stop>` ends it.
+only :meth:`Searcher.stop <doushouqi.jungle.ai.search_driver.Searcher.stop>` ends it.
 
 >>> plan = plan_time(Limit(movetime=1.0), turn=0)
 >>> plan.hard < 1.0 and plan.soft == plan.hard

@@ -22,11 +22,11 @@ from doushouqi.server.games import jungle, jungle_editor, jungle_tablebase
 from doushouqi.server.games.capabilities import PositionEditor, Puzzles, Records, Tablebase
 from doushouqi.server.games.jungle_records import JUNGLE_RECORDS
 
-__all__ = ["SITE_GAMES", "Engine", "SiteGame", "engine_of", "site_game"]
+__all__ = ["SITE_GAMES", "ComputerPlayer", "SiteGame", "engine_of", "site_game"]
 
 
 @dataclass(frozen=True)
-class Engine:
+class ComputerPlayer:
     """A game's computer player, as the AI service runs it in its worker processes.
 
     Plain functions of a position through the interface and plain results, so the AI service
@@ -51,7 +51,7 @@ class SiteGame:
     """One game the site offers and the features it has for it (the client hides the rest)."""
 
     key: str
-    engine: Engine | None
+    engine: ComputerPlayer | None
     #: The endgame tables (``/api/tablebase``, hints in covered endgames), or None.
     tablebase: Tablebase | None = None
     #: The analysis board's position editor (``/api/positions/check``), or None.
@@ -70,7 +70,7 @@ class SiteGame:
 SITE_GAMES: Mapping[str, SiteGame] = {
     "jungle": SiteGame(
         key="jungle",
-        engine=Engine(
+        engine=ComputerPlayer(
             best_move=jungle.best_move,
             analyse=jungle.analyse,
             warm_up=jungle.warm_up,
@@ -95,7 +95,7 @@ def site_game(key: str) -> SiteGame:
         raise UnknownGameError(f"this site offers no game {key!r} (offered: {known})") from None
 
 
-def engine_of(key: str) -> Engine:
+def engine_of(key: str) -> ComputerPlayer:
     """The computer player of the game ``key``; LookupError when it has none."""
     engine = site_game(key).engine
     if engine is None:
