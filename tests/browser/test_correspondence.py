@@ -47,10 +47,12 @@ def test_a_one_day_game_across_an_injected_day(
         game_id = page.url.split("#/game/")[1].split("?")[0]
         other = blue.open(f"/#/game/{game_id}?join=1")
         expect(other.locator("#status")).to_contain_text("Red to move")
-        # A day on the clock, running down.
+        # A day on the clock, running down: in days and hours like the waiting side's, never
+        # a ticking 23:59:59 beside "1 天 0 小时".
         expect(page.locator(".player-bar.bottom .clock .main")).to_have_text(
-            re.compile(r"^23:59:\d\d$")
+            re.compile(r"^(1 天 0 小时|23 小时 59 分)$")
         )
+        expect(page.locator(".player-bar.top .clock .main")).to_have_text("1 天 0 小时")
         clock.advance(3 * 3600)  # Red thinks three hours
         sent = fetch_json(
             page, f"/api/games/{game_id}/commands", "POST", {"type": "move", "move": "a3a4"}
@@ -60,6 +62,9 @@ def test_a_one_day_game_across_an_injected_day(
         # Red has a full day again for its next move, shown in days and hours.
         expect(page.locator(".player-bar.bottom .clock .main")).to_have_text("1 天 0 小时")
         expect(other.locator(".player-bar.top .clock .main")).to_have_text("1 d 0 h")
+        expect(other.locator(".player-bar.bottom .clock .main")).to_have_text(
+            re.compile(r"^(1 d 0 h|23 h 59 min)$")
+        )
         # Blue's your-turn list, from home; Red's is empty.
         other.goto(f"{corr_server.url}/#/")
         other.locator("#go-corr").click()

@@ -21,7 +21,7 @@ import { tournamentBackLink } from '../community/tournaments.js';
 import { mountChat } from '../community/chat.js';
 import { OpponentGone, placeToast } from './opponent_gone.js';
 import { ratingLines } from './result_changes.js';
-import { longTime } from '../lobby/corr.js';
+import { isCorrespondence, longTime } from '../lobby/corr.js';
 
 const COLORS = ['red', 'blue'];
 const FINISHED = 25;
@@ -34,10 +34,12 @@ function replaceIfChanged(parent, children) {
   parent.replaceChildren(...children);
 }
 
-function fmtTime(seconds) {
+/** A clock's reading. `inWords`: a correspondence game, whose clocks read in days and hours
+ * on both sides alike (an hour or more), whatever each side has left. */
+function fmtTime(seconds, inWords = false) {
   if (seconds === null || seconds === undefined) return '—';
   const s = Math.max(0, seconds);
-  if (s >= 86400) return longTime(s); // correspondence: days and hours
+  if (inWords && s >= 3600) return longTime(s);
   if (s < 10) return s.toFixed(1);
   const m = Math.floor(s / 60);
   const rest = Math.floor(s % 60);
@@ -507,6 +509,7 @@ export class GameView {
     if (!g) return;
     const c = g.clocks;
     const elapsed = (performance.now() - (this.clocksAt || 0)) / 1000;
+    const corr = isCorrespondence(g.time_control);
     for (const el of this.root.querySelectorAll('[data-clock]')) {
       const color = Number(el.dataset.clock);
       if (!c) { el.replaceChildren(); el.hidden = true; continue; }
@@ -515,9 +518,9 @@ export class GameView {
       const main = c.remaining[color] === null ? null : c.remaining[color] - (running ? elapsed : 0);
       if (running) this.sounds.clock(color, main);
       const parts = [];
-      if (main !== null) parts.push(h('span', { class: 'main' }, fmtTime(main)));
+      if (main !== null) parts.push(h('span', { class: 'main' }, fmtTime(main, corr)));
       if (c.move_time_left !== null && c.to_move === color && g.status_id === 20) {
-        parts.push(h('span', { class: 'per-move' }, `${t('game.perMove')} ${fmtTime(c.move_time_left - (running ? elapsed : 0))}`));
+        parts.push(h('span', { class: 'per-move' }, `${t('game.perMove')} ${fmtTime(c.move_time_left - (running ? elapsed : 0), corr)}`));
       }
       const outs = (c.timeouts || g.timeouts || [0, 0])[color];
       if (outs) parts.push(h('span', { class: 'timeouts' }, t('game.timeouts', { n: outs })));
