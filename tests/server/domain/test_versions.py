@@ -19,6 +19,7 @@ from doushouqi.server.domain import (
     Event,
     Move,
     OfferDraw,
+    Reconnected,
     RejectCode,
     Rejected,
     Resign,
@@ -70,6 +71,38 @@ def test_expected_version_guards_against_stale_commands() -> None:
     rejected = refused(game, Move(actor=RED_ID, move="a3a4", expected_version=1), T0 + 1)
     assert rejected.code is RejectCode.STALE_VERSION
     game, _ = ok(game, Move(actor=RED_ID, move="a3a4", expected_version=2), T0 + 1)
+
+
+def test_presence_never_makes_a_command_stale() -> None:
+    """A player's connection coming and going raises the version, but a command sent for the
+    version before it still applies: nothing it acts on changed (the churn of two reconnecting
+    clients must not refuse every move). A move or an offer in between does make it stale."""
+    game = online_game()
+    seen = game.version
+    for at, presence in enumerate([Disconnected(color=1), Reconnected(color=1)] * 3):
+        game, _ = ok(game, presence, T0 + 1 + at)
+    assert game.version == seen + 6
+    game, _ = ok(game, Move(actor=RED_ID, move="a3a4", expected_version=seen), T0 + 10)
+    after_move = game.version
+    game, _ = ok(game, Disconnected(color=0), T0 + 11)
+    game, _ = ok(game, OfferDraw(actor=BLUE_ID, expected_version=after_move), T0 + 12)
+    # The offer changed the game: a command for the version before it is stale again.
+    rejected = refused(game, Move(actor=BLUE_ID, move="a7a6", expected_version=after_move), T0 + 13)
+    assert rejected.code is RejectCode.STALE_VERSION
+    refused(game, Move(actor=BLUE_ID, move="a7a6", expected_version=game.version + 1), T0 + 13)
+    ok(game, Move(actor=BLUE_ID, move="a7a6", expected_version=game.version), T0 + 13)
+
+
+def test_the_fresh_range_survives_storage() -> None:
+    from doushouqi.server.domain.storage import game_from_storage, game_to_storage
+
+    game = online_game()
+    seen = game.version
+    game, _ = ok(game, Disconnected(color=1), T0 + 1)
+    assert game.state_version == seen
+    stored = game_from_storage(json.loads(json.dumps(game_to_storage(game))))
+    assert stored == game
+    ok(stored, Move(actor=RED_ID, move="a3a4", expected_version=seen), T0 + 2)
 
 
 @dataclass(frozen=True, kw_only=True)

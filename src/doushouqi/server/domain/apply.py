@@ -20,14 +20,24 @@ import dataclasses
 import math
 
 from doushouqi.server.domain.commands import Command
-from doushouqi.server.domain.events import Event, RejectCode, Rejected
+from doushouqi.server.domain.events import (
+    Event,
+    PlayerDisconnected,
+    PlayerReconnected,
+    RejectCode,
+    Rejected,
+)
 from doushouqi.server.domain.flow import Context, Reject
 from doushouqi.server.domain.handlers import HANDLERS
 from doushouqi.server.domain.model import Game
 from doushouqi.server.domain.players import ACTOR_TYPES
 from doushouqi.server.domain.timing import settle
 
-__all__ = ["apply"]
+__all__ = ["PRESENCE_EVENTS", "apply"]
+
+#: Events of a connection coming or going: they change no position, offer or seat, so a command
+#: a client sent for the version before them still applies.
+PRESENCE_EVENTS = (PlayerDisconnected, PlayerReconnected)
 
 
 def _check(game: Game, command: Command, now: float) -> Reject | None:
@@ -38,7 +48,10 @@ def _check(game: Game, command: Command, now: float) -> Reject | None:
         seats = f"0 ({game.seat_name(0)}) or 1 ({game.seat_name(1)})"
         return Reject(RejectCode.BAD_COMMAND, f"colour must be {seats}, not {color!r}")
     expected = getattr(command, "expected_version", None)
-    if expected is not None and (type(expected) is not int or expected != game.version):
+    since = game.version if game.state_version is None else game.state_version
+    if expected is not None and (
+        type(expected) is not int or not since <= expected <= game.version
+    ):
         reason = f"the command was for version {expected!r}; the game is at {game.version}"
         return Reject(RejectCode.STALE_VERSION, reason)
     if isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now):
@@ -77,4 +90,8 @@ def apply(game: Game, command: Command, now: float) -> tuple[Game, list[Event]]:
         return game, []
     version = game.version + 1
     stamped = [dataclasses.replace(e, game_id=game.id, version=version) for e in events]
-    return result.game.evolve(version=version), stamped
+    if all(isinstance(e, PRESENCE_EVENTS) for e in events):
+        state_version = game.version if game.state_version is None else game.state_version
+    else:
+        state_version = None  # this version changed the game itself
+    return result.game.evolve(version=version, state_version=state_version), stamped

@@ -288,6 +288,10 @@ class Game:
     lobby_wait: float = DEFAULT_LOBBY_WAIT
     abort_reason: AbortReason | None = None
     game_key: str = "jungle"
+    #: The version of the last event that changed what a command acts on: everything but a
+    #: player's connection coming or going (None: ``version`` itself). A command sent for any
+    #: version from here on still applies: presence never makes a move stale (docs/server.md).
+    state_version: int | None = None
 
     # ------------------------------------------------------------------ the game and position
 

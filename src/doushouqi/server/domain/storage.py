@@ -97,6 +97,14 @@ def _clock(data: dict[str, Any]) -> GameClock:
     )
 
 
+def _optional_int(value: Any) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int:
+        raise CorruptGameError(f"not a version: {value!r}")
+    return value
+
+
 def _optional_text(value: Any) -> str | None:
     if value is not None and not isinstance(value, str):
         raise ValueError(f"expected text or null, got {value!r}")
@@ -162,6 +170,8 @@ def game_to_storage(game: Game) -> dict[str, Any]:
     # default game; its games are still written so, the same rows as before.
     if game.game_key != DEFAULT_GAME_KEY:
         data["game_key"] = game.game_key
+    if game.state_version is not None:  # only after presence events: most games store none
+        data["state_version"] = game.state_version
     return data
 
 
@@ -219,6 +229,8 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             tournament_id=_optional_text(data.get("tournament_id")),
             grace_period=float(data["grace_period"]),
             version=int(data["version"]),
+            # Games stored before presence kept commands fresh have none: exact versions.
+            state_version=_optional_int(data.get("state_version")),
             created_at=float(data["created_at"]),
             started_at=data["started_at"],
             finished_at=data["finished_at"],
