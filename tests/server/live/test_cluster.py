@@ -20,6 +20,7 @@ from tests.support.live import DEN_GAME, GameSocket, LiveServer, Player, move, r
 from tests.support.nginx import nginx_in_front, nginx_path
 from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
+from websockets.exceptions import ConnectionClosed
 
 from doushouqi.server.ai.pool import RandomAi
 from doushouqi.server.db.database import Database
@@ -308,3 +309,35 @@ def test_a_full_restart_after_redis_lost_everything_keeps_the_clocks_fair(
     assert [m[0] for m in game["moves"]] == DEN_GAME[:2]
     was, now = before["clocks"]["remaining"][0], game["clocks"]["remaining"][0]  # Red's
     assert was - now < 1.5, (was, now)
+
+
+def test_a_socket_opened_while_redis_is_down_is_told_to_try_again(
+    tmp_path: Path, database: str, redis: RedisServer
+) -> None:
+    """Redis away: a node cannot know who owns a game it does not hold, so a socket to it there
+    is accepted and closed with 1013 ("try again"), never a handshake answered 500; once Redis
+    is back it opens."""
+    with (
+        running(node_settings(tmp_path, database, redis, "a")) as a,
+        running(node_settings(tmp_path, database, redis, "b")) as b,
+    ):
+        game_id = a.player().guest().create(mode="online", color="red")["id"]
+        player = b.player().guest()
+        redis.kill()
+        try:
+            with pytest.raises(ConnectionClosed) as closed:
+                ws = player.socket(game_id)
+                ws.ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        finally:
+            redis.start()
+        deadline = time.monotonic() + 30
+        while True:  # as the web client does: reconnect until the node answers again
+            try:
+                ws = player.socket(game_id)
+                break
+            except Exception:
+                assert time.monotonic() < deadline, "the socket never opened again"
+                time.sleep(0.5)
+        assert ws.wait_for("state")["game"]["id"] == game_id
+        ws.close()

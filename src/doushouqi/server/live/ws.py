@@ -397,7 +397,15 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=4403, reason="cross-origin connection refused")
         return
     principal = await ctx.auth.principal(websocket)
-    actor = await ctx.registry.get(game_id)
+    try:
+        actor = await ctx.registry.get(game_id)
+    except (RedisError, ClusterUnavailable):
+        # Who owns the game cannot be known while Redis is away: "try again", the same as a
+        # game that cannot be followed now (accepted first, so the client sees the code).
+        log.warning("cannot find game %s's owner now; the client reconnects", game_id[:16])
+        await websocket.accept()
+        await websocket.close(code=1013, reason="try again")
+        return
     if actor is None:
         # Accepted first, so that the browser sees the 4404 (a socket closed before it is
         # accepted is a bare 403 to the client, which cannot tell it from a network fault).
