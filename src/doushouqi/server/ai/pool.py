@@ -26,6 +26,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from doushouqi.core.game import Position, get_game
 from doushouqi.server.ai.effort import effective_movetime, is_reduced
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.registry import SITE_GAMES, engine_of
 from doushouqi.server.infra.parent_watch import watch_parent
 
@@ -71,7 +72,7 @@ class AiRequest:
     multipv: int = 1
     #: The game (:func:`doushouqi.core.game.get_game`); jobs queued before there were
     #: several games are Jungle's.
-    game_key: str = "jungle"
+    game_key: str = DEFAULT_GAME_KEY
 
 
 @dataclass(frozen=True)

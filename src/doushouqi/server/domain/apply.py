@@ -48,9 +48,8 @@ def _check(game: Game, command: Command, now: float) -> Reject | None:
         seats = f"0 ({game.seat_name(0)}) or 1 ({game.seat_name(1)})"
         return Reject(RejectCode.BAD_COMMAND, f"colour must be {seats}, not {color!r}")
     expected = getattr(command, "expected_version", None)
-    since = game.version if game.state_version is None else game.state_version
     if expected is not None and (
-        type(expected) is not int or not since <= expected <= game.version
+        type(expected) is not int or not game.fresh_since <= expected <= game.version
     ):
         reason = f"the command was for version {expected!r}; the game is at {game.version}"
         return Reject(RejectCode.STALE_VERSION, reason)
@@ -91,7 +90,7 @@ def apply(game: Game, command: Command, now: float) -> tuple[Game, list[Event]]:
     version = game.version + 1
     stamped = [dataclasses.replace(e, game_id=game.id, version=version) for e in events]
     if all(isinstance(e, PRESENCE_EVENTS) for e in events):
-        state_version = game.version if game.state_version is None else game.state_version
+        state_version = game.fresh_since
     else:
         state_version = None  # this version changed the game itself
     return result.game.evolve(version=version, state_version=state_version), stamped

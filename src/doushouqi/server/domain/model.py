@@ -196,7 +196,7 @@ class GameSpec:
     start_fen: str | None = None
     rematch_of: str | None = None
     lobby_wait: float = DEFAULT_LOBBY_WAIT
-    game_key: str = "jungle"
+    game_key: str = DEFAULT_GAME_KEY
 
     def to_dict(self) -> dict[str, Any]:
         rules = self.rules
@@ -287,13 +287,18 @@ class Game:
     rematch_of: str | None = None
     lobby_wait: float = DEFAULT_LOBBY_WAIT
     abort_reason: AbortReason | None = None
-    game_key: str = "jungle"
+    game_key: str = DEFAULT_GAME_KEY
     #: The version of the last event that changed what a command acts on: everything but a
     #: player's connection coming or going (None: ``version`` itself). A command sent for any
     #: version from here on still applies: presence never makes a move stale (docs/server.md).
     state_version: int | None = None
 
     # ------------------------------------------------------------------ the game and position
+
+    @property
+    def fresh_since(self) -> int:
+        """The first version a command may have been sent for and still apply."""
+        return self.version if self.state_version is None else self.state_version
 
     @property
     def game_type(self) -> GameRules[Any]:

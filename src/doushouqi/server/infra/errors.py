@@ -38,8 +38,9 @@ class Problem(HTTPException):
 
 async def _refused(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, Refused)
-    body: dict[str, Any] = {"detail": exc.detail, "code": exc.code, "params": exc.params}
-    return JSONResponse(body, status_code=422)
+    problem = Problem(422, exc.code, exc.detail)
+    problem.params = exc.params
+    return await _problem(request, problem)
 
 
 async def _problem(request: Request, exc: Exception) -> JSONResponse:
