@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 from tests.browser.support import Client, shoot
+from tests.support.helpers import board_for
 from tests.support.live import LiveServer, make_settings, running
 
 from doushouqi.jungle.board import Board
 from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
-from doushouqi.server.games.jungle import board_for
 
 
 class ThreeLines(RandomAi):

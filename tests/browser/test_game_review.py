@@ -18,10 +18,10 @@ import pytest
 from playwright.sync_api import expect
 from tests.browser.support import Client, fetch_json, shoot
 from tests.browser.test_replay import den_game
+from tests.support.helpers import board_for
 from tests.support.live import DEN_GAME, LiveServer, make_settings, move, running, start_online
 
 from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
-from doushouqi.server.games.jungle import board_for
 
 BLUNDER_PLY = 5
 OPENING_BLUNDER = "a3a4"  # in a game of the server: Red's first move throws it away

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from tests.browser.support import Client, click_move, shoot, toggle_language
+from tests.support.helpers import board_for
 from tests.support.live import DEN_GAME, LiveServer, make_settings, move, running
 
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.record import GameRecord, write_record
 from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
-from doushouqi.server.games.jungle import board_for
 
 BLUNDER_PLY = 5  # from here on Blue stands 8 pawns better
 THINK = 0.08  # seconds per analysis: long enough to stop a run in the middle

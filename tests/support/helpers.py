@@ -7,9 +7,11 @@ tests control time exactly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from doushouqi.core.clock import TimeControl
 from doushouqi.jungle.board import Board
+from doushouqi.jungle.game import JUNGLE
 from doushouqi.jungle.rules import RuleSet
 from doushouqi.server.domain import (
     Account,
@@ -164,3 +166,13 @@ LAST_ANIMAL_FEN = "7/7/7/7/c6/E6/7/7/7 w"
 HEMMED_FEN = "rD5/C6/7/7/7/7/7/7/6L w"
 #: Lions shuffling g1-g2 / a9-a8 bring the start position back a third time (threefold).
 REPEAT = ["g1g2", "a9a8", "g2g1", "a8a9", "g1g2", "a9a8", "g2g1", "a8a9"]
+
+
+def board_for(request: Any) -> Board:
+    """The position of a Jungle AI request (``doushouqi.server.ai.pool.AiRequest``: rule
+    mapping, start position, moves) as a board; every move checked ("0000" is a timeout pass,
+    refused where no move could be played)."""
+    board = Board(request.start_fen, JUNGLE.parse_rules(request.rules))
+    for move in request.moves:
+        board.push_move(move, allow_pass=True)
+    return board

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from tests.support.helpers import board_for
 from tests.support.live import (
     LiveServer,
     ManualTime,
@@ -20,7 +21,6 @@ from tests.support.live import (
 from doushouqi.jungle.board import Board
 from doushouqi.server.ai.effort import MIN_MOVETIME, effective_movetime
 from doushouqi.server.ai.pool import AiMove, AiRequest, ProcessPoolAi, RandomAi
-from doushouqi.server.games.jungle import board_for
 
 WANGO = Board().rules.to_mapping()
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import redis
+from tests.support.helpers import board_for
 from tests.support.live import GameSocket, first_ai_replies, make_settings, metric, running
 from tests.support.redis_server import RedisServer, redis_server, redis_server_path
 
@@ -30,7 +31,6 @@ from doushouqi.server.ai.effort import MIN_MOVETIME
 from doushouqi.server.ai.jobs import GROUP, KINDS, Keys, backlog_from
 from doushouqi.server.ai.pool import AiRequest, JobKind
 from doushouqi.server.ai.redis_queue import RedisAi
-from doushouqi.server.games.jungle import board_for
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is missing")
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.support.helpers import board_for
 from tests.support.live import GameSocket, LiveServer, ManualTime, make_settings, move, running
 
 from doushouqi.jungle.record import read_record
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS
 from doushouqi.server.ai.pool import AiMove, AiRequest, RandomAi
-from doushouqi.server.games.jungle import board_for
 
 #: Classic rules, except that an animal in an enemy trap may still capture.
 TRAP_CAPTURES = {"parent": "classic", "trapped_can_capture": True}

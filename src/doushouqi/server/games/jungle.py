@@ -24,7 +24,6 @@ from doushouqi.server.domain.model import Game
 __all__ = [
     "analyse",
     "best_move",
-    "board_for",
     "board_of",
     "game_to_record",
     "material_score",
@@ -38,16 +37,6 @@ def board_of(position: Position) -> Board:
     if not isinstance(position, JunglePosition):
         raise ValueError(f"not a Jungle position: {position!r}")
     return position.board
-
-
-def board_for(request: Any) -> Board:
-    """The position of a Jungle AI request (``doushouqi.server.ai.pool.AiRequest``: rule
-    mapping, start position, moves) as a board, for Jungle-only callers and tests; every move
-    checked ("0000" is a timeout pass, refused where no move could be played)."""
-    board = Board(request.start_fen, JUNGLE.parse_rules(request.rules))
-    for move in request.moves:
-        board.push_move(move, allow_pass=True)
-    return board
 
 
 # ---------------------------------------------------------------------- the computer player
