@@ -30,6 +30,16 @@
 //   movableColor  'red' | 'blue' | 'both' | null (default: nothing can be moved)
 //   dests         Map or object: square → array of squares the piece there may move to
 //   lastMove      [from, to] or null (highlighted)
+//   pendingMove   [from, to] or null: a move the host shows made but not yet confirmed (e.g. by a
+//                 server); its squares and the moved piece are drawn as pending. The host gives
+//                 the position after it: this only marks it
+//   premoveColor  'red' | 'blue' | null: whose pieces the user may premove (pick up while the
+//                 other side is to move); a premove is only remembered and reported, never made
+//   premoveDests  Map or object like dests: where each such piece might be premoved to (the
+//                 host's guess; whether the premove is legal when its turn comes is the host's)
+//   premove       [from, to] or null: the premove set (highlighted apart from the last move); the
+//                 user sets it (a drag, or two taps) and cancels it (a tap on any other square,
+//                 Escape); the host clears it when it plays or drops it
 //   hint          [from, to] or null: a suggested move, drawn as an arrow with both squares
 //                 marked (and named in their labels); announced when it changes; a move clears it
 //   threats       squares to mark (pieces the opponent could capture, attackers of a den)
@@ -39,7 +49,7 @@
 //   animation     {enabled: true, duration: 220} (ms; off under prefers-reduced-motion)
 //   announceMoves true (default) | false: whether the live region reads out moves (a host
 //                 that announces moves itself turns this off so that nothing is read twice)
-//   events        {move(from, to), select(square | null)}
+//   events        {move(from, to), select(square | null), premove(from, to) (null, null: cancelled)}
 //   …and the piece set's options; Jungle's: wolfName 'wolf' (狼, default) | 'fox' (狐), and
 //   ranks {animal: number} shown on the pieces (default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1).
 // Unknown keys and bad values throw TypeError; a malformed position throws PlacementError.
@@ -254,7 +264,8 @@ export function createBoard(element, config = {}) {
     const arrow = state.hint ? `${state.hint.join('')}|${state.orientation}` : '';
     if (drawn.arrow !== arrow) drawArrow();
     drawn = { orientation: state.orientation, lang: state.lang, pieceLook: pieceLook(), arrow };
-    root.classList.toggle('dsq-interactive', state.movableColor !== null);
+    root.classList.toggle('dsq-interactive', S.isInteractive(state));
+    for (const [sq, el] of pieceEls) el.classList.toggle('pending', Boolean(state.pendingMove && state.pendingMove[1] === sq));
     for (const [sq, el] of squareEls) {
       const cls = S.squareClasses(state, sq).join(' ');
       if (el.className !== cls) el.className = cls;
@@ -303,6 +314,8 @@ export function createBoard(element, config = {}) {
     if (!action || action.type === 'none') return;
     if (action.type !== 'move' || state.announceMoves) say(S.announce(state, action));
     if (action.type === 'move') events.move?.(action.from, action.to);
+    else if (action.type === 'premove') events.premove?.(action.from, action.to);
+    else if (action.type === 'unpremove') events.premove?.(null, null);
     else if (action.type === 'select') events.select?.(action.square);
     else if (action.type === 'deselect') events.select?.(null);
   }
@@ -322,7 +335,9 @@ export function createBoard(element, config = {}) {
     if (drag.over === square) return;
     if (drag.over) squareEls.get(drag.over)?.classList.remove('drag-over');
     drag.over = square;
-    if (square && S.canMove(state, drag.from, square)) squareEls.get(square)?.classList.add('drag-over');
+    if (square && (S.canMove(state, drag.from, square) || S.canPremove(state, drag.from, square))) {
+      squareEls.get(square)?.classList.add('drag-over');
+    }
   }
 
   function endDrag() {
@@ -347,7 +362,7 @@ export function createBoard(element, config = {}) {
   function onPointerDown(e) {
     if (drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
     pointerInput = true;
-    if (state.movableColor === null) {
+    if (!S.isInteractive(state)) {
       drawCursor();
       return;
     }
@@ -411,7 +426,7 @@ export function createBoard(element, config = {}) {
     const result = S.keyDown({ ...state, focus: e.target.dataset.square }, e.key);
     if (!result.handled) return;
     e.preventDefault();
-    const interactive = state.movableColor !== null;
+    const interactive = S.isInteractive(state);
     if (!interactive && result.action.type !== 'none') return; // a board to look at only
     commit(result.state, result.action);
     focusSquare(state.focus);
@@ -501,6 +516,10 @@ export function createBoard(element, config = {}) {
         movableColor: state.movableColor,
         dests: Object.fromEntries([...state.dests].map(([k, v]) => [k, [...v]])),
         lastMove: state.lastMove ? [...state.lastMove] : null,
+        pendingMove: state.pendingMove ? [...state.pendingMove] : null,
+        premoveColor: state.premoveColor,
+        premoveDests: Object.fromEntries([...state.premoveDests].map(([k, v]) => [k, [...v]])),
+        premove: state.premove ? [...state.premove] : null,
         hint: state.hint ? [...state.hint] : null,
         threats: [...state.threats],
         selected: state.selected,

@@ -3,6 +3,9 @@
 // tested) under plain Node. The board knows no rules: the legal destinations (`dests`) are given
 // to it. Nor does it know a game: the squares come from the `geometry` (board/geometry.js) and
 // the pieces, their letters, pictures and names from the `pieceSet` (games/jungle/ has Jungle's).
+// Premoves (a move chosen while the opponent is to move) are no different: the host says whose
+// pieces may be premoved and where to (`premoveDests`, its guess), and decides later whether the
+// premove is played.
 //
 // A state is a plain frozen-by-convention object; every function returns a new state and
 // never mutates its argument.
@@ -101,7 +104,8 @@ export function placementToString(pieces, geometry, pieceSet) {
 
 const CONFIG_KEYS = new Set([
   'geometry', 'pieceSet', 'position', 'orientation', 'turnColor', 'movableColor', 'dests', 'lastMove', 'hint', 'threats',
-  'selected', 'lang', 'animation', 'announceMoves', 'events',
+  'selected', 'lang', 'animation', 'announceMoves', 'events', 'premoveColor', 'premoveDests', 'premove',
+  'pendingMove',
 ]);
 
 function oneOf(key, value, allowed) {
@@ -156,6 +160,10 @@ export function defaultState(geometry, pieceSet) {
     movableColor: null,
     dests: new Map(),
     lastMove: null,
+    premoveColor: null,
+    premoveDests: new Map(),
+    premove: null,
+    pendingMove: null,
     hint: null,
     threats: new Set(),
     selected: null,
@@ -200,6 +208,10 @@ export function configure(state, config = {}) {
   if ('movableColor' in config) next.movableColor = oneOf('movableColor', config.movableColor ?? null, ['red', 'blue', 'both', null]);
   if ('dests' in config) next.dests = normalizeDests(config.dests, geometry);
   if ('lastMove' in config) next.lastMove = normalizeMove(config.lastMove, 'lastMove', geometry);
+  if ('premoveColor' in config) next.premoveColor = oneOf('premoveColor', config.premoveColor ?? null, ['red', 'blue', null]);
+  if ('premoveDests' in config) next.premoveDests = normalizeDests(config.premoveDests, geometry);
+  if ('premove' in config) next.premove = normalizeMove(config.premove, 'premove', geometry);
+  if ('pendingMove' in config) next.pendingMove = normalizeMove(config.pendingMove, 'pendingMove', geometry);
   if ('hint' in config) next.hint = normalizeMove(config.hint, 'hint', geometry);
   if ('threats' in config) {
     const threats = [...(config.threats ?? [])];
@@ -221,8 +233,8 @@ export function configure(state, config = {}) {
     if (sq !== null && !isSquare(sq)) throw new TypeError(`selected: not a square: ${JSON.stringify(sq)}`);
     next.selected = sq;
   }
-  // A selection only stands on a piece that may be moved.
-  if (next.selected !== null && !isMovable(next, next.selected)) next.selected = null;
+  // A selection only stands on a piece that may be moved (or premoved).
+  if (next.selected !== null && !isMovable(next, next.selected) && !isPremovable(next, next.selected)) next.selected = null;
   return next;
 }
 
@@ -256,6 +268,26 @@ export function destsOf(state, square) {
 
 export function canMove(state, from, to) {
   return from !== to && destsOf(state, from).includes(to);
+}
+
+/** Whether the piece on a square may be premoved: the host's `premoveColor`, not movable now. */
+export function isPremovable(state, square) {
+  const piece = state.pieces.get(square);
+  if (!piece || state.premoveColor === null || isMovable(state, square)) return false;
+  return piece.color === state.premoveColor;
+}
+
+export function premoveDestsOf(state, square) {
+  return square && isPremovable(state, square) ? state.premoveDests.get(square) ?? [] : [];
+}
+
+export function canPremove(state, from, to) {
+  return from !== to && premoveDestsOf(state, from).includes(to);
+}
+
+/** Whether the user may pick pieces up at all (to move them now, or to premove them). */
+export function isInteractive(state) {
+  return state.movableColor !== null || state.premoveColor !== null;
 }
 
 const NONE = Object.freeze({ type: 'none' });
@@ -302,6 +334,20 @@ function moveAction(state, from, to) {
   return { state: next, action: { type: 'move', from, to, piece, captured } };
 }
 
+/** A premove is only remembered: the piece stays where it is until the host plays the move. */
+function premoveAction(state, from, to) {
+  const piece = state.pieces.get(from);
+  return {
+    state: { ...state, premove: [from, to], selected: null, focus: to },
+    action: { type: 'premove', from, to, piece },
+  };
+}
+
+/** A tap that starts no move cancels the premove (and the selection with it). */
+function unpremove(state) {
+  return { state: { ...state, premove: null, selected: null }, action: { type: 'unpremove' } };
+}
+
 /**
  * A pointer (mouse or touch) goes down on a square. Returns {state, action, drag} where `drag`
  * tells whether the piece there may now be dragged and `wasSelected` whether it was selected
@@ -312,12 +358,15 @@ export function pointerDown(state, square) {
   if (state.selected && canMove(state, state.selected, square)) {
     return { ...moveAction(state, state.selected, square), drag: false, wasSelected: false };
   }
-  if (isMovable(state, square)) {
+  if (state.selected && canPremove(state, state.selected, square)) {
+    return { ...premoveAction(state, state.selected, square), drag: false, wasSelected: false };
+  }
+  if (isMovable(state, square) || isPremovable(state, square)) {
     const wasSelected = state.selected === square;
     const result = wasSelected ? { state: { ...state, focus: square }, action: NONE } : select(state, square);
     return { ...result, drag: true, wasSelected };
   }
-  const result = deselect(state);
+  const result = state.premove ? unpremove(state) : deselect(state);
   return { state: { ...result.state, focus: square }, action: result.action, drag: false, wasSelected: false };
 }
 
@@ -333,6 +382,7 @@ export function pointerUp(state, from, to, { dragged = false, wasSelected = fals
     return { state, action: NONE };
   }
   if (to && canMove(state, from, to)) return moveAction(state, from, to);
+  if (to && canPremove(state, from, to)) return premoveAction(state, from, to);
   return { state: { ...state, selected: from }, action: { type: 'snapback', square: from } };
 }
 
@@ -379,7 +429,7 @@ export function keyDown(state, key) {
     return { ...clickSquare(state, state.focus), handled: true };
   }
   if (key === 'Escape') {
-    const result = deselect(state);
+    const result = state.selected === null && state.premove ? unpremove(state) : deselect(state);
     return { ...result, handled: result.action.type !== 'none' };
   }
   return { state, action: NONE, handled: false };
@@ -394,9 +444,14 @@ export function squareClasses(state, square) {
   const piece = state.pieces.get(square);
   if (piece) classes.push('occupied', `piece-${piece.color}`);
   if (isMovable(state, square)) classes.push('movable');
+  if (isPremovable(state, square)) classes.push('premovable');
   if (state.lastMove && state.lastMove.includes(square)) classes.push('last-move');
+  if (state.pendingMove && state.pendingMove.includes(square)) classes.push('pending');
   if (state.selected === square) classes.push('selected');
   if (state.selected && canMove(state, state.selected, square)) classes.push(piece ? 'capture' : 'dest');
+  if (state.selected && canPremove(state, state.selected, square)) classes.push('premove-dest');
+  if (state.premove?.[0] === square) classes.push('premove-from');
+  if (state.premove?.[1] === square) classes.push('premove-to');
   if (state.threats.has(square)) classes.push('threat');
   if (state.hint?.[0] === square) classes.push('hint-from');
   if (state.hint?.[1] === square) classes.push('hint-to');
@@ -410,28 +465,36 @@ const WORDS = {
     empty: 'empty', sep: ', ',
     selected: 'selected', dest: 'legal move', capture: 'capture', lastMove: 'last move', threat: 'threatened',
     hintFrom: 'hint: move from here', hintTo: 'hint: move here',
+    pending: 'move not confirmed yet', premoveDest: 'premove here', premoveFrom: 'premove from here',
+    premoveTo: 'premove to here',
     help: 'Arrow keys move between squares, Enter or Space selects a piece and moves it, Escape cancels.',
   },
   zh: {
     empty: '空', sep: '，',
     selected: '已选中', dest: '可走', capture: '可吃', lastMove: '上一步', threat: '受威胁',
     hintFrom: '提示：走这只', hintTo: '提示：走到这里',
+    pending: '这步还未确认', premoveDest: '可预走', premoveFrom: '预走：从这里', premoveTo: '预走：走到这里',
     help: '方向键移动光标，回车或空格键选子、走子，Esc 取消选择。',
     hint: (name, from, to) => `提示：${name} ${from} 走到 ${to}`, takes: (name) => `，吃掉${name}`,
     picked: (name, sq) => `已选中${name} ${sq}。`, moves: (list) => `可走：${list.join('、')}。`,
     noMoves: '没有可走的步。', cleared: '已取消选择。', moved: (name, from, to) => `${name} ${from} 走到 ${to}`,
     refused: '不能走到那里。', stop: '。',
+    premoved: (name, from, to) => `预走：${name} ${from} 走到 ${to}`, unpremoved: '已取消预走。',
+    premoves: (list) => `可预走：${list.join('、')}。`,
   },
   // Traditional Chinese (Taiwan, Hong Kong, Macau): the same sentences in traditional characters.
   'zh-Hant': {
     empty: '空', sep: '，',
     selected: '已選中', dest: '可走', capture: '可吃', lastMove: '上一步', threat: '受威脅',
     hintFrom: '提示：走這隻', hintTo: '提示：走到這裡',
+    pending: '這步還未確認', premoveDest: '可預走', premoveFrom: '預走：從這裡', premoveTo: '預走：走到這裡',
     help: '方向鍵移動游標，Enter 或空白鍵選子、走子，Esc 取消選擇。',
     hint: (name, from, to) => `提示：${name} ${from} 走到 ${to}`, takes: (name) => `，吃掉${name}`,
     picked: (name, sq) => `已選中${name} ${sq}。`, moves: (list) => `可走：${list.join('、')}。`,
     noMoves: '沒有可走的步。', cleared: '已取消選擇。', moved: (name, from, to) => `${name} ${from} 走到 ${to}`,
     refused: '不能走到那裡。', stop: '。',
+    premoved: (name, from, to) => `預走：${name} ${from} 走到 ${to}`, unpremoved: '已取消預走。',
+    premoves: (list) => `可預走：${list.join('、')}。`,
   },
 };
 
@@ -460,7 +523,11 @@ export function squareLabel(state, square) {
   else parts.push(w.empty);
   if (state.selected === square) parts.push(w.selected);
   if (state.selected && canMove(state, state.selected, square)) parts.push(piece ? w.capture : w.dest);
+  if (state.selected && canPremove(state, state.selected, square)) parts.push(w.premoveDest);
   if (state.lastMove && state.lastMove.includes(square)) parts.push(w.lastMove);
+  if (state.pendingMove && state.pendingMove.includes(square)) parts.push(w.pending);
+  if (state.premove?.[0] === square) parts.push(w.premoveFrom);
+  if (state.premove?.[1] === square) parts.push(w.premoveTo);
   if (state.threats.has(square)) parts.push(w.threat);
   if (state.hint?.[0] === square) parts.push(w.hintFrom);
   if (state.hint?.[1] === square) parts.push(w.hintTo);
@@ -521,13 +588,25 @@ export function announce(state, action) {
   switch (action.type) {
     case 'select': {
       const piece = state.pieces.get(action.square);
-      const dests = destsOf(state, action.square);
       const name = pieceName(state, piece, { capital: true });
+      if (isPremovable(state, action.square)) {
+        const later = premoveDestsOf(state, action.square);
+        if (zh) return w.picked(name, action.square) + (later.length ? w.premoves(later) : w.noMoves);
+        return `${name} on ${action.square} selected. ` + (later.length ? `Premoves: ${later.join(', ')}.` : 'No legal moves.');
+      }
+      const dests = destsOf(state, action.square);
       if (zh) {
         return w.picked(name, action.square) + (dests.length ? w.moves(dests) : w.noMoves);
       }
       return `${name} on ${action.square} selected. ` + (dests.length ? `Moves: ${dests.join(', ')}.` : 'No legal moves.');
     }
+    case 'premove': {
+      const name = pieceName(state, action.piece, { capital: true });
+      if (zh) return w.premoved(name, action.from, action.to) + w.stop;
+      return `Premove: ${name} ${action.from} to ${action.to}.`;
+    }
+    case 'unpremove':
+      return zh ? w.unpremoved : 'Premove cancelled.';
     case 'deselect':
       return zh ? w.cleared : 'Selection cleared.';
     case 'move': {

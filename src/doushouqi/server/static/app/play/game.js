@@ -1,6 +1,7 @@
 // The game page: the board component, clocks, players, moves, captured animals, actions and
 // the result; one websocket per game with version-based resync (reconnect with ?since=).
-// Hints and the threat view live in game_assist.js, accessible mode in game_access.js.
+// Hints and the threat view live in game_assist.js, accessible mode in game_access.js, the
+// player's own moves (sent with ids, pending until answered, resent; premoves) in own_moves.js.
 
 import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
@@ -22,6 +23,7 @@ import { mountChat } from '../community/chat.js';
 import { OpponentGone, placeToast } from './opponent_gone.js';
 import { ratingLines } from './result_changes.js';
 import { isCorrespondence, longTime } from '../lobby/corr.js';
+import { OwnMoves } from './own_moves.js';
 
 const COLORS = ['red', 'blue'];
 const FINISHED = 25;
@@ -75,7 +77,11 @@ export class GameView {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(this.id)}${since}`);
     this.ws = ws;
-    ws.addEventListener('open', () => { this.retry = 0; this.opened = true; this.setOffline(false); });
+    ws.addEventListener('open', () => {
+      this.retry = 0; this.opened = true; this.setOffline(false);
+      this.own.opened(ws);
+      this.render(); // "sending…" rather than "waiting for the connection"
+    });
     ws.addEventListener('message', (e) => {
       // One message at a time, in order: handling a `state` fetches the move list first.
       const msg = JSON.parse(e.data);
@@ -83,17 +89,20 @@ export class GameView {
     });
     ws.addEventListener('close', (e) => {
       if (this.closed || ws !== this.ws) return;
+      this.own.closed();
       if (e.code === 4404 || e.code === 1008) { this.notFound(); return; }
       // A socket refused at the handshake (an unknown game is a 403 there) never opened: ask
       // the REST API whether the game exists before trying again for ever.
       if (!this.opened) this.checkExists();
       this.setOffline(true);
+      this.render();
       const delay = Math.min(5000, 300 * 2 ** this.retry++);
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
     });
   }
 
   send(type, extra = {}) {
+    if (type === 'move') { this.own.play(extra.move); return; } // with an id, pending until answered
     const message = { type, ...extra };
     if (this.version >= 0 && type !== 'join' && type !== 'sync') message.version = this.version;
     if (this.game?.mode === 'same_screen' && !('color' in message)) message.color = this.turn;
@@ -103,6 +112,7 @@ export class GameView {
   destroy() {
     this.closed = true;
     clearInterval(this.timer);
+    this.own?.destroy();
     this.expiry?.destroy();
     this.gone?.destroy();
     this.sounds?.destroy();
@@ -140,6 +150,7 @@ export class GameView {
 
   // ----- messages -----------------------------------------------------------------------
   async receive(msg) {
+    if (this.own.take(msg)) { this.render(); return; } // answers to our moves, the resend barrier
     if (typeof msg.version === 'number' && msg.type !== 'rejected' && msg.type !== 'error') {
       if (msg.type !== 'state' && this.version >= 0 && msg.version > this.version + 1) {
         this.send('sync', { version: this.version });
@@ -155,6 +166,7 @@ export class GameView {
         this.rulesNote.show(this.game.rules).catch(() => {}); // only words: the game goes on without them
         this.clocksAt = performance.now();
         await this.loadMoves();
+        this.own.noteMoves(this.moves);
         if (this.wantJoin && this.game.status_id < 20 && !this.seats.length && this.game.players.includes(null)) {
           this.wantJoin = false;
           this.send('join');
@@ -182,9 +194,11 @@ export class GameView {
         return;
       default:
         this.applyEvent(msg);
+        this.own.noteEvent(msg);
         if (msg.type === 'game_started' || msg.type === 'player_joined') await this.refreshSeats();
     }
     if (typeof msg.version === 'number') this.version = Math.max(this.version, msg.version);
+    this.own.turnCame(); // a premove waiting for this turn is played (or dropped) now
     this.render();
   }
 
@@ -262,10 +276,12 @@ export class GameView {
     return this.game?.turn ?? 0;
   }
 
-  /** Whether the user may move now (a seat of theirs is to move, and not the computer's). */
+  /** Whether the user may move now (a seat of theirs is to move, and not the computer's, and
+   * no move of theirs is still on its way). */
   canMoveNow() {
     const g = this.game;
-    return Boolean(g && g.status_id === 20 && this.seats.includes(g.turn) && g.players[g.turn]?.identity?.kind !== 'ai');
+    return Boolean(g && g.status_id === 20 && this.seats.includes(g.turn) && g.players[g.turn]?.identity?.kind !== 'ai')
+      && !this.own.waiting();
   }
 
   /** The game's client module (games/index.js): its board, pieces and words. */
@@ -302,6 +318,7 @@ export class GameView {
     this.rulesNote = new GameRulesNote();
     this.sounds = new GameSounds(this);
     this.gone = new OpponentGone(this);
+    this.own = new OwnMoves(this);
     this.el.tools = h('div', { class: 'game-tools', id: 'game-tools' },
       this.hintTool.button, this.threatView.button, this.sounds.button,
       h('details', { class: 'game-menu', id: 'game-menu' },
@@ -321,7 +338,7 @@ export class GameView {
     // here the board and accessible mode announce what matters, each once.
     this.root.replaceChildren(h('section', { class: 'game-page', 'aria-live': 'off' },
       h('div', { class: 'board-col' }, this.el.top, this.el.board, this.el.bottom),
-      h('aside', { class: 'side-col' }, this.el.status, this.gone.el, this.el.banner, this.el.result, this.el.invite, this.el.actions,
+      h('aside', { class: 'side-col' }, this.el.status, this.own.note, this.own.premoveLine, this.gone.el, this.el.banner, this.el.result, this.el.invite, this.el.actions,
         this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel, this.rulesNote.el,
         h('h2', { class: 'moves-title', id: 'moves-title' }, t('game.moves')), this.el.moves),
       this.el.offline, this.el.toast));
@@ -369,13 +386,14 @@ export class GameView {
     const canMove = this.canMoveNow();
     const last = g.last_move && g.last_move !== '0000' ? [g.last_move.slice(0, 2), g.last_move.slice(2, 4)] : null;
     const config = {
-      position: g.fen, orientation: this.orientation, turnColor: COLORS[g.turn],
-      movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {}, lastMove: last,
+      ...this.own.boardConfig(g, canMove, last), orientation: this.orientation,
+      movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {},
       lang: currentLang(), ...this.look(),
       hint: this.hintTool.boardHint(), threats: this.threatView.boardThreats(), announceMoves: !this.access.on,
     };
     if (!this.board) {
-      this.board = createBoard(this.el.board, { ...this.gameClient.board, ...config, events: { move: (from, to) => this.send('move', { move: from + to }) } });
+      const events = { move: (from, to) => this.own.play(from + to), premove: (from, to) => this.own.setPremove(from ? [from, to] : null) };
+      this.board = createBoard(this.el.board, { ...this.gameClient.board, ...config, events });
     } else {
       this.board.set(config);
     }
@@ -389,6 +407,7 @@ export class GameView {
     let status;
     if (finished) status = this.resultTitle();
     else if (g.status_id < 20) status = g.players.includes(null) ? t('game.waiting') : t('game.starting');
+    else if (this.own.waiting()) status = this.own.statusText();
     else if (canMove && g.mode !== 'same_screen') status = t('game.yourMove');
     else if (g.players[g.turn]?.identity?.kind === 'ai') status = t('game.thinking');
     else status = t('game.toMove', { side: t(`side.${COLORS[g.turn]}`) });
@@ -396,6 +415,7 @@ export class GameView {
     this.el.status.textContent = status;
     this.el.status.hidden = finished;
     this.el.status.dataset.turn = COLORS[g.turn];
+    this.own.render();
     // draw / takeback requests
     const banner = [];
     const opponentOffer = g.draw_offer !== null && g.draw_offer !== undefined && !this.seats.includes(g.draw_offer);

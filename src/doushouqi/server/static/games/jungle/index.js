@@ -14,6 +14,7 @@ import {
   faqEntries, lookOf, namesIn, pageVars, valueKey,
 } from './rule_options.js';
 import { meetsGoal } from './lesson_goals.js';
+import { premoveDests } from './premove_dests.js';
 import RULE_DIAGRAMS from './rule_diagram_data.js';
 import LESSON_DATA from './lesson_data.js';
 
@@ -53,6 +54,9 @@ export const JUNGLE_CLIENT = Object.freeze({
   placementToString,
   /** The board options and words that depend on a game's rule options: {wolfName, ranks?}. */
   lookOf,
+  /** Where each piece of a side might move on its next turn (a superset of the legal moves,
+   * for premoves): (position, 'red' | 'blue') → {square: [squares]}. */
+  premoveDests,
 
   // ----- pieces in pictures and words ----------------------------------------------------
   pieceOf: (color, kind) => ({ color, animal: kind }),

@@ -1,0 +1,131 @@
+// The player's own moves until the server has answered for them (docs/server.md, "Move ids").
+// Each move gets an id of its own and the game version it was made against; it is shown on the
+// board at once, and sent again, with the same id and version, after every reconnect until the
+// server's `ack` or `rejected` for that id arrives: the server applies an id at most once and
+// answers a resend with the first answer. A `move_made` (or a state's move list) with the move
+// shows it applied before its ack comes: the board then shows it as played, while the id still
+// waits for its ack (the only word that *this* id, not an equal move from another tab, was
+// played). Pure bookkeeping, no DOM and no socket: own_moves.js sends and draws.
+
+/** A fresh move id, `m-` and 16 random hex digits (the protocol allows 64 characters). */
+export function newMoveId(random = globalThis.crypto) {
+  const bytes = new Uint8Array(8);
+  if (random?.getRandomValues) random.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return `m-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** A move as people read it on the board: "g3–g4". */
+export function moveLabel(move) {
+  return `${move.slice(0, 2)}–${move.slice(2, 4)}`;
+}
+
+/**
+ * The position after a move on the board's terms: the piece on `from` goes to `to`, taking
+ * whatever stood there (the board component's own model of a user move, board/state.js
+ * applyMove). `parse` and `write` turn a placement into a Map square → piece and back. Null
+ * when `from` is empty (the move no longer fits the position).
+ */
+export function placementAfter(position, move, { parse, write }) {
+  const [from, to] = [move.slice(0, 2), move.slice(2, 4)];
+  const pieces = parse(position);
+  const piece = pieces.get(from);
+  if (!piece) return null;
+  pieces.delete(from);
+  pieces.set(to, piece);
+  return write(pieces);
+}
+
+/**
+ * A move waiting for the server's answer:
+ *   id, move ('g3g4'), version (the game version it was made against), ply (the ply it becomes:
+ *   the server's `ply` after it), color (the seat it was made for), sent (on the current socket),
+ *   applied (a move_made or a move list showed it played).
+ */
+export class PendingMoves {
+  constructor(makeId = newMoveId) {
+    this.makeId = makeId;
+    this.entries = [];
+  }
+
+  /** A new move of the player's; returns its entry. */
+  add({ move, version, ply, color }) {
+    const entry = { id: this.makeId(), move, version, ply, color, sent: false, applied: false };
+    this.entries.push(entry);
+    return entry;
+  }
+
+  get size() {
+    return this.entries.length;
+  }
+
+  byId(id) {
+    return this.entries.find((e) => e.id === id) ?? null;
+  }
+
+  /** The move the player is waiting for: made, not yet seen played (at most one). */
+  awaited() {
+    return this.entries.find((e) => !e.applied) ?? null;
+  }
+
+  /** The moves to send now: those not sent on the current socket, oldest first. */
+  unsent() {
+    return this.entries.filter((e) => !e.sent);
+  }
+
+  markSent(entry) {
+    entry.sent = true;
+  }
+
+  /** The socket closed (or the server could not take a move): anything sent may be lost. */
+  sendAgain(id = null) {
+    for (const e of this.entries) if (id === null || e.id === id) e.sent = false;
+  }
+
+  /** The server's `ack` for `id`: the move is played and recorded. Its entry, or null. */
+  acknowledged(id) {
+    return this.remove(id);
+  }
+
+  /** The server's `rejected` for `id`: the move was not played. Its entry, or null. */
+  refused(id) {
+    return this.remove(id);
+  }
+
+  remove(id) {
+    const index = this.entries.findIndex((e) => e.id === id);
+    if (index < 0) return null;
+    return this.entries.splice(index, 1)[0];
+  }
+
+  /**
+   * A game event: when it is the move of a waiting entry (same seat, move and ply), the entry
+   * is applied. Returns that entry, or null.
+   */
+  noteEvent(event) {
+    if (event?.type !== 'move_made') return null;
+    const entry = this.entries.find((e) => !e.applied && e.move === event.move
+      && e.color === event.color && e.ply === event.ply);
+    if (entry) entry.applied = true;
+    return entry ?? null;
+  }
+
+  /** A whole move list (a fresh state's: [{ply, color, move}]): the waiting entries in it are applied. */
+  noteMoves(moves) {
+    for (const m of moves) this.noteEvent({ type: 'move_made', ...m });
+  }
+
+  /**
+   * The move to show on top of the server's position, whose last ply is `ply`: the awaited one,
+   * when it was made in that very position (after any other change it will be refused, and
+   * the board shows the server's position meanwhile).
+   */
+  shownOn(ply) {
+    const entry = this.awaited();
+    return entry && entry.ply === ply + 1 ? entry : null;
+  }
+
+  clear() {
+    this.entries = [];
+  }
+}

@@ -1,0 +1,151 @@
+// Tests of the game page's bookkeeping of the player's own moves (pending_moves.js): ids, what
+// is sent and sent again, what the server's answers and events do. Run with: node --test tests/client/
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  PendingMoves, moveLabel, newMoveId, placementAfter,
+} from '../../../../src/doushouqi/server/static/app/play/pending_moves.js';
+import { JUNGLE_CLIENT } from '../../../../src/doushouqi/server/static/games/jungle/index.js';
+
+const START = 'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1';
+
+function counter() {
+  let n = 0;
+  return () => `m-${++n}`;
+}
+
+/** A list with Red's g3g4, made at version 4 after two plies (it becomes ply 3). */
+function oneMove() {
+  const pending = new PendingMoves(counter());
+  const entry = pending.add({ move: 'g3g4', version: 4, ply: 3, color: 0 });
+  return { pending, entry };
+}
+
+describe('move ids', () => {
+  test('an id is m- and 16 hex digits, new every time, within the 64 characters allowed', () => {
+    const ids = new Set(Array.from({ length: 200 }, () => newMoveId()));
+    assert.equal(ids.size, 200);
+    for (const id of ids) assert.match(id, /^m-[0-9a-f]{16}$/);
+  });
+
+  test('without crypto, Math.random stands in', () => {
+    assert.match(newMoveId(null), /^m-[0-9a-f]{16}$/);
+  });
+
+  test('moves read as on the board', () => {
+    assert.equal(moveLabel('g3g4'), 'g3–g4');
+  });
+});
+
+describe('pending moves', () => {
+  test('a new move waits, unsent, with the version and ply it was made for', () => {
+    const { pending, entry } = oneMove();
+    assert.deepEqual(entry, { id: 'm-1', move: 'g3g4', version: 4, ply: 3, color: 0, sent: false, applied: false });
+    assert.equal(pending.awaited(), entry);
+    assert.deepEqual(pending.unsent(), [entry]);
+    pending.markSent(entry);
+    assert.deepEqual(pending.unsent(), []);
+    assert.equal(pending.awaited(), entry, 'sent is not answered');
+  });
+
+  test('the ack of its id ends it; an unknown id changes nothing', () => {
+    const { pending, entry } = oneMove();
+    assert.equal(pending.acknowledged('m-9'), null);
+    assert.equal(pending.size, 1);
+    assert.equal(pending.acknowledged('m-1'), entry);
+    assert.equal(pending.size, 0);
+    assert.equal(pending.awaited(), null);
+    assert.equal(pending.acknowledged('m-1'), null, 'a second ack (a duplicate) finds nothing');
+  });
+
+  test('a refusal ends it too, and says which move it was', () => {
+    const { pending } = oneMove();
+    assert.equal(pending.refused('m-1').move, 'g3g4');
+    assert.equal(pending.size, 0);
+  });
+
+  test('a lost socket makes everything go again, with the same id and version', () => {
+    const { pending, entry } = oneMove();
+    pending.markSent(entry);
+    pending.sendAgain();
+    assert.deepEqual(pending.unsent().map((e) => [e.id, e.version]), [['m-1', 4]]);
+  });
+
+  test('`unavailable` for one id sends that one again only', () => {
+    const pending = new PendingMoves(counter());
+    const a = pending.add({ move: 'g3g4', version: 4, ply: 3, color: 0 });
+    const b = pending.add({ move: 'a7a6', version: 5, ply: 4, color: 1 });
+    pending.markSent(a);
+    pending.markSent(b);
+    pending.sendAgain('m-2');
+    assert.deepEqual(pending.unsent(), [b]);
+  });
+
+  test('its move_made shows it played, but it waits for its ack (and is sent again after a reconnect)', () => {
+    const { pending, entry } = oneMove();
+    pending.markSent(entry);
+    assert.equal(pending.noteEvent({ type: 'move_made', move: 'g3g4', color: 0, ply: 3 }), entry);
+    assert.equal(entry.applied, true);
+    assert.equal(pending.awaited(), null, 'the player may move again');
+    assert.equal(pending.size, 1);
+    pending.sendAgain();
+    assert.deepEqual(pending.unsent(), [entry]);
+    assert.equal(pending.acknowledged('m-1'), entry);
+  });
+
+  test('another move, another seat or another ply is not ours', () => {
+    for (const event of [
+      { type: 'move_made', move: 'g3f3', color: 0, ply: 3 },
+      { type: 'move_made', move: 'g3g4', color: 1, ply: 3 },
+      { type: 'move_made', move: 'g3g4', color: 0, ply: 5 },
+      { type: 'timeout_passed', move: 'g3g4', color: 0, ply: 3 },
+      { type: 'chat' },
+    ]) {
+      const { pending, entry } = oneMove();
+      assert.equal(pending.noteEvent(event), null, JSON.stringify(event));
+      assert.equal(entry.applied, false);
+    }
+  });
+
+  test("a fresh state's move list shows it played", () => {
+    const { pending, entry } = oneMove();
+    pending.noteMoves([
+      { ply: 1, color: 0, move: 'a3a4' }, { ply: 2, color: 1, move: 'a7a6' }, { ply: 3, color: 0, move: 'g3g4' },
+    ]);
+    assert.equal(entry.applied, true);
+    const other = oneMove();
+    other.pending.noteMoves([{ ply: 1, color: 0, move: 'a3a4' }, { ply: 2, color: 1, move: 'a7a6' }]);
+    assert.equal(other.entry.applied, false);
+  });
+
+  test('it is shown on top of the position it was made in, and only there', () => {
+    const { pending, entry } = oneMove();
+    assert.equal(pending.shownOn(2), entry);
+    assert.equal(pending.shownOn(3), null, 'the position has moved on: the server will refuse it');
+    pending.noteEvent({ type: 'move_made', move: 'g3g4', color: 0, ply: 3 });
+    assert.equal(pending.shownOn(2), null, 'played: the server position has it');
+  });
+
+  test('clear forgets everything', () => {
+    const { pending } = oneMove();
+    pending.clear();
+    assert.equal(pending.size, 0);
+  });
+});
+
+describe('the position with a move on top', () => {
+  const terms = { parse: JUNGLE_CLIENT.parsePlacement, write: JUNGLE_CLIENT.placementToString };
+
+  test('the piece goes to its square', () => {
+    assert.equal(placementAfter(START, 'g3g4', terms), 'l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L');
+  });
+
+  test('whatever stood there is taken', () => {
+    assert.equal(placementAfter('7/7/7/7/7/6r/6E/7/7 w', 'g3g4', terms), '7/7/7/7/7/6E/7/7/7');
+  });
+
+  test('an empty square to move from: null', () => {
+    assert.equal(placementAfter(START, 'd5d6', terms), null);
+  });
+});
