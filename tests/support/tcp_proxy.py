@@ -1,0 +1,140 @@
+"""A TCP proxy between a browser and a test server that a test cuts on demand.
+
+Every connection is passed through byte for byte, in both directions, each on two threads. The
+test may ``hold`` the websockets: from then on what the server sends on them stays in the
+proxy, while what the client sends still reaches the server. ``sever`` then closes them at both
+ends and drops what was held: the server has handled the client's message, and its answer is
+lost on the way, as when a network drops at the wrong moment. New connections (the client's
+reconnect) pass freely again. HTTP connections are never held or cut.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from types import TracebackType
+
+from tests.support.live import HOST
+
+_CHUNK = 65536
+
+
+class _Link:
+    """One client connection and its connection to the server."""
+
+    def __init__(self, client: socket.socket, server: socket.socket) -> None:
+        self.client = client
+        self.server = server
+        self.websocket = False  # an upgrade request was seen in its first bytes
+        self.flowing = threading.Event()  # clear: the server's bytes are held here
+        self.flowing.set()
+        self.cut = False
+
+    def close(self) -> None:
+        self.cut = True
+        for sock in (self.client, self.server):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        self.flowing.set()  # wake a held pump: it finds the link cut and drops what it holds
+
+
+class SeverableProxy:
+    """Listens on a free loopback port and forwards to ``HOST:upstream_port``."""
+
+    def __init__(self, upstream_port: int) -> None:
+        self.upstream_port = upstream_port
+        self.listener = socket.create_server((HOST, 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.links: list[_Link] = []
+        self.lock = threading.Lock()
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def websockets(self) -> list[_Link]:
+        with self.lock:
+            return [link for link in self.links if link.websocket and not link.cut]
+
+    def hold(self) -> int:
+        """Keep what the server sends on the open websockets from here on; how many."""
+        links = self.websockets()
+        for link in links:
+            link.flowing.clear()
+        return len(links)
+
+    def sever(self) -> int:
+        """Close the open websockets at both ends, dropping what was held; how many."""
+        links = self.websockets()
+        for link in links:
+            link.close()
+        return len(links)
+
+    def close(self) -> None:
+        self.closed = True
+        self.listener.close()
+        with self.lock:
+            links, self.links = self.links, []
+        for link in links:
+            link.close()
+
+    def __enter__(self) -> SeverableProxy:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # ----- the threads ------------------------------------------------------------------
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            try:
+                server = socket.create_connection((HOST, self.upstream_port), timeout=10)
+            except OSError:
+                client.close()  # the server is down: the client sees the connection fail
+                continue
+            server.settimeout(None)
+            link = _Link(client, server)
+            with self.lock:
+                self.links = [known for known in self.links if not known.cut] + [link]
+            threading.Thread(target=self._upstream, args=(link,), daemon=True).start()
+            threading.Thread(target=self._downstream, args=(link,), daemon=True).start()
+
+    def _upstream(self, link: _Link) -> None:
+        """Client → server, always; the first request's head tells whether it is a websocket."""
+        head: bytes | None = b""
+        try:
+            while data := link.client.recv(_CHUNK):
+                if head is not None:
+                    head += data
+                    link.websocket = b"\r\nupgrade: websocket" in head.lower()
+                    if b"\r\n\r\n" in head:
+                        head = None
+                link.server.sendall(data)
+        except OSError:
+            pass
+        link.close()
+
+    def _downstream(self, link: _Link) -> None:
+        """Server → client, unless held: bytes read while held wait, and die with a cut."""
+        try:
+            while data := link.server.recv(_CHUNK):
+                link.flowing.wait()
+                if link.cut:
+                    return
+                link.client.sendall(data)
+        except OSError:
+            pass
+        link.close()
