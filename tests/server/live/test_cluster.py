@@ -78,6 +78,35 @@ def test_a_command_for_a_game_owned_elsewhere_is_judged_by_its_owner(
         assert blue_ws.wait_for("pong")["id"] == "p"
 
 
+def test_a_move_id_is_applied_once_across_nodes(nodes: list[LiveServer]) -> None:
+    """A move sent again under its id — through the node that forwarded it, or straight to
+    the owner after a reconnect — is answered as applied and never played twice."""
+    a, b, _ = nodes
+    red, blue = a.player().guest(), b.player().guest()
+    game_id = red.create(mode="online", color="red")["id"]  # a owns it
+    on_a = a.player()
+    on_a.cookies = dict(blue.cookies)  # the same guest, connecting to the owner
+    with red.socket(game_id) as red_ws, blue.socket(game_id) as blue_ws:
+        red_ws.wait_for("state")
+        blue_ws.wait_for("state")
+        blue_ws.send({"type": "join"})
+        red_ws.wait_for("game_started")
+        move(red_ws, "a3a4")
+        message = {"type": "move", "move": "a7a6", "id": "blue-1"}
+        blue_ws.send(message)  # forwarded from b to a
+        made = blue_ws.wait_for("move_made", lambda m: m["move"] == "a7a6")
+        assert made["move_id"] == "blue-1"
+        assert "duplicate" not in blue_ws.wait_for("ack", lambda m: m["id"] == "blue-1")
+        blue_ws.send(message)
+        assert blue_ws.wait_for("ack", lambda m: m["id"] == "blue-1")["duplicate"] is True
+        with on_a.socket(game_id) as direct:
+            direct.wait_for("state")
+            direct.send(message)
+            assert direct.wait_for("ack", lambda m: m["id"] == "blue-1")["duplicate"] is True
+    state = b.player().get(f"/api/games/{game_id}").json()["game"]
+    assert [m[0] for m in state["moves"]] == ["a3a4", "a7a6"]
+
+
 def test_a_stopping_node_hands_its_games_over(
     tmp_path: Path, database: str, redis: RedisServer
 ) -> None:
@@ -161,13 +190,20 @@ def test_when_the_owner_is_killed_another_node_goes_on_with_its_games(
         blue_ws.close()
 
 
-def _answer(ws: GameSocket, text: str) -> dict[str, Any]:
-    """The move ``text`` just sent: its ``move_made``, or the error that refused it."""
+#: The answers that say a move was played: its event, or the ack of a move sent again.
+ACCEPTED = ("move_made", "ack")
+
+
+def _answer(ws: GameSocket, text: str, move_id: str = "retry") -> dict[str, Any]:
+    """The move ``text`` just sent under ``move_id``: its ``move_made``, the ``ack`` of a move
+    the game had already applied under that id, or the error that refused it."""
     while True:
         reply = ws.recv(timeout=10)
         if reply["type"] == "move_made" and reply["move"] == text:
             return reply
-        if reply.get("id") == "retry" and reply["type"] in ("error", "rejected"):
+        if reply.get("id") == move_id and reply["type"] in ("error", "rejected"):
+            return reply
+        if reply.get("id") == move_id and reply.get("duplicate"):
             return reply
 
 
@@ -242,8 +278,9 @@ def test_a_redis_restart_mid_game_loses_nothing(
                 try:
                     if sockets[side] is None:
                         sockets[side] = players[side].socket(game_id)
-                    sockets[side].send({"type": "move", "move": DEN_GAME[ply], "id": "retry"})
-                    if _answer(sockets[side], DEN_GAME[ply])["type"] == "move_made":
+                    move_id = f"retry-{ply}"  # sent again under its id: never played twice
+                    sockets[side].send({"type": "move", "move": DEN_GAME[ply], "id": move_id})
+                    if _answer(sockets[side], DEN_GAME[ply], move_id)["type"] in ACCEPTED:
                         break
                 except Exception:  # the socket was closed (its node gave the game up)
                     sockets[side] = None

@@ -42,6 +42,7 @@ from doushouqi.server.domain.commands import (
     Tick,
 )
 from doushouqi.server.domain.events import (
+    AlreadyApplied,
     ClockView,
     DrawDeclined,
     DrawOffered,
@@ -105,6 +106,7 @@ __all__ = [
     "Account",
     "Actor",
     "AiPlayer",
+    "AlreadyApplied",
     "ClaimDraw",
     "ClaimVictory",
     "ClockView",

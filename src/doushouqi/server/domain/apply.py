@@ -11,7 +11,10 @@ An accepted command returns the new game with ``version`` one higher and its eve
 settled deadlines' first), all stamped with the game id and that version. A refused command
 returns the game unchanged and a single :class:`~.events.Rejected`; deadlines settled on the
 way are then dropped too, and ``next_deadline`` (already past) makes the server tick at once.
-A ``Tick`` with nothing due returns the game unchanged and no events. Bad input never raises.
+A ``Tick`` with nothing due returns the game unchanged and no events. A move sent again under
+an id the game has applied returns the game unchanged and :class:`~.events.AlreadyApplied`:
+whoever acts on the result stores and broadcasts only a game whose version rose. Bad input
+never raises.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from doushouqi.server.domain.commands import Command
+from doushouqi.server.domain.commands import Command, Move
 from doushouqi.server.domain.events import (
+    AlreadyApplied,
     Event,
     PlayerDisconnected,
     PlayerReconnected,
@@ -60,6 +64,19 @@ def _check(game: Game, command: Command, now: float) -> Reject | None:
     return None
 
 
+def _resent(game: Game, move: Move) -> tuple[Game, list[Event]] | None:
+    """The answer to a move whose id the game knows: already applied (a resend; its expected
+    version is older now, so this comes before that check would refuse it), or refused when
+    the client named another move so. None: a move id the game has not seen."""
+    if not isinstance(move.move_id, str) or (known := game.move_with_id(move.move_id)) is None:
+        return None
+    if known != move.move:
+        reason = f"move id {move.move_id!r} was used for {known}"
+        return _rejected(game, move, Reject(RejectCode.MOVE_ID_USED, reason))
+    done = AlreadyApplied(move_id=move.move_id, game_id=game.id, version=game.version)
+    return game, [done]
+
+
 def _rejected(game: Game, command: object, rejection: Reject) -> tuple[Game, list[Event]]:
     name = getattr(type(command), "command_type", type(command).__name__)
     event = Rejected(
@@ -77,6 +94,8 @@ def apply(game: Game, command: Command, now: float) -> tuple[Game, list[Event]]:
     handler = HANDLERS.get(type(command))
     if handler is None:
         return _rejected(game, command, Reject(RejectCode.BAD_COMMAND, "unknown command"))
+    if isinstance(command, Move) and (resent := _resent(game, command)) is not None:
+        return resent
     if problem := _check(game, command, now):
         return _rejected(game, command, problem)
     now = float(now)

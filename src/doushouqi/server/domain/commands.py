@@ -61,10 +61,13 @@ class Join(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Move(Command):
-    """Play ``move``, a from-to string such as ``g3g4`` (docs/rules.md 7a)."""
+    """Play ``move``, a from-to string such as ``g3g4`` (docs/rules.md 7a). ``move_id``, when
+    given, is the client's name for this move: a game applies it at most once, so that a client
+    may send a move again after a connection drop without playing it twice."""
 
     command_type: ClassVar[str] = "move"
     move: str
+    move_id: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -26,6 +26,7 @@ from doushouqi.server.domain.model import AbortReason, GameSpec, GameStatus, Rat
 from doushouqi.server.domain.players import PlayerSlot
 
 __all__ = [
+    "AlreadyApplied",
     "ClockView",
     "DrawDeclined",
     "DrawOffered",
@@ -148,6 +149,17 @@ class MoveMade(Event):
     to_move: int
     dests: dict[str, list[str]]
     clocks: ClockView | None
+    #: The id its sender gave the move (None: none), so that the sender knows it among others.
+    move_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AlreadyApplied(Event):
+    """Not an event of the game: the answer to a move whose ``move_id`` the game has already
+    applied (a client sending it again after a connection drop). Nothing changed."""
+
+    type: ClassVar[str] = "already_applied"
+    move_id: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -296,6 +308,7 @@ class RejectCode(StrEnum):
     GRACE_NOT_OVER = "grace_not_over"
     NO_CHANGE = "no_change"
     REMATCH_PENDING = "rematch_pending"
+    MOVE_ID_USED = "move_id_used"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -76,7 +76,14 @@ from doushouqi.server.domain.flow import (
     resolve_seat,
     rewind_clock,
 )
-from doushouqi.server.domain.model import Game, GameStatus, Mode, rematch_spec
+from doushouqi.server.domain.model import (
+    MOVE_ID_MAX_LENGTH,
+    MOVE_IDS_KEPT,
+    Game,
+    GameStatus,
+    Mode,
+    rematch_spec,
+)
 from doushouqi.server.domain.players import AiPlayer, PlayerSlot, Server
 from doushouqi.server.domain.timing import abandonment_deadline
 from doushouqi.server.domain.views import clock_view, legal_destinations
@@ -188,6 +195,12 @@ def handle_move(ctx: Context, command: Move) -> HandlerResult:
         return Reject(RejectCode.NOT_YOUR_TURN, f"it is {game.seat_name(game.turn)}'s turn")
     if not isinstance(command.move, str) or len(command.move) > _LONGEST_MOVE_TEXT:
         return Reject(RejectCode.INVALID_MOVE, "a move is a string such as 'g3g4'")
+    move_id = command.move_id
+    if move_id is not None and (
+        not isinstance(move_id, str) or not 0 < len(move_id) <= MOVE_ID_MAX_LENGTH
+    ):
+        reason = f"a move id is a string of 1 to {MOVE_ID_MAX_LENGTH} characters"
+        return Reject(RejectCode.BAD_COMMAND, reason)
     position = game.position()
     try:
         move = position.parse_move(command.move)
@@ -202,6 +215,8 @@ def handle_move(ctx: Context, command: Move) -> HandlerResult:
     position.push(move)
     clock = game.clock.press(ctx.now) if game.clock is not None else None
     game = add_ply(game, position, move, ctx.now, clock)
+    if move_id is not None:
+        game = game.evolve(move_ids=(*game.move_ids, (move_id, move))[-MOVE_IDS_KEPT:])
     made = MoveMade(
         color=seat,
         move=move,
@@ -213,6 +228,7 @@ def handle_move(ctx: Context, command: Move) -> HandlerResult:
         to_move=position.turn,
         dests=legal_destinations(position),
         clocks=clock_view(clock, ctx.now),
+        move_id=move_id,
     )
     lapsed = lapse_offers(game, seat)
     ended = end_on_board(lapsed.game, position, ctx.now)

@@ -34,6 +34,8 @@ from doushouqi.server.domain.players import Actor, PlayerSlot
 __all__ = [
     "DEFAULT_GRACE_PERIOD",
     "DEFAULT_LOBBY_WAIT",
+    "MOVE_IDS_KEPT",
+    "MOVE_ID_MAX_LENGTH",
     "AbortReason",
     "CorruptGameError",
     "Game",
@@ -54,6 +56,11 @@ DEFAULT_LOBBY_WAIT = 1800.0
 #: The game a game is of when nothing says otherwise: every game stored before the platform
 #: hosted several was one of Jungle.
 DEFAULT_GAME_KEY = "jungle"
+#: How many named moves a game remembers the ids of. A client sends again only the move it has
+#: no answer for (one, or two for a player holding both seats), so a few would do.
+MOVE_IDS_KEPT = 16
+#: The longest move id a client may choose.
+MOVE_ID_MAX_LENGTH = 64
 
 
 class GameStatus(IntEnum):
@@ -292,6 +299,13 @@ class Game:
     #: player's connection coming or going (None: ``version`` itself). A command sent for any
     #: version from here on still applies: presence never makes a move stale (docs/server.md).
     state_version: int | None = None
+    #: (id, move) of the last :data:`MOVE_IDS_KEPT` moves whose client named them, oldest
+    #: first: a move sent again under its id is not played twice (docs/server.md).
+    move_ids: tuple[tuple[str, str], ...] = ()
+
+    def move_with_id(self, move_id: str) -> str | None:
+        """The move this game applied under the client's ``move_id`` (None: none)."""
+        return next((move for known, move in self.move_ids if known == move_id), None)
 
     # ------------------------------------------------------------------ the game and position
 

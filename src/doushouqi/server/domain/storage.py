@@ -172,6 +172,8 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         data["game_key"] = game.game_key
     if game.state_version is not None:  # only after presence events: most games store none
         data["state_version"] = game.state_version
+    if game.move_ids:  # only games whose client names its moves
+        data["move_ids"] = [list(pair) for pair in game.move_ids]
     return data
 
 
@@ -231,6 +233,7 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             version=int(data["version"]),
             # Games stored before presence kept commands fresh have none: exact versions.
             state_version=_optional_int(data.get("state_version")),
+            move_ids=tuple((str(i), str(m)) for i, m in data.get("move_ids", ())),
             created_at=float(data["created_at"]),
             started_at=data["started_at"],
             finished_at=data["finished_at"],

@@ -77,10 +77,15 @@ log = logging.getLogger(__name__)
 
 #: Events kept in memory per game for clients that reconnect after a short gap.
 RECENT_EVENTS = 256
-#: Messages queued for one subscriber before it counts as too slow and is dropped.
 #: Seconds a game's timer waits before retrying after the database failed a write.
 RETRY_AFTER_FAILURE = 1.0
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+#: Refused move ids a game's actor remembers (oldest forgotten first).
+REFUSALS_KEPT = 32
+
+
+def _move_id(command: Command) -> str | None:
+    return command.move_id if isinstance(command, Move) else None
 
 
 def new_game_id() -> str:
@@ -161,6 +166,9 @@ class GameActor:
         self._sync_task: asyncio.Task[None] | None = None
         #: How many watch the game (not its players), as last told (``watching.py``).
         self.spectators: int | None = None
+        #: Move id → the refusal it got (the last few): a move sent again after a connection
+        #: drop is answered as it was (applied ones are remembered by the game itself).
+        self._refused_ids: dict[str, Rejected] = {}
 
     @property
     def id(self) -> str:
@@ -193,8 +201,13 @@ class GameActor:
             if self.closed:
                 raise ActorClosedError(self.id)
             now = self._services.time.now()
+            move_id = _move_id(command)
+            if move_id is not None and (refused := self._refused_ids.get(move_id)):
+                return [refused]  # sent again: the same answer, not a new verdict
             game, events = apply(self.game, command, now)
-            if events and not isinstance(events[0], Rejected):
+            if events and isinstance(events[0], Rejected):
+                self._remember_refusal(move_id, events[0])
+            elif game.version > self.game.version:  # not a resend that changed nothing
                 try:
                     await self._commit(game, events, now)
                 except CommitError:
@@ -208,6 +221,12 @@ class GameActor:
         if self.game.status.is_over and not self._subscribers:
             self._registry.evict(self)  # e.g. ended by a timer after everyone left
         return events
+
+    def _remember_refusal(self, move_id: str | None, refusal: Rejected) -> None:
+        if move_id is not None:
+            self._refused_ids[move_id] = refusal
+            if len(self._refused_ids) > REFUSALS_KEPT:
+                del self._refused_ids[next(iter(self._refused_ids))]
 
     async def _commit(self, game: Game, events: list[Event], now: float) -> None:
         before = self.game

@@ -7,7 +7,9 @@ fields, wrong types and oversized values are refused) and handled by the functio
 
 Server → client messages are the domain events (``move_made``, ``game_finished``, …) plus
 ``state`` (a full snapshot), ``rejected`` (a refused command, to its sender only), ``error``
-(a message that could not be understood), ``ack``, ``pong`` and ``rematch_ready``. Every one
+(a message that could not be understood), ``ack``, ``pong`` and ``rematch_ready``. A move sent
+with an ``id`` is applied at most once: sent again (a client that lost the answer in a
+reconnect), it is answered with the first answer, never played twice. Every one
 carries the game's ``version``; a client that sees a gap sends ``sync`` with its last version
 (or reconnects with ``?since=VERSION``) and receives what it missed, or a fresh ``state``.
 """
@@ -36,6 +38,7 @@ from doushouqi.server.domain import (
     AcceptDraw,
     AcceptTakeback,
     Actor,
+    AlreadyApplied,
     ClaimDraw,
     ClaimVictory,
     Command,
@@ -97,6 +100,8 @@ class Message(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     #: Echoed in the ``ack`` or ``rejected`` reply, so a client can match replies to requests.
+    #: A move's id also names the move: the game applies it at most once, and answers the
+    #: move sent again under it (after a reconnect) with an ``ack`` marked ``duplicate``.
     id: str | None = Field(default=None, max_length=64)
 
 
@@ -166,7 +171,10 @@ class Client:
 def build_command(message: _GameCommand, principal: Principal) -> Command:
     actor, color, version = principal.identity, message.color, message.version
     if isinstance(message, MoveMessage):
-        return Move(actor=actor, color=color, expected_version=version, move=message.move)
+        move_id = message.id
+        return Move(
+            actor=actor, color=color, expected_version=version, move=message.move, move_id=move_id
+        )
     if isinstance(message, JoinMessage):
         return Join(actor=actor, color=color, expected_version=version, player=principal.slot())
     assert isinstance(message, ActionMessage)
@@ -190,6 +198,8 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
         return [client.error("not_found", "no such game", message.id)]
     if events and isinstance(events[0], Rejected):
         return [{**events[0].to_dict(), "id": message.id}]
+    if events and isinstance(events[0], AlreadyApplied):  # sent again: it was played once
+        return [client.reply("ack", id=message.id, duplicate=True)]
     return _accepted(client, message, [event.to_dict() for event in events])
 
 
@@ -223,7 +233,8 @@ async def _forward(
             return [client.error("unavailable", reason, message.id)]
     except RedisError:  # Redis is restarting: nothing was sent, the client may send it again
         return [client.error("unavailable", reason, message.id)]
-    if any(reply.get("type") in ("rejected", "error") for reply in replies):
+    # The owner's own answer (a refusal, a failure, or the ack of a move sent again) is final.
+    if any(reply.get("type") in ("rejected", "error", "ack") for reply in replies):
         return replies
     return _accepted(client, message, replies)
 
