@@ -1,9 +1,9 @@
 """A TCP proxy between a browser and a test server that a test cuts on demand.
 
 Every connection is passed through byte for byte, in both directions, each on two threads. The
-test may ``hold`` the websockets: from then on what the server sends on them stays in the
-proxy, while what the client sends still reaches the server. ``sever`` then closes them at both
-ends and drops what was held: the server has handled the client's message, and its answer is
+test may ``hold`` the websockets to a path (a game's, ``/ws/games/``): from then on what the
+server sends on them stays in the proxy, while what the client sends still reaches the server.
+``sever`` then closes them at both ends and drops what was held: the server has handled the client's message, and its answer is
 lost on the way, as when a network drops at the wrong moment. New connections (the client's
 reconnect) pass freely again. HTTP connections are never held or cut.
 """
@@ -27,6 +27,7 @@ class _Link:
         self.client = client
         self.server = server
         self.websocket = False  # an upgrade request was seen in its first bytes
+        self.path = ""  # the path of its first request
         self.flowing = threading.Event()  # clear: the server's bytes are held here
         self.flowing.set()
         self.cut = False
@@ -56,20 +57,27 @@ class SeverableProxy:
     def url(self) -> str:
         return f"http://{HOST}:{self.port}"
 
-    def websockets(self) -> list[_Link]:
+    def websockets(self, path: str) -> list[_Link]:
+        """The open websockets whose path starts with ``path``."""
         with self.lock:
-            return [link for link in self.links if link.websocket and not link.cut]
+            return [
+                link
+                for link in self.links
+                if link.websocket and link.path.startswith(path) and not link.cut
+            ]
 
-    def hold(self) -> int:
-        """Keep what the server sends on the open websockets from here on; how many."""
-        links = self.websockets()
+    def hold(self, path: str = "/ws/games/") -> int:
+        """Keep what the server sends on the open websockets to ``path`` from here on; how
+        many there are."""
+        links = self.websockets(path)
         for link in links:
             link.flowing.clear()
         return len(links)
 
-    def sever(self) -> int:
-        """Close the open websockets at both ends, dropping what was held; how many."""
-        links = self.websockets()
+    def sever(self, path: str = "/ws/games/") -> int:
+        """Close the open websockets to ``path`` at both ends, dropping what was held; how
+        many there were."""
+        links = self.websockets(path)
         for link in links:
             link.close()
         return len(links)
@@ -119,8 +127,9 @@ class SeverableProxy:
             while data := link.client.recv(_CHUNK):
                 if head is not None:
                     head += data
-                    link.websocket = b"\r\nupgrade: websocket" in head.lower()
                     if b"\r\n\r\n" in head:
+                        link.websocket = b"\r\nupgrade: websocket" in head.lower()
+                        link.path = head.split(b" ", 2)[1].decode("latin-1")
                         head = None
                 link.server.sendall(data)
         except OSError:

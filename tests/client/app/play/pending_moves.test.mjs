@@ -94,7 +94,15 @@ describe('pending moves', () => {
     assert.equal(pending.acknowledged('m-1'), entry);
   });
 
-  test('another move, another seat or another ply is not ours', () => {
+  test('a move_made naming our id is ours; naming another id it is not, even when alike', () => {
+    const { pending, entry } = oneMove();
+    assert.equal(pending.noteEvent({ type: 'move_made', move: 'g3g4', color: 0, ply: 3, move_id: 'm-other' }), null);
+    assert.equal(entry.applied, false, 'an equal move from another tab');
+    assert.equal(pending.noteEvent({ type: 'move_made', move: 'g3g4', color: 0, ply: 3, move_id: 'm-1' }), entry);
+    assert.equal(entry.applied, true);
+  });
+
+  test('without ids, another move, another seat or another ply is not ours', () => {
     for (const event of [
       { type: 'move_made', move: 'g3f3', color: 0, ply: 3 },
       { type: 'move_made', move: 'g3g4', color: 1, ply: 3 },
@@ -111,9 +119,12 @@ describe('pending moves', () => {
   test("a fresh state's move list shows it played", () => {
     const { pending, entry } = oneMove();
     pending.noteMoves([
-      { ply: 1, color: 0, move: 'a3a4' }, { ply: 2, color: 1, move: 'a7a6' }, { ply: 3, color: 0, move: 'g3g4' },
+      { ply: 1, color: 0, move: 'a3a4' }, { ply: 2, color: 1, move: 'a7a6' }, { ply: 3, color: 0, move: 'g3g4', moveId: 'm-1' },
     ]);
     assert.equal(entry.applied, true);
+    const unnamed = oneMove();
+    unnamed.pending.noteMoves([{ ply: 3, color: 0, move: 'g3g4', moveId: null }]);
+    assert.equal(unnamed.entry.applied, true, 'a move stored without an id: by seat, move and ply');
     const other = oneMove();
     other.pending.noteMoves([{ ply: 1, color: 0, move: 'a3a4' }, { ply: 2, color: 1, move: 'a7a6' }]);
     assert.equal(other.entry.applied, false);

@@ -57,7 +57,7 @@ export class GameView {
     this.version = -1;
     this.game = null;
     this.seats = [];
-    this.moves = []; // {ply, color, text, move, zh, en, before}: `before` is the position before it
+    this.moves = []; // {ply, color, text, move, moveId, zh, en, before}: `before` is the position before it
     this.notice = '';
     this.closed = false;
     this.retry = 0;
@@ -224,7 +224,7 @@ export class GameView {
 
   /** Keep the move list up to date; `before` is the position before the event. */
   trackMove(e, before) {
-    if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: moveText(e.readable_zh, e.readable) || e.move, move: e.move, zh: e.readable_zh, en: e.readable, before });
+    if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: moveText(e.readable_zh, e.readable) || e.move, move: e.move, moveId: e.move_id, zh: e.readable_zh, en: e.readable, before });
     else if (e.type === 'timeout_passed') this.moves.push({ ply: e.ply, color: e.color, text: '—', move: '0000', before });
     else if (e.type === 'takeback_applied') this.moves.splice(Math.max(0, this.moves.length - e.removed.length));
   }

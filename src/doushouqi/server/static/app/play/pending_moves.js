@@ -2,10 +2,12 @@
 // Each move gets an id of its own and the game version it was made against; it is shown on the
 // board at once, and sent again, with the same id and version, after every reconnect until the
 // server's `ack` or `rejected` for that id arrives: the server applies an id at most once and
-// answers a resend with the first answer. A `move_made` (or a state's move list) with the move
-// shows it applied before its ack comes: the board then shows it as played, while the id still
-// waits for its ack (the only word that *this* id, not an equal move from another tab, was
-// played). Pure bookkeeping, no DOM and no socket: own_moves.js sends and draws.
+// answers a resend with the first answer. A `move_made` naming the id (or a state's move list)
+// shows the move applied, often before its ack: the board then shows it as played, and the
+// player may move on. The id itself is closed only by the server's answer to it: when the
+// answer was lost with a socket, the move is sent again after the reconnect and answered
+// `duplicate` (one message, and no move is ever left without its answer). Pure bookkeeping, no
+// DOM and no socket: own_moves.js sends and draws.
 
 /** A fresh move id, `m-` and 16 random hex digits (the protocol allows 64 characters). */
 export function newMoveId(random = globalThis.crypto) {
@@ -99,20 +101,24 @@ export class PendingMoves {
   }
 
   /**
-   * A game event: when it is the move of a waiting entry (same seat, move and ply), the entry
-   * is applied. Returns that entry, or null.
+   * A game event: when it is the move of a waiting entry, the entry is applied. The server
+   * names the move's id (`move_id`); a move without one (a server that names none) is ours
+   * when seat, move and ply are. Returns that entry, or null.
    */
   noteEvent(event) {
     if (event?.type !== 'move_made') return null;
-    const entry = this.entries.find((e) => !e.applied && e.move === event.move
-      && e.color === event.color && e.ply === event.ply);
+    const named = typeof event.move_id === 'string';
+    const entry = this.entries.find((e) => !e.applied && (named
+      ? e.id === event.move_id
+      : e.move === event.move && e.color === event.color && e.ply === event.ply));
     if (entry) entry.applied = true;
     return entry ?? null;
   }
 
-  /** A whole move list (a fresh state's: [{ply, color, move}]): the waiting entries in it are applied. */
+  /** A whole move list (a fresh state's: [{ply, color, move, moveId}]): the waiting entries
+   * in it are applied. */
   noteMoves(moves) {
-    for (const m of moves) this.noteEvent({ type: 'move_made', ...m });
+    for (const m of moves) this.noteEvent({ type: 'move_made', ply: m.ply, color: m.color, move: m.move, move_id: m.moveId });
   }
 
   /**
