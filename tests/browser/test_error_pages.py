@@ -170,5 +170,5 @@ def test_the_chinese_interface_shows_no_english_from_the_server(client: Client) 
     page.click("#start")
     expect(page.locator("#status")).to_contain_text("走棋")
     page.evaluate("window.gameView.send('move', { move: 'a3a5' })")  # illegal: refused
-    expect(page.locator("#toast")).to_contain_text("这步棋不合规则")
+    expect(page.locator("#move-note")).to_contain_text("这步棋不合规则")  # why, in words that stay
     expect_no_english(page)

@@ -49,20 +49,52 @@ describe('pending moves', () => {
     assert.equal(pending.awaited(), entry, 'sent is not answered');
   });
 
-  test('the ack of its id ends it; an unknown id changes nothing', () => {
+  test('the ack of its id ends it (a duplicate ack too); another id changes nothing', () => {
     const { pending, entry } = oneMove();
-    assert.equal(pending.acknowledged('m-9'), null);
+    assert.equal(pending.answer({ type: 'ack', id: 'm-9' }), null);
+    assert.equal(pending.answer({ type: 'ack', id: 'chat-1' }), null);
+    assert.equal(pending.answer({ type: 'ack' }), null);
     assert.equal(pending.size, 1);
-    assert.equal(pending.acknowledged('m-1'), entry);
+    assert.deepEqual(pending.answer({ type: 'ack', id: 'm-1', duplicate: true }), { outcome: 'played', entry, code: null });
     assert.equal(pending.size, 0);
     assert.equal(pending.awaited(), null);
-    assert.equal(pending.acknowledged('m-1'), null, 'a second ack (a duplicate) finds nothing');
+    assert.equal(pending.answer({ type: 'ack', id: 'm-1' }), null, 'a second answer finds nothing');
   });
 
-  test('a refusal ends it too, and says which move it was', () => {
-    const { pending } = oneMove();
-    assert.equal(pending.refused('m-1').move, 'g3g4');
+  test('a refusal ends it too, with its code', () => {
+    const { pending, entry } = oneMove();
+    assert.deepEqual(pending.answer({ type: 'rejected', id: 'm-1', code: 'stale_version' }),
+      { outcome: 'refused', entry, code: 'stale_version' });
     assert.equal(pending.size, 0);
+  });
+
+  test('`unavailable` keeps it, to be sent again, however often it comes', () => {
+    const { pending, entry } = oneMove();
+    pending.markSent(entry);
+    for (let i = 0; i < 10; i++) {
+      assert.deepEqual(pending.answer({ type: 'error', id: 'm-1', code: 'unavailable' }),
+        { outcome: 'retry', entry, code: 'unavailable' });
+    }
+    assert.equal(pending.awaited(), entry);
+  });
+
+  test("a fault of the server's own is tried again a few times, then counts as refused", () => {
+    const { pending, entry } = oneMove();
+    const fault = { type: 'error', id: 'm-1', code: 'internal' };
+    assert.equal(pending.answer(fault, { maxFaults: 3 }).outcome, 'retry');
+    assert.equal(pending.answer(fault, { maxFaults: 3 }).outcome, 'retry');
+    assert.deepEqual(pending.answer(fault, { maxFaults: 3 }), { outcome: 'refused', entry, code: 'internal' });
+    assert.equal(pending.size, 0);
+  });
+
+  test('other errors refuse it; a game gone is gone', () => {
+    const bad = oneMove();
+    assert.equal(bad.pending.answer({ type: 'error', id: 'm-1', code: 'bad_message' }).outcome, 'refused');
+    const gone = oneMove();
+    assert.equal(gone.pending.answer({ type: 'error', id: 'm-1', code: 'not_found' }).outcome, 'gone');
+    assert.equal(gone.pending.size, 0);
+    const other = oneMove();
+    assert.equal(other.pending.answer({ type: 'pong', id: 'm-1' }), null);
   });
 
   test('a lost socket makes everything go again, with the same id and version', () => {
@@ -91,7 +123,7 @@ describe('pending moves', () => {
     assert.equal(pending.size, 1);
     pending.sendAgain();
     assert.deepEqual(pending.unsent(), [entry]);
-    assert.equal(pending.acknowledged('m-1'), entry);
+    assert.equal(pending.answer({ type: 'ack', id: 'm-1', duplicate: true }).entry, entry);
   });
 
   test('a move_made naming our id is ours; naming another id it is not, even when alike', () => {

@@ -19,6 +19,8 @@ import { premovesAllowed, premoveText, premoveVerdict } from './premoves.js';
 
 const COLORS = ['red', 'blue'];
 const RETRY_MS = [500, 1000, 2000, 4000, 5000]; // after `unavailable`: the server is getting back
+const MAX_FAULTS = 3; // `internal` answers to one move before it counts as refused (a fault of
+// the server's own: perhaps passing, perhaps not)
 
 let barriers = 0;
 
@@ -92,33 +94,18 @@ export class OwnMoves {
 
   /** The server's answer to one of our messages; true when it was ours (nothing else to do). */
   take(msg) {
-    switch (msg.type) {
-      case 'pong':
-        if (!msg.id || msg.id !== this.barrier) return false;
-        this.synced = true;
-        this.flush();
-        return true;
-      case 'ack':
-        if (!this.pending.acknowledged(msg.id)) return false;
-        this.retries = 0;
-        return true;
-      case 'rejected': {
-        const entry = this.pending.refused(msg.id);
-        if (!entry) return false;
-        this.refused(entry, msg.code);
-        return true;
-      }
-      case 'error': {
-        const entry = msg.id ? this.pending.byId(msg.id) : null;
-        if (!entry) return false;
-        if (msg.code === 'not_found') this.view.notFound();
-        else if (msg.code === 'unavailable' || msg.code === 'internal') this.retryLater(entry);
-        else this.refused(this.pending.refused(entry.id), msg.code);
-        return true;
-      }
-      default:
-        return false;
+    if (msg.type === 'pong' && msg.id && msg.id === this.barrier) {
+      this.synced = true;
+      this.flush();
+      return true;
     }
+    const answer = this.pending.answer(msg, { maxFaults: MAX_FAULTS });
+    if (!answer) return false;
+    if (answer.outcome === 'played') this.retries = 0;
+    else if (answer.outcome === 'retry') this.retryLater(answer.entry);
+    else if (answer.outcome === 'refused') this.refused(answer.entry, answer.code);
+    else if (answer.outcome === 'gone') this.view.notFound();
+    return true;
   }
 
   /** A game event, after it was applied: one of our moves seen played? */

@@ -84,20 +84,40 @@ export class PendingMoves {
     for (const e of this.entries) if (id === null || e.id === id) e.sent = false;
   }
 
-  /** The server's `ack` for `id`: the move is played and recorded. Its entry, or null. */
-  acknowledged(id) {
-    return this.remove(id);
-  }
-
-  /** The server's `rejected` for `id`: the move was not played. Its entry, or null. */
-  refused(id) {
-    return this.remove(id);
-  }
-
   remove(id) {
     const index = this.entries.findIndex((e) => e.id === id);
     if (index < 0) return null;
     return this.entries.splice(index, 1)[0];
+  }
+
+  /**
+   * What a server message says about our moves: null when nothing (not an answer to one of
+   * our ids), else {outcome, entry, code}:
+   *   'played'   an `ack` (a `duplicate` one too): the move is played and recorded; removed
+   *   'refused'  `rejected`, or an `error` that sending again would not mend; removed
+   *   'retry'    `error` `unavailable` (the move was not applied: send it again shortly), or
+   *              a fault of the server's own (`internal`) up to `maxFaults` times; it stays
+   *   'gone'     `error` `not_found`: the game is no more; removed
+   */
+  answer(msg, { maxFaults = 3 } = {}) {
+    const entry = typeof msg?.id === 'string' ? this.byId(msg.id) : null;
+    if (!entry) return null;
+    const code = msg.code ?? null;
+    switch (msg.type) {
+      case 'ack':
+        return { outcome: 'played', entry: this.remove(entry.id), code };
+      case 'rejected':
+        return { outcome: 'refused', entry: this.remove(entry.id), code };
+      case 'error':
+        if (code === 'not_found') return { outcome: 'gone', entry: this.remove(entry.id), code };
+        if (code === 'unavailable') return { outcome: 'retry', entry, code };
+        if (code === 'internal' && (entry.faults = (entry.faults ?? 0) + 1) < maxFaults) {
+          return { outcome: 'retry', entry, code };
+        }
+        return { outcome: 'refused', entry: this.remove(entry.id), code };
+      default:
+        return null;
+    }
   }
 
   /**
