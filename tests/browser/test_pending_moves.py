@@ -264,3 +264,42 @@ def test_premoves_are_played_when_the_turn_comes_or_dropped_when_no_longer_legal
         # The note stays until the player moves or closes it.
         page.click("#move-note-close")
         expect(note).to_be_hidden()
+
+
+def test_a_move_the_game_no_longer_wants_is_taken_back_and_the_player_told_why(
+    opened: Callable[[str], RecordingPage], server: LiveServer, artifacts: Path
+) -> None:
+    """The case that matters in a timed game: the player moves while the connection is down,
+    and their time for the move runs out before it gets through."""
+    opponent = server.player().guest()
+    game = opponent.create(mode="online", color="blue", time_control="5+0/4s")
+    with SeverableProxy(server.port) as proxy, opponent.socket(game["id"]) as blue:
+        blue.wait_for("state")
+        player = opened(proxy.url)
+        page = player.page
+        page.goto(f"{proxy.url}/#/game/{game['id']}?join=1")
+        expect(page.locator("#status")).to_have_text("Your move")
+        blue.wait_for("game_started")
+
+        assert proxy.block() == 1  # the network is down, and stays down
+        expect(page.locator("#offline")).to_be_visible()
+        click_move(page, "a3a4")
+        expect_pending(page, "a3a4", "Your move a3–a4 will be sent when the connection is back")
+        # Red's time for the move runs out meanwhile: the server passes Red's turn.
+        blue.wait_for("timeout_passed", lambda m: m["color"] == 0, timeout=30)
+
+        proxy.unblock()
+        note = page.locator("#move-note")
+        expect(note).to_have_text(
+            re.compile("Your move a3–a4 was not played: the game had moved on"), timeout=RECOVERY_MS
+        )
+        expect_settled(page)
+        # The board is the server's again: the elephant back where it stood.
+        expect(page.locator('.dsq-piece[data-square="a3"]')).to_have_count(1)
+        expect(page.locator('.dsq-piece[data-square="a4"]')).to_have_count(0)
+        shoot(page, artifacts, "pending-move-refused")
+        refusals = [m for m in player.frames.received if m.get("type") == "rejected"]
+        assert [m["code"] for m in refusals] == ["stale_version"], refusals
+        assert "a3a4" not in server_moves(page, game["id"])
+        # The note stays (not a toast) until the player moves again or closes it.
+        expect(note).to_be_visible()

@@ -3,9 +3,11 @@
 Every connection is passed through byte for byte, in both directions, each on two threads. The
 test may ``hold`` the websockets to a path (a game's, ``/ws/games/``): from then on what the
 server sends on them stays in the proxy, while what the client sends still reaches the server.
-``sever`` then closes them at both ends and drops what was held: the server has handled the client's message, and its answer is
-lost on the way, as when a network drops at the wrong moment. New connections (the client's
-reconnect) pass freely again. HTTP connections are never held or cut.
+``sever`` then closes them at both ends and drops what was held: the server has handled the
+client's message, and its answer is lost on the way, as when a network drops at the wrong
+moment. New connections (the client's reconnect) pass freely again, unless the test ``block``s
+the path: then they are closed as soon as they ask, until it is ``unblock``ed (a network that
+stays down). HTTP connections are never held or cut.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class SeverableProxy:
         self.links: list[_Link] = []
         self.lock = threading.Lock()
         self.closed = False
+        self.blocked: set[str] = set()  # websocket paths refused for now
         threading.Thread(target=self._accept, daemon=True).start()
 
     @property
@@ -81,6 +84,15 @@ class SeverableProxy:
         for link in links:
             link.close()
         return len(links)
+
+    def block(self, path: str = "/ws/games/") -> int:
+        """Sever the websockets to ``path`` and refuse new ones until ``unblock``; how many
+        were severed."""
+        self.blocked.add(path)
+        return self.sever(path)
+
+    def unblock(self, path: str = "/ws/games/") -> None:
+        self.blocked.discard(path)
 
     def close(self) -> None:
         self.closed = True
@@ -131,6 +143,8 @@ class SeverableProxy:
                         link.websocket = b"\r\nupgrade: websocket" in head.lower()
                         link.path = head.split(b" ", 2)[1].decode("latin-1")
                         head = None
+                        if link.websocket and any(map(link.path.startswith, self.blocked)):
+                            break  # the network is down for it
                 link.server.sendall(data)
         except OSError:
             pass
