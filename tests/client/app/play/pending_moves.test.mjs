@@ -41,7 +41,7 @@ describe('move ids', () => {
 describe('pending moves', () => {
   test('a new move waits, unsent, with the version and ply it was made for', () => {
     const { pending, entry } = oneMove();
-    assert.deepEqual(entry, { id: 'm-1', move: 'g3g4', version: 4, ply: 3, color: 0, sent: false, applied: false });
+    assert.deepEqual(entry, { id: 'm-1', move: 'g3g4', version: 4, ply: 3, color: 0, sent: false, applied: false, acked: false });
     assert.equal(pending.awaited(), entry);
     assert.deepEqual(pending.unsent(), [entry]);
     pending.markSent(entry);
@@ -55,10 +55,30 @@ describe('pending moves', () => {
     assert.equal(pending.answer({ type: 'ack', id: 'chat-1' }), null);
     assert.equal(pending.answer({ type: 'ack' }), null);
     assert.equal(pending.size, 1);
+    pending.noteEvent({ type: 'move_made', move: 'g3g4', color: 0, ply: 3, move_id: 'm-1' });
     assert.deepEqual(pending.answer({ type: 'ack', id: 'm-1', duplicate: true }), { outcome: 'played', entry, code: null });
     assert.equal(pending.size, 0);
     assert.equal(pending.awaited(), null);
     assert.equal(pending.answer({ type: 'ack', id: 'm-1' }), null, 'a second answer finds nothing');
+  });
+
+  test('an ack before its event: the move stays drawn as made, is not sent again, and ends with its event', () => {
+    const { pending, entry } = oneMove();
+    pending.markSent(entry);
+    assert.equal(pending.answer({ type: 'ack', id: 'm-1' }).outcome, 'played');
+    assert.equal(pending.shownOn(2), entry, 'not yet in the position: still drawn on top of it');
+    pending.sendAgain();
+    assert.deepEqual(pending.unsent(), [], 'answered: never sent again');
+    pending.noteEvent({ type: 'move_made', move: 'g3g4', color: 0, ply: 3, move_id: 'm-1' });
+    assert.equal(pending.size, 0);
+  });
+
+  test('a fresh state after the ack has the move, whatever its list says', () => {
+    const { pending } = oneMove();
+    pending.answer({ type: 'ack', id: 'm-1' });
+    const waiting = pending.add({ move: 'a7a6', version: 6, ply: 4, color: 1 });
+    pending.noteState([]);
+    assert.deepEqual(pending.entries, [waiting], 'an unanswered move stays');
   });
 
   test('a refusal ends it too, with its code', () => {

@@ -166,7 +166,7 @@ export class GameView {
         this.rulesNote.show(this.game.rules).catch(() => {}); // only words: the game goes on without them
         this.clocksAt = performance.now();
         await this.loadMoves();
-        this.own.noteMoves(this.moves);
+        this.own.noteState(this.moves);
         if (this.wantJoin && this.game.status_id < 20 && !this.seats.length && this.game.players.includes(null)) {
           this.wantJoin = false;
           this.send('join');

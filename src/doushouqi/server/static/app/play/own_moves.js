@@ -114,8 +114,8 @@ export class OwnMoves {
   }
 
   /** A fresh state's move list: our moves in it are played. */
-  noteMoves(moves) {
-    this.pending.noteMoves(moves);
+  noteState(moves) {
+    this.pending.noteState(moves);
   }
 
   /** The server could not take the move now (saving failed, the game is moving between

@@ -3,10 +3,12 @@
 // board at once, and sent again, with the same id and version, after every reconnect until the
 // server's `ack` or `rejected` for that id arrives: the server applies an id at most once and
 // answers a resend with the first answer. A `move_made` naming the id (or a state's move list)
-// shows the move applied, often before its ack: the board then shows it as played, and the
+// shows the move applied, usually before its ack: the board then shows it as played, and the
 // player may move on. The id itself is closed only by the server's answer to it: when the
 // answer was lost with a socket, the move is sent again after the reconnect and answered
-// `duplicate` (one message, and no move is ever left without its answer). Pure bookkeeping, no
+// `duplicate` (one message, and no move is ever left without its answer). An ack may also come
+// first (from a game another server node runs): the move then stays drawn as made until its
+// event brings it into the position, so that it never seems to go back. Pure bookkeeping, no
 // DOM and no socket: own_moves.js sends and draws.
 
 /** A fresh move id, `m-` and 16 random hex digits (the protocol allows 64 characters). */
@@ -42,7 +44,7 @@ export function placementAfter(position, move, { parse, write }) {
  * A move waiting for the server's answer:
  *   id, move ('g3g4'), version (the game version it was made against), ply (the ply it becomes:
  *   the server's `ply` after it), color (the seat it was made for), sent (on the current socket),
- *   applied (a move_made or a move list showed it played).
+ *   applied (a move_made or a move list showed it played), acked (the server's ack came).
  */
 export class PendingMoves {
   constructor(makeId = newMoveId) {
@@ -52,7 +54,9 @@ export class PendingMoves {
 
   /** A new move of the player's; returns its entry. */
   add({ move, version, ply, color }) {
-    const entry = { id: this.makeId(), move, version, ply, color, sent: false, applied: false };
+    const entry = {
+      id: this.makeId(), move, version, ply, color, sent: false, applied: false, acked: false,
+    };
     this.entries.push(entry);
     return entry;
   }
@@ -70,9 +74,9 @@ export class PendingMoves {
     return this.entries.find((e) => !e.applied) ?? null;
   }
 
-  /** The moves to send now: those not sent on the current socket, oldest first. */
+  /** The moves to send now: those not sent on the current socket (nor answered), oldest first. */
   unsent() {
-    return this.entries.filter((e) => !e.sent);
+    return this.entries.filter((e) => !e.sent && !e.acked);
   }
 
   markSent(entry) {
@@ -94,6 +98,7 @@ export class PendingMoves {
    * What a server message says about our moves: null when nothing (not an answer to one of
    * our ids), else {outcome, entry, code}:
    *   'played'   an `ack` (a `duplicate` one too): the move is played and recorded; removed
+   *              (kept, marked acked, until its event shows it in the position)
    *   'refused'  `rejected`, or an `error` that sending again would not mend; removed
    *   'retry'    `error` `unavailable` (the move was not applied: send it again shortly), or
    *              a fault of the server's own (`internal`) up to `maxFaults` times; it stays
@@ -105,7 +110,9 @@ export class PendingMoves {
     const code = msg.code ?? null;
     switch (msg.type) {
       case 'ack':
-        return { outcome: 'played', entry: this.remove(entry.id), code };
+        entry.acked = true;
+        if (entry.applied) this.remove(entry.id);
+        return { outcome: 'played', entry, code };
       case 'rejected':
         return { outcome: 'refused', entry: this.remove(entry.id), code };
       case 'error':
@@ -131,14 +138,23 @@ export class PendingMoves {
     const entry = this.entries.find((e) => !e.applied && (named
       ? e.id === event.move_id
       : e.move === event.move && e.color === event.color && e.ply === event.ply));
-    if (entry) entry.applied = true;
-    return entry ?? null;
+    if (!entry) return null;
+    entry.applied = true;
+    if (entry.acked) this.remove(entry.id);
+    return entry;
   }
 
   /** A whole move list (a fresh state's: [{ply, color, move, moveId}]): the waiting entries
    * in it are applied. */
   noteMoves(moves) {
     for (const m of moves) this.noteEvent({ type: 'move_made', ply: m.ply, color: m.color, move: m.move, move_id: m.moveId });
+  }
+
+  /** A fresh state came, with its move list: what it shows played is, and an acked move is
+   * in it whatever the list says (the state was taken after the ack). */
+  noteState(moves) {
+    this.noteMoves(moves);
+    this.entries = this.entries.filter((e) => !e.acked);
   }
 
   /**
