@@ -156,6 +156,7 @@ class Page {
       window.events = [];
       board.set({ position: '${START}', lastMove: null, threats: [], orientation: 'red', selected: null,
         turnColor: 'red', movableColor: 'red', dests: ${JSON.stringify(START_DESTS)}, lang: 'en',
+        premoveColor: null, premoveDests: {}, premove: null, pendingMove: null,
         events: { move: (f, t) => events.push('move ' + f + t), select: (s) => events.push('select ' + s) } ${extra} });
       return true; })()`);
   }
@@ -276,6 +277,33 @@ describe('board component in Chromium', { skip: CHROMIUM ? false : 'Chromium is 
     await page.drag('c3', 'd3', { touch: true });
     assert.deepEqual(await page.eval('events'), ['select c3', 'move c3d3']);
     assert.ok(await page.pieceOn('d3'));
+  });
+
+  test('premoves: a drag by touch sets one, the piece goes back; a tap elsewhere cancels it', async () => {
+    await page.reset();
+    await page.eval(`(board.set({ turnColor: 'blue', movableColor: null, dests: {}, premoveColor: 'red',
+      premoveDests: { g3: ['g4', 'f3', 'g2'] },
+      events: { move: (f, t) => events.push('move ' + f + t), premove: (f, t) => events.push('premove ' + f + t) } }), true)`);
+    assert.ok(await page.eval('document.querySelector(".dsq-board").classList.contains("dsq-interactive")'));
+    await page.drag('g3', 'g4', { touch: true });
+    assert.deepEqual(await page.eval('events'), ['premove g3g4']);
+    assert.deepEqual(await page.eval('board.getState().premove'), ['g3', 'g4']);
+    assert.equal(await page.eval('board.getState().position'), START, 'a premove moves nothing');
+    await sleep(400);
+    assert.ok(await page.pieceOn('g3'));
+    assert.equal(await page.eval('document.querySelectorAll(".sq.premove-from, .sq.premove-to").length'), 2);
+    await page.click('d5');
+    assert.deepEqual(await page.eval('events'), ['premove g3g4', 'premove nullnull']);
+    assert.equal(await page.eval('document.querySelectorAll(".sq.premove-from, .sq.premove-to").length'), 0);
+  });
+
+  test('a pending move: its squares and its piece are marked', async () => {
+    await page.reset();
+    await page.eval("(board.set({ position: 'l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L', lastMove: ['g3', 'g4'], pendingMove: ['g3', 'g4'] }), true)");
+    assert.equal(await page.eval('document.querySelectorAll(".sq.pending").length'), 2);
+    assert.equal(await page.eval('document.querySelector(".dsq-piece.pending").dataset.square'), 'g4');
+    await page.eval('(board.set({ pendingMove: null }), true)');
+    assert.equal(await page.eval('document.querySelectorAll(".sq.pending, .dsq-piece.pending").length'), 0);
   });
 
   test('the server moves a piece: move() animates it and captures', async () => {

@@ -183,8 +183,11 @@ export class OwnMoves {
       const move = [shown.move.slice(0, 2), shown.move.slice(2, 4)];
       Object.assign(config, { position: after, lastMove: move, pendingMove: move, turnColor: COLORS[1 - g.turn] });
     }
+    // Premoves while the player may not move (a game whose client module names no premove
+    // squares has none). One left when the turn came was played or dropped already (turnCame,
+    // before any drawing); one left when the game ended goes here.
     const mine = view.myColor();
-    const premoving = !canMove && mine !== null && this.premovesOn();
+    const premoving = !canMove && mine !== null && this.premovesOn() && typeof client.premoveDests === 'function';
     if (!premoving) this.premove = null;
     config.premoveColor = premoving ? COLORS[mine] : null;
     config.premoveDests = premoving ? client.premoveDests(config.position, COLORS[mine]) : {};
