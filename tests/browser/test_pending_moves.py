@@ -1,6 +1,7 @@
 """The player's own moves when the connection fails them: a move made while the server is down is
 shown pending and played once it is back; a move whose answer is lost on the way is sent again
-and played once; premoves in a timed game are played when the turn comes, or dropped with a
+and played once; a move the game no longer wants when it gets through is taken back and the
+player told why; premoves in a timed game are played when the turn comes, or dropped with a
 note when they are no longer legal.
 
 The server is really stopped (a process killed, ``tests/support/server_process.py``) and the
@@ -108,21 +109,24 @@ def square(page: Page, name: str) -> Any:
     return page.locator(f'.dsq-squares [data-square="{name}"]')
 
 
+PENDING = re.compile(r"\bpending\b")
+SENDING = re.compile(r"\bsending\b")
+
+
 def expect_pending(page: Page, move: str, status: str) -> None:
-    expect(square(page, move[:2])).to_have_class(re.compile(r"\bpending\b"))
-    expect(square(page, move[2:])).to_have_class(re.compile(r"\bpending\b"))
+    """The move drawn as made, its squares and piece marked pending, the status saying so."""
+    expect(square(page, move[:2])).to_have_class(PENDING)
+    expect(square(page, move[2:])).to_have_class(PENDING)
     expect(page.locator(f'.dsq-piece.pending[data-square="{move[2:]}"]')).to_have_count(1)
     expect(page.locator("#status")).to_have_text(status)
-    expect(page.locator("#status")).to_have_class(re.compile(r"\bsending\b"))
+    expect(page.locator("#status")).to_have_class(SENDING)
 
 
 def expect_settled(page: Page) -> None:
+    """Nothing pending any more."""
     expect(page.locator(".dsq-squares .pending")).to_have_count(0)
     expect(page.locator(".dsq-piece.pending")).to_have_count(0)
-    expect(page.locator("#status")).not_to_have_class(re.compile(r"\bsending\b"))
-
-
-PENDING = re.compile(r"\bpending\b")
+    expect(page.locator("#status")).not_to_have_class(SENDING)
 
 
 def test_a_move_made_while_the_server_is_down_is_played_once_it_is_back(
@@ -272,7 +276,7 @@ def test_a_move_the_game_no_longer_wants_is_taken_back_and_the_player_told_why(
     """The case that matters in a timed game: the player moves while the connection is down,
     and their time for the move runs out before it gets through."""
     opponent = server.player().guest()
-    game = opponent.create(mode="online", color="blue", time_control="5+0/4s")
+    game = opponent.create(mode="online", color="blue", time_control="5+0/6s")
     with SeverableProxy(server.port) as proxy, opponent.socket(game["id"]) as blue:
         blue.wait_for("state")
         player = opened(proxy.url)
