@@ -105,6 +105,14 @@ def _optional_int(value: Any) -> int | None:
     return value
 
 
+def _optional_float(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"expected a time or null, got {value!r}")
+    return float(value)
+
+
 def _optional_text(value: Any) -> str | None:
     if value is not None and not isinstance(value, str):
         raise ValueError(f"expected text or null, got {value!r}")
@@ -172,6 +180,8 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         data["game_key"] = game.game_key
     if game.state_version is not None:  # only after presence events: most games store none
         data["state_version"] = game.state_version
+    if game.resumed_at is not None:  # only games that went through an outage
+        data["resumed_at"] = game.resumed_at
     return data
 
 
@@ -231,6 +241,7 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             version=int(data["version"]),
             # Games stored before presence kept commands fresh have none: exact versions.
             state_version=_optional_int(data.get("state_version")),
+            resumed_at=_optional_float(data.get("resumed_at")),
             created_at=float(data["created_at"]),
             started_at=data["started_at"],
             finished_at=data["finished_at"],
