@@ -242,8 +242,9 @@ class Cluster:
         self.ai_games_elsewhere = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_seen = time.monotonic()  # when the event loop last ran the presence loop
-        #: Whether this node reaches Redis: every loop here notes its calls' failures and
-        #: answers, so that the time it could not is nobody's (``live/downtime.py``).
+        #: Whether this node reaches Redis: every loop here notes its calls' failures, the
+        #: lease keeper its answers, so that the time it could not is nobody's
+        #: (``live/downtime.py``).
         self.outages = RedisOutages()
         self._stopping = threading.Event()
         self._keeper = threading.Thread(
@@ -340,7 +341,6 @@ class Cluster:
             try:
                 await self._refresh_presence()
                 await self._share_ai_games()
-                self.outages.answered()
             except RedisError:
                 self.outages.failed()
                 log.warning("redis unavailable: cannot refresh presence")
@@ -377,6 +377,8 @@ class Cluster:
                     continue
                 try:
                     self._renew_with(client, renew)
+                    # After the leases lost meanwhile are handed back: the games still ours
+                    # then are the ones that get the outage (``live/downtime.py``).
                     self.outages.answered()
                 except RedisError:
                     self.outages.failed()
