@@ -140,3 +140,13 @@ def test_an_outage_still_going_on_is_given_up_to_now() -> None:
     assert [e.downtime for e in events] == [30.0]  # type: ignore[attr-defined]
     # Red used 100 s before the outage and 10 s after it.
     assert again.clock is not None and again.clock.remaining(0, T0 + 200) == 190.0
+
+
+def test_a_command_sent_before_an_outage_was_given_back_still_applies() -> None:
+    game = online_game(time_control="5+0")
+    game, _ = ok(game, Move(actor=RED_ID, move="a3a4"), T0 + 10)
+    seen = game.version
+    resumed, _ = resume_after_outages(game, [Outage(T0 + 20, T0 + 50)], T0 + 50)
+    assert resumed.version == seen + 1
+    moved, events = ok(resumed, Move(actor=BLUE_ID, move="a7a6", expected_version=seen), T0 + 55)
+    assert events[0].type == "move_made" and moved.fresh_since == moved.version

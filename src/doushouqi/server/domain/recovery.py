@@ -85,7 +85,15 @@ def resume_after_downtime(game: Game, down_at: float, now: float) -> tuple[Game,
     if clock == settled.clock and away == settled.disconnected_since:
         return settled, events
     version = settled.version + 1
-    resumed = settled.evolve(clock=clock, disconnected_since=away, version=version, resumed_at=now)
+    # Shifted clocks change nothing a command acts on: one sent for the version before still
+    # applies (as after a presence event), so a move crossing this in flight is not stale.
+    resumed = settled.evolve(
+        clock=clock,
+        disconnected_since=away,
+        version=version,
+        state_version=settled.fresh_since,
+        resumed_at=now,
+    )
     event = GameResumed(
         at=now, downtime=downtime, clocks=clock_view(clock, now), game_id=game.id, version=version
     )
