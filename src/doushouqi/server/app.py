@@ -221,8 +221,8 @@ def create_app(
             # whenever their owner dies), not all loaded here.
             cluster.on_command = functools.partial(ws.serve_forwarded, ctx)
             cluster.live_game_ids = functools.partial(db.read, repo.live_game_ids)
+            downtime.watch_redis(registry.outage_over)  # before the loops that report it
             await cluster.start(registry)
-            downtime.watch_redis(registry.outage_over)
             log.info("node %s joined the cluster", cluster.node)
         heartbeat = asyncio.create_task(_heartbeat(ctx))
         clean_up = asyncio.create_task(_clean_up(ctx))
