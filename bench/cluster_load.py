@@ -52,7 +52,6 @@ import random
 import shlex
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -61,11 +60,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-import redis
 import redis.asyncio as aioredis
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
@@ -73,22 +71,28 @@ from prometheus_client.parser import text_string_to_metric_families
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from tests.support.nginx import nginx_path, write_config  # noqa: E402
-from tests.support.postgres import create_database, find_bindir, postgres_server  # noqa: E402
-from tests.support.redis_server import redis_server, redis_server_path  # noqa: E402
+from tests.support.nginx import nginx_path  # noqa: E402
+from tests.support.postgres import find_bindir  # noqa: E402
+from tests.support.redis_server import redis_server_path  # noqa: E402
 
-from server_load import MAX_GAMES, Bench, Seat, Stats, _free_port  # noqa: E402
+from cluster_harness import (  # noqa: E402
+    ENGINES,
+    NODES,
+    STARTED,
+    Processes,
+    alive,
+    bench_env,
+    post,
+    running_cluster,
+    start_node,
+    tree_cpu,
+    wait_ready,
+)
+from server_load import MAX_GAMES, Bench, Seat, Stats  # noqa: E402
 
 MAX_AI_GAMES = 500
 MAX_DURATION = 300.0
-NODES = 3
 AI_LEVEL = 10
-#: Engine processes: two ``doushouqi worker --processes 1`` in the cluster, an AI pool of two
-#: in the single node.
-ENGINES = 2
-HOST = "127.0.0.1"
-#: Every process this run started (PostgreSQL's and Redis's too), checked gone at the end.
-STARTED: dict[int, str] = {}
 
 #: Part 1's kinds of game, in the order printed.
 DIRECT_OWNER = "cross-node, direct ports: Red's moves (on the owner)"
@@ -103,180 +107,6 @@ TOTALS = {
     "cross-node games": (DIRECT_OWNER, DIRECT_FORWARDED, NGINX_CROSS),
     "all games": GROUPS,
 }
-
-
-# ------------------------------------------------------------------------------ processes
-
-
-class Processes:
-    """The processes started here, stopped in reverse order (nodes before what they use)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.started: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = []
-
-    def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-        log = (self.root / f"{name}.log").open("wb")
-        # A session of its own: a Ctrl-C reaches this script, which then stops them in order.
-        process = subprocess.Popen(
-            command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        self.started.append((name, process, log))
-        STARTED[process.pid] = name
-        return process
-
-    def log_tail(self, name: str, lines: int = 20) -> str:
-        path = self.root / f"{name}.log"
-        text = path.read_text(errors="replace") if path.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
-
-    def check_alive(self) -> None:
-        for name, process, _ in self.started:
-            if process.poll() is not None:
-                raise RuntimeError(f"{name} exited ({process.returncode}):\n{self.log_tail(name)}")
-
-    def stop_all(self) -> None:
-        for _, process, _ in reversed(self.started):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 30
-        for _, process, log in reversed(self.started):
-            try:
-                process.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
-            log.close()
-        self.started.clear()
-
-
-def python_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "doushouqi", *args]
-
-
-def bench_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DOUSHOUQI_")}
-    env.update(
-        DOUSHOUQI_CREATE_RATE="1000000/60",
-        DOUSHOUQI_LOGIN_RATE="1000000/60",
-        # Part 1's players leave when it ends: their games must not end during Part 2.
-        DOUSHOUQI_GRACE_PERIOD="3600",
-    )
-    env.update(extra)
-    return env
-
-
-def start_node(procs: Processes, name: str, env: dict[str, str]) -> str:
-    port = _free_port()
-    data = procs.root / name
-    data.mkdir()
-    command = python_command("serve", "--host", HOST, "--port", str(port), "--log-level", "warning")
-    procs.start(name, command, {**env, "DOUSHOUQI_DATA_DIR": str(data)})
-    return f"http://{HOST}:{port}"
-
-
-def wait_ready(procs: Processes, urls: list[str], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    waiting = list(urls)
-    while waiting:
-        procs.check_alive()
-        for url in list(waiting):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                    waiting.remove(url)
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"not ready after {timeout:.0f} s: {waiting}")
-        time.sleep(0.2)
-
-
-def start_nginx(procs: Processes, node_urls: list[str]) -> str:
-    """deploy/nginx.conf in front of the nodes, as ``tests/support/nginx.py`` renders it, with
-    room for this bench's thousands of sockets."""
-    executable = nginx_path()
-    if executable is None:
-        raise RuntimeError("nginx is not installed")
-    root = procs.root / "nginx"
-    root.mkdir()
-    port = _free_port()
-    node_ports = [urlsplit(u).port or 0 for u in node_urls]
-    procs.start("nginx", [executable, *write_config(root, node_ports, port, 16384)], {})
-    url = f"http://{HOST}:{port}"
-    deadline = time.monotonic() + 10
-    while True:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return url
-        procs.check_alive()
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"nginx did not start: {(root / 'error.log').read_text()}")
-        time.sleep(0.05)
-
-
-def wait_workers(procs: Processes, redis_url: str, count: int, timeout: float) -> None:
-    """Until ``count`` workers have loaded the engine and say they live (their heartbeat
-    keys, see ``doushouqi.server.ai.jobs``)."""
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            procs.check_alive()
-            names = client.smembers("dsq:ai:workers")
-            live = sum(bool(client.exists(f"dsq:ai:worker:{name}")) for name in names)
-            if live >= count:
-                return
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{live} of {count} AI workers came up in {timeout:.0f} s")
-            time.sleep(0.2)
-    finally:
-        client.close()
-
-
-def postmaster_pid(database_url: str) -> int | None:
-    port = urlsplit(database_url.replace("postgresql+psycopg", "postgresql")).port
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = Path(entry.path, "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if argv and argv[0].endswith(b"postgres") and f"{port}".encode() in argv:
-            return int(entry.name)
-    return None
-
-
-def alive(pid: int) -> bool:
-    """Whether a process is still running (not gone, nor a zombie waiting to be reaped)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
-def tree_cpu(roots: list[int]) -> float:
-    """User + system CPU seconds of these processes and all their descendants (Linux)."""
-    children: dict[int, list[int]] = defaultdict(list)
-    spent: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        pid = int(entry.name)
-        children[int(fields[1])].append(pid)
-        spent[pid] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo, seen = 0.0, list(roots), set()
-    while todo:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        total += spent.get(pid, 0.0)
-        todo.extend(children.get(pid, ()))
-    return total
 
 
 @dataclass
@@ -303,19 +133,6 @@ def leases_lost(target: Target) -> int:
         for path in target.logs
         if path.exists()
     )
-
-
-async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
-    """A set-up request, tried again when its connection broke (a node closes idle
-    keep-alive connections after 5 s, and a request may race the close)."""
-    for attempt in range(4):
-        try:
-            return await http.post(path, **kwargs)
-        except httpx.TransportError:
-            if attempt == 3:
-                raise
-            await asyncio.sleep(0.5 * (attempt + 1))
-    raise AssertionError("unreachable")
 
 
 # ------------------------------------------------------------------------------ measuring
@@ -932,59 +749,22 @@ def games_per_worker(args: argparse.Namespace) -> str:
 
 
 def run_cluster(args: argparse.Namespace, root: Path) -> dict[str, Any]:
-    with contextlib.ExitStack() as stack:
-        began = time.perf_counter()
-        database = create_database(stack.enter_context(postgres_server()), "jungle")
-        redis_srv = stack.enter_context(redis_server())
-        procs = Processes(root)
-        stack.callback(procs.stop_all)
-        env = bench_env(
-            DOUSHOUQI_DATABASE_URL=database,
-            DOUSHOUQI_REDIS_URL=redis_srv.url,
-            DOUSHOUQI_TRUSTED_PROXIES=HOST,
-            DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args),
-        )
-        names = [f"node{i + 1}" for i in range(NODES)]
-        # The first node migrates the new database alone: nodes migrating an empty database
-        # at once collide (each tries to create alembic_version).
-        nodes = [start_node(procs, names[0], {**env, "DOUSHOUQI_NODE_NAME": names[0]})]
-        wait_ready(procs, nodes, args.setup_timeout)
-        nodes += [start_node(procs, n, {**env, "DOUSHOUQI_NODE_NAME": n}) for n in names[1:]]
-        workers = [
-            procs.start(
-                f"worker{i + 1}",
-                python_command(
-                    "worker", "--redis", redis_srv.url, "--processes", "1", "--log-level", "warning"
-                ),
-                bench_env(),
-            )
-            for i in range(ENGINES)
-        ]
-        wait_ready(procs, nodes, args.setup_timeout)
-        front = start_nginx(procs, nodes)
-        wait_workers(procs, redis_srv.url, ENGINES, args.setup_timeout)
-        by_name = {name: process.pid for name, process, _ in procs.started}
-        assert redis_srv.process is not None
-        STARTED[redis_srv.process.pid] = "redis-server"
-        if (postmaster := postmaster_pid(database)) is not None:
-            STARTED[postmaster] = "postgres"
-        pids = {
-            "nodes": [by_name[f"node{i + 1}"] for i in range(NODES)],
-            "workers": [w.pid for w in workers],
-            "postgres": [postmaster] if postmaster else [],
-            "redis": [redis_srv.process.pid],
-            "nginx": [by_name["nginx"]],
-        }
+    began = time.perf_counter()
+    with running_cluster(
+        root, args.setup_timeout, DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args)
+    ) as cluster:
         print(
             f"\ncluster up in {time.perf_counter() - began:.1f} s: nodes "
-            + " ".join(nodes)
-            + f", nginx {front}, Redis {redis_srv.url}, PostgreSQL, {ENGINES} workers",
+            + " ".join(cluster.nodes)
+            + f", nginx {cluster.front}, Redis {cluster.redis.url}, PostgreSQL, {ENGINES} workers",
             flush=True,
         )
-        logs = [procs.root / f"{name}.log" for name in names]
-        target = Target("cluster", front, nodes, redis_srv.url, pids, logs)
+        logs = [root / f"{name}.log" for name in cluster.names]
+        target = Target(
+            "cluster", cluster.front, cluster.nodes, cluster.redis.url, cluster.pids(), logs
+        )
         results = asyncio.run(run_parts(args, target, 1.0))
-        procs.check_alive()
+        cluster.procs.check_alive()
     return results
 
 
