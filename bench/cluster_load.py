@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/cluster_load.py                      # 1000 games, 100 vs AI, 30 s
     .venv/bin/python bench/cluster_load.py --games 50 --ai-games 10 --duration 10
+    .venv/bin/python bench/cluster_load.py --chaos --games 20 --duration 40  # see below
 
 Everything runs on this machine, on loopback, and stops by itself. It starts
 
@@ -38,6 +39,13 @@ scales the single node's loads down, which the table then says). The processes' 
 with its children) is measured over the same windows; the client's event-loop lag says
 whether the one client process kept up. Every process started here is stopped at the end,
 on errors and Ctrl-C too.
+
+``--chaos`` runs the chaos mode instead (``bench/cluster_chaos.py``, with options of its own):
+online games on the same cluster while nodes are killed with -9, Redis restarts empty and
+players' sockets are cut, on a schedule drawn from ``--seed``; it counts the acknowledged
+moves the database lost, the moves refused as stale, the games stuck and the clock time
+charged beyond the players' thinking. The processes are started by
+``bench/cluster_harness.py`` for both modes.
 """
 
 from __future__ import annotations
@@ -877,7 +885,18 @@ def _uvloop() -> Iterator[None]:
 
 
 def main() -> int:
+    if "--chaos" in sys.argv[1:]:
+        # The chaos mode has options of its own (bench/cluster_chaos.py --help lists them).
+        import cluster_chaos
+
+        return cluster_chaos.main([a for a in sys.argv[1:] if a != "--chaos"])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--chaos",
+        action="store_true",
+        help="games played while nodes are killed and Redis restarts, moves lost and games "
+        "stuck counted (bench/cluster_chaos.py; --chaos --help for its options)",
+    )
     parser.add_argument("--games", type=int, default=1000, help="Part 1: online games (1000)")
     parser.add_argument("--ai-games", type=int, default=100, help="Part 2: games vs level 10")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured a part")
