@@ -495,7 +495,8 @@ def report(figures: dict[str, Any], say: Say) -> None:
     other = ", ".join(f"{k} {v}" for k, v in figures["other"].items())
     say(f"other            {other or 'none'}")
     for refusal in figures["refusal_traces"]:
-        say(f"\nthe refused player's last messages before a {refusal['code']} in {refusal['game']}:")
+        code, game = refusal["code"], refusal["game"]
+        say(f"\nthe refused player's last messages before a {code} in game {game}:")
         for line in refusal["trace"]:
             say(f"  {line}")
     for game, lines in figures["stuck_traces"].items():
