@@ -7,8 +7,8 @@ an answer is sent again, with the same id and version, once the player is connec
 (``?since=VERSION``) and the server's catch-up (ended by the ``pong`` to a ``ping`` sent after
 connecting: it comes after everything the server sends a new socket first) has not shown it
 played. ``unavailable`` (or any error naming the move) means send it again a little later; a
-``rejected`` is counted by its code, and the player asks for a fresh ``state`` and moves again
-at once. A version it has not seen (an event past the next one, a notice ahead of it) makes
+``rejected`` is counted by its code, and the player asks for a fresh ``state`` and thinks
+again. A version it has not seen (an event past the next one, a notice ahead of it) makes
 it ``sync`` from the last version it has. A socket that leaves a move
 unanswered for ``answer_timeout`` seconds is dropped and connected again.
 """
@@ -69,7 +69,8 @@ class PlayLog:
     #: Sockets closed under the players, by close code.
     closes: Counter[str] = field(default_factory=Counter)
     started_games: set[str] = field(default_factory=set)
-    #: The first few refused moves: (code, game, the refused player's trace then).
+    #: The first few refused moves and odd errors (not ``unavailable``): (code, game, the
+    #: player's trace then).
     refusals: list[tuple[str, str, list[tuple[float, str, str]]]] = field(default_factory=list)
     #: (game, record index) already seen accepted: each move opens one new wait.
     accepted: set[tuple[str, int]] = field(default_factory=set)
@@ -111,12 +112,16 @@ def _short(exc: BaseException) -> str:
 class Player:
     """A scripted guest at one colour of its pair's current game (see the module's text)."""
 
-    def __init__(self, log: PlayLog, index: int, color: int, cookie: str, ws_base: str) -> None:
+    def __init__(
+        self, log: PlayLog, index: int, color: int, cookie: str, ws_bases: list[str]
+    ) -> None:
         self.log = log
         self.index = index
         self.color = color
         self.cookie = cookie
-        self.ws_base = ws_base
+        #: Where its sockets go (``ws://host:port``): the first, and the next ones in turn
+        #: while it refuses connections (a node down), as a client with several addresses.
+        self.ws_bases = ws_bases
         self.rng = random.Random(f"{log.seed}:{index}")
         self.ws: Any = None
         self.cut_until = 0.0
@@ -135,7 +140,9 @@ class Player:
         self.pending: SentMove | None = None
         self.in_flight = False
         self.resend_at = 0.0
-        self.resyncing = False
+        #: A fresh ``state`` was asked for (after a refusal), and when: nothing is decided
+        #: before it comes, and it is asked for again if it does not.
+        self.resyncing: float | None = None
         self.over = False
         self.sent: dict[str, SentMove] = {}
         self.by_slot: dict[tuple[int, str], SentMove] = {}
@@ -169,12 +176,14 @@ class Player:
         await self.close()
 
     async def connect(self) -> None:
-        delay = 0.2
+        delay, attempt = 0.2, 0
         while not self.log.stopped and not self.over:
             if (wait := self.cut_until - time.perf_counter()) > 0:
                 await asyncio.sleep(wait)
             since = f"?since={self.version}" if self.version else ""
-            url = f"{self.ws_base}/ws/games/{self.game_id}{since}"
+            base = self.ws_bases[attempt % len(self.ws_bases)]
+            attempt += 1
+            url = f"{base}/ws/games/{self.game_id}{since}"
             try:
                 self.ws = await websockets.connect(
                     url, additional_headers={"Cookie": self.cookie}, open_timeout=10
@@ -213,6 +222,11 @@ class Player:
             return False  # the receiving side sees the close and reconnects
         return True
 
+    async def resync(self) -> None:
+        """Ask for a fresh ``state`` (asked again on a later tick if none comes)."""
+        self.resyncing = time.perf_counter()
+        await self.send({"type": "sync"})
+
     def cut(self, seconds: float) -> None:
         """A network drop: the socket aborted (no close frame), no connection for a while."""
         self.cut_until = time.perf_counter() + seconds
@@ -236,6 +250,9 @@ class Player:
             self.log.counts["sockets dropped: a move unanswered too long"] += 1
             self.note("socket dropped: the move is unanswered too long")
             self.ws.transport.abort()
+        if self.resyncing is not None and now - self.resyncing > 2.0 and not self.catching_up:
+            self.log.counts["syncs asked again (no state came)"] += 1
+            await self.resync()
         if self.join_id and self.join_sent_at is None and self.ws and not self.catching_up:
             self.join_sent_at = now
             await self.send({"type": "join", "id": self.join_id})
@@ -250,15 +267,18 @@ class Player:
             before = clocks["remaining"][self.color] if clocks else None
             self.turn = Turn(self.ply, time.perf_counter(), before)
         busy = self.thinking is not None and not self.thinking.done()
-        if self.pending is None and not self.resyncing and not busy and not self.log.draining:
+        if self.pending is None and self.resyncing is None and not busy and not self.log.draining:
             self.thinking = asyncio.create_task(self.think(self.turn))
 
     async def think(self, turn: Turn) -> None:
-        if turn.decided_at is None:
-            think = self.log.think
-            await asyncio.sleep(self.rng.uniform(0.5 * think, 1.5 * think))
+        # After a refusal too: the player sees the fresh board and moves again (the time it
+        # thought is still counted to its first decision of the turn).
+        think = self.log.think
+        await asyncio.sleep(self.rng.uniform(0.5 * think, 1.5 * think))
         mine = self.status == STARTED_STATUS and self.to_move == self.color
-        if self.turn is not turn or not mine or self.pending or self.resyncing or not self.dests:
+        if self.turn is not turn or not mine or self.pending or not self.dests:
+            return
+        if self.resyncing is not None:
             return
         if self.log.draining:
             return
@@ -348,8 +368,8 @@ class Player:
             self.finish()
         elif kind == "pong" and message.get("id") == self.catching_up:
             self.catching_up = None
-            if self.resyncing:  # the sync asked for before the socket broke was lost with it
-                await self.send({"type": "sync"})
+            if self.resyncing is not None:  # the sync asked for was lost with the socket
+                await self.resync()
             await self.flush()
 
     async def on_state(self, message: dict[str, Any]) -> None:
@@ -359,7 +379,7 @@ class Player:
         self.version = message["version"]
         self.status, self.ply = game["status_id"], game["ply"]
         self.to_move, self.dests = game["turn"], game["dests"]
-        self.resyncing = False
+        self.resyncing = None
         pending = self.pending
         played = [move for move, _ in game["moves"]]
         if pending is not None and len(played) > pending.ply:
@@ -440,12 +460,14 @@ class Player:
         if sent is self.pending:
             self.settle(sent, "rejected")
             # What it saw is out of date: a fresh snapshot, then a move at once.
-            self.resyncing = True
-            await self.send({"type": "sync"})
+            await self.resync()
 
     def on_error(self, message: dict[str, Any]) -> None:
         code = str(message.get("code"))
         self.log.errors[code] += 1
+        odd = code not in ("unavailable", "rate_limited")
+        if odd and sum(c == f"error {code}" for c, _, _ in self.log.refusals) < 2:
+            self.log.refusals.append((f"error {code}", self.game_id, list(self.trace)[-25:]))
         ident = message.get("id")
         if ident is not None and ident == self.join_id:
             self.join_sent_at = None  # sent again on a later tick

@@ -6,9 +6,10 @@
 
 Starts the cluster of ``bench/cluster_harness.py`` (PostgreSQL, Redis, three nodes, nginx; no
 AI workers: nobody plays the computer here) and seats ``--games`` online games between
-scripted guests: half with each player's socket pinned to a node of its own (Red's node
-creates and so first owns the game, Blue's is the next: every move of theirs crosses nodes),
-half through nginx. They play for ``--duration`` seconds while a chaos schedule, drawn from
+scripted guests: half with each player's socket on a node of its own (Red's node creates and
+so first owns the game, Blue's is the next: every move of theirs crosses nodes; a player
+whose node is down tries the next ones, as a client with several addresses would), half
+through nginx. They play for ``--duration`` seconds while a chaos schedule, drawn from
 ``--seed`` alone (the same seed, the same schedule), runs: ``kill -9`` of a node (started
 again on its port after a few seconds), Redis stopped and started again empty (no
 persistence: every lease and presence record is lost), and a cut of some players' sockets
@@ -176,13 +177,16 @@ class ChaosRun:
             response = await post(self.http[self.cluster.front], "/api/auth/guest")
             response.raise_for_status()
             cookies.append(f"dsq_guest={response.cookies['dsq_guest']}")
-        nodes = self.cluster.nodes
-        if index % 2 == 0:
-            red_url, blue_url = nodes[index // 2 % len(nodes)], nodes[(index // 2 + 1) % len(nodes)]
+        nodes = [self.ws_base(url) for url in self.cluster.nodes]
+        if index % 2 == 0:  # each on a node of its own; on the next ones while it is down
+            home = index // 2 % len(nodes)
+            red_ws, blue_ws = nodes[home:] + nodes[:home], nodes[home + 1 :] + nodes[: home + 1]
+            red_url = self.cluster.nodes[home]
         else:
-            red_url = blue_url = self.cluster.front
-        red = Player(self.log, 2 * index, 0, cookies[0], self.ws_base(red_url))
-        blue = Player(self.log, 2 * index + 1, 1, cookies[1], self.ws_base(blue_url))
+            red_ws = blue_ws = [self.ws_base(self.cluster.front)]
+            red_url = self.cluster.front
+        red = Player(self.log, 2 * index, 0, cookies[0], red_ws)
+        blue = Player(self.log, 2 * index + 1, 1, cookies[1], blue_ws)
         self.players += [red, blue]
         return red, blue, red_url
 
@@ -496,7 +500,7 @@ def report(figures: dict[str, Any], say: Say) -> None:
     say(f"other            {other or 'none'}")
     for refusal in figures["refusal_traces"]:
         code, game = refusal["code"], refusal["game"]
-        say(f"\nthe refused player's last messages before a {code} in game {game}:")
+        say(f"\nthe player's last messages before a {code} in game {game}:")
         for line in refusal["trace"]:
             say(f"  {line}")
     for game, lines in figures["stuck_traces"].items():
