@@ -84,6 +84,9 @@ class MoveAudit:
     applied_twice: list[SentMove] = field(default_factory=list)
     #: Refused (the player was told so), yet the record holds it at its place.
     rejected_yet_played: list[SentMove] = field(default_factory=list)
+    #: Both acknowledged and refused: the player was told two contradicting things (one
+    #: message handled twice by the server, say: applied once, then refused as stale).
+    contradicted: list[SentMove] = field(default_factory=list)
     #: Never answered (the answer was lost), yet played: harmless, counted to show resends.
     unanswered_played: int = 0
     #: (game, record index, move) that no id of the players explains.
@@ -128,6 +131,8 @@ def audit_moves(sent: Iterable[SentMove], records: Mapping[str, Sequence[str]]) 
     for move in moves:
         if move.acknowledged and move.id not in placed:
             audit.lost.append(move)
+        if move.acknowledged and move.code is not None:
+            audit.contradicted.append(move)
         twice = move.fresh_acks > 1 or len(move.event_versions) > 1
         if twice and move not in audit.applied_twice:
             audit.applied_twice.append(move)

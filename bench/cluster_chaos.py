@@ -383,6 +383,7 @@ class ChaosRun:
                 "acknowledged_not_in_record": [(m.game_id, m.ply, m.move) for m in audit.lost],
                 "applied_twice": [(m.game_id, m.ply, m.move) for m in audit.applied_twice],
                 "rejected_yet_in_record": len(audit.rejected_yet_played),
+                "acknowledged_and_rejected": len(audit.contradicted),
                 "unanswered_yet_in_record": audit.unanswered_played,
                 "record_moves_no_id_explains": audit.unexplained,
             },
@@ -466,8 +467,9 @@ def report(figures: dict[str, Any], say: Say) -> None:
         say(f"                   twice: game {game} move {ply + 1} {move}")
     say(
         f"                 rejected yet in the record {lost['rejected_yet_in_record']}; "
-        f"unanswered yet in the record {lost['unanswered_yet_in_record']}; record moves no "
-        f"id explains {len(lost['record_moves_no_id_explains'])}"
+        f"acknowledged and rejected too {lost['acknowledged_and_rejected']}; unanswered yet "
+        f"in the record {lost['unanswered_yet_in_record']}; record moves no id explains "
+        f"{len(lost['record_moves_no_id_explains'])}"
     )
     stale = figures["rejected"].get("stale_version", 0)
     others = ", ".join(f"{k} {v}" for k, v in figures["rejected"].items() if k != "stale_version")
