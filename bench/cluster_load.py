@@ -63,9 +63,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -74,7 +73,6 @@ from urllib.parse import urlsplit
 import httpx
 import redis.asyncio as aioredis
 import websockets
-from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
@@ -83,6 +81,16 @@ from tests.support.nginx import nginx_path  # noqa: E402
 from tests.support.postgres import find_bindir  # noqa: E402
 from tests.support.redis_server import redis_server_path  # noqa: E402
 
+from cluster_figures import (  # noqa: E402
+    Target,
+    Window,
+    delta,
+    histogram,
+    leases_lost,
+    ms,
+    pct,
+    table,
+)
 from cluster_harness import (  # noqa: E402
     ENGINES,
     NODES,
@@ -93,7 +101,6 @@ from cluster_harness import (  # noqa: E402
     post,
     running_cluster,
     start_node,
-    tree_cpu,
     wait_ready,
 )
 from server_load import MAX_GAMES, Bench, Seat, Stats  # noqa: E402
@@ -115,143 +122,6 @@ TOTALS = {
     "cross-node games": (DIRECT_OWNER, DIRECT_FORWARDED, NGINX_CROSS),
     "all games": GROUPS,
 }
-
-
-@dataclass
-class Target:
-    """Where one setting's clients go, and what runs it."""
-
-    label: str
-    #: REST and sockets through here (nginx, or the single node).
-    front: str
-    #: The nodes' own addresses (for direct sockets and their /metrics).
-    nodes: list[str]
-    redis_url: str | None
-    #: Process groups whose CPU is measured: name → root pids.
-    pids: dict[str, list[int]]
-    #: The nodes' logs (for the leases they lost).
-    logs: list[Path]
-
-
-def leases_lost(target: Target) -> int:
-    """Games whose lease a node lost (an overloaded node failed to renew it in time: another
-    took the game over and this one cut its sockets off, 4408)."""
-    return sum(
-        path.read_text(errors="replace").count("lost the lease")
-        for path in target.logs
-        if path.exists()
-    )
-
-
-# ------------------------------------------------------------------------------ measuring
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
-
-
-def ms(values: list[float]) -> str:
-    if not values:
-        return "-"
-    return (
-        f"p50 {pct(values, 50) * 1000:.1f}  p90 {pct(values, 90) * 1000:.1f}  "
-        f"p99 {pct(values, 99) * 1000:.1f}  max {max(values) * 1000:.1f}"
-    )
-
-
-Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
-
-
-async def scrape(target: Target) -> Samples:
-    """Every node's /metrics, summed over the nodes (the ``node`` label dropped)."""
-    totals: Samples = defaultdict(float)
-    async with httpx.AsyncClient(timeout=30) as http:
-        for url in target.nodes:
-            response = await http.get(url + "/metrics")
-            response.raise_for_status()
-            for family in text_string_to_metric_families(response.text):
-                for sample in family.samples:
-                    labels = tuple(sorted((k, v) for k, v in sample.labels.items() if k != "node"))
-                    totals[sample.name, labels] += sample.value
-    return totals
-
-
-def delta(after: Samples, before: Samples, name: str, **labels: str) -> float:
-    """The change of one metric (summed over any labels not given)."""
-    total = 0.0
-    for (sample, have), value in after.items():
-        if sample == name and all(dict(have).get(k) == v for k, v in labels.items()):
-            total += value - before.get((sample, have), 0.0)
-    return total
-
-
-def histogram(after: Samples, before: Samples, name: str, **labels: str) -> dict[str, Any]:
-    count = delta(after, before, name + "_count", **labels)
-    buckets: list[tuple[float, float]] = []
-    for sample, have in after:
-        bound = dict(have).get("le")
-        if sample == name + "_bucket" and bound is not None:
-            rest = {k: v for k, v in have if k != "le"}
-            if all(rest.get(k) == v for k, v in labels.items()):
-                buckets.append((float(bound), delta(after, before, sample, le=bound, **labels)))
-    buckets.sort()
-
-    def upper(q: float) -> float:
-        return next((b for b, n in buckets if n >= q * count), math.inf)
-
-    return {
-        "count": count,
-        "mean": delta(after, before, name + "_sum", **labels) / count if count else math.nan,
-        "p50": upper(0.5) if count else math.nan,
-        "p99": upper(0.99) if count else math.nan,
-        "buckets": buckets,
-    }
-
-
-class Window:
-    """The measured window: wall time, the processes' CPU, the client's event-loop lag."""
-
-    def __init__(self, target: Target) -> None:
-        self.target = target
-        self.lags: list[float] = []
-        self._lag_task: asyncio.Task[None] | None = None
-
-    async def _watch_lag(self) -> None:
-        while True:
-            asked = time.perf_counter()
-            await asyncio.sleep(0.05)
-            self.lags.append(time.perf_counter() - asked - 0.05)
-
-    async def open(self) -> None:
-        self.before = await scrape(self.target)
-        self.cpu_before = {k: tree_cpu(v) for k, v in self.target.pids.items()}
-        self.client_before = time.process_time()
-        self.started = time.perf_counter()
-        self._lag_task = asyncio.create_task(self._watch_lag())
-
-    async def close(self) -> None:
-        self.elapsed = time.perf_counter() - self.started
-        client = time.process_time() - self.client_before
-        if self._lag_task is not None:
-            self._lag_task.cancel()
-        self.cpu = {
-            k: (tree_cpu(v) - self.cpu_before[k]) / self.elapsed
-            for k, v in self.target.pids.items()
-        }
-        self.cpu["client (this script)"] = client / self.elapsed
-        self.after = await scrape(self.target)
-        self.load = os.getloadavg()[0]
-
-    def cpu_line(self) -> str:
-        server = sum(v for k, v in self.cpu.items() if not k.startswith("client"))
-        parts = "  ".join(f"{k} {v:.2f}" for k, v in self.cpu.items())
-        return f"{server:.2f} cores server side ({parts})"
-
-    def lag_line(self) -> str:
-        if not self.lags:
-            return "-"
-        return f"p50 {pct(self.lags, 50) * 1000:.1f} ms, p99 {pct(self.lags, 99) * 1000:.1f} ms"
 
 
 # ------------------------------------------------------------------------------ part 1
@@ -800,72 +670,6 @@ def run_single(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         procs.stop_all()
 
 
-# ------------------------------------------------------------------------------ the table
-
-
-def table(args: argparse.Namespace, cluster: dict[str, Any], single: dict[str, Any]) -> None:
-    scale = args.single_scale
-    heads = ("cluster (3 nodes, nginx, PG, Redis)", "single node (SQLite)")
-    print(f"\n{'':34} {heads[0]:>36} {heads[1]:>24}")
-    if scale != 1:
-        print(f"(the single node's loads are scaled by {scale:g}: its games are fewer)")
-
-    def row(label: str, *cells: str) -> None:
-        print(f"{label:34} {cells[0]:>36} {cells[1]:>24}")
-
-    def each(part: str, show: Any) -> list[str]:
-        return [show(r[part]) if part in r else "-" for r in (cluster, single)]
-
-    def quant(values: list[float], p: float) -> str:
-        return f"{pct(values, p) * 1000:.1f}" if values else "-"
-
-    row("Part 1: online games", *each("online", lambda r: str(r["games"])))
-    row("  moves/s", *each("online", lambda r: f"{r['moves/s']:.0f}"))
-    for name in ("all games", "same-node games", "cross-node games"):
-        for p in (50, 90, 99):
-            row(
-                f"  {name} p{p} (ms)",
-                *each("online", lambda r, n=name, q=p: quant(r["rows"][n], q)),
-            )
-        row(
-            f"  {name} max (ms)",
-            *each("online", lambda r, n=name: quant(r["rows"][n], 100)),
-        )
-    row("  errors", *each("online", lambda r: str(r["errors"])))
-    row("  sockets closed by server", *each("online", lambda r: str(r["closed"])))
-    row("  leases lost", *each("online", lambda r: str(r["leases"])))
-    row("  server CPU (cores)", *each("online", lambda r: server_cpu(r["window"])))
-    row("  client CPU (cores)", *each("online", lambda r: client_cpu(r["window"])))
-    row(f"Part 2: games vs level {AI_LEVEL}", *each("ai", lambda r: str(r["games"])))
-    row("  AI replies", *each("ai", lambda r: str(len(r["replies"]))))
-    for p in (50, 99):
-        row(f"  AI reply p{p} (ms)", *each("ai", lambda r, q=p: quant(r["replies"], q)))
-    row("  AI reply max (ms)", *each("ai", lambda r: quant(r["replies"], 100)))
-    row("  ai_busy notices", *each("ai", lambda r: str(r["busy"])))
-    row(
-        "  search s, mean (/metrics)",
-        *each("ai", lambda r: f"{r['search']['mean']:.3f} ({r['search']['count']:.0f})"),
-    )
-    row(
-        "  busy searches got, p50 s",
-        *each(
-            "ai", lambda r: f"{statistics.median(r['busy_given']):.3f}" if r["busy_given"] else "-"
-        ),
-    )
-    row("  effort reductions", *each("ai", lambda r: f"{r['reductions']:.0f}"))
-    row("  random fallbacks", *each("ai", lambda r: f"{r['fallbacks']:.0f}"))
-    row("  games refused", *each("ai", lambda r: str(r["refused"])))
-    row("  server CPU (cores)", *each("ai", lambda r: server_cpu(r["window"])))
-
-
-def server_cpu(window: Window) -> str:
-    return f"{sum(v for k, v in window.cpu.items() if not k.startswith('client')):.2f}"
-
-
-def client_cpu(window: Window) -> str:
-    return f"{window.cpu['client (this script)']:.2f}"
-
-
 # ------------------------------------------------------------------------------ main
 
 
@@ -951,7 +755,7 @@ def main() -> int:
         (root / "single").mkdir()
         cluster = run_cluster(args, root / "cluster")
         single = run_single(args, root / "single")
-    table(args, cluster, single)
+    table(cluster, single, args.single_scale, AI_LEVEL)
     left = {pid: name for pid, name in STARTED.items() if alive(pid)}
     print(
         f"\ntotal {time.perf_counter() - began:.0f} s; processes started: {len(STARTED)}, left "
