@@ -403,7 +403,12 @@ class Player:
         self.log.accept(self.game_id, message["ply"] - 1)
         clocks = message.get("clocks")
         if message["color"] == self.color:
-            sent = self.by_slot.get((message["ply"] - 1, message["move"]))
+            # The event names the move's id (servers before move ids: found by its place).
+            named = message.get("move_id")
+            slot = (message["ply"] - 1, message["move"])
+            sent = self.sent.get(named) if named else self.by_slot.get(slot)
+            if sent is not None and (sent.ply, sent.move) != slot:
+                self.log.counts["own moves played elsewhere than meant"] += 1
             if sent is None:
                 self.log.counts["own move_made events for moves not sent"] += 1
             else:

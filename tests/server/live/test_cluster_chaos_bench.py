@@ -234,3 +234,30 @@ def test_the_chaos_schedule_comes_from_the_seed() -> None:
             assert event.target in nodes and 2 <= event.down <= 5
         if event.kind == CUT:
             assert len(event.players) == 10 and set(event.players) <= set(range(40))
+
+
+def test_a_move_id_seen_in_two_events_is_a_move_applied_twice() -> None:
+    log = PlayLog(think=0.01, answer_timeout=10.0, seed=2, increment=0.0)
+    red = Player(log, 0, 0, "dsq_guest=x", ["ws://127.0.0.1:1"])
+    red.begin("g")
+
+    async def scenario() -> None:
+        await red.handle(state(2, 0, 0, [], [600.0, 600.0]))
+        assert red.thinking is not None
+        await red.thinking
+        assert red.pending is not None
+        ident = red.pending.id
+        made = {"type": "move_made", "game_id": "g", "color": 0, "move": "a1a2", "to_move": 1}
+        made |= {"dests": {}, "clocks": None, "move_id": ident}
+        await red.handle({**made, "version": 3, "ply": 1})
+        await red.handle(
+            {"type": "ack", "game_id": "g", "version": 5, "id": ident, "duplicate": True}
+        )
+        await red.handle({**made, "version": 5, "ply": 3})  # the server played it again
+
+    asyncio.run(scenario())
+    [move] = log.sent
+    assert move.event_versions == {3, 5} and move.duplicate_acks == 1
+    assert log.counts["own moves played elsewhere than meant"] == 1
+    audit = audit_moves(log.sent, {"g": ["a1a2", "g9g8", "a1a2"]})
+    assert audit.applied_twice == [move] and audit.lost_total == 1
