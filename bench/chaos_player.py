@@ -268,15 +268,21 @@ class Player:
             self.turn = Turn(self.ply, time.perf_counter(), before)
         busy = self.thinking is not None and not self.thinking.done()
         if self.pending is None and self.resyncing is None and not busy and not self.log.draining:
-            self.thinking = asyncio.create_task(self.think(self.turn))
+            self.thinking = asyncio.create_task(self.think())
 
-    async def think(self, turn: Turn) -> None:
+    async def think(self) -> None:
         # After a refusal too: the player sees the fresh board and moves again (the time it
         # thought is still counted to its first decision of the turn).
         think = self.log.think
-        await asyncio.sleep(self.rng.uniform(0.5 * think, 1.5 * think))
+        while True:
+            turn = self.turn
+            await asyncio.sleep(self.rng.uniform(0.5 * think, 1.5 * think))
+            if turn is None or self.turn is turn:
+                break
+            # Its turn came round again while it thought (a catch-up brought several moves
+            # at once): it thinks about the position it has now.
         mine = self.status == STARTED_STATUS and self.to_move == self.color
-        if self.turn is not turn or not mine or self.pending or not self.dests:
+        if turn is None or not mine or self.pending or not self.dests:
             return
         if self.resyncing is not None:
             return

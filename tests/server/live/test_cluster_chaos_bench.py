@@ -261,3 +261,24 @@ def test_a_move_id_seen_in_two_events_is_a_move_applied_twice() -> None:
     assert log.counts["own moves played elsewhere than meant"] == 1
     audit = audit_moves(log.sent, {"g": ["a1a2", "g9g8", "a1a2"]})
     assert audit.applied_twice == [move] and audit.lost_total == 1
+
+
+def test_a_player_thinks_about_the_position_a_catch_up_brought() -> None:
+    log = PlayLog(think=0.01, answer_timeout=10.0, seed=3, increment=0.0)
+    red = Player(log, 0, 0, "dsq_guest=x", ["ws://127.0.0.1:1"])
+    red.begin("g")
+    made = {"type": "move_made", "game_id": "g", "clocks": None, "dests": {"a1": ["a2"]}}
+
+    async def scenario() -> None:
+        await red.handle(state(4, 2, 0, ["a1a2", "g9g8"], [600.0, 600.0]))
+        await asyncio.sleep(0)  # thinking about move 3
+        # Replayed after a reconnect: move 3 was played (from another tab, say), then Blue's 4.
+        await red.handle({**made, "version": 5, "ply": 3, "color": 0, "move": "b1b2", "to_move": 1})
+        await red.handle({**made, "version": 6, "ply": 4, "color": 1, "move": "g8g7", "to_move": 0})
+        assert red.thinking is not None
+        await red.thinking
+
+    asyncio.run(scenario())
+    [move] = log.sent
+    assert (move.ply, move.version) == (4, 6)
+    assert log.counts["own move_made events for moves not sent"] == 1
