@@ -525,26 +525,34 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     began = time.perf_counter()
-    with (
-        tempfile.TemporaryDirectory(prefix="doushouqi-cluster-chaos-") as tmp,
-        running_cluster(Path(tmp), args.setup_timeout, engines=0) as cluster,
-    ):
+    try:
+        with (
+            tempfile.TemporaryDirectory(prefix="doushouqi-cluster-chaos-") as tmp,
+            running_cluster(Path(tmp), args.setup_timeout, engines=0) as cluster,
+        ):
+            say(
+                f"cluster up in {time.perf_counter() - began:.1f} s: nodes "
+                + " ".join(f"{n} {u}" for n, u in zip(cluster.names, cluster.nodes, strict=True))
+                + f", nginx {cluster.front}, Redis {cluster.redis.url}"
+            )
+            plan = plan_chaos(
+                args.seed,
+                args.duration,
+                args.kills,
+                args.redis_restarts,
+                args.cuts,
+                cluster.names,
+                2 * args.games,
+            )
+            say("chaos schedule: " + "; ".join(f"t={e.at} s {e.describe()}" for e in plan))
+            figures = asyncio.run(ChaosRun(args, cluster, say).run(plan))
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: everything started is stopped by now
+        left = {pid: name for pid, name in STARTED.items() if alive(pid)}
         say(
-            f"cluster up in {time.perf_counter() - began:.1f} s: nodes "
-            + " ".join(f"{n} {u}" for n, u in zip(cluster.names, cluster.nodes, strict=True))
-            + f", nginx {cluster.front}, Redis {cluster.redis.url}"
+            f"\ninterrupted after {time.perf_counter() - began:.0f} s; processes started: "
+            f"{len(STARTED)}, left running: {left or 'none'}"
         )
-        plan = plan_chaos(
-            args.seed,
-            args.duration,
-            args.kills,
-            args.redis_restarts,
-            args.cuts,
-            cluster.names,
-            2 * args.games,
-        )
-        say("chaos schedule: " + "; ".join(f"t={e.at} s {e.describe()}" for e in plan))
-        figures = asyncio.run(ChaosRun(args, cluster, say).run(plan))
+        return 130
     report(figures, say)
     left = {pid: name for pid, name in STARTED.items() if alive(pid)}
     say(
