@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/cluster_load.py                      # 1000 games, 100 vs AI, 30 s
     .venv/bin/python bench/cluster_load.py --games 50 --ai-games 10 --duration 10
+    .venv/bin/python bench/cluster_load.py --chaos --games 20 --duration 40  # see below
 
 Everything runs on this machine, on loopback, and stops by itself. It starts
 
@@ -38,6 +39,13 @@ scales the single node's loads down, which the table then says). The processes' 
 with its children) is measured over the same windows; the client's event-loop lag says
 whether the one client process kept up. Every process started here is stopped at the end,
 on errors and Ctrl-C too.
+
+``--chaos`` runs the chaos mode instead (``bench/cluster_chaos.py``, with options of its own):
+online games on the same cluster while nodes are killed with -9, Redis restarts empty and
+players' sockets are cut, on a schedule drawn from ``--seed``; it counts the acknowledged
+moves the database lost, the moves refused as stale, the games stuck and the clock time
+charged beyond the players' thinking. The processes are started by
+``bench/cluster_harness.py`` for both modes.
 """
 
 from __future__ import annotations
@@ -52,43 +60,54 @@ import random
 import shlex
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-import redis
 import redis.asyncio as aioredis
 import websockets
-from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from tests.support.nginx import nginx_path, write_config  # noqa: E402
-from tests.support.postgres import create_database, find_bindir, postgres_server  # noqa: E402
-from tests.support.redis_server import redis_server, redis_server_path  # noqa: E402
+from tests.support.nginx import nginx_path  # noqa: E402
+from tests.support.postgres import find_bindir  # noqa: E402
+from tests.support.redis_server import redis_server_path  # noqa: E402
 
-from server_load import MAX_GAMES, Bench, Seat, Stats, _free_port  # noqa: E402
+from cluster_figures import (  # noqa: E402
+    Target,
+    Window,
+    delta,
+    histogram,
+    leases_lost,
+    ms,
+    pct,
+    table,
+)
+from cluster_harness import (  # noqa: E402
+    ENGINES,
+    NODES,
+    STARTED,
+    Processes,
+    alive,
+    bench_env,
+    post,
+    running_cluster,
+    start_node,
+    wait_ready,
+)
+from server_load import MAX_GAMES, Bench, Seat, Stats  # noqa: E402
 
 MAX_AI_GAMES = 500
 MAX_DURATION = 300.0
-NODES = 3
 AI_LEVEL = 10
-#: Engine processes: two ``doushouqi worker --processes 1`` in the cluster, an AI pool of two
-#: in the single node.
-ENGINES = 2
-HOST = "127.0.0.1"
-#: Every process this run started (PostgreSQL's and Redis's too), checked gone at the end.
-STARTED: dict[int, str] = {}
 
 #: Part 1's kinds of game, in the order printed.
 DIRECT_OWNER = "cross-node, direct ports: Red's moves (on the owner)"
@@ -103,330 +122,6 @@ TOTALS = {
     "cross-node games": (DIRECT_OWNER, DIRECT_FORWARDED, NGINX_CROSS),
     "all games": GROUPS,
 }
-
-
-# ------------------------------------------------------------------------------ processes
-
-
-class Processes:
-    """The processes started here, stopped in reverse order (nodes before what they use)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.started: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = []
-
-    def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-        log = (self.root / f"{name}.log").open("wb")
-        # A session of its own: a Ctrl-C reaches this script, which then stops them in order.
-        process = subprocess.Popen(
-            command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        self.started.append((name, process, log))
-        STARTED[process.pid] = name
-        return process
-
-    def log_tail(self, name: str, lines: int = 20) -> str:
-        path = self.root / f"{name}.log"
-        text = path.read_text(errors="replace") if path.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
-
-    def check_alive(self) -> None:
-        for name, process, _ in self.started:
-            if process.poll() is not None:
-                raise RuntimeError(f"{name} exited ({process.returncode}):\n{self.log_tail(name)}")
-
-    def stop_all(self) -> None:
-        for _, process, _ in reversed(self.started):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 30
-        for _, process, log in reversed(self.started):
-            try:
-                process.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
-            log.close()
-        self.started.clear()
-
-
-def python_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "doushouqi", *args]
-
-
-def bench_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DOUSHOUQI_")}
-    env.update(
-        DOUSHOUQI_CREATE_RATE="1000000/60",
-        DOUSHOUQI_LOGIN_RATE="1000000/60",
-        # Part 1's players leave when it ends: their games must not end during Part 2.
-        DOUSHOUQI_GRACE_PERIOD="3600",
-    )
-    env.update(extra)
-    return env
-
-
-def start_node(procs: Processes, name: str, env: dict[str, str]) -> str:
-    port = _free_port()
-    data = procs.root / name
-    data.mkdir()
-    command = python_command("serve", "--host", HOST, "--port", str(port), "--log-level", "warning")
-    procs.start(name, command, {**env, "DOUSHOUQI_DATA_DIR": str(data)})
-    return f"http://{HOST}:{port}"
-
-
-def wait_ready(procs: Processes, urls: list[str], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    waiting = list(urls)
-    while waiting:
-        procs.check_alive()
-        for url in list(waiting):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                    waiting.remove(url)
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"not ready after {timeout:.0f} s: {waiting}")
-        time.sleep(0.2)
-
-
-def start_nginx(procs: Processes, node_urls: list[str]) -> str:
-    """deploy/nginx.conf in front of the nodes, as ``tests/support/nginx.py`` renders it, with
-    room for this bench's thousands of sockets."""
-    executable = nginx_path()
-    if executable is None:
-        raise RuntimeError("nginx is not installed")
-    root = procs.root / "nginx"
-    root.mkdir()
-    port = _free_port()
-    node_ports = [urlsplit(u).port or 0 for u in node_urls]
-    procs.start("nginx", [executable, *write_config(root, node_ports, port, 16384)], {})
-    url = f"http://{HOST}:{port}"
-    deadline = time.monotonic() + 10
-    while True:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return url
-        procs.check_alive()
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"nginx did not start: {(root / 'error.log').read_text()}")
-        time.sleep(0.05)
-
-
-def wait_workers(procs: Processes, redis_url: str, count: int, timeout: float) -> None:
-    """Until ``count`` workers have loaded the engine and say they live (their heartbeat
-    keys, see ``doushouqi.server.ai.jobs``)."""
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            procs.check_alive()
-            names = client.smembers("dsq:ai:workers")
-            live = sum(bool(client.exists(f"dsq:ai:worker:{name}")) for name in names)
-            if live >= count:
-                return
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{live} of {count} AI workers came up in {timeout:.0f} s")
-            time.sleep(0.2)
-    finally:
-        client.close()
-
-
-def postmaster_pid(database_url: str) -> int | None:
-    port = urlsplit(database_url.replace("postgresql+psycopg", "postgresql")).port
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = Path(entry.path, "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if argv and argv[0].endswith(b"postgres") and f"{port}".encode() in argv:
-            return int(entry.name)
-    return None
-
-
-def alive(pid: int) -> bool:
-    """Whether a process is still running (not gone, nor a zombie waiting to be reaped)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
-def tree_cpu(roots: list[int]) -> float:
-    """User + system CPU seconds of these processes and all their descendants (Linux)."""
-    children: dict[int, list[int]] = defaultdict(list)
-    spent: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        pid = int(entry.name)
-        children[int(fields[1])].append(pid)
-        spent[pid] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo, seen = 0.0, list(roots), set()
-    while todo:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        total += spent.get(pid, 0.0)
-        todo.extend(children.get(pid, ()))
-    return total
-
-
-@dataclass
-class Target:
-    """Where one setting's clients go, and what runs it."""
-
-    label: str
-    #: REST and sockets through here (nginx, or the single node).
-    front: str
-    #: The nodes' own addresses (for direct sockets and their /metrics).
-    nodes: list[str]
-    redis_url: str | None
-    #: Process groups whose CPU is measured: name → root pids.
-    pids: dict[str, list[int]]
-    #: The nodes' logs (for the leases they lost).
-    logs: list[Path]
-
-
-def leases_lost(target: Target) -> int:
-    """Games whose lease a node lost (an overloaded node failed to renew it in time: another
-    took the game over and this one cut its sockets off, 4408)."""
-    return sum(
-        path.read_text(errors="replace").count("lost the lease")
-        for path in target.logs
-        if path.exists()
-    )
-
-
-async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
-    """A set-up request, tried again when its connection broke (a node closes idle
-    keep-alive connections after 5 s, and a request may race the close)."""
-    for attempt in range(4):
-        try:
-            return await http.post(path, **kwargs)
-        except httpx.TransportError:
-            if attempt == 3:
-                raise
-            await asyncio.sleep(0.5 * (attempt + 1))
-    raise AssertionError("unreachable")
-
-
-# ------------------------------------------------------------------------------ measuring
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
-
-
-def ms(values: list[float]) -> str:
-    if not values:
-        return "-"
-    return (
-        f"p50 {pct(values, 50) * 1000:.1f}  p90 {pct(values, 90) * 1000:.1f}  "
-        f"p99 {pct(values, 99) * 1000:.1f}  max {max(values) * 1000:.1f}"
-    )
-
-
-Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
-
-
-async def scrape(target: Target) -> Samples:
-    """Every node's /metrics, summed over the nodes (the ``node`` label dropped)."""
-    totals: Samples = defaultdict(float)
-    async with httpx.AsyncClient(timeout=30) as http:
-        for url in target.nodes:
-            response = await http.get(url + "/metrics")
-            response.raise_for_status()
-            for family in text_string_to_metric_families(response.text):
-                for sample in family.samples:
-                    labels = tuple(sorted((k, v) for k, v in sample.labels.items() if k != "node"))
-                    totals[sample.name, labels] += sample.value
-    return totals
-
-
-def delta(after: Samples, before: Samples, name: str, **labels: str) -> float:
-    """The change of one metric (summed over any labels not given)."""
-    total = 0.0
-    for (sample, have), value in after.items():
-        if sample == name and all(dict(have).get(k) == v for k, v in labels.items()):
-            total += value - before.get((sample, have), 0.0)
-    return total
-
-
-def histogram(after: Samples, before: Samples, name: str, **labels: str) -> dict[str, Any]:
-    count = delta(after, before, name + "_count", **labels)
-    buckets: list[tuple[float, float]] = []
-    for sample, have in after:
-        bound = dict(have).get("le")
-        if sample == name + "_bucket" and bound is not None:
-            rest = {k: v for k, v in have if k != "le"}
-            if all(rest.get(k) == v for k, v in labels.items()):
-                buckets.append((float(bound), delta(after, before, sample, le=bound, **labels)))
-    buckets.sort()
-
-    def upper(q: float) -> float:
-        return next((b for b, n in buckets if n >= q * count), math.inf)
-
-    return {
-        "count": count,
-        "mean": delta(after, before, name + "_sum", **labels) / count if count else math.nan,
-        "p50": upper(0.5) if count else math.nan,
-        "p99": upper(0.99) if count else math.nan,
-        "buckets": buckets,
-    }
-
-
-class Window:
-    """The measured window: wall time, the processes' CPU, the client's event-loop lag."""
-
-    def __init__(self, target: Target) -> None:
-        self.target = target
-        self.lags: list[float] = []
-        self._lag_task: asyncio.Task[None] | None = None
-
-    async def _watch_lag(self) -> None:
-        while True:
-            asked = time.perf_counter()
-            await asyncio.sleep(0.05)
-            self.lags.append(time.perf_counter() - asked - 0.05)
-
-    async def open(self) -> None:
-        self.before = await scrape(self.target)
-        self.cpu_before = {k: tree_cpu(v) for k, v in self.target.pids.items()}
-        self.client_before = time.process_time()
-        self.started = time.perf_counter()
-        self._lag_task = asyncio.create_task(self._watch_lag())
-
-    async def close(self) -> None:
-        self.elapsed = time.perf_counter() - self.started
-        client = time.process_time() - self.client_before
-        if self._lag_task is not None:
-            self._lag_task.cancel()
-        self.cpu = {
-            k: (tree_cpu(v) - self.cpu_before[k]) / self.elapsed
-            for k, v in self.target.pids.items()
-        }
-        self.cpu["client (this script)"] = client / self.elapsed
-        self.after = await scrape(self.target)
-        self.load = os.getloadavg()[0]
-
-    def cpu_line(self) -> str:
-        server = sum(v for k, v in self.cpu.items() if not k.startswith("client"))
-        parts = "  ".join(f"{k} {v:.2f}" for k, v in self.cpu.items())
-        return f"{server:.2f} cores server side ({parts})"
-
-    def lag_line(self) -> str:
-        if not self.lags:
-            return "-"
-        return f"p50 {pct(self.lags, 50) * 1000:.1f} ms, p99 {pct(self.lags, 99) * 1000:.1f} ms"
 
 
 # ------------------------------------------------------------------------------ part 1
@@ -932,59 +627,22 @@ def games_per_worker(args: argparse.Namespace) -> str:
 
 
 def run_cluster(args: argparse.Namespace, root: Path) -> dict[str, Any]:
-    with contextlib.ExitStack() as stack:
-        began = time.perf_counter()
-        database = create_database(stack.enter_context(postgres_server()), "jungle")
-        redis_srv = stack.enter_context(redis_server())
-        procs = Processes(root)
-        stack.callback(procs.stop_all)
-        env = bench_env(
-            DOUSHOUQI_DATABASE_URL=database,
-            DOUSHOUQI_REDIS_URL=redis_srv.url,
-            DOUSHOUQI_TRUSTED_PROXIES=HOST,
-            DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args),
-        )
-        names = [f"node{i + 1}" for i in range(NODES)]
-        # The first node migrates the new database alone: nodes migrating an empty database
-        # at once collide (each tries to create alembic_version).
-        nodes = [start_node(procs, names[0], {**env, "DOUSHOUQI_NODE_NAME": names[0]})]
-        wait_ready(procs, nodes, args.setup_timeout)
-        nodes += [start_node(procs, n, {**env, "DOUSHOUQI_NODE_NAME": n}) for n in names[1:]]
-        workers = [
-            procs.start(
-                f"worker{i + 1}",
-                python_command(
-                    "worker", "--redis", redis_srv.url, "--processes", "1", "--log-level", "warning"
-                ),
-                bench_env(),
-            )
-            for i in range(ENGINES)
-        ]
-        wait_ready(procs, nodes, args.setup_timeout)
-        front = start_nginx(procs, nodes)
-        wait_workers(procs, redis_srv.url, ENGINES, args.setup_timeout)
-        by_name = {name: process.pid for name, process, _ in procs.started}
-        assert redis_srv.process is not None
-        STARTED[redis_srv.process.pid] = "redis-server"
-        if (postmaster := postmaster_pid(database)) is not None:
-            STARTED[postmaster] = "postgres"
-        pids = {
-            "nodes": [by_name[f"node{i + 1}"] for i in range(NODES)],
-            "workers": [w.pid for w in workers],
-            "postgres": [postmaster] if postmaster else [],
-            "redis": [redis_srv.process.pid],
-            "nginx": [by_name["nginx"]],
-        }
+    began = time.perf_counter()
+    with running_cluster(
+        root, args.setup_timeout, DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args)
+    ) as cluster:
         print(
             f"\ncluster up in {time.perf_counter() - began:.1f} s: nodes "
-            + " ".join(nodes)
-            + f", nginx {front}, Redis {redis_srv.url}, PostgreSQL, {ENGINES} workers",
+            + " ".join(cluster.nodes)
+            + f", nginx {cluster.front}, Redis {cluster.redis.url}, PostgreSQL, {ENGINES} workers",
             flush=True,
         )
-        logs = [procs.root / f"{name}.log" for name in names]
-        target = Target("cluster", front, nodes, redis_srv.url, pids, logs)
+        logs = [root / f"{name}.log" for name in cluster.names]
+        target = Target(
+            "cluster", cluster.front, cluster.nodes, cluster.redis.url, cluster.pids(), logs
+        )
         results = asyncio.run(run_parts(args, target, 1.0))
-        procs.check_alive()
+        cluster.procs.check_alive()
     return results
 
 
@@ -1012,72 +670,6 @@ def run_single(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         procs.stop_all()
 
 
-# ------------------------------------------------------------------------------ the table
-
-
-def table(args: argparse.Namespace, cluster: dict[str, Any], single: dict[str, Any]) -> None:
-    scale = args.single_scale
-    heads = ("cluster (3 nodes, nginx, PG, Redis)", "single node (SQLite)")
-    print(f"\n{'':34} {heads[0]:>36} {heads[1]:>24}")
-    if scale != 1:
-        print(f"(the single node's loads are scaled by {scale:g}: its games are fewer)")
-
-    def row(label: str, *cells: str) -> None:
-        print(f"{label:34} {cells[0]:>36} {cells[1]:>24}")
-
-    def each(part: str, show: Any) -> list[str]:
-        return [show(r[part]) if part in r else "-" for r in (cluster, single)]
-
-    def quant(values: list[float], p: float) -> str:
-        return f"{pct(values, p) * 1000:.1f}" if values else "-"
-
-    row("Part 1: online games", *each("online", lambda r: str(r["games"])))
-    row("  moves/s", *each("online", lambda r: f"{r['moves/s']:.0f}"))
-    for name in ("all games", "same-node games", "cross-node games"):
-        for p in (50, 90, 99):
-            row(
-                f"  {name} p{p} (ms)",
-                *each("online", lambda r, n=name, q=p: quant(r["rows"][n], q)),
-            )
-        row(
-            f"  {name} max (ms)",
-            *each("online", lambda r, n=name: quant(r["rows"][n], 100)),
-        )
-    row("  errors", *each("online", lambda r: str(r["errors"])))
-    row("  sockets closed by server", *each("online", lambda r: str(r["closed"])))
-    row("  leases lost", *each("online", lambda r: str(r["leases"])))
-    row("  server CPU (cores)", *each("online", lambda r: server_cpu(r["window"])))
-    row("  client CPU (cores)", *each("online", lambda r: client_cpu(r["window"])))
-    row(f"Part 2: games vs level {AI_LEVEL}", *each("ai", lambda r: str(r["games"])))
-    row("  AI replies", *each("ai", lambda r: str(len(r["replies"]))))
-    for p in (50, 99):
-        row(f"  AI reply p{p} (ms)", *each("ai", lambda r, q=p: quant(r["replies"], q)))
-    row("  AI reply max (ms)", *each("ai", lambda r: quant(r["replies"], 100)))
-    row("  ai_busy notices", *each("ai", lambda r: str(r["busy"])))
-    row(
-        "  search s, mean (/metrics)",
-        *each("ai", lambda r: f"{r['search']['mean']:.3f} ({r['search']['count']:.0f})"),
-    )
-    row(
-        "  busy searches got, p50 s",
-        *each(
-            "ai", lambda r: f"{statistics.median(r['busy_given']):.3f}" if r["busy_given"] else "-"
-        ),
-    )
-    row("  effort reductions", *each("ai", lambda r: f"{r['reductions']:.0f}"))
-    row("  random fallbacks", *each("ai", lambda r: f"{r['fallbacks']:.0f}"))
-    row("  games refused", *each("ai", lambda r: str(r["refused"])))
-    row("  server CPU (cores)", *each("ai", lambda r: server_cpu(r["window"])))
-
-
-def server_cpu(window: Window) -> str:
-    return f"{sum(v for k, v in window.cpu.items() if not k.startswith('client')):.2f}"
-
-
-def client_cpu(window: Window) -> str:
-    return f"{window.cpu['client (this script)']:.2f}"
-
-
 # ------------------------------------------------------------------------------ main
 
 
@@ -1097,7 +689,18 @@ def _uvloop() -> Iterator[None]:
 
 
 def main() -> int:
+    if "--chaos" in sys.argv[1:]:
+        # The chaos mode has options of its own (bench/cluster_chaos.py --help lists them).
+        import cluster_chaos
+
+        return cluster_chaos.main([a for a in sys.argv[1:] if a != "--chaos"])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--chaos",
+        action="store_true",
+        help="games played while nodes are killed and Redis restarts, moves lost and games "
+        "stuck counted (bench/cluster_chaos.py; --chaos --help for its options)",
+    )
     parser.add_argument("--games", type=int, default=1000, help="Part 1: online games (1000)")
     parser.add_argument("--ai-games", type=int, default=100, help="Part 2: games vs level 10")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured a part")
@@ -1152,7 +755,7 @@ def main() -> int:
         (root / "single").mkdir()
         cluster = run_cluster(args, root / "cluster")
         single = run_single(args, root / "single")
-    table(args, cluster, single)
+    table(cluster, single, args.single_scale, AI_LEVEL)
     left = {pid: name for pid, name in STARTED.items() if alive(pid)}
     print(
         f"\ntotal {time.perf_counter() - began:.0f} s; processes started: {len(STARTED)}, left "

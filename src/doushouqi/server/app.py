@@ -1,8 +1,9 @@
 """The app factory: ``create_app(settings)`` builds the whole server, cheaply, for tests too.
 
-On start-up (the lifespan) the schema is migrated to the latest revision, the games that were
-in progress are loaded back with the downtime taken off their clocks, and a heartbeat starts
-recording that the server is alive (the next start measures the downtime from it). A clean-up
+On start-up (the lifespan) the schema is migrated to the latest revision, the time the site
+was down is recorded (from the last heartbeat: ``live/downtime.py``), the games that were in
+progress are loaded back with it taken off their clocks, and a heartbeat starts recording that
+the server is alive (the next start measures the downtime from it). A clean-up
 task forgets stale data at once and then every ``cleanup_interval``. Games' AI moves and
 ``/api/analysis`` use separate worker pools, so analysing a long replay never delays a move.
 """
@@ -44,7 +45,7 @@ from doushouqi.server.api import watch as watch_api
 from doushouqi.server.chat.service import ChatMessage, handle_chat
 from doushouqi.server.chat.service import greeting as chat_greeting
 from doushouqi.server.context import AppContext
-from doushouqi.server.db import repo
+from doushouqi.server.db import outages, repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.gamestore import GameStore
 from doushouqi.server.explorer import service as explorer
@@ -58,6 +59,7 @@ from doushouqi.server.infra.timesource import SystemTime, TimeSource
 from doushouqi.server.live import correspondence, ws
 from doushouqi.server.live.actors import ActorRegistry, Services
 from doushouqi.server.live.cluster import Cluster, node_id
+from doushouqi.server.live.downtime import Downtime
 from doushouqi.server.tournaments.director import Director
 
 __all__ = ["create_app"]
@@ -79,6 +81,9 @@ def _gauges(ctx: AppContext) -> None:
 
 #: A node's heartbeat in the database is forgotten this long after the node stopped.
 FORGET_NODE_BEATS_AFTER = 7 * 86400.0
+#: Recorded outages are forgotten this long after they ended: longer than any wait (a
+#: correspondence move's 14 days, an open correspondence game's week) that could span one.
+FORGET_OUTAGES_AFTER = 30 * 86400.0
 
 
 def _node(ctx: AppContext) -> str | None:
@@ -113,6 +118,8 @@ async def _clean_up(ctx: AppContext) -> None:
             forget = functools.partial(repo.forget_anonymous_records, uploaded_before=before)
             if forgotten := await ctx.db.write(forget):
                 log.info("forgot %d record(s) uploaded without an account", forgotten)
+            long_ago = ctx.time.now() - FORGET_OUTAGES_AFTER
+            await ctx.db.write(functools.partial(outages.forget, before=long_ago))
         except Exception:
             log.exception("could not clean up stale data")
         await asyncio.sleep(ctx.settings.cleanup_interval)
@@ -162,6 +169,12 @@ def create_app(
                 settings.redis_url, node_id(name), lease_seconds=settings.lease_seconds
             )
         metrics = Metrics(name if cluster is None else cluster.node)
+        downtime = Downtime(
+            db,
+            time,
+            None if cluster is None else cluster.outages,
+            "" if cluster is None else cluster.node,
+        )
         services = Services(
             settings,
             db,
@@ -170,6 +183,7 @@ def create_app(
             engine,
             metrics,
             cluster,
+            downtime=downtime,
         )
         registry = ActorRegistry(services)
         ctx = AppContext(
@@ -195,9 +209,11 @@ def create_app(
         # A Redis AI starts watching its workers at its first use: make that now, so that
         # admission control knows their capacity from the first game on.
         engine.capacity()
+        lease = None if cluster is None else settings.lease_seconds
+        if (down := await downtime.record_restart(cluster_lease=lease)) is not None:
+            log.info("the site was down for %.1f s", (down.end or down.start) - down.start)
         if cluster is None:
-            down_at = await db.read(repo.get_heartbeat)
-            resumed = await registry.recover(down_at)
+            resumed = await registry.recover()
             if resumed:
                 log.info("resumed %d game(s) in progress or waiting for an opponent", resumed)
         else:
@@ -205,6 +221,7 @@ def create_app(
             # whenever their owner dies), not all loaded here.
             cluster.on_command = functools.partial(ws.serve_forwarded, ctx)
             cluster.live_game_ids = functools.partial(db.read, repo.live_game_ids)
+            downtime.watch_redis(registry.outage_over)  # before the loops that report it
             await cluster.start(registry)
             log.info("node %s joined the cluster", cluster.node)
         heartbeat = asyncio.create_task(_heartbeat(ctx))
@@ -217,6 +234,7 @@ def create_app(
             await _stop(heartbeat)
             await _stop(clean_up)
             await director.stop()
+            await downtime.close()
             await registry.close()
             if cluster is not None:  # drain: the other nodes take our games over at once
                 await cluster.stop()

@@ -18,6 +18,7 @@ from tests.support.live import (
 )
 
 from doushouqi.core.clock import DAY
+from doushouqi.server.db import outages
 
 
 def _my_turn(player: Player) -> list[dict]:  # type: ignore[type-arg]
@@ -159,3 +160,47 @@ def test_a_deadline_that_fell_while_the_server_was_down_is_not_a_loss(
         assert game["status"] == "started"
         # Blue gets back the half hour it had, from the restart on.
         assert game["next_deadline"] == pytest.approx(clock.now() + 1800, abs=1.0)
+
+
+def test_restarts_during_the_deadline_never_lose_it_and_give_the_time_left_once(
+    tmp_path: Path, clock: ManualTime
+) -> None:
+    """The deadline falls while the server is down, twice: each time the side to move gets
+    back what it had left when the server went down (at most an hour), not more, and plays
+    on. Each downtime is recorded once, from the last heartbeat to the restart."""
+    settings = make_settings(tmp_path)
+    with running(settings, clock) as first:
+        red, blue = first.player().guest(), first.player().guest()
+        game_id, red_ws, blue_ws = start_online(first, red, blue, time_control="1d")
+        move(red_ws, "a3a4")
+        clock.advance(DAY - 1800)  # Blue has half an hour left when the server goes down
+        red_ws.close()
+        blue_ws.close()
+    first_down = clock.now()
+    clock.advance(DAY)  # Blue's deadline falls meanwhile
+    with running(settings, clock) as second:
+        blue.server, blue.http = second, second.player().http
+        game = blue.get(f"/api/games/{game_id}").json()["game"]
+        assert game["status"] == "started"
+        assert game["next_deadline"] == pytest.approx(clock.now() + 1800, abs=1.0)
+        clock.advance(600)  # Blue thinks ten minutes, then the server goes down again
+    second_down = clock.now()
+    clock.advance(3600)  # Blue's new deadline falls meanwhile too
+    with running(settings, clock) as third:
+        blue.server, blue.http = third, third.player().http
+        red.server, red.http = third, blue.http
+        game = blue.get(f"/api/games/{game_id}").json()["game"]
+        assert game["status"] == "started"
+        # What Blue had left when the server went down: 20 minutes (not the half hour again).
+        assert game["next_deadline"] == pytest.approx(clock.now() + 1200, abs=1.0)
+        with blue.socket(game_id) as ws:
+            ws.wait_for("state")
+            clock.advance(1100)
+            made = move(ws, "a7a6")
+            assert made["clocks"]["remaining"] == [DAY, DAY]  # Red's fresh day
+        ctx = third.app.state.ctx
+        recorded = ctx.db.run_sync(lambda s: outages.since(s, 0.0))
+    assert [(o.start, o.end) for o in recorded] == [
+        pytest.approx((first_down, first_down + DAY), abs=0.5),
+        pytest.approx((second_down, second_down + 3600), abs=0.5),
+    ]

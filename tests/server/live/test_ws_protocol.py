@@ -162,8 +162,9 @@ def test_message_flood_is_rate_limited(tmp_path, clock) -> None:  # type: ignore
     with running(make_settings(tmp_path, message_rate=RateLimit(5, 60.0)), clock) as live:
         red, blue = live.player().guest(), live.player().guest()
         _, red_ws, _ = start_online(live, red, blue)
-        for _ in range(8):
-            red_ws.send({"type": "ping"})
+        for n in range(8):
+            red_ws.send({"type": "ping", "id": f"p{n}"})
         replies = red_ws.drain()
         assert [m["type"] for m in replies].count("pong") == 5
-        assert any(m.get("code") == "rate_limited" for m in replies)
+        limited = [m["id"] for m in replies if m.get("code") == "rate_limited"]
+        assert limited and set(limited) <= {f"p{n}" for n in range(5, 8)}  # each named

@@ -29,6 +29,7 @@ __all__ = [
     "RatingRow",
     "RecordRow",
     "ServerStateRow",
+    "SiteOutageRow",
 ]
 
 # Named constraints, so migrations can refer to them on every database.
@@ -190,3 +191,20 @@ class ServerStateRow(Base):
 
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[float] = mapped_column(Float)
+
+
+class SiteOutageRow(Base):
+    """A time the site was away (``domain/site_time.py``): down (from its last heartbeat to
+    its restart), or one node cut off from Redis (from its last answer to the next), so that
+    players could not reach its games. Waiting periods are measured without them."""
+
+    __tablename__ = "site_outages"
+    __table_args__ = (Index("ix_site_outages_ended_at", "ended_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    started_at: Mapped[float] = mapped_column(Float)
+    ended_at: Mapped[float] = mapped_column(Float)
+    #: ``down`` (the whole site) or ``redis`` (one node could not reach Redis).
+    cause: Mapped[str] = mapped_column(String(8))
+    #: The node that was cut off (None: the whole site).
+    node: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -299,6 +299,9 @@ class Game:
     #: player's connection coming or going (None: ``version`` itself). A command sent for any
     #: version from here on still applies: presence never makes a move stale (docs/server.md).
     state_version: int | None = None
+    #: When the game last went on after time the site was away (``domain/recovery.py``): its
+    #: clocks and grace periods were shifted then, so no outage before it is owed again.
+    resumed_at: float | None = None
     #: (id, move) of the last :data:`MOVE_IDS_KEPT` moves whose client named them, oldest
     #: first: a move sent again under its id is not played twice (docs/server.md).
     move_ids: tuple[tuple[str, str], ...] = ()
@@ -426,7 +429,7 @@ class Game:
     def last_activity_at(self) -> float:
         """The latest time the game has recorded; a command must not come earlier."""
         times = [self.created_at]
-        times += [t for t in (self.started_at, self.finished_at) if t is not None]
+        times += [t for t in (self.started_at, self.finished_at, self.resumed_at) if t is not None]
         times += [t for t in self.disconnected_since if t is not None]
         if self.moves:
             times.append(self.moves[-1].at)

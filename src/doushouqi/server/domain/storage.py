@@ -105,6 +105,14 @@ def _optional_int(value: Any) -> int | None:
     return value
 
 
+def _optional_float(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"expected a time or null, got {value!r}")
+    return float(value)
+
+
 def _optional_text(value: Any) -> str | None:
     if value is not None and not isinstance(value, str):
         raise ValueError(f"expected text or null, got {value!r}")
@@ -174,6 +182,8 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         data["state_version"] = game.state_version
     if game.move_ids:  # only games whose client names its moves
         data["move_ids"] = [list(pair) for pair in game.move_ids]
+    if game.resumed_at is not None:  # only games that went through an outage
+        data["resumed_at"] = game.resumed_at
     return data
 
 
@@ -234,6 +244,7 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             # Games stored before presence kept commands fresh have none: exact versions.
             state_version=_optional_int(data.get("state_version")),
             move_ids=tuple((str(i), str(m)) for i, m in data.get("move_ids", ())),
+            resumed_at=_optional_float(data.get("resumed_at")),
             created_at=float(data["created_at"]),
             started_at=data["started_at"],
             finished_at=data["finished_at"],

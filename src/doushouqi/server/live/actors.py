@@ -7,7 +7,8 @@ acknowledged before it is stored, so a crash at any point loses nothing anyone w
 Around that the actor keeps the game moving by itself:
 
 * a timer sleeps until ``next_deadline`` and sends a ``Tick`` (flag fall, timeout passes,
-  the end of a grace period);
+  the end of a grace period); while this node cannot reach Redis the deadlines wait, and the
+  game gets the time back once it can (``live/downtime.py``);
 * when the AI is to move, its opponent (``server/ai/opponent.py``) asks the AI service for a
   move, bounded in time, and plays it like any player, tied to the version it thought about;
 * it tells the domain when a seated player's last connection closes or a first one opens
@@ -17,6 +18,7 @@ Around that the actor keeps the game moving by itself:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -52,13 +54,15 @@ from doushouqi.server.domain import (
     new_game,
     next_deadline,
 )
-from doushouqi.server.domain.recovery import resume_after_downtime
+from doushouqi.server.domain.recovery import resume_after_outages
+from doushouqi.server.domain.site_time import Outage
 from doushouqi.server.infra.logcontext import current_game
 from doushouqi.server.infra.metrics import Metrics
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
 from doushouqi.server.live.cluster import Cluster, RemoteGame
+from doushouqi.server.live.downtime import Downtime
 from doushouqi.server.live.subscriber import Subscriber
 from doushouqi.server.live.watching import SPECTATORS, report_spectators
 
@@ -129,6 +133,8 @@ class Services:
     metrics: Metrics = field(default_factory=lambda: Metrics("local"))
     #: Several nodes: leases, forwarding, fan-out (None: this process is the only server).
     cluster: Cluster | None = None
+    #: The site's outages, which no waiting period counts.
+    downtime: Downtime = field(kw_only=True)
 
 
 class GameActor:
@@ -204,6 +210,7 @@ class GameActor:
             move_id = _move_id(command)
             if move_id is not None and (refused := self._refused_ids.get(move_id)):
                 return [refused]  # sent again: the same answer, not a new verdict
+            await self._catch_up(now)
             game, events = apply(self.game, command, now)
             if events and isinstance(events[0], Rejected):
                 self._remember_refusal(move_id, events[0])
@@ -227,6 +234,26 @@ class GameActor:
             self._refused_ids[move_id] = refusal
             if len(self._refused_ids) > REFUSALS_KEPT:
                 del self._refused_ids[next(iter(self._refused_ids))]
+
+    async def _catch_up(self, now: float) -> None:
+        """Give the game this node's outages not recorded yet (the one in progress up to now),
+        before anything else happens to it: nobody is charged for them. Under the lock."""
+        own = self._services.downtime.own()
+        if not own:
+            return
+        game, events = resume_after_outages(self.game, own, now)
+        if events:
+            await self._commit(game, events, now)
+
+    async def catch_up(self) -> None:
+        """:meth:`_catch_up` now, then look at the deadlines again (this node reaches Redis
+        again: the deadlines held meanwhile fall as the outage moved them)."""
+        try:
+            async with self._lock:
+                if not self.closed:
+                    await self._catch_up(self._services.time.now())
+        finally:
+            self.schedule()
 
     async def _commit(self, game: Game, events: list[Event], now: float) -> None:
         before = self.game
@@ -358,6 +385,8 @@ class GameActor:
         deadline = next_deadline(game, now)
         if deadline is not None:
             deadline = max(deadline, self._retry_at)
+        if self._services.downtime.away_since is not None:
+            deadline = None  # held: the other nodes' players cannot reach the game now
         if deadline != self._timer_deadline or self._timer is None:
             current = asyncio.current_task()
             if self._timer is not None and self._timer is not current:
@@ -480,10 +509,14 @@ class ActorRegistry:
             actor = None
             if loaded is not None:
                 game, row = loaded
+                now = self.services.time.now()
                 if cluster is not None:  # another node may have held it until it died
                     down_at = await self._owner_gone_at(cluster, game)
                     if down_at is not None:
-                        game = await self._resume(game, down_at, self.services.time.now())
+                        game = await self._resume(game, [Outage(down_at, now)], now)
+                if not game.status.is_over:  # the site's outages since it was last played
+                    away = await self.services.downtime.outages_after(game.last_activity_at)
+                    game = await self._resume(game, away, now)
                 actor = self._add(
                     game,
                     public=row.public,
@@ -653,22 +686,36 @@ class ActorRegistry:
         for socket in self.player_sockets.get(player_key, ()):
             socket.deliver(text)
 
-    async def recover(self, down_at: float | None) -> int:
+    async def recover(self) -> int:
         """Load every game in progress or waiting for an opponent after a (re)start, skipping
-        the downtime on clocks; returns how many. Players are not connected yet: their grace
+        the site's outages since each was last played (the downtime just recorded, on one
+        server) on its clocks; returns how many. Players are not connected yet: their grace
         periods start now (the actors report them as disconnected). A game that ends on the
         way (a deadline fell while the server was down) is stored and not kept in memory."""
         now = self.services.time.now()
         live = await self.services.db.read(repo.live_games)
+        since = min((game.last_activity_at for game, _ in live), default=now)
+        away = await self.services.downtime.outages_after(since)
         for game, meta in live:
-            resumed = game if down_at is None else await self._resume(game, down_at, now)
+            resumed = await self._resume(game, away, now)
             if not resumed.status.is_over:
                 self._add(resumed, public=meta.public, rematch_id=meta.rematch_id)
         return len(live)
 
-    async def _resume(self, game: Game, down_at: float, now: float) -> Game:
-        """``game`` after nobody looked after it from ``down_at`` to ``now`` (stored)."""
-        resumed, events = resume_after_downtime(game, down_at, now)
+    async def outage_over(self, outage: Outage) -> None:
+        """This node reaches Redis again after ``outage``: each of its games gets the outage
+        (the part after its last activity) and its deadlines run again; then the outage is
+        recorded, for whoever loads a game or measures a wait later."""
+        for actor in list(self._actors.values()):
+            with contextlib.suppress(CommitError, ActorClosedError):
+                await actor.catch_up()
+        await self.services.downtime.record_redis_outage(outage)
+
+    async def _resume(self, game: Game, away: list[Outage], now: float) -> Game:
+        """``game`` after nobody could play it during the outages ``away`` (stored)."""
+        if not away:
+            return game
+        resumed, events = resume_after_outages(game, away, now)
         if events:
             dicts = [e.to_dict() for e in events]
             finished = resumed.status.is_over

@@ -48,6 +48,7 @@ from doushouqi.server.domain import Actor, identity_from_dict
 from doushouqi.server.infra.redis_close import close_now
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
+from doushouqi.server.live.downtime import RedisOutages
 from doushouqi.server.live.subscriber import Subscriber
 
 __all__ = ["Cluster", "ClusterUnavailable", "LocalGames", "OwnedGame", "RemoteGame", "node_id"]
@@ -241,6 +242,10 @@ class Cluster:
         self.ai_games_elsewhere = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_seen = time.monotonic()  # when the event loop last ran the presence loop
+        #: Whether this node reaches Redis: every loop here notes its calls' failures, the
+        #: lease keeper its answers, so that the time it could not is nobody's
+        #: (``live/downtime.py``).
+        self.outages = RedisOutages()
         self._stopping = threading.Event()
         self._keeper = threading.Thread(
             target=self._keep_leases, args=(redis_url,), name=f"leases-{node}", daemon=True
@@ -337,6 +342,7 @@ class Cluster:
                 await self._refresh_presence()
                 await self._share_ai_games()
             except RedisError:
+                self.outages.failed()
                 log.warning("redis unavailable: cannot refresh presence")
             except Exception:
                 log.exception("could not refresh presence")
@@ -371,7 +377,11 @@ class Cluster:
                     continue
                 try:
                     self._renew_with(client, renew)
+                    # After the leases lost meanwhile are handed back: the games still ours
+                    # then are the ones that get the outage (``live/downtime.py``).
+                    self.outages.answered()
                 except RedisError:
+                    self.outages.failed()
                     log.warning("redis unavailable: cannot renew leases")
         finally:
             client.close()
@@ -403,6 +413,7 @@ class Cluster:
             try:
                 await self._claim_orphans()
             except RedisError:
+                self.outages.failed()
                 log.warning("redis unavailable: cannot look for orphaned games")
             except Exception:
                 log.exception("could not look for orphaned games")
@@ -625,6 +636,7 @@ class Cluster:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except Exception as exc:  # RedisError, or redis-py's state after one: read on
+                self.outages.failed()
                 log.warning("redis unavailable: the cluster channels are silent (%r)", exc)
                 await asyncio.sleep(1.0)
                 await self._resubscribe()

@@ -359,6 +359,16 @@ async def dispatch(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------- the websocket
 
 
+def _rate_limited(client: Client, raw: str | bytes) -> dict[str, Any]:
+    """The refusal of a message over the rate, naming the message when it is readable (so a
+    client knows which move to send again later, instead of waiting for an answer)."""
+    message_id = None
+    if len(raw) <= client.ctx.settings.max_message_bytes:
+        with contextlib.suppress(BadJsonError):
+            message_id = _message_id(parse_json(raw))
+    return client.error("rate_limited", "too many messages; slow down", message_id)
+
+
 async def _dispatch_safely(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
     # A fault of ours in one message must not cost the player the connection.
     try:
@@ -450,7 +460,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
                 break
             raw: str | bytes = message.get("text") or message.get("bytes") or b""
             if not bucket.take():
-                replies = [client.error("rate_limited", "too many messages; slow down")]
+                replies = [_rate_limited(client, raw)]
             else:
                 replies = await _dispatch_safely(client, raw)
             for reply in replies:

@@ -144,6 +144,7 @@ class Director:
             now=ctx.time.now(),
             join_wait=ctx.settings.grace_period,
             new_game_id=new_game_id,
+            own_outages=ctx.registry.services.downtime.own(),
         )
         todo = await ctx.db.write(do_step)
         if todo.creates:

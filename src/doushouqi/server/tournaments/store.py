@@ -8,6 +8,7 @@ transaction: a decision is committed before anyone acts on it.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,9 +17,10 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
-from doushouqi.server.db import repo
+from doushouqi.server.db import outages, repo
 from doushouqi.server.db.models import AccountRow, GameRow, RatingRow
 from doushouqi.server.domain import GameStatus
+from doushouqi.server.domain.site_time import Outage, site_elapsed
 from doushouqi.server.tournaments import arena, swiss
 from doushouqi.server.tournaments.models import (
     TournamentPairingRow,
@@ -235,10 +237,13 @@ def step(
     *,
     join_wait: float,
     new_game_id: Callable[[], str],
+    own_outages: Sequence[Outage] = (),
 ) -> Step:
     """Direct the tournament one step at ``now`` (its lease is ours): start it when due, record
-    the results of games that ended, forfeit games nobody came to within ``join_wait``, make
-    the next pairings, finish it. Returns what to do once this is committed."""
+    the results of games that ended, forfeit games nobody came to within ``join_wait`` of site
+    time (the recorded outages, and ``own_outages``, this node's not recorded yet, do not
+    count: nobody could come then), make the next pairings, finish it. Returns what to do
+    once this is committed."""
     todo = Step()
     row = session.get(TournamentRow, tournament_id)
     if row is None or row.status == "finished":
@@ -259,7 +264,8 @@ def step(
             _finish(row, now)
             return todo
     pairings = _pairings(session, tournament_id)
-    _record_results(session, row, pairings, by_id, now, join_wait, todo)
+    waited = functools.partial(_site_time_since, session, now=now, own=own_outages)
+    _record_results(session, row, pairings, by_id, now, join_wait, waited, todo)
     if row.kind == "arena":
         _pair_arena(session, row, players, pairings, now, new_game_id, todo)
     else:
@@ -277,6 +283,11 @@ def step(
     return todo
 
 
+def _site_time_since(session: Session, start: float, now: float, own: Sequence[Outage]) -> float:
+    """Site time from ``start`` to ``now``: the wall time less the site's outages."""
+    return site_elapsed([*outages.since(session, start), *own], start, now)
+
+
 def _record_results(
     session: Session,
     row: TournamentRow,
@@ -284,6 +295,7 @@ def _record_results(
     by_id: dict[int, TournamentPlayerRow],
     now: float,
     join_wait: float,
+    waited: Callable[[float], float],
     todo: Step,
 ) -> None:
     for p in pairings:
@@ -304,7 +316,11 @@ def _record_results(
         if status.is_over:
             p.result = _game_result(game, p)
             p.finished_at = game.finished_at or now
-        elif status is GameStatus.CREATED and now >= p.created_at + join_wait:
+        elif (
+            status is GameStatus.CREATED
+            and now >= p.created_at + join_wait  # the wall time first: no query before then
+            and waited(p.created_at) >= join_wait
+        ):
             p.result = _forfeit(game)
             p.finished_at = now
             todo.aborts.append(Abort(p.game_id))
