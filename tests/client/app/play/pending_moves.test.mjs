@@ -88,12 +88,13 @@ describe('pending moves', () => {
     assert.equal(pending.size, 0);
   });
 
-  test('`unavailable` keeps it, to be sent again, however often it comes', () => {
+  test('`unavailable` and `rate_limited` keep it, to be sent again, however often they come', () => {
     const { pending, entry } = oneMove();
     pending.markSent(entry);
-    for (let i = 0; i < 10; i++) {
-      assert.deepEqual(pending.answer({ type: 'error', id: 'm-1', code: 'unavailable' }),
-        { outcome: 'retry', entry, code: 'unavailable' });
+    for (const code of ['unavailable', 'rate_limited']) {
+      for (let i = 0; i < 10; i++) {
+        assert.deepEqual(pending.answer({ type: 'error', id: 'm-1', code }), { outcome: 'retry', entry, code });
+      }
     }
     assert.equal(pending.awaited(), entry);
   });

@@ -18,7 +18,8 @@ import { PendingMoves, moveLabel, placementAfter } from './pending_moves.js';
 import { premovesAllowed, premoveText, premoveVerdict } from './premoves.js';
 
 const COLORS = ['red', 'blue'];
-const RETRY_MS = [500, 1000, 2000, 4000, 5000]; // after `unavailable`: the server is getting back
+const RETRY_MS = [500, 1000, 2000, 4000, 5000]; // after `unavailable` (the server is getting
+// back) or `rate_limited`
 const MAX_FAULTS = 3; // `internal` answers to one move before it counts as refused (a fault of
 // the server's own: perhaps passing, perhaps not)
 
@@ -94,7 +95,9 @@ export class OwnMoves {
 
   /** The server's answer to one of our messages; true when it was ours (nothing else to do). */
   take(msg) {
-    if (msg.type === 'pong' && msg.id && msg.id === this.barrier) {
+    // Any answer to the ping (its pong, or a refusal such as `rate_limited`) comes after what
+    // the socket delivered first: the server answers in order.
+    if ((msg.type === 'pong' || msg.type === 'error') && msg.id && msg.id === this.barrier) {
       this.synced = true;
       this.flush();
       return true;

@@ -100,8 +100,9 @@ export class PendingMoves {
    *   'played'   an `ack` (a `duplicate` one too): the move is played and recorded; removed
    *              (kept, marked acked, until its event shows it in the position)
    *   'refused'  `rejected`, or an `error` that sending again would not mend; removed
-   *   'retry'    `error` `unavailable` (the move was not applied: send it again shortly), or
-   *              a fault of the server's own (`internal`) up to `maxFaults` times; it stays
+   *   'retry'    `error` `unavailable` or `rate_limited` (the move was not applied: send it
+   *              again shortly), or a fault of the server's own (`internal`) up to `maxFaults`
+   *              times; it stays
    *   'gone'     `error` `not_found`: the game is no more; removed
    */
   answer(msg, { maxFaults = 3 } = {}) {
@@ -117,7 +118,7 @@ export class PendingMoves {
         return { outcome: 'refused', entry: this.remove(entry.id), code };
       case 'error':
         if (code === 'not_found') return { outcome: 'gone', entry: this.remove(entry.id), code };
-        if (code === 'unavailable') return { outcome: 'retry', entry, code };
+        if (code === 'unavailable' || code === 'rate_limited') return { outcome: 'retry', entry, code };
         if (code === 'internal' && (entry.faults = (entry.faults ?? 0) + 1) < maxFaults) {
           return { outcome: 'retry', entry, code };
         }
