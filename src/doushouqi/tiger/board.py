@@ -433,11 +433,17 @@ class Board:
             over = BETWEEN.get((a, b))
             if b in self._neighbours[a]:
                 return "a step ends the move: only jumps follow one another"
-            if over is None or over not in self._neighbours[a] or b not in self._neighbours[over]:
+            if over is None:
+                if abs(point_file(a) - point_file(b)) == 1 == abs(point_rank(a) - point_rank(b)):
+                    return self._line_words(a, b)  # diagonal neighbours
                 return (
                     f"{point_name(a)} and {point_name(b)} are not joined by a line, nor two "
                     f"points apart along one"
-                    + ("" if over is None else f" (diagonals: {self.rules.diagonals.value})")
+                )
+            if over not in self._neighbours[a] or b not in self._neighbours[over]:
+                return (
+                    f"no line runs from {point_name(a)} over {point_name(over)} to "
+                    f"{point_name(b)} (diagonals: {self.rules.diagonals.value})"
                 )
             if pieces[over] == TIGER:
                 return f"a tiger never jumps a tiger (on {point_name(over)})"

@@ -223,12 +223,17 @@ def rules_from_mapping(name: str, table: Mapping[str, Any]) -> RuleSet:
         raise RulesError(f"a rule set is a mapping of options, got {type(table).__name__}")
     problems: list[str] = []
     options = _resolve(table, problems, ())
-    if problems:
-        raise RulesError("; ".join(problems))
     own_name = table.get("name", name)
     if not isinstance(own_name, str) or not own_name.strip():
-        raise RulesError(f"name: expected a non-empty text, got {own_name!r}")
-    return RuleSet(name=own_name, **options)
+        problems.append(f"name: expected a non-empty text, got {own_name!r}")
+        own_name = name
+    try:
+        rules = RuleSet(name=own_name, **options)
+    except RulesError as exc:  # the range checks, which see the options together
+        problems += str(exc).split("; ")
+    if problems:
+        raise RulesError("; ".join(problems))
+    return rules
 
 
 #: The named rule sets, in the order of the data file (the order to offer them).
