@@ -31,9 +31,7 @@ def rules(**options: Any) -> RuleSet:
     return rules_from_mapping("custom", {"parent": "laohuqi", **options})
 
 
-def board(
-    tigers: str, men: str = "", side: str = "t", number: int = 1, **options: Any
-) -> Board:
+def board(tigers: str, men: str = "", side: str = "t", number: int = 1, **options: Any) -> Board:
     """A board with the pieces on the named points under the default rules with ``options``
     (``tigers=2`` when two tiger points are named)."""
     count = len(tigers.split())

@@ -16,14 +16,14 @@ CASES = [
     ("e5", "e6 a1 b1 c1", "m", {}, "e5e4", "the tiger on e5 is not to move: it is the men's side"),
     ("e5", "e6 a1 b1 c1", "t", {}, "e5e6", "e6 is occupied"),
     ("e5", "d5 a1 b1 c1", "m", {}, "a1b1", "b1 is occupied"),
-    ("e5", "e6 a1 b1 c1", "t", {}, "e5f6", r"e5 and f6 are not joined by a line \(diagonals: none\)"),
+    ("e5", "e6 a1 b1 c1", "t", {}, "e5f6", r"e5 and f6 are not joined .*\(diagonals: none\)"),
     ("e5", "e6 a1 b1 c1", "t", {}, "e5e8", "e5 and e8 are not joined by a line, nor two points"),
     ("e5", "e6 a1 b1 c1", "m", {}, "a1b2", r"a1 and b2 are not joined by a line \(diagonals"),
     ("e5", "e6 a1 b1 c1", "m", {}, "a1a3", "men never capture: only a tiger jumps"),
     ("e5", "e6 a1 b1 c1", "m", {}, "a1a2a3", "men never capture"),
     ("e5", "e6 a1 b1 c1", "t", {}, "e5c5", "no man on d5 to jump"),
     ("e5", "e6 e7 a1 b1", "t", {}, "e5e7", "the landing point e7 is taken"),
-    ("e5", "e6 a1 b1 c1", "t", {}, "e5g7", r"no line runs from e5 over f6 to g7 \(diagonals: none\)"),
+    ("e5", "e6 a1 b1 c1", "t", {}, "e5g7", r"no line runs from e5 over f6 to g7 \(diagonals"),
     ("e5 e6", "a1 b1 c1 d1", "t", {}, "e5e7", "a tiger never jumps a tiger .on e6."),
     ("e5", "e6 e8 a1 b1", "t", {}, "e5e7e9", r"one jump per move \(multi_jump is off\)"),
     ("e5", "e6 a1 b1 c1", "t", {"multi_jump": True}, "e5e7e5", "no man on e6 to jump .he is"),
@@ -32,7 +32,14 @@ CASES = [
     ("e5", "e6 a1 b1 c1", "t", {}, "e5e5", "a move cannot stay on e5"),
     ("e5", "e6 a1 b1 c1", "t", {"capture_mandatory": True}, "e5e4", "a capture is mandatory"),
     ("e5", "e6 a1 b1 c1", "m", {"men_retreat": False}, "e6e7", None),
-    ("e9", "e6 a1 b1 c1", "m", {"men_retreat": False}, "e6e5", "men may not retreat .men_retreat is off.: e5 is below e6"),  # noqa: E501
+    (
+        "e9",
+        "e6 a1 b1 c1",
+        "m",
+        {"men_retreat": False},
+        "e6e5",
+        "men may not retreat .men_retreat is off.: e5 is below e6",
+    ),
     ("e5", "e6 d1 c1", "t", {}, "e5e4", "the game is over: 3 men are left, fewer than 4"),
 ]
 

@@ -89,12 +89,13 @@ def test_a_position_must_fit_the_rule_set() -> None:
     two_tigers = "3/T1T/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1"
     with pytest.raises(PositionError, match="2 tigers, the rule set 'laohuqi' has 1"):
         Board(two_tigers)
-    assert Board(two_tigers, "laohuqi-south").tiger_points() == [parse_point(n) for n in ("d10", "f10")]
+    south = Board(two_tigers, "laohuqi-south")
+    assert south.tiger_points() == [parse_point("d10"), parse_point("f10")]
     with pytest.raises(PositionError, match="1 tiger, the rule set 'laohuqi-south' has 2"):
         Board(STARTS["laohuqi"], "laohuqi-south")
     with pytest.raises(PositionError, match="0 tigers"):
         Board("3/3/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t")
-    with pytest.raises(PositionError, match="18 men, more than the rule set 'laohuqi' starts with .12."):
+    with pytest.raises(PositionError, match=r"18 men, more than .* 'laohuqi' starts with \(12\)"):
         Board(STARTS["laohuqi-18"])
     # Fewer men than the start is a game in progress (or over).
     assert Board("3/1T1/9/9/9/9/9/9/9/9/MMM6 m").men_count == 3

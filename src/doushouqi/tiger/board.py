@@ -41,7 +41,15 @@ from itertools import pairwise
 
 from doushouqi.core.game import IllegalMoveError, MoveError, PositionError
 from doushouqi.core.outcome import BoardEnding, Outcome
-from doushouqi.tiger.fen import EMPTY, MAN, TIGER, parse_position, write_position
+from doushouqi.tiger.fen import (
+    EMPTY,
+    MAN,
+    MAX_HALFMOVE_CLOCK,
+    MAX_MOVE_NUMBER,
+    TIGER,
+    parse_position,
+    write_position,
+)
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.points import (
     BETWEEN,
@@ -484,9 +492,11 @@ class Board:
             h ^= keys[end]
         self._undo.append((path, taken, self.halfmove_clock, self.fullmove_number, before))
         self._history.append(before)
-        self.halfmove_clock = 0 if taken else self.halfmove_clock + 1
+        # The counters stop at the most a position string may hold, so that every position
+        # can be written and read back (no real game comes near).
+        self.halfmove_clock = 0 if taken else min(self.halfmove_clock + 1, MAX_HALFMOVE_CLOCK)
         if self.turn != self.rules.first:
-            self.fullmove_number += 1
+            self.fullmove_number = min(self.fullmove_number + 1, MAX_MOVE_NUMBER)
         self.turn = 1 - self.turn
         self._hash = h ^ _MEN_TO_MOVE
 
