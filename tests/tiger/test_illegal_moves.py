@@ -90,3 +90,11 @@ def test_a_push_move_checks_and_a_push_does_not() -> None:
     assert b.ply == 0
     b.push(Move.from_str("e10e9"))  # trusted: the caller took it from the legal moves
     assert b.ply == 1
+
+
+def test_the_diagonals_hint_only_where_an_option_would_draw_the_line() -> None:
+    b = board("d10", "a1 b1 c1 d1", diagonals="all")
+    with pytest.raises(IllegalMoveError, match=r"d10 and c9 are not joined by a line$"):
+        b.parse_move("d10c9")  # no square has both corners: no option joins them
+    with pytest.raises(IllegalMoveError, match=r"d10 and e11 .* \(diagonals: none\)"):
+        board("d10", "a1 b1 c1 d1").parse_move("d10e11")

@@ -56,6 +56,7 @@ from doushouqi.tiger.points import (
     JUMPS,
     NEIGHBOURS,
     NUM_POINTS,
+    Diagonals,
     parse_point,
     point_file,
     point_name,
@@ -403,8 +404,7 @@ class Board:
         """Why a and b are no step: not neighbours on a line (naming the option when they are
         diagonal neighbours that another ``diagonals`` would join)."""
         words = f"{point_name(a)} and {point_name(b)} are not joined by a line"
-        diagonal = abs(point_file(a) - point_file(b)) == 1 == abs(point_rank(a) - point_rank(b))
-        if diagonal:
+        if b in NEIGHBOURS[Diagonals.ALL][a]:  # a diagonal that "all" would draw
             words += f" (diagonals: {self.rules.diagonals.value})"
         return words
 
@@ -443,7 +443,7 @@ class Board:
                 return "a step ends the move: only jumps follow one another"
             if over is None:
                 if abs(point_file(a) - point_file(b)) == 1 == abs(point_rank(a) - point_rank(b)):
-                    return self._line_words(a, b)  # diagonal neighbours
+                    return self._line_words(a, b)  # diagonal neighbours, no line between
                 return (
                     f"{point_name(a)} and {point_name(b)} are not joined by a line, nor two "
                     f"points apart along one"
