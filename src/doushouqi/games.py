@@ -8,8 +8,8 @@ importing anything from ``doushouqi`` fills the registry before the importer run
 a game is one line here (scalachess keeps its variants in one list the same way).
 
 >>> from doushouqi.core.game import get_game
->>> get_game("jungle").name("zh")
-'斗兽棋'
+>>> get_game("jungle").name("zh"), get_game("tiger").name("zh")
+('斗兽棋', '老虎棋')
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from typing import Any
 
 from doushouqi.core.game import GAMES, Game, register
 from doushouqi.jungle.game import JUNGLE
+from doushouqi.tiger.game import TIGER
 
 __all__ = ["GAMES", "INSTALLED"]
 
 #: Every game the package offers, in the order a site lists them.
-INSTALLED: tuple[Game[Any], ...] = (JUNGLE,)
+INSTALLED: tuple[Game[Any], ...] = (JUNGLE, TIGER)
 
 for _game in INSTALLED:
     register(_game)
