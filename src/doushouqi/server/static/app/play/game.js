@@ -23,6 +23,7 @@ import { mountChat } from '../community/chat.js';
 import { OpponentGone, placeToast } from './opponent_gone.js';
 import { ratingLines } from './result_changes.js';
 import { isCorrespondence, longTime } from '../lobby/corr.js';
+import { NOTICES, advancesVersion, missedEvents } from './versions.js';
 import { OwnMoves } from './own_moves.js';
 
 const COLORS = ['red', 'blue'];
@@ -151,11 +152,9 @@ export class GameView {
   // ----- messages -----------------------------------------------------------------------
   async receive(msg) {
     if (this.own.take(msg)) { this.render(); return; } // answers to our moves, the resend barrier
-    if (typeof msg.version === 'number' && msg.type !== 'rejected' && msg.type !== 'error') {
-      if (msg.type !== 'state' && this.version >= 0 && msg.version > this.version + 1) {
-        this.send('sync', { version: this.version });
-        return;
-      }
+    if (missedEvents(msg, this.version)) {
+      this.send('sync', { version: this.version });
+      if (!NOTICES.has(msg.type)) return; // the event comes again, with those before it
     }
     switch (msg.type) {
       case 'state':
@@ -197,7 +196,7 @@ export class GameView {
         this.own.noteEvent(msg);
         if (msg.type === 'game_started' || msg.type === 'player_joined') await this.refreshSeats();
     }
-    if (typeof msg.version === 'number') this.version = Math.max(this.version, msg.version);
+    if (advancesVersion(msg)) this.version = Math.max(this.version, msg.version);
     this.own.turnCame(); // a premove waiting for this turn is played (or dropped) now
     this.render();
   }
