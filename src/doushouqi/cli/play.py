@@ -8,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from doushouqi.cli.engines import ENGINES, load
 from doushouqi.cli.extras import Subcommands, require
 from doushouqi.jungle.rules import RuleSet, find_rules
 
@@ -74,6 +75,12 @@ def add_match(sub: Subcommands) -> None:
             "engine's average and longest move time."
         ),
     )
+    p.add_argument(
+        "--game",
+        choices=tuple(ENGINES),
+        default=next(iter(ENGINES)),
+        help="the game the engines play (default jungle; ai:LEVEL is that game's engine)",
+    )
     p.add_argument("first", metavar="A", help="engine: ai:LEVEL, 'uci|jcei|cmd:PROGRAM ARGS'")
     p.add_argument("second", metavar="B", help="the other engine, written the same way")
     p.add_argument(
@@ -93,7 +100,9 @@ def add_match(sub: Subcommands) -> None:
     p.add_argument("--concurrency", type=int, default=1, help="games played at once")
     p.add_argument("--openings", metavar="FILE", help="position strings or move lists, one a line")
     p.add_argument("--seed", type=int, default=2024, help="shuffle of the built-in openings")
-    p.add_argument("--rules", default="wango", help="rule set name or rule file")
+    p.add_argument(
+        "--rules", default=None, help="rule set name or rule file (default: the game's, wango)"
+    )
     p.add_argument("--records", metavar="DIR", help="write each game's record here")
     p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA", help="stop when the SPRT decides")
     p.add_argument(
@@ -106,9 +115,10 @@ def add_match(sub: Subcommands) -> None:
     )
 
     def match(args: argparse.Namespace) -> int:
-        from doushouqi.jungle.engine.match import run_match_command
-
-        return run_match_command(args)
+        engine = ENGINES[args.game]
+        if args.rules is None:
+            args.rules = engine.default_rules
+        return load(engine.match)(args)
 
     p.set_defaults(func=match)
 
@@ -122,11 +132,16 @@ def add_engine(sub: Subcommands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
+    p.add_argument(
+        "--game",
+        choices=tuple(ENGINES),
+        default=next(iter(ENGINES)),
+        help="the game to play: jungle (default) or tiger (老虎棋)",
+    )
+
     def engine(args: argparse.Namespace) -> int:
         require("engine", "numpy", "numba")
-        from doushouqi.jungle.ai.protocol import run_protocol
-
-        return run_protocol()
+        return load(ENGINES[args.game].protocol)()
 
     p.set_defaults(func=engine)
 
@@ -150,4 +165,8 @@ The engine speaks a UCI-like protocol on stdin/stdout, one command a line (docs/
   quit
 
 Example:  printf 'uci\\nisready\\nposition startpos\\ngo depth 8\\n' | doushouqi engine
+
+With --game tiger, the 老虎棋 engine: the same commands, its own options (Rules laohuqi,
+laohuqi-18, laohuqi-strict, laohuqi-south; multi_jump, diagonals ...), moves such as e10e9
+or e5e7e9, wtime for the tiger side's clock and btime for the men's.
 """
