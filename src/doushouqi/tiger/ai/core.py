@@ -47,8 +47,8 @@ SEARCH_PLIES = 256
 def encode_move(move: Move) -> int:
     """The engine's int for a library move (not a pass).
 
-    >>> hex(encode_move(Move.from_str("e5e7e9")))
-    '0x31bc4'
+    >>> hex(encode_move(Move.from_str("e5e7e9")))  # e5 (40), a jump, up, up, then down: end
+    '0x1ba8'
     """
     path = move.path
     if not path:
