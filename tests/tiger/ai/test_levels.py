@@ -18,12 +18,14 @@ def test_each_level_searches_more_and_guesses_less() -> None:
     levels = [LEVELS[level] for level in range(1, MAX_LEVEL + 1)]
     for lower, upper in zip(levels, levels[1:], strict=False):
         assert upper.noise <= lower.noise
+        assert upper.awareness >= lower.awareness
         assert upper.time_share >= lower.time_share
         if lower.max_depth is not None and upper.max_depth is not None:
             assert upper.max_depth >= lower.max_depth
     budgets = [s.max_nodes for s in levels[5:9]]
     assert all(b is not None for b in budgets) and budgets == sorted(budgets)
     assert levels[-1].max_nodes is None and levels[-1].noise == 0
+    assert levels[-1].awareness == 1.0
     assert settings_for(0) == LEVELS[1] and settings_for(99) == LEVELS[10]
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "AWARENESS_BLOCKS",
     "NUM_PARAMS",
     "PARAM_NAMES",
     "P_GUARDED",
@@ -44,6 +45,7 @@ __all__ = [
     "default_params",
     "load_params",
     "save_params",
+    "with_awareness",
 ]
 
 # ------------------------------------------------------------------------------- layout
@@ -136,9 +138,32 @@ P_TIGER_IN_NEST = _OFFSETS["tiger_in_nest"]
 P_TEMPO = _OFFSETS["tempo"]
 
 
+#: The terms that take foresight, which the weaker levels see only in part
+#: (:func:`with_awareness`): men about to be jumped, ways a man can be jumped, a tiger's
+#: freedom (the cage closing). Counting men and room is plain to every level.
+AWARENESS_BLOCKS = ("threat_tiger_to_move", "threat_men_to_move", "open", "mobility")
+
+
 def default_params() -> NDArray[np.int64]:
     """The engine's weights (a fresh array)."""
     return np.array(_DEFAULTS, dtype=np.int64)
+
+
+def with_awareness(params: NDArray[np.int64], awareness: float) -> NDArray[np.int64]:
+    """A copy of ``params`` with the foresight terms (:data:`AWARENESS_BLOCKS`) scaled by
+    ``awareness`` (0-1): how a weaker level judges — it does not see a fork or a cage coming
+    as clearly, which is what a beginner misses, rather than moves picked at random.
+
+    >>> weak = with_awareness(default_params(), 0.5)
+    >>> int(weak[P_MOBILITY]) * 2 == int(default_params()[P_MOBILITY])
+    True
+    """
+    scaled = np.array(params, dtype=np.int64)
+    for name in AWARENESS_BLOCKS:
+        start = _OFFSETS[name]
+        size = next(size for block, size, _ in _BLOCKS if block == name)
+        scaled[start : start + size] = np.round(scaled[start : start + size] * awareness)
+    return scaled
 
 
 def save_params(params: NDArray[np.int64], path: str | Path) -> None:

@@ -11,7 +11,12 @@ strength. Below it, every level is a step down in each of these at once, for eit
   one search), smaller at each level; kept well below a man's value, so a weak tiger still
   takes a man left hanging and weak men still close a cage they see;
 * choice — levels 1–5 score every root move exactly and pick at random among the moves
-  within ``margin`` centipawns of the best, weighted by ``exp(score / temperature)``.
+  within ``margin`` centipawns of the best, weighted by ``exp(score / temperature)``;
+* foresight — levels 1–7 see only part of the evaluation's foresight terms (a man that can
+  be jumped, a fork, a cage closing: ``awareness``). Depth alone does not make a weak level
+  here: two plies and quiescence already see every single jump, and a level that sees a
+  fork coming statically never walks into one, so without this every level from 2 up drew
+  every game against every other (measured: ``bench/tiger_ladder.py``).
 
 A beginner (level 1) looks one move ahead and judges the result as it stands (no
 quiescence: a tiger at level 1 does not see the man it loses the chance of, men do not see
@@ -56,6 +61,9 @@ class LevelSettings:
     margin: int
     #: Whether leaves are searched on until quiet (False: judged as they stand).
     quiescence: bool = True
+    #: How much of the evaluation's foresight terms the level sees (1: all; see
+    #: :func:`~doushouqi.tiger.ai.eval_params.with_awareness`).
+    awareness: float = 1.0
 
     @property
     def exact_root(self) -> bool:
@@ -66,13 +74,13 @@ class LevelSettings:
 LEVELS: dict[int, LevelSettings] = {
     s.level: s
     for s in (
-        LevelSettings(1, 1, 3_000, 0.005, 90, 45.0, 260, quiescence=False),
-        LevelSettings(2, 2, 8_000, 0.008, 70, 32.0, 200),
-        LevelSettings(3, 3, 20_000, 0.012, 50, 22.0, 140),
-        LevelSettings(4, 4, 40_000, 0.017, 38, 15.0, 90),
-        LevelSettings(5, 6, 80_000, 0.024, 28, 10.0, 55),
-        LevelSettings(6, None, 40_000, 0.035, 20, 0.0, 0),
-        LevelSettings(7, None, 120_000, 0.06, 14, 0.0, 0),
+        LevelSettings(1, 1, 3_000, 0.005, 90, 45.0, 260, quiescence=False, awareness=0.1),
+        LevelSettings(2, 2, 8_000, 0.008, 70, 32.0, 200, awareness=0.2),
+        LevelSettings(3, 3, 20_000, 0.012, 50, 22.0, 140, awareness=0.35),
+        LevelSettings(4, 4, 40_000, 0.017, 38, 15.0, 90, awareness=0.5),
+        LevelSettings(5, 6, 80_000, 0.024, 28, 10.0, 55, awareness=0.65),
+        LevelSettings(6, None, 40_000, 0.035, 20, 0.0, 0, awareness=0.8),
+        LevelSettings(7, None, 120_000, 0.06, 14, 0.0, 0, awareness=0.9),
         LevelSettings(8, None, 360_000, 0.15, 9, 0.0, 0),
         LevelSettings(9, None, 1_000_000, 0.5, 4, 0.0, 0),
         LevelSettings(10, None, None, 1.0, 0, 0.0, 0),

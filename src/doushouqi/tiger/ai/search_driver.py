@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from doushouqi.tiger.ai.core import Position, decode_move
-from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params
+from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
 from doushouqi.tiger.ai.search import INFINITE, prepare_root, search_root
 from doushouqi.tiger.ai.timeman import TimePlan, plan_time
@@ -165,6 +165,9 @@ class Searcher:
         if len(params) != NUM_PARAMS:  # compiled code reads by index, unchecked
             raise ValueError(f"expected {NUM_PARAMS} evaluation weights, got {len(params)}")
         self._params = np.array(params, dtype=np.int64)  # a private, contiguous copy
+        #: The weights each awareness sees (weaker levels), made when first needed.
+        self._by_awareness: dict[float, NDArray[np.int64]] = {1.0: self._params}
+        self._in_use = self._params  # the weights of this search (and of the eval cache)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._searching = False
@@ -269,6 +272,15 @@ class Searcher:
         position = Position.from_board(board)
         state, rules = position.state, position.compiled_rules
         work, tt = self._work, self._tt
+        params = self._by_awareness.get(settings.awareness)
+        if params is None:
+            params = with_awareness(self._params, settings.awareness)
+            self._by_awareness[settings.awareness] = params
+        if params is not self._in_use:
+            # Evaluations and table entries of other weights mislead.
+            work[W_EVAL_CACHE:] = 0
+            tt.fill(0)
+            self._in_use = params
 
         plan = plan_time(limit, board.turn).scaled(settings.time_share)
         max_depth = min(d for d in (plan.depth, settings.max_depth, MAX_DEPTH) if d is not None)
@@ -346,7 +358,7 @@ class Searcher:
         """The iterations; returns the best move, the last info and (levels that choose among
         moves) the exact root scores of the last finished depth."""
         state, history, rules = position.state, position.history, position.compiled_rules
-        work, tt, params = self._work, self._tt, self._params
+        work, tt, params = self._work, self._tt, self._in_use
         count = int(work[C_ROOT_COUNT])
         best = int(work[W_ROOT_MOVES])
         info = Info(depth=0, score=Score(cp=0), nodes=0, pv=[decode_move(best)])
@@ -415,7 +427,7 @@ class Searcher:
         """MultiPV lines 2 … ``multipv`` at ``depth``: each a full-window search of the root
         moves not yet reported. The root list is put back as it was."""
         state, history, rules = position.state, position.history, position.compiled_rules
-        work, tt, params = self._work, self._tt, self._params
+        work, tt, params = self._work, self._tt, self._in_use
         count = int(work[C_ROOT_COUNT])
         moves = work[W_ROOT_MOVES : W_ROOT_MOVES + count].copy()
         root_scores = work[W_ROOT_SCORES : W_ROOT_SCORES + count].copy()
