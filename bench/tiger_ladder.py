@@ -3,14 +3,16 @@
     .venv/bin/python bench/tiger_ladder.py --games 24 --out tiger-ladder.jsonl
     .venv/bin/python bench/tiger_ladder.py --games 24 --out tiger-ladder.jsonl  # resumes
 
-Each pair plays ``--games`` games: openings of a few random plies from the start, each
-played twice with the levels changing sides (tiger, men). Levels 1-9 search at most their
-node budgets (``doushouqi.tiger.ai.levels``), level 10 ``--nodes`` a move; ``--node-scale``
-multiplies every budget (the steps keep their ratios) to fit a slow or busy machine, and is
-printed with the figures. Every finished game is appended to ``--out`` as a JSON line, and a
-run with the same arguments skips the games already there, so a long ladder can be stopped
-and resumed. Prints, per pair, the higher level's wins, draws and losses, its score and the
-Elo difference with a 95% error bar, how the tiger side fared, and the average game length.
+With ``--base N``, every level from ``--low`` to ``--high`` plays level N instead of the one
+below it (how far each level is above a fixed opponent). Each pair plays ``--games`` games:
+openings of a few random plies from the start, each played twice with the levels changing
+sides (tiger, men). Levels 1-9 search at most their node budgets
+(``doushouqi.tiger.ai.levels``), level 10 ``--nodes`` a move; ``--node-scale`` multiplies
+every budget (the steps keep their ratios) to fit a slow or busy machine, and is printed
+with the figures. Every finished game is appended to ``--out`` as a JSON line, and a run
+with the same arguments skips the games already there, so a long ladder can be stopped and
+resumed. Prints, per pair, the higher level's wins, draws and losses, its score and the Elo
+difference with a 95% error bar, how the tiger side fared, and the average game length.
 """
 
 from __future__ import annotations
@@ -83,22 +85,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=1, help="games at once (threads)")
     parser.add_argument("--out", type=Path, default=None, help="JSON lines, resumable")
+    parser.add_argument("--base", type=int, default=None, help="every level against this one")
     args = parser.parse_args(argv)
+    pairs = [(high, high - 1 if args.base is None else args.base)
+             for high in range(args.low + (args.base is None), args.high + 1)
+             if high != args.base]  # fmt: skip
     settings = {key: getattr(args, key) for key in
                 ("nodes", "node_scale", "rules", "opening_plies", "max_plies", "seed")}  # fmt: skip
     limit = Limit(nodes=max(100, int(args.nodes * args.node_scale)))
     starts = openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
-    done: dict[tuple[int, int], dict[str, object]] = {}
+    done: dict[tuple[int, int, int], dict[str, object]] = {}
     if args.out is not None and args.out.exists():
         for line in args.out.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             if row["settings"] == settings:
-                done[(row["high"], row["game"])] = row
-    jobs: queue.Queue[tuple[int, int]] = queue.Queue()
-    for high in range(args.low + 1, args.high + 1):
+                low = row.get("low", row["high"] - 1)  # files of the first version
+                done[(row["high"], low, row["game"])] = row
+    jobs: queue.Queue[tuple[int, int, int]] = queue.Queue()
+    for high, low in pairs:
         for game in range(args.games):
-            if (high, game) not in done:
-                jobs.put((high, game))
+            if (high, low, game) not in done:
+                jobs.put((high, low, game))
     print(f"tiger level ladder: {args.games} games per pair, {len(done)} already played, "
           f"level 10 at {limit.nodes} nodes, node scale {args.node_scale:g}, "
           f"rules {args.rules}", flush=True)  # fmt: skip
@@ -109,23 +116,23 @@ def main(argv: list[str] | None = None) -> int:
         engines: dict[int, Searcher] = {}
         while True:
             try:
-                high, game = jobs.get_nowait()
+                high, low, game = jobs.get_nowait()
             except queue.Empty:
                 return
-            for level in (high, high - 1):
+            for level in (high, low):
                 if level not in engines:
                     engines[level] = Searcher(args.rules, hash_mb=16, seed=args.seed + level)
                     engines[level].node_scale = args.node_scale
-            upper, lower = (engines[high], high), (engines[high - 1], high - 1)
+            upper, lower = (engines[high], high), (engines[low], low)
             seats = (upper, lower) if game % 2 == 0 else (lower, upper)
             clock = time.perf_counter()
             result, plies, ending = play(starts[game // 2], seats, limit, args.rules,
                                          args.max_plies)  # fmt: skip
-            row = {"settings": settings, "high": high, "game": game, "upper_is_tiger":
+            row = {"settings": settings, "high": high, "low": low, "game": game, "upper_is_tiger":
                    game % 2 == 0, "result": result, "plies": plies, "ending": ending,
                    "seconds": round(time.perf_counter() - clock, 2)}  # fmt: skip
             with lock:
-                done[(high, game)] = row
+                done[(high, low, game)] = row
                 if args.out is not None:
                     with args.out.open("a", encoding="utf-8") as file:
                         file.write(json.dumps(row) + "\n")
@@ -136,10 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     for thread in threads:
         thread.join()
     print(f"{time.perf_counter() - started:.0f} s")
-    for high in range(args.low + 1, args.high + 1):
-        rows = [row for (h, _), row in done.items() if h == high]
+    for high, low in pairs:
+        rows = [row for key, row in done.items() if key[:2] == (high, low)]
         if rows:
-            print(f"L{high} vs L{high - 1}: {summary(rows)}")
+            print(f"L{high} vs L{low}: {summary(rows)}")
     return 0
 
 

@@ -3,6 +3,7 @@ legal moves for either side, the weak ones vary and still take what wins."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -16,7 +17,7 @@ from doushouqi.tiger.board import Board
 
 def test_each_level_searches_more_and_guesses_less() -> None:
     levels = [LEVELS[level] for level in range(1, MAX_LEVEL + 1)]
-    for lower, upper in zip(levels, levels[1:], strict=False):
+    for lower, upper in itertools.pairwise(levels):
         assert upper.noise <= lower.noise
         assert upper.awareness >= lower.awareness
         assert upper.time_share >= lower.time_share

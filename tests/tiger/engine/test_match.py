@@ -37,7 +37,8 @@ OURS = (sys.executable, "-m", "doushouqi", "engine", "--game", "tiger")
 def _scripted(tmp_path: Path, bestmove: str) -> tuple[str, ...]:
     """An engine that answers every ``go`` with ``bestmove``."""
     script = tmp_path / "engine.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import sys
         for line in sys.stdin:
             word = line.split()[0] if line.split() else ""
@@ -53,7 +54,8 @@ def _scripted(tmp_path: Path, bestmove: str) -> tuple[str, ...]:
             elif word == "quit":
                 break
             sys.stdout.flush()
-    """))
+    """)
+    )
     return (sys.executable, str(script))
 
 
@@ -146,7 +148,7 @@ def test_specs_time_controls_and_openings(tmp_path: Path) -> None:
     path.write_text("# two\ne10e9 d2d3\n\ne10d10\n")
     assert read_openings(path, rules_by_name("laohuqi")) == [["e10e9", "d2d3"], ["e10d10"]]
     path.write_text("e10e8\n")
-    with pytest.raises(ValueError, match="openings.txt:1"):
+    with pytest.raises(ValueError, match=r"openings\.txt:1"):
         read_openings(path, rules_by_name("laohuqi"))
     with pytest.raises(ValueError, match="at least 1"):
         MatchConfig(EngineSpec.parse("ai:1"), EngineSpec.parse("ai:2"), 0, TimeControl(0.1),
