@@ -101,7 +101,7 @@ def add_match(sub: Subcommands) -> None:
     p.add_argument("--openings", metavar="FILE", help="position strings or move lists, one a line")
     p.add_argument("--seed", type=int, default=2024, help="shuffle of the built-in openings")
     p.add_argument(
-        "--rules", default=None, help="rule set name or rule file (default: the game's, wango)"
+        "--rules", default=None, help="rule set name or rule file (default: wango; laohuqi)"
     )
     p.add_argument("--records", metavar="DIR", help="write each game's record here")
     p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA", help="stop when the SPRT decides")
