@@ -13,6 +13,13 @@ Around that the actor keeps the game moving by itself:
   move, bounded in time, and plays it like any player, tied to the version it thought about;
 * it tells the domain when a seated player's last connection closes or a first one opens
   (``Disconnected`` / ``Reconnected``), and seats a player who arrives (``Join``).
+
+In a cluster two nodes may briefly both believe they own a game (Redis lost its leases, and
+another node claimed the game from the database before this one noticed). The database's
+version check keeps either from overwriting the other; the one whose copy is then out of date
+finds out when it writes (``StaleWriteError``) or when a socket opens (its stored version is
+newer), and never serves that copy again: :meth:`ActorRegistry.replace_stale` reloads the game
+or leaves it to its owner.
 """
 
 from __future__ import annotations
@@ -30,11 +37,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from doushouqi.server.ai.opponent import AiOpponent
 from doushouqi.server.ai.pool import AiService
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
-from doushouqi.server.db.gamestore import CommitError, GameStore, GameWrite
+from doushouqi.server.db.gamestore import CommitError, GameStore, GameWrite, StaleWriteError
+from doushouqi.server.db.models import GameRow
 from doushouqi.server.domain import (
     Actor,
     Command,
@@ -199,7 +209,8 @@ class GameActor:
         """Apply ``command``; return its events (a lone ``Rejected`` when refused).
 
         Raises CommitError when the database could not store the change (which then did not
-        happen) and ActorClosedError when this actor was evicted.
+        happen) and ActorClosedError when this actor was evicted, or found its game newer in
+        the database (the change did not happen either: submit it again to the game's actor).
         """
         arrived = time.perf_counter()
         current_game.set(self.id)
@@ -210,24 +221,39 @@ class GameActor:
             move_id = _move_id(command)
             if move_id is not None and (refused := self._refused_ids.get(move_id)):
                 return [refused]  # sent again: the same answer, not a new verdict
-            await self._catch_up(now)
-            game, events = apply(self.game, command, now)
-            if events and isinstance(events[0], Rejected):
-                self._remember_refusal(move_id, events[0])
-            elif game.version > self.game.version:  # not a resend that changed nothing
-                try:
-                    await self._commit(game, events, now)
-                except CommitError:
-                    self._retry_at = now + RETRY_AFTER_FAILURE
-                    raise
-                if isinstance(command, Move):
-                    metrics = self._services.metrics
-                    metrics.moves.inc()
-                    metrics.move_latency.observe(time.perf_counter() - arrived)
+            stale: asyncio.Task[None] | None = None
+            try:
+                await self._catch_up(now)
+                game, events = apply(self.game, command, now)
+                if events and isinstance(events[0], Rejected):
+                    self._remember_refusal(move_id, events[0])
+                elif game.version > self.game.version:  # not a resend that changed nothing
+                    try:
+                        await self._commit(game, events, now)
+                    except CommitError:
+                        self._retry_at = now + RETRY_AFTER_FAILURE
+                        raise
+                    if isinstance(command, Move):
+                        metrics = self._services.metrics
+                        metrics.moves.inc()
+                        metrics.move_latency.observe(time.perf_counter() - arrived)
+            except StaleWriteError:
+                stale = self._found_stale()
+        if stale is not None:
+            await asyncio.shield(stale)
+            raise ActorClosedError(self.id)
         self.schedule()
         if self.game.status.is_over and not self._subscribers:
             self._registry.evict(self)  # e.g. ended by a timer after everyone left
         return events
+
+    def _found_stale(self) -> asyncio.Task[None]:
+        """Another node stored the game meanwhile (a write of ours met a newer version, or the
+        database holds one): this copy is out of date, and trying again would fail the same
+        way for ever. Nothing more is served from it (closed at once); the registry reloads
+        the game or leaves it to its owner (the task returned)."""
+        self.closed = True
+        return self._registry.replace_stale(self)
 
     def _remember_refusal(self, move_id: str | None, refusal: Rejected) -> None:
         if move_id is not None:
@@ -252,6 +278,8 @@ class GameActor:
             async with self._lock:
                 if not self.closed:
                     await self._catch_up(self._services.time.now())
+        except StaleWriteError:
+            await asyncio.shield(self._found_stale())
         finally:
             self.schedule()
 
@@ -325,8 +353,46 @@ class GameActor:
                 subscriber.deliver(text)
 
     async def open(self, subscriber: Subscriber, since: int | None = None) -> list[str]:
-        """:meth:`subscribe`, as a game on another node is subscribed to (awaited)."""
+        """:meth:`subscribe`, as a game on another node is subscribed to (awaited). In a
+        cluster, only once the database has confirmed that this copy is the latest: raises
+        ActorClosedError when it is not (ask the registry for the game's actor again)."""
+        if not await self.is_current():
+            raise ActorClosedError(self.id)
         return self.subscribe(subscriber, since)
+
+    async def is_current(self) -> bool:
+        """Whether this copy of the game is the stored one, so that it may be served (to a
+        socket that opens, a request for the game's state). Alone on its database, a server
+        is the game's only writer and need not ask. In a cluster another node may have stored
+        a newer version while both believed they owned the game: this actor is then closed
+        and replaced (:meth:`ActorRegistry.replace_stale`), and this returns False."""
+        if self.closed:
+            return False
+        if self._services.cluster is None:
+            return True
+        # Under the lock: a commit of ours in flight is stored before our copy moves on, and
+        # must not look like somebody else's.
+        async with self._lock:
+            if self.closed:
+                return False
+            stored = await self._services.db.read(lambda s: repo.stored_version(s, self.id))
+            if stored is None or stored <= self.game.version:
+                return True
+            log.warning(
+                "game %s is at version %d in the database, %d here",
+                self.id,
+                stored,
+                self.game.version,
+            )
+            stale = self._found_stale()
+        await asyncio.shield(stale)
+        return False
+
+    def take_subscribers(self) -> dict[Subscriber, int]:
+        """Hand this actor's sockets over (it is closed), each with the version it was at."""
+        taken = dict.fromkeys(self._subscribers, self.game.version)
+        self._subscribers.clear()
+        return taken
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.discard(subscriber)
@@ -437,6 +503,8 @@ class ActorRegistry:
         self.services = services
         self._actors: dict[str, GameActor] = {}
         self._loading: dict[str, asyncio.Future[GameActor | None]] = {}
+        #: Actors found out of date, while their games are reloaded (or left to their owner).
+        self._replacing: dict[GameActor, asyncio.Task[None]] = {}
         #: Account id → its bot event streams (game starts and the like).
         self.account_streams: dict[int, set[Subscriber]] = {}
         #: Player key (``account:7``, ``guest:ID``) → its site sockets (``/ws/site``) here.
@@ -490,7 +558,11 @@ class ActorRegistry:
         counts: dict[str, int] = {}
         cluster = self.services.cluster
         if cluster is not None and game_ids:
-            values = await cluster.redis.hmget(SPECTATORS, game_ids)
+            try:
+                values = await cluster.redis.hmget(SPECTATORS, game_ids)
+            except RedisError:  # the lists still show the games; other nodes' counts wait
+                log.warning("cannot read the spectator counts now")
+                values = [None] * len(game_ids)
             counts = {g: int(v) for g, v in zip(game_ids, values, strict=True) if v is not None}
         for game_id in game_ids:
             actor = self._actors.get(game_id)
@@ -503,20 +575,12 @@ class ActorRegistry:
             return await asyncio.shield(loading)
         future: asyncio.Future[GameActor | None] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
+        cluster = self.services.cluster
         try:
-            loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
-            cluster = self.services.cluster
+            loaded = await self._read_for_claim(game_id)
             actor = None
             if loaded is not None:
                 game, row = loaded
-                now = self.services.time.now()
-                if cluster is not None:  # another node may have held it until it died
-                    down_at = await self._owner_gone_at(cluster, game)
-                    if down_at is not None:
-                        game = await self._resume(game, [Outage(down_at, now)], now)
-                if not game.status.is_over:  # the site's outages since it was last played
-                    away = await self.services.downtime.outages_after(game.last_activity_at)
-                    game = await self._resume(game, away, now)
                 actor = self._add(
                     game,
                     public=row.public,
@@ -530,11 +594,41 @@ class ActorRegistry:
             future.set_result(actor)
             return actor
         except BaseException as exc:
+            if cluster is not None and game_id not in self._actors:
+                # Not loaded (the database or Redis is away): let the lease go, so that the
+                # game does not sit claimed by a node that runs no actor for it.
+                cluster.spawn(cluster.release(game_id))
             future.set_exception(exc)
             future.exception()  # retrieved here, so an unawaited future logs nothing
             raise
         finally:
             del self._loading[game_id]
+
+    async def _read_for_claim(self, game_id: str) -> tuple[Game, GameRow] | None:
+        """The stored game, carried through the time nobody could play it (stored)."""
+        loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
+        if loaded is None:
+            return None
+        game, row = loaded
+        try:
+            return await self._carried_through(game), row
+        except StaleWriteError:
+            # Stored again since it was read: whoever wrote it looked after it until just now.
+            return await self.services.db.read(lambda s: repo.load_game(s, game_id))
+
+    async def _carried_through(self, game: Game) -> Game:
+        """``game`` after a dead owner's absence (in a cluster) and the site's outages since it
+        was last played."""
+        now = self.services.time.now()
+        cluster = self.services.cluster
+        if cluster is not None:  # another node may have held it until it died
+            down_at = await self._owner_gone_at(cluster, game)
+            if down_at is not None:
+                game = await self._resume(game, [Outage(down_at, now)], now)
+        if not game.status.is_over:  # the site's outages since it was last played
+            away = await self.services.downtime.outages_after(game.last_activity_at)
+            game = await self._resume(game, away, now)
+        return game
 
     async def _owner_gone_at(self, cluster: Cluster, game: Game) -> float | None:
         """When the node that ran ``game`` before stopped looking after it (None: nothing to
@@ -573,10 +667,19 @@ class ActorRegistry:
         return actor
 
     async def create(self, game: Game, *, public: bool) -> GameActor:
-        """Store a new game (version 0), then give it an actor (here: this node owns it)."""
-        await self.services.store.commit(GameWrite(game, None, [], public=public))
-        if (cluster := self.services.cluster) is not None:
+        """Store a new game (version 0), then give it an actor (here: this node owns it). In a
+        cluster the game's lease comes first: with Redis away nothing is stored (the request
+        fails whole, and trying again makes one game, not two)."""
+        cluster = self.services.cluster
+        if cluster is not None:
             await cluster.acquire(game.id)
+        try:
+            await self.services.store.commit(GameWrite(game, None, [], public=public))
+        except BaseException:
+            if cluster is not None:
+                cluster.spawn(cluster.release(game.id))
+            raise
+        if cluster is not None:
             await cluster.confirm(game.id)
         actor = self._add(game, public=public)
         self.notify_players(game, [])
@@ -612,7 +715,8 @@ class ActorRegistry:
         """A game and its rematch's id, without keeping it in memory when it is not live."""
         if not GAME_ID.fullmatch(game_id):
             return None
-        if (actor := self._actors.get(game_id)) is not None:
+        actor = self._actors.get(game_id)
+        if actor is not None and await actor.is_current():
             return actor.game, actor.rematch_id
         loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
         if loaded is None:
@@ -634,6 +738,57 @@ class ActorRegistry:
         if actor is not None:
             actor.close()
             actor.cut_off_subscribers()
+
+    def replace_stale(self, actor: GameActor) -> asyncio.Task[None]:
+        """``actor`` (closed) found its game newer in the database: it is out of date, and
+        nothing more is served from it. Its game is reloaded from the database when this node
+        still holds the lease, else left to the node that does (see :meth:`_replace`). Returns
+        the task doing it (the same one however often the actor is reported)."""
+        task = self._replacing.get(actor)
+        if task is None:
+            if self._actors.get(actor.id) is actor:
+                del self._actors[actor.id]
+            actor.close()
+            task = asyncio.create_task(self._replace(actor))
+            self._replacing[actor] = task
+            task.add_done_callback(lambda _: self._replacing.pop(actor, None))
+        return task
+
+    async def _replace(self, stale: GameActor) -> None:
+        # Which is right, reloading or dropping, depends on who holds the lease now, not on
+        # who wrote last: the lease decides who runs a game. A node that still holds it (or
+        # takes it again, when Redis lost it and nobody else has) is the game's owner: the
+        # other writer was a node that also believed it owned the game and stops at its next
+        # lease renewal, which it will find taken. Cutting this node's sockets off would bring
+        # them straight back here, so it reloads the game (the database holds every
+        # acknowledged move) and hands them a fresh state. A node that does not hold the
+        # lease is the one that lost the game: it drops it, like a lease found lost at a
+        # renewal, and its sockets reconnect to reach the owner through forwarding. With Redis
+        # away nobody can say who owns it: the node drops it too and stops renewing its lease,
+        # so that whichever node Redis names once it answers loads it afresh.
+        game_id, cluster = stale.id, self.services.cluster
+        subscribers = stale.take_subscribers()
+        try:
+            ours = cluster is None or await cluster.hold(game_id)
+        except RedisError:
+            log.warning("cannot tell who owns game %s now; dropping it here", game_id)
+            assert cluster is not None
+            cluster.disown(game_id)
+            ours = False
+        fresh = None
+        if ours:
+            try:
+                fresh = await self.get(game_id)
+            except Exception:
+                log.exception("could not reload game %s", game_id)
+        if isinstance(fresh, GameActor):
+            log.warning("reloaded game %s at version %d from the database", game_id, fresh.version)
+            fresh.subscribe_all(subscribers)
+            return
+        log.warning("dropped game %s here; its sockets reconnect", game_id)
+        self.drop(game_id)  # an actor loaded meanwhile (a request before the lease was asked)
+        for subscriber in subscribers:
+            subscriber.cut_off_now()
 
     def reschedule(self, game_id: str) -> None:
         """Something about the game changed elsewhere (who is connected): look again."""
