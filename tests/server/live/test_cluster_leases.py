@@ -38,8 +38,8 @@ class Registry:
         pass
 
 
-def run_node(redis: RedisServer, scenario: Any) -> Registry:
-    registry = Registry()
+def run_node(redis: RedisServer, scenario: Any, registry: Registry | None = None) -> Registry:
+    registry = registry or Registry()
 
     async def main() -> None:
         cluster = Cluster(redis.url, "node-under-test", lease_seconds=LEASE, claim_interval=60)

@@ -76,11 +76,10 @@ def site_socket(player: Player) -> Any:
 
 
 def played(
-    player: Player, game_id: str, text: str, ws: Callable[[], GameSocket], deadline: float
+    text: str, ws: Callable[[], GameSocket], deadline: float, socket: GameSocket | None = None
 ) -> GameSocket:
     """Play ``text`` as the web client does: send it with an id, and again (on a new socket if
     the old one was closed) while the answer is "unavailable"; the socket that saw it played."""
-    socket: GameSocket | None = None
     while True:
         assert time.monotonic() < deadline, f"{text} was never played"
         try:
@@ -94,6 +93,16 @@ def played(
             assert closed.rcvd is None or closed.rcvd.code in (1013, 4408), closed
             socket = None
         time.sleep(0.2)  # the client's back-off between tries
+
+
+def hears(ws: GameSocket, text: str) -> bool:
+    """Whether the socket is told of the move ``text``: its event, or a state that holds it."""
+    while True:
+        message = ws.recv()
+        if message["type"] == "move_made" and message["move"] == text:
+            return True
+        if message["type"] == "state" and text in [m[0] for m in message["game"]["moves"]]:
+            return True
 
 
 def moves_of(player: Player, game_id: str) -> list[str]:
@@ -140,9 +149,16 @@ def test_redis_away_every_answer_says_try_again_then_play_resumes(
         finally:
             redis.start()
 
-        # Back: blue's move (the one refused) is played, as the client sends it again.
+        # Back: blue's socket, which stayed open, hears the move made meanwhile (its channel
+        # was silent: it is read from the database), and the refused move is played when the
+        # client sends it again.
+        try:
+            assert hears(blue_ws, DEN_GAME[2])
+        except TimeoutError:
+            print("SEEN", [(m["type"], m.get("version"), m.get("code")) for m in blue_ws.seen])
+            raise
         deadline = time.monotonic() + 30
-        played(blue, game_id, DEN_GAME[3], lambda: blue.socket(game_id), deadline)
+        played(DEN_GAME[3], lambda: blue.socket(game_id), deadline, blue_ws)
         assert moves_of(blue, game_id) == DEN_GAME[:4]
         assert moves_of(red, game_id) == DEN_GAME[:4]
         assert blue.post("/api/games", json={"mode": "online"}).status_code == 201
@@ -194,7 +210,7 @@ def test_the_database_away_every_answer_says_try_again_then_play_resumes(
 
             # Back: the refused move is played when sent again, on the sockets that stayed.
             deadline = time.monotonic() + 30
-            played(red, game_id, DEN_GAME[2], lambda: red.socket(game_id), deadline)
+            played(DEN_GAME[2], lambda: red.socket(game_id), deadline, red_ws)
             blue_ws.wait_for("move_made", lambda m: m["move"] == DEN_GAME[2])
             assert moves_of(blue, game_id) == DEN_GAME[:3]
             with site_socket(blue) as site:

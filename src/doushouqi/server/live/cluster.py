@@ -181,11 +181,17 @@ class RemoteGame:
         await self.cluster.listen(self)
         texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
         self.version = max(self.version, version)
+        before = self.subscribers.get(subscriber)  # a socket that follows already: a sync
         self.subscribers[subscriber] = version
         try:
             await self.cluster.report_presence(self)
         except RedisError as exc:
-            self.subscribers.pop(subscriber, None)
+            # Not followed from here, or (a sync) still as before: a socket that asks again
+            # while Redis is away must not stop hearing the game for good.
+            if before is None:
+                self.subscribers.pop(subscriber, None)
+            else:
+                self.subscribers[subscriber] = before
             raise ClusterUnavailable(f"cannot follow game {self.id}: {exc!r}") from exc
         return texts
 
@@ -194,6 +200,20 @@ class RemoteGame:
         self.cluster.spawn(self.cluster.report_presence(self))
         if not self.subscribers:
             self.cluster.forget(self)
+
+    async def catch_up(self) -> None:
+        """Send each socket what it missed while the game's channel was silent (Redis was away,
+        and what the owner published meanwhile is lost), read from the database, where the
+        owner stored it first. A socket that heard something newer meanwhile is left as it is:
+        it sees the gap itself and asks for what it missed."""
+        for subscriber, seen in list(self.subscribers.items()):
+            texts, version = await self.cluster.snapshot(self.id, subscriber.identity, seen)
+            if self.subscribers.get(subscriber) != seen or version <= seen:
+                continue
+            for text in texts:
+                subscriber.deliver(text)
+            self.subscribers[subscriber] = version
+            self.version = max(self.version, version)
 
     def deliver(
         self, version: int, texts: list[str], notice: bool, audience: Audience | None = None
@@ -674,6 +694,8 @@ class Cluster:
                 continue
             if message.get("type") == "subscribe":
                 if (confirmed := self._subscribed.get(message["channel"])) is not None:
+                    if confirmed.is_set():
+                        self._subscribed_again(message["channel"])
                     confirmed.set()
                 continue
             if message.get("type") != "message":
@@ -682,6 +704,14 @@ class Cluster:
                 self._dispatch(message["channel"], json.loads(message["data"]))
             except Exception:
                 log.exception("bad cluster message on %s", message.get("channel"))
+
+    def _subscribed_again(self, channel: str) -> None:
+        """A game's channel confirmed once more: the connection was lost and made again (by
+        the reader, or by redis-py itself), and what the owner published meanwhile is lost.
+        The sockets here that follow the game are sent it from the database instead."""
+        remote = self.remote.get(channel.removeprefix("dsq:game:"))
+        if remote is not None:
+            self.spawn(remote.catch_up())
 
     async def _resubscribe(self) -> None:
         # redis-py may refuse with a RuntimeError while another task's call is reconnecting
