@@ -162,6 +162,14 @@ def test_redis_away_every_answer_says_try_again_then_play_resumes(
         assert moves_of(blue, game_id) == DEN_GAME[:4]
         assert moves_of(red, game_id) == DEN_GAME[:4]
         assert blue.post("/api/games", json={"mode": "online"}).status_code == 201
+        # The seeks both posted while Redis was away were matched then, but their game could
+        # not be started: they waited again, and are paired into a game that exists now.
+        seeks = red.get("/api/seeks").json()["mine"]
+        while not seeks or seeks[0]["game_id"] is None:
+            assert time.monotonic() < deadline, seeks
+            time.sleep(0.1)
+            seeks = red.get("/api/seeks").json()["mine"]
+        assert red.get(f"/api/games/{seeks[0]['game_id']}").status_code == 200
         red_ws.close()
         blue_ws.close()
 
