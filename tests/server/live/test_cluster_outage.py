@@ -116,7 +116,7 @@ def test_redis_away_every_answer_says_try_again_then_play_resumes(
         running(node_settings(tmp_path, database, redis, "a")) as a,
         running(node_settings(tmp_path, database, redis, "b")) as b,
     ):
-        red, blue = a.player().guest(), b.player().guest()
+        red, blue = a.player().register("outage_red"), b.player().register("outage_blue")
         game_id = red.create(mode="online", color="red")["id"]  # owned by a
         red_ws, blue_ws = red.socket(game_id), blue.socket(game_id)  # blue's on b
         red_ws.wait_for("state")
@@ -146,6 +146,10 @@ def test_redis_away_every_answer_says_try_again_then_play_resumes(
             with site_socket(blue) as site:  # the site socket needs no Redis
                 site.send('{"type": "ping"}')
                 assert '"hello"' in site.recv(timeout=10)
+            # A challenge accepted now cannot start its game: "try again", and it still can.
+            challenge = red.post("/api/challenges", json={"to": "outage_blue"}).json()
+            accept = f"/api/challenges/{challenge['id']}/accept"
+            assert assert_try_again({accept: blue.post(accept)}) == {accept}
         finally:
             redis.start()
 
@@ -170,6 +174,9 @@ def test_redis_away_every_answer_says_try_again_then_play_resumes(
             time.sleep(0.1)
             seeks = red.get("/api/seeks").json()["mine"]
         assert red.get(f"/api/games/{seeks[0]['game_id']}").status_code == 200
+        accepted = blue.post(accept)
+        assert accepted.status_code == 200, accepted.text
+        assert red.get(f"/api/games/{accepted.json()['game_id']}").status_code == 200
         red_ws.close()
         blue_ws.close()
 
