@@ -57,8 +57,9 @@ __all__ = ["Cluster", "ClusterUnavailable", "LocalGames", "OwnedGame", "RemoteGa
 log = logging.getLogger(__name__)
 
 
-# What this layer drives of the node's own games. live/actors.py's ActorRegistry and GameActor
-# are them; they call into this module, so it names what it uses instead of importing them.
+# What this layer drives of the node's own games. live/registry.py's ActorRegistry and
+# live/actors.py's GameActor are them; they call into this module, so it names what it uses
+# instead of importing them.
 
 
 class _Clocked(Protocol):
