@@ -5,6 +5,8 @@ option the actions depend on (multi-jump chains included)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -29,7 +31,7 @@ from doushouqi.tiger.rl import (
     num_actions,
     pair_to_action,
 )
-from doushouqi.tiger.rules import BUILTIN_RULE_SETS, Diagonals as RuleDiagonals
+from doushouqi.tiger.rules import BUILTIN_RULE_SETS
 
 P = parse_point
 
@@ -53,7 +55,6 @@ def segments(diagonals: Diagonals) -> set[tuple[int, int]]:
 
 
 def test_every_action_is_one_segment_and_back() -> None:
-    assert RuleDiagonals is Diagonals
     seen = set()
     for action in range(1, MAX_ACTIONS):
         pair = action_to_pair(action)
@@ -67,7 +68,7 @@ def test_every_action_is_one_segment_and_back() -> None:
 def test_action_spaces_are_nested_by_the_diagonals_option() -> None:
     # Each option's segments are the first actions: an action means the same under all three.
     assert [num_actions(d) for d in Diagonals] == [577, 597, 1057]
-    assert MAX_ACTIONS == num_actions(Diagonals.ALL)
+    assert num_actions(Diagonals.ALL) == MAX_ACTIONS
     for diagonals in Diagonals:
         size = num_actions(diagonals)
         assert {action_to_pair(a) for a in range(1, size)} == segments(diagonals)
@@ -124,7 +125,7 @@ def test_a_chain_is_one_action_a_jump_then_stop_or_on() -> None:
     game = ActionBoard(Board(fen, rules))
     made = moves_by_actions(game)
     loop = Move.from_str("e5e7g7g5e5")
-    assert made[loop] == [pair_to_action(a, b) for a, b in zip(loop.path, loop.path[1:])]
+    assert made[loop] == [pair_to_action(a, b) for a, b in pairwise(loop.path)]
     first = pair_to_action(P("e5"), P("e7"))
     assert game.apply(first) is None and game.chain_string() == "e5e7" and game.turn == 0
     assert game.outcome() is None and game.board.ply == 0  # nothing pushed yet
@@ -206,7 +207,8 @@ def test_men_in_danger_chain_and_counters() -> None:
     fen = place("e5", "e6 f7 f5 e4 a1 b1 c1", "m", number=11)
     obs = encode_observation(Board(fen, rules))
     danger = plane(obs, "men in danger")
-    assert {(r, f) for r, f in zip(*np.nonzero(danger))} == {cell("e6"), cell("f5"), cell("e4")}
+    rows, files = np.nonzero(danger)
+    assert set(zip(rows, files, strict=True)) == {cell("e6"), cell("f5"), cell("e4")}
     assert (plane(obs, "men to move") == plane(obs, "points")).all()
     assert np.allclose(plane(obs, "round clock")[cell("a1")], 10 / 40)
     assert plane(obs, "multi jump")[cell("a1")] == 1

@@ -47,7 +47,9 @@ def test_api_test_passes_on_the_raw_env_with_ansi_rendering() -> None:
     run_api_test(raw_env(rules="laohuqi-18", render_mode="ansi", max_plies=60), num_cycles=100)
 
 
-@pytest.mark.parametrize("rules", ["laohuqi", variant(multi_jump=True, diagonals="all")], ids=rule_id)
+@pytest.mark.parametrize(
+    "rules", ["laohuqi", variant(multi_jump=True, diagonals="all")], ids=rule_id
+)
 def test_seeded_games_are_deterministic(rules) -> None:
     seed_test(lambda: env(rules=rules), num_cycles=200)
 

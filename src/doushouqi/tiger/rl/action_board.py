@@ -25,6 +25,7 @@ Move.from_str('e3e5e7')
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,6 @@ from doushouqi.tiger.fen import EMPTY, MAN
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.points import JUMPS, point_name
 from doushouqi.tiger.rl.common import chain_pieces
-from doushouqi.tiger.rules import RuleSet
 from doushouqi.tiger.rl.encoding import (
     STOP_ACTION,
     action_name,
@@ -45,6 +45,7 @@ from doushouqi.tiger.rl.encoding import (
     num_actions,
     pair_to_action,
 )
+from doushouqi.tiger.rules import RuleSet
 
 __all__ = ["ActionBoard", "IllegalActionError"]
 
@@ -125,7 +126,9 @@ class ActionBoard:
             return sorted([STOP_ACTION] + [pair_to_action(at, to) for to in self._continuations()])
         if self.board.outcome() is not None:
             return []
-        return sorted({pair_to_action(*move.path[:2]) for move in self.board.generate_legal_moves()})
+        return sorted(
+            {pair_to_action(*move.path[:2]) for move in self.board.generate_legal_moves()}
+        )
 
     def action_mask(self) -> NDArray[np.bool_]:
         """True for each legal action (:meth:`legal_actions`), over the rule set's space."""
@@ -204,7 +207,7 @@ class ActionBoard:
         trial = self.copy()
         trial.push_move(parsed)  # checks it
         trial = self.copy()
-        actions = [pair_to_action(a, b) for a, b in zip(parsed.path, parsed.path[1:], strict=False)]
+        actions = [pair_to_action(a, b) for a, b in pairwise(parsed.path)]
         for action in actions:
             trial.apply_legal(action)
         if trial._chain:
@@ -214,4 +217,3 @@ class ActionBoard:
     def observation(self) -> NDArray[np.float32]:
         """The observation planes (:func:`~.encoding.encode_observation`), chain included."""
         return encode_observation(self.board, self._chain)
-

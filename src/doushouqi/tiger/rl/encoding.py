@@ -79,7 +79,6 @@ from numpy.typing import NDArray
 
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.fen import EMPTY, MAN, TIGER
-from doushouqi.tiger.rl.common import chain_pieces
 from doushouqi.tiger.points import (
     JUMPS,
     NEIGHBOURS,
@@ -90,6 +89,7 @@ from doushouqi.tiger.points import (
     point_name,
     point_rank,
 )
+from doushouqi.tiger.rl.common import chain_pieces
 from doushouqi.tiger.rules import MEN_SIDE, RuleSet
 
 __all__ = [

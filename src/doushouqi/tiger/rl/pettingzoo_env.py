@@ -92,7 +92,7 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.rules = find_rules(rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode != "ansi":
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         if max_plies is not None and max_plies < 1:
