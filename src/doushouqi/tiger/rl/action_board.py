@@ -59,9 +59,12 @@ class ActionBoard:
 
     The board is the object passed in, moved by :meth:`apply` and :meth:`push_move`; between
     chains it is the game's position, with its history of whole moves.
+
+    The outcome and the legal actions are computed once per position (an environment asks
+    for both several times a step): they are kept with the ply, hash and chain they belong to.
     """
 
-    __slots__ = ("_chain", "board", "num_actions", "start")
+    __slots__ = ("_chain", "_known", "_known_at", "board", "num_actions", "start")
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -70,6 +73,9 @@ class ActionBoard:
         self.num_actions = num_actions(board.rules)
         # The points of the open chain from its start (empty: none open).
         self._chain: tuple[int, ...] = ()
+        # The outcome and legal actions of the position at ``_known_at`` (see _position_facts).
+        self._known: tuple[Outcome | None, list[int]] = (None, [])
+        self._known_at: tuple[int, int, tuple[int, ...]] | None = None
 
     @property
     def rules(self) -> RuleSet:
@@ -92,7 +98,7 @@ class ActionBoard:
     def outcome(self) -> Outcome | None:
         """How the game has ended, or None (always None while a chain is open: a move is being
         made)."""
-        return None if self._chain else self.board.outcome()
+        return self._position_facts()[0]
 
     def copy(self) -> ActionBoard:
         twin = ActionBoard.__new__(ActionBoard)
@@ -100,6 +106,7 @@ class ActionBoard:
         twin.start = self.start
         twin.num_actions = self.num_actions
         twin._chain = self._chain
+        twin._known, twin._known_at = self._known, self._known_at
         return twin
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ActionBoard:
@@ -118,22 +125,35 @@ class ActionBoard:
             if pieces[over] == MAN and pieces[land] == EMPTY
         ]
 
+    def _position_facts(self) -> tuple[Outcome | None, list[int]]:
+        """The outcome and the legal actions, computed once per position."""
+        board = self.board
+        here = (board.ply, board.zobrist_hash(), self._chain)
+        if here != self._known_at:
+            self._known = self._compute_facts()
+            self._known_at = here
+        return self._known
+
+    def _compute_facts(self) -> tuple[Outcome | None, list[int]]:
+        if self._chain:
+            at = self._chain[-1]
+            continuations = [pair_to_action(at, to) for to in self._continuations()]
+            return None, sorted([STOP_ACTION, *continuations])
+        outcome = self.board.outcome()
+        if outcome is not None:
+            return outcome, []
+        moves = self.board.generate_legal_moves()
+        return None, sorted({pair_to_action(*move.path[:2]) for move in moves})
+
     def legal_actions(self) -> list[int]:
         """The legal actions in ascending order; empty once the game is over (a draw by rule
         leaves moves on the board, but no legal action)."""
-        if self._chain:
-            at = self._chain[-1]
-            return sorted([STOP_ACTION] + [pair_to_action(at, to) for to in self._continuations()])
-        if self.board.outcome() is not None:
-            return []
-        return sorted(
-            {pair_to_action(*move.path[:2]) for move in self.board.generate_legal_moves()}
-        )
+        return list(self._position_facts()[1])
 
     def action_mask(self) -> NDArray[np.bool_]:
         """True for each legal action (:meth:`legal_actions`), over the rule set's space."""
         mask = np.zeros(self.num_actions, dtype=np.bool_)
-        mask[self.legal_actions()] = True
+        mask[self._position_facts()[1]] = True
         return mask
 
     def explain_illegal(self, action: int) -> str | None:
@@ -142,7 +162,7 @@ class ActionBoard:
         index = int(action)
         if not 0 <= index < self.num_actions:
             return f"action {action} is outside the action space 0..{self.num_actions - 1}"
-        if index in self.legal_actions():
+        if index in self._position_facts()[1]:
             return None
         name = action_name(index)
         if self._chain:
@@ -152,7 +172,7 @@ class ActionBoard:
             )
         if index == STOP_ACTION:
             return "stop: no jump chain is open"
-        outcome = self.board.outcome()
+        outcome = self.outcome()
         if outcome is not None:
             return f"{name}: the game is over ({outcome.key})"
         reason = self.board.explain_illegal(Move(action_to_pair(index)))
@@ -191,7 +211,7 @@ class ActionBoard:
         """Play a whole legal move of the board (an opponent's), with no chain open."""
         if self._chain:
             raise IllegalActionError(f"a jump chain is open ({self.chain_string()})")
-        if not self.board.is_legal(move) or self.board.outcome() is not None:
+        if not self.board.is_legal(move) or self.outcome() is not None:
             reason = self.board.explain_illegal(move) or "the game is over"
             raise IllegalActionError(f"illegal move {move}: {reason}")
         self.board.push(move)

@@ -249,14 +249,15 @@ def encode_observation(board: Board, chain: Sequence[int] = ()) -> NDArray[np.fl
     rules = board.rules
     planes = _fixed_planes(rules).copy()
     pieces = chain_pieces(board, chain)
-    tigers = [p for p, code in enumerate(pieces) if code == TIGER]
-    men = [p for p, code in enumerate(pieces) if code == MAN]
+    codes = np.array(pieces, dtype=np.int8)
+    tigers = np.flatnonzero(codes == TIGER)
+    men_cells = _CELL[codes == MAN]
     planes[_TIGERS, _CELL[tigers]] = 1.0
-    planes[_MEN, _CELL[men]] = 1.0
+    planes[_MEN, men_cells] = 1.0
     on_board = _ON_BOARD
     if board.turn == MEN_SIDE:
         planes[_MEN_TO_MOVE] = on_board
-    jumpers = tigers
+    jumpers = tigers.tolist()
     if len(chain) >= 2:
         planes[_CHAIN, _CELL[chain[-1]]] = 1.0
         jumpers = [chain[-1]]
@@ -269,7 +270,7 @@ def encode_observation(board: Board, chain: Sequence[int] = ()) -> NDArray[np.fl
     ]
     planes[_DANGER, _CELL[danger]] = 1.0
     if rules.tiger_wins_below > 0:
-        needed = len(men) - rules.tiger_wins_below + 1
+        needed = len(men_cells) - rules.tiger_wins_below + 1
         planes[_CAPTURES] = on_board * (max(needed, 0) / _MOST_MEN)
     if rules.max_rounds is not None:
         planes[_CLOCK] = on_board * min((board.fullmove_number - 1) / rules.max_rounds, 1.0)
