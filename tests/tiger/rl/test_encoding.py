@@ -16,7 +16,14 @@ from tests.tiger.rl.games import RULE_SETS, moves_by_actions, random_game, rule_
 
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
-from doushouqi.tiger.points import JUMPS, NEIGHBOURS, NUM_POINTS, Diagonals, parse_point
+from doushouqi.tiger.points import (
+    JUMPS,
+    NEIGHBOURS,
+    NUM_POINTS,
+    Diagonals,
+    parse_point,
+    point_name,
+)
 from doushouqi.tiger.rl import (
     MAX_ACTIONS,
     NUM_PLANES,
@@ -221,6 +228,24 @@ def test_men_in_danger_chain_and_counters() -> None:
     assert np.nonzero(plane(obs, "chain tiger")) == (np.array([6]), np.array([4]))  # e7
     danger = plane(obs, "men in danger")
     assert danger[cell("f7")] == 1 and danger.sum() == 1  # only the chain's tiger counts
+
+
+@settings(max_examples=15, deadline=None)
+@given(rules=st.sampled_from(RULE_SETS), seed=st.integers(0, 2**32 - 1))
+def test_pieces_planes_are_the_board_along_random_games(rules, seed) -> None:
+    for board in random_game(rules, seed, max_plies=150):
+        obs = encode_observation(board)
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+        points = plane(obs, "points") == 1
+        assert not obs[:, ~points].any()
+        for name, code in (("tigers", 1), ("men", 2)):
+            marked = {(int(r), int(f)) for r, f in zip(*np.nonzero(plane(obs, name)), strict=True)}
+            on_board = {
+                cell(point_name(p)) for p, piece in enumerate(board.pieces()) if piece == code
+            }
+            assert marked == on_board, name
+        men_to_move = plane(obs, "men to move")[points]
+        assert (men_to_move == board.turn).all()
 
 
 def test_repetition_plane() -> None:

@@ -84,14 +84,13 @@ _ILLEGAL_ACTION_MODES = ("penalty", "raise")
 
 def _parse_side(value: str | int) -> int | None:
     """0 (the tiger side), 1 (the men) or None for "random"; ValueError for anything else."""
-    if isinstance(value, bool):
-        pass
-    elif value in ("tiger", TIGER_SIDE):
-        return TIGER_SIDE
-    elif value in ("men", MEN_SIDE):
-        return MEN_SIDE
-    elif value == "random":
-        return None
+    if not isinstance(value, bool):  # True == 1: a flag is no seat
+        if value in ("tiger", TIGER_SIDE):
+            return TIGER_SIDE
+        if value in ("men", MEN_SIDE):
+            return MEN_SIDE
+        if value == "random":
+            return None
     raise ValueError(f"agent_side must be 'tiger', 'men', 'random', 0 or 1, got {value!r}")
 
 
