@@ -74,6 +74,7 @@ def test_perft_divide_stopped_prints_the_moves_it_counted(engine: EngineProcess)
 def test_perft_depth_is_bounded(engine: EngineProcess) -> None:
     error = engine.ask(f"perft {MAX_PERFT_DEPTH + 1}", "info string error")[-1]
     assert f"expected 0..{MAX_PERFT_DEPTH}, got {MAX_PERFT_DEPTH + 1}" in error
+    assert f"N up to {MAX_PERFT_DEPTH};" in ENGINE_HELP
 
 
 def test_quit_ends_a_running_perft() -> None:

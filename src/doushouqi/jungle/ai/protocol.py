@@ -344,8 +344,9 @@ class EngineProtocol:
         return f"option name {field} type spin default {value or 0} min 0 max 10000"
 
     def _isready(self, _: list[str]) -> None:
-        if not self._busy():
-            self._wait_warm()
+        # Waits for the loader only, never for a running search or perft (a search started
+        # after the loader; a perft may still wait for it in its thread).
+        self._wait_warm()
         self.send("readyok")
 
     def _setoption(self, args: list[str]) -> None:
