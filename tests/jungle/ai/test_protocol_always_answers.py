@@ -55,7 +55,7 @@ def test_perft_answers_isready_and_stops(engine: EngineProcess) -> None:
     started = time.monotonic()
     lines = engine.ask("stop", "info string perft stopped", timeout=PROMPT)
     assert time.monotonic() - started < PROMPT
-    assert lines == ["info string perft stopped before depth 9"]
+    assert lines == ["info string perft stopped: depth 9 not finished"]
     # It is over: the engine searches again.
     assert Move.from_str(engine.ask("go depth 1", "bestmove")[-1].split()[1])
 

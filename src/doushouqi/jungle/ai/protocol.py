@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from doushouqi.jungle.ai.go_command import GoRequest, clip, parse_go
 from doushouqi.jungle.ai.levels import MAX_LEVEL, MIN_LEVEL
+from doushouqi.jungle.ai.timeman import plan_time, searches_until_stopped
 from doushouqi.jungle.analysis import Info, Limit
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.protocol import RULE_OPTIONS
@@ -445,8 +446,6 @@ class EngineProtocol:
         # Pondering searches without end; `ponderhit` then gives it the limit's time.
         self._ponder_limit = limit if request.ponder else None
         search_limit = Limit(infinite=True) if request.ponder else limit
-        from doushouqi.jungle.ai.timeman import searches_until_stopped
-
         thread = threading.Thread(
             target=self._run_search,
             args=(engine, board, search_limit, level, self.multipv, request),
@@ -476,7 +475,6 @@ class EngineProtocol:
         if limit.infinite:
             return
         from doushouqi.jungle.ai.levels import settings_for
-        from doushouqi.jungle.ai.timeman import plan_time
 
         job.ends_by_itself = True  # from now on the limit's time (or depth) ends it
         plan = plan_time(limit, job.board.turn).scaled(settings_for(self.level).time_share)
@@ -619,8 +617,9 @@ class EngineProtocol:
                     last = str(sum(counts.values()))
             else:
                 leaves = position.perft(depth, flag)
-                stopped = flag[0] != 0 and depth >= 2  # depth 0 and 1 are counted at once
-                last = f"info string perft stopped before depth {depth}" if stopped else str(leaves)
+                last = str(leaves)
+                if flag[0] != 0 and depth >= 2:  # depth 0 and 1 are counted at once
+                    last = f"info string perft stopped: depth {depth} not finished"
         except Exception as exc:  # the loop must hear the end of it
             last = f"info string error perft: {_clipped_error(str(exc))}"
         for line in lines:
