@@ -30,56 +30,93 @@ def find_bindir() -> Path | None:
     return Path(initdb).resolve().parent if initdb else None
 
 
+class PostgresServer:
+    """A PostgreSQL server in its own data directory, which a test may stop (as a crash
+    would: ``-m immediate``) and start again on the same port, with its data."""
+
+    def __init__(self, bindir: Path, root: Path) -> None:
+        self.bindir = bindir
+        self.root = root
+        self.data, self.sockets = root / "data", root / "sockets"
+        self.sockets.mkdir()
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            for path in (root, self.sockets):
+                os.chown(path, user.pw_uid, user.pw_gid)
+            self.prefix = ["runuser", "-u", "postgres", "--"]
+        self.port = free_port()
+        self.running = False
+
+    @property
+    def url(self) -> str:
+        """The URL of its ``postgres`` database (superuser, trust auth)."""
+        return f"postgresql+psycopg://postgres@{HOST}:{self.port}/postgres"
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.prefix, *args], check=True, capture_output=True, timeout=120)
+
+    def initdb(self) -> None:
+        self._run(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        )
+
+    def start(self) -> None:
+        options = (
+            f"-p {self.port} -k {self.sockets} -c listen_addresses={HOST} -c max_connections=50"
+        )
+        self._run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
+        self.running = True
+
+    def stop(self) -> None:
+        self._run(
+            str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"
+        )
+        self.running = False
+
+
 @contextmanager
-def postgres_server() -> Iterator[str]:
-    """Start PostgreSQL; yield the URL of its ``postgres`` database (superuser, trust auth)."""
+def stoppable_postgres() -> Iterator[PostgresServer]:
+    """Start PostgreSQL; yield it (stopped and removed afterwards)."""
     bindir = find_bindir()
     if bindir is None:
         raise RuntimeError("PostgreSQL is not installed")
-    root = Path(tempfile.mkdtemp(prefix="doushouqi-pg-"))
-    data, sockets = root / "data", root / "sockets"
-    sockets.mkdir()
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        user = pwd.getpwnam("postgres")
-        for path in (root, sockets):
-            os.chown(path, user.pw_uid, user.pw_gid)
-        prefix = ["runuser", "-u", "postgres", "--"]
-    port = free_port()
-
-    def run(*args: str) -> None:
-        subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)
-
-    run(
-        str(bindir / "initdb"),
-        "-D",
-        str(data),
-        "-U",
-        "postgres",
-        "--auth=trust",
-        "-E",
-        "UTF8",
-        "--no-sync",
-    )
-    options = f"-p {port} -k {sockets} -c listen_addresses={HOST} -c max_connections=50"
-    run(
-        str(bindir / "pg_ctl"),
-        "-D",
-        str(data),
-        "-o",
-        options,
-        "-l",
-        str(root / "log"),
-        "-w",
-        "-t",
-        "60",
-        "start",
-    )
+    server = PostgresServer(bindir, Path(tempfile.mkdtemp(prefix="doushouqi-pg-")))
+    server.initdb()
+    server.start()
     try:
-        yield f"postgresql+psycopg://postgres@{HOST}:{port}/postgres"
+        yield server
     finally:
-        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
-        shutil.rmtree(root, ignore_errors=True)
+        if server.running:
+            server.stop()
+        shutil.rmtree(server.root, ignore_errors=True)
+
+
+@contextmanager
+def postgres_server() -> Iterator[str]:
+    """Start PostgreSQL; yield the URL of its ``postgres`` database (superuser, trust auth)."""
+    with stoppable_postgres() as server:
+        yield server.url
 
 
 def create_database(url: str, name: str) -> str:

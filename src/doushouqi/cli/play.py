@@ -155,18 +155,24 @@ The engine speaks a UCI-like protocol on stdin/stdout, one command a line (docs/
                               file), Level (1-10), Hash (MB), Contempt (cp), MultiPV, and
                               one option per rule field (rule_7_3, ranks, first_player ...)
   ucinewgame                  forget what was learnt
-  position startpos|fen F [moves M ...]       0000 is a pass
+  position startpos|fen F [moves M ...]       0000 is a pass; a bad one leaves no position
   go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-     [movestogo N] [infinite] [ponder]      info lines, then bestmove M [ponder M]
-  stop                        end the search now (bestmove follows)
+     [movestogo N] [mate N] [searchmoves M ...] [infinite] [ponder]
+                              info lines, then bestmove M [ponder M]; depth 0 or nodes 0:
+                              one ply; a go with an error is refused (no bestmove)
+  stop                        end the search or perft now (bestmove follows)
   ponderhit                   the pondered reply was played: search on for the go limit
-  perft N [divide]            leaf count (per move with divide)
+  perft N [divide]            leaf count (per move with divide), N up to 15; in the
+                              background like a search (isready answered, stop ends it)
   d                           the board, the rules and the position string
   quit
 
 Example:  printf 'uci\\nisready\\nposition startpos\\ngo depth 8\\n' | doushouqi engine
+(the end of the input waits for a search that ends by itself, then quits)
 
-With --game tiger, the 老虎棋 engine: the same commands, its own options (Rules laohuqi,
-laohuqi-18, laohuqi-strict, laohuqi-south; multi_jump, diagonals ...), moves such as e10e9
-or e5e7e9, wtime for the tiger side's clock and btime for the men's.
+With --game tiger, the 老虎棋 engine (docs/engine.md, "老虎棋"): uci, isready, setoption,
+ucinewgame, position, go (depth, nodes, movetime, wtime: the tiger side's clock, btime: the
+men's, winc, binc, movestogo, infinite, ponder), stop, ponderhit, perft, d and quit; its own
+options (Rules laohuqi, laohuqi-18, laohuqi-strict, laohuqi-south; multi_jump, diagonals
+...); moves such as e10e9 or e5e7e9.
 """

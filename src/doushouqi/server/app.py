@@ -57,9 +57,10 @@ from doushouqi.server.infra.ratelimit import LoginThrottle, RateLimiter
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import SystemTime, TimeSource
 from doushouqi.server.live import correspondence, ws
-from doushouqi.server.live.actors import ActorRegistry, Services
+from doushouqi.server.live.actors import Services
 from doushouqi.server.live.cluster import Cluster, node_id
 from doushouqi.server.live.downtime import Downtime
+from doushouqi.server.live.registry import ActorRegistry
 from doushouqi.server.tournaments.director import Director
 
 __all__ = ["create_app"]

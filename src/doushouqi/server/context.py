@@ -13,7 +13,7 @@ from doushouqi.server.infra.metrics import Metrics
 from doushouqi.server.infra.ratelimit import LoginThrottle, RateLimiter
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import TimeSource
-from doushouqi.server.live.actors import ActorRegistry
+from doushouqi.server.live.registry import ActorRegistry
 
 __all__ = ["AppContext", "context_of"]
 

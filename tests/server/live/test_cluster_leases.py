@@ -1,5 +1,6 @@
 """A node's game leases in Redis (real): kept while its event loop is busy, given up when the
-loop is stuck, and a lease another node has taken is dropped here."""
+loop is stuck, taken back when Redis lost them, and a lease another node has taken is dropped
+here."""
 
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ class Registry:
         pass
 
 
-def run_node(redis: RedisServer, scenario: Any) -> Registry:
-    registry = Registry()
+def run_node(redis: RedisServer, scenario: Any, registry: Registry | None = None) -> Registry:
+    registry = registry or Registry()
 
     async def main() -> None:
         cluster = Cluster(redis.url, "node-under-test", lease_seconds=LEASE, claim_interval=60)
@@ -95,6 +96,30 @@ def test_a_lease_taken_by_another_node_is_dropped_here(redis: RedisServer) -> No
         assert lease_holder(redis, "taken") == "other-node"
 
     assert run_node(redis, scenario).dropped == ["taken"]
+
+
+def test_a_lease_redis_lost_is_taken_back_by_its_node(redis: RedisServer) -> None:
+    """Redis restarted without its data (here: flushed): the node's next renewal takes its
+    leases back, and records it as their games' owner again, unless another node claimed one
+    first (then it drops that game, as above)."""
+
+    async def scenario(cluster: Cluster) -> None:
+        assert await cluster.acquire("kept")
+        assert await cluster.acquire("claimed")
+        client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
+        client.flushall()
+        client.set("dsq:lease:claimed", "other-node", px=int(LEASE * 1000))
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if lease_holder(redis, "kept") is not None and "claimed" not in cluster.owned:
+                break
+        assert lease_holder(redis, "kept") == "node-under-test"
+        assert client.hget("dsq:owners", "kept") == "node-under-test"
+        assert cluster.owned == {"kept"}
+        assert lease_holder(redis, "claimed") == "other-node"
+        client.close()
+
+    assert run_node(redis, scenario).dropped == ["claimed"]
 
 
 def test_following_a_game_while_redis_is_away_fails_clearly_then_works_again(

@@ -24,11 +24,11 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import AccountPrincipal, Ctx
-from doushouqi.server.infra.errors import Problem
+from doushouqi.server.infra.errors import Problem, unavailable
 from doushouqi.server.live.actors import GameActor
 from doushouqi.server.live.cluster import RemoteGame
 from doushouqi.server.live.subscriber import Subscriber
-from doushouqi.server.live.ws import ACTIONS, Client, dispatch
+from doushouqi.server.live.ws import ACTIONS, Client, dispatch, open_game
 
 router = APIRouter(prefix="/api/bot", tags=["bot"])
 
@@ -77,9 +77,8 @@ async def stream_game(
     game_id: str, ctx: Ctx, principal: AccountPrincipal, since: int | None = Query(None, ge=0)
 ) -> StreamingResponse:
     """The game's state, then its events, as NDJSON."""
-    actor = await _actor(ctx, game_id)
     subscriber = Subscriber(principal.identity)
-    first = await actor.open(subscriber, since)
+    actor, first = await open_game(ctx, await _actor(ctx, game_id), subscriber, since)
     return StreamingResponse(
         _lines(subscriber, first, lambda: actor.unsubscribe(subscriber)), media_type=NDJSON
     )
@@ -91,6 +90,8 @@ async def _play(
     actor = await _actor(ctx, game_id)
     replies = await dispatch(Client(ctx, actor, principal), json.dumps(message))
     failed = [r for r in replies if r.get("type") in ("rejected", "error")]
+    if failed and failed[0].get("code") == "unavailable":  # not applied: send it again
+        return unavailable(str(failed[0]["reason"]), **failed[0])
     if failed:
         return JSONResponse(failed[0], status_code=400)
     return JSONResponse({"ok": True, "version": actor.version})

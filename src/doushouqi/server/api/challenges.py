@@ -20,6 +20,7 @@ Refusals are ``Problem`` errors (server/errors.py): a code the client translates
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any, Literal
@@ -256,20 +257,39 @@ async def accept_challenge(
     sender = Principal.from_dict(json.loads(row.from_player))
     control = None if row.time_control is None else TimeControl.parse(row.time_control)
     color: Literal["red", "blue", "random"] = row.color  # type: ignore[assignment]
-    game = await start_game_between(
-        ctx,
-        sender.slot(),
-        principal.slot(),
-        rules=chosen_rules(row.rules),
-        time_control=control,
-        rated=row.rated,
-        first_color=color,
-        message={"challenge_id": row.id},
-    )
+    try:
+        game = await start_game_between(
+            ctx,
+            sender.slot(),
+            principal.slot(),
+            rules=chosen_rules(row.rules),
+            time_control=control,
+            rated=row.rated,
+            first_color=color,
+            message={"challenge_id": row.id},
+        )
+    except BaseException:
+        # Not started (Redis or the database away: the answer says to try again): pending
+        # again, so that accepting it again starts the game rather than finding it gone.
+        with contextlib.suppress(Exception):
+            await ctx.db.write(lambda s: _reopen(s, row.id))
+        raise
     await ctx.db.write(lambda s: _set_game(s, row.id, game.id))
     params = {"by": principal.name, "game_id": game.id}
     await notify(ctx, row.from_key, "challenge.accepted", params, link=f"#/game/{game.id}")
     return {"game_id": game.id}
+
+
+def _reopen(session: Session, challenge_id: str) -> None:
+    session.execute(
+        update(ChallengeRow)
+        .where(
+            ChallengeRow.id == challenge_id,
+            ChallengeRow.status == "accepted",
+            ChallengeRow.game_id.is_(None),
+        )
+        .values(status="pending")
+    )
 
 
 def _set_game(session: Session, challenge_id: str, game_id: str) -> None:

@@ -34,6 +34,7 @@ from doushouqi.server.games.choices import (
     rules_parent,
 )
 from doushouqi.server.infra.errors import Problem
+from doushouqi.server.infra.errors import unavailable as unavailable_response
 from doushouqi.server.live.actors import new_game_id, state_message
 from doushouqi.server.live.correspondence import lobby_wait_for
 from doushouqi.server.live.ws import Client, dispatch
@@ -200,7 +201,8 @@ async def send_command(
     game_id: str, request: Request, ctx: Ctx, principal: OptionalPrincipal
 ) -> JSONResponse:
     """Send the same messages as over the websocket (``move``, ``resign``, ``offer_draw`` …).
-    200 with the events it caused; 400 with a ``rejected`` or ``error`` body when refused."""
+    200 with the events it caused; 400 with a ``rejected`` or ``error`` body when refused; 503
+    (``unavailable``, with Retry-After) when it could not be applied now: send it again."""
     raw = await request.body()
     return await _command(game_id, ctx, principal, raw)
 
@@ -210,6 +212,8 @@ async def _command(game_id: str, ctx: Ctx, principal: Any, raw: str | bytes) -> 
     if actor is None:
         raise Problem(404, "game.not_found", "no such game")
     replies = await dispatch(Client(ctx, actor, principal), raw)
+    if unavailable := [r for r in replies if r.get("code") == "unavailable"]:
+        return unavailable_response(str(unavailable[0]["reason"]), events=replies)
     failed = any(r.get("type") in ("rejected", "error") for r in replies)
     return JSONResponse({"events": replies}, status_code=400 if failed else 200)
 

@@ -26,6 +26,7 @@ from doushouqi.server.api.deps import Ctx, RequiredPrincipal
 from doushouqi.server.context import context_of
 from doushouqi.server.infra.guards import is_cross_origin
 from doushouqi.server.infra.json_input import BadJsonError, parse_json
+from doushouqi.server.infra.outage import is_outage
 from doushouqi.server.infra.ratelimit import TokenBucket
 from doushouqi.server.live.actors import dumps
 from doushouqi.server.live.subscriber import Subscriber
@@ -104,7 +105,15 @@ async def site_socket(websocket: WebSocket) -> None:
     pump = asyncio.create_task(_pump(websocket, subscriber))
     bucket = TokenBucket(ctx.settings.message_rate)
     try:
-        first = await recent(ctx, key)
+        try:
+            first = await recent(ctx, key)
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            # The database is away: "try again later"; the tab reconnects and fetches again.
+            log.warning("cannot greet a site socket now (%r)", exc)
+            await websocket.close(code=1013, reason="try again")
+            return
         subscriber.deliver(dumps({"type": "hello", "unread": first["unread"]}))
         while True:
             message = await websocket.receive()

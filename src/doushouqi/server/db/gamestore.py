@@ -5,6 +5,10 @@ Commits are grouped: while one batch is being written, the writes that arrive qu
 together in the next transaction. Under load, hundreds of games share one commit (one fsync
 on PostgreSQL); when idle, a write goes alone at once. Each game has at most one write in
 flight (its actor waits for it), so a game's writes stay in order.
+
+A write that finds its game stored at another version than the one it replaces fails with
+:class:`StaleWriteError`, apart from every other failure (:class:`CommitError`): another node
+wrote the game meanwhile, so the writer's copy is out of date and trying again cannot help.
 """
 
 from __future__ import annotations
@@ -21,8 +25,16 @@ from sqlalchemy.orm import Session
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.domain import Game
+from doushouqi.server.infra.outage import ServiceUnavailable, is_outage
 
-__all__ = ["FinishedHook", "GameStore", "GameWrite"]
+__all__ = [
+    "CommitError",
+    "FinishedHook",
+    "GameStore",
+    "GameWrite",
+    "StaleWriteError",
+    "StorageUnavailable",
+]
 
 #: Run for each game that ends, in the transaction that stores its end (the opening explorer
 #: counts it): features hook in here, wired by the app, so the store imports none of them.
@@ -87,38 +99,57 @@ class GameStore:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self.db.write(
-                    functools.partial(_write_batch, [w for w, _ in batch], self.on_finished)
-                )
-            except Exception:
+                await self._write([w for w, _ in batch])
+            except Exception as exc:
                 if len(batch) == 1:
-                    log.exception("could not commit game %s", batch[0][0].game.id)
-                    _settle(batch[0][1], error=True)
+                    _settle(batch[0][1], _failure(batch[0][0], exc))
                     continue
-                # One bad write must not fail the others: retry them one by one.
+                # One bad write must not fail the others (nor is it known which one it was: a
+                # stale game fails the whole batch): retry them one by one.
                 for write, future in batch:
                     try:
-                        await self.db.write(
-                            functools.partial(_write_batch, [write], self.on_finished)
-                        )
-                    except Exception:
-                        log.exception("could not commit game %s", write.game.id)
-                        _settle(future, error=True)
+                        await self._write([write])
+                    except Exception as error:
+                        _settle(future, _failure(write, error))
                     else:
                         _settle(future)
                 continue
             for _, future in batch:
                 _settle(future)
 
+    async def _write(self, writes: list[GameWrite]) -> None:
+        await self.db.write(functools.partial(_write_batch, writes, self.on_finished))
+
 
 class CommitError(RuntimeError):
     """The database refused or failed the write; the change did not happen."""
 
 
-def _settle(future: asyncio.Future[None], *, error: bool = False) -> None:
+class StorageUnavailable(CommitError, ServiceUnavailable):
+    """The database could not be reached: the change did not happen; try again later."""
+
+
+class StaleWriteError(RuntimeError):
+    """The stored game is newer than the version the write replaces: another writer (a node
+    that also believed it owned the game) stored it meanwhile. The change did not happen, and
+    the writer's copy of the game is out of date: it must read the game again, not retry."""
+
+
+def _failure(write: GameWrite, exc: Exception) -> Exception:
+    if isinstance(exc, repo.StaleGameError):
+        log.warning("game %s was stored by another writer meanwhile", write.game.id)
+        return StaleWriteError(f"game {write.game.id} is newer in the database")
+    if is_outage(exc):
+        log.warning("could not commit game %s: the database is away (%r)", write.game.id, exc)
+        return StorageUnavailable("the change could not be saved: the database is away")
+    log.error("could not commit game %s", write.game.id, exc_info=exc)
+    return CommitError("the change could not be saved")
+
+
+def _settle(future: asyncio.Future[None], error: Exception | None = None) -> None:
     if future.done():
         return
-    if error:
-        future.set_exception(CommitError("the change could not be saved"))
+    if error is not None:
+        future.set_exception(error)
     else:
         future.set_result(None)

@@ -52,6 +52,7 @@ __all__ = [
     "set_guest_name",
     "standing",
     "standings",
+    "stored_version",
     "update_game",
 ]
 
@@ -397,6 +398,11 @@ class GameMeta:
 
 def game_exists(session: Session, game_id: str) -> bool:
     return session.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
+
+
+def stored_version(session: Session, game_id: str) -> int | None:
+    """The version the game is stored at (None: no such game)."""
+    return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
 
 
 def live_game_ids(session: Session) -> list[str]:

@@ -13,12 +13,18 @@ Around that the actor keeps the game moving by itself:
   move, bounded in time, and plays it like any player, tied to the version it thought about;
 * it tells the domain when a seated player's last connection closes or a first one opens
   (``Disconnected`` / ``Reconnected``), and seats a player who arrives (``Join``).
+
+In a cluster two nodes may briefly both believe they own a game (Redis lost its leases, and
+another node claimed the game from the database before this one noticed). The database's
+version check keeps either from overwriting the other; the one whose copy is then out of date
+finds out when it writes (``StaleWriteError``) or when a socket opens (its stored version is
+newer), and never serves that copy again: the registry's ``replace_stale``
+(``live/registry.py``) reloads the game or leaves it to its owner.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import math
@@ -28,13 +34,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from doushouqi.server.ai.opponent import AiOpponent
 from doushouqi.server.ai.pool import AiService
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
-from doushouqi.server.db.gamestore import CommitError, GameStore, GameWrite
+from doushouqi.server.db.gamestore import CommitError, GameStore, GameWrite, StaleWriteError
 from doushouqi.server.domain import (
     Actor,
     Command,
@@ -43,7 +49,6 @@ from doushouqi.server.domain import (
     Game,
     GameStatus,
     Join,
-    Mode,
     Move,
     Reconnected,
     Rejected,
@@ -55,21 +60,20 @@ from doushouqi.server.domain import (
     next_deadline,
 )
 from doushouqi.server.domain.recovery import resume_after_outages
-from doushouqi.server.domain.site_time import Outage
 from doushouqi.server.infra.logcontext import current_game
 from doushouqi.server.infra.metrics import Metrics
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
-from doushouqi.server.live.cluster import Cluster, RemoteGame
+from doushouqi.server.live.cluster import Cluster
 from doushouqi.server.live.downtime import Downtime
 from doushouqi.server.live.subscriber import Subscriber
-from doushouqi.server.live.watching import SPECTATORS, report_spectators
+from doushouqi.server.live.watching import report_spectators
 
 __all__ = [
     "ActorClosedError",
-    "ActorRegistry",
     "GameActor",
+    "GameRegistry",
     "Services",
     "Subscriber",
     "dumps",
@@ -137,12 +141,24 @@ class Services:
     downtime: Downtime = field(kw_only=True)
 
 
+class GameRegistry(Protocol):
+    """What an actor needs of the registry that holds it (``live/registry.py``'s
+    ActorRegistry, which imports this module: named here, not imported)."""
+
+    commit_listeners: list[Callable[[Game, list[Event]], None]]
+
+    def evict(self, actor: GameActor) -> None: ...
+    def adopt(self, game: Game) -> None: ...
+    def notify_players(self, game: Game, events: list[Event]) -> None: ...
+    def replace_stale(self, actor: GameActor) -> asyncio.Task[None]: ...
+
+
 class GameActor:
     def __init__(
         self,
         game: Game,
         services: Services,
-        registry: ActorRegistry,
+        registry: GameRegistry,
         *,
         public: bool = True,
         rematch_id: str | None = None,
@@ -199,7 +215,8 @@ class GameActor:
         """Apply ``command``; return its events (a lone ``Rejected`` when refused).
 
         Raises CommitError when the database could not store the change (which then did not
-        happen) and ActorClosedError when this actor was evicted.
+        happen) and ActorClosedError when this actor was evicted, or found its game newer in
+        the database (the change did not happen either: submit it again to the game's actor).
         """
         arrived = time.perf_counter()
         current_game.set(self.id)
@@ -210,24 +227,39 @@ class GameActor:
             move_id = _move_id(command)
             if move_id is not None and (refused := self._refused_ids.get(move_id)):
                 return [refused]  # sent again: the same answer, not a new verdict
-            await self._catch_up(now)
-            game, events = apply(self.game, command, now)
-            if events and isinstance(events[0], Rejected):
-                self._remember_refusal(move_id, events[0])
-            elif game.version > self.game.version:  # not a resend that changed nothing
-                try:
-                    await self._commit(game, events, now)
-                except CommitError:
-                    self._retry_at = now + RETRY_AFTER_FAILURE
-                    raise
-                if isinstance(command, Move):
-                    metrics = self._services.metrics
-                    metrics.moves.inc()
-                    metrics.move_latency.observe(time.perf_counter() - arrived)
+            stale: asyncio.Task[None] | None = None
+            try:
+                await self._catch_up(now)
+                game, events = apply(self.game, command, now)
+                if events and isinstance(events[0], Rejected):
+                    self._remember_refusal(move_id, events[0])
+                elif game.version > self.game.version:  # not a resend that changed nothing
+                    try:
+                        await self._commit(game, events, now)
+                    except CommitError:
+                        self._retry_at = now + RETRY_AFTER_FAILURE
+                        raise
+                    if isinstance(command, Move):
+                        metrics = self._services.metrics
+                        metrics.moves.inc()
+                        metrics.move_latency.observe(time.perf_counter() - arrived)
+            except StaleWriteError:
+                stale = self._found_stale()
+        if stale is not None:
+            await asyncio.shield(stale)
+            raise ActorClosedError(self.id)
         self.schedule()
         if self.game.status.is_over and not self._subscribers:
             self._registry.evict(self)  # e.g. ended by a timer after everyone left
         return events
+
+    def _found_stale(self) -> asyncio.Task[None]:
+        """Another node stored the game meanwhile (a write of ours met a newer version, or the
+        database holds one): this copy is out of date, and trying again would fail the same
+        way for ever. Nothing more is served from it (closed at once); the registry reloads
+        the game or leaves it to its owner (the task returned)."""
+        self.closed = True
+        return self._registry.replace_stale(self)
 
     def _remember_refusal(self, move_id: str | None, refusal: Rejected) -> None:
         if move_id is not None:
@@ -252,6 +284,8 @@ class GameActor:
             async with self._lock:
                 if not self.closed:
                     await self._catch_up(self._services.time.now())
+        except StaleWriteError:
+            await asyncio.shield(self._found_stale())
         finally:
             self.schedule()
 
@@ -325,8 +359,46 @@ class GameActor:
                 subscriber.deliver(text)
 
     async def open(self, subscriber: Subscriber, since: int | None = None) -> list[str]:
-        """:meth:`subscribe`, as a game on another node is subscribed to (awaited)."""
+        """:meth:`subscribe`, as a game on another node is subscribed to (awaited). In a
+        cluster, only once the database has confirmed that this copy is the latest: raises
+        ActorClosedError when it is not (ask the registry for the game's actor again)."""
+        if not await self.is_current():
+            raise ActorClosedError(self.id)
         return self.subscribe(subscriber, since)
+
+    async def is_current(self) -> bool:
+        """Whether this copy of the game is the stored one, so that it may be served (to a
+        socket that opens, a request for the game's state). Alone on its database, a server
+        is the game's only writer and need not ask. In a cluster another node may have stored
+        a newer version while both believed they owned the game: this actor is then closed
+        and replaced (the registry's ``replace_stale``), and this returns False."""
+        if self.closed:
+            return False
+        if self._services.cluster is None:
+            return True
+        # Under the lock: a commit of ours in flight is stored before our copy moves on, and
+        # must not look like somebody else's.
+        async with self._lock:
+            if self.closed:
+                return False
+            stored = await self._services.db.read(lambda s: repo.stored_version(s, self.id))
+            if stored is None or stored <= self.game.version:
+                return True
+            log.warning(
+                "game %s is at version %d in the database, %d here",
+                self.id,
+                stored,
+                self.game.version,
+            )
+            stale = self._found_stale()
+        await asyncio.shield(stale)
+        return False
+
+    def take_subscribers(self) -> dict[Subscriber, int]:
+        """Hand this actor's sockets over (it is closed), each with the version it was at."""
+        taken = dict.fromkeys(self._subscribers, self.game.version)
+        self._subscribers.clear()
+        return taken
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.discard(subscriber)
@@ -428,303 +500,3 @@ class GameActor:
         for task in (self._timer, self._sync_task):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-
-
-class ActorRegistry:
-    """The live games' actors, loaded from the database on first use."""
-
-    def __init__(self, services: Services) -> None:
-        self.services = services
-        self._actors: dict[str, GameActor] = {}
-        self._loading: dict[str, asyncio.Future[GameActor | None]] = {}
-        #: Account id → its bot event streams (game starts and the like).
-        self.account_streams: dict[int, set[Subscriber]] = {}
-        #: Player key (``account:7``, ``guest:ID``) → its site sockets (``/ws/site``) here.
-        self.player_sockets: dict[str, set[Subscriber]] = {}
-        #: Called with each committed game and its events (after the broadcast); must not
-        #: block or raise (e.g. correspondence.py's your-turn notifications).
-        self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []
-
-    def __len__(self) -> int:
-        return len(self._actors)
-
-    def active_ai_games(self, now: float) -> int:
-        """Games against the computer being played here now: not over, and someone at the
-        board (or created within the last minute, while its player connects)."""
-        return sum(
-            1
-            for actor in self._actors.values()
-            if actor.game.mode is Mode.VS_AI
-            and not actor.game.status.is_over
-            and (actor.has_subscribers or actor.game.created_at > now - 60)
-        )
-
-    async def get(self, game_id: str) -> GameActor | RemoteGame | None:
-        """The game's actor, loaded on first use; in a cluster, the actor when this node owns
-        the game (or could claim it), else a handle on the owner's."""
-        if not GAME_ID.fullmatch(game_id):
-            return None
-        if (actor := self._actors.get(game_id)) is not None:
-            return actor
-        cluster = self.services.cluster
-        if cluster is not None and not await cluster.acquire(game_id):
-            exists = await self.services.db.read(lambda s: repo.game_exists(s, game_id))
-            return cluster.handle(game_id) if exists else None
-        return await self._load(game_id)
-
-    async def local(self, game_id: str) -> GameActor | None:
-        """The game's actor if it runs on this node now."""
-        return self._actors.get(game_id)
-
-    async def spectators_of(self, actor: GameActor | RemoteGame) -> int:
-        """The count a socket that just opened is told (its owner told the others already)."""
-        local = await self.local(actor.id)
-        if local is not None:
-            return local.spectators or 0
-        counts = await self.spectator_counts([actor.id])
-        return counts.get(actor.id, 0)
-
-    async def spectator_counts(self, game_ids: list[str]) -> dict[str, int]:
-        """Each game's spectators: from this node's actors, and in a cluster from the owners'
-        reports (``watching.py``; a game nobody reported has none)."""
-        counts: dict[str, int] = {}
-        cluster = self.services.cluster
-        if cluster is not None and game_ids:
-            values = await cluster.redis.hmget(SPECTATORS, game_ids)
-            counts = {g: int(v) for g, v in zip(game_ids, values, strict=True) if v is not None}
-        for game_id in game_ids:
-            actor = self._actors.get(game_id)
-            if actor is not None and actor.spectators is not None:
-                counts[game_id] = actor.spectators
-        return counts
-
-    async def _load(self, game_id: str) -> GameActor | None:
-        if (loading := self._loading.get(game_id)) is not None:
-            return await asyncio.shield(loading)
-        future: asyncio.Future[GameActor | None] = asyncio.get_running_loop().create_future()
-        self._loading[game_id] = future
-        try:
-            loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
-            cluster = self.services.cluster
-            actor = None
-            if loaded is not None:
-                game, row = loaded
-                now = self.services.time.now()
-                if cluster is not None:  # another node may have held it until it died
-                    down_at = await self._owner_gone_at(cluster, game)
-                    if down_at is not None:
-                        game = await self._resume(game, [Outage(down_at, now)], now)
-                if not game.status.is_over:  # the site's outages since it was last played
-                    away = await self.services.downtime.outages_after(game.last_activity_at)
-                    game = await self._resume(game, away, now)
-                actor = self._add(
-                    game,
-                    public=row.public,
-                    rematch_id=row.rematch_id,
-                    before_start=None if cluster is None else cluster.adopt_sockets,
-                )
-                if cluster is not None:
-                    await cluster.confirm(game_id)
-            elif cluster is not None:
-                await cluster.release(game_id)
-            future.set_result(actor)
-            return actor
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved here, so an unawaited future logs nothing
-            raise
-        finally:
-            del self._loading[game_id]
-
-    async def _owner_gone_at(self, cluster: Cluster, game: Game) -> float | None:
-        """When the node that ran ``game`` before stopped looking after it (None: nothing to
-        take off its clocks — this node ran it, or it has not started)."""
-        previous = await cluster.previous_owner(game.id)
-        if previous is not None:
-            return None if previous == cluster.node else await cluster.beat_of(previous)
-        if game.status is not GameStatus.STARTED:
-            return None
-        # A game in progress that Redis knows no owner of: Redis lost its records (flushed,
-        # or restarted without persistence). Its owner was one of the nodes now dead (their
-        # heartbeats in the database are older than a lease), and stopped at the latest of
-        # their last beats — after a full restart of the site, when its last node stopped.
-        # Unless the game was played after that: then its owner was alive until just now.
-        beats = await self.services.db.read(repo.node_beats)
-        alive_since = self.services.time.now() - self.services.settings.lease_seconds
-        mine = repo.node_beat_key(cluster.node)
-        dead = [at for key, at in beats.items() if key != mine and at < alive_since]
-        if not dead or max(dead) < game.last_activity_at:
-            return None
-        return max(dead)
-
-    def _add(
-        self,
-        game: Game,
-        *,
-        public: bool,
-        rematch_id: str | None = None,
-        before_start: Callable[[GameActor], None] | None = None,
-    ) -> GameActor:
-        actor = GameActor(game, self.services, self, public=public, rematch_id=rematch_id)
-        self._actors[game.id] = actor
-        if before_start is not None:
-            before_start(actor)
-        actor.schedule()
-        return actor
-
-    async def create(self, game: Game, *, public: bool) -> GameActor:
-        """Store a new game (version 0), then give it an actor (here: this node owns it)."""
-        await self.services.store.commit(GameWrite(game, None, [], public=public))
-        if (cluster := self.services.cluster) is not None:
-            await cluster.acquire(game.id)
-            await cluster.confirm(game.id)
-        actor = self._add(game, public=public)
-        self.notify_players(game, [])
-        return actor
-
-    def adopt(self, game: Game) -> None:
-        """Give an actor to a game just stored by another actor's commit (a rematch)."""
-        if game.id not in self._actors:
-            if (cluster := self.services.cluster) is not None:
-                cluster.spawn(cluster.acquire(game.id))
-                cluster.spawn(cluster.confirm(game.id))
-            self._add(game, public=False)
-            self.notify_players(game, [])
-
-    async def submit(self, game_id: str, command: Command) -> list[Event] | None:
-        """Submit to the game's actor (None: no such game)."""
-        for _ in range(3):
-            actor = await self.get(game_id)
-            if actor is None:
-                return None
-            if isinstance(actor, RemoteGame):
-                raise ActorClosedError(game_id)  # owned elsewhere now: send it there
-            try:
-                return await actor.submit(command)
-            except ActorClosedError:
-                continue
-            finally:
-                if not actor.closed and not actor.has_subscribers and actor.game.status.is_over:
-                    self.evict(actor)  # loaded for this one command (e.g. a late rematch)
-        raise ActorClosedError(game_id)
-
-    async def load(self, game_id: str) -> tuple[Game, str | None] | None:
-        """A game and its rematch's id, without keeping it in memory when it is not live."""
-        if not GAME_ID.fullmatch(game_id):
-            return None
-        if (actor := self._actors.get(game_id)) is not None:
-            return actor.game, actor.rematch_id
-        loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
-        if loaded is None:
-            return None
-        game, row = loaded
-        return game, row.rematch_id
-
-    def evict(self, actor: GameActor) -> None:
-        if self._actors.get(actor.id) is actor:
-            del self._actors[actor.id]
-            if (cluster := self.services.cluster) is not None:
-                cluster.spawn(cluster.release(actor.id))
-        actor.close()
-
-    def drop(self, game_id: str) -> None:
-        """Stop running a game whose lease another node holds now; its sockets here are cut
-        off, to reconnect (and reach the game through its new owner)."""
-        actor = self._actors.pop(game_id, None)
-        if actor is not None:
-            actor.close()
-            actor.cut_off_subscribers()
-
-    def reschedule(self, game_id: str) -> None:
-        """Something about the game changed elsewhere (who is connected): look again."""
-        if (actor := self._actors.get(game_id)) is not None:
-            actor.schedule()
-
-    async def stored_view(
-        self, game_id: str, identity: Actor | None, since: int | None
-    ) -> tuple[list[str], int]:
-        """What a socket subscribing to a game owned elsewhere is sent first, read from the
-        database (the owner stores every change before telling anyone): the events after
-        ``since``, or a full state; and the version that brings it to."""
-        loaded = await self.services.db.read(lambda s: repo.load_game(s, game_id))
-        if loaded is None:
-            return [], -1
-        game, row = loaded
-        if since is not None and 0 <= since <= game.version:
-            payloads = await self.services.db.read(lambda s: repo.events_since(s, game_id, since))
-            versions = [int(json.loads(p)["version"]) for p in payloads]
-            return payloads, max([game.version, *versions])
-        now = self.services.time.now()
-        return [dumps(state_message(game, row.rematch_id, identity, now))], game.version
-
-    def notify_players(self, game: Game, events: list[Event]) -> None:
-        """Tell the seated accounts' bot event streams about a new or starting game."""
-        kinds = {e.type for e in events}
-        if events and not kinds & {"game_started", "game_finished", "player_joined"}:
-            return
-        kind = "game_created" if not events else "game_started"
-        if "game_finished" in kinds:
-            kind = "game_finished"
-        elif "game_started" not in kinds and events:
-            kind = "player_joined"
-        text = dumps({"type": kind, "game_id": game.id, "version": game.version})
-        cluster = self.services.cluster
-        for player in game.players:
-            if player is None or player.account_id is None:
-                continue
-            self.deliver_to_account(player.account_id, text)
-            if cluster is not None:  # the account's streams may be on other nodes too
-                cluster.publish_to_account(player.account_id, text)
-
-    def deliver_to_account(self, account_id: int, text: str) -> None:
-        """Send ``text`` to the account's bot event streams on this node."""
-        for stream in self.account_streams.get(account_id, ()):
-            stream.deliver(text)
-
-    def deliver_to_player(self, player_key: str, text: str) -> None:
-        """Send ``text`` to the player's site sockets on this node."""
-        for socket in self.player_sockets.get(player_key, ()):
-            socket.deliver(text)
-
-    async def recover(self) -> int:
-        """Load every game in progress or waiting for an opponent after a (re)start, skipping
-        the site's outages since each was last played (the downtime just recorded, on one
-        server) on its clocks; returns how many. Players are not connected yet: their grace
-        periods start now (the actors report them as disconnected). A game that ends on the
-        way (a deadline fell while the server was down) is stored and not kept in memory."""
-        now = self.services.time.now()
-        live = await self.services.db.read(repo.live_games)
-        since = min((game.last_activity_at for game, _ in live), default=now)
-        away = await self.services.downtime.outages_after(since)
-        for game, meta in live:
-            resumed = await self._resume(game, away, now)
-            if not resumed.status.is_over:
-                self._add(resumed, public=meta.public, rematch_id=meta.rematch_id)
-        return len(live)
-
-    async def outage_over(self, outage: Outage) -> None:
-        """This node reaches Redis again after ``outage``: each of its games gets the outage
-        (the part after its last activity) and its deadlines run again; then the outage is
-        recorded, for whoever loads a game or measures a wait later."""
-        for actor in list(self._actors.values()):
-            with contextlib.suppress(CommitError, ActorClosedError):
-                await actor.catch_up()
-        await self.services.downtime.record_redis_outage(outage)
-
-    async def _resume(self, game: Game, away: list[Outage], now: float) -> Game:
-        """``game`` after nobody could play it during the outages ``away`` (stored)."""
-        if not away:
-            return game
-        resumed, events = resume_after_outages(game, away, now)
-        if events:
-            dicts = [e.to_dict() for e in events]
-            finished = resumed.status.is_over
-            await self.services.store.commit(
-                GameWrite(resumed, game.version, dicts, finished=finished)
-            )
-        return resumed
-
-    async def close(self) -> None:
-        for actor in list(self._actors.values()):
-            actor.close()
-        self._actors.clear()

@@ -45,6 +45,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
+from doushouqi.server.infra.outage import ServiceUnavailable
 from doushouqi.server.infra.redis_close import close_now
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
@@ -56,8 +57,9 @@ __all__ = ["Cluster", "ClusterUnavailable", "LocalGames", "OwnedGame", "RemoteGa
 log = logging.getLogger(__name__)
 
 
-# What this layer drives of the node's own games. live/actors.py's ActorRegistry and GameActor
-# are them; they call into this module, so it names what it uses instead of importing them.
+# What this layer drives of the node's own games. live/registry.py's ActorRegistry and
+# live/actors.py's GameActor are them; they call into this module, so it names what it uses
+# instead of importing them.
 
 
 class _Clocked(Protocol):
@@ -99,10 +101,19 @@ _LOOP_STALL_LEASES = 5
 #: How long a forwarded command waits for the owner's answer.
 FORWARD_TIMEOUT = 5.0
 
-# Extend our lease only while it is ours: KEYS[1] lease, ARGV[1] node, ARGV[2] milliseconds.
-_RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
+# Keep our lease: extend it while it is ours, or take it again when nobody holds it (Redis lost
+# it: restarted without persistence, or flushed) and record us as the game's owner again; 0
+# when another node holds it now. KEYS[1] lease, KEYS[2] the owners' hash; ARGV[1] node,
+# ARGV[2] milliseconds, ARGV[3] game.
+_HOLD = """
+local holder = redis.call('get', KEYS[1])
+if holder == ARGV[1] then
     return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+if holder == false then
+    redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+    redis.call('hset', KEYS[2], ARGV[3], ARGV[1])
+    return 1
 end
 return 0
 """
@@ -150,7 +161,7 @@ BEATS = "dsq:beats"  # node → its last heartbeat (epoch seconds)
 AI_GAMES = "dsq:ai_games"  # node → {"n": its games against the computer in play, "t": when}
 
 
-class ClusterUnavailable(Exception):
+class ClusterUnavailable(ServiceUnavailable):
     """Redis did not answer in time: the client should try again (another node may be
     taking the game over)."""
 
@@ -171,11 +182,17 @@ class RemoteGame:
         await self.cluster.listen(self)
         texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
         self.version = max(self.version, version)
+        before = self.subscribers.get(subscriber)  # a socket that follows already: a sync
         self.subscribers[subscriber] = version
         try:
             await self.cluster.report_presence(self)
         except RedisError as exc:
-            self.subscribers.pop(subscriber, None)
+            # Not followed from here, or (a sync) still as before: a socket that asks again
+            # while Redis is away must not stop hearing the game for good.
+            if before is None:
+                self.subscribers.pop(subscriber, None)
+            else:
+                self.subscribers[subscriber] = before
             raise ClusterUnavailable(f"cannot follow game {self.id}: {exc!r}") from exc
         return texts
 
@@ -184,6 +201,20 @@ class RemoteGame:
         self.cluster.spawn(self.cluster.report_presence(self))
         if not self.subscribers:
             self.cluster.forget(self)
+
+    async def catch_up(self) -> None:
+        """Send each socket what it missed while the game's channel was silent (Redis was away,
+        and what the owner published meanwhile is lost), read from the database, where the
+        owner stored it first. A socket that heard something newer meanwhile is left as it is:
+        it sees the gap itself and asks for what it missed."""
+        for subscriber, seen in list(self.subscribers.items()):
+            texts, version = await self.cluster.snapshot(self.id, subscriber.identity, seen)
+            if self.subscribers.get(subscriber) != seen or version <= seen:
+                continue
+            for text in texts:
+                subscriber.deliver(text)
+            self.subscribers[subscriber] = version
+            self.version = max(self.version, version)
 
     def deliver(
         self, version: int, texts: list[str], notice: bool, audience: Audience | None = None
@@ -229,6 +260,7 @@ class Cluster:
         self._outbox: list[tuple[str, str]] = []  # (channel, message) to publish together
         #: game → (its owner, until when we trust that without asking Redis again).
         self._owners: dict[str, tuple[str, float]] = {}
+        self._hold = self.redis.register_script(_HOLD)
         self._pubsub = self.redis.pubsub()
         #: Channel → set once Redis has confirmed our subscription to it.
         self._subscribed: dict[str, asyncio.Event] = {}
@@ -311,6 +343,23 @@ class Cluster:
         self.owned.add(game_id)
         return True
 
+    async def hold(self, game_id: str) -> bool:
+        """Whether this node may go on running a game it runs: its lease is still ours, or was
+        lost with Redis's data and is ours again; False when another node holds it now (this
+        node then stops counting it as its own)."""
+        keys = [_lease(game_id), OWNERS]
+        held = bool(await self._hold(keys=keys, args=[self.node, self.lease_ms, game_id]))
+        if held:
+            self.owned.add(game_id)
+        else:
+            self.disown(game_id)
+        return held
+
+    def disown(self, game_id: str) -> None:
+        """Stop counting the game as this node's (its lease is another's): no more renewals."""
+        self.owned.discard(game_id)
+        self._presence.pop(game_id, None)
+
     async def previous_owner(self, game_id: str) -> str | None:
         """The node that last ran the game (None: Redis holds no record of it)."""
         owner = await self.redis.hget(OWNERS, game_id)
@@ -368,7 +417,7 @@ class Cluster:
         time however busy the event loop is — a loop starved for a lease's life by a burst of
         moves must not hand its games to other nodes, which would then be starved in turn."""
         client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=FORWARD_TIMEOUT)
-        renew = client.register_script(_RENEW)
+        renew = client.register_script(_HOLD)
         stall_limit = _LOOP_STALL_LEASES * self.lease_ms / 1000
         try:
             while not self._stopping.wait(self.beat_seconds):
@@ -391,7 +440,8 @@ class Cluster:
         pipe = client.pipeline(transaction=False)
         pipe.hset(BEATS, self.node, repr(time.time()))
         for game_id in games:
-            renew(keys=[_lease(game_id)], args=[self.node, self.lease_ms], client=pipe)
+            keys, args = [_lease(game_id), OWNERS], [self.node, self.lease_ms, game_id]
+            renew(keys=keys, args=args, client=pipe)
         kept = pipe.execute()[1:]
         lost = [game_id for game_id, ok in zip(games, kept, strict=True) if not ok]
         if lost and self._loop is not None:
@@ -402,7 +452,7 @@ class Cluster:
             if game_id in self.owned:
                 # Another node holds it now (we were cut off for a lease's life): stop acting.
                 log.error("lost the lease of game %s; leaving it to its new owner", game_id)
-                self.owned.discard(game_id)
+                self.disown(game_id)
                 if self.registry is not None:
                     self.registry.drop(game_id)
 
@@ -645,6 +695,8 @@ class Cluster:
                 continue
             if message.get("type") == "subscribe":
                 if (confirmed := self._subscribed.get(message["channel"])) is not None:
+                    if confirmed.is_set():
+                        self._subscribed_again(message["channel"])
                     confirmed.set()
                 continue
             if message.get("type") != "message":
@@ -653,6 +705,14 @@ class Cluster:
                 self._dispatch(message["channel"], json.loads(message["data"]))
             except Exception:
                 log.exception("bad cluster message on %s", message.get("channel"))
+
+    def _subscribed_again(self, channel: str) -> None:
+        """A game's channel confirmed once more: the connection was lost and made again (by
+        the reader, or by redis-py itself), and what the owner published meanwhile is lost.
+        The sockets here that follow the game are sent it from the database instead."""
+        remote = self.remote.get(channel.removeprefix("dsq:game:"))
+        if remote is not None:
+            self.spawn(remote.catch_up())
 
     async def _resubscribe(self) -> None:
         # redis-py may refuse with a RuntimeError while another task's call is reconnecting

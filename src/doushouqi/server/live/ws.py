@@ -55,6 +55,7 @@ from doushouqi.server.domain import (
 from doushouqi.server.infra.guards import is_cross_origin
 from doushouqi.server.infra.json_input import BadJsonError, parse_json
 from doushouqi.server.infra.logcontext import current_game
+from doushouqi.server.infra.outage import is_outage
 from doushouqi.server.infra.ratelimit import TokenBucket
 from doushouqi.server.live.actors import (
     ActorClosedError,
@@ -71,6 +72,7 @@ __all__ = [
     "Client",
     "Message",
     "dispatch",
+    "open_game",
     "parse_message",
     "register_greeting",
     "register_message",
@@ -261,8 +263,28 @@ async def handle_sync(client: Client, message: SyncMessage) -> list[dict[str, An
         identity = None if client.principal is None else client.principal.identity
         return [state_message(loaded[0], loaded[1], identity, now)]
     # Re-subscribing is idempotent and returns exactly what was missed (or a full state).
-    texts = await client.actor.open(client.subscriber, message.version)
+    handle, texts = await open_game(client.ctx, client.actor, client.subscriber, message.version)
+    client.actor = handle
     return [json.loads(text) for text in texts]
+
+
+async def open_game(
+    ctx: AppContext, handle: GameActor | RemoteGame, subscriber: Subscriber, since: int | None
+) -> tuple[GameActor | RemoteGame, list[str]]:
+    """Subscribe to a game; the handle it runs under now and what to send first. An actor
+    that turns out to be out of date (another node stored the game meanwhile) is replaced
+    (``actors.py``): the game is looked up again, once. Raises ClusterUnavailable when the
+    game cannot be followed now (the client tries again)."""
+    try:
+        return handle, await handle.open(subscriber, since)
+    except ActorClosedError:
+        again = await ctx.registry.get(handle.id)
+        if again is None:
+            raise ClusterUnavailable(f"game {handle.id} is being reloaded") from None
+        try:
+            return again, await again.open(subscriber, since)
+        except ActorClosedError:
+            raise ClusterUnavailable(f"game {handle.id} is being reloaded") from None
 
 
 async def handle_ping(client: Client, message: PingMessage) -> list[dict[str, Any]]:
@@ -353,6 +375,11 @@ async def dispatch(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
         return [client.error("bad_message", str(exc), _message_id(data))]
     except ValidationError as exc:
         return [client.error("bad_message", _validation_reason(exc), _message_id(data))]
+    if isinstance(client.actor, RemoteGame) or client.actor.closed:
+        # Taken over or reloaded here since the socket opened: the game's actor here now
+        # judges it, rather than an owner that Redis named a moment ago (and that may not
+        # know yet that it lost the game), or an actor that was replaced.
+        client.actor = await client.ctx.registry.local(client.actor.id) or client.actor
     return await DISPATCH[type(message)](client, message)
 
 
@@ -370,12 +397,26 @@ def _rate_limited(client: Client, raw: str | bytes) -> dict[str, Any]:
 
 
 async def _dispatch_safely(client: Client, raw: str | bytes) -> list[dict[str, Any]]:
-    # A fault of ours in one message must not cost the player the connection.
+    # A fault of ours in one message must not cost the player the connection; nor must Redis
+    # or the database being away, which is no fault at all: "try again" (the command was not
+    # applied), answered with the message's id so that the client knows which to send again.
     try:
         return await dispatch(client, raw)
-    except Exception:
+    except Exception as exc:
+        message_id = _raw_message_id(raw)
+        if is_outage(exc):
+            log.warning("game %s: a message met an outage (%r)", client.actor.id, exc)
+            reason = "the server cannot reach its storage now; try again"
+            return [client.error("unavailable", reason, message_id)]
         log.exception("a game socket's message failed (game %s)", client.actor.id)
-        return [client.error("internal", "the server could not handle that message")]
+        return [client.error("internal", "the server could not handle that message", message_id)]
+
+
+def _raw_message_id(raw: str | bytes) -> str | None:
+    try:
+        return _message_id(parse_json(raw))
+    except BadJsonError:
+        return None
 
 
 router = APIRouter()
@@ -434,21 +475,24 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=4404, reason="no such game")
         return
     await websocket.accept()
-    ctx.sockets += 1
     subscriber = Subscriber(None if principal is None else principal.identity)
-    client = Client(ctx, actor, principal, subscriber)
     try:
-        first = await actor.open(subscriber, since)
-    except ClusterUnavailable:
-        log.warning("cannot follow game %s now; the client reconnects", game_id[:16])
-        ctx.sockets -= 1
+        actor, first = await open_game(ctx, actor, subscriber, since)
+        for text in first:  # at once: what happens in the game from now on comes after it
+            subscriber.deliver(text)
+        for greeting in _GREETINGS:  # chat history, …
+            for text in await greeting(ctx, actor, subscriber.identity):
+                subscriber.deliver(text)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        # Redis or the database away, or the game changing hands: the client reconnects.
+        log.warning("cannot follow game %s now; the client reconnects (%r)", game_id[:16], exc)
+        actor.unsubscribe(subscriber)
         await websocket.close(code=1013, reason="try again")
         return
-    for text in first:
-        subscriber.deliver(text)
-    for greeting in _GREETINGS:  # chat history, …
-        for text in await greeting(ctx, actor, subscriber.identity):
-            subscriber.deliver(text)
+    ctx.sockets += 1
+    client = Client(ctx, actor, principal, subscriber)
     for text in await _spectators(ctx, actor):
         subscriber.deliver(text)
     pump = asyncio.create_task(_pump(websocket, subscriber))

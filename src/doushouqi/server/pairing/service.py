@@ -22,6 +22,7 @@ Seeks and every node of a cluster:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -39,8 +40,10 @@ from sqlalchemy.orm import Session
 from doushouqi.core.clock import TimeControl
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.context import AppContext
+from doushouqi.server.db import repo
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.games.start import start_game_between
+from doushouqi.server.infra.outage import is_outage
 from doushouqi.server.live.actors import new_game_id
 from doushouqi.server.notifications import service as notifications
 from doushouqi.server.pairing.models import ChallengeRow, SeekRow
@@ -162,6 +165,19 @@ def _claim(session: Session, a: Seek, b: Seek, game_id: str, now: float) -> None
     session.execute(delete(SeekRow).where(SeekRow.player_key.in_(keys), SeekRow.game_id.is_(None)))
 
 
+def _unclaim(session: Session, a: Seek, b: Seek, game_id: str) -> None:
+    """Let two seeks wait again after their game could not be started (Redis or the database
+    away): unless the game was stored after all, they are paired again at a later round,
+    instead of pointing their players at a game that does not exist."""
+    if repo.game_exists(session, game_id):
+        return
+    session.execute(
+        update(SeekRow)
+        .where(SeekRow.id.in_(sorted((a.id, b.id))), SeekRow.game_id == game_id)
+        .values(game_id=None)
+    )
+
+
 def _live_seeks(session: Session, now: float) -> list[Seek]:
     """Forget lapsed seeks (and paired ones kept long enough); the seeks still waiting."""
     session.execute(
@@ -237,8 +253,13 @@ async def match_once(ctx: AppContext) -> list[tuple[Seek, Seek, str]]:
                 rated=a.rated,
                 game_id=game_id,
             )
-        except Exception:
-            log.exception("could not start the game of seeks %s and %s", a.id, b.id)
+        except Exception as exc:
+            if not is_outage(exc):
+                log.exception("could not start the game of seeks %s and %s", a.id, b.id)
+            else:
+                log.warning("could not start the game of seeks %s and %s now: %r", a.id, b.id, exc)
+            with contextlib.suppress(Exception):  # the database away too: they lapse
+                await ctx.db.write(functools.partial(_unclaim, a=a, b=b, game_id=game_id))
             continue
         made.append((a, b, game.id))
     return made

@@ -62,6 +62,7 @@ export class GameView {
     this.notice = '';
     this.closed = false;
     this.retry = 0;
+    this.resyncTries = 0; // syncs asked for in a row while the server was unavailable
     this.orientation = null;
     this.flipped = false; // the user turned the board themselves: it stays as they left it
     this.confirmResign = false;
@@ -119,6 +120,7 @@ export class GameView {
     this.sounds?.destroy();
     this.chat?.destroy();
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.resyncTimer);
     this.ws?.close();
     this.board?.destroy();
   }
@@ -158,6 +160,7 @@ export class GameView {
     }
     switch (msg.type) {
       case 'state':
+        this.resyncTries = 0; // the server answers again
         noteServerTime(msg.server_time); // the invitation's countdown goes by the server's clock
         this.version = msg.version;
         this.seats = msg.you.seats;
@@ -180,7 +183,7 @@ export class GameView {
         if (msg.code === 'not_found') this.notFound();
         else if (msg.code === 'unavailable') { // the game is moving between servers, or not saved
           this.flash(t('game.unavailable'));
-          this.send('sync', { version: this.version });
+          this.resyncLater();
         }
         return;
       case 'rematch_ready':
@@ -199,6 +202,18 @@ export class GameView {
     if (advancesVersion(msg)) this.version = Math.max(this.version, msg.version);
     this.own.turnCame(); // a premove waiting for this turn is played (or dropped) now
     this.render();
+  }
+
+  /** Ask for what we missed once the server can answer again: after an `unavailable` (its
+   * storage away for a moment), backing off while it keeps saying so, never in a tight loop. */
+  resyncLater() {
+    if (this.resyncTimer) return;
+    const delay = Math.min(5000, 250 * 2 ** this.resyncTries);
+    this.resyncTries += 1;
+    this.resyncTimer = setTimeout(() => {
+      this.resyncTimer = null;
+      this.send('sync', { version: this.version });
+    }, delay);
   }
 
   /** Our seats change when we join: ask the server which colours we play now. */

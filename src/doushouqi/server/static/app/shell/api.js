@@ -45,7 +45,29 @@ export function apiError(status, data) {
   return new ApiError(status, errorText(code, params, status), detail ?? null, code, params);
 }
 
-export async function api(path, { method = 'GET', body } = {}) {
+/** Tries of a GET the server answers "unavailable" (503: Redis or the database away for a
+ * moment, a game changing servers), and the most seconds waited between two. */
+export const UNAVAILABLE_TRIES = 4;
+const MAX_WAIT_S = 4;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function api(path, { method = 'GET', body, wait = sleep } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request(path, method, body);
+    } catch (error) {
+      // Only reads are tried again by themselves: a write that met the outage did not happen,
+      // but sending it again is the caller's choice (it may have changed its mind).
+      const retry = method === 'GET' && error.code === 'unavailable' && attempt < UNAVAILABLE_TRIES;
+      if (!retry) throw error;
+      const after = Number(error.retryAfter) || 2 ** (attempt - 1);
+      await wait(1000 * Math.min(MAX_WAIT_S, after));
+    }
+  }
+}
+
+async function request(path, method, body) {
   let response;
   try {
     response = await fetch(path, {
@@ -60,7 +82,11 @@ export async function api(path, { method = 'GET', body } = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = text; }
-  if (!response.ok) throw apiError(response.status, data);
+  if (!response.ok) {
+    const error = apiError(response.status, data);
+    error.retryAfter = response.headers.get('Retry-After');
+    throw error;
+  }
   return data;
 }
 let me = null;

@@ -1,0 +1,99 @@
+"""The game store's writes on real databases: a write that finds its game stored at another
+version than the one it replaces fails as stale (``StaleWriteError``, apart from every other
+failure, and without failing the writes batched with it); a database that cannot be reached
+fails a write as "unavailable" (try again), not as a bug."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.support.helpers import online_game
+from tests.support.ports import free_port
+from tests.support.postgres import find_bindir
+
+from doushouqi.server.db import repo
+from doushouqi.server.db.database import Database
+from doushouqi.server.db.gamestore import (
+    CommitError,
+    GameStore,
+    GameWrite,
+    StaleWriteError,
+    StorageUnavailable,
+)
+from doushouqi.server.domain import Game
+from doushouqi.server.infra.outage import is_outage
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.db'}"
+    elif find_bindir() is None:
+        pytest.skip("PostgreSQL is not installed")
+    else:
+        url = request.getfixturevalue("database")
+    database = Database(url)
+    database.migrate()
+    yield database
+    database.close()
+
+
+def stored_version(db: Database, game_id: str) -> int | None:
+    return db.run_sync(lambda s: repo.stored_version(s, game_id))
+
+
+def a_game(game_id: str) -> Game:
+    return online_game(start=False).evolve(id=game_id)
+
+
+def test_a_write_over_a_newer_version_is_stale_not_a_failure(db: Database) -> None:
+    async def scenario() -> None:
+        store = GameStore(db)
+        game = a_game("g")
+        await store.commit(GameWrite(game, None))
+        await store.commit(GameWrite(game.evolve(version=1), 0))  # one node's write
+        with pytest.raises(StaleWriteError) as stale:  # the other's, from the same version
+            await store.commit(GameWrite(game.evolve(version=1), 0))
+        assert not isinstance(stale.value, CommitError)  # nothing to try again
+        assert not is_outage(stale.value)
+
+    asyncio.run(scenario())
+    assert stored_version(db, "g") == 1
+
+
+def test_a_stale_write_fails_alone_in_its_batch(db: Database) -> None:
+    async def scenario() -> tuple[object, ...]:
+        store = GameStore(db)
+        stale, fine = a_game("stale"), a_game("fine")
+        for game in (stale, fine):
+            await store.commit(GameWrite(game, None))
+        await store.commit(GameWrite(stale.evolve(version=1), 0))
+        return tuple(
+            await asyncio.gather(  # queued together: one batch, one transaction first
+                store.commit(GameWrite(stale.evolve(version=1), 0)),
+                store.commit(GameWrite(fine.evolve(version=1), 0)),
+                return_exceptions=True,
+            )
+        )
+
+    outcome = asyncio.run(scenario())
+    assert isinstance(outcome[0], StaleWriteError) and outcome[1] is None, outcome
+    assert stored_version(db, "fine") == 1
+
+
+def test_a_database_that_cannot_be_reached_is_an_outage() -> None:
+    db = Database(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nowhere")
+
+    async def scenario() -> None:
+        with pytest.raises(StorageUnavailable) as away:
+            await GameStore(db).commit(GameWrite(a_game("g"), None))
+        assert isinstance(away.value, CommitError)  # the actor retries, clients try again
+        assert is_outage(away.value)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        db.close()

@@ -1,0 +1,64 @@
+"""A node's game channels on a real Redis: a socket here that follows a game owned elsewhere
+hears what the owner published while the node's connection to Redis was cut (Redis restarting,
+a network fault), read from the database, once the channel is subscribed again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+import redis as sync_redis
+from tests.server.live.test_cluster_leases import Registry, run_node
+from tests.support.redis_server import RedisServer, redis_server_path
+
+from doushouqi.server.domain import Actor
+from doushouqi.server.live.cluster import Cluster
+from doushouqi.server.live.subscriber import Subscriber
+
+pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed")
+
+
+class StoredGame(Registry):
+    """The node's registry, reading one game's events from "the database" (``events``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple[int, str]] = [(1, "event 1")]
+
+    async def stored_view(
+        self, game_id: str, identity: Actor | None, since: int | None
+    ) -> tuple[list[str], int]:
+        texts = [text for version, text in self.events if since is None or version > since]
+        return texts, self.events[-1][0]
+
+
+def queued(subscriber: Subscriber) -> list[str | None]:
+    return [subscriber.queue.get_nowait() for _ in range(subscriber.queue.qsize())]
+
+
+def test_a_follower_hears_what_was_published_while_its_channel_was_cut(
+    redis: RedisServer,
+) -> None:
+    stored = StoredGame()
+
+    async def scenario(cluster: Cluster) -> None:
+        follower = Subscriber(None)
+        assert await cluster.handle("g").open(follower, None) == ["event 1"]
+        client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
+        # Cut the node's channels, and publish at once, before its loop can run again: the
+        # owner's event (stored first, as owners do) is lost on the way.
+        client.client_kill_filter(_type="pubsub")
+        stored.events.append((2, "event 2"))
+        message = {"from": "owner", "v": 2, "texts": ["event 2"], "notice": False}
+        assert client.publish("dsq:game:g", json.dumps(message)) == 0
+        client.close()
+        deadline = time.monotonic() + 10
+        while follower.queue.empty():
+            assert time.monotonic() < deadline, "the follower never heard event 2"
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # nothing else follows (no event twice)
+        assert queued(follower) == ["event 2"]
+
+    run_node(redis, scenario, stored)
