@@ -30,6 +30,9 @@ from doushouqi.server.infra.timesource import ManualTime, TimeSource
 from doushouqi.server.main import uvicorn_options
 
 HOST = "127.0.0.1"
+#: The password test accounts get unless a test names one: hard enough to guess for the
+#: server's check (accounts/passwords.py), as every password must be.
+PASSWORD = "lantern river quietly"
 
 # Den entry by Red in 33 plies (17 rounds: long enough to score, docs/rules.md 5.4).
 _DEN_MOVES = """
@@ -150,7 +153,7 @@ class Player:
         self.me = response.json()
         return self
 
-    def register(self, username: str, password: str = "correct horse", **extra: Any) -> Player:
+    def register(self, username: str, password: str = PASSWORD, **extra: Any) -> Player:
         body = {"username": username, "password": password, **extra}
         response = self.post("/api/auth/register", json=body)
         assert response.status_code == 201, response.text
@@ -278,6 +281,7 @@ def first_ai_replies(server: LiveServer, games: int) -> tuple[list[dict[str, Any
 
 __all__ = [
     "DEN_GAME",
+    "PASSWORD",
     "GameSocket",
     "LiveServer",
     "ManualTime",
