@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal
 from doushouqi.server.chat.service import history_for, report_message
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.live.actors import GAME_ID
 
@@ -47,7 +48,7 @@ async def report_chat_message(
     ctx: Ctx,
     principal: RequiredPrincipal,
     body: ReportBody | None = None,
-    message_id: int = Path(ge=1, le=2**62),
+    message_id: int = Path(ge=1, le=MAX_ID),
 ) -> dict[str, Any]:
     """Report a message the caller can read; once per reader (a second report changes
     nothing and answers the same)."""

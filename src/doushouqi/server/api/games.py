@@ -33,6 +33,7 @@ from doushouqi.server.games.choices import (
     rule_changes,
     rules_parent,
 )
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.infra.errors import unavailable as unavailable_response
 from doushouqi.server.live.actors import new_game_id, state_message
@@ -219,7 +220,9 @@ async def _command(game_id: str, ctx: Ctx, principal: Any, raw: str | bytes) -> 
 
 
 @router.get("/games/{game_id}/events")
-async def game_events(game_id: str, ctx: Ctx, since: int = Query(0, ge=0)) -> dict[str, Any]:
+async def game_events(
+    game_id: str, ctx: Ctx, since: int = Query(0, ge=0, le=MAX_ID)
+) -> dict[str, Any]:
     """The events after version ``since``, oldest first (the game's append-only log)."""
     loaded = await ctx.registry.load(game_id)
     if loaded is None:

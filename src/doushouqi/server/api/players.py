@@ -20,6 +20,7 @@ from doushouqi.server.api.games import summary
 from doushouqi.server.db import repo
 from doushouqi.server.db.models import AccountRow, RatingRow
 from doushouqi.server.domain.storage import game_from_storage
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -133,7 +134,10 @@ async def _rename_guest(body: ProfileChange, ctx: Ctx, principal: Principal) -> 
 
 @router.get("/players/{username}/games")
 async def player_games(
-    username: str, ctx: Ctx, limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0)
+    username: str,
+    ctx: Ctx,
+    limit: int = Query(20, ge=1, le=100),
+    offset: int = Query(0, ge=0, le=MAX_ID),
 ) -> dict[str, Any]:
     """A player's games, newest first."""
     row = await _account(ctx, username)

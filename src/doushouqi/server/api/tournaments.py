@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from doushouqi.server.api.deps import AccountPrincipal, Ctx, OptionalPrincipal, enforce_rate
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
+from doushouqi.server.infra.bounds import MAX_NUMBER, MAX_SECONDS
 from doushouqi.server.infra.errors import Problem, Refused
 from doushouqi.server.tournaments import store
 from doushouqi.server.tournaments.models import TournamentRow
@@ -44,12 +45,21 @@ class CreateTournament(BaseModel):
     rules: str | dict[str, Any] = "wango"
     time_control: str = Field(max_length=40, description="BASE+INC/PERs, e.g. 5+3")
     rated: bool = True
-    starts_at: float | None = Field(default=None, description="epoch seconds (server clock)")
-    starts_in: float | None = Field(default=None, description="or: seconds from now")
-    duration_minutes: int | None = Field(default=None, description="arena: how long it lasts")
-    rounds: int | None = Field(default=None, description="swiss: how many rounds")
-    max_players: int = 64
-    min_rating: int | None = None
+    # Wide bounds only: _checked answers a value out of its real range with a coded error.
+    starts_at: float | None = Field(
+        default=None, ge=0, le=MAX_SECONDS, description="epoch seconds (server clock)"
+    )
+    starts_in: float | None = Field(
+        default=None, ge=-MAX_SECONDS, le=MAX_SECONDS, description="or: seconds from now"
+    )
+    duration_minutes: int | None = Field(
+        default=None, ge=-MAX_NUMBER, le=MAX_NUMBER, description="arena: how long it lasts"
+    )
+    rounds: int | None = Field(
+        default=None, ge=-MAX_NUMBER, le=MAX_NUMBER, description="swiss: how many rounds"
+    )
+    max_players: int = Field(default=64, ge=-MAX_NUMBER, le=MAX_NUMBER)
+    min_rating: int | None = Field(default=None, ge=-MAX_NUMBER, le=MAX_NUMBER)
 
 
 def _refusal(code: str) -> Problem:
