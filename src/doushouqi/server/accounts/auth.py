@@ -49,6 +49,7 @@ __all__ = [
     "SESSION_COOKIE",
     "Auth",
     "Principal",
+    "browser_keys",
     "hash_token",
 ]
 
@@ -67,6 +68,21 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def browser_keys(conn: HTTPConnection) -> list[str]:
+    """The names a browser goes by besides whoever is signed in on it now: the guest its
+    guest cookie makes it (kept after signing in), ``guest:ID`` as games key a guest, and its
+    device cookie (left by signing up or in), ``device:HASH``. What one of its accounts or
+    guests saw, another of them has seen too (a puzzle's solution)."""
+    keys = []
+    guest = conn.cookies.get(GUEST_COOKIE, "")
+    if GUEST_SECRET.fullmatch(guest):
+        keys.append(f"guest:{public_guest_id(guest)}")
+    if device := conn.cookies.get(DEVICE_COOKIE, "")[:128]:
+        # Not the token's stored hash (auth_tokens): this key cannot be matched against it.
+        keys.append(f"device:{hash_token('browser:' + device)[:40]}")
+    return keys
 
 
 def guest_avatar(guest_id: str) -> str:
