@@ -51,6 +51,9 @@ def make_settings(tmp_path: Path, **changes: Any) -> Settings:
         heartbeat_interval=0.2,
         login_rate=RateLimit(1000, 60.0),
         create_rate=RateLimit(1000, 60.0),
+        # Tests poll reads in loops from one address; test_read_limits.py sets its own.
+        read_rate=RateLimit(1_000_000, 60.0),
+        explorer_rate=RateLimit(1_000_000, 60.0),
         message_rate=RateLimit(1000, 1.0),
         ai_reply_pace=(0.0, 0.0),  # the computer answers at once: tests stay fast
     )

@@ -20,6 +20,7 @@ from doushouqi.server.accounts.auth import (
     new_guest_secret,
 )
 from doushouqi.server.api.deps import (
+    READ_LIMITED,
     AccountPrincipal,
     Ctx,
     OptionalPrincipal,
@@ -171,12 +172,12 @@ async def guest(
     return principal_dict(Principal.guest(secret))
 
 
-@router.get("/me")
+@router.get("/me", dependencies=READ_LIMITED)
 async def me(principal: RequiredPrincipal) -> dict[str, Any]:
     return principal_dict(principal)
 
 
-@router.get("/session")
+@router.get("/session", dependencies=READ_LIMITED)
 async def session(principal: OptionalPrincipal) -> dict[str, Any]:
     """Who this browser is, without making a guest: ``{"player": null}`` for a new visitor
     (unlike ``/me``, never a 401, which browsers log as an error)."""

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from doushouqi.core.clock import TimeControl
 from doushouqi.core.game import get_game
 from doushouqi.server.accounts.auth import Principal
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal, enforce_rate
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal, enforce_rate
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
@@ -182,7 +182,7 @@ def _not_yours(row: ChallengeRow, principal: Principal) -> Problem:
     return Problem(404, "challenge.not_yours", "not your challenge to answer")
 
 
-@router.get("/challenges")
+@router.get("/challenges", dependencies=READ_LIMITED)
 async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     """Your pending challenges: to you (``incoming``) and from you (``outgoing``)."""
     _account_only(principal)
@@ -205,7 +205,7 @@ async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any
     return await ctx.db.read(read)
 
 
-@router.get("/challenges/{challenge_id}")
+@router.get("/challenges/{challenge_id}", dependencies=READ_LIMITED)
 async def get_challenge(
     challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
 ) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict
 
-from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, OptionalPrincipal, RequiredPrincipal
 from doushouqi.server.chat.service import history_for, report_message
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
@@ -31,7 +31,7 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
-@router.get("/games/{game_id}/chat")
+@router.get("/games/{game_id}/chat", dependencies=READ_LIMITED)
 async def game_chat(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """The rooms the caller may read now (a seated player: ``players``; anyone else:
     ``spectators``; both once the game is over) and their last 100 messages each."""

@@ -22,7 +22,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
 from doushouqi.server.context import context_of
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.guards import is_cross_origin
@@ -47,7 +47,7 @@ class MarkRead(BaseModel):
     )
 
 
-@router.get("/api/notifications")
+@router.get("/api/notifications", dependencies=READ_LIMITED)
 async def list_notifications(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     """Your newest notifications (newest first) and how many are unread."""
     return await recent(ctx, player_key_of(principal))

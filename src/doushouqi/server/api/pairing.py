@@ -25,7 +25,13 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from doushouqi.core.game import get_game
-from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal, enforce_rate
+from doushouqi.server.api.deps import (
+    READ_LIMITED,
+    Ctx,
+    OptionalPrincipal,
+    RequiredPrincipal,
+    enforce_rate,
+)
 from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import checked_time_control
 from doushouqi.server.infra.bounds import MAX_NUMBER
@@ -178,7 +184,7 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
     return {"cancelled": seek_id}
 
 
-@router.get("/seeks")
+@router.get("/seeks", dependencies=READ_LIMITED)
 async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """How many seeks wait for each (rules, time control, rated), and your own (those paired
     in the last minute with their ``game_id``)."""

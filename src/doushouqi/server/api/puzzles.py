@@ -29,7 +29,7 @@ from doushouqi.server.accounts.auth import (
     new_guest_secret,
     public_guest_id,
 )
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
 from doushouqi.server.context import AppContext
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.puzzles import service as puzzles
@@ -119,18 +119,18 @@ def _check_id(puzzle_id: str) -> None:
         raise Problem(404, "puzzle.not_found", "no such puzzle")
 
 
-@router.get("/themes")
+@router.get("/themes", dependencies=READ_LIMITED)
 async def themes(ctx: Ctx) -> dict[str, Any]:
     return await _run(ctx, puzzles.theme_counts)
 
 
-@router.get("/me")
+@router.get("/me", dependencies=READ_LIMITED)
 async def me(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     key = player_key(principal)
     return await _run(ctx, lambda s: puzzles.player_view(s, key))
 
 
-@router.get("/next")
+@router.get("/next", dependencies=READ_LIMITED)
 async def next_puzzle(
     ctx: Ctx,
     principal: RequiredPrincipal,
@@ -153,7 +153,7 @@ async def next_puzzle(
     return await _run(ctx, pick)
 
 
-@router.get("/daily")
+@router.get("/daily", dependencies=READ_LIMITED)
 async def daily(ctx: Ctx) -> dict[str, Any]:
     now = ctx.time.now()
 
@@ -164,7 +164,7 @@ async def daily(ctx: Ctx) -> dict[str, Any]:
     return await _run(ctx, pick)
 
 
-@router.get("/{puzzle_id}")
+@router.get("/{puzzle_id}", dependencies=READ_LIMITED)
 async def one(ctx: Ctx, puzzle_id: str) -> dict[str, Any]:
     _check_id(puzzle_id)
     return await _run(ctx, lambda s: {"puzzle": puzzles.public_view(puzzles.get(s, puzzle_id))})

@@ -14,7 +14,13 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from doushouqi.server.api.deps import AccountPrincipal, Ctx, OptionalPrincipal, enforce_rate
+from doushouqi.server.api.deps import (
+    READ_LIMITED,
+    AccountPrincipal,
+    Ctx,
+    OptionalPrincipal,
+    enforce_rate,
+)
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
 from doushouqi.server.infra.bounds import MAX_NUMBER, MAX_SECONDS
@@ -181,7 +187,7 @@ async def create_tournament(
     return {**(view or {}), "server_time": ctx.time.now()}
 
 
-@router.get("/tournaments")
+@router.get("/tournaments", dependencies=READ_LIMITED)
 async def list_tournaments(ctx: Ctx) -> dict[str, Any]:
     """Upcoming (soonest first), running and recently finished tournaments."""
     groups = await ctx.db.read(store.listing)
@@ -194,7 +200,7 @@ def _checked_id(tournament_id: str) -> str:
     return tournament_id
 
 
-@router.get("/tournaments/{tournament_id}")
+@router.get("/tournaments/{tournament_id}", dependencies=READ_LIMITED)
 async def get_tournament(
     tournament_id: str, ctx: Ctx, principal: OptionalPrincipal
 ) -> dict[str, Any]:
