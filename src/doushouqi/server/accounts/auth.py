@@ -12,10 +12,11 @@
   choose a display name, kept under that id (``guest_names``) for as long as the cookie lasts:
   the cookie is set once, for ``guest_days``, so a name last set longer ago than that belongs to
   an expired cookie and is forgotten (:meth:`Auth.forget_stale_guest_names`).
-* A browser that has logged in to an account keeps a device cookie for it (a token of kind
-  ``device``, for ``device_days``): password guessing spread over many addresses locks the
-  account only for browsers without one (:class:`doushouqi.server.infra.ratelimit.LoginThrottle`),
-  so its owner can still log in.
+* A browser that has signed up for or logged in to an account keeps a device cookie for it (a
+  token of kind ``device``, for ``device_days``): password guessing spread over many addresses
+  locks the account only for browsers without one
+  (:class:`doushouqi.server.infra.ratelimit.LoginThrottle`), so its owner can still log in.
+* New passwords must be hard to guess (:mod:`doushouqi.server.accounts.passwords`).
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ and their counts, ``GET /api/puzzles/me`` the player's puzzle rating, streak and
 ``GET /api/puzzles/{id}`` one puzzle; ``POST /api/puzzles/{id}/attempt`` judges the moves so
 far, ``.../hint`` shows the piece to move then the move, ``.../solution`` gives up. Guests play
 under their guest id (a guest session is made by the client first, as for games).
+
+What a browser has seen of a solution (a finished try, a hint, giving up) is marked under all
+its names (``service.mark_seen``): the player, its guest cookie, its device cookie; an account
+signed in on it later gets no rated first try at that puzzle.
 """
 
 from __future__ import annotations
