@@ -639,6 +639,14 @@ def tournament_view(
                 "state": player.state,
             }
         )
+    # A pairing is stored with its game's id before the director creates the game (after the
+    # pairing's transaction): until then it shows no game, which nobody could open yet.
+    waiting = [p.game_id for p in pairings if p.game_id and p.result is None]
+    created = (
+        set(session.scalars(select(GameRow.id).where(GameRow.id.in_(waiting))))
+        if waiting
+        else set()
+    )
     shown = []
     for p in pairings:
         red, blue = by_id.get(p.red_id), None if p.blue_id is None else by_id.get(p.blue_id)
@@ -649,7 +657,7 @@ def tournament_view(
                 "blue": None
                 if blue is None
                 else {"account_id": blue.account_id, "name": blue.name},
-                "game_id": p.game_id,
+                "game_id": p.game_id if p.result is not None or p.game_id in created else None,
                 "result": p.result,
                 "created_at": p.created_at,
                 "finished_at": p.finished_at,
@@ -668,8 +676,8 @@ def tournament_view(
         )
         if current is not None:  # ended, though the director has not recorded it yet
             game = session.get(GameRow, current)
-            if game is not None and GameStatus(game.status).is_over:
-                current = None
+            if game is None or GameStatus(game.status).is_over:
+                current = None  # not created yet, or ended
         me = {"state": mine.state, "current_game": current, "no_shows": mine.no_shows}
     info = summary(row, sum(1 for p in players if p.state != "withdrawn"))
     return {**info, "standings": standings, "pairings": shown, "me": me}
