@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from tests.browser.support import DESKTOP, PHONE, Client, choose_language, no_overflow
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, move, start_online
 from tests.support.tiger_moves import CAPTURE
 
 POINT = re.compile(r"[a-i]\d+")
@@ -51,8 +51,8 @@ def test_a_tiger_game_on_one_screen_played_by_tapping_to_its_result(
     expect(page.locator(".dsq-squares [data-square]")).to_have_count(87)
     expect(page.locator('.dsq-squares [data-square="a10"]')).to_have_count(0)
     *steps, capture = CAPTURE
-    for ply, move in enumerate(steps, 1):
-        tap_move(page, move)
+    for ply, text in enumerate(steps, 1):
+        tap_move(page, text)
         expect(page.locator("#moves li")).to_have_count(ply)
     expect(page.locator('.dsq-pieces [data-square="e5"]')).to_have_count(1)  # the man to take
     tap_move(page, capture)
@@ -103,4 +103,59 @@ def test_the_tiger_in_chinese(
     tap_move(page, "e10e9")
     expect(page.locator("#status")).to_contain_text(words["men"])
     expect(page.locator("#moves li")).to_have_text(re.compile("虎e10-e9"))
+    client.close()
+
+
+def test_the_tigers_rules_page_with_its_diagrams_in_traditional_chinese(
+    browser: Browser, server: LiveServer
+) -> None:
+    client = Client(browser, server, locale="zh-TW")
+    page = client.open("/#/rules/laohuqi")
+    rules = page.locator("section.rules[data-game=tiger]")
+    expect(rules.locator("h1")).to_have_text("老虎棋規則")
+    expect(rules.locator("#rules-game-picker label[data-game=tiger] input")).to_be_checked()
+    diagrams = rules.locator(".rule-points .rule-diagram")
+    expect(diagrams.first.locator(".dsq-board.dsq-tiger")).to_be_visible()
+    expect(rules.locator('.rule-diagram[data-diagram="tiger-start"]')).to_have_count(1)
+    expect(rules.locator("#rule-faq")).to_contain_text("人能吃老虎嗎")
+    expect(rules.locator('[data-option="men"] td')).to_have_text("12人")
+    page.select_option("#rules-select", "laohuqi-south")
+    expect(rules.locator('.rule-diagram[data-diagram="tiger-start-south"]')).to_have_count(1)
+    expect(rules.locator('[data-option="tigers"] td')).to_have_text("2隻老虎")
+    expect(page.locator("#rules-play")).to_have_attribute("href", "#/new/same_screen?game=tiger")
+    rules.locator("#rules-game-picker label[data-game=jungle]").click()
+    expect(page.locator("section.rules[data-game=jungle] h1")).to_have_text("鬥獸棋規則")
+    no_overflow(page)
+    client.close()
+
+
+def test_a_finished_tiger_game_is_replayed_and_a_live_one_watched(
+    browser: Browser, server: LiveServer
+) -> None:
+    # A Tiger game in progress between two guests, online and public: on the Watch page.
+    tiger, men = server.player().guest(), server.player().guest()
+    game_id, tiger_ws, men_ws = start_online(server, tiger, men, game="tiger")
+    move(tiger_ws, "e10e9")
+    client = Client(browser, server, locale="en-GB")
+    page = client.open("/#/watch")
+    entry = page.locator(f'.watch-game[data-game="{game_id}"]')
+    expect(entry.locator(".dsq-board.dsq-tiger")).to_be_visible()
+    expect(entry.locator(".watch-facts")).to_contain_text("Tiger chess")
+    tiger_ws.close()
+    men_ws.close()
+    # One played to its end on one screen, then replayed.
+    start_tiger_game(page, tiger_wins_below=12)
+    for move_text in CAPTURE:
+        tap_move(page, move_text)
+    expect(page.locator("#result .result-title")).to_have_text("Tiger wins")
+    page.click("#replay-link")
+    expect(page.locator("#rp-meta")).to_contain_text("Tiger won")
+    expect(page.locator("#rp-moves li")).to_have_count(len(CAPTURE))
+    expect(page.locator("#rp-analysis")).to_be_hidden()  # no computer player for it yet
+    expect(page.locator(".player-bar.bottom")).to_contain_text("Men")
+    expect(page.locator('.dsq-pieces [data-square="e10"]')).to_have_count(1)  # the start
+    page.click("#rp-last")
+    expect(page.locator("#rp-counter")).to_have_text(f"{len(CAPTURE)} / {len(CAPTURE)}")
+    expect(page.locator('.dsq-pieces [data-square="e4"]')).to_have_count(1)  # the tiger, there
+    expect(page.locator('.dsq-pieces [data-square="e5"]')).to_have_count(0)  # the man taken
     client.close()

@@ -78,6 +78,11 @@ export const JUNGLE_CLIENT = Object.freeze({
   /** The translation keys of the seats' names (Red, Blue) and of "who moves first". */
   sideKeys: Object.freeze(['side.red', 'side.blue']),
   firstKeys: Object.freeze(['first.red', 'first.blue']),
+  /** The keys of the seats' one-character tokens (红, 蓝), and the record tags naming their players. */
+  tokenKeys: Object.freeze(['token.red', 'token.blue']),
+  recordTags: Object.freeze(['Red', 'Blue']),
+  /** The seat to move in a position string (its second field: w Red, b Blue). */
+  seatToMove: (fen) => (String(fen).trim().split(/\s+/)[1] === 'b' ? 1 : 0),
   /** The animals lost by each side in a position: [red's, blue's], weakest first. */
   captured,
   /** The home page's decorations: [color, kind] of the hero's pieces and of each card's icon. */

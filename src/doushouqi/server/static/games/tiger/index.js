@@ -58,6 +58,11 @@ export const TIGER_CLIENT = Object.freeze({
   /** The translation keys of the seats' names (虎方, 人方) and of "who moves first". */
   sideKeys: Object.freeze(['side.tiger', 'side.men']),
   firstKeys: Object.freeze(['first.tiger', 'first.men']),
+  /** The keys of the seats' one-character tokens (虎, 人), and the record tags naming their players. */
+  tokenKeys: Object.freeze(['tiger.token.tiger', 'tiger.token.men']),
+  recordTags: Object.freeze(['Tiger', 'Men']),
+  /** The seat to move in a position string (its second field: t the tiger's side, m the men's). */
+  seatToMove: (fen) => (String(fen).trim().split(/\s+/)[1] === 'm' ? 1 : 0),
   /** The kinds of piece by seat. */
   kinds: KINDS,
   captured,

@@ -5,9 +5,11 @@
 // point (board, pieces, move, capture, win), `fen` the position (the side to move's arrows),
 // `marks` points to ring, `arrows` moves allowed (`legal` true) or not (with part of the rules
 // library's reason, `why`), `caption` the translation key of the words under the board.
-// `defaults` are the options `when` uses when the page has no options (laohuqi's).
+// The diagrams of moves show one tiger (the options `men` and `tigers` change only the start,
+// which the `pieces` diagrams show for each). `defaults` are the options `when` uses when the
+// page has no options (laohuqi's).
 export default {
-  "defaults": { "diagonals": "none", "men_retreat": true },
+  "defaults": { "diagonals": "none", "men": 12, "tigers": 1 },
   "diagrams": [
     {
       "id": "tiger-board", "point": "board",
@@ -27,11 +29,32 @@ export default {
       "caption": "tigerdiagram.nestDiagonals"
     },
     {
-      "id": "tiger-start", "point": "pieces",
+      "id": "tiger-start", "point": "pieces", "when": { "men": 12, "tigers": 1 },
       "fen": "3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1",
       "marks": ["e10", "d2", "e2", "f2"],
       "arrows": [],
       "caption": "tigerdiagram.start"
+    },
+    {
+      "id": "tiger-start-18", "point": "pieces", "when": { "men": 18, "tigers": 1 },
+      "fen": "3/1T1/9/9/9/9/9/9/9/MMMMMMMMM/MMMMMMMMM t 0 1",
+      "marks": ["e10"],
+      "arrows": [],
+      "caption": "tigerdiagram.start18"
+    },
+    {
+      "id": "tiger-start-south", "point": "pieces", "when": { "men": 12, "tigers": 2 },
+      "fen": "3/T1T/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1",
+      "marks": ["d10", "f10"],
+      "arrows": [],
+      "caption": "tigerdiagram.startSouth"
+    },
+    {
+      "id": "tiger-start-south-18", "point": "pieces", "when": { "men": 18, "tigers": 2 },
+      "fen": "3/T1T/9/9/9/9/9/9/9/MMMMMMMMM/MMMMMMMMM t 0 1",
+      "marks": ["d10", "f10"],
+      "arrows": [],
+      "caption": "tigerdiagram.startSouth18"
     },
     {
       "id": "tiger-step", "point": "move",
@@ -41,10 +64,28 @@ export default {
         { "move": "e5e6", "legal": true, "kind": "step" },
         { "move": "e5f5", "legal": true, "kind": "step" },
         { "move": "e5e4", "legal": true, "kind": "step" },
-        { "move": "e5d5", "legal": true, "kind": "step" },
-        { "move": "e5f6", "legal": false, "why": "not joined by a line" }
+        { "move": "e5d5", "legal": true, "kind": "step" }
       ],
       "caption": "tigerdiagram.step"
+    },
+    {
+      "id": "tiger-step-no-diagonal", "point": "move", "when": { "diagonals": "none" },
+      "fen": "3/3/9/9/9/9/4T4/9/9/9/MMMMMMMMM t 0 1",
+      "marks": [],
+      "arrows": [
+        { "move": "e5f6", "legal": false, "why": "not joined by a line" }
+      ],
+      "caption": "tigerdiagram.noDiagonal"
+    },
+    {
+      "id": "tiger-step-diagonal", "point": "move", "when": { "diagonals": "all" },
+      "fen": "3/3/9/9/9/9/4T4/9/9/9/MMMMMMMMM t 0 1",
+      "marks": [],
+      "arrows": [
+        { "move": "e5f6", "legal": true, "kind": "step" },
+        { "move": "e5d4", "legal": true, "kind": "step" }
+      ],
+      "caption": "tigerdiagram.diagonal"
     },
     {
       "id": "tiger-jump", "point": "capture",
@@ -66,8 +107,8 @@ export default {
     },
     {
       "id": "tiger-trapped", "point": "win",
-      "fen": "TMM/M2/3M5/9/9/9/9/9/9/9/9 t 0 1",
-      "marks": ["d11", "e11", "f11", "d10", "d9"],
+      "fen": "TMM/MM1/3M1M3/9/9/9/9/9/9/9/MMM6 t 0 1",
+      "marks": ["d11"],
       "arrows": [],
       "caption": "tigerdiagram.trapped"
     }
