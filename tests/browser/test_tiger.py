@@ -159,3 +159,34 @@ def test_a_finished_tiger_game_is_replayed_and_a_live_one_watched(
     expect(page.locator('.dsq-pieces [data-square="e4"]')).to_have_count(1)  # the tiger, there
     expect(page.locator('.dsq-pieces [data-square="e5"]')).to_have_count(0)  # the man taken
     client.close()
+
+
+def test_an_online_tiger_game_by_invite_link(browser: Browser, server: LiveServer) -> None:
+    """Created from the picker, joined by its invite link in another browser: each side sees
+    its own pieces at the bottom, and the moves go across."""
+    host = Client(browser, server, locale="en-GB")
+    page = host.open("/#/new/online")
+    page.locator("#game-picker label[data-game=tiger]").click()
+    expect(page.locator("form#settings[data-game=tiger]")).to_be_visible()
+    page.locator("form#settings input[name=color][value=red] + span").click()  # the tiger
+    page.click("#start")
+    link = page.locator("#invite-link")
+    expect(link).to_have_value(re.compile(r"/#/game/[\w-]+\?join=1$"))
+    guest = Client(browser, server, locale="zh-CN")
+    other = guest.open("/")
+    other.goto(link.input_value())
+    expect(other.locator(".dsq-board.dsq-tiger")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("Your move")
+    # The tiger's side sees its nest at the bottom, the men's side their rank 1.
+    expect(page.locator(".player-bar.bottom")).to_contain_text("Tiger")
+    expect(other.locator(".player-bar.bottom")).to_contain_text("人方")
+    expect(page.locator(".dsq-coords.dsq-bottom span").first).to_have_text("i")
+    expect(other.locator(".dsq-coords.dsq-bottom span").first).to_have_text("a")
+    tap_move(page, "e10e9")
+    expect(other.locator("#moves li")).to_have_count(1)
+    expect(other.locator("#status")).to_have_text("轮到你走棋")
+    tap_move(other, "d2d3")
+    expect(page.locator("#moves li")).to_have_count(2)
+    expect(page.locator("#moves li").last).to_contain_text("Md2-d3")
+    guest.close()
+    host.close()
