@@ -3,10 +3,11 @@
     .venv/bin/python bench/env_steps.py                    # about 3 s each, wango rules
     .venv/bin/python bench/env_steps.py --seconds 10 --rules classic
     .venv/bin/python bench/env_steps.py --only gymnasium pettingzoo
+    .venv/bin/python bench/env_steps.py --game tiger       # 老虎棋, laohuqi rules
 
 Each interface plays uniformly random legal actions (read from its own action mask or legal
 action list) for about ``--seconds`` seconds of wall time, resetting whenever a game ends,
-and reports steps (plies) per second and the games finished:
+and reports steps per second and the games finished:
 
 - ``gymnasium``: ``doushouqi/Jungle-v0`` in self-play, one ``step`` a ply (with its
   observation planes and mask, as a learner would get them);
@@ -19,81 +20,135 @@ and reports steps (plies) per second and the games finished:
 
 An interface whose package is not installed is reported as skipped. Plain random play on the
 rules library alone (``library``) is the baseline the others build on.
+
+``--game tiger`` measures the same five for 老虎棋 (``doushouqi/Tiger-v0``, the PettingZoo
+``tiger_v0``, OpenSpiel's ``python_laohuqi``; ``--rules`` then names a Tiger rule set). A step
+there is an action: a whole move, or one jump of a multi-jump chain (rule sets with
+``multi_jump``); ``library`` steps are whole moves.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from doushouqi import Board
-from doushouqi.jungle.rl.common import DEFAULT_MAX_PLIES
+from doushouqi.jungle.rl.common import DEFAULT_MAX_PLIES as JUNGLE_MAX_PLIES
+from doushouqi.tiger.rl.common import DEFAULT_MAX_PLIES as TIGER_MAX_PLIES
 
 #: One benchmark: given the rules, a seed and a deadline, the (steps, games finished) it played.
 Bench = Callable[[str, int, float, int], tuple[int, int]]
 
 
-def bench_library(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
-    rng = np.random.default_rng(seed)
-    steps = games = 0
-    board = Board(rules=rules)
-    while time.perf_counter() < deadline:
-        if board.outcome() is not None or board.ply >= max_plies:
-            board, games = Board(rules=rules), games + 1
-        moves = list(board.generate_legal_moves())
-        board.push(moves[int(rng.integers(len(moves)))])
-        steps += 1
-    return steps, games
+@dataclass(frozen=True)
+class GameEnvs:
+    """Where one game's board and environments live."""
+
+    board: str  # "module:Class" of the rules library's board
+    rl_package: str  # importing it registers the Gymnasium environment
+    gymnasium_id: str
+    pettingzoo_module: str
+    openspiel_module: str  # importing it registers the OpenSpiel game
+    openspiel_name: str
+    default_rules: str
+    default_max_plies: int
 
 
-def bench_gymnasium(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
-    import gymnasium
-
-    import doushouqi.jungle.rl  # noqa: F401  # registers the environment
-
-    env = gymnasium.make("doushouqi/Jungle-v0", rules=rules, max_plies=max_plies)
-    rng = np.random.default_rng(seed)
-    _, info = env.reset(seed=seed)
-    steps = games = 0
-    while time.perf_counter() < deadline:
-        action = rng.choice(np.flatnonzero(info["action_mask"]))
-        _, _, terminated, truncated, info = env.step(action)
-        steps += 1
-        if terminated or truncated:
-            games += 1
-            _, info = env.reset()
-    return steps, games
-
-
-def bench_pettingzoo(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
-    from doushouqi.jungle.rl.pettingzoo_env import env as make_env
-
-    env = make_env(rules=rules, max_plies=max_plies)
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    steps = games = 0
-    while time.perf_counter() < deadline:
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            games += 1
-            env.reset()
-            continue
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        steps += 1
-    return steps, games
+GAMES = {
+    "jungle": GameEnvs(
+        board="doushouqi.jungle.board:Board",
+        rl_package="doushouqi.jungle.rl",
+        gymnasium_id="doushouqi/Jungle-v0",
+        pettingzoo_module="doushouqi.jungle.rl.pettingzoo_env",
+        openspiel_module="doushouqi.jungle.rl.openspiel_game",
+        openspiel_name="python_jungle",
+        default_rules="wango",
+        default_max_plies=JUNGLE_MAX_PLIES,
+    ),
+    "tiger": GameEnvs(
+        board="doushouqi.tiger.board:Board",
+        rl_package="doushouqi.tiger.rl",
+        gymnasium_id="doushouqi/Tiger-v0",
+        pettingzoo_module="doushouqi.tiger.rl.pettingzoo_env",
+        openspiel_module="doushouqi.tiger.rl.openspiel_game",
+        openspiel_name="python_laohuqi",
+        default_rules="laohuqi",
+        default_max_plies=TIGER_MAX_PLIES,
+    ),
+}
 
 
-def _bench_openspiel(tensor: bool) -> Bench:
+def _bench_library(envs: GameEnvs) -> Bench:
+    module, name = envs.board.split(":")
+    board_class: Any = getattr(importlib.import_module(module), name)
+
+    def bench(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
+        rng = np.random.default_rng(seed)
+        steps = games = 0
+        board = board_class(rules=rules)
+        while time.perf_counter() < deadline:
+            if board.outcome() is not None or board.ply >= max_plies:
+                board, games = board_class(rules=rules), games + 1
+            moves = list(board.generate_legal_moves())
+            board.push(moves[int(rng.integers(len(moves)))])
+            steps += 1
+        return steps, games
+
+    return bench
+
+
+def _bench_gymnasium(envs: GameEnvs) -> Bench:
+    def bench(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
+        import gymnasium
+
+        importlib.import_module(envs.rl_package)  # registers the environment
+        env = gymnasium.make(envs.gymnasium_id, rules=rules, max_plies=max_plies)
+        rng = np.random.default_rng(seed)
+        _, info = env.reset(seed=seed)
+        steps = games = 0
+        while time.perf_counter() < deadline:
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            _, _, terminated, truncated, info = env.step(action)
+            steps += 1
+            if terminated or truncated:
+                games += 1
+                _, info = env.reset()
+        return steps, games
+
+    return bench
+
+
+def _bench_pettingzoo(envs: GameEnvs) -> Bench:
+    def bench(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
+        env = importlib.import_module(envs.pettingzoo_module).env(rules=rules, max_plies=max_plies)
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        steps = games = 0
+        while time.perf_counter() < deadline:
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                games += 1
+                env.reset()
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+        return steps, games
+
+    return bench
+
+
+def _bench_openspiel(envs: GameEnvs, tensor: bool) -> Bench:
     def bench(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
         import pyspiel
         from open_spiel.python.observation import make_observation
 
-        import doushouqi.jungle.rl.openspiel_game  # noqa: F401  # registers the game
-
-        game = pyspiel.load_game("python_jungle", {"rules": rules, "max_plies": max_plies})
+        importlib.import_module(envs.openspiel_module)  # registers the game
+        game = pyspiel.load_game(envs.openspiel_name, {"rules": rules, "max_plies": max_plies})
         observer = make_observation(game)
         rng = np.random.default_rng(seed)
         state = game.new_initial_state()
@@ -112,26 +167,36 @@ def _bench_openspiel(tensor: bool) -> Bench:
     return bench
 
 
-BENCHES: dict[str, tuple[Bench, str]] = {
-    "library": (bench_library, "doushouqi"),
-    "gymnasium": (bench_gymnasium, "gymnasium"),
-    "pettingzoo": (bench_pettingzoo, "pettingzoo"),
-    "openspiel": (_bench_openspiel(tensor=False), "pyspiel"),
-    "openspiel+tensor": (_bench_openspiel(tensor=True), "pyspiel"),
-}
+def benches(game: str) -> dict[str, tuple[Bench, str]]:
+    """The benchmarks of one game, each with the package it needs."""
+    envs = GAMES[game]
+    return {
+        "library": (_bench_library(envs), "doushouqi"),
+        "gymnasium": (_bench_gymnasium(envs), "gymnasium"),
+        "pettingzoo": (_bench_pettingzoo(envs), "pettingzoo"),
+        "openspiel": (_bench_openspiel(envs, tensor=False), "pyspiel"),
+        "openspiel+tensor": (_bench_openspiel(envs, tensor=True), "pyspiel"),
+    }
+
+
+#: Jungle's benchmarks (every game has the same five names).
+BENCHES = benches("jungle")
 
 
 def run(
-    names: list[str], rules: str, seconds: float, seed: int, max_plies: int
+    names: list[str], rules: str, seconds: float, seed: int, max_plies: int, game: str = "jungle"
 ) -> dict[str, float | None]:
-    """Steps per second of each named benchmark (None: its package is not installed); prints a
-    line for each."""
+    """Steps per second of each named benchmark of ``game`` (None: its package is not
+    installed); prints a line for each."""
     import importlib.util
 
     results: dict[str, float | None] = {}
-    print(f"random legal play, rules {rules}, about {seconds:g} s each, max {max_plies} plies")
+    game_benches = benches(game)
+    print(
+        f"{game}: random legal play, rules {rules}, about {seconds:g} s each, max {max_plies} plies"
+    )
     for name in names:
-        bench, package = BENCHES[name]
+        bench, package = game_benches[name]
         if importlib.util.find_spec(package) is None:
             print(f"{name:>17}: skipped ({package} is not installed)")
             results[name] = None
@@ -147,13 +212,17 @@ def run(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=list(GAMES), default="jungle", help="game (jungle)")
     parser.add_argument("--seconds", type=float, default=3.0, help="time for each (3)")
-    parser.add_argument("--rules", default="wango", help="rule set (wango)")
+    parser.add_argument("--rules", help="rule set (wango; laohuqi for the tiger)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES)
+    parser.add_argument("--max-plies", type=int, help="move limit (the game's environments')")
     parser.add_argument("--only", nargs="+", choices=list(BENCHES), default=list(BENCHES))
     args = parser.parse_args(argv)
-    run(args.only, args.rules, args.seconds, args.seed, args.max_plies)
+    envs = GAMES[args.game]
+    rules = args.rules or envs.default_rules
+    max_plies = args.max_plies or envs.default_max_plies
+    run(args.only, rules, args.seconds, args.seed, max_plies, args.game)
 
 
 if __name__ == "__main__":

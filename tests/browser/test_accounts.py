@@ -7,8 +7,19 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import Client, click_move, fetch_json, plies, shoot, toggle_language
+from tests.browser.support import (
+    Client,
+    choose_language,
+    click_move,
+    fetch_json,
+    plies,
+    shoot,
+    toggle_language,
+)
 from tests.support.live import DEN_GAME, LiveServer
+
+from doushouqi.server.infra.settings import STATIC_DIR
+from doushouqi.server.infra.translations import load_table
 
 PASSWORD = "correct horse battery"
 
@@ -91,6 +102,27 @@ def test_register_log_out_and_log_in(client: Client, artifacts: Path) -> None:
     button.click()
     page.click("#account-profile")
     expect(page.locator("#profile-name")).to_have_text("林奥")
+
+
+def test_a_weak_password_is_refused_in_the_readers_language(
+    client: Client, artifacts: Path
+) -> None:
+    """The server's reason (a code) shows under the password field, in each language."""
+    page = client.open("/#/register")
+    for lang, password in (("zh", "12345678"), ("zh-Hant", " " * 8), ("en", "password")):
+        choose_language(page, lang)
+        page.fill("#register-username", "weak_one")
+        page.fill("#register-password", password)
+        page.click("#register-submit")
+        reason = "repeat" if password.isspace() else "common"
+        wanted = load_table(STATIC_DIR, lang)[f"error.account.password.{reason}"]
+        expect(page.locator("#register-password-error")).to_have_text(wanted)
+        expect(page.locator("#register-password")).to_have_attribute("aria-invalid", "true")
+        forgive_http_errors(client, 422)
+    shoot(page, artifacts, "register-weak-password")
+    page.fill("#register-password", PASSWORD)
+    page.click("#register-submit")
+    expect(page.locator("#account-button")).to_contain_text("weak_one")
 
 
 def test_log_in_page_in_english_and_as_guest(browser: Browser, server: LiveServer) -> None:

@@ -153,3 +153,16 @@ def test_a_challenge_from_a_profile_is_accepted_through_the_bell(
     expect(bob.locator("#challenge-send")).to_contain_text("alice_ch")
     alice_c.close()
     bob_c.close()
+
+
+def test_a_withdrawn_challenge_leaves_the_bell(browser: Browser, server: LiveServer) -> None:
+    alice_c, bob_c = Client(browser, server), Client(browser, server, locale="en-US")
+    alice, bob = _account(alice_c, "alice_wd"), _account(bob_c, "bob_wd")
+    sent = fetch_json(alice, "/api/challenges", "POST", {"to": "bob_wd"})
+    expect(bob.locator("#bell-badge")).to_have_text("1")
+    fetch_json(alice, f"/api/challenges/{sent['id']}", "DELETE")
+    expect(bob.locator("#bell-badge")).to_be_hidden()
+    bob.click("#bell-button")
+    expect(bob.locator("#bell-list .bell-item")).to_have_count(0)
+    alice_c.close()
+    bob_c.close()

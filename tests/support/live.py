@@ -30,6 +30,9 @@ from doushouqi.server.infra.timesource import ManualTime, TimeSource
 from doushouqi.server.main import uvicorn_options
 
 HOST = "127.0.0.1"
+#: The password test accounts get unless a test names one: hard enough to guess for the
+#: server's check (accounts/passwords.py), as every password must be.
+PASSWORD = "lantern river quietly"
 
 # Den entry by Red in 33 plies (17 rounds: long enough to score, docs/rules.md 5.4).
 _DEN_MOVES = """
@@ -48,6 +51,9 @@ def make_settings(tmp_path: Path, **changes: Any) -> Settings:
         heartbeat_interval=0.2,
         login_rate=RateLimit(1000, 60.0),
         create_rate=RateLimit(1000, 60.0),
+        # Tests poll reads in loops from one address; test_read_limits.py sets its own.
+        read_rate=RateLimit(1_000_000, 60.0),
+        explorer_rate=RateLimit(1_000_000, 60.0),
         message_rate=RateLimit(1000, 1.0),
         ai_reply_pace=(0.0, 0.0),  # the computer answers at once: tests stay fast
     )
@@ -150,7 +156,7 @@ class Player:
         self.me = response.json()
         return self
 
-    def register(self, username: str, password: str = "correct horse", **extra: Any) -> Player:
+    def register(self, username: str, password: str = PASSWORD, **extra: Any) -> Player:
         body = {"username": username, "password": password, **extra}
         response = self.post("/api/auth/register", json=body)
         assert response.status_code == 201, response.text
@@ -278,6 +284,7 @@ def first_ai_replies(server: LiveServer, games: int) -> tuple[list[dict[str, Any
 
 __all__ = [
     "DEN_GAME",
+    "PASSWORD",
     "GameSocket",
     "LiveServer",
     "ManualTime",

@@ -26,24 +26,51 @@ def nginx_path() -> str | None:
     )
 
 
-def site_for(node_ports: list[int], port: int) -> str:
-    """``deploy/nginx.conf`` with these nodes and this listening port."""
+def site_for(node_ports: list[int], port: int, tls: tuple[Path, Path] | None = None) -> str:
+    """``deploy/nginx.conf`` with these nodes and this listening port; with ``tls`` (a
+    certificate and its key), over TLS, as its comment says to serve it."""
     site = SITE.read_text()
     servers = "".join(f"    server {HOST}:{p} max_fails=1 fail_timeout=5s;\n" for p in node_ports)
     site, count = re.subn(r"(    server 127\.0\.0\.1:800\d [^\n]*\n)+", servers, site)
     assert count == 1, "deploy/nginx.conf no longer lists its nodes as the tests expect"
-    site, count = re.subn(r"listen 80;", f"listen {HOST}:{port};", site)
+    listen = f"listen {HOST}:{port};"
+    if tls is not None:
+        listen = (
+            f"listen {HOST}:{port} ssl;\n"
+            f"    ssl_certificate {tls[0]};\n    ssl_certificate_key {tls[1]};"
+        )
+    site, count = re.subn(r"listen 80;", listen, site)
     assert count == 1
     return site
 
 
+def self_signed(root: Path) -> tuple[Path, Path] | None:
+    """A certificate for 127.0.0.1 and its key, made by openssl in ``root`` (None without
+    openssl)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        return None
+    cert, key = root / "cert.pem", root / "key.pem"
+    request = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+    subprocess.run(
+        [openssl, *request, "-subj", f"/CN={HOST}", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
 def write_config(
-    root: Path, node_ports: list[int], port: int, connections: int = 8192
+    root: Path,
+    node_ports: list[int],
+    port: int,
+    connections: int = 8192,
+    tls: tuple[Path, Path] | None = None,
 ) -> list[str]:
     """Write the site and a main configuration that runs nginx in the foreground out of
     ``root``, with room for ``connections`` (each proxied socket holds two); return the
     command-line arguments that start nginx with them."""
-    (root / "site.conf").write_text(site_for(node_ports, port))
+    (root / "site.conf").write_text(site_for(node_ports, port, tls))
     temp = "".join(
         f"    {kind}_temp_path {root / kind};\n"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -58,15 +85,19 @@ def write_config(
 
 
 @contextmanager
-def nginx_in_front(node_ports: list[int]) -> Iterator[str]:
-    """Start nginx proxying to ``node_ports``; yield its base URL."""
+def nginx_in_front(node_ports: list[int], tls: bool = False) -> Iterator[str]:
+    """Start nginx proxying to ``node_ports`` (over TLS with a self-signed certificate:
+    ``tls``); yield its base URL."""
     executable = nginx_path()
     if executable is None:
         raise RuntimeError("nginx is not installed")
     root = Path(tempfile.mkdtemp(prefix="doushouqi-nginx-"))
     port = free_port()
+    certificate = self_signed(root) if tls else None
+    if tls and certificate is None:
+        raise RuntimeError("openssl is not installed")
     process = subprocess.Popen(
-        [executable, *write_config(root, node_ports, port)],
+        [executable, *write_config(root, node_ports, port, tls=certificate)],
         stdout=subprocess.DEVNULL,
         stderr=(root / "stderr.log").open("wb"),
     )
@@ -85,7 +116,7 @@ def nginx_in_front(node_ports: list[int]) -> Iterator[str]:
                     )
                     raise RuntimeError(f"nginx did not start:\n{logs}") from None
                 time.sleep(0.02)
-        yield f"http://{HOST}:{port}"
+        yield f"{'https' if tls else 'http'}://{HOST}:{port}"
     finally:
         process.terminate()
         process.wait(10)

@@ -8,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from doushouqi.cli.engines import ENGINES, load
 from doushouqi.cli.extras import Subcommands, require
 from doushouqi.jungle.rules import RuleSet, find_rules
 
@@ -74,6 +75,12 @@ def add_match(sub: Subcommands) -> None:
             "engine's average and longest move time."
         ),
     )
+    p.add_argument(
+        "--game",
+        choices=tuple(ENGINES),
+        default=next(iter(ENGINES)),
+        help="the game the engines play (default jungle; ai:LEVEL is that game's engine)",
+    )
     p.add_argument("first", metavar="A", help="engine: ai:LEVEL, 'uci|jcei|cmd:PROGRAM ARGS'")
     p.add_argument("second", metavar="B", help="the other engine, written the same way")
     p.add_argument(
@@ -93,7 +100,9 @@ def add_match(sub: Subcommands) -> None:
     p.add_argument("--concurrency", type=int, default=1, help="games played at once")
     p.add_argument("--openings", metavar="FILE", help="position strings or move lists, one a line")
     p.add_argument("--seed", type=int, default=2024, help="shuffle of the built-in openings")
-    p.add_argument("--rules", default="wango", help="rule set name or rule file")
+    p.add_argument(
+        "--rules", default=None, help="rule set name or rule file (default: wango; laohuqi)"
+    )
     p.add_argument("--records", metavar="DIR", help="write each game's record here")
     p.add_argument("--sprt", metavar="ELO0,ELO1,ALPHA,BETA", help="stop when the SPRT decides")
     p.add_argument(
@@ -106,9 +115,10 @@ def add_match(sub: Subcommands) -> None:
     )
 
     def match(args: argparse.Namespace) -> int:
-        from doushouqi.jungle.engine.match import run_match_command
-
-        return run_match_command(args)
+        engine = ENGINES[args.game]
+        if args.rules is None:
+            args.rules = engine.default_rules
+        return load(engine.match)(args)
 
     p.set_defaults(func=match)
 
@@ -122,11 +132,16 @@ def add_engine(sub: Subcommands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
+    p.add_argument(
+        "--game",
+        choices=tuple(ENGINES),
+        default=next(iter(ENGINES)),
+        help="the game to play: jungle (default) or tiger (老虎棋)",
+    )
+
     def engine(args: argparse.Namespace) -> int:
         require("engine", "numpy", "numba")
-        from doushouqi.jungle.ai.protocol import run_protocol
-
-        return run_protocol()
+        return load(ENGINES[args.game].protocol)()
 
     p.set_defaults(func=engine)
 
@@ -140,14 +155,24 @@ The engine speaks a UCI-like protocol on stdin/stdout, one command a line (docs/
                               file), Level (1-10), Hash (MB), Contempt (cp), MultiPV, and
                               one option per rule field (rule_7_3, ranks, first_player ...)
   ucinewgame                  forget what was learnt
-  position startpos|fen F [moves M ...]       0000 is a pass
+  position startpos|fen F [moves M ...]       0000 is a pass; a bad one leaves no position
   go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-     [movestogo N] [infinite] [ponder]      info lines, then bestmove M [ponder M]
-  stop                        end the search now (bestmove follows)
+     [movestogo N] [mate N] [searchmoves M ...] [infinite] [ponder]
+                              info lines, then bestmove M [ponder M]; depth 0 or nodes 0:
+                              one ply; a go with an error is refused (no bestmove)
+  stop                        end the search or perft now (bestmove follows)
   ponderhit                   the pondered reply was played: search on for the go limit
-  perft N [divide]            leaf count (per move with divide)
+  perft N [divide]            leaf count (per move with divide), N up to 15; in the
+                              background like a search (isready answered, stop ends it)
   d                           the board, the rules and the position string
   quit
 
 Example:  printf 'uci\\nisready\\nposition startpos\\ngo depth 8\\n' | doushouqi engine
+(the end of the input waits for a search that ends by itself, then quits)
+
+With --game tiger, the 老虎棋 engine (docs/engine.md, "老虎棋"): uci, isready, setoption,
+ucinewgame, position, go (depth, nodes, movetime, wtime: the tiger side's clock, btime: the
+men's, winc, binc, movestogo, infinite, ponder), stop, ponderhit, perft, d and quit; its own
+options (Rules laohuqi, laohuqi-18, laohuqi-strict, laohuqi-south; multi_jump, diagonals
+...); moves such as e10e9 or e5e7e9.
 """

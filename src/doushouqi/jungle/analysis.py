@@ -44,6 +44,11 @@ class Limit:
     #: Per-move time limit of the game (a timeout passes the turn), if any.
     per_move: float | None = None
     infinite: bool = False
+    #: Search for a win (a den entry, or the opponent left without animals or moves) in at
+    #: most this many own moves, and stop once one is proven (UCI's ``go mate N``).
+    mate: int | None = None
+    #: Moves until the clock's next time control (UCI's ``movestogo``; None: not known).
+    moves_to_go: int | None = None
 
     def __str__(self) -> str:
         """The arguments of a protocol ``go`` command for this limit."""
@@ -60,6 +65,10 @@ class Limit:
         ):
             if seconds is not None:
                 parts.append(f"{key} {round(seconds * 1000)}")
+        if self.moves_to_go is not None:
+            parts.append(f"movestogo {self.moves_to_go}")
+        if self.mate is not None:
+            parts.append(f"mate {self.mate}")
         if self.infinite:
             parts.append("infinite")
         return " ".join(parts)

@@ -200,6 +200,8 @@ def create_app(
             ai=engine,
             analysis=analyst,
             analysis_limiter=RateLimiter(settings.analysis_rate),
+            read_limiter=RateLimiter(settings.read_rate),
+            explorer_limiter=RateLimiter(settings.explorer_rate),
             metrics=metrics,
         )
         app.state.ctx = ctx

@@ -34,6 +34,9 @@ class AppContext:
     #: The engine for ``/api/analysis``: a pool of its own unless settings (or tests) share ``ai``.
     analysis: AiService
     analysis_limiter: RateLimiter
+    #: Public reads that cost a query, and opening explorer queries, per address.
+    read_limiter: RateLimiter
+    explorer_limiter: RateLimiter
     metrics: Metrics
     #: Websockets open on this node now.
     sockets: int = 0

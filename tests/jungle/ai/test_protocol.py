@@ -2,79 +2,13 @@
 
 from __future__ import annotations
 
-import queue
-import subprocess
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
+from tests.jungle.ai.engine_process import READY_TIMEOUT, EngineProcess
 
 from doushouqi.jungle.board import Board, Move
-
-#: The first `isready` waits for numba to compile (a minute on a cold cache, 2 CPUs shared).
-READY_TIMEOUT = 300.0
-
-
-class EngineProcess:
-    """The engine as a child process, with a thread collecting its output lines."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "doushouqi", "engine"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
-
-    def send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def read_until(self, done: Callable[[str], bool], timeout: float = 10.0) -> list[str]:
-        """Lines up to and including the first one for which ``done`` holds."""
-        deadline = time.monotonic() + timeout
-        seen: list[str] = []
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError(f"timed out; got {seen}")
-            try:
-                line = self.lines.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            seen.append(line)
-            if done(line):
-                return seen
-
-    def ask(self, line: str, answer: str, timeout: float = 10.0) -> list[str]:
-        self.send(line)
-        return self.read_until(lambda text: text.startswith(answer), timeout)
-
-    def display(self) -> tuple[str, str]:
-        """The rule set name and the position string, from ``d``."""
-        lines = self.ask("d", "Fen:")
-        return lines[-2].removeprefix("Rules: "), lines[-1].removeprefix("Fen: ")
-
-    def close(self) -> int:
-        if self.process.poll() is None:
-            self.send("quit")
-        try:
-            return self.process.wait(10)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +66,7 @@ def test_the_last_info_is_about_the_move_played(engine: EngineProcess, level: in
     # Weak levels often play another move than the best one of the last depth: the info line
     # right before bestmove still starts its pv with the move played.
     engine.send(f"setoption name Level value {level}")
-    for moves in ("", " moves g3g4", " moves g3g4 a7a6 c3c4"):
+    for moves in ("", " moves g3g4", " moves g3g4 a7a6 a3a4"):
         engine.send(f"position startpos{moves}")
         lines = engine.ask("go depth 3", "bestmove")
         move = lines[-1].split()[1]
@@ -205,9 +139,6 @@ def test_perft(engine: EngineProcess) -> None:
     "line",
     [
         "fly me to the moon",
-        "position fen xx",
-        "position startpos moves a1a9",
-        "position",
         "setoption name Level value 99",
         "setoption name Colour value blue",
         "setoption name Rules value chess",

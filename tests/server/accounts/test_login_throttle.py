@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.live import LiveServer, ManualTime, Player, make_settings, running
+from tests.support.live import PASSWORD, LiveServer, ManualTime, Player, make_settings, running
 
 from doushouqi.server.infra.ratelimit import LoginThrottle
 from doushouqi.server.infra.settings import RateLimit
 
 WRONG = {"username": "owner", "password": "not the password"}
-RIGHT = {"username": "owner", "password": "correct horse"}
+RIGHT = {"username": "owner", "password": PASSWORD}
 
 
 class Clock:
@@ -105,3 +105,20 @@ def test_forwarded_addresses_count_only_from_configured_proxies(tmp_path: Path) 
 
     assert codes(()) == [401, 401, 401, 429, 429, 429]  # the forged header changes nothing
     assert codes(("127.0.0.1",)) == [401] * 6  # behind a proxy, each is its own client
+
+
+def test_the_browser_that_made_the_account_is_never_locked_out(
+    tmp_path: Path, clock: ManualTime
+) -> None:
+    """Registering leaves the device cookie a login leaves: guessing from many addresses right
+    after sign-up locks new browsers out, not the one the owner signed up on."""
+    settings = make_settings(
+        tmp_path, trusted_proxies=("127.0.0.1",), login_account_rate=RateLimit(20, 600.0)
+    )
+    with running(settings, clock) as server:
+        owner = player_at(server, "127.0.0.2").register("owner")
+        assert "dsq_device" in owner.cookies
+        for n in range(25):
+            login(player_at(server, f"127.0.1.{n}"), WRONG)
+        assert login(player_at(server, "127.0.0.4"), RIGHT) == 429  # a new browser waits
+        assert login(owner, RIGHT) == 200

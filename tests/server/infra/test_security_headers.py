@@ -5,14 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
+from pathlib import Path
 
 import httpx
 import pytest
 from starlette.types import Message, Receive, Scope, Send
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, ManualTime, make_settings, running
+from tests.support.nginx import SITE, nginx_in_front, nginx_path
 
-from doushouqi.server.infra.headers import APP_POLICY, DOCS_POLICY, SecurityHeaders
+from doushouqi.server.infra.headers import (
+    APP_POLICY,
+    DOCS_POLICY,
+    HSTS,
+    PERMISSIONS_POLICY,
+    SecurityHeaders,
+)
 from doushouqi.server.infra.settings import STATIC_DIR
+
+needs_nginx = pytest.mark.skipif(nginx_path() is None, reason="nginx is not installed")
 
 
 def directives(policy: str) -> dict[str, list[str]]:
@@ -25,6 +36,7 @@ def assert_secured(response: httpx.Response, policy: str = APP_POLICY) -> None:
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["x-frame-options"] == "DENY"
     assert response.headers["referrer-policy"] == "same-origin"
+    assert response.headers["permissions-policy"] == PERMISSIONS_POLICY
 
 
 @pytest.mark.parametrize(
@@ -127,3 +139,61 @@ def test_the_client_has_no_inline_script_or_style() -> None:
         text = re.sub(r"<!--.*?-->|^\s*//.*$", "", path.read_text("utf-8"), flags=re.S | re.M)
         found += [f"{path.name}: {p.pattern}" for p in patterns if p.search(text)]
     assert not found, found
+
+
+def test_powerful_features_are_refused() -> None:
+    refused = dict(part.split("=") for part in PERMISSIONS_POLICY.split(", "))
+    assert {"camera", "microphone", "geolocation", "payment"} <= refused.keys()
+    assert set(refused.values()) == {"()"}
+
+
+def test_hsts_only_over_tls(tmp_path: Path) -> None:
+    """HSTS when the request came over https, which a trusted proxy says with
+    ``X-Forwarded-Proto``; never over plain http, nor on a client's own word."""
+    https = {"X-Forwarded-Proto": "https"}
+    trusted = make_settings(tmp_path / "behind", trusted_proxies=("127.0.0.1",))
+    with running(trusted, ManualTime()) as server:
+        client = server.player()
+        for path in ("/", "/api/rules", "/no-such-page"):
+            assert client.get(path, headers=https).headers["strict-transport-security"] == HSTS
+        assert "strict-transport-security" not in client.get("/").headers
+    with running(make_settings(tmp_path / "alone"), ManualTime()) as server:
+        forged = server.player().get("/", headers=https)
+        assert "strict-transport-security" not in forged.headers
+
+
+def test_the_nginx_site_sends_both_headers_once() -> None:
+    """deploy/nginx.conf's Permissions-Policy is the app's (each header sent once, by nginx)."""
+    text = SITE.read_text()
+    assert f'add_header Permissions-Policy "{PERMISSIONS_POLICY}" always;' in text
+    assert f'https   "{HSTS}";' in text
+
+
+@needs_nginx
+def test_nginx_in_front_over_http(server: LiveServer) -> None:
+    with nginx_in_front([server.port]) as url:
+        page = httpx.get(url + "/", timeout=10)
+        assert page.status_code == 200
+        assert page.headers.get_list("permissions-policy") == [PERMISSIONS_POLICY]
+        assert "strict-transport-security" not in page.headers
+        assert page.headers["content-security-policy"] == APP_POLICY  # the node's, passed on
+
+
+@needs_nginx
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_nginx_in_front_over_tls(tmp_path: Path) -> None:
+    """Over TLS each answer has HSTS once, both the node's (which nginx tells it came over
+    https) and nginx's own (a 502 while no node answers)."""
+    settings = make_settings(tmp_path, trusted_proxies=("127.0.0.1",))
+    with running(settings, ManualTime()) as server:
+        port = server.port
+        with nginx_in_front([port], tls=True) as url:
+            page = httpx.get(url + "/api/rules", verify=False, timeout=10)
+            assert page.status_code == 200
+            assert page.headers.get_list("strict-transport-security") == [HSTS]
+            assert page.headers.get_list("permissions-policy") == [PERMISSIONS_POLICY]
+    with nginx_in_front([port], tls=True) as url:  # the node is gone: nginx answers itself
+        down = httpx.get(url + "/", verify=False, timeout=10)
+        assert down.status_code == 502
+        assert down.headers.get_list("strict-transport-security") == [HSTS]
+        assert down.headers.get_list("permissions-policy") == [PERMISSIONS_POLICY]

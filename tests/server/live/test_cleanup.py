@@ -99,10 +99,12 @@ def test_expired_logins_are_deleted_and_api_tokens_kept(
         assert made.status_code == 201, made.text
         clock.advance(settings.session_days * DAY / 2)
         late = server.player().register("late")
-        assert stored_kinds(server) == ["api", "session", "session"]
+        # Signing up is a login on a browser of the owner's: a session and a device token.
+        assert stored_kinds(server) == ["api", "device", "device", "session", "session"]
         clock.advance(settings.session_days * DAY / 2 + 1)
-        # The early login has expired and goes; the later one and the API token stay.
-        assert eventually(lambda: stored_kinds(server) == ["api", "session"])
+        # The early login has expired and goes; the later one, the devices (a year) and the
+        # API token stay.
+        assert eventually(lambda: stored_kinds(server) == ["api", "device", "device", "session"])
         assert late.get("/api/auth/me").json()["username"] == "late"
         bot = server.player()
         bot.token = made.json()["token"]

@@ -83,6 +83,40 @@ def test_the_challenger_can_withdraw_and_the_recipients_tab_hears_it(server: Liv
     assert bob.get("/api/challenges").json()["incoming"] == []
 
 
+def test_challenging_and_withdrawing_in_a_loop_leaves_the_victim_alone(
+    server: LiveServer, clock: ManualTime
+) -> None:
+    """Fifteen challenges sent and withdrawn: the bell holds none of them, its count is back
+    to zero, and past five in a quarter of an hour the challenger must wait."""
+    pest, victim = server.player().register("pest"), server.player().register("victim")
+    with site_socket(victim) as tab:
+        tab.wait_for("hello")
+        answers = []
+        for _ in range(15):
+            sent = pest.post("/api/challenges", json={"to": "victim"})
+            answers.append(sent.status_code)
+            if sent.status_code == 201:
+                told = tab.wait_for("notification")["notification"]
+                pest.request("DELETE", f"/api/challenges/{sent.json()['id']}")
+                gone = tab.wait_for("notification_withdrawn")
+                assert (gone["ids"], gone["unread"]) == ([told["id"]], 0)
+        refused = pest.post("/api/challenges", json={"to": "victim"})
+    assert answers == [201] * 5 + [429] * 10
+    assert code(refused) == "challenge.too_often"
+    assert refused.json()["params"] == {"max": 5, "minutes": 15}
+    assert 1 <= int(refused.headers["retry-after"]) <= 15 * 60
+    bell = victim.get("/api/notifications").json()
+    assert (bell["notifications"], bell["unread"]) == ([], 0)
+    # Someone else may still challenge the victim, and the pest another player...
+    server.player().register("friend").post("/api/challenges", json={"to": "victim"})
+    server.player().register("other")
+    assert pest.post("/api/challenges", json={"to": "other"}).status_code == 201
+    # ... and the pest the victim again once the quarter of an hour has passed.
+    clock.advance(15 * 60 + 1)
+    assert pest.post("/api/challenges", json={"to": "victim"}).status_code == 201
+    assert victim.get("/api/notifications").json()["unread"] == 2
+
+
 def test_an_unanswered_challenge_expires(server: LiveServer, clock: ManualTime) -> None:
     alice, bob = server.player().register("alice"), server.player().register("bob")
     sent = challenge(alice, "bob", time_control="10+5")
@@ -124,8 +158,9 @@ def test_bad_challenges_are_refused_with_codes(server: LiveServer) -> None:
     assert refusal(alice, {"to": ""}) == (422, "validation")
     assert refusal(alice, {"to": "b" * 200}) == (422, "validation")
     assert guest.get("/api/challenges").status_code == 403
-    for _ in range(10):
-        challenge(alice, "bob")
+    server.player().register("carol")
+    for n in range(10):  # to two players: one is challenged at most 5 times a while
+        challenge(alice, ("bob", "carol")[n % 2])
     assert refusal(alice, {"to": "bob"}) == (409, "challenge.too_many")
 
 

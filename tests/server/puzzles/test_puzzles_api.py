@@ -197,3 +197,43 @@ def test_a_jump_blocking_puzzle_is_offered_by_its_theme_and_plays(server: LiveSe
     ).json()
     assert answer["result"] == "wrong" and answer["solution"] == solution_of(puzzle["id"])
     assert solve(server.player().guest(), puzzle["id"], "theme")["result"] == "solved"
+
+
+def test_a_puzzle_counts_once_per_streak(server: LiveServer) -> None:
+    player = server.player().guest()
+    puzzle = next_puzzle(player, mode="streak")["puzzle"]
+    streaks = [solve(player, puzzle["id"], "streak")["score"]["streak"] for _ in range(5)]
+    assert streaks == [1, 1, 1, 1, 1]
+    other = next_puzzle(player, mode="streak")["puzzle"]
+    assert solve(player, other["id"], "streak")["score"]["streak"] == 2
+    wrong = a_wrong_move(other)
+    player.post(f"/api/puzzles/{other['id']}/attempt", json={"moves": [wrong], "mode": "streak"})
+    # A new streak: the first puzzle counts again, once.
+    again = [solve(player, puzzle["id"], "streak")["score"] for _ in range(2)]
+    assert [s["streak"] for s in again] == [1, 1] and again[-1]["streak_best"] == 2
+
+
+def test_a_solution_seen_as_a_guest_makes_the_accounts_try_unrated(server: LiveServer) -> None:
+    """The same browser: a guest gives up on a puzzle, signs up, and solves it."""
+    browser = server.player().guest()
+    seen, fresh = (p["id"] for p in puzzles.shipped()[:2])
+    browser.post(f"/api/puzzles/{seen}/solution", json={})
+    browser.register("seen_it")
+    solved = solve(browser, seen)["score"]
+    assert solved["rated"] is False and solved["change"] == 0
+    assert solve(browser, fresh)["score"]["rated"] is True  # one not seen is rated
+    # Another browser's guest saw nothing: its first try is rated.
+    assert solve(server.player().guest(), seen)["score"]["rated"] is True
+
+
+def test_a_solution_seen_by_one_account_is_seen_by_the_next_on_that_browser(
+    server: LiveServer,
+) -> None:
+    browser = server.player()  # never a guest: signs up straight away
+    browser.register("first_account")
+    puzzle = puzzles.shipped()[2]["id"]
+    hint = browser.post(f"/api/puzzles/{puzzle}/hint", json={"moves": [], "level": 2})
+    assert hint.status_code == 200
+    assert browser.post("/api/auth/logout").status_code == 200
+    browser.register("second_account")
+    assert solve(browser, puzzle)["score"]["rated"] is False

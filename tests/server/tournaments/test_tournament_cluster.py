@@ -15,7 +15,7 @@ from tests.server.tournaments.test_tournament_director import (
     _until,
 )
 from tests.support.cluster_nodes import CLUSTER_MARKS, node_settings
-from tests.support.live import LiveServer, Player, running
+from tests.support.live import PASSWORD, LiveServer, Player, running
 from tests.support.redis_server import RedisServer
 
 from doushouqi.server.tournaments.models import TournamentRow
@@ -32,7 +32,7 @@ def _director(server: LiveServer, tournament_id: str) -> str | None:
 
 def _log_in(server: LiveServer, name: str) -> Player:
     agent = server.player()
-    assert agent.post("/api/auth/login", json={"username": name, "password": "correct horse"})
+    assert agent.post("/api/auth/login", json={"username": name, "password": PASSWORD})
     agent.me = agent.get("/api/auth/me").json()
     return agent
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
-from tests.support.live import LiveServer, ManualTime, Player, make_settings, running
+from tests.support.live import PASSWORD, LiveServer, ManualTime, Player, make_settings, running
 
 from doushouqi.server.tournaments.models import TournamentPairingRow
 
@@ -110,7 +110,7 @@ def test_a_three_round_swiss_among_four_players_survives_a_restart(
         players = {}
         for name in NAMES:  # the same players, logged in again
             agent = server.player()
-            login = {"username": name, "password": "correct horse"}
+            login = {"username": name, "password": PASSWORD}
             assert agent.post("/api/auth/login", json=login).status_code == 200
             agent.me = agent.get("/api/auth/me").json()
             players[agent.me["id"]] = agent

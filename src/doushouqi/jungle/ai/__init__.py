@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
         position_count,
         repetition_count,
     )
-    from doushouqi.jungle.ai.perft import new_move_buffers, perft, perft_divide
+    from doushouqi.jungle.ai.perft import new_move_buffers, new_stop_flag, perft, perft_divide
     from doushouqi.jungle.ai.search_driver import Searcher, analyse, analyse_lines, best_move
     from doushouqi.jungle.ai.state import (
         HISTORY_FIELDS,
@@ -73,7 +73,7 @@ _HOMES = {
         ),
         "movegen",
     ),
-    **dict.fromkeys(("new_move_buffers", "perft", "perft_divide"), "perft"),
+    **dict.fromkeys(("new_move_buffers", "new_stop_flag", "perft", "perft_divide"), "perft"),
     **dict.fromkeys(
         (
             "HISTORY_FIELDS",
@@ -132,6 +132,7 @@ __all__ = [
     "move_to",
     "new_move_buffers",
     "new_state",
+    "new_stop_flag",
     "perft",
     "perft_divide",
     "piece_targets",

@@ -43,7 +43,9 @@ def cache_directory() -> Path:
 #: Pure-Python modules that no compiled function reads (drivers, protocol): editing them
 #: cannot make machine code stale, so they stay out of the fingerprint. Any other module —
 #: a new one too — counts, since compiled code may bake in its constants.
-_NOT_COMPILED = frozenset({"levels.py", "protocol.py", "search_driver.py", "timeman.py"})
+_NOT_COMPILED = frozenset(
+    {"go_command.py", "levels.py", "protocol.py", "search_driver.py", "timeman.py"}
+)
 
 
 def _fingerprint(tables: Iterable[np.ndarray | np.generic]) -> str:

@@ -33,7 +33,7 @@ from doushouqi.jungle.ai.movegen import (
     is_square_attacked,
     repetition_count,
 )
-from doushouqi.jungle.ai.perft import new_move_buffers, perft, perft_divide
+from doushouqi.jungle.ai.perft import new_move_buffers, new_stop_flag, perft, perft_divide
 from doushouqi.jungle.ai.state import (
     H_CODE,
     H_FROM,
@@ -208,15 +208,18 @@ class Position:
 
     # ------------------------------------------------------------------------- perft
 
-    def perft(self, depth: int) -> int:
-        """Leaf positions ``depth`` plies ahead (as ``Board.perft``)."""
+    def perft(self, depth: int, stop: NDArray[np.int64] | None = None) -> int:
+        """Leaf positions ``depth`` plies ahead (as ``Board.perft``). ``stop``
+        (:func:`~.perft.new_stop_flag`): set from another thread, it ends the walk early with
+        an incomplete count."""
         self._reserve(depth)
-        return int(
-            perft(self.state, self.history, self.compiled_rules, depth, new_move_buffers(depth))
-        )
+        flag = stop if stop is not None else new_stop_flag()
+        buffers = new_move_buffers(depth)
+        return int(perft(self.state, self.history, self.compiled_rules, depth, buffers, flag))
 
-    def perft_divide(self, depth: int) -> dict[str, int]:
-        """Perft per first move, keyed by move string (``"g3g4"``)."""
+    def perft_divide(self, depth: int, stop: NDArray[np.int64] | None = None) -> dict[str, int]:
+        """Perft per first move, keyed by move string (``"g3g4"``). Stopped early through
+        ``stop``, it holds only the moves counted to the end."""
         if depth < 1:
             raise ValueError("perft_divide needs depth >= 1")
         self._reserve(depth)
@@ -230,10 +233,12 @@ class Position:
             new_move_buffers(depth),
             moves,
             counts,
+            stop if stop is not None else new_stop_flag(),
         )
         return {
             str(Move(int(m) & 63, int(m) >> 6)): int(c)
             for m, c in zip(moves[:n], counts[:n], strict=True)
+            if c >= 0
         }
 
     def __repr__(self) -> str:

@@ -1,5 +1,6 @@
 """numba options of the engine core's compiled functions (movegen, state, perft), and the
-typed decorators that apply them: ``@hot`` is ``@njit(**HOT)``, ``@inline`` is ``@njit(**INLINE)``.
+typed decorators that apply them: ``@hot`` is ``@njit(**HOT)``, ``@hot_nogil`` is
+``@njit(**HOT_NOGIL)``, ``@inline`` is ``@njit(**INLINE)``.
 
 ``HOT``: compiled without numba's reference counting, through its ``_nrt`` target option (which
 numba's own library uses for the same purpose). numba otherwise increfs and decrefs each array
@@ -29,7 +30,7 @@ from numba import njit
 if TYPE_CHECKING:
     from numba.core.dispatcher import Dispatcher
 
-__all__ = ["HOT", "INLINE", "hot", "inline"]
+__all__ = ["HOT", "HOT_NOGIL", "INLINE", "hot", "hot_nogil", "inline"]
 
 _Function = TypeVar("_Function", bound=Callable[..., object])
 
@@ -46,6 +47,10 @@ def _has_nrt_option() -> bool:
 
 HOT: dict[str, Any] = {"cache": True, "_nrt": False} if _has_nrt_option() else {"cache": True}
 INLINE: dict[str, Any] = {"cache": True, "inline": "always"}
+#: ``HOT`` for an entry point that runs for long and that another thread must be able to stop
+#: meanwhile (the protocol's ``perft``, stopped from its command loop): it releases the GIL
+#: while it runs. Only a call from Python pays for it; calls from compiled code are plain.
+HOT_NOGIL: dict[str, Any] = {**HOT, "nogil": True}
 
 
 # numba's stubs type ``njit(signature, cache=True, ...)`` (a ``Dispatcher`` generic in the
@@ -63,3 +68,8 @@ def hot(function: _Function, /) -> Dispatcher[_Function]:
 def inline(function: _Function, /) -> Dispatcher[_Function]:
     """``@njit(**INLINE)``."""
     return cast("Dispatcher[_Function]", njit(**INLINE)(function))
+
+
+def hot_nogil(function: _Function, /) -> Dispatcher[_Function]:
+    """``@njit(**HOT_NOGIL)``."""
+    return cast("Dispatcher[_Function]", njit(**HOT_NOGIL)(function))

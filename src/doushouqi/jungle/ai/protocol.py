@@ -17,27 +17,40 @@ Commands (one a line; every answer line is flushed at once):
   or ``<empty>``: only ``$DOUSHOUQI_TABLEBASES`` and the package's own), and one option per
   rule field (``rule_7_3`` ...);
 * ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
-  pass), checked with the rules library: a bad position or move leaves the old one in place;
+  pass), checked with the rules library: a bad position or move leaves *no* position, so the
+  next ``go``, ``perft`` or ``d`` answers an error instead of working on a stale one, until a
+  ``position`` command succeeds;
 * ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-  [movestogo N] [infinite] [ponder]`` → ``info …`` after each depth (with MultiPV N, ``info …
-  multipv 1`` … ``multipv N`` per depth), then a last ``info`` for the move played (depth,
-  score, the whole search's nodes and time, pv starting with it) and ``bestmove <move> [ponder
-  <reply>]`` (``bestmove 0000`` when the game is over); the search runs in a thread, so
-  ``stop``, ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
+  [movestogo N] [mate N] [searchmoves M …] [infinite] [ponder]`` (read by :mod:`.go_command`:
+  a ``go`` with an error in it starts nothing) → ``info …`` after each depth (with MultiPV N,
+  ``info … multipv 1`` … ``multipv N`` per depth), then a last ``info`` for the move played
+  (depth, score, the whole search's nodes and time, pv starting with it; before it an ``info
+  string …`` when the engine has something to say: ``tablebase: Red wins in 17`` for a root
+  played from the tables, ``game over``) and ``bestmove <move> [ponder <reply>]``
+  (``bestmove 0000`` when the game is over); the search runs in a thread, so ``stop``,
+  ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
 * ``go ponder …`` searches the position (the expected reply already played) without end;
   ``ponderhit`` (the reply was played) turns it into the normal search of the ``go`` limit,
   its time counted from the ``ponderhit``; ``stop`` ends it (bestmove follows, to be ignored);
-* ``stop``, ``quit``; ``perft N [divide]`` (prints the leaf count, with ``divide`` first a
-  ``move: count`` line per legal move, from the compiled move generator), ``d`` (prints board
-  and position string).
+* ``perft N [divide]`` (N up to :data:`MAX_PERFT_DEPTH`; prints the leaf count, with
+  ``divide`` first a ``move: count`` line per legal move, from the compiled move generator)
+  runs in a thread like a search: ``isready`` is answered meanwhile, and ``stop`` or ``quit``
+  ends it with ``info string perft stopped: …`` (with ``divide``, after the moves counted to
+  the end);
+* ``stop``, ``quit``, ``d`` (prints board and position string). The end of the input is a
+  ``quit`` that first lets a running search or perft finish, when it ends by itself (``printf
+  'position startpos\\ngo depth 8\\n' | doushouqi engine`` prints the whole search); an
+  infinite or pondering one is stopped.
 
-Anything malformed is answered with ``info string error …`` and the engine carries on.
+Anything malformed is answered with ``info string error …`` (repeating at most 80 characters
+of what it got) and the engine carries on.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 import threading
 import time
@@ -45,13 +58,18 @@ from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, TextIO
 
+from doushouqi.jungle.ai.go_command import GoRequest, clip, parse_go
 from doushouqi.jungle.ai.levels import MAX_LEVEL, MIN_LEVEL
+from doushouqi.jungle.ai.timeman import plan_time, searches_until_stopped
 from doushouqi.jungle.analysis import Info, Limit
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.protocol import RULE_OPTIONS
 from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
 
 if TYPE_CHECKING:  # imported in the loader thread: importing it compiles
+    import numpy as np
+    from numpy.typing import NDArray
+
     from doushouqi.jungle.ai.search_driver import Searcher
 
 __all__ = ["EngineProtocol", "run_protocol"]
@@ -67,6 +85,17 @@ CONTEMPT_RANGE = (-1000, 1000)
 MAX_MULTIPV = 64
 #: How a string option's empty value is written (as UCI engines do).
 EMPTY = "<empty>"
+#: Deepest ``perft``. Each ply multiplies the count about 20 times from the start position
+#: (perft 7: 2 × 10^9 leaves, seconds; perft 8: minutes), while a sparse ending (two animals,
+#: 3-4 moves a ply) counts 15 plies in about a second. Deeper walks would never end.
+MAX_PERFT_DEPTH = 15
+#: The longest error line: the quoted pieces of input in it are clipped first (:func:`clip`).
+MAX_ERROR_LENGTH = 400
+#: A quoted piece of an error message (Python's repr of some input) longer than :func:`clip`
+#: keeps: its first 80 characters are group 1.
+_LONG_QUOTES = (re.compile(r"'([^']{80})[^']+'"), re.compile(r'"([^"]{80})[^"]+"'))
+#: What ``d``, ``go`` and ``perft`` say while a failed ``position`` has left none.
+NO_POSITION = "no position: the last position command failed (send a new one)"
 
 
 def _version() -> str:
@@ -131,6 +160,34 @@ def _rule_field(name: str, text: str) -> object:
     raise ValueError(f"unknown option {name!r}")
 
 
+@dataclasses.dataclass
+class _Job:
+    """What runs in the background while the loop reads commands: a search or a perft."""
+
+    #: "search" or "perft" (for messages).
+    kind: str
+    thread: threading.Thread
+    #: Ends the job soon (thread-safe); it answers (bestmove, the perft line) all the same.
+    stop: Callable[[], None]
+    #: Whether it ends without ``stop`` (at the end of the input the loop waits for it then).
+    ends_by_itself: bool
+    #: The position it works on.
+    board: Board
+    #: Set right before its last line: from then on it is finishing, not busy.
+    answered: threading.Event = dataclasses.field(default_factory=threading.Event)
+
+
+def _clipped_error(message: str) -> str:
+    """An error message fit for one protocol line: no line breaks, every long quoted piece of
+    input clipped, the whole at most :data:`MAX_ERROR_LENGTH` characters."""
+    text = " ".join(message.split())
+    for pattern in _LONG_QUOTES:
+        text = pattern.sub(
+            lambda match: match.group(0)[0] + match.group(1) + "…" + match.group(0)[0], text
+        )
+    return clip(text, MAX_ERROR_LENGTH)
+
+
 class EngineProtocol:
     """One protocol session: reads command lines, writes answers to ``out``."""
 
@@ -148,10 +205,10 @@ class EngineProtocol:
         self.tablebases = engine.use_tablebase if engine is not None else True
         self.tablebase_path = os.pathsep.join(engine.tablebase_paths) if engine is not None else ""
         self._ponder_limit: Limit | None = None
-        self.board = Board(rules=self.rules)
-        self._position_args: tuple[str | None, list[str]] = (None, [])
-        self._search: threading.Thread | None = None
-        self._answered = threading.Event()
+        #: The position ``go``, ``perft`` and ``d`` work on; None after a failed ``position``.
+        self.board: Board | None = Board(rules=self.rules)
+        self._position_args: tuple[str | None, list[str]] | None = (None, [])
+        self._job: _Job | None = None
         self._warm = threading.Thread(target=self._warm_up, name="engine-loader", daemon=True)
         self._warm_error: str | None = None
         self._warm.start()
@@ -178,15 +235,20 @@ class EngineProtocol:
             self._out.flush()
 
     def error(self, message: str) -> None:
-        self.send(f"info string error {message}")
+        self.send(f"info string error {_clipped_error(message)}")
 
     # ------------------------------------------------------------------------ the loop
 
     def run(self, lines: Iterable[str]) -> int:
-        """Handle every line until ``quit`` or the end of input (then stop any search)."""
+        """Handle every line until ``quit`` or the end of input: then a running search or perft
+        that ends by itself is waited for (a piped ``go depth 8`` prints the whole search),
+        one that would not (``go infinite``, pondering) is stopped."""
         for line in lines:
             if not self.handle(line):
                 return 0
+        job = self._job
+        if job is not None and job.ends_by_itself:
+            job.thread.join()
         self._quit([])
         return 0
 
@@ -197,7 +259,7 @@ class EngineProtocol:
             return True
         command = self._commands.get(tokens[0])
         if command is None:
-            self.error(f"unknown command {tokens[0]!r}")
+            self.error(f"unknown command {clip(tokens[0])!r}")
             return True
         try:
             return command(tokens[1:]) is not False
@@ -283,8 +345,9 @@ class EngineProtocol:
         return f"option name {field} type spin default {value or 0} min 0 max 10000"
 
     def _isready(self, _: list[str]) -> None:
-        if not self._searching():
-            self._wait_warm()
+        # Waits for the loader only, never for a running search or perft (a search started
+        # after the loader; a perft may still wait for it in its thread).
+        self._wait_warm()
         self.send("readyok")
 
     def _setoption(self, args: list[str]) -> None:
@@ -296,8 +359,7 @@ class EngineProtocol:
         else:
             name, value = " ".join(args[1:]), ""
         key = name.lower()
-        if self._searching():
-            raise ValueError("cannot change options while searching")
+        self._refuse_while_busy("change options")
         if key == "rules":
             self._set_rules(find_rules(value))
         elif key == "level":
@@ -322,10 +384,12 @@ class EngineProtocol:
                 changed = dataclasses.replace(changed, name="custom")
             self._set_rules(changed)
         else:
-            raise ValueError(f"unknown option {name!r}")
+            raise ValueError(f"unknown option {clip(name)!r}")
 
     def _set_rules(self, rules: RuleSet) -> None:
         self.rules = rules
+        if self._position_args is None:
+            return  # no position to set up again under the new rules
         fen, moves = self._position_args
         try:
             self.board = self._build_board(fen, moves)
@@ -344,119 +408,114 @@ class EngineProtocol:
         return board
 
     def _ucinewgame(self, _: list[str]) -> None:
-        if self._searching():
-            raise ValueError("cannot start a new game while searching")
+        self._refuse_while_busy("start a new game")
         if self.loaded:  # before that the engine has learnt nothing (warm-up clears it)
             self.engine.new_game()
 
     def _position(self, args: list[str]) -> None:
+        # A failed position leaves none (not the previous one): the next `go` answers an error
+        # instead of searching a position the GUI no longer means.
+        self.board = None
+        self._position_args = None
         if not args:
             raise ValueError("expected: position startpos|fen <position> [moves ...]")
         split = args.index("moves") if "moves" in args else len(args)
         head, moves = args[:split], args[split + 1 :]
-        if head[0] == "startpos" and len(head) == 1:
+        if head == ["startpos"]:
             fen = None
-        elif head[0] == "fen" and len(head) > 1:
+        elif head[:1] == ["fen"] and len(head) > 1:
             fen = " ".join(head[1:])
         else:
-            raise ValueError(f"expected startpos or fen <position>, got {' '.join(head)!r}")
+            raise ValueError(f"expected startpos or fen <position>, got {clip(' '.join(head))!r}")
         self.board = self._build_board(fen, moves)
         self._position_args = (fen, moves)
 
+    def _position_board(self) -> Board:
+        """The current position (ValueError when a failed ``position`` has left none)."""
+        if self.board is None:
+            raise ValueError(NO_POSITION)
+        return self.board
+
     def _go(self, args: list[str]) -> None:
-        if self._searching():
-            raise ValueError("already searching")
-        ponder = "ponder" in args
-        limit = self._parse_go([word for word in args if word != "ponder"])
+        self._refuse_while_busy("search")
+        board = self._position_board().copy()
+        request = parse_go(args, board)  # a go with an error starts nothing
         engine = self.engine
-        board = self.board.copy()
         level = self.level
+        limit = request.limit
         # Pondering searches without end; `ponderhit` then gives it the limit's time.
-        self._ponder_limit = limit if ponder else None
-        search_limit = Limit(infinite=True) if ponder else limit
+        self._ponder_limit = limit if request.ponder else None
+        search_limit = Limit(infinite=True) if request.ponder else limit
         thread = threading.Thread(
-            target=self._run_search, args=(engine, board, search_limit, level, self.multipv)
+            target=self._run_search,
+            args=(engine, board, search_limit, level, self.multipv, request),
+            daemon=True,
         )
-        thread.daemon = True
-        self._answered.clear()
-        self._search = thread
+        job = _Job(
+            "search",
+            thread,
+            engine.stop,
+            ends_by_itself=not searches_until_stopped(search_limit, board.turn),
+            board=board,
+        )
+        self._job = job
         thread.start()
         # Until the search has armed its stop flag, a `stop` read now could be lost.
         while thread.is_alive() and not engine.searching:
             time.sleep(0.0002)
 
-    @staticmethod
-    def _parse_go(args: list[str]) -> Limit:
-        values: dict[str, int] = {}
-        infinite = False
-        i = 0
-        while i < len(args):
-            word = args[i]
-            if word == "infinite":
-                infinite = True
-                i += 1
-                continue
-            if word not in ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
-                            "movestogo"):  # fmt: skip
-                raise ValueError(f"unknown go parameter {word!r}")
-            if i + 1 >= len(args):
-                raise ValueError(f"{word}: missing value")
-            values[word] = _parse_int(args[i + 1], -(10**12), 10**12, word)
-            i += 2
-
-        def seconds(key: str) -> float | None:
-            return values[key] / 1000 if key in values else None
-
-        return Limit(
-            depth=values.get("depth"),
-            nodes=values.get("nodes"),
-            movetime=seconds("movetime"),
-            red_clock=seconds("wtime"),
-            blue_clock=seconds("btime"),
-            red_inc=seconds("winc"),
-            blue_inc=seconds("binc"),
-            infinite=infinite,
-        )
-
     def _ponderhit(self, _: list[str]) -> None:
         """The expected reply was played: the ponder search goes on as a normal one, stopped
         after the time its ``go`` limit plans, counted from now."""
         limit = self._ponder_limit
-        if not self._searching() or limit is None:
+        job = self._job
+        if job is None or not self._busy() or limit is None:
             raise ValueError("ponderhit: not pondering")
         self._ponder_limit = None
         if limit.infinite:
             return
         from doushouqi.jungle.ai.levels import settings_for
-        from doushouqi.jungle.ai.timeman import plan_time
 
-        plan = plan_time(limit, self.board.turn).scaled(settings_for(self.level).time_share)
+        job.ends_by_itself = True  # from now on the limit's time (or depth) ends it
+        plan = plan_time(limit, job.board.turn).scaled(settings_for(self.level).time_share)
         if plan.soft is None or plan.hard is None:
-            self._stop_search()  # a depth or node limit: the ponder search has had its go
+            self._stop_job(job)  # a depth or node limit: the ponder search has had its go
             return
         # A clock: about as long as a normal search would start new depths; a move time: all.
         delay = plan.soft if plan.soft >= plan.hard else 0.55 * plan.soft
-        search = self._search
-        timer = threading.Timer(delay, self._stop_search, (search,))
+        timer = threading.Timer(delay, self._stop_job, (job,))
         timer.daemon = True
         timer.start()
 
-    def _stop_search(self, search: threading.Thread | None = None) -> None:
-        """Stop the running search (only ``search``, when given: a late timer stops nothing
-        else)."""
-        current = search is None or search is self._search
-        if current and self._searching() and self._engine is not None:
-            self._engine.stop()
+    def _stop_job(self, job: _Job) -> None:
+        """Stop ``job`` if it is still the running one (a late timer stops nothing else)."""
+        if job is self._job and self._busy():
+            job.stop()
 
     def _run_search(
-        self, engine: Searcher, board: Board, limit: Limit, level: int, multipv: int = 1
+        self,
+        engine: Searcher,
+        board: Board,
+        limit: Limit,
+        level: int,
+        multipv: int,
+        request: GoRequest,
     ) -> None:
         ponder = ""
+        job = self._job
         try:
             result = engine.search(
-                board, limit, level=level, on_info=self._send_info, multipv=multipv
+                board,
+                limit,
+                level=level,
+                on_info=self._send_info,
+                multipv=multipv,
+                root_moves=request.root_moves,
             )
             move = str(result.move) if result.move is not None else "0000"
+            if result.info.get("string"):
+                # Why the answer is what it is: a root played from the tables, a game over.
+                self.send(f"info string {result.info['string']}")
             if result.move is not None:
                 # As UCI engines do: the last info is about the move played (its pv starts
                 # with it; the whole search's nodes and time), so a GUI shows what was played.
@@ -468,7 +527,8 @@ class EngineProtocol:
             self.error(f"search failed: {exc}")
             move = "0000"
         # Answered from here on: the GUI may send the next command as soon as it reads this.
-        self._answered.set()
+        if job is not None:
+            job.answered.set()
         self.send(f"bestmove {move}{ponder}")
 
     def _send_info(self, info: Info) -> None:
@@ -487,22 +547,31 @@ class EngineProtocol:
             parts += ["pv", *(str(move) for move in info["pv"])]
         self.send(" ".join(parts))
 
-    def _searching(self) -> bool:
-        """Whether a search is running and has not yet answered (a thread that has sent its
-        bestmove is only finishing: it is waited for, not reported as searching)."""
-        if self._search is None or not self._search.is_alive():
+    def _busy(self) -> bool:
+        """Whether a search or perft is running and has not yet answered (a thread that has
+        sent its last line is only finishing: it is waited for, not reported as busy)."""
+        job = self._job
+        if job is None or not job.thread.is_alive():
             return False
-        if self._answered.is_set():
-            self._search.join()
+        if job.answered.is_set():
+            job.thread.join()
             return False
         return True
 
+    def _refuse_while_busy(self, what: str) -> None:
+        job = self._job
+        if job is not None and self._busy():
+            running = "searching" if job.kind == "search" else "perft is running"
+            raise ValueError(f"cannot {what} while {running} (stop ends it)")
+
     def _stop(self, _: list[str]) -> None:
         self._ponder_limit = None
-        if self._searching() and self._engine is not None:
-            self._engine.stop()
-        if self._search is not None:
-            self._search.join()
+        job = self._job
+        if job is None:
+            return
+        if self._busy():
+            job.stop()
+        job.thread.join()
 
     def _quit(self, _: list[str]) -> bool:
         self._stop([])
@@ -511,26 +580,60 @@ class EngineProtocol:
     def _perft(self, args: list[str]) -> None:
         if len(args) not in (1, 2) or args[1:] not in ([], ["divide"]):
             raise ValueError("expected: perft <depth> [divide]")
-        depth = _parse_int(args[0], 1 if args[1:] else 0, 20, "depth")
-        if self._searching():
-            raise ValueError("cannot run perft while searching")
-        self._wait_warm()
-        from doushouqi.jungle.ai.core import Position
+        divide = bool(args[1:])
+        depth = _parse_int(args[0], 1 if divide else 0, MAX_PERFT_DEPTH, "depth")
+        self._refuse_while_busy("run perft")
+        board = self._position_board().copy()
+        from doushouqi.jungle.ai.perft import new_stop_flag
 
-        position = Position.from_board(self.board)
-        if args[1:]:
-            counts = position.perft_divide(depth)
-            for move, count in counts.items():
-                self.send(f"{move}: {count}")
-            self.send(str(sum(counts.values())))
-        else:
-            self.send(str(position.perft(depth)))
+        flag = new_stop_flag()
+
+        def stop() -> None:
+            flag[0] = 1
+
+        thread = threading.Thread(
+            target=self._run_perft, args=(board, depth, divide, flag), daemon=True
+        )
+        self._job = _Job("perft", thread, stop, ends_by_itself=True, board=board)
+        thread.start()
+
+    def _run_perft(self, board: Board, depth: int, divide: bool, flag: NDArray[np.int64]) -> None:
+        """The perft thread: the count (per move with ``divide``), or what it has when
+        stopped."""
+        job = self._job
+        lines: list[str] = []
+        try:
+            self._wait_warm()
+            from doushouqi.jungle.ai.core import Position
+
+            position = Position.from_board(board)
+            if divide:
+                counts = position.perft_divide(depth, flag)
+                lines = [f"{move}: {count}" for move, count in counts.items()]
+                moves = board.legal_moves.count()
+                if len(counts) < moves:
+                    last = f"info string perft stopped: {len(counts)} of {moves} moves counted"
+                else:
+                    last = str(sum(counts.values()))
+            else:
+                leaves = position.perft(depth, flag)
+                last = str(leaves)
+                if flag[0] != 0 and depth >= 2:  # depth 0 and 1 are counted at once
+                    last = f"info string perft stopped: depth {depth} not finished"
+        except Exception as exc:  # the loop must hear the end of it
+            last = f"info string error perft: {_clipped_error(str(exc))}"
+        for line in lines:
+            self.send(line)
+        if job is not None:
+            job.answered.set()
+        self.send(last)
 
     def _display(self, _: list[str]) -> None:
-        for row in str(self.board).splitlines():
+        board = self._position_board()
+        for row in str(board).splitlines():
             self.send(row)
         self.send(f"Rules: {self.rules.name}")
-        self.send(f"Fen: {self.board.fen()}")
+        self.send(f"Fen: {board.fen()}")
 
 
 def run_protocol(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:

@@ -19,7 +19,7 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +39,7 @@ from doushouqi.jungle.ai.tablebase.memory import loaded_tables, most_animals
 from doushouqi.jungle.ai.tablebase.root import keep_the_draw, tablebase_root_move
 from doushouqi.jungle.ai.tables import RULE_RANK
 from doushouqi.jungle.ai.tbprobe import empty_tables
-from doushouqi.jungle.ai.timeman import TimePlan, plan_time
+from doushouqi.jungle.ai.timeman import TimePlan, plan_time, searches_until_stopped
 from doushouqi.jungle.ai.ttable import DEN_BOUND, new_tt
 from doushouqi.jungle.ai.work import (
     C_ABORT,
@@ -264,6 +264,7 @@ class Searcher:
         level: int = 10,
         on_info: InfoCallback | None = None,
         multipv: int = 1,
+        root_moves: Sequence[Move] | None = None,
     ) -> PlayResult:
         """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
 
@@ -271,7 +272,10 @@ class Searcher:
         over (den entered, no animals, no legal move, or drawn by rule). With ``multipv`` N >
         1, each finished depth also searches the 2nd … Nth best root moves (each with the
         better ones left out, full window) and reports them as infos with ``multipv`` 2 … N;
-        the move played is still line 1's.
+        the move played is still line 1's. ``root_moves`` (UCI's ``searchmoves``) restricts
+        the search to those of the root's moves (the tables then play no root move: they
+        would choose among all); ValueError when none of them is legal. ``limit.mate`` N
+        stops the search once it has proven a win in N own moves or fewer.
         """
         settings = settings_for(level)
         with self._lock:
@@ -279,7 +283,9 @@ class Searcher:
             self._serial += 1
             self._searching = True
             try:
-                return self._search(board, limit, settings, on_info, max(1, int(multipv)))
+                return self._search(
+                    board, limit, settings, on_info, max(1, int(multipv)), root_moves
+                )
             finally:
                 self._searching = False
 
@@ -294,13 +300,21 @@ class Searcher:
         settings: LevelSettings,
         on_info: InfoCallback | None,
         multipv: int = 1,
+        root_moves: Sequence[Move] | None = None,
     ) -> PlayResult:
         started = time.perf_counter()
         position = Position.from_board(board)
         if position.is_game_over_on_board() or position.is_draw_by_rule():
             return PlayResult(None, Info(string="game over"))
         directories = self._tablebase_directories()
-        if self.use_tablebase and multipv == 1 and not limit.infinite and not settings.noise:
+        restricted = root_moves is not None
+        if (
+            self.use_tablebase
+            and multipv == 1
+            and not limit.infinite
+            and not settings.noise
+            and not restricted
+        ):
             found = None if settings.exact_root else tablebase_root_move(board, directories)
             if found is not None:  # a covered root: the fastest win, the longest defence
                 return found
@@ -347,6 +361,8 @@ class Searcher:
         count = prepare_root(state, history, rules, tt, work, params)
         if count == 0:
             return PlayResult(None, Info(string="no legal move"))
+        if root_moves is not None:
+            count = self._restrict_root(count, root_moves)
         if count == 1 and plan.timed:
             max_depth = min(max_depth, 4)  # forced: answer at once, with a score
 
@@ -360,7 +376,7 @@ class Searcher:
             best, info, scores = self._iterate(
                 board, position, plan, settings, max_depth, started, on_info, multipv
             )
-            if limit.infinite or (plan.hard is None and plan.depth is None and plan.nodes is None):
+            if searches_until_stopped(limit, position.turn):
                 # `go infinite`: the answer waits for `stop`, even after the last depth.
                 while not work[C_STOP]:
                     time.sleep(0.002)
@@ -381,7 +397,7 @@ class Searcher:
                 info["score"] = score_from_internal(scores[index])
             best = moves[index]
         move = _decode(best)
-        if self.use_tablebase and not settings.noise and not settings.exact_root:
+        if self.use_tablebase and not settings.noise and not settings.exact_root and not restricted:
             drawing = keep_the_draw(board, move, directories)  # a covered draw: never lose it
             if drawing is not None:
                 move, info["score"], info["pv"] = drawing, Score(cp=0), [drawing]
@@ -460,6 +476,19 @@ class Searcher:
             if self._done(plan, depth, score, started):
                 break
         return best, info, scores
+
+    def _restrict_root(self, count: int, root_moves: Sequence[Move]) -> int:
+        """Keep only ``root_moves`` among the ``count`` root moves (in their order); returns
+        how many are left."""
+        wanted = {move.from_square | (move.to_square << 6) for move in root_moves}
+        work = self._work
+        kept = [int(m) for m in work[W_ROOT_MOVES : W_ROOT_MOVES + count] if int(m) in wanted]
+        if not kept:
+            moves = ", ".join(str(move) for move in root_moves) or "none"
+            raise ValueError(f"no legal move among the root moves given ({moves})")
+        work[W_ROOT_MOVES : W_ROOT_MOVES + len(kept)] = kept
+        work[C_ROOT_COUNT] = len(kept)
+        return len(kept)
 
     def _other_lines(
         self,
@@ -550,6 +579,10 @@ class Searcher:
 
     def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
         """Whether to stop after a finished depth."""
+        if plan.mate is not None and score > DEN_BOUND:
+            den = score_from_internal(score).den
+            if den is not None and den <= plan.mate:
+                return True  # `go mate N`: a win in N own moves or fewer is proven
         if abs(score) > DEN_BOUND and plan.timed:
             # A proven result: more depth can only find a faster den, rarely worth the time.
             plies = DEN_SCORE - abs(score)

@@ -12,10 +12,11 @@
   choose a display name, kept under that id (``guest_names``) for as long as the cookie lasts:
   the cookie is set once, for ``guest_days``, so a name last set longer ago than that belongs to
   an expired cookie and is forgotten (:meth:`Auth.forget_stale_guest_names`).
-* A browser that has logged in to an account keeps a device cookie for it (a token of kind
-  ``device``, for ``device_days``): password guessing spread over many addresses locks the
-  account only for browsers without one (:class:`doushouqi.server.infra.ratelimit.LoginThrottle`),
-  so its owner can still log in.
+* A browser that has signed up for or logged in to an account keeps a device cookie for it (a
+  token of kind ``device``, for ``device_days``): password guessing spread over many addresses
+  locks the account only for browsers without one
+  (:class:`doushouqi.server.infra.ratelimit.LoginThrottle`), so its owner can still log in.
+* New passwords must be hard to guess (:mod:`doushouqi.server.accounts.passwords`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ __all__ = [
     "SESSION_COOKIE",
     "Auth",
     "Principal",
+    "browser_keys",
     "hash_token",
 ]
 
@@ -68,6 +70,21 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def browser_keys(conn: HTTPConnection) -> list[str]:
+    """The names a browser goes by besides whoever is signed in on it now: the guest its
+    guest cookie makes it (kept after signing in), ``guest:ID`` as games key a guest, and its
+    device cookie (left by signing up or in), ``device:HASH``. What one of its accounts or
+    guests saw, another of them has seen too (a puzzle's solution)."""
+    keys = []
+    guest = conn.cookies.get(GUEST_COOKIE, "")
+    if GUEST_SECRET.fullmatch(guest):
+        keys.append(f"guest:{public_guest_id(guest)}")
+    if device := conn.cookies.get(DEVICE_COOKIE, "")[:128]:
+        # Not the token's stored hash (auth_tokens): this key cannot be matched against it.
+        keys.append(f"device:{hash_token('browser:' + device)[:40]}")
+    return keys
 
 
 def guest_avatar(guest_id: str) -> str:

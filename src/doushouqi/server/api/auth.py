@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from doushouqi.server.accounts import passwords
 from doushouqi.server.accounts.auth import (
     AVATARS,
     DEVICE_COOKIE,
@@ -18,6 +20,7 @@ from doushouqi.server.accounts.auth import (
     new_guest_secret,
 )
 from doushouqi.server.api.deps import (
+    READ_LIMITED,
     AccountPrincipal,
     Ctx,
     OptionalPrincipal,
@@ -63,6 +66,22 @@ def principal_dict(principal: Principal) -> dict[str, Any]:
     }
 
 
+async def check_password(password: str, *user_inputs: str) -> None:
+    """Refuse a password that is easy to guess (422 ``account.password.<weakness>``): call it
+    wherever a password is set. ``user_inputs``: the account's username and display name."""
+    weak = await asyncio.to_thread(passwords.weakness, password, user_inputs)
+    if weak is not None:
+        raise Problem(
+            422,
+            f"account.password.{weak}",
+            f"the password is too easy to guess ({weak}); a few uncommon words are better",
+        )
+
+
+def _set_device_cookie(ctx: Ctx, request: Request, response: Response, token: str) -> None:
+    ctx.auth.set_cookie(response, request, DEVICE_COOKIE, token, ctx.settings.device_days * 86400)
+
+
 async def _start_session(ctx: Ctx, request: Request, response: Response, account_id: int) -> None:
     token = await ctx.auth.issue_token(account_id, "session")
     max_age = ctx.settings.session_days * 86400
@@ -79,9 +98,10 @@ async def register(
         raise Problem(422, "account.username", "a username is 3-32 letters a-z, digits or _")
     if body.avatar != NO_AVATAR and body.avatar not in AVATARS:
         raise Problem(422, "account.avatar", f"avatar must be one of {', '.join(AVATARS)}")
+    name = (body.display_name or body.username).strip() or username
+    await check_password(body.password, username, name)
     password_hash = await ctx.auth.hash_password(body.password)
     now = ctx.time.now()
-    name = (body.display_name or body.username).strip() or username
     try:
         row = await ctx.db.write(
             lambda s: repo.create_account(
@@ -97,6 +117,9 @@ async def register(
     except UsernameTakenError:
         raise Problem(409, "account.taken", "that username is taken") from None
     await _start_session(ctx, request, response, row.id)
+    # The browser that made the account is its owner's, as after a login: password guessing
+    # from elsewhere must not lock it out (LoginThrottle).
+    _set_device_cookie(ctx, request, response, await ctx.auth.issue_token(row.id, "device"))
     return principal_dict(Principal.from_account(row, repo.new_standing(row.id, repo.DEFAULT_GAME)))
 
 
@@ -123,9 +146,7 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
     ctx.login_throttle.succeeded(address, username)
     await _start_session(ctx, request, response, row.id)
     if not trusted:
-        device = await ctx.auth.issue_token(row.id, "device")
-        max_age = ctx.settings.device_days * 86400
-        ctx.auth.set_cookie(response, request, DEVICE_COOKIE, device, max_age)
+        _set_device_cookie(ctx, request, response, await ctx.auth.issue_token(row.id, "device"))
     account_id = row.id
     standing = await ctx.db.read(lambda s: repo.standing(s, account_id, repo.DEFAULT_GAME))
     return principal_dict(Principal.from_account(row, standing))
@@ -151,12 +172,12 @@ async def guest(
     return principal_dict(Principal.guest(secret))
 
 
-@router.get("/me")
+@router.get("/me", dependencies=READ_LIMITED)
 async def me(principal: RequiredPrincipal) -> dict[str, Any]:
     return principal_dict(principal)
 
 
-@router.get("/session")
+@router.get("/session", dependencies=READ_LIMITED)
 async def session(principal: OptionalPrincipal) -> dict[str, Any]:
     """Who this browser is, without making a guest: ``{"player": null}`` for a new visitor
     (unlike ``/me``, never a 401, which browsers log as an error)."""

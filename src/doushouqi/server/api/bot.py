@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.api.deps import AccountPrincipal, Ctx
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem, unavailable
 from doushouqi.server.live.actors import GameActor
 from doushouqi.server.live.cluster import RemoteGame
@@ -74,7 +75,10 @@ async def _actor(ctx: Ctx, game_id: str) -> GameActor | RemoteGame:
 
 @router.get("/game/stream/{game_id}")
 async def stream_game(
-    game_id: str, ctx: Ctx, principal: AccountPrincipal, since: int | None = Query(None, ge=0)
+    game_id: str,
+    ctx: Ctx,
+    principal: AccountPrincipal,
+    since: int | None = Query(None, ge=0, le=MAX_ID),
 ) -> StreamingResponse:
     """The game's state, then its events, as NDJSON."""
     subscriber = Subscriber(principal.identity)
@@ -103,7 +107,9 @@ async def bot_move(
     move: str,
     ctx: Ctx,
     principal: AccountPrincipal,
-    version: int | None = Query(None, ge=0, description="refuse unless the game is here"),
+    version: int | None = Query(
+        None, ge=0, le=MAX_ID, description="refuse unless the game is here"
+    ),
 ) -> JSONResponse:
     """Play ``move`` (e.g. ``a3a4``)."""
     return await _play(ctx, principal, game_id, {"type": "move", "move": move, "version": version})

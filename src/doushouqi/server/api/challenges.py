@@ -10,7 +10,12 @@
 * ``POST /api/challenges/{id}/accept`` — the recipient: the game is created
   (``games.start.start_game_between``) and both players are sent to it (``paired``).
 * ``POST /api/challenges/{id}/decline`` — ``{"reason": "generic" | "later" | …}``.
-* ``DELETE /api/challenges/{id}`` — the sender withdraws it.
+* ``DELETE /api/challenges/{id}`` — the sender withdraws it; the recipient's notification
+  of it goes too (``notification_withdrawn``).
+
+One account may challenge another :data:`MAX_PER_RECIPIENT` times in :data:`RECIPIENT_WINDOW`
+(withdrawn ones count): sending and withdrawing in a loop cannot ring someone's bell for ever
+(``challenge.too_often``, a 429 that says when to try again).
 
 A challenge moves on from ``pending`` exactly once: each step is an update that names the
 status it expects, so two nodes (or two tabs) answering at once cannot both accept it. One
@@ -25,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -34,13 +40,19 @@ from sqlalchemy.orm import Session
 
 from doushouqi.core.clock import TimeControl
 from doushouqi.server.accounts.auth import Principal
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal, enforce_rate, offered_game
+from doushouqi.server.api.deps import (
+    READ_LIMITED,
+    Ctx,
+    RequiredPrincipal,
+    enforce_rate,
+    offered_game,
+)
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
 from doushouqi.server.games.start import start_game_between
 from doushouqi.server.infra.errors import Problem
-from doushouqi.server.notifications.service import notify, player_key_of, push
+from doushouqi.server.notifications.service import notify, player_key_of, push, withdraw
 from doushouqi.server.pairing.models import ChallengeRow
 from doushouqi.server.pairing.service import new_seek_id
 
@@ -54,6 +66,10 @@ LIVE_TTL = 15 * 60.0
 CORRESPONDENCE_TTL = 7 * 86400.0
 #: Pending challenges one account may have sent at once.
 MAX_OUTGOING = 10
+#: Challenges one account may send one recipient in a window of this many seconds, answered
+#: or not: a few tries at settings the other likes, not a stream of pings.
+MAX_PER_RECIPIENT = 5
+RECIPIENT_WINDOW = 15 * 60.0
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "casual", "rated", "rules")
 
 
@@ -146,6 +162,7 @@ async def create_challenge(
         )
         if (pending or 0) >= MAX_OUTGOING:
             raise Problem(409, "challenge.too_many", "too many pending", max=MAX_OUTGOING)
+        _not_too_often(session, sender_key, to.id, now)
         row = ChallengeRow(
             id=new_seek_id(),
             from_key=sender_key,
@@ -170,6 +187,31 @@ async def create_challenge(
     return challenge
 
 
+def _not_too_often(session: Session, sender_key: str, to_account: int, now: float) -> None:
+    """Refuse (429) a challenge past :data:`MAX_PER_RECIPIENT` to one account in the window."""
+    recent = session.scalars(
+        select(ChallengeRow.created_at)
+        .where(
+            ChallengeRow.from_key == sender_key,
+            ChallengeRow.to_account == to_account,
+            ChallengeRow.created_at > now - RECIPIENT_WINDOW,
+        )
+        .order_by(ChallengeRow.created_at.desc())
+        .limit(MAX_PER_RECIPIENT)
+    ).all()
+    if len(recent) < MAX_PER_RECIPIENT:
+        return
+    wait = max(1, math.ceil(min(recent) + RECIPIENT_WINDOW - now))
+    raise Problem(
+        429,
+        "challenge.too_often",
+        f"you challenged this player {MAX_PER_RECIPIENT} times lately; try again in {wait} s",
+        headers={"Retry-After": str(wait)},
+        max=MAX_PER_RECIPIENT,
+        minutes=math.ceil(wait / 60),
+    )
+
+
 async def _load(ctx: Ctx, challenge_id: str) -> ChallengeRow:
     row = await ctx.db.read(lambda s: s.get(ChallengeRow, challenge_id[:16]))
     if row is None:
@@ -188,7 +230,7 @@ def _not_yours(row: ChallengeRow, principal: Principal) -> Problem:
     return Problem(404, "challenge.not_yours", "not your challenge to answer")
 
 
-@router.get("/challenges")
+@router.get("/challenges", dependencies=READ_LIMITED)
 async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     """Your pending challenges: to you (``incoming``) and from you (``outgoing``)."""
     _account_only(principal)
@@ -211,7 +253,7 @@ async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any
     return await ctx.db.read(read)
 
 
-@router.get("/challenges/{challenge_id}")
+@router.get("/challenges/{challenge_id}", dependencies=READ_LIMITED)
 async def get_challenge(
     challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
 ) -> dict[str, Any]:
@@ -333,6 +375,8 @@ async def cancel_challenge(
         raise _not_yours(row, principal)
     if not await _move_on(ctx, row.id, "cancelled"):
         raise _gone(await _load(ctx, row.id), ctx.time.now())
+    recipient = f"account:{row.to_account}"
+    await withdraw(ctx, recipient, "challenge.received", f"#/challenge/{row.id}")
     update_message = {"type": "challenge_update", "id": row.id, "status": "cancelled"}
-    push(ctx, f"account:{row.to_account}", update_message)
+    push(ctx, recipient, update_message)
     return {"status": "cancelled"}

@@ -11,8 +11,9 @@ from typing import Any, Literal
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict
 
-from doushouqi.server.api.deps import Ctx, OptionalPrincipal, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, OptionalPrincipal, RequiredPrincipal
 from doushouqi.server.chat.service import history_for, report_message
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.live.actors import GAME_ID
 
@@ -30,7 +31,7 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
-@router.get("/games/{game_id}/chat")
+@router.get("/games/{game_id}/chat", dependencies=READ_LIMITED)
 async def game_chat(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """The rooms the caller may read now (a seated player: ``players``; anyone else:
     ``spectators``; both once the game is over) and their last 100 messages each."""
@@ -47,7 +48,7 @@ async def report_chat_message(
     ctx: Ctx,
     principal: RequiredPrincipal,
     body: ReportBody | None = None,
-    message_id: int = Path(ge=1, le=2**62),
+    message_id: int = Path(ge=1, le=MAX_ID),
 ) -> dict[str, Any]:
     """Report a message the caller can read; once per reader (a second report changes
     nothing and answers the same)."""

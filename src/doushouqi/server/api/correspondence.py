@@ -7,14 +7,14 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
 from doushouqi.server.db import repo
 from doushouqi.server.live.correspondence import my_games
 
 router = APIRouter(prefix="/api", tags=["games"])
 
 
-@router.get("/games/my-turn")
+@router.get("/games/my-turn", dependencies=READ_LIMITED)
 async def games_my_turn(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     """Online games in progress where it is your move (``games``), the most urgent deadline
     first; each with the opponent, the time control (``3d``: correspondence) and ``deadline``

@@ -15,11 +15,13 @@ from doushouqi.server.infra.errors import Problem
 from doushouqi.server.infra.ratelimit import RateLimiter
 
 __all__ = [
+    "READ_LIMITED",
     "AccountPrincipal",
     "Ctx",
     "OptionalPrincipal",
     "RequiredPrincipal",
     "enforce_rate",
+    "limit_reads",
     "offered_game",
     "too_many_requests",
 ]
@@ -60,6 +62,17 @@ def enforce_rate(limiter: RateLimiter, request: Request) -> None:
     wait = limiter.check(client_address(request))
     if wait is not None:
         raise too_many_requests(wait)
+
+
+def limit_reads(request: Request) -> None:
+    """Count a read that costs the database a query against the address's read limit
+    (``read_rate``); a 429 past it. Every ``GET /api/…`` route but the fixed data depends on
+    it (``READ_LIMITED``; tests/server/infra/test_read_limits.py walks the routes)."""
+    enforce_rate(context_of(request).read_limiter, request)
+
+
+#: ``dependencies=`` of a route that reads the database.
+READ_LIMITED = [Depends(limit_reads)]
 
 
 def too_many_requests(wait: float) -> HTTPException:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from doushouqi.core.game import MoveError, PositionError, get_game
-from doushouqi.server.api.deps import Ctx
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, enforce_rate
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.explorer import service as explorer
 from doushouqi.server.games.choices import chosen_rules
@@ -22,16 +22,19 @@ from doushouqi.server.infra.errors import Problem
 router = APIRouter(prefix="/api", tags=["explorer"])
 
 
-@router.get("/explorer")
+@router.get("/explorer", dependencies=READ_LIMITED)
 async def explore(
     ctx: Ctx,
+    request: Request,
     rules: str = Query("wango", max_length=40),
     fen: str | None = Query(None, max_length=200, description="none: the start position"),
     min_rating: int = Query(0, ge=0, le=4000, description="lowest average rating counted"),
 ) -> dict[str, Any]:
     """Each move played in the position (most played first): its count, Red's wins, draws
     and Blue's wins, in readable notation and with the position it leads to; and the
-    position's legal destinations, for a board to click through."""
+    position's legal destinations, for a board to click through. Limited per address
+    (``explorer_rate``) besides the read limit: each is a search of the explorer's table."""
+    enforce_rate(ctx.explorer_limiter, request)
     game = get_game(DEFAULT_GAME_KEY)
     rule_set = chosen_rules(rules)
     name = explorer.named_rules(rule_set, game.key) or str(game.rules_to_mapping(rule_set)["name"])

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field, field_validator
 
 from doushouqi.server.api.deps import (
+    READ_LIMITED,
     Ctx,
     OptionalPrincipal,
     RequiredPrincipal,
@@ -38,6 +39,7 @@ from doushouqi.server.games.choices import (
     rule_changes,
     rules_parent,
 )
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.infra.errors import unavailable as unavailable_response
 from doushouqi.server.live.actors import new_game_id, state_message
@@ -195,7 +197,7 @@ async def create_game(
     }
 
 
-@router.get("/games/{game_id}")
+@router.get("/games/{game_id}", dependencies=READ_LIMITED)
 async def get_game(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """The game's full state (``you.seats``: the colours you play)."""
     loaded = await ctx.registry.load(game_id)
@@ -247,8 +249,10 @@ async def _command(game_id: str, ctx: Ctx, principal: Any, raw: str | bytes) -> 
     return JSONResponse({"events": replies}, status_code=400 if failed else 200)
 
 
-@router.get("/games/{game_id}/events")
-async def game_events(game_id: str, ctx: Ctx, since: int = Query(0, ge=0)) -> dict[str, Any]:
+@router.get("/games/{game_id}/events", dependencies=READ_LIMITED)
+async def game_events(
+    game_id: str, ctx: Ctx, since: int = Query(0, ge=0, le=MAX_ID)
+) -> dict[str, Any]:
     """The events after version ``since``, oldest first (the game's append-only log)."""
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
@@ -280,7 +284,7 @@ async def _record(
     return game, records, date, tags
 
 
-@router.get("/games/{game_id}/record", response_class=PlainTextResponse)
+@router.get("/games/{game_id}/record", response_class=PlainTextResponse, dependencies=READ_LIMITED)
 async def game_record(game_id: str, request: Request, ctx: Ctx) -> PlainTextResponse:
     """The game as a record in its game's format (Jungle's is PGN-like), for download."""
     game, records, date, tags = await _record(game_id, request, ctx)
@@ -291,14 +295,14 @@ async def game_record(game_id: str, request: Request, ctx: Ctx) -> PlainTextResp
     )
 
 
-@router.get("/games/{game_id}/replay")
+@router.get("/games/{game_id}/replay", dependencies=READ_LIMITED)
 async def game_replay(game_id: str, request: Request, ctx: Ctx) -> dict[str, Any]:
     """Every position of the game so far, for the replay viewer (as for uploaded records)."""
     game, records, date, tags = await _record(game_id, request, ctx)
     return replay(records.from_game(game, date, tags))
 
 
-@router.get("/lobby")
+@router.get("/lobby", dependencies=READ_LIMITED)
 async def lobby(ctx: Ctx, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any]:
     """Open online games waiting for an opponent (rule set, time control, creator's rating);
     ``expires_at``: when the game is aborted if nobody has joined it; ``server_time``: now."""

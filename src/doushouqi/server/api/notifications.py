@@ -16,14 +16,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
 from doushouqi.server.context import context_of
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.guards import is_cross_origin
 from doushouqi.server.infra.json_input import BadJsonError, parse_json
 from doushouqi.server.infra.outage import is_outage
@@ -41,10 +42,12 @@ MAX_IDS = 100
 
 class MarkRead(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ids: list[int] | None = Field(default=None, max_length=MAX_IDS)
+    ids: list[Annotated[int, Field(ge=1, le=MAX_ID)]] | None = Field(
+        default=None, max_length=MAX_IDS
+    )
 
 
-@router.get("/api/notifications")
+@router.get("/api/notifications", dependencies=READ_LIMITED)
 async def list_notifications(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     """Your newest notifications (newest first) and how many are unread."""
     return await recent(ctx, player_key_of(principal))

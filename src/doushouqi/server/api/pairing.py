@@ -27,6 +27,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from doushouqi.server.api.deps import (
+    READ_LIMITED,
     Ctx,
     OptionalPrincipal,
     RequiredPrincipal,
@@ -35,6 +36,7 @@ from doushouqi.server.api.deps import (
 )
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control
+from doushouqi.server.infra.bounds import MAX_NUMBER
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.notifications.service import player_key_of
 from doushouqi.server.pairing.models import SeekRow
@@ -73,7 +75,10 @@ class PostSeek(BaseModel):
     )
     rated: bool = False
     rating_range: int | None = Field(
-        default=None, description=f"opponents within ± this many points ({MIN_RANGE}–{MAX_RANGE})"
+        default=None,
+        ge=-MAX_NUMBER,
+        le=MAX_NUMBER,
+        description=f"opponents within ± this many points ({MIN_RANGE}–{MAX_RANGE})",
     )
 
 
@@ -189,7 +194,7 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
     return {"cancelled": seek_id}
 
 
-@router.get("/seeks")
+@router.get("/seeks", dependencies=READ_LIMITED)
 async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
     """How many seeks wait for each (game, rules, time control, rated), and your own (those
     paired in the last minute with their ``game_id``)."""

@@ -15,11 +15,12 @@ from doushouqi.core import scoring
 from doushouqi.core.game import GAMES
 from doushouqi.server.accounts.auth import AVATARS, Principal
 from doushouqi.server.api.auth import principal_dict
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
 from doushouqi.server.api.games import summary
 from doushouqi.server.db import repo
 from doushouqi.server.db.models import AccountRow, RatingRow
 from doushouqi.server.domain.storage import game_from_storage
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -72,7 +73,7 @@ async def _account(ctx: Ctx, username: str) -> AccountRow:
     return row
 
 
-@router.get("/players/{username}")
+@router.get("/players/{username}", dependencies=READ_LIMITED)
 async def get_player(username: str, ctx: Ctx, game: str = GameKey) -> dict[str, Any]:
     """A player's profile: avatar, name, statistics, ladder score and level, rating (those in
     ``game``; a game not played yet shows a new player's)."""
@@ -131,9 +132,12 @@ async def _rename_guest(body: ProfileChange, ctx: Ctx, principal: Principal) -> 
     return {**principal_dict(principal), "display_name": principal.name}
 
 
-@router.get("/players/{username}/games")
+@router.get("/players/{username}/games", dependencies=READ_LIMITED)
 async def player_games(
-    username: str, ctx: Ctx, limit: int = Query(20, ge=1, le=100), offset: int = Query(0, ge=0)
+    username: str,
+    ctx: Ctx,
+    limit: int = Query(20, ge=1, le=100),
+    offset: int = Query(0, ge=0, le=MAX_ID),
 ) -> dict[str, Any]:
     """A player's games, newest first."""
     row = await _account(ctx, username)
@@ -142,7 +146,7 @@ async def player_games(
     return {"total": total, "games": games}
 
 
-@router.get("/leaderboard")
+@router.get("/leaderboard", dependencies=READ_LIMITED)
 async def leaderboard(
     ctx: Ctx,
     by: Literal["score", "rating"] = "score",

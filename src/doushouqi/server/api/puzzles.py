@@ -6,6 +6,10 @@ and their counts, ``GET /api/puzzles/me`` the player's puzzle rating, streak and
 ``GET /api/puzzles/{id}`` one puzzle; ``POST /api/puzzles/{id}/attempt`` judges the moves so
 far, ``.../hint`` shows the piece to move then the move, ``.../solution`` gives up. Guests play
 under their guest id (a guest session is made by the client first, as for games).
+
+What a browser has seen of a solution (a finished try, a hint, giving up) is marked under all
+its names (``service.mark_seen``): the player, its guest cookie, its device cookie; an account
+signed in on it later gets no rated first try at that puzzle.
 """
 
 from __future__ import annotations
@@ -16,12 +20,20 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from doushouqi.server.accounts.auth import Principal
-from doushouqi.server.api.deps import Ctx, RequiredPrincipal
+from doushouqi.server.accounts.auth import (
+    GUEST_COOKIE,
+    GUEST_SECRET,
+    Principal,
+    browser_keys,
+    new_guest_secret,
+    public_guest_id,
+)
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
 from doushouqi.server.context import AppContext
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.puzzles import service as puzzles
@@ -55,6 +67,19 @@ def player_key(principal: Principal) -> str:
     return f"{data['kind']}:{data.get('id')}"
 
 
+def _browser(ctx: AppContext, request: Request, response: Response) -> list[str]:
+    """The other names of the browser asking (:func:`browser_keys`), under which it is marked
+    as having seen a solution. A browser signed in without a guest cookie gets one now: the
+    cookie outlives signing out and in to another account, so what one account saw on this
+    browser is seen for the next."""
+    keys = browser_keys(request)
+    if not GUEST_SECRET.fullmatch(request.cookies.get(GUEST_COOKIE, "")):
+        secret = new_guest_secret()
+        ctx.auth.set_cookie(response, request, GUEST_COOKIE, secret, ctx.auth.guest_cookie_age)
+        keys.append(f"guest:{public_guest_id(secret)}")
+    return keys
+
+
 async def _ready(ctx: AppContext) -> None:
     """Load the shipped puzzles into the database once per node (idempotent by id)."""
     state = _loaded.get(ctx.db)
@@ -75,7 +100,14 @@ async def _run(ctx: AppContext, fn: Callable[[Session], T], *, write: bool = Fal
     """``fn`` in a transaction (the writer's when it writes), its refusals as coded 4xx."""
     await _ready(ctx)
     try:
-        return await (ctx.db.write(fn) if write else ctx.db.read(fn))
+        if not write:
+            return await ctx.db.read(fn)
+        try:
+            return await ctx.db.write(fn)
+        except IntegrityError:
+            # Another node wrote the same player's first try (or first row) at the same
+            # moment, and the unique index kept it the only one: once more, now seeing it.
+            return await ctx.db.write(fn)
     except puzzles.PuzzleError as exc:
         raise Problem(exc.status, exc.code, str(exc)) from None
 
@@ -91,18 +123,18 @@ def _check_id(puzzle_id: str) -> None:
         raise Problem(404, "puzzle.not_found", "no such puzzle")
 
 
-@router.get("/themes")
+@router.get("/themes", dependencies=READ_LIMITED)
 async def themes(ctx: Ctx) -> dict[str, Any]:
     return await _run(ctx, puzzles.theme_counts)
 
 
-@router.get("/me")
+@router.get("/me", dependencies=READ_LIMITED)
 async def me(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
     key = player_key(principal)
     return await _run(ctx, lambda s: puzzles.player_view(s, key))
 
 
-@router.get("/next")
+@router.get("/next", dependencies=READ_LIMITED)
 async def next_puzzle(
     ctx: Ctx,
     principal: RequiredPrincipal,
@@ -125,7 +157,7 @@ async def next_puzzle(
     return await _run(ctx, pick)
 
 
-@router.get("/daily")
+@router.get("/daily", dependencies=READ_LIMITED)
 async def daily(ctx: Ctx) -> dict[str, Any]:
     now = ctx.time.now()
 
@@ -136,7 +168,7 @@ async def daily(ctx: Ctx) -> dict[str, Any]:
     return await _run(ctx, pick)
 
 
-@router.get("/{puzzle_id}")
+@router.get("/{puzzle_id}", dependencies=READ_LIMITED)
 async def one(ctx: Ctx, puzzle_id: str) -> dict[str, Any]:
     _check_id(puzzle_id)
     return await _run(ctx, lambda s: {"puzzle": puzzles.public_view(puzzles.get(s, puzzle_id))})
@@ -144,21 +176,26 @@ async def one(ctx: Ctx, puzzle_id: str) -> dict[str, Any]:
 
 @router.post("/{puzzle_id}/attempt")
 async def attempt(
-    ctx: Ctx, principal: RequiredPrincipal, puzzle_id: str, body: Attempt
+    ctx: Ctx,
+    request: Request,
+    response: Response,
+    principal: RequiredPrincipal,
+    puzzle_id: str,
+    body: Attempt,
 ) -> dict[str, Any]:
     """Judge the player's moves so far (the opponent's replies are the server's)."""
     _check_id(puzzle_id)
     _check_moves(body.moves)
     key = player_key(principal)
+    also = _browser(ctx, request, response)
     now = ctx.time.now()
 
     def judge(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
         answer = puzzles.judge(row, body.moves)
         if answer["result"] != "continue":
-            answer["score"] = puzzles.finish(
-                session, key, row, answer["result"] == "solved", body.mode, now
-            )
+            solved = answer["result"] == "solved"
+            answer["score"] = puzzles.finish(session, key, row, solved, body.mode, now, also)
         return answer
 
     return await _run(ctx, judge, write=True)
@@ -166,19 +203,27 @@ async def attempt(
 
 @router.post("/{puzzle_id}/hint")
 async def hint(
-    ctx: Ctx, principal: RequiredPrincipal, puzzle_id: str, body: HintRequest
+    ctx: Ctx,
+    request: Request,
+    response: Response,
+    principal: RequiredPrincipal,
+    puzzle_id: str,
+    body: HintRequest,
 ) -> dict[str, Any]:
     """The piece to move (level 1) or the move (level 2). A first try becomes a miss."""
     _check_id(puzzle_id)
     _check_moves(body.moves)
     key = player_key(principal)
+    also = _browser(ctx, request, response)
     now = ctx.time.now()
 
     def give(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
         answer = puzzles.hint(row, body.moves, body.level)
         if not puzzles.already_finished(session, key, puzzle_id, 0.0):
-            answer["score"] = puzzles.finish(session, key, row, False, body.mode, now)
+            answer["score"] = puzzles.finish(session, key, row, False, body.mode, now, also)
+        else:
+            puzzles.mark_seen(session, (key, *also), puzzle_id, now)
         return answer
 
     return await _run(ctx, give, write=True)
@@ -186,18 +231,26 @@ async def hint(
 
 @router.post("/{puzzle_id}/solution")
 async def solution(
-    ctx: Ctx, principal: RequiredPrincipal, puzzle_id: str, body: GiveUp
+    ctx: Ctx,
+    request: Request,
+    response: Response,
+    principal: RequiredPrincipal,
+    puzzle_id: str,
+    body: GiveUp,
 ) -> dict[str, Any]:
     """Give up: the whole line, to be shown move by move. A first try becomes a miss."""
     _check_id(puzzle_id)
     key = player_key(principal)
+    also = _browser(ctx, request, response)
     now = ctx.time.now()
 
     def reveal(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
         answer: dict[str, Any] = {"solution": puzzles.solution(row)}
         if not puzzles.already_finished(session, key, puzzle_id, 0.0):
-            answer["score"] = puzzles.finish(session, key, row, False, body.mode, now)
+            answer["score"] = puzzles.finish(session, key, row, False, body.mode, now, also)
+        else:
+            puzzles.mark_seen(session, (key, *also), puzzle_id, now)
         return answer
 
     return await _run(ctx, reveal, write=True)

@@ -17,7 +17,13 @@ from fastapi import APIRouter, Query, Request
 from sqlalchemy.orm import Session
 
 from doushouqi.core.game import get_game
-from doushouqi.server.api.deps import Ctx, OptionalPrincipal, enforce_rate, offered_game
+from doushouqi.server.api.deps import (
+    READ_LIMITED,
+    Ctx,
+    OptionalPrincipal,
+    enforce_rate,
+    offered_game,
+)
 from doushouqi.server.context import client_address
 from doushouqi.server.db import repo
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
@@ -134,7 +140,7 @@ async def upload_record(
     return {"id": record_id, **replay(record)}
 
 
-@router.get("/records/{record_id}")
+@router.get("/records/{record_id}", dependencies=READ_LIMITED)
 async def get_record(record_id: str, ctx: Ctx) -> dict[str, Any]:
     row = await ctx.db.read(lambda s: repo.get_record(s, record_id[:16]))
     if row is None:

@@ -9,13 +9,14 @@ loses less than an inaccuracy's worth of win chance against the engine's best mo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from doushouqi.server.api.analysis import MAX_MOVES, AnalysisQuery, PositionQuery, _replay, analysis
 from doushouqi.server.api.deps import Ctx
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.review import grading
 
 router = APIRouter(prefix="/api", tags=["review"])
@@ -25,7 +26,8 @@ _SCORE_LIMIT = 2 * grading.DEN_CP
 
 
 class ReviewQuery(BaseModel):
-    scores: list[int | None] = Field(
+    # Any score past a den score reads as one (_SCORE_LIMIT); the bound only keeps giants out.
+    scores: list[Annotated[int, Field(ge=-MAX_ID, le=MAX_ID)] | None] = Field(
         max_length=MAX_MOVES + 1, description="Red's view, per position"
     )
     turn: int = Field(default=0, ge=0, le=1, description="side to move at the start: 0 Red, 1 Blue")

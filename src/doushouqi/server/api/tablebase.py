@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 
 from doushouqi.core.game import PositionError
-from doushouqi.server.api.deps import Ctx, enforce_rate, offered_game
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, enforce_rate, offered_game
 from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.capabilities import TablesDamaged
 from doushouqi.server.games.choices import chosen_rules
@@ -23,7 +23,7 @@ from doushouqi.server.infra.errors import Problem
 router = APIRouter(prefix="/api", tags=["tablebase"])
 
 
-@router.get("/tablebase")
+@router.get("/tablebase", dependencies=READ_LIMITED)
 async def tablebase(
     request: Request,
     ctx: Ctx,

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from doushouqi.server.api.deps import (
+    READ_LIMITED,
     AccountPrincipal,
     Ctx,
     OptionalPrincipal,
@@ -24,6 +25,7 @@ from doushouqi.server.api.deps import (
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
+from doushouqi.server.infra.bounds import MAX_NUMBER, MAX_SECONDS
 from doushouqi.server.infra.errors import Problem, Refused
 from doushouqi.server.tournaments import store
 from doushouqi.server.tournaments.models import TournamentRow
@@ -52,12 +54,21 @@ class CreateTournament(BaseModel):
     rules: str | dict[str, Any] | None = Field(default=None, description="none: the default")
     time_control: str = Field(max_length=40, description="BASE+INC/PERs, e.g. 5+3")
     rated: bool = True
-    starts_at: float | None = Field(default=None, description="epoch seconds (server clock)")
-    starts_in: float | None = Field(default=None, description="or: seconds from now")
-    duration_minutes: int | None = Field(default=None, description="arena: how long it lasts")
-    rounds: int | None = Field(default=None, description="swiss: how many rounds")
-    max_players: int = 64
-    min_rating: int | None = None
+    # Wide bounds only: _checked answers a value out of its real range with a coded error.
+    starts_at: float | None = Field(
+        default=None, ge=0, le=MAX_SECONDS, description="epoch seconds (server clock)"
+    )
+    starts_in: float | None = Field(
+        default=None, ge=-MAX_SECONDS, le=MAX_SECONDS, description="or: seconds from now"
+    )
+    duration_minutes: int | None = Field(
+        default=None, ge=-MAX_NUMBER, le=MAX_NUMBER, description="arena: how long it lasts"
+    )
+    rounds: int | None = Field(
+        default=None, ge=-MAX_NUMBER, le=MAX_NUMBER, description="swiss: how many rounds"
+    )
+    max_players: int = Field(default=64, ge=-MAX_NUMBER, le=MAX_NUMBER)
+    min_rating: int | None = Field(default=None, ge=-MAX_NUMBER, le=MAX_NUMBER)
 
 
 def _refusal(code: str) -> Problem:
@@ -181,7 +192,7 @@ async def create_tournament(
     return {**(view or {}), "server_time": ctx.time.now()}
 
 
-@router.get("/tournaments")
+@router.get("/tournaments", dependencies=READ_LIMITED)
 async def list_tournaments(ctx: Ctx) -> dict[str, Any]:
     """Upcoming (soonest first), running and recently finished tournaments."""
     groups = await ctx.db.read(store.listing)
@@ -194,7 +205,7 @@ def _checked_id(tournament_id: str) -> str:
     return tournament_id
 
 
-@router.get("/tournaments/{tournament_id}")
+@router.get("/tournaments/{tournament_id}", dependencies=READ_LIMITED)
 async def get_tournament(
     tournament_id: str, ctx: Ctx, principal: OptionalPrincipal
 ) -> dict[str, Any]:

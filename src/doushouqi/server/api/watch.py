@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query
 from sqlalchemy import desc, select
 from sqlalchemy.orm import Session
 
-from doushouqi.server.api.deps import Ctx
+from doushouqi.server.api.deps import READ_LIMITED, Ctx
 from doushouqi.server.db import repo
 from doushouqi.server.db.models import GameRow
 from doushouqi.server.domain import Account, Game, GameStatus, Mode
@@ -103,7 +103,7 @@ def live_entry(game: Game, ratings: Ratings, spectators: int) -> dict[str, Any]:
     }
 
 
-@router.get("/games/live")
+@router.get("/games/live", dependencies=READ_LIMITED)
 async def live_games(ctx: Ctx, limit: int = Query(20, ge=1, le=100)) -> dict[str, Any]:
     """Games in progress, tournament games first, then the highest rated."""
     games, ratings = await ctx.db.read(_live)

@@ -1,5 +1,13 @@
 """Security headers on every HTTP response: a strict Content-Security-Policy, no sniffing, no
-framing, and a referrer that stays on this site.
+framing, a referrer that stays on this site, no powerful browser features
+(``Permissions-Policy``), and, when the site is served over TLS, HSTS (browsers then never try
+it over plain http, where a network could change it).
+
+HSTS goes on https responses only (the scheme uvicorn sees, or the one a trusted proxy
+forwards, ``DOUSHOUQI_TRUSTED_PROXIES``): a header sent over plain http means nothing and could
+be a forgery, so browsers ignore it there. It lasts a year and names no subdomains: those may
+be other sites of whoever deploys this one. ``deploy/nginx.conf`` sends the same two headers
+itself, over every answer of its own too.
 
 The web client (``static/``) is ES modules, stylesheets and images of its own, with no inline
 script or style, no ``style`` attribute written by script (it styles through the CSSOM, which
@@ -24,7 +32,14 @@ from fastapi import FastAPI
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["APP_POLICY", "DOCS_POLICY", "SecurityHeaders", "add_security_headers"]
+__all__ = [
+    "APP_POLICY",
+    "DOCS_POLICY",
+    "HSTS",
+    "PERMISSIONS_POLICY",
+    "SecurityHeaders",
+    "add_security_headers",
+]
 
 
 def _policy(**directives: str) -> str:
@@ -61,10 +76,29 @@ DOCS_POLICY = _policy(
     **_LOCKED,
 )
 
+#: Browser features the site never uses, refused to its pages and anything they could embed:
+#: an injected script could not ask for the camera or the player's whereabouts.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+)
+#: Strict-Transport-Security on https responses: a year.
+HSTS = "max-age=31536000"
+
 _COMMON = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",  # frame-ancestors 'none' for browsers without CSP Level 2
     "Referrer-Policy": "same-origin",
+    "Permissions-Policy": PERMISSIONS_POLICY,
 }
 
 
@@ -82,6 +116,7 @@ class SecurityHeaders:
             return
         path = scope["path"].removeprefix(scope.get("root_path", ""))
         policy = DOCS_POLICY if path in self.docs_paths else APP_POLICY
+        tls = scope.get("scheme") == "https"
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -90,6 +125,8 @@ class SecurityHeaders:
                 headers.setdefault("Content-Security-Policy", policy)
                 for name, value in _COMMON.items():
                     headers.setdefault(name, value)
+                if tls:
+                    headers.setdefault("Strict-Transport-Security", HSTS)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -85,7 +85,7 @@ class LoginThrottle:
     :attr:`MAX_DELAY`), so one guesser is slowed to a crawl while the owner, from another
     address, is not. Guessing spread over many addresses is capped per account
     (``account_limit`` failures per window), but that cap applies only to clients the owner
-    has not logged in from: a browser that once logged in to the account holds a device cookie
+    has not used: a browser that signed up or once logged in to the account holds a device cookie
     (see :class:`doushouqi.server.accounts.auth.Auth`) and passes as ``trusted``. A success forgets
     the pair's failures.
     """

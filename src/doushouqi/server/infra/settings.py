@@ -93,6 +93,13 @@ class Settings:
     analysis_rate: RateLimit = RateLimit(300, 60.0)
     #: Record uploads (``POST /api/records``) from one address.
     record_rate: RateLimit = RateLimit(30, 3600.0)
+    #: Reads that cost the database a query (profiles, lists, the lobby, games, records,
+    #: puzzles, tournaments: every ``GET /api/…`` but the fixed data) from one address: a
+    #: page asks a few, a lobby refreshes every few seconds, a school shares one address.
+    read_rate: RateLimit = RateLimit(600, 60.0)
+    #: Opening explorer queries (``GET /api/explorer``, a search of its table each) from one
+    #: address, besides the read limit: a player clicks through moves about once a second.
+    explorer_rate: RateLimit = RateLimit(300, 60.0)
     #: The most record text one uploader (an account, else an address) may keep stored.
     record_quota_bytes: int = 4 * 1024 * 1024
     #: Days an upload without an account is kept (accounts keep theirs).
@@ -130,7 +137,8 @@ class Settings:
         ``DOUSHOUQI_ANALYSIS_WORKERS``, ``DOUSHOUQI_AI_MOVETIME`` and
         ``DOUSHOUQI_COOKIE_SECURE`` (``1``/``0``), ``DOUSHOUQI_HEARTBEAT`` (seconds), and
         ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_LOGIN_ACCOUNT_RATE`` / ``DOUSHOUQI_CREATE_RATE``
-        / ``DOUSHOUQI_ANALYSIS_RATE`` / ``DOUSHOUQI_RECORD_RATE`` (``COUNT/SECONDS``), and
+        / ``DOUSHOUQI_ANALYSIS_RATE`` / ``DOUSHOUQI_RECORD_RATE`` / ``DOUSHOUQI_READ_RATE`` /
+        ``DOUSHOUQI_EXPLORER_RATE`` (``COUNT/SECONDS``), and
         ``DOUSHOUQI_TRUSTED_PROXIES`` (comma-separated addresses or networks)."""
         env = os.environ if env is None else env
         changes: dict[str, object] = {}
@@ -164,7 +172,15 @@ class Settings:
             changes["heartbeat_interval"] = float(interval)
         if proxies := env.get("DOUSHOUQI_TRUSTED_PROXIES"):
             changes["trusted_proxies"] = tuple(p.strip() for p in proxies.split(",") if p.strip())
-        rates = ("login_rate", "login_account_rate", "create_rate", "analysis_rate", "record_rate")
+        rates = (
+            "login_rate",
+            "login_account_rate",
+            "create_rate",
+            "analysis_rate",
+            "record_rate",
+            "read_rate",
+            "explorer_rate",
+        )
         for name in rates:
             if rate := env.get(f"DOUSHOUQI_{name.upper()}"):  # COUNT/SECONDS, e.g. 10/60
                 count, _, period = rate.partition("/")

@@ -52,6 +52,7 @@ from doushouqi.server.domain import (
     RequestTakeback,
     Resign,
 )
+from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.guards import is_cross_origin
 from doushouqi.server.infra.json_input import BadJsonError, parse_json
 from doushouqi.server.infra.logcontext import current_game
@@ -109,7 +110,7 @@ class Message(BaseModel):
 
 class _GameCommand(Message):
     #: The game version the command was meant for; a replayed or outdated command is refused.
-    version: int | None = Field(default=None, ge=0)
+    version: int | None = Field(default=None, ge=0, le=MAX_ID)
     #: The seat to act for (needed only by a player who holds both, on one screen).
     color: Literal[0, 1] | None = None
 
@@ -141,7 +142,7 @@ class ActionMessage(_GameCommand):
 
 class SyncMessage(Message):
     type: Literal["sync"]
-    version: int | None = Field(default=None, ge=0)
+    version: int | None = Field(default=None, ge=0, le=MAX_ID)
 
 
 class PingMessage(Message):

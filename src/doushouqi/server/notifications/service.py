@@ -12,6 +12,9 @@ every other node over the channel that already carries accounts' events
   "unread": N}``.
 * :func:`push` sends a transient message that is not stored (``{"type": "paired", ...}``):
   only the tabs open now hear it.
+* :func:`withdraw` deletes notifications that are no longer true (a challenge its sender
+  withdrew) and tells the tabs: ``{"type": "notification_withdrawn", "ids": [...],
+  "unread": N}``. A challenge sent and withdrawn again and again leaves nothing in the bell.
 
 The server words nothing: a notification is a ``kind`` and its ``params``, which the client
 translates.
@@ -39,6 +42,7 @@ __all__ = [
     "player_key_of",
     "push",
     "recent",
+    "withdraw",
 ]
 
 #: How many notifications ``GET /api/notifications`` lists (the newest).
@@ -110,6 +114,27 @@ async def notify(
 
     item, unread = await ctx.db.write(store)
     push(ctx, player_key, {"type": "notification", "notification": item, "unread": unread})
+
+
+async def withdraw(ctx: AppContext, player_key: str, kind: str, link: str) -> list[int]:
+    """Delete the player's notifications of ``kind`` that lead to ``link`` (what they said is
+    no longer so), read or not, and tell the player's open tabs; return their ids."""
+
+    def write(session: Session) -> tuple[list[int], int]:
+        mine = (
+            NotificationRow.player_key == player_key,
+            NotificationRow.kind == kind,
+            NotificationRow.link == link,
+        )
+        ids = list(session.scalars(select(NotificationRow.id).where(*mine)))
+        if ids:
+            session.execute(delete(NotificationRow).where(NotificationRow.id.in_(ids)))
+        return ids, _unread(session, player_key)
+
+    ids, unread = await ctx.db.write(write)
+    if ids:
+        push(ctx, player_key, {"type": "notification_withdrawn", "ids": ids, "unread": unread})
+    return ids
 
 
 async def recent(ctx: AppContext, player_key: str) -> dict[str, Any]:

@@ -4,16 +4,21 @@ solvers), the solvers' puzzle ratings and streaks, and every finished attempt (t
 Players are keyed like games key them (``account:7``, ``guest:ID``): a guest's rating is tied
 to its guest id, an account's follows it everywhere. Everything lives here, not in a node's
 memory, so any node answers any request.
+
+A player's first try at a puzzle is its only rated one: a unique index on the rated tries
+(``ux_puzzle_attempts_rated_once``) makes the database refuse a second, where two nodes judge
+the same first try at the same moment. And a puzzle whose solution a browser has seen, under
+any of the names it goes by (``puzzle_seen``), is no first try for whoever it signs in as.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, Index, Integer, String, Text
+from sqlalchemy import Boolean, Float, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from doushouqi.server.db.models import Base
 
-__all__ = ["PuzzleAttemptRow", "PuzzlePlayerRow", "PuzzleRow"]
+__all__ = ["PuzzleAttemptRow", "PuzzlePlayerRow", "PuzzleRow", "PuzzleSeenRow"]
 
 
 class PuzzleRow(Base):
@@ -60,6 +65,15 @@ class PuzzleAttemptRow(Base):
     __table_args__ = (
         Index("ix_puzzle_attempts_player_at", "player_key", "at"),
         Index("ix_puzzle_attempts_player_puzzle", "player_key", "puzzle_id"),
+        # One rated try per player and puzzle: the first, however many nodes judge it at once.
+        Index(
+            "ux_puzzle_attempts_rated_once",
+            "player_key",
+            "puzzle_id",
+            unique=True,
+            sqlite_where=text("rated"),
+            postgresql_where=text("rated"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -72,3 +86,17 @@ class PuzzleAttemptRow(Base):
     mode: Mapped[str] = mapped_column(String(8))  # "rated", "streak", "daily", "theme"
     rating_before: Mapped[float] = mapped_column(Float)
     rating_after: Mapped[float] = mapped_column(Float)
+
+
+class PuzzleSeenRow(Base):
+    """Someone saw a puzzle's solution, or part of it: a finished try (which shows the line), a
+    hint, giving up. ``viewer`` is each name the browser went by: the player's key
+    (``account:7``, ``guest:ID``), the guest it was before signing in (its guest cookie), and
+    its device cookie (``device:HASH``, :func:`doushouqi.server.accounts.auth.browser_keys`).
+    A try by anyone the browser signs in as later is not rated."""
+
+    __tablename__ = "puzzle_seen"
+
+    viewer: Mapped[str] = mapped_column(String(80), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)

@@ -9,8 +9,10 @@ Solving is stateless on the server: the client sends the player's moves so far a
 answers with the opponent's reply (``continue``), ``wrong`` or ``solved``; the solution is
 only sent once the puzzle is over (solved, missed, or given up). The first finished try of a
 player at a puzzle is rated (Glicko-2, the player against the puzzle, both ratings move);
-asking for a hint or the solution first makes it a miss. Streak mode serves puzzles of rising
-rating until the first miss.
+asking for a hint or the solution first makes it a miss. A try is no first try when the
+browser asking has seen the solution under another name (:func:`mark_seen`: as the guest it
+was before signing in, or signed in to another account on it). Streak mode serves puzzles of
+rising rating until the first miss; a puzzle solved again in the same streak counts once.
 
 Positions are read and moves checked through the game interface (:mod:`doushouqi.core.game`);
 what only the game knows (where a move starts, for a hint) is its site entry's ``puzzles``.
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -38,7 +41,12 @@ from doushouqi.core.rating import Rating, rate_game
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.capabilities import Puzzles
 from doushouqi.server.games.registry import site_game
-from doushouqi.server.puzzles.models import PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRow
+from doushouqi.server.puzzles.models import (
+    PuzzleAttemptRow,
+    PuzzlePlayerRow,
+    PuzzleRow,
+    PuzzleSeenRow,
+)
 
 DATA = Path(__file__).with_name("data") / "puzzles.jsonl"
 #: The game the puzzles are of (the rows name none: see the module's description).
@@ -301,20 +309,29 @@ def hint(row: PuzzleRow, moves: Sequence[str], level: int) -> dict[str, Any]:
 
 
 def finish(
-    session: Session, key: str, row: PuzzleRow, solved: bool, mode: str, now: float
+    session: Session,
+    key: str,
+    row: PuzzleRow,
+    solved: bool,
+    mode: str,
+    now: float,
+    seen_by: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Record a finished try. The first try at a puzzle is rated (both ratings move); in
-    streak mode a solve extends the streak and a miss ends it."""
+    """Record a finished try. The first try at a puzzle is rated (both ratings move), unless
+    the browser saw the solution before under another of its names (``seen_by``); in streak
+    mode a solve extends the streak (once per puzzle) and a miss ends it.
+
+    Two nodes recording the same first try at once: the second's transaction breaks the
+    unique index of rated tries (an ``IntegrityError``) and is to be run again, when it finds
+    the first's try."""
     player = _player(session, key)
     before = player.rating
-    first = (
-        session.scalar(
-            select(func.count())
-            .select_from(PuzzleAttemptRow)
-            .where(PuzzleAttemptRow.player_key == key, PuzzleAttemptRow.puzzle_id == row.id)
-        )
-        == 0
+    tried = session.scalar(
+        select(func.count())
+        .select_from(PuzzleAttemptRow)
+        .where(PuzzleAttemptRow.player_key == key, PuzzleAttemptRow.puzzle_id == row.id)
     )
+    first = not tried and not seen(session, seen_by, row.id)
     if first:
         mine = Rating(player.rating, player.rating_rd, player.rating_volatility)
         its = Rating(row.rating, row.rating_rd, row.rating_volatility)
@@ -334,7 +351,9 @@ def finish(
         player.attempts += 1
         player.solved += solved
     if mode == "streak":
-        if solved:
+        if solved and _in_this_streak(session, key, row.id):
+            pass  # solved before in this streak: it counts once
+        elif solved:
             player.streak += 1
             player.streak_rating = row.rating
             player.streak_best = max(player.streak_best, player.streak)
@@ -354,6 +373,7 @@ def finish(
             rating_after=player.rating,
         )
     )
+    mark_seen(session, (key, *seen_by), row.id, now)
     return {
         "rated": first,
         "rating": round(player.rating),
@@ -362,6 +382,57 @@ def finish(
         "streak_best": player.streak_best,
         "puzzle_rating": round(row.rating),
     }
+
+
+def _in_this_streak(session: Session, key: str, puzzle_id: str) -> bool:
+    """Whether the player solved the puzzle in streak mode since the streak's last miss."""
+    streak = (PuzzleAttemptRow.player_key == key, PuzzleAttemptRow.mode == "streak")
+    last_miss = (
+        select(func.coalesce(func.max(PuzzleAttemptRow.id), 0))
+        .where(*streak, PuzzleAttemptRow.solved.is_(False))
+        .scalar_subquery()
+    )
+    solved = session.scalar(
+        select(func.count())
+        .select_from(PuzzleAttemptRow)
+        .where(
+            *streak,
+            PuzzleAttemptRow.puzzle_id == puzzle_id,
+            PuzzleAttemptRow.solved.is_(True),
+            PuzzleAttemptRow.id > last_miss,
+        )
+    )
+    return bool(solved)
+
+
+def seen(session: Session, viewers: Sequence[str], puzzle_id: str) -> bool:
+    """Whether any of ``viewers`` has seen the puzzle's solution (or part of it)."""
+    if not viewers:
+        return False
+    found = session.scalar(
+        select(func.count())
+        .select_from(PuzzleSeenRow)
+        .where(PuzzleSeenRow.viewer.in_(viewers), PuzzleSeenRow.puzzle_id == puzzle_id)
+    )
+    return bool(found)
+
+
+def mark_seen(session: Session, viewers: Sequence[str], puzzle_id: str, now: float) -> None:
+    """Record that ``viewers`` (every name of one browser) have seen the puzzle's solution:
+    a finished try shows it, a hint or giving up shows some or all of it. Marked already: no
+    change (nor an error, when another node marks it at the same moment)."""
+    rows = [{"viewer": v, "puzzle_id": puzzle_id, "at": now} for v in dict.fromkeys(viewers)]
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        session.execute(sqlite.insert(PuzzleSeenRow).on_conflict_do_nothing(), rows)
+    elif dialect == "postgresql":
+        session.execute(postgresql.insert(PuzzleSeenRow).on_conflict_do_nothing(), rows)
+    else:  # any other database: one row at a time (not safe against a race)
+        for values in rows:
+            if session.get(PuzzleSeenRow, (values["viewer"], puzzle_id)) is None:
+                session.add(PuzzleSeenRow(**values))
 
 
 def already_finished(session: Session, key: str, puzzle_id: str, since: float) -> bool:

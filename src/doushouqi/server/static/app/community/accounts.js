@@ -163,6 +163,8 @@ function errorMessages(error) {
   if (error.status === 429) return { _form: t('account.error.rateLimited') };
   if (error.status === 403) return { _form: t('account.error.forbidden') };
   if (error.status !== 422) return { _form: t('error.generic', { message: error.message }) };
+  // A password too easy to guess: the server's code names why, already in words here.
+  if (error.code?.startsWith('account.password.')) return { password: error.message };
   const messages = {};
   // FastAPI's own validation: a list of {loc: ['body', field], type, ...}; the handlers' own
   // checks: one sentence naming the field.

@@ -109,6 +109,11 @@ function receive(message) {
     items = [message.notification, ...items.filter((i) => i.id !== message.notification.id)].slice(0, 30);
     unread = Number(message.unread) || 0;
     render();
+  } else if (message.type === 'notification_withdrawn' && Array.isArray(message.ids)) {
+    // No longer true (a challenge its sender withdrew): gone from the bell.
+    items = items.filter((i) => !message.ids.includes(i.id));
+    unread = Number(message.unread) || 0;
+    render();
   } else if (message.type === 'unread' || message.type === 'hello') {
     unread = Number(message.unread) || 0;
     render();

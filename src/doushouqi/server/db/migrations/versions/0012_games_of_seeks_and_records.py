@@ -10,8 +10,8 @@ forgot its game is refused rather than taken for Jungle's.
 Puzzles keep no game column yet: every shipped puzzle is Jungle's, and the puzzle ratings
 (``puzzle_players``) would need one too; both come with a second game's puzzles.
 
-Revision ID: 0011_games_of_seeks_and_records
-Revises: 0010_site_outages
+Revision ID: 0012_games_of_seeks_and_records
+Revises: 0011_puzzle_first_tries
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_games_of_seeks_and_records"
-down_revision = "0010_site_outages"
+revision = "0012_games_of_seeks_and_records"
+down_revision = "0011_puzzle_first_tries"
 branch_labels = None
 depends_on = None
 

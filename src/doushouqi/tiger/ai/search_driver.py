@@ -1,0 +1,567 @@
+"""The Tiger engine's public face: :class:`Searcher` (iterative deepening), :func:`best_move`,
+:func:`analyse` and :func:`analyse_lines`.
+
+>>> from doushouqi.tiger.board import Board
+>>> engine = Searcher("laohuqi", hash_mb=8)
+>>> caged = Board("MTM/1M1/4M4/9/9/9/9/9/9/9/M8 m")  # the tiger on e11, hemmed in
+>>> result = engine.search(caged, Limit(depth=3))
+>>> str(result.move)[:2], result.info["score"]  # a waiting move keeps the cage shut
+('a1', Score(win=1))
+
+The compiled search (:mod:`.search`) does one depth per call; this driver runs the
+iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
+reports an :class:`~doushouqi.tiger.analysis.Info` after each finished depth. The search runs
+with the GIL released, so :meth:`Searcher.stop` (from any thread) and the deadline timer act
+at once. The shape is Jungle's driver's (games share no code), less what this game has not
+yet: endgame tables and a second set of weights.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+
+from doushouqi.tiger.ai.core import Position, decode_move
+from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
+from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
+from doushouqi.tiger.ai.search import INFINITE, prepare_root, search_root
+from doushouqi.tiger.ai.timeman import TimePlan, plan_time
+from doushouqi.tiger.ai.ttable import WIN_BOUND, hashfull, new_tt
+from doushouqi.tiger.ai.work import (
+    C_ABORT,
+    C_AGE,
+    C_BEST_MOVE,
+    C_BEST_SCORE,
+    C_CONTEMPT,
+    C_EXT_BUDGET,
+    C_FUTILITY_MARGIN,
+    C_LMR,
+    C_NO_QUIESCENCE,
+    C_NODE_LIMIT,
+    C_NODES,
+    C_NOISE,
+    C_NOISE_SEED,
+    C_NULL_FREEDOM,
+    C_NULL_MOVE,
+    C_QTRAPS,
+    C_ROOT_COUNT,
+    C_ROOT_PLY,
+    C_SELDEPTH,
+    C_STOP,
+    MAX_PLY,
+    W_EVAL_CACHE,
+    W_HISTORY,
+    W_KILLERS,
+    W_PV,
+    W_PV_LEN,
+    W_ROOT_MOVES,
+    W_ROOT_SCORES,
+    new_work,
+)
+from doushouqi.tiger.analysis import WIN_SCORE, Info, Limit, PlayResult, Score
+from doushouqi.tiger.board import Board
+from doushouqi.tiger.moves import Move
+from doushouqi.tiger.rules import RuleSet, rules_by_name
+
+__all__ = [
+    "DEFAULT_TUNING",
+    "MAX_DEPTH",
+    "Searcher",
+    "analyse",
+    "analyse_lines",
+    "best_move",
+    "score_from_internal",
+]
+
+#: Deepest iteration (leaves room below MAX_PLY for extensions and quiescence).
+MAX_DEPTH = MAX_PLY - 32
+#: First aspiration half-window, centipawns.
+ASPIRATION = 30
+
+InfoCallback = Callable[[Info], None]
+
+#: Search switches and margins; :attr:`Searcher.tuning` starts from these.
+DEFAULT_TUNING = {
+    "null_move": 1,
+    # Null move only while every tiger has at least this much freedom: with less, having to
+    # move is what loses (a trapped tiger is a zugzwang).
+    "null_freedom": 3,
+    "lmr": 1,
+    "quiescence_traps": 2,  # quiescence plies that try the men's steps beside a tiger
+    "futility_margin": 90,  # reverse futility, centipawns per ply
+    "extension_percent": 50,  # cage-fight extensions per path, % of the depth (+1)
+    # Centipawns a draw is worth less than an equal position, to the side to move at the
+    # root: enough that a level does not settle for a repetition while it still has play.
+    "contempt": 40,
+    # A lead must be converted: the contempt grows by this % of the root's lead above 100 cp,
+    # up to contempt_max.
+    "contempt_gain": 50,
+    "contempt_max": 500,
+}
+TUNING_RANGES = {
+    "null_move": (0, 1),
+    "null_freedom": (0, 99),
+    "lmr": (0, 1),
+    "quiescence_traps": (0, 64),
+    "futility_margin": (0, 10**7),
+    "extension_percent": (0, 200),
+    "contempt": (-1000, 1000),
+    "contempt_gain": (0, 100),
+    "contempt_max": (0, 2000),
+}
+_TUNING_WORDS = {
+    "null_move": C_NULL_MOVE,
+    "null_freedom": C_NULL_FREEDOM,
+    "lmr": C_LMR,
+    "quiescence_traps": C_QTRAPS,
+    "futility_margin": C_FUTILITY_MARGIN,
+    "contempt": C_CONTEMPT,
+}
+
+
+def score_from_internal(value: int) -> Score:
+    """A search score as centipawns, or as the side to move's moves to a win (``win N``) or
+    a loss (``win -N``)."""
+    if value > WIN_BOUND:
+        return Score(win=max(1, (WIN_SCORE - value + 1) // 2))
+    if value < -WIN_BOUND:
+        return Score(win=-max(1, (WIN_SCORE + value) // 2))
+    return Score(cp=int(value))
+
+
+def _rules_of(rules: RuleSet | str) -> RuleSet:
+    return rules if isinstance(rules, RuleSet) else rules_by_name(rules)
+
+
+class Searcher:
+    """A 老虎棋 engine: one transposition table, one search at a time.
+
+    ``rules`` is the rule set it expects (a board is always searched under its own rules;
+    a new rule set clears the table). ``seed`` fixes the random choices of the weaker levels
+    (level 10 is deterministic at a fixed depth).
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str = "laohuqi",
+        *,
+        hash_mb: int = 64,
+        params: NDArray[np.int64] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self._rules = _rules_of(rules)
+        self._hash_mb = hash_mb
+        self._tt = new_tt(hash_mb)
+        self._work = new_work()
+        if params is None:
+            params = default_params()
+        if len(params) != NUM_PARAMS:  # compiled code reads by index, unchecked
+            raise ValueError(f"expected {NUM_PARAMS} evaluation weights, got {len(params)}")
+        self._params = np.array(params, dtype=np.int64)  # a private, contiguous copy
+        #: The weights each awareness sees (weaker levels), made when first needed.
+        self._by_awareness: dict[float, NDArray[np.int64]] = {1.0: self._params}
+        self._in_use = self._params  # the weights of this search (and of the eval cache)
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._searching = False
+        self._serial = 0
+        self._age = 0
+        self._tt_rules: RuleSet | None = None
+        #: Search switches and margins (see :data:`DEFAULT_TUNING`); for experiments.
+        self.tuning: dict[str, int] = dict(DEFAULT_TUNING)
+        #: Every level's node budget times this (1: as the levels say). For benchmarks that
+        #: measure the ladder's steps in less time: the steps keep their ratios.
+        self.node_scale = 1.0
+
+    # ---------------------------------------------------------------------- settings
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._rules
+
+    @rules.setter
+    def rules(self, rules: RuleSet | str) -> None:
+        self._rules = _rules_of(rules)
+
+    @property
+    def hash_mb(self) -> int:
+        return self._hash_mb
+
+    @hash_mb.setter
+    def hash_mb(self, megabytes: int) -> None:
+        with self._lock:
+            self._hash_mb = megabytes
+            self._tt = new_tt(megabytes)
+            self._tt_rules = None
+
+    @property
+    def searching(self) -> bool:
+        """Whether a search is running (its stop flag is armed)."""
+        return self._searching
+
+    def new_game(self) -> None:
+        """Forget everything learnt (table, killers, history): the next position is unrelated."""
+        with self._lock:
+            self._tt.fill(0)
+            self._work.fill(0)
+
+    def stop(self) -> None:
+        """Stop the running search soon (thread-safe); it returns its best move so far."""
+        self._work[C_STOP] = 1
+
+    def warm_up(self) -> None:
+        """Load (or compile) all the compiled code with a small search."""
+        self.search(Board(rules=self._rules), Limit(depth=3))
+        self.new_game()
+
+    # ------------------------------------------------------------------------ search
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        level: int = 10,
+        on_info: InfoCallback | None = None,
+        multipv: int = 1,
+    ) -> PlayResult:
+        """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
+
+        Returns the move to play and the last search info; ``move`` is None when the game is
+        over (a side has won, or it is drawn by rule). With ``multipv`` N > 1, each finished
+        depth also searches the 2nd … Nth best root moves (each with the better ones left
+        out) and reports them as infos with ``multipv`` 2 … N; the move played is line 1's.
+        """
+        settings = settings_for(level)
+        with self._lock:
+            self._work[C_STOP] = 0
+            self._serial += 1
+            self._searching = True
+            try:
+                return self._search(board, limit, settings, on_info, max(1, int(multipv)))
+            finally:
+                self._searching = False
+
+    def _expire(self, serial: int) -> None:
+        if self._serial == serial and self._searching:
+            self._work[C_STOP] = 1
+
+    def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        settings: LevelSettings,
+        on_info: InfoCallback | None,
+        multipv: int,
+    ) -> PlayResult:
+        started = time.perf_counter()
+        if board.outcome() is not None:
+            return PlayResult(None, Info(string="game over"))
+        if board.rules != self._tt_rules:
+            # Entries (moves, scores, evaluations) of another rule set mislead.
+            self._tt.fill(0)
+            self._work[W_EVAL_CACHE:] = 0
+            self._tt_rules = board.rules
+        position = Position.from_board(board)
+        state, rules = position.state, position.compiled_rules
+        work, tt = self._work, self._tt
+        params = self._by_awareness.get(settings.awareness)
+        if params is None:
+            params = with_awareness(self._params, settings.awareness)
+            self._by_awareness[settings.awareness] = params
+        if params is not self._in_use:
+            # Evaluations and table entries of other weights mislead.
+            work[W_EVAL_CACHE:] = 0
+            tt.fill(0)
+            self._in_use = params
+
+        plan = plan_time(limit, board.turn).scaled(settings.time_share)
+        max_depth = min(d for d in (plan.depth, settings.max_depth, MAX_DEPTH) if d is not None)
+        level_nodes = settings.max_nodes
+        if level_nodes is not None:
+            level_nodes = max(100, int(level_nodes * self.node_scale))
+        node_caps = [n for n in (plan.nodes, level_nodes) if n is not None]
+        self._age = (self._age + 1) & 0xFF
+        work[C_ABORT] = 0
+        work[C_NODES] = 0
+        work[C_SELDEPTH] = 0
+        work[C_NODE_LIMIT] = min(node_caps) if node_caps else 0
+        work[C_ROOT_PLY] = position.ply
+        work[C_AGE] = self._age
+        work[C_NOISE] = settings.noise
+        work[C_NOISE_SEED] = self._rng.getrandbits(62) if settings.noise else 0
+        for key, word in _TUNING_WORDS.items():
+            # Compiled code checks no bounds: keep every knob inside its range.
+            low, high = TUNING_RANGES[key]
+            work[word] = min(high, max(low, int(self.tuning[key])))
+        work[C_NO_QUIESCENCE] = not settings.quiescence
+        work[W_KILLERS:W_HISTORY] = 0
+        work[W_HISTORY:W_PV] //= 4  # old history still hints, but less
+
+        count = prepare_root(state, rules, tt, work)
+        if count == 0:
+            return PlayResult(None, Info(string="no legal move"))
+        if count == 1 and plan.timed:
+            max_depth = min(max_depth, 4)  # forced: answer at once, with a score
+
+        timer = None
+        if plan.hard is not None:
+            delay = max(0.0, plan.hard - (time.perf_counter() - started))
+            timer = threading.Timer(delay, self._expire, (self._serial,))
+            timer.daemon = True
+            timer.start()
+        try:
+            best, info, scores = self._iterate(
+                board, position, plan, settings, max_depth, started, on_info, multipv
+            )
+            if limit.infinite or (plan.hard is None and plan.depth is None and plan.nodes is None):
+                # `go infinite`: the answer waits for `stop`, even after the last depth.
+                while not work[C_STOP]:
+                    time.sleep(0.002)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        elapsed = max(1e-6, time.perf_counter() - started)
+        info = Info({**info, "nodes": int(work[C_NODES]), "time": elapsed})
+        info["nps"] = int(info["nodes"] / elapsed)
+        info["hashfull"] = hashfull(tt, self._age)
+        if scores is not None and settings.exact_root:
+            moves = [int(m) for m in work[W_ROOT_MOVES : W_ROOT_MOVES + count]]
+            index = choose_root_move(scores, settings, self._rng)
+            if moves[index] != best:
+                # A weaker level's pick: its own exact score, and a line of its own.
+                info["score"] = score_from_internal(scores[index])
+            best = moves[index]
+        move = decode_move(best)
+        if not info.get("pv") or info["pv"][0] != move:
+            info["pv"] = [move]
+        return PlayResult(move, info)
+
+    def _iterate(
+        self,
+        board: Board,
+        position: Position,
+        plan: TimePlan,
+        settings: LevelSettings,
+        max_depth: int,
+        started: float,
+        on_info: InfoCallback | None,
+        multipv: int,
+    ) -> tuple[int, Info, list[int] | None]:
+        """The iterations; returns the best move, the last info and (levels that choose among
+        moves) the exact root scores of the last finished depth."""
+        state, history, rules = position.state, position.history, position.compiled_rules
+        work, tt, params = self._work, self._tt, self._in_use
+        count = int(work[C_ROOT_COUNT])
+        best = int(work[W_ROOT_MOVES])
+        info = Info(depth=0, score=Score(cp=0), nodes=0, pv=[decode_move(best)])
+        scores: list[int] | None = None
+        previous = 0
+        base_contempt = int(work[C_CONTEMPT])
+        gain = min(100, max(0, int(self.tuning.get("contempt_gain", 0))))
+        most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
+        percent = min(200, max(0, int(self.tuning["extension_percent"])))
+        for depth in range(1, max_depth + 1):
+            # Contempt in proportion to the lead: the side ahead values a draw below it.
+            lead = min(WIN_BOUND, previous) - 100
+            work[C_CONTEMPT] = base_contempt + min(most, max(0, lead * gain // 100))
+            work[C_EXT_BUDGET] = max(2, depth * percent // 100 + 1)
+            exact = settings.exact_root
+            if exact or depth < 4 or abs(previous) > WIN_BOUND:
+                alpha, beta, delta = -INFINITE, INFINITE, INFINITE
+            else:
+                alpha, beta, delta = previous - ASPIRATION, previous + ASPIRATION, ASPIRATION
+            while True:
+                work[C_BEST_MOVE] = 0  # set again only by a root move that beats alpha
+                score = int(search_root(state, history, rules, tt, work, params, depth,
+                                        alpha, beta, exact))  # fmt: skip
+                if work[C_ABORT] or alpha < score < beta:
+                    break
+                delta *= 3
+                if delta > 1500:
+                    alpha, beta = -INFINITE, INFINITE
+                elif score <= alpha:
+                    alpha = max(-INFINITE, score - delta)
+                else:
+                    beta = min(INFINITE, score + delta)
+            if work[C_ABORT]:
+                # A root move whose search finished above alpha in the interrupted call beat
+                # every move searched before it at this depth: a real improvement.
+                improved = int(work[C_BEST_MOVE])
+                if improved not in (0, best) and depth > 1 and not exact:
+                    best = improved
+                    info = self._info(board, depth, int(work[C_BEST_SCORE]), started, best)
+                break
+            best = int(work[W_ROOT_MOVES])
+            previous = score
+            info = self._info(board, depth, score, started, best)
+            if exact:
+                scores = [int(s) for s in work[W_ROOT_SCORES : W_ROOT_SCORES + count]]
+            if on_info is not None:
+                on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
+            if multipv > 1 and count > 1:
+                self._other_lines(board, position, depth, exact, started, multipv, on_info)
+                if work[C_ABORT]:
+                    break
+            if self._done(plan, depth, score, started):
+                break
+        return best, info, scores
+
+    def _other_lines(
+        self,
+        board: Board,
+        position: Position,
+        depth: int,
+        exact: bool,
+        started: float,
+        multipv: int,
+        on_info: InfoCallback | None,
+    ) -> None:
+        """MultiPV lines 2 … ``multipv`` at ``depth``: each a full-window search of the root
+        moves not yet reported. The root list is put back as it was."""
+        state, history, rules = position.state, position.history, position.compiled_rules
+        work, tt, params = self._work, self._tt, self._in_use
+        count = int(work[C_ROOT_COUNT])
+        moves = work[W_ROOT_MOVES : W_ROOT_MOVES + count].copy()
+        root_scores = work[W_ROOT_SCORES : W_ROOT_SCORES + count].copy()
+        shown = [int(moves[0])]
+        try:
+            for line in range(2, min(multipv, count) + 1):
+                rest = [int(m) for m in moves if int(m) not in shown]
+                work[W_ROOT_MOVES : W_ROOT_MOVES + len(rest)] = rest
+                work[C_ROOT_COUNT] = len(rest)
+                work[C_BEST_MOVE] = 0
+                score = int(search_root(state, history, rules, tt, work, params, depth,
+                                        -INFINITE, INFINITE, exact))  # fmt: skip
+                if work[C_ABORT]:
+                    return
+                move = int(work[W_ROOT_MOVES])
+                shown.append(move)
+                if on_info is not None:
+                    on_info(
+                        Info({**self._info(board, depth, score, started, move), "multipv": line})
+                    )
+        finally:
+            work[C_ROOT_COUNT] = count
+            work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
+            work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
+
+    def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
+        """Whether to stop after a finished depth."""
+        if abs(score) > WIN_BOUND and plan.timed and depth >= WIN_SCORE - abs(score) + 4:
+            return True  # a proven result: more depth only finds a faster win
+        if plan.soft is None or plan.hard is None:
+            return False
+        elapsed = time.perf_counter() - started
+        if plan.soft < plan.hard:
+            return elapsed > 0.55 * plan.soft  # a clock: the next depth would end too late
+        return elapsed >= plan.hard
+
+    def _info(self, board: Board, depth: int, score: int, started: float, best: int) -> Info:
+        work = self._work
+        elapsed = max(1e-6, time.perf_counter() - started)
+        nodes = int(work[C_NODES])
+        length = int(work[W_PV_LEN])
+        codes = [int(m) for m in work[W_PV : W_PV + length]]
+        if not codes or codes[0] != best:
+            codes = [best]
+        pv: list[Move] = []
+        check = board.copy()
+        for code in codes:
+            move = decode_move(code)
+            if check.outcome() is not None or not check.is_legal(move):
+                break
+            pv.append(move)
+            check.push(move)
+        return Info(
+            depth=depth,
+            seldepth=max(depth, int(work[C_SELDEPTH])),
+            score=score_from_internal(score),
+            nodes=nodes,
+            nps=int(nodes / elapsed),
+            time=elapsed,
+            pv=pv or [decode_move(best)],
+        )
+
+
+# --------------------------------------------------------------------------- best_move
+
+_POOL_LOCK = threading.Lock()
+_POOLS: dict[RuleSet, queue.LifoQueue[Searcher]] = {}
+#: Engines kept per rule set: concurrent callers search in parallel.
+POOL_SIZE = 4
+_CREATED: dict[RuleSet, int] = {}
+
+
+def _acquire(rules: RuleSet) -> Searcher:
+    with _POOL_LOCK:
+        pool = _POOLS.setdefault(rules, queue.LifoQueue())
+        try:
+            return pool.get_nowait()
+        except queue.Empty:
+            if _CREATED.get(rules, 0) < POOL_SIZE:
+                _CREATED[rules] = _CREATED.get(rules, 0) + 1
+                return Searcher(rules, hash_mb=32)
+    return pool.get()  # every engine busy: wait for one
+
+
+@contextlib.contextmanager
+def _shared_engine(rules: RuleSet) -> Iterator[Searcher]:
+    """One of the rule set's shared engines, given back to the pool afterwards."""
+    engine = _acquire(rules)
+    try:
+        yield engine
+    finally:
+        _POOLS[rules].put(engine)
+
+
+def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) -> Move:
+    """The engine's move (a hint) in ``board`` at ``level`` within ``movetime`` seconds.
+    Raises ValueError when the game is over. Engines are shared per rule set."""
+    result = analyse(board, level=level, movetime=1.0 if movetime is None else movetime)
+    if result.move is None:
+        raise ValueError("no move: the game is over")
+    return result.move
+
+
+def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResult:
+    """Search ``board`` within ``movetime`` seconds: the best move (None when the game is
+    over) with the search's last info (score from the side to move's view, depth, pv)."""
+    with _shared_engine(board.rules) as engine:
+        return engine.search(board, Limit(movetime=movetime), level=level)
+
+
+def analyse_lines(
+    board: Board, *, level: int = 10, movetime: float = 0.5, multipv: int = 3
+) -> list[Info]:
+    """The best ``multipv`` lines of ``board`` within ``movetime`` seconds, best first, each
+    starting with a different move: the lines of the deepest iteration that reported them
+    all (so that their scores are comparable); only when none did, the move the engine would
+    play, alone. Fewer lines when there are fewer legal moves; none when the game is over."""
+    by_depth: dict[int, dict[int, Info]] = {}
+
+    def keep(info: Info) -> None:
+        if info.get("pv"):
+            by_depth.setdefault(info.get("depth", 0), {})[info.get("multipv", 1)] = info
+
+    with _shared_engine(board.rules) as engine:
+        limit = Limit(movetime=movetime)
+        result = engine.search(board, limit, level=level, on_info=keep, multipv=max(1, multipv))
+    if result.move is None:
+        return []
+    wanted = min(max(1, multipv), board.count_legal_moves())
+    complete = [d for d, lines in by_depth.items() if all(n in lines for n in range(1, wanted + 1))]
+    if complete:
+        deepest = by_depth[max(complete)]
+        return [Info({**deepest[n], "multipv": n}) for n in range(1, wanted + 1)]
+    best = Info({**result.info, "multipv": 1})
+    if best.get("pv", [])[:1] != [result.move]:
+        best["pv"] = [result.move]
+    return [best]

@@ -1,0 +1,444 @@
+"""Tiger engine against Tiger engine: ``doushouqi match --game tiger A B …``.
+
+Each opening is played twice, the engines changing sides (the tiger side, then the men), so
+that a side's advantage cancels out. Games are decided by the rules library
+(:meth:`Board.outcome`) and a ply limit (adjudicated a draw); an engine that crashes, returns
+an illegal move or runs out of time loses that game, with the reason; any other engine error
+(a missing option) stops the match. The statistics (score, Elo with its 95% error bar, SPRT)
+are :mod:`doushouqi.core.match_stats`, as for Jungle's matches.
+
+>>> EngineSpec.parse("ai:3").options
+(('Level', '3'),)
+>>> len(default_openings("laohuqi"))
+44
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import math
+import random
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from doushouqi.core.match_stats import MatchScore, Sprt, elo_estimate
+from doushouqi.tiger.analysis import Limit, Score
+from doushouqi.tiger.board import Board
+from doushouqi.tiger.engine.client import Engine
+from doushouqi.tiger.engine.protocol import (
+    EngineError,
+    EngineMoveError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+)
+from doushouqi.tiger.rules import TIGER_SIDE, RuleSet, rules_by_name
+from doushouqi.tiger.terms import Termination, ending_label
+
+__all__ = [
+    "EngineSpec",
+    "GameResult",
+    "Match",
+    "MatchConfig",
+    "TimeControl",
+    "default_openings",
+    "play_game",
+    "run_match_command",
+]
+
+#: A draw is adjudicated after this many plies by default (repetitions end most games
+#: first).
+DEFAULT_MAX_PLIES = 400
+_SEATS = ("tiger", "men")
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineSpec:
+    """How to start one engine: ``ai:LEVEL`` (ours at a level) or ``cmd:PROGRAM ARGS`` (any
+    engine speaking this protocol; ``uci:`` is the same), with ``setoption`` values."""
+
+    name: str
+    command: tuple[str, ...]
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str, options: Sequence[str] = ()) -> EngineSpec:
+        extra = []
+        for option in options:
+            name, equals, value = option.partition("=")
+            if not equals or not name.strip():
+                raise ValueError(f"invalid engine option {option!r}: expected NAME=VALUE")
+            extra.append((name.strip(), value.strip()))
+        if text.startswith("ai:"):
+            level = text[3:].strip()
+            if not level.isdigit() or not 1 <= int(level) <= 10:
+                raise ValueError(f"invalid engine {text!r}: expected ai:LEVEL, levels 1 to 10")
+            command = (sys.executable, "-m", "doushouqi", "engine", "--game", "tiger")
+            return cls(f"ai:{int(level)}", command, (("Level", str(int(level))), *extra))
+        kind, colon, line = text.partition(":")
+        if not colon or kind not in ("cmd", "uci"):
+            line = text
+        try:
+            argv = tuple(shlex.split(line))
+        except ValueError as exc:
+            raise ValueError(f"invalid engine command {line!r}: {exc}") from None
+        if not argv:
+            raise ValueError(f"invalid engine {text!r}: empty command")
+        return cls(" ".join(argv), argv, tuple(extra))
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeControl:
+    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``)."""
+
+    movetime: float | None = None
+    base: float | None = None
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """Parse ``--tc``.
+
+        >>> TimeControl.parse("10+0.1").base, TimeControl.parse("0.25").movetime
+        (10.0, 0.25)
+        """
+        base_text, plus, inc_text = text.strip().partition("+")
+        try:
+            base = float(base_text)
+            increment = float(inc_text) if plus else 0.0
+        except ValueError:
+            raise ValueError(
+                f"invalid time control {text!r}: expected seconds per move (0.5) or "
+                f"base+increment in seconds (10+0.1)"
+            ) from None
+        if not (base > 0 and increment >= 0 and math.isfinite(base + increment)):
+            raise ValueError(f"invalid time control {text!r}: times must be positive")
+        return cls(base=base, increment=increment) if plus else cls(movetime=base)
+
+    def __str__(self) -> str:
+        if self.movetime is not None:
+            return f"{self.movetime:g}s/move"
+        return f"{self.base:g}+{self.increment:g}"
+
+
+def default_openings(rules: RuleSet | str = "laohuqi", seed: int = 2024) -> list[list[str]]:
+    """Every two-ply opening from the start (as move lists), shuffled with a fixed seed."""
+    board = Board(rules=rules)
+    openings = []
+    for first in list(board.generate_legal_moves()):
+        board.push(first)
+        for second in list(board.generate_legal_moves()):
+            openings.append([str(first), str(second)])
+        board.pop()
+    random.Random(seed).shuffle(openings)
+    return openings
+
+
+def read_openings(path: str | Path, rules: RuleSet) -> list[list[str]]:
+    """Move lists from the start, one a line (``#`` comments); each checked."""
+    openings = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        try:
+            _opening_board(rules, words)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from None
+        openings.append(words)
+    if not openings:
+        raise ValueError(f"{path}: no openings")
+    return openings
+
+
+def _opening_board(rules: RuleSet, moves: Sequence[str]) -> Board:
+    board = Board(rules=rules)
+    for text in moves:
+        board.push_move(text)
+    if board.outcome() is not None:
+        raise ValueError(f"the game is over after the opening {' '.join(moves)}")
+    return board
+
+
+@dataclasses.dataclass(frozen=True)
+class GameResult:
+    number: int
+    tiger: str
+    men: str
+    result: str  # "1-0" (the tiger side won), "0-1" or "1/2-1/2"
+    reason: str
+    plies: int
+    opening: tuple[str, ...]
+
+    def points_for(self, name: str) -> float:
+        winner = {"1-0": self.tiger, "0-1": self.men}.get(self.result)
+        return 0.5 if winner is None else float(winner == name)
+
+
+def _loss(seat: int, reason: str) -> tuple[str, str]:
+    return ("0-1" if seat == TIGER_SIDE else "1-0"), reason
+
+
+async def play_game(
+    engines: tuple[Engine, Engine],
+    board: Board,
+    controls: tuple[TimeControl, TimeControl],
+    *,
+    max_plies: int = DEFAULT_MAX_PLIES,
+    time_margin: float = 0.1,
+    comments: dict[int, str] | None = None,
+) -> tuple[str, str]:
+    """Play ``board`` to its end, ``engines`` and ``controls`` by seat (the tiger side's
+    first): the result and the reason in words. The board holds the game afterwards; each
+    move's score, depth and time go into ``comments`` by ply, when given."""
+    clocks = [controls[0].base, controls[1].base]
+    loop = asyncio.get_running_loop()
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            return outcome.result(), ending_label(Termination(outcome.key), "en")
+        if board.ply >= max_plies:
+            return "1/2-1/2", f"draw after {max_plies} plies (adjudicated)"
+        seat = board.turn
+        who = f"{engines[seat].name} ({_SEATS[seat]})"
+        control = controls[seat]
+        if control.movetime is not None:
+            limit = Limit(movetime=control.movetime)
+        else:
+            limit = Limit(
+                tiger_clock=clocks[0], men_clock=clocks[1],
+                tiger_inc=controls[0].increment, men_inc=controls[1].increment,
+            )  # fmt: skip
+        started = loop.time()
+        try:
+            played = await engines[seat].play(board, limit)
+        except EngineTimeoutError:
+            return _loss(seat, f"{who} did not answer in time")
+        except EngineTerminatedError as exc:
+            return _loss(seat, f"{who} crashed: {exc}")
+        except EngineMoveError as exc:
+            return _loss(seat, f"{who} lost by a bad move: {exc}")
+        spent = loop.time() - started
+        clock = clocks[seat]
+        if clock is not None:
+            clock -= spent
+            if clock < -time_margin:
+                return _loss(seat, f"{who} ran out of time")
+            clocks[seat] = max(clock, 0.0) + control.increment
+        assert played.move is not None
+        board.push(played.move)
+        if comments is not None:
+            comments[board.ply] = _comment(played.info.get("score"),
+                                           played.info.get("depth"), spent)  # fmt: skip
+
+
+def _comment(score: Score | None, depth: int | None, seconds: float) -> str:
+    parts = []
+    if score is not None:
+        text = (
+            f"{'+' if score.win > 0 else '-'}M{abs(score.win)}"
+            if score.win is not None
+            else f"{(score.cp or 0) / 100:+.2f}"
+        )
+        parts.append(f"{text}/{depth}" if depth is not None else text)
+    parts.append(f"{seconds:.3f}s")
+    return " ".join(parts)
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchConfig:
+    first: EngineSpec
+    second: EngineSpec
+    games: int
+    control: TimeControl
+    openings: Sequence[Sequence[str]]
+    rules: RuleSet
+    concurrency: int = 1
+    records: Path | None = None
+    sprt: Sprt | None = None
+    max_plies: int = DEFAULT_MAX_PLIES
+    second_control: TimeControl | None = None
+    startup_timeout: float = 300.0
+    reply_timeout: float = 10.0
+    move_grace: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.games < 1 or self.concurrency < 1 or self.max_plies < 1:
+            raise ValueError("games, concurrency and max plies must be at least 1")
+        if not self.openings:
+            raise ValueError("no openings")
+
+
+class Match:
+    """Plays the games of a match, ``concurrency`` at a time, and keeps the score of the
+    first engine."""
+
+    def __init__(self, config: MatchConfig, *, out: Callable[[str], None] | None = None) -> None:
+        self.config = config
+        self.out = out or (lambda line: print(line, flush=True))
+        first, second = config.first.name, config.second.name
+        self.names = (first, second if second != first else f"{second} (2)")
+        self.score = MatchScore()
+        self.results: list[GameResult] = []
+        self.decision: str | None = None
+        self._next_game = 0
+
+    async def run(self) -> MatchScore:
+        workers = min(self.config.concurrency, self.config.games)
+        tasks = [asyncio.create_task(self._worker()) for _ in range(workers)]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        return self.score
+
+    async def _worker(self) -> None:
+        engines: list[Engine | None] = [None, None]
+        try:
+            while self.decision is None and self._next_game < self.config.games:
+                index = self._next_game
+                self._next_game += 1
+                for which in (0, 1):
+                    current = engines[which]
+                    if current is None or not current.alive:
+                        engines[which] = await self._start(which)
+                first, second = engines
+                assert first is not None and second is not None
+                self._finish(await self._play(index, first, second))
+        finally:
+            for engine in engines:
+                if engine is not None:
+                    await engine.quit()
+
+    async def _start(self, which: int) -> Engine:
+        spec = (self.config.first, self.config.second)[which]
+        engine = Engine(
+            spec.command,
+            timeout=self.config.reply_timeout,
+            ready_timeout=self.config.startup_timeout,
+            move_grace=self.config.move_grace,
+        )
+        try:
+            await engine.start()
+            await engine.configure(dict(spec.options))
+        except BaseException:
+            await engine.quit()
+            raise
+        return engine
+
+    async def _play(self, index: int, first: Engine, second: Engine) -> GameResult:
+        config = self.config
+        opening = tuple(config.openings[(index // 2) % len(config.openings)])
+        first_is_tiger = index % 2 == 0
+        engines = (first, second) if first_is_tiger else (second, first)
+        names = self.names if first_is_tiger else self.names[::-1]
+        own = (config.control, config.second_control or config.control)
+        controls = own if first_is_tiger else own[::-1]
+        for engine in engines:
+            await engine.new_game()
+        board = _opening_board(config.rules, opening)
+        comments: dict[int, str] = {}
+        result, reason = await play_game(
+            engines, board, controls, max_plies=config.max_plies, comments=comments
+        )
+        game = GameResult(index + 1, names[0], names[1], result, reason, board.ply, opening)
+        if config.records is not None:
+            self._write_record(game, board, comments)
+        return game
+
+    def _write_record(self, game: GameResult, board: Board, comments: dict[int, str]) -> None:
+        from doushouqi.tiger.record import TigerRecord, write_record
+
+        assert self.config.records is not None
+        record = TigerRecord.from_board(
+            board,
+            Event=f"{self.names[0]} vs {self.names[1]}",
+            Round=str(game.number),
+            Tiger=game.tiger,
+            Men=game.men,
+            Reason=" ".join(game.reason.split()),
+        )
+        record.result = game.result
+        record.comments.update(comments)
+        self.config.records.mkdir(parents=True, exist_ok=True)
+        path = self.config.records / f"game-{game.number:04d}.tgn"
+        path.write_text(write_record(record), encoding="utf-8")
+
+    def _finish(self, game: GameResult) -> None:
+        self.results.append(game)
+        self.score.add(game.points_for(self.names[0]))
+        self.out(
+            f"Game {game.number}/{self.config.games}: {game.tiger} (tiger) vs {game.men} "
+            f"(men), opening {' '.join(game.opening) or 'start'}: {game.result} {game.reason}"
+        )
+        self.out(f"Score of {self.names[0]} vs {self.names[1]}: {self.score}")
+        sprt = self.config.sprt
+        if sprt is not None and self.decision is None:
+            llr = sprt.llr(self.score)
+            self.decision = sprt.decision(llr)
+            if self.decision is not None:
+                self.out(f"SPRT: {self.decision} accepted (LLR {llr:.2f}); stopping")
+
+    def summary(self) -> list[str]:
+        """The final score, the Elo difference with its 95% error bar, and the tiger side's
+        share of the points (how the sides fare, whoever plays them)."""
+        score = self.score
+        if score.games == 0:
+            return []
+        elo, error = elo_estimate(score.wins, score.draws, score.losses)
+        tiger = sum({"1-0": 1.0, "1/2-1/2": 0.5}.get(g.result, 0.0) for g in self.results)
+        return [
+            f"Final score of {self.names[0]} vs {self.names[1]}: {score}",
+            f"Elo difference: {elo:+.1f} +/- {error:.1f} (95%)",
+            f"The tiger side scored {100 * tiger / len(self.results):.1f}% of its games",
+        ]
+
+
+def config_from_args(args: argparse.Namespace) -> MatchConfig:
+    """The match the ``doushouqi match --game tiger`` arguments describe."""
+    rules = rules_by_name(args.rules or "laohuqi")
+    openings = (
+        read_openings(args.openings, rules) if args.openings else default_openings(rules, args.seed)
+    )
+    return MatchConfig(
+        first=EngineSpec.parse(args.first, getattr(args, "option_a", None) or ()),
+        second=EngineSpec.parse(args.second, getattr(args, "option_b", None) or ()),
+        games=args.games,
+        control=TimeControl.parse(args.tc),
+        openings=openings,
+        rules=rules,
+        concurrency=args.concurrency,
+        records=Path(args.records) if args.records else None,
+        sprt=Sprt.parse(args.sprt) if args.sprt else None,
+        max_plies=args.max_plies or DEFAULT_MAX_PLIES,
+        second_control=TimeControl.parse(args.tc_b) if args.tc_b else None,
+    )
+
+
+def run_match_command(args: argparse.Namespace) -> int:
+    """``doushouqi match --game tiger``: run the match, print each game and the statistics."""
+    match = Match(config_from_args(args))
+    config = match.config
+    print(
+        f"Match {match.names[0]} vs {match.names[1]} (老虎棋): {config.games} games, "
+        f"{config.control}, rules {config.rules.name}, concurrency {config.concurrency}",
+        flush=True,
+    )
+    status = 0
+    try:
+        asyncio.run(match.run())
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        status = 130
+    except EngineError as exc:
+        print(f"doushouqi match: engine error: {exc}", file=sys.stderr)
+        status = 2
+    for line in match.summary():
+        print(line)
+    return status
