@@ -282,7 +282,7 @@ def test_rules_page_calls_the_wolf_fox_when_the_rule_set_does(client: Client) ->
         sets[0] = {**sets[0], "wolf_name": "fox"}
         route.fulfill(json={"rule_sets": sets})
 
-    page.route("**/api/rules", fox_rules)
+    page.route("**/api/rules?game=jungle", fox_rules)  # the rule sets of the game shown
     client.open("/#/rules/wango")
     expect(page.locator('[data-option="wolf_name"] td')).to_have_text("狐")
     expect(page.locator('[data-option="ranks"] th')).to_have_text("狐与狗")

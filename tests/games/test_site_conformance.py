@@ -12,6 +12,7 @@ The game-level checks (perft, position and move strings, push/pop, outcomes) are
 
 from __future__ import annotations
 
+import datetime
 import json
 import random
 
@@ -30,7 +31,9 @@ from doushouqi.server.domain import (
     new_game,
 )
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
+from doushouqi.server.games.choices import chosen_rules, rule_changes, rules_parent
 from doushouqi.server.games.registry import SITE_GAMES
+from doushouqi.server.infra.refused import Refused
 
 GAME_KEYS = sorted(GAMES)
 SITE_KEYS = sorted(SITE_GAMES)
@@ -93,3 +96,45 @@ def test_the_computer_player_answers_with_legal_moves(key: str) -> None:
             if position.outcome() is not None:
                 break
             position.push(rng.choice(position.legal_moves()))
+
+
+@pytest.mark.parametrize("key", SITE_KEYS)
+def test_every_named_rule_set_is_a_choice_and_changes_nothing(key: str) -> None:
+    """The site's rule choice (``chosen_rules``) takes each named set of the game, by name and
+    as options over it, and names it as the game does; a set is no change of itself."""
+    game = get_game(key)
+    assert chosen_rules(None, key) == game.parse_rules(game.default_rule_set)
+    for name in game.rule_set_names:
+        rules = chosen_rules(name, key)
+        assert rules == game.parse_rules(name)
+        assert rules_parent(rules, key) == name and rule_changes(rules, key) == {}
+        entry = game.rules_to_mapping(rules)  # an /api/rules entry sent back as options
+        assert chosen_rules({**entry, "parent": name}, key) == rules
+    with pytest.raises(Refused):
+        chosen_rules("no such set", key)
+
+
+@pytest.mark.parametrize("key", [k for k in SITE_KEYS if SITE_GAMES[k].records is not None])
+@pytest.mark.parametrize("seed", [4, 5])
+def test_records_read_back_what_the_site_played(key: str, seed: int) -> None:
+    """A game played through the domain, written in the game's record format, reads back with
+    the same moves, rules and result; and the record the replay view shows is that game."""
+    records = SITE_GAMES[key].records
+    assert records is not None
+    rng = random.Random(seed)
+    game = _one_screen(key, f"rec-{seed}")
+    now = T0
+    for _ in range(30):
+        if game.status.is_over:
+            break
+        now += 1.0
+        choice = rng.choice(game.position().legal_moves())
+        game, _ = apply(game, Move(actor=game.players[game.turn].identity, move=choice), now)
+    day = datetime.date(2024, 5, 17)
+    text = records.write(game, day, {"Event": "Conformance"})
+    read = records.read(text)
+    shown = records.from_game(game, day, {"Event": "Conformance"})
+    moves = tuple(m.move for m in game.moves)
+    assert read.game_key == shown.game_key == key
+    assert read.moves == shown.moves == moves and read.result == shown.result == game.result
+    assert read.rules == shown.rules == game.rules and read.tags["Event"] == "Conformance"

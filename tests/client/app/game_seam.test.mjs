@@ -73,13 +73,22 @@ test('the registry gives each game a client module with what the app uses', asyn
     moveWords: 'function', parseTypedMove: 'function', hantChars: 'object',
     ruleSetNames: 'object', defaultRules: 'string', ruleOptions: 'object', namesIn: 'function',
     faqEntries: 'function', rulesPageVars: 'function', ruleDiagrams: 'object', lessons: 'object',
-    meetsGoal: 'function',
+    meetsGoal: 'function', boardFor: 'function', startFor: 'function', orientationFor: 'function',
+    moveSquares: 'function', sideKeys: 'object', firstKeys: 'object', rulesPoints: 'object',
   };
   for (const [key, game] of Object.entries(GAMES)) {
     assert.equal(game.key, key);
     for (const [name, type] of Object.entries(needed)) assert.equal(typeof game[name], type, `${key}.${name}`);
     assert.ok(game.ruleSetNames.includes(game.defaultRules));
     assert.ok(game.palette.kinds.includes(game.palette.initial));
+    assert.equal(game.sideKeys.length, 2);
+    assert.equal(game.firstKeys.length, 2);
+    assert.equal(game.ruleOptions.firstValues.length, 2);
+    for (const field of ['prefix', 'firstOption']) assert.equal(typeof game.ruleOptions[field], 'string', `${key}.${field}`);
+    for (const field of ['choices', 'numbers', 'hidden']) assert.equal(typeof game.ruleOptions[field], 'object', `${key}.${field}`);
+    const board = game.boardFor({});
+    assert.ok(board.geometry && board.pieceSet, `${key}.boardFor`);
+    assert.equal(game.placementToString(game.parsePlacement(game.startFor({}))), game.startFor({}));
   }
 });
 
@@ -95,4 +104,25 @@ test("Jungle's client: captured animals, traditional characters, the pieces' loo
   assert.equal(jungle.ruleOptions.valueKey('ranks', 'dog>wolf'), 'opt.ranks.dog_over_wolf');
   assert.equal(jungle.ruleOptions.valueKey('rat_captures_across_water', true), null);
   assert.deepEqual(jungle.pieceOf('red', 'lion'), { color: 'red', animal: 'lion' });
+});
+
+test("the Tiger's client: moves as points, lines by the diagonals option, its sides", async () => {
+  const { gameClient } = await import(join(STATIC, 'games/index.js'));
+  const tiger = gameClient('tiger');
+  assert.deepEqual(tiger.moveSquares('e10e9'), ['e10', 'e9']);
+  assert.deepEqual(tiger.moveSquares('e5e7e9'), ['e5', 'e9']);
+  assert.equal(tiger.moveSquares('0000'), null);
+  assert.deepEqual(tiger.capturedPoints('e6e4'), ['e5']);
+  assert.equal(tiger.parseTypedMove('E10 - e9'), 'e10e9');
+  assert.equal(tiger.parseTypedMove('z1 e9'), null);
+  assert.deepEqual(tiger.captured('3/1T1/9/9/9/9/9/9/9/3M1M3/MMMMMMMMM t 1 5', { men: 12 }), [[], ['man']]);
+  assert.deepEqual(tiger.captured('3/1T1/9/9/9/9/9/9/9/MMMMMMMMM/MMMMMMMMM t 0 1', { men: 18 }), [[], []]);
+  assert.equal(tiger.startFor({ men: 18, tigers: 2 }), '3/T1T/9/9/9/9/9/9/9/MMMMMMMMM/MMMMMMMMM');
+  assert.deepEqual(tiger.parsePlacement('3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1').get('e10'), { color: 'red', kind: 'tiger' });
+  assert.equal(tiger.boardFor({ diagonals: 'all' }).geometry.lines.length, 290);
+  assert.equal(tiger.boardFor({ diagonals: 'nest' }).geometry.lines.length, 162);
+  assert.equal(tiger.boardFor({}).geometry.lines.length, 154);
+  assert.deepEqual(tiger.sideKeys, ['side.tiger', 'side.men']);
+  assert.equal(tiger.orientationFor(0), 'blue');
+  assert.deepEqual(tiger.lookOf({ diagonals: 'all' }), {});
 });

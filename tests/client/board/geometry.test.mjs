@@ -64,3 +64,67 @@ describe('a geometry of the caller', () => {
     assert.throws(() => S.configure(state, { wolfName: 'fox' }), /unknown board option "wolfName"/);
   });
 });
+
+// A point geometry: pieces on the points of a frame with holes (a 3 × 3 grid of points with a
+// one-point "nest" above its middle), lines between them, a backdrop that draws them.
+import { pointGeometry } from '../../../src/doushouqi/server/static/board/geometry.js';
+
+const POINTS = pointGeometry({
+  files: ['a', 'b', 'c'],
+  ranks: 4,
+  points: ['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'b3', 'c3', 'b4'],
+  lines: [['a1', 'b1'], ['b1', 'c1'], ['b1', 'b2'], ['b3', 'b4'], ['a1', 'b2']],
+  areas: [{ points: ['b3', 'b4'], className: 'nest' }],
+  pointClasses: (p) => (p === 'b4' ? ['nest'] : []),
+  pointWords: (p, lang) => (p === 'b4' ? { en: 'nest' }[lang] ?? 'nest' : null),
+  label: { en: 'Points board' },
+  className: 'dsq-test',
+});
+const DOT = {
+  letters: 'T',
+  fromLetter: (ch) => (ch === 'T' ? { color: 'red', kind: 'tiger' } : null),
+  letterOf: () => 'T',
+  kindOf: (piece) => piece.kind,
+  svg: () => '<svg class="dsq-piece-svg"></svg>',
+  name: () => 'tiger',
+  details: () => [],
+};
+
+describe('a point geometry', () => {
+  test('only its points are places; the holes are none', () => {
+    assert.equal(POINTS.kind, 'points');
+    assert.equal(POINTS.squares.length, 10);
+    assert.ok(POINTS.isSquare('b4') && !POINTS.isSquare('a4') && !POINTS.isSquare('c4'));
+    assert.equal(POINTS.fromScreen(0, 0), null); // a4: a hole
+    assert.equal(POINTS.fromScreen(1, 0), 'b4');
+    assert.equal(POINTS.squareAtPoint(150, 50, 300, 400), 'b4');
+    assert.equal(POINTS.squareAtPoint(50, 50, 300, 400), null);
+    assert.deepEqual(POINTS.rowSquares(3), ['b4']);
+    assert.deepEqual(POINTS.squareClasses('b4'), ['point', 'nest']);
+    assert.throws(() => pointGeometry({ files: ['a'], ranks: 1, points: ['a1'], lines: [['a1', 'a2']] }), RangeError);
+  });
+
+  test('a placement lists each rank\'s points only, and reads back', () => {
+    const pieces = S.parsePlacement('T/3/1T1/3 t', POINTS, DOT);
+    assert.deepEqual([...pieces.keys()].sort(), ['b2', 'b4']);
+    assert.equal(S.placementToString(pieces, POINTS, DOT), 'T/3/1T1/3');
+    assert.throws(() => S.parsePlacement('1T/3/3/3', POINTS, DOT), S.PlacementError); // the nest row has one point
+  });
+
+  test('the backdrop draws every line, the areas and a dot on each point, turned with the board', () => {
+    const art = POINTS.backdrop('red');
+    assert.equal((art.match(/<line /g) ?? []).length, 5);
+    assert.equal((art.match(/class="dsq-line diagonal"/g) ?? []).length, 1);
+    assert.equal((art.match(/<circle /g) ?? []).length, 10);
+    assert.match(art, /<polygon class="nest" points="150,150 150,50"\/>/);
+    assert.match(POINTS.backdrop('blue'), /<polygon class="nest" points="150,250 150,350"\/>/);
+  });
+
+  test('the keyboard starts on a point and steps over no hole', () => {
+    const state = S.createState({ geometry: POINTS, pieceSet: DOT, position: 'T/3/1T1/3' });
+    assert.equal(state.focus, 'a1');
+    assert.equal(S.homeSquare(state, 'blue'), 'b4'); // turned: the nest row is at the bottom, c4 a hole
+    assert.equal(S.focusStep(POINTS, 'b4', 'ArrowLeft'), 'b4'); // a4 is a hole: stay
+    assert.equal(S.focusStep(POINTS, 'b4', 'ArrowDown'), 'b3');
+  });
+});

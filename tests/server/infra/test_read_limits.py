@@ -20,6 +20,7 @@ from doushouqi.server.infra.settings import RateLimit, Settings
 #: GET routes that read no table: fixed data computed in memory; and the bot API's streams,
 #: one long request per game for an account's bearer token.
 NO_QUERY = {
+    "/api/site-games",
     "/api/rules",
     "/api/rules/{name}",
     "/api/scoring",

@@ -33,6 +33,7 @@ def _add_seeks(server: LiveServer, now: float) -> None:
                     id=f"s{n:02d}",
                     player_key=f"guest:seeker{n:02d}",
                     player=json.dumps(principal.to_dict()),
+                    game="jungle",
                     rules="wango",
                     time_control="5+3",
                     rated=False,

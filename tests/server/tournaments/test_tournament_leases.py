@@ -40,6 +40,7 @@ def _database(tmp_path: Path) -> Database:
                     id=tournament_id,
                     kind="swiss",
                     name=tournament_id,
+                    game="jungle",
                     creator_id=None,
                     rules="{}",
                     time_control="5+3",

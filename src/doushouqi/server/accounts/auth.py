@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import re
 import secrets
@@ -146,6 +147,11 @@ class Principal:
             bool(data["is_bot"]),
         )
 
+    def with_standing(self, standing: RatingRow) -> Principal:
+        """The same player with the score and rating of ``standing`` (another game's)."""
+        rating = Rating(standing.rating, standing.rating_rd, standing.rating_volatility)
+        return dataclasses.replace(self, score=standing.score, rating=rating)
+
     @classmethod
     def from_account(cls, row: AccountRow, standing: RatingRow) -> Principal:
         """The account, with its score and rating in one game (``standing``: the game its
@@ -233,6 +239,17 @@ class Auth:
             return Principal.from_account(row, repo.standing(session, row.id, repo.DEFAULT_GAME))
 
         return await self.db.read(read)
+
+    async def in_game(self, principal: Principal, game: str) -> Principal:
+        """``principal`` with its score and rating in ``game``: what seats it in a game of
+        ``game`` (ratings are per game). A request's principal carries its standing in
+        :data:`~doushouqi.server.db.repo.DEFAULT_GAME`; another game's is read here. A guest
+        has a new player's everywhere."""
+        account_id = principal.account_id
+        if account_id is None or game == repo.DEFAULT_GAME:
+            return principal
+        standing = await self.db.read(lambda s: repo.standing(s, account_id, game))
+        return principal.with_standing(standing)
 
     async def device_account(self, conn: HTTPConnection) -> int | None:
         """The account this browser has logged in to before (its device cookie), if any."""

@@ -46,8 +46,8 @@ WARM_UP_WAIT = 120.0
 
 class PositionQuery(BaseModel):
     game: str = Field(default=DEFAULT_GAME, max_length=16, description="the game's key")
-    rules: str | dict[str, Any] = Field(
-        default="wango", description="a named rule set of the game, or rule options"
+    rules: str | dict[str, Any] | None = Field(
+        default=None, description="a named rule set of the game, or rule options; none: its default"
     )
     fen: str | None = Field(default=None, max_length=200, description="none: the start")
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
@@ -80,9 +80,7 @@ def _replay(query: PositionQuery) -> Replay:
     """The position after the query's moves, every move checked, and each move in readable
     notation; a 422 that says which move and why for one the game refuses."""
     game, site = offered_game(query.game)
-    # The site's check of a rule choice (its limits, its refusal codes) is Jungle's rule set
-    # today (server/games/choices.py).
-    rules = chosen_rules(query.rules)
+    rules = chosen_rules(query.rules, game.key)
     try:
         fen = game.start_position(rules) if query.fen is None else query.fen
         position = game.new_position(rules, fen)
@@ -168,6 +166,9 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
     readable notation, its score, depth and moves)."""
     enforce_rate(ctx.analysis_limiter, request)
     replay = _replay(query)
+    if replay.site.engine is None:
+        key = replay.game.key
+        raise Problem(404, "engine.none", f"there is no computer player for {key}", game=key)
     now = replay.position
     result: dict[str, Any] = {"fen": now.position_string(), "turn": now.turn}
     if now.outcome() is not None:

@@ -1,8 +1,10 @@
 """Challenges: one account invites another to a game with chosen rules, time control and colour.
 
-* ``POST /api/challenges`` — ``{"to": "bob", "rules": "wango", "time_control": "10+5",
-  "color": "red" | "blue" | "random", "rated": false}``; 201 with the challenge. The recipient
-  is notified (``challenge.received``, linking to ``#/challenge/ID``), live on every tab.
+* ``POST /api/challenges`` — ``{"to": "bob", "game": "jungle", "rules": "wango",
+  "time_control": "10+5", "color": "red" | "blue" | "random", "rated": false}``; 201 with the
+  challenge (``color`` is the challenger's seat: red seat 0, blue seat 1, whatever the game).
+  The recipient is notified (``challenge.received``, linking to ``#/challenge/ID``), live on
+  every tab.
 * ``GET /api/challenges`` — your pending ones, ``incoming`` and ``outgoing``.
 * ``GET /api/challenges/{id}`` — one (its sender and recipient only).
 * ``POST /api/challenges/{id}/accept`` — the recipient: the game is created
@@ -37,11 +39,16 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from doushouqi.core.clock import TimeControl
-from doushouqi.core.game import get_game
 from doushouqi.server.accounts.auth import Principal
-from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal, enforce_rate
+from doushouqi.server.api.deps import (
+    READ_LIMITED,
+    Ctx,
+    RequiredPrincipal,
+    enforce_rate,
+    offered_game,
+)
 from doushouqi.server.db.models import AccountRow
-from doushouqi.server.db.repo import DEFAULT_GAME
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
 from doushouqi.server.games.start import start_game_between
 from doushouqi.server.infra.errors import Problem
@@ -74,7 +81,8 @@ def _account_only(principal: Principal) -> None:
 class NewChallenge(BaseModel):
     model_config = ConfigDict(extra="forbid")
     to: str = Field(min_length=1, max_length=32, description="the recipient's username")
-    rules: str = Field(default="wango", max_length=40)
+    game: str = Field(default=DEFAULT_GAME_KEY, max_length=16, description="the game's key")
+    rules: str | None = Field(default=None, max_length=40, description="none: the default set")
     time_control: str | None = Field(default=None, max_length=40, description="none: untimed")
     color: Literal["red", "blue", "random"] = Field(default="random", description="yours")
     rated: bool = False
@@ -104,6 +112,7 @@ def challenge_dict(row: ChallengeRow, now: float) -> dict[str, Any]:
             "avatar": sender["avatar"],
         },
         "to_account": row.to_account,
+        "game": row.game,
         "rules": row.rules,
         "time_control": row.time_control,
         "color": row.color,
@@ -129,10 +138,12 @@ async def create_challenge(
     """Challenge an account to a game."""
     _account_only(principal)
     enforce_rate(ctx.create_limiter, request)  # each challenge may become a game
-    rules = body.rules.strip().lower()
-    if rules not in get_game(DEFAULT_GAME).rule_set_names:
-        raise Problem(422, "challenge.unknown_rules", "unknown rule set", rules=body.rules[:40])
+    played, _ = offered_game(body.game)
+    rules = (body.rules or played.default_rule_set).strip().lower()
+    if rules not in played.rule_set_names:
+        raise Problem(422, "challenge.unknown_rules", "unknown rule set", rules=rules[:40])
     control, ttl = _time_control(body.time_control)
+    sender = await ctx.auth.in_game(principal, played.key)  # seated with its standing there
     now = ctx.time.now()
     sender_key = player_key_of(principal)
 
@@ -155,8 +166,9 @@ async def create_challenge(
         row = ChallengeRow(
             id=new_seek_id(),
             from_key=sender_key,
-            from_player=json.dumps(principal.to_dict()),
+            from_player=json.dumps(sender.to_dict()),
             to_account=to.id,
+            game=played.key,
             rules=rules,
             time_control=control,
             color=body.color,
@@ -288,6 +300,7 @@ async def accept_challenge(
     row = await _load(ctx, challenge_id)
     if row.to_account != principal.account_id:
         raise _not_yours(row, principal)
+    me = await ctx.auth.in_game(principal, row.game)  # before the challenge moves on
     if not await _move_on(ctx, row.id, "accepted"):
         raise _gone(await _load(ctx, row.id), ctx.time.now())
     sender = Principal.from_dict(json.loads(row.from_player))
@@ -297,8 +310,9 @@ async def accept_challenge(
         game = await start_game_between(
             ctx,
             sender.slot(),
-            principal.slot(),
-            rules=chosen_rules(row.rules),
+            me.slot(),
+            game_key=row.game,
+            rules=chosen_rules(row.rules, row.game),
             time_control=control,
             rated=row.rated,
             first_color=color,

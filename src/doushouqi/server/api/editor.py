@@ -26,7 +26,7 @@ router = APIRouter(prefix="/api", tags=["analysis"])
 
 class PositionSetup(BaseModel):
     game: str = Field(default=DEFAULT_GAME, max_length=16, description="the game's key")
-    rules: str | dict[str, Any] = Field(default="wango")
+    rules: str | dict[str, Any] | None = Field(default=None, description="none: the default")
     #: Square name → piece letter (upper case Red, lower case Blue: ``{"a1": "L"}``).
     pieces: dict[str, str] | None = Field(default=None, max_length=63)
     turn: Literal["red", "blue"] = "red"
@@ -38,10 +38,10 @@ class PositionSetup(BaseModel):
 async def check_position(setup: PositionSetup) -> dict[str, Any]:
     """What is wrong with a set-up position, or what a board needs to play from it."""
     game, site = offered_game(setup.game)
-    rules = chosen_rules(setup.rules)
     if site.editor is None:
         raise Problem(
             404, "editor.none", f"there is no position editor for {game.key}", game=game.key
         )
+    rules = chosen_rules(setup.rules, game.key)
     seat = int(setup.turn == "blue")  # the web client names the seats by Jungle's colours
     return site.editor.check(rules, setup.pieces or {}, seat, setup.fen)

@@ -10,19 +10,18 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from doushouqi.core.game import GAMES
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     Ctx,
     OptionalPrincipal,
     RequiredPrincipal,
     enforce_rate,
+    offered_game,
 )
 from doushouqi.server.api.records import records_or_problem, replay
 from doushouqi.server.db import repo
-from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.domain import (
     Game,
     GameSpec,
@@ -32,6 +31,7 @@ from doushouqi.server.domain import (
     lobby_deadline,
     new_game,
 )
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.capabilities import Records
 from doushouqi.server.games.choices import (
     checked_time_control,
@@ -55,22 +55,37 @@ COMMAND_EXAMPLES = {
 
 class CreateGame(BaseModel):
     mode: Mode = Mode.ONLINE
-    rules: str | dict[str, Any] = Field(
-        default="wango",
-        description=f"one of {', '.join(GAMES[DEFAULT_GAME].rule_set_names)}, or rule options "
-        "over an optional "
-        'named "parent" (default wango), e.g. {"parent": "classic", "rule_17_5": false}',
+    game: str = Field(
+        default=DEFAULT_GAME_KEY, max_length=16, description="the game's key (jungle, tiger)"
+    )
+    rules: str | dict[str, Any] | None = Field(
+        default=None,
+        description="a named rule set of the game (GET /api/rules?game=…), or rule options "
+        'over an optional named "parent" (default: the game\'s default set), e.g. '
+        '{"parent": "classic", "rule_17_5": false}; none: the default set',
     )
     time_control: str | None = Field(
         default=None, max_length=40, description="BASE+INC/PERs, e.g. 10+5/30s; none: untimed"
     )
     ai_level: int | None = Field(default=None, ge=1, le=10, description="vs_ai: the AI's level")
-    color: Literal["red", "blue", "random"] = Field(default="random", description="your colour")
+    color: Literal["red", "blue", "random"] = Field(
+        default="random",
+        description="your seat: red is seat 0, blue seat 1 (Jungle's colours; in the Tiger "
+        "seat 0 is the tiger's side, seat 1 the men's)",
+    )
     first_player: Literal["red", "blue"] | None = Field(
-        default=None, description="who moves first (default: the rule set's choice)"
+        default=None, description="the seat that moves first (default: the rule set's choice)"
     )
     rated: bool = Field(default=False, description="online games between two accounts only")
     public: bool = Field(default=True, description="online: listed in the lobby")
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _named_or_options(cls, value: Any) -> Any:
+        # Left out, the rules are the game's default set; a null sent is no choice at all.
+        if value is None:
+            raise ValueError("rules: a rule set's name or rule options, not null")
+        return value
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -93,8 +108,8 @@ def summary(game: Game) -> dict[str, Any]:
         "mode": game.mode.value,
         "status": game.status.label,
         "rules": game.rules_name,
-        "rules_parent": rules_parent(game.rules),
-        "rule_changes": rule_changes(game.rules),
+        "rules_parent": rules_parent(game.rules, game.game_key),
+        "rule_changes": rule_changes(game.rules, game.game_key),
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
         "players": players,
@@ -133,10 +148,18 @@ async def create_game(
     """Create a game. Online, the response's ``invite_url`` (or the id as a code) lets the
     opponent join; vs AI and on one screen the game starts when you connect to it."""
     enforce_rate(ctx.create_limiter, request)
+    played, site = offered_game(body.game)
     if body.mode is Mode.VS_AI:
+        if site.engine is None:
+            raise Problem(
+                422,
+                "game.no_engine",
+                f"there is no computer player for {played.key} yet",
+                game=played.key,
+            )
         _admit_ai_game(ctx)
-    rules = chosen_rules(body.rules)
-    me = principal.slot()
+    rules = chosen_rules(body.rules, played.key)
+    me = (await ctx.auth.in_game(principal, played.key)).slot()
     mine = {"red": 0, "blue": 1, "random": random.randrange(2)}[body.color]
     seats: list[PlayerSlot | None] = [None, None]
     seats[mine] = me
@@ -156,6 +179,7 @@ async def create_game(
         rated=body.rated,
         grace_period=ctx.settings.grace_period,
         lobby_wait=lobby_wait_for(control, ctx.settings.lobby_wait),
+        game_key=played.key,
     )
     try:
         game = new_game(spec, game_id=new_game_id(), now=ctx.time.now())

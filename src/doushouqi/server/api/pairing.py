@@ -1,10 +1,12 @@
 """Quick pairing over REST: post a seek, cancel it, see how many wait for each time control.
 
-* ``POST /api/seeks`` — ``{"time_control": "10+0/30s", "rules": "wango", "rated": false,
-  "rating_range": 200}``; 201 with the seek (and ``game_id`` when it was paired at once).
+* ``POST /api/seeks`` — ``{"game": "jungle", "time_control": "10+0/30s", "rules": "wango",
+  "rated": false, "rating_range": 200}``; 201 with the seek (and ``game_id`` when it was paired
+  at once). A seek pairs only with a seek of the same game, within the ratings of that game.
   Otherwise the player's open tabs hear ``{"type": "paired", "game_id": ...}`` when it is.
 * ``DELETE /api/seeks/{id}`` — cancel your seek.
-* ``GET /api/seeks`` — the open seeks counted by rules, time control and rated; and yours.
+* ``GET /api/seeks`` — the open seeks counted by game, rules, time control and rated; and
+  yours.
 
 Errors are ``Problem`` errors (server/errors.py): a code the client translates
 (``error.pairing.…``) with its params, and an English ``detail``.
@@ -24,15 +26,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from doushouqi.core.game import get_game
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     Ctx,
     OptionalPrincipal,
     RequiredPrincipal,
     enforce_rate,
+    offered_game,
 )
-from doushouqi.server.db.repo import DEFAULT_GAME
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control
 from doushouqi.server.infra.bounds import MAX_NUMBER
 from doushouqi.server.infra.errors import Problem
@@ -66,8 +68,11 @@ router = APIRouter(prefix="/api", tags=["pairing"], lifespan=_matcher)
 
 class PostSeek(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    game: str = Field(default=DEFAULT_GAME_KEY, max_length=16, description="the game's key")
     time_control: str = Field(max_length=40, description="BASE+INC/PERs, e.g. 10+0/30s")
-    rules: str = Field(default="wango", max_length=40, description="a named rule set")
+    rules: str | None = Field(
+        default=None, max_length=40, description="a named rule set; none: the game's default"
+    )
     rated: bool = False
     rating_range: int | None = Field(
         default=None,
@@ -80,6 +85,7 @@ class PostSeek(BaseModel):
 def seek_dict(row: SeekRow) -> dict[str, Any]:
     return {
         "id": row.id,
+        "game": row.game,
         "rules": row.rules,
         "time_control": row.time_control,
         "rated": row.rated,
@@ -109,9 +115,10 @@ async def post_seek(
 ) -> dict[str, Any]:
     """Wait for an opponent with the same wishes (kept while one of your tabs is open)."""
     enforce_rate(ctx.create_limiter, request)  # each seek may become a game
-    rules = body.rules.strip().lower()
-    if rules not in get_game(DEFAULT_GAME).rule_set_names:
-        raise Problem(422, "pairing.unknown_rules", "unknown rule set", rules=body.rules[:40])
+    played, _ = offered_game(body.game)
+    rules = (body.rules or played.default_rule_set).strip().lower()
+    if rules not in played.rule_set_names:
+        raise Problem(422, "pairing.unknown_rules", "unknown rule set", rules=rules[:40])
     control = _live_time_control(body.time_control)
     if body.rated and principal.account_id is None:
         raise Problem(403, "pairing.rated_needs_account", "rated games need an account")
@@ -124,15 +131,17 @@ async def post_seek(
             max=MAX_RANGE,
         )
     key = player_key_of(principal)
-    rating = principal.rating.rating
+    seeker = await ctx.auth.in_game(principal, played.key)  # its standing in this game
+    rating = seeker.rating.rating
     now = ctx.time.now()
     spread = body.rating_range
 
     def write(session: Session) -> tuple[dict[str, Any], bool]:
         waiting = (SeekRow.player_key == key, SeekRow.game_id.is_(None))
         mine = session.scalars(select(SeekRow).where(*waiting)).all()
+        wish = (played.key, rules, control, body.rated)
         for row in mine:
-            if (row.rules, row.time_control, row.rated) == (rules, control, body.rated):
+            if (row.game, row.rules, row.time_control, row.rated) == wish:
                 row.rating_min = None if spread is None else rating - spread
                 row.rating_max = None if spread is None else rating + spread
                 row.alive_until = max(row.alive_until, now + SEEK_GRACE)
@@ -144,7 +153,8 @@ async def post_seek(
         row = SeekRow(
             id=new_seek_id(),
             player_key=key,
-            player=json.dumps(principal.to_dict()),
+            player=json.dumps(seeker.to_dict()),
+            game=played.key,
             rules=rules,
             time_control=control,
             rated=body.rated,
@@ -186,17 +196,16 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
 
 @router.get("/seeks", dependencies=READ_LIMITED)
 async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
-    """How many seeks wait for each (rules, time control, rated), and your own (those paired
-    in the last minute with their ``game_id``)."""
+    """How many seeks wait for each (game, rules, time control, rated), and your own (those
+    paired in the last minute with their ``game_id``)."""
     key = None if principal is None else player_key_of(principal)
     now = ctx.time.now()
 
     def read(session: Session) -> dict[str, Any]:
         live = SeekRow.alive_until >= now
+        wishes = (SeekRow.game, SeekRow.rules, SeekRow.time_control, SeekRow.rated)
         counts = session.execute(
-            select(SeekRow.rules, SeekRow.time_control, SeekRow.rated, func.count())
-            .where(live, SeekRow.game_id.is_(None))
-            .group_by(SeekRow.rules, SeekRow.time_control, SeekRow.rated)
+            select(*wishes, func.count()).where(live, SeekRow.game_id.is_(None)).group_by(*wishes)
         ).all()
         mine = (
             []
@@ -205,8 +214,8 @@ async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
         )
         return {
             "seeks": [
-                {"rules": r, "time_control": tc, "rated": rated, "count": n}
-                for r, tc, rated, n in counts
+                {"game": g, "rules": r, "time_control": tc, "rated": rated, "count": n}
+                for g, r, tc, rated, n in counts
             ],
             "mine": [seek_dict(row) for row in mine],
         }

@@ -2,9 +2,9 @@
 
 A record is a game's own format, reached through its site entry's ``records``
 (:mod:`doushouqi.server.games.capabilities`); the replay goes through the game interface.
-A stored record names no game, as a stored game before games had keys did: it is the default
-game's (Jungle's), so uploads are read in that game's format. Records of another game need a
-game column on ``records`` first, and then a ``game`` parameter here.
+An upload names its game (``?game=tiger``; the default game, Jungle, when it names none) and is
+read in that game's format; the stored record keeps its game, so that it is read the same way
+when its link is opened.
 """
 
 from __future__ import annotations
@@ -13,11 +13,17 @@ import re
 import secrets
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from sqlalchemy.orm import Session
 
 from doushouqi.core.game import get_game
-from doushouqi.server.api.deps import READ_LIMITED, Ctx, OptionalPrincipal, enforce_rate
+from doushouqi.server.api.deps import (
+    READ_LIMITED,
+    Ctx,
+    OptionalPrincipal,
+    enforce_rate,
+    offered_game,
+)
 from doushouqi.server.context import client_address
 from doushouqi.server.db import repo
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
@@ -51,6 +57,7 @@ def replay(record: RecordData) -> dict[str, Any]:
             }
         )
     return {
+        "game": record.game_key,
         "tags": dict(record.tags),
         "rules": game.rules_to_mapping(record.rules),
         "result": record.result,
@@ -86,7 +93,12 @@ def _invalid(exc: RecordReadError) -> Problem:
 
 
 @router.post("/records", status_code=201)
-async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
+async def upload_record(
+    request: Request,
+    ctx: Ctx,
+    principal: OptionalPrincipal,
+    game: str = Query(DEFAULT_GAME_KEY, max_length=16, description="the game's key"),
+) -> dict[str, Any]:
     """Upload a record (the text, as the request body) to replay it; it is kept under the
     returned id. Every move is checked by the rules library: a bad record gets a 422.
 
@@ -94,7 +106,8 @@ async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal
     an address) may keep at most ``record_quota_bytes`` stored: beyond it, a 413 says so.
     Uploads without an account are deleted after ``record_days``."""
     enforce_rate(ctx.record_limiter, request)
-    records = records_or_problem(DEFAULT_GAME_KEY)
+    played, _ = offered_game(game)
+    records = records_or_problem(played.key)
     body = await request.body()
     if len(body) > MAX_RECORD_BYTES:
         raise Problem(413, "record.too_large", "record too large", kib=MAX_RECORD_BYTES // 1024)
@@ -114,7 +127,7 @@ async def upload_record(request: Request, ctx: Ctx, principal: OptionalPrincipal
     def save(session: Session) -> bool:
         if repo.stored_record_bytes(session, uploader) + len(body) > quota:
             return False
-        repo.save_record(session, record_id, text, account_id, now, uploader)
+        repo.save_record(session, record_id, text, account_id, now, uploader, played.key)
         return True
 
     if not await ctx.db.write(save):
@@ -132,5 +145,5 @@ async def get_record(record_id: str, ctx: Ctx) -> dict[str, Any]:
     row = await ctx.db.read(lambda s: repo.get_record(s, record_id[:16]))
     if row is None:
         raise Problem(404, "record.not_found", "no such record")
-    records = records_or_problem(DEFAULT_GAME_KEY)
+    records = records_or_problem(row.game)
     return {"id": row.id, "text": row.text, **replay(records.read(row.text))}

@@ -28,17 +28,17 @@ async def tablebase(
     request: Request,
     ctx: Ctx,
     fen: str = Query(..., max_length=200, description="the position"),
-    rules: str = Query("wango", max_length=40),
+    rules: str | None = Query(None, max_length=40, description="none: the game's default"),
     game: str = Query(DEFAULT_GAME, max_length=16, description="the game's key"),
 ) -> dict[str, Any]:
     """The table value of the position and of each legal move (see the module docstring)."""
     enforce_rate(ctx.analysis_limiter, request)
     played, site = offered_game(game)
-    rule_set = chosen_rules(rules)
     if site.tablebase is None:
         raise Problem(
             404, "tablebase.none", f"there are no endgame tables for {played.key}", game=played.key
         )
+    rule_set = chosen_rules(rules, played.key)
     try:
         position = played.new_position(rule_set, fen)
     except PositionError as exc:

@@ -20,8 +20,10 @@ from doushouqi.server.api.deps import (
     Ctx,
     OptionalPrincipal,
     enforce_rate,
+    offered_game,
 )
 from doushouqi.server.db.models import AccountRow
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control, chosen_rules
 from doushouqi.server.infra.bounds import MAX_NUMBER, MAX_SECONDS
 from doushouqi.server.infra.errors import Problem, Refused
@@ -48,7 +50,8 @@ MAX_TOURNAMENT_BASE = 3600.0
 class CreateTournament(BaseModel):
     kind: Literal["arena", "swiss"]
     name: str = Field(max_length=200)
-    rules: str | dict[str, Any] = "wango"
+    game: str = Field(default=DEFAULT_GAME_KEY, max_length=16, description="the game's key")
+    rules: str | dict[str, Any] | None = Field(default=None, description="none: the default")
     time_control: str = Field(max_length=40, description="BASE+INC/PERs, e.g. 5+3")
     rated: bool = True
     # Wide bounds only: _checked answers a value out of its real range with a coded error.
@@ -102,8 +105,9 @@ def _checked(body: CreateTournament, now: float) -> dict[str, Any]:
         raise Problem(422, "tournament.name_too_long", "name too long", max=MAX_NAME)
     if not name.isprintable():
         raise Problem(422, "tournament.name_bad_characters", "name has unprintable characters")
+    played, _ = offered_game(body.game)
     try:
-        rules = chosen_rules(body.rules)
+        rules = chosen_rules(body.rules, played.key)
     except Refused as exc:
         reason = exc.detail[:300]
         raise Problem(422, "tournament.bad_rules", reason, reason=reason) from None
@@ -136,7 +140,8 @@ def _checked(body: CreateTournament, now: float) -> dict[str, Any]:
     return {
         "kind": body.kind,
         "name": name,
-        "rules": json.dumps(rules.to_mapping(), ensure_ascii=False),
+        "game": played.key,
+        "rules": json.dumps(played.rules_to_mapping(rules), ensure_ascii=False),
         "time_control": control,
         "rated": body.rated,
         "starts_at": starts_at,

@@ -85,11 +85,14 @@ def live_entry(game: Game, ratings: Ratings, spectators: int) -> dict[str, Any]:
     last = game.moves[-1].move if game.moves else None
     return {
         "id": game.id,
+        "game_key": game.game_key,
         "players": players,
         "rating": round(mean),
         "tournament": game.tournament,
         "rated": game.rated,
         "rules": game.rules_name,
+        # The options too: a game's board may depend on them (老虎棋's lines, its diagonals).
+        "rule_options": game.rules_mapping,
         "time_control": None if game.time_control is None else str(game.time_control),
         "plies": len(game.moves),
         "spectators": spectators,

@@ -172,6 +172,8 @@ class RecordRow(Base):
     __table_args__ = (Index("ix_records_uploader", "uploader"),)
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: The game whose record format the text is in (its key).
+    game: Mapped[str] = mapped_column(String(16))
     text: Mapped[str] = mapped_column(Text)
     account_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True

@@ -520,11 +520,14 @@ def save_record(
     account_id: int | None,
     now: float,
     uploader: str | None = None,
+    game: str = DEFAULT_GAME,
 ) -> None:
+    """Keep an uploaded record of ``game`` (the game whose format it is in)."""
     size = len(text.encode())
     session.add(
         RecordRow(
             id=record_id,
+            game=game,
             text=text,
             account_id=account_id,
             created_at=now,

@@ -1,18 +1,22 @@
-"""What a player chooses when a game starts, checked against the site's limits: the rule set (a
-named one, or options over one) and the time control.
+"""What a player chooses when a game starts, checked against the site's limits: the game, its
+rule set (a named one, or options over one) and the time control.
 
 Every place that starts games (a game, a seek, a challenge, a tournament, the analysis board)
 takes the choice through here, so that each is refused alike: a :class:`Refused` with a code
-that the web client translates, answered 422.
+that the web client translates, answered 422. Rule sets are read through the game interface
+(:meth:`~doushouqi.core.game.Game.parse_rules`: a name, or a mapping with a ``parent``), and
+what the site refuses beyond the game's own rules is the game's site entry's
+(:attr:`~doushouqi.server.games.registry.SiteGame.rule_limits`), so nothing here knows a game.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from doushouqi.core.clock import TimeControl, TimeControlError
-from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
+from doushouqi.core.game import Game, RulesError, get_game
+from doushouqi.server.domain.model import DEFAULT_GAME_KEY
+from doushouqi.server.games.registry import site_game
 from doushouqi.server.infra.refused import Refused
 
 __all__ = [
@@ -22,6 +26,7 @@ __all__ = [
     "MAX_PER_MOVE_SECONDS",
     "checked_time_control",
     "chosen_rules",
+    "offered",
     "rule_changes",
     "rules_parent",
 ]
@@ -38,10 +43,8 @@ CUSTOM_SUFFIX = " (custom)"
 #: and description a ``/api/rules`` entry has (ignored: the server names a custom set itself).
 _LABELS = ("name", "description")
 _NOT_OPTIONS = ("parent", *_LABELS)
-#: Longest "draw without a capture" limit (the engine keeps it as a 64-bit ply count, and no
-#: game within the time controls above lasts longer).
-MAX_NO_CAPTURE_ROUNDS = 1000
-#: More keys than this cannot be rule options (there are 11); refused before reading them.
+#: More keys than this cannot be rule options (Jungle has 11, the Tiger 9); refused before
+#: reading them.
 MAX_RULE_KEYS = 32
 
 
@@ -64,59 +67,75 @@ def checked_time_control(text: str | None) -> TimeControl | None:
     return control
 
 
-def rules_parent(rules: RuleSet) -> str:
+def offered(game_key: str) -> Game[Any]:
+    """The game ``game_key`` names, if the site offers it; a 422 ``game.unknown`` otherwise."""
+    try:
+        site_game(game_key)
+        return get_game(game_key)
+    except LookupError:
+        raise Refused("game.unknown", f"this site offers no game {game_key[:16]!r}") from None
+
+
+def rules_parent(rules: Any, game_key: str = DEFAULT_GAME_KEY) -> str:
     """The named set a game's rules are or change: "classic" for "classic (custom)" (and for
-    "classic" with Blue moving first, which keeps its name)."""
-    parent = rules.name.removesuffix(CUSTOM_SUFFIX)
-    return parent if parent in BUILTIN_RULE_SETS else "wango"
+    "classic" with Blue moving first, which keeps its name); the game's default set for a name
+    that is neither."""
+    game = get_game(game_key)
+    parent = str(game.rules_to_mapping(rules)["name"]).removesuffix(CUSTOM_SUFFIX)
+    return parent if parent in game.rule_set_names else game.default_rule_set
 
 
-def rule_changes(rules: RuleSet) -> dict[str, Any]:
-    """The options in which ``rules`` differ from its parent set (values as ``/api/rules``)."""
-    base = BUILTIN_RULE_SETS[rules_parent(rules)].to_mapping()
-    return {
-        key: value
-        for key, value in rules.to_mapping().items()
-        if key not in _NOT_OPTIONS and base[key] != value
-    }
+def _options(game: Game[Any], rules: Any) -> dict[str, Any]:
+    return {k: v for k, v in game.rules_to_mapping(rules).items() if k not in _NOT_OPTIONS}
 
 
-def chosen_rules(choice: str | dict[str, Any]) -> RuleSet:
-    """The rule set a new game asked for: a named set, or options over a named parent.
+def rule_changes(rules: Any, game_key: str = DEFAULT_GAME_KEY) -> dict[str, Any]:
+    """The options in which ``rules`` differ from its parent (values as ``/api/rules``)."""
+    game = get_game(game_key)
+    base = _options(game, game.parse_rules(rules_parent(rules, game_key)))
+    return {key: value for key, value in _options(game, rules).items() if base.get(key) != value}
+
+
+def chosen_rules(choice: str | dict[str, Any] | None, game_key: str = DEFAULT_GAME_KEY) -> Any:
+    """The rule set a new game of ``game_key`` asked for: a named set, or options over a named
+    parent (the game's rule set value); None: the game's default set.
 
     Only named sets are ever looked up (never a file). Bad options are a 422 that names every
-    bad key.
+    bad key; options the site does not play are the game's refusal (its ``rule_limits``).
     """
+    game = offered(game_key)
+    if choice is None:
+        return game.parse_rules(game.default_rule_set)
     if not isinstance(choice, str):
-        return _custom_rules(choice)
-    named = BUILTIN_RULE_SETS.get(choice.strip().lower())
-    if named is None:
-        known = ", ".join(BUILTIN_RULE_SETS)
+        return _custom_rules(game, choice)
+    name = choice.strip().lower()
+    if name not in game.rule_set_names:
+        known = ", ".join(game.rule_set_names)
         raise Refused("rules.unknown", f"unknown rule set; known: {known}", name=choice[:40])
-    return named
+    return game.parse_rules(name)
 
 
-def _custom_rules(options: dict[str, Any]) -> RuleSet:
-    """``options`` over their ``parent`` (default wango), named "PARENT (custom)". Options that
-    leave the parent as it is (the first player aside) give the parent itself, so that a game
-    is called custom only when it is."""
+def _custom_rules(game: Game[Any], options: dict[str, Any]) -> Any:
+    """``options`` over their ``parent`` (default: the game's default set), named
+    "PARENT (custom)". Options that leave the parent as it is (the first player aside) give the
+    parent itself, so that a game is called custom only when it is."""
+    if not isinstance(options, dict):
+        raise Refused("rules.bad", "bad rule options: a rule set is a name or an object")
     if len(options) > MAX_RULE_KEYS:
         raise Refused("rules.bad", f"bad rule options: more than {MAX_RULE_KEYS} keys")
     table = {key: value for key, value in options.items() if key not in _LABELS}
-    parent = table.get("parent", "wango")
+    parent = table.get("parent", game.default_rule_set)
     if isinstance(parent, str):
         table["parent"] = parent = parent.strip().lower()
-    problems = []
-    rounds = table.get("no_capture_draw_rounds")
-    if type(rounds) is int and rounds > MAX_NO_CAPTURE_ROUNDS:
-        problems.append(f"no_capture_draw_rounds: at most {MAX_NO_CAPTURE_ROUNDS}, got {rounds}")
     try:
-        rules = rules_from_mapping(f"{parent}{CUSTOM_SUFFIX}", table)
-    except InvalidRulesError as exc:
-        problems.insert(0, str(exc))
-    if problems:
-        raise Refused("rules.bad", "bad rule options: " + "; ".join(problems))
-    base = dataclasses.replace(BUILTIN_RULE_SETS[parent], first_player=rules.first_player)
-    if dataclasses.replace(rules, name=base.name, description=base.description) == base:
+        rules = game.parse_rules({**table, "name": f"{parent}{CUSTOM_SUFFIX}"})
+    except RulesError as exc:
+        raise Refused("rules.bad", f"bad rule options: {exc}") from None
+    limits = site_game(game.key).rule_limits
+    refusal = None if limits is None else limits(rules)
+    if refusal is not None:
+        raise refusal
+    base = game.with_first_seat(game.parse_rules(parent), game.first_seat(rules))
+    if _options(game, rules) == _options(game, base):
         return base
     return rules

@@ -20,6 +20,7 @@ from doushouqi.jungle.moves import Move
 from doushouqi.jungle.record import GameRecord
 from doushouqi.jungle.squares import square_name
 from doushouqi.server.domain.model import Game
+from doushouqi.server.infra.refused import Refused
 
 __all__ = [
     "analyse",
@@ -28,8 +29,14 @@ __all__ = [
     "game_to_record",
     "material_score",
     "move_origin",
+    "rule_limits",
     "warm_up",
 ]
+
+
+#: Longest "draw without a capture" limit the site plays (the rules library allows more; no game
+#: within the site's time controls lasts longer).
+MAX_NO_CAPTURE_ROUNDS = 1000
 
 
 def board_of(position: Position) -> Board:
@@ -126,3 +133,19 @@ def move_origin(move: str) -> str:
     'a4'
     """
     return square_name(Move.from_str(move).from_square)
+
+
+# ---------------------------------------------------------------------- rule choices
+
+
+def rule_limits(rules: Any) -> Refused | None:
+    """What the site refuses of a custom Jungle rule set: a draw rule longer than
+    :data:`MAX_NO_CAPTURE_ROUNDS`."""
+    rounds = getattr(rules, "no_capture_draw_rounds", None) or 0
+    if rounds > MAX_NO_CAPTURE_ROUNDS:
+        return Refused(
+            "rules.bad",
+            f"bad rule options: no_capture_draw_rounds: at most {MAX_NO_CAPTURE_ROUNDS}, "
+            f"got {rounds}",
+        )
+    return None

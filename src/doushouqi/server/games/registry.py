@@ -5,7 +5,8 @@ words. What the site *has* for a game differs from game to game: a computer play
 tablebase, puzzles, lessons, records. Those are listed here, one :class:`SiteGame` per game, so
 that platform code asks ``site_game(key).engine`` instead of importing a game (scalachess's
 one list of variants; pychess-variants' per-game board family). This module and the game's
-own entry module beside it (``jungle.py``) are where the server meets a game's code; the
+own entry modules beside it (``jungle*.py``, ``tiger*.py``) are where the server meets a game's
+code; the
 domain, the live games, the database and the AI service go through them or the interface.
 A game's other entries (``jungle_tablebase.py``, ``jungle_editor.py``) implement the
 capabilities of :mod:`~doushouqi.server.games.capabilities` that the routers ask for.
@@ -18,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from doushouqi.core.game import Position, UnknownGameError
-from doushouqi.server.games import jungle, jungle_editor, jungle_tablebase
+from doushouqi.server.games import jungle, jungle_editor, jungle_tablebase, tiger
 from doushouqi.server.games.capabilities import PositionEditor, Puzzles, Records, Tablebase
 from doushouqi.server.games.jungle_records import JUNGLE_RECORDS
+from doushouqi.server.games.tiger_records import TIGER_RECORDS
+from doushouqi.server.infra.refused import Refused
 
 __all__ = ["SITE_GAMES", "ComputerPlayer", "SiteGame", "engine_of", "site_game"]
 
@@ -64,6 +67,10 @@ class SiteGame:
     lessons: bool = False
     #: The game's record format (upload, replay, download); None: the game has none.
     records: Records | None = None
+    #: ``rules -> refusal or None``: what the site refuses of a custom rule set the game's
+    #: rules library accepts (a limit of the site's, such as a longest draw rule, or an option
+    #: its board cannot play yet), as a 422 with the refusal's code; None: nothing more.
+    rule_limits: Callable[[Any], Refused | None] | None = None
 
 
 #: Every game the site offers, by key (the keys of :data:`doushouqi.core.game.GAMES`).
@@ -82,6 +89,15 @@ SITE_GAMES: Mapping[str, SiteGame] = {
         puzzles=Puzzles(move_origin=jungle.move_origin),
         lessons=True,
         records=JUNGLE_RECORDS,
+        rule_limits=jungle.rule_limits,
+    ),
+    # 老虎棋: records so far; its engine comes with doushouqi.tiger.ai (the client hides play
+    # against the computer while there is none).
+    "tiger": SiteGame(
+        key="tiger",
+        engine=None,
+        records=TIGER_RECORDS,
+        rule_limits=tiger.rule_limits,
     ),
 }
 

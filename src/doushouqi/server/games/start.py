@@ -20,6 +20,7 @@ async def start_game_between(
     first: PlayerSlot,
     second: PlayerSlot,
     *,
+    game_key: str,
     rules: Any,
     time_control: TimeControl | None,
     rated: bool,
@@ -28,8 +29,9 @@ async def start_game_between(
     message: dict[str, Any] | None = None,
     game_id: str | None = None,
 ) -> Game:
-    """Create an online game with ``first`` and ``second`` seated (``first`` at
-    ``first_color``), store it, run it here, and push ``{"type": "paired", "game_id": ...}``
+    """Create an online game of ``game_key`` with ``first`` and ``second`` seated (``first`` at
+    ``first_color``: ``red`` is seat 0; the seats carry each player's standing in that game),
+    store it, run it here, and push ``{"type": "paired", "game_id": ...}``
     (plus ``message``'s fields) to both players' open tabs. The game starts when both are at
     the board. ``rated`` counts only between two accounts (it is dropped otherwise);
     ``game_id`` is the new game's id when the caller chose it (a claim recorded it first);
@@ -48,6 +50,7 @@ async def start_game_between(
         tournament_id=tournament_id,
         grace_period=ctx.settings.grace_period,
         lobby_wait=ctx.settings.lobby_wait,
+        game_key=game_key,
     )
     game = new_game(spec, game_id=game_id or new_game_id(), now=ctx.time.now())
     await ctx.registry.create(game, public=False)

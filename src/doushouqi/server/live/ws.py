@@ -190,7 +190,10 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
         return [client.error("not_signed_in", reason, message.id)]
     if isinstance(client.actor, RemoteGame):
         return await _forward(client, message, client.principal)
-    command = build_command(message, client.principal)
+    principal = client.principal
+    if isinstance(message, JoinMessage):  # seated with the standing in this game (per game)
+        principal = await client.ctx.auth.in_game(principal, client.actor.game.game_key)
+    command = build_command(message, principal)
     try:
         events = await client.ctx.registry.submit(client.actor.id, command)
     except CommitError:

@@ -25,10 +25,13 @@ class SeekRow(Base):
     player_key: Mapped[str] = mapped_column(String(80))
     #: Who is seeking, as ``Principal.to_dict`` wrote it when the seek was posted (JSON).
     player: Mapped[str] = mapped_column(Text)
+    #: The game it waits for (its key): a seek pairs only with a seek of the same game.
+    game: Mapped[str] = mapped_column(String(16))
     rules: Mapped[str] = mapped_column(String(64))
     time_control: Mapped[str] = mapped_column(String(40))
     rated: Mapped[bool] = mapped_column(Boolean)
-    #: The seeker's rating when posting, and the opponents' ratings it accepts (None: any).
+    #: The seeker's rating in that game when posting, and the opponents' ratings it accepts
+    #: (None: any).
     rating: Mapped[float] = mapped_column(Float)
     rating_min: Mapped[float | None] = mapped_column(Float, nullable=True)
     rating_max: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -55,9 +58,12 @@ class ChallengeRow(Base):
     #: The challenger, as ``Principal.to_dict`` wrote it (JSON).
     from_player: Mapped[str] = mapped_column(Text)
     to_account: Mapped[int] = mapped_column(Integer)
+    #: The game it invites to (its key).
+    game: Mapped[str] = mapped_column(String(16))
     rules: Mapped[str] = mapped_column(String(64))
     time_control: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    #: The challenger's colour: ``red``, ``blue`` or ``random``.
+    #: The challenger's seat: ``red`` (seat 0), ``blue`` (seat 1) or ``random`` (the names are
+    #: Jungle's colours, kept as stored; in the Tiger seat 0 is the tiger's side).
     color: Mapped[str] = mapped_column(String(8))
     rated: Mapped[bool] = mapped_column(Boolean)
     #: ``pending``, then ``accepted``, ``declined``, ``cancelled`` or ``expired``.

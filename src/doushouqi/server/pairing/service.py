@@ -86,6 +86,7 @@ class Seek:
     id: str
     player_key: str
     player: dict[str, Any]
+    game: str
     rules: str
     time_control: str
     rated: bool
@@ -100,6 +101,7 @@ class Seek:
             row.id,
             row.player_key,
             json.loads(row.player),
+            row.game,
             row.rules,
             row.time_control,
             row.rated,
@@ -116,10 +118,11 @@ class Seek:
 
 
 def compatible(a: Seek, b: Seek) -> bool:
-    """Whether two seeks make a game: the same wishes, each inside the other's rating range,
-    two different players."""
+    """Whether two seeks make a game: the same game and wishes, each inside the other's rating
+    range (their ratings in that game), two different players."""
     return (
         a.player_key != b.player_key
+        and a.game == b.game
         and a.rules == b.rules
         and a.time_control == b.time_control
         and a.rated == b.rated
@@ -248,7 +251,8 @@ async def match_once(ctx: AppContext) -> list[tuple[Seek, Seek, str]]:
                 ctx,
                 first,
                 second,
-                rules=chosen_rules(a.rules),
+                game_key=a.game,
+                rules=chosen_rules(a.rules, a.game),
                 time_control=TimeControl.parse(a.time_control),
                 rated=a.rated,
                 game_id=game_id,

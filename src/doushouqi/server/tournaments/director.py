@@ -27,7 +27,6 @@ from doushouqi.core.game import get_game
 from doushouqi.core.rating import Rating
 from doushouqi.server.context import AppContext
 from doushouqi.server.db import repo
-from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.domain import Abort as AbortCommand
 from doushouqi.server.domain import PlayerSlot
 from doushouqi.server.domain.players import SERVER
@@ -58,13 +57,13 @@ def _slot(seat: dict[str, Any]) -> PlayerSlot:
     )
 
 
-def rules_of(mapping: dict[str, Any]) -> Any:
+def rules_of(game: str, mapping: dict[str, Any]) -> Any:
     """A tournament's rule set from its stored options (the game's ``rules_to_mapping``)."""
-    return get_game(DEFAULT_GAME).parse_rules(mapping)
+    return get_game(game).parse_rules(mapping)
 
 
 async def create_tournament_game(
-    ctx: AppContext, order: CreateGame, rules: Any, control: TimeControl, rated: bool
+    ctx: AppContext, order: CreateGame, game: str, rules: Any, control: TimeControl, rated: bool
 ) -> None:
     """Start a paired game, unless it exists: an online game with both seats filled (Red as
     paired), under the pairing's id, scored as a tournament game (docs/rules.md 5.4: no
@@ -75,6 +74,7 @@ async def create_tournament_game(
         ctx,
         _slot(order.red),
         _slot(order.blue),
+        game_key=game,
         rules=rules,
         time_control=control,
         rated=rated,
@@ -149,10 +149,11 @@ class Director:
         todo = await ctx.db.write(do_step)
         if todo.creates:
             read = functools.partial(store.game_settings, tournament_id=tournament_id)
-            mapping, control, rated = await ctx.db.read(read)
-            rules = rules_of(mapping)
+            game, mapping, control, rated = await ctx.db.read(read)
+            rules = rules_of(game, mapping)
+            control_read = TimeControl.parse(control)
             for order in todo.creates:
-                await create_tournament_game(ctx, order, rules, TimeControl.parse(control), rated)
+                await create_tournament_game(ctx, order, game, rules, control_read, rated)
         for abort in todo.aborts:
             await self._abort(abort.game_id)
         for notice in todo.notices:

@@ -28,6 +28,8 @@ class TournamentRow(Base):
     creator_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
     )
+    #: The game it plays (its key).
+    game: Mapped[str] = mapped_column(String(16))
     #: The rule set's options as ``/api/rules`` writes them (JSON).
     rules: Mapped[str] = mapped_column(Text)
     time_control: Mapped[str] = mapped_column(String(40))

@@ -272,7 +272,7 @@ def step(
         _pair_swiss(session, row, players, pairings, now, new_game_id, todo)
     # Games paired in earlier steps but not created yet (the node stopped in between).
     made = {c.game_id for c in todo.creates}
-    accounts = _seats(session, list(by_id))
+    accounts = _seats(session, list(by_id), row.game)
     for pairing in pairings:
         game_id, blue_id = pairing.game_id, pairing.blue_id
         if pairing.result is not None or game_id is None or game_id in made or blue_id is None:
@@ -388,10 +388,10 @@ def _add_pairing(
     return pairing
 
 
-def _seats(session: Session, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
-    """How each of these accounts sits in a tournament game (with its standing in the site's
-    game: tournaments are of that game)."""
-    standings = repo.standings(session, list(ids), repo.DEFAULT_GAME)
+def _seats(session: Session, ids: Sequence[int], game: str) -> dict[int, dict[str, Any]]:
+    """How each of these accounts sits in a tournament game of ``game`` (with its standing in
+    that game)."""
+    standings = repo.standings(session, list(ids), game)
     rows = session.scalars(select(AccountRow).where(AccountRow.id.in_(list(ids))))
     return {a.id: _seat(a, standings[a.id]) for a in rows}
 
@@ -437,7 +437,7 @@ def _pair_arena(
     if not pairs:
         return
     by_key = {_key(p.account_id): p for p in players}
-    accounts = _seats(session, [p.account_id for p in players])
+    accounts = _seats(session, [p.account_id for p in players], row.game)
     history = swiss_history(
         [Entrant(_key(p.account_id), p.rating) for p in players], _results(pairings)
     )
@@ -479,7 +479,7 @@ def _pair_swiss(
     history = swiss_history(entrants, _results(pairings))
     boards = swiss.pair_round([history[_key(p.account_id)] for p in active], row.current_round)
     by_key = {_key(p.account_id): p for p in players}
-    accounts = _seats(session, [p.account_id for p in active])
+    accounts = _seats(session, [p.account_id for p in active], row.game)
     for board in boards:
         blue = None if board.blue is None else by_key[board.blue]
         _add_pairing(
@@ -495,11 +495,11 @@ def _pair_swiss(
         )
 
 
-def game_settings(session: Session, tournament_id: str) -> tuple[dict[str, Any], str, bool]:
-    """The rule options, time control and ratedness its games are created with."""
+def game_settings(session: Session, tournament_id: str) -> tuple[str, dict[str, Any], str, bool]:
+    """The game, rule options, time control and ratedness its games are created with."""
     row = session.get(TournamentRow, tournament_id)
     assert row is not None
-    return json.loads(row.rules), row.time_control, row.rated
+    return row.game, json.loads(row.rules), row.time_control, row.rated
 
 
 # ---------------------------------------------------------------------- joining
@@ -521,7 +521,7 @@ def join(session: Session, tournament_id: str, account: AccountRow, now: float) 
             existing.no_shows = 0
             existing.idle_since = now
         return None
-    rating = repo.standing(session, account.id, repo.DEFAULT_GAME).rating
+    rating = repo.standing(session, account.id, row.game).rating
     if row.min_rating is not None and rating < row.min_rating:
         return "tournament.rating_too_low"
     count = len(_players(session, tournament_id))
@@ -569,6 +569,7 @@ def summary(row: TournamentRow, players: int) -> dict[str, Any]:
         "id": row.id,
         "kind": row.kind,
         "name": row.name,
+        "game": row.game,
         "rules": json.loads(row.rules),
         "time_control": row.time_control,
         "rated": row.rated,

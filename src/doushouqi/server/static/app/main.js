@@ -47,10 +47,10 @@ const segment = (text) => decodeURIComponent(text);
 // meanwhile) and returns its cleanup, if it has one, or a promise of it.
 const ROUTES = [
   [at(''), () => homeView(view)],
-  [at('new/(vs_ai|same_screen|online)'), (m) => newGameView(view, m[1], go)],
+  [at('new/(vs_ai|same_screen|online)'), (m, { params }) => newGameView(view, m[1], go, params)],
   [at('game/([^/]+)'), (m, page) => gameRoute(view, m[1], { ...page, go })],
   [at('lobby'), () => lobbyView(view, go)],
-  [at('play'), () => pairingView(view, go)],
+  [at('play'), (m, { params }) => pairingView(view, go, params)],
   [at('challenge/([^/]+)'), (m) => challengeView(view, segment(m[1]), go)],
   [at('correspondence'), () => yourTurnView(view)],
   [at('rules(?:/([^/]+))?'), (m) => rulesView(view, m[1] || gameClient().defaultRules, go)],

@@ -1,8 +1,9 @@
 // The board component: a rules-free board for the browser, in the spirit of chessground. It is
 // told the position and the legal destinations and reports the moves the user makes; it never
-// decides what is legal. Nor does it know a game: the caller gives it a `geometry` (the grid,
-// its special squares and their looks: board/geometry.js) and a `pieceSet` (letters, pictures
-// and names of the pieces). Jungle's (斗兽棋, 7 × 9) are in games/jungle/. The logic lives in
+// decides what is legal. Nor does it know a game: the caller gives it a `geometry` (squares of
+// a grid, or points joined by lines; their special places and looks: board/geometry.js) and a
+// `pieceSet` (letters, pictures and names of the pieces). Jungle's (斗兽棋, 7 × 9 squares) are in
+// games/jungle/, 老虎棋's (87 points and their lines) in games/tiger/. The logic lives in
 // state.js (pure, tested under Node); this file only turns that state into DOM and DOM events
 // into state changes. Include board.css on the page, and the game's stylesheets (Jungle's:
 // games/jungle/geometry.css and pieces.css); nothing else is fetched (all is inline SVG).
@@ -86,7 +87,9 @@ export function createBoard(element, config = {}) {
 
   // ----- DOM skeleton -----------------------------------------------------------------------
   const root = doc.createElement('div');
-  root.className = 'dsq-board';
+  // The geometry's kind (grid or points) and its own class: what board.css and a game's
+  // stylesheet draw by.
+  root.className = ['dsq-board', `dsq-kind-${geometry.kind ?? 'grid'}`, geometry.className].filter(Boolean).join(' ');
   root.innerHTML = `
     <div class="dsq-frame">
       <div class="dsq-coords dsq-files dsq-top" aria-hidden="true"></div>
@@ -114,6 +117,14 @@ export function createBoard(element, config = {}) {
   // The grid's size is the geometry's: board.css lays the squares, pieces and edges out by it.
   root.style.setProperty('--dsq-files', String(geometry.numFiles));
   root.style.setProperty('--dsq-ranks', String(geometry.numRanks));
+
+  // A point geometry's lines (and areas) under everything, redrawn when the board turns.
+  const backdropEl = geometry.backdrop ? doc.createElement('div') : null;
+  if (backdropEl) {
+    backdropEl.className = 'dsq-backdrop';
+    backdropEl.setAttribute('aria-hidden', 'true');
+    squaresEl.appendChild(backdropEl);
+  }
 
   // Regions drawn as one under their squares (Jungle's lakes).
   const regionEls = geometry.regions.map((region) => {
@@ -222,9 +233,11 @@ export function createBoard(element, config = {}) {
     const { orientation } = state;
     root.dataset.orientation = orientation;
     // DOM order follows the drawn order, so that reading order matches what is seen.
+    if (backdropEl) backdropEl.innerHTML = geometry.backdrop(orientation);
     for (let row = 0; row < geometry.numRanks; row++) {
       for (let col = 0; col < geometry.numFiles; col++) {
         const el = squareEls.get(geometry.fromScreen(col, row, orientation));
+        if (!el) continue; // a hole of a point geometry: nothing there
         el.style.gridColumn = String(col + 1);
         el.style.gridRow = String(row + 1);
         squaresEl.appendChild(el);

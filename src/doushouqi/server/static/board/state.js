@@ -25,13 +25,15 @@ export class PlacementError extends Error {
 
 /**
  * Parse a placement such as `l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L` (Jungle's start) into a
- * Map from square to piece: one row per rank from the top, a digit for that many empty squares,
- * a piece set's letter for a piece (upper case Red, lower case Blue). A full position string is
- * accepted too (the fields after the first space are ignored). Throws PlacementError
+ * Map from square to piece: one row per rank from the top, a digit for that many empty places,
+ * a piece set's letter for a piece (Jungle: upper case Red, lower case Blue). A row lists the
+ * places of its rank that the geometry has, in file order (all of them on a grid; only the
+ * points of a point geometry, such as 老虎棋's three-point nest rows `3/1T1`). A full position
+ * string is accepted too (the fields after the first space are ignored). Throws PlacementError
  * explaining what is wrong.
  */
 export function parsePlacement(text, geometry, pieceSet) {
-  const { numFiles, numRanks } = geometry;
+  const { numRanks } = geometry;
   if (typeof text !== 'string') {
     throw new PlacementError(`placement must be a string, got ${text === null ? 'null' : typeof text}`, text);
   }
@@ -47,6 +49,8 @@ export function parsePlacement(text, geometry, pieceSet) {
   const pieces = new Map();
   rows.forEach((row, i) => {
     const rank = numRanks - 1 - i;
+    const places = geometry.rowSquares(rank);
+    const size = places.length;
     const rowName = `row ${i + 1} (rank ${rank + 1})`;
     if (row === '') throw new PlacementError(`${rowName} is empty`, text);
     let file = 0;
@@ -60,18 +64,18 @@ export function parsePlacement(text, geometry, pieceSet) {
         const piece = pieceSet.fromLetter(ch);
         if (!piece) {
           throw new PlacementError(
-            `${rowName} has an unknown piece letter ${JSON.stringify(ch)} (expected one of ${letters.toUpperCase()} / ${letters} or a digit 1-${Math.min(numFiles, 9)})`, text,
+            `${rowName} has an unknown piece letter ${JSON.stringify(ch)} (expected one of ${letters.toUpperCase()} / ${letters} or a digit 1-${Math.min(size, 9)})`, text,
           );
         }
-        if (file >= numFiles) throw new PlacementError(`${rowName} is longer than ${numFiles} squares: ${JSON.stringify(row)}`, text);
-        pieces.set(geometry.name(file, rank), piece);
+        if (file >= size) throw new PlacementError(`${rowName} is longer than ${size} squares: ${JSON.stringify(row)}`, text);
+        pieces.set(places[file], piece);
         file += 1;
         previousDigit = false;
       }
-      if (file > numFiles) throw new PlacementError(`${rowName} is longer than ${numFiles} squares: ${JSON.stringify(row)}`, text);
+      if (file > size) throw new PlacementError(`${rowName} is longer than ${size} squares: ${JSON.stringify(row)}`, text);
     }
-    if (file !== numFiles) {
-      throw new PlacementError(`${rowName} covers ${file} squares instead of ${numFiles}: ${JSON.stringify(row)}`, text);
+    if (file !== size) {
+      throw new PlacementError(`${rowName} covers ${file} squares instead of ${size}: ${JSON.stringify(row)}`, text);
     }
   });
   return pieces;
@@ -83,8 +87,8 @@ export function placementToString(pieces, geometry, pieceSet) {
   for (let rank = geometry.numRanks - 1; rank >= 0; rank--) {
     let row = '';
     let empty = 0;
-    for (let file = 0; file < geometry.numFiles; file++) {
-      const piece = pieces.get(geometry.name(file, rank));
+    for (const place of geometry.rowSquares(rank)) {
+      const piece = pieces.get(place);
       if (!piece) {
         empty += 1;
         continue;
@@ -176,9 +180,17 @@ export function defaultState(geometry, pieceSet) {
   return state;
 }
 
-/** Bottom-left square on screen: where keyboard focus starts. */
+/** The bottom-left place on screen (the lowest row's leftmost; on a point geometry with holes
+ * there, the first point up from it): where keyboard focus starts. */
 export function homeSquare(state, orientation = state.orientation) {
-  return state.geometry.fromScreen(0, state.geometry.numRanks - 1, orientation);
+  const { geometry } = state;
+  for (let row = geometry.numRanks - 1; row >= 0; row--) {
+    for (let col = 0; col < geometry.numFiles; col++) {
+      const place = geometry.fromScreen(col, row, orientation);
+      if (place) return place;
+    }
+  }
+  return geometry.squares[0];
 }
 
 /**

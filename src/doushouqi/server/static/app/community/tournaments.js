@@ -14,6 +14,7 @@ import { showErrorPage } from '../shell/error_page.js';
 import { onSiteMessage } from './notifications.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import { gameClient } from '../../games/index.js';
+import { chosenGame, gameName, gamePicker, offered } from '../shell/site_games.js';
 
 const REFRESH_MS = 2000;
 const CONTROLS = ['1+0', '3+2', '5+3', '10+0', '10+5', '15+10', '10+0/30s'];
@@ -50,7 +51,7 @@ function formatLine(tour) {
   const length = tour.kind === 'arena'
     ? plural('tournament.minutes', Math.round((tour.duration || 0) / 60))
     : plural('tournament.rounds', tour.rounds);
-  return [kindLabel(tour.kind), tour.time_control, length, ruleSetLabel(tour.rules?.name),
+  return [gameName(tour.game), kindLabel(tour.kind), tour.time_control, length, ruleSetLabel(tour.rules?.name),
     tour.rated ? t('tournament.rated') : t('tournament.casual')].join(' · ');
 }
 
@@ -100,9 +101,11 @@ async function listView(view) {
 
 // ----- creating one -----------------------------------------------------------------------
 
-async function createView(view, go) {
+async function createView(view, go, wanted = undefined) {
   const stillHere = pageCheck();
-  const [sets, player] = await Promise.all([fetchRuleSets(), sessionPlayer()]);
+  const games = await offered();
+  const game = chosenGame(games, wanted);
+  const [sets, player] = await Promise.all([fetchRuleSets(game), sessionPlayer()]);
   if (!stillHere()) return;
   if (player?.kind !== 'account') {
     view.replaceChildren(h('section', { class: 'page narrow' }, pageHead(t('tournament.create'), '#/tournaments'),
@@ -117,7 +120,9 @@ async function createView(view, go) {
   const name = h('input', { name: 'name', id: 'tour-name', maxlength: 60, required: true, autocomplete: 'off',
     value: t('tournament.defaultName', { name: player.name }) });
   const control = select('time_control', CONTROLS, (c) => c, '5+3');
-  const rules = select('rules', sets.map((s) => s.name), (n) => t(`rules.${n}`), gameClient().defaultRules);
+  const rules = select('rules', sets.map((s) => s.name), (n) => t(`rules.${n}`), gameClient(game).defaultRules);
+  // Another game: the form again for it (its rule sets).
+  const picker = gamePicker(games, game, (key) => createView(view, go, key), { name: 'tour-game' });
   const startsIn = select('starts_in', STARTS_IN, (m) => plural('tournament.inMinutes', m), 5);
   const duration = select('duration', DURATIONS, (m) => plural('tournament.minutes', m), 30);
   const rounds = select('rounds', ROUNDS, (n) => plural('tournament.rounds', n), 5);
@@ -133,7 +138,8 @@ async function createView(view, go) {
   };
   kind.addEventListener('change', showKind);
   showKind();
-  const form = h('form', { class: 'tour-form', id: 'tour-form', onsubmit: submit },
+  const form = h('form', { class: 'tour-form', id: 'tour-form', onsubmit: submit, dataset: { game } },
+    picker,
     field(t('tournament.kindLabel'), kind),
     h('p', { class: 'hint', id: 'tour-kind-hint' }, t('tournament.kindHint')),
     field(t('tournament.name'), name),
@@ -151,7 +157,7 @@ async function createView(view, go) {
     event.preventDefault();
     failure.hidden = true;
     const body = {
-      kind: kind.value, name: name.value, rules: rules.value, time_control: control.value,
+      kind: kind.value, name: name.value, game, rules: rules.value, time_control: control.value,
       rated: rated.checked, starts_in: Number(startsIn.value) * 60, max_players: Number(maxPlayers.value) || 32,
     };
     if (minRating.value.trim()) body.min_rating = Number(minRating.value);

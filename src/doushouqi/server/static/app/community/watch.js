@@ -10,6 +10,7 @@ import { h, pageHead } from '../shell/dom.js';
 import { GameView } from '../play/game.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import { pageCheck } from '../shell/navigation.js';
+import { gameName } from '../shell/site_games.js';
 
 const REFRESH_MS = 4000;
 const TV_POLL_MS = 2000;
@@ -23,7 +24,7 @@ function playerLine(p) {
 }
 
 function gameFacts(g) {
-  const facts = [ruleSetLabel(g.rules), g.time_control || t('watch.noTime'), plural('watch.plies', g.plies), plural('watch.spectators', g.spectators)];
+  const facts = [gameName(g.game_key), ruleSetLabel(g.rules), g.time_control || t('watch.noTime'), plural('watch.plies', g.plies), plural('watch.spectators', g.spectators)];
   return facts.join(' · ');
 }
 
@@ -47,7 +48,7 @@ export async function watchView(view) {
           tags,
           playerLine(g.players[0]), h('span', { class: 'watch-vs' }, t('watch.vs')), playerLine(g.players[1]),
           facts)));
-    const board = createBoard(box, { ...gameClient(g.game_key).board, position: g.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false } });
+    const board = createBoard(box, { ...gameClient(g.game_key).boardFor(g.rule_options), position: g.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false } });
     return { item, board, facts, tags };
   };
   async function refresh() {
@@ -62,7 +63,7 @@ export async function watchView(view) {
     const items = games.map((g) => {
       let shown = boards.get(g.id);
       if (!shown) { shown = entry(g); boards.set(g.id, shown); }
-      const last = g.last_move && g.last_move !== '0000' ? [g.last_move.slice(0, 2), g.last_move.slice(2, 4)] : null;
+      const last = g.last_move ? gameClient(g.game_key).moveSquares(g.last_move) : null;
       shown.board.set({ position: g.fen, lastMove: last });
       shown.facts.textContent = gameFacts(g);
       shown.tags.replaceChildren(...[g.tournament ? t('watch.tournament') : null, g.rated ? t('watch.rated') : null, t('watch.average', { rating: g.rating })]

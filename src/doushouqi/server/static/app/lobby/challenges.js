@@ -10,6 +10,7 @@ import { h, pageHead } from '../shell/dom.js';
 import { pageCheck } from '../shell/navigation.js';
 import { onSiteMessage } from '../community/notifications.js';
 import { timeControlLabel } from './pairing.js';
+import { chosenGame, gameName, gamePicker, offered, sideName } from '../shell/site_games.js';
 
 const TIME_CHOICES = ['5+3', '10+5', '10+0/30s', '15+10/60s', '3+2', '', '1d', '3d'];
 const REASONS = ['generic', 'later', 'too_fast', 'too_slow', 'casual', 'rated', 'rules'];
@@ -27,9 +28,9 @@ function segmented(name, options, value) {
       h('span', {}, label))));
 }
 
-/** What a challenge asks for, in words: "Classic rules · 5+3 · rated". */
+/** What a challenge asks for, in words: "Jungle · Classic rules · 5+3 · rated". */
 export function challengeSummary(c) {
-  const parts = [t(`rules.${c.rules}`), timeText(c.time_control), c.rated ? t('challenge.rated') : t('challenge.casual')];
+  const parts = [gameName(c.game), t(`rules.${c.rules}`), timeText(c.time_control), c.rated ? t('challenge.rated') : t('challenge.casual')];
   return parts.join(' · ');
 }
 
@@ -68,16 +69,21 @@ export function challengeButton(profile, me) {
   return box;
 }
 
-async function challengeForm(profile) {
-  const sets = await fetchRuleSets();
+async function challengeForm(profile, wanted = undefined) {
+  const games = await offered();
+  const game = chosenGame(games, wanted);
+  const sets = await fetchRuleSets(game);
   const failure = h('p', { class: 'error', role: 'alert', hidden: true });
-  const form = h('form', { class: 'settings challenge-form', id: 'challenge-form' },
+  // Another game: the form again, with that game's rule sets and sides.
+  const picker = gamePicker(games, game, async (key) => form.replaceWith(await challengeForm(profile, key)), { name: 'challenge-game' });
+  const form = h('form', { class: 'settings challenge-form', id: 'challenge-form', dataset: { game } },
+    picker,
     h('label', { class: 'field' }, h('span', {}, t('settings.rules')),
       h('select', { name: 'rules' }, sets.map((s) => h('option', { value: s.name }, t(`rules.${s.name}`))))),
     h('label', { class: 'field' }, h('span', {}, t('challenge.time')),
       h('select', { name: 'time' }, TIME_CHOICES.map((c) => h('option', { value: c }, timeText(c))))),
     h('div', { class: 'field' }, h('span', {}, t('settings.side')),
-      segmented('color', [['red', t('side.red')], ['blue', t('side.blue')], ['random', t('side.random')]], 'random')),
+      segmented('color', [['red', sideName(0, game)], ['blue', sideName(1, game)], ['random', t('side.random')]], 'random')),
     h('label', { class: 'check challenge-rated' }, h('input', { type: 'checkbox', name: 'rated' }), h('span', {}, t('challenge.rated'))),
     h('button', { type: 'submit', class: 'primary big', id: 'challenge-send' }, t('challenge.send', { name: profile.display_name })),
     failure);
@@ -89,7 +95,7 @@ async function challengeForm(profile) {
     failure.hidden = true;
     try {
       const sent = await api('/api/challenges', { method: 'POST', body: {
-        to: profile.username, rules: f.rules.value, time_control: f.time.value || null,
+        to: profile.username, game, rules: f.rules.value, time_control: f.time.value || null,
         color: f.color.value, rated: f.rated.checked } });
       form.replaceWith(waiting(sent, profile));
     } catch (error) {
@@ -159,7 +165,7 @@ export async function challengeView(view, id, go) {
     const rows = [
       h('p', { class: 'challenge-who' }, who),
       h('p', { class: 'challenge-what' }, challengeSummary(c)),
-      h('p', { class: 'challenge-side' }, t('challenge.yourSide', { side: t(`side.${color}`) })),
+      h('p', { class: 'challenge-side' }, t('challenge.yourSide', { side: color === 'random' ? t('side.random') : sideName(color === 'red' ? 0 : 1, c.game) })),
       h('p', { class: 'challenge-state', id: 'challenge-state', role: 'status' }, t(`challenge.status.${c.status}`)),
     ];
     if (c.status === 'accepted' && c.game_id) rows.push(h('a', { class: 'button primary big', href: `#/game/${encodeURIComponent(c.game_id)}` }, t('challenge.toGame')));

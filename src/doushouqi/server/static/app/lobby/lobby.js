@@ -10,6 +10,7 @@ import { LobbyExpiry, stillOpen, timeLeftLabel } from '../play/expiry.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeControlLabel } from './corr.js';
+import { gameName, sideName, siteGames } from '../shell/site_games.js';
 
 export async function lobbyView(view, go) {
   const stillHere = pageCheck();
@@ -25,6 +26,7 @@ export async function lobbyView(view, go) {
       code, h('button', { type: 'submit' }, t('lobby.go'))));
   view.replaceChildren(page);
   const emptyLine = () => h('li', { class: 'empty' }, t('lobby.empty'));
+  const offeredGames = await siteGames(); // a game's name is shown when the site offers more than one
   async function refresh() {
     const answer = await api('/api/lobby');
     if (!stillHere()) return; // the lobby was left while it loaded
@@ -38,12 +40,13 @@ export async function lobbyView(view, go) {
   }
   // One open game: the seat it offers is the one the reader would take ("you play Blue").
   function lobbyEntry(g) {
-    const side = `${t('lobby.youPlay')} ${t(`side.${g.open_color === 0 ? 'red' : 'blue'}`)}`;
+    const side = `${t('lobby.youPlay')} ${sideName(g.open_color, g.game_key)}`;
+    const game = offeredGames.length > 1 ? h('span', { class: 'lobby-game-name', dataset: { game: g.game_key } }, gameName(g.game_key), ' · ') : null;
     const creator = `${t('lobby.by')} ${playerName(g.creator.name)} (${g.creator.rating})`;
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, t(g.open_color === 0 ? 'token.red' : 'token.blue')),
       h('span', { class: 'lobby-info' },
-        h('strong', {}, ruleSetLabel(g.rules), ' · ', timeControlLabel(g.time_control)),
+        h('strong', {}, game, ruleSetLabel(g.rules), ' · ', timeControlLabel(g.time_control)),
         lobbyRuleChanges(g),
         // The side and the creator wrap as wholes (a long name breaks inside itself), never cut off.
         h('small', {},

@@ -14,13 +14,13 @@ const expanded = new Set(); // ids of the games whose whole list the reader open
 
 /** The list of `game`'s changed options, or null when it plays a named set as it is. */
 export function lobbyRuleChanges(game) {
-  const lines = Object.entries(game.rule_changes || {}).map(([key, value]) => changesText({ [key]: value }));
+  const lines = Object.entries(game.rule_changes || {}).map(([key, value]) => changesText({ [key]: value }, game.game_key));
   if (!lines.length) return null;
   const id = `lobby-rules-${game.id}`;
   const list = h('ul', { class: 'lobby-rule-list', id, 'aria-label': t('lobbyrules.label') },
     lines.map((line) => h('li', {}, line)));
   // The tooltip keeps the whole list in one line for a mouse.
-  const box = h('div', { class: 'lobby-rules', title: changesText(game.rule_changes) }, list);
+  const box = h('div', { class: 'lobby-rules', title: changesText(game.rule_changes, game.game_key) }, list);
   if (lines.length < FOLD_FROM) return box;
 
   const button = h('button', { type: 'button', class: 'lobby-rules-more', 'aria-controls': id,

@@ -1,4 +1,5 @@
-// `#/play`: quick pairing. A grid of time controls (with the per-move timers Chinese sites use);
+// `#/play[?game=tiger]`: quick pairing. A game picker (a seek pairs only with a seek of the same
+// game), then a grid of time controls (with the per-move timers Chinese sites use);
 // a tap posts a seek and the cell shows that it is searching (a second tap cancels). When the
 // server pairs two seeks it pushes `paired` over the site socket and both players go to their
 // game. The page also leads to the lobby and to "play a friend". Leaving the page cancels the
@@ -10,6 +11,7 @@ import { h, pageHead } from '../shell/dom.js';
 import { pageCheck } from '../shell/navigation.js';
 import { onSiteMessage } from '../community/notifications.js';
 import { gameClient } from '../../games/index.js';
+import { chosenGame, gamePicker, offered } from '../shell/site_games.js';
 
 /** The grid: [time control as the server writes it, category]. */
 export const QUICK_CONTROLS = [
@@ -32,17 +34,23 @@ function savedOptions() {
   try { return JSON.parse(localStorage.getItem(OPTIONS_KEY)) || {}; } catch { return {}; }
 }
 
-export async function pairingView(view, go) {
+export async function pairingView(view, go, params = new URLSearchParams()) {
   const stillHere = pageCheck();
-  // A guest session at once: the site socket opens, so a seek is tied to this tab from its start.
-  const [sets, player] = await Promise.all([fetchRuleSets(), ensurePlayer()]);
-  if (!stillHere()) return null;
+  const games = await offered();
   const saved = savedOptions();
+  const game = chosenGame(games, params.get('game') || saved.game);
+  // A guest session at once: the site socket opens, so a seek is tied to this tab from its start.
+  const [sets, player] = await Promise.all([fetchRuleSets(game), ensurePlayer()]);
+  if (!stillHere()) return null;
+  // The rule set chosen last time for this game (each game has its own).
+  const savedRules = saved.rulesByGame?.[game] ?? (saved.game === game || !saved.game ? saved.rules : undefined);
   const isAccount = player?.kind === 'account';
   const status = h('p', { class: 'pairing-status', id: 'pairing-status', role: 'status', 'aria-live': 'polite' });
   const failure = h('p', { class: 'error', id: 'pairing-error', role: 'alert', hidden: true });
   const rules = h('select', { name: 'rules', id: 'pairing-rules' },
-    sets.map((s) => h('option', { value: s.name, selected: s.name === (saved.rules || gameClient().defaultRules) }, t(`rules.${s.name}`))));
+    sets.map((s) => h('option', { value: s.name, selected: s.name === (savedRules || gameClient(game).defaultRules) }, t(`rules.${s.name}`))));
+  // Another game: the page again for it (its waiting seeks are cancelled by the page's cleanup).
+  const picker = gamePicker(games, game, (key) => go(`/play?game=${encodeURIComponent(key)}`), { name: 'pairing-game' });
   const rated = h('input', { type: 'checkbox', id: 'pairing-rated', checked: Boolean(saved.rated && isAccount), disabled: !isAccount });
   const range = h('select', { id: 'pairing-range', name: 'range' },
     RANGES.map((r) => h('option', { value: r, selected: r === (saved.range || 0) }, r ? t('pairing.range.within', { n: r }) : t('pairing.range.any'))));
@@ -58,8 +66,12 @@ export async function pairingView(view, go) {
       cells.set(control, { el, count, seek: null });
       return el;
     }));
-  const choice = () => ({ rules: rules.value, rated: rated.checked, range: Number(range.value) });
-  const remember = () => { try { localStorage.setItem(OPTIONS_KEY, JSON.stringify(choice())); } catch { /* ignore */ } };
+  const choice = () => ({ game, rules: rules.value, rated: rated.checked, range: Number(range.value) });
+  const remember = () => {
+    const c = choice();
+    const rulesByGame = { ...savedOptions().rulesByGame, [game]: c.rules };
+    try { localStorage.setItem(OPTIONS_KEY, JSON.stringify({ ...c, rulesByGame })); } catch { /* ignore */ }
+  };
   // Other wishes make other seeks: changing them cancels the ones waiting.
   for (const input of [rules, rated, range]) input.addEventListener('change', () => { remember(); cancelAll(); refresh(); });
 
@@ -89,7 +101,7 @@ export async function pairingView(view, go) {
       await ensurePlayer(); // a guest session on first use; the site socket follows
       const c = choice();
       const seek = await api('/api/seeks', { method: 'POST', body: {
-        time_control: control, rules: c.rules, rated: c.rated, rating_range: c.range || null } });
+        game: c.game, time_control: control, rules: c.rules, rated: c.rated, rating_range: c.range || null } });
       if (seek.game_id) { go(`/game/${seek.game_id}`); return; }
       cell.seek = seek;
     } catch (error) {
@@ -114,7 +126,7 @@ export async function pairingView(view, go) {
     const c = choice();
     for (const [control, cell] of cells) {
       const waiting = answer.seeks
-        .filter((s) => s.time_control === control && s.rules === c.rules && s.rated === c.rated)
+        .filter((s) => s.game === c.game && s.time_control === control && s.rules === c.rules && s.rated === c.rated)
         .reduce((n, s) => n + s.count, 0);
       const others = waiting - (cell.seek ? 1 : 0);
       cell.count.textContent = others > 0 ? t('pairing.waiting', { n: others }) : '';
@@ -129,6 +141,7 @@ export async function pairingView(view, go) {
 
   view.replaceChildren(h('section', { class: 'page narrow pairing-page' },
     pageHead(t('pairing.title')),
+    picker,
     h('div', { class: 'pairing-options' },
       h('label', { class: 'field' }, h('span', {}, t('settings.rules')), rules),
       h('label', { class: 'field' }, h('span', {}, t('pairing.range')), range),
@@ -138,7 +151,7 @@ export async function pairingView(view, go) {
     status,
     failure,
     h('nav', { class: 'pairing-more', 'aria-label': t('pairing.more') },
-      h('a', { class: 'button', href: '#/new/online', id: 'play-friend' }, t('pairing.friend')),
+      h('a', { class: 'button', href: `#/new/online?game=${encodeURIComponent(game)}`, id: 'play-friend' }, t('pairing.friend')),
       h('a', { class: 'button', href: '#/lobby', id: 'play-lobby' }, t('pairing.lobby')))));
   showSearching();
   const stopPaired = onSiteMessage('paired', (message) => {

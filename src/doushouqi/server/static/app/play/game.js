@@ -25,6 +25,7 @@ import { ratingLines } from './result_changes.js';
 import { isCorrespondence, longTime } from '../lobby/corr.js';
 import { NOTICES, advancesVersion, missedEvents } from './versions.js';
 import { OwnMoves } from './own_moves.js';
+import { sideName, siteGames } from '../shell/site_games.js';
 
 const COLORS = ['red', 'blue'];
 const FINISHED = 25;
@@ -67,6 +68,10 @@ export class GameView {
     this.flipped = false; // the user turned the board themselves: it stays as they left it
     this.confirmResign = false;
     this.queue = Promise.resolve();
+    this.offeredGames = [];
+    // What the site has for this game (a computer player for hints, the threat view): asked
+    // once; until the answer comes, those tools stay hidden.
+    siteGames().then((games) => { this.offeredGames = games; this.render(); }).catch(() => {});
     this.build();
     this.connect();
     this.timer = setInterval(() => this.renderClocks(), 200);
@@ -165,7 +170,7 @@ export class GameView {
         this.version = msg.version;
         this.seats = msg.you.seats;
         this.game = msg.game;
-        this.rulesNote.show(this.game.rules).catch(() => {}); // only words: the game goes on without them
+        this.rulesNote.show(this.game.rules, this.game.game_key).catch(() => {}); // only words: the game goes on without them
         this.clocksAt = performance.now();
         await this.loadMoves();
         this.own.noteState(this.moves);
@@ -248,7 +253,7 @@ export class GameView {
     if (!g) return;
     this.trackMove(e, g.fen);
     this.sounds.heard(e); // before the event is applied: it compares the positions
-    const side = (c) => t(`side.${COLORS[c]}`);
+    const side = (c) => this.side(c);
     if ('fen' in e) g.fen = e.fen;
     if ('dests' in e) g.dests = e.dests;
     if ('to_move' in e) g.turn = e.to_move;
@@ -303,6 +308,16 @@ export class GameView {
     return gameClient(this.game?.game_key);
   }
 
+  /** Whether the site has `capability` ('engine', 'threats' …) for this game. */
+  has(capability) {
+    return Boolean(this.offeredGames.find((s) => s.key === this.game?.game_key)?.[capability]);
+  }
+
+  /** A seat's name in this game's words (Red; 虎方). */
+  side(seat) {
+    return sideName(seat, this.game?.game_key);
+  }
+
   /** The pieces' look under this game's rule options (board options, and how words name them). */
   look() {
     return this.gameClient.lookOf(this.game?.rules);
@@ -344,7 +359,7 @@ export class GameView {
       takeback: btn('takeback', t('game.takeback'), () => this.send('takeback')),
       flip: btn('flip', t('game.flip'), () => { this.flipped = true; this.orientation = this.orientation === 'blue' ? 'red' : 'blue'; this.render(); }),
       rematch: btn('rematch', t('game.rematch'), () => { this.send('rematch'); this.flash(t('game.rematchSent')); }, 'primary'),
-      download: h('a', { id: 'download', class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `jungle-${this.id}.txt` }, t('game.download')),
+      download: h('a', { id: 'download', class: 'button', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `${this.id}.txt` }, t('game.download')),
       join: btn('join', t('game.join'), () => this.send('join'), 'primary big'),
     };
     this.el.moves.setAttribute('aria-labelledby', 'moves-title');
@@ -393,12 +408,13 @@ export class GameView {
     const g = this.game;
     if (!g || this.closed) return;
     const mine = this.myColor();
-    // Your own side at the bottom, also once you have joined through an invitation.
-    if (!this.flipped) this.orientation = mine === 1 ? 'blue' : 'red';
+    // Your own side at the bottom (as the game draws it), also once you have joined through an
+    // invitation; on one screen and for spectators, seat 0's view.
+    if (!this.flipped) this.orientation = mine === null ? 'red' : this.gameClient.orientationFor(mine);
     const playing = g.status_id === 20;
     const finished = g.status_id >= FINISHED;
     const canMove = this.canMoveNow();
-    const last = g.last_move && g.last_move !== '0000' ? [g.last_move.slice(0, 2), g.last_move.slice(2, 4)] : null;
+    const last = g.last_move ? this.gameClient.moveSquares(g.last_move) : null;
     const config = {
       ...this.own.boardConfig(g, canMove, last), orientation: this.orientation,
       movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {},
@@ -407,13 +423,16 @@ export class GameView {
     };
     if (!this.board) {
       const events = { move: (from, to) => this.own.play(from + to), premove: (from, to) => this.own.setPremove(from ? [from, to] : null) };
-      this.board = createBoard(this.el.board, { ...this.gameClient.board, ...config, events });
+      // The board of this game under its rules (老虎棋's lines follow its `diagonals` option).
+      this.board = createBoard(this.el.board, { ...this.gameClient.boardFor(g.rules), ...config, events });
+      this.buttons.download.setAttribute('download', `${this.gameClient.key}-${this.id}.txt`);
     } else {
       this.board.set(config);
     }
-    // players and captured animals, the bottom bar is the side at the bottom of the board
-    const bottomColor = this.orientation === 'blue' ? 1 : 0;
-    const captured = this.gameClient.captured(g.fen);
+    // players and captured animals, the bottom bar is the side at the bottom of the board (the
+    // seat that sees the board this way up: Jungle's Red from 'red', 老虎棋's men from 'red')
+    const bottomColor = this.gameClient.orientationFor(1) === this.orientation ? 1 : 0;
+    const captured = this.gameClient.captured(g.fen, g.rules);
     this.players.render(this.el.bottom, bottomColor, captured[1 - bottomColor]);
     this.players.render(this.el.top, 1 - bottomColor, captured[bottomColor]);
     this.renderClocks();
@@ -424,7 +443,7 @@ export class GameView {
     else if (this.own.waiting()) status = this.own.statusText();
     else if (canMove && g.mode !== 'same_screen') status = t('game.yourMove');
     else if (g.players[g.turn]?.identity?.kind === 'ai') status = t('game.thinking');
-    else status = t('game.toMove', { side: t(`side.${COLORS[g.turn]}`) });
+    else status = t('game.toMove', { side: this.side(g.turn) });
     if (!this.seats.length && g.status_id >= 20) status = `${t('game.spectating')} · ${status}`;
     this.el.status.textContent = status;
     this.el.status.hidden = finished;
@@ -435,14 +454,14 @@ export class GameView {
     const opponentOffer = g.draw_offer !== null && g.draw_offer !== undefined && !this.seats.includes(g.draw_offer);
     if (playing && g.draw_offer !== null && g.draw_offer !== undefined) {
       if (opponentOffer && this.seats.length) {
-        banner.push(h('p', {}, t('game.drawOffered', { side: t(`side.${COLORS[g.draw_offer]}`) })),
+        banner.push(h('p', {}, t('game.drawOffered', { side: this.side(g.draw_offer) })),
           h('div', { class: 'row' },
             h('button', { type: 'button', id: 'accept-draw', class: 'primary', onclick: () => this.send('accept_draw') }, t('game.acceptDraw')),
             h('button', { type: 'button', id: 'decline-draw', onclick: () => this.send('decline_draw') }, t('game.declineDraw'))));
       } else if (!opponentOffer) banner.push(h('p', {}, t('game.drawSent')));
     }
     if (playing && g.takeback_request !== null && g.takeback_request !== undefined && this.seats.length && !this.seats.includes(g.takeback_request)) {
-      banner.push(h('p', {}, t('game.takebackRequested', { side: t(`side.${COLORS[g.takeback_request]}`) })),
+      banner.push(h('p', {}, t('game.takebackRequested', { side: this.side(g.takeback_request) })),
         h('div', { class: 'row' },
           h('button', { type: 'button', id: 'accept-takeback', class: 'primary', onclick: () => this.send('accept_takeback') }, t('game.acceptTakeback')),
           h('button', { type: 'button', id: 'decline-takeback', onclick: () => this.send('decline_takeback') }, t('game.declineTakeback'))));
@@ -504,7 +523,7 @@ export class GameView {
     const o = this.game.outcome || {};
     if (o.termination === 'aborted') return t(lobbyExpired(this.game) ? 'expiry.expired.title' : 'result.title.aborted');
     if (o.winner === null || o.winner === undefined) return t('result.title.draw');
-    return t('result.title.win', { side: t(`side.${COLORS[o.winner]}`) });
+    return t('result.title.win', { side: this.side(o.winner) });
   }
 
   renderResult() {
@@ -526,7 +545,7 @@ export class GameView {
       for (const c of nothing ? [] : [0, 1]) {
         if (!g.players[c] || g.players[c].identity?.kind === 'ai') continue;
         const d = sc.deltas[c];
-        lines.push(h('small', { class: 'score' }, `${t(`side.${COLORS[c]}`)}: ${t('result.score', { delta: d > 0 ? `+${d}` : d, score: sc.new_scores[c] })}`));
+        lines.push(h('small', { class: 'score' }, `${this.side(c)}: ${t('result.score', { delta: d > 0 ? `+${d}` : d, score: sc.new_scores[c] })}`));
       }
     }
     lines.push(...ratingLines(g)); // ratings before → after (±N), and what they mean

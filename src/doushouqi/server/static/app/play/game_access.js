@@ -101,7 +101,7 @@ export class AccessibleMode {
     if (!move) return this.fail(t('a11y.err.format', { text }));
     if (g.status_id >= 25) return this.fail(t('a11y.err.over'));
     if (!view.canMoveNow()) return this.fail(t('a11y.err.turn'));
-    const [from, to] = [move.slice(0, 2), move.slice(2, 4)];
+    const [from, to] = view.gameClient.moveSquares(move);
     const dests = g.dests?.[from];
     if (!dests?.length) return this.fail(t('a11y.err.noPiece', { square: from }));
     if (!dests.includes(to)) {

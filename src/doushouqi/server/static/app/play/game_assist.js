@@ -8,7 +8,6 @@ import { h } from '../shell/dom.js';
 import { t } from '../shell/i18n.js';
 import { effectText } from '../study/tablebase_view.js';
 
-const COLORS = ['red', 'blue'];
 const THREATS_KEY = 'doushouqi.threats';
 const HINT_MOVETIME = 0.5;
 
@@ -39,7 +38,8 @@ export class HintTool {
   /** Hints are for the players of a game against the computer or on one screen... */
   offered() {
     const g = this.view.game;
-    return Boolean(g && ['vs_ai', 'same_screen'].includes(g.mode) && g.status_id === 20 && this.view.seats.length);
+    return Boolean(g && ['vs_ai', 'same_screen'].includes(g.mode) && g.status_id === 20 && this.view.seats.length
+      && this.view.has('engine')); // a game the site has a computer player for
   }
 
   /** ...on a human's turn. */
@@ -51,15 +51,16 @@ export class HintTool {
   boardHint() {
     const g = this.view.game;
     if (this.hint && g && this.hint.fen !== g.fen) this.hint = null;
-    return this.hint && this.available() ? [this.hint.move.slice(0, 2), this.hint.move.slice(2, 4)] : null;
+    return this.hint && this.available() ? this.view.gameClient.moveSquares(this.hint.move) : null;
   }
 
   /** The question for the engine: the game from its start (repetitions matter), or the
    * position alone when the move list is out of step with it. */
   query(fromStart = true) {
     const g = this.view.game;
-    if (fromStart && g.start_fen) return { rules: g.rules, fen: g.start_fen, moves: this.view.moves.map((m) => m.move) };
-    return { rules: g.rules, fen: g.fen, moves: [] };
+    const game = g.game_key;
+    if (fromStart && g.start_fen) return { game, rules: g.rules, fen: g.start_fen, moves: this.view.moves.map((m) => m.move) };
+    return { game, rules: g.rules, fen: g.fen, moves: [] };
   }
 
   async ask() {
@@ -146,7 +147,7 @@ export class ThreatView {
    * of an online game (it would be help the opponent does not get). */
   available() {
     const g = this.view.game;
-    if (!g || g.status_id !== 20) return false;
+    if (!g || g.status_id !== 20 || !this.view.has('threats')) return false; // a game with a threat view
     return g.mode !== 'online' || !this.view.seats.length;
   }
 
@@ -184,7 +185,7 @@ export class ThreatView {
   async fetch(key) {
     const g = this.view.game;
     try {
-      const found = await api('/api/position', { method: 'POST', body: { rules: g.rules, fen: key, moves: [] } });
+      const found = await api('/api/position', { method: 'POST', body: { game: g.game_key, rules: g.rules, fen: key, moves: [] } });
       if (this.view.closed || this.asked !== key) return; // the page moved on meanwhile
       this.squares = [...found.threats.attacked, ...found.threats.den];
       this.shownFor = key;
@@ -199,7 +200,7 @@ export class ThreatView {
 
   /** The legend: what the marks mean, and the marked animals in words (for every reader). */
   describe(key, threats) {
-    const side = t(`side.${COLORS[this.perspective()]}`);
+    const side = this.view.side(this.perspective());
     const game = this.view.gameClient;
     const pieces = game.parsePlacement(key);
     const look = this.view.look();

@@ -90,7 +90,7 @@ export class PlayerBars {
   describe(color) {
     const g = this.view.game;
     const p = g.players[color];
-    const side = t(`side.${COLORS[color]}`);
+    const side = this.view.side(color);
     if (!p) return { color, side, waiting: true, over: g.status_id >= 25 }; // over: nobody came
     const kind = p.identity?.kind;
     const online = g.mode === 'online';

@@ -183,7 +183,7 @@ export class OwnMoves {
     const client = view.gameClient;
     const after = shown && placementAfter(g.fen, shown.move, { parse: client.parsePlacement, write: client.placementToString });
     if (after) {
-      const move = [shown.move.slice(0, 2), shown.move.slice(2, 4)];
+      const move = client.moveSquares(shown.move);
       Object.assign(config, { position: after, lastMove: move, pendingMove: move, turnColor: COLORS[1 - g.turn] });
     }
     // Premoves while the player may not move (a game whose client module names no premove

@@ -19,19 +19,27 @@ export function newMoveId(random = globalThis.crypto) {
   return `m-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A move as people read it on the board: "g3–g4". */
+/** The places a move string names, in order: the board names every place by a file letter and
+ * a rank number (board/geometry.js), so "g3g4" is g3, g4 and 老虎棋's "e5e7e9" e5, e7, e9. */
+export function movePlaces(move) {
+  return String(move).match(/[a-z][0-9]+/g) ?? [];
+}
+
+/** A move as people read it on the board: "g3–g4" (a jump in several: "e5–e7–e9"). */
 export function moveLabel(move) {
-  return `${move.slice(0, 2)}–${move.slice(2, 4)}`;
+  return movePlaces(move).join('–');
 }
 
 /**
- * The position after a move on the board's terms: the piece on `from` goes to `to`, taking
- * whatever stood there (the board component's own model of a user move, board/state.js
- * applyMove). `parse` and `write` turn a placement into a Map square → piece and back. Null
+ * The position after a move on the board's terms: the piece on `from` goes to `to` (the move's
+ * first and last places), taking whatever stood there (the board component's own model of a
+ * user move, board/state.js applyMove; a man a tiger jumps goes when the server's position
+ * comes). `parse` and `write` turn a placement into a Map square → piece and back. Null
  * when `from` is empty (the move no longer fits the position).
  */
 export function placementAfter(position, move, { parse, write }) {
-  const [from, to] = [move.slice(0, 2), move.slice(2, 4)];
+  const places = movePlaces(move);
+  const [from, to] = [places[0], places[places.length - 1]];
   const pieces = parse(position);
   const piece = pieces.get(from);
   if (!piece) return null;

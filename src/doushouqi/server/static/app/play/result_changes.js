@@ -4,6 +4,7 @@
 
 import { t } from '../shell/i18n.js';
 import { h } from '../shell/dom.js';
+import { sideName } from '../shell/site_games.js';
 
 const COLORS = ['red', 'blue'];
 
@@ -45,7 +46,7 @@ export function ratingLines(game) {
     if (!change) continue;
     const before = change.after - change.delta;
     lines.push(h('small', { class: 'rating-change', dataset: { color: COLORS[color] } },
-      t('result.rating', { side: t(`side.${COLORS[color]}`), before, after: change.after, delta: signed(change.delta) })));
+      t('result.rating', { side: sideName(color, game.game_key), before, after: change.after, delta: signed(change.delta) })));
   }
   if (game?.score_change || game?.rating_change) {
     lines.push(h('a', { class: 'ranks-link', id: 'ranks-link', href: '#/ranks' }, t('result.ranksLink')));

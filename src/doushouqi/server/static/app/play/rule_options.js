@@ -1,23 +1,27 @@
-// Rule options (docs/rules.md 6) on the new-game page: every option of the chosen named set,
-// adjustable and explained, and what the server is sent (the set's name, or the changed options
-// over it as `parent`). Also how a game's rule set is named once options were changed: the
-// server calls it "PARENT (custom)", e.g. "classic (custom)".
+// Rule options (Jungle: docs/rules.md 6; 老虎棋: docs/tiger.md) on the new-game page: every
+// option of the chosen named set, adjustable and explained, and what the server is sent (the
+// set's name, or the changed options over it as `parent`). Also how a game's rule set is named
+// once options were changed: the server calls it "PARENT (custom)", e.g. "classic (custom)".
+// What the options are, their words and bounds, is the game's (games/<game>/, `ruleOptions`).
 
 import { t, plural } from '../shell/i18n.js';
 import { h } from '../shell/dom.js';
 import { fetchRuleSets } from '../shell/api.js';
-import { namesIn } from '../learn/rules_faq.js';
 import { gameClient } from '../../games/index.js';
 
 const CUSTOM_SUFFIX = ' (custom)';
-/** The game's rule options (games/<game>/): the options chosen from a list and their values'
- * words; the other options are switches, or a number of rounds. */
-const OPTIONS = gameClient().ruleOptions;
-const CHOICES = OPTIONS.choices;
-/** Not options (`first_player` is one, but the page's own "first move" control sets it). */
-const SKIPPED = ['name', 'description', 'first_player'];
-/** The server's limit for `no_capture_draw_rounds` (0 = no limit). */
-const MAX_ROUNDS = 1000;
+/** Not options: a set's labels. */
+const LABELS = ['name', 'description'];
+
+/** A game's rule options (games/<game>/): the options chosen from a list and their values'
+ * words, the whole-number options and their bounds, the option the page's own "who moves
+ * first" control sets, and the options the site does not offer; the rest are switches. */
+const optionsOf = (game) => gameClient(game).ruleOptions;
+
+/** The keys of an option's name and help text in a game ("opt.ranks", "tigeropt.men"). */
+export function optionKey(key, game) {
+  return `${optionsOf(game).prefix}${key}`;
+}
 
 function namedSetLabel(name) {
   const key = `rules.${name}`;
@@ -38,19 +42,24 @@ export function ruleSetLabel(name) {
 }
 
 /** An option's value in words, as the rules page writes it. */
-export function optionValueText(key, value) {
+export function optionValueText(key, value, game) {
+  const options = optionsOf(game);
   if (typeof value === 'boolean') return t(value ? 'yes' : 'no');
-  if (key === 'no_capture_draw_rounds') return value ? plural('opt.no_capture_draw_rounds.value', value) : t('none');
-  if (key === 'first_player') return t(`first.${value}`);
-  const valueKey = OPTIONS.valueKey(key, value);
+  const words = options.valueText?.(key, value, { t, plural });
+  if (words) return words;
+  if (key === options.firstOption) {
+    const seat = options.firstValues.indexOf(value);
+    return seat >= 0 ? t(gameClient(game).firstKeys[seat]) : String(value);
+  }
+  const valueKey = options.valueKey(key, value);
   if (valueKey) return t(valueKey);
   return String(value);
 }
 
 /** "Option: value; …" for the options a game changed (a summary's `rule_changes`). */
-export function changesText(changes) {
+export function changesText(changes, game) {
   return Object.entries(changes || {})
-    .map(([key, value]) => t('ruleopts.change', { option: t(`opt.${key}`), value: optionValueText(key, value) }))
+    .map(([key, value]) => t('ruleopts.change', { option: t(optionKey(key, game)), value: optionValueText(key, value, game) }))
     .join(t('ruleopts.separator'));
 }
 
@@ -60,8 +69,10 @@ export function changesText(changes) {
  * and can be reset; `request()` is what `POST /api/games` takes as `rules`.
  */
 export class RuleOptionsPanel {
-  constructor(sets, name, savedChanges = {}) {
+  constructor(sets, name, savedChanges = {}, game = undefined) {
     this.sets = sets;
+    this.game = gameClient(game).key;
+    this.options = optionsOf(this.game);
     this.count = h('span', { class: 'ro-count', id: 'ro-count', 'aria-live': 'polite' });
     this.list = h('div', { class: 'ro-list', id: 'ro-list' });
     this.resetAll = h('button', { type: 'button', class: 'ro-reset-all', id: 'ro-reset-all', hidden: true,
@@ -80,7 +91,8 @@ export class RuleOptionsPanel {
   /** Start from the named set `name`, with `changes` (valid ones only) applied over it. */
   choose(name, changes = {}) {
     this.base = this.sets.find((s) => s.name === name) || this.sets[0];
-    this.keys = Object.keys(this.base).filter((key) => !SKIPPED.includes(key));
+    const skipped = [...LABELS, this.options.firstOption, ...this.options.hidden];
+    this.keys = Object.keys(this.base).filter((key) => !skipped.includes(key));
     this.values = {};
     for (const key of this.keys) {
       const wanted = changes[key];
@@ -105,28 +117,33 @@ export class RuleOptionsPanel {
 
   row(key) {
     const id = `ro-${key}`;
-    const help = h('small', { class: 'ro-help', id: `${id}-help` }, t(`opt.${key}.help`));
+    const name = t(optionKey(key, this.game));
+    const help = h('small', { class: 'ro-help', id: `${id}-help` }, t(`${optionKey(key, this.game)}.help`));
     const base = this.base[key];
     const value = this.values[key];
     const described = { id, name: id, 'aria-describedby': `${id}-help ${id}-mark` };
+    const choices = this.options.choices[key];
     let control;
     if (typeof base === 'boolean') {
       control = h('label', { class: 'ro-switch' },
         h('input', { ...described, type: 'checkbox', role: 'switch', checked: value,
           onchange: (e) => this.set(key, e.target.checked) }),
-        h('span', { class: 'ro-name' }, t(`opt.${key}`)));
-    } else if (key in CHOICES) {
-      control = h('label', { class: 'ro-field' }, h('span', { class: 'ro-name' }, t(`opt.${key}`)),
-        h('select', { ...described, onchange: (e) => this.set(key, e.target.value) },
-          CHOICES[key].map((v) => h('option', { value: v, selected: v === value }, optionValueText(key, v)))));
+        h('span', { class: 'ro-name' }, name));
+    } else if (choices) {
+      // The value as the game writes it (a number stays a number), from the option's text.
+      const chosen = (text) => choices.find((v) => String(v) === text) ?? text;
+      control = h('label', { class: 'ro-field' }, h('span', { class: 'ro-name' }, name),
+        h('select', { ...described, onchange: (e) => this.set(key, chosen(e.target.value)) },
+          choices.map((v) => h('option', { value: v, selected: v === value }, optionValueText(key, v, this.game)))));
     } else {
-      // no_capture_draw_rounds: a whole number of rounds, 0 for no limit (the server checks it).
-      control = h('label', { class: 'ro-field' }, h('span', { class: 'ro-name' }, t(`opt.${key}`)),
-        h('input', { ...described, type: 'number', min: 0, max: MAX_ROUNDS, step: 1, inputmode: 'numeric', value,
+      // A whole number (0 often: no limit), within the game's bounds (the server checks it).
+      const { min = 0, max = 9999 } = this.options.numbers?.[key] ?? {};
+      control = h('label', { class: 'ro-field' }, h('span', { class: 'ro-name' }, name),
+        h('input', { ...described, type: 'number', min, max, step: 1, inputmode: 'numeric', value,
           oninput: (e) => this.set(key, e.target.value.trim() === '' ? 0 : Number(e.target.value)) }));
     }
     const mark = h('span', { class: 'ro-mark', id: `${id}-mark` });
-    const reset = h('button', { type: 'button', class: 'ro-reset', 'aria-label': t('ruleopts.resetOne', { option: t(`opt.${key}`) }),
+    const reset = h('button', { type: 'button', class: 'ro-reset', 'aria-label': t('ruleopts.resetOne', { option: name }),
       onclick: () => {
         // A fresh row shows the set's value; the keyboard focus goes to its control.
         this.values[key] = base;
@@ -141,7 +158,7 @@ export class RuleOptionsPanel {
   }
 
   valueText(key, value) {
-    return namesIn(this.values, optionValueText(key, value));
+    return gameClient(this.game).namesIn(this.values, optionValueText(key, value, this.game));
   }
 
   set(key, value) {
@@ -160,7 +177,7 @@ export class RuleOptionsPanel {
       row.querySelector('.ro-reset').hidden = !on;
     }
     // Some values name pieces as an option chosen here names them (Jungle's ranks: 狼 or 狐).
-    for (const key of OPTIONS.namedValues) {
+    for (const key of this.options.namedValues) {
       for (const option of this.list.querySelectorAll(`[data-option="${key}"] option`)) {
         option.textContent = this.valueText(key, option.value);
       }
@@ -181,13 +198,13 @@ export class GameRulesNote {
     this.shown = null;
   }
 
-  /** Show `rules` (a game state's options, as `/api/rules` writes them). */
-  async show(rules) {
-    const key = JSON.stringify(rules ?? null);
+  /** Show `rules` (a game state's options, as `/api/rules` writes them) of the game `game`. */
+  async show(rules, game = undefined) {
+    const key = JSON.stringify([rules ?? null, game ?? null]);
     if (!rules?.name || key === this.shown) return;
     this.shown = key;
     const parent = parentName(rules.name);
-    const base = (await fetchRuleSets()).find((s) => s.name === parent);
+    const base = (await fetchRuleSets(game)).find((s) => s.name === parent);
     if (key !== this.shown) return; // newer rules arrived meanwhile
     const changes = base ? Object.fromEntries(Object.entries(rules)
       .filter(([k, v]) => !['name', 'description'].includes(k) && k in base && base[k] !== v)) : {};
@@ -200,8 +217,8 @@ export class GameRulesNote {
     this.el.replaceChildren(h('details', {},
       h('summary', {}, label),
       h('ul', { class: 'game-rules-changes' }, Object.entries(changes).map(([k, v]) => h('li', { dataset: { option: k } },
-        t('ruleopts.change', { option: t(`opt.${k}`), value: optionValueText(k, v) }),
-        ' ', h('small', {}, t('ruleopts.game.default', { value: optionValueText(k, base[k]) }))))),
+        t('ruleopts.change', { option: t(optionKey(k, game)), value: optionValueText(k, v, game) }),
+        ' ', h('small', {}, t('ruleopts.game.default', { value: optionValueText(k, base[k], game) }))))),
       link ? h('p', {}, link) : null));
   }
 }

@@ -119,15 +119,18 @@ export async function ensurePlayer() {
 }
 
 
-let ruleSets = null;
+const ruleSets = new Map(); // game key → its named sets
 
-/** The server's named rule sets (options included). */
-export async function fetchRuleSets() {
-  if (ruleSets) return ruleSets;
+/** The server's named rule sets of a game (options included), the default game's by default. */
+export async function fetchRuleSets(game = gameClient().key) {
+  const key = gameClient(game).key;
+  if (ruleSets.has(key)) return ruleSets.get(key);
+  let sets;
   try {
-    ruleSets = (await api('/api/rules')).rule_sets;
+    sets = (await api(`/api/rules?game=${encodeURIComponent(key)}`)).rule_sets;
+    ruleSets.set(key, sets);
   } catch {
-    ruleSets = gameClient().ruleSetNames.map((name) => ({ name }));
+    sets = gameClient(key).ruleSetNames.map((name) => ({ name }));
   }
-  return ruleSets;
+  return sets;
 }

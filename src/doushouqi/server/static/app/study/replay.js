@@ -1,7 +1,10 @@
 // The replay page: step through any game (#/replay/game/ID) or uploaded record
-// (#/replay/record/ID) on a read-only board, and let the engine assess every position for the
-// evaluation graph, the best move and the mistakes; and the upload page (#/replay) that turns
-// a record's text into a replay. The arithmetic of the graph lives in evalgraph.js.
+// (#/replay/record/ID) on a read-only board, and, for a game the site has a computer player for,
+// let the engine assess every position for the evaluation graph, the best move and the
+// mistakes; and the upload page (#/replay[?game=tiger]) that turns a record's text into a
+// replay (in the chosen game's record format). The arithmetic of the graph lives in
+// evalgraph.js. What differs between games (board, sides, the tags naming the players) is the
+// game's client module's.
 
 import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
@@ -14,11 +17,12 @@ import { ruleSetLabel } from '../play/rule_options.js';
 import { pageCheck } from '../shell/navigation.js';
 import { Review, GRADE_MARKS } from './review.js';
 import { ReplayTablebase } from './tablebase_view.js';
+import { chosenGame, gamePicker, offered, sideName, siteGames } from '../shell/site_games.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MOVETIME = 0.3; // seconds per position: a 60-ply game is assessed in about 20 s
 const BUSY_RETRIES = 5; // answers "too many requests" / "engine busy" in a row before giving up
-const RESULT_WORDS = { '1-0': 'replay.result.red', '0-1': 'replay.result.blue', '1/2-1/2': 'replay.result.draw' };
+const COLORS = ['red', 'blue']; // the board's names of seats 0 and 1
 
 // The analyses of the last replay shown survive a language switch or a look at another page.
 let kept = { key: null, analyses: [] };
@@ -46,9 +50,9 @@ async function fetchReplay(kind, id) {
   return api(path);
 }
 
-/** POST a record's text (api() sends JSON only). */
-async function postRecord(text) {
-  const response = await fetch('/api/records', {
+/** POST a record's text of `game` (api() sends JSON only). */
+async function postRecord(text, game) {
+  const response = await fetch(`/api/records?game=${encodeURIComponent(game)}`, {
     method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: text,
   });
   const data = await response.json().catch(() => null);
@@ -86,7 +90,8 @@ function eventName(value) {
 export async function replayRoute(root, parts, params, navigate) {
   const [, kind, id] = parts;
   if (!['game', 'record'].includes(kind) || !id) {
-    uploadPage(root, navigate);
+    const games = await offered({ needs: 'records' });
+    uploadPage(root, navigate, games, chosenGame(games, params.get('game')));
     return null;
   }
   const stillHere = pageCheck();
@@ -98,8 +103,9 @@ export async function replayRoute(root, parts, params, navigate) {
     if (stillHere()) notFound(root, kind);
     return null;
   }
+  const site = (await siteGames()).find((g) => g.key === data.game) ?? {};
   if (!stillHere()) return null; // the reader went elsewhere while it loaded
-  const view = new ReplayView(root, { kind, id, data, ply: Number(params.get('ply')) || 0 });
+  const view = new ReplayView(root, { kind, id, data, site, ply: Number(params.get('ply')) || 0 });
   window.replayView = view; // for tests and the curious
   return () => view.destroy();
 }
@@ -122,7 +128,7 @@ function selectLine(textarea, n) {
   textarea.setSelectionRange(start, start + lines[n - 1].length);
 }
 
-function uploadPage(root, navigate) {
+function uploadPage(root, navigate, games, game) {
   const text = h('textarea', {
     id: 'record-text', name: 'record', rows: 10, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off',
     placeholder: t('replay.upload.placeholder'), 'aria-describedby': 'record-help',
@@ -145,7 +151,7 @@ function uploadPage(root, navigate) {
     submit.disabled = true;
     submit.textContent = t('replay.upload.sending');
     try {
-      const record = await postRecord(body);
+      const record = await postRecord(body, game);
       navigate(`/replay/record/${record.id}`);
     } catch (e) {
       // The server names the line of the first problem (params.line): it is selected.
@@ -169,7 +175,10 @@ function uploadPage(root, navigate) {
     text.value = content;
     send(text.value);
   });
-  const form = h('form', { class: 'settings rp-upload', id: 'record-form', onsubmit: (e) => { e.preventDefault(); send(text.value); } },
+  // The record's game: its format is read (another game's record is refused with its line).
+  const picker = gamePicker(games, game, (key) => navigate(`/replay?game=${encodeURIComponent(key)}`), { name: 'record-game' });
+  const form = h('form', { class: 'settings rp-upload', id: 'record-form', dataset: { game }, onsubmit: (e) => { e.preventDefault(); send(text.value); } },
+    picker,
     h('p', { class: 'rp-help', id: 'record-help' }, t('replay.upload.help')),
     h('label', { class: 'field' }, h('span', {}, t('replay.upload.text')), text),
     h('label', { class: 'button rp-file' }, t('replay.upload.file'), file),
@@ -181,8 +190,11 @@ function uploadPage(root, navigate) {
 // ----- the viewer -------------------------------------------------------------------------
 
 class ReplayView {
-  constructor(root, { kind, id, data, ply }) {
+  constructor(root, { kind, id, data, site, ply }) {
     this.root = root;
+    this.game = gameClient(data.game);
+    // The engine's assessment and the endgame tables only for a game the site has them for.
+    this.engine = Boolean(site?.engine);
     this.kind = kind;
     this.id = id;
     this.data = data;
@@ -204,7 +216,7 @@ class ReplayView {
     this.review = new Review(this); // grades, accuracy, learn from mistakes (review.js)
     // The endgame tables: the shown position's value, and a badge on each move that changed it.
     this.tablebase = new ReplayTablebase({
-      fens: this.fens, moves: this.moves, rules: data.rules, onChanges: () => this.buildMoves(),
+      fens: this.fens, moves: this.moves, rules: site?.tablebase ? data.rules : null, onChanges: () => this.buildMoves(),
     });
     this.build();
     this.onKey = (e) => this.key(e);
@@ -255,9 +267,9 @@ class ReplayView {
       count: h('span', { class: 'rp-count', id: 'rp-count', 'aria-hidden': 'true' }),
       graph,
       graphBox: h('div', { class: 'rp-graph', id: 'rp-graph', hidden: true },
-        h('span', { class: 'rp-graph-side red', 'aria-hidden': 'true' }, t('side.red')),
+        h('span', { class: 'rp-graph-side red', 'aria-hidden': 'true' }, sideName(0, this.game.key)),
         graph,
-        h('span', { class: 'rp-graph-side blue', 'aria-hidden': 'true' }, t('side.blue'))),
+        h('span', { class: 'rp-graph-side blue', 'aria-hidden': 'true' }, sideName(1, this.game.key))),
       best: h('p', { class: 'rp-best', id: 'rp-best', 'aria-live': 'polite' }),
       comment: h('p', { class: 'rp-comment', id: 'rp-comment', hidden: true }),
       moves: h('ol', { class: 'moves rp-moves', id: 'rp-moves', 'aria-label': t('replay.moves') }),
@@ -279,7 +291,7 @@ class ReplayView {
             b.first, b.prev, this.el.counter, b.next, b.last),
           this.el.slider),
         h('aside', { class: 'side-col' },
-          h('div', { class: 'rp-analysis', id: 'rp-analysis' },
+          h('div', { class: 'rp-analysis', id: 'rp-analysis', hidden: !this.engine },
             h('div', { class: 'rp-analysis-head' }, this.el.analyse, this.el.progress, this.el.count),
             this.el.progressBar, this.el.graphBox, this.el.best, this.tablebase.el, this.review.el.better, this.review.el.box),
           this.el.comment,
@@ -287,7 +299,7 @@ class ReplayView {
           this.el.moves,
           h('div', { class: 'actions' },
             h('button', { type: 'button', id: 'rp-flip', onclick: () => this.flip() }, t('replay.flip')),
-            (this.el.toBoard = h('a', { class: 'button', id: 'rp-to-board' }, t('analysis.thisPosition'))),
+            (this.el.toBoard = h('a', { class: 'button', id: 'rp-to-board', hidden: !this.engine }, t('analysis.thisPosition'))),
             this.downloadLink(),
             this.kind === 'game' ? h('a', { class: 'button', id: 'rp-to-game', href: `#/game/${encodeURIComponent(this.id)}` }, t('replay.toGame')) : null,
             h('a', { class: 'button', id: 'rp-another', href: '#/replay' }, t('replay.another')))))));
@@ -302,24 +314,36 @@ class ReplayView {
       eventName(tags.Event),
       known(tags.Date),
       ruleName ? ruleSetLabel(ruleName) : null,
-      t(RESULT_WORDS[d.result] ?? 'replay.result.none'),
+      this.resultWords(d.result),
       d.termination ? t(`term.${d.termination}`) : null,
     ].filter(Boolean);
     return h('p', { class: 'rp-meta', id: 'rp-meta' }, parts.join(' · '));
   }
 
+  /** The result in words: which side won (in the game's words), a draw, or not finished. */
+  resultWords(result) {
+    if (result === '1-0' || result === '0-1') return t('replay.result.won', { side: sideName(result === '1-0' ? 0 : 1, this.game.key) });
+    return t(result === '1/2-1/2' ? 'replay.result.draw' : 'replay.result.none');
+  }
+
   downloadLink() {
+    const key = this.game.key;
     if (this.kind === 'game') {
-      return h('a', { class: 'button', id: 'rp-download', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `jungle-${this.id}.txt` }, t('replay.download'));
+      return h('a', { class: 'button', id: 'rp-download', href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `${key}-${this.id}.txt` }, t('replay.download'));
     }
     this.downloadUrl = URL.createObjectURL(new Blob([this.data.text ?? ''], { type: 'text/plain;charset=utf-8' }));
-    return h('a', { class: 'button', id: 'rp-download', href: this.downloadUrl, download: `jungle-record-${this.id}.txt` }, t('replay.download'));
+    return h('a', { class: 'button', id: 'rp-download', href: this.downloadUrl, download: `${key}-record-${this.id}.txt` }, t('replay.download'));
+  }
+
+  /** The board's name of the seat to move in a position ('red' seat 0, 'blue' seat 1). */
+  colorToMove(fen) {
+    return COLORS[this.game.seatToMove(fen)];
   }
 
   /** The move list: one button per ply, mistakes marked. */
   buildMoves() {
     this.el.moves.replaceChildren(...this.data.plies.map((p) => {
-      const mover = G.turnOfFen(this.fens[p.ply - 1]);
+      const mover = this.colorToMove(this.fens[p.ply - 1]);
       const mistake = this.mistakes.has(p.ply);
       const grade = this.review.gradeOf(p.ply); // ?! ? ?? from the server's review
       const text = moveText(p.readable_zh, p.readable) || p.move;
@@ -365,14 +389,14 @@ class ReplayView {
     const analysis = this.analyses[this.ply];
     const best = analysis?.bestmove;
     const rules = this.data.rules || {};
-    const game = gameClient(this.data.game_key);
+    const game = this.game;
     const config = {
-      position: fen, orientation: this.orientation, turnColor: G.turnOfFen(fen), movableColor: null,
-      lastMove: played && played !== '0000' ? [played.slice(0, 2), played.slice(2, 4)] : null,
-      hint: best ? [best.slice(0, 2), best.slice(2, 4)] : null,
+      position: fen, orientation: this.orientation, turnColor: this.colorToMove(fen), movableColor: null,
+      lastMove: played ? game.moveSquares(played) : null,
+      hint: best ? game.moveSquares(best) : null,
       lang: currentLang(), ...game.lookOf(rules),
     };
-    if (!this.board) this.board = createBoard(this.el.board, { ...game.board, ...config });
+    if (!this.board) this.board = createBoard(this.el.board, { ...game.boardFor(rules), ...config });
     else this.board.set(config);
     this.el.board.dataset.ply = String(this.ply);
     this.renderPlayers(fen);
@@ -390,21 +414,23 @@ class ReplayView {
     this.tablebase.render(this.ply);
   }
 
-  /** Red's and Blue's names in bars above and below the board (the bottom one: the near side). */
+  /** The sides' players' names in bars above and below the board (the bottom one: the side
+   * that sees the board this way up). */
   renderPlayers(fen) {
     const tags = this.data.tags || {};
     const sameScreen = tags.Mode === 'same_screen'; // one person played both sides: no names
-    const toMove = G.turnOfFen(fen);
+    const toMove = this.colorToMove(fen);
     const over = this.ply === this.last && this.data.result !== '*'; // nobody moves any more
-    const bottom = this.orientation;
-    const top = bottom === 'red' ? 'blue' : 'red';
-    for (const [el, color] of [[this.el.top, top], [this.el.bottom, bottom]]) {
-      const side = t(`side.${color}`);
-      const name = (!sameScreen && playerName(color === 'red' ? tags.Red : tags.Blue, tags)) || side;
+    const game = this.game;
+    const bottomSeat = game.orientationFor(1) === this.orientation ? 1 : 0;
+    for (const [el, seat] of [[this.el.top, 1 - bottomSeat], [this.el.bottom, bottomSeat]]) {
+      const color = COLORS[seat];
+      const side = sideName(seat, game.key);
+      const name = (!sameScreen && playerName(tags[game.recordTags[seat]], tags)) || side;
       el.dataset.color = color;
       el.classList.toggle('to-move', !over && toMove === color);
       el.replaceChildren(
-        h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, t(`token.${color}`)),
+        h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, t(game.tokenKeys[seat])),
         h('span', { class: 'pname' }, h('strong', {}, name), name === side ? null : h('small', {}, side)));
     }
   }
@@ -479,7 +505,7 @@ class ReplayView {
   }
 
   async analysePosition(ply, run) {
-    const body = G.analysisQuery({ rules: this.data.rules, fens: this.fens, moves: this.moves, ply, movetime: MOVETIME });
+    const body = { game: this.game.key, ...G.analysisQuery({ rules: this.data.rules, fens: this.fens, moves: this.moves, ply, movetime: MOVETIME }) };
     for (let attempt = 1; ; attempt++) {
       try {
         return await api('/api/analysis', { method: 'POST', body });
@@ -519,7 +545,7 @@ class ReplayView {
   renderAnalysis() {
     if (!this.el.graphBox.hidden) G.drawEvalGraph(this.el.graph, this.scores, { current: this.ply, mistakes: this.mistakes, grades: this.review.grades });
     this.review.renderBetter(this.ply);
-    const rules = String(this.data.rules?.name || gameClient(this.data.game_key).defaultRules).split(' ')[0]; // custom rules: their parent set
+    const rules = String(this.data.rules?.name || this.game.defaultRules).split(' ')[0]; // custom rules: their parent set
     this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: this.fens[this.ply], rules })}`;
     const analysis = this.analyses[this.ply];
     const described = G.describeScore(analysis);

@@ -46,9 +46,17 @@ export const JUNGLE_CLIENT = Object.freeze({
   // ----- the board ---------------------------------------------------------------------
   /** {geometry, pieceSet}: spread into createBoard's config. */
   board: JUNGLE,
+  /** The board for a game's rules (the same board under every rule set). */
+  boardFor: () => JUNGLE,
   geometry: JUNGLE_GEOMETRY,
   pieceSet: JUNGLE_PIECES,
   startPlacement: START_PLACEMENT,
+  /** The start placement under a rule set (the same under every set). */
+  startFor: () => START_PLACEMENT,
+  /** Which way up a seat sees the board: its own pieces at the bottom (Red's rank 1 for Red). */
+  orientationFor: (seat) => (seat === 1 ? 'blue' : 'red'),
+  /** [from, to] of a move string ("a3a4"), or null for a pass ("0000"). */
+  moveSquares: (move) => (typeof move === 'string' && /^[a-g][1-9][a-g][1-9]$/.test(move) ? [move.slice(0, 2), move.slice(2, 4)] : null),
   /** A placement (or a whole position string) as a Map square → piece, and back. */
   parsePlacement,
   placementToString,
@@ -67,6 +75,14 @@ export const JUNGLE_CLIENT = Object.freeze({
   pieceChar: (kind, { wolfName = 'wolf', lang = 'zh' } = {}) => pieceChar(kind, wolfName, lang),
   /** A kind's name in the current language ("lion", 狮 …), as `look` names it. */
   kindWord: (kind, { wolfName = 'wolf' } = {}) => animalWord(kind, wolfName),
+  /** The translation keys of the seats' names (Red, Blue) and of "who moves first". */
+  sideKeys: Object.freeze(['side.red', 'side.blue']),
+  firstKeys: Object.freeze(['first.red', 'first.blue']),
+  /** The keys of the seats' one-character tokens (红, 蓝), and the record tags naming their players. */
+  tokenKeys: Object.freeze(['token.red', 'token.blue']),
+  recordTags: Object.freeze(['Red', 'Blue']),
+  /** The seat to move in a position string (its second field: w Red, b Blue). */
+  seatToMove: (fen) => (String(fen).trim().split(/\s+/)[1] === 'b' ? 1 : 0),
   /** The animals lost by each side in a position: [red's, blue's], weakest first. */
   captured,
   /** The home page's decorations: [color, kind] of the hero's pieces and of each card's icon. */
@@ -91,13 +107,30 @@ export const JUNGLE_CLIENT = Object.freeze({
   defaultRules: RULE_SET_NAMES[0],
   /** The rule options the new-game form and the rules page show (values from /api/rules). */
   ruleOptions: Object.freeze({
-    choices: CHOICES, valueKey, naming: NAMING_OPTIONS, namedValues: NAMED_VALUE_OPTIONS,
+    choices: CHOICES,
+    valueKey,
+    valueText: (key, value, { t, plural }) => {
+      if (key !== 'no_capture_draw_rounds') return null;
+      return value ? plural('opt.no_capture_draw_rounds.value', value) : t('none');
+    },
+    numbers: Object.freeze({ no_capture_draw_rounds: Object.freeze({ min: 0, max: 1000 }) }),
+    naming: NAMING_OPTIONS,
+    namedValues: NAMED_VALUE_OPTIONS,
+    prefix: 'opt.',
+    firstOption: 'first_player',
+    firstValues: Object.freeze(['red', 'blue']),
+    hidden: Object.freeze([]),
   }),
   /** A text with the pieces named as a rule set names them (the wolf called fox). */
   namesIn,
   /** The rules page's questions for a set ([{id, key, vars}]) and its texts' variables. */
   faqEntries,
   rulesPageVars: pageVars,
+  /** The rules page's points, each with its words' key and its diagrams. */
+  rulesPoints: Object.freeze([
+    ['board', 'rulespage.board'], ['pieces', 'rulespage.pieces'], ['move', 'rulespage.move'],
+    ['water', 'rulespage.water'], ['capture', 'rulespage.capture'], ['win', 'rulespage.win'],
+  ]),
   ruleDiagrams: RULE_DIAGRAMS,
   lessons: LESSON_DATA,
   /** Whether a learner's move meets a lesson step's goal. */
