@@ -162,11 +162,26 @@ def test_go_infinite_waits_for_stop(session: Session) -> None:
 
 
 def test_the_engine_command_speaks_the_protocol() -> None:
-    commands = "uci\nisready\nposition startpos\ngo depth 4\nisready\nquit\n"
-    done = subprocess.run(
+    # A real process, driven line by line: `quit` goes only once the search has answered (sent
+    # at once, it may end a search still compiling on a cold machine before its bestmove).
+    engine = subprocess.Popen(
         [sys.executable, "-m", "doushouqi", "engine", "--game", "tiger"],
-        input=commands, capture_output=True, text=True, timeout=300, check=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
-    lines = done.stdout.splitlines()
-    assert "uciok" in lines and "readyok" in lines
-    assert lines[-1].startswith("bestmove e10")
+    assert engine.stdin is not None and engine.stdout is not None
+    try:
+        engine.stdin.write("uci\nisready\nposition startpos\ngo depth 4\n")
+        engine.stdin.flush()
+        lines = []
+        while not (lines and lines[-1].startswith("bestmove")):
+            line = engine.stdout.readline()
+            assert line, f"the engine ended without a bestmove: {lines}"
+            lines.append(line.strip())
+        assert "uciok" in lines and "readyok" in lines
+        assert lines[-1].startswith("bestmove e10")
+        engine.stdin.write("isready\nquit\n")
+        engine.stdin.flush()
+        assert engine.stdout.readline().strip() == "readyok"
+        assert engine.wait(timeout=60) == 0
+    finally:
+        engine.kill()
