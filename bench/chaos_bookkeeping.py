@@ -30,7 +30,7 @@ START, TRY, ACCEPT, OVER = "start", "try", "accept", "over"
 
 
 def pct(values: Sequence[float], p: float) -> float:
-    """The ``p``-th percentile (nearest rank below), as the other cluster bench reports it."""
+    """The ``p``-th percentile (nearest rank below): the one both cluster benches report."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
+from chaos_bookkeeping import pct
 from cluster_harness import tree_cpu
 
 
@@ -49,11 +50,6 @@ def leases_lost(target: Target) -> int:
 
 
 # ------------------------------------------------------------------------------ measuring
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
 def ms(values: list[float]) -> str:

@@ -232,6 +232,15 @@ class GameSocket:
         self.close()
 
 
+def answer_to(sock: GameSocket, message_id: str) -> dict[str, Any]:
+    """The server's answer to the message sent under ``message_id``: its ack, rejection or
+    error (events and notices on the way are read past)."""
+    while True:
+        message = sock.recv()
+        if message.get("id") == message_id and message["type"] in ("ack", "rejected", "error"):
+            return message
+
+
 def move(sock: GameSocket, text: str, **extra: Any) -> dict[str, Any]:
     """Send a move and return the ``move_made`` event for it."""
     sock.send({"type": "move", "move": text, **extra})

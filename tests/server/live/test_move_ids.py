@@ -4,10 +4,8 @@ the first time — over the websocket, after a reconnect, and over REST."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from tests.support.live import GameSocket, LiveServer, Player, move, start_online
+from tests.support.live import GameSocket, LiveServer, Player, answer_to, move, start_online
 
 
 @pytest.fixture
@@ -22,14 +20,6 @@ def _moves(server: LiveServer, game_id: str) -> list[str]:
     return [m[0] for m in state["moves"]]
 
 
-def _reply(ws: GameSocket, move_id: str) -> dict[str, Any]:
-    """The sender's answer to the message ``move_id``: its ack, rejection or error."""
-    while True:
-        message = ws.recv()
-        if message["type"] in ("ack", "rejected", "error") and message.get("id") == move_id:
-            return message
-
-
 def test_a_move_sent_again_after_a_reconnect_is_played_once(
     server: LiveServer, game: tuple[str, Player, Player, GameSocket, GameSocket]
 ) -> None:
@@ -39,17 +29,17 @@ def test_a_move_sent_again_after_a_reconnect_is_played_once(
     red_ws.send(message)
     made = red_ws.wait_for("move_made")
     assert made["move_id"] == "m-a3a4"
-    assert _reply(red_ws, "m-a3a4").get("duplicate") is None
+    assert answer_to(red_ws, "m-a3a4").get("duplicate") is None
     version = made["version"]
     red_ws.close()  # the answer counts as lost: the client reconnects and sends it again
     with red.socket(game_id, since=version - 1) as again:
         assert again.wait_for("move_made")["move"] == "a3a4"  # what it missed
         again.send(message)
-        answer = _reply(again, "m-a3a4")
+        answer = answer_to(again, "m-a3a4")
         assert (answer["type"], answer["duplicate"]) == ("ack", True)
         move(blue_ws, "a7a6")
         again.send(message)  # and again, later: still the same answer
-        assert _reply(again, "m-a3a4")["duplicate"] is True
+        assert answer_to(again, "m-a3a4")["duplicate"] is True
     assert _moves(server, game_id) == ["a3a4", "a7a6"]
 
 
@@ -58,14 +48,14 @@ def test_a_refused_move_sent_again_gets_the_same_answer(
 ) -> None:
     game_id, _, _, red_ws, blue_ws = game
     blue_ws.send({"type": "move", "move": "a7a6", "id": "early"})  # Red's turn
-    assert _reply(blue_ws, "early")["code"] == "not_your_turn"
+    assert answer_to(blue_ws, "early")["code"] == "not_your_turn"
     move(red_ws, "a3a4")
     blue_ws.send({"type": "move", "move": "a7a6", "id": "early"})
-    assert _reply(blue_ws, "early")["code"] == "not_your_turn"  # not played later on
+    assert answer_to(blue_ws, "early")["code"] == "not_your_turn"  # not played later on
     blue_ws.send({"type": "move", "move": "a7a6", "id": "next"})
-    assert _reply(blue_ws, "next")["type"] == "ack"
+    assert answer_to(blue_ws, "next")["type"] == "ack"
     red_ws.send({"type": "move", "move": "a4a5", "id": "next"})  # another move, the same id
-    assert _reply(red_ws, "next")["code"] == "move_id_used"
+    assert answer_to(red_ws, "next")["code"] == "move_id_used"
     assert _moves(server, game_id) == ["a3a4", "a7a6"]
 
 

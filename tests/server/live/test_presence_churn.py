@@ -10,17 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.helpers import quiet_moves
-from tests.support.live import GameSocket, LiveServer, Player, start_online
+from tests.support.live import GameSocket, LiveServer, Player, answer_to, start_online
 
 PLIES = 24
-
-
-def _answer(ws: GameSocket, move_id: str) -> dict[str, Any]:
-    """The sender's answer to its move ``move_id`` (ack, refusal or error)."""
-    while True:
-        message = ws.recv()
-        if message.get("id") == move_id and message["type"] in ("ack", "rejected", "error"):
-            return message
 
 
 def _last_version(ws: GameSocket, seen: int) -> int:
@@ -47,11 +39,11 @@ def _play_through_churn(
             red_ws.wait_for("player_disconnected")  # so Red's version is behind the game's,
             blue_ws = blue.socket(game_id)  # and Blue comes back while Red's move travels
             red_ws.send({"type": "move", "move": text, "version": red_seen, "id": move_id})
-            answer = _answer(red_ws, move_id)
+            answer = answer_to(red_ws, move_id)
         else:
             blue_seen = _last_version(blue_ws, blue_seen)
             blue_ws.send({"type": "move", "move": text, "version": blue_seen, "id": move_id})
-            answer = _answer(blue_ws, move_id)
+            answer = answer_to(blue_ws, move_id)
         if answer["type"] != "ack":
             refused.append(answer)
     blue_ws.close()
