@@ -67,12 +67,24 @@ def test_a_tiger_game_on_one_screen_played_by_tapping_to_its_result(
     client.close()
 
 
-def test_play_against_the_computer_offers_no_game_without_one(client: Client) -> None:
+def test_the_computer_plays_the_tiger_against_a_phone_player(
+    browser: Browser, server: LiveServer
+) -> None:
+    client = Client(browser, server, locale="en-GB", viewport=PHONE)
     page = client.open("/#/new/vs_ai")
-    expect(page.locator("form#settings[data-game=jungle]")).to_be_visible()
-    expect(page.locator("#game-picker")).to_have_count(0)  # the Tiger has no computer player yet
-    page.goto(page.url.split("#")[0] + "#/new/online")
-    expect(page.locator("#game-picker label[data-game=tiger]")).to_be_visible()
+    page.locator("#game-picker label[data-game=tiger]").click()
+    expect(page.locator("form#settings[data-game=tiger]")).to_be_visible()
+    page.locator("form#settings input[name=color][value=blue] + span").click()  # the men
+    page.click("#start")
+    expect(page.locator(".dsq-board.dsq-tiger")).to_be_visible()
+    expect(page.locator("#moves li")).to_have_count(1)  # the computer's tiger moved first
+    expect(page.locator(".player-bar.bottom")).to_contain_text("Men")
+    tap_move(page, "d2d3")
+    expect(page.locator("#moves li")).to_have_count(3)  # ours, then the computer's answer
+    expect(page.locator("#moves li").nth(1)).to_contain_text("Md2-d3")
+    expect(page.locator("#hint")).to_be_visible()  # hints: the site has an engine for it
+    no_overflow(page)
+    client.close()
 
 
 @pytest.mark.parametrize(
@@ -122,7 +134,7 @@ def test_the_tigers_rules_page_with_its_diagrams_in_traditional_chinese(
     page.select_option("#rules-select", "laohuqi-south")
     expect(rules.locator('.rule-diagram[data-diagram="tiger-start-south"]')).to_have_count(1)
     expect(rules.locator('[data-option="tigers"] td')).to_have_text("2隻老虎")
-    expect(page.locator("#rules-play")).to_have_attribute("href", "#/new/same_screen?game=tiger")
+    expect(page.locator("#rules-play")).to_have_attribute("href", "#/new/vs_ai?game=tiger")
     rules.locator("#rules-game-picker label[data-game=jungle]").click()
     expect(page.locator("section.rules[data-game=jungle] h1")).to_have_text("鬥獸棋規則")
     no_overflow(page)
@@ -151,7 +163,7 @@ def test_a_finished_tiger_game_is_replayed_and_a_live_one_watched(
     page.click("#replay-link")
     expect(page.locator("#rp-meta")).to_contain_text("Tiger won")
     expect(page.locator("#rp-moves li")).to_have_count(len(CAPTURE))
-    expect(page.locator("#rp-analysis")).to_be_hidden()  # no computer player for it yet
+    expect(page.locator("#rp-analysis")).to_be_visible()  # the engine's view of the game
     expect(page.locator(".player-bar.bottom")).to_contain_text("Men")
     expect(page.locator('.dsq-pieces [data-square="e10"]')).to_have_count(1)  # the start
     page.click("#rp-last")

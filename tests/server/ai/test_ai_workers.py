@@ -529,3 +529,19 @@ def test_the_worker_command_names_the_missing_extra(
     assert main(command) == 2
     err = capsys.readouterr().err
     assert "the `ai` extra (or `worker`): pip install 'doushouqi[worker]'" in err
+
+
+def test_a_node_that_wrote_first_to_the_lost_redis_still_resends_its_jobs() -> None:
+    """The node alone made the lost data set (its epoch token was the first written) and is
+    the first to write to the restarted one: its waiting job still goes on the new stream."""
+    with redis_server() as server, client(server.url) as fresh:
+
+        async def scenario() -> None:
+            async with redis_ai(server.url, margin=30.0) as ai:
+                queued = asyncio.create_task(ai.choose_move(request(movetime=5.0)))
+                await until(lambda: fresh.xlen(KEYS.stream("move")) == 1, "the move to queue")
+                await asyncio.to_thread(server.restart)
+                await until(lambda: fresh.xlen(KEYS.stream("move")) == 1, "the move again")
+                queued.cancel()
+
+        asyncio.run(scenario())

@@ -1,16 +1,21 @@
 """老虎棋 on the site, end to end over HTTP and the websocket: created from its game key,
 played to each of its endings on one screen and online, recorded, paired only with its own
-seeks, challenged, rated in its own ratings; and refused clearly where the input is bad or the
-site has nothing for it (no computer player yet, no multi-jumps)."""
+seeks, challenged, rated in its own ratings, played against the computer; and refused clearly
+where the input is bad or the site has nothing for it (no multi-jumps; a game without a
+computer player)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import pytest
 from tests.support.live import GameSocket, LiveServer, Player, move, start_online
 from tests.support.site_helpers import site_socket
 from tests.support.tiger_moves import CAPTURE, ONE_CAPTURE_WINS, TRAP
 
+from doushouqi.server.games.registry import SITE_GAMES
+from doushouqi.tiger.board import Board
 from doushouqi.tiger.record import read_record
 
 
@@ -25,17 +30,42 @@ def play_one_screen(ws: GameSocket, moves: list[str]) -> dict[str, Any]:
     return ws.wait_for("game_finished")
 
 
-def test_the_site_lists_the_tiger_without_a_computer_player(server: LiveServer) -> None:
+def test_the_site_lists_the_tiger_with_its_computer_player(server: LiveServer) -> None:
     player = server.player().guest()
     games = {g["key"]: g for g in player.get("/api/site-games").json()["games"]}
     tiger = games["tiger"]
     assert tiger["names"] == {"en": "Tiger chess", "zh": "老虎棋", "zh-Hant": "老虎棋"}
-    assert (tiger["engine"], tiger["records"], tiger["lessons"]) == (False, True, False)
+    assert (tiger["engine"], tiger["records"], tiger["lessons"]) == (True, True, False)
     assert tiger["rule_sets"] == ["laohuqi", "laohuqi-18", "laohuqi-strict", "laohuqi-south"]
     assert games["jungle"]["engine"] is True
     sets = player.get("/api/rules", params={"game": "tiger"}).json()["rule_sets"]
     assert [s["name"] for s in sets] == tiger["rule_sets"] and sets[1]["men"] == 18
     assert player.get("/api/rules/laohuqi-south", params={"game": "tiger"}).json()["tigers"] == 2
+
+
+def test_the_computer_plays_the_tiger_against_the_men(server: LiveServer) -> None:
+    player = server.player().guest()
+    game = tiger_game(player, mode="vs_ai", ai_level=2, color="blue")  # seat 1: the men
+    with player.socket(game["id"]) as ws:
+        ws.wait_for("game_started")
+        first = ws.wait_for("move_made")  # the computer's tiger moves first
+        assert first["ply"] == 1 and first["readable"].startswith("T")
+        assert move(ws, "d2d3")["ply"] == 2
+        assert ws.wait_for("move_made", lambda m: m["ply"] == 3)["readable"].startswith("T")
+    hint = player.post("/api/analysis", json={"game": "tiger", "moves": ["e10e9"]})
+    assert hint.status_code == 200, hint.text
+    after = Board()
+    after.push_move("e10e9")
+    assert after.parse_move(hint.json()["bestmove"]) in after.legal_moves  # a man's move
+
+
+def test_a_game_without_a_computer_player_refuses_play_and_hints_against_it(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(SITE_GAMES, "tiger", dataclasses.replace(SITE_GAMES["tiger"], engine=None))
+    player = server.player().guest()
+    games = {g["key"]: g for g in player.get("/api/site-games").json()["games"]}
+    assert games["tiger"]["engine"] is False
     refused = player.post("/api/games", json={"game": "tiger", "mode": "vs_ai"})
     assert refused.status_code == 422 and refused.json()["code"] == "game.no_engine"
     hint = player.post("/api/analysis", json={"game": "tiger", "moves": ["e10e9"]})

@@ -132,7 +132,8 @@ def search_move(request: AiRequest, backlog: int = 0, workers: int = 1) -> AiMov
 
 
 #: An analysis as plain data: ``bestmove`` (None: game over), ``score`` (the engine's, e.g.
-#: {"cp": n} or {"den": n}, the side to move's view, or None), ``depth``, ``pv`` (moves as text),
+#: {"cp": n}, {"den": n} (Jungle: enters the den in n) or {"win": n}, the side to move's view,
+#: or None), ``depth``, ``pv`` (moves as text),
 #: ``lines`` (the best ``multipv`` lines, each with its ``score``, ``depth`` and ``pv``; the
 #: first is the best move's) and ``movetime`` (the seconds it was given).
 Analysis = dict[str, Any]

@@ -285,7 +285,7 @@ class RedisAi:
                 pipe.set(self.keys.game(request.game_id), request.version, ex=_MARK_TTL)
             pipe.xadd(self.keys.stream(job.kind), job.fields())  # type: ignore[arg-type]
             replies = await pipe.execute()
-        return str(replies[1])
+        return self._seen_epoch(replies[1])
 
     def _epoch_commands(self, pipe: Any) -> None:
         """Queue SET NX + GET of ``epoch``: a random token made by whoever first writes to a
@@ -293,6 +293,15 @@ class RedisAi:
         whose epoch is not the current one is known to be lost, whatever happened meanwhile."""
         pipe.set(self.keys.epoch, self._new_epoch, nx=True)
         pipe.get(self.keys.epoch)
+
+    def _seen_epoch(self, epoch: Any) -> str:
+        """Note the data set's epoch as read back. Once this node's proposal has been taken, it
+        proposes another: a token offered again would make a restarted Redis that this node
+        writes to first look like the data set it lost, and its jobs would never be resent."""
+        epoch = str(epoch)
+        if epoch == self._new_epoch:
+            self._new_epoch = uuid.uuid4().hex
+        return epoch
 
     async def _cancel(self, job: Job) -> None:
         # Only saves work: an unreachable (or closed) Redis loses nothing here.
@@ -411,7 +420,7 @@ class RedisAi:
             pipe.smembers(self.keys.workers)
             replies = await pipe.execute(raise_on_error=False)
         epoch = replies[1]
-        if isinstance(epoch, str) and epoch != self._epoch:
+        if isinstance(epoch, str) and self._seen_epoch(epoch) != self._epoch:
             # A new data set (first look, or Redis restarted): the group, and the jobs lost.
             await self._ensure_groups(client)
             await self._resubmit(client, epoch)

@@ -241,11 +241,12 @@ def _line(position: Position, line: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _red_cp(score: dict[str, int], turn: int) -> int:
-    """A score from the side to move's view as one number from Red's view (den: ±DEN_CP,
-    sooner entries larger)."""
-    if "den" in score:
-        den = score["den"]
-        value = DEN_CP - abs(den) if den > 0 else -(DEN_CP - abs(den))
+    """A score from the side to move's view as one number from the first seat's view (Red's
+    in Jungle): a decided game (``den``: Jungle's den entry, ``win``: a game's forced win) is
+    ±DEN_CP, sooner ends larger."""
+    decided = score.get("den", score.get("win"))
+    if decided is not None:
+        value = DEN_CP - abs(decided) if decided > 0 else -(DEN_CP - abs(decided))
     else:
         value = score["cp"]
     return value if turn == 0 else -value

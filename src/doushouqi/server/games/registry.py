@@ -91,11 +91,14 @@ SITE_GAMES: Mapping[str, SiteGame] = {
         records=JUNGLE_RECORDS,
         rule_limits=jungle.rule_limits,
     ),
-    # 老虎棋: records so far; its engine comes with doushouqi.tiger.ai (the client hides play
-    # against the computer while there is none).
     "tiger": SiteGame(
         key="tiger",
-        engine=None,
+        engine=ComputerPlayer(
+            best_move=tiger.best_move,
+            analyse=tiger.analyse,
+            warm_up=tiger.warm_up,
+            static_score=tiger.material_score,
+        ),
         records=TIGER_RECORDS,
         rule_limits=tiger.rule_limits,
     ),

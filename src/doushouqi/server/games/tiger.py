@@ -1,11 +1,11 @@
-"""The Tiger's (老虎棋) entry on the site: its records and the limits of its rule choices.
+"""The Tiger's (老虎棋) entry on the site: its computer player, records and rule limits.
 
 What the site has only for 老虎棋 and reaches through :mod:`doushouqi.server.games.registry`:
-its game records (:mod:`doushouqi.tiger.record`; the adapter to the site's
+the engine (:mod:`doushouqi.tiger.ai`, imported inside the functions, so that numba loads in
+the AI's worker processes only and never in the web server), its game records
+(:mod:`doushouqi.tiger.record`; the adapter to the site's
 :class:`~doushouqi.server.games.capabilities.Records` is ``tiger_records.py``) and what the
-site refuses of its rule options. No computer player yet: the registry's entry has
-``engine=None`` until the engine (``doushouqi.tiger.ai``) is ready, and the web client hides
-play against the computer for it.
+site refuses of its rule options.
 """
 
 from __future__ import annotations
@@ -19,9 +19,17 @@ from doushouqi.server.infra.refused import Refused
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.game import TigerPosition
 from doushouqi.tiger.record import TigerRecord
-from doushouqi.tiger.rules import RuleSet
+from doushouqi.tiger.rules import TIGER_SIDE, RuleSet
 
-__all__ = ["board_of", "game_to_record", "rule_limits"]
+__all__ = [
+    "analyse",
+    "best_move",
+    "board_of",
+    "game_to_record",
+    "material_score",
+    "rule_limits",
+    "warm_up",
+]
 
 
 def board_of(position: Position) -> Board:
@@ -29,6 +37,60 @@ def board_of(position: Position) -> Board:
     if not isinstance(position, TigerPosition):
         raise ValueError(f"not a 老虎棋 position: {position!r}")
     return position.board
+
+
+# ---------------------------------------------------------------------- the computer player
+
+
+def best_move(position: Position, level: int, movetime: float) -> tuple[str | None, int]:
+    """The engine's move (None: the game is over) and the nodes it searched."""
+    from doushouqi.tiger.ai import analyse as search  # in the worker only: numba
+
+    result = search(board_of(position), level=level, movetime=movetime)
+    move = None if result.move is None else str(result.move)
+    return move, int(result.info.get("nodes", 0))
+
+
+def _score_data(score: Any) -> dict[str, int] | None:
+    """The site's form of an engine score: ``{"cp": n}``, or ``{"win": n}`` when the game is
+    decided (the side to move wins in n of its moves; n < 0: loses after -n)."""
+    if score is None:
+        return None
+    return {"win": score.win} if score.win is not None else {"cp": score.cp}
+
+
+def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:
+    """The best ``multipv`` lines, best first: ``score`` (the side to move's view, or None),
+    ``depth`` and ``pv`` (moves as text)."""
+    from doushouqi.tiger.ai import analyse_lines
+
+    infos = analyse_lines(board_of(position), level=level, movetime=movetime, multipv=multipv)
+    return [
+        {
+            "score": _score_data(info.get("score")),
+            "depth": info.get("depth", 0),
+            "pv": [str(m) for m in info.get("pv", [])],
+        }
+        for info in infos
+    ]
+
+
+def warm_up() -> None:
+    """Load the compiled engine (numba's cache) before the first real request arrives."""
+    from doushouqi.tiger.ai import best_move as engine_move
+
+    engine_move(Board(), level=1, movetime=0.05)
+
+
+def material_score(position: Position) -> dict[str, int]:
+    """A search-free score for the side to move: a hundred for each man the tiger has taken,
+    the tiger's gain and the men's loss."""
+    board = board_of(position)
+    taken = 100 * board.men_taken
+    return {"cp": taken if board.turn == TIGER_SIDE else -taken}
+
+
+# ---------------------------------------------------------------------- records
 
 
 def game_to_record(game: Game, **tags: str) -> TigerRecord:
@@ -45,6 +107,9 @@ def game_to_record(game: Game, **tags: str) -> TigerRecord:
         record = dataclasses.replace(record, result=game.result, termination=game.termination_key)
     record.tags.update(base | tags)
     return record
+
+
+# ---------------------------------------------------------------------- rule choices
 
 
 def rule_limits(rules: Any) -> Refused | None:

@@ -29,6 +29,7 @@ import { sideName, siteGames } from '../shell/site_games.js';
 
 const COLORS = ['red', 'blue'];
 const FINISHED = 25;
+const PLY_EVENTS = new Set(['move_made', 'timeout_passed']); // the events that add a ply
 
 /** Put `children` into `parent` unless they are already there, in that order: re-inserting a
  * focused button would drop the keyboard focus. */
@@ -243,6 +244,10 @@ export class GameView {
 
   /** Keep the move list up to date; `before` is the position before the event. */
   trackMove(e, before) {
+    // A ply listed already is not listed again: the event list fetched for a `state` can be
+    // newer than the socket's next events (the computer moving at once after the start).
+    const last = this.moves[this.moves.length - 1];
+    if (PLY_EVENTS.has(e.type) && last && last.ply >= e.ply) return;
     if (e.type === 'move_made') this.moves.push({ ply: e.ply, color: e.color, text: moveText(e.readable_zh, e.readable) || e.move, move: e.move, moveId: e.move_id, zh: e.readable_zh, en: e.readable, before });
     else if (e.type === 'timeout_passed') this.moves.push({ ply: e.ply, color: e.color, text: '—', move: '0000', before });
     else if (e.type === 'takeback_applied') this.moves.splice(Math.max(0, this.moves.length - e.removed.length));

@@ -48,7 +48,8 @@ export function positionScore(analysis, result = null) {
 /**
  * The engine's score of a position in words' parts, from the side that stands better:
  * {kind: 'cp', side, pawns} (pawns: one decimal, never negative) or {kind: 'den', side, moves}
- * (that side enters the den in `moves` moves) or {kind: 'even'} or {kind: 'over'} (game over)
+ * (that side enters the den in `moves` moves) or {kind: 'win', side, moves} (wins in `moves`
+ * moves) or {kind: 'even'} or {kind: 'over'} (game over)
  * or null (no analysis). `analysis.score` is the side to move's view, `turn` 0 Red / 1 Blue.
  */
 export function describeScore(analysis) {
@@ -57,8 +58,10 @@ export function describeScore(analysis) {
   if (score === null || score === undefined) return { kind: 'over' };
   const mover = analysis.turn === 1 ? 'blue' : 'red';
   const other = mover === 'red' ? 'blue' : 'red';
-  if (typeof score.den === 'number') {
-    return { kind: 'den', side: score.den > 0 ? mover : other, moves: Math.max(1, Math.abs(score.den)) };
+  for (const kind of ['den', 'win']) { // Jungle's den entry; any game's forced win
+    if (typeof score[kind] === 'number') {
+      return { kind, side: score[kind] > 0 ? mover : other, moves: Math.max(1, Math.abs(score[kind])) };
+    }
   }
   const cp = typeof score.cp === 'number' ? score.cp : 0;
   const pawns = Math.round(Math.abs(cp) / 10) / 10;

@@ -555,8 +555,8 @@ class ReplayView {
     else {
       const side = described.side ? t(`side.${described.side}`) : '';
       const score = described.kind === 'cp' ? t('replay.score.cp', { side, pawns: described.pawns })
-        : described.kind === 'den' ? t('replay.score.den', { side, moves: described.moves })
-          : t('replay.score.even');
+        : described.kind === 'even' ? t('replay.score.even')
+          : t(`replay.score.${described.kind}`, { side, moves: described.moves });
       const move = moveText(analysis.readable_zh, analysis.readable_en) || analysis.bestmove;
       text = t('replay.best', { move, score });
     }
