@@ -12,6 +12,8 @@ $(BIN)/activate:
 
 install: $(BIN)/activate
 	$(BIN)/pip install --quiet -e '.[ai,tui,server,rl,openspiel,tablebase-cluster,dev]'
+	# The engines' machine code, ahead of their first start (about a second once done).
+	$(BIN)/doushouqi compile
 
 run: install
 	$(BIN)/doushouqi serve

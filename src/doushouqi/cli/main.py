@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from doushouqi.cli import play, rules, server
+from doushouqi.cli.compile import add_compile
 from doushouqi.cli.extras import EXTRAS, MissingExtraError, Subcommands
 from doushouqi.cli.tablebase import add_tablebase
 
@@ -36,6 +37,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     server.add_worker,
     server.add_explorer,
     add_tablebase,
+    add_compile,
 ]
 
 

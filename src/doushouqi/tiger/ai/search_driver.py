@@ -565,3 +565,9 @@ def analyse_lines(
     if best.get("pv", [])[:1] != [result.move]:
         best["pv"] = [result.move]
     return [best]
+
+
+def compile_engine() -> None:
+    """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
+    compile`` runs ahead of a first start."""
+    Searcher(hash_mb=1).warm_up()
