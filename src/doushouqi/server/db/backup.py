@@ -252,7 +252,9 @@ def postgres_commands(url: str, file: str) -> tuple[list[str], list[str]]:
     """The ``pg_dump`` and ``pg_restore`` command lines for a PostgreSQL database URL
     (SQLAlchemy's ``postgresql+psycopg://`` is libpq's ``postgresql://``). A password in the
     URL is left out, not printed: libpq takes it from ``PGPASSWORD`` or ``~/.pgpass``."""
-    shown = make_url(url).set(drivername="postgresql", password=None).render_as_string()
+    # URL.set() leaves out None values; the URL is a named tuple, so _replace clears one.
+    plain = make_url(url)._replace(drivername="postgresql", password=None)
+    shown = plain.render_as_string(hide_password=False)
     dump = ["pg_dump", "--format=custom", f"--file={file}", shown]
     restore = ["pg_restore", "--no-owner", "--single-transaction", f"--dbname={shown}", file]
     return dump, restore
