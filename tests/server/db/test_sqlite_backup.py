@@ -67,13 +67,13 @@ def game_moves(server: ServerProcess, game_id: str) -> tuple[str, list[str]]:
 
 
 class Mover(threading.Thread):
-    """Plays quiet moves in a game, both sides in turn, until stopped; ``acknowledged`` counts
-    the moves the server has confirmed (stored) so far."""
+    """Plays quiet moves in a game, both sides in turn, until stopped; ``sent`` counts the
+    moves sent so far, ``acknowledged`` those the server has confirmed (stored)."""
 
     def __init__(self, red: GameSocket, blue: GameSocket, moves: list[str]) -> None:
         super().__init__(daemon=True)
         self.sockets, self.moves = (red, blue), moves
-        self.acknowledged = 0
+        self.sent = self.acknowledged = 0
         self.stop = threading.Event()
         self.error: BaseException | None = None
 
@@ -82,6 +82,7 @@ class Mover(threading.Thread):
             for ply, text in enumerate(self.moves):
                 if self.stop.wait(0.01):
                     return
+                self.sent = ply + 1
                 move(self.sockets[ply % 2], text)
                 self.acknowledged = ply + 1
         except BaseException as exc:  # reported by the test
@@ -119,7 +120,7 @@ def test_a_backup_taken_mid_game_restores_every_game_account_and_rating(
         mover.wait_for(6)
         before = mover.acknowledged
         made = doushouqi(data, "backup", str(backup_file))
-        after = mover.acknowledged
+        after, sent = mover.acknowledged, mover.sent
         assert made.returncode == 0, made.stderr
         assert "2 accounts, 2 games" in made.stdout, made.stdout
         mover.wait_for(after + 4)  # and the game goes on after it
@@ -144,9 +145,9 @@ def test_a_backup_taken_mid_game_restores_every_game_account_and_rating(
     try:
         status, moves = game_moves(second, live_id)
         # Exactly the moves stored when the backup was taken: every one acknowledged before
-        # it began, none made after it ended (and the game still in progress).
+        # it began, none sent after it ended (and the game still in progress).
         assert status == "started" and moves == planned[: len(moves)]
-        assert before <= len(moves) <= after < played
+        assert before <= len(moves) <= sent < played
         assert game_moves(second, rated_id) == ("den_entered", DEN_GAME)
         for name, rating in ratings.items():
             assert profile(second, name)["rating"] == rating
