@@ -12,7 +12,9 @@ True
 True
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: it would bind ``annotations`` (a
+# ``__future__._Feature``) in the package's namespace, where ``dir(doushouqi)`` shows it as if
+# it were part of the API. Nothing in this module needs it.
 
 # The registry of games (doushouqi.core.game.GAMES) is filled by this import: the package runs
 # it before any of its modules, so every importer finds the installed games registered.

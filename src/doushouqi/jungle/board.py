@@ -61,7 +61,6 @@ from doushouqi.jungle.squares import (
     square_mirror,
 )
 from doushouqi.jungle.status import Status, position_status
-from doushouqi.jungle.svg import board_svg
 from doushouqi.jungle.zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
 
 if TYPE_CHECKING:
@@ -817,6 +816,10 @@ class Board:
         return f"Board({self.fen()!r}, rules={self.rules.name!r})"
 
     def _repr_svg_(self) -> str:
+        # Imported on first use: drawing is for notebooks, and a plain ``import doushouqi``
+        # should not pay for it.
+        from doushouqi.jungle.svg import board_svg
+
         return board_svg(self)
 
     def __eq__(self, other: object) -> bool:

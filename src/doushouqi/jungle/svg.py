@@ -18,8 +18,8 @@ True
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING, Protocol
-from xml.sax.saxutils import escape
 
 from doushouqi.jungle.squares import (
     BLUE,

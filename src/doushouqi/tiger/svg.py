@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from html import escape
 
 from doushouqi.core.game import Lang
 from doushouqi.tiger.board import Board

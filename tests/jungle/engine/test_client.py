@@ -7,6 +7,7 @@ last ones drive our own engine (``python -m doushouqi engine``) and skip until i
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Coroutine
 from pathlib import Path
@@ -429,6 +430,18 @@ def test_real_engine_plays_a_legal_move(real_engine_command: list[str]) -> None:
         classic = Board(rules="classic")
         result = engine.play(classic, Limit(movetime=0.3))
         assert result.move is not None and classic.is_legal(result.move)
+
+
+def test_real_engine_starts_with_no_environment_on_the_path(
+    real_engine_command: list[str],
+) -> None:
+    # The README's command, [sys.executable, "-m", "doushouqi", "engine"], names the very
+    # interpreter running the caller: no activated virtual environment, no ``doushouqi`` script
+    # on the PATH needed (a bare system PATH here).
+    bare = {**os.environ, "PATH": os.defpath}
+    with SimpleEngine.popen(real_engine_command, timeout=300, env=bare) as engine:
+        result = engine.play(Board(), Limit(depth=1))
+        assert result.move is not None and Board().is_legal(result.move)
 
 
 def test_real_engine_analyse_reports_depth_score_pv(real_engine_command: list[str]) -> None:
