@@ -329,8 +329,8 @@ class MoveTime:
 
 
 def _score_text(score: Score) -> str:
-    if score.den is not None:
-        return f"{'+' if score.den > 0 else '-'}D{abs(score.den)}"
+    if score.moves is not None:
+        return f"{'+' if score.moves > 0 else '-'}D{abs(score.moves)}"
     return f"{(score.cp or 0) / 100:+.2f}"
 
 

@@ -239,8 +239,8 @@ def _comment(score: Score | None, depth: int | None, seconds: float) -> str:
     parts = []
     if score is not None:
         text = (
-            f"{'+' if score.win > 0 else '-'}M{abs(score.win)}"
-            if score.win is not None
+            f"{'+' if score.moves > 0 else '-'}M{abs(score.moves)}"
+            if score.moves is not None
             else f"{(score.cp or 0) / 100:+.2f}"
         )
         parts.append(f"{text}/{depth}" if depth is not None else text)
