@@ -35,8 +35,8 @@ from collections.abc import Mapping
 from typing import Any, Generic, NamedTuple, TypedDict, TypeVar, cast
 
 __all__ = [
-    "WIN_SCORE",
     "WDL_SCALE",
+    "WIN_SCORE",
     "Info",
     "InfoSelection",
     "Limit",
