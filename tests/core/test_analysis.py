@@ -62,8 +62,10 @@ def test_centipawn_scores_as_python_chess(cp: int) -> None:
     assert wdl.total() == 1000 and (wdl.expectation() > 0.5) == (cp > 0)
 
 
-@given(st.one_of(moves.map(lambda n: ("mate", n)), centipawns.map(lambda c: ("cp", c))),
-       st.one_of(moves.map(lambda n: ("mate", n)), centipawns.map(lambda c: ("cp", c))))  # fmt: skip
+scores = st.one_of(moves.map(lambda n: ("mate", n)), centipawns.map(lambda c: ("cp", c)))
+
+
+@given(scores, scores)
 def test_scores_are_ordered_as_python_chess(a: tuple[str, int], b: tuple[str, int]) -> None:
     def ours(kind: str, n: int) -> Score:
         return Score(mate=n) if kind == "mate" else Score(cp=n)

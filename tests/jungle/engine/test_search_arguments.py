@@ -52,7 +52,7 @@ def test_bad_search_arguments_are_refused_before_anything_is_sent(
 ) -> None:
     board = Board()
     with SimpleEngine.popen(fake_command()) as engine:
-        with pytest.raises(ValueError, match="root_moves not legal .*: g3g5"):
+        with pytest.raises(ValueError, match=r"root_moves not legal .*: g3g5"):
             engine.play(board, Limit(nodes=5), root_moves=[Move.from_uci("g3g5")])
         with pytest.raises(ValueError, match="root_moves is empty"):
             engine.analyse(board, Limit(nodes=5), root_moves=[])
