@@ -64,7 +64,7 @@ def canonical_key(fen: str) -> str:
     from doushouqi.jungle.board import Board
 
     board = Board(fen)
-    turned = board.mirror()
+    turned = board.half_turn()
     images = (board, board.flip_horizontal(), turned, turned.flip_horizontal())
     return min(builder.board_key(image.fen()) for image in images)
 

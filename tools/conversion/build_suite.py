@@ -134,7 +134,7 @@ def play_game(
         board.push(rng.choice(moves))
     engine = Searcher(rules, hash_mb=16, seed=game)
     candidates = []
-    while not board.is_game_over() and board.ply < max_plies:
+    while not board.is_game_over() and board.ply() < max_plies:
         if rng.random() < noise and animals(board) > noisy_above:
             # An inaccuracy, so material changes hands while the dens hold.
             move = inaccuracy(engine, board, rng)
@@ -157,7 +157,7 @@ def play_game(
                 covered = False
             if not covered:
                 candidates.append(
-                    {"fen": fresh_fen(board.fen()), "rules": rules, "ply": board.ply,
+                    {"fen": fresh_fen(board.fen()), "rules": rules, "ply": board.ply(),
                      "animals": count, "game": game, "cp": score.cp}
                 )  # fmt: skip
         move = result.move
