@@ -94,7 +94,7 @@ def test_parse_info_is_lenient() -> None:
         tbhits=0,
         currmove=Move.from_str("g3g4"),
     )
-    assert parse_info("score mate 4")["score"] == Score(den=4)
+    assert parse_info("score mate 4")["score"] == Score(mate=4)
 
 
 def test_scores_from_a_fixed_side() -> None:
@@ -106,8 +106,8 @@ def test_scores_from_a_fixed_side() -> None:
     assert score.blue() == Score(cp=30) and score.red() == Score(cp=-30)
     assert score.pov(RED) == Score(cp=-30)
     den = parse_info("score den -2", Board())["score"]
-    assert isinstance(den, PovScore) and den.blue() == Score(den=2)
-    assert den != PovScore(den=-2, turn=BLUE) and hash(den) == hash(Score(den=-2))
+    assert isinstance(den, PovScore) and den.blue() == Score(mate=2)
+    assert den != PovScore(mate=-2, turn=BLUE) and hash(den) == hash(Score(mate=-2))
     assert parse_info("depth x nodes 5") == Info(nodes=5)
 
 
@@ -200,7 +200,7 @@ def test_play_returns_a_checked_move_and_the_search_info(fake_command: FakeComma
             board = Board()
             result = await engine.play(board, Limit(movetime=0.1), info_callback=seen.append)
             assert result.move == first_legal(board)
-            assert result.info["depth"] == 2 and result.info["score"] == Score(den=5)
+            assert result.info["depth"] == 2 and result.info["score"] == Score(mate=5)
             assert result.info["pv"][0] == result.move
             assert result.info["seldepth"] == 1 and result.info["time"] == 0.003
             assert [info.get("depth") for info in seen] == [1, None, 2]
