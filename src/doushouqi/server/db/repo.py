@@ -115,6 +115,9 @@ def add_token(
     now: float,
     expires_at: float | None,
     label: str = "",
+    scopes: str = "",
+    device: str = "",
+    address: str = "",
 ) -> None:
     session.add(
         AuthTokenRow(
@@ -124,6 +127,9 @@ def add_token(
             label=label,
             created_at=now,
             expires_at=expires_at,
+            scopes=scopes,
+            device=device[:64],
+            address=address[:64],
         )
     )
 
