@@ -44,7 +44,7 @@ class Stream:
 def test_bot_plays_a_game(server: LiveServer) -> None:
     owner = server.player().register("jungle_bot", bot=True)
     bot = server.player()
-    bot.token = owner.post("/api/auth/tokens", json={}).json()["token"]
+    bot.token = owner.api_token("bot:play")
     events = Stream(bot, "/api/bot/stream/event")
 
     human = server.player().register("human_vs_bot")
