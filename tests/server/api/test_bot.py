@@ -16,6 +16,8 @@ class Stream:
 
     def __init__(self, player: Player, path: str) -> None:
         self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
+        #: Set when the server has ended the stream (or the test closed it).
+        self.ended = threading.Event()
         self.client = httpx.Client(base_url=player.server.url, timeout=None)
         self.response = self.client.send(
             self.client.build_request("GET", path, headers=player.headers()), stream=True
@@ -29,6 +31,8 @@ class Stream:
                     self.lines.put(json.loads(line))
         except httpx.HTTPError:
             pass  # closed by the test
+        finally:
+            self.ended.set()
 
     def next(self, kind: str) -> dict[str, Any]:
         while True:
