@@ -17,6 +17,11 @@
   locks the account only for browsers without one
   (:class:`doushouqi.server.infra.ratelimit.LoginThrottle`), so its owner can still log in.
 * New passwords must be hard to guess (:mod:`doushouqi.server.accounts.passwords`).
+* An API token (``Authorization: Bearer``) carries scopes (:mod:`.scopes`); a session cookie
+  has the account's full power. :meth:`Auth.caller` says who is asking and by what; the routes
+  check the scope (``api/deps.py``). Each use of a token or session is recorded at most once a
+  :data:`TOUCH_EVERY` ("last used"), never by a write per request, and no lookup is cached:
+  a token ended on any node is refused by every node at its next request.
 """
 
 from __future__ import annotations

@@ -34,7 +34,6 @@ __all__ = [
     "StaleGameError",
     "UsernameTakenError",
     "account_by_username",
-    "account_for_token",
     "append_events",
     "create_account",
     "events_since",
@@ -132,17 +131,6 @@ def add_token(
             address=address[:64],
         )
     )
-
-
-def account_for_token(
-    session: Session, token_hash: str, kinds: tuple[str, ...], now: float
-) -> AccountRow | None:
-    token = session.get(AuthTokenRow, token_hash)
-    if token is None or token.kind not in kinds:
-        return None
-    if token.expires_at is not None and token.expires_at < now:
-        return None
-    return session.get(AccountRow, token.account_id)
 
 
 def forget_expired_tokens(session: Session, now: float) -> int:
