@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple
 from html import escape
+from typing import NamedTuple
 
 __all__ = ["Arrow", "arrow_svg", "arrows_of", "cross_svg", "fill_svg"]
 

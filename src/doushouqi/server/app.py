@@ -34,11 +34,13 @@ from doushouqi.server.api import chat as chat_api
 from doushouqi.server.api import correspondence as correspondence_api
 from doushouqi.server.api import editor as editor_api
 from doushouqi.server.api import explorer as explorer_api
+from doushouqi.server.api import export as export_api
 from doushouqi.server.api import notifications as notifications_api
 from doushouqi.server.api import pairing as pairing_api
 from doushouqi.server.api import puzzles as puzzles_api
 from doushouqi.server.api import ranks as ranks_api
 from doushouqi.server.api import review as review_api
+from doushouqi.server.api import security as security_api
 from doushouqi.server.api import tablebase as tablebase_api
 from doushouqi.server.api import tournaments as tournaments_api
 from doushouqi.server.api import watch as watch_api
@@ -270,6 +272,8 @@ def create_app(
 
     for router in (
         auth_api.router,
+        security_api.router,
+        export_api.router,
         correspondence_api.router,  # before games: /api/games/my-turn is no game id
         ranks_api.router,
         watch_api.router,  # before games: /api/games/live is no game id

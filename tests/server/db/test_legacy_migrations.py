@@ -245,8 +245,8 @@ def old_database_is_taken_over(url: str, fresh_url: str, upgrades: list[str]) ->
 
 #: The tables that revisions after the old history change or make (test_migration_0009.py
 #: checks 0009's rows; 0010 makes site_outages; test_migration_0012.py checks the game column
-#: 0012 gives seeks, challenges, tournaments and records); every other table's rows must come
-#: through the takeover unchanged.
+#: 0012 gives seeks, challenges, tournaments and records; test_migration_0013.py the columns
+#: 0013 gives auth_tokens); every other table's rows must come through the takeover unchanged.
 REVISED_SINCE_OLD_HISTORY = (
     "accounts",
     "games",
@@ -256,6 +256,7 @@ REVISED_SINCE_OLD_HISTORY = (
     "challenges",
     "tournaments",
     "records",
+    "auth_tokens",
 )
 #: Tables made or given an index since, their rows as they were (0011: a unique index on the
 #: rated puzzle tries, and the solutions seen).

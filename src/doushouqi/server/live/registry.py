@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from redis.exceptions import RedisError
 
@@ -39,6 +39,7 @@ from doushouqi.server.live.actors import (
     state_message,
 )
 from doushouqi.server.live.cluster import Cluster, RemoteGame
+from doushouqi.server.live.signouts import TokenSockets
 from doushouqi.server.live.subscriber import Subscriber
 from doushouqi.server.live.watching import SPECTATORS
 
@@ -60,6 +61,8 @@ class ActorRegistry:
         self.account_streams: dict[int, set[Subscriber]] = {}
         #: Player key (``account:7``, ``guest:ID``) → its site sockets (``/ws/site``) here.
         self.player_sockets: dict[str, set[Subscriber]] = {}
+        #: The sockets and bot streams each session or API token opened here.
+        self.token_sockets = TokenSockets()
         #: Called with each committed game and its events (after the broadcast); must not
         #: block or raise (e.g. correspondence.py's your-turn notifications).
         self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []
@@ -386,6 +389,18 @@ class ActorRegistry:
         """Send ``text`` to the account's bot event streams on this node."""
         for stream in self.account_streams.get(account_id, ()):
             stream.deliver(text)
+
+    def end_sessions(self, token_ids: Collection[str]) -> None:
+        """Close the sockets and streams of these (ended) sessions and tokens, here and, in a
+        cluster, on every other node."""
+        self.token_sockets.close(token_ids)
+        cluster = self.services.cluster
+        if cluster is not None and token_ids:
+            cluster.publish_sessions_ended(list(token_ids))
+
+    def end_sessions_here(self, token_ids: Collection[str]) -> None:
+        """Close this node's sockets of sessions another node ended."""
+        self.token_sockets.close(token_ids)
 
     def deliver_to_player(self, player_key: str, text: str) -> None:
         """Send ``text`` to the player's site sockets on this node."""

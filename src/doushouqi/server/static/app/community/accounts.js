@@ -120,6 +120,7 @@ export function renderAccountMenu() {
     ? [
       item(h('a', { id: 'account-profile', href: `#/player/${encodeURIComponent(account.username)}` }, t('account.profile'))),
       item(h('a', { id: 'account-leaderboard', href: '#/leaderboard' }, t('leaderboard.title'))),
+      item(h('a', { id: 'account-settings', href: '#/settings' }, t('account.settings'))),
       item(h('button', { type: 'button', id: 'account-logout', class: 'link-button', onclick: logOutFromMenu }, t('account.logout'))),
     ]
     : [
