@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from doushouqi.server.accounts import passwords
+from doushouqi.server.accounts.closing import refuse_inactive
 from doushouqi.server.accounts.auth import (
     AVATARS,
     DEVICE_COOKIE,
@@ -63,6 +64,7 @@ def principal_dict(principal: Principal) -> dict[str, Any]:
         "name": principal.name,
         "avatar": principal.avatar,
         "is_bot": principal.is_bot,
+        "role": principal.role,
     }
 
 
@@ -144,6 +146,7 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
         ctx.login_limiter.check(address)
         raise Problem(401, "account.wrong", "wrong username or password")
     ctx.login_throttle.succeeded(address, username)
+    refuse_inactive(row)  # said only to whoever knows the password
     await _start_session(ctx, request, response, row.id)
     if not trusted:
         _set_device_cookie(ctx, request, response, await ctx.auth.issue_token(row.id, "device"))

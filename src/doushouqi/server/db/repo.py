@@ -136,7 +136,11 @@ def account_for_token(
         return None
     if token.expires_at is not None and token.expires_at < now:
         return None
-    return session.get(AccountRow, token.account_id)
+    account = session.get(AccountRow, token.account_id)
+    # Closing or banning deletes the tokens too: this is for a token issued in that moment.
+    if account is None or account.banned_at is not None or account.closed_at is not None:
+        return None
+    return account
 
 
 def forget_expired_tokens(session: Session, now: float) -> int:
