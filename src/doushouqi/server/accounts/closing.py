@@ -56,7 +56,6 @@ def unban(row: AccountRow) -> None:
     row.banned_at = None
 
 
-
 def refuse_inactive(row: AccountRow) -> None:
     """A 403 for a log-in to a banned (``account.banned``) or closed (``account.closed``)
     account."""

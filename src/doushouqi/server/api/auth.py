@@ -9,7 +9,6 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from doushouqi.server.accounts import passwords
-from doushouqi.server.accounts.closing import refuse_inactive
 from doushouqi.server.accounts.auth import (
     AVATARS,
     DEVICE_COOKIE,
@@ -20,6 +19,7 @@ from doushouqi.server.accounts.auth import (
     Principal,
     new_guest_secret,
 )
+from doushouqi.server.accounts.closing import refuse_inactive
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     AccountPrincipal,

@@ -214,4 +214,3 @@ async def handle_removal(client: Client, message: ChatRemoval) -> list[dict[str,
     if actor.game.status.is_over and not actor.has_subscribers:
         client.ctx.registry.evict(actor)  # loaded only for this removal
     return [client.reply("chat_removed", message_id=message.message_id, message=removed)]
-
