@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from doushouqi.cli import play, rules, server
+from doushouqi.cli.admin import add_admin
 from doushouqi.cli.extras import EXTRAS, MissingExtraError, Subcommands
 from doushouqi.cli.tablebase import add_tablebase
 
@@ -35,6 +36,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     server.add_serve,
     server.add_worker,
     server.add_explorer,
+    add_admin,
     add_tablebase,
 ]
 
