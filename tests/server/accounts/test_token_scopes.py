@@ -33,6 +33,7 @@ SESSION_ROUTES = {
     ("POST", "/api/auth/sessions/logout-others"),
     ("POST", "/api/account/password"),
     ("GET", "/api/account/export"),
+    ("POST", "/api/account/close"),
 }
 #: The websockets and the scope a token needs to open each (they read the caller themselves).
 SOCKET_SCOPES = {"/ws/games/{game_id}": "board:play", "/ws/site": "notification:read"}
@@ -76,7 +77,10 @@ def test_the_session_only_routes_are_those_that_mint_tokens_or_change_the_keys(
     server: LiveServer,
 ) -> None:
     routes = http_routes(server.app)
-    assert {(m, p) for m, p, scope in routes if scope == SESSION_ONLY} == SESSION_ROUTES
+    session_only = {(m, p) for m, p, scope in routes if scope == SESSION_ONLY}
+    # ...and moderation: no API token moderates.
+    assert {(m, p) for m, p in session_only if not p.startswith("/api/mod/")} == SESSION_ROUTES
+    assert {p for m, p, _ in routes if p.startswith("/api/mod/")} <= {p for _, p in session_only}
     scope_of = {(m, p): scope for m, p, scope in routes}
     assert scope_of["PATCH", "/api/account"] == "preference:write"
     assert {scope_of[m, p] for m, p, _ in routes if p.startswith("/api/bot/")} == {"bot:play"}

@@ -121,6 +121,9 @@ class Principal:
     rating: Rating = field(default_factory=Rating)
     username: str | None = None
     is_bot: bool = False
+    #: The account's role (accounts/roles.py), as read with the request: not carried when a
+    #: command is forwarded to another node (what needs it reads it again there).
+    role: str = "player"
 
     @property
     def account_id(self) -> int | None:
@@ -177,6 +180,7 @@ class Principal:
             rating,
             row.username,
             row.is_bot,
+            row.role,
         )
 
     @classmethod

@@ -20,6 +20,7 @@ from doushouqi.server.accounts.auth import (
     Principal,
     new_guest_secret,
 )
+from doushouqi.server.accounts.closing import refuse_inactive
 from doushouqi.server.accounts.devices import device_label
 from doushouqi.server.accounts.scopes import ANY_TOKEN
 from doushouqi.server.api.deps import (
@@ -61,6 +62,7 @@ def principal_dict(principal: Principal) -> dict[str, Any]:
         "name": principal.name,
         "avatar": principal.avatar,
         "is_bot": principal.is_bot,
+        "role": principal.role,
     }
 
 
@@ -145,6 +147,7 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
         ctx.login_limiter.check(address)
         raise Problem(401, "account.wrong", "wrong username or password")
     ctx.login_throttle.succeeded(address, username)
+    refuse_inactive(row)  # said only to whoever knows the password
     await start_session(ctx, request, response, row.id)
     if not trusted:
         _set_device_cookie(ctx, request, response, await ctx.auth.issue_token(row.id, "device"))

@@ -54,6 +54,8 @@ def profile(row: AccountRow, standing: RatingRow) -> dict[str, Any]:
             "timeouts": row.timeouts,
         },
         "created_at": row.created_at,
+        # Closed by its owner or a moderator: the page says so (its games stay listed).
+        "closed": row.closed_at is not None,
     }
 
 

@@ -63,6 +63,14 @@ class AccountRow(Base):
     disconnects: Mapped[int] = mapped_column(Integer, default=0)
     timeouts: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[float] = mapped_column(Float)
+    #: ``player``, ``moderator`` or ``admin`` (accounts/roles.py): what the account may do to
+    #: others' accounts and messages.
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
+    #: When a moderator banned the account (None: not banned): it cannot log in, play or chat.
+    banned_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: When the account was closed, by its owner or a moderator (None: open). The row stays:
+    #: its username is never given again and its games keep its name.
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class RatingRow(Base):

@@ -211,6 +211,8 @@ def leaderboard(
         select(AccountRow, RatingRow)
         .join(RatingRow, RatingRow.account_id == AccountRow.id)
         .where(RatingRow.game == game, RatingRow.games > 0)
+        # Banned and closed accounts leave the leaderboard (their games stay).
+        .where(AccountRow.banned_at.is_(None), AccountRow.closed_at.is_(None))
         .order_by(desc(column), AccountRow.id)
         .limit(limit)
     )

@@ -33,14 +33,18 @@ def token_id(token_hash: str) -> str:
 def token_and_account(
     session: Session, token_hash: str, kinds: tuple[str, ...], now: float
 ) -> tuple[AuthTokenRow, AccountRow] | None:
-    """The token and its account, unless it is of another kind or has expired."""
+    """The token and its account, unless it is of another kind, has expired, or its account
+    is banned or closed."""
     token = session.get(AuthTokenRow, token_hash)
     if token is None or token.kind not in kinds:
         return None
     if token.expires_at is not None and token.expires_at < now:
         return None
     account = session.get(AccountRow, token.account_id)
-    return None if account is None else (token, account)
+    # Closing or banning deletes the tokens too: this is for a token issued in that moment.
+    if account is None or account.banned_at is not None or account.closed_at is not None:
+        return None
+    return token, account
 
 
 def touch_token(session: Session, token_hash: str, now: float, address: str) -> None:

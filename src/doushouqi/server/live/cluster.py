@@ -83,6 +83,7 @@ class LocalGames(Protocol):
     def deliver_to_player(self, player_key: str, text: str) -> None: ...
     def deliver_to_account(self, account_id: int, text: str) -> None: ...
     def end_sessions_here(self, token_ids: Collection[str]) -> None: ...
+    def cut_off_account(self, account_id: int) -> None: ...
 
 
 class OwnedGame(Protocol):
@@ -217,6 +218,12 @@ class RemoteGame:
                 subscriber.deliver(text)
             self.subscribers[subscriber] = version
             self.version = max(self.version, version)
+
+    def cut_off(self, identity: Actor) -> None:
+        """Close this node's sockets to the game of ``identity`` (they may reconnect)."""
+        for subscriber in list(self.subscribers):
+            if subscriber.identity == identity:
+                subscriber.cut_off_now()
 
     def deliver(
         self, version: int, texts: list[str], notice: bool, audience: Audience | None = None
@@ -517,6 +524,11 @@ class Cluster:
         payload = json.dumps({"from": self.node, "ended": token_ids})
         self._send_later(ACCOUNTS_CHANNEL, payload)
 
+    def publish_cut_off(self, account_id: int) -> None:
+        """Have the other nodes close every socket of an account (banned or closed)."""
+        payload = json.dumps({"from": self.node, "cut_off": account_id})
+        self._send_later(ACCOUNTS_CHANNEL, payload)
+
     def _send_later(self, channel: str, payload: str) -> None:
         """Publish soon, together with whatever else is published until then: one pipeline
         (one round trip) for all the events of a burst of moves, in their order."""
@@ -736,6 +748,8 @@ class Cluster:
             if data["from"] != self.node and self.registry is not None:
                 if "ended" in data:
                     self.registry.end_sessions_here([str(t) for t in data["ended"]])
+                elif "cut_off" in data:
+                    self.registry.cut_off_account(int(data["cut_off"]))
                 elif "player" in data:
                     self.registry.deliver_to_player(str(data["player"]), str(data["text"]))
                 else:

@@ -21,6 +21,7 @@ from doushouqi.server.db import repo
 from doushouqi.server.db.gamestore import CommitError, GameWrite, StaleWriteError
 from doushouqi.server.db.models import GameRow
 from doushouqi.server.domain import (
+    Account,
     Actor,
     Command,
     Event,
@@ -406,6 +407,29 @@ class ActorRegistry:
         """Send ``text`` to the player's site sockets on this node."""
         for socket in self.player_sockets.get(player_key, ()):
             socket.deliver(text)
+
+    def cut_off_account(self, account_id: int) -> None:
+        """Close every socket of the account on this node: its games', its site sockets and
+        its bot event streams (the account was banned or closed)."""
+        identity = Account(account_id)
+        for actor in list(self._actors.values()):
+            actor.cut_off(identity)
+        cluster = self.services.cluster
+        if cluster is not None:
+            for remote in list(cluster.remote.values()):
+                remote.cut_off(identity)
+        streams = [
+            *self.player_sockets.get(f"account:{account_id}", ()),
+            *self.account_streams.get(account_id, ()),
+        ]
+        for stream in streams:
+            stream.cut_off_now()
+
+    def cut_off_everywhere(self, account_id: int) -> None:
+        """:meth:`cut_off_account` on this node and on every other."""
+        self.cut_off_account(account_id)
+        if (cluster := self.services.cluster) is not None:
+            cluster.publish_cut_off(account_id)
 
     async def recover(self) -> int:
         """Load every game in progress or waiting for an opponent after a (re)start, skipping

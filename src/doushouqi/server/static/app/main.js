@@ -24,6 +24,7 @@ import { ranksView } from './community/ranks.js';
 import { settingsView } from './community/security.js';
 import { tvView, watchView } from './community/watch.js';
 import { tournamentsRoute } from './community/tournaments.js';
+import { moderationView } from './community/moderation.js';
 import './community/notifications.js'; // the bell and the site socket (it starts itself)
 import { gameClient } from '../games/index.js';
 
@@ -68,6 +69,7 @@ const ROUTES = [
   [at('watch'), () => watchView(view)],
   [at('tv'), () => tvView(view)],
   [at('tournaments?'), (m, { parts }) => tournamentsRoute(view, parts, go)],
+  [at('mod'), () => moderationView(view)],
 ];
 
 // ----- router -----------------------------------------------------------------------------
