@@ -113,9 +113,11 @@ langMenu.addEventListener('change', async () => {
   route();
 });
 
-// An invite link to /game/ID (the server's invite_url) lands here as ?game=ID or #/game/ID.
-const direct = location.pathname.match(/^\/game\/([\w-]+)/);
-if (direct) history.replaceState(null, '', `/#/game/${direct[1]}`);
+// An address without the '#' (/game/ID, /tv … : what people share, and what the server answers
+// with this page) is the same page: its path becomes the route.
+if (location.pathname !== '/' && location.pathname !== '/index.html') {
+  history.replaceState(null, '', `/#${location.pathname}${location.search}`);
+}
 
 await loadLang();
 showLang();
