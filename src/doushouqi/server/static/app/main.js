@@ -24,6 +24,7 @@ import { ranksView } from './community/ranks.js';
 import { tvView, watchView } from './community/watch.js';
 import { tournamentsRoute } from './community/tournaments.js';
 import './community/notifications.js'; // the bell and the site socket (it starts itself)
+import './lobby/challenge_popup.js'; // a challenge pops up on any page (it listens by itself)
 import { gameClient } from '../games/index.js';
 
 const view = document.querySelector('#view');
@@ -63,7 +64,7 @@ const ROUTES = [
   [at('player/([^/]+)'), (m) => profileView(view, segment(m[1]))],
   [at('leaderboard'), (m, { params }) => leaderboardView(view, params)],
   [at('ranks'), () => ranksView(view)],
-  [at('watch'), () => watchView(view)],
+  [at('watch'), (m, { params }) => watchView(view, params)],
   [at('tv'), () => tvView(view)],
   [at('tournaments?'), (m, { parts }) => tournamentsRoute(view, parts, go)],
 ];
