@@ -91,7 +91,7 @@ def test_a_declined_challenge_shows_the_challenger_the_reason(
     expect(alice.locator("#challenge-status")).to_have_text(
         "bob_dec declined: too fast for them"
     )
-    toast = alice.locator(".toast")
+    toast = alice.locator(".site-toast")
     expect(toast).to_contain_text("bob_dec declined your challenge (too fast for them)")
     shoot(alice, artifacts, "challenge-declined-toast")
     expect(toast).to_have_count(0, timeout=12_000)  # gone by itself; the bell keeps it

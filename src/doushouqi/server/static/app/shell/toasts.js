@@ -12,7 +12,7 @@ let stack = null;
 
 function container() {
   if (stack?.isConnected) return stack;
-  stack = h('div', { class: 'toasts', id: 'toasts', role: 'status', 'aria-live': 'polite', 'aria-label': t('notify.toasts') });
+  stack = h('div', { class: 'site-toasts', id: 'site-toasts', role: 'status', 'aria-live': 'polite', 'aria-label': t('notify.toasts') });
   document.body.append(stack);
   return stack;
 }
@@ -21,10 +21,10 @@ function container() {
  * toast's element. Hovering or focusing it holds it until the pointer or focus leaves. */
 export function showToast(text, { link = null, kind = '' } = {}) {
   const box = container();
-  const words = link ? h('a', { class: 'toast-text', href: link }, text) : h('span', { class: 'toast-text' }, text);
-  const toast = h('div', { class: 'toast', dataset: { kind } }, words);
+  const words = link ? h('a', { class: 'site-toast-text', href: link }, text) : h('span', { class: 'site-toast-text' }, text);
+  const toast = h('div', { class: 'site-toast', dataset: { kind } }, words);
   const close = () => { clearTimeout(timer); toast.remove(); };
-  toast.append(h('button', { type: 'button', class: 'toast-close', 'aria-label': t('notify.toast.close'), onclick: close }, '×'));
+  toast.append(h('button', { type: 'button', class: 'site-toast-close', 'aria-label': t('notify.toast.close'), onclick: close }, '×'));
   if (link) words.addEventListener('click', close);
   let timer = setTimeout(close, SHOWN_MS);
   const hold = () => clearTimeout(timer);
