@@ -56,7 +56,7 @@ def test_a_challenge_pops_up_on_another_page_and_is_accepted_in_place(
             break
         bob.wait_for_timeout(100)
     assert chime in bob.evaluate("window.soundLog.started")
-    for button in popup.locator("button").all() + [popup.locator("select")]:
+    for button in [*popup.locator("button").all(), popup.locator("select")]:
         box = button.bounding_box()
         assert box is not None and box["height"] >= 44
     shoot(bob, artifacts, "challenge-popup")
@@ -88,9 +88,7 @@ def test_a_declined_challenge_shows_the_challenger_the_reason(
     popup.locator("select").select_option("too_fast")
     popup.locator(".challenge-popup-decline").click()
     expect(popup).to_have_count(0)
-    expect(alice.locator("#challenge-status")).to_have_text(
-        "bob_dec declined: too fast for them"
-    )
+    expect(alice.locator("#challenge-status")).to_have_text("bob_dec declined: too fast for them")
     toast = alice.locator(".site-toast")
     expect(toast).to_contain_text("bob_dec declined your challenge (too fast for them)")
     shoot(alice, artifacts, "challenge-declined-toast")

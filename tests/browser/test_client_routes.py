@@ -66,7 +66,9 @@ def test_every_client_route_reloads_to_its_page(client: Client, server: LiveServ
     client.errors[:] = [e for e in client.errors if not re.search(r"status of 40[134]", e)]
 
 
-def test_an_unknown_games_address_is_the_page_with_a_404(client: Client, server: LiveServer) -> None:
+def test_an_unknown_games_address_is_the_page_with_a_404(
+    client: Client, server: LiveServer
+) -> None:
     response = client.page.goto(f"{server.url}/game/nosuchgame9?join=1")
     assert response is not None and response.status == 404
     page = client.page
