@@ -38,6 +38,7 @@ from doushouqi.server.api import explorer as explorer_api
 from doushouqi.server.api import export as export_api
 from doushouqi.server.api import moderation as moderation_api
 from doushouqi.server.api import notifications as notifications_api
+from doushouqi.server.api import pages as pages_api
 from doushouqi.server.api import pairing as pairing_api
 from doushouqi.server.api import puzzles as puzzles_api
 from doushouqi.server.api import ranks as ranks_api
@@ -303,10 +304,12 @@ def create_app(
         app.include_router(router)
     app.include_router(rules.router)
     app.include_router(ws.router)
+    app.include_router(watch_api.socket_router)
     if settings.static_dir.is_dir():
         translations.check_tables(settings.static_dir)  # a broken file stops the start here
         app.state.static_dir = settings.static_dir
         app.include_router(translations.router)
+        app.include_router(pages_api.router)  # the client's pages by address (/game/ID …)
         # Last: the API routes above take precedence over files.
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     add_security_headers(app)  # last: outermost, so every response gets the headers

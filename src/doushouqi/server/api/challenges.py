@@ -1,8 +1,9 @@
 """Challenges: one account invites another to a game with chosen rules, time control and colour.
 
 * ``POST /api/challenges`` — ``{"to": "bob", "game": "jungle", "rules": "wango",
-  "time_control": "10+5", "color": "red" | "blue" | "random", "rated": false}``; 201 with the
-  challenge (``color`` is the challenger's seat: red seat 0, blue seat 1, whatever the game).
+  "time_control": "10+5", "color": "red" | "blue" | "random", "rated": false, "private": false}``;
+  201 with the challenge (``color`` is the challenger's seat: red seat 0, blue seat 1, whatever
+  the game). Its game is public (on Watch and TV) unless the challenger chose ``private``.
   The recipient is notified (``challenge.received``, linking to ``#/challenge/ID``), live on
   every tab.
 * ``GET /api/challenges`` — your pending ones, ``incoming`` and ``outgoing``.
@@ -71,7 +72,18 @@ MAX_OUTGOING = 10
 #: or not: a few tries at settings the other likes, not a stream of pings.
 MAX_PER_RECIPIENT = 5
 RECIPIENT_WINDOW = 15 * 60.0
-DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "casual", "rated", "rules")
+#: Why a challenge is declined (lichess's reasons, less its bot ones; ``rules`` stands for
+#: its standard/variant: this site's games differ by rule set).
+DECLINE_REASONS = (
+    "generic",
+    "later",
+    "too_fast",
+    "too_slow",
+    "time_control",
+    "rated",
+    "casual",
+    "rules",
+)
 
 
 def _account_only(principal: Principal) -> None:
@@ -87,6 +99,7 @@ class NewChallenge(BaseModel):
     time_control: str | None = Field(default=None, max_length=40, description="none: untimed")
     color: Literal["red", "blue", "random"] = Field(default="random", description="yours")
     rated: bool = False
+    private: bool = Field(default=False, description="keep the game off Watch and TV")
 
 
 class Decline(BaseModel):
@@ -118,6 +131,7 @@ def challenge_dict(row: ChallengeRow, now: float) -> dict[str, Any]:
         "time_control": row.time_control,
         "color": row.color,
         "rated": row.rated,
+        "private": row.private,
         "status": status,
         "decline_reason": row.decline_reason,
         "game_id": row.game_id,
@@ -177,6 +191,7 @@ async def create_challenge(
             time_control=control,
             color=body.color,
             rated=body.rated,
+            private=body.private,
             status="pending",
             created_at=now,
             expires_at=now + ttl,
@@ -325,6 +340,7 @@ async def accept_challenge(
             rated=row.rated,
             first_color=color,
             message={"challenge_id": row.id},
+            public=not row.private,
         )
     except BaseException:
         # Not started (Redis or the database away: the answer says to try again): pending

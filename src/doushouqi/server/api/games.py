@@ -195,8 +195,8 @@ async def create_game(
     return {
         "id": game.id,
         "invite_code": game.id,
-        # The web client routes by URL fragment, so the link opens its game page directly.
-        "invite_url": str(request.base_url) + f"#/game/{game.id}?join=1",
+        # The server answers /game/ID with the page (titled for a link preview: api/pages.py).
+        "invite_url": str(request.base_url) + f"game/{game.id}?join=1",
         "websocket": f"/ws/games/{game.id}",
         **actor.state_message(principal.identity),
     }

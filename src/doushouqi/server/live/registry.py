@@ -240,13 +240,13 @@ class ActorRegistry:
         self.notify_players(game, [])
         return actor
 
-    def adopt(self, game: Game) -> None:
+    def adopt(self, game: Game, *, public: bool) -> None:
         """Give an actor to a game just stored by another actor's commit (a rematch)."""
         if game.id not in self._actors:
             if (cluster := self.services.cluster) is not None:
                 cluster.spawn(cluster.acquire(game.id))
                 cluster.spawn(cluster.confirm(game.id))
-            self._add(game, public=False)
+            self._add(game, public=public)
             self.notify_players(game, [])
 
     async def submit(self, game_id: str, command: Command) -> list[Event] | None:
