@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.core.game import Game, MoveError, Position, PositionError
+from doushouqi.core.game import Game, IllegalMoveError, MoveError, Position, PositionError
 from doushouqi.server.ai.pool import AiRequest
 from doushouqi.server.api.deps import Ctx, enforce_rate, offered_game
 from doushouqi.server.db.repo import DEFAULT_GAME
@@ -92,9 +92,11 @@ def _replay(query: PositionQuery) -> Replay:
         try:
             move = _checked_move(game, position, text)
         except MoveError as exc:
-            raise Problem(
-                422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply
-            ) from None
+            # A move the rules refuse says why for the client to put in its reader's words:
+            # ``reason`` is the game's code for it (a lesson explains an illegal try by it).
+            why = _reason(exc)
+            detail = f"move {ply} ({text[:10]}): {exc}"
+            raise Problem(422, "position.move", detail, ply=ply, **why) from None
         played.append(
             {
                 "move": move,
@@ -107,6 +109,15 @@ def _replay(query: PositionQuery) -> Replay:
         else:
             position.push(move)
     return Replay(game, site, rules, start, position, played)
+
+
+def _reason(exc: MoveError) -> dict[str, str]:
+    """The reason of a refused move as the Problem's params: ``reason`` (the game's code) and
+    its details (points, squares, pieces by kind); nothing for text that is no move at all."""
+    if not isinstance(exc, IllegalMoveError) or exc.code is None:
+        return {}
+    details = {key: value for key, value in exc.details.items() if key not in ("ply", "reason")}
+    return {**details, "reason": exc.code}
 
 
 def _checked_move(game: Game[Any], position: Position, text: str) -> str:
