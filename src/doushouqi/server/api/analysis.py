@@ -94,9 +94,9 @@ def _replay(query: PositionQuery) -> Replay:
         except MoveError as exc:
             # A move the rules refuse says why for the client to put in its reader's words:
             # ``reason`` is the game's code for it (a lesson explains an illegal try by it).
-            why = _reason(exc)
-            detail = f"move {ply} ({text[:10]}): {exc}"
-            raise Problem(422, "position.move", detail, ply=ply, **why) from None
+            problem = Problem(422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply)
+            problem.params.update(_reason(exc))
+            raise problem from None
         played.append(
             {
                 "move": move,
@@ -116,7 +116,7 @@ def _reason(exc: MoveError) -> dict[str, str]:
     its details (points, squares, pieces by kind); nothing for text that is no move at all."""
     if not isinstance(exc, IllegalMoveError) or exc.code is None:
         return {}
-    details = {key: value for key, value in exc.details.items() if key not in ("ply", "reason")}
+    details = {key: value for key, value in exc.details.items() if key != "ply"}
     return {**details, "reason": exc.code}
 
 
