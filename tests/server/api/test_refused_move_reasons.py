@@ -49,3 +49,22 @@ def test_text_that_is_no_move_has_no_reason(server: LiveServer) -> None:
     assert body["params"] == {"ply": 1}
     body = refusal(server, {"game": "tiger", "moves": ["zz"]})
     assert body["params"] == {"ply": 1}
+
+
+def test_explain_says_why_a_move_after_the_moves_is_refused(server: LiveServer) -> None:
+    # The lessons' question: a 200 whatever the answer (a learner's wrong try is no error).
+    player = server.player()
+    query = {"game": "tiger", "fen": TIGER_JUMPS, "moves": ["e5d5", "a1a2"], "move": "d5b5"}
+    answer = player.post("/api/position/explain", json=query)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert (body["legal"], body["reason"]) == (False, "no_man")
+    assert body["params"] == {"from": "d5", "to": "b5", "over": "c5", "piece": "tiger"}
+    assert "no man on c5 to jump" in body["detail"]
+    legal = player.post("/api/position/explain", json={"moves": ["a3a4"], "move": "a7a6"})
+    assert legal.json() == {"legal": True, "reason": None, "params": {}, "detail": None}
+    nonsense = player.post("/api/position/explain", json={"move": "hello"}).json()
+    assert (nonsense["legal"], nonsense["reason"], nonsense["params"]) == (False, None, {})
+    # the moves before it are checked as /api/position checks them
+    bad = player.post("/api/position/explain", json={"moves": ["a3a5"], "move": "a7a6"})
+    assert bad.status_code == 422 and bad.json()["params"]["reason"] == "one_step"

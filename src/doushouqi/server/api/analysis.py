@@ -53,6 +53,10 @@ class PositionQuery(BaseModel):
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
 
 
+class ExplainQuery(PositionQuery):
+    move: str = Field(max_length=40, description="a move to check after ``moves``")
+
+
 class AnalysisQuery(PositionQuery):
     movetime: float = Field(default=0.5, ge=0.05, le=2.0, description="seconds to think")
     purpose: Literal["hint", "analysis"] = Field(
@@ -168,6 +172,25 @@ async def position(query: PositionQuery) -> dict[str, Any]:
         "threats": None if replay.site.threats is None else replay.site.threats(now),
         "moves": played,
     }
+
+
+@router.post("/position/explain")
+async def explain(query: ExplainQuery) -> dict[str, Any]:
+    """Whether ``move`` may be played after ``moves``, and if not why: ``reason`` the game's
+    code for it (None for text that is no move at all), ``params`` what it is about (points,
+    squares, pieces by kind) and ``detail`` the words in English. A lesson asks this when a
+    learner tries a move the board does not offer, and says the reason in the reader's words.
+
+    A refusal is this answer's content, not a failed request (200): a browser reports every
+    failed request as an error, and a learner's wrong try is no error of the page's."""
+    replay = _replay(query)
+    try:
+        _checked_move(replay.game, replay.position, query.move)
+    except MoveError as exc:
+        why = _reason(exc)
+        reason = why.pop("reason", None)
+        return {"legal": False, "reason": reason, "params": why, "detail": str(exc)}
+    return {"legal": True, "reason": None, "params": {}, "detail": None}
 
 
 @router.post("/analysis")

@@ -9,8 +9,9 @@
 // outcome and the threats, and the board component only offers those moves. What this module
 // decides is whether a legal move meets the step's goal (the game's `meetsGoal`): a right move
 // earns praise and the next step, a wrong one a hint and a retry that resets the step. A try the
-// rules forbid (the board's `illegal` event) is sent to the server too, whose refusal says why
-// (a code, put in the reader's words by the translations: illegal.<game>.<code>).
+// rules forbid (the board's `illegal` event) is sent to the server too (POST
+// /api/position/explain), whose answer says why (a code, put in the reader's words by the
+// translations: illegal.<game>.<code>).
 // Completed lessons are remembered in localStorage and ticked in the list.
 
 import { createBoard } from '../../board/board.js';
@@ -304,17 +305,16 @@ class LessonView {
     if (!this.position || this.closed) return;
     const request = this.request;
     const attempt = ++this.tries;
-    let why = null;
+    const body = { game: this.lesson.game, rules: this.data.rules, fen: this.fen, moves: this.line, move: from + to };
+    let why;
     try {
-      await this.query([...this.line, from + to]);
-      return; // the server takes it after all (a stale board): nothing to explain
-    } catch (error) {
-      why = error;
+      why = await api('/api/position/explain', { method: 'POST', body });
+    } catch {
+      return; // the server is away: the board's own "not a legal move" has to do
     }
     if (attempt !== this.tries || request !== this.request || this.closed) return;
-    const reason = why.status === 422 ? why.params?.reason : null;
-    const key = `illegal.${this.lesson.game}.${reason}`;
-    if (!reason || !hasKey(key)) return; // no move at all, or a failure: the board says enough
+    const key = `illegal.${this.lesson.game}.${why.reason}`;
+    if (why.legal || !why.reason || !hasKey(key)) return; // nothing the lesson can explain
     this.showFeedback('illegal', t('learn.illegal', { reason: t(key, this.reasonWords(why.params)) }));
   }
 
