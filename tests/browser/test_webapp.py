@@ -28,7 +28,7 @@ def test_home_language_switch(client: Client, artifacts: Path) -> None:
 def test_rules_page_shows_the_options(client: Client, artifacts: Path) -> None:
     page = client.open("/")
     page.click("#go-rules")
-    page.click("#learn-rules")
+    page.click("#learn-rules-jungle")
     expect(page.locator("#rule-options")).to_contain_text("三次重复判和")
     page.select_option("#rules-select", "classic")
     expect(page.locator('[data-option="rule_7_3"] td')).to_have_text("是")

@@ -29,7 +29,7 @@ from doushouqi.jungle.fen import (
     placement_fen,
 )
 from doushouqi.jungle.legality import explain_illegal
-from doushouqi.jungle.moves import IllegalMoveError, InvalidMoveError, Move
+from doushouqi.jungle.moves import IllegalMoveError, IllegalReason, InvalidMoveError, Move
 from doushouqi.jungle.outcome import Outcome, Termination
 from doushouqi.jungle.pieces import Piece
 from doushouqi.jungle.restrictions import forbidden_by_restrictions
@@ -67,6 +67,7 @@ __all__ = [
     "STARTING_FEN",
     "Board",
     "IllegalMoveError",
+    "IllegalReason",
     "InvalidFenError",
     "InvalidMoveError",
     "LegalMoveGenerator",
@@ -541,8 +542,9 @@ class Board(MoveTextMixin, SymmetryMixin):
             color = self.turn
         return bool(self.attackers_mask(1 - color, DENS[color]))
 
-    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> str | None:
-        """Why ``move`` is illegal here, in words, or None when it is legal.
+    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> IllegalReason | None:
+        """Why ``move`` is illegal here, in words, or None when it is legal. The words are an
+        :class:`IllegalReason`: a ``str`` with a code and details beside them.
 
         A pass (``0000``) is never among the legal moves. With ``allow_pass`` it is accepted
         where a move could be played instead (a pass stands in for the move of a player whose

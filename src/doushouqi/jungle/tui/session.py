@@ -277,8 +277,8 @@ class Session:
             except NotationError as exc:
                 return self._error(str(exc))
             if not move:
-                reason = self.board.explain_illegal(move) or ""
-                return self._error(say("illegal", self.lang, move=text, reason=reason))
+                why = self.board.explain_illegal(move) or ""
+                return self._error(say("illegal", self.lang, move=text, reason=why))
         side = color_name(self.board.turn, self.lang)
         readable = move_to_readable(self.board, move, self.lang)
         self.board.push(move)

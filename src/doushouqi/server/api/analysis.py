@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.core.game import Game, MoveError, Position, PositionError
+from doushouqi.core.game import Game, IllegalMoveError, MoveError, Position, PositionError
 from doushouqi.server.ai.pool import AiRequest
 from doushouqi.server.api.deps import Ctx, enforce_rate, offered_game
 from doushouqi.server.db.repo import DEFAULT_GAME
@@ -51,6 +51,10 @@ class PositionQuery(BaseModel):
     )
     fen: str | None = Field(default=None, max_length=200, description="none: the start")
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class ExplainQuery(PositionQuery):
+    move: str = Field(max_length=40, description="a move to check after ``moves``")
 
 
 class AnalysisQuery(PositionQuery):
@@ -92,9 +96,11 @@ def _replay(query: PositionQuery) -> Replay:
         try:
             move = _checked_move(game, position, text)
         except MoveError as exc:
-            raise Problem(
-                422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply
-            ) from None
+            # A move the rules refuse says why for the client to put in its reader's words:
+            # ``reason`` is the game's code for it (a lesson explains an illegal try by it).
+            problem = Problem(422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply)
+            problem.params.update(_reason(exc))
+            raise problem from None
         played.append(
             {
                 "move": move,
@@ -107,6 +113,15 @@ def _replay(query: PositionQuery) -> Replay:
         else:
             position.push(move)
     return Replay(game, site, rules, start, position, played)
+
+
+def _reason(exc: MoveError) -> dict[str, str]:
+    """The reason of a refused move as the Problem's params: ``reason`` (the game's code) and
+    its details (points, squares, pieces by kind); nothing for text that is no move at all."""
+    if not isinstance(exc, IllegalMoveError) or exc.code is None:
+        return {}
+    details = {key: value for key, value in exc.details.items() if key != "ply"}
+    return {**details, "reason": exc.code}
 
 
 def _checked_move(game: Game[Any], position: Position, text: str) -> str:
@@ -157,6 +172,25 @@ async def position(query: PositionQuery) -> dict[str, Any]:
         "threats": None if replay.site.threats is None else replay.site.threats(now),
         "moves": played,
     }
+
+
+@router.post("/position/explain")
+async def explain(query: ExplainQuery) -> dict[str, Any]:
+    """Whether ``move`` may be played after ``moves``, and if not why: ``reason`` the game's
+    code for it (None for text that is no move at all), ``params`` what it is about (points,
+    squares, pieces by kind) and ``detail`` the words in English. A lesson asks this when a
+    learner tries a move the board does not offer, and says the reason in the reader's words.
+
+    A refusal is this answer's content, not a failed request (200): a browser reports every
+    failed request as an error, and a learner's wrong try is no error of the page's."""
+    replay = _replay(query)
+    try:
+        _checked_move(replay.game, replay.position, query.move)
+    except MoveError as exc:
+        why = _reason(exc)
+        reason = why.pop("reason", None)
+        return {"legal": False, "reason": reason, "params": why, "detail": str(exc)}
+    return {"legal": True, "reason": None, "params": {}, "detail": None}
 
 
 @router.post("/analysis")

@@ -99,6 +99,7 @@ SITE_GAMES: Mapping[str, SiteGame] = {
             warm_up=tiger.warm_up,
             static_score=tiger.material_score,
         ),
+        lessons=True,
         records=TIGER_RECORDS,
         rule_limits=tiger.rule_limits,
     ),
