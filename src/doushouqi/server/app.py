@@ -61,6 +61,7 @@ from doushouqi.server.live.actors import Services
 from doushouqi.server.live.cluster import Cluster, node_id
 from doushouqi.server.live.downtime import Downtime
 from doushouqi.server.live.registry import ActorRegistry
+from doushouqi.server.review.service import GameReviews
 from doushouqi.server.tournaments.director import Director
 
 __all__ = ["create_app"]
@@ -203,6 +204,7 @@ def create_app(
             read_limiter=RateLimiter(settings.read_rate),
             explorer_limiter=RateLimiter(settings.explorer_rate),
             metrics=metrics,
+            reviews=GameReviews(db, analyst, time.now, name if cluster is None else cluster.node),
         )
         app.state.ctx = ctx
         if isinstance(analyst, ProcessPoolAi):
@@ -237,6 +239,7 @@ def create_app(
             await _stop(heartbeat)
             await _stop(clean_up)
             await director.stop()
+            await ctx.reviews.close()
             await downtime.close()
             await registry.close()
             if cluster is not None:  # drain: the other nodes take our games over at once

@@ -27,6 +27,7 @@ from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.games.registry import SiteGame
 from doushouqi.server.infra.errors import Problem
+from doushouqi.server.review import grading
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 #: Longest move list accepted (a game ends long before: the no-capture limit, repetitions).
 MAX_MOVES = 2000
 #: Red's view of a den score in ``red_cp`` (beyond any material score).
-DEN_CP = 10000
+DEN_CP = grading.DEN_CP
 #: Full strength: hints and analysis show the engine's best.
 ANALYSIS_LEVEL = 10
 #: Most lines an analysis returns (each costs about one more search of the position).
@@ -242,11 +243,5 @@ def _line(position: Position, line: dict[str, Any]) -> dict[str, Any] | None:
 
 def _red_cp(score: dict[str, int], turn: int) -> int:
     """A score from the side to move's view as one number from the first seat's view (Red's
-    in Jungle): a decided game (``den``: Jungle's den entry, ``win``: a game's forced win) is
-    ±DEN_CP, sooner ends larger."""
-    decided = score.get("den", score.get("win"))
-    if decided is not None:
-        value = DEN_CP - abs(decided) if decided > 0 else -(DEN_CP - abs(decided))
-    else:
-        value = score["cp"]
-    return value if turn == 0 else -value
+    in Jungle); the arithmetic is the review's (a stored review converts the same way)."""
+    return grading.first_seat_cp(score, turn)
