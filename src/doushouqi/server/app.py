@@ -204,7 +204,13 @@ def create_app(
             read_limiter=RateLimiter(settings.read_rate),
             explorer_limiter=RateLimiter(settings.explorer_rate),
             metrics=metrics,
-            reviews=GameReviews(db, analyst, time.now, name if cluster is None else cluster.node),
+            reviews=GameReviews(
+                db,
+                analyst,
+                time.now,
+                name if cluster is None else cluster.node,
+                {"standard": settings.review_nodes, "deep": settings.review_deep_nodes},
+            ),
         )
         app.state.ctx = ctx
         if isinstance(analyst, ProcessPoolAi):

@@ -27,7 +27,6 @@ from doushouqi.server.games.registry import site_game
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.review import grading
-from doushouqi.server.review.service import BUDGETS
 
 router = APIRouter(prefix="/api", tags=["review"])
 
@@ -182,4 +181,4 @@ async def request_review(
         raise Problem(409, "review.unfinished", "a game is reviewed once it is over")
     if not game.moves:
         raise Problem(409, "review.no_moves", "the game has no move to review")
-    return await ctx.reviews.request(game, BUDGETS[body.budget])
+    return await ctx.reviews.request(game, ctx.reviews.budgets[body.budget])

@@ -46,20 +46,20 @@ from doushouqi.server.review import grading
 from doushouqi.server.review.models import GameReviewRow
 
 __all__ = [
-    "BUDGETS",
+    "DEFAULT_BUDGETS",
     "LEASE",
     "GameReviews",
     "Subject",
-    "budget_name",
     "subject_of",
 ]
 
 log = logging.getLogger(__name__)
 
-#: The search budgets a review may be asked for, in nodes per position: the standard one
-#: (about 0.1-0.3 s per position on one core: a 60-ply game in about 10 s), and a deeper
-#: re-analysis, ten times as much (shown in place of the standard one once done).
-BUDGETS: Mapping[str, int] = {"standard": 250_000, "deep": 2_500_000}
+#: The search budgets a review may be asked for, in nodes per position (settings
+#: ``review_nodes`` and ``review_deep_nodes``): the standard one (about 0.1-0.3 s per position
+#: on one core: a 60-ply game in about 10 s), and a deeper re-analysis, ten times as much
+#: (shown in place of the standard one once done).
+DEFAULT_BUDGETS: Mapping[str, int] = {"standard": 250_000, "deep": 2_500_000}
 #: Seconds without a sign of life from a running review's node after which another request
 #: takes it over (a node writes one at least every :data:`BEAT` seconds while it runs).
 LEASE = 60.0
@@ -71,14 +71,6 @@ JOB_WAIT = 600.0
 ATTEMPTS = 3
 #: The level the positions are searched at: full strength (no noise, no random choice).
 LEVEL = 10
-
-
-def budget_name(nodes: int) -> str:
-    """The name of a budget (its nodes when it is none of :data:`BUDGETS`)."""
-    for name, value in BUDGETS.items():
-        if value == nodes:
-            return name
-    return str(nodes)
 
 
 @dataclass(frozen=True)
@@ -200,11 +192,14 @@ def graded(subject: Subject, positions: list[dict[str, Any]]) -> tuple[list[Any]
     )
 
 
-def row_view(row: GameReviewRow, now: float) -> dict[str, Any]:
-    """A stored review as the API sends it: the same for every viewer (no one's own data)."""
+def row_view(row: GameReviewRow, now: float, budgets: Mapping[str, int]) -> dict[str, Any]:
+    """A stored review as the API sends it: the same for every viewer (no one's own data).
+    Its budget is named after ``budgets`` (its nodes when it is none of them: a site that
+    changed its budgets)."""
     done = row.status == "done"
+    name = next((key for key, value in budgets.items() if value == row.budget), str(row.budget))
     return {
-        "budget": {"name": budget_name(row.budget), "nodes": row.budget},
+        "budget": {"name": name, "nodes": row.budget},
         "status": row.status,
         "done": row.done,
         "total": row.total,
@@ -325,11 +320,17 @@ class GameReviews:
 
     ``ai`` searches the positions (the analysis service: a process pool of this node, or the
     Redis workers of the cluster); ``now`` is the clock (epoch seconds); ``node`` names this
-    node in the rows it runs."""
+    node in the rows it runs; ``budgets`` the budgets that may be asked for, by name."""
 
     def __init__(
-        self, db: Database, ai: AiService, now: Callable[[], float], node: str = ""
+        self,
+        db: Database,
+        ai: AiService,
+        now: Callable[[], float],
+        node: str = "",
+        budgets: Mapping[str, int] = DEFAULT_BUDGETS,
     ) -> None:
+        self.budgets = dict(budgets)
         self._db = db
         self._ai = ai
         self._now = now
@@ -373,9 +374,9 @@ class GameReviews:
         pending = waiting[-1] if waiting else None
         return {
             "game_id": game_id,
-            "review": None if shown is None else row_view(shown, now),
-            "pending": None if pending is None else row_view(pending, now),
-            "budgets": [{"name": name, "nodes": value} for name, value in BUDGETS.items()],
+            "review": None if shown is None else row_view(shown, now, self.budgets),
+            "pending": None if pending is None else row_view(pending, now, self.budgets),
+            "budgets": [{"name": name, "nodes": value} for name, value in self.budgets.items()],
             "thresholds": {
                 "inaccuracy": grading.INACCURACY,
                 "mistake": grading.MISTAKE,
