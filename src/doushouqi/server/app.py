@@ -204,15 +204,17 @@ def create_app(
             read_limiter=RateLimiter(settings.read_rate),
             explorer_limiter=RateLimiter(settings.explorer_rate),
             metrics=metrics,
-            reviews=GameReviews(
-                db,
-                analyst,
-                time.now,
-                name if cluster is None else cluster.node,
-                {"standard": settings.review_nodes, "deep": settings.review_deep_nodes},
-            ),
         )
         app.state.ctx = ctx
+        # Stored game reviews, searched by the analysis service (api/review.py reaches them
+        # here: the features do not know each other, so the shared context holds none).
+        app.state.reviews = reviews = GameReviews(
+            db,
+            analyst,
+            time.now,
+            name if cluster is None else cluster.node,
+            {"standard": settings.review_nodes, "deep": settings.review_deep_nodes},
+        )
         if isinstance(analyst, ProcessPoolAi):
             analyst.warm_up()  # in the background: the first hint after a start just works
         correspondence.install(ctx)
@@ -245,7 +247,7 @@ def create_app(
             await _stop(heartbeat)
             await _stop(clean_up)
             await director.stop()
-            await ctx.reviews.close()
+            await reviews.close()
             await downtime.close()
             await registry.close()
             if cluster is not None:  # drain: the other nodes take our games over at once

@@ -14,7 +14,6 @@ from doushouqi.server.infra.ratelimit import LoginThrottle, RateLimiter
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.registry import ActorRegistry
-from doushouqi.server.review.service import GameReviews
 
 __all__ = ["AppContext", "context_of"]
 
@@ -39,8 +38,6 @@ class AppContext:
     read_limiter: RateLimiter
     explorer_limiter: RateLimiter
     metrics: Metrics
-    #: Stored game reviews: requested, run on ``analysis``, read by every viewer.
-    reviews: GameReviews
     #: Websockets open on this node now.
     sockets: int = 0
 

@@ -27,6 +27,7 @@ from doushouqi.server.games.registry import site_game
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.review import grading
+from doushouqi.server.review.service import GameReviews
 
 router = APIRouter(prefix="/api", tags=["review"])
 
@@ -147,6 +148,11 @@ class ReviewRequest(BaseModel):
     )
 
 
+def _reviews(request: Request) -> GameReviews:
+    reviews: GameReviews = request.app.state.reviews
+    return reviews
+
+
 async def _game(game_id: str, ctx: Ctx) -> Game:
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
@@ -155,10 +161,10 @@ async def _game(game_id: str, ctx: Ctx) -> Game:
 
 
 @router.get("/games/{game_id}/review", dependencies=READ_LIMITED)
-async def game_review(game_id: str, ctx: Ctx) -> dict[str, Any]:
+async def game_review(game_id: str, request: Request, ctx: Ctx) -> dict[str, Any]:
     """The game's stored review (the deepest finished one) and the progress of one asked for;
     the same for every viewer."""
-    state = await ctx.reviews.state(game_id)
+    state = await _reviews(request).state(game_id)
     if state["review"] is None and state["pending"] is None:
         await _game(game_id, ctx)  # a 404 for no game; none asked for yet otherwise
     return state
@@ -181,4 +187,5 @@ async def request_review(
         raise Problem(409, "review.unfinished", "a game is reviewed once it is over")
     if not game.moves:
         raise Problem(409, "review.no_moves", "the game has no move to review")
-    return await ctx.reviews.request(game, ctx.reviews.budgets[body.budget])
+    reviews = _reviews(request)
+    return await reviews.request(game, reviews.budgets[body.budget])
