@@ -92,7 +92,7 @@ def _bench_library(envs: GameEnvs) -> Bench:
         steps = games = 0
         board = board_class(rules=rules)
         while time.perf_counter() < deadline:
-            if board.outcome() is not None or board.ply >= max_plies:
+            if board.outcome() is not None or board.ply() >= max_plies:
                 board, games = board_class(rules=rules), games + 1
             moves = list(board.generate_legal_moves())
             board.push(moves[int(rng.integers(len(moves)))])

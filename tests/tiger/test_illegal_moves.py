@@ -87,9 +87,9 @@ def test_a_push_move_checks_and_a_push_does_not() -> None:
     b = Board()
     with pytest.raises(IllegalMoveError):
         b.push_move("e10e8")
-    assert b.ply == 0
+    assert b.ply() == 0
     b.push(Move.from_str("e10e9"))  # trusted: the caller took it from the legal moves
-    assert b.ply == 1
+    assert b.ply() == 1
 
 
 def test_the_diagonals_hint_only_where_an_option_would_draw_the_line() -> None:

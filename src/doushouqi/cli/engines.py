@@ -27,6 +27,9 @@ class GameEngine:
     match: str
     #: The rule set a match plays when ``--rules`` is not given.
     default_rules: str
+    #: ``compile_engine() -> None``: compiles all of the engine's code into numba's cache
+    #: (``doushouqi compile``).
+    compile: str
 
 
 #: The games with an engine, by registry key; the first is the commands' default.
@@ -38,12 +41,14 @@ ENGINES: dict[str, GameEngine] = {
             "doushouqi.jungle.ai.protocol:run_protocol",
             "doushouqi.jungle.engine.match:run_match_command",
             "wango",
+            "doushouqi.jungle.ai.search_driver:compile_engine",
         ),
         GameEngine(
             "tiger",
             "doushouqi.tiger.ai.protocol:run_protocol",
             "doushouqi.tiger.engine.match:run_match_command",
             "laohuqi",
+            "doushouqi.tiger.ai.search_driver:compile_engine",
         ),
     )
 }

@@ -31,17 +31,22 @@ from doushouqi.server.api import analysis, bot, games, ops, players, records, ru
 from doushouqi.server.api import auth as auth_api
 from doushouqi.server.api import challenges as challenges_api
 from doushouqi.server.api import chat as chat_api
+from doushouqi.server.api import closing as closing_api
 from doushouqi.server.api import correspondence as correspondence_api
 from doushouqi.server.api import editor as editor_api
 from doushouqi.server.api import explorer as explorer_api
+from doushouqi.server.api import export as export_api
+from doushouqi.server.api import moderation as moderation_api
 from doushouqi.server.api import notifications as notifications_api
 from doushouqi.server.api import pairing as pairing_api
 from doushouqi.server.api import puzzles as puzzles_api
 from doushouqi.server.api import ranks as ranks_api
 from doushouqi.server.api import review as review_api
+from doushouqi.server.api import security as security_api
 from doushouqi.server.api import tablebase as tablebase_api
 from doushouqi.server.api import tournaments as tournaments_api
 from doushouqi.server.api import watch as watch_api
+from doushouqi.server.chat.moderation import ChatRemoval, handle_removal
 from doushouqi.server.chat.service import ChatMessage, handle_chat
 from doushouqi.server.chat.service import greeting as chat_greeting
 from doushouqi.server.context import AppContext
@@ -144,6 +149,7 @@ def create_app(
     engine and the analysis engine (tests); an ``ai`` given alone serves analysis too."""
     # The socket's feature messages: chat's message and its history for a new socket.
     ws.register_message(ChatMessage, handle_chat)
+    ws.register_message(ChatRemoval, handle_removal)  # a moderator's, checked by the owner
     ws.register_greeting(chat_greeting)
     settings = settings or Settings.from_env()
     time = time or SystemTime()
@@ -281,6 +287,8 @@ def create_app(
 
     for router in (
         auth_api.router,
+        security_api.router,
+        export_api.router,
         correspondence_api.router,  # before games: /api/games/my-turn is no game id
         ranks_api.router,
         watch_api.router,  # before games: /api/games/live is no game id
@@ -299,6 +307,8 @@ def create_app(
         pairing_api.router,
         challenges_api.router,
         tournaments_api.router,
+        closing_api.router,
+        moderation_api.router,
         ops.router,
     ):
         app.include_router(router)

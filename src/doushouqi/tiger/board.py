@@ -241,9 +241,9 @@ class Board:
         """How many men are off the board, against the rule set's start."""
         return self.rules.men - self._men
 
-    @property
     def ply(self) -> int:
-        """Plies (moves and passes) pushed since the position was set."""
+        """Plies (moves and passes) pushed since the position was set (a method, as
+        python-chess's ``Board.ply()``)."""
         return len(self._undo)
 
     def zobrist_hash(self) -> int:

@@ -83,8 +83,11 @@ def test_cold_engine_compiles_before_readyok(tmp_path: Path) -> None:
         process.stdin.flush()
         _read_until(process, "uciok")
         started = time.monotonic()
-        _read_until(process, "readyok")
+        loading = _read_until(process, "readyok")
         compiled = time.monotonic() - started
+        # Said while it compiled (every two seconds), and when done.
+        assert any(line.startswith("info string compiling the engine") for line in loading)
+        assert loading[-2].startswith("info string engine compiled: ")
         process.stdin.write("position startpos\ngo depth 3\n")
         process.stdin.flush()
         started = time.monotonic()

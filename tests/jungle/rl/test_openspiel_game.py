@@ -30,7 +30,7 @@ def test_random_games_agree_with_the_library_step_by_step(rules) -> None:
         board = Board(rules=rules)
         while True:
             outcome = board.outcome()
-            assert state.is_terminal() == (outcome is not None or board.ply >= DEFAULT_MAX_PLIES)
+            assert state.is_terminal() == (outcome is not None or board.ply() >= DEFAULT_MAX_PLIES)
             if state.is_terminal():
                 break
             player = state.current_player()
@@ -69,8 +69,8 @@ def test_game_type_and_parameters() -> None:
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
-    assert state.board.ply <= 50
-    if state.board.ply == 50 and state.board.outcome() is None:
+    assert state.board.ply() <= 50
+    if state.board.ply() == 50 and state.board.outcome() is None:
         assert state.returns() == [0.0, 0.0] and state.outcome is None  # the limit: a draw
     with pytest.raises(Exception, match="max_plies"):
         pyspiel.load_game(GAME_NAME, {"max_plies": 0})
@@ -99,7 +99,7 @@ def test_clone_and_pickle_keep_the_history() -> None:
     clone = state.clone()
     assert clone.history() == state.history() and clone.board.move_stack == state.board.move_stack
     clone.apply_action(clone.legal_actions()[0])
-    assert state.board.ply == 3 and clone.board.ply == 4  # independent boards
+    assert state.board.ply() == 3 and clone.board.ply() == 4  # independent boards
     restored = pickle.loads(pickle.dumps(state))
     assert restored.history() == state.history() and restored.board.fen() == state.board.fen()
     assert str(pickle.loads(pickle.dumps(game))) == str(game)

@@ -40,7 +40,7 @@ def test_random_games_agree_with_the_library_step_by_step(rules, options) -> Non
         twin = ActionBoard(Board(rules=rule_set))
         while True:
             outcome = twin.outcome()
-            assert state.is_terminal() == (outcome is not None or twin.board.ply >= 2000)
+            assert state.is_terminal() == (outcome is not None or twin.board.ply() >= 2000)
             if state.is_terminal():
                 break
             player = state.current_player()
@@ -85,7 +85,7 @@ def test_game_type_and_parameters() -> None:
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
-    assert state.board.ply <= 50
+    assert state.board.ply() <= 50
     if state.board.outcome() is None:
         assert state.returns() == [0.0, 0.0] and state.outcome is None  # the limit: a draw
     chains = pyspiel.load_game(GAME_NAME, {"options": "multi_jump:true", "max_plies": 50})
@@ -121,7 +121,7 @@ def test_clone_and_pickle_keep_the_history_and_the_chain() -> None:
     clone = state.clone()
     assert clone.history() == state.history() and clone.action_board.chain_string() == "e5e7"
     clone.apply_action(clone.string_to_action("stop"))
-    assert state.action_board.chain_string() == "e5e7" and state.board.ply == 0  # independent
+    assert state.action_board.chain_string() == "e5e7" and state.board.ply() == 0  # independent
     restored = pickle.loads(pickle.dumps(state))
     assert restored.history() == state.history()
     assert restored.action_board.chain_string() == "e5e7"
@@ -158,4 +158,4 @@ def test_mcts_plays_a_few_legal_moves() -> None:
         action = bots[state.current_player()].step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
-    assert state.board.ply == 4
+    assert state.board.ply() == 4

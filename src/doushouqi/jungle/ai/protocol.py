@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from doushouqi.jungle.ai.go_command import GoRequest, clip, parse_go
 from doushouqi.jungle.ai.levels import MAX_LEVEL, MIN_LEVEL
 from doushouqi.jungle.ai.timeman import plan_time, searches_until_stopped
-from doushouqi.jungle.analysis import Info, Limit
+from doushouqi.jungle.analysis import Info, Limit, score_text
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.protocol import RULE_OPTIONS
 from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
@@ -272,12 +272,15 @@ class EngineProtocol:
     def _warm_up(self) -> None:
         """The loader thread: import the compiled modules, make the engine, run a tiny search."""
         try:
-            engine = self._engine
-            if engine is None:
-                from doushouqi.jungle.ai.search_driver import Searcher
+            from doushouqi.compiled.progress import CompileWatch, protocol_report
 
-                engine = Searcher(self.rules, hash_mb=self.hash_mb)
-            engine.warm_up()
+            with CompileWatch(protocol_report(self.send)):  # says so while code compiles
+                engine = self._engine
+                if engine is None:
+                    from doushouqi.jungle.ai.search_driver import Searcher
+
+                    engine = Searcher(self.rules, hash_mb=self.hash_mb)
+                engine.warm_up()
             self._engine = engine
         except Exception as exc:  # reported at isready; the loop must keep running
             self._warm_error = f"{type(exc).__name__}: {exc}"
@@ -537,7 +540,7 @@ class EngineProtocol:
             if key in info:
                 parts += [key, str(info.get(key))]
         if "score" in info:
-            parts += ["score", str(info["score"])]
+            parts += ["score", score_text(info["score"])]
         for key in ("nodes", "nps", "tbhits"):
             if key in info:
                 parts += [key, str(info.get(key))]

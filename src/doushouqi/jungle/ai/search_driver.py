@@ -4,7 +4,7 @@
 >>> engine = Searcher("wango", hash_mb=8)
 >>> result = engine.search(Board("7/3W3/r6/7/7/7/7/7/7 w"), Limit(depth=3))
 >>> str(result.move), result.info["score"]
-('d8d9', Score(den=1))
+('d8d9', Score(mate=1))
 
 The compiled search (:mod:`.search`) does one depth per call; this driver runs the
 iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
@@ -157,9 +157,9 @@ _TUNING_WORDS = {
 def score_from_internal(value: int) -> Score:
     """A search score as centipawns, or as moves to a den win (``den N``) / loss (``den -N``)."""
     if value > DEN_BOUND:
-        return Score(den=max(1, (DEN_SCORE - value + 1) // 2))
+        return Score(mate=max(1, (DEN_SCORE - value + 1) // 2))
     if value < -DEN_BOUND:
-        return Score(den=-max(1, (DEN_SCORE + value) // 2))
+        return Score(mate=-max(1, (DEN_SCORE + value) // 2))
     return Score(cp=int(value))
 
 
@@ -581,7 +581,7 @@ class Searcher:
     def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
         """Whether to stop after a finished depth."""
         if plan.mate is not None and score > DEN_BOUND:
-            den = score_from_internal(score).den
+            den = score_from_internal(score).moves
             if den is not None and den <= plan.mate:
                 return True  # `go mate N`: a win in N own moves or fewer is proven
         if abs(score) > DEN_BOUND and plan.timed:
@@ -704,6 +704,12 @@ def analyse_lines(
     if best.get("pv", [])[:1] != [result.move]:
         best["pv"] = [result.move]
     return [best]
+
+
+def compile_engine() -> None:
+    """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
+    compile`` runs ahead of a first start."""
+    Searcher(hash_mb=1).warm_up()
 
 
 # --------------------------------------------------------------------------- fixed budget

@@ -11,14 +11,15 @@ import asyncio
 import contextlib
 import threading
 import typing
-from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from doushouqi.jungle.analysis import Info, Limit, PlayResult
+from doushouqi.jungle.analysis import Info, InfoSelection, Limit, PlayResult
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.analysis_stream import Analysis, InfoCallback
 from doushouqi.jungle.engine.async_client import READY_TIMEOUT, Engine, popen_engine
 from doushouqi.jungle.engine.protocol import EngineError, EngineTerminatedError, Option
+from doushouqi.jungle.moves import Move
 
 __all__ = ["SimpleAnalysis", "SimpleEngine"]
 
@@ -113,6 +114,9 @@ class SimpleEngine:
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
         ponder: bool = False,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> PlayResult:
         """The engine's move (see :meth:`Engine.play`); ``info_callback`` runs in the engine's
         thread."""
@@ -124,6 +128,9 @@ class SimpleEngine:
                 info_callback=info_callback,
                 timeout=timeout,
                 ponder=ponder,
+                root_moves=root_moves,
+                options=options,
+                info=info,
             )
         )
 
@@ -137,6 +144,9 @@ class SimpleEngine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> Info: ...
 
     @typing.overload
@@ -149,6 +159,9 @@ class SimpleEngine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> list[Info]: ...
 
     def analyse(
@@ -160,13 +173,24 @@ class SimpleEngine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> Info | list[Info]:
-        """What the engine reports within ``limit`` (a list of lines with ``multipv``)."""
+        """What the engine reports within ``limit`` (a list of lines with ``multipv``);
+        ``root_moves``, ``options`` and ``info`` as in :meth:`Engine.play`."""
         engine = self.engine
         if multipv is None:
             return self._run(
                 engine.analyse(
-                    board, limit, game=game, info_callback=info_callback, timeout=timeout
+                    board,
+                    limit,
+                    game=game,
+                    info_callback=info_callback,
+                    timeout=timeout,
+                    root_moves=root_moves,
+                    options=options,
+                    info=info,
                 )
             )
         return self._run(
@@ -177,6 +201,9 @@ class SimpleEngine:
                 game=game,
                 info_callback=info_callback,
                 timeout=timeout,
+                root_moves=root_moves,
+                options=options,
+                info=info,
             )
         )
 
@@ -188,6 +215,9 @@ class SimpleEngine:
         multipv: int | None = None,
         game: object = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> SimpleAnalysis:
         """Start a search (infinite without a limit) and return at once: iterate it for the
         engine's infos (blocking), ``stop()`` it, ``wait()`` for the move; leaving a ``with``
@@ -198,7 +228,16 @@ class SimpleEngine:
         >>> #         if info.get("depth", 0) >= 12: break
         """
         analysis = self._run(
-            self.engine.analysis(board, limit, multipv=multipv, game=game, timeout=timeout)
+            self.engine.analysis(
+                board,
+                limit,
+                multipv=multipv,
+                game=game,
+                timeout=timeout,
+                root_moves=root_moves,
+                options=options,
+                info=info,
+            )
         )
         return SimpleAnalysis(analysis, self._loop)
 

@@ -44,7 +44,12 @@ raises a RecordError with the file name, the line and the game's number in the f
 (``error.game``); the file is then left at the start of the next game (the next tag line after
 a blank line), so that reading can go on. :func:`iter_games` yields every game, and with
 ``errors=[]`` collects the errors of bad games and skips them. :func:`load_records` reads a
-file by its path.
+file by its path. :func:`read_headers` reads only the next game's tags and :func:`skip_game`
+skips a game, for scanning large archives, as python-chess's.
+
+Comments may hold python-chess's ``[%clk 0:01:30]`` and ``[%eval 0.35]`` commands: a node's
+``clock()`` and ``eval()`` read them, ``set_clock`` and ``set_eval`` write them into the
+comment (so they are written back with it).
 
 >>> from doushouqi.jungle.board import Board
 >>> board = Board(rules="classic")
@@ -89,8 +94,10 @@ from doushouqi.jungle.record.reader import (
     load_record,
     load_records,
     read_game,
+    read_headers,
     read_record,
     read_records,
+    skip_game,
 )
 from doushouqi.jungle.record.tree import GLYPHS, GameNode, Variation
 from doushouqi.jungle.record.writer import write_record, write_records
@@ -110,8 +117,10 @@ __all__ = [
     "load_record",
     "load_records",
     "read_game",
+    "read_headers",
     "read_record",
     "read_records",
+    "skip_game",
     "write_record",
     "write_records",
 ]

@@ -500,6 +500,61 @@ def read_game(handle: LineSource, *, name: str | None = None) -> GameRecord | No
     return _next_game(_stream(handle, name))
 
 
+def read_headers(handle: LineSource, *, name: str | None = None) -> dict[str, str] | None:
+    """The tags of the next game of an open file, its moves skipped unread (python-chess's
+    ``read_headers``: scanning a large archive for the games worth reading); None at the end.
+    ``RuleOption`` tags, which may repeat, come as one value, their texts joined by ``"; "``.
+    A garbled tag line raises RecordError and leaves the file at the next game.
+
+    >>> import io
+    >>> games = io.StringIO('[Red "Li"]\\n\\na3a4 *\\n\\n[Red "Wang"]\\n\\ng3g4 *\\n')
+    >>> read_headers(games)["Red"], skip_game(games), read_headers(games)
+    ('Li', True, None)
+    """
+    lines = _stream(handle, name)
+    if lines.skip_blank() is None:
+        return None
+    lines.games += 1
+    reader = _Reader(lines)
+    start = lines.number
+    try:
+        tags = reader._tags()
+    except RecordError as exc:
+        reader.skip_rest(start)
+        raise RecordError(exc.reason, exc.line, name=lines.name, game=lines.games) from None
+    _skip_movetext(lines)
+    headers: dict[str, str] = {}
+    for _, tag, value in tags:
+        if tag in headers and tag == "RuleOption":
+            headers[tag] += "; " + value
+        else:
+            headers.setdefault(tag, value)
+    return headers
+
+
+def skip_game(handle: LineSource) -> bool:
+    """Skip the next game of an open file unread (python-chess's ``skip_game``): True when
+    there was one, False at the end."""
+    lines = _stream(handle, None)
+    if lines.skip_blank() is None:
+        return False
+    lines.games += 1
+    while (line := lines.peek()) is not None and line.lstrip().startswith("["):
+        lines.take()
+    _skip_movetext(lines)
+    return True
+
+
+def _skip_movetext(lines: _Lines) -> None:
+    """Take the lines up to the next game: a tag line after a blank line, or the end."""
+    blank = False
+    while (line := lines.peek()) is not None:
+        if blank and line.lstrip().startswith("["):
+            return
+        blank = not line.strip()
+        lines.take()
+
+
 def iter_games(
     handle: LineSource, *, errors: list[RecordError] | None = None
 ) -> Iterator[GameRecord]:

@@ -134,12 +134,12 @@ class _Position:
         self.board = board
         self.max_plies = max_plies
         self.outcome: Outcome | None = board.outcome()
-        self.over = self.outcome is not None or board.ply >= max_plies
+        self.over = self.outcome is not None or board.ply() >= max_plies
 
     def push(self, move: Move) -> None:
         self.board.push(move)
         self.outcome = self.board.outcome()
-        self.over = self.outcome is not None or self.board.ply >= self.max_plies
+        self.over = self.outcome is not None or self.board.ply() >= self.max_plies
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         copy = _Position.__new__(_Position)

@@ -173,7 +173,7 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
             self.infos = {name: {"outcome": dict(info)} for name in self.agents}
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            if self.max_plies is not None and board.ply >= self.max_plies:
+            if self.max_plies is not None and board.ply() >= self.max_plies:
                 self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[board.turn]

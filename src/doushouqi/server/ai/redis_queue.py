@@ -298,10 +298,10 @@ class RedisAi:
         """Note the data set's epoch as read back. Once this node's proposal has been taken, it
         proposes another: a token offered again would make a restarted Redis that this node
         writes to first look like the data set it lost, and its jobs would never be resent."""
-        epoch = str(epoch)
-        if epoch == self._new_epoch:
+        seen = str(epoch)
+        if seen == self._new_epoch:
             self._new_epoch = uuid.uuid4().hex
-        return epoch
+        return seen
 
     async def _cancel(self, job: Job) -> None:
         # Only saves work: an unreachable (or closed) Redis loses nothing here.

@@ -31,7 +31,7 @@ import contextlib
 import json
 import logging
 import math
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,12 +40,13 @@ from sqlalchemy.orm import Session
 
 from doushouqi.core.clock import TimeControl
 from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import CHALLENGE_READ, CHALLENGE_WRITE
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     Ctx,
-    RequiredPrincipal,
     enforce_rate,
     offered_game,
+    required_principal,
 )
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
@@ -133,7 +134,10 @@ def _recipient(session: Session, username: str) -> AccountRow | None:
 
 @router.post("/challenges", status_code=201)
 async def create_challenge(
-    body: NewChallenge, request: Request, ctx: Ctx, principal: RequiredPrincipal
+    body: NewChallenge,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Challenge an account to a game."""
     _account_only(principal)
@@ -231,7 +235,9 @@ def _not_yours(row: ChallengeRow, principal: Principal) -> Problem:
 
 
 @router.get("/challenges", dependencies=READ_LIMITED)
-async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+async def my_challenges(
+    ctx: Ctx, principal: Annotated[Principal, required_principal(CHALLENGE_READ)]
+) -> dict[str, Any]:
     """Your pending challenges: to you (``incoming``) and from you (``outgoing``)."""
     _account_only(principal)
     now = ctx.time.now()
@@ -255,7 +261,7 @@ async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any
 
 @router.get("/challenges/{challenge_id}", dependencies=READ_LIMITED)
 async def get_challenge(
-    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str, ctx: Ctx, principal: Annotated[Principal, required_principal(CHALLENGE_READ)]
 ) -> dict[str, Any]:
     """One challenge, to its sender or recipient (anyone else: 404)."""
     _account_only(principal)
@@ -293,7 +299,9 @@ def _gone(row: ChallengeRow, now: float) -> Problem:
 
 @router.post("/challenges/{challenge_id}/accept")
 async def accept_challenge(
-    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Accept a challenge to you: the game is created and both players are sent to it."""
     _account_only(principal)
@@ -350,7 +358,10 @@ def _set_game(session: Session, challenge_id: str, game_id: str) -> None:
 
 @router.post("/challenges/{challenge_id}/decline")
 async def decline_challenge(
-    challenge_id: str, body: Decline, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str,
+    body: Decline,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Decline a challenge to you, with a reason code the challenger sees in words."""
     _account_only(principal)
@@ -366,7 +377,9 @@ async def decline_challenge(
 
 @router.delete("/challenges/{challenge_id}")
 async def cancel_challenge(
-    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Withdraw a challenge you sent (its recipient's open tabs are told)."""
     _account_only(principal)

@@ -63,7 +63,7 @@ def best_move(position: Position, level: int, movetime: float) -> tuple[str | No
 def _score_data(score: Any) -> dict[str, int] | None:
     if score is None:
         return None
-    return {"den": score.den} if score.den is not None else {"cp": score.cp}
+    return {"den": score.moves} if score.moves is not None else {"cp": score.cp}
 
 
 def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:

@@ -58,7 +58,7 @@ def _score_data(score: Any) -> dict[str, int] | None:
     decided (the side to move wins in n of its moves; n < 0: loses after -n)."""
     if score is None:
         return None
-    return {"win": score.win} if score.win is not None else {"cp": score.cp}
+    return {"win": score.moves} if score.is_mate() else {"cp": score.cp}
 
 
 def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:

@@ -394,6 +394,13 @@ class GameActor:
         await asyncio.shield(stale)
         return False
 
+    def cut_off(self, identity: Actor) -> None:
+        """Close this node's sockets to the game of ``identity`` (an account just banned or
+        closed: what reconnects does so as whoever its cookies make it now)."""
+        for subscriber in list(self._subscribers):
+            if subscriber.identity == identity:
+                subscriber.cut_off_now()
+
     def take_subscribers(self) -> dict[Subscriber, int]:
         """Hand this actor's sockets over (it is closed), each with the version it was at."""
         taken = dict.fromkeys(self._subscribers, self.game.version)

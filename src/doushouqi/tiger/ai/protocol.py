@@ -156,12 +156,15 @@ class EngineProtocol:
     def _warm_up(self) -> None:
         """The loader thread: import the compiled modules, make the engine, search a little."""
         try:
-            engine = self._engine
-            if engine is None:
-                from doushouqi.tiger.ai.search_driver import Searcher
+            from doushouqi.compiled.progress import CompileWatch, protocol_report
 
-                engine = Searcher(self.rules, hash_mb=self.hash_mb)
-            engine.warm_up()
+            with CompileWatch(protocol_report(self.send)):  # says so while code compiles
+                engine = self._engine
+                if engine is None:
+                    from doushouqi.tiger.ai.search_driver import Searcher
+
+                    engine = Searcher(self.rules, hash_mb=self.hash_mb)
+                engine.warm_up()
             self._engine = engine
         except Exception as exc:  # reported at isready; the loop must keep running
             self._warm_error = f"{type(exc).__name__}: {exc}"

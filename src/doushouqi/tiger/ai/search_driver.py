@@ -6,7 +6,7 @@
 >>> caged = Board("MTM/1M1/4M4/9/9/9/9/9/9/9/M8 m")  # the tiger on e11, hemmed in
 >>> result = engine.search(caged, Limit(depth=3))
 >>> str(result.move)[:2], result.info["score"]  # a waiting move keeps the cage shut
-('a1', Score(win=1))
+('a1', Score(mate=1))
 
 The compiled search (:mod:`.search`) does one depth per call; this driver runs the
 iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
@@ -131,9 +131,9 @@ def score_from_internal(value: int) -> Score:
     """A search score as centipawns, or as the side to move's moves to a win (``win N``) or
     a loss (``win -N``)."""
     if value > WIN_BOUND:
-        return Score(win=max(1, (WIN_SCORE - value + 1) // 2))
+        return Score(mate=max(1, (WIN_SCORE - value + 1) // 2))
     if value < -WIN_BOUND:
-        return Score(win=-max(1, (WIN_SCORE + value) // 2))
+        return Score(mate=-max(1, (WIN_SCORE + value) // 2))
     return Score(cp=int(value))
 
 
@@ -566,6 +566,12 @@ def analyse_lines(
     if best.get("pv", [])[:1] != [result.move]:
         best["pv"] = [result.move]
     return [best]
+
+
+def compile_engine() -> None:
+    """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
+    compile`` runs ahead of a first start."""
+    Searcher(hash_mb=1).warm_up()
 
 
 # --------------------------------------------------------------------------- fixed budget

@@ -128,7 +128,7 @@ class ActionBoard:
     def _position_facts(self) -> tuple[Outcome | None, list[int]]:
         """The outcome and the legal actions, computed once per position."""
         board = self.board
-        here = (board.ply, board.zobrist_hash(), self._chain)
+        here = (board.ply(), board.zobrist_hash(), self._chain)
         if here != self._known_at:
             self._known = self._compute_facts()
             self._known_at = here

@@ -178,12 +178,12 @@ class _Position:
         self.game = game
         self.max_plies = max_plies
         self.outcome: Outcome | None = game.outcome()
-        self.over = self.outcome is not None or game.board.ply >= max_plies
+        self.over = self.outcome is not None or game.board.ply() >= max_plies
 
     def apply(self, action: int) -> None:
         if self.game.apply_legal(action) is not None:
             self.outcome = self.game.outcome()
-            self.over = self.outcome is not None or self.game.board.ply >= self.max_plies
+            self.over = self.outcome is not None or self.game.board.ply() >= self.max_plies
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         copy = _Position.__new__(_Position)

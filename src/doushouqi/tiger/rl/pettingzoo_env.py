@@ -174,7 +174,7 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             board = game.board
-            if move is not None and self.max_plies is not None and board.ply >= self.max_plies:
+            if move is not None and self.max_plies is not None and board.ply() >= self.max_plies:
                 self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[game.turn]

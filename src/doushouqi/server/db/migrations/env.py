@@ -10,6 +10,7 @@ from sqlalchemy import create_engine
 from doushouqi.server.chat import models as chat_tables
 from doushouqi.server.db.models import Base
 from doushouqi.server.explorer import models as explorer_tables
+from doushouqi.server.moderation import models as moderation_tables
 from doushouqi.server.notifications import models as notification_tables
 from doushouqi.server.pairing import models as pairing_tables
 from doushouqi.server.puzzles import models as puzzle_tables
@@ -21,6 +22,7 @@ from doushouqi.server.tournaments import models as tournament_tables
 FEATURE_TABLES = (
     chat_tables,
     explorer_tables,
+    moderation_tables,
     notification_tables,
     pairing_tables,
     puzzle_tables,

@@ -21,8 +21,10 @@ import { rulesView } from './learn/rules.js';
 import { learnListView, lessonView } from './learn/lessons.js';
 import { authView, leaderboardView, mountAccountMenu, profileView, renderAccountMenu } from './community/accounts.js';
 import { ranksView } from './community/ranks.js';
+import { settingsView } from './community/security.js';
 import { tvView, watchView } from './community/watch.js';
 import { tournamentsRoute } from './community/tournaments.js';
+import { moderationView } from './community/moderation.js';
 import './community/notifications.js'; // the bell and the site socket (it starts itself)
 import { gameClient } from '../games/index.js';
 
@@ -62,10 +64,12 @@ const ROUTES = [
   [at('(login|register)'), (m, { params }) => authView(view, m[1], params)],
   [at('player/([^/]+)'), (m) => profileView(view, segment(m[1]))],
   [at('leaderboard'), (m, { params }) => leaderboardView(view, params)],
+  [at('settings'), () => settingsView(view)],
   [at('ranks'), () => ranksView(view)],
   [at('watch'), () => watchView(view)],
   [at('tv'), () => tvView(view)],
   [at('tournaments?'), (m, { parts }) => tournamentsRoute(view, parts, go)],
+  [at('mod'), () => moderationView(view)],
 ];
 
 // ----- router -----------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Stored game reviews: game_reviews (one row per game and search budget).
 
 Revision ID: 0016_game_reviews
-Revises: 0012_games_of_seeks_and_records
+Revises: 0014_moderation
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016_game_reviews"
-down_revision = "0012_games_of_seeks_and_records"
+down_revision = "0014_moderation"
 branch_labels = None
 depends_on = None
 
