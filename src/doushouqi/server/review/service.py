@@ -56,9 +56,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: The search budgets a review may be asked for, in nodes per position (settings
-#: ``review_nodes`` and ``review_deep_nodes``): the standard one (about 0.1-0.3 s per position
-#: on one core: a 60-ply game in about 10 s), and a deeper re-analysis, ten times as much
-#: (shown in place of the standard one once done).
+#: ``review_nodes`` and ``review_deep_nodes``): the standard one (a fraction of a second per
+#: position on one busy core, docs/server.md: a 60-ply game in 15-25 s), and a deeper
+#: re-analysis, ten times as much (shown in place of the standard one once done).
 DEFAULT_BUDGETS: Mapping[str, int] = {"standard": 250_000, "deep": 2_500_000}
 #: Seconds without a sign of life from a running review's node after which another request
 #: takes it over (a node writes one at least every :data:`BEAT` seconds while it runs).
