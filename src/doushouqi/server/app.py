@@ -67,6 +67,7 @@ from doushouqi.server.live.actors import Services
 from doushouqi.server.live.cluster import Cluster, node_id
 from doushouqi.server.live.downtime import Downtime
 from doushouqi.server.live.registry import ActorRegistry
+from doushouqi.server.review.service import GameReviews
 from doushouqi.server.tournaments.director import Director
 
 __all__ = ["create_app"]
@@ -212,6 +213,15 @@ def create_app(
             metrics=metrics,
         )
         app.state.ctx = ctx
+        # Stored game reviews, searched by the analysis service (api/review.py reaches them
+        # here: the features do not know each other, so the shared context holds none).
+        app.state.reviews = reviews = GameReviews(
+            db,
+            analyst,
+            time.now,
+            name if cluster is None else cluster.node,
+            {"standard": settings.review_nodes, "deep": settings.review_deep_nodes},
+        )
         if isinstance(analyst, ProcessPoolAi):
             analyst.warm_up()  # in the background: the first hint after a start just works
         correspondence.install(ctx)
@@ -244,6 +254,7 @@ def create_app(
             await _stop(heartbeat)
             await _stop(clean_up)
             await director.stop()
+            await reviews.close()
             await downtime.close()
             await registry.close()
             if cluster is not None:  # drain: the other nodes take our games over at once

@@ -84,6 +84,7 @@ __all__ = [
     "MAX_DEPTH",
     "Searcher",
     "analyse",
+    "analyse_fixed",
     "analyse_lines",
     "best_move",
     "score_from_internal",
@@ -709,3 +710,27 @@ def compile_engine() -> None:
     """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
     compile`` runs ahead of a first start."""
     Searcher(hash_mb=1).warm_up()
+
+
+# --------------------------------------------------------------------------- fixed budget
+
+#: The transposition table of a fixed-budget search, in MiB: part of the budget, since a
+#: table of another size keeps other entries and the same node count reaches other depths.
+FIXED_HASH_MB = 16
+
+
+def analyse_fixed(
+    board: Board, *, nodes: int | None = None, depth: int | None = None
+) -> PlayResult:
+    """Search ``board`` within a budget of ``nodes`` and/or ``depth`` (no clock): the best move
+    (None when the game is over) and the search's last info, at full strength.
+
+    Repeatable: the same position and budget give the same answer on any machine under any
+    load (game reviews depend on it). Time plays no part, and each call searches with an
+    engine of its own, fresh (an empty table of :data:`FIXED_HASH_MB`, no killers, no
+    history), so that nothing an earlier search learnt changes this one. ValueError without a
+    budget."""
+    if nodes is None and depth is None:
+        raise ValueError("a fixed-budget search needs nodes or a depth")
+    engine = Searcher(board.rules, hash_mb=FIXED_HASH_MB)
+    return engine.search(board, Limit(depth=depth, nodes=nodes))

@@ -27,14 +27,17 @@ from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.games.registry import SiteGame
 from doushouqi.server.infra.errors import Problem
+from doushouqi.server.review import grading
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 log = logging.getLogger(__name__)
 
 #: Longest move list accepted (a game ends long before: the no-capture limit, repetitions).
 MAX_MOVES = 2000
+#: Seconds a search within a node budget is allowed (far beyond what its budget takes).
+BUDGET_SECONDS = 20.0
 #: Red's view of a den score in ``red_cp`` (beyond any material score).
-DEN_CP = 10000
+DEN_CP = grading.DEN_CP
 #: Full strength: hints and analysis show the engine's best.
 ANALYSIS_LEVEL = 10
 #: Most lines an analysis returns (each costs about one more search of the position).
@@ -198,6 +201,14 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
     """The engine's best move and score for the position after ``moves`` (hints, replay),
     and its best ``multipv`` lines (``lines``, the best first: each line's first move in
     readable notation, its score, depth and moves)."""
+    return await analyse_query(query, request, ctx)
+
+
+async def analyse_query(
+    query: AnalysisQuery, request: Request, ctx: Ctx, nodes: int | None = None
+) -> dict[str, Any]:
+    """What ``POST /api/analysis`` answers; with ``nodes``, one line searched within that
+    many nodes instead of ``movetime`` (the same answer under any load)."""
     enforce_rate(ctx.analysis_limiter, request)
     replay = _replay(query)
     if replay.site.engine is None:
@@ -229,6 +240,7 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         kind=query.purpose,
         multipv=query.multipv,
         game_key=replay.game.key,
+        budget=None if nodes is None else {"nodes": nodes},
     )
     # A pool still starting (the server warms it up at start) is waited for, not counted
     # against the search's time: the first hint after a start is queued, never refused.
@@ -236,8 +248,10 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ready(), WARM_UP_WAIT)
     try:
+        # A node budget's time depends on the machine: allowed as long as a search may take.
+        allowed = query.movetime if nodes is None else BUDGET_SECONDS
         found = await asyncio.wait_for(
-            ctx.analysis.analyse(ai_request), query.movetime + ctx.settings.ai_timeout_margin
+            ctx.analysis.analyse(ai_request), allowed + ctx.settings.ai_timeout_margin
         )
     except Exception:  # a dead or overrun worker: say so, never hang the client
         raise Problem(503, "engine.unavailable", "the engine is not available; try again") from None
@@ -276,11 +290,5 @@ def _line(position: Position, line: dict[str, Any]) -> dict[str, Any] | None:
 
 def _red_cp(score: dict[str, int], turn: int) -> int:
     """A score from the side to move's view as one number from the first seat's view (Red's
-    in Jungle): a decided game (``den``: Jungle's den entry, ``win``: a game's forced win) is
-    ±DEN_CP, sooner ends larger."""
-    decided = score.get("den", score.get("win"))
-    if decided is not None:
-        value = DEN_CP - abs(decided) if decided > 0 else -(DEN_CP - abs(decided))
-    else:
-        value = score["cp"]
-    return value if turn == 0 else -value
+    in Jungle); the arithmetic is the review's (a stored review converts the same way)."""
+    return grading.first_seat_cp(score, turn)

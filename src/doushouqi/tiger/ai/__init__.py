@@ -20,12 +20,20 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __getattr__
     from doushouqi.tiger.ai.core import Position, decode_move, encode_move
-    from doushouqi.tiger.ai.search_driver import Searcher, analyse, analyse_lines, best_move
+    from doushouqi.tiger.ai.search_driver import (
+        Searcher,
+        analyse,
+        analyse_fixed,
+        analyse_lines,
+        best_move,
+    )
 
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("Position", "decode_move", "encode_move"), "core"),
-    **dict.fromkeys(("Searcher", "analyse", "analyse_lines", "best_move"), "search_driver"),
+    **dict.fromkeys(
+        ("Searcher", "analyse", "analyse_fixed", "analyse_lines", "best_move"), "search_driver"
+    ),
 }
 
 
@@ -46,6 +54,7 @@ __all__ = [
     "Position",
     "Searcher",
     "analyse",
+    "analyse_fixed",
     "analyse_lines",
     "best_move",
     "decode_move",

@@ -14,6 +14,7 @@ from doushouqi.server.moderation import models as moderation_tables
 from doushouqi.server.notifications import models as notification_tables
 from doushouqi.server.pairing import models as pairing_tables
 from doushouqi.server.puzzles import models as puzzle_tables
+from doushouqi.server.review import models as review_tables
 from doushouqi.server.tournaments import models as tournament_tables
 
 # Every table of the site: the core ones and each feature's (their modules register them on
@@ -25,6 +26,7 @@ FEATURE_TABLES = (
     notification_tables,
     pairing_tables,
     puzzle_tables,
+    review_tables,
     tournament_tables,
 )
 target_metadata = Base.metadata
