@@ -116,7 +116,7 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
     ) -> None:
         super().__init__()
         self.rules = find_rules(rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         if illegal_action not in ("random", "raise"):
