@@ -159,3 +159,21 @@ def test_mcts_plays_a_few_legal_moves() -> None:
         assert action in state.legal_actions()
         state.apply_action(action)
     assert state.board.ply() == 4
+
+
+def test_python_alpha_beta_and_evaluate_bots_play_the_game() -> None:
+    # OpenSpiel's Python minimax and bot evaluation run on this Python game (so does C++'s
+    # evaluate_bots; pyspiel.MCTSBot does not: bench/openspiel_algorithms.py, docs/rl.md).
+    from open_spiel.python.algorithms import evaluate_bots, minimax
+
+    chains = pyspiel.load_game(GAME_NAME, {"options": "multi_jump:true", "fen": CHAIN_FEN})
+    state = chains.new_initial_state()
+    value, action = minimax.alpha_beta_search(
+        chains, state, value_function=lambda _: 0.0, maximum_depth=4, maximizing_player_id=0
+    )
+    assert value == 1.0 and state.action_to_string(0, action) in ("e5e7", "e5g5")  # round 4 men
+    game = pyspiel.load_game(GAME_NAME, {"max_plies": 40})
+    bots = [pyspiel.make_uniform_random_bot(player, player) for player in (0, 1)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
+    assert returns in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+    assert pyspiel.evaluate_bots(game.new_initial_state(), bots, 0) in ([1, -1], [-1, 1], [0, 0])

@@ -207,6 +207,13 @@ class ActionBoard:
         self._chain = ()
         return move
 
+    def undo(self, chain: tuple[int, ...], move: Move | None) -> None:
+        """Take back the last action: ``chain`` is the chain open before it (empty: none), and
+        ``move`` what :meth:`apply_legal` returned for it (the move it pushed, or None)."""
+        if move is not None:
+            self.board.pop()
+        self._chain = chain
+
     def push_move(self, move: Move) -> None:
         """Play a whole legal move of the board (an opponent's), with no chain open."""
         if self._chain:
