@@ -17,9 +17,10 @@ defined.
   a constant's example is a doctest of its module that uses it (a comment cannot be run).
 
 Exceptions are explicit: :data:`NO_DOCSTRING` and :data:`NO_EXAMPLE` list kinds of names
-that need no docstring of their own or no example, each with why. Names still waiting for their docstring or example are listed
-in ``tests/public_api_backlog.txt``: the list may only shrink (a listed name that has what it
-lacked, or is gone, must leave the list), and a new public name is never added to it.
+that need no docstring of their own or no example, each with why. Names still waiting for
+their docstring or example are listed in ``tests/public_api_backlog.txt``: the list may only
+shrink (a listed name that has what it lacked, or is gone, must leave the list), and a new
+public name is never added to it.
 """
 
 from __future__ import annotations
@@ -97,6 +98,11 @@ def is_public_module(name: str) -> bool:
     return not any(name == p.rstrip(".") or name.startswith(p) for p in NOT_PUBLIC)
 
 
+#: Public modules that do not import here (an extra that is not installed): their backlog
+#: lines are neither checked nor counted as done.
+NOT_IMPORTED: set[str] = set()
+
+
 def public_modules() -> list[ModuleType]:
     """Every public module that imports here (the RL modules need their extras)."""
     names = ["doushouqi"]
@@ -110,7 +116,7 @@ def public_modules() -> list[ModuleType]:
         try:
             modules.append(importlib.import_module(name))
         except ImportError:  # an extra that is not installed (tested where it is)
-            continue
+            NOT_IMPORTED.add(name)
     return modules
 
 
@@ -274,7 +280,11 @@ def test_every_public_name_has_a_docstring_and_an_example(names: list[Name]) -> 
     assert not new, "public names without a docstring or example (write one):\n" + "\n".join(
         f"{kind} {name}" for kind, name in new
     )
-    done = sorted(backlog - lacking)
+    done = sorted(
+        (kind, name)
+        for kind, name in backlog - lacking
+        if not any(name.startswith(f"{module}.") for module in NOT_IMPORTED)
+    )
     assert not done, f"remove from {BACKLOG.name} (done, or no longer public):\n" + "\n".join(
         f"{kind} {name}" for kind, name in done
     )

@@ -248,7 +248,8 @@ def probe(board: Board, directories: Sequence[Path] | None = None) -> Probe | No
 def probe_wdl(board: Board) -> int | None:
     """1 (the side to move wins), 0 (draw), -1 (it loses), or None when not covered.
 
-    >>> probe_wdl(Board("7/7/7/r6/7/3L3/7/7/7 b")), probe_wdl(Board("7/3e3/4L2/7/7/7/7/7/7 b")), probe_wdl(Board())
+    >>> lost, drawn = Board("7/7/7/r6/7/3L3/7/7/7 b"), Board("7/3e3/4L2/7/7/7/7/7/7 b")
+    >>> probe_wdl(lost), probe_wdl(drawn), probe_wdl(Board())
     (-1, 0, None)
     """
     entry = probe(board)
