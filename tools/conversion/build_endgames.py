@@ -14,7 +14,7 @@ animals are left, as for the conversion suite.
 
 Such games seldom reach 5–6 animals with play left: the side ahead enters the den first
 (in the games measured, a position of 5–9 animals nearly always had a den win found by the
-game's search; docs/engine.md gives the yields). So the positions
+game's search; docs/engine-research.md gives the yields). So the positions
 are mostly *thinned*: a position of the game with 7–12 animals (no den found by the game's
 search) with animals taken off at random until 5 or 6 are left, at least 2 a side, the rest
 where they stood (``source=thinned-N``, N the animals before); a 5–6-animal game position is

@@ -52,7 +52,7 @@ __all__ = [
 WIN_SCORE = 1_000_000
 
 #: The logistic scale of :meth:`Score.wdl`: Jungle's evaluation fitted to self-play results
-#: (docs/engine.md, Texel tuning: K = 0.000777, a 1414 cp lead scores 75%).
+#: (docs/engine-research.md, Texel tuning: K = 0.000777, a 1414 cp lead scores 75%).
 WDL_SCALE = 0.000777
 
 MoveT = TypeVar("MoveT")

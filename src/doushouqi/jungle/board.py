@@ -330,6 +330,11 @@ class Board(MoveTextMixin, SymmetryMixin):
     # ----------------------------------------------------------------------- queries
 
     def piece_at(self, square: int) -> Piece | None:
+        """The animal on ``square``, or None for an empty square.
+
+        >>> Board().piece_at(0), Board().piece_at(31)  # a1 and d5 (squares: row * 7 + file)
+        (Piece.from_symbol('T'), None)
+        """
         code = self._sq[square]
         return Piece.from_code(code) if code else None
 
@@ -381,6 +386,15 @@ class Board(MoveTextMixin, SymmetryMixin):
         return self._rank[piece.code]
 
     def zobrist_hash(self) -> int:
+        """The position's 64-bit Zobrist hash (animals and side to move), kept up to date by
+        push and pop; equal positions hash equal, whatever moves led to them.
+
+        >>> board = Board()
+        >>> for move in ("g3g4", "a7a6", "g4g3", "a6a7"):
+        ...     _ = board.push_move(move)
+        >>> board.zobrist_hash() == Board().zobrist_hash(), len(board.move_stack)
+        (True, 4)
+        """
         return self._hash
 
     def history_codes(self) -> list[tuple[int, int, int]]:
@@ -474,10 +488,25 @@ class Board(MoveTextMixin, SymmetryMixin):
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves, generated lazily: ``move in board.legal_moves`` tests one move
+        without generating the others; iterate, ``count()`` or ``list()`` for all.
+
+        >>> board = Board()
+        >>> board.legal_moves.count(), Move.from_uci("g3g4") in board.legal_moves
+        (24, True)
+        >>> [str(move) for move in Board("7/3L3/7/7/7/7/7/7/r6 w").legal_moves]
+        ['d8d7', 'd8c8', 'd8e8', 'd8d9']
+        """
         return LegalMoveGenerator(self)
 
     @property
     def pseudo_legal_moves(self) -> PseudoLegalMoveGenerator:
+        """The moves the movement and capture rules allow, before the move restrictions
+        (7-3, 17-5, must-vary) that depend on the game's history; lazy like ``legal_moves``.
+
+        >>> Board().pseudo_legal_moves.count()
+        24
+        """
         return PseudoLegalMoveGenerator(self)
 
     def is_pseudo_legal(self, move: Move) -> bool:
@@ -490,6 +519,12 @@ class Board(MoveTextMixin, SymmetryMixin):
         return bool(self._targets(move.from_square, code) >> move.to_square & 1)
 
     def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` may be played now, the move restrictions included
+        (:meth:`explain_illegal` says why not).
+
+        >>> Board().is_legal(Move.from_uci("g3g4")), Board().is_legal(Move.from_uci("a3a5"))
+        (True, False)
+        """
         if not self.is_pseudo_legal(move):
             return False
         forbidden = self._forbidden()
@@ -615,6 +650,14 @@ class Board(MoveTextMixin, SymmetryMixin):
         return self.move_stack.pop()
 
     def peek(self) -> Move:
+        """The last move played (``IndexError`` before the first).
+
+        >>> board = Board()
+        >>> board.push_move("g3g4")
+        Move.from_str('g3g4')
+        >>> board.peek()
+        Move.from_str('g3g4')
+        """
         return self.move_stack[-1]
 
     def push_pass(self) -> Move:
@@ -624,12 +667,29 @@ class Board(MoveTextMixin, SymmetryMixin):
         return self.push_move("0000", allow_pass=True)
 
     def is_capture(self, move: Move) -> bool:
+        """Whether ``move`` lands on an animal (a legal such move captures it).
+
+        >>> board = Board("7/7/7/7/7/7/7/r6/L6 w")  # Red's lion a1, Blue's rat a2
+        >>> board.is_capture(Move.from_uci("a1a2")), board.is_capture(Move.from_uci("a1b1"))
+        (True, False)
+        """
         return bool(move) and bool(self._sq[move.to_square])
 
     def is_jump(self, move: Move) -> bool:
+        """Whether ``move`` is a lion's or tiger's jump across the water (not a step).
+
+        >>> board = Board("6e/7/7/7/L6/7/7/7/7 w")  # Red's lion a5
+        >>> board.is_jump(Move.from_uci("a5d5")), board.is_jump(Move.from_uci("a5a6"))
+        (True, False)
+        """
         return bool(move) and not STEPS[move.from_square] >> move.to_square & 1
 
     def gives_den_entry(self, move: Move) -> bool:
+        """Whether ``move`` enters the enemy den (and so wins the game).
+
+        >>> Board("7/3L3/7/7/7/7/7/7/r6 w").gives_den_entry(Move.from_uci("d8d9"))
+        True
+        """
         return bool(move) and move.to_square == DENS[1 - self.turn]
 
     # ---------------------------------------------------------------------- outcome
@@ -693,9 +753,30 @@ class Board(MoveTextMixin, SymmetryMixin):
         return None
 
     def is_game_over(self) -> bool:
+        """Whether the game has ended (:meth:`outcome` is not None).
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+        >>> board.is_game_over()
+        False
+        >>> board.push_move("d8d9")  # Red's lion enters Blue's den
+        Move.from_str('d8d9')
+        >>> board.is_game_over()
+        True
+        """
         return self.outcome() is not None
 
     def result(self) -> str:
+        """The result as a record writes it: ``"1-0"`` (Red won), ``"0-1"``, ``"1/2-1/2"``, or
+        ``"*"`` while the game goes on.
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+        >>> board.result()
+        '*'
+        >>> board.push_move("d8d9")
+        Move.from_str('d8d9')
+        >>> board.result()
+        '1-0'
+        """
         outcome = self.outcome()
         return outcome.result() if outcome else "*"
 
@@ -776,6 +857,12 @@ class Board(MoveTextMixin, SymmetryMixin):
         )
 
     def transposition_key(self) -> tuple[int, ...]:
+        """An exact, hashable key of the position: the 63 piece codes and the side to move
+        (python-chess's ``_transposition_key``; :meth:`zobrist_hash` is its fast hash).
+
+        >>> len(Board().transposition_key()), Board().transposition_key()[-1]
+        (64, 0)
+        """
         return (*self._sq, self.turn)
 
     def replay(self, moves: Iterable[str]) -> None:

@@ -1,7 +1,7 @@
 """Converting won positions: the conversion suite, and the engine making progress when ahead.
 
 The suite (``tests/jungle/ai/data/conversion.epd``) is built by ``tools/conversion/build_suite.py``
-and measured by ``bench/conversion.py`` (docs/engine.md, "Converting won positions").
+and measured by ``bench/conversion.py`` (docs/engine-research.md, "Converting won positions").
 """
 
 from __future__ import annotations

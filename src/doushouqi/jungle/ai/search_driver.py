@@ -125,7 +125,7 @@ DEFAULT_TUNING = {
     # The side to move ahead in material by this many centipawns, with at most lead_animals
     # animals on the board, searches with the lead piece-square tables (smooth, toward the
     # enemy den) in place of the tuned ones, whose ridges hold a winning side's animals where
-    # they stand (0: never). In fuller middlegames they cost strength (docs/engine.md).
+    # they stand (0: never). In fuller middlegames they cost strength (docs/engine-research.md).
     "lead_tables": 300,
     "lead_animals": 10,
 }
@@ -536,7 +536,7 @@ class Searcher:
         ``tuning["lead_tables"]`` or more with at most ``tuning["lead_animals"]`` animals on
         the board, else the engine's weights. Chosen at the root, so that every evaluation of
         one search uses the same tables; the side behind keeps the tuned ones (they defend
-        better: docs/engine.md)."""
+        better: docs/engine-research.md)."""
         threshold = int(self.tuning["lead_tables"])
         if threshold <= 0 or _animals(board) > self.tuning["lead_animals"]:
             return self._params

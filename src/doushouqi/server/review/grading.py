@@ -7,7 +7,7 @@ Scores are the engine's, from Red's view, in centipawns, one per position of the
 
 * **Win chance.** A score becomes the mover's expected result in percent with the logistic
   curve the engine's evaluation was tuned against (``tools/tuning/texel.py``, K in
-  docs/engine.md): ``win% = 100 / (1 + exp(-K × cp))``. Centipawns mean little by
+  docs/engine-research.md): ``win% = 100 / (1 + exp(-K × cp))``. Centipawns mean little by
   themselves (a lost cat is nothing in a won game, everything in an even one); the expected
   result is what a move can waste.
 * **Loss of a move** = the mover's win% before it minus after it (never below 0).
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 #: The logistic curve's slope per centipawn: the engine's evaluation against game results
-#: (docs/engine.md: a 1414 cp lead predicts a 75 % score).
+#: (docs/engine-research.md: a 1414 cp lead predicts a 75 % score).
 K = 0.000777
 #: A forced den entry's score (beyond any material score; as api/analysis.py sends it).
 DEN_CP = 10000

@@ -5,7 +5,7 @@ The compiled functions work on int64 arrays (:mod:`.state`: the position and its
 in its loops and the GIL released. On top of them: :class:`Searcher` (iterative deepening,
 levels 1-10, time management, MultiPV; :mod:`.search_driver`), :func:`best_move` (a hint),
 :func:`analyse` and :func:`analyse_lines` for front ends, and the protocol loop
-(:mod:`.protocol`, ``doushouqi engine --game tiger``). docs/engine.md, "老虎棋", describes
+(:mod:`.protocol`, ``doushouqi engine --game tiger``). docs/engine-research.md, "老虎棋", describes
 the search, the evaluation and the levels.
 
 The names are loaded on first use (PEP 562): importing ``doushouqi.tiger.ai`` or one of its
