@@ -4,8 +4,10 @@ Needs the ``rl`` extra (numpy, gymnasium); an engine opponent also needs the ``a
 Importing this package registers the environment with gymnasium as ``doushouqi/Jungle-v0``:
 
 >>> import gymnasium
->>> import doushouqi.jungle.rl
->>> env = gymnasium.make("doushouqi/Jungle-v0", rules="classic", opponent="random")
+>>> from doushouqi.jungle.rl import ENV_ID
+>>> ENV_ID
+'doushouqi/Jungle-v0'
+>>> env = gymnasium.make(ENV_ID, rules="classic", opponent="random")
 >>> observation, info = env.reset(seed=1)
 >>> observation.shape, int(info["action_mask"].sum())
 ((31, 9, 7), 24)
@@ -54,6 +56,7 @@ __all__ = [
     "view_square",
 ]
 
+#: The id under which importing this package registers the environment with gymnasium.
 ENV_ID = "doushouqi/Jungle-v0"
 
 # Registering twice (a module reload) would only make gymnasium warn about overriding it.

@@ -12,6 +12,12 @@
 {'red': -1.0, 'blue': 1.0}
 >>> rewards_by_name(None)
 {'red': 0.0, 'blue': 0.0}
+
+Every environment ends an episode after :data:`DEFAULT_MAX_PLIES` plies unless told otherwise,
+and names its agents :data:`AGENT_NAMES`:
+
+>>> DEFAULT_MAX_PLIES, AGENT_NAMES
+(1000, ('red', 'blue'))
 """
 
 from __future__ import annotations
@@ -45,7 +51,18 @@ OutcomeInfo = dict[str, str | None]
 
 
 def outcome_info(outcome: Outcome) -> OutcomeInfo:
-    """The outcome as plain data (strings and None): safe to log, compare or ``json.dumps``."""
+    """The outcome as plain data (strings and None): safe to log, compare or ``json.dumps``.
+
+    Returns an :data:`OutcomeInfo` dict; the environments put it in ``info["outcome"]``.
+
+    >>> import json
+    >>> board = Board("l5t/3L3/7/7/7/7/7/7/T6 w 0 1")  # Red's lion next to Blue's den
+    >>> board.push_move("d8d9")
+    Move.from_str('d8d9')
+    >>> info: OutcomeInfo = outcome_info(board.outcome())
+    >>> json.dumps(info)
+    '{"termination": "den_entered", "winner": "red", "result": "1-0"}'
+    """
     return {
         "termination": outcome.termination.value,
         "winner": None if outcome.winner is None else COLOR_NAMES[outcome.winner],
@@ -55,21 +72,56 @@ def outcome_info(outcome: Outcome) -> OutcomeInfo:
 
 def reward_by_color(outcome: Outcome | None) -> tuple[float, float]:
     """Red's and Blue's final reward: +1 to the winner, -1 to the loser, 0 each in a draw (or
-    while there is no outcome: a truncated game)."""
+    while there is no outcome: a truncated game).
+
+    >>> board = Board("l5t/3L3/7/7/7/7/7/7/T6 w 0 1")
+    >>> reward_by_color(board.outcome())  # the game goes on
+    (0.0, 0.0)
+    >>> board.push_move("d8d9")  # Red enters Blue's den
+    Move.from_str('d8d9')
+    >>> reward_by_color(board.outcome())
+    (1.0, -1.0)
+    """
     if outcome is None or outcome.winner is None:
         return (0.0, 0.0)
     return (1.0, -1.0) if outcome.winner == RED else (-1.0, 1.0)
 
 
 def rewards_by_name(outcome: Outcome | None) -> dict[str, float]:
-    """:func:`reward_by_color` keyed by agent name: ``{"red": …, "blue": …}``."""
+    """:func:`reward_by_color` keyed by agent name: ``{"red": …, "blue": …}``.
+
+    >>> board = Board("l5t/3L3/7/7/7/7/7/7/T6 w 0 1")
+    >>> board.push_move("d8d9")
+    Move.from_str('d8d9')
+    >>> rewards_by_name(board.outcome())
+    {'red': 1.0, 'blue': -1.0}
+    """
     red, blue = reward_by_color(outcome)
     return {AGENT_NAMES[0]: red, AGENT_NAMES[1]: blue}
 
 
 def board_text(board: Board, outcome: Outcome | None = None) -> str:
     """The board as text (rank 9 at the top, ``~`` water), then whose turn it is or how the
-    game ended, and the last move."""
+    game ended, and the last move.
+
+    >>> board = Board("l5t/3L3/7/7/7/7/7/7/T6 w 0 1")
+    >>> board.push_move("d8d9")
+    Move.from_str('d8d9')
+    >>> print(board_text(board, board.outcome()))
+    9 l . . L . . t
+    8 . . . . . . .
+    7 . . . . . . .
+    6 . ~ ~ . ~ ~ .
+    5 . ~ ~ . ~ ~ .
+    4 . ~ ~ . ~ ~ .
+    3 . . . . . . .
+    2 . . . . . . .
+    1 T . . . . . .
+      a b c d e f g
+    game over: 1-0 (den_entered)
+    last move: d8d9
+    <BLANKLINE>
+    """
     rows = str(board).splitlines()
     lines = [f"{9 - index} {row}" for index, row in enumerate(rows)]
     lines.append("  " + " ".join(FILE_NAMES))

@@ -62,6 +62,11 @@ Move.from_str('a4d4')
 ((31, 9, 7), dtype('float32'), 1)
 >>> int(legal_action_mask(Board(rules="international")).sum())
 24
+
+The sizes, for a network's input and output layers:
+
+>>> NUM_ACTIONS == 63 * NUM_KINDS, NUM_KINDS, NUM_PLANES, OBSERVATION_SHAPE
+(True, 8, 31, (31, 9, 7))
 """
 
 from __future__ import annotations
@@ -102,7 +107,9 @@ __all__ = [
 ROWS, FILES = 9, 7
 #: Step kinds 0-3 and jump kinds 4-7, each in these (row, file) directions of the view.
 DIRECTIONS = ((1, 0), (-1, 0), (0, -1), (0, 1))  # up, down, left, right
+#: The kinds of action from a square: the four steps, then the four lake jumps (8).
 NUM_KINDS = 2 * len(DIRECTIONS)
+#: The size of the action space, ``Discrete(504)``: every view square times every kind.
 NUM_ACTIONS = NUM_SQUARES * NUM_KINDS
 
 _ANIMAL_PLANES = [f"own {name}" for name in ANIMAL_NAMES[1:]] + [
@@ -127,7 +134,10 @@ PLANE_NAMES: tuple[str, ...] = (
     "rule 7-3",
     "rule 17-5",
 )
+#: The number of observation planes (31), one per name of :data:`PLANE_NAMES`.
 NUM_PLANES = len(PLANE_NAMES)
+#: The shape of an observation: (planes, rows, files) = (31, 9, 7), rank 1 of the viewer's
+#: side at row 0.
 OBSERVATION_SHAPE = (NUM_PLANES, ROWS, FILES)
 
 _ENEMY_OFFSET = 8
@@ -175,7 +185,18 @@ _ACTION_OF = {
 
 
 def move_to_action(move: Move, color: int) -> int:
-    """The action of ``move`` played by ``color``; ValueError for a pass or a non-move."""
+    """The action of ``move`` played by ``color``; ValueError for a pass or a non-move.
+
+    The same step has different actions for the two sides, and mirrored steps the same one:
+
+    >>> from doushouqi import BLUE, RED, Move
+    >>> move_to_action(Move.from_str("g3g4"), RED), move_to_action(Move.from_str("a7a6"), BLUE)
+    (160, 160)
+    >>> move_to_action(Move.from_str("a3c5"), RED)
+    Traceback (most recent call last):
+    ...
+    ValueError: a3c5 is neither a step nor a lake jump: it has no action
+    """
     view_move = (view_square(move.from_square, color), view_square(move.to_square, color))
     try:
         return _ACTION_OF[view_move]
@@ -188,6 +209,14 @@ def action_to_move(action: int, color: int) -> Move:
 
     ValueError when the action is outside 0..503 or is no move at all (off the board, or a jump
     from a square that borders no lake).
+
+    >>> from doushouqi import RED
+    >>> action_to_move(160, RED), action_to_move(160 + 2, RED)  # g3 up, then g3 left
+    (Move.from_str('g3g4'), Move.from_str('g3f3'))
+    >>> action_to_move(4, RED)  # a jump up from a1, which borders no lake
+    Traceback (most recent call last):
+    ...
+    ValueError: action 4 is no move: it leaves the board or jumps no lake
     """
     index = int(action)
     if not 0 <= index < NUM_ACTIONS:
@@ -200,7 +229,15 @@ def action_to_move(action: int, color: int) -> Move:
 
 def legal_action_mask(board: Board) -> NDArray[np.bool_]:
     """True for every legal move of the side to move, in its own view; all False once the
-    game is over (a repetition or no-capture draw leaves moves on the board but none legal)."""
+    game is over (a repetition or no-capture draw leaves moves on the board but none legal).
+
+    >>> from doushouqi import Board
+    >>> mask = legal_action_mask(Board())
+    >>> mask.shape, int(mask.sum())
+    ((504,), 24)
+    >>> sorted(str(action_to_move(a, 0)) for a in mask.nonzero()[0])[:3]
+    ['a1a2', 'a1b1', 'a3a2']
+    """
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     if board.outcome() is not None:
         return mask
@@ -240,7 +277,19 @@ def _fixed_planes(rules: RuleSet, color: int) -> NDArray[np.float32]:
 
 
 def encode_observation(board: Board, color: int | None = None) -> NDArray[np.float32]:
-    """The observation planes of ``board`` seen by ``color`` (default: the side to move)."""
+    """The observation planes of ``board`` seen by ``color`` (default: the side to move).
+
+    Returns a float32 array of :data:`OBSERVATION_SHAPE`; each side sees its own pieces in
+    the "own" planes, its home ranks at the low rows.
+
+    >>> from doushouqi import BLUE, Board
+    >>> planes = encode_observation(Board())
+    >>> planes[PLANE_NAMES.index("own den")].nonzero()  # Red's den d1: row 0, file 3
+    (array([0]), array([3]))
+    >>> blue = encode_observation(Board(), BLUE)  # Blue's den d9, seen from Blue's seat
+    >>> blue[PLANE_NAMES.index("own den")].nonzero()
+    (array([0]), array([3]))
+    """
     viewer = board.turn if color is None else color
     planes = _fixed_planes(board.rules, viewer).copy()
     for square, code in enumerate(board.piece_codes()):

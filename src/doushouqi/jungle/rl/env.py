@@ -82,7 +82,15 @@ _ILLEGAL_ACTION_MODES = ("penalty", "raise")
 
 
 class IllegalActionError(ValueError):
-    """The action is not a legal move in the position (``illegal_action="raise"``)."""
+    """The action is not a legal move in the position (``illegal_action="raise"``).
+
+    >>> env = JungleEnv(illegal_action="raise")
+    >>> _ = env.reset()
+    >>> env.step(env.move_to_action("e3e4"))  # the leopard cannot swim
+    Traceback (most recent call last):
+    ...
+    doushouqi.jungle.rl.env.IllegalActionError: illegal action 144 (e3e4): only the rat may ...
+    """
 
 
 class _BestMove(Protocol):
@@ -117,7 +125,29 @@ def _parse_color(value: str | int) -> int | None:
 
 
 class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
-    """Jungle (斗兽棋) under one rule set; see the module docstring for the conventions."""
+    """Jungle (斗兽棋) under one rule set; see the module docstring for the conventions.
+
+    ``rules``: a rule set or its name; ``opponent``: None (self-play), ``"random"``, an engine
+    level 1–10 or an :data:`Opponent` callable; ``agent_color``: the agent's side against an
+    opponent; ``max_plies``: the truncation limit; ``illegal_action``: ``"penalty"`` or
+    ``"raise"``; ``render_mode``: None or ``"ansi"``.
+
+    An episode against an opponent that always plays its first legal move:
+
+    >>> def first_move(board: Board) -> Move:
+    ...     return next(iter(board.generate_legal_moves()))
+    >>> opponent: Opponent = first_move
+    >>> env = JungleEnv("classic", opponent=opponent, agent_color="red", max_plies=4)
+    >>> observation, info = env.reset(seed=7)
+    >>> observation.shape, info["turn"], info["opponent_move"]
+    ((31, 9, 7), 0, None)
+    >>> _, reward, terminated, truncated, info = env.step(env.move_to_action("g3g4"))
+    >>> reward, terminated, truncated, info["opponent_move"], info["ply"]
+    (0.0, False, False, 'a7a6', 2)
+    >>> _, reward, terminated, truncated, info = env.step(env.move_to_action("g4g5"))
+    >>> reward, terminated, truncated, info["ply"]  # the ply limit: a truncation
+    (0.0, False, True, 4)
+    """
 
     # gymnasium reads this class attribute; it is never mutated.
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
@@ -205,6 +235,16 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start an episode: the observation and the info (the mask, turn, ply, position).
+
+        ``seed`` seeds the random opponent and colour; ``options={"fen": …}`` starts from a
+        position (ValueError when its game is already over).
+
+        >>> env = JungleEnv()
+        >>> observation, info = env.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
+        >>> info["fen"], int(info["action_mask"].sum())
+        ('l5t/3L3/7/7/7/7/7/7/T6 w 0 1', 6)
+        """
         super().reset(seed=seed)
         options = dict(options or {})
         fen = options.pop("fen", None)
@@ -230,6 +270,16 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
     def step(
         self, action: np.int64 | SupportsInt
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (and the opponent's reply): observation, reward, terminated,
+        truncated, info. ValueError for an action outside the space; ``ResetNeeded`` once the
+        episode is over.
+
+        >>> env = JungleEnv()
+        >>> _ = env.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
+        >>> _, reward, terminated, truncated, info = env.step(env.move_to_action("d8d9"))
+        >>> reward, terminated, truncated, info["outcome"]["termination"], info["rewards"]
+        (1.0, True, False, 'den_entered', {'red': 1.0, 'blue': -1.0})
+        """
         if self._episode_over:
             raise gym.error.ResetNeeded("the episode is over (or never began): call reset()")
         index = int(action)
@@ -265,6 +315,24 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         return self._observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
+        """The board as text (:meth:`ansi`) with ``render_mode="ansi"``, else None.
+
+        >>> env = JungleEnv(render_mode="ansi")
+        >>> _ = env.reset()
+        >>> print(env.render())
+        9 l . . . . . t
+        8 . d . . . c .
+        7 r . p . w . e
+        6 . ~ ~ . ~ ~ .
+        5 . ~ ~ . ~ ~ .
+        4 . ~ ~ . ~ ~ .
+        3 E . W . P . R
+        2 . C . . . D .
+        1 T . . . . . L
+          a b c d e f g
+        red to move, ply 0
+        <BLANKLINE>
+        """
         if self.render_mode != "ansi":
             return None
         return self.ansi()
@@ -272,27 +340,63 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
     # ------------------------------------------------------------------ helpers
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """The legal actions of the side to move (all False once the episode is over)."""
+        """The legal actions of the side to move (all False once the episode is over).
+
+        >>> env = JungleEnv()
+        >>> _ = env.reset()
+        >>> masks = env.action_masks()
+        >>> masks.shape, int(masks.sum()), bool(masks[env.move_to_action("a3a4")])
+        ((504,), 24, True)
+        """
         if self._episode_over:
             return np.zeros(NUM_ACTIONS, dtype=np.bool_)
         return legal_action_mask(self._board)
 
     def action_to_move(self, action: int) -> Move:
-        """The move ``action`` stands for in the current position (legal or not)."""
+        """The move ``action`` stands for in the current position (legal or not).
+
+        >>> env = JungleEnv()
+        >>> _ = env.reset()
+        >>> env.action_to_move(112)
+        Move.from_str('a3a4')
+        >>> _ = env.step(112)  # now Blue moves: the same action is its own step up
+        >>> env.action_to_move(112)
+        Move.from_str('g7g6')
+        """
         return action_to_move(action, self._board.turn)
 
     def move_to_action(self, move: Move | str) -> int:
-        """The action of a move (or move string like ``"a3a4"``) for the side to move."""
+        """The action of a move (or move string like ``"a3a4"``) for the side to move.
+
+        >>> env = JungleEnv()
+        >>> _ = env.reset()
+        >>> env.move_to_action("a3a4"), env.move_to_action(Move.from_str("a3a4"))
+        (112, 112)
+        """
         parsed = Move.from_str(move) if isinstance(move, str) else move
         return move_to_action(parsed, self._board.turn)
 
     @property
     def board(self) -> Board:
-        """A copy of the current position, with its history since the reset."""
+        """A copy of the current position, with its history since the reset.
+
+        >>> env = JungleEnv()
+        >>> _ = env.reset()
+        >>> _ = env.step(env.move_to_action("a3a4"))
+        >>> env.board.move_stack, env.board.turn
+        ([Move.from_str('a3a4')], 1)
+        """
         return self._board.copy()
 
     def ansi(self) -> str:
-        """The board as text (rank 9 at the top, ``~`` water) with whose turn it is."""
+        """The board as text (rank 9 at the top, ``~`` water) with whose turn it is.
+
+        >>> env = JungleEnv()
+        >>> _ = env.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
+        >>> print(env.ansi().splitlines()[0], env.ansi().splitlines()[-1], sep="\\n")
+        9 l . . . . . t
+        red to move, ply 0
+        """
         return board_text(self._board, self._outcome)
 
     def _legal_move(self, action: int) -> Move | None:

@@ -4,8 +4,10 @@ Needs the ``rl`` extra (numpy, gymnasium, pettingzoo). Importing this package re
 Gymnasium environment as ``doushouqi/Tiger-v0``:
 
 >>> import gymnasium
->>> import doushouqi.tiger.rl
->>> env = gymnasium.make("doushouqi/Tiger-v0", rules="laohuqi", opponent="random")
+>>> from doushouqi.tiger.rl import ENV_ID
+>>> ENV_ID
+'doushouqi/Tiger-v0'
+>>> env = gymnasium.make(ENV_ID, rules="laohuqi", opponent="random")
 >>> observation, info = env.reset(seed=1)
 >>> observation.shape, int(env.action_space.n), int(info["action_mask"].sum())
 ((16, 11, 9), 577, 4)
@@ -59,6 +61,7 @@ __all__ = [
     "pair_to_action",
 ]
 
+#: The id under which importing this package registers the environment with gymnasium.
 ENV_ID = "doushouqi/Tiger-v0"
 
 # Registering twice (a module reload) would only make gymnasium warn about overriding it.
