@@ -14,6 +14,8 @@ given out of turn, is an error), :class:`JungleAECEnv` (also ``raw_env``) the ba
 >>> observation, reward, termination, truncation, info = game.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum())
 ((31, 9, 7), 24)
+>>> game.metadata["name"] == ENV_NAME, ILLEGAL_ACTION_RULES
+(True, ('terminate', 'random', 'raise'))
 
 - **Observation** of an agent: a dict, ``"observation"`` the planes of
   :func:`~doushouqi.jungle.rl.encoding.encode_observation` seen from that agent's seat (float32,
@@ -87,6 +89,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra brings pettingzoo
 
 __all__ = ["ENV_NAME", "ILLEGAL_ACTION_RULES", "JungleAECEnv", "env", "parallel_env", "raw_env"]
 
+#: The environment's name in PettingZoo's convention (``metadata["name"]``).
 ENV_NAME = "jungle_v0"
 
 #: What an illegal action may do: ``env()`` takes the three, the raw environment the last two.
@@ -96,7 +99,27 @@ Observation = dict[str, NDArray[Any]]
 
 
 class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type information
-    """Jungle (斗兽棋) for two agents under one rule set; see the module docstring."""
+    """Jungle (斗兽棋) for two agents under one rule set; see the module docstring.
+
+    ``rules``: a rule set or its name; ``max_plies``: the truncation limit (None: none);
+    ``render_mode``: None, ``"human"`` or ``"ansi"``; ``illegal_action``: ``"raise"`` or
+    ``"random"`` (:func:`env` wraps it for PettingZoo's ``"terminate"``). A game to its end,
+    with PettingZoo's agent loop:
+
+    >>> game = JungleAECEnv(rules="classic")
+    >>> game.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
+    >>> for agent in game.agent_iter():
+    ...     observation, reward, termination, truncation, info = game.last()
+    ...     if termination or truncation:
+    ...         action = None
+    ...     else:
+    ...         action = move_to_action(Move.from_str("d8d9"), game.board.turn)
+    ...     game.step(action)
+    ...     print(agent, reward, info)
+    red 0.0 {}
+    blue -1.0 {'outcome': {'termination': 'den_entered', 'winner': 'red', 'result': '1-0'}}
+    red 1.0 {'outcome': {'termination': 'den_entered', 'winner': 'red', 'result': '1-0'}}
+    """
 
     # pettingzoo reads this class attribute; it is never mutated.
     metadata = {  # noqa: RUF012
@@ -143,12 +166,32 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
     # ------------------------------------------------------------------ pettingzoo API
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space: a dict of the planes and the action mask (the same
+        object at every call).
+
+        >>> space = JungleAECEnv().observation_space("red")
+        >>> space["observation"].shape, space["action_mask"].shape
+        ((31, 9, 7), (504,))
+        """
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's action space: ``Discrete(504)``, in the agent's own view.
+
+        >>> JungleAECEnv().action_space("blue")
+        Discrete(504)
+        """
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game: from the start, or from ``options["fen"]`` (ValueError when that game
+        is already over); ``seed`` seeds the generator of ``illegal_action="random"``.
+
+        >>> game = JungleAECEnv()
+        >>> game.reset(seed=1, options={"fen": "l5t/7/7/7/7/7/7/7/T5L b 0 1"})
+        >>> game.agents, game.agent_selection  # Blue moves first in this position
+        (['red', 'blue'], 'blue')
+        """
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         fen = (options or {}).get("fen")
@@ -168,6 +211,14 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
             self.render()
 
     def observe(self, agent: str) -> Observation:
+        """The agent's observation: the planes from its seat and its action mask (ones only
+        on its turn, before the game's end).
+
+        >>> game = JungleAECEnv()
+        >>> game.reset()
+        >>> [int(game.observe(agent)["action_mask"].sum()) for agent in game.agents]
+        [24, 0]
+        """
         color = self.possible_agents.index(agent)
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if self._outcome is None and agent == self.agent_selection and agent in self.agents:
@@ -176,6 +227,23 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         return {"observation": encode_observation(self._board, color), "action_mask": mask}
 
     def step(self, action: SupportsInt | None) -> None:
+        """Play the selected agent's action (None once that agent is done); the rewards,
+        terminations, truncations and infos then say what it did.
+
+        >>> game = JungleAECEnv()
+        >>> game.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
+        >>> game.step(move_to_action(Move.from_str("d8d9"), 0))  # Red's lion enters the den
+        >>> game.rewards, game.terminations
+        ({'red': 1.0, 'blue': -1.0}, {'red': True, 'blue': True})
+
+        With the raw environment's ``illegal_action="raise"``, an illegal action raises:
+
+        >>> game.reset()
+        >>> game.step(4)  # a jump up from a1, which borders no lake
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.rl.env.IllegalActionError: illegal action 4 for red in ...
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -214,6 +282,15 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
             self.render()
 
     def render(self) -> str | None:
+        """The board as text with ``render_mode="ansi"``; printed with ``"human"`` (and None
+        returned); None without a render mode.
+
+        >>> game = JungleAECEnv(render_mode="ansi")
+        >>> game.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
+        >>> print(game.render().splitlines()[1], game.render().splitlines()[-1], sep="\\n")
+        8 . . . L . . .
+        red to move, ply 0
+        """
         if self.render_mode is None:
             return None
         text = board_text(self._board, self._outcome)
@@ -223,13 +300,25 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         return text
 
     def close(self) -> None:
-        """Nothing to release (no window, no process)."""
+        """Nothing to release (no window, no process).
+
+        >>> game = JungleAECEnv()
+        >>> game.reset()
+        >>> game.close()
+        """
 
     # ------------------------------------------------------------------ helpers
 
     @property
     def board(self) -> Board:
-        """A copy of the current position, with its history since the reset."""
+        """A copy of the current position, with its history since the reset.
+
+        >>> game = JungleAECEnv()
+        >>> game.reset()
+        >>> game.step(move_to_action(Move.from_str("a3a4"), 0))
+        >>> game.board.move_stack, game.board.fen()
+        ([Move.from_str('a3a4')], 'l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1')
+        """
         return self._board.copy()
 
     def _legal_move(self, action: int) -> Move | None:
@@ -267,7 +356,19 @@ def env(
     action ends the game with reward -1 for the agent that played it (0 for the other); an
     action outside the space raises, and so does calling the API out of order (``step`` before
     ``reset``). ``max_cycles`` (PettingZoo's name) truncates after that many cycles of both
-    agents, ``2 * max_cycles`` plies, or ``max_plies`` if fewer."""
+    agents, ``2 * max_cycles`` plies, or ``max_plies`` if fewer.
+
+    >>> game = env(max_cycles=1)
+    >>> game.reset()
+    >>> game.step(move_to_action(Move.from_str("a3a4"), 0))
+    >>> game.step(504)  # outside the space
+    Traceback (most recent call last):
+    ...
+    AssertionError: action is not in action space
+    >>> game.step(4)  # Blue's jump from g9, which borders no lake: illegal, the game ends
+    >>> game.rewards, game.terminations["blue"]
+    ({'red': 0, 'blue': -1.0}, True)
+    """
     game: Any = JungleAECEnv(
         rules,
         max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=2),
@@ -290,7 +391,22 @@ def parallel_env(
 ) -> Any:
     """The game through PettingZoo's parallel API: :func:`env` converted with PettingZoo's
     ``turn_based_aec_to_parallel``. Each step plays the action of the agent to move and ignores
-    the other's; ``max_cycles`` truncates after that many steps (plies), or ``max_plies``."""
+    the other's; ``max_cycles`` truncates after that many steps (plies), or ``max_plies``.
+
+    >>> game = parallel_env(max_cycles=2)
+    >>> observations, infos = game.reset()
+    >>> {agent: int(seen["action_mask"].sum()) for agent, seen in observations.items()}
+    {'red': 24, 'blue': 0}
+    >>> step_up = move_to_action(Move.from_str("a3a4"), 0)  # for Blue: g7g6
+    >>> observations, rewards, terminations, truncations, infos = game.step(
+    ...     {"red": step_up, "blue": 4}
+    ... )  # Blue's action is ignored: it is Red's turn
+    >>> infos["red"]["active_agent"], truncations
+    ('blue', {'red': False, 'blue': False})
+    >>> _, _, _, truncations, _ = game.step({"red": 4, "blue": step_up})
+    >>> truncations
+    {'red': True, 'blue': True}
+    """
     game = env(
         rules,
         max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=1),
