@@ -42,6 +42,8 @@ A two-player, deterministic, perfect-information, zero-sum game with terminal re
 >>> state.undo_action(0, action)
 >>> state.history(), state.board.ply(), state.is_initial_state()
 ([], 0, True)
+>>> pyspiel.load_game(GAME_NAME).get_type().short_name
+'python_jungle'
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ except ImportError as exc:  # pragma: no cover - the openspiel extra brings it
 
 __all__ = ["GAME_NAME", "JungleGame", "JungleObserver", "JungleState"]
 
+#: The game's short name with ``pyspiel`` (``pyspiel.load_game(GAME_NAME)``).
 GAME_NAME = "python_jungle"
 
 _DEFAULT_PARAMETERS: dict[str, Any] = {
@@ -100,7 +103,16 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 class JungleGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
-    """The game: its rules, move limit and start position come from the parameters."""
+    """The game: its rules, move limit and start position come from the parameters.
+
+    ``params``: ``rules`` (a rule set name), ``max_plies`` and ``fen`` (``""``: the rule set's
+    start); ValueError for a move limit under 1 or a position whose game is over.
+    ``pyspiel.load_game(GAME_NAME, params)`` makes one too.
+
+    >>> game = JungleGame({"rules": "classic", "max_plies": 200})
+    >>> game.num_distinct_actions(), game.max_game_length(), game.rules.name
+    (504, 200, 'classic')
+    """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         parameters = {**_DEFAULT_PARAMETERS, **(params or {})}
@@ -124,11 +136,28 @@ class JungleGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
         super().__init__(_GAME_TYPE, info, parameters)
 
     def new_initial_state(self) -> JungleState:
+        """A state at the game's start position.
+
+        >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
+        >>> [state.action_to_string(0, action) for action in state.legal_actions()]
+        ['a1a2', 'a1b1', 'd8d9', 'd8d7', 'd8c8', 'd8e8']
+        """
         return JungleState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> Any:
+        """A :class:`JungleObserver` for OpenSpiel's ``make_observation``: the board as text
+        for public-information observations, the start and the moves with perfect recall.
+        ValueError for observation parameters (there are none).
+
+        >>> game = JungleGame()
+        >>> game.make_py_observer().perfect_recall
+        False
+        >>> recall = pyspiel.IIGObservationType(perfect_recall=True)
+        >>> game.make_py_observer(recall).perfect_recall
+        True
+        """
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
@@ -173,7 +202,13 @@ class _Position:
 
 
 class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
-    """A position of the game, with the moves since the start (the library's :class:`Board`)."""
+    """A position of the game, with the moves since the start (the library's :class:`Board`).
+
+    >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
+    >>> state.apply_action(state.string_to_action("d8d9"))  # Red's lion enters the den
+    >>> state.is_terminal(), state.returns(), state.outcome["termination"]
+    (True, [1.0, -1.0], 'den_entered')
+    """
 
     def __init__(self, game: JungleGame) -> None:
         super().__init__(game)
@@ -181,12 +216,28 @@ class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
 
     @property
     def board(self) -> Board:
-        """The position, with the moves since the start (the state's own: do not change it)."""
+        """The position, with the moves since the start (the state's own: do not change it).
+
+        >>> state = JungleGame().new_initial_state()
+        >>> state.apply_action(state.string_to_action("a3a4"))
+        >>> state.board.move_stack, state.board.turn
+        ([Move.from_str('a3a4')], 1)
+        """
         return self._position.board
 
     # OpenSpiel's API for perfect-information sequential games.
 
     def current_player(self) -> int:
+        """The player to move (0 Red, 1 Blue), or ``pyspiel.PlayerId.TERMINAL`` (-4) once the
+        game is over.
+
+        >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
+        >>> state.current_player()
+        0
+        >>> state.apply_action(state.string_to_action("d8d9"))
+        >>> state.current_player() == pyspiel.PlayerId.TERMINAL
+        True
+        """
         return int(pyspiel.PlayerId.TERMINAL) if self._position.over else self.board.turn
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -198,7 +249,19 @@ class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
         self._position.push(action_to_move(action, self.board.turn), action)
 
     def undo_action(self, player: int, action: int) -> None:
-        """Take back the last action, ``action`` played by ``player`` (ValueError otherwise)."""
+        """Take back the last action, ``action`` played by ``player`` (ValueError otherwise).
+
+        >>> state = JungleGame().new_initial_state()
+        >>> action = state.string_to_action("a3a4")
+        >>> state.apply_action(action)
+        >>> state.undo_action(1, action)  # Red played it, not Blue
+        Traceback (most recent call last):
+        ...
+        ValueError: undo_action: the last action is (0, 112), not (1, 112)
+        >>> state.undo_action(0, action)
+        >>> state.current_player(), state.history()
+        (0, [])
+        """
         position = self._position
         if not position.actions:
             raise ValueError("undo_action: no action to take back")
@@ -210,24 +273,73 @@ class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
     # The state's own history: OpenSpiel's (in C++) cannot be shortened by undo_action.
 
     def history(self) -> list[int]:
+        """The actions played since the start, one per ply (a copy).
+
+        >>> state = JungleGame().new_initial_state()
+        >>> for move in ("a3a4", "g7g6"):
+        ...     state.apply_action(state.string_to_action(move))
+        >>> state.history()  # the same step up, each in its own player's view
+        [112, 112]
+        """
         return self._position.actions.copy()
 
     def history_str(self) -> str:
+        """The history as text: the actions separated by ``", "``.
+
+        >>> state = JungleGame().new_initial_state()
+        >>> for move in ("a3a4", "g7g6"):
+        ...     state.apply_action(state.string_to_action(move))
+        >>> state.history_str()
+        '112, 112'
+        """
         return ", ".join(map(str, self._position.actions))
 
     def move_number(self) -> int:
+        """The number of actions played since the start (plies).
+
+        >>> state = JungleGame().new_initial_state()
+        >>> state.apply_action(state.string_to_action("a3a4"))
+        >>> state.move_number()
+        1
+        """
         return len(self._position.actions)
 
     def is_initial_state(self) -> bool:
+        """No action has been played (or every one was taken back).
+
+        >>> state = JungleGame().new_initial_state()
+        >>> state.is_initial_state()
+        True
+        >>> state.apply_action(state.string_to_action("a3a4"))
+        >>> state.is_initial_state()
+        False
+        """
         return not self._position.actions
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(action_to_move(action, player))
 
     def is_terminal(self) -> bool:
+        """The rules ended the game, or the move limit (``max_plies``) was reached.
+
+        >>> state = JungleGame({"max_plies": 1}).new_initial_state()
+        >>> state.apply_action(state.string_to_action("a3a4"))
+        >>> state.is_terminal(), state.outcome  # the move limit: a draw, no outcome
+        (True, None)
+        """
         return self._position.over
 
     def returns(self) -> list[float]:
+        """Red's and Blue's returns: +1 and -1 to the winner and the loser, 0 each otherwise
+        (a draw, or a game that goes on).
+
+        >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
+        >>> state.returns()
+        [0.0, 0.0]
+        >>> state.apply_action(state.string_to_action("d8d9"))
+        >>> state.returns()
+        [1.0, -1.0]
+        """
         red, blue = reward_by_color(self._position.outcome)
         return [red, blue]
 
@@ -239,13 +351,30 @@ class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
     @property
     def outcome(self) -> dict[str, str | None] | None:
         """How the rules ended the game, as plain data; None while it goes on or when the move
-        limit stopped it (a draw)."""
+        limit stopped it (a draw).
+
+        >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
+        >>> state.apply_action(state.string_to_action("d8d9"))
+        >>> state.outcome
+        {'termination': 'den_entered', 'winner': 'red', 'result': '1-0'}
+        """
         outcome = self._position.outcome
         return None if outcome is None else outcome_info(outcome)
 
 
 class JungleObserver:
-    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views)."""
+    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views).
+
+    ``perfect_recall``: the observation string is the start and every move since, not the
+    board. OpenSpiel's ``make_observation`` wraps it:
+
+    >>> from open_spiel.python.observation import make_observation
+    >>> game = JungleGame()
+    >>> observation = make_observation(game)
+    >>> observation.set_from(game.new_initial_state(), player=1)
+    >>> observation.tensor.shape, observation.dict["observation"].shape
+    ((1953,), (31, 9, 7))
+    """
 
     def __init__(self, perfect_recall: bool = False) -> None:
         self.perfect_recall = perfect_recall
@@ -253,9 +382,27 @@ class JungleObserver:
         self.dict = {"observation": self.tensor.reshape(OBSERVATION_SHAPE)}
 
     def set_from(self, state: JungleState, player: int) -> None:
+        """Fill :attr:`tensor` with the state's planes seen from ``player``'s seat.
+
+        >>> from doushouqi.jungle.rl.encoding import PLANE_NAMES
+        >>> observer = JungleObserver()
+        >>> observer.set_from(JungleGame().new_initial_state(), 0)
+        >>> int(observer.dict["observation"][PLANE_NAMES.index("own den")].sum())
+        1
+        """
         self.dict["observation"][...] = encode_observation(state.board, player)
 
     def string_from(self, state: JungleState, player: int) -> str:
+        """The observation as text, the same for both players (perfect information): the board,
+        or with perfect recall the start position and the moves.
+
+        >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
+        >>> state.apply_action(state.string_to_action("d8d9"))
+        >>> JungleObserver(perfect_recall=True).string_from(state, 1)
+        'l5t/3L3/7/7/7/7/7/7/T6 w 0 1 moves d8d9'
+        >>> JungleObserver().string_from(state, 1).splitlines()[-2]
+        'game over: 1-0 (den_entered)'
+        """
         del player  # perfect information: both players see the same
         if not self.perfect_recall:
             return str(state)
