@@ -51,7 +51,13 @@ __all__ = ["ActionBoard", "IllegalActionError"]
 
 
 class IllegalActionError(ValueError):
-    """The action is not legal now (it says why)."""
+    """The action is not legal now (it says why).
+
+    >>> ActionBoard(Board()).apply(0)  # action 0 is the stop of a jump chain
+    Traceback (most recent call last):
+    ...
+    doushouqi.tiger.rl.action_board.IllegalActionError: illegal action 0: stop: no jump chain ...
+    """
 
 
 class ActionBoard:
@@ -62,6 +68,14 @@ class ActionBoard:
 
     The outcome and the legal actions are computed once per position (an environment asks
     for both several times a step): they are kept with the ply, hash and chain they belong to.
+
+    >>> game = ActionBoard(Board())
+    >>> game.num_actions, [action_name(a) for a in game.legal_actions()]
+    (577, ['e10e9', 'e10d10', 'e10f10', 'e10e11'])
+    >>> game.apply(game.legal_actions()[0])  # a whole move: pushed on the board
+    Move.from_str('e10e9')
+    >>> game.turn, game.board.ply()
+    (1, 1)
     """
 
     __slots__ = ("_chain", "_known", "_known_at", "board", "num_actions", "start")
@@ -79,28 +93,83 @@ class ActionBoard:
 
     @property
     def rules(self) -> RuleSet:
+        """The board's rule set (which decides the action space: :attr:`num_actions`).
+
+        >>> ActionBoard(Board(rules="laohuqi-south")).rules.tigers
+        2
+        """
         return self.board.rules
 
     @property
     def turn(self) -> int:
-        """The seat to act: 0 the tiger side, 1 the men (during a chain: the tiger side)."""
+        """The seat to act: 0 the tiger side, 1 the men (during a chain: the tiger side).
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> game.apply(game.move_to_actions("e3e5e7")[0])  # the first jump: a chain opens
+        >>> game.turn
+        0
+        """
         return self.board.turn
 
     @property
     def chain(self) -> tuple[int, ...]:
-        """The points of the open chain, from its start (empty when none is open)."""
+        """The points of the open chain, from its start (empty when none is open).
+
+        >>> from doushouqi.tiger.points import point_name
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> game.chain
+        ()
+        >>> game.apply(game.move_to_actions("e3e5e7")[0])
+        >>> [point_name(point) for point in game.chain]
+        ['e3', 'e5']
+        """
         return self._chain
 
     def chain_string(self) -> str | None:
-        """The open chain as a move string (``e3e5``), or None."""
+        """The open chain as a move string (``e3e5``), or None.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> game.chain_string() is None
+        True
+        >>> game.apply(game.move_to_actions("e3e5e7")[0])
+        >>> game.chain_string()
+        'e3e5'
+        """
         return str(Move(self._chain)) if self._chain else None
 
     def outcome(self) -> Outcome | None:
         """How the game has ended, or None (always None while a chain is open: a move is being
-        made)."""
+        made).
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> for action in game.move_to_actions("e3e5e7"):
+        ...     _ = game.apply(action)
+        >>> game.outcome().key, game.outcome().result()  # the men are down to three
+        ('men_captured', '1-0')
+        """
         return self._position_facts()[0]
 
     def copy(self) -> ActionBoard:
+        """A twin with its own board (and the same open chain, if any).
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> game.apply(game.move_to_actions("e3e5e7")[0])
+        >>> twin = game.copy()
+        >>> twin.apply(STOP_ACTION)  # the twin ends the chain; the game's stays open
+        Move.from_str('e3e5')
+        >>> twin.chain_string(), game.chain_string()
+        (None, 'e3e5')
+        """
         twin = ActionBoard.__new__(ActionBoard)
         twin.board = self.board.copy()
         twin.start = self.start
@@ -147,18 +216,44 @@ class ActionBoard:
 
     def legal_actions(self) -> list[int]:
         """The legal actions in ascending order; empty once the game is over (a draw by rule
-        leaves moves on the board, but no legal action)."""
+        leaves moves on the board, but no legal action).
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> [action_name(action) for action in game.legal_actions()]
+        ['e3e2', 'e3d3', 'e3f3', 'e3e5']
+        >>> game.apply(game.move_to_actions("e3e5e7")[0])
+        >>> [action_name(action) for action in game.legal_actions()]  # jump on, or stop
+        ['stop', 'e5e7']
+        """
         return list(self._position_facts()[1])
 
     def action_mask(self) -> NDArray[np.bool_]:
-        """True for each legal action (:meth:`legal_actions`), over the rule set's space."""
+        """True for each legal action (:meth:`legal_actions`), over the rule set's space.
+
+        >>> mask = ActionBoard(Board()).action_mask()
+        >>> mask.shape, mask.nonzero()[0].tolist()
+        ((577,), [555, 556, 557, 558])
+        """
         mask = np.zeros(self.num_actions, dtype=np.bool_)
         mask[self._position_facts()[1]] = True
         return mask
 
     def explain_illegal(self, action: int) -> str | None:
         """Why ``action`` is not legal now, or None when it is (outside the space: a reason
-        too)."""
+        too).
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> game.explain_illegal(STOP_ACTION)
+        'stop: no jump chain is open'
+        >>> game.explain_illegal(10_000)
+        'action 10000 is outside the action space 0..576'
+        >>> game.explain_illegal(game.legal_actions()[0]) is None
+        True
+        """
         index = int(action)
         if not 0 <= index < self.num_actions:
             return f"action {action} is outside the action space 0..{self.num_actions - 1}"
@@ -182,14 +277,29 @@ class ActionBoard:
 
     def apply(self, action: int) -> Move | None:
         """Play a legal action: the move when it completes one (pushed on the board), None
-        while the chain stays open. IllegalActionError (nothing changed) otherwise."""
+        while the chain stays open. IllegalActionError (nothing changed) otherwise.
+
+        >>> from doushouqi.tiger.points import parse_point
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> game.apply(pair_to_action(parse_point("e3"), parse_point("e5")))  # None: open
+        >>> game.apply(pair_to_action(parse_point("e5"), parse_point("e7")))
+        Move.from_str('e3e5e7')
+        """
         reason = self.explain_illegal(action)
         if reason is not None:
             raise IllegalActionError(f"illegal action {action}: {reason}")
         return self.apply_legal(int(action))
 
     def apply_legal(self, action: int) -> Move | None:
-        """:meth:`apply` without the check (the action must be one of :meth:`legal_actions`)."""
+        """:meth:`apply` without the check (the action must be one of :meth:`legal_actions`):
+        what search code calls on actions it took from :meth:`legal_actions`.
+
+        >>> game = ActionBoard(Board())
+        >>> [str(game.copy().apply_legal(action)) for action in game.legal_actions()]
+        ['e10e9', 'e10d10', 'e10f10', 'e10e11']
+        """
         if action == STOP_ACTION:
             return self._finish(self._chain)
         start, to = action_to_pair(action)
@@ -209,13 +319,36 @@ class ActionBoard:
 
     def undo(self, chain: tuple[int, ...], move: Move | None) -> None:
         """Take back the last action: ``chain`` is the chain open before it (empty: none), and
-        ``move`` what :meth:`apply_legal` returned for it (the move it pushed, or None)."""
+        ``move`` what :meth:`apply_legal` returned for it (the move it pushed, or None).
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> rules = rules_from_mapping("chains", {"multi_jump": True})
+        >>> game = ActionBoard(Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t", rules))
+        >>> first, second = game.move_to_actions("e3e5e7")
+        >>> game.apply_legal(first)  # None: the chain stays open
+        >>> chain = game.chain
+        >>> move = game.apply_legal(second)
+        >>> game.undo(chain, move)  # back inside the chain
+        >>> game.chain_string(), game.board.ply()
+        ('e3e5', 0)
+        >>> game.undo((), None)  # back to the start
+        >>> game.chain_string()
+        """
         if move is not None:
             self.board.pop()
         self._chain = chain
 
     def push_move(self, move: Move) -> None:
-        """Play a whole legal move of the board (an opponent's), with no chain open."""
+        """Play a whole legal move of the board (an opponent's), with no chain open.
+        IllegalActionError for an illegal move or while a chain is open.
+
+        >>> game = ActionBoard(Board())
+        >>> game.push_move(Move.from_str("e10e9"))
+        >>> game.push_move(Move.from_str("e9e8"))  # the men are to move
+        Traceback (most recent call last):
+        ...
+        doushouqi.tiger.rl.action_board.IllegalActionError: illegal move e9e8: ...
+        """
         if self._chain:
             raise IllegalActionError(f"a jump chain is open ({self.chain_string()})")
         if not self.board.is_legal(move) or self.outcome() is not None:
@@ -242,5 +375,9 @@ class ActionBoard:
         return actions
 
     def observation(self) -> NDArray[np.float32]:
-        """The observation planes (:func:`~.encoding.encode_observation`), chain included."""
+        """The observation planes (:func:`~.encoding.encode_observation`), chain included.
+
+        >>> ActionBoard(Board()).observation().shape
+        (16, 11, 9)
+        """
         return encode_observation(self.board, self._chain)

@@ -15,6 +15,12 @@
 {'tiger': 1.0, 'men': -1.0}
 >>> rewards_by_name(None)
 {'tiger': 0.0, 'men': 0.0}
+
+Every environment truncates after :data:`DEFAULT_MAX_PLIES` plies unless told otherwise, and
+names its agents :data:`AGENT_NAMES`:
+
+>>> DEFAULT_MAX_PLIES, AGENT_NAMES
+(2000, ('tiger', 'men'))
 """
 
 from __future__ import annotations
@@ -56,12 +62,28 @@ OutcomeInfo = dict[str, str | None]
 
 
 def find_rules(rules: str | RuleSet) -> RuleSet:
-    """A named rule set (:func:`~doushouqi.tiger.rules.rules_by_name`) or the one given."""
+    """A named rule set (:func:`~doushouqi.tiger.rules.rules_by_name`) or the one given.
+
+    >>> south = find_rules("laohuqi-south")
+    >>> south.tigers, find_rules(south) is south
+    (2, True)
+    """
     return rules if isinstance(rules, RuleSet) else rules_by_name(rules)
 
 
 def outcome_info(outcome: Outcome) -> OutcomeInfo:
-    """The outcome as plain data (strings and None): safe to log, compare or ``json.dumps``."""
+    """The outcome as plain data (strings and None): safe to log, compare or ``json.dumps``.
+
+    Returns an :data:`OutcomeInfo` dict; the environments put it in ``info["outcome"]``.
+
+    >>> import json
+    >>> board = Board("3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t")  # the tiger jumps the fourth man
+    >>> board.push_move("e3e5")
+    Move.from_str('e3e5')
+    >>> info: OutcomeInfo = outcome_info(board.outcome())
+    >>> json.dumps(info)
+    '{"termination": "men_captured", "winner": "tiger", "result": "1-0"}'
+    """
     return {
         "termination": outcome.key,
         "winner": None if outcome.winner is None else AGENT_NAMES[outcome.winner],
@@ -71,21 +93,45 @@ def outcome_info(outcome: Outcome) -> OutcomeInfo:
 
 def reward_by_seat(outcome: Outcome | None) -> tuple[float, float]:
     """The tiger side's and the men's final reward: +1 to the winner, -1 to the loser, 0 each
-    in a draw (or while there is no outcome: a truncated game)."""
+    in a draw (or while there is no outcome: a truncated game).
+
+    >>> board = Board("3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t")
+    >>> reward_by_seat(board.outcome())  # the game goes on
+    (0.0, 0.0)
+    >>> board.push_move("e3e5")
+    Move.from_str('e3e5')
+    >>> reward_by_seat(board.outcome())
+    (1.0, -1.0)
+    """
     if outcome is None or outcome.winner is None:
         return (0.0, 0.0)
     return (1.0, -1.0) if outcome.winner == TIGER_SIDE else (-1.0, 1.0)
 
 
 def rewards_by_name(outcome: Outcome | None) -> dict[str, float]:
-    """:func:`reward_by_seat` keyed by agent name: ``{"tiger": …, "men": …}``."""
+    """:func:`reward_by_seat` keyed by agent name: ``{"tiger": …, "men": …}``.
+
+    >>> board = Board("3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t")
+    >>> board.push_move("e3e5")
+    Move.from_str('e3e5')
+    >>> rewards_by_name(board.outcome())
+    {'tiger': 1.0, 'men': -1.0}
+    """
     tiger, men = reward_by_seat(outcome)
     return {AGENT_NAMES[0]: tiger, AGENT_NAMES[1]: men}
 
 
 def chain_pieces(board: Board, chain: Sequence[int]) -> list[int]:
     """What stands on each point once the jumps of an open chain (its points from the start;
-    empty: none open) are made: the tiger on its last landing point, the men it jumped gone."""
+    empty: none open) are made: the tiger on its last landing point, the men it jumped gone.
+
+    >>> from doushouqi.tiger.points import parse_point
+    >>> board = Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t")
+    >>> e3, e4, e5 = (parse_point(name) for name in ("e3", "e4", "e5"))
+    >>> pieces = chain_pieces(board, (e3, e5))  # the tiger jumped e4's man, to e5
+    >>> [".TM"[pieces[point]] for point in (e3, e4, e5)]
+    ['.', '.', 'T']
+    """
     pieces = board.pieces()
     if len(chain) >= 2:
         pieces[chain[0]] = EMPTY
