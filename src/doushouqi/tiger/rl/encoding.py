@@ -67,6 +67,12 @@ policy learn several rule sets.
 >>> obs = encode_observation(Board())
 >>> obs.shape, int(obs[PLANE_NAMES.index("men")].sum()), int(obs[3].sum())
 ((16, 11, 9), 12, 87)
+
+The sizes, for a network's input and output layers (the action space depends on the
+``diagonals`` option; :data:`MAX_ACTIONS` fits every rule set):
+
+>>> NUM_PLANES, OBSERVATION_SHAPE, MAX_ACTIONS
+(16, (16, 11, 9), 1057)
 """
 
 from __future__ import annotations
@@ -129,7 +135,9 @@ PLANE_NAMES: tuple[str, ...] = (
     "win by captures",
     "round limit",
 )
+#: The number of observation planes (16), one per name of :data:`PLANE_NAMES`.
 NUM_PLANES = len(PLANE_NAMES)
+#: The shape of an observation: (planes, ranks, files) = (16, 11, 9), rank 1 at row 0.
 OBSERVATION_SHAPE = (NUM_PLANES, ROWS, FILES)
 _TIGERS, _MEN, _MEN_TO_MOVE, _POINTS, _UP_RIGHT, _UP_LEFT, _CHAIN, _DANGER = range(8)
 _CAPTURES, _CLOCK, _REPETITION, _FIRST_RULE_PLANE = 8, 9, 10, 11
@@ -166,19 +174,34 @@ def _build_pairs() -> tuple[list[tuple[int, int]], dict[Diagonals, int]]:
 
 _PAIRS, _COUNTS = _build_pairs()
 #: The largest action space (``diagonals = all``).
+#: The largest action space, that of ``diagonals="all"`` (every other one is a prefix of it).
 MAX_ACTIONS = _COUNTS[Diagonals.ALL]
 _ACTION_OF = {pair: index + 1 for index, pair in enumerate(_PAIRS)}
 
 
 def num_actions(rules: RuleSet | Diagonals) -> int:
-    """The size of the action space under a rule set (only its ``diagonals`` option counts)."""
+    """The size of the action space under a rule set (only its ``diagonals`` option counts).
+
+    >>> from doushouqi.tiger.rules import Diagonals
+    >>> [num_actions(diagonals) for diagonals in Diagonals]  # none, nest, all
+    [577, 597, 1057]
+    """
     diagonals = rules if isinstance(rules, Diagonals) else rules.diagonals
     return _COUNTS[diagonals]
 
 
 def pair_to_action(from_point: int, to_point: int) -> int:
     """The action of the segment ``from_point`` → ``to_point``; ValueError when it is no step
-    or jump along lines under any option."""
+    or jump along lines under any option.
+
+    >>> from doushouqi.tiger.points import parse_point
+    >>> pair_to_action(parse_point("e10"), parse_point("e9"))
+    555
+    >>> pair_to_action(parse_point("e10"), parse_point("e7"))
+    Traceback (most recent call last):
+    ...
+    ValueError: e10e7 is no step or jump along the lines: it has no action
+    """
     try:
         return _ACTION_OF[from_point, to_point]
     except KeyError:
@@ -190,7 +213,16 @@ def pair_to_action(from_point: int, to_point: int) -> int:
 
 def action_to_pair(action: int) -> tuple[int, int]:
     """The (from, to) segment of an action; ValueError for stop or an action outside
-    0..MAX_ACTIONS-1."""
+    0..MAX_ACTIONS-1.
+
+    >>> from doushouqi.tiger.points import point_name
+    >>> [point_name(point) for point in action_to_pair(555)]
+    ['e10', 'e9']
+    >>> action_to_pair(STOP_ACTION)
+    Traceback (most recent call last):
+    ...
+    ValueError: action 0 is stop: it ends a jump chain and moves nothing
+    """
     index = int(action)
     if index == STOP_ACTION:
         raise ValueError("action 0 is stop: it ends a jump chain and moves nothing")
@@ -245,7 +277,18 @@ def _fixed_planes(rules: RuleSet) -> NDArray[np.float32]:
 
 def encode_observation(board: Board, chain: Sequence[int] = ()) -> NDArray[np.float32]:
     """The observation planes of ``board``, with an open multi-jump chain's jumps made (its
-    points from the start; empty: none open)."""
+    points from the start; empty: none open).
+
+    >>> from doushouqi.tiger.board import Board
+    >>> from doushouqi.tiger.points import parse_point
+    >>> board = Board("3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t")
+    >>> chain = (parse_point("e3"), parse_point("e5"))  # the tiger has jumped e4's man
+    >>> men, chain_tiger = PLANE_NAMES.index("men"), PLANE_NAMES.index("chain tiger")
+    >>> for planes in (encode_observation(board), encode_observation(board, chain)):
+    ...     print(planes[men].sum(), planes[chain_tiger].sum())
+    5.0 0.0
+    4.0 1.0
+    """
     rules = board.rules
     planes = _fixed_planes(rules).copy()
     pieces = chain_pieces(board, chain)
