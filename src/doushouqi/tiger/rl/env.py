@@ -95,7 +95,26 @@ def _parse_side(value: str | int) -> int | None:
 
 
 class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
-    """老虎棋 under one rule set; see the module docstring for the conventions."""
+    """老虎棋 under one rule set; see the module docstring for the conventions.
+
+    ``rules``: a rule set or its name; ``opponent``: None (self-play), ``"random"`` or an
+    :data:`Opponent` callable; ``agent_side``: the agent's seat against an opponent;
+    ``max_plies``: the truncation limit; ``illegal_action``: ``"penalty"`` or ``"raise"``;
+    ``render_mode``: None or ``"ansi"``.
+
+    The men against an opponent that always plays its first legal move:
+
+    >>> def first_move(board: Board) -> Move:
+    ...     return next(iter(board.generate_legal_moves()))
+    >>> opponent: Opponent = first_move
+    >>> env = TigerEnv(opponent=opponent, agent_side="men", max_plies=3)
+    >>> observation, info = env.reset()
+    >>> observation.shape, info["turn"], info["opponent_move"]  # the tiger moved first
+    ((16, 11, 9), 1, 'e10e9')
+    >>> _, reward, terminated, truncated, info = env.step(env.move_to_actions("d2d3")[0])
+    >>> reward, terminated, truncated, info["opponent_move"], info["ply"]
+    (0.0, False, True, 'e9e8', 3)
+    """
 
     # gymnasium reads this class attribute; it is never mutated.
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
@@ -172,6 +191,15 @@ class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start an episode: the observation and the info (the mask, turn, ply, position,
+        chain). ``seed`` seeds the random opponent and seat; ``options={"fen": …}`` starts from
+        a position (ValueError when its game is already over).
+
+        >>> env = TigerEnv()
+        >>> observation, info = env.reset(options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t"})
+        >>> info["fen"], [env.action_name(a) for a in info["action_mask"].nonzero()[0]]
+        ('3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t 0 1', ['e3e2', 'e3d3', 'e3f3', 'e3e5'])
+        """
         super().reset(seed=seed)
         options = dict(options or {})
         fen = options.pop("fen", None)
@@ -196,6 +224,16 @@ class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
     def step(
         self, action: np.int64 | SupportsInt
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (and, once a whole move is made, the opponent's reply): observation,
+        reward, terminated, truncated, info. ValueError for an action outside the space;
+        ``ResetNeeded`` once the episode is over.
+
+        >>> env = TigerEnv()
+        >>> _ = env.reset(options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t"})
+        >>> _, reward, terminated, truncated, info = env.step(env.move_to_actions("e3e5")[0])
+        >>> reward, terminated, truncated, info["outcome"]["termination"], info["rewards"]
+        (1.0, True, False, 'men_captured', {'tiger': 1.0, 'men': -1.0})
+        """
         if self._episode_over:
             raise gym.error.ResetNeeded("the episode is over (or never began): call reset()")
         index = int(action)
@@ -238,6 +276,26 @@ class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
         return self._observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
+        """The board as text (:meth:`ansi`) with ``render_mode="ansi"``, else None.
+
+        >>> env = TigerEnv(render_mode="ansi")
+        >>> _ = env.reset()
+        >>> print(env.render())
+        11       . . .
+        10       . T .
+         9 . . . . . . . . .
+         8 . . . . . . . . .
+         7 . . . . . . . . .
+         6 . . . . . . . . .
+         5 . . . . . . . . .
+         4 . . . . . . . . .
+         3 . . . . . . . . .
+         2 . . . M M M . . .
+         1 M M M M M M M M M
+           a b c d e f g h i
+        tiger to move, ply 0
+        <BLANKLINE>
+        """
         if self.render_mode != "ansi":
             return None
         return self.ansi()
@@ -245,31 +303,78 @@ class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
     # ------------------------------------------------------------------ helpers
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """The legal actions of the side to act (all False once the episode is over)."""
+        """The legal actions of the side to act (all False once the episode is over).
+
+        >>> env = TigerEnv()
+        >>> _ = env.reset()
+        >>> [env.action_name(action) for action in env.action_masks().nonzero()[0]]
+        ['e10e9', 'e10d10', 'e10f10', 'e10e11']
+        """
         if self._episode_over:
             return np.zeros(self._game.num_actions, dtype=np.bool_)
         return self._game.action_mask()
 
     def move_to_actions(self, move: Move | str) -> list[int]:
-        """The actions that play a whole legal move (``"e10e9"``, ``"e3e5e7"``) from here."""
+        """The actions that play a whole legal move (``"e10e9"``, ``"e3e5e7"``) from here:
+        one per jump of a chain. IllegalActionError when it is no legal move.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> env = TigerEnv(rules_from_mapping("chains", {"multi_jump": True}))
+        >>> _ = env.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+        >>> [env.action_name(action) for action in env.move_to_actions("e3e5e7")]
+        ['e3e5', 'e5e7']
+        """
         return self._game.move_to_actions(move)
 
     def action_name(self, action: int) -> str:
-        """The action as text: its segment (``e10e9``) or ``stop``."""
+        """The action as text: its segment (``e10e9``) or ``stop``.
+
+        >>> env = TigerEnv()
+        >>> env.action_name(555), env.action_name(0)
+        ('e10e9', 'stop')
+        """
         return action_name(action)
 
     @property
     def board(self) -> Board:
-        """A copy of the current position (without an open chain's jumps), with its history."""
+        """A copy of the current position (without an open chain's jumps), with its history.
+
+        >>> env = TigerEnv()
+        >>> _ = env.reset()
+        >>> _ = env.step(env.move_to_actions("e10e9")[0])
+        >>> env.board.move_stack, env.board.turn
+        ([Move.from_str('e10e9')], 1)
+        """
         return self._game.board.copy()
 
     @property
     def chain(self) -> str | None:
-        """The open jump chain as a move string (``"e3e5"``), or None."""
+        """The open jump chain as a move string (``"e3e5"``), or None.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> env = TigerEnv(rules_from_mapping("chains", {"multi_jump": True}))
+        >>> _ = env.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+        >>> env.chain is None
+        True
+        >>> _ = env.step(env.move_to_actions("e3e5e7")[0])  # the first jump: the chain opens
+        >>> env.chain
+        'e3e5'
+        """
         return self._game.chain_string()
 
     def ansi(self) -> str:
-        """The board as text (rank 11 at the top) with whose turn it is."""
+        """The board as text (rank 11 at the top) with whose turn it is, and the open chain.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> env = TigerEnv(rules_from_mapping("chains", {"multi_jump": True}))
+        >>> _ = env.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+        >>> _ = env.step(env.move_to_actions("e3e5e7")[0])
+        >>> print(*env.ansi().splitlines()[5:7], *env.ansi().splitlines()[-2:], sep="\\n")
+         6 . . . . M . . . .
+         5 . . . . T . . . .
+        tiger to move, ply 0
+        jump chain open: e3e5 (jump on or stop)
+        """
         return board_text(self._game.board, self._outcome, self._game.chain)
 
     def _observation(self) -> NDArray[np.float32]:
