@@ -15,6 +15,8 @@ API.
 >>> observation, reward, termination, truncation, info = game.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum())
 ((16, 11, 9), 4)
+>>> game.metadata["name"] == ENV_NAME, ILLEGAL_ACTION_RULES
+(True, ('terminate', 'random', 'raise'))
 
 - **Observation** of an agent: a dict, ``"observation"`` the planes of
   :func:`~doushouqi.tiger.rl.encoding.encode_observation` (float32, ``(16, 11, 9)``, the same
@@ -82,6 +84,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra brings pettingzoo
 
 __all__ = ["ENV_NAME", "ILLEGAL_ACTION_RULES", "TigerAECEnv", "env", "parallel_env", "raw_env"]
 
+#: The environment's name in PettingZoo's convention (``metadata["name"]``).
 ENV_NAME = "tiger_v0"
 
 #: What an illegal action may do: ``env()`` takes the three, the raw environment the last two.
@@ -91,7 +94,26 @@ Observation = dict[str, NDArray[Any]]
 
 
 class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
-    """老虎棋 for two agents taking turns; see the module docstring."""
+    """老虎棋 for two agents taking turns; see the module docstring.
+
+    ``rules``: a rule set or its name; ``max_plies``: the truncation limit in whole moves
+    (None: none); ``render_mode``: None, ``"human"`` or ``"ansi"``; ``illegal_action``:
+    ``"raise"`` or ``"random"`` (:func:`env` wraps it for PettingZoo's ``"terminate"``). A
+    double jump to the game's end, with PettingZoo's agent loop: the tiger acts twice in a row.
+
+    >>> from doushouqi.tiger.rules import rules_from_mapping
+    >>> game = TigerAECEnv(rules_from_mapping("chains", {"multi_jump": True}))
+    >>> game.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+    >>> jumps = iter(game.move_to_actions("e3e5e7"))
+    >>> for agent in game.agent_iter():
+    ...     observation, reward, termination, truncation, info = game.last()
+    ...     game.step(None if termination or truncation else next(jumps))
+    ...     print(agent, reward, game.chain, info.get("outcome"))
+    tiger 0.0 e3e5 None
+    tiger 0.0 None None
+    men -1.0 None {'termination': 'men_captured', 'winner': 'tiger', 'result': '1-0'}
+    tiger 1.0 None {'termination': 'men_captured', 'winner': 'tiger', 'result': '1-0'}
+    """
 
     # pettingzoo reads this class attribute; it is never mutated.
     metadata = {  # noqa: RUF012
@@ -141,12 +163,34 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
     # ------------------------------------------------------------------ pettingzoo API
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's observation space: a dict of the planes and the action mask (the same
+        object at every call).
+
+        >>> space = TigerAECEnv().observation_space("men")
+        >>> space["observation"].shape, space["action_mask"].shape
+        ((16, 11, 9), (577,))
+        """
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The agent's action space: ``Discrete(n)``, n by the rule set's ``diagonals``.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> all_lines = rules_from_mapping("diagonal", {"diagonals": "all"})
+        >>> TigerAECEnv().action_space("tiger"), TigerAECEnv(all_lines).action_space("men")
+        (Discrete(577), Discrete(1057))
+        """
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game: from the start, or from ``options["fen"]`` (ValueError when that game
+        is already over); ``seed`` seeds the generator of ``illegal_action="random"``.
+
+        >>> game = TigerAECEnv()
+        >>> game.reset(seed=1, options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 m"})
+        >>> game.agents, game.agent_selection  # the men move first in this position
+        (['tiger', 'men'], 'men')
+        """
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         fen = (options or {}).get("fen")
@@ -166,12 +210,37 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
             self.render()
 
     def observe(self, agent: str) -> Observation:
+        """The agent's observation: the planes (the same for both) and its action mask (ones
+        only on its turn, before the game's end).
+
+        >>> game = TigerAECEnv()
+        >>> game.reset()
+        >>> [int(game.observe(agent)["action_mask"].sum()) for agent in game.agents]
+        [4, 0]
+        """
         mask = np.zeros(self._game.num_actions, dtype=np.int8)
         if self._outcome is None and agent == self.agent_selection and agent in self.agents:
             mask[self._game.legal_actions()] = 1
         return {"observation": self._game.observation(), "action_mask": mask}
 
     def step(self, action: SupportsInt | None) -> None:
+        """Play the selected agent's action (None once that agent is done); the rewards,
+        terminations, truncations and infos then say what it did.
+
+        >>> game = TigerAECEnv()
+        >>> game.reset(options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t"})
+        >>> game.step(game.move_to_actions("e3e5")[0])  # the tiger takes the fourth man
+        >>> game.rewards, game.terminations
+        ({'tiger': 1.0, 'men': -1.0}, {'tiger': True, 'men': True})
+
+        With the raw environment's ``illegal_action="raise"``, an illegal action raises:
+
+        >>> game.reset()
+        >>> game.step(0)
+        Traceback (most recent call last):
+        ...
+        doushouqi.tiger.rl.action_board.IllegalActionError: illegal action 0 for tiger: stop: ...
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -212,6 +281,16 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
+        """The board as text with ``render_mode="ansi"``; printed with ``"human"`` (and None
+        returned); None without a render mode.
+
+        >>> game = TigerAECEnv(render_mode="ansi")
+        >>> game.reset(options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t"})
+        >>> print(*game.render().splitlines()[8:10], game.render().splitlines()[-1], sep="\\n")
+         3 . . . . T . . . .
+         2 . . . . . . . . .
+        tiger to move, ply 0
+        """
         if self.render_mode is None:
             return None
         text = board_text(self._game.board, self._outcome, self._game.chain)
@@ -221,22 +300,51 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         return text
 
     def close(self) -> None:
-        """Nothing to release (no window, no process)."""
+        """Nothing to release (no window, no process).
+
+        >>> game = TigerAECEnv()
+        >>> game.reset()
+        >>> game.close()
+        """
 
     # ------------------------------------------------------------------ helpers
 
     @property
     def board(self) -> Board:
-        """A copy of the current position (without an open chain's jumps), with its history."""
+        """A copy of the current position (without an open chain's jumps), with its history.
+
+        >>> game = TigerAECEnv()
+        >>> game.reset()
+        >>> game.step(game.move_to_actions("e10e9")[0])
+        >>> game.board.move_stack, game.board.turn
+        ([Move.from_str('e10e9')], 1)
+        """
         return self._game.board.copy()
 
     @property
     def chain(self) -> str | None:
-        """The open jump chain as a move string (``"e3e5"``), or None."""
+        """The open jump chain as a move string (``"e3e5"``), or None.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> game = TigerAECEnv(rules_from_mapping("chains", {"multi_jump": True}))
+        >>> game.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+        >>> game.step(game.move_to_actions("e3e5e7")[0])
+        >>> game.chain, game.agent_selection  # the tiger acts again: jump on or stop
+        ('e3e5', 'tiger')
+        """
         return self._game.chain_string()
 
     def move_to_actions(self, move: str) -> list[int]:
-        """The actions that play a whole legal move (``"e10e9"``, ``"e3e5e7"``) from here."""
+        """The actions that play a whole legal move (``"e10e9"``, ``"e3e5e7"``) from here:
+        one per jump of a chain. IllegalActionError when it is no legal move.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> game = TigerAECEnv(rules_from_mapping("chains", {"multi_jump": True}))
+        >>> game.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+        >>> from doushouqi.tiger.rl.encoding import action_name
+        >>> [action_name(action) for action in game.move_to_actions("e3e5e7")]
+        ['e3e5', 'e5e7']
+        """
         return self._game.move_to_actions(move)
 
 
@@ -265,7 +373,19 @@ def env(
     action ends the game with reward -1 for the agent that played it (0 for the other); an
     action outside the space raises, and so does calling the API out of order (``step`` before
     ``reset``). ``max_cycles`` (PettingZoo's name) truncates after that many cycles of both
-    agents, ``2 * max_cycles`` moves, or ``max_plies`` if fewer."""
+    agents, ``2 * max_cycles`` moves, or ``max_plies`` if fewer.
+
+    >>> game = env(max_cycles=1)
+    >>> game.reset()
+    >>> game.step(game.unwrapped.move_to_actions("e10e9")[0])
+    >>> game.step(5000)  # outside the space
+    Traceback (most recent call last):
+    ...
+    AssertionError: action is not in action space
+    >>> game.step(0)  # the men cannot stop a jump chain: illegal, the game ends
+    >>> game.rewards, game.terminations["men"]
+    ({'tiger': 0, 'men': -1.0}, True)
+    """
     if illegal_action not in ILLEGAL_ACTION_RULES:
         raise ValueError(
             f"illegal_action must be one of {ILLEGAL_ACTION_RULES}, got {illegal_action!r}"
@@ -292,7 +412,23 @@ def parallel_env(
 ) -> Any:
     """The game through PettingZoo's parallel API: :func:`env` converted with PettingZoo's
     ``turn_based_aec_to_parallel``. Each step plays the action of the agent to move and ignores
-    the other's; ``max_cycles`` truncates after that many moves, or ``max_plies``."""
+    the other's; ``max_cycles`` truncates after that many moves, or ``max_plies``.
+
+    >>> game = parallel_env(max_cycles=2)
+    >>> observations, infos = game.reset()
+    >>> {agent: int(seen["action_mask"].sum()) for agent, seen in observations.items()}
+    {'tiger': 4, 'men': 0}
+    >>> e10e9 = 555
+    >>> observations, rewards, terminations, truncations, infos = game.step(
+    ...     {"tiger": e10e9, "men": 0}
+    ... )  # the men's action is ignored: it is the tiger's turn
+    >>> infos["tiger"]["active_agent"], truncations
+    ('men', {'tiger': False, 'men': False})
+    >>> d2d3 = game.aec_env.unwrapped.move_to_actions("d2d3")[0]
+    >>> _, _, _, truncations, _ = game.step({"tiger": 0, "men": d2d3})
+    >>> truncations
+    {'tiger': True, 'men': True}
+    """
     game = env(
         rules,
         max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=1),
