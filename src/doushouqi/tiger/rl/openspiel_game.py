@@ -41,6 +41,9 @@ A two-player, deterministic, perfect-information, zero-sum game with terminal re
   reopens the chain before it), as Jungle's game does (:mod:`doushouqi.jungle.rl.openspiel_game`:
   the state keeps its own history, which ``history()``, ``history_str()``, ``move_number()``
   and ``is_initial_state()`` read; OpenSpiel's C++ record cannot be shortened from Python).
+
+>>> pyspiel.load_game(GAME_NAME).get_type().short_name
+'python_laohuqi'
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ except ImportError as exc:  # pragma: no cover - the openspiel extra brings it
 
 __all__ = ["GAME_NAME", "LaohuqiGame", "LaohuqiObserver", "LaohuqiState", "parse_options"]
 
+#: The game's short name with ``pyspiel`` (``pyspiel.load_game(GAME_NAME)``).
 GAME_NAME = "python_laohuqi"
 
 _DEFAULT_PARAMETERS: dict[str, Any] = {
@@ -136,7 +140,16 @@ def parse_options(rules: str, options: str) -> RuleSet:
 
 
 class LaohuqiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
-    """The game: its rules, move limit and start position come from the parameters."""
+    """The game: its rules, move limit and start position come from the parameters.
+
+    ``params``: ``rules`` (a rule set name), ``options`` (rule options over it), ``max_plies``
+    and ``fen`` (``""``: the rule set's start); ValueError for a move limit under 1 or a
+    position whose game is over. ``pyspiel.load_game(GAME_NAME, params)`` makes one too.
+
+    >>> game = LaohuqiGame({"options": "multi_jump:true", "max_plies": 200})
+    >>> game.rules.multi_jump, game.num_distinct_actions(), game.max_game_length()  # + 12 men
+    (True, 577, 212)
+    """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         parameters = {**_DEFAULT_PARAMETERS, **(params or {})}
@@ -161,11 +174,29 @@ class LaohuqiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type in
         super().__init__(_GAME_TYPE, info, parameters)
 
     def new_initial_state(self) -> LaohuqiState:
+        """A state at the game's start position.
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> [state.action_to_string(0, action) for action in state.legal_actions()]
+        ['e3e2', 'e3d3', 'e3f3', 'e3e5']
+        """
         return LaohuqiState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> Any:
+        """A :class:`LaohuqiObserver` for OpenSpiel's ``make_observation``: the board as text
+        for public-information observations, the start, the moves and an open chain with
+        perfect recall. ValueError for observation parameters (there are none).
+
+        >>> game = LaohuqiGame()
+        >>> game.make_py_observer().perfect_recall
+        False
+        >>> recall = pyspiel.IIGObservationType(perfect_recall=True)
+        >>> game.make_py_observer(recall).perfect_recall
+        True
+        """
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
@@ -215,7 +246,19 @@ class _Position:
 
 
 class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
-    """A position of the game, with the moves since the start and an open jump chain."""
+    """A position of the game, with the moves since the start and an open jump chain.
+
+    A double jump: the tiger side stays the current player while its chain is open.
+
+    >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+    >>> state = LaohuqiGame(chains).new_initial_state()
+    >>> state.apply_action(state.string_to_action("e3e5"))
+    >>> state.current_player(), [state.action_to_string(0, a) for a in state.legal_actions()]
+    (0, ['stop', 'e5e7'])
+    >>> state.apply_action(state.string_to_action("e5e7"))
+    >>> state.is_terminal(), state.returns(), state.outcome["termination"]
+    (True, [1.0, -1.0], 'men_captured')
+    """
 
     def __init__(self, game: LaohuqiGame) -> None:
         super().__init__(game)
@@ -225,17 +268,44 @@ class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     @property
     def board(self) -> Board:
         """The position (without an open chain's jumps), with the moves since the start (the
-        state's own: do not change it)."""
+        state's own: do not change it).
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> state.apply_action(state.string_to_action("e3e5"))  # a chain opens
+        >>> state.board.ply(), state.board.move_stack  # the move is not made yet
+        (0, [])
+        >>> state.apply_action(state.string_to_action("e5e7"))
+        >>> state.board.move_stack
+        [Move.from_str('e3e5e7')]
+        """
         return self._position.game.board
 
     @property
     def action_board(self) -> ActionBoard:
-        """The board with the open jump chain (the state's own: do not change it)."""
+        """The board with the open jump chain (the state's own: do not change it).
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> state.apply_action(state.string_to_action("e3e5"))
+        >>> state.action_board.chain_string()
+        'e3e5'
+        """
         return self._position.game
 
     # OpenSpiel's API for perfect-information sequential games.
 
     def current_player(self) -> int:
+        """The seat to act (0 the tiger side, also during its chain; 1 the men), or
+        ``pyspiel.PlayerId.TERMINAL`` (-4) once the game is over.
+
+        >>> state = LaohuqiGame().new_initial_state()
+        >>> state.current_player()
+        0
+        >>> state.apply_action(state.string_to_action("e10e9"))
+        >>> state.current_player()
+        1
+        """
         if self._position.over:
             return int(pyspiel.PlayerId.TERMINAL)
         return self._position.game.turn
@@ -252,7 +322,20 @@ class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     def undo_action(self, player: int, action: int) -> None:
         """Take back the last action, ``action`` played by ``player`` (ValueError otherwise): a
         jump of a chain reopens the chain before it, an action that ended a move takes the move
-        back and reopens its chain."""
+        back and reopens its chain.
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> for segment in ("e3e5", "e5e7"):
+        ...     state.apply_action(state.string_to_action(segment))
+        >>> state.undo_action(1, 274)  # the tiger side played it, not the men
+        Traceback (most recent call last):
+        ...
+        ValueError: undo_action: the last action is (0, 274), not (1, 274)
+        >>> state.undo_action(0, 274)  # the move is taken back, its chain open again
+        >>> state.action_board.chain_string(), state.is_terminal()
+        ('e3e5', False)
+        """
         position = self._position
         if not position.actions:
             raise ValueError("undo_action: no action to take back")
@@ -264,24 +347,82 @@ class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     # The state's own history: OpenSpiel's (in C++) cannot be shortened by undo_action.
 
     def history(self) -> list[int]:
+        """The actions played since the start (a chain: one per jump), a copy.
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> for segment in ("e3e5", "e5e7"):
+        ...     state.apply_action(state.string_to_action(segment))
+        >>> state.history()
+        [142, 274]
+        """
         return [action for _, action in self._position.actions]
 
     def history_str(self) -> str:
+        """The history as text: the actions separated by ``", "``.
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> for segment in ("e3e5", "e5e7"):
+        ...     state.apply_action(state.string_to_action(segment))
+        >>> state.history_str()
+        '142, 274'
+        """
         return ", ".join(str(action) for _, action in self._position.actions)
 
     def move_number(self) -> int:
+        """The number of actions played since the start (a double jump counts two).
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> for segment in ("e3e5", "e5e7"):
+        ...     state.apply_action(state.string_to_action(segment))
+        >>> state.move_number(), state.board.ply()
+        (2, 1)
+        """
         return len(self._position.actions)
 
     def is_initial_state(self) -> bool:
+        """No action has been played (or every one was taken back).
+
+        >>> state = LaohuqiGame().new_initial_state()
+        >>> action = state.string_to_action("e10e9")
+        >>> state.apply_action(action)
+        >>> state.is_initial_state()
+        False
+        >>> state.undo_action(0, action)
+        >>> state.is_initial_state()
+        True
+        """
         return not self._position.actions
 
     def _action_to_string(self, player: int, action: int) -> str:
         return action_name(action)
 
     def is_terminal(self) -> bool:
+        """The rules ended the game, or the move limit (``max_plies`` whole moves) was
+        reached.
+
+        >>> state = LaohuqiGame({"max_plies": 1}).new_initial_state()
+        >>> state.apply_action(state.string_to_action("e10e9"))
+        >>> state.is_terminal(), state.outcome  # the move limit: a draw, no outcome
+        (True, None)
+        """
         return self._position.over
 
     def returns(self) -> list[float]:
+        """The tiger side's and the men's returns: +1 and -1 to the winner and the loser, 0
+        each otherwise (a draw, or a game that goes on).
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> state.returns()
+        [0.0, 0.0]
+        >>> for segment in ("e3e5", "e5e7"):
+        ...     state.apply_action(state.string_to_action(segment))
+        >>> state.returns()
+        [1.0, -1.0]
+        """
         tiger, men = reward_by_seat(self._position.outcome)
         return [tiger, men]
 
@@ -294,13 +435,32 @@ class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     @property
     def outcome(self) -> dict[str, str | None] | None:
         """How the rules ended the game, as plain data; None while it goes on or when the move
-        limit stopped it (a draw)."""
+        limit stopped it (a draw).
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> for segment in ("e3e5", "e5e7"):
+        ...     state.apply_action(state.string_to_action(segment))
+        >>> state.outcome
+        {'termination': 'men_captured', 'winner': 'tiger', 'result': '1-0'}
+        """
         outcome = self._position.outcome
         return None if outcome is None else outcome_info(outcome)
 
 
 class LaohuqiObserver:
-    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views)."""
+    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views).
+
+    ``perfect_recall``: the observation string is the start, the moves and an open chain, not
+    the board. OpenSpiel's ``make_observation`` wraps it:
+
+    >>> from open_spiel.python.observation import make_observation
+    >>> game = LaohuqiGame()
+    >>> observation = make_observation(game)
+    >>> observation.set_from(game.new_initial_state(), player=1)
+    >>> observation.tensor.shape, observation.dict["observation"].shape
+    ((1584,), (16, 11, 9))
+    """
 
     def __init__(self, perfect_recall: bool = False) -> None:
         self.perfect_recall = perfect_recall
@@ -308,10 +468,29 @@ class LaohuqiObserver:
         self.dict = {"observation": self.tensor.reshape(OBSERVATION_SHAPE)}
 
     def set_from(self, state: LaohuqiState, player: int) -> None:
+        """Fill :attr:`tensor` with the state's planes (the same for both players).
+
+        >>> from doushouqi.tiger.rl.encoding import PLANE_NAMES
+        >>> observer = LaohuqiObserver()
+        >>> observer.set_from(LaohuqiGame().new_initial_state(), 1)
+        >>> int(observer.dict["observation"][PLANE_NAMES.index("men")].sum())
+        12
+        """
         del player  # both players see the same planes
         self.dict["observation"][...] = state.action_board.observation()
 
     def string_from(self, state: LaohuqiState, player: int) -> str:
+        """The observation as text, the same for both players (perfect information): the
+        board, or with perfect recall the start position, the moves and an open chain.
+
+        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+        >>> state = LaohuqiGame(chains).new_initial_state()
+        >>> state.apply_action(state.string_to_action("e3e5"))
+        >>> LaohuqiObserver(perfect_recall=True).string_from(state, 1)
+        '3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t 0 1 moves chain e3e5'
+        >>> LaohuqiObserver().string_from(state, 1).splitlines()[-1]
+        'jump chain open: e3e5 (jump on or stop)'
+        """
         del player  # perfect information: both players see the same
         if not self.perfect_recall:
             return str(state)
