@@ -8,6 +8,14 @@ the rule options and the ``info`` lines, with their moves, are Jungle's.
 Option(name='Level', type='spin', default='3', min=0, max=20, var=())
 >>> parse_info("depth 2 hashfull 7 score cp -12 lowerbound pv g3g4")["score"]
 Score(cp=-12)
+
+A rule set the engine does not offer by name travels as one ``setoption`` per rule option
+(the last two of classic's here):
+
+>>> from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+>>> values = rule_option_values(BUILTIN_RULE_SETS["classic"])
+>>> [f"setoption name {name} value {values[name]}" for name in RULE_OPTIONS[-2:]]
+['setoption name ranks value wolf>dog', 'setoption name first_player value red']
 """
 
 from __future__ import annotations

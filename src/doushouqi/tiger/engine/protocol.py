@@ -12,6 +12,8 @@ The rule set travels as ``setoption name Rules value <name>`` for a named set, o
 (Score(mate=2), 0.003, ['e10e9', 'd2d3'])
 >>> rule_option_values(BUILTIN_RULE_SETS["laohuqi-south"])["tigers"]
 '2'
+>>> len(RULE_OPTIONS), RULE_OPTIONS[:3]
+(9, ('diagonals', 'men', 'tigers'))
 """
 
 from __future__ import annotations
@@ -78,7 +80,12 @@ _SIDES = ("tiger", "men")
 
 def rule_option_values(rules: RuleSet) -> dict[str, str]:
     """Each rule option's value as protocol text (``true``, ``nest``, ``men``, ``0`` for no
-    round limit)."""
+    round limit), keyed by :data:`RULE_OPTIONS`.
+
+    >>> values = rule_option_values(BUILTIN_RULE_SETS["laohuqi"])
+    >>> values["men"], values["men_retreat"], values["max_rounds"]
+    ('12', 'true', '0')
+    """
     mapping = rules.to_mapping()
     values = {}
     for field in RULE_OPTIONS:
@@ -88,7 +95,13 @@ def rule_option_values(rules: RuleSet) -> dict[str, str]:
 
 
 def rule_option_line(field: str, rules: RuleSet) -> str:
-    """The ``option`` line an engine announces for a rule option, defaulting to ``rules``."""
+    """The ``option`` line an engine announces for a rule option, defaulting to ``rules``.
+
+    >>> rule_option_line("multi_jump", BUILTIN_RULE_SETS["laohuqi"])
+    'option name multi_jump type check default false'
+    >>> rule_option_line("men", BUILTIN_RULE_SETS["laohuqi-18"])
+    'option name men type combo default 18 var 12 var 18'
+    """
     value = rule_option_values(rules)[field]
     if field in _FLAGS:
         return f"option name {field} type check default {value}"
@@ -108,7 +121,16 @@ def rule_option_line(field: str, rules: RuleSet) -> str:
 
 def with_rule_option(rules: RuleSet, field: str, text: str) -> RuleSet:
     """``rules`` with one rule option set from protocol text (named ``custom`` when that
-    changes anything); ValueError (a RulesError) saying what is wrong."""
+    changes anything); ValueError (a RulesError) saying what is wrong.
+
+    >>> chains = with_rule_option(BUILTIN_RULE_SETS["laohuqi"], "multi_jump", "true")
+    >>> chains.name, chains.multi_jump
+    ('custom', True)
+    >>> with_rule_option(BUILTIN_RULE_SETS["laohuqi"], "men", "many")
+    Traceback (most recent call last):
+    ...
+    ValueError: men: expected a whole number, got 'many'
+    """
     if field not in RULE_OPTIONS:
         raise ValueError(f"unknown rule option {field!r}")
     text = text.strip()
