@@ -87,7 +87,12 @@ class EngineSpec:
     ``uci:PROGRAM ARGS``, ``jcei:PROGRAM ARGS`` or ``cmd:PROGRAM ARGS`` (detect: ``uci``
     first, ``jcei`` when the engine stays silent;
     :data:`doushouqi.jungle.engine.AUTO_HANDSHAKE_WAIT`).
-    ``options`` are set with ``setoption`` after the handshake."""
+    ``options`` are set with ``setoption`` after the handshake.
+
+    >>> spec = EngineSpec.parse("ai:3")
+    >>> spec.name, spec.command[1:], spec.options, spec.handshake
+    ('ai:3', ('-m', 'doushouqi', 'engine'), (('Level', '3'),), 'uci')
+    """
 
     name: str
     command: tuple[str, ...]
@@ -139,7 +144,11 @@ def _option_pair(text: str) -> tuple[str, str]:
 
 @dataclasses.dataclass(frozen=True)
 class MatchTimeControl:
-    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``)."""
+    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``).
+
+    >>> str(MatchTimeControl(movetime=0.5)), str(MatchTimeControl(base=10, increment=0.1))
+    ('0.5s/move', '10+0.1')
+    """
 
     movetime: float | None = None
     base: float | None = None
@@ -173,7 +182,12 @@ class MatchTimeControl:
 
 @dataclasses.dataclass(frozen=True)
 class Opening:
-    """A start for a pair of games: a position (None: the standard start) and moves."""
+    """A start for a pair of games: a position (None: the standard start) and moves.
+
+    >>> opening = Opening(moves=("g3g4", "a7a6"))
+    >>> str(opening), str(Opening("l5t/3L3/7/7/7/7/7/7/T6 w 0 1"))
+    ('g3g4 a7a6', 'l5t/3L3/7/7/7/7/7/7/T6 w 0 1 moves start')
+    """
 
     fen: str | None = None
     moves: tuple[str, ...] = ()
@@ -201,7 +215,12 @@ class Opening:
         return opening
 
     def board(self, rules: RuleSet | str) -> Board:
-        """A board with the opening played (each move checked)."""
+        """A board with the opening played (each move checked).
+
+        >>> board = Opening.parse("g3g4 a7a6").board("wango")
+        >>> board.fen(), board.rules.name
+        ('l5t/1d3c1/2p1w1e/r6/7/6R/E1W1P2/1C3D1/T5L w 2 2', 'wango')
+        """
         board = Board(self.fen, rules)
         for text in self.moves:
             if text == "0000":
@@ -221,7 +240,17 @@ def read_openings(path: str | Path, rules: RuleSet | str = "wango") -> list[Open
     A line may go on with EPD-like ``;``-separated operations after the position (the suites
     in ``tests/jungle/ai/data``: ``FEN;rules=wango;score=+912``, or ``FEN ; rules wango ; id "x"``):
     they are ignored, except ``rules``, which must name the match's rule set (a position for
-    other rules is an error, not a game under the wrong rules)."""
+    other rules is an error, not a game under the wrong rules).
+
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder, "openings.txt")
+    ...     lines = ["# two openings", "g3g4 a7a6", "l5t/3L3/7/7/7/7/7/7/T6 w 0 1;rules=wango"]
+    ...     _ = path.write_text("\\n".join(lines), encoding="utf-8")
+    ...     openings = read_openings(path, "wango")
+    >>> [str(opening) for opening in openings]
+    ['g3g4 a7a6', 'l5t/3L3/7/7/7/7/7/7/T6 w 0 1 moves start']
+    """
     wanted = find_rules(rules).name
     openings = []
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
@@ -273,7 +302,13 @@ def default_openings(rules: RuleSet | str = "wango", seed: int = 2024) -> list[O
 
 @dataclasses.dataclass(frozen=True)
 class GameResult:
-    """How one game of a match ended."""
+    """How one game of a match ended.
+
+    >>> result = GameResult(1, "ai:3", "ai:1", "0-1", Termination.DEN_ENTERED, "den entered",
+    ...                     41, Opening())
+    >>> result.winner == BLUE, result.points_for("ai:1"), result.points_for("ai:3")
+    (True, 1.0, 0.0)
+    """
 
     number: int
     red: str
@@ -288,10 +323,21 @@ class GameResult:
 
     @property
     def winner(self) -> int | None:
+        """The winner's colour (``RED`` 0, ``BLUE`` 1), or None for a draw.
+
+        >>> GameResult(2, "a", "b", "1-0", None, "b crashed", 9, Opening()).winner
+        0
+        >>> GameResult(3, "a", "b", "1/2-1/2", None, "draw after 400 plies", 400, Opening()).winner
+        """
         return {"1-0": RED, "0-1": BLUE}.get(self.result)
 
     def points_for(self, name: str) -> float:
-        """1, ½ or 0 for the engine called ``name``."""
+        """1, ½ or 0 for the engine called ``name``.
+
+        >>> result = GameResult(1, "a", "b", "1/2-1/2", None, "draw after 400 plies", 400, Opening())
+        >>> result.points_for("a"), result.points_for("b")
+        (0.5, 0.5)
+        """
         if self.winner is None:
             return 0.5
         return 1.0 if (self.red, self.blue)[self.winner] == name else 0.0
@@ -360,7 +406,21 @@ async def play_game(
     """Play ``board`` to its end; the result, the Termination (None for a max-plies draw or an
     illegal move) and the reason in words. The board holds the game afterwards. Blue plays
     at ``blue_control`` when given (a time-odds game), else both at ``control``. Each move's
-    time and info are appended to ``move_times`` when given."""
+    time and info are appended to ``move_times`` when given.
+
+    One engine process may play both sides:
+
+    >>> import asyncio
+    >>> board, times = Board(rules="wango"), []
+    >>> async def selfplay() -> tuple[str, Termination | None, str]:
+    ...     async with Engine(EngineSpec.parse("ai:1").command, move_grace=10.0) as engine:
+    ...         return await play_game(engine, engine, board, MatchTimeControl(movetime=0.01),
+    ...                                max_plies=6, move_times=times)
+    >>> asyncio.run(selfplay())
+    ('1/2-1/2', None, 'draw after 6 plies (adjudicated)')
+    >>> board.ply(), [move.side for move in times]
+    (6, [0, 1, 0, 1, 0, 1])
+    """
     names = (red.name, blue.name)
     controls = (control, blue_control or control)
     log = move_times if move_times is not None else []
@@ -432,6 +492,19 @@ async def _play(
 
 @dataclasses.dataclass(frozen=True)
 class MatchConfig:
+    """What a match plays: the two engines, the games, the time control(s), the openings and
+    the rules, how many games at once, where the records go, an SPRT, and the timeouts.
+    ValueError for fewer than one game, worker or ply, or no openings.
+
+    >>> config = MatchConfig(
+    ...     EngineSpec.parse("ai:3"), EngineSpec.parse("ai:1"), games=100,
+    ...     control=MatchTimeControl(movetime=0.1), openings=default_openings("classic"),
+    ...     rules=find_rules("classic"), concurrency=2,
+    ... )
+    >>> config.plies_limit, [str(control) for control in config.controls]
+    (1000, ['0.1s/move', '0.1s/move'])
+    """
+
     first: EngineSpec
     second: EngineSpec
     games: int
@@ -462,16 +535,57 @@ class MatchConfig:
 
     @property
     def plies_limit(self) -> int:
+        """The ply limit of each game: ``max_plies``, else :func:`default_max_plies` of the
+        rules.
+
+        >>> config = MatchConfig(EngineSpec.parse("ai:3"), EngineSpec.parse("ai:1"), games=2,
+        ...                      control=MatchTimeControl(movetime=0.1), openings=[Opening()],
+        ...                      rules=find_rules("wango"))
+        >>> config.plies_limit, dataclasses.replace(config, max_plies=60).plies_limit
+        (400, 60)
+        """
         return self.max_plies if self.max_plies is not None else default_max_plies(self.rules)
 
     @property
     def controls(self) -> tuple[MatchTimeControl, MatchTimeControl]:
-        """The first and the second engine's time controls."""
+        """The first and the second engine's time controls.
+
+        >>> config = MatchConfig(EngineSpec.parse("ai:3"), EngineSpec.parse("ai:1"), games=2,
+        ...                      control=MatchTimeControl(movetime=0.1), openings=[Opening()],
+        ...                      rules=find_rules("wango"),
+        ...                      second_control=MatchTimeControl(movetime=1.0))  # time odds
+        >>> [str(control) for control in config.controls]
+        ['0.1s/move', '1s/move']
+        """
         return self.control, self.second_control or self.control
 
 
 class Match:
-    """Plays the games of a match, ``concurrency`` at a time, and keeps the score."""
+    """Plays the games of a match, ``concurrency`` at a time, and keeps the score.
+
+    ``out`` receives each game's line and the running score (default: print). One short match
+    of real engine processes, each game adjudicated a draw after 8 plies (the move grace is
+    generous so that a loaded machine does not forfeit a game on time):
+
+    >>> import asyncio
+    >>> config = MatchConfig(
+    ...     EngineSpec.parse("ai:1"), EngineSpec.parse("ai:2"), games=2,
+    ...     control=MatchTimeControl(movetime=0.01), openings=[Opening.parse("e3d3 e7d7")],
+    ...     rules=find_rules("wango"), max_plies=8, move_grace=10.0,
+    ... )
+    >>> lines: list[str] = []
+    >>> match = Match(config, out=lines.append)
+    >>> score = asyncio.run(match.run())
+    >>> print(lines[0])
+    Game 1/2: ai:1 (red) vs ai:2 (blue), opening e3d3 e7d7: 1/2-1/2 draw after 8 plies (adjudicated)
+    >>> [(result.red, result.result, result.plies) for result in match.results]
+    [('ai:1', '1/2-1/2', 8), ('ai:2', '1/2-1/2', 8)]
+    >>> print(*match.summary(), sep="\\n")
+    Final score of ai:1 vs ai:2: W/D/L 0/2/0, 50.0% (2 games)
+    Elo difference: +0.0 +/- 0.0 (95%)
+    Move time of ai:1: average ... s, max ... s (6 moves), ... over the 0.01 s move time
+    Move time of ai:2: average ... s, max ... s (6 moves), ... over the 0.01 s move time
+    """
 
     def __init__(self, config: MatchConfig, *, out: Callable[[str], None] | None = None) -> None:
         self.config = config
@@ -694,7 +808,26 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
 
 
 def run_match_command(args: argparse.Namespace) -> int:
-    """``doushouqi match``: run the match, print each game and the final statistics."""
+    """``doushouqi match``: run the match, print each game and the final statistics; the exit
+    status (0, 2 after an engine error, 130 when interrupted).
+
+    >>> from doushouqi.cli.main import build_parser
+    >>> args = build_parser().parse_args(
+    ...     ["match", "ai:1", "ai:1", "--games", "2", "--tc", "0.01", "--max-plies", "4",
+    ...      "--rules", "wango"]
+    ... )
+    >>> run_match_command(args)
+    Match ai:1 vs ai:1 (2): 2 games, 0.01s/move, rules wango, concurrency 1
+    Game 1/2: ai:1 (red) vs ai:1 (2) (blue), opening ...: 1/2-1/2 draw after 4 plies (adjudicated)
+    Score of ai:1 vs ai:1 (2): W/D/L 0/1/0, 50.0% (1 game)
+    Game 2/2: ai:1 (2) (red) vs ai:1 (blue), opening ...: 1/2-1/2 draw after 4 plies (adjudicated)
+    Score of ai:1 vs ai:1 (2): W/D/L 0/2/0, 50.0% (2 games)
+    Final score of ai:1 vs ai:1 (2): W/D/L 0/2/0, 50.0% (2 games)
+    Elo difference: +0.0 +/- 0.0 (95%)
+    Move time of ai:1: ...
+    Move time of ai:1 (2): ...
+    0
+    """
     match = Match(config_from_args(args))
     config = match.config
     first, second = config.controls
