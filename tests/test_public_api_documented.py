@@ -77,6 +77,12 @@ NO_EXAMPLE = {
     # every method (one process a method would add seconds each to the doctest run).
     "doushouqi.jungle.engine.blocking.SimpleEngine.*": "the class's example covers it",
     "doushouqi.jungle.engine.blocking.SimpleAnalysis.*": "SimpleEngine's example covers it",
+    "doushouqi.jungle.engine.async_client.Engine.*": "the class's example covers it",
+    "doushouqi.jungle.engine.analysis_stream.Analysis.*": "the class's example covers it",
+    "doushouqi.tiger.engine.client.Engine.*": "the class's example covers it",
+    # A match's example plays one (two engine processes, a few seconds): its methods with it.
+    "doushouqi.jungle.engine.match.Match.*": "the class's example runs a match",
+    "doushouqi.tiger.engine.match.Match.*": "the class's example runs a match",
     # The 63 square constants are documented together (one comment above the block) and used
     # by the module's examples as a group.
     "doushouqi.jungle.squares.[A-G][1-9]": "one of the 63 square constants",

@@ -5,6 +5,12 @@
 It reads the engine's ``info`` lines until ``bestmove`` and checks the move against the board.
 The engine is anything with the plumbing of :class:`~doushouqi.jungle.engine.Engine`
 (:class:`SearchingEngine`): this module does not import the client, which imports it.
+
+The client logs to one logger (the engine's lines at DEBUG):
+
+>>> import logging
+>>> LOGGER is logging.getLogger("doushouqi.jungle.engine")
+True
 """
 
 from __future__ import annotations
@@ -35,14 +41,28 @@ _NO_MOVE = frozenset({"(none)", "none", "0000", "(null)", "null"})
 
 class SearchingEngine(Protocol):
     """What an :class:`Analysis` uses of its
-    engine (:class:`doushouqi.jungle.engine.Engine` has it)."""
+    engine (:class:`doushouqi.jungle.engine.Engine` has it).
+
+    >>> from doushouqi.jungle.engine import Engine
+    >>> engine: SearchingEngine = Engine(["/opt/jungle/engine"])
+    >>> engine.name, engine.timeout
+    ('engine', 10.0)
+    """
 
     timeout: float | None
     _lock: asyncio.Lock
     _analysis: Analysis | None
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The engine's name, for messages (``id name``, or its program's name).
+
+        >>> from doushouqi.jungle.engine import Engine
+        >>> engine: SearchingEngine = Engine(["/opt/jungle/engine", "--threads", "1"])
+        >>> engine.name
+        'engine'
+        """
+        ...
     def _expire(self, what: str, seconds: float) -> None: ...
     def _send_nowait(self, line: str) -> None: ...
     def _watchdog(
@@ -55,6 +75,32 @@ class Analysis:
     """A search in progress: ``async for info in analysis``, ``stop()``, ``await wait()``.
 
     The engine is busy (other commands wait) until the engine has sent its ``bestmove``.
+
+    One example drives a real engine process through an analysis's methods: a search to a
+    depth, read as it goes, then an infinite one stopped by hand.
+
+    >>> import asyncio, sys
+    >>> from doushouqi.jungle.engine import Limit, popen_engine
+    >>> async def analyse() -> None:
+    ...     seen: list[Info] = []
+    ...     callback: InfoCallback = seen.append  # called with every info line
+    ...     async with await popen_engine([sys.executable, "-m", "doushouqi", "engine"]) as engine:
+    ...         analysis = await engine.analysis(Board(), Limit(depth=3), multipv=2,
+    ...                                          info_callback=callback)
+    ...         infos = [info async for info in analysis]
+    ...         result = await analysis.wait()
+    ...         print(analysis.done, result.move in Board().legal_moves, len(infos) == len(seen))
+    ...         print([line["multipv"] for line in analysis.multipv], analysis.info["depth"])
+    ...         endless = await engine.analysis(Board())  # no limit: until stop()
+    ...         await asyncio.sleep(0.1)
+    ...         print(endless.done)
+    ...         endless.stop()
+    ...         print((await endless.wait()).move in Board().legal_moves, endless.done)
+    >>> asyncio.run(analyse())
+    True True True
+    [1, 2] 3
+    False
+    True True
     """
 
     def __init__(
@@ -86,6 +132,8 @@ class Analysis:
 
     @property
     def done(self) -> bool:
+        """The engine has sent its ``bestmove`` (or the search failed): :meth:`wait` returns
+        at once."""
         return self._result.done()
 
     @property

@@ -3,6 +3,14 @@ and output, and :func:`popen_engine`. Public path: :mod:`doushouqi.jungle.engine
 the protocol; a search in progress is :mod:`doushouqi.jungle.engine.analysis_stream`, the blocking
 facade
 :mod:`doushouqi.jungle.engine.blocking`.
+
+The default waits, in seconds: the first ``readyok`` (our engine may compile first) and the
+silence after ``uci`` before ``handshake="auto"`` tries ``jcei``:
+
+>>> READY_TIMEOUT, AUTO_HANDSHAKE_WAIT
+(300.0, 3.0)
+>>> Engine(["my-engine"], handshake="auto").ready_timeout == READY_TIMEOUT
+True
 """
 
 from __future__ import annotations
@@ -57,6 +65,31 @@ class Engine:
     or nodes only) waits for as long as it takes unless ``play(..., timeout=…)`` says otherwise.
 
     Use ``await engine.start()`` (or :func:`popen_engine`) before anything else.
+
+    One example drives a real engine process through the methods (each would start its own):
+
+    >>> import asyncio, sys
+    >>> async def session() -> None:
+    ...     engine = Engine([sys.executable, "-m", "doushouqi", "engine"])
+    ...     print(engine.name, engine.alive, engine.returncode)  # not started yet
+    ...     await engine.start()  # uci ... uciok, isready ... readyok
+    ...     await engine.configure({"Level": 3})  # setoption name Level value 3
+    ...     await engine.ping()  # isready: the engine has taken the option
+    ...     await engine.new_game()  # ucinewgame
+    ...     played = await engine.play(Board(), Limit(depth=3))
+    ...     lines = await engine.analyse(Board(), Limit(depth=3), multipv=2)
+    ...     analysis = await engine.analysis(Board(), Limit(depth=3))
+    ...     best = await analysis.wait()
+    ...     print(engine.name.split()[0], engine.protocol, engine.alive, engine.returncode)
+    ...     print(played.move in Board().legal_moves, [line["multipv"] for line in lines],
+    ...           best.move in Board().legal_moves)
+    ...     await engine.quit()  # quit, and wait for the process to exit
+    ...     print(engine.alive, engine.returncode)
+    >>> asyncio.run(session())
+    python False None
+    doushouqi uci True None
+    True [1, 2] True
+    False 0
     """
 
     def __init__(
@@ -112,6 +145,8 @@ class Engine:
 
     @property
     def returncode(self) -> int | None:
+        """The process's exit status once it has exited (negative: killed by that signal),
+        None before that or before the start."""
         return None if self._process is None else self._process.returncode
 
     @property
@@ -785,7 +820,15 @@ async def popen_engine(
     move_grace: float = 2.0,
     **popen_args: Any,
 ) -> Engine:
-    """Start an engine process and do the handshake (see :class:`Engine` for the timeouts)."""
+    """Start an engine process and do the handshake (see :class:`Engine` for the timeouts).
+
+    >>> import asyncio, sys
+    >>> async def identify() -> str:
+    ...     async with await popen_engine([sys.executable, "-m", "doushouqi", "engine"]) as engine:
+    ...         return engine.id["name"].split()[0]  # id name doushouqi <version>
+    >>> asyncio.run(identify())
+    'doushouqi'
+    """
     engine = Engine(
         command,
         handshake=handshake,

@@ -288,7 +288,24 @@ class SimpleEngine:
 
 
 class SimpleAnalysis:
-    """A search in progress, for blocking code (see :meth:`SimpleEngine.analysis`)."""
+    """A search in progress, for blocking code (see :meth:`SimpleEngine.analysis`).
+
+    One example drives a real engine process through an analysis's methods:
+
+    >>> import sys
+    >>> with SimpleEngine.popen([sys.executable, "-m", "doushouqi", "engine"]) as engine:
+    ...     with engine.analysis(Board(), Limit(depth=3), multipv=2) as analysis:
+    ...         depths = [info.get("depth") for info in analysis]  # until bestmove
+    ...         move = analysis.wait().move
+    ...         lines = [line["multipv"] for line in analysis.multipv]
+    ...     with engine.analysis(Board()) as endless:  # no limit: until stop()
+    ...         endless.stop()
+    ...         stopped = endless.wait().move
+    >>> max(filter(None, depths)), move in Board().legal_moves, lines, analysis.info["depth"]
+    (3, True, [1, 2], 3)
+    >>> stopped in Board().legal_moves
+    True
+    """
 
     def __init__(self, analysis: Analysis, loop: asyncio.AbstractEventLoop) -> None:
         self._analysis = analysis
