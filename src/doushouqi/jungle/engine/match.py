@@ -334,7 +334,7 @@ class GameResult:
     def points_for(self, name: str) -> float:
         """1, ½ or 0 for the engine called ``name``.
 
-        >>> result = GameResult(1, "a", "b", "1/2-1/2", None, "draw after 400 plies", 400, Opening())
+        >>> result = GameResult(1, "a", "b", "1/2-1/2", None, "400 plies", 400, Opening())
         >>> result.points_for("a"), result.points_for("b")
         (0.5, 0.5)
         """

@@ -44,7 +44,15 @@ __all__ = ["Engine", "game_start"]
 
 
 def game_start(board: Board) -> tuple[str, list[str]]:
-    """The position a board's game started from and its moves since, as protocol text."""
+    """The position a board's game started from and its moves since, as protocol text (what
+    ``position fen … moves …`` sends).
+
+    >>> board = Board()
+    >>> for move in ("e10e9", "d2d3"):
+    ...     _ = board.push_move(move)
+    >>> game_start(board)
+    ('3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1', ['e10e9', 'd2d3'])
+    """
     start = board.copy()
     moves = [str(start.pop()) for _ in range(start.ply())][::-1]
     return start.position_string(), moves
@@ -53,7 +61,31 @@ def game_start(board: Board) -> tuple[str, list[str]]:
 class Engine:
     """One engine process. ``timeout``: seconds for any answer but the first ``readyok``
     (``ready_timeout``: our engine loads its compiled code first) and a search (its budget
-    plus ``move_grace``)."""
+    plus ``move_grace``).
+
+    One example drives a real engine process through the methods (each would start its own):
+
+    >>> import asyncio, sys
+    >>> from doushouqi.tiger.analysis import Limit
+    >>> async def session() -> None:
+    ...     engine = Engine([sys.executable, "-m", "doushouqi", "engine", "--game", "tiger"])
+    ...     print(engine.name, engine.alive)  # not started yet
+    ...     await engine.start()  # uci ... uciok, isready ... readyok
+    ...     await engine.configure({"Level": 2})  # setoption name Level value 2
+    ...     await engine.new_game()  # ucinewgame
+    ...     played = await engine.play(Board(), Limit(depth=2))
+    ...     south = Board(rules="laohuqi-south")  # the rules travel with the search
+    ...     reply = await engine.play(south, Limit(depth=1))
+    ...     print(engine.name.split()[0], engine.alive, played.info["depth"])
+    ...     print(played.move in Board().legal_moves, reply.move in south.legal_moves)
+    ...     await engine.quit()
+    ...     print(engine.alive)
+    >>> asyncio.run(session())
+    python False
+    doushouqi-tiger True 2
+    True True
+    False
+    """
 
     def __init__(
         self,
@@ -74,6 +106,7 @@ class Engine:
 
     @property
     def alive(self) -> bool:
+        """Started, and not exited (nor killed)."""
         return self._process is not None and self._process.returncode is None
 
     # ------------------------------------------------------------------------ lines
@@ -158,6 +191,8 @@ class Engine:
         await self._expect("readyok", self.timeout)
 
     async def new_game(self) -> None:
+        """Tell the engine that the next search belongs to a new game (``ucinewgame``) and
+        wait until it is ready."""
         await self._send("ucinewgame")
         await self._send("isready")
         await self._expect("readyok", self.timeout)

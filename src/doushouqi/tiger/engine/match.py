@@ -58,7 +58,12 @@ _SEATS = ("tiger", "men")
 @dataclasses.dataclass(frozen=True)
 class EngineSpec:
     """How to start one engine: ``ai:LEVEL`` (ours at a level) or ``cmd:PROGRAM ARGS`` (any
-    engine speaking this protocol; ``uci:`` is the same), with ``setoption`` values."""
+    engine speaking this protocol; ``uci:`` is the same), with ``setoption`` values.
+
+    >>> spec = EngineSpec.parse("ai:3")
+    >>> spec.name, spec.command[1:], spec.options
+    ('ai:3', ('-m', 'doushouqi', 'engine', '--game', 'tiger'), (('Level', '3'),))
+    """
 
     name: str
     command: tuple[str, ...]
@@ -66,6 +71,20 @@ class EngineSpec:
 
     @classmethod
     def parse(cls, text: str, options: Sequence[str] = ()) -> EngineSpec:
+        """``ai:3`` is our engine at level 3; ``cmd:…`` (or a bare command line) any other.
+        ``options``: ``NAME=VALUE`` texts (``--option-a``), set after the spec's own.
+        ValueError for a bad level, option or command.
+
+        >>> EngineSpec.parse("ai:3", ["Hash=64"]).options
+        (('Level', '3'), ('Hash', '64'))
+        >>> spec = EngineSpec.parse("cmd:/opt/tiger/engine --threads 1")
+        >>> spec.name, spec.command
+        ('/opt/tiger/engine --threads 1', ('/opt/tiger/engine', '--threads', '1'))
+        >>> EngineSpec.parse("ai:11")
+        Traceback (most recent call last):
+        ...
+        ValueError: invalid engine 'ai:11': expected ai:LEVEL, levels 1 to 10
+        """
         extra = []
         for option in options:
             name, equals, value = option.partition("=")
@@ -92,7 +111,11 @@ class EngineSpec:
 
 @dataclasses.dataclass(frozen=True)
 class TimeControl:
-    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``)."""
+    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``).
+
+    >>> str(TimeControl(movetime=0.5)), str(TimeControl(base=10, increment=0.1))
+    ('0.5s/move', '10+0.1')
+    """
 
     movetime: float | None = None
     base: float | None = None
@@ -125,7 +148,14 @@ class TimeControl:
 
 
 def default_openings(rules: RuleSet | str = "laohuqi", seed: int = 2024) -> list[list[str]]:
-    """Every two-ply opening from the start (as move lists), shuffled with a fixed seed."""
+    """Every two-ply opening from the start (as move lists), shuffled with a fixed seed.
+
+    >>> openings = default_openings("laohuqi")
+    >>> len(openings), sorted(openings)[0]
+    (44, ['e10d10', 'a1a2'])
+    >>> openings == default_openings("laohuqi", seed=2024) != default_openings(seed=1)
+    True
+    """
     board = Board(rules=rules)
     openings = []
     for first in list(board.generate_legal_moves()):
@@ -165,6 +195,14 @@ def _opening_board(rules: RuleSet, moves: Sequence[str]) -> Board:
 
 @dataclasses.dataclass(frozen=True)
 class GameResult:
+    """How one game of a match ended: its number, who played the tiger side and the men, the
+    result (``"1-0"``: the tiger side won), the reason, the plies and the opening.
+
+    >>> result = GameResult(1, "ai:3", "ai:1", "0-1", "tiger trapped", 57, ("e10e9", "d2d3"))
+    >>> result.points_for("ai:1"), result.points_for("ai:3")
+    (1.0, 0.0)
+    """
+
     number: int
     tiger: str
     men: str
@@ -174,6 +212,12 @@ class GameResult:
     opening: tuple[str, ...]
 
     def points_for(self, name: str) -> float:
+        """1, ½ or 0 for the engine called ``name``.
+
+        >>> result = GameResult(2, "a", "b", "1/2-1/2", "draw after 400 plies", 400, ())
+        >>> result.points_for("a"), result.points_for("b")
+        (0.5, 0.5)
+        """
         winner = {"1-0": self.tiger, "0-1": self.men}.get(self.result)
         return 0.5 if winner is None else float(winner == name)
 
@@ -193,7 +237,26 @@ async def play_game(
 ) -> tuple[str, str]:
     """Play ``board`` to its end, ``engines`` and ``controls`` by seat (the tiger side's
     first): the result and the reason in words. The board holds the game afterwards; each
-    move's score, depth and time go into ``comments`` by ply, when given."""
+    move's score, depth and time go into ``comments`` by ply, when given.
+
+    One engine process may play both seats:
+
+    >>> import asyncio
+    >>> board, comments = Board(), {}
+    >>> async def selfplay() -> tuple[str, str]:
+    ...     engine = Engine(EngineSpec.parse("ai:1").command, move_grace=10.0)
+    ...     await engine.start()
+    ...     try:
+    ...         control = TimeControl(movetime=0.01)
+    ...         return await play_game((engine, engine), board, (control, control),
+    ...                                max_plies=6, comments=comments)
+    ...     finally:
+    ...         await engine.quit()
+    >>> asyncio.run(selfplay())
+    ('1/2-1/2', 'draw after 6 plies (adjudicated)')
+    >>> board.ply(), sorted(comments)
+    (6, [1, 2, 3, 4, 5, 6])
+    """
     clocks = [controls[0].base, controls[1].base]
     loop = asyncio.get_running_loop()
     while True:
@@ -250,6 +313,19 @@ def _comment(score: Score | None, depth: int | None, seconds: float) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class MatchConfig:
+    """What a match plays: the two engines, the games, the time control(s), the openings (move
+    lists) and the rules, how many games at once, where the records go, an SPRT, the ply
+    limit and the timeouts. ValueError for fewer than one game, worker or ply, or no openings.
+
+    >>> config = MatchConfig(
+    ...     EngineSpec.parse("ai:3"), EngineSpec.parse("ai:1"), games=100,
+    ...     control=TimeControl(movetime=0.1), openings=default_openings(),
+    ...     rules=rules_by_name("laohuqi"), concurrency=2,
+    ... )
+    >>> config.max_plies, len(config.openings)
+    (400, 44)
+    """
+
     first: EngineSpec
     second: EngineSpec
     games: int
@@ -274,7 +350,30 @@ class MatchConfig:
 
 class Match:
     """Plays the games of a match, ``concurrency`` at a time, and keeps the score of the
-    first engine."""
+    first engine.
+
+    ``out`` receives each game's line and the running score (default: print). One short match
+    of real engine processes, each game adjudicated a draw after 8 plies (the move grace is
+    generous so that a loaded machine does not forfeit a game on time):
+
+    >>> import asyncio
+    >>> config = MatchConfig(
+    ...     EngineSpec.parse("ai:1"), EngineSpec.parse("ai:2"), games=2,
+    ...     control=TimeControl(movetime=0.01), openings=[["e10e9", "a1a2"]],
+    ...     rules=rules_by_name("laohuqi"), max_plies=8, move_grace=10.0,
+    ... )
+    >>> lines: list[str] = []
+    >>> match = Match(config, out=lines.append)
+    >>> score = asyncio.run(match.run())
+    >>> print(lines[0])
+    Game 1/2: ai:1 (tiger) vs ai:2 (men), opening e10e9 a1a2: 1/2-1/2 draw after 8 plies ...
+    >>> [(game.tiger, game.result, game.plies) for game in match.results]
+    [('ai:1', '1/2-1/2', 8), ('ai:2', '1/2-1/2', 8)]
+    >>> print(*match.summary(), sep="\\n")
+    Final score of ai:1 vs ai:2: W/D/L 0/2/0, 50.0% (2 games)
+    Elo difference: +0.0 +/- 0.0 (95%)
+    The tiger side scored 50.0% of its games
+    """
 
     def __init__(self, config: MatchConfig, *, out: Callable[[str], None] | None = None) -> None:
         self.config = config
@@ -287,6 +386,8 @@ class Match:
         self._next_game = 0
 
     async def run(self) -> MatchScore:
+        """Play until every game is done or the SPRT decides; the first engine's score. The
+        first error ends the match."""
         workers = min(self.config.concurrency, self.config.games)
         tasks = [asyncio.create_task(self._worker()) for _ in range(workers)]
         try:
@@ -422,7 +523,25 @@ def config_from_args(args: argparse.Namespace) -> MatchConfig:
 
 
 def run_match_command(args: argparse.Namespace) -> int:
-    """``doushouqi match --game tiger``: run the match, print each game and the statistics."""
+    """``doushouqi match --game tiger``: run the match, print each game and the statistics;
+    the exit status (0, 2 after an engine error, 130 when interrupted).
+
+    >>> from doushouqi.cli.main import build_parser
+    >>> args = build_parser().parse_args(
+    ...     ["match", "--game", "tiger", "ai:1", "ai:2", "--games", "2", "--tc", "0.01",
+    ...      "--max-plies", "4", "--rules", "laohuqi"]
+    ... )
+    >>> run_match_command(args)
+    Match ai:1 vs ai:2 (老虎棋): 2 games, 0.01s/move, rules laohuqi, concurrency 1
+    Game 1/2: ai:1 (tiger) vs ai:2 (men), opening ...: 1/2-1/2 draw after 4 plies (adjudicated)
+    Score of ai:1 vs ai:2: W/D/L 0/1/0, 50.0% (1 game)
+    Game 2/2: ai:2 (tiger) vs ai:1 (men), opening ...: 1/2-1/2 draw after 4 plies (adjudicated)
+    Score of ai:1 vs ai:2: W/D/L 0/2/0, 50.0% (2 games)
+    Final score of ai:1 vs ai:2: W/D/L 0/2/0, 50.0% (2 games)
+    Elo difference: +0.0 +/- 0.0 (95%)
+    The tiger side scored 50.0% of its games
+    0
+    """
     match = Match(config_from_args(args))
     config = match.config
     print(
