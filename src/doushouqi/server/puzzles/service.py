@@ -294,8 +294,9 @@ def choose(
 
 def daily(session: Session, now: float, rules: str | None) -> tuple[str, PuzzleRow]:
     """The day's puzzle (UTC day) of a rule set (None: of all): the same for everyone, chosen
-    by a hash of the date among the set's puzzles of two moves or more (ordered by id, so
-    ratings moving change nothing).
+    by a hash of the date among the set's puzzles of depth two or more (a win of two moves or
+    more, a defence against a threat of two moves or more), ordered by id, so ratings moving
+    change nothing.
 
     One per rule set rather than one for all: a puzzle is only right under its own set (a
     den entry or a jump of one set is illegal in another), and a daily of a set the player
