@@ -133,9 +133,7 @@ def test_the_solution_only_on_request(client: Client, artifacts: Path) -> None:
 
 
 def test_a_defence_puzzle_asks_for_the_saving_move(client: Client) -> None:
-    defence = next(
-        p for p in puzzles.shipped() if p["rules"] == "wango" and p["kind"] == "defence"
-    )
+    defence = next(p for p in puzzles.shipped() if p["rules"] == "wango" and p["kind"] == "defence")
     page = client.open(f"/#/puzzles/{defence['id']}")
     puzzle = shown_puzzle(page)
     side = "红方" if puzzle["turn"] == "red" else "蓝方"

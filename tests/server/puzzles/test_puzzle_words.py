@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.server.puzzles.test_puzzles_api import solution_of
 from tests.server.puzzles.test_puzzle_retries import attempt
+from tests.server.puzzles.test_puzzles_api import solution_of
 from tests.support.live import LiveServer
 
 from doushouqi.core.game import get_game
@@ -51,7 +51,10 @@ def test_every_move_shown_is_in_readable_notation_in_each_language(
     assert first["piece"]["en"] in ("cat", "lion")
     second = player.post(f"{url}/hint", json={"moves": [], "level": 2}).json()
     assert second["move_text"] == texts_after(puzzle, [], line[0])
-    assert second["move_text"]["zh"].split()[1] in (f"{square}-{line[0][2:]}", f"{square}×{line[0][2:]}")
+    assert second["move_text"]["zh"].split()[1] in (
+        f"{square}-{line[0][2:]}",
+        f"{square}×{line[0][2:]}",
+    )
 
     going = attempt(player, puzzle["id"], line[:1], retry=True)
     assert going["move_text"] == texts_after(puzzle, [], line[0])
