@@ -537,7 +537,8 @@ def seen(session: Session, viewers: Sequence[str], puzzle_id: str) -> bool:
 
 def mark_seen(session: Session, viewers: Sequence[str], puzzle_id: str, now: float) -> None:
     """Record that ``viewers`` (every name of one browser) have seen the puzzle's solution:
-    a finished try shows it, a hint or giving up shows some or all of it. Marked already: no
+    a solve shows it, a wrong move tells a move that fails, a hint or giving up shows some or
+    all of it (a browser's rated try is its one, under whichever name). Marked already: no
     change (nor an error, when another node marks it at the same moment)."""
     rows = [{"viewer": v, "puzzle_id": puzzle_id, "at": now} for v in dict.fromkeys(viewers)]
     if not rows:
