@@ -14,12 +14,13 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from doushouqi.core.game import Position
+from doushouqi.core.game import Lang, Position
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.game import JUNGLE, JunglePosition, outcome_from_core
 from doushouqi.jungle.moves import Move
 from doushouqi.jungle.record import GameRecord
-from doushouqi.jungle.squares import square_name
+from doushouqi.jungle.squares import parse_square, square_name
+from doushouqi.jungle.terms import animal_name
 from doushouqi.server.domain.model import Game
 from doushouqi.server.infra.refused import Refused
 
@@ -31,6 +32,7 @@ __all__ = [
     "game_to_record",
     "material_score",
     "move_origin",
+    "piece_name",
     "rule_limits",
     "warm_up",
 ]
@@ -151,6 +153,23 @@ def move_origin(move: str) -> str:
     'a4'
     """
     return square_name(Move.from_str(move).from_square)
+
+
+def piece_name(position: Position, place: str, lang: Lang) -> str:
+    """The animal on a square, named as the rule set names it (a fox where the wolf is one);
+    ValueError for an empty square or no square.
+
+    >>> from doushouqi.jungle.game import JUNGLE
+    >>> rules = JUNGLE.parse_rules("wango")
+    >>> position = JUNGLE.new_position(rules, JUNGLE.start_position(rules))
+    >>> piece_name(position, "a3", "en"), piece_name(position, "g1", "zh-Hant")
+    ('elephant', '獅')
+    """
+    board = board_of(position)
+    piece = board.piece_at(parse_square(place))
+    if piece is None:
+        raise ValueError(f"no animal on {place}")
+    return animal_name(piece.animal, lang, board.rules)
 
 
 # ---------------------------------------------------------------------- rule choices
