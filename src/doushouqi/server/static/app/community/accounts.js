@@ -141,7 +141,8 @@ export function renderAccountMenu() {
   },
   account ? avatarIcon(account.avatar, 'account-avatar', account.name) : null,
   // A guest who chose a name sees it here; log-in and sign-up stay in the menu.
-  h('span', { class: 'account-name' }, account || isNamedGuest(player) ? player.name : t('account.login')),
+  account || isNamedGuest(player) ? h('span', { class: 'account-name' }, player.name)
+    : h('span', { class: 'account-name account-login' }, t('account.login')),
   h('span', { class: 'caret', 'aria-hidden': 'true' }, '▾'));
   const menu = h('ul', { id: 'account-menu', class: 'account-menu', hidden: true }, items);
   menuRoot.replaceChildren(button, menu);

@@ -341,7 +341,7 @@ export class GameView {
       result: h('div', { class: 'result', id: 'result', hidden: true }),
       invite: h('div', { class: 'invite', id: 'invite', hidden: true }),
       actions: h('div', { class: 'actions', id: 'actions' }),
-      offline: h('div', { class: 'offline', id: 'offline', hidden: true }, t('game.offline')),
+      offline: h('div', { class: 'offline', id: 'offline', role: 'status', hidden: true }, t('game.offline')),
       toast: h('div', { class: 'toast', id: 'toast', hidden: true, role: 'status' }),
     };
     this.hintTool = new HintTool(this);
@@ -372,8 +372,11 @@ export class GameView {
     // here the board and accessible mode announce what matters, each once.
     this.root.replaceChildren(h('section', { class: 'game-page', 'aria-live': 'off' },
       h('div', { class: 'board-col' }, this.el.top, this.el.board, this.el.bottom),
-      h('aside', { class: 'side-col' }, this.el.status, this.own.note, this.own.premoveLine, this.gone.el, this.el.banner, this.el.result, this.el.invite, this.el.actions,
-        this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel, this.rulesNote.el,
+      // The hint and the threat legend right under the status: on a phone they are read with
+      // the board, without scrolling; the tools that ask for them come before the game's
+      // actions (used more often than resigning or downloading).
+      h('aside', { class: 'side-col' }, this.el.status, this.hintTool.text, this.threatView.legend, this.own.note, this.own.premoveLine,
+        this.gone.el, this.el.banner, this.el.result, this.el.invite, this.el.tools, this.el.actions, this.access.panel, this.rulesNote.el,
         h('h2', { class: 'moves-title', id: 'moves-title' }, t('game.moves')), this.el.moves),
       this.el.offline, this.el.toast));
     this.chat = mountChat(this); // under the move list; the spectator count by the status
