@@ -424,7 +424,7 @@ export async function profileView(view, username) {
     h('h3', { class: 'profile-subtitle' }, t('profile.games'), ' ',
       h('small', { id: 'profile-games-total' }, t('profile.games.total', { n: history.total }))),
     games,
-    h('p', {}, h('a', { href: '#/leaderboard' }, t('leaderboard.title'), ' ›'))));
+    h('p', { class: 'profile-more' }, h('a', { href: '#/leaderboard' }, t('leaderboard.title'), ' ›'))));
 }
 
 // ----- the leaderboard ----------------------------------------------------------------------
