@@ -26,6 +26,7 @@ import { isCorrespondence, longTime } from '../lobby/corr.js';
 import { NOTICES, advancesVersion, missedEvents } from './versions.js';
 import { OwnMoves } from './own_moves.js';
 import { sideName, siteGames } from '../shell/site_games.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const COLORS = ['red', 'blue'];
 const FINISHED = 25;
@@ -426,7 +427,7 @@ export class GameView {
     const config = {
       ...this.own.boardConfig(g, canMove, last), orientation: this.orientation,
       movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {},
-      lang: currentLang(), ...this.look(),
+      lang: currentLang(), ...this.look(), pieceStyle: pieceStyle(this.gameClient),
       hint: this.hintTool.boardHint(), threats: this.threatView.boardThreats(), announceMoves: !this.access.on,
     };
     if (!this.board) {
