@@ -48,7 +48,7 @@ export async function appearanceSection() {
     body: [h('span', { class: 'theme-swatch', dataset: { theme }, 'aria-hidden': 'true' }, h('span'), h('span'), h('span')),
       h('span', {}, t(`appearance.theme.${theme}`))],
   })), boardTheme(), (theme) => chooseAppearance({ boardTheme: theme }));
-  const section = h('section', { class: 'security-part appearance-part', id: 'appearance', 'aria-labelledby': 'appearance-title' },
+  const section = h('section', { class: 'appearance-part', id: 'appearance', 'aria-labelledby': 'appearance-title' },
     h('h2', { id: 'appearance-title' }, t('appearance.title')),
     pieces,
     h('p', { class: 'hint' }, t('appearance.pieces.hint')),
