@@ -19,6 +19,7 @@ import { pieceIcon } from '../shell/icons.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import * as G from './evalgraph.js';
 import { TablebasePanel } from './tablebase_view.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const GAME = gameClient(); // the position editor sets up positions of the default game
 const { parsePlacement, placementToString } = GAME;
@@ -150,7 +151,7 @@ class AnalysisBoard {
     this.orientation = 'red';
     this.board = createBoard(this.el.board, {
       ...GAME.board,
-      position: placementToString(this.pieces), lang: currentLang(), announceMoves: true,
+      position: placementToString(this.pieces), lang: currentLang(), pieceStyle: pieceStyle(GAME), announceMoves: true,
       events: { move: (from, to) => this.played(`${from}${to}`) },
     });
     // Editing: taps and drops on squares (the board reports moves only, and only in play).

@@ -10,6 +10,7 @@ import { moveText } from '../shell/move_text.js';
 import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { ruleSetLabel } from '../play/rule_options.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const RATINGS = [0, 1200, 1400, 1600, 1800, 2000, 2200, 2400];
 
@@ -92,7 +93,7 @@ class Explorer {
             this.el.table),
           h('p', { class: 'ex-help' }, t('explorer.help'))))));
     this.board = createBoard(this.el.board, {
-      ...gameClient().board, lang: currentLang(), events: { move: (from, to) => this.playMove(`${from}${to}`) },
+      ...gameClient().board, lang: currentLang(), pieceStyle: pieceStyle(), events: { move: (from, to) => this.playMove(`${from}${to}`) },
     });
   }
 

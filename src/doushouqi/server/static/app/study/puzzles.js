@@ -16,6 +16,7 @@ import { t, plural, currentLang } from '../shell/i18n.js';
 import { api, ensurePlayer } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { ruleSetLabel } from '../play/rule_options.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const MODES = ['rated', 'streak', 'daily'];
 const REPLY_DELAY = 350; // ms: the player sees the own move land before the reply
@@ -125,7 +126,7 @@ class PuzzlePage {
           h('h2', { class: 'moves-title' }, t('puzzle.history')),
           this.el.history))));
     this.board = createBoard(this.el.board, {
-      ...gameClient().board, lang: currentLang(), announceMoves: true, events: { move: (from, to) => this.played(`${from}${to}`) },
+      ...gameClient().board, lang: currentLang(), pieceStyle: pieceStyle(), announceMoves: true, events: { move: (from, to) => this.played(`${from}${to}`) },
     });
   }
 
