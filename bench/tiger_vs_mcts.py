@@ -146,9 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=300, help="a draw after N plies")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="JSON lines, resumable")
+    parser.add_argument("--side", choices=("both", "tiger", "men"), default="both",
+                        help="the engine's side (both: alternately)")  # fmt: skip
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=V[,V…]",
+                        help="an evaluation weight (eval_params.PARAM_NAMES; a block's name "
+                        "with one value per entry), for experiments")  # fmt: skip
     args = parser.parse_args(argv)
     settings = {key: getattr(args, key) for key in ("movetime", "ratio", "level", "rollouts",
-                "rules", "opening_plies", "max_plies", "seed")}  # fmt: skip
+                "rules", "opening_plies", "max_plies", "seed", "side", "param")}  # fmt: skip
     done: dict[int, dict[str, Any]] = {}
     if args.out is not None and args.out.exists():
         for line in args.out.read_text(encoding="utf-8").splitlines():
@@ -157,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
                 done[row["game"]] = row
     game = pyspiel.load_game("python_laohuqi", {"rules": args.rules, "max_plies": args.max_plies})
     starts = openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
-    engine = Searcher(args.rules, hash_mb=64, seed=args.seed)
+    engine = Searcher(args.rules, hash_mb=64, seed=args.seed, params=weights(args.param))
     engine.warm_up()
     bot = TimedMcts(game, args.movetime * args.ratio, args.rollouts, args.seed)
     print(f"tiger engine (level {args.level}, {args.movetime:g} s a move) against OpenSpiel "
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     for index in range(args.games):
         if index in done:
             continue
-        engine_seat = index % 2  # 0: the engine has the tiger
+        engine_seat = {"both": index % 2, "tiger": 0, "men": 1}[args.side]  # 0: the tiger
         before = len(bot.used)
         result, plies, ending, ours = play(
             starts[index // 2], engine, engine_seat, bot, game, limit, args.level
@@ -192,6 +197,21 @@ def main(argv: list[str] | None = None) -> int:
                 file.write(json.dumps(row) + "\n")
     print(summary(list(done.values())))
     return 0
+
+
+def weights(changes: list[str]) -> Any:
+    """The engine's evaluation weights with ``NAME=V`` changes (a block: ``NAME=V1,V2,…``)."""
+    from doushouqi.tiger.ai.eval_params import PARAM_NAMES, default_params
+
+    params = default_params()
+    for change in changes:
+        name, _, text = change.partition("=")
+        values = [int(v) for v in text.split(",")]
+        first = PARAM_NAMES.index(
+            name if len(values) == 1 and name in PARAM_NAMES else f"{name}[0]"
+        )
+        params[first : first + len(values)] = values
+    return params
 
 
 def summary(rows: list[dict[str, Any]]) -> str:
