@@ -176,3 +176,27 @@ def board_for(request: Any) -> Board:
     for move in request.moves:
         board.push_move(move, allow_pass=True)
     return board
+
+
+def played_out(prefix: Sequence[str], plies: int, game_key: str = "jungle") -> list[str]:
+    """``prefix`` and then, up to ``plies`` plies, the first legal move in alphabetical order
+    that does not end the game: a deterministic game of that length (the opening explorer
+    counts games of at least ten plies)."""
+    from doushouqi.core.game import get_game
+
+    kind = get_game(game_key)
+    rules = kind.parse_rules(kind.default_rule_set)
+    position = kind.new_position(rules, kind.start_position(rules))
+    line = list(prefix)
+    for text in line:
+        position.push(position.parse_move(text))
+    while len(line) < plies:
+        for text in sorted(str(m) for m in position.legal_moves()):
+            position.push(position.parse_move(text))
+            if position.outcome() is None:
+                line.append(text)
+                break
+            position.pop()
+        else:
+            raise AssertionError(f"no move goes on after {line}")
+    return line
