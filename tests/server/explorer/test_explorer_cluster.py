@@ -27,7 +27,8 @@ def nodes(tmp_path: Path, database: str, redis: RedisServer) -> Iterator[list[Li
 
 def _game(owner: LiveServer, other: LiveServer, moves: list[str], ready: threading.Barrier) -> None:
     """An online game created on ``owner`` (its owner node), Blue connected to ``other``;
-    Red resigns after ``moves`` (played out to the fewest plies the explorer counts), once every game of the test is ready to."""
+    Red resigns after ``moves`` (played out to the fewest plies the explorer counts), once
+    every game of the test is ready to."""
     red, blue = owner.player().guest(), other.player().guest()
     game_id = red.create(mode="online", color="red")["id"]
     with red.socket(game_id) as red_ws, blue.socket(game_id) as blue_ws:

@@ -70,7 +70,6 @@ MIN_PLIES = 10
 RATING_BANDS = (0, 1200, 1400, 1600, 1800, 2000, 2200, 2400)
 
 
-
 class Entry(NamedTuple):
     """One ply of one game, as the index counts it."""
 
