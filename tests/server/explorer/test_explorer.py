@@ -168,11 +168,16 @@ def test_a_rebuild_counts_the_stored_games_again(server: LiveServer, tmp_path: P
 
 def test_entries_stop_at_the_opening_and_at_a_pass() -> None:
     board = Board()
-    moves = []
-    for _ in range(30):
-        chosen = sorted(str(m) for m in board.legal_moves)[0]
+    moves: list[str] = []
+    seen = {explorer.position_key(board.fen())}
+    for _ in range(30):  # each ply to a position not met before (met again, it counts once)
+        for chosen in sorted(str(m) for m in board.legal_moves):
+            board.push_move(chosen)
+            if explorer.position_key(board.fen()) not in seen:
+                break
+            board.pop()
+        seen.add(explorer.position_key(board.fen()))
         moves.append(chosen)
-        board.push_move(chosen)
     entries = explorer.game_entries(board.rules, moves, winner=0, rating=1750, rated=True)
     assert len(entries) == explorer.MAX_PLIES
     assert {e.band for e in entries} == {1600} and {e.result for e in entries} == {0}
@@ -226,3 +231,12 @@ def test_the_rebuild_command_counts_the_stored_games(
     assert cli.main(["explorer", "rebuild"]) == 0
     assert "1 games counted" in capsys.readouterr().out
     assert _moves(server)["g3g4"]["blue_wins"] == 1
+
+
+def test_a_position_met_again_in_one_game_counts_once() -> None:
+    there_and_back = ["a3a4", "a7a6", "a4a3", "a6a7", "a3a4", "a7a6", "c3d3"]
+    entries = explorer.game_entries(Board().rules, there_and_back, winner=0, rating=1500)
+    # Back at the start after four plies: the start and the next positions were counted with
+    # the moves first played from them (c3d3 leaves a position already counted with a4a3).
+    assert [e.move for e in entries] == ["a3a4", "a7a6", "a4a3", "a6a7"]
+    assert len({e.position for e in entries}) == len(entries)

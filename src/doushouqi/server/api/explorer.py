@@ -73,6 +73,9 @@ async def explore(
         "min_rating": min_rating,
         "rated": rated,
         "bands": list(explorer.RATING_BANDS),
+        # What is counted: each game's first ``max_plies`` plies, games of ``min_plies`` or more.
+        "max_plies": explorer.MAX_PLIES,
+        "min_plies": explorer.MIN_PLIES,
         "total": sum(m["count"] for m in moves),
         "moves": moves,
         "dests": {} if over else position.legal_destinations(),

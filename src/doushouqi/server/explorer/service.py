@@ -131,8 +131,9 @@ def game_entries(
     rated: bool = False,
 ) -> list[Entry]:
     """The index entries of one decided game from the start position (``winner`` None: a
-    draw); none under rules that are no named set. Stops at a timeout pass. Which games are
-    counted at all is :func:`entries_of`'s choice."""
+    draw); none under rules that are no named set. Stops at a timeout pass; a position met
+    again is not counted again. Which games are counted at all is :func:`entries_of`'s
+    choice."""
     name = named_rules(rules, game_key)
     if name is None:
         return []
@@ -142,12 +143,17 @@ def game_entries(
     game = get_game(game_key)
     position = game.new_position(rules, game.start_position(rules))
     entries = []
+    seen: set[str] = set()
     for text in moves[:MAX_PLIES]:
         if text == game.pass_move:
             break
         move = position.parse_move(text)
         here = position_key(position.position_string())
-        entries.append(Entry(key, here, move, rated, band, result))
+        # A position the game comes back to counts once, at its first visit: the explorer's
+        # counts are of games ("n games reached this position"), not of visits.
+        if here not in seen:
+            seen.add(here)
+            entries.append(Entry(key, here, move, rated, band, result))
         position.push(move)
     return entries
 
