@@ -62,7 +62,11 @@ def online_game(
     grace: float = 60.0,
     scores: tuple[int, int] = (0, 0),
     start: bool = True,
+    start_wait: float = 86400.0,
 ) -> Game:
+    """An online game between two accounts. Its wait for the players to come and make their
+    first moves is a day unless ``start_wait`` says otherwise: the tests of other deadlines
+    leave games unplayed for minutes (tests/server/domain/test_no_shows.py tests that wait)."""
     spec = GameSpec(
         Mode.ONLINE,
         (red_player(scores[0]), blue_player(scores[1])),
@@ -72,6 +76,7 @@ def online_game(
         tournament=tournament,
         grace_period=grace,
         start_fen=fen,
+        start_wait=start_wait,
     )
     game = new_game(spec, game_id="online-1", now=T0)
     return started(game) if start else game

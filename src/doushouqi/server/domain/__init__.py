@@ -66,6 +66,7 @@ from doushouqi.server.domain.handlers import HANDLERS
 from doushouqi.server.domain.model import (
     DEFAULT_GRACE_PERIOD,
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_START_WAIT,
     AbortReason,
     CorruptGameError,
     Game,
@@ -90,13 +91,19 @@ from doushouqi.server.domain.players import (
     identity_from_dict,
 )
 from doushouqi.server.domain.snapshot import game_state_dict
-from doushouqi.server.domain.timing import abandonment_deadline, lobby_deadline, next_deadline
+from doushouqi.server.domain.timing import (
+    abandonment_deadline,
+    lobby_deadline,
+    next_deadline,
+    start_deadline,
+)
 from doushouqi.server.domain.views import clock_view, legal_destinations
 
 __all__ = [
     "COMMAND_TYPES",
     "DEFAULT_GRACE_PERIOD",
     "DEFAULT_LOBBY_WAIT",
+    "DEFAULT_START_WAIT",
     "HANDLERS",
     "SERVER",
     "Abort",
@@ -158,6 +165,7 @@ __all__ = [
     "identity_from_dict",
     "legal_destinations",
     "lobby_deadline",
+    "start_deadline",
     "new_game",
     "next_deadline",
     "rematch_spec",
