@@ -336,9 +336,10 @@ def test_a_pending_move_survives_a_reload_and_is_played_once(
         # has no game to draw yet: the move waits in the tab.
         page.reload()
         expect(page.locator("#offline")).to_be_visible(timeout=RECOVERY_MS)
-        assert json.loads(
-            page.evaluate(f"sessionStorage.getItem('doushouqi.pendingMoves.{game_id}')")
-        ) == kept
+        assert (
+            json.loads(page.evaluate(f"sessionStorage.getItem('doushouqi.pendingMoves.{game_id}')"))
+            == kept
+        )
         assert not [m for m in player.frames.moves_sent() if m["move"] == "g3g4"]
 
         proxy.unblock()

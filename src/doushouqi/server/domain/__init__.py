@@ -165,8 +165,8 @@ __all__ = [
     "identity_from_dict",
     "legal_destinations",
     "lobby_deadline",
-    "start_deadline",
     "new_game",
     "next_deadline",
     "rematch_spec",
+    "start_deadline",
 ]
