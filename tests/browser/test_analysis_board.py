@@ -157,7 +157,8 @@ def paste(page: Page, text: str) -> None:
             const data = new DataTransfer();
             data.setData('text/plain', text);
             box.focus();
-            box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+            const options = { clipboardData: data, bubbles: true, cancelable: true };
+            box.dispatchEvent(new ClipboardEvent('paste', options));
         }""",
         text,
     )
