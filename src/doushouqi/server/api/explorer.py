@@ -31,14 +31,16 @@ async def explore(
     fen: str | None = Query(None, max_length=200, description="none: the start position"),
     min_rating: int = Query(0, ge=0, le=4000, description="lowest average rating counted"),
     rated: bool | None = Query(None, description="rated games only (true), casual (false)"),
-    game: str = Query(DEFAULT_GAME_KEY, max_length=16, description="the game's key"),
+    game_key: str = Query(
+        DEFAULT_GAME_KEY, alias="game", max_length=16, description="the game's key"
+    ),
 ) -> dict[str, Any]:
     """Each move played in the position (most played first): its count, Red's wins, draws
     and Blue's wins, in readable notation and with the position it leads to; and the
     position's legal destinations, for a board to click through. Limited per address
     (``explorer_rate``) besides the read limit: each is a search of the explorer's table."""
     enforce_rate(ctx.explorer_limiter, request)
-    game, _ = offered_game(game)
+    game, _ = offered_game(game_key)
     rule_set = chosen_rules(rules, game.key)
     name = explorer.named_rules(rule_set, game.key) or str(game.rules_to_mapping(rule_set)["name"])
     key = explorer.rules_key(name, game.key)
