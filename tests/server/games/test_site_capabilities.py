@@ -125,4 +125,4 @@ def test_the_explorer_keeps_jungles_keys_and_sets_other_games_apart() -> None:
     assert explorer.rules_key("wango") == "wango"
     assert explorer.rules_key("wango", "tiger") == "tiger:wango"
     entries = explorer.game_entries(BUILTIN_RULE_SETS["wango"], ["a3a4"], winner=None, rating=0)
-    assert entries == [("wango", explorer.position_key(Board().fen()), "a3a4", 0, 1)]
+    assert entries == [("wango", explorer.position_key(Board().fen()), "a3a4", False, 0, 1)]

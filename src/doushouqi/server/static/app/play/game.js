@@ -5,7 +5,7 @@
 
 import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
-import { t, currentLang, moveNumber } from '../shell/i18n.js';
+import { t, hasKey, currentLang, moveNumber } from '../shell/i18n.js';
 import { moveText } from '../shell/move_text.js';
 import { api, ensurePlayer, rejectedText } from '../shell/api.js';
 import { showErrorPage } from '../shell/error_page.js';
@@ -546,6 +546,8 @@ export class GameView {
     const lines = [h('strong', { class: 'result-title' }, this.resultTitle())];
     if (lobbyExpired(g)) lines.push(...expiredResultLines());
     else if (o.termination) lines.push(h('span', { class: 'result-reason' }, t(`term.${o.termination}`)));
+    // Aborted by the server because its players did not come or did not move (domain/timing.py).
+    if (g.abort_reason && hasKey(`result.abortReason.${g.abort_reason}`)) lines.push(h('span', { class: 'result-abort-reason', id: 'abort-reason' }, t(`result.abortReason.${g.abort_reason}`)));
     if (mine !== null && o.winner !== null && o.winner !== undefined) lines.push(h('span', { class: 'result-you' }, t(mine === o.winner ? 'result.youWin' : 'result.youLose')));
     const sc = g.score_change;
     if (sc) {

@@ -85,6 +85,8 @@ export const JUNGLE_CLIENT = Object.freeze({
   recordTags: Object.freeze(['Red', 'Blue']),
   /** The seat to move in a position string (its second field: w Red, b Blue). */
   seatToMove: (fen) => (String(fen).trim().split(/\s+/)[1] === 'b' ? 1 : 0),
+  /** The letters a position string may name the side to move by (w or r: Red, b: Blue). */
+  turnLetters: Object.freeze(['w', 'r', 'b']),
   /** The animals lost by each side in a position: [red's, blue's], weakest first. */
   captured,
   /** The home page's decorations: [color, kind] of the hero's pieces and of each card's icon. */

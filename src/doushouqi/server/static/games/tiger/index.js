@@ -68,6 +68,8 @@ export const TIGER_CLIENT = Object.freeze({
   recordTags: Object.freeze(['Tiger', 'Men']),
   /** The seat to move in a position string (its second field: t the tiger's side, m the men's). */
   seatToMove: (fen) => (String(fen).trim().split(/\s+/)[1] === 'm' ? 1 : 0),
+  /** The letters a position string may name the side to move by (t: the tiger's, m: the men's). */
+  turnLetters: Object.freeze(['t', 'm']),
   /** The kinds of piece by seat. */
   kinds: KINDS,
   captured,
