@@ -10,7 +10,7 @@ import random
 __all__ = ["PIECE_SQUARE_KEYS", "TURN_KEY", "zobrist_hash"]
 
 _rng = random.Random(0x5D0C_5A09_1E5)
-#: PIECE_SQUARE_KEYS[code][square]; code 0 (empty) has all-zero keys.
+#: ``PIECE_SQUARE_KEYS[code][square]``; code 0 (empty) has all-zero keys.
 PIECE_SQUARE_KEYS: list[list[int]] = [[0] * 63] + [
     [_rng.getrandbits(64) for _ in range(63)] for _ in range(16)
 ]
