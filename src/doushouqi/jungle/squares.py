@@ -17,8 +17,10 @@ The tables, as used by the board: the lake, the dens and an animal's steps.
 
 >>> len(SQUARE_NAMES) == NUM_SQUARES == len(FILE_NAMES) * len(RANK_NAMES)
 True
->>> SquareSet(WATER) == [B4, C4, E4, F4, B5, C5, E5, F5, B6, C6, E6, F6], WATER & ALL_SQUARES == WATER
-(True, True)
+>>> SquareSet(WATER) == [B4, C4, E4, F4, B5, C5, E5, F5, B6, C6, E6, F6]
+True
+>>> WATER & ALL_SQUARES == WATER  # ALL_SQUARES: every square's bit
+True
 >>> [square_name(den) for den in DENS], DEN[BLUE] == bit(D9)
 (['d1', 'd9'], True)
 >>> SquareSet(STEPS[D1]), SquareSet(STEPS[A1])
