@@ -23,6 +23,12 @@ into the record's data.
 (['a3a4', 'a7a6'], {1: 'the usual start'}, {1: {5}})
 >>> [node.san() for node in root.variations], reply.ply(), rat.starts_variation()
 (['Ea4', 'Rg4'], 2, True)
+
+A move's suffix is read as the NAG of :data:`GLYPHS`:
+
+>>> from doushouqi.jungle.record import read_record
+>>> read_record("a3a4!? a7a6?? *").nags == {1: {GLYPHS["!?"]}, 2: {GLYPHS["??"]}}
+True
 """
 
 from __future__ import annotations
