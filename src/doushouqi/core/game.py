@@ -110,15 +110,17 @@ class IllegalMoveError(MoveError):
     it is about (``{"to": "e7"}``, pieces by kind): what a client needs to say the reason in
     its reader's language, where the message is English.
 
-        >>> jungle = get_game("jungle")
-        >>> rules = jungle.parse_rules("classic")
-        >>> position = jungle.new_position(rules, jungle.start_position(rules))
+    >>> jungle = get_game("jungle")
+    >>> rules = jungle.parse_rules("classic")
+    >>> position = jungle.new_position(rules, jungle.start_position(rules))
     >>> try:
     ...     position.parse_move("c3c4")
     ... except IllegalMoveError as error:
-    ...     print(error); print(error.code, error.details)
-    illegal move c3c4: only the rat may enter the water; the red wolf cannot
-    water {'from': 'c3', 'to': 'c4', 'piece': 'wolf'}
+    ...     refused = error
+    >>> refused.code, refused.details
+    ('water', {'from': 'c3', 'to': 'c4', 'piece': 'wolf'})
+    >>> str(refused)
+    'illegal move c3c4: only the rat may enter the water; the red wolf cannot'
     """
 
     def __init__(
