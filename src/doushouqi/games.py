@@ -10,6 +10,8 @@ a game is one line here (scalachess keeps its variants in one list the same way)
 >>> from doushouqi.core.game import get_game
 >>> get_game("jungle").name("zh"), get_game("tiger").name("zh")
 ('斗兽棋', '老虎棋')
+>>> [game.key for game in INSTALLED], all(GAMES[game.key] is game for game in INSTALLED)
+(['jungle', 'tiger'], True)
 """
 
 from __future__ import annotations

@@ -148,3 +148,57 @@ def test_a_replay_position_opens_on_the_board(client: Client) -> None:
     tap(page, "d9")
     page.click("#ab-turn-blue")
     expect(page.locator("#ab-status")).to_contain_text(re.compile("对局已经结束"))
+
+
+def paste(page: Page, text: str) -> None:
+    """A paste into the position box: the browser's own paste event, with ``text`` on it."""
+    page.locator("#ab-fen").evaluate(
+        """(box, text) => {
+            const data = new DataTransfer();
+            data.setData('text/plain', text);
+            box.focus();
+            const options = { clipboardData: data, bubbles: true, cancelable: true };
+            box.dispatchEvent(new ClipboardEvent('paste', options));
+        }""",
+        text,
+    )
+
+
+def test_a_pasted_position_string_is_set_up(client: Client, artifacts: Path) -> None:
+    page = client.open("/#/analysis")
+    status = page.locator("#ab-status")
+    expect(status).to_contain_text("局面有效")
+    # Blue to move, no counters, with the whitespace a copy brings along.
+    paste(page, "\n  7/7/7/r6/7/3L3/7/7/7\tb  \n")
+    expect(page.locator("#board")).to_have_attribute("data-pieces", "2")
+    expect(page.locator("#ab-turn-blue")).to_be_checked()
+    expect(status).to_have_attribute("data-valid", "true")
+    assert placement(page) == "7/7/7/r6/7/3L3/7/7/7"
+    expect(page.locator("#ab-fen")).to_have_value(re.compile(r"^7/7/7/r6/7/3L3/7/7/7 b"))
+    assert "fen=7%2F7%2F7%2Fr6%2F7%2F3L3%2F7%2F7%2F7+b" in page.url
+    # With its counters, typed and Enter: the same.
+    page.fill("#ab-fen", "l6/7/7/7/7/7/7/7/6L w 4 12")
+    page.press("#ab-fen", "Enter")
+    expect(page.locator("#board")).to_have_attribute("data-pieces", "2")
+    expect(page.locator("#ab-turn-red")).to_be_checked()
+    assert placement(page) == "l6/7/7/7/7/7/7/7/6L"
+    # A position the rules refuse is set up, and the check says why.
+    paste(page, "7/7/7/1L5/7/7/7/7/e6 w")
+    expect(status).to_have_attribute("data-valid", "false")
+    expect(status).to_contain_text("只有鼠可以待在水里")
+    # Not a position: refused in words, the board as it was.
+    paste(page, "  hello world ")
+    expect(status).to_contain_text("无法摆出这个局面")
+    expect(status).to_contain_text("“hello world”不是局面字符串")
+    expect(page.locator("#ab-fen")).to_have_attribute("aria-invalid", "true")
+    assert placement(page) == "7/7/7/1L5/7/7/7/7/e6"
+    shoot(page, artifacts, "analysis-pasted-bad")
+    # 老虎棋's start position: named as the other game's.
+    paste(page, "3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1")
+    expect(status).to_contain_text("这是老虎棋的局面")
+    # Then a good one again: the error goes.
+    paste(page, "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1")
+    expect(status).to_contain_text("局面有效")
+    expect(page.locator("#ab-fen")).not_to_have_attribute("aria-invalid", "true")
+    page.select_option("#lang", "en")
+    expect(page.locator("#ab-fen-help")).to_contain_text("Paste a position string")

@@ -1,5 +1,6 @@
 """The player's own moves when the connection fails them: a move made while the server is down is
-shown pending and played once it is back; a move whose answer is lost on the way is sent again
+shown pending and played once it is back, even when the page was reloaded meanwhile (the move
+is kept in the tab); a move whose answer is lost on the way is sent again
 and played once; a move the game no longer wants when it gets through is taken back and the
 player told why; premoves in a timed game are played when the turn comes, or dropped with a
 note when they are no longer legal.
@@ -307,3 +308,49 @@ def test_a_move_the_game_no_longer_wants_is_taken_back_and_the_player_told_why(
         assert "a3a4" not in server_moves(page, game["id"])
         # The note stays (not a toast) until the player moves again or closes it.
         expect(note).to_be_visible()
+
+
+def test_a_pending_move_survives_a_reload_and_is_played_once(
+    opened: Callable[[str], RecordingPage], server: LiveServer, artifacts: Path
+) -> None:
+    """The player moves while the network is down, then reloads the page (as people do when a
+    game seems stuck): the move is still there, pending, and goes once the network is back,
+    under the id it was given before the reload."""
+    with SeverableProxy(server.port) as proxy:
+        player = opened(proxy.url)
+        page = player.page
+        game_id = computer_game(page)
+        click_move(page, "a3a4")
+        plies(page, 2)
+
+        assert proxy.block() == 1  # the game's socket is cut, and no new one gets through
+        expect(page.locator("#offline")).to_be_visible()
+        click_move(page, "g3g4")
+        expect_pending(page, "g3g4", "Your move g3–g4 will be sent when the connection is back")
+        kept = json.loads(
+            page.evaluate(f"sessionStorage.getItem('doushouqi.pendingMoves.{game_id}')")
+        )
+        assert [(m["move"], m["ply"]) for m in kept] == [("g3g4", 3)], kept
+
+        # The page comes again (HTTP passes); the game's socket still does not, so the page
+        # has no game to draw yet: the move waits in the tab.
+        page.reload()
+        expect(page.locator("#offline")).to_be_visible(timeout=RECOVERY_MS)
+        assert (
+            json.loads(page.evaluate(f"sessionStorage.getItem('doushouqi.pendingMoves.{game_id}')"))
+            == kept
+        )
+        assert not [m for m in player.frames.moves_sent() if m["move"] == "g3g4"]
+
+        proxy.unblock()
+        expect(page.locator("#offline")).to_be_hidden(timeout=RECOVERY_MS)
+        plies(page, 4)  # played, and the computer answered
+        expect_settled(page)
+        expect(page.locator("#status")).to_have_text("Your move")
+        shoot(page, artifacts, "pending-move-after-reload")
+        sent = [m for m in player.frames.moves_sent() if m["move"] == "g3g4"]
+        assert {m["id"] for m in sent} == {kept[0]["id"]}, sent  # the id from before the reload
+        moves = server_moves(page, game_id)
+        assert moves.count("g3g4") == 1 and len(moves) == 4, moves
+        stored = f"sessionStorage.getItem('doushouqi.pendingMoves.{game_id}')"
+        wait_until(lambda: page.evaluate(stored) is None, "the answered move to leave the tab")

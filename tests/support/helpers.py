@@ -62,7 +62,11 @@ def online_game(
     grace: float = 60.0,
     scores: tuple[int, int] = (0, 0),
     start: bool = True,
+    start_wait: float = 86400.0,
 ) -> Game:
+    """An online game between two accounts. Its wait for the players to come and make their
+    first moves is a day unless ``start_wait`` says otherwise: the tests of other deadlines
+    leave games unplayed for minutes (tests/server/domain/test_no_shows.py tests that wait)."""
     spec = GameSpec(
         Mode.ONLINE,
         (red_player(scores[0]), blue_player(scores[1])),
@@ -72,6 +76,7 @@ def online_game(
         tournament=tournament,
         grace_period=grace,
         start_fen=fen,
+        start_wait=start_wait,
     )
     game = new_game(spec, game_id="online-1", now=T0)
     return started(game) if start else game
@@ -176,3 +181,27 @@ def board_for(request: Any) -> Board:
     for move in request.moves:
         board.push_move(move, allow_pass=True)
     return board
+
+
+def played_out(prefix: Sequence[str], plies: int, game_key: str = "jungle") -> list[str]:
+    """``prefix`` and then, up to ``plies`` plies, the first legal move in alphabetical order
+    that does not end the game: a deterministic game of that length (the opening explorer
+    counts games of at least ten plies)."""
+    from doushouqi.core.game import get_game
+
+    kind = get_game(game_key)
+    rules = kind.parse_rules(kind.default_rule_set)
+    position = kind.new_position(rules, kind.start_position(rules))
+    line = list(prefix)
+    for text in line:
+        position.push(position.parse_move(text))
+    while len(line) < plies:
+        for text in sorted(str(m) for m in position.legal_moves()):
+            position.push(position.parse_move(text))
+            if position.outcome() is None:
+                line.append(text)
+                break
+            position.pop()
+        else:
+            raise AssertionError(f"no move goes on after {line}")
+    return line

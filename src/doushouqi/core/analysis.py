@@ -24,6 +24,14 @@ True
 >>> score = PovScore(Score(cp=40), 1)  # 40 cp for seat 1, who is to move
 >>> score.white(), score.black(), score.relative, score == Score(cp=40)
 (Score(cp=-40), Score(cp=40), Score(cp=40), True)
+
+Won games order above every evaluation by :data:`WIN_SCORE`, and :data:`WDL_SCALE` turns
+centipawns into an expected score:
+
+>>> Score(mate=3).value() == WIN_SCORE - 3, Score(cp=-40).value()
+(True, -40)
+>>> round(Score(cp=500).wdl(scale=WDL_SCALE).expectation(), 3)
+0.596
 """
 
 from __future__ import annotations
@@ -132,16 +140,32 @@ class Limit:
 
     @property
     def movetime(self) -> float | None:
-        """:attr:`time`, by the protocol's word."""
+        """:attr:`time`, by the protocol's word (``go movetime``).
+
+        >>> Limit(time=0.25).movetime, Limit(depth=6).movetime
+        (0.25, None)
+        """
         return self.time
 
     @property
     def moves_to_go(self) -> int | None:
-        """:attr:`remaining_moves`, by the protocol's word."""
+        """:attr:`remaining_moves`, by the protocol's word (``go movestogo``).
+
+        >>> Limit(white_clock=60.0, moves_to_go=30).moves_to_go
+        30
+        >>> Limit(white_clock=60.0, moves_to_go=30).remaining_moves
+        30
+        """
         return self.remaining_moves
 
     def clock(self, seat: int) -> tuple[float | None, float | None]:
-        """The remaining time and increment of ``seat`` (0 or 1)."""
+        """The remaining time and increment of ``seat`` (0 or 1), in seconds; None for what
+        the limit does not set.
+
+        >>> limit = Limit(white_clock=60.0, white_inc=2.0, black_clock=45.5)
+        >>> limit.clock(0), limit.clock(1)
+        ((60.0, 2.0), (45.5, None))
+        """
         if seat == 0:
             return self.white_clock, self.white_inc
         return self.black_clock, self.black_inc
@@ -210,26 +234,56 @@ def seat_clocks(names: tuple[str, str], given: Mapping[str, float | None]) -> di
 
 
 class Wdl(NamedTuple):
-    """Wins, draws and losses per mille (python-chess's ``Wdl``)."""
+    """Wins, draws and losses per mille (python-chess's ``Wdl``), from the view of the side
+    the score was for.
+
+    >>> wdl = Score(cp=300).wdl()
+    >>> wdl, wdl.total()
+    (Wdl(wins=558, draws=0, losses=442), 1000)
+    """
 
     wins: int
     draws: int
     losses: int
 
     def total(self) -> int:
+        """The number of games the chances are out of (1000 for an engine's per mille).
+
+        >>> Wdl(wins=3, draws=4, losses=1).total()
+        8
+        """
         return self.wins + self.draws + self.losses
 
     def winning_chance(self) -> float:
+        """The share of wins, 0 to 1.
+
+        >>> Wdl(wins=600, draws=300, losses=100).winning_chance()
+        0.6
+        """
         return self.wins / self.total()
 
     def drawing_chance(self) -> float:
+        """The share of draws, 0 to 1.
+
+        >>> Wdl(wins=600, draws=300, losses=100).drawing_chance()
+        0.3
+        """
         return self.draws / self.total()
 
     def losing_chance(self) -> float:
+        """The share of losses, 0 to 1.
+
+        >>> Wdl(wins=600, draws=300, losses=100).losing_chance()
+        0.1
+        """
         return self.losses / self.total()
 
     def expectation(self) -> float:
-        """The expected score, 0 (lost) to 1 (won)."""
+        """The expected score, 0 (lost) to 1 (won): a draw counts half.
+
+        >>> Wdl(wins=600, draws=300, losses=100).expectation()
+        0.75
+        """
         return (self.wins + 0.5 * self.draws) / self.total()
 
 
@@ -240,6 +294,15 @@ class Score:
 
     Ordered as python-chess orders scores: a faster win above a slower one above any
     centipawns, a slower loss above a faster one.
+
+    >>> sorted([Score(cp=120), Score(mate=-1), Score(mate=4), Score(mate=2), Score(cp=-30)])
+    [Score(mate=-1), Score(cp=-30), Score(cp=120), Score(mate=4), Score(mate=2)]
+    >>> -Score(mate=2), str(Score(cp=35))
+    (Score(mate=-2), 'cp 35')
+    >>> Score(cp=1, mate=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: a Score has exactly one of cp and mate
     """
 
     cp: int | None
@@ -266,11 +329,19 @@ class Score:
         return mate_score - self.moves if self.moves > 0 else -mate_score - self.moves
 
     def mate(self) -> int | None:
-        """Own moves until the game is won (> 0) or lost (< 0); None for centipawns."""
+        """Own moves until the game is won (> 0) or lost (< 0); None for centipawns.
+
+        >>> Score(mate=3).mate(), Score(mate=-2).mate(), Score(cp=50).mate()
+        (3, -2, None)
+        """
         return self.moves
 
     def is_mate(self) -> bool:
-        """Whether the score is a won or lost game."""
+        """Whether the score is a won or lost game.
+
+        >>> Score(mate=-2).is_mate(), Score(cp=50).is_mate()
+        (True, False)
+        """
         return self.moves is not None
 
     def wdl(self, *, scale: float = WDL_SCALE) -> Wdl:
@@ -288,7 +359,12 @@ class Score:
         return Wdl(wins, 0, 1000 - wins)
 
     def value(self) -> int:
-        """A single comparable number: wins above every centipawn score, faster first."""
+        """A single comparable number: wins above every centipawn score, faster first
+        (:data:`WIN_SCORE` less the moves; losses the negation).
+
+        >>> Score(cp=-40).value(), Score(mate=2).value(), Score(mate=-2).value()
+        (-40, 999998, -999998)
+        """
         if self.moves is not None:
             return WIN_SCORE - self.moves if self.moves > 0 else -WIN_SCORE - self.moves
         assert self.cp is not None
@@ -337,6 +413,10 @@ class PovScore(Score):
 
     ``relative`` is the plain side-to-move Score, ``pov(seat)`` the Score for that seat,
     ``white()`` / ``black()`` for seats 0 and 1 (each game adds its own names).
+
+    >>> score = PovScore(cp=-120, turn=0)  # seat 0 to move, 120 cp behind
+    >>> score, score.pov(1), score.is_mate()
+    (PovScore(cp=-120, turn=0), Score(cp=120), False)
     """
 
     turn: int
@@ -358,20 +438,44 @@ class PovScore(Score):
 
     @classmethod
     def of(cls, score: Score, turn: int) -> PovScore:
+        """``score``, from the view of seat ``turn`` (the same as ``PovScore(score, turn)``).
+
+        >>> PovScore.of(Score(mate=2), 1)
+        PovScore(mate=2, turn=1)
+        """
         return cls(score, turn)
 
     @property
     def relative(self) -> Score:
+        """The plain :class:`Score`, from the view of the side that was to move.
+
+        >>> PovScore(Score(cp=55), 1).relative
+        Score(cp=55)
+        """
         return Score(cp=self.cp, mate=self.moves)
 
     def pov(self, seat: int) -> Score:
-        """The score for ``seat`` (negated when that side was not to move)."""
+        """The score for ``seat`` (negated when that side was not to move).
+
+        >>> PovScore(Score(mate=3), 0).pov(0), PovScore(Score(mate=3), 0).pov(1)
+        (Score(mate=3), Score(mate=-3))
+        """
         return self.relative if seat == self.turn else -self.relative
 
     def white(self) -> Score:
+        """The score for seat 0 (python-chess's White: Jungle's Red, 老虎棋's tiger side).
+
+        >>> PovScore(Score(cp=55), 1).white()
+        Score(cp=-55)
+        """
         return self.pov(0)
 
     def black(self) -> Score:
+        """The score for seat 1 (python-chess's Black: Jungle's Blue, 老虎棋's men).
+
+        >>> PovScore(Score(cp=55), 1).black()
+        Score(cp=55)
+        """
         return self.pov(1)
 
     def __eq__(self, other: object) -> bool:
@@ -394,7 +498,17 @@ class PovScore(Score):
 
 class InfoSelection(enum.IntFlag):
     """Which parts of a search's info a caller wants (python-chess's ``chess.engine.Info``
-    flags, passed as ``info=`` to ``play``, ``analyse`` and ``analysis``)."""
+    flags, passed as ``info=`` to ``play``, ``analyse`` and ``analysis``). Flags combine
+    with ``|``.
+
+    >>> wanted = InfoSelection.SCORE | InfoSelection.PV
+    >>> InfoSelection.PV in wanted, InfoSelection.BASIC in wanted
+    (True, False)
+    >>> InfoSelection.ALL & ~InfoSelection.CURRLINE & ~InfoSelection.REFUTATION == (
+    ...     InfoSelection.BASIC | wanted
+    ... )
+    True
+    """
 
     NONE = 0
     #: depth, seldepth, multipv, nodes, nps, time, hashfull, tbhits, currmove, string …
@@ -407,7 +521,12 @@ class InfoSelection(enum.IntFlag):
 
 
 class Info(TypedDict, Generic[MoveT], total=False):
-    """What an engine reports about its search (all keys optional)."""
+    """What an engine reports about its search (all keys optional): a plain dict, typed.
+
+    >>> info = Info(depth=12, score=PovScore(Score(cp=35), 0), nodes=48_000, pv=["a3a4"])
+    >>> info["score"].pov(1), info.get("seldepth")
+    (Score(cp=-35), None)
+    """
 
     depth: int
     seldepth: int
@@ -447,7 +566,12 @@ def select_info(info: Info[MoveT], selection: InfoSelection) -> Info[MoveT]:
 @dataclasses.dataclass(frozen=True)
 class PlayResult(Generic[MoveT]):
     """An engine's chosen move (None when it has none) with the last info of its search, and
-    the reply it expects (``bestmove … ponder …``), when it says."""
+    the reply it expects (``bestmove … ponder …``), when it says.
+
+    >>> result = PlayResult("a3a4", Info(depth=8, score=Score(cp=20)), ponder="g7g6")
+    >>> result.move, result.ponder, result.info["depth"], PlayResult(None).info
+    ('a3a4', 'g7g6', 8, {})
+    """
 
     move: MoveT | None
     info: Info[MoveT] = dataclasses.field(default_factory=lambda: cast("Info[MoveT]", {}))

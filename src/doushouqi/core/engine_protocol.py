@@ -26,23 +26,64 @@ __all__ = [
 
 
 class EngineError(RuntimeError):
-    """An engine broke the protocol: an illegal or unreadable move, an unknown option …"""
+    """An engine broke the protocol: an illegal or unreadable move, an unknown option …
+
+    The base of the client's errors, so that one ``except EngineError`` covers them all. A
+    ``RuntimeError``: the fault is the engine's (or the option value's), not the caller's code.
+
+    >>> try:
+    ...     Option("Level", "spin", "1", 0, 20).protocol_value(99)
+    ... except EngineError as error:
+    ...     print(error)
+    option Level expects a number from 0 to 20, got 99
+    """
 
 
 class EngineMoveError(EngineError):
-    """The engine's ``bestmove`` is unreadable, illegal, or missing while moves exist."""
+    """The engine's ``bestmove`` is unreadable, illegal, or missing while moves exist.
+
+    A caller that lets a broken engine lose the game catches this one (the engine still runs),
+    apart from :class:`EngineTerminatedError` (it does not).
+
+    >>> issubclass(EngineNoMoveError, EngineMoveError), issubclass(EngineMoveError, EngineError)
+    (True, True)
+    """
 
 
 class EngineNoMoveError(EngineMoveError):
-    """The engine answered ``bestmove 0000`` (or ``(none)``) in a position with legal moves."""
+    """The engine answered ``bestmove 0000`` (or ``(none)``) in a position with legal moves.
+
+    A :class:`EngineMoveError` (the move is missing), told apart for callers that treat a
+    resigning engine differently from one that sends rubbish.
+
+    >>> error = EngineNoMoveError("engine gave no move (bestmove 0000) with 24 legal moves")
+    >>> isinstance(error, EngineMoveError), str(error)
+    (True, 'engine gave no move (bestmove 0000) with 24 legal moves')
+    """
 
 
 class EngineTerminatedError(EngineError):
-    """The engine process has exited (or was killed); it cannot be used any more."""
+    """The engine process has exited (or was killed); it cannot be used any more.
+
+    Catching it also catches :class:`EngineTimeoutError`: either way the process is gone and
+    the caller starts a new one.
+
+    >>> try:
+    ...     raise EngineTimeoutError("engine did not answer isready within 10 s")
+    ... except EngineTerminatedError as error:
+    ...     print(type(error).__name__, "-", error)
+    EngineTimeoutError - engine did not answer isready within 10 s
+    """
 
 
 class EngineTimeoutError(EngineTerminatedError):
-    """The engine did not answer in time and was killed."""
+    """The engine did not answer in time and was killed.
+
+    A :class:`EngineTerminatedError` (the process is gone) and so an :class:`EngineError`.
+
+    >>> [cls.__name__ for cls in EngineTimeoutError.__mro__[1:4]]
+    ['EngineTerminatedError', 'EngineError', 'RuntimeError']
+    """
 
 
 # ---------------------------------------------------------------------------- options
@@ -50,7 +91,18 @@ class EngineTimeoutError(EngineTerminatedError):
 
 @dataclasses.dataclass(frozen=True)
 class Option:
-    """An option an engine offers (``option name … type …``)."""
+    """An option an engine offers (``option name … type …``): its name, its type (``spin``,
+    ``check``, ``combo``, ``string`` or ``button``), its default as text, a spin's bounds and
+    a combo's choices. :func:`parse_option` reads one from the engine's line.
+
+    >>> style = Option("Style", "combo", "Normal", var=("Solid", "Normal", "Risky"))
+    >>> style.protocol_value("risky")
+    'Risky'
+    >>> style.protocol_value("Wild")
+    Traceback (most recent call last):
+    ...
+    doushouqi.core.engine_protocol.EngineError: option Style expects one of Solid, Normal, ...
+    """
 
     name: str
     type: str  # spin, check, combo, string or button
@@ -109,7 +161,17 @@ _OPTION_KEYS = frozenset({"name", "type", "default", "min", "max", "var"})
 
 
 def parse_option(text: str) -> Option:
-    """Parse what follows ``option`` in an engine's option line (names may hold spaces)."""
+    """Parse what follows ``option`` in an engine's option line (names may hold spaces);
+    :class:`EngineError` for a line without a name. A default of ``<empty>`` is the empty
+    string, as UCI writes it.
+
+    >>> parse_option("name Clear Hash type button")
+    Option(name='Clear Hash', type='button', default=None, min=None, max=None, var=())
+    >>> parse_option("name Style type combo default Normal var Solid var Normal").var
+    ('Solid', 'Normal')
+    >>> parse_option("name SyzygyPath type string default <empty>").default
+    ''
+    """
     pairs: list[tuple[str, list[str]]] = []
     for token in text.split():
         if token in _OPTION_KEYS:
@@ -136,5 +198,9 @@ def _int_or_none(text: str | None) -> int | None:
 
 
 def is_int(text: str) -> bool:
-    """Whether ``text`` is a whole number as the protocol writes them (a sign, digits)."""
+    """Whether ``text`` is a whole number as the protocol writes them (a sign, digits).
+
+    >>> is_int("20"), is_int("-3"), is_int("+7"), is_int("2.5"), is_int("")
+    (True, True, True, False, False)
+    """
     return text.lstrip("+-").isdigit()

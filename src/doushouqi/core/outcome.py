@@ -15,6 +15,14 @@ named first is Red in Jungle and the tiger in 老虎棋, and platform code must 
 'den_entered'
 >>> Outcome(PlatformEnding.ABORTED, None).result()
 '*'
+
+Code that takes any ending is typed with :data:`Ending`, and walks the seats with
+:data:`SEATS`:
+
+>>> endings: list[Ending] = [PlatformEnding.TIMEOUTS, BoardEnding("tiger_trapped")]
+>>> [(Outcome(ending, seat).key, Outcome(ending, seat).result())
+...  for ending in endings for seat in SEATS]  # doctest: +NORMALIZE_WHITESPACE
+[('timeouts', '1-0'), ('timeouts', '0-1'), ('tiger_trapped', '1-0'), ('tiger_trapped', '0-1')]
 """
 
 from __future__ import annotations
@@ -34,6 +42,9 @@ class PlatformEnding(enum.Enum):
 
     The values are the keys stored with a finished game; Jungle's
     :class:`~doushouqi.jungle.outcome.Termination` uses the same ones for its off-board members.
+
+    >>> PlatformEnding("time_forfeit"), PlatformEnding.RESIGNATION.value
+    (<PlatformEnding.TIME_FORFEIT: 'time_forfeit'>, 'resignation')
     """
 
     RESIGNATION = "resignation"  # 认输
@@ -45,7 +56,11 @@ class PlatformEnding(enum.Enum):
 
     @property
     def is_draw(self) -> bool:
-        """Whether this ending never has a winner (so :class:`Outcome` refuses one)."""
+        """Whether this ending never has a winner (so :class:`Outcome` refuses one).
+
+        >>> [ending.value for ending in PlatformEnding if ending.is_draw]
+        ['draw_agreed', 'aborted']
+        """
         return self in (PlatformEnding.DRAW_AGREED, PlatformEnding.ABORTED)
 
 
@@ -106,16 +121,32 @@ class Outcome:
 
     @property
     def key(self) -> str:
-        """The ending's stored key: a :class:`PlatformEnding` value or the board ending's key."""
+        """The ending's stored key: a :class:`PlatformEnding` value or the board ending's key.
+
+        >>> Outcome(PlatformEnding.TIME_FORFEIT, 0).key, Outcome(BoardEnding("den_entered"), 1).key
+        ('time_forfeit', 'den_entered')
+        """
         return self.ending.value if isinstance(self.ending, PlatformEnding) else self.ending.key
 
     @property
     def is_on_board(self) -> bool:
-        """Whether the game's rules decided it (rather than the platform)."""
+        """Whether the game's rules decided it (rather than the platform).
+
+        >>> Outcome(BoardEnding("den_entered"), 0).is_on_board
+        True
+        >>> Outcome(PlatformEnding.RESIGNATION, 0).is_on_board
+        False
+        """
         return isinstance(self.ending, BoardEnding)
 
     def result(self) -> str:
-        """``1-0`` (seat 0 won), ``0-1`` (seat 1 won), ``1/2-1/2`` (draw), ``*`` (aborted)."""
+        """``1-0`` (seat 0 won), ``0-1`` (seat 1 won), ``1/2-1/2`` (draw), ``*`` (aborted).
+
+        >>> Outcome(BoardEnding("den_entered"), 0).result()
+        '1-0'
+        >>> Outcome(PlatformEnding.DRAW_AGREED, None).result()
+        '1/2-1/2'
+        """
         if self.ending is PlatformEnding.ABORTED:
             return "*"
         if self.winner is None:

@@ -27,7 +27,13 @@ def _quoted(value: str) -> str:
 
 
 class Arrow(NamedTuple):
-    """An arrow from ``tail`` to ``head`` (squares or points; the same one: a circle)."""
+    """An arrow from ``tail`` to ``head`` (squares or points; the same one: a circle), in a
+    colour of :data:`ARROW_COLORS` by name or any SVG colour.
+
+    >>> from doushouqi.jungle.squares import A3, A4
+    >>> Arrow(A3, A4), Arrow(A3, A3, "red").color
+    (Arrow(tail=14, head=21, color='green'), 'red')
+    """
 
     tail: int
     head: int
@@ -35,7 +41,11 @@ class Arrow(NamedTuple):
 
 
 def arrows_of(arrows: Iterable[Arrow | tuple[int, int]]) -> list[Arrow]:
-    """Arrows and ``(tail, head)`` pairs as arrows (a pair is green, as in python-chess)."""
+    """Arrows and ``(tail, head)`` pairs as arrows (a pair is green, as in python-chess).
+
+    >>> arrows_of([(14, 21), Arrow(3, 3, "blue")])
+    [Arrow(tail=14, head=21, color='green'), Arrow(tail=3, head=3, color='blue')]
+    """
     return [arrow if isinstance(arrow, Arrow) else Arrow(*arrow) for arrow in arrows]
 
 
@@ -44,7 +54,17 @@ def _color(color: str) -> str:
 
 
 def arrow_svg(tail: tuple[float, float], head: tuple[float, float], color: str, unit: float) -> str:
-    """An arrow between two centres, ``unit`` the distance between neighbours."""
+    """An arrow between two centres, ``unit`` the distance between neighbours: a line with a
+    head, or a circle when both centres are one (python-chess marks a square so).
+
+    >>> print(arrow_svg((20, 20), (20, 20), "red", 40))
+    <circle class="arrow red" cx="20" cy="20" r="18" fill="none" stroke="#882020"
+      stroke-width="3.2" opacity="0.8"/>
+    >>> print(arrow_svg((0, 0), (0, 80), "#123456", 40))
+    <g class="arrow #123456" opacity="0.8"><line x1="0" y1="0" x2="0" y2="64" stroke="#123456"
+      stroke-width="6" stroke-linecap="butt"/><polygon points="0,80 -10,64 10,64"
+      fill="#123456"/></g>
+    """
     paint = _quoted(_color(color))
     kind = _quoted(f"arrow {color}")
     (x1, y1), (x2, y2) = tail, head
@@ -73,7 +93,15 @@ def fill_svg(
     size: float,
     name: Callable[[int], str],
 ) -> list[str]:
-    """A ``size`` × ``size`` rectangle of the given colour at each ``corner(square)``."""
+    """A ``size`` × ``size`` rectangle of the given colour at each ``corner(square)``, named
+    by ``name(square)`` (the game's board picture gives both functions).
+
+    >>> corner = lambda square: (square % 7 * 40, square // 7 * 40)  # 7 files, 40 px apart
+    >>> name = lambda square: "abcdefg"[square % 7] + str(square // 7 + 1)
+    >>> print(*fill_svg({3: "yellow"}, corner, 40, name))
+    <rect class="fill" data-square="d1" x="120" y="0" width="40" height="40" fill="yellow"
+      fill-opacity="0.5"/>
+    """
     return [
         f'<rect class="fill" data-square={_quoted(name(square))} x="{corner(square)[0]:g}" '
         f'y="{corner(square)[1]:g}" width="{size:g}" height="{size:g}" '
@@ -83,7 +111,12 @@ def fill_svg(
 
 
 def cross_svg(centre: tuple[float, float], unit: float, label: str) -> str:
-    """A cross over one square or point (python-chess's ``squares`` mark)."""
+    """A cross over one square or point (python-chess's ``squares`` mark), ``label`` its name.
+
+    >>> print(cross_svg((20, 20), 40, "a1"))
+    <path class="mark" data-square="a1" d="M8,8 L32,32 M8,32 L32,8" stroke="#000"
+      stroke-width="2.4" opacity="0.7"/>
+    """
     x, y = centre
     d = unit * 0.3
     return (

@@ -12,6 +12,8 @@ Move.from_str('a3a4')
 'l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1'
 >>> board.pop()
 Move.from_str('a3a4')
+>>> board.fen() == STARTING_FEN
+True
 """
 
 from __future__ import annotations
@@ -78,11 +80,26 @@ __all__ = [
 ]
 
 STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
+#: The start position's string, Red to move (``Board().fen()`` under a rule set where Red
+#: moves first).
 STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"
 
 
 class LegalMoveGenerator:
-    """A lazy view of the legal moves: ``move in board.legal_moves`` is cheap."""
+    """A lazy view of the legal moves: ``move in board.legal_moves`` is cheap. It follows
+    the board: moves pushed after it was taken change what it holds.
+
+    >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+    >>> moves = board.legal_moves
+    >>> moves
+    <LegalMoveGenerator (d8d7, d8c8, d8e8, d8d9)>
+    >>> len(moves), bool(moves), Move.from_uci("d8d9") in moves, Move.from_uci("a1a2") in moves
+    (4, True, True, False)
+    >>> board.push_move("d8d9")  # the den is entered: no move is left
+    Move.from_str('d8d9')
+    >>> list(moves), bool(moves)
+    ([], False)
+    """
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -100,6 +117,11 @@ class LegalMoveGenerator:
         return any(True for _ in self)
 
     def count(self) -> int:
+        """How many moves there are (as ``len``; python-chess's ``count()``).
+
+        >>> Board().legal_moves.count(), Board(rules="international").legal_moves.count()
+        (24, 24)
+        """
         return sum(1 for _ in self)
 
     def __repr__(self) -> str:
@@ -108,7 +130,15 @@ class LegalMoveGenerator:
 
 class PseudoLegalMoveGenerator(LegalMoveGenerator):
     """A lazy view of the moves the movement and capture rules allow, the move restrictions
-    (7-3, 17-5, must-vary) not applied: python-chess's ``board.pseudo_legal_moves``."""
+    (7-3, 17-5, must-vary) not applied: python-chess's ``board.pseudo_legal_moves``.
+
+    >>> board = Board(rules="classic")  # the 7-3 restriction
+    >>> board.replay(["g3g4", "a7a6", "g4g3", "a6a7"] * 2)
+    >>> board.legal_moves.count(), board.pseudo_legal_moves.count()
+    (23, 24)
+    >>> [move.uci() for move in board.pseudo_legal_moves if move not in board.legal_moves]
+    ['g3g4']
+    """
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self.board.is_pseudo_legal(move)
@@ -129,6 +159,17 @@ class Board(MoveTextMixin, SymmetryMixin):
     that read and write moves as text come from
     :class:`~doushouqi.jungle.board_notation.MoveTextMixin`, the symmetries (``mirror`` …) from
     :class:`~doushouqi.jungle.board_symmetry.SymmetryMixin`.
+
+    >>> board = Board(rules="classic")
+    >>> board.turn, board.rules.name, board.legal_moves.count()
+    (0, 'classic', 24)
+    >>> board.push_move("g3g4")  # Red's rat steps forward
+    Move.from_str('g3g4')
+    >>> from doushouqi.jungle.squares import G4
+    >>> board.piece_at(G4), board.turn, board.ply()
+    (Piece.from_symbol('R'), 1, 1)
+    >>> Board("7/3L3/7/7/7/7/7/7/r6 w")
+    Board('7/3L3/7/7/7/7/7/7/r6 w 0 1', rules='wango')
     """
 
     def __init__(self, fen: str | None = None, rules: RuleSet | str = "wango") -> None:
@@ -152,6 +193,15 @@ class Board(MoveTextMixin, SymmetryMixin):
         the halfmove clock (plies since the last capture, 0 to :data:`MAX_HALFMOVE_CLOCK`)
         and the move number (1 to :data:`MAX_MOVE_NUMBER`), each in ASCII digits only.
         InvalidFenError says what is wrong and where.
+
+        >>> board = Board()
+        >>> board.set_fen("7/3L3/7/7/7/7/7/7/r6 b 12 30")
+        >>> board.turn, board.halfmove_clock, board.fullmove_number, board.ply()
+        (1, 12, 30, 0)
+        >>> board.set_fen("7/3L3/7 w")
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.fen.InvalidFenError: invalid position string '7/3L3/7 w': expected 9 ...
         """
         codes, turn, halfmove, fullmove = parse_fen(fen)
         self.halfmove_clock = halfmove
@@ -179,6 +229,12 @@ class Board(MoveTextMixin, SymmetryMixin):
         The position and its counters stay; what depends on the history starts afresh: the
         repetition count (the position has stood once), the windows of the move restrictions
         7-3 and 17-5, and the must-vary repetition rule.
+
+        >>> board = Board()
+        >>> board.replay(["g3g4", "a7a6"])
+        >>> board.clear_stack()
+        >>> board.ply(), board.move_stack, board.starting_fen == board.fen(), board.fullmove_number
+        (0, [], True, 2)
         """
         self.move_stack: list[Move] = []
         self._undo: list[UndoRecord] = []
@@ -239,12 +295,27 @@ class Board(MoveTextMixin, SymmetryMixin):
 
     @property
     def starting_fen(self) -> str:
-        """The position string the history starts from."""
+        """The position string the history starts from.
+
+        >>> board = Board()
+        >>> board.push_move("g3g4")
+        Move.from_str('g3g4')
+        >>> board.starting_fen == STARTING_FEN, Board("7/3L3/7/7/7/7/7/7/r6 b").starting_fen
+        (True, '7/3L3/7/7/7/7/7/7/r6 b 0 1')
+        """
         return self._start_fen
 
     def ply(self) -> int:
         """Number of plies (moves and passes) pushed since the starting position (a method,
-        as python-chess's ``Board.ply()``)."""
+        as python-chess's ``Board.ply()``).
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w 0 40")  # move 40, but no history
+        >>> board.ply()
+        0
+        >>> board.replay(["d8d7", "a1a2"])
+        >>> board.ply(), board.fullmove_number
+        (2, 41)
+        """
         return len(self._undo)
 
     # -------------------------------------------------------------- position editing
@@ -265,13 +336,25 @@ class Board(MoveTextMixin, SymmetryMixin):
         return board
 
     def reset(self) -> None:
-        """Back to the start position, the rule set's first player to move, no history."""
+        """Back to the start position, the rule set's first player to move, no history.
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w", rules="international")
+        >>> board.reset()
+        >>> board.fen() == STARTING_FEN, board.ply()
+        (True, 0)
+        """
         side = "b" if self.rules.first_player == BLUE else "w"
         self.set_fen(f"{STARTING_BOARD_FEN} {side} 0 1")
 
     def clear(self) -> None:
         """Remove every animal, reset the counters (0 and 1) and the history; the rule set's
-        first player is to move. An empty board is not valid (:attr:`Status.EMPTY`)."""
+        first player is to move. An empty board is not valid (:attr:`Status.EMPTY`).
+
+        >>> board = Board()
+        >>> board.clear()
+        >>> board.fen(), board.status()
+        ('7/7/7/7/7/7/7/7/7 w 0 1', <Status.EMPTY|OPPOSITE_HAS_NO_ANIMALS: 24>)
+        """
         self.halfmove_clock = 0
         self.fullmove_number = 1
         self._set_position([0] * NUM_SQUARES, self.rules.first_player)
@@ -284,6 +367,16 @@ class Board(MoveTextMixin, SymmetryMixin):
         meaningful on a valid board. The move history is cleared (:meth:`clear_stack`); the
         side to move and the counters stay. (Assigning ``board.turn`` does not update the
         position's hash: set it before editing, which recomputes the hash, or use set_fen.)
+
+        >>> from doushouqi.jungle.squares import B4, D5
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+        >>> board.set_piece_at(D5, Piece.from_symbol("e"))
+        >>> board.set_piece_at(B4, Piece.from_symbol("E"))  # an elephant in the water
+        >>> board.board_fen(), board.is_valid()
+        ('7/3L3/7/7/3e3/1E5/7/7/r6', False)
+        >>> board.set_piece_at(B4, None)
+        >>> board.is_valid()
+        True
         """
         if not isinstance(square, int) or not 0 <= square < NUM_SQUARES:
             raise ValueError(f"not a square: {square!r} (expected 0..62)")
@@ -324,7 +417,16 @@ class Board(MoveTextMixin, SymmetryMixin):
         return position_status(self._sq, self.turn, self.halfmove_clock, self.fullmove_number)
 
     def is_valid(self) -> bool:
-        """Whether :meth:`status` finds nothing wrong (a finished game is valid)."""
+        """Whether :meth:`status` finds nothing wrong (a finished game is valid).
+
+        >>> Board().is_valid(), Board("7/7/7/7/7/7/7/7/6L b").is_valid()
+        (True, True)
+        >>> from doushouqi.jungle.squares import D1
+        >>> board = Board()
+        >>> board.set_piece_at(D1, Piece.from_symbol("L"))  # a second lion, in its own den
+        >>> board.is_valid()
+        False
+        """
         return self.status() == Status.VALID
 
     # ----------------------------------------------------------------------- queries
@@ -339,12 +441,24 @@ class Board(MoveTextMixin, SymmetryMixin):
         return Piece.from_code(code) if code else None
 
     def piece_codes(self) -> list[int]:
-        """The 63 piece codes (0 empty, 1-8 Red rat..elephant, 9-16 Blue) — for fast engines."""
+        """The 63 piece codes (0 empty, 1-8 Red rat..elephant, 9-16 Blue) — for fast engines.
+
+        >>> codes = Board().piece_codes()
+        >>> len(codes), codes[0], codes[6], codes[62], codes[31]  # a1 tiger, g1 lion, g9 tiger
+        (63, 6, 7, 14, 0)
+        """
         return self._sq.copy()
 
     def pieces_mask(self, animal: int, color: int) -> int:
         """The bitboard of ``color``'s ``animal`` (one square, or none once it is taken; an
-        edited board may hold two), as python-chess's ``pieces_mask``."""
+        edited board may hold two), as python-chess's ``pieces_mask``.
+
+        >>> from doushouqi.jungle.squares import A7, bit
+        >>> Board().pieces_mask(RAT, BLUE) == bit(A7)
+        True
+        >>> Board("7/7/7/7/7/7/7/7/6L b").pieces_mask(RAT, BLUE)  # taken
+        0
+        """
         code = piece_code(color, animal)
         sq = self._sq
         mask = 0
@@ -363,26 +477,59 @@ class Board(MoveTextMixin, SymmetryMixin):
 
     @property
     def occupied_co(self) -> tuple[int, int]:
-        """The bitboards of Red's and Blue's animals (python-chess's ``occupied_co``)."""
+        """The bitboards of Red's and Blue's animals (python-chess's ``occupied_co``).
+
+        >>> from doushouqi.jungle.squares import SquareSet
+        >>> red, blue = Board("7/3L3/7/7/7/7/7/7/r6 w").occupied_co
+        >>> SquareSet(red), SquareSet(blue)
+        (SquareSet([D8]), SquareSet([A1]))
+        """
         return self._occ[RED], self._occ[BLUE]
 
     @property
     def occupied(self) -> int:
-        """The bitboard of every animal."""
+        """The bitboard of every animal.
+
+        >>> from doushouqi.jungle.squares import SquareSet
+        >>> SquareSet(Board("7/3L3/7/7/7/7/7/7/r6 w").occupied), len(SquareSet(Board().occupied))
+        (SquareSet([A1, D8]), 16)
+        """
         return self._occ[RED] | self._occ[BLUE]
 
     def piece_map(self, *, mask: int = ALL_SQUARES) -> dict[int, Piece]:
-        """Square → animal for every occupied square (of ``mask``), as python-chess's."""
+        """Square → animal for every occupied square (of ``mask``), as python-chess's.
+
+        >>> from doushouqi.jungle.squares import TRAPS_ALL, WATER
+        >>> Board("7/3L3/7/7/7/7/7/7/r6 w").piece_map()
+        {0: Piece.from_symbol('r'), 52: Piece.from_symbol('L')}
+        >>> Board().piece_map(mask=WATER | TRAPS_ALL)
+        {}
+        """
         sq = self._sq
         return {s: Piece.from_code(sq[s]) for s in iter_squares(self.occupied & int(mask))}
 
     def square_of(self, color: int, animal: int) -> int | None:
-        """Where one side's animal stands, or None once it has been captured."""
+        """Where one side's animal stands, or None once it has been captured.
+
+        >>> from doushouqi.jungle.squares import square_name
+        >>> board = Board()
+        >>> square_name(board.square_of(RED, ELEPHANT)), board.square_of(BLUE, LION)
+        ('a3', 56)
+        >>> Board("7/3L3/7/7/7/7/7/7/r6 w").square_of(BLUE, ELEPHANT) is None  # captured
+        True
+        """
         square = self._where[piece_code(color, animal)]
         return None if square == CAPTURED else square
 
     def rank_of(self, piece: Piece) -> int:
-        """The animal's rank under this rule set (before any trap)."""
+        """The animal's rank under this rule set (before any trap).
+
+        >>> dog, wolf = Piece.from_symbol("D"), Piece.from_symbol("W")
+        >>> Board().rank_of(dog), Board().rank_of(wolf)
+        (3, 4)
+        >>> Board(rules="classic-dog").rank_of(dog), Board(rules="classic-dog").rank_of(wolf)
+        (4, 3)
+        """
         return self._rank[piece.code]
 
     def zobrist_hash(self) -> int:
@@ -398,7 +545,13 @@ class Board(MoveTextMixin, SymmetryMixin):
         return self._hash
 
     def history_codes(self) -> list[tuple[int, int, int]]:
-        """(moved code, from, to) for every ply since the start; a pass has code 0."""
+        """(moved code, from, to) for every ply since the start; a pass has code 0.
+
+        >>> board = Board()
+        >>> board.replay(["g3g4", "a7a6"])
+        >>> board.history_codes()  # Red's rat (code 1) g3-g4, Blue's rat (9) a7-a6
+        [(1, 20, 27), (9, 42, 35)]
+        """
         return [(code, frm, to) for frm, to, code, *_ in self._undo]
 
     # ------------------------------------------------------------------ move generation
@@ -450,7 +603,15 @@ class Board(MoveTextMixin, SymmetryMixin):
         return self._rank[attacker] >= self._rank[defender]
 
     def is_game_over_on_board(self) -> bool:
-        """A den is entered or a side has no animals: no move can be played."""
+        """A den is entered or a side has no animals: no move can be played.
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+        >>> board.is_game_over_on_board()
+        False
+        >>> board.push(Move.from_uci("d8d9"))
+        >>> board.is_game_over_on_board(), Board("7/7/7/7/7/7/7/7/6L b").is_game_over_on_board()
+        (True, True)
+        """
         occ = self._occ
         return not (occ[RED] and occ[BLUE]) or bool(occ[RED] & DEN[BLUE] or occ[BLUE] & DEN[RED])
 
@@ -472,7 +633,12 @@ class Board(MoveTextMixin, SymmetryMixin):
         self, from_mask: int = ALL_SQUARES, to_mask: int = ALL_SQUARES
     ) -> Iterator[Move]:
         """The legal moves, those from a square of ``from_mask`` to one of ``to_mask`` (int
-        bitboards or SquareSets, as python-chess's masks)."""
+        bitboards or SquareSets, as python-chess's masks).
+
+        >>> from doushouqi.jungle.squares import A1, A3, SquareSet
+        >>> [move.uci() for move in Board().generate_legal_moves(from_mask=SquareSet([A1, A3]))]
+        ['a1b1', 'a1a2', 'a3a2', 'a3b3', 'a3a4']
+        """
         forbidden = self._forbidden()
         for frm, to in self._generate_basic(int(from_mask), int(to_mask)):
             if forbidden is None or (frm, to) not in forbidden:
@@ -482,7 +648,16 @@ class Board(MoveTextMixin, SymmetryMixin):
         self, from_mask: int = ALL_SQUARES, to_mask: int = ALL_SQUARES
     ) -> Iterator[Move]:
         """The moves before the move restrictions (:meth:`is_pseudo_legal`), masked as in
-        :meth:`generate_legal_moves`."""
+        :meth:`generate_legal_moves`.
+
+        >>> from doushouqi.jungle.squares import G3, bit
+        >>> board = Board(rules="classic")  # the 7-3 restriction
+        >>> board.replay(["g3g4", "a7a6", "g4g3", "a6a7"] * 2)
+        >>> [move.uci() for move in board.generate_pseudo_legal_moves(from_mask=bit(G3))]
+        ['g3g2', 'g3f3', 'g3g4']
+        >>> [move.uci() for move in board.generate_legal_moves(from_mask=bit(G3))]
+        ['g3g2', 'g3f3']
+        """
         for frm, to in self._generate_basic(int(from_mask), int(to_mask)):
             yield Move(frm, to)
 
@@ -510,7 +685,15 @@ class Board(MoveTextMixin, SymmetryMixin):
         return PseudoLegalMoveGenerator(self)
 
     def is_pseudo_legal(self, move: Move) -> bool:
-        """Legal by the movement and capture rules, ignoring the move restrictions."""
+        """Legal by the movement and capture rules, ignoring the move restrictions.
+
+        >>> board = Board(rules="classic")  # the 7-3 restriction
+        >>> board.replay(["g3g4", "a7a6", "g4g3", "a6a7"] * 2)
+        >>> board.is_pseudo_legal(Move.from_uci("g3g4")), board.is_legal(Move.from_uci("g3g4"))
+        (True, False)
+        >>> board.is_pseudo_legal(Move.from_uci("g3g5"))
+        False
+        """
         if not move or self.is_game_over_on_board():
             return False
         code = self._sq[move.from_square]
@@ -531,12 +714,23 @@ class Board(MoveTextMixin, SymmetryMixin):
         return forbidden is None or (move.from_square, move.to_square) not in forbidden
 
     def is_attacked(self, square: int) -> bool:
-        """Whether the animal on ``square`` could be captured by the other side right now."""
+        """Whether the animal on ``square`` could be captured by the other side right now.
+
+        >>> from doushouqi.jungle.squares import D2, D3
+        >>> board = Board("7/7/7/7/7/7/3e3/3L3/1t5 w")
+        >>> board.is_attacked(D2), board.is_attacked(D3)  # the elephant may take the lion
+        (True, False)
+        """
         code = self._sq[square]
         return bool(code) and bool(self.attackers_mask(1 - code_color(code), square))
 
     def attackers_mask(self, color: int, square: int) -> int:
-        """:meth:`attackers` as a bitboard."""
+        """:meth:`attackers` as a bitboard.
+
+        >>> from doushouqi.jungle.squares import D2, D3, bit
+        >>> Board("7/7/7/7/7/7/3e3/3L3/1t5 w").attackers_mask(BLUE, D2) == bit(D3)
+        True
+        """
         sq, targets = self._sq, self._targets
         mask = 0
         for s in iter_squares(self._occ[color]):
@@ -585,6 +779,17 @@ class Board(MoveTextMixin, SymmetryMixin):
         where a move could be played instead (a pass stands in for the move of a player whose
         time ran out, docs/rules.md 5.3): refused once the game is over on the board or when the
         side to move has no legal move, accepted after a draw by rule, as moves are.
+
+        >>> board = Board()
+        >>> board.explain_illegal(Move.from_uci("g3g4")) is None
+        True
+        >>> reason = board.explain_illegal(Move.from_uci("a3a5"))
+        >>> reason, reason.code
+        ('an animal moves one square forwards, backwards or sideways', 'one_step')
+        >>> board.explain_illegal(Move.null())
+        'a pass is only made for a player whose move time ran out'
+        >>> board.explain_illegal(Move.null(), allow_pass=True) is None
+        True
         """
         return explain_illegal(self, move, allow_pass=allow_pass)
 
@@ -638,12 +843,29 @@ class Board(MoveTextMixin, SymmetryMixin):
         self._hash = h
 
     def push(self, move: Move) -> None:
-        """Play a move without checking it (use :meth:`push_move` for untrusted input)."""
+        """Play a move without checking it (use :meth:`push_move` for untrusted input).
+
+        >>> board = Board()
+        >>> board.push(Move.from_uci("g3g4"))
+        >>> board.peek(), board.turn, board.fen()
+        (Move.from_str('g3g4'), 1, 'l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L b 1 1')
+        """
         self.move_stack.append(move)
         self._make(move.from_square, move.to_square)
 
     def pop(self) -> Move:
-        """Take back the last move (or pass); IndexError when none was pushed."""
+        """Take back the last move (or pass); IndexError when none was pushed.
+
+        >>> board = Board()
+        >>> board.push_move("g3g4")
+        Move.from_str('g3g4')
+        >>> board.pop(), board.fen() == STARTING_FEN
+        (Move.from_str('g3g4'), True)
+        >>> board.pop()
+        Traceback (most recent call last):
+        ...
+        IndexError: pop from empty move stack
+        """
         if not self._undo:
             raise IndexError("pop from empty move stack")
         self._unmake()
@@ -663,7 +885,16 @@ class Board(MoveTextMixin, SymmetryMixin):
     def push_pass(self) -> Move:
         """The side to move loses its turn (per-move timeout, docs/rules.md 5.3). Checked like a
         move: IllegalMoveError where no move could be played, such as once a den is entered
-        (``push(Move.null())`` does not check)."""
+        (``push(Move.null())`` does not check).
+
+        >>> board = Board()
+        >>> board.push_pass(), board.turn, board.ply()
+        (Move.from_str('0000'), 1, 1)
+        >>> Board("7/7/7/7/7/7/7/7/6L b").push_pass()  # Blue has no animal left
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.moves.IllegalMoveError: illegal move 0000: the game is over (all captured)
+        """
         return self.push_move("0000", allow_pass=True)
 
     def is_capture(self, move: Move) -> bool:
@@ -695,7 +926,15 @@ class Board(MoveTextMixin, SymmetryMixin):
     # ---------------------------------------------------------------------- outcome
 
     def repetition_count(self) -> int:
-        """How many times the current position (board and side to move) has stood."""
+        """How many times the current position (board and side to move) has stood.
+
+        >>> board = Board()
+        >>> board.repetition_count()
+        1
+        >>> board.replay(["a3a4", "a7a6", "a4a3", "a6a7"])
+        >>> board.repetition_count()
+        2
+        """
         return self._history.count(self._hash) + 1
 
     def is_repetition(self, count: int = 3) -> bool:
@@ -715,11 +954,24 @@ class Board(MoveTextMixin, SymmetryMixin):
         claim one (docs/rules.md 6). The draws by rule happen by themselves (:meth:`outcome`:
         threefold repetition under ``threefold_draw``, the no-capture limit); under
         ``initiator_must_vary`` a repetition is no draw at all but restricts the moves; a
-        draw by agreement (和棋) is an offer accepted off the board."""
+        draw by agreement (和棋) is an offer accepted off the board.
+
+        >>> board = Board()
+        >>> board.replay(["a3a4", "a7a6", "a4a3", "a6a7"] * 2)
+        >>> board.is_repetition(), board.can_claim_draw()
+        (True, False)
+        """
         return False
 
     def position_counts(self) -> Counter[int]:
-        """Hash → number of times that position has stood, including the current one."""
+        """Hash → number of times that position has stood, including the current one.
+
+        >>> board = Board()
+        >>> board.replay(["a3a4", "a7a6", "a4a3", "a6a7"])
+        >>> counts = board.position_counts()
+        >>> counts[board.zobrist_hash()], sum(counts.values()), len(counts)
+        (2, 5, 4)
+        """
         counts = Counter(self._history)
         counts[self._hash] += 1
         return counts
@@ -729,6 +981,14 @@ class Board(MoveTextMixin, SymmetryMixin):
 
         Checked in this order: den entered, all captured, no-capture limit, threefold
         repetition (in ``threefold_draw`` mode), no legal move.
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+        >>> board.outcome() is None
+        True
+        >>> board.push_move("d8d9")
+        Move.from_str('d8d9')
+        >>> board.outcome()
+        Outcome(termination=<Termination.DEN_ENTERED: 'den_entered'>, winner=0)
         """
         occ = self._occ
         if occ[RED] & DEN[BLUE]:
@@ -783,7 +1043,12 @@ class Board(MoveTextMixin, SymmetryMixin):
     # ----------------------------------------------------------------------- perft
 
     def perft(self, depth: int) -> int:
-        """Number of leaf positions ``depth`` plies ahead (counting at the last ply)."""
+        """Number of leaf positions ``depth`` plies ahead (counting at the last ply).
+
+        >>> board = Board()
+        >>> board.perft(1), board.perft(2)
+        (24, 576)
+        """
         if depth < 1:
             return 1
         if depth == 1 and self._forbidden() is None:
@@ -810,11 +1075,21 @@ class Board(MoveTextMixin, SymmetryMixin):
 
     def board_fen(self) -> str:
         """The placement field of the position string
-        (:func:`~doushouqi.jungle.fen.placement_fen`)."""
+        (:func:`~doushouqi.jungle.fen.placement_fen`).
+
+        >>> Board().board_fen()
+        'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L'
+        """
         return placement_fen(self._sq)
 
     def fen(self) -> str:
-        """The position string: placement, side to move, halfmove clock, move number."""
+        """The position string: placement, side to move, halfmove clock, move number.
+
+        >>> board = Board()
+        >>> board.replay(["g3g4", "a7a6"])
+        >>> board.fen()
+        'l5t/1d3c1/2p1w1e/r6/7/6R/E1W1P2/1C3D1/T5L w 2 2'
+        """
         return f"{self.epd()} {self.halfmove_clock} {self.fullmove_number}"
 
     def epd(self) -> str:
@@ -866,6 +1141,16 @@ class Board(MoveTextMixin, SymmetryMixin):
         return (*self._sq, self.turn)
 
     def replay(self, moves: Iterable[str]) -> None:
-        """Push each move string in turn, checked."""
+        """Push each move string in turn, checked.
+
+        >>> board = Board()
+        >>> board.replay(["g3g4", "a7a6", "g4g5"])
+        >>> [move.uci() for move in board.move_stack]
+        ['g3g4', 'a7a6', 'g4g5']
+        >>> board.replay(["a6a8"])
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.moves.IllegalMoveError: illegal move a6a8: an animal moves one square ...
+        """
         for text in moves:
             self.push_move(text)

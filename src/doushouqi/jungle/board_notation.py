@@ -31,7 +31,14 @@ __all__ = ["MoveTextMixin"]
 
 
 class MoveTextMixin:
-    """Reading and writing moves as text, for :class:`~doushouqi.jungle.board.Board`."""
+    """Reading and writing moves as text, for :class:`~doushouqi.jungle.board.Board`.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> board = Board()
+    >>> move = board.push_move("g3g4")  # a move string, checked
+    >>> board.san(board.parse_san("ra6")), board.lan(Move.from_uci("a7a6"), lang="zh")
+    ('Ra6', '鼠a7-a6')
+    """
 
     if TYPE_CHECKING:  # what the methods use of the board
         turn: int
@@ -78,7 +85,17 @@ class MoveTextMixin:
 
     def push_move(self, text: str, *, allow_pass: bool = False) -> Move:
         """Check and play a move given as a string like ``"a3a4"``; raises IllegalMoveError
-        (see :meth:`parse_move` for ``allow_pass``)."""
+        (see :meth:`parse_move` for ``allow_pass``).
+
+        >>> from doushouqi.jungle.board import Board
+        >>> board = Board()
+        >>> board.push_move("g3g4"), board.push_move(" a7a6 "), board.ply()
+        (Move.from_str('g3g4'), Move.from_str('a7a6'), 2)
+        >>> board.push_move("g4g6")
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.moves.IllegalMoveError: illegal move g4g6: an animal moves one square ...
+        """
         move = self.parse_move(text, allow_pass=allow_pass)
         self.push(move)
         return move
@@ -86,7 +103,16 @@ class MoveTextMixin:
     def parse_uci(self, uci: str, *, allow_pass: bool = False) -> Move:
         """:meth:`Move.from_uci` checked for legality: InvalidMoveError when malformed,
         IllegalMoveError (with the reason) when illegal; both are ValueErrors. A pass
-        ``0000`` only with ``allow_pass``, as in :meth:`parse_move`."""
+        ``0000`` only with ``allow_pass``, as in :meth:`parse_move`.
+
+        >>> from doushouqi.jungle.board import Board
+        >>> Board().parse_uci("g3g4")
+        Move.from_str('g3g4')
+        >>> Board().parse_uci("a3a5")
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.moves.IllegalMoveError: illegal move a3a5: an animal moves one square ...
+        """
         move = Move.from_uci(uci)
         reason = self.explain_illegal(move, allow_pass=allow_pass)
         if reason is not None:
@@ -113,7 +139,17 @@ class MoveTextMixin:
     def find_move(self, from_square: int, to_square: int) -> Move:
         """The legal move from ``from_square`` to ``to_square`` (python-chess's
         ``find_move``; Jungle has no promotion to choose); IllegalMoveError with the reason
-        when there is none."""
+        when there is none.
+
+        >>> from doushouqi.jungle.board import Board
+        >>> from doushouqi.jungle.squares import A1, A2, A3
+        >>> Board().find_move(A1, A2)
+        Move.from_str('a1a2')
+        >>> Board().find_move(A1, A3)
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.moves.IllegalMoveError: no matching legal move for a1a3 in ...
+        """
         move = Move(from_square, to_square)
         reason = self.explain_illegal(move)
         if reason is not None:
@@ -136,7 +172,13 @@ class MoveTextMixin:
 
     def lan(self, move: Move, lang: Lang = "en") -> str:
         """The move in long algebraic notation (python-chess's ``lan``): ``Rg3-g4``,
-        ``Lc3xc7`` (:func:`doushouqi.jungle.san.move_to_lan`)."""
+        ``Lc3xc7`` (:func:`doushouqi.jungle.san.move_to_lan`).
+
+        >>> from doushouqi.jungle.board import Board
+        >>> board = Board("7/7/7/7/7/7/7/r6/L6 w")  # Red's lion a1, Blue's last animal a2
+        >>> board.lan(Move.from_uci("a1a2")), Board().lan(Move.from_uci("g3g4"), lang="zh")
+        ('La1xa2#', '鼠g3-g4')
+        """
         return move_to_lan(self, move, lang)
 
     def variation_san(self, variation: Iterable[Move], lang: Lang = "en") -> str:
@@ -168,7 +210,16 @@ class MoveTextMixin:
 
     def parse_san(self, san: str, *, allow_pass: bool = False) -> Move:
         """The legal move that SAN text names (forgiving of case and spaces where that is
-        unambiguous; see :func:`doushouqi.jungle.san.parse_san`)."""
+        unambiguous; see :func:`doushouqi.jungle.san.parse_san`).
+
+        >>> from doushouqi.jungle.board import Board
+        >>> Board().parse_san("Rg4"), Board().parse_san("lg2"), Board().parse_san("獅g2")
+        (Move.from_str('g3g4'), Move.from_str('g1g2'), Move.from_str('g1g2'))
+        >>> Board().parse_san("Lg3")
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.terms.IllegalNotationMoveError: 'Lg3': the lion on g1 cannot go to g3: ...
+        """
         return parse_san(self, san, allow_pass=allow_pass)
 
     def push_san(self, san: str, *, allow_pass: bool = False) -> Move:

@@ -25,7 +25,15 @@ __all__ = ["SymmetryMixin"]
 
 
 class SymmetryMixin:
-    """The symmetries of a position, for :class:`~doushouqi.jungle.board.Board`."""
+    """The symmetries of a position, for :class:`~doushouqi.jungle.board.Board`.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")  # Red's lion d8, Blue's rat a1
+    >>> board.flip_horizontal().board_fen(), board.mirror().board_fen()
+    ('7/3L3/7/7/7/7/7/7/6r', 'R6/7/7/7/7/7/7/3l3/7')
+    >>> board.half_turn().fen()
+    '6R/7/7/7/7/7/7/3l3/7 b 0 1'
+    """
 
     if TYPE_CHECKING:  # what the methods use of the board
         turn: int
@@ -60,7 +68,14 @@ class SymmetryMixin:
 
     def flip_horizontal(self) -> Self:
         """The position mirrored left to right (files a <-> g), no history. The board is
-        left-right symmetric, so the game is the same: the legal moves map one to one."""
+        left-right symmetric, so the game is the same: the legal moves map one to one.
+
+        >>> from doushouqi.jungle.board import Board
+        >>> board = Board("7/7/7/7/7/7/7/r6/L6 w")  # Red's lion a1, Blue's rat a2
+        >>> flipped = board.flip_horizontal()
+        >>> flipped.board_fen(), flipped.legal_moves.count() == board.legal_moves.count()
+        ('7/7/7/7/7/7/7/6r/6L', True)
+        """
         return self.transform(square_flip_horizontal)
 
     def mirror(self) -> Self:

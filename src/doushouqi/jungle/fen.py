@@ -14,6 +14,14 @@ A position string has two to four fields separated by spaces:
 Anything else is an :class:`InvalidFenError` that says what and where, so that every consumer
 of a position string (the board, the engine, the server) accepts exactly the same ones.
 :meth:`doushouqi.jungle.board.Board.fen` writes them (its placement: :func:`placement_fen`).
+
+>>> parse_fen(f"7/7/7/7/7/7/7/7/6L b {MAX_HALFMOVE_CLOCK} {MAX_MOVE_NUMBER}")[1:]
+(1, 9999, 9999)
+>>> parse_fen(f"7/7/7/7/7/7/7/7/6L b 0 {MAX_MOVE_NUMBER + 1}")
+Traceback (most recent call last):
+...
+doushouqi.jungle.fen.InvalidFenError: invalid position string '7/7/7/7/7/7/7/7/6L b 0 10000': the
+move number must be a whole number from 1 to 9999, got '10000'
 """
 
 from __future__ import annotations
@@ -46,11 +54,20 @@ __all__ = [
 #: game (the no-capture limits in use are 200 plies; the server allows at most 2000), and far
 #: from overflowing the engine's 64-bit counters.
 MAX_HALFMOVE_CLOCK = 9999
+#: The largest move number a position string may give (as :data:`MAX_HALFMOVE_CLOCK`).
 MAX_MOVE_NUMBER = 9999
 
 
 class InvalidFenError(ValueError):
-    """A position string is malformed; the message says what and where."""
+    """A position string is malformed; the message says what and where. A ValueError.
+
+    >>> try:
+    ...     parse_fen("7/7/7/7/7/7/7/7/6L x")
+    ... except InvalidFenError as error:
+    ...     print(error)
+    invalid position string '7/7/7/7/7/7/7/7/6L x': side to move must be 'w' (or 'r') for Red or
+    'b' for Blue, got 'x'
+    """
 
 
 def parse_fen(fen: str) -> tuple[list[int], int, int, int]:

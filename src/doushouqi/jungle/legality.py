@@ -63,7 +63,20 @@ def explain_illegal(
     """Why ``move`` is illegal on ``board``, in words with a code (:class:`IllegalReason`), or
     None when it is legal (see :meth:`doushouqi.jungle.board.Board.explain_illegal` for the
     pass and ``allow_pass``). Details name squares and animals (``piece``, ``target``: an
-    animal's English name; ``from``, ``to``: squares)."""
+    animal's English name; ``from``, ``to``: squares).
+
+    >>> from doushouqi.jungle.board import Board
+    >>> board = Board()
+    >>> explain_illegal(board, Move.from_str("g3g4")) is None
+    True
+    >>> reason = explain_illegal(board, Move.from_str("c3c4"))
+    >>> reason, reason.code
+    ('only the rat may enter the water; the red wolf cannot', 'water')
+    >>> reason.details
+    {'from': 'c3', 'to': 'c4', 'piece': 'wolf'}
+    >>> explain_illegal(board, Move.from_str("g1g3")).details["target"]
+    'rat'
+    """
     if move and board.is_legal(move):
         return None
     if not move and allow_pass and any(True for _ in board.generate_legal_moves()):

@@ -16,7 +16,16 @@ __all__ = ["IllegalMoveError", "IllegalReason", "InvalidMoveError", "Move"]
 
 
 class IllegalMoveError(ValueError):
-    """A move is well formed but not legal in the position; the message says why."""
+    """A move is well formed but not legal in the position; the message says why. A
+    ValueError, raised by the board's checked methods (``push_move``, ``parse_san`` …).
+
+    >>> from doushouqi.jungle.board import Board
+    >>> try:
+    ...     Board().push_move("a7a6")  # Red moves first
+    ... except IllegalMoveError as error:
+    ...     print(error)
+    illegal move a7a6: the blue rat on a7 is not yours: red to move
+    """
 
 
 class IllegalReason(str):
@@ -28,6 +37,13 @@ class IllegalReason(str):
     A ``str``, so that callers reading the words keep working. The game interface's
     :class:`doushouqi.core.game.IllegalReason` is the same idea; this library keeps its own, as
     it keeps its own errors, to stay on the standard library alone.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> reason = Board().explain_illegal(Move.from_str("c3c4"))
+    >>> reason, reason.code, reason.details["piece"]
+    ('only the rat may enter the water; the red wolf cannot', 'water', 'wolf')
+    >>> IllegalReason("water", "no swimming", piece="lion").details
+    {'piece': 'lion'}
     """
 
     code: str
@@ -41,7 +57,14 @@ class IllegalReason(str):
 
 
 class InvalidMoveError(ValueError):
-    """A move string cannot be parsed."""
+    """A move string cannot be parsed (a ValueError); the message says why.
+
+    >>> try:
+    ...     Move.from_str("z3a4")
+    ... except InvalidMoveError as error:
+    ...     print(error)
+    invalid move 'z3a4': invalid square name 'z3' (files a-g, ranks 1-9)
+    """
 
 
 class Move:
@@ -63,6 +86,18 @@ class Move:
 
     @classmethod
     def from_str(cls, text: str) -> Move:
+        """Parse a move string, forgiving surrounding space: from- and to-square (``"a3a4"``)
+        or ``"0000"`` for a pass; InvalidMoveError otherwise. Whether the move is legal is the
+        board's question (:meth:`doushouqi.jungle.board.Board.parse_move` asks both).
+
+        >>> Move.from_str(" a3a4 "), Move.from_str("0000") == Move.null()
+        (Move.from_str('a3a4'), True)
+        >>> Move.from_str("a3a")
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.moves.InvalidMoveError: invalid move 'a3a': expected from- and to-square
+        like 'a3a4', or '0000' for a pass
+        """
         text = text.strip()
         if text == "0000":
             return cls.null()
@@ -98,12 +133,21 @@ class Move:
         return cls.from_str(uci)
 
     def uci(self) -> str:
-        """The move string: ``"a3a4"``, or ``"0000"`` for a pass (same as ``str(move)``)."""
+        """The move string: ``"a3a4"``, or ``"0000"`` for a pass (same as ``str(move)``).
+
+        >>> Move.from_uci("a4d4").uci(), Move.null().uci()
+        ('a4d4', '0000')
+        """
         return str(self)
 
     @classmethod
     def null(cls) -> Move:
-        """The pass made for a player whose per-move time ran out (docs/rules.md 5.3)."""
+        """The pass made for a player whose per-move time ran out (docs/rules.md 5.3). It is
+        false, as python-chess's null move; ``Board.push_pass`` plays it checked.
+
+        >>> Move.null(), bool(Move.null()), Move.null().uci()
+        (Move.from_str('0000'), False, '0000')
+        """
         return cls(0, 0)
 
     def __bool__(self) -> bool:

@@ -1,4 +1,11 @@
-"""How a game ended: :class:`Termination` and :class:`Outcome`."""
+"""How a game ended: :class:`Termination` and :class:`Outcome`.
+
+>>> from doushouqi.jungle.board import Board
+>>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+>>> _ = board.push_move("d8d9")
+>>> board.outcome(), board.outcome().result()
+(Outcome(termination=<Termination.DEN_ENTERED: 'den_entered'>, winner=0), '1-0')
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,14 @@ __all__ = ["Outcome", "Termination"]
 
 
 class Termination(enum.Enum):
-    """Every way a game can end: on the board (docs/rules.md 5.1) and off it (5.2, 5.3)."""
+    """Every way a game can end: on the board (docs/rules.md 5.1) and off it (5.2, 5.3). The
+    values are the keys that records and the server store.
+
+    >>> Termination("den_entered"), Termination.TIMEOUTS.value
+    (<Termination.DEN_ENTERED: 'den_entered'>, 'timeouts')
+    >>> [t.value for t in Termination if not t.is_on_board][:3]
+    ['resignation', 'draw_agreed', 'time_forfeit']
+    """
 
     DEN_ENTERED = "den_entered"  # 入穴
     ALL_CAPTURED = "all_captured"  # 被吃光
@@ -27,7 +41,11 @@ class Termination(enum.Enum):
 
     @property
     def is_on_board(self) -> bool:
-        """Whether the position itself decides this ending (the rules library detects it)."""
+        """Whether the position itself decides this ending (the rules library detects it).
+
+        >>> Termination.REPETITION.is_on_board, Termination.RESIGNATION.is_on_board
+        (True, False)
+        """
         return self in _ON_BOARD
 
 
@@ -57,7 +75,13 @@ class Outcome:
     winner: int | None
 
     def result(self) -> str:
-        """``1-0`` (Red won), ``0-1`` (Blue won), ``1/2-1/2`` (draw) or ``*`` (aborted)."""
+        """``1-0`` (Red won), ``0-1`` (Blue won), ``1/2-1/2`` (draw) or ``*`` (aborted).
+
+        >>> Outcome(Termination.TIME_FORFEIT, 1).result()
+        '0-1'
+        >>> Outcome(Termination.ABORTED, None).result()  # counts for nobody
+        '*'
+        """
         if self.termination is Termination.ABORTED:
             return "*"
         if self.winner is None:

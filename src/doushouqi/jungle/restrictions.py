@@ -53,7 +53,17 @@ _WINDOW_17_5 = 17
 
 
 def forbidden_by_restrictions(board: RestrictionsBoard) -> set[tuple[int, int]] | None:
-    """(from, to) pairs the restrictions forbid now, or None when no restriction is active."""
+    """(from, to) pairs the restrictions forbid now, or None when no restriction is active.
+    The board calls it (:meth:`doushouqi.jungle.board.Board.is_legal`).
+
+    >>> from doushouqi.jungle.board import Board
+    >>> board = Board(rules="classic")  # rule 7-3
+    >>> forbidden_by_restrictions(board) is None
+    True
+    >>> board.replay(["g3g4", "a7a6", "g4g3", "a6a7"] * 2)  # the rat entered g4 twice
+    >>> forbidden_by_restrictions(board)  # g3 to g4 (squares 20, 27)
+    {(20, 27)}
+    """
     rules = board.rules
     undo = board._undo
     forbidden: set[tuple[int, int]] | None = None

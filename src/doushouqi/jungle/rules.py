@@ -9,6 +9,15 @@ True
 True
 >>> RuleSet().name
 'wango'
+>>> list(BUILTIN_RULE_SETS), BUILTIN_RULE_SETS["classic"].no_capture_draw_rounds
+(['wango', 'classic', 'classic-dog', 'international'], 100)
+>>> RuleSet(no_capture_draw_rounds=MAX_NO_CAPTURE_DRAW_ROUNDS).no_capture_draw_rounds
+4999
+>>> RuleSet(no_capture_draw_rounds=MAX_NO_CAPTURE_DRAW_ROUNDS + 1)
+Traceback (most recent call last):
+...
+doushouqi.jungle.rules.InvalidRulesError: no_capture_draw_rounds: expected a whole number from 1 to
+4999 or None, got 5000
 """
 
 from __future__ import annotations
@@ -39,18 +48,37 @@ __all__ = [
 
 
 class InvalidRulesError(ValueError):
-    """A rule set or rule file is malformed; the message names every bad key."""
+    """A rule set or rule file is malformed; the message names every bad key. A ValueError.
+
+    >>> try:
+    ...     RuleSet(first_player=2, wolf_name="cat")
+    ... except InvalidRulesError as error:
+    ...     print(error)
+    first_player: expected 0 (red) or 1 (blue), got 2; wolf_name: expected 'wolf' or 'fox',
+    got 'cat'
+    """
 
 
 class Ranks(enum.Enum):
-    """Relative rank of wolf and dog (the only rank difference between rule texts)."""
+    """Relative rank of wolf and dog (the only rank difference between rule texts). The
+    value is what rule files write.
+
+    >>> find_rules("classic-dog").ranks, Ranks("wolf>dog") is RuleSet().ranks
+    (<Ranks.DOG_OVER_WOLF: 'dog>wolf'>, True)
+    """
 
     WOLF_OVER_DOG = "wolf>dog"
     DOG_OVER_WOLF = "dog>wolf"
 
 
 class Repetition(enum.Enum):
-    """What happens when a position stands for the third time."""
+    """What happens when a position stands for the third time: a draw (``threefold_draw``),
+    or the side that repeats must play something else (``initiator_must_vary``, a move
+    restriction). The value is what rule files write.
+
+    >>> RuleSet().repetition, find_rules("classic").repetition.value
+    (<Repetition.THREEFOLD_DRAW: 'threefold_draw'>, 'initiator_must_vary')
+    """
 
     THREEFOLD_DRAW = "threefold_draw"
     INITIATOR_MUST_VARY = "initiator_must_vary"
@@ -66,7 +94,19 @@ MAX_NO_CAPTURE_DRAW_ROUNDS = 4999
 
 @dataclasses.dataclass(frozen=True)
 class RuleSet:
-    """Every rule option of docs/rules.md section 6; the defaults are the WANGO rule set."""
+    """Every rule option of docs/rules.md section 6; the defaults are the WANGO rule set.
+    Frozen: a variation is a new value (``dataclasses.replace``); bad values raise
+    :class:`InvalidRulesError` naming each.
+
+    >>> import dataclasses
+    >>> rules = dataclasses.replace(find_rules("classic"), name="classic-blue", first_player=1)
+    >>> rules.rule_7_3, rules.first_player, rules == find_rules("classic")
+    (True, 1, False)
+    >>> RuleSet(rule_7_3="yes")
+    Traceback (most recent call last):
+    ...
+    doushouqi.jungle.rules.InvalidRulesError: rule_7_3: expected true or false, got 'yes'
+    """
 
     name: str = "wango"
     description: str = ""
@@ -115,7 +155,14 @@ class RuleSet:
             raise InvalidRulesError("; ".join(problems))
 
     def to_mapping(self) -> dict[str, Any]:
-        """The options as plain TOML-style values (the inverse of :func:`rules_from_mapping`)."""
+        """The options as plain TOML-style values (the inverse of :func:`rules_from_mapping`).
+
+        >>> mapping = find_rules("classic-dog").to_mapping()
+        >>> mapping["ranks"], mapping["repetition"], mapping["first_player"]
+        ('dog>wolf', 'initiator_must_vary', 'red')
+        >>> rules_from_mapping(mapping["name"], mapping) == find_rules("classic-dog")
+        True
+        """
         return {
             "name": self.name,
             "description": self.description,
@@ -254,13 +301,29 @@ def rules_from_mapping(name: str, table: Mapping[str, Any]) -> RuleSet:
     return RuleSet(name=str(table.get("name", name)), **options)
 
 
+#: The named rule sets of ``data/rulesets.toml`` by name, WANGO first: what
+#: :func:`find_rules` looks a name up in.
 BUILTIN_RULE_SETS: dict[str, RuleSet] = {
     name: rules_from_mapping(name, table) for name, table in _BUILTIN_TABLES.items()
 }
 
 
 def load_rules_file(path: str | Path) -> RuleSet:
-    """Read a user rule file (TOML): top-level options, or a single table of options."""
+    """Read a user rule file (TOML): top-level options, or a single table of options (whose
+    key names the rule set; else the file's name does). InvalidRulesError names the file
+    and every bad key.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> path = folder / "house.toml"
+    >>> _ = path.write_text('parent = "classic"\\nrule_17_5 = false\\nwolf_name = "fox"\\n')
+    >>> rules = load_rules_file(path)
+    >>> rules.name, rules.rule_7_3, rules.rule_17_5, rules.wolf_name
+    ('house', True, False, 'fox')
+    >>> _ = path.write_text('[blitz]\\nno_capture_draw_rounds = 40\\n')
+    >>> load_rules_file(path).name, load_rules_file(path).no_capture_draw_rounds
+    ('blitz', 40)
+    """
     from pathlib import Path
 
     path = Path(path)
@@ -282,7 +345,20 @@ def load_rules_file(path: str | Path) -> RuleSet:
 
 
 def check_rules_file(path: str | Path) -> list[str]:
-    """The problems found in a rule file, one message per bad key (empty when it is valid)."""
+    """The problems found in a rule file, one message per bad key (empty when it is valid):
+    what ``doushouqi rules check`` prints.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.toml"
+    >>> _ = path.write_text('rule_7_3 = "yes"\\nfirst_player = "green"\\n')
+    >>> for problem in check_rules_file(path):
+    ...     print(problem.removeprefix(f"{path}: "))
+    rule_7_3: expected true or false, got 'yes'
+    first_player: expected 'red' or 'blue', got 'green'
+    >>> _ = path.write_text('rule_7_3 = true\\n')
+    >>> check_rules_file(path)
+    []
+    """
     try:
         load_rules_file(path)
     except InvalidRulesError as exc:

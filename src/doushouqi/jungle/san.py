@@ -103,11 +103,29 @@ class SanBoard(Protocol):
 
 
 class InvalidSanError(NotationError, InvalidMoveError):
-    """SAN text cannot be read at all (a NotationError and an InvalidMoveError)."""
+    """SAN text cannot be read at all (a NotationError and an InvalidMoveError).
+
+    >>> from doushouqi.jungle.board import Board
+    >>> try:
+    ...     Board().parse_san("Zz9")
+    ... except InvalidSanError as error:
+    ...     print(error)
+    cannot read move 'Zz9': expected SAN like 'Rg4', 'Lxd7', '狮吃d7', or '--' for a pass
+    """
 
 
 class AmbiguousMoveError(IllegalNotationMoveError):
-    """SAN text fits more than one legal move; ``candidates`` holds them, sorted."""
+    """SAN text fits more than one legal move; ``candidates`` holds them, sorted.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> try:
+    ...     Board().parse_san("b3")  # the cat, the elephant and the wolf can all go there
+    ... except AmbiguousMoveError as error:
+    ...     print(error)
+    ...     print([move.uci() for move in error.candidates])
+    'b3' fits several legal moves: Cb3, Eb3, Wb3
+    ['b2b3', 'a3b3', 'c3b3']
+    """
 
     def __init__(self, message: str, candidates: list[Move]) -> None:
         super().__init__(message)

@@ -12,6 +12,27 @@ too.
 'd9'
 >>> [square_name(s) for s in iter_squares(TRAPS[RED])]
 ['c1', 'e1', 'd2']
+
+The tables, as used by the board: the lake, the dens and an animal's steps.
+
+>>> len(SQUARE_NAMES) == NUM_SQUARES == len(FILE_NAMES) * len(RANK_NAMES)
+True
+>>> SquareSet(WATER) == [B4, C4, E4, F4, B5, C5, E5, F5, B6, C6, E6, F6]
+True
+>>> WATER & ALL_SQUARES == WATER  # ALL_SQUARES: every square's bit
+True
+>>> [square_name(den) for den in DENS], DEN[BLUE] == bit(D9)
+(['d1', 'd9'], True)
+>>> SquareSet(STEPS[D1]), SquareSet(STEPS[A1])
+(SquareSet([C1, E1, D2]), SquareSet([B1, A2]))
+>>> [COLOR_NAMES[color] for color in COLORS]
+['red', 'blue']
+>>> [ANIMAL_NAMES[animal] for animal in ANIMALS if animal > LEOPARD]
+['tiger', 'lion', 'elephant']
+>>> "".join(ANIMAL_LETTERS[animal] for animal in (DOG, WOLF, LEOPARD, TIGER, ELEPHANT))
+'DWPTE'
+>>> bit(CAPTURED) & ALL_SQUARES  # a captured animal is off the board: in no bitboard
+0
 """
 
 from __future__ import annotations
@@ -128,14 +149,18 @@ __all__ = [
     "square_name",
 ]
 
+#: How many squares the board has (7 files by 9 ranks).
 NUM_SQUARES = 63
 #: The bitboard of every square (python-chess's ``BB_ALL``).
 ALL_SQUARES = (1 << 63) - 1
 #: Where a captured animal "stands": a bit outside the board, so that it never blocks a jump
 #: and no step or jump table contains it.
 CAPTURED = 63
+#: The files' letters, left to right as Red sees the board: ``FILE_NAMES[column]``.
 FILE_NAMES = "abcdefg"
+#: The ranks' digits, Red's side (1) to Blue's (9): ``RANK_NAMES[row]``.
 RANK_NAMES = "123456789"
+#: Every square's name by index: ``SQUARE_NAMES[square]`` ("a1" … "g9").
 SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
 
 # Square constants as in python-chess: A1 = 0 ... G9 = 62 (row * 7 + column).
@@ -149,36 +174,71 @@ A7, B7, C7, D7, E7, F7, G7 = range(42, 49)
 A8, B8, C8, D8, E8, F8, G8 = range(49, 56)
 A9, B9, C9, D9, E9, F9, G9 = range(56, 63)
 
+#: The two sides: Red (RED = 0, rows 1-3 at the start, den d1) and Blue (BLUE = 1, den d9).
 RED, BLUE = 0, 1
+#: Both sides, Red first (python-chess's ``COLORS``).
 COLORS = (RED, BLUE)
+#: The sides' names by colour: ``COLOR_NAMES[RED] == "red"``.
 COLOR_NAMES = ("red", "blue")
 
-# Animals in default (WANGO) rank order; the number is also the default rank.
+#: The animals, 1..8, in default (WANGO) rank order; the number is also the default rank
+#: (a rule set may rank them otherwise: :class:`doushouqi.jungle.rules.Ranks`).
 RAT, CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT = range(1, 9)
+#: The eight animals, weakest first by default rank.
 ANIMALS = (RAT, CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT)
+#: The animals' English names by number (index 0, no animal, is "").
 ANIMAL_NAMES = ("", "rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+#: The animals' letters in position strings, by number (Red's upper case, Blue's lower case).
 ANIMAL_LETTERS = " RCDWPTLE"
 
 
 def piece_code(color: int, animal: int) -> int:
-    """Compact piece code: 1..8 for Red's animals, 9..16 for Blue's (0 is an empty square)."""
+    """Compact piece code: 1..8 for Red's animals, 9..16 for Blue's (0 is an empty square).
+    The board keeps its squares as these codes (:meth:`Board.piece_codes`).
+
+    >>> piece_code(RED, DOG), piece_code(BLUE, DOG), piece_code(BLUE, ELEPHANT)
+    (3, 11, 16)
+    """
     return color * 8 + animal
 
 
 def code_color(code: int) -> int:
+    """The colour (:data:`RED` or :data:`BLUE`) of a piece code (1..16, see :func:`piece_code`).
+
+    >>> code_color(piece_code(BLUE, RAT)), code_color(piece_code(RED, ELEPHANT))
+    (1, 0)
+    """
     return (code - 1) >> 3
 
 
 def code_animal(code: int) -> int:
+    """The animal (:data:`RAT` 1 … :data:`ELEPHANT` 8) of a piece code (1..16).
+
+    >>> code_animal(piece_code(BLUE, LION)) == LION, ANIMAL_NAMES[code_animal(9)]
+    (True, 'rat')
+    """
     return ((code - 1) & 7) + 1
 
 
 def bit(square: int) -> int:
+    """The bitboard of one square (python-chess's ``BB_SQUARES[square]``).
+
+    >>> bit(A1), bit(C1) | bit(D2), bool(WATER & bit(B4))
+    (1, 1028, True)
+    """
     return 1 << square
 
 
 def parse_square(name: str) -> int:
-    """Square index of a name like ``"c3"``; raises ValueError for anything else."""
+    """Square index of a name like ``"c3"``; raises ValueError for anything else.
+
+    >>> parse_square("a1"), parse_square("c3") == C3, parse_square("g9")
+    (0, True, 62)
+    >>> parse_square("h1")
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid square name 'h1' (files a-g, ranks 1-9)
+    """
     try:
         return SQUARE_NAMES.index(name)
     except ValueError:
@@ -186,11 +246,20 @@ def parse_square(name: str) -> int:
 
 
 def square_name(square: int) -> str:
+    """The name of a square index (0..62): file letter and rank digit, as ``"c3"``.
+
+    >>> square_name(0), square_name(D9), square_name(parse_square("e7"))
+    ('a1', 'd9', 'e7')
+    """
     return SQUARE_NAMES[square]
 
 
 def iter_squares(bb: int) -> Iterator[int]:
-    """The squares of a bitboard, lowest first."""
+    """The squares of a bitboard, lowest first.
+
+    >>> list(iter_squares(bit(C3) | bit(A1))), [square_name(s) for s in iter_squares(DEN[RED])]
+    ([0, 16], ['d1'])
+    """
     while bb:
         low = bb & -bb
         yield low.bit_length() - 1
@@ -204,11 +273,15 @@ def _mask(*names: str) -> int:
     return result
 
 
+#: The bitboard of the two lakes (b4-c6 and e4-f6), where only a rat may go.
 WATER = _mask("b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5", "e6", "f6")
+#: DENS[c] is c's own den, a square: d1 for Red, d9 for Blue.
 DENS = (parse_square("d1"), parse_square("d9"))
+#: DEN[c] is c's own den as a bitboard.
 DEN = (bit(DENS[RED]), bit(DENS[BLUE]))
 #: TRAPS[c] are the traps around c's own den: an *enemy* animal standing there has rank 0.
 TRAPS = (_mask("c1", "e1", "d2"), _mask("c9", "e9", "d8"))
+#: The bitboard of all six traps, both sides'.
 TRAPS_ALL = TRAPS[RED] | TRAPS[BLUE]
 
 _DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))  # (drow, dcol)
@@ -462,17 +535,29 @@ class SquareSet:
 
     @classmethod
     def from_square(cls, square: int) -> SquareSet:
-        """The set of one square."""
+        """The set of one square.
+
+        >>> SquareSet.from_square(D1) == DEN[RED], SquareSet.from_square(G9)
+        (True, SquareSet([G9]))
+        """
         return cls(_mask_of((square,)))
 
     @classmethod
     def ray(cls, a: int, b: int) -> SquareSet:
-        """:func:`ray` as a set."""
+        """:func:`ray` as a set: the whole line through ``a`` and ``b``, edge to edge.
+
+        >>> SquareSet.ray(D1, D2)
+        SquareSet([D1, D2, D3, D4, D5, D6, D7, D8, D9])
+        """
         return cls(ray(a, b))
 
     @classmethod
     def between(cls, a: int, b: int) -> SquareSet:
-        """:func:`between` as a set."""
+        """:func:`between` as a set: the squares strictly between ``a`` and ``b``.
+
+        >>> SquareSet.between(B3, B7), SquareSet.between(A1, A2)
+        (SquareSet([B4, B5, B6]), SquareSet([]))
+        """
         return cls(between(a, b))
 
     def mirror(self) -> SquareSet:
@@ -484,7 +569,12 @@ class SquareSet:
         return SquareSet(_map_mask(square_mirror, self.mask))
 
     def tolist(self) -> list[bool]:
-        """63 booleans, one per square: whether it is in the set (python-chess's has 64)."""
+        """63 booleans, one per square: whether it is in the set (python-chess's has 64).
+
+        >>> flags = SquareSet([A1, C1]).tolist()
+        >>> len(flags), flags[:4]
+        (63, [True, False, True, False])
+        """
         return [bool(self.mask >> square & 1) for square in range(NUM_SQUARES)]
 
     # Set protocol ------------------------------------------------------------------
@@ -531,15 +621,35 @@ class SquareSet:
 
     # Operators ----------------------------------------------------------------------
     def __or__(self, other: int | Iterable[int]) -> SquareSet:
+        """The squares in either set (``union``).
+
+        >>> SquareSet([A1]) | [B1], SquareSet([A1]).union(SquareSet([A1, C1]))
+        (SquareSet([A1, B1]), SquareSet([A1, C1]))
+        """
         return SquareSet(self.mask | _mask_of(other))
 
     def __and__(self, other: int | Iterable[int]) -> SquareSet:
+        """The squares in both sets (``intersection``).
+
+        >>> SquareSet(TRAPS_ALL) & [D2, D3], SquareSet([A1, B1]).intersection(WATER)
+        (SquareSet([D2]), SquareSet([]))
+        """
         return SquareSet(self.mask & _mask_of(other))
 
     def __sub__(self, other: int | Iterable[int]) -> SquareSet:
+        """The squares of this set not in the other (``difference``).
+
+        >>> SquareSet(STEPS[D1]) - TRAPS_ALL, SquareSet([A1, B1]).difference([B1])
+        (SquareSet([]), SquareSet([A1]))
+        """
         return SquareSet(self.mask & ~_mask_of(other))
 
     def __xor__(self, other: int | Iterable[int]) -> SquareSet:
+        """The squares in exactly one of the sets (``symmetric_difference``).
+
+        >>> SquareSet([A1, B1]) ^ [B1, C1], SquareSet([A1]).symmetric_difference([A1])
+        (SquareSet([A1, C1]), SquareSet([]))
+        """
         return SquareSet(self.mask ^ _mask_of(other))
 
     __ror__, __rand__, __rxor__ = __or__, __and__, __xor__
@@ -568,9 +678,19 @@ class SquareSet:
         return self
 
     def __le__(self, other: int | Iterable[int]) -> bool:
+        """Whether every square of this set is in the other (``issubset``).
+
+        >>> SquareSet(TRAPS[BLUE]) <= TRAPS_ALL, SquareSet([A1, D5]).issubset(WATER)
+        (True, False)
+        """
         return not self.mask & ~_mask_of(other)
 
     def __ge__(self, other: int | Iterable[int]) -> bool:
+        """Whether every square of the other is in this set (``issuperset``).
+
+        >>> SquareSet(TRAPS_ALL) >= [C1, E9], SquareSet(WATER).issuperset([B4, D4])
+        (True, False)
+        """
         return not _mask_of(other) & ~self.mask
 
     def __lt__(self, other: int | Iterable[int]) -> bool:
@@ -588,29 +708,67 @@ class SquareSet:
     issuperset = __ge__
 
     def isdisjoint(self, other: int | Iterable[int]) -> bool:
-        """Whether no square is in both."""
+        """Whether no square is in both.
+
+        >>> SquareSet(WATER).isdisjoint(TRAPS_ALL), SquareSet([D2]).isdisjoint(TRAPS_ALL)
+        (True, False)
+        """
         return not self.mask & _mask_of(other)
 
     def copy(self) -> SquareSet:
-        """An independent set of the same squares."""
+        """An independent set of the same squares.
+
+        >>> squares = SquareSet([A1])
+        >>> copied = squares.copy()
+        >>> copied.add(B1)
+        >>> squares, copied
+        (SquareSet([A1]), SquareSet([A1, B1]))
+        """
         return SquareSet(self.mask)
 
     def add(self, square: int) -> None:
-        """Add a square (0..62)."""
+        """Add a square (0..62); ValueError for anything else.
+
+        >>> squares = SquareSet()
+        >>> squares.add(C3)
+        >>> squares.add(C3)
+        >>> squares
+        SquareSet([C3])
+        """
         self.mask |= _mask_of((square,))
 
     def discard(self, square: int) -> None:
-        """Remove a square if it is in the set."""
+        """Remove a square if it is in the set (no error if it is not).
+
+        >>> squares = SquareSet([A1, B1])
+        >>> squares.discard(A1)
+        >>> squares.discard(G9)
+        >>> squares
+        SquareSet([B1])
+        """
         self.mask &= ~_mask_of((square,))
 
     def remove(self, square: int) -> None:
-        """Remove a square; KeyError if it is not in the set."""
+        """Remove a square; KeyError if it is not in the set.
+
+        >>> squares = SquareSet([A1])
+        >>> squares.remove(A1)
+        >>> squares.remove(A1)
+        Traceback (most recent call last):
+        ...
+        KeyError: 0
+        """
         if square not in self:
             raise KeyError(square)
         self.mask ^= 1 << square
 
     def pop(self) -> int:
-        """Remove and return the lowest square; KeyError when empty."""
+        """Remove and return the lowest square; KeyError when empty.
+
+        >>> squares = SquareSet([D9, A1])
+        >>> square_name(squares.pop()), squares
+        ('a1', SquareSet([D9]))
+        """
         if not self.mask:
             raise KeyError("pop from an empty SquareSet")
         low = self.mask & -self.mask
@@ -618,7 +776,13 @@ class SquareSet:
         return low.bit_length() - 1
 
     def clear(self) -> None:
-        """Remove every square."""
+        """Remove every square.
+
+        >>> squares = SquareSet(WATER)
+        >>> squares.clear()
+        >>> squares, len(squares)
+        (SquareSet([]), 0)
+        """
         self.mask = 0
 
 

@@ -23,6 +23,14 @@ class Status(enum.IntFlag):
     :mod:`doushouqi.jungle.fen`); the others flag positions no game can reach. A finished game is
     valid: a side with no animals when it is to move (it lost them all, 被吃光), or an animal
     in the enemy den when the other side is to move (入穴).
+
+    >>> from doushouqi.jungle.board import Board
+    >>> Board().status(), Board("7/3L3/7/7/7/7/7/7/r6 w").status() == Status.VALID
+    (<Status.VALID: 0>, True)
+    >>> Board("3L3/7/7/7/7/7/7/7/r6 w").status()  # Red in Blue's den, yet Red to move
+    <Status.TURN_IN_ENEMY_DEN: 32>
+    >>> bool(Status.EMPTY | Status.BAD_COUNTERS), Status.EMPTY in Status(24)
+    (True, True)
     """
 
     VALID = 0
@@ -48,7 +56,14 @@ def position_status(
     codes: Sequence[int], turn: int, halfmove_clock: int, fullmove_number: int
 ) -> Status:
     """The :class:`Status` flags of a position: the 63 piece codes (0 empty), the side to move
-    and the two counters; ``Status.VALID`` when nothing is wrong."""
+    and the two counters; ``Status.VALID`` when nothing is wrong.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> position_status(Board().piece_codes(), 0, 0, 1)
+    <Status.VALID: 0>
+    >>> position_status(Board().piece_codes(), 1, 0, 0)  # move numbers start at 1
+    <Status.BAD_COUNTERS: 64>
+    """
     status = Status.VALID
     seen = [False] * 17
     occ = [0, 0]

@@ -18,6 +18,8 @@ pairs), ``fill`` (a colour per square) and ``squares`` (squares marked with a cr
 >>> svg = board_svg(Board())
 >>> svg.startswith("<svg") and svg.count('class="piece ') == 16
 True
+>>> sorted(ANIMAL_LABELS), ANIMAL_LABELS["zh-Hant"][7], "獅" in board_svg(Board(), lang="zh-Hant")
+(['en', 'zh', 'zh-Hant'], '獅', True)
 """
 
 from __future__ import annotations
@@ -52,13 +54,64 @@ __all__ = ["ANIMAL_LABELS", "Arrow", "Drawable", "board_svg"]
 
 class Drawable(Protocol):
     """What :func:`board_svg` reads of a board: :class:`doushouqi.jungle.board.Board` has it (this
-    module does not import the board, whose ``_repr_svg_`` draws with it)."""
+    module does not import the board, whose ``_repr_svg_`` draws with it). Anything else with
+    these four members can be drawn too, such as a position kept as a dict:
+
+    >>> from doushouqi.jungle.pieces import Piece
+    >>> from doushouqi.jungle.rules import find_rules
+    >>> from doushouqi.jungle.squares import D8, G1
+    >>> class Diagram:
+    ...     rules = find_rules("classic")
+    ...     animals = {D8: Piece.from_symbol("L"), G1: Piece.from_symbol("r")}
+    ...     def fen(self):
+    ...         return "7/3L3/7/7/7/7/7/7/6r w 0 1"
+    ...     def piece_at(self, square):
+    ...         return self.animals.get(square)
+    ...     def rank_of(self, piece):
+    ...         return piece.animal
+    >>> board_svg(Diagram()).count('class="piece ')
+    2
+    """
 
     @property
-    def rules(self) -> RuleSet: ...
-    def fen(self) -> str: ...
-    def piece_at(self, square: int) -> Piece | None: ...
-    def rank_of(self, piece: Piece) -> int: ...
+    def rules(self) -> RuleSet:
+        """The rule set: it decides the ranks shown and the wolf's name (狼 or 狐).
+
+        >>> from doushouqi.jungle.board import Board
+        >>> Board(rules="classic").rules.wolf_name
+        'wolf'
+        """
+        ...
+
+    def fen(self) -> str:
+        """The position string, which the picture names in its ``<desc>`` (with the rule set).
+
+        >>> from doushouqi.jungle.board import Board
+        >>> "<desc>7/3L3/7/7/7/7/7/7/r6 w 0 1 (classic)</desc>" in board_svg(
+        ...     Board("7/3L3/7/7/7/7/7/7/r6 w", rules="classic")
+        ... )
+        True
+        """
+        ...
+
+    def piece_at(self, square: int) -> Piece | None:
+        """The animal on ``square`` (0..62), or None: what the picture draws there.
+
+        >>> from doushouqi.jungle.board import Board
+        >>> Board().piece_at(62)
+        Piece.from_symbol('t')
+        """
+        ...
+
+    def rank_of(self, piece: Piece) -> int:
+        """The animal's rank under the rule set, written on its token.
+
+        >>> from doushouqi.jungle.board import Board
+        >>> from doushouqi.jungle.pieces import Piece
+        >>> Board(rules="classic-dog").rank_of(Piece.from_symbol("d"))
+        4
+        """
+        ...
 
 
 #: Square size and margin (for the coordinates) in SVG user units.
@@ -68,6 +121,7 @@ BOARD_WIDTH = 7 * SQUARE_SIZE + 2 * MARGIN
 BOARD_HEIGHT = 9 * SQUARE_SIZE + 2 * MARGIN
 
 #: Piece labels by language, indexed by animal (1 = rat … 8 = elephant); index 0 unused.
+#: ``board_svg(board, lang=...)`` takes one of its keys.
 ANIMAL_LABELS: dict[str, tuple[str, ...]] = {
     "zh": ("", "鼠", "猫", "狗", "狼", "豹", "虎", "狮", "象"),
     "zh-Hant": ("", "鼠", "貓", "狗", "狼", "豹", "虎", "獅", "象"),

@@ -14,6 +14,14 @@ lets the board offer ``board.san(move, lang)`` without an import circle.
 '困毙'
 >>> termination_label(Termination.NO_LEGAL_MOVES, "zh-Hant"), animal_name(LION, "zh-Hant")
 ('困斃', '獅')
+
+Every function takes a ``lang`` of :data:`LANGUAGES` (a :data:`Lang`); :data:`TERMS` is the
+vocabulary:
+
+>>> def den_word(lang: Lang) -> str:
+...     return term("den", lang)
+>>> [den_word(lang) for lang in LANGUAGES], TERMS["den"]
+(['den', '兽穴', '獸穴'], Term(zh='兽穴', en='den'))
 """
 
 from __future__ import annotations
@@ -56,7 +64,9 @@ __all__ = [
     "to_hant",
 ]
 
+#: A language of the game's words: English, Simplified or Traditional Chinese (a type).
 Lang = Literal["en", "zh", "zh-Hant"]
+#: The languages of :data:`Lang`, English first.
 LANGUAGES: tuple[Lang, ...] = ("en", "zh", "zh-Hant")
 
 #: Simplified → Traditional for every character of the game's words that differs (the Taiwan
@@ -102,16 +112,40 @@ def to_hant(text: str) -> str:
 
 
 class NotationError(ValueError):
-    """Readable move text cannot be parsed, or names a move that is not legal here."""
+    """Readable move text cannot be parsed, or names a move that is not legal here. A
+    ValueError; :mod:`doushouqi.jungle.san` and :mod:`doushouqi.jungle.notation` raise it.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> for text in ("Rg4", "Qg4", "Rg5"):
+    ...     try:
+    ...         print(Board().parse_san(text))
+    ...     except NotationError as error:
+    ...         print(type(error).__name__)
+    g3g4
+    InvalidSanError
+    IllegalNotationMoveError
+    """
 
 
 class IllegalNotationMoveError(NotationError, IllegalMoveError):
     """The move (or pass) named is not legal here: both errors, so that callers of the
-    notation and of the board catch it alike."""
+    notation and of the board catch it alike.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> try:
+    ...     Board().push_san("Lg3")
+    ... except IllegalMoveError as error:  # caught as the board's error
+    ...     print(error, isinstance(error, NotationError))
+    'Lg3': the lion on g1 cannot go to g3: g3 is occupied by your own rat True
+    """
 
 
 class Term(NamedTuple):
-    """One term of the game in both languages."""
+    """One term of the game in both languages (Traditional Chinese is made from ``zh``).
+
+    >>> TERMS["trap"], TERMS["trap"].en
+    (Term(zh='陷阱', en='trap'), 'trap')
+    """
 
     zh: str
     en: str
@@ -190,6 +224,14 @@ _TERMINATIONS: dict[Termination, Term] = {
 
 
 def check_lang(lang: str) -> None:
+    """ValueError unless ``lang`` is one of :data:`LANGUAGES`.
+
+    >>> check_lang("zh-Hant")
+    >>> check_lang("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr' (expected 'en', 'zh' or 'zh-Hant')
+    """
     # Checked at run time too: lang often comes from a user setting, not from typed code.
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (expected 'en', 'zh' or 'zh-Hant')")

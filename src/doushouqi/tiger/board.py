@@ -118,7 +118,16 @@ def start_position(rules: RuleSet) -> str:
 
 class LegalMoveGenerator:
     """The legal moves of a board, generated when asked (python-chess's ``legal_moves``):
-    ``move in board.legal_moves`` checks one move without generating the others."""
+    ``move in board.legal_moves`` checks one move without generating the others.
+
+    >>> board = Board("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+    >>> board.legal_moves
+    <LegalMoveGenerator (e5e4, e5f5, e5e6, e5c5)>
+    >>> len(board.legal_moves), Move.from_str("e5c5") in board.legal_moves
+    (4, True)
+    >>> [str(move) for move in board.legal_moves if move.is_jump]
+    ['e5c5']
+    """
 
     __slots__ = ("board",)
 
@@ -159,6 +168,26 @@ class Board:
     ``Board()`` is the start position of ``laohuqi``; ``Board(text, rules)`` reads a position
     string (:mod:`doushouqi.tiger.fen`) and checks that it fits the rule set: as many tigers
     as the rule set has (tigers are never taken), no more men than it starts with.
+
+    >>> board = Board(rules="laohuqi-18")
+    >>> print(board)
+          . . .
+          . T .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    M M M M M M M M M
+    M M M M M M M M M
+    >>> board.men_count, board.turn, board
+    (18, 0, Board('3/1T1/9/9/9/9/9/9/9/MMMMMMMMM/MMMMMMMMM t 0 1', rules='laohuqi-18'))
+    >>> Board("3/1T1/9/9/9/9/9/9/9/MMMMMMMMM/MMMMMMMMM t")
+    Traceback (most recent call last):
+    ...
+    doushouqi.core.game.PositionError: the position has 18 men, more than the rule set 'laohuqi' ...
     """
 
     def __init__(self, position: str | None = None, rules: RuleSet | str = "laohuqi") -> None:
@@ -171,7 +200,19 @@ class Board:
 
     def set_position(self, text: str) -> None:
         """Set the position from a position string and clear the history; PositionError
-        saying what is wrong (also when it does not fit the rule set)."""
+        saying what is wrong (also when it does not fit the rule set).
+
+        >>> board = Board()
+        >>> board.push_move("e10e9")
+        Move.from_str('e10e9')
+        >>> board.set_position("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+        >>> board.ply(), board.men_count
+        (0, 7)
+        >>> board.set_position("3/3/9/9/9/9/3MTT3/9/9/9/MMMMMM3 t")
+        Traceback (most recent call last):
+        ...
+        doushouqi.core.game.PositionError: the position has 2 tigers, the rule set 'laohuqi' ...
+        """
         pieces, turn, halfmove, number = parse_position(text)
         tigers, men = pieces.count(TIGER), pieces.count(MAN)
         rules = self.rules
@@ -194,13 +235,33 @@ class Board:
         self.clear_stack()
 
     def clear_stack(self) -> None:
-        """Forget the move history: the position stands once, for repetitions."""
+        """Forget the move history: the position stands once, for repetitions.
+
+        >>> board = Board()
+        >>> for move in ("e10e9", "e2e3", "e9e10", "e3e2"):
+        ...     board.push(board.parse_move(move))
+        >>> board.repetition_count()
+        2
+        >>> board.clear_stack()
+        >>> board.ply(), board.repetition_count(), board.move_stack
+        (0, 1, [])
+        """
         self.move_stack: list[Move] = []
         self._undo: list[_Undo] = []
         self._history: list[int] = []  # the hash before each ply
 
     def copy(self) -> Board:
-        """An independent copy, with the move history."""
+        """An independent copy, with the move history.
+
+        >>> board = Board()
+        >>> board.push_move("e10e9")
+        Move.from_str('e10e9')
+        >>> trial = board.copy()
+        >>> trial.push_move("a1a2")
+        Move.from_str('a1a2')
+        >>> trial.ply(), board.ply(), trial.move_stack[0] == board.peek()
+        (2, 1, True)
+        """
         board = Board.__new__(Board)
         board.rules = self.rules
         board._neighbours = self._neighbours
@@ -219,39 +280,102 @@ class Board:
     # ------------------------------------------------------------------------ queries
 
     def piece_at(self, point: int) -> int:
-        """What stands on ``point``: EMPTY (0), TIGER (1) or MAN (2)."""
+        """What stands on ``point``: EMPTY (0), TIGER (1) or MAN (2).
+
+        >>> from doushouqi.tiger.points import parse_point
+        >>> board = Board()
+        >>> [board.piece_at(parse_point(name)) for name in ("e10", "e1", "e5")]
+        [1, 2, 0]
+        """
         return self._pieces[point]
 
     def pieces(self) -> list[int]:
-        """What stands on each of the 87 points (a copy)."""
+        """What stands on each of the 87 points (a copy): EMPTY (0), TIGER (1) or MAN (2), point by
+        point (a1, b1 … i1, a2 …).
+
+        >>> pieces = Board().pieces()
+        >>> len(pieces), pieces[:12], pieces.count(2)
+        (87, [2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0], 12)
+        """
         return self._pieces.copy()
 
     def tiger_points(self) -> list[int]:
+        """The points the tigers stand on, in point order.
+
+        >>> from doushouqi.tiger.points import point_name
+        >>> [point_name(point) for point in Board(rules="laohuqi-south").tiger_points()]
+        ['d10', 'f10']
+        """
         return [p for p, code in enumerate(self._pieces) if code == TIGER]
 
     def man_points(self) -> list[int]:
+        """The points the men stand on, in point order.
+
+        >>> from doushouqi.tiger.points import point_name
+        >>> [point_name(point) for point in Board().man_points()][-4:]
+        ['i1', 'd2', 'e2', 'f2']
+        """
         return [p for p, code in enumerate(self._pieces) if code == MAN]
 
     @property
     def men_count(self) -> int:
+        """How many men are on the board.
+
+        >>> board = Board("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+        >>> board.men_count
+        7
+        >>> board.push_move("e5c5"); board.men_count
+        Move.from_str('e5c5')
+        6
+        """
         return self._men
 
     @property
     def men_taken(self) -> int:
-        """How many men are off the board, against the rule set's start."""
+        """How many men are off the board, against the rule set's start.
+
+        >>> board = Board("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+        >>> board.men_taken, board.rules.men
+        (5, 12)
+        """
         return self.rules.men - self._men
 
     def ply(self) -> int:
         """Plies (moves and passes) pushed since the position was set (a method, as
-        python-chess's ``Board.ply()``)."""
+        python-chess's ``Board.ply()``).
+
+        >>> board = Board()
+        >>> board.push_move("e10e9"); board.push_pass(); board.ply()
+        Move.from_str('e10e9')
+        Move.from_str('0000')
+        2
+        """
         return len(self._undo)
 
     def zobrist_hash(self) -> int:
-        """A hash of the pieces and the side to move (what makes positions the same)."""
+        """A hash of the pieces and the side to move (what makes positions the same), the
+        same in every process.
+
+        >>> board = Board()
+        >>> start = board.zobrist_hash()
+        >>> for move in ("e10e9", "e2e3", "e9e10", "e3e2"):
+        ...     board.push(board.parse_move(move))
+        >>> board.zobrist_hash() == start, board.ply()
+        (True, 4)
+        """
         return self._hash
 
     def position_string(self) -> str:
-        """The position string: placement, side to move, halfmove clock, move number."""
+        """The position string: placement, side to move, halfmove clock, move number
+        (:mod:`doushouqi.tiger.fen`; also :meth:`fen`, python-chess's name).
+
+        >>> board = Board()
+        >>> board.push_move("e10e9"); board.position_string()
+        Move.from_str('e10e9')
+        '3/3/4T4/9/9/9/9/9/9/3MMM3/MMMMMMMMM m 1 1'
+        >>> board.fen() == board.position_string()
+        True
+        """
         return write_position(self._pieces, self.turn, self.halfmove_clock, self.fullmove_number)
 
     fen = position_string
@@ -285,7 +409,14 @@ class Board:
     # ------------------------------------------------------------------ move generation
 
     def is_game_over_on_board(self) -> bool:
-        """Whether too few men are left (the tiger has won): then no side has a move."""
+        """Whether too few men are left (the tiger has won): then no side has a move.
+
+        >>> board = Board("3/1T1/9/9/9/9/9/9/9/9/MMM6 m")
+        >>> board.is_game_over_on_board(), board.count_legal_moves()
+        (True, 0)
+        >>> Board().is_game_over_on_board()
+        False
+        """
         return self._men < self.rules.tiger_wins_below
 
     def _jump_paths(self, start: int) -> list[tuple[int, ...]]:
@@ -321,7 +452,12 @@ class Board:
 
     def generate_legal_moves(self) -> Iterator[Move]:
         """The legal moves, in a stable order: by the point moved from, then steps (down,
-        left, right, up, the diagonals) before jumps."""
+        left, right, up, the diagonals) before jumps.
+
+        >>> board = Board("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+        >>> [str(move) for move in board.generate_legal_moves()]
+        ['e5e4', 'e5f5', 'e5e6', 'e5c5']
+        """
         if self.is_game_over_on_board():
             return
         pieces, neighbours = self._pieces, self._neighbours
@@ -348,16 +484,44 @@ class Board:
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves as a :class:`LegalMoveGenerator`: iterate it, take its ``len``, or
+        ask whether a move is ``in`` it.
+
+        >>> board = Board()
+        >>> len(board.legal_moves), Move.from_str("e10e9") in board.legal_moves
+        (4, True)
+        >>> Move.from_str("e10e8") in board.legal_moves
+        False
+        """
         return LegalMoveGenerator(self)
 
     def count_legal_moves(self) -> int:
+        """The number of legal moves (generated, not kept).
+
+        >>> Board().count_legal_moves(), Board(rules="laohuqi-south").count_legal_moves()
+        (4, 6)
+        """
         return sum(1 for _ in self.generate_legal_moves())
 
     def has_legal_move(self) -> bool:
+        """Whether the side to move has any legal move (stops at the first).
+
+        >>> Board().has_legal_move()
+        True
+        >>> Board("3/3/9/9/9/9/9/9/MMM6/MMM6/TMM6 t").has_legal_move()
+        False
+        """
         return any(True for _ in self.generate_legal_moves())
 
     def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` (not a pass) is legal here."""
+        """Whether ``move`` (not a pass) is legal here.
+
+        >>> board = Board()
+        >>> board.is_legal(Move.from_str("e10e9")), board.is_legal(Move.from_str("e10e8"))
+        (True, False)
+        >>> board.is_legal(Move.null())
+        False
+        """
         return bool(move) and self.explain_illegal(move) is None
 
     def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> IllegalReason | None:
@@ -491,7 +655,13 @@ class Board:
     # -------------------------------------------------------------------- making moves
 
     def push(self, move: Move) -> None:
-        """Play a move (or a pass) without checking it; :meth:`push_move` checks."""
+        """Play a move (or a pass) without checking it; :meth:`push_move` checks.
+
+        >>> board = Board("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+        >>> board.push(Move.from_str("e5c5"))
+        >>> board.position_string(), board.men_count
+        ('3/3/9/9/9/9/2T6/9/9/9/MMMMMM3 m 0 1', 6)
+        """
         self.move_stack.append(move)
         self._make(move.path)
 
@@ -541,17 +711,41 @@ class Board:
         self._hash = h
 
     def pop(self) -> Move:
-        """Take back the last move or pass."""
+        """Take back the last move or pass; returns it (IndexError when there is none).
+
+        >>> board = Board("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+        >>> board.push_move("e5c5")
+        Move.from_str('e5c5')
+        >>> board.pop(), board.men_count, board.position_string()
+        (Move.from_str('e5c5'), 7, '3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t 0 1')
+        """
         self._unmake()
         return self.move_stack.pop()
 
     def peek(self) -> Move:
+        """The last move or pass played (IndexError when there is none).
+
+        >>> board = Board()
+        >>> board.push_move("e10e9"); board.push_pass(); board.peek()
+        Move.from_str('e10e9')
+        Move.from_str('0000')
+        Move.from_str('0000')
+        """
         return self.move_stack[-1]
 
     def parse_move(self, text: str, *, allow_pass: bool = False) -> Move:
         """The move a move string names, checked: MoveError when it is no move string,
         IllegalMoveError (with the reason) when the rules refuse it. A pass ``0000`` only
-        with ``allow_pass`` (see :meth:`explain_illegal`)."""
+        with ``allow_pass`` (see :meth:`explain_illegal`).
+
+        >>> board = Board()
+        >>> board.parse_move("E10E9"), board.parse_move("0000", allow_pass=True)
+        (Move.from_str('e10e9'), Move.from_str('0000'))
+        >>> board.parse_move("e10-e9")
+        Traceback (most recent call last):
+        ...
+        doushouqi.core.game.MoveError: not a move string: 'e10-e9' (a move is a from-point and ...
+        """
         move = Move.from_str(text)
         reason = self.explain_illegal(move, allow_pass=allow_pass)
         if reason is not None:
@@ -559,37 +753,95 @@ class Board:
         return move
 
     def push_move(self, text: str, *, allow_pass: bool = False) -> Move:
-        """Check and play a move string; returns the move."""
+        """Check and play a move string; returns the move (:meth:`parse_move`'s errors when it
+        is not legal, and then the board is unchanged).
+
+        >>> board = Board()
+        >>> board.push_move("e10e9"), board.turn
+        (Move.from_str('e10e9'), 1)
+        >>> board.push_move("e9e8")
+        Traceback (most recent call last):
+        ...
+        doushouqi.core.game.IllegalMoveError: illegal move e9e8: the tiger on e9 is not to move: ...
+        """
         move = self.parse_move(text, allow_pass=allow_pass)
         self.push(move)
         return move
 
     def push_pass(self) -> Move:
         """The side to move loses its turn (a per-move timeout, docs/rules.md 5.3); checked:
-        IllegalMoveError where no move could be played."""
+        IllegalMoveError where no move could be played. Returns the pass, ``Move.null()``.
+
+        >>> board = Board()
+        >>> board.push_pass(), board.turn, board.halfmove_clock
+        (Move.from_str('0000'), 1, 1)
+        >>> Board("3/3/9/9/9/9/9/9/MMM6/MMM6/TMM6 t").push_pass()
+        Traceback (most recent call last):
+        ...
+        doushouqi.core.game.IllegalMoveError: illegal move 0000: ...
+        """
         return self.push_move("0000", allow_pass=True)
 
     def is_capture(self, move: Move) -> bool:
+        """Whether ``move`` takes men: a tiger's jump.
+
+        >>> board = Board("3/3/9/9/9/9/3MT4/9/9/9/MMMMMM3 t")
+        >>> [(str(move), board.is_capture(move)) for move in board.legal_moves][-2:]
+        [('e5e6', False), ('e5c5', True)]
+        """
         return move.is_jump
 
     # ------------------------------------------------------------------------ outcome
 
     def repetition_count(self) -> int:
-        """How many times the position (pieces and side to move) has stood since it was set."""
+        """How many times the position (pieces and side to move) has stood since it was set.
+
+        >>> board = Board()
+        >>> for move in ("e10e9", "e2e3", "e9e10", "e3e2"):
+        ...     board.push(board.parse_move(move))
+        >>> board.repetition_count()
+        2
+        """
         return self._history.count(self._hash) + 1
 
     def is_repetition(self, count: int = 3) -> bool:
+        """Whether the position has stood at least ``count`` times (a threefold repetition by
+        default, which draws the game: :meth:`termination`).
+
+        >>> board = Board()
+        >>> for move in ("e10e9", "e2e3", "e9e10", "e3e2") * 2:
+        ...     board.push(board.parse_move(move))
+        >>> board.is_repetition(), board.is_repetition(4)
+        (True, False)
+        """
         return self.repetition_count() >= count
 
     def position_counts(self) -> Counter[int]:
-        """Hash → the times that position has stood, the current one included."""
+        """Hash → the times that position has stood, the current one included.
+
+        >>> board = Board()
+        >>> for move in ("e10e9", "e2e3", "e9e10", "e3e2"):
+        ...     board.push(board.parse_move(move))
+        >>> counts = board.position_counts()
+        >>> counts[board.zobrist_hash()], sum(counts.values()), len(counts)
+        (2, 5, 4)
+        """
         counts = Counter(self._history)
         counts[self._hash] += 1
         return counts
 
     def termination(self) -> Termination | None:
         """How the position has ended the game, or None (checked in the order of the module
-        docstring)."""
+        docstring).
+
+        >>> board = Board()
+        >>> print(board.termination())
+        None
+        >>> for move in ("e10e9", "e2e3", "e9e10", "e3e2") * 2:
+        ...     board.push(board.parse_move(move))
+        >>> board.termination()
+        <Termination.REPETITION: 'repetition'>
+        """
         if self.is_game_over_on_board():
             return Termination.MEN_CAPTURED
         if not self.has_legal_move():
@@ -622,12 +874,25 @@ class Board:
         return Outcome(BoardEnding(termination.value), winner)
 
     def is_game_over(self) -> bool:
+        """Whether the position has ended the game (:meth:`termination` is not None), a draw
+        by rule included, after which the moves stay legal (see the module docstring).
+
+        >>> board = Board()
+        >>> for move in ("e10e9", "e2e3", "e9e10", "e3e2") * 2:
+        ...     board.push(board.parse_move(move))
+        >>> board.is_game_over(), board.is_game_over_on_board(), board.has_legal_move()
+        (True, False, True)
+        """
         return self.termination() is not None
 
     # -------------------------------------------------------------------------- perft
 
     def perft(self, depth: int) -> int:
-        """The number of move sequences ``depth`` plies long from here."""
+        """The number of move sequences ``depth`` plies long from here.
+
+        >>> [Board().perft(depth) for depth in range(5)]  # tests/tiger/data/laohuqi.perft
+        [1, 4, 44, 143, 2093]
+        """
         if depth < 1:
             return 1
         if depth == 1:

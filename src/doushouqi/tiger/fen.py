@@ -23,6 +23,18 @@ starts with) is the board's check, which knows the rule set.
 >>> pieces, turn, halfmove, number = parse_position(START)
 >>> pieces.count(TIGER), pieces.count(MAN), turn, write_position(pieces, turn, 0, 1) == START
 (1, 12, 0, True)
+>>> pieces.count(EMPTY), "".join(PIECE_LETTERS[code] for code in pieces if code != EMPTY)
+(74, 'MMMMMMMMMMMMT')
+
+The counters are bounded, so that every position can be written and read back:
+
+>>> parse_position(f"3/1T1/9/9/9/9/9/9/9/9/9 m {MAX_HALFMOVE_CLOCK} {MAX_MOVE_NUMBER}")[2:]
+(9999, 9999)
+>>> parse_position(f"3/1T1/9/9/9/9/9/9/9/9/9 m {MAX_HALFMOVE_CLOCK + 1}")
+Traceback (most recent call last):
+...
+doushouqi.core.game.PositionError: invalid position string '3/1T1/9/9/9/9/9/9/9/9/9 m 10000': the
+halfmove clock must be a whole number from 0 to 9999, got '10000'
 """
 
 from __future__ import annotations
@@ -48,11 +60,14 @@ __all__ = [
 #: What a point holds: nothing, a tiger (the tiger side's piece, seat 0) or a man (seat 1).
 #: A piece's code is its side's seat + 1.
 EMPTY, TIGER, MAN = 0, 1, 2
+#: The placement's letter of each piece code.
 PIECE_LETTERS = {TIGER: "T", MAN: "M"}
 _CODES = {"T": TIGER, "M": MAN}
 _SIDES = {"t": 0, "m": 1}
 
+#: The largest halfmove clock a position string may hold (the board's clock stops there).
 MAX_HALFMOVE_CLOCK = 9999
+#: The largest move number a position string may hold (the board's number stops there).
 MAX_MOVE_NUMBER = 9999
 
 #: The points of each row of the placement, rank 11 first, each row's files in order.
@@ -145,7 +160,13 @@ def _read_row(shown: str, text: str, rank: int, points: tuple[int, ...], pieces:
 
 
 def placement(pieces: Sequence[int]) -> str:
-    """The placement field for the piece on each point, rank 11 first."""
+    """The placement field for the piece on each point, rank 11 first.
+
+    >>> pieces = [EMPTY] * 87
+    >>> pieces[82], pieces[40] = TIGER, MAN  # e10 and e5
+    >>> placement(pieces)
+    '3/1T1/9/9/9/9/4M4/9/9/9/9'
+    """
     rows = []
     for _, points in _ROWS:
         text, empty = "", 0
@@ -162,7 +183,13 @@ def placement(pieces: Sequence[int]) -> str:
 
 
 def write_position(pieces: Sequence[int], turn: int, halfmove: int, number: int) -> str:
-    """The whole position string (all four fields)."""
+    """The whole position string (all four fields): the placement, the side to move
+    (``turn`` 0 the tiger side, 1 the men), the halfmove clock and the move number.
+
+    >>> pieces, turn, _, _ = parse_position("3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM m")
+    >>> write_position(pieces, turn, 3, 12)
+    '3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM m 3 12'
+    """
     return f"{placement(pieces)} {'tm'[turn]} {halfmove} {number}"
 
 

@@ -15,6 +15,15 @@ point, a jump two points along a straight line, so :attr:`Move.captured` needs n
 (True, 'e5e7e9', ['e6', 'e8'])
 >>> Move.from_str("e10e9").is_jump, str(Move.null())
 (False, '0000')
+
+A move string names at most :data:`MAX_MOVE_POINTS` points:
+
+>>> len(Move.from_str("a1a3" + "a5" * (MAX_MOVE_POINTS - 2)).path) == MAX_MOVE_POINTS
+True
+>>> Move((0,) * (MAX_MOVE_POINTS + 1))
+Traceback (most recent call last):
+...
+doushouqi.core.game.MoveError: a move names 2 to 19 points, got 20
 """
 
 from __future__ import annotations
@@ -39,7 +48,15 @@ _PASS = "0000"
 
 @dataclasses.dataclass(frozen=True)
 class Move:
-    """The points a move passes: the from-point, then each landing point (empty: a pass)."""
+    """The points a move passes: the from-point, then each landing point (empty: a pass).
+    A value (frozen, hashable); whether it is legal is the board's question.
+
+    >>> move = Move((parse_point("e5"), parse_point("e7")))
+    >>> move, move == Move.from_str("E5E7"), move.is_jump
+    (Move.from_str('e5e7'), True, True)
+    >>> bool(move), bool(Move.null())
+    (True, False)
+    """
 
     path: tuple[int, ...]
 
@@ -54,11 +71,20 @@ class Move:
 
     @classmethod
     def null(cls) -> Move:
-        """The pass (``0000``)."""
+        """The pass (``0000``): what a per-move timeout plays; false as a truth value.
+
+        >>> Move.null(), Move.null().path, Move.null() == Move.from_str("0000")
+        (Move.from_str('0000'), (), True)
+        """
         return cls(())
 
     @classmethod
     def step(cls, from_point: int, to_point: int) -> Move:
+        """A move from ``from_point`` to ``to_point`` (a step, or a single jump), by point number.
+
+        >>> Move.step(parse_point("e10"), parse_point("e9"))
+        Move.from_str('e10e9')
+        """
         return cls((from_point, to_point))
 
     @classmethod
@@ -103,21 +129,41 @@ class Move:
 
     @property
     def from_point(self) -> int:
+        """The point the piece moves from (IndexError for the pass).
+
+        >>> point_name(Move.from_str("e5e7e9").from_point)
+        'e5'
+        """
         return self.path[0]
 
     @property
     def to_point(self) -> int:
+        """The point the piece ends on: a multi-jump's last landing (IndexError for the pass).
+
+        >>> point_name(Move.from_str("e5e7e9").to_point)
+        'e9'
+        """
         return self.path[-1]
 
     @property
     def is_jump(self) -> bool:
-        """Whether the move takes men: its first segment spans two points."""
+        """Whether the move takes men: its first segment spans two points.
+
+        >>> Move.from_str("e5e7").is_jump, Move.from_str("e5e6").is_jump, Move.null().is_jump
+        (True, False, False)
+        """
         return len(self.path) >= 2 and (self.path[0], self.path[1]) in BETWEEN
 
     @property
     def captured(self) -> tuple[int, ...]:
         """The points of the men a jump takes, in order (empty for a step or a pass); a
         segment that spans no point in between contributes nothing (such a move is never
-        legal, and checking is the board's part)."""
+        legal, and checking is the board's part).
+
+        >>> [point_name(point) for point in Move.from_str("c5e5e7").captured]
+        ['d5', 'e6']
+        >>> Move.from_str("e10e9").captured
+        ()
+        """
         path = self.path
         return tuple(BETWEEN[segment] for segment in pairwise(path) if segment in BETWEEN)

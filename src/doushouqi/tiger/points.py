@@ -26,6 +26,15 @@ points are in a row.
 ['e9', 'd10', 'f10', 'e11']
 >>> [(point_name(o), point_name(t)) for o, t in JUMPS[Diagonals.NONE][parse_point("e9")]]
 [('e8', 'e7'), ('d9', 'c9'), ('f9', 'g9'), ('e10', 'e11')]
+
+:data:`NEST` is a bit mask of the nest's points, :data:`BETWEEN` the man a jump takes:
+
+>>> [point_name(p) for p in POINTS if NEST >> p & 1][:4], NUM_POINTS - bin(NEST).count("1")
+(['d9', 'e9', 'f9', 'd10'], 78)
+>>> point_name(BETWEEN[parse_point("e5"), parse_point("e7")])
+'e6'
+>>> [FILE_NAMES[point_file(p)] for p in (parse_point("a1"), parse_point("f11"))]
+['a', 'f']
 """
 
 from __future__ import annotations
@@ -52,7 +61,14 @@ __all__ = [
 
 
 class Diagonals(enum.Enum):
-    """Which diagonals are lines (rule option ``diagonals``)."""
+    """Which diagonals are lines (rule option ``diagonals``).
+
+    >>> e9 = parse_point("e9")
+    >>> [len(NEIGHBOURS[diagonals][e9]) for diagonals in Diagonals]
+    [4, 6, 8]
+    >>> Diagonals("nest")
+    <Diagonals.NEST: 'nest'>
+    """
 
     #: No diagonal: every line is orthogonal (the default).
     NONE = "none"
@@ -62,9 +78,11 @@ class Diagonals(enum.Enum):
     ALL = "all"
 
 
+#: The files' letters, a (file 0) to i (file 8).
 FILE_NAMES = "abcdefghi"
 #: The points of the board, rank 1 to 9, then the nest's ranks 10 and 11 (files d–f).
 NUM_POINTS = 87
+#: Every point number, 0 to 86 (a range, to loop over the board).
 POINTS = range(NUM_POINTS)
 
 _NEST_FILES = (3, 4, 5)  # d, e, f
@@ -82,7 +100,11 @@ NEST = sum(1 << _AT[f, r] for f in _NEST_FILES for r in (9, 10, 11))
 
 
 def point_name(point: int) -> str:
-    """The point's name, ``a1`` … ``i9``, ``d10`` … ``f11``."""
+    """The point's name, ``a1`` … ``i9``, ``d10`` … ``f11``.
+
+    >>> point_name(0), point_name(40), point_name(86)
+    ('a1', 'e5', 'f11')
+    """
     return _NAMES[point]
 
 
@@ -103,17 +125,29 @@ def parse_point(name: str) -> int:
 
 
 def point_file(point: int) -> int:
-    """The point's file, 0 (a) to 8 (i)."""
+    """The point's file, 0 (a) to 8 (i).
+
+    >>> point_file(parse_point("e10")), point_file(parse_point("i1"))
+    (4, 8)
+    """
     return _COORDS[point][0]
 
 
 def point_rank(point: int) -> int:
-    """The point's rank, 1 to 11."""
+    """The point's rank, 1 to 11.
+
+    >>> point_rank(parse_point("e10")), point_rank(parse_point("i1"))
+    (10, 1)
+    """
     return _COORDS[point][1]
 
 
 def point_at(file: int, rank: int) -> int | None:
-    """The point at ``file`` (0 = a) and ``rank``, or None where there is none."""
+    """The point at ``file`` (0 = a) and ``rank``, or None where there is none.
+
+    >>> point_name(point_at(4, 10)), point_at(0, 10)
+    ('e10', None)
+    """
     return _AT.get((file, rank))
 
 
@@ -193,5 +227,12 @@ BETWEEN: dict[tuple[int, int], int] = {
 
 
 def is_line(a: int, b: int, diagonals: Diagonals) -> bool:
-    """Whether points ``a`` and ``b`` are neighbours joined by a line under ``diagonals``."""
+    """Whether points ``a`` and ``b`` are neighbours joined by a line under ``diagonals``.
+
+    >>> e9, d10 = parse_point("e9"), parse_point("d10")
+    >>> is_line(e9, d10, Diagonals.NONE), is_line(e9, d10, Diagonals.NEST)
+    (False, True)
+    >>> is_line(parse_point("c8"), parse_point("d9"), Diagonals.NEST)  # below the nest
+    False
+    """
     return b in NEIGHBOURS[diagonals][a]

@@ -44,6 +44,15 @@ move, so a record that reads is a legal game, with no move after the game ended.
 1. 虎e10-e9 人d2-d3 {the men start up the middle} 2. 虎e9-e8 *
 >>> read_record(text) == record
 True
+
+The ``Game`` tag holds :data:`GAME_KEY`, the ``Result`` tag one of :data:`RESULTS`, and the
+:data:`ROSTER` tags come first:
+
+>>> lines = text.splitlines()
+>>> lines[:len(ROSTER)] == [f'[{name} "{record.tags[name]}"]' for name in ROSTER]
+True
+>>> f'[Game "{GAME_KEY}"]' in lines, record.result in RESULTS
+(True, True)
 """
 
 from __future__ import annotations
@@ -75,6 +84,7 @@ __all__ = [
 
 #: The value of the ``Game`` tag: the game's registry key.
 GAME_KEY = "tiger"
+#: The results a record may end with: the tiger side won, the men won, drawn, unfinished.
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Tags written first and in this order: PGN's roster with the two sides' players.
 ROSTER = ("Event", "Site", "Date", "Round", "Tiger", "Men")
@@ -92,7 +102,15 @@ _SUFFIX = re.compile(r"(.*?)([!?]+)")
 
 
 class RecordError(ValueError):
-    """A record cannot be read or replayed; ``line`` is the 1-based line where known."""
+    """A record cannot be read or replayed; ``line`` is the 1-based line where known.
+    A ``ValueError``; ``reason`` is the message without the line.
+
+    >>> try:
+    ...     read_record('[Game "tiger"]\\n\\n1. e10e8 *\\n')
+    ... except RecordError as error:
+    ...     print(error.line, "|", error.reason)
+    3 | ply 1: illegal move e10e8: no man on e9 to jump
+    """
 
     def __init__(self, reason: str, line: int | None = None) -> None:
         self.reason = reason
@@ -103,7 +121,19 @@ class RecordError(ValueError):
 @dataclasses.dataclass
 class TigerRecord:
     """One game: its tags, rule set, start, moves (a pass is ``Move.null()``), comments and
-    NAGs by ply (0: before the first move), result and termination (an ending key)."""
+    NAGs by ply (0: before the first move), result and termination (an ending key).
+
+    The roster tags are always there (``?`` where unknown); the start is the rule set's
+    unless given.
+
+    >>> from doushouqi.tiger.rules import rules_by_name
+    >>> record = TigerRecord(rules_by_name("laohuqi"), [Move.from_str("e10e9"), Move.null()])
+    >>> record.tags["Tiger"], record.start, record.result
+    ('?', '3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1', '*')
+    >>> record.nags[1] = {1}  # "!" on the first move
+    >>> print(write_record(record).splitlines()[-1])
+    1. e10e9 $1 0000 *
+    """
 
     rules: RuleSet = dataclasses.field(default_factory=RuleSet)
     moves: list[Move] = dataclasses.field(default_factory=list)
@@ -123,7 +153,18 @@ class TigerRecord:
     @classmethod
     def from_board(cls, board: Board, **tags: str) -> TigerRecord:
         """The game a board has played since its position was set; the result and the
-        termination from its outcome, when it has one."""
+        termination from its outcome, when it has one.
+
+        >>> board = Board("3/3/9/9/9/9/9/9/MMM6/MM7/T1M6 t")
+        >>> board.push_move("a1b1"); board.push_move("c1c2")
+        Move.from_str('a1b1')
+        Move.from_str('c1c2')
+        >>> record = TigerRecord.from_board(board, Event="Endgame study")
+        >>> record.start, [str(move) for move in record.moves]
+        ('3/3/9/9/9/9/9/9/MMM6/MM7/T1M6 t 0 1', ['a1b1', 'c1c2'])
+        >>> record.result, record.termination, record.tags["Event"]
+        ('*', None, 'Endgame study')
+        """
         start = board.copy()
         for _ in range(start.ply()):
             start.pop()
@@ -138,7 +179,17 @@ class TigerRecord:
         )
 
     def board(self) -> Board:
-        """The final position, every move replayed and checked; RecordError naming the ply."""
+        """The final position, every move replayed and checked; RecordError naming the ply.
+
+        >>> record = read_record('[Game "tiger"]\\n\\n1. e10e9 e2e3 2. e9e8 *\\n')
+        >>> record.board().position_string()
+        '3/3/9/4T4/9/9/9/9/4M4/3M1M3/MMMMMMMMM m 3 2'
+        >>> record.moves.append(Move.from_str("e8e6"))
+        >>> record.board()
+        Traceback (most recent call last):
+        ...
+        doushouqi.tiger.record.RecordError: ply 4 (e8e6): the tiger on e8 is not to move: ...
+        """
         assert self.start is not None
         try:
             board = Board(self.start, self.rules)
@@ -152,7 +203,17 @@ class TigerRecord:
 
     def check(self) -> Board:
         """Every check of a record that reads: the moves, the result against the ending and
-        against the final position; returns the final board."""
+        against the final position; returns the final board.
+
+        >>> record = read_record('[Game "tiger"]\\n\\n1. e10e9 *\\n')
+        >>> record.check().ply()
+        1
+        >>> record.termination = "tiger_trapped"
+        >>> record.check()
+        Traceback (most recent call last):
+        ...
+        doushouqi.tiger.record.RecordError: Termination tiger_trapped: the final position ...
+        """
         board = self.board()
         if self.result not in RESULTS:
             raise RecordError(f"result {self.result!r} is none of {', '.join(RESULTS)}")
@@ -218,6 +279,11 @@ def write_record(record: TigerRecord, *, san: bool = False, lang: Lang = "en") -
 
     Moves are move strings, or short notation with ``san=True`` in ``lang``. The record is
     checked first (RecordError when it would not read back).
+
+    >>> record = read_record('[Tiger "Li"]\\n[Game "tiger"]\\n\\n1. e10e9 {up} d2d3 *\\n')
+    >>> print(write_record(record, san=True).split("\\n\\n")[1])
+    1. Te10-e9 {up} 1... Md2-d3 *
+    <BLANKLINE>
     """
     board = record.check()
     tags = [(name, record.tags[name]) for name in ROSTER]
@@ -266,7 +332,14 @@ def _movetext(record: TigerRecord, board: Board, san: bool, lang: Lang) -> list[
 
 
 def write_records(records: list[TigerRecord], *, san: bool = False, lang: Lang = "en") -> str:
-    """Several records, separated by blank lines."""
+    """Several records, separated by blank lines.
+
+    >>> one = '[Game "tiger"]\\n\\n1. e10e9 *\\n'
+    >>> records = read_records(one + "\\n" + one.replace("e10e9", "e10d10"))
+    >>> text = write_records(records)
+    >>> text.count('[Game "tiger"]'), read_records(text) == records
+    (2, True)
+    """
     return "\n".join(write_record(record, san=san, lang=lang) for record in records)
 
 
@@ -444,12 +517,26 @@ def _read_move(record: TigerRecord, board: Board, word: str, line: int) -> None:
 
 
 def read_records(text: str) -> list[TigerRecord]:
-    """Every record of a text; RecordError (naming the line) at the first bad one."""
+    """Every record of a text; RecordError (naming the line) at the first bad one.
+
+    >>> text = '[Tiger "Li"]\\n\\ne10e9 *\\n\\n[Tiger "Wang"]\\n\\ne10f10 e2e3 *\\n'
+    >>> [(record.tags["Tiger"], len(record.moves)) for record in read_records(text)]
+    [('Li', 1), ('Wang', 2)]
+    """
     return [_read_one(tags, movetext) for tags, movetext in _blocks(text)]
 
 
 def read_record(text: str) -> TigerRecord:
-    """The one record of a text."""
+    """The one record of a text; RecordError when the text holds none or several.
+
+    >>> record = read_record('[Game "tiger"]\\n[Rules "laohuqi-18"]\\n\\n1. e10e9 0000 *\\n')
+    >>> record.rules.men, record.moves
+    (18, [Move.from_str('e10e9'), Move.from_str('0000')])
+    >>> read_record('[Game "jungle"]\\n\\n1. a3a4 *\\n')
+    Traceback (most recent call last):
+    ...
+    doushouqi.tiger.record.RecordError: line 1: a record of the game 'jungle', not of 老虎棋 ...
+    """
     records = read_records(text)
     if len(records) != 1:
         raise RecordError(f"expected one record, found {len(records)}")

@@ -13,6 +13,22 @@ own table. Every problem is a :class:`~doushouqi.core.game.RulesError` naming ea
 18
 >>> RuleSet().name, RuleSet().first == TIGER_SIDE
 ('laohuqi', True)
+
+The named sets are :data:`BUILTIN_RULE_SETS`; the options' bounds are checked on every rule
+set, made by name, mapping or constructor:
+
+>>> list(BUILTIN_RULE_SETS)
+['laohuqi', 'laohuqi-18', 'laohuqi-strict', 'laohuqi-south']
+>>> [(rules.men, rules.tigers) for rules in BUILTIN_RULE_SETS.values()]
+[(12, 1), (18, 1), (12, 1), (12, 2)]
+>>> MAN_COUNTS, TIGER_COUNTS, RuleSet(first=MEN_SIDE).first
+((12, 18), (1, 2), 1)
+>>> RuleSet(max_rounds=MAX_ROUNDS).max_rounds
+9998
+>>> rules_from_mapping("long", {"max_rounds": MAX_ROUNDS + 1})
+Traceback (most recent call last):
+...
+doushouqi.core.game.RulesError: max_rounds: expected a whole number from 1 to 9998 or None, ...
 """
 
 from __future__ import annotations
@@ -42,11 +58,13 @@ __all__ = [
 
 #: The seats: the tiger side is seat 0, the men's side seat 1 (``first``, ``Board.turn``).
 TIGER_SIDE = 0
+#: The men's side's seat (see :data:`TIGER_SIDE`).
 MEN_SIDE = 1
 _SIDES = {"tiger": TIGER_SIDE, "men": MEN_SIDE}
 
 #: The men's counts and tiger counts the start positions exist for.
 MAN_COUNTS = (12, 18)
+#: The tiger counts the start positions exist for (see :data:`MAN_COUNTS`).
 TIGER_COUNTS = (1, 2)
 
 #: The longest ``max_rounds``: the move number that passes it must fit a position string
@@ -56,7 +74,19 @@ MAX_ROUNDS = 9998
 
 @dataclasses.dataclass(frozen=True)
 class RuleSet:
-    """Every rule option of docs/tiger.md; the defaults are the rule set ``laohuqi``."""
+    """Every rule option of docs/tiger.md; the defaults are the rule set ``laohuqi``.
+    Frozen and checked on creation (:class:`~doushouqi.core.game.RulesError` naming each bad
+    option); change one option with :func:`dataclasses.replace`.
+
+    >>> import dataclasses
+    >>> rules = dataclasses.replace(rules_by_name("laohuqi"), name="fast", max_rounds=40)
+    >>> rules.max_rounds, rules.to_mapping()["max_rounds"], rules.diagonals
+    (40, 40, <Diagonals.NONE: 'none'>)
+    >>> RuleSet(men=15, tigers=3)
+    Traceback (most recent call last):
+    ...
+    doushouqi.core.game.RulesError: men: expected 12 or 18, got 15; tigers: expected 1 or 2, got 3
+    """
 
     name: str = "laohuqi"
     description: str = ""

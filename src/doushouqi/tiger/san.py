@@ -43,7 +43,17 @@ __all__ = ["AmbiguousMoveError", "move_to_san", "parse_san"]
 
 
 class AmbiguousMoveError(MoveError):
-    """The text fits more than one legal move; the message lists them."""
+    """The text fits more than one legal move; the message lists them. A
+    :class:`~doushouqi.core.game.MoveError`, so that callers catching that see it too.
+
+    >>> board = Board("3/1T1/9/9/9/9/9/9/9/M8/1M5MM m")  # men on a2 and b1 both reach b2
+    >>> parse_san(board, "Mb2")
+    Traceback (most recent call last):
+    ...
+    doushouqi.tiger.san.AmbiguousMoveError: ambiguous move 'Mb2': b1b2, a2b2 end on b2; give the ...
+    >>> parse_san(board, "Mb1-b2")
+    Move.from_str('b1b2')
+    """
 
 
 _CAPTURE_WORDS = {"en": "x", "zh": "吃", "zh-Hant": "吃"}
@@ -65,7 +75,14 @@ def _wins(board: Board, move: Move) -> bool:
 
 def move_to_san(board: Board, move: Move, lang: Lang = "en") -> str:
     """The move in short notation; IllegalMoveError when it is not legal here (a pass is
-    written wherever one could be played)."""
+    written wherever one could be played).
+
+    >>> board = Board("3/3/9/9/9/9/9/9/M8/M8/TM1M5 m")
+    >>> move_to_san(board, Move.from_str("d1c1")), move_to_san(board, Move.from_str("d1c1"), "zh")
+    ('Md1-c1#', '人d1-c1#')
+    >>> move_to_san(board, Move.null()), move_to_san(board, Move.null(), "zh")
+    ('--', '停棋一步')
+    """
     reason = board.explain_illegal(move, allow_pass=True)
     if reason is not None:
         raise IllegalMoveError(f"illegal move {move}: {reason}")

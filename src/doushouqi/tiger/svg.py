@@ -85,6 +85,20 @@ def board_svg(
     ``lang`` chooses the pieces' labels (虎/人 in Chinese, T/M in English). As python-chess's
     ``chess.svg.board``: ``arrows`` between points, ``fill`` (a colour around a point),
     ``squares`` (points marked with a cross).
+
+    >>> from doushouqi.tiger.points import parse_point
+    >>> board = Board()
+    >>> board.push_move("e10e9")
+    Move.from_str('e10e9')
+    >>> svg = board_svg(board, size=400, arrows=[(parse_point("e9"), parse_point("e8"))])
+    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"'), 'width="400"' in svg
+    (True, True)
+    >>> 'class="arrow green"' in svg, svg.count(">人<"), svg.count(">虎<")
+    (True, 12, 1)
+    >>> board_svg(board, squares=[87])
+    Traceback (most recent call last):
+    ...
+    ValueError: not a point of the board: 87
     """
     for point in (*(fill or {}), *(squares or ()), *(p for a in arrows_of(arrows) for p in a[:2])):
         if point not in POINTS:

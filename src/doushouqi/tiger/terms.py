@@ -8,6 +8,8 @@ a character table would have to know which characters differ (数/數, 无/無, 
 ('tiger_trapped', '人數不足')
 >>> side_name(0, "zh"), piece_name(1, "en")
 ('虎方', 'men')
+>>> GAME_NAMES["en"], GAME_NAMES["zh-Hant"], PASS_WORDS["zh"]
+('Tiger chess', '老虎棋', '停棋一步')
 """
 
 from __future__ import annotations
@@ -31,7 +33,14 @@ GAME_NAMES: dict[Lang, str] = {"en": "Tiger chess", "zh": "老虎棋", "zh-Hant"
 
 
 class Termination(enum.Enum):
-    """How a game of 老虎棋 ends on the board (the keys stored as board endings)."""
+    """How a game of 老虎棋 ends on the board (the keys stored as board endings).
+
+    >>> [termination.value for termination in Termination][:3]
+    ['tiger_trapped', 'men_captured', 'men_blocked']
+    >>> from doushouqi.tiger.board import Board
+    >>> Board("3/1T1/9/9/9/9/9/9/9/9/MMM6 m").termination()
+    <Termination.MEN_CAPTURED: 'men_captured'>
+    """
 
     #: The tiger side is to move and cannot move (every tiger hemmed in, 困住): the men win.
     TIGER_TRAPPED = "tiger_trapped"
@@ -88,22 +97,47 @@ def _check(lang: str) -> Lang:
 
 
 def side_name(seat: int, lang: Lang) -> str:
-    """The name of a side: seat 0 is the tiger side, seat 1 the men's."""
+    """The name of a side: seat 0 is the tiger side, seat 1 the men's; ValueError for any
+    other seat or language.
+
+    >>> [side_name(seat, "en") for seat in (0, 1)], side_name(1, "zh-Hant")
+    (['Tiger', 'Men'], '人方')
+    >>> side_name(2, "en")
+    Traceback (most recent call last):
+    ...
+    ValueError: a seat is 0 or 1, got 2
+    """
     if seat not in (0, 1) or isinstance(seat, bool):
         raise ValueError(f"a seat is 0 or 1, got {seat!r}")
     return _SIDES[_check(lang)][seat]
 
 
 def piece_name(kind: int, lang: Lang) -> str:
-    """The name of a kind of piece: 0 the tiger, 1 the men."""
+    """The name of a kind of piece: 0 the tiger, 1 the men.
+
+    >>> piece_name(0, "en"), piece_name(1, "zh")
+    ('tiger', '人')
+    """
     return _PIECES[_check(lang)][kind]
 
 
 def piece_letter(kind: int, lang: Lang) -> str:
-    """A piece's letter in SAN: ``T``/``M``, ``虎``/``人``."""
+    """A piece's letter in SAN: ``T``/``M``, ``虎``/``人``.
+
+    >>> [piece_letter(kind, "en") for kind in (0, 1)], piece_letter(0, "zh")
+    (['T', 'M'], '虎')
+    """
     return _LETTERS[_check(lang)][kind]
 
 
 def ending_label(termination: Termination, lang: Lang) -> str:
-    """A short label for a board ending."""
+    """A short label for a board ending; ValueError for a language the platform does not have.
+
+    >>> ending_label(Termination.REPETITION, "en"), ending_label(Termination.REPETITION, "zh-Hant")
+    ('threefold repetition', '三次重複')
+    >>> ending_label(Termination.MAX_ROUNDS, "fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr' (expected 'en', 'zh' or 'zh-Hant')
+    """
     return _ENDINGS[termination][_check(lang)]

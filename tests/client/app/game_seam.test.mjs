@@ -68,7 +68,7 @@ test('the registry gives each game a client module with what the app uses', asyn
   const needed = {
     board: 'object', geometry: 'object', pieceSet: 'object', startPlacement: 'string',
     parsePlacement: 'function', placementToString: 'function', lookOf: 'function',
-    pieceOf: 'function', kindOf: 'function', pieceSvg: 'function', pieceChar: 'function',
+    pieceOf: 'function', kindOf: 'function', pieceSvg: 'function', pieceChar: 'function', pieceStyles: 'object',
     kindWord: 'function', captured: 'function', homeIcons: 'object', palette: 'object',
     moveWords: 'function', parseTypedMove: 'function', hantChars: 'object',
     ruleSetNames: 'object', defaultRules: 'string', ruleOptions: 'object', namesIn: 'function',

@@ -246,7 +246,8 @@ def old_database_is_taken_over(url: str, fresh_url: str, upgrades: list[str]) ->
 #: The tables that revisions after the old history change or make (test_migration_0009.py
 #: checks 0009's rows; 0010 makes site_outages; test_migration_0012.py checks the game column
 #: 0012 gives seeks, challenges, tournaments and records; test_migration_0013.py the columns
-#: 0013 gives auth_tokens; 0014 gives chat messages and reports a column each); every other
+#: 0013 gives auth_tokens; 0014 gives chat messages and reports a column each; 0017 empties and
+#: rekeys the opening explorer's index, test_migration_0017.py); every other
 #: table's rows must come through the takeover unchanged.
 REVISED_SINCE_OLD_HISTORY = (
     "accounts",
@@ -260,6 +261,7 @@ REVISED_SINCE_OLD_HISTORY = (
     "auth_tokens",
     "chat_messages",
     "chat_reports",
+    "opening_moves",
 )
 #: Tables made or given an index since, their rows as they were (0011: a unique index on the
 #: rated puzzle tries, and the solutions seen; 0014: the chat's mutes and the moderation log).

@@ -170,8 +170,14 @@ def test_moving_at_the_deadline_is_too_late() -> None:
 
 
 def test_no_deadline_without_a_clock_or_before_the_start() -> None:
-    assert next_deadline(online_game(), T0 + 5) is None
-    assert next_deadline(online_game(time_control="1+0", start=False), T0) is None
+    # Untimed: only the wait for the first moves (a day in these tests), none once both moved.
+    untimed = online_game()
+    assert next_deadline(untimed, T0 + 5) == T0 + 86400
+    untimed, _ = ok(untimed, Move(actor=RED_ID, move="a3a4"), T0 + 1)
+    untimed, _ = ok(untimed, Move(actor=BLUE_ID, move="a7a6"), T0 + 2)
+    assert next_deadline(untimed, T0 + 5) is None
+    # Before the start, no clock runs: only the wait for the players to come.
+    assert next_deadline(online_game(time_control="1+0", start=False), T0) == T0 + 86400
 
 
 def test_only_the_server_ticks() -> None:

@@ -21,6 +21,7 @@ from tests.support.helpers import (
 
 from doushouqi.server.domain import (
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_START_WAIT,
     Abort,
     AbortReason,
     Account,
@@ -31,6 +32,7 @@ from doushouqi.server.domain import (
     GameStatus,
     Join,
     Mode,
+    Move,
     PlayerSlot,
     RejectCode,
     Tick,
@@ -106,16 +108,23 @@ def test_joining_in_time_ends_the_wait_and_the_started_game_never_expires() -> N
     newcomer = PlayerSlot.account(2, "Wang")
     started, events = ok(game, Join(actor=newcomer.identity, player=newcomer), DEADLINE - 1)
     assert types(events) == ["player_joined", "game_started"]
-    assert lobby_deadline(started) is None and next_deadline(started, DEADLINE) is None
-    after, events = apply(started, Tick(), DEADLINE + 10 * WAIT)
-    assert after is started and events == []
+    assert lobby_deadline(started) is None
+    # What is left is the wait for the first move (tests/server/domain/test_no_shows.py).
+    assert next_deadline(started, DEADLINE) == DEADLINE - 1 + DEFAULT_START_WAIT
+    played, _ = ok(started, Move(actor=RED_ID, move="a3a4"), DEADLINE)
+    played, _ = ok(played, Move(actor=newcomer.identity, move="a7a6"), DEADLINE + 1)
+    after, events = apply(played, Tick(), DEADLINE + 10 * WAIT)
+    assert after is played and events == []
 
 
 def test_a_filled_but_not_started_online_game_has_no_lobby_wait() -> None:
-    # Both seats are taken (as in a rematch): it is nobody's lobby entry.
-    spec = GameSpec(Mode.ONLINE, (red_player(), blue_player()), lobby_wait=WAIT)
+    # Both seats are taken (as in a rematch): it is nobody's lobby entry; what ends it is the
+    # wait for its players to come (tests/server/domain/test_no_shows.py).
+    spec = GameSpec(
+        Mode.ONLINE, (red_player(), blue_player()), lobby_wait=WAIT, start_wait=WAIT * 2
+    )
     game = new_game(spec, game_id="full-1", now=T0)
-    assert lobby_deadline(game) is None and next_deadline(game, T0) is None
+    assert lobby_deadline(game) is None and next_deadline(game, T0) == T0 + 2 * WAIT
     after, events = apply(game, Tick(), DEADLINE + 1)
     assert after is game and events == []
 

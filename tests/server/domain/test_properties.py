@@ -40,6 +40,7 @@ from doushouqi.server.domain import (
     lobby_deadline,
     new_game,
     next_deadline,
+    start_deadline,
 )
 from doushouqi.server.domain.model import replay
 from doushouqi.server.games.jungle import game_to_record
@@ -186,8 +187,9 @@ def test_random_commands_keep_every_invariant(data: st.DataObject) -> None:
             now = max(now, at)
         game = after
         deadline = next_deadline(game, now)
-        if game.status is GameStatus.CREATED:  # only an open seat's wait can end it
-            assert deadline == lobby_deadline(game)
+        if game.status is GameStatus.CREATED:  # an open seat's wait, or the players' to come
+            start = start_deadline(game)
+            assert deadline == (lobby_deadline(game) if start is None else start[0])
         else:
             assert deadline is None or game.status is GameStatus.STARTED
 

@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 from tests.support.cluster_nodes import CLUSTER_MARKS, started_nodes
+from tests.support.helpers import played_out
 from tests.support.live import LiveServer, move
 from tests.support.redis_server import RedisServer
+
+from doushouqi.server.explorer.service import MIN_PLIES
 
 pytestmark = CLUSTER_MARKS
 
@@ -24,7 +27,8 @@ def nodes(tmp_path: Path, database: str, redis: RedisServer) -> Iterator[list[Li
 
 def _game(owner: LiveServer, other: LiveServer, moves: list[str], ready: threading.Barrier) -> None:
     """An online game created on ``owner`` (its owner node), Blue connected to ``other``;
-    Red resigns after ``moves``, once every game of the test is ready to."""
+    Red resigns after ``moves`` (played out to the fewest plies the explorer counts), once
+    every game of the test is ready to."""
     red, blue = owner.player().guest(), other.player().guest()
     game_id = red.create(mode="online", color="red")["id"]
     with red.socket(game_id) as red_ws, blue.socket(game_id) as blue_ws:
@@ -33,7 +37,7 @@ def _game(owner: LiveServer, other: LiveServer, moves: list[str], ready: threadi
         blue_ws.send({"type": "join"})
         blue_ws.wait_for("game_started")
         red_ws.wait_for("game_started")
-        for ply, text in enumerate(moves):
+        for ply, text in enumerate(played_out(moves, MIN_PLIES)):
             mover = red_ws if ply % 2 == 0 else blue_ws
             move(mover, text)
         ready.wait(timeout=60)

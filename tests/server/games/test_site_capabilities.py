@@ -100,10 +100,16 @@ def test_a_hint_needs_the_games_puzzles() -> None:
     assert caught.value.code == "puzzle.none"
 
 
-def test_a_hint_shows_where_the_move_starts() -> None:
-    row = PuzzleRow(id="p", fen=Board().fen(), rules="wango", line='["g1g2", "a7a6", "g2g3"]')
-    assert puzzles.hint(row, [], 1) == {"square": "g1"}
-    assert puzzles.hint(row, ["g1g2"], 2) == {"square": "g2", "move": "g2g3"}
+def test_a_hint_shows_where_the_move_starts_and_the_piece_there() -> None:
+    row = PuzzleRow(id="p", fen=Board().fen(), rules="wango", line='["g1g2", "a7a6", "g2g1"]')
+    lion = {"en": "lion", "zh": "狮", "zh-Hant": "獅"}
+    assert puzzles.hint(row, [], 1) == {"square": "g1", "piece": lion}
+    assert puzzles.hint(row, ["g1g2"], 2) == {
+        "square": "g2",
+        "piece": lion,
+        "move": "g2g1",
+        "move_text": {"en": "Lg2-g1", "zh": "狮 g2-g1", "zh-Hant": "獅 g2-g1"},
+    }
 
 
 def test_the_explorer_names_rule_sets_by_their_options() -> None:
@@ -119,4 +125,4 @@ def test_the_explorer_keeps_jungles_keys_and_sets_other_games_apart() -> None:
     assert explorer.rules_key("wango") == "wango"
     assert explorer.rules_key("wango", "tiger") == "tiger:wango"
     entries = explorer.game_entries(BUILTIN_RULE_SETS["wango"], ["a3a4"], winner=None, rating=0)
-    assert entries == [("wango", explorer.position_key(Board().fen()), "a3a4", 0, 1)]
+    assert entries == [("wango", explorer.position_key(Board().fen()), "a3a4", False, 0, 1)]

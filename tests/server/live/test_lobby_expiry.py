@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.support.live import LiveServer, ManualTime, make_settings, running
+from tests.support.live import LiveServer, ManualTime, make_settings, move, running
 
 from doushouqi.server.infra.settings import Settings
 
@@ -88,9 +88,12 @@ def test_a_game_joined_in_time_plays_on_past_the_wait(
         clock.advance(WAIT - 10)
         blue_ws.send({"type": "join"})
         red_ws.wait_for("game_started")
+        # Both make their first moves (a game without them is aborted: test_no_show_aborts.py)
+        move(red_ws, "a3a4")
+        move(blue_ws, "a7a6")
         clock.advance(WAIT * 3)
-        red_ws.send({"type": "move", "move": "a3a4"})
-        assert red_ws.wait_for("move_made")["move"] == "a3a4"
+        red_ws.send({"type": "move", "move": "a4a5"})
+        assert red_ws.wait_for("move_made", lambda m: m["ply"] == 3)["move"] == "a4a5"
         assert not [m for m in red_ws.seen if m["type"] == "game_finished"]
     assert creator.get(f"/api/games/{game_id}").json()["game"]["status"] == "started"
 

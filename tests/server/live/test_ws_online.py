@@ -76,12 +76,14 @@ def test_flag_fall(server: LiveServer, clock: ManualTime) -> None:
     red, blue = server.player().guest(), server.player().guest()
     _, red_ws, blue_ws = start_online(server, red, blue, time_control="1+0")
     clock.advance(5)
-    made = move(red_ws, "a3a4")
-    assert made["clocks"]["remaining"][0] == 55.0
-    clock.advance(60.5)  # Blue's minute runs out; the server's timer notices by itself
+    assert move(red_ws, "a3a4")["clocks"]["remaining"][0] == 55.0
+    # Blue answers at once (a game without both first moves is aborted instead of lost:
+    # tests/server/pairing/test_no_show_aborts.py).
+    made = move(blue_ws, "a7a6")
+    clock.advance(55.5)  # Red's 55 seconds run out; the server's timer notices by itself
     finished = red_ws.wait_for("game_finished")
-    assert (finished["termination"], finished["winner"]) == ("time_forfeit", 0)
-    assert finished["at"] == made["at"] + 60  # it ended at the deadline, not when noticed
+    assert (finished["termination"], finished["winner"]) == ("time_forfeit", 1)
+    assert finished["at"] == made["at"] + 55  # it ended at the deadline, not when noticed
     blue_ws.wait_for("game_finished")
 
 
@@ -110,6 +112,7 @@ def test_abandonment_after_grace_period(server: LiveServer, clock: ManualTime) -
     blue = server.player().register("blue_leaves")
     _, red_ws, blue_ws = start_online(server, red, blue)
     move(red_ws, "a3a4")
+    move(blue_ws, "a7a6")  # leaving before one's first move aborts the game instead
     blue_ws.close()
     left = red_ws.wait_for("player_disconnected")
     assert left["color"] == 1 and left["deadline"] == left["at"] + 60
@@ -130,12 +133,14 @@ def test_abandonment_after_grace_period(server: LiveServer, clock: ManualTime) -
 def test_returning_within_grace_keeps_the_game(server: LiveServer, clock: ManualTime) -> None:
     red, blue = server.player().guest(), server.player().guest()
     game_id, red_ws, blue_ws = start_online(server, red, blue)
+    move(red_ws, "a3a4")
+    move(blue_ws, "a7a6")  # both first moves made: no wait for them runs out meanwhile
     blue_ws.close()
     red_ws.wait_for("player_disconnected")
     clock.advance(59)
     blue_ws = blue.socket(game_id, since=red_ws.version)
     assert red_ws.wait_for("player_reconnected")["color"] == 1
     clock.advance(30)
-    move(red_ws, "a3a4")
-    assert blue_ws.wait_for("move_made")["move"] == "a3a4"
+    move(red_ws, "a4a5")
+    assert blue_ws.wait_for("move_made", lambda m: m["ply"] == 3)["move"] == "a4a5"
     assert not any(m["type"] == "game_finished" for m in red_ws.seen)

@@ -77,13 +77,15 @@ def test_a_right_solution_raises_both_ratings_and_nothing_leaks_before(
     assert again["score"]["rated"] is False and again["score"]["change"] == 0
 
 
-def test_a_wrong_move_lowers_the_rating_and_shows_the_solution(server: LiveServer) -> None:
+def test_a_wrong_move_lowers_the_rating_and_keeps_the_solution(server: LiveServer) -> None:
     player = server.player().guest()
     puzzle = next_puzzle(player)["puzzle"]
     wrong = a_wrong_move(puzzle)
     answer = player.post(f"/api/puzzles/{puzzle['id']}/attempt", json={"moves": [wrong]}).json()
-    assert answer["result"] == "wrong" and answer["ply"] == 0
-    assert answer["solution"] == solution_of(puzzle["id"])
+    assert answer["result"] == "wrong" and answer["ply"] == 0 and answer["move"] == wrong
+    assert "solution" not in answer and "solution_text" not in answer
+    # the position before it, to try again from
+    assert answer["fen"].startswith(puzzle["fen"]) and answer["dests"] == puzzle["dests"]
     assert answer["score"]["change"] < 0 and answer["score"]["rating"] < 1500
     shown = player.get(f"/api/puzzles/{puzzle['id']}").json()["puzzle"]
     assert shown["rating"] > puzzle["rating"] and shown["plays"] == 1
@@ -137,7 +139,7 @@ def test_hints_show_the_piece_then_the_move_and_count_as_a_miss(server: LiveServ
     right = solution_of(puzzle["id"])[0]
     url = f"/api/puzzles/{puzzle['id']}/hint"
     first = player.post(url, json={"moves": [], "level": 1}).json()
-    assert first == {"square": right[:2], "score": first["score"]}
+    assert first == {"square": right[:2], "piece": first["piece"], "score": first["score"]}
     assert first["score"]["change"] < 0
     second = player.post(url, json={"moves": [], "level": 2}).json()
     assert second["move"] == right and "score" not in second
@@ -195,7 +197,7 @@ def test_a_jump_blocking_puzzle_is_offered_by_its_theme_and_plays(server: LiveSe
     answer = player.post(
         f"/api/puzzles/{puzzle['id']}/attempt", json={"moves": [wrong], "mode": "theme"}
     ).json()
-    assert answer["result"] == "wrong" and answer["solution"] == solution_of(puzzle["id"])
+    assert answer["result"] == "wrong" and "solution" not in answer
     assert solve(server.player().guest(), puzzle["id"], "theme")["result"] == "solved"
 
 

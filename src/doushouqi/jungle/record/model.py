@@ -2,7 +2,28 @@
 checks, and the errors of the record format (:mod:`doushouqi.jungle.record`).
 
 The reader (:mod:`~doushouqi.jungle.record.reader`) and the writer
-(:mod:`~doushouqi.jungle.record.writer`) build on this module; it imports neither."""
+(:mod:`~doushouqi.jungle.record.writer`) build on this module; it imports neither.
+
+>>> from doushouqi.jungle.record import write_record
+>>> record = GameRecord(tags={"Event": "Club night", "Annotator": "Li"}, result="1/2-1/2")
+>>> print(write_record(record), end="")
+[Event "Club night"]
+[Result "1/2-1/2"]
+[Rules "wango"]
+[Annotator "Li"]
+<BLANKLINE>
+1/2-1/2
+>>> ROSTER[:2], "Rules" in STRUCTURED_TAGS, RESULTS
+(('Event', 'Site'), True, ('1-0', '0-1', '1/2-1/2', '*'))
+>>> GameRecord(tags={"Rules": "classic"})  # a field of its own: GameRecord(rules=...)
+Traceback (most recent call last):
+...
+ValueError: the Rules tag is written from the record's fields, not tags
+>>> GameRecord(nags={1: {MAX_NAG + 1}}, moves=[Move.from_str("a3a4")])
+Traceback (most recent call last):
+...
+ValueError: NAG 256 is not a number from 0 to 255
+"""
 
 from __future__ import annotations
 
@@ -32,6 +53,7 @@ __all__ = [
     "result_problem",
 ]
 
+#: The results a record may end with: Red won, Blue won, a draw, unfinished (or aborted).
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Tags written first and in this order (PGN's seven-tag roster, with Red and Blue).
 ROSTER = ("Event", "Site", "Date", "Round", "Red", "Blue")
@@ -41,6 +63,7 @@ STRUCTURED_TAGS = ("Result", "Rules", "RuleOption", "Termination", "FEN")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _DATE = re.compile(r"(\d{4}|\?{4})\.(\d{2}|\?{2})\.(\d{2}|\?{2})")
 _DRAWS = frozenset({Termination.REPETITION, Termination.NO_CAPTURE_LIMIT, Termination.DRAW_AGREED})
+#: The largest numeric annotation glyph (``$255``), as in PGN.
 MAX_NAG = 255
 
 
@@ -50,6 +73,15 @@ class RecordError(ValueError):
     ``line`` is the 1-based line, ``name`` the file's name and ``game`` the game's 1-based
     number in the file, when known. The message starts with ``name:line:`` (``line N:``
     without a name).
+
+    >>> from doushouqi.jungle.record import read_record
+    >>> try:
+    ...     read_record('[Red "Li"]\\n\\na3a4 a7a6 a4a6 *', name="club.jgn")
+    ... except RecordError as error:
+    ...     print(error)
+    ...     print(error.name, error.line, error.game)
+    club.jgn:3: illegal move a4a6: an animal moves one square forwards, backwards or sideways
+    club.jgn 3 1
     """
 
     def __init__(
@@ -73,9 +105,23 @@ class RecordError(ValueError):
 
 class LineSource(Protocol):
     """What :func:`read_game` reads from: an open text file, or anything with its
-    ``readline`` (a line with its line end, ``""`` at the end)."""
+    ``readline`` (a line with its line end, ``""`` at the end), such as :class:`io.StringIO`.
 
-    def readline(self) -> str: ...
+    >>> import io
+    >>> from doushouqi.jungle.record import read_game
+    >>> read_game(io.StringIO("a3a4 a7a6 *")).moves
+    [Move.from_str('a3a4'), Move.from_str('a7a6')]
+    """
+
+    def readline(self) -> str:
+        """The next line with its line end, or ``""`` at the end of the text.
+
+        >>> import io
+        >>> source = io.StringIO("a3a4 a7a6 *")
+        >>> source.readline(), source.readline()
+        ('a3a4 a7a6 *', '')
+        """
+        ...
 
 
 def format_date(date: datetime.date) -> str:
@@ -88,6 +134,16 @@ def format_date(date: datetime.date) -> str:
 
 
 def date_problem(value: str) -> str | None:
+    """Why ``value`` is no ``Date`` tag (``YYYY.MM.DD``, ``??`` for unknown parts, a real day
+    when it is whole), or None when it is one.
+
+    >>> date_problem("2024.03.09"), date_problem("2024.??.??")
+    (None, None)
+    >>> date_problem("2024.02.30")
+    "Date '2024.02.30' is not a real date"
+    >>> date_problem("24.3.9")
+    "Date '24.3.9' is not YYYY.MM.DD (use ?? for unknown parts)"
+    """
     match = _DATE.fullmatch(value)
     if match is None:
         return f"Date {value!r} is not YYYY.MM.DD (use ?? for unknown parts)"
@@ -100,7 +156,13 @@ def date_problem(value: str) -> str | None:
 
 
 def result_problem(termination: Termination | None, result: str) -> str | None:
-    """Why a Termination cannot go with a result (a draw ending needs 1/2-1/2, and so on)."""
+    """Why a Termination cannot go with a result (a draw ending needs 1/2-1/2, and so on).
+
+    >>> result_problem(Termination.REPETITION, "1-0")
+    'Termination repetition needs the result 1/2-1/2, not 1-0'
+    >>> result_problem(Termination.DEN_ENTERED, "0-1"), result_problem(None, "*")
+    (None, None)
+    """
     if termination is None:
         return None
     if termination is Termination.ABORTED:
@@ -115,7 +177,14 @@ def result_problem(termination: Termination | None, result: str) -> str | None:
 
 
 def play_move(board: Board, move: Move) -> str | None:
-    """Play a move or pass with every check; the reason it is illegal, or None once played."""
+    """Play a move or pass with every check; the reason it is illegal, or None once played.
+
+    >>> board = Board()
+    >>> play_move(board, Move.from_str("a3a5"))
+    'illegal move a3a5: an animal moves one square forwards, backwards or sideways'
+    >>> play_move(board, Move.from_str("a3a4")), play_move(board, Move.null()), board.ply()
+    (None, None, 2)
+    """
     # A pass (timeout) is never in legal_moves, but may be made wherever a move could be.
     reason = board.explain_illegal(move, allow_pass=True)
     if reason is not None:
@@ -125,7 +194,12 @@ def play_move(board: Board, move: Move) -> str | None:
 
 
 def move_label(number: int, ply: int, outer: str) -> str:
-    """How errors name a side line: its number among those at its ply, and where it lies."""
+    """How errors name a side line: its number among those at its ply, and where it lies.
+
+    >>> outer = move_label(2, 5, "")
+    >>> outer, move_label(1, 7, outer)
+    ('side line 2 at ply 5', 'side line 1 at ply 7 in side line 2 at ply 5')
+    """
     return f"side line {number} at ply {ply}" + (f" in {outer}" if outer else "")
 
 
@@ -190,6 +264,13 @@ class GameRecord:
     k-th ply (``comments[0]`` stands before the first move), ``nags[k]`` the k-th ply's NAGs
     and ``variations[k]`` the side lines (:class:`~doushouqi.jungle.record.tree.Variation`) that
     replace the k-th ply. :meth:`root` walks the same data as a tree of nodes.
+
+    >>> record = GameRecord(tags={"Red": "Li"}, moves=[Move.from_str("a3a4")], comments={1: "up"})
+    >>> record.start_fen, record.rules.name, record.result
+    ('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1', 'wango', '*')
+    >>> record.moves.append(Move.from_str("a7a6"))  # plain data: edit it in place
+    >>> record.board().fen()
+    'l5t/1d3c1/2p1w1e/r6/7/E6/2W1P1R/1C3D1/T5L w 2 2'
     """
 
     tags: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -267,22 +348,49 @@ class GameRecord:
 
     def main_line(self) -> Variation:
         """The main line as a :class:`~doushouqi.jungle.record.tree.Variation` that shares this
-        record's ``moves``, ``comments``, ``nags`` and ``variations`` (changes go to both)."""
+        record's ``moves``, ``comments``, ``nags`` and ``variations`` (changes go to both).
+
+        >>> record = GameRecord(moves=[Move.from_str("a3a4")])
+        >>> line = record.main_line()
+        >>> line.moves.append(Move.from_str("a7a6"))
+        >>> line.comments[2] = "the rat steps up"
+        >>> len(record.moves), record.comments
+        (2, {2: 'the rat steps up'})
+        """
         return Variation(self.moves, self.comments, self.nags, self.variations)
 
     def root(self) -> GameNode:
-        """The start of the move tree (:class:`~doushouqi.jungle.record.tree.GameNode`)."""
+        """The start of the move tree (:class:`~doushouqi.jungle.record.tree.GameNode`).
+
+        >>> record = GameRecord(moves=[Move.from_str("a3a4"), Move.from_str("a7a6")])
+        >>> root = record.root()
+        >>> root, root.end(), root.board().fen() == record.start_fen
+        (<GameNode root>, <GameNode ply 2 a7a6>, True)
+        """
         return GameNode(self, self.main_line(), 0, None)
 
     def board(self) -> Board:
         """The final position of the main line, every move replayed and checked, and every
-        side line from its own branch point (RecordError naming the ply when illegal)."""
+        side line from its own branch point (RecordError naming the ply when illegal).
+
+        >>> GameRecord(moves=[Move.from_str("g3g4"), Move.from_str("a7a6")]).board().fen()
+        'l5t/1d3c1/2p1w1e/r6/7/6R/E1W1P2/1C3D1/T5L w 2 2'
+        >>> GameRecord(moves=[Move.from_str("g3g4"), Move.from_str("g4g5")]).board()
+        Traceback (most recent call last):
+        ...
+        doushouqi.jungle.record.model.RecordError: ply 2: illegal move g4g5: the red rat ...
+        """
         board = Board(self.start_fen, self.rules)
         _replay(board, self.main_line(), 1, "")
         return board
 
     def outcome(self) -> Outcome | None:
-        """The recorded ending, when the record has a Termination."""
+        """The recorded ending, when the record has a Termination.
+
+        >>> resigned = GameRecord(result="0-1", termination=Termination.RESIGNATION)
+        >>> resigned.outcome(), GameRecord().outcome()
+        (Outcome(termination=<Termination.RESIGNATION: 'resignation'>, winner=1), None)
+        """
         if self.termination is None:
             return None
         winner = {"1-0": 0, "0-1": 1}.get(self.result)

@@ -446,7 +446,13 @@ def _text_lines(text: str, name: str | None) -> _Lines:
 
 
 def read_records(text: str, *, name: str | None = None) -> list[GameRecord]:
-    """See :func:`doushouqi.jungle.record.model.read_records`."""
+    """Every game of a text, in order (an empty text has none); the first bad game raises a
+    RecordError naming its line (and ``name``, the text's file name, when given).
+
+    >>> records = read_records('[Red "Li"]\\n\\na3a4 *\\n\\n[Red "Wang"]\\n\\ng3g4 a7a6 *\\n')
+    >>> [(record.tags["Red"], len(record.moves)) for record in records]
+    [('Li', 1), ('Wang', 2)]
+    """
     lines = _text_lines(text, name)
     found = []
     while (record := _next_game(lines, recover=False)) is not None:
@@ -455,7 +461,17 @@ def read_records(text: str, *, name: str | None = None) -> list[GameRecord]:
 
 
 def read_record(text: str, *, name: str | None = None) -> GameRecord:
-    """See :func:`doushouqi.jungle.record.model.read_record`."""
+    """The one game of a text; RecordError when there is none, when a second one follows,
+    or when it cannot be read or replayed (naming the line, and ``name`` when given).
+
+    >>> record = read_record('[Rules "classic"]\\n\\n1. Ea4 {up the bridge} 1... a7a6 *')
+    >>> record.rules.name, record.moves, record.comments
+    ('classic', [Move.from_str('a3a4'), Move.from_str('a7a6')], {1: 'up the bridge'})
+    >>> read_record("a3a4 *\\n\\ng3g4 *\\n", name="two.jgn")
+    Traceback (most recent call last):
+    ...
+    doushouqi.jungle.record.model.RecordError: two.jgn:3: expected one game, but a second one ...
+    """
     lines = _text_lines(text, name)
     record = _next_game(lines, recover=False)
     if record is None:
@@ -504,9 +520,17 @@ def read_game(
     name: str | None = None,
     Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
 ) -> Any:
-    """See :func:`doushouqi.jungle.record.model.read_game`; with ``Visitor``, what a new
-    visitor of that class returns for the next game
-    (:mod:`doushouqi.core.record_visitor`), or None at the end of the file."""
+    """The next game of an open text file (anything with ``readline``), read line by line,
+    or None at its end, as python-chess's ``read_game``. A bad game raises a RecordError
+    with the file's name (``name``, else the file's own), the line and the game's number,
+    and leaves the file at the next game. With ``Visitor``, what a new visitor of that class
+    returns for the next game (:mod:`doushouqi.core.record_visitor`).
+
+    >>> import io
+    >>> games = io.StringIO('[Red "Li"]\\n\\na3a4 *\\n\\n[Red "Wang"]\\n\\ng3g4 a7a6 *\\n')
+    >>> read_game(games).tags, read_game(games).moves, read_game(games)
+    ({'Red': 'Li'}, [Move.from_str('g3g4'), Move.from_str('a7a6')], None)
+    """
     lines = _stream(handle, name)
     if Visitor is GameBuilder:
         # The reader builds the record itself as it checks the game: the same record that
@@ -567,7 +591,13 @@ def read_headers(handle: LineSource, *, name: str | None = None) -> dict[str, st
 def skip_game(handle: LineSource) -> bool:
     """Skip the next game of an open file unread (python-chess's ``skip_game``, ``read_game``
     with :class:`~doushouqi.core.record_visitor.SkipVisitor`): True when there was one, False
-    at the end."""
+    at the end.
+
+    >>> import io
+    >>> games = io.StringIO('[Red "Li"]\\n\\na3a4 *\\n\\n[Red "Wang"]\\n\\ng3g4 *\\n')
+    >>> skip_game(games), read_game(games).tags, skip_game(games)
+    (True, {'Red': 'Wang'}, False)
+    """
     return read_game(handle, Visitor=SkipVisitor) is not None
 
 
@@ -584,7 +614,20 @@ def _skip_movetext(lines: _Lines) -> None:
 def iter_games(
     handle: LineSource, *, errors: list[RecordError] | None = None
 ) -> Iterator[GameRecord]:
-    """See :func:`doushouqi.jungle.record.model.iter_games`."""
+    """Every game of an open text file, read one at a time. A bad game raises its
+    RecordError, or with ``errors=[]`` is added to that list and skipped (the reading goes
+    on with the next game).
+
+    >>> import io
+    >>> text = "\\n\\n".join(
+    ...     ['[Red "Li"]\\n\\na3a4 *', '[Red "Wang"]\\n\\na3a5 *', '[Red "Zhao"]\\n\\ng3g4 *']
+    ... )
+    >>> errors = []
+    >>> [record.tags["Red"] for record in iter_games(io.StringIO(text), errors=errors)]
+    ['Li', 'Zhao']
+    >>> errors[0].game, errors[0].line, errors[0].reason
+    (2, 7, 'illegal move a3a5: an animal moves one square forwards, backwards or sideways')
+    """
     while True:
         try:
             record = read_game(handle)
@@ -601,13 +644,30 @@ def iter_games(
 def load_records(
     path: str | os.PathLike[str], *, errors: list[RecordError] | None = None
 ) -> list[GameRecord]:
-    """See :func:`doushouqi.jungle.record.model.load_records`."""
+    """Every game of a file (UTF-8) by its path, as :func:`iter_games` reads them; errors
+    name the file.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "club.jgn"
+    >>> _ = path.write_text('[Red "Li"]\\n\\na3a4 *\\n\\n[Red "Wang"]\\n\\ng3g4 *\\n')
+    >>> [record.tags["Red"] for record in load_records(path)]
+    ['Li', 'Wang']
+    """
     with open(path, encoding="utf-8", newline="\n") as handle:
         return list(iter_games(handle, errors=errors))
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
-    """See :func:`doushouqi.jungle.record.model.load_record`."""
+    """The one game of a file (UTF-8) by its path; RecordError, naming the file, when it
+    holds none or more than one, or the game cannot be read.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.jgn"
+    >>> _ = path.write_text('[Red "Li"]\\n\\n1. a3a4 a7a6 2. a4a5 *\\n')
+    >>> record = load_record(path)
+    >>> record.tags, record.board().fen()
+    ({'Red': 'Li'}, 'l5t/1d3c1/2p1w1e/r6/E6/7/2W1P1R/1C3D1/T5L b 3 2')
+    """
     with open(path, encoding="utf-8", newline="\n") as handle:
         lines = _Lines(handle.readline, os.fspath(path))
         record = _next_game(lines, recover=False)

@@ -23,6 +23,12 @@ into the record's data.
 (['a3a4', 'a7a6'], {1: 'the usual start'}, {1: {5}})
 >>> [node.san() for node in root.variations], reply.ply(), rat.starts_variation()
 (['Ea4', 'Rg4'], 2, True)
+
+A move's suffix is read as the NAG of :data:`GLYPHS`:
+
+>>> from doushouqi.jungle.record import read_record
+>>> read_record("a3a4!? a7a6?? *").nags == {1: {GLYPHS["!?"]}, 2: {GLYPHS["??"]}}
+True
 """
 
 from __future__ import annotations
@@ -64,6 +70,12 @@ class Variation:
     ``variations[k]`` the side lines that replace it, each starting from the position before
     it. Empty NAG sets and side-line lists are dropped when a record is built, so that records
     compare equal however they were made.
+
+    >>> from doushouqi.jungle.record import read_record
+    >>> record = read_record("1. a3a4 (1. g3g4 $5 {rat first} 1... a7a6) 1... a7a6 *")
+    >>> side = record.variations[1][0]  # the line that replaces ply 1
+    >>> [move.uci() for move in side.moves], side.comments, side.nags
+    (['g3g4', 'a7a6'], {1: 'rat first'}, {1: {5}})
     """
 
     moves: list[Move] = dataclasses.field(default_factory=list)
@@ -72,7 +84,13 @@ class Variation:
     variations: dict[int, list[Variation]] = dataclasses.field(default_factory=dict)
 
     def normalize(self) -> None:
-        """Drop empty NAG sets and side-line lists, here and in every side line."""
+        """Drop empty NAG sets and side-line lists, here and in every side line.
+
+        >>> line = Variation(nags={1: set(), 2: {1}}, variations={3: []})
+        >>> line.normalize()
+        >>> line.nags, line.variations
+        ({2: {1}}, {})
+        """
         for ply in [p for p, nags in self.nags.items() if not nags]:
             del self.nags[ply]
         for ply in [p for p, lines in self.variations.items() if not lines]:
@@ -82,7 +100,13 @@ class Variation:
                 line.normalize()
 
     def count_moves(self) -> int:
-        """The moves of this line and of every side line in it."""
+        """The moves of this line and of every side line in it.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> len(record.moves), record.main_line().count_moves()  # 3 on the main line, 2 aside
+        (3, 5)
+        """
         inner = sum(v.count_moves() for lines in self.variations.values() for v in lines)
         return len(self.moves) + inner
 
@@ -93,6 +117,15 @@ class GameNode:
     Nodes are views: ``line`` is the :class:`Variation` the node lies on and ``index`` how
     many of its moves lead here (0 only for the root). Two nodes are equal when they stand
     for the same place in the same record's data.
+
+    >>> from doushouqi.jungle.record import read_record
+    >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+    >>> root = record.root()
+    >>> root, root.variations
+    (<GameNode root>, [<GameNode ply 1 a3a4>, <GameNode ply 1 g3g4>])
+    >>> node = root.variation(1).next()  # the side line's second move
+    >>> node, node.board().fen()
+    (<GameNode ply 2 a7a6>, 'l5t/1d3c1/2p1w1e/r6/7/6R/E1W1P2/1C3D1/T5L w 2 2')
     """
 
     def __init__(
@@ -108,12 +141,29 @@ class GameNode:
 
     @property
     def move(self) -> Move | None:
-        """The move that leads here; None at the root."""
+        """The move that leads here; None at the root.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> root.move, root.next().move
+        (None, Move.from_str('a3a4'))
+        """
         return self.line.moves[self.index - 1] if self.index else None
 
     @property
     def comment(self) -> str:
-        """The comment after the move (at the root: before the game's first move)."""
+        """The comment after the move (at the root: before the game's first move).
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> node = record.root().next()
+        >>> node.comment
+        'up'
+        >>> node.comment = "the elephant walks up"
+        >>> record.comments
+        {1: 'the elephant walks up'}
+        """
         return self.line.comments.get(self.index, "")
 
     @comment.setter
@@ -122,7 +172,15 @@ class GameNode:
 
     @property
     def starting_comment(self) -> str:
-        """The comment before the move, for the first move of a side line ("" elsewhere)."""
+        """The comment before the move, for the first move of a side line ("" elsewhere).
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> side = record.root().variation(1)
+        >>> side.starting_comment = "or the rat"
+        >>> side.starting_comment, record.variations[1][0].comments[0]
+        ('or the rat', 'or the rat')
+        """
         return self.line.comments.get(0, "") if self.starts_variation() else ""
 
     @starting_comment.setter
@@ -133,7 +191,17 @@ class GameNode:
 
     @property
     def nags(self) -> frozenset[int]:
-        """The move's NAGs (set them with ``node.nags = {...}``)."""
+        """The move's NAGs (set them with ``node.nags = {...}``).
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> root.variation(1).nags
+        frozenset({5})
+        >>> root.next().nags = {1, 3}
+        >>> record.nags
+        {1: {1, 3}}
+        """
         return frozenset(self.line.nags.get(self.index, ()))
 
     @nags.setter
@@ -146,7 +214,13 @@ class GameNode:
 
     def clock(self) -> float | None:
         """The mover's remaining time in seconds after this move, from a ``[%clk 0:01:30]``
-        command in the comment (as python-chess and lichess write it); None without one."""
+        command in the comment (as python-chess and lichess write it); None without one.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("1. a3a4 {[%clk 0:01:30.5] quick} 1... a7a6 *")
+        >>> record.root().next().clock(), record.root().end().clock()
+        (90.5, None)
+        """
         match = _CLOCK.search(self.comment)
         if match is None:
             return None
@@ -155,7 +229,17 @@ class GameNode:
 
     def set_clock(self, seconds: float | None) -> None:
         """Write (or with None remove) the ``[%clk …]`` command of the comment; the rest of
-        the comment is kept."""
+        the comment is kept.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> node = read_record("1. a3a4 {quick} *").root().next()
+        >>> node.set_clock(3725.25)
+        >>> node.comment, node.clock()
+        ('[%clk 1:02:05.2] quick', 3725.2)
+        >>> node.set_clock(None)
+        >>> node.comment
+        'quick'
+        """
         command = None
         if seconds is not None:
             if seconds < 0:
@@ -170,7 +254,14 @@ class GameNode:
     def eval(self) -> PovScore | None:
         """The evaluation in the comment's ``[%eval 0.35]`` (pawns, here hundreds of
         centipawns) or ``[%eval #3]`` (a win in 3), from Red's view (seat 0) as python-chess
-        reads it from White's; None without one."""
+        reads it from White's; None without one.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("1. a3a4 {[%eval -0.35]} 1... a7a6 {[%eval #4,18]} *")
+        >>> first, second = record.root().mainline()
+        >>> first.eval(), second.eval().blue()
+        (PovScore(cp=-35, turn=0), Score(mate=-4))
+        """
         match = _EVAL.search(self.comment)
         if match is None:
             return None
@@ -179,13 +270,26 @@ class GameNode:
         return PovScore(Score(cp=round(float(match["cp"]) * 100)), RED)
 
     def eval_depth(self) -> int | None:
-        """The search depth of the ``[%eval …,depth]`` command, when it names one."""
+        """The search depth of the ``[%eval …,depth]`` command, when it names one.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("1. a3a4 {[%eval 0.20]} 1... a7a6 {[%eval 0.15,18]} *")
+        >>> [node.eval_depth() for node in record.root().mainline()]
+        [None, 18]
+        """
         match = _EVAL.search(self.comment)
         return int(match["depth"]) if match is not None and match["depth"] else None
 
     def set_eval(self, score: PovScore | None, depth: int | None = None) -> None:
         """Write (or with None remove) the ``[%eval …]`` command of the comment, from Red's
-        view; the rest of the comment is kept."""
+        view; the rest of the comment is kept.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> node = read_record("1. a3a4 1... a7a6 {keeps the rat home} *").root().end()
+        >>> node.set_eval(PovScore(Score(cp=40), 1), depth=12)  # 40 cp for Blue
+        >>> node.comment, node.eval_depth()
+        ('[%eval -0.40,12] keeps the rat home', 12)
+        """
         command = None
         if score is not None:
             red = score.pov(RED)
@@ -198,7 +302,15 @@ class GameNode:
 
     @property
     def variations(self) -> list[GameNode]:
-        """The nodes one move on: the main continuation first, then the side lines."""
+        """The nodes one move on: the main continuation first, then the side lines.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> [node.move.uci() for node in record.root().variations]
+        ['a3a4', 'g3g4']
+        >>> record.root().end().variations
+        []
+        """
         index = self.index
         children = []
         if index < len(self.line.moves):
@@ -208,13 +320,32 @@ class GameNode:
         return children
 
     def next(self) -> GameNode | None:
-        """The main continuation, or None at the end of a line."""
+        """The main continuation, or None at the end of a line.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> record.root().next(), record.root().variation(1).next()
+        (<GameNode ply 1 a3a4>, <GameNode ply 2 a7a6>)
+        >>> record.root().end().next() is None
+        True
+        """
         if self.index < len(self.line.moves):
             return GameNode(self.record, self.line, self.index + 1, self)
         return None
 
     def variation(self, move_or_index: Move | int) -> GameNode:
-        """The child reached by a move, or the i-th child (0: the main one); KeyError if none."""
+        """The child reached by a move, or the i-th child (0: the main one); KeyError if none.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> root.variation(0), root.variation(Move.from_str("g3g4"))
+        (<GameNode ply 1 a3a4>, <GameNode ply 1 g3g4>)
+        >>> root.variation(2)
+        Traceback (most recent call last):
+        ...
+        KeyError: 'no variation 2 here'
+        """
         children = self.variations
         if isinstance(move_or_index, int):
             if 0 <= move_or_index < len(children):
@@ -226,55 +357,132 @@ class GameNode:
         raise KeyError(f"no variation {move_or_index!r} here")
 
     def has_variation(self, move: Move) -> bool:
+        """Whether a move after this node (main continuation or side line) is ``move``.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> root.has_variation(Move.from_str("g3g4")), root.has_variation(Move.from_str("g1g2"))
+        (True, False)
+        """
         return any(child.move == move for child in self.variations)
 
     def is_end(self) -> bool:
-        """No move follows."""
+        """No move follows.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> record.root().is_end(), record.root().end().is_end()
+        (False, True)
+        """
         return self.index >= len(self.line.moves)
 
     def end(self) -> GameNode:
-        """The last node of the main continuation from here."""
+        """The last node of the main continuation from here.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> record.root().end(), record.root().variation(1).end()
+        (<GameNode ply 3 a4a5>, <GameNode ply 2 a7a6>)
+        """
         node = self
         while (following := node.next()) is not None:
             node = following
         return node
 
     def mainline(self) -> Iterator[GameNode]:
-        """The nodes of the main continuation after this one."""
+        """The nodes of the main continuation after this one.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> [node.san() for node in record.root().mainline()]
+        ['Ea4', 'Ra6', 'Ea5']
+        """
         node: GameNode | None = self.next()
         while node is not None:
             yield node
             node = node.next()
 
     def mainline_moves(self) -> list[Move]:
-        """The moves of the main continuation after this node."""
+        """The moves of the main continuation after this node.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> record.root().next().mainline_moves()
+        [Move.from_str('a7a6'), Move.from_str('a4a5')]
+        """
         return list(self.line.moves[self.index :])
 
     def root(self) -> GameNode:
+        """The root of the tree (the start position), however deep this node is.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> record.root().end().root() == record.root()
+        True
+        """
         node = self
         while node.parent is not None:
             node = node.parent
         return node
 
     def is_main_line(self) -> bool:
-        """On the record's main line (every move on the way is a main continuation)."""
+        """On the record's main line (every move on the way is a main continuation).
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> side = record.root().variation(1)
+        >>> record.root().end().is_main_line(), side.is_main_line(), side.next().is_main_line()
+        (True, False, False)
+        """
         return self.line.moves is self.record.moves
 
     def is_main_variation(self) -> bool:
-        """The main continuation of its parent (the root counts as one)."""
+        """The main continuation of its parent (the root counts as one).
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> side = record.root().variation(1)
+        >>> record.root().next().is_main_variation(), side.is_main_variation()
+        (True, False)
+        >>> side.next().is_main_variation()  # the side line's own continuation
+        True
+        """
         return self.index != 1 or self.parent is None or self.parent.line.moves is self.line.moves
 
     def starts_variation(self) -> bool:
-        """The first move of a side line."""
+        """The first move of a side line.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> side = record.root().variation(1)
+        >>> side.starts_variation(), side.next().starts_variation()
+        (True, False)
+        >>> record.root().starts_variation(), record.root().next().starts_variation()
+        (False, False)
+        """
         return not self.is_main_variation()
 
     def ply(self) -> int:
-        """Plies from the record's start position to here."""
+        """Plies from the record's start position to here.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> record.root().ply(), record.root().end().ply(), record.root().variation(1).next().ply()
+        (0, 3, 2)
+        """
         return self._ply
 
     def board(self) -> Board:
         """The position here, replayed from the start (moves are not checked: see
-        :meth:`~doushouqi.jungle.record.model.GameRecord.board`)."""
+        :meth:`~doushouqi.jungle.record.model.GameRecord.board`).
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> board = record.root().end().board()
+        >>> board.fen(), board.ply()
+        ('l5t/1d3c1/2p1w1e/r6/E6/7/2W1P1R/1C3D1/T5L b 3 2', 3)
+        """
         path = []
         node: GameNode | None = self
         while node is not None and node.move is not None:
@@ -286,7 +494,14 @@ class GameNode:
         return board
 
     def san(self, lang: Lang = "en") -> str:
-        """The move in SAN (:mod:`doushouqi.jungle.san`); ValueError at the root."""
+        """The move in SAN (:mod:`doushouqi.jungle.san`); ValueError at the root.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> side = record.root().variation(1)
+        >>> side.san(), side.san("zh"), side.next().san()
+        ('Rg4', '鼠g4', 'Ra6')
+        """
         if self.parent is None or self.move is None:
             raise ValueError("the root has no move")
         return self.parent.board().san(self.move, lang)
@@ -297,7 +512,15 @@ class GameNode:
         self, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
     ) -> GameNode:
         """Add a move after this node and return its node: the main continuation at the end
-        of a line, else a new side line after the existing ones (not checked for legality)."""
+        of a line, else a new side line after the existing ones (not checked for legality).
+
+        >>> from doushouqi.jungle.record.model import GameRecord
+        >>> record = GameRecord()
+        >>> node = record.root().add_variation(Move.from_str("a3a4"))  # the main line
+        >>> side = record.root().add_variation(Move.from_str("g3g4"), comment="or the rat")
+        >>> [m.uci() for m in record.moves], record.variations[1][0].comments
+        (['a3a4'], {1: 'or the rat'})
+        """
         if self.is_end():
             if starting_comment:
                 raise ValueError("a starting comment is for a new side line")
@@ -317,7 +540,14 @@ class GameNode:
         self, move: Move, *, comment: str = "", nags: Iterable[int] = ()
     ) -> None:
         """Add a move after this node as its main continuation (the old one becomes the first
-        side line), as python-chess's ``add_main_variation``. Nodes taken before are stale."""
+        side line), as python-chess's ``add_main_variation``. Nodes taken before are stale.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("1. a3a4 1... a7a6 *")
+        >>> record.root().add_main_variation(Move.from_str("g3g4"), comment="the rat first")
+        >>> [m.uci() for m in record.moves], [m.uci() for m in record.variations[1][0].moves]
+        (['g3g4'], ['a3a4', 'a7a6'])
+        """
         child = self.add_variation(move, comment=comment, nags=nags)
         self.promote_to_main(child)
 
@@ -330,7 +560,14 @@ class GameNode:
         nags: Iterable[int] = (),
     ) -> GameNode:
         """Add moves one after another from this node and return the last node (its
-        ``comment`` and ``nags``; ``starting_comment`` on the first), as python-chess."""
+        ``comment`` and ``nags``; ``starting_comment`` on the first), as python-chess.
+
+        >>> from doushouqi.jungle.record.model import GameRecord
+        >>> record = GameRecord()
+        >>> last = record.root().add_line([Move.from_str("a3a4"), Move.from_str("a7a6")], nags={1})
+        >>> last, last.nags, [m.uci() for m in record.moves]
+        (<GameNode ply 2 a7a6>, frozenset({1}), ['a3a4', 'a7a6'])
+        """
         node = self
         moves = list(moves)
         if not moves:
@@ -350,14 +587,31 @@ class GameNode:
 
         The nodes are views of the record's lines, which this rewrites: nodes taken before
         (``child`` too) no longer stand where they did; take them again from this node. The
-        starting comment of a side line made main has no place to stay and is dropped."""
+        starting comment of a side line made main has no place to stay and is dropped.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> root.promote_to_main(root.variation(1))
+        >>> [node.move.uci() for node in root.variations], [m.uci() for m in record.moves]
+        (['g3g4', 'a3a4'], ['g3g4', 'a7a6'])
+        """
         children = self._children_lines()
         position = self._position_of(child)
         self._set_children([children[position], *children[:position], *children[position + 1 :]])
 
     def promote(self, child: GameNode) -> None:
         """Move ``child`` one place up among the moves after this node (the first side line
-        becomes the main continuation); see :meth:`promote_to_main` on stale nodes."""
+        becomes the main continuation); see :meth:`promote_to_main` on stale nodes.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> _ = root.add_variation(Move.from_str("g1g2"))  # a third choice
+        >>> root.promote(root.variation(2))
+        >>> [node.move.uci() for node in root.variations]
+        ['a3a4', 'g1g2', 'g3g4']
+        """
         children = self._children_lines()
         position = self._position_of(child)
         if position > 0:
@@ -366,7 +620,15 @@ class GameNode:
 
     def demote(self, child: GameNode) -> None:
         """Move ``child`` one place down among the moves after this node (the main
-        continuation becomes the first side line); see :meth:`promote_to_main`."""
+        continuation becomes the first side line); see :meth:`promote_to_main`.
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> root.demote(root.variation(0))
+        >>> [node.move.uci() for node in root.variations], record.comments.get(1)
+        (['g3g4', 'a3a4'], 'rat first')
+        """
         children = self._children_lines()
         position = self._position_of(child)
         if position < len(children) - 1:
@@ -416,7 +678,15 @@ class GameNode:
 
     def remove_variation(self, child: GameNode) -> None:
         """Remove a side line after this node (with everything after it); the main
-        continuation cannot be removed this way (edit ``line.moves``)."""
+        continuation cannot be removed this way (edit ``line.moves``).
+
+        >>> from doushouqi.jungle.record import read_record
+        >>> record = read_record("a3a4 {up} (g3g4 $5 {rat first} a7a6) a7a6 a4a5 *")
+        >>> root = record.root()
+        >>> root.remove_variation(root.variation(1))
+        >>> root.variations, record.variations
+        ([<GameNode ply 1 a3a4>], {})
+        """
         lines = self.line.variations.get(self.index + 1, [])
         for k, side in enumerate(lines):
             if side.moves is child.line.moves and child.index == 1:

@@ -150,5 +150,23 @@ def write_record(record: GameRecord, *, san: bool = False, lang: Lang = "en") ->
 
 
 def write_records(records: Iterable[GameRecord], *, san: bool = False, lang: Lang = "en") -> str:
-    """Several records, separated by blank lines."""
+    """Several records, separated by blank lines (what :func:`read_records` reads back).
+
+    >>> from doushouqi.jungle.record import GameRecord, read_records
+    >>> from doushouqi.jungle.board import Move
+    >>> records = [GameRecord(moves=[Move.from_str("a3a4")]), GameRecord(result="1/2-1/2")]
+    >>> text = write_records(records)
+    >>> print(text, end="")
+    [Result "*"]
+    [Rules "wango"]
+    <BLANKLINE>
+    1. a3a4 *
+    <BLANKLINE>
+    [Result "1/2-1/2"]
+    [Rules "wango"]
+    <BLANKLINE>
+    1/2-1/2
+    >>> read_records(text) == records
+    True
+    """
     return "\n".join(write_record(record, san=san, lang=lang) for record in records)

@@ -1,11 +1,13 @@
 """``/api/puzzles``: proved puzzles to solve (server/puzzles.py), with puzzle ratings.
 
 ``GET /api/puzzles/next?mode=&theme=&rules=`` a puzzle near the player's puzzle rating (streak:
-rising), ``GET /api/puzzles/daily`` the day's puzzle, ``GET /api/puzzles/themes`` the themes
-and their counts, ``GET /api/puzzles/me`` the player's puzzle rating, streak and history,
-``GET /api/puzzles/{id}`` one puzzle; ``POST /api/puzzles/{id}/attempt`` judges the moves so
-far, ``.../hint`` shows the piece to move then the move, ``.../solution`` gives up. Guests play
-under their guest id (a guest session is made by the client first, as for games).
+rising), ``GET /api/puzzles/daily?rules=`` the day's puzzle, ``GET /api/puzzles/themes?rules=``
+the themes and their counts, ``GET /api/puzzles/me`` the player's puzzle rating, streak and
+history, ``GET /api/puzzles/{id}`` one puzzle; ``POST /api/puzzles/{id}/attempt`` judges the
+moves so far (a wrong one may be tried again), ``.../hint`` shows the piece to move then the
+move, ``.../solution`` gives up. ``rules`` is a rule set's name, ``any``, or left out for the
+game's default set. Guests play under their guest id (a guest session is made by the client
+first, as for games).
 
 What a browser has seen of a solution (a finished try, a hint, giving up) is marked under all
 its names (``service.mark_seen``): the player, its guest cookie, its device cookie; an account
@@ -50,6 +52,10 @@ _rng = random.Random()
 class Attempt(BaseModel):
     moves: list[str] = Field(max_length=12)
     mode: Mode = "rated"
+    #: The go had a wrong move or a hint before: its miss is recorded, record nothing more.
+    #: Believed only where the player has a finished try at the puzzle (the first try is
+    #: always recorded, whatever the client says).
+    retry: bool = False
 
 
 class HintRequest(BaseModel):
@@ -125,8 +131,10 @@ def _check_id(puzzle_id: str) -> None:
 
 
 @router.get("/themes", dependencies=READ_LIMITED)
-async def themes(ctx: Ctx) -> dict[str, Any]:
-    return await _run(ctx, puzzles.theme_counts)
+async def themes(ctx: Ctx, rules: RulesQuery = None) -> dict[str, Any]:
+    """The themes' counts of one rule set (left out: of every set) and each set's count."""
+    of_rules = _rules(rules, default=None)
+    return await _run(ctx, lambda s: puzzles.theme_counts(s, of_rules))
 
 
 @router.get("/me", dependencies=READ_LIMITED)
@@ -137,20 +145,33 @@ async def me(
     return await _run(ctx, lambda s: puzzles.player_view(s, key))
 
 
+RulesQuery = Annotated[str | None, Query(max_length=32)]
+
+
+def _rules(rules: str | None, *, default: str | None) -> str | None:
+    """The rule set asked for (None: all), its refusal as a coded 422; ``default`` when the
+    request names none."""
+    try:
+        return puzzles.rules_wanted(rules) if rules else default
+    except puzzles.PuzzleError as exc:
+        raise Problem(exc.status, exc.code, str(exc)) from None
+
+
 @router.get("/next", dependencies=READ_LIMITED)
 async def next_puzzle(
     ctx: Ctx,
     principal: Annotated[Principal, required_principal(PUZZLE_READ)],
     mode: Literal["rated", "streak", "theme"] = "rated",
     theme: str | None = Query(None, max_length=20),
-    rules: str | None = Query(None, max_length=32),
+    rules: RulesQuery = None,
 ) -> dict[str, Any]:
     if theme and theme not in puzzles.THEMES:
         raise Problem(422, "puzzle.bad_theme", "no such theme")
+    of_rules = _rules(rules, default=puzzles.default_rules())
     key = player_key(principal)
 
     def pick(session: Session) -> dict[str, Any]:
-        row = puzzles.choose(session, key, mode, theme or None, rules or None, _rng)
+        row = puzzles.choose(session, key, mode, theme or None, of_rules, _rng)
         return {
             "puzzle": puzzles.public_view(row),
             "player": puzzles.player_view(session, key),
@@ -161,11 +182,13 @@ async def next_puzzle(
 
 
 @router.get("/daily", dependencies=READ_LIMITED)
-async def daily(ctx: Ctx) -> dict[str, Any]:
+async def daily(ctx: Ctx, rules: RulesQuery = None) -> dict[str, Any]:
+    """The day's puzzle of a rule set (left out: the default set's; ``any``: of all)."""
+    of_rules = _rules(rules, default=puzzles.default_rules())
     now = ctx.time.now()
 
     def pick(session: Session) -> dict[str, Any]:
-        day, row = puzzles.daily(session, now)
+        day, row = puzzles.daily(session, now, of_rules)
         return {"day": day, "puzzle": puzzles.public_view(row), "mode": "daily"}
 
     return await _run(ctx, pick)
@@ -186,7 +209,9 @@ async def attempt(
     puzzle_id: str,
     body: Attempt,
 ) -> dict[str, Any]:
-    """Judge the player's moves so far (the opponent's replies are the server's)."""
+    """Judge the player's moves so far (the opponent's replies are the server's). A wrong
+    move is recorded as the go's miss (rated on a first try) and may be tried again; what
+    follows in the same go (``retry``) is recorded no more."""
     _check_id(puzzle_id)
     _check_moves(body.moves)
     key = player_key(principal)
@@ -196,7 +221,12 @@ async def attempt(
     def judge(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
         answer = puzzles.judge(row, body.moves)
-        if answer["result"] != "continue":
+        if answer["result"] == "continue":
+            return answer
+        if body.retry and puzzles.already_finished(session, key, puzzle_id, 0.0):
+            answer["score"] = puzzles.standing(session, key, row)
+            puzzles.mark_seen(session, (key, *also), puzzle_id, now)
+        else:
             solved = answer["result"] == "solved"
             answer["score"] = puzzles.finish(session, key, row, solved, body.mode, now, also)
         return answer
@@ -249,7 +279,11 @@ async def solution(
 
     def reveal(session: Session) -> dict[str, Any]:
         row = puzzles.get(session, puzzle_id)
-        answer: dict[str, Any] = {"solution": puzzles.solution(row)}
+        line = puzzles.solution(row)
+        answer: dict[str, Any] = {
+            "solution": line,
+            "solution_text": puzzles.line_texts(row, line),
+        }
         if not puzzles.already_finished(session, key, puzzle_id, 0.0):
             answer["score"] = puzzles.finish(session, key, row, False, body.mode, now, also)
         else:

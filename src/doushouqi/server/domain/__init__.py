@@ -66,6 +66,7 @@ from doushouqi.server.domain.handlers import HANDLERS
 from doushouqi.server.domain.model import (
     DEFAULT_GRACE_PERIOD,
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_START_WAIT,
     AbortReason,
     CorruptGameError,
     Game,
@@ -90,13 +91,19 @@ from doushouqi.server.domain.players import (
     identity_from_dict,
 )
 from doushouqi.server.domain.snapshot import game_state_dict
-from doushouqi.server.domain.timing import abandonment_deadline, lobby_deadline, next_deadline
+from doushouqi.server.domain.timing import (
+    abandonment_deadline,
+    lobby_deadline,
+    next_deadline,
+    start_deadline,
+)
 from doushouqi.server.domain.views import clock_view, legal_destinations
 
 __all__ = [
     "COMMAND_TYPES",
     "DEFAULT_GRACE_PERIOD",
     "DEFAULT_LOBBY_WAIT",
+    "DEFAULT_START_WAIT",
     "HANDLERS",
     "SERVER",
     "Abort",
@@ -161,4 +168,5 @@ __all__ = [
     "new_game",
     "next_deadline",
     "rematch_spec",
+    "start_deadline",
 ]

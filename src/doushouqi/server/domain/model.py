@@ -34,6 +34,7 @@ from doushouqi.server.domain.players import Actor, PlayerSlot
 __all__ = [
     "DEFAULT_GRACE_PERIOD",
     "DEFAULT_LOBBY_WAIT",
+    "DEFAULT_START_WAIT",
     "MOVE_IDS_KEPT",
     "MOVE_ID_MAX_LENGTH",
     "AbortReason",
@@ -53,6 +54,11 @@ __all__ = [
 DEFAULT_GRACE_PERIOD = 60.0
 #: Seconds an online game waits for an opponent to take its open seat before it is aborted.
 DEFAULT_LOBBY_WAIT = 1800.0
+#: Seconds the players of an online game with both seats filled (a quick pairing, an accepted
+#: challenge, a rematch) have to come to the board, and then each to make a first move,
+#: before the server aborts it (lichess aborts a game whose first moves do not come; a game
+#: nobody played should not stay "created" or count a result).
+DEFAULT_START_WAIT = 60.0
 #: The game a game is of when nothing says otherwise: every game stored before the platform
 #: hosted several was one of Jungle.
 DEFAULT_GAME_KEY = "jungle"
@@ -131,6 +137,11 @@ class AbortReason(StrEnum):
 
     #: Nobody took the open seat of an online game within its ``lobby_wait``.
     LOBBY_EXPIRED = "lobby_expired"
+    #: A player of a game with both seats filled did not come to the board within
+    #: its ``start_wait``.
+    NO_SHOW = "no_show"
+    #: The player to move did not make their first move within its ``start_wait``.
+    NO_FIRST_MOVE = "no_first_move"
 
 
 class Mode(StrEnum):
@@ -204,6 +215,7 @@ class GameSpec:
     rematch_of: str | None = None
     lobby_wait: float = DEFAULT_LOBBY_WAIT
     game_key: str = DEFAULT_GAME_KEY
+    start_wait: float = DEFAULT_START_WAIT
 
     def to_dict(self) -> dict[str, Any]:
         rules = self.rules
@@ -224,6 +236,7 @@ class GameSpec:
             "start_fen": self.start_fen,
             "rematch_of": self.rematch_of,
             "lobby_wait": self.lobby_wait,
+            "start_wait": self.start_wait,
         }
         # Specs of the first game's games were written without a key; they stay as they were.
         if self.game_key != DEFAULT_GAME_KEY:
@@ -261,7 +274,9 @@ class Game:
     ``rematch_offer`` hold the colour that asked. ``score_change`` and ``rating_change`` are
     filled by the scoring step when the game finishes; ``leaver`` is the colour that lost by
     leaving (its account's disconnect count rises). An online game with an open seat is
-    aborted ``lobby_wait`` seconds after ``created_at`` (``abort_reason`` then says so).
+    aborted ``lobby_wait`` seconds after ``created_at`` (``abort_reason`` then says so); one
+    with both seats filled whose players do not come, or do not make their first moves, is
+    aborted after ``start_wait`` seconds (domain/timing.py).
     """
 
     id: str
@@ -293,6 +308,7 @@ class Game:
     rematch_created: bool = False
     rematch_of: str | None = None
     lobby_wait: float = DEFAULT_LOBBY_WAIT
+    start_wait: float = DEFAULT_START_WAIT
     abort_reason: AbortReason | None = None
     game_key: str = DEFAULT_GAME_KEY
     #: The version of the last event that changed what a command acts on: everything but a
@@ -525,8 +541,10 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         raise GameSpecError("only a tournament game belongs to a tournament")
     if not (math.isfinite(spec.grace_period) and spec.grace_period > 0):
         raise GameSpecError(f"grace_period must be positive, not {spec.grace_period!r}")
-    if not (math.isfinite(spec.lobby_wait) and spec.lobby_wait > 0):
-        raise GameSpecError(f"lobby_wait must be positive, not {spec.lobby_wait!r}")
+    for name in ("lobby_wait", "start_wait"):
+        wait = getattr(spec, name)
+        if not (math.isfinite(wait) and wait > 0):
+            raise GameSpecError(f"{name} must be positive, not {wait!r}")
     if not math.isfinite(now):
         raise GameSpecError(f"now must be finite, not {now!r}")
     start = kind.start_position(rules) if spec.start_fen is None else spec.start_fen
@@ -555,6 +573,7 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
         created_at=now,
         rematch_of=spec.rematch_of,
         lobby_wait=float(spec.lobby_wait),
+        start_wait=float(spec.start_wait),
         game_key=kind.key,
     )
     object.__setattr__(game, "_position", position)
@@ -584,5 +603,6 @@ def rematch_spec(game: Game) -> GameSpec:
         start_fen=game.start_fen,
         rematch_of=game.id,
         lobby_wait=game.lobby_wait,
+        start_wait=game.start_wait,
         game_key=game.game_key,
     )

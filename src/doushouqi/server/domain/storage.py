@@ -30,6 +30,7 @@ from doushouqi.core.scoring import ScoreChange
 from doushouqi.server.domain.model import (
     DEFAULT_GAME_KEY,
     DEFAULT_LOBBY_WAIT,
+    DEFAULT_START_WAIT,
     AbortReason,
     CorruptGameError,
     Game,
@@ -172,6 +173,7 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         "rematch_created": game.rematch_created,
         "rematch_of": game.rematch_of,
         "lobby_wait": game.lobby_wait,
+        "start_wait": game.start_wait,
         "abort_reason": None if game.abort_reason is None else game.abort_reason.value,
     }
     # Rows written before the platform hosted several games have no key and are all of the
@@ -255,6 +257,7 @@ def game_from_storage(data: dict[str, Any]) -> Game:
             # Games stored before the wait was kept wait the default time (none are left open
             # for ever); they have no abort reason either.
             lobby_wait=float(data.get("lobby_wait", DEFAULT_LOBBY_WAIT)),
+            start_wait=float(data.get("start_wait", DEFAULT_START_WAIT)),
             abort_reason=None if abort_reason is None else AbortReason(abort_reason),
             game_key=game_key,
         )

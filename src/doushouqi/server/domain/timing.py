@@ -18,6 +18,14 @@ Choices where the rules are silent:
 * An online game whose seat nobody takes is aborted ``lobby_wait`` seconds after it was
   created, so open games do not pile up in the lobby. The wait is wall-clock time: a server
   restart does not extend it. It ends once both seats are filled; started games never have it.
+* An online game with both seats filled (a quick pairing, an accepted challenge, a rematch) is
+  aborted when a player has not come to the board ``start_wait`` seconds (a minute) after it
+  was created (``no_show``), or, once started, when the player to move has not made their
+  first move ``start_wait`` seconds after their turn came (``no_first_move``; from the server's
+  return after an outage at the earliest). So a game nobody plays never stays open, and no
+  result is counted for moves never made. Not in correspondence games (their players come
+  and go between moves: their days per move decide) nor in tournament games (the tournament
+  counts no-shows itself). Before a clock deadline that falls at the same time.
 """
 
 from __future__ import annotations
@@ -32,7 +40,13 @@ from doushouqi.server.domain.flow import Accept, add_ply, end_on_board, finish, 
 from doushouqi.server.domain.model import AbortReason, Game, GameStatus, Mode
 from doushouqi.server.domain.views import clock_view, legal_destinations
 
-__all__ = ["abandonment_deadline", "lobby_deadline", "next_deadline", "settle"]
+__all__ = [
+    "abandonment_deadline",
+    "lobby_deadline",
+    "next_deadline",
+    "settle",
+    "start_deadline",
+]
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,29 @@ def lobby_deadline(game: Game) -> float | None:
     ):
         return None
     return game.created_at + game.lobby_wait
+
+
+def start_deadline(game: Game) -> tuple[float, AbortReason] | None:
+    """When a game whose players have not all come, or not all made a first move, is aborted,
+    and why (None: no such wait, or it is over)."""
+    if (
+        game.mode is not Mode.ONLINE
+        or game.tournament
+        or (game.time_control is not None and game.time_control.is_correspondence)
+        or not all(p is not None for p in game.players)
+    ):
+        return None
+    if game.status is GameStatus.CREATED:
+        return game.created_at + game.start_wait, AbortReason.NO_SHOW
+    if game.status is not GameStatus.STARTED or len(game.moves) >= 2:
+        return None
+    if any(game.is_pass(m.move) for m in game.moves):
+        return None  # a turn passed on the clock: its timeouts decide from there
+    assert game.started_at is not None
+    since = game.moves[-1].at if game.moves else game.started_at
+    if game.resumed_at is not None:
+        since = max(since, game.resumed_at)
+    return since + game.start_wait, AbortReason.NO_FIRST_MOVE
 
 
 def _due(game: Game, now: float) -> _Due | None:
@@ -127,8 +164,14 @@ def settle(game: Game, now: float) -> tuple[Game, list[Event]]:
         expired = finish(game, outcome, expires, abort_reason=AbortReason.LOBBY_EXPIRED)
         return expired.game, expired.events
     events: list[Event] = []
-    while game.status is GameStatus.STARTED:
-        due = _due(game, now)
+    while game.status is GameStatus.CREATED or game.status is GameStatus.STARTED:
+        due = _due(game, now) if game.status is GameStatus.STARTED else None
+        start = start_deadline(game)
+        if start is not None and start[0] <= now and (due is None or start[0] <= due.at):
+            at = max(start[0], game.last_activity_at)
+            outcome = Outcome(PlatformEnding.ABORTED, None)
+            aborted = finish(game, outcome, at, abort_reason=start[1])
+            return aborted.game, [*events, *aborted.events]
         if due is None:
             break
         step = _apply_due(game, due, now)
@@ -138,15 +181,17 @@ def settle(game: Game, now: float) -> tuple[Game, list[Event]]:
 
 
 def next_deadline(game: Game, now: float) -> float | None:
-    """When the server must send a ``Tick``: the earliest of the clock's next event and any
-    disconnected player's grace expiry (possibly already past), or, before the start, the end
-    of the wait for an opponent; None when nothing is due.
+    """When the server must send a ``Tick``: the earliest of the clock's next event, any
+    disconnected player's grace expiry (possibly already past) and the end of the wait for a
+    first move, or, before the start, the end of the wait for an opponent or for the players
+    to come; None when nothing is due.
     """
+    start = start_deadline(game)
     if game.status is GameStatus.CREATED:
-        return lobby_deadline(game)
+        return lobby_deadline(game) if start is None else start[0]
     if game.status is not GameStatus.STARTED:
         return None
-    times: list[float] = []
+    times: list[float] = [] if start is None else [start[0]]
     clock = game.clock
     if clock is not None and clock.running and clock.turn_started is not None:
         deadline = clock.next_deadline(max(now, clock.turn_started))

@@ -1,5 +1,5 @@
 """The opening explorer: from the games stored on the server, each move's count and results in
-a position, per rule set and rating band (the index: explorer/models.py).
+a position, per rule set, rated or casual, and rating band (the index: explorer/models.py).
 
 A finished game adds its first :data:`MAX_PLIES` plies to the index in the transaction that
 stores it as finished (db/gamestore.py), so the explorer is never behind the games and, in a
@@ -7,10 +7,12 @@ cluster, every node reads the same counts from the shared database. The incremen
 ``INSERT … ON CONFLICT DO UPDATE`` per row (SQLite and PostgreSQL both have it), so two nodes
 finishing games through the same opening at once both count and neither fails.
 
-Indexed: decided games (a win or a draw, not aborted) between two sides (not one person at
-one screen), from the start position, under a named rule set (custom options only when they
-equal a named set, under its name). A game's rating band is its players' average rating
-(the AI and guests count at their seat's rating).
+Indexed: decided games (a win or a draw, not aborted) between two people online (not against
+the computer, whose moves are an engine's and not the openings people play; not one person at
+one screen), of at least :data:`MIN_PLIES` moves, from the start position, under a named rule
+set (custom options only when they equal a named set, under its name). A game's rating band
+is its players' average rating (guests count at their seat's rating); rated and casual games
+are counted apart, so that a reader may ask for either or both.
 
 ``doushouqi explorer rebuild`` (re)builds the index from every stored game.
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -41,6 +43,7 @@ from doushouqi.server.explorer.models import OpeningMoveRow
 
 __all__ = [
     "MAX_PLIES",
+    "MIN_PLIES",
     "RATING_BANDS",
     "Entry",
     "band_of",
@@ -58,11 +61,27 @@ log = logging.getLogger(__name__)
 
 #: Plies of each game that go into the index: the opening, not the whole game.
 MAX_PLIES = 20
+#: Plies a game must have to be counted (five moves a side). A game decided sooner was
+#: resigned, left, flagged or agreed drawn before its opening was played out: its result says
+#: something about the players and nothing about the moves (lichess's explorer leaves such
+#: games out too). Passes forced by a timeout are not moves and do not count.
+MIN_PLIES = 10
 #: Lower bounds of the rating bands; a reader's minimum rating picks the bands at or above it.
 RATING_BANDS = (0, 1200, 1400, 1600, 1800, 2000, 2200, 2400)
 
-#: (rules key, position key, move, band, result index: 0 seat 0 won, 1 draw, 2 seat 1 won).
-Entry = tuple[str, str, str, int, int]
+
+class Entry(NamedTuple):
+    """One ply of one game, as the index counts it."""
+
+    rules: str
+    position: str
+    move: str
+    rated: bool
+    band: int
+    #: 0: seat 0 won, 1: a draw, 2: seat 1 won.
+    result: int
+
+
 _RESULT_COLUMNS = ("red_wins", "draws", "blue_wins")
 
 
@@ -108,9 +127,13 @@ def game_entries(
     winner: int | None,
     rating: float,
     game_key: str = DEFAULT_GAME_KEY,
+    *,
+    rated: bool = False,
 ) -> list[Entry]:
     """The index entries of one decided game from the start position (``winner`` None: a
-    draw); none under rules that are no named set. Stops at a timeout pass."""
+    draw); none under rules that are no named set. Stops at a timeout pass; a position met
+    again is not counted again. Which games are counted at all is :func:`entries_of`'s
+    choice."""
     name = named_rules(rules, game_key)
     if name is None:
         return []
@@ -120,11 +143,17 @@ def game_entries(
     game = get_game(game_key)
     position = game.new_position(rules, game.start_position(rules))
     entries = []
+    seen: set[str] = set()
     for text in moves[:MAX_PLIES]:
         if text == game.pass_move:
             break
         move = position.parse_move(text)
-        entries.append((key, position_key(position.position_string()), move, band, result))
+        here = position_key(position.position_string())
+        # A position the game comes back to counts once, at its first visit: the explorer's
+        # counts are of games ("n games reached this position"), not of visits.
+        if here not in seen:
+            seen.add(here)
+            entries.append(Entry(key, here, move, rated, band, result))
         position.push(move)
     return entries
 
@@ -133,8 +162,9 @@ def _indexed(game: Game) -> bool:
     return (
         game.outcome is not None
         and game.status.is_decided
-        and game.mode is not Mode.SAME_SCREEN
+        and game.mode is Mode.ONLINE
         and game.start_fen is None
+        and game.real_move_count >= MIN_PLIES
     )
 
 
@@ -145,24 +175,23 @@ def entries_of(game: Game) -> list[Entry]:
     ratings = [p.rating.rating for p in game.players if p is not None]
     rating = sum(ratings) / len(ratings) if ratings else 0.0
     moves = [m.move for m in game.moves]
-    return game_entries(game.rules, moves, game.winner, rating, game.game_key)
+    return game_entries(game.rules, moves, game.winner, rating, game.game_key, rated=game.rated)
 
 
 def store_entries(session: Session, entries: Iterable[Entry]) -> None:
     """Add ``entries`` to the index (counts summed per row first: one statement per row)."""
-    totals: dict[tuple[str, str, int, str], list[int]] = {}
-    for rules, position, move, band, result in entries:
-        counts = totals.setdefault((rules, position, band, move), [0, 0, 0])
-        counts[result] += 1
+    totals: dict[tuple[str, str, bool, int, str], list[int]] = {}
+    for entry in entries:
+        row_key = (entry.rules, entry.position, entry.rated, entry.band, entry.move)
+        totals.setdefault(row_key, [0, 0, 0])[entry.result] += 1
     if not totals:
         return
+    key = ["rules", "position", "rated", "band", "move"]
     rows = [
-        {"rules": k[0], "position": k[1], "band": k[2], "move": k[3],
-         "red_wins": c[0], "draws": c[1], "blue_wins": c[2]}
+        {**dict(zip(key, k, strict=True)), "red_wins": c[0], "draws": c[1], "blue_wins": c[2]}
         for k, c in totals.items()
-    ]  # fmt: skip
+    ]
     dialect = session.get_bind().dialect.name
-    key = ["rules", "position", "band", "move"]
     if dialect == "sqlite":
         lite = sqlite.insert(OpeningMoveRow)
         session.execute(
@@ -174,9 +203,7 @@ def store_entries(session: Session, entries: Iterable[Entry]) -> None:
         session.execute(pg.on_conflict_do_update(index_elements=key, set_=_sums(pg.excluded)), rows)
         return
     for row in rows:  # any other database: one row at a time (not safe against a race)
-        found = session.get(
-            OpeningMoveRow, (row["rules"], row["position"], row["band"], row["move"])
-        )
+        found = session.get(OpeningMoveRow, tuple(row[k] for k in key))
         if found is None:
             session.add(OpeningMoveRow(**row))
         else:
@@ -200,18 +227,22 @@ def record_game(session: Session, game: Game) -> None:
     store_entries(session, entries)
 
 
-def query(session: Session, rules: str, fen: str, min_rating: int = 0) -> list[dict[str, Any]]:
+def query(
+    session: Session, rules: str, fen: str, min_rating: int = 0, rated: bool | None = None
+) -> list[dict[str, Any]]:
     """The moves played in a position, most played first, with their results summed over the
-    rating bands from ``min_rating`` up. ``rules`` is the index's key (:func:`rules_key`)."""
+    rating bands from ``min_rating`` up, of rated games only (``rated`` True), casual ones
+    only (False) or both (None). ``rules`` is the index's key (:func:`rules_key`)."""
     totals = [func.sum(getattr(OpeningMoveRow, c)) for c in _RESULT_COLUMNS]
+    where = [
+        OpeningMoveRow.rules == rules,
+        OpeningMoveRow.position == position_key(fen),
+        OpeningMoveRow.band >= band_of(min_rating),
+    ]
+    if rated is not None:
+        where.append(OpeningMoveRow.rated == rated)
     rows = session.execute(
-        select(OpeningMoveRow.move, *totals)
-        .where(
-            OpeningMoveRow.rules == rules,
-            OpeningMoveRow.position == position_key(fen),
-            OpeningMoveRow.band >= band_of(min_rating),
-        )
-        .group_by(OpeningMoveRow.move)
+        select(OpeningMoveRow.move, *totals).where(*where).group_by(OpeningMoveRow.move)
     ).all()
     moves = [
         {"move": move, "red_wins": int(red), "draws": int(draw), "blue_wins": int(blue),

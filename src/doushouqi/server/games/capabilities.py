@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from doushouqi.core.game import Position
+from doushouqi.core.game import Lang, Position
 from doushouqi.server.domain.model import Game
 
 __all__ = [
@@ -131,3 +131,7 @@ class Puzzles:
     #: The place a move string starts from (Jungle: ``"a3"`` of ``"a3a4"``): a hint's first
     #: level shows it. Only the game knows how its moves split into places.
     move_origin: Callable[[str], str]
+    #: ``(position, place, lang) -> name``: the piece on a place as a reader calls it in
+    #: ``lang`` (Jungle: "elephant", "象"): a hint's first level names the piece to move, as
+    #: the rest of the site's move texts do, rather than its bare coordinates.
+    piece_name: Callable[[Position, str, Lang], str]

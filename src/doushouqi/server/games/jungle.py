@@ -14,13 +14,15 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from doushouqi.core.game import Position
+from doushouqi.core.game import Lang, Position
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.game import JUNGLE, JunglePosition, outcome_from_core
 from doushouqi.jungle.moves import Move
 from doushouqi.jungle.record import GameRecord
-from doushouqi.jungle.squares import square_name
+from doushouqi.jungle.squares import parse_square, square_name
+from doushouqi.jungle.terms import animal_name
 from doushouqi.server.domain.model import Game
+from doushouqi.server.games.engine_results import fixed_line, lines, move_and_nodes
 from doushouqi.server.infra.refused import Refused
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "game_to_record",
     "material_score",
     "move_origin",
+    "piece_name",
     "rule_limits",
     "warm_up",
 ]
@@ -51,35 +54,24 @@ def board_of(position: Position) -> Board:
 # ---------------------------------------------------------------------- the computer player
 
 
+#: How this engine's scores name a decided game on the site.
+DECIDED = "den"
+
+
 def best_move(position: Position, level: int, movetime: float) -> tuple[str | None, int]:
     """The engine's move (None: the game is over) and the nodes it searched."""
     from doushouqi.jungle.ai import analyse as search  # in the worker only: numba
 
-    result = search(board_of(position), level=level, movetime=movetime)
-    move = None if result.move is None else str(result.move)
-    return move, int(result.info.get("nodes", 0))
-
-
-def _score_data(score: Any) -> dict[str, int] | None:
-    if score is None:
-        return None
-    return {"den": score.moves} if score.moves is not None else {"cp": score.cp}
+    return move_and_nodes(search(board_of(position), level=level, movetime=movetime))
 
 
 def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:
-    """The best ``multipv`` lines, best first: ``score`` ({"cp": n} or {"den": n}, the side to
-    move's view, or None), ``depth`` and ``pv`` (moves as text)."""
+    """The best ``multipv`` lines, best first: ``score`` ({"cp": n}, or {"den": n}: enters the
+    den in n; the side to move's view, or None), ``depth`` and ``pv`` (moves as text)."""
     from doushouqi.jungle.ai import analyse_lines
 
-    infos = analyse_lines(board_of(position), level=level, movetime=movetime, multipv=multipv)
-    return [
-        {
-            "score": _score_data(info.get("score")),
-            "depth": info.get("depth", 0),
-            "pv": [str(m) for m in info.get("pv", [])],
-        }
-        for info in infos
-    ]
+    board = board_of(position)
+    return lines(analyse_lines(board, level=level, movetime=movetime, multipv=multipv), DECIDED)
 
 
 def analyse_fixed(position: Position, budget: Mapping[str, int]) -> dict[str, Any]:
@@ -88,14 +80,8 @@ def analyse_fixed(position: Position, budget: Mapping[str, int]) -> dict[str, An
     The same position and budget give the same line on any machine under any load."""
     from doushouqi.jungle.ai import analyse_fixed as search
 
-    result = search(board_of(position), nodes=budget.get("nodes"), depth=budget.get("depth"))
-    info = result.info
-    return {
-        "score": _score_data(info.get("score")) if result.move is not None else None,
-        "depth": info.get("depth", 0),
-        "pv": [str(m) for m in info.get("pv", [])] if result.move is not None else [],
-        "nodes": int(info.get("nodes", 0)),
-    }
+    board = board_of(position)
+    return fixed_line(search(board, nodes=budget.get("nodes"), depth=budget.get("depth")), DECIDED)
 
 
 def warm_up() -> None:
@@ -151,6 +137,23 @@ def move_origin(move: str) -> str:
     'a4'
     """
     return square_name(Move.from_str(move).from_square)
+
+
+def piece_name(position: Position, place: str, lang: Lang) -> str:
+    """The animal on a square, named as the rule set names it (a fox where the wolf is one);
+    ValueError for an empty square or no square.
+
+    >>> from doushouqi.jungle.game import JUNGLE
+    >>> rules = JUNGLE.parse_rules("wango")
+    >>> position = JUNGLE.new_position(rules, JUNGLE.start_position(rules))
+    >>> piece_name(position, "a3", "en"), piece_name(position, "g1", "zh-Hant")
+    ('elephant', '獅')
+    """
+    board = board_of(position)
+    piece = board.piece_at(parse_square(place))
+    if piece is None:
+        raise ValueError(f"no animal on {place}")
+    return animal_name(piece.animal, lang, board.rules)
 
 
 # ---------------------------------------------------------------------- rule choices

@@ -93,7 +93,7 @@ SITE_GAMES: Mapping[str, SiteGame] = {
         tablebase=jungle_tablebase.TABLEBASE,
         editor=jungle_editor.EDITOR,
         threats=jungle_editor.threats,
-        puzzles=Puzzles(move_origin=jungle.move_origin),
+        puzzles=Puzzles(move_origin=jungle.move_origin, piece_name=jungle.piece_name),
         lessons=True,
         records=JUNGLE_RECORDS,
         rule_limits=jungle.rule_limits,

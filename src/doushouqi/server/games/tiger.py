@@ -16,6 +16,7 @@ from typing import Any
 
 from doushouqi.core.game import Position
 from doushouqi.server.domain.model import Game
+from doushouqi.server.games.engine_results import fixed_line, lines, move_and_nodes
 from doushouqi.server.infra.refused import Refused
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.game import TigerPosition
@@ -44,37 +45,24 @@ def board_of(position: Position) -> Board:
 # ---------------------------------------------------------------------- the computer player
 
 
+#: How this engine's scores name a decided game on the site.
+DECIDED = "win"
+
+
 def best_move(position: Position, level: int, movetime: float) -> tuple[str | None, int]:
     """The engine's move (None: the game is over) and the nodes it searched."""
     from doushouqi.tiger.ai import analyse as search  # in the worker only: numba
 
-    result = search(board_of(position), level=level, movetime=movetime)
-    move = None if result.move is None else str(result.move)
-    return move, int(result.info.get("nodes", 0))
-
-
-def _score_data(score: Any) -> dict[str, int] | None:
-    """The site's form of an engine score: ``{"cp": n}``, or ``{"win": n}`` when the game is
-    decided (the side to move wins in n of its moves; n < 0: loses after -n)."""
-    if score is None:
-        return None
-    return {"win": score.moves} if score.is_mate() else {"cp": score.cp}
+    return move_and_nodes(search(board_of(position), level=level, movetime=movetime))
 
 
 def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:
-    """The best ``multipv`` lines, best first: ``score`` (the side to move's view, or None),
-    ``depth`` and ``pv`` (moves as text)."""
+    """The best ``multipv`` lines, best first: ``score`` ({"cp": n} or {"win": n}: the side to
+    move's view, or None), ``depth`` and ``pv`` (moves as text)."""
     from doushouqi.tiger.ai import analyse_lines
 
-    infos = analyse_lines(board_of(position), level=level, movetime=movetime, multipv=multipv)
-    return [
-        {
-            "score": _score_data(info.get("score")),
-            "depth": info.get("depth", 0),
-            "pv": [str(m) for m in info.get("pv", [])],
-        }
-        for info in infos
-    ]
+    board = board_of(position)
+    return lines(analyse_lines(board, level=level, movetime=movetime, multipv=multipv), DECIDED)
 
 
 def analyse_fixed(position: Position, budget: Mapping[str, int]) -> dict[str, Any]:
@@ -83,14 +71,8 @@ def analyse_fixed(position: Position, budget: Mapping[str, int]) -> dict[str, An
     The same position and budget give the same line on any machine under any load."""
     from doushouqi.tiger.ai import analyse_fixed as search
 
-    result = search(board_of(position), nodes=budget.get("nodes"), depth=budget.get("depth"))
-    info = result.info
-    return {
-        "score": _score_data(info.get("score")) if result.move is not None else None,
-        "depth": info.get("depth", 0),
-        "pv": [str(m) for m in info.get("pv", [])] if result.move is not None else [],
-        "nodes": int(info.get("nodes", 0)),
-    }
+    board = board_of(position)
+    return fixed_line(search(board, nodes=budget.get("nodes"), depth=budget.get("depth")), DECIDED)
 
 
 def warm_up() -> None:

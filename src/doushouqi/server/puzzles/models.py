@@ -89,8 +89,9 @@ class PuzzleAttemptRow(Base):
 
 
 class PuzzleSeenRow(Base):
-    """Someone saw a puzzle's solution, or part of it: a finished try (which shows the line), a
-    hint, giving up. ``viewer`` is each name the browser went by: the player's key
+    """Someone saw a puzzle's solution, or part of it, or had its rated try: a solve (which
+    shows the line), a wrong move (which tells one move that fails), a hint, giving up.
+    ``viewer`` is each name the browser went by: the player's key
     (``account:7``, ``guest:ID``), the guest it was before signing in (its guest cookie), and
     its device cookie (``device:HASH``, :func:`doushouqi.server.accounts.auth.browser_keys`).
     A try by anyone the browser signs in as later is not rated."""

@@ -6,13 +6,26 @@ database lacks are inserted (by id; a puzzle already there keeps its rating, whi
 have moved), so the set is the same on every node and survives restarts.
 
 Solving is stateless on the server: the client sends the player's moves so far and the server
-answers with the opponent's reply (``continue``), ``wrong`` or ``solved``; the solution is
-only sent once the puzzle is over (solved, missed, or given up). The first finished try of a
-player at a puzzle is rated (Glicko-2, the player against the puzzle, both ratings move);
-asking for a hint or the solution first makes it a miss. A try is no first try when the
-browser asking has seen the solution under another name (:func:`mark_seen`: as the guest it
-was before signing in, or signed in to another account on it). Streak mode serves puzzles of
-rising rating until the first miss; a puzzle solved again in the same streak counts once.
+answers with the opponent's reply (``continue``), ``wrong`` or ``solved``. A wrong move ends
+nothing: the answer gives the position before it, and the player tries again (as on
+lichess); the solution is only sent when the puzzle is solved or the player asks for it. The
+first try of a player at a puzzle is rated (Glicko-2, the player against the puzzle, both
+ratings move) at its first wrong move or its solve; asking for a hint or the solution first
+makes it a miss. What follows in the same go (``retry``: the client's word that its miss is
+recorded) is recorded no more. A try is no first try when the browser asking has seen the
+solution under another name (:func:`mark_seen`: as the guest it was before signing in, or
+signed in to another account on it). Streak mode serves puzzles of rising rating until the
+first miss; a puzzle solved again in the same streak counts once, and the one whose miss
+ended a streak does not start the next.
+
+Every move the solver is shown (the opponent's replies, hints, the solution, the move found
+wrong) comes with its readable texts in the site's languages (:func:`move_texts`, the game's
+own ``move_text``), so that the page writes "象 d3-c3" as the rest of the site does.
+
+Rule sets: a puzzle is only right under the rule set it was proved under, so a player is
+served puzzles of one set: the one asked for, else the game's default (Jungle's wango, the
+set the lessons teach). ``any`` asks for all. The daily puzzle is one per rule set (the same
+for everyone playing that set).
 
 Positions are read and moves checked through the game interface (:mod:`doushouqi.core.game`);
 what only the game knows (where a move starts, for a hint) is its site entry's ``puzzles``.
@@ -36,7 +49,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from doushouqi.core.game import MoveError, Position, get_game
+from doushouqi.core.game import LANGUAGES, MoveError, Position, get_game
 from doushouqi.core.rating import Rating, rate_game
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.capabilities import Puzzles
@@ -53,6 +66,8 @@ DATA = Path(__file__).with_name("data") / "puzzles.jsonl"
 GAME_KEY = DEFAULT_GAME_KEY
 THEMES = ("den_attack", "capture", "traps", "rat_elephant", "jump_blocking", "defence", "endgame")
 MODES = ("rated", "streak", "daily", "theme")
+#: ``rules=any``: puzzles of every rule set.
+ANY_RULES = "any"
 #: Streak mode starts here and climbs from the last puzzle solved.
 STREAK_START = 1000.0
 #: The next puzzle is one of this many nearest the player's rating (not tried before).
@@ -154,6 +169,46 @@ def position_after(row: PuzzleRow, moves: Sequence[str]) -> Position:
     return position
 
 
+def move_texts(position: Position, move: str) -> dict[str, str]:
+    """A legal move of ``position`` as each language of the site writes it."""
+    return {lang: position.move_text(move, lang) for lang in LANGUAGES}
+
+
+def line_texts(row: PuzzleRow, moves: Sequence[str]) -> list[dict[str, str]]:
+    """The readable texts of ``moves`` played from the puzzle's position (moves of its line)."""
+    position = position_after(row, ())
+    texts = []
+    for move in moves:
+        texts.append(move_texts(position, move))
+        position.push(move)
+    return texts
+
+
+def goal_of(row: PuzzleRow) -> str:
+    """What the solver is asked for, which the page words: ``defence`` (the one move that
+    does not lose), ``den`` (a win that ends in the den: a den entry, or the way to it) or
+    ``win`` (a win by capturing the last animals or leaving the opponent no move)."""
+    if row.kind == "defence":
+        return "defence"
+    return "den" if "den_attack" in themes_of(row) else "win"
+
+
+def default_rules() -> str:
+    return get_game(GAME_KEY).default_rule_set
+
+
+def rules_wanted(rules: str | None) -> str | None:
+    """The rule set a request asks for (None: every set); refused when the game has none of
+    that name."""
+    if not rules:
+        return default_rules()
+    if rules == ANY_RULES:
+        return None
+    if rules not in get_game(GAME_KEY).rule_set_names:
+        raise PuzzleError(422, "puzzle.bad_rules", "no such rule set")
+    return rules
+
+
 def public_view(row: PuzzleRow) -> dict[str, Any]:
     """What a solver sees before solving: the position, never the line."""
     position = position_after(row, ())
@@ -163,6 +218,10 @@ def public_view(row: PuzzleRow) -> dict[str, Any]:
         "fen": row.fen,
         "rules": row.rules,
         "kind": row.kind,
+        "goal": goal_of(row),
+        # A win: the player's moves to find; a defence: the moves within which every other
+        # move loses.
+        "depth": row.depth,
         # The client's word for a seat (its board's colours), not a translated name.
         "turn": "red" if position.turn == 0 else "blue",
         "themes": themes_of(row),
@@ -233,14 +292,23 @@ def choose(
     raise PuzzleError(404, "puzzle.none", "no puzzle of this theme")
 
 
-def daily(session: Session, now: float) -> tuple[str, PuzzleRow]:
-    """The day's puzzle (UTC day): the same for everyone, chosen by a hash of the date among
-    the puzzles of two moves or more (ordered by id, so ratings moving change nothing)."""
+def daily(session: Session, now: float, rules: str | None) -> tuple[str, PuzzleRow]:
+    """The day's puzzle (UTC day) of a rule set (None: of all): the same for everyone, chosen
+    by a hash of the date among the set's puzzles of depth two or more (a win of two moves or
+    more, a defence against a threat of two moves or more), ordered by id, so ratings moving
+    change nothing.
+
+    One per rule set rather than one for all: a puzzle is only right under its own set (a
+    den entry or a jump of one set is illegal in another), and a daily of a set the player
+    does not play would teach it rules it does not play by."""
     import datetime
 
     day = datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
     index = int(hashlib.sha256(f"daily {day}".encode()).hexdigest(), 16)
-    for query in (select(PuzzleRow).where(PuzzleRow.depth >= 2), select(PuzzleRow)):
+    of_set = select(PuzzleRow)
+    if rules:
+        of_set = of_set.where(PuzzleRow.rules == rules)
+    for query in (of_set.where(PuzzleRow.depth >= 2), of_set):
         count = session.scalar(select(func.count()).select_from(query.subquery())) or 0
         if count:
             row = session.scalars(query.order_by(PuzzleRow.id).offset(index % count).limit(1))
@@ -248,16 +316,20 @@ def daily(session: Session, now: float) -> tuple[str, PuzzleRow]:
     raise PuzzleError(404, "puzzle.none", "no puzzles")
 
 
-def theme_counts(session: Session) -> dict[str, Any]:
+def theme_counts(session: Session, of_rules: str | None = None) -> dict[str, Any]:
+    """How many puzzles each theme has (of one rule set, or of all), and each rule set."""
     themes: Counter[str] = Counter()
     rules: Counter[str] = Counter()
     total = 0
     for names, rule_set in session.execute(select(PuzzleRow.themes, PuzzleRow.rules)):
-        total += 1
         rules[rule_set] += 1
+        if of_rules and rule_set != of_rules:
+            continue
+        total += 1
         themes.update(t for t in names.split(",") if t)
     return {
         "total": total,
+        "default_rules": default_rules(),
         "themes": [{"theme": t, "count": themes[t]} for t in THEMES],
         "rules": [{"rules": r, "count": n} for r, n in sorted(rules.items())],
     }
@@ -268,7 +340,8 @@ def theme_counts(session: Session) -> dict[str, Any]:
 
 def judge(row: PuzzleRow, moves: Sequence[str]) -> dict[str, Any]:
     """The player's moves so far against the solution: the opponent's reply and the position
-    to move in (``continue``), ``wrong`` (at the first wrong move) or ``solved``."""
+    to move in (``continue``), ``wrong`` (at the first wrong move: the position before it, to
+    try again from, and never the solution) or ``solved`` (with the solution)."""
     line = _line(row)
     wanted = (len(line) + 1) // 2
     if not moves or len(moves) > wanted:
@@ -279,18 +352,34 @@ def judge(row: PuzzleRow, moves: Sequence[str]) -> dict[str, Any]:
             move = position.parse_move(text)
         except MoveError:
             raise PuzzleError(422, "puzzle.illegal", f"{text[:8]!r} is not legal") from None
+        played = move_texts(position, move)
         if move != line[2 * index]:
-            return {"result": "wrong", "ply": 2 * index, "solution": line}
+            return {
+                "result": "wrong",
+                "ply": 2 * index,
+                "move": move,
+                "move_text": played,
+                "fen": position.position_string(),
+                "dests": position.legal_destinations(),
+            }
         position.push(move)
         if 2 * index + 1 < len(line) and index + 1 < len(moves):
             position.push(line[2 * index + 1])
     if 2 * len(moves) - 1 >= len(line):
-        return {"result": "solved", "solution": line}
+        return {
+            "result": "solved",
+            "move_text": played,
+            "solution": line,
+            "solution_text": line_texts(row, line),
+        }
     reply = line[2 * len(moves) - 1]
+    reply_text = move_texts(position, reply)
     position.push(reply)
     return {
         "result": "continue",
+        "move_text": played,
         "reply": reply,
+        "reply_text": reply_text,
         "fen": position.position_string(),
         "dests": position.legal_destinations(),
     }
@@ -304,8 +393,13 @@ def hint(row: PuzzleRow, moves: Sequence[str], level: int) -> dict[str, Any]:
     if 2 * index >= len(line) or [line[2 * i] for i in range(index)] != list(moves):
         raise PuzzleError(422, "puzzle.bad_moves", "the moves are not the solution's start")
     move = line[2 * index]
-    square = _capability().move_origin(move)
-    return {"square": square} if level == 1 else {"square": square, "move": move}
+    capability = _capability()
+    square = capability.move_origin(move)
+    position = position_after(row, line[: 2 * index])
+    piece = {lang: capability.piece_name(position, square, lang) for lang in LANGUAGES}
+    if level == 1:
+        return {"square": square, "piece": piece}
+    return {"square": square, "piece": piece, "move": move, "move_text": move_texts(position, move)}
 
 
 def finish(
@@ -384,9 +478,33 @@ def finish(
     }
 
 
+def standing(session: Session, key: str, row: PuzzleRow) -> dict[str, Any]:
+    """What :func:`finish` answers, for a go whose miss is recorded already (a retry after a
+    wrong move or a hint): nothing is recorded again, nothing rated."""
+    player = session.get(PuzzlePlayerRow, key)
+    rating = round(player.rating) if player else 1500
+    return {
+        "rated": False,
+        "rating": rating,
+        "change": 0,
+        "streak": player.streak if player else 0,
+        "streak_best": player.streak_best if player else 0,
+        "puzzle_rating": round(row.rating),
+    }
+
+
 def _in_this_streak(session: Session, key: str, puzzle_id: str) -> bool:
-    """Whether the player solved the puzzle in streak mode since the streak's last miss."""
+    """Whether the player solved the puzzle in streak mode since the streak's last miss, or
+    missed it last: the puzzle that ended a streak, solved on a retry, starts no new one."""
     streak = (PuzzleAttemptRow.player_key == key, PuzzleAttemptRow.mode == "streak")
+    last_missed = session.scalar(
+        select(PuzzleAttemptRow.puzzle_id)
+        .where(*streak, PuzzleAttemptRow.solved.is_(False))
+        .order_by(PuzzleAttemptRow.id.desc())
+        .limit(1)
+    )
+    if last_missed == puzzle_id:
+        return True
     last_miss = (
         select(func.coalesce(func.max(PuzzleAttemptRow.id), 0))
         .where(*streak, PuzzleAttemptRow.solved.is_(False))
@@ -419,7 +537,8 @@ def seen(session: Session, viewers: Sequence[str], puzzle_id: str) -> bool:
 
 def mark_seen(session: Session, viewers: Sequence[str], puzzle_id: str, now: float) -> None:
     """Record that ``viewers`` (every name of one browser) have seen the puzzle's solution:
-    a finished try shows it, a hint or giving up shows some or all of it. Marked already: no
+    a solve shows it, a wrong move tells a move that fails, a hint or giving up shows some or
+    all of it (a browser's rated try is its one, under whichever name). Marked already: no
     change (nor an error, when another node marks it at the same moment)."""
     rows = [{"viewer": v, "puzzle_id": puzzle_id, "at": now} for v in dict.fromkeys(viewers)]
     if not rows:

@@ -4,7 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  PendingMoves, moveLabel, newMoveId, placementAfter,
+  PendingMoves, moveLabel, moveStore, newMoveId, placementAfter, storeKey,
 } from '../../../../src/doushouqi/server/static/app/play/pending_moves.js';
 import { JUNGLE_CLIENT } from '../../../../src/doushouqi/server/static/games/jungle/index.js';
 
@@ -212,4 +212,52 @@ describe('the position with a move on top', () => {
   test('an empty square to move from: null', () => {
     assert.equal(placementAfter(START, 'd5d6', terms), null);
   });
+});
+
+/** A stand-in for the tab's sessionStorage (Node has none): a Map behind its three methods. */
+function memoryStorage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (key) => (items.has(key) ? items.get(key) : null),
+    setItem: (key, value) => { items.set(key, String(value)); },
+    removeItem: (key) => { items.delete(key); },
+  };
+}
+
+test('a reload starts from the moves kept in the tab, to be sent again under their ids', () => {
+  const storage = memoryStorage();
+  const before = new PendingMoves(counter(), moveStore('g1', storage));
+  const entry = before.add({ move: 'g3g4', version: 7, ply: 3, color: 0 });
+  before.markSent(entry);
+  assert.deepEqual(JSON.parse(storage.getItem(storeKey('g1'))).map((e) => e.id), ['m-1']);
+
+  const after = new PendingMoves(counter(), moveStore('g1', storage)); // the page loaded again
+  assert.equal(after.size, 1);
+  assert.deepEqual(after.unsent().map((e) => [e.id, e.move, e.version, e.ply, e.color]), [['m-1', 'g3g4', 7, 3, 0]]);
+  assert.equal(after.awaited().id, 'm-1');
+  // Another game's moves are kept apart.
+  assert.equal(new PendingMoves(counter(), moveStore('g2', storage)).size, 0);
+  // Answered, the move is forgotten in the tab too.
+  after.noteEvent({ type: 'move_made', move: 'g3g4', color: 0, ply: 3, move_id: 'm-1' });
+  after.answer({ type: 'ack', id: 'm-1' });
+  assert.equal(after.size, 0);
+  assert.equal(storage.getItem(storeKey('g1')), null);
+});
+
+test('a refused move leaves the tab, and a storage that refuses or holds junk costs nothing', () => {
+  const storage = memoryStorage();
+  const moves = new PendingMoves(counter(), moveStore('g1', storage));
+  moves.add({ move: 'a3a4', version: 1, ply: 1, color: 0 });
+  moves.answer({ type: 'rejected', id: 'm-1', code: 'stale_version' });
+  assert.equal(storage.getItem(storeKey('g1')), null);
+
+  storage.setItem(storeKey('g1'), '{not json');
+  assert.equal(new PendingMoves(counter(), moveStore('g1', storage)).size, 0);
+  storage.setItem(storeKey('g1'), JSON.stringify([{ id: 'x', move: 'a3a4', version: 'one', ply: 1, color: 0 }]));
+  assert.equal(new PendingMoves(counter(), moveStore('g1', storage)).size, 0);
+  const full = { getItem: () => null, setItem: () => { throw new Error('quota'); }, removeItem: () => {} };
+  const kept = new PendingMoves(counter(), moveStore('g1', full));
+  assert.equal(kept.add({ move: 'a3a4', version: 1, ply: 1, color: 0 }).id, 'm-1');
+  assert.equal(kept.size, 1);
 });

@@ -21,7 +21,8 @@ import { rulesView } from './learn/rules.js';
 import { learnListView, lessonView } from './learn/lessons.js';
 import { authView, leaderboardView, mountAccountMenu, profileView, renderAccountMenu } from './community/accounts.js';
 import { ranksView } from './community/ranks.js';
-import { settingsView } from './community/security.js';
+import { settingsView } from './community/settings.js';
+import { applyBoardTheme } from './shell/appearance.js';
 import { tvView, watchView } from './community/watch.js';
 import { tournamentsRoute } from './community/tournaments.js';
 import { moderationView } from './community/moderation.js';
@@ -124,6 +125,7 @@ if (location.pathname !== '/' && location.pathname !== '/index.html') {
   history.replaceState(null, '', `/#${location.pathname}${location.search}`);
 }
 
+applyBoardTheme(); // before the first board is drawn
 await loadLang();
 showLang();
 document.querySelector('#home-link').addEventListener('click', () => go('/'));

@@ -41,7 +41,8 @@ export function initialIcon(name, cls = '') {
  * board's piece pictures, else their name's initial. */
 export function avatarIcon(animal, cls = '', name = '') {
   if (!AVATARS.includes(animal)) return initialIcon(name, cls); // never put unknown text in the SVG
-  const span = pieceIcon('red', animal, `avatar ${cls}`);
+  // An avatar is the animal's face whatever the piece set (a letter is no one's picture).
+  const span = pieceIcon('red', animal, `avatar ${cls}`, undefined, 'pictures');
   span.dataset.avatar = animal;
   return span;
 }
@@ -131,6 +132,8 @@ export function renderAccountMenu() {
       item(h('a', { id: 'account-login', href: `#/login?next=${next}` }, t('account.login'))),
       item(h('a', { id: 'account-register', href: `#/register?next=${next}` }, t('account.register'))),
       item(h('a', { id: 'account-leaderboard', href: '#/leaderboard' }, t('leaderboard.title'))),
+      // Everyone's settings page: a guest too chooses how the boards look.
+      item(h('a', { id: 'account-settings', href: '#/settings' }, t('account.settings'))),
     ];
   const button = h('button', {
     type: 'button', id: 'account-button', class: 'account-button',
@@ -141,7 +144,8 @@ export function renderAccountMenu() {
   },
   account ? avatarIcon(account.avatar, 'account-avatar', account.name) : null,
   // A guest who chose a name sees it here; log-in and sign-up stay in the menu.
-  h('span', { class: 'account-name' }, account || isNamedGuest(player) ? player.name : t('account.login')),
+  account || isNamedGuest(player) ? h('span', { class: 'account-name' }, player.name)
+    : h('span', { class: 'account-name account-login' }, t('account.login')),
   h('span', { class: 'caret', 'aria-hidden': 'true' }, '▾'));
   const menu = h('ul', { id: 'account-menu', class: 'account-menu', hidden: true }, items);
   menuRoot.replaceChildren(button, menu);
@@ -423,7 +427,7 @@ export async function profileView(view, username) {
     h('h3', { class: 'profile-subtitle' }, t('profile.games'), ' ',
       h('small', { id: 'profile-games-total' }, t('profile.games.total', { n: history.total }))),
     games,
-    h('p', {}, h('a', { href: '#/leaderboard' }, t('leaderboard.title'), ' ›'))));
+    h('p', { class: 'profile-more' }, h('a', { href: '#/leaderboard' }, t('leaderboard.title'), ' ›'))));
 }
 
 // ----- the leaderboard ----------------------------------------------------------------------

@@ -251,11 +251,10 @@ class GameChat {
 
   render() {
     const g = this.view.game;
-    // The count of watchers, on every game page.
-    if (this.count !== null) {
-      this.badge.hidden = false;
-      this.badge.textContent = t('chat.watching', { n: this.count });
-    }
+    // The count of watchers, in games between people while someone watches ("Watching: 0"
+    // under every game against the computer said nothing, and took a line of a phone's screen).
+    this.badge.hidden = !(g?.mode === 'online' && this.count);
+    if (!this.badge.hidden) this.badge.textContent = t('chat.watching', { n: this.count });
     // Chat between people: online games (nobody reads a chat with the computer).
     this.el.hidden = !g || g.mode !== 'online';
     const over = Boolean(g && g.status_id >= FINISHED);

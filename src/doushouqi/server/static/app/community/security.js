@@ -1,12 +1,11 @@
-// The settings page's "Security" section (`#/settings`): where the account is signed in (log
+// The settings page's "Security" sections (`#/settings`, settings.js): where the account is signed in (log
 // one session out, or every other), API tokens (make one with scopes and an optional expiry,
 // its secret shown once; see them; revoke), the password, and the data export. The server's
 // side is server/api/security.py and export.py; what each scope allows, docs/server.md.
 
 import { t, htmlLang, plural } from '../shell/i18n.js';
-import { api, currentPlayer, sessionPlayer } from '../shell/api.js';
-import { h, pageHead } from '../shell/dom.js';
-import { pageCheck } from '../shell/navigation.js';
+import { api } from '../shell/api.js';
+import { h } from '../shell/dom.js';
 
 /** Expiry choices for a new token, in days (0: until revoked). */
 const EXPIRY_DAYS = [0, 7, 30, 90, 365];
@@ -174,23 +173,16 @@ function exportSection() {
     h('a', { class: 'button security-wide', id: 'export-download', href: '/api/account/export', download: '' }, t('security.export.download')));
 }
 
-/** `#/settings`: the account's security settings (an account only; others are sent to log in). */
-export async function settingsView(view) {
-  const stillHere = pageCheck();
-  const player = currentPlayer() ?? await sessionPlayer().catch(() => null);
-  if (!stillHere()) return;
-  const head = pageHead(t('security.title'));
+/** The settings page's security sections for `player`: an account's, or for anyone else a
+ * line that sends them to log in. */
+export async function securitySections(player) {
   if (player?.kind !== 'account') {
-    view.replaceChildren(h('section', { class: 'page narrow' }, head,
-      h('p', { id: 'settings-signin' }, t('security.signIn'), ' ',
-        h('a', { href: '#/login?next=%2Fsettings' }, t('account.login')))));
-    return;
+    return [h('p', { id: 'settings-signin' }, t('security.signIn'), ' ',
+      h('a', { href: '#/login?next=%2Fsettings' }, t('account.login')))];
   }
   const sessions = sessionsSection();
   const tokens = tokensSection();
   await Promise.all([sessions.refresh(), tokens.refresh()]);
-  if (!stillHere()) return;
-  view.replaceChildren(h('section', { class: 'page narrow security-page' }, head,
-    h('p', { class: 'hint' }, t('security.intro')),
-    sessions.section, tokens.section, passwordSection(), exportSection()));
+  return [h('p', { class: 'hint' }, t('security.intro')),
+    sessions.section, tokens.section, passwordSection(), exportSection()];
 }

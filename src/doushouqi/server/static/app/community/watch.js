@@ -13,6 +13,7 @@ import { GameView } from '../play/game.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import { pageCheck } from '../shell/navigation.js';
 import { gameName, offered } from '../shell/site_games.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const REFRESH_MS = 4000;
 const TV_NEXT_MS = 3000; // how long TV stays on a finished game before the next
@@ -88,7 +89,7 @@ export async function watchView(view, params = new URLSearchParams()) {
           tags,
           playerLine(g.players[0]), h('span', { class: 'watch-vs' }, t('watch.vs')), playerLine(g.players[1]),
           facts)));
-    const board = createBoard(box, { ...gameClient(g.game_key).boardFor(g.rule_options), position: g.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false } });
+    const board = createBoard(box, { ...gameClient(g.game_key).boardFor(g.rule_options), position: g.fen, lang: currentLang(), pieceStyle: pieceStyle(gameClient(g.game_key)), announceMoves: false, animation: { enabled: false } });
     return { item, board, facts, tags };
   };
   refresh = async () => {

@@ -22,6 +22,7 @@ import { moveText } from '../shell/move_text.js';
 import { api } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { gameName, offered } from '../shell/site_games.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 /** Every lesson of every game the client knows, each with its game's key: ids are unique
  * across games (`tiger-jump`), so that an address names one lesson. */
@@ -223,7 +224,7 @@ class LessonView {
     this.board = createBoard(this.el.board, {
       ...this.game.boardFor(this.data.rules),
       orientation: this.game.orientationFor(this.lesson.seat),
-      lang: currentLang(),
+      lang: currentLang(), pieceStyle: pieceStyle(this.game),
       events: { move: (from, to) => this.onMove(from, to), illegal: (from, to) => this.onIllegal(from, to) },
     });
     this.fit = () => this.fitBoard();

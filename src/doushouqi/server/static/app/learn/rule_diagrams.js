@@ -10,6 +10,7 @@ import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
 import { h } from '../shell/dom.js';
 import { currentLang, t } from '../shell/i18n.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -117,7 +118,7 @@ function arrowsLayer(game, diagram) {
 function figure(game, diagram, set) {
   const box = h('div', { class: 'rd-board', inert: true, 'aria-hidden': 'true' });
   const config = {
-    position: diagram.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false },
+    position: diagram.fen, lang: currentLang(), pieceStyle: pieceStyle(game), announceMoves: false, animation: { enabled: false },
     ...game.lookOf(set),
   };
   const board = createBoard(box, { ...game.boardFor(set), ...config });

@@ -5,7 +5,7 @@
 
 import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
-import { t, currentLang, moveNumber } from '../shell/i18n.js';
+import { t, hasKey, currentLang, moveNumber } from '../shell/i18n.js';
 import { moveText } from '../shell/move_text.js';
 import { api, ensurePlayer, rejectedText } from '../shell/api.js';
 import { showErrorPage } from '../shell/error_page.js';
@@ -26,6 +26,7 @@ import { isCorrespondence, longTime } from '../lobby/corr.js';
 import { NOTICES, advancesVersion, missedEvents } from './versions.js';
 import { OwnMoves } from './own_moves.js';
 import { sideName, siteGames } from '../shell/site_games.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const COLORS = ['red', 'blue'];
 const FINISHED = 25;
@@ -341,7 +342,7 @@ export class GameView {
       result: h('div', { class: 'result', id: 'result', hidden: true }),
       invite: h('div', { class: 'invite', id: 'invite', hidden: true }),
       actions: h('div', { class: 'actions', id: 'actions' }),
-      offline: h('div', { class: 'offline', id: 'offline', hidden: true }, t('game.offline')),
+      offline: h('div', { class: 'offline', id: 'offline', role: 'status', hidden: true }, t('game.offline')),
       toast: h('div', { class: 'toast', id: 'toast', hidden: true, role: 'status' }),
     };
     this.hintTool = new HintTool(this);
@@ -372,8 +373,11 @@ export class GameView {
     // here the board and accessible mode announce what matters, each once.
     this.root.replaceChildren(h('section', { class: 'game-page', 'aria-live': 'off' },
       h('div', { class: 'board-col' }, this.el.top, this.el.board, this.el.bottom),
-      h('aside', { class: 'side-col' }, this.el.status, this.own.note, this.own.premoveLine, this.gone.el, this.el.banner, this.el.result, this.el.invite, this.el.actions,
-        this.el.tools, this.hintTool.text, this.threatView.legend, this.access.panel, this.rulesNote.el,
+      // The hint and the threat legend right under the status: on a phone they are read with
+      // the board, without scrolling; the tools that ask for them come before the game's
+      // actions (used more often than resigning or downloading).
+      h('aside', { class: 'side-col' }, this.el.status, this.hintTool.text, this.threatView.legend, this.own.note, this.own.premoveLine,
+        this.gone.el, this.el.banner, this.el.result, this.el.invite, this.el.tools, this.el.actions, this.access.panel, this.rulesNote.el,
         h('h2', { class: 'moves-title', id: 'moves-title' }, t('game.moves')), this.el.moves),
       this.el.offline, this.el.toast));
     this.chat = mountChat(this); // under the move list; the spectator count by the status
@@ -423,7 +427,7 @@ export class GameView {
     const config = {
       ...this.own.boardConfig(g, canMove, last), orientation: this.orientation,
       movableColor: canMove ? COLORS[g.turn] : null, dests: canMove ? g.dests : {},
-      lang: currentLang(), ...this.look(),
+      lang: currentLang(), ...this.look(), pieceStyle: pieceStyle(this.gameClient),
       hint: this.hintTool.boardHint(), threats: this.threatView.boardThreats(), announceMoves: !this.access.on,
     };
     if (!this.board) {
@@ -542,6 +546,8 @@ export class GameView {
     const lines = [h('strong', { class: 'result-title' }, this.resultTitle())];
     if (lobbyExpired(g)) lines.push(...expiredResultLines());
     else if (o.termination) lines.push(h('span', { class: 'result-reason' }, t(`term.${o.termination}`)));
+    // Aborted by the server because its players did not come or did not move (domain/timing.py).
+    if (g.abort_reason && hasKey(`result.abortReason.${g.abort_reason}`)) lines.push(h('span', { class: 'result-abort-reason', id: 'abort-reason' }, t(`result.abortReason.${g.abort_reason}`)));
     if (mine !== null && o.winner !== null && o.winner !== undefined) lines.push(h('span', { class: 'result-you' }, t(mine === o.winner ? 'result.youWin' : 'result.youLose')));
     const sc = g.score_change;
     if (sc) {

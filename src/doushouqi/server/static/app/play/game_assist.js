@@ -208,9 +208,13 @@ export class ThreatView {
       const piece = pieces.get(sq);
       return piece ? t('threatview.piece', { square: sq, animal: game.kindWord(game.kindOf(piece), look) }) : sq;
     }).join(t('threatview.sep'));
-    const lines = [h('p', {}, h('span', { class: 'threat-swatch', 'aria-hidden': 'true' }), t('threatview.legend', { side }))];
-    if (threats.attacked.length) lines.push(h('p', { class: 'threat-list' }, t('threatview.attacked', { list: named(threats.attacked) })));
-    if (threats.den.length) lines.push(h('p', { class: 'threat-list' }, t('threatview.den', { list: named(threats.den) })));
+    // Each list behind the mark's swatch, so that the lists say what the marks are; the sentence
+    // that explains them is for wide screens and screen readers (on a phone it would push the
+    // lists under the fold: game_extras.css).
+    const swatch = () => h('span', { class: 'threat-swatch', 'aria-hidden': 'true' });
+    const lines = [h('p', { class: 'threat-explain' }, t('threatview.legend', { side }))];
+    if (threats.attacked.length) lines.push(h('p', { class: 'threat-list' }, swatch(), t('threatview.attacked', { list: named(threats.attacked) })));
+    if (threats.den.length) lines.push(h('p', { class: 'threat-list' }, swatch(), t('threatview.den', { list: named(threats.den) })));
     if (!threats.attacked.length && !threats.den.length) lines.push(h('p', { class: 'threat-list' }, t('threatview.none', { side })));
     this.legend.replaceChildren(...lines);
   }

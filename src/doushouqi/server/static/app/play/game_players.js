@@ -10,6 +10,7 @@ import { gameClient } from '../../games/index.js';
 import { t, currentLang, playerName } from '../shell/i18n.js';
 import { levelName } from './levels.js';
 import { deltaChip, ratingChange, scoreChange } from './result_changes.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const COLORS = ['red', 'blue'];
 
@@ -67,7 +68,11 @@ export class PlayerBars {
     const opponent = COLORS[1 - color];
     const game = this.view.gameClient;
     const look = { ...this.view.look(), lang: currentLang() };
-    parts.captured.replaceChildren(...taken.map((kind) => h('span', { class: `cap ${opponent}`, title: game.kindWord(kind) }, game.pieceChar(kind, look))));
+    // The taken pieces by their characters, or by their letters for a reader who chose pieces
+    // without characters (the letters of the move list).
+    const letters = ['pictures', 'letters'].includes(pieceStyle(game));
+    const mark = (kind) => (letters ? game.pieceSet.letterOf(game.pieceOf('red', kind)) : game.pieceChar(kind, look));
+    parts.captured.replaceChildren(...taken.map((kind) => h('span', { class: `cap ${opponent}`, title: game.kindWord(kind) }, mark(kind))));
   }
 
   build(bar) {
@@ -126,7 +131,7 @@ export class PlayerBars {
     if (who.waiting || who.animal) {
       const animal = who.animal;
       const piece = h('span', { class: `dsq-piece ${COLORS[who.color]}` });
-      piece.innerHTML = who.waiting ? '' : gameClient().pieceSvg({ color: COLORS[who.color], animal }, { lang: currentLang() }); // static SVG, a known animal (avatars are the default game's pieces)
+      piece.innerHTML = who.waiting ? '' : gameClient().pieceSvg({ color: COLORS[who.color], animal }, { lang: currentLang(), style: 'pictures' }); // static SVG, a known animal (avatars are the default game's pieces)
       parts.avatar.dataset.avatar = who.waiting ? '' : animal;
       parts.avatar.replaceChildren(piece);
     } else {

@@ -1,7 +1,7 @@
 // The player's own moves on the game page: each is sent with an id and shown on the board at
 // once, marked pending ("sending…") until the server answers for it (pending_moves.js); moves
 // made while the socket is down wait, and whatever is unanswered is sent again after a
-// reconnect. A refused move is taken back and the player is told why, in words that stay near
+// reconnect, or after a reload of the page (they are kept in the tab's sessionStorage). A refused move is taken back and the player is told why, in words that stay near
 // the board; a move the server could not take now (`unavailable`) stays pending and is sent
 // again. And the premove (premoves.js): chosen while the opponent is to move, played when the
 // turn comes if the server's legal moves allow it, else dropped with a note.
@@ -14,7 +14,7 @@
 import { t, hasKey } from '../shell/i18n.js';
 import { h } from '../shell/dom.js';
 import { isCorrespondence } from '../lobby/corr.js';
-import { PendingMoves, moveLabel, placementAfter } from './pending_moves.js';
+import { PendingMoves, moveLabel, moveStore, newMoveId, placementAfter } from './pending_moves.js';
 import { premovesAllowed, premoveText, premoveVerdict } from './premoves.js';
 
 const COLORS = ['red', 'blue'];
@@ -28,7 +28,8 @@ let barriers = 0;
 export class OwnMoves {
   constructor(view) {
     this.view = view;
-    this.pending = new PendingMoves();
+    // Kept in the tab's storage: a reload sends again what was not answered (pending_moves.js).
+    this.pending = new PendingMoves(newMoveId, moveStore(view.id));
     this.premove = null; // [from, to] or null
     this.synced = false; // the current socket has delivered its first messages
     this.barrier = null; // the id of the ping that tells so

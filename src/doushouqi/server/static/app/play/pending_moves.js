@@ -10,6 +10,47 @@
 // first (from a game another server node runs): the move then stays drawn as made until its
 // event brings it into the position, so that it never seems to go back. Pure bookkeeping, no
 // DOM and no socket: own_moves.js sends and draws.
+//
+// The moves also outlive the page: given a store (`moveStore`: the tab's sessionStorage, one
+// key per game), every change is written there and a new page of the same game in the same tab
+// (a reload) starts from them, so a move made while the connection was down is still sent, under
+// its id, after a reload; the server applies an id at most once, so sending it again is safe.
+
+/** The key under which a game's unanswered moves are kept in the tab's storage. */
+export function storeKey(gameId) {
+  return `doushouqi.pendingMoves.${gameId}`;
+}
+
+/**
+ * A store for one game's waiting moves in `storage` (the tab's sessionStorage: it survives a
+ * reload, not the tab): `load()` gives the entries kept (none when there is nothing, or
+ * nothing readable), `save(entries)` keeps them (none: the key goes). A storage that refuses
+ * (full, or off in a private window) only costs the moves' surviving a reload.
+ */
+export function moveStore(gameId, storage = globalThis.sessionStorage) {
+  const key = storeKey(gameId);
+  return {
+    load() {
+      try {
+        const kept = JSON.parse(storage?.getItem(key) ?? '[]');
+        return Array.isArray(kept) ? kept.filter(validEntry) : [];
+      } catch {
+        return [];
+      }
+    },
+    save(entries) {
+      try {
+        if (!entries.length) storage?.removeItem(key);
+        else storage?.setItem(key, JSON.stringify(entries.map(({ id, move, version, ply, color, applied, acked }) => ({ id, move, version, ply, color, applied, acked }))));
+      } catch { /* not kept: the moves live as long as the page */ }
+    },
+  };
+}
+
+function validEntry(e) {
+  return e && typeof e.id === 'string' && typeof e.move === 'string' && Number.isInteger(e.version)
+    && Number.isInteger(e.ply) && (e.color === 0 || e.color === 1);
+}
 
 /** A fresh move id, `m-` and 16 random hex digits (the protocol allows 64 characters). */
 export function newMoveId(random = globalThis.crypto) {
@@ -55,9 +96,18 @@ export function placementAfter(position, move, { parse, write }) {
  *   applied (a move_made or a move list showed it played), acked (the server's ack came).
  */
 export class PendingMoves {
-  constructor(makeId = newMoveId) {
+  /** `store` (moveStore): where the entries are kept across reloads; null: in memory only. */
+  constructor(makeId = newMoveId, store = null) {
     this.makeId = makeId;
-    this.entries = [];
+    this.store = store;
+    // Entries kept by an earlier page were not sent on this page's socket.
+    this.entries = (store?.load() ?? []).map((e) => ({ ...e, applied: Boolean(e.applied), acked: Boolean(e.acked), sent: false }));
+  }
+
+  /** Keep the entries as they are now (after every change). */
+  saved(result) {
+    this.store?.save(this.entries);
+    return result;
   }
 
   /** A new move of the player's; returns its entry. */
@@ -66,7 +116,7 @@ export class PendingMoves {
       id: this.makeId(), move, version, ply, color, sent: false, applied: false, acked: false,
     };
     this.entries.push(entry);
-    return entry;
+    return this.saved(entry);
   }
 
   get size() {
@@ -99,7 +149,7 @@ export class PendingMoves {
   remove(id) {
     const index = this.entries.findIndex((e) => e.id === id);
     if (index < 0) return null;
-    return this.entries.splice(index, 1)[0];
+    return this.saved(this.entries.splice(index, 1)[0]);
   }
 
   /**
@@ -121,7 +171,7 @@ export class PendingMoves {
       case 'ack':
         entry.acked = true;
         if (entry.applied) this.remove(entry.id);
-        return { outcome: 'played', entry, code };
+        return this.saved({ outcome: 'played', entry, code });
       case 'rejected':
         return { outcome: 'refused', entry: this.remove(entry.id), code };
       case 'error':
@@ -150,7 +200,7 @@ export class PendingMoves {
     if (!entry) return null;
     entry.applied = true;
     if (entry.acked) this.remove(entry.id);
-    return entry;
+    return this.saved(entry);
   }
 
   /** A whole move list (a fresh state's: [{ply, color, move, moveId}]): the waiting entries
@@ -164,6 +214,7 @@ export class PendingMoves {
   noteState(moves) {
     this.noteMoves(moves);
     this.entries = this.entries.filter((e) => !e.acked);
+    this.saved();
   }
 
   /**
@@ -178,5 +229,6 @@ export class PendingMoves {
 
   clear() {
     this.entries = [];
+    this.saved();
   }
 }

@@ -8,6 +8,11 @@
 // the board offers the legal moves the server lists (POST /api/position), and the engine's
 // three best lines (POST /api/analysis, multipv 3) are shown with their scores; tapping a
 // line plays it out. The board component knows no rules.
+//
+// A position string pasted (or typed) into the position box is set up at once: the server reads
+// it (either with its two counters or without them, whatever the whitespace around it); a string
+// that is no position of this board's game is refused in words, and one of another game the
+// site offers (a 老虎棋 position) is named as such.
 
 import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
@@ -17,8 +22,10 @@ import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { pieceIcon } from '../shell/icons.js';
 import { ruleSetLabel } from '../play/rule_options.js';
+import { gameName, offered } from '../shell/site_games.js';
 import * as G from './evalgraph.js';
 import { TablebasePanel } from './tablebase_view.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const GAME = gameClient(); // the position editor sets up positions of the default game
 const { parsePlacement, placementToString } = GAME;
@@ -32,6 +39,29 @@ export function piecesToLetters(pieces) {
   const out = {};
   for (const [square, piece] of pieces) out[square] = GAME.pieceSet.letterOf(piece);
   return out;
+}
+
+/** A pasted position string as the server reads it: its fields split by single spaces, with
+ * nothing around them (a copy from a record or a chat brings tabs, newlines, spaces). */
+export function cleanPosition(text) {
+  return String(text ?? '').trim().split(/\s+/).filter(Boolean).join(' ');
+}
+
+/**
+ * A position string of the game `client` as {pieces, turn: 'red' | 'blue'}, or null when it is
+ * none: the placement as the game's board reads it, a side to move the game's position strings
+ * name (its client's `turnLetters`), and either no counters or two whole numbers.
+ */
+export function readPosition(fen, client) {
+  const fields = cleanPosition(fen).split(' ');
+  if (fields.length !== 2 && fields.length !== 4) return null;
+  if (fields.length === 4 && !fields.slice(2).every((n) => /^[0-9]{1,4}$/.test(n))) return null;
+  if (!client.turnLetters?.includes(fields[1])) return null;
+  try {
+    return { pieces: client.parsePlacement(fields[0]), turn: client.seatToMove(fen) === 1 ? 'blue' : 'red' };
+  } catch {
+    return null;
+  }
 }
 
 /** An engine score in words from Red's view: "+1.2", "−0.4", "Red: den in 3". */
@@ -119,7 +149,13 @@ class AnalysisBoard {
       moves: h('p', { class: 'ab-moves', id: 'ab-moves', 'aria-live': 'polite' }),
       lines: h('ol', { class: 'ab-lines', id: 'ab-lines', 'aria-label': t('editor.lines') }),
       engine: h('p', { class: 'ab-engine', id: 'ab-engine', role: 'status' }),
-      fen: h('input', { type: 'text', id: 'ab-fen', class: 'ab-fen', readonly: true, 'aria-label': t('editor.fen') }),
+      fen: h('input', {
+        type: 'text', id: 'ab-fen', class: 'ab-fen', 'aria-label': t('editor.fen'), 'aria-describedby': 'ab-fen-help',
+        autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+        onpaste: (e) => { e.preventDefault(); this.loadPosition(e.clipboardData?.getData('text') ?? ''); },
+        onkeydown: (e) => { if (e.key === 'Enter') this.loadPosition(e.target.value); },
+      }),
+      fenHelp: h('p', { class: 'ab-help ab-fen-help', id: 'ab-fen-help' }, t('editor.pasteHelp')),
       explorer: h('a', { class: 'button', id: 'ab-explorer' }, t('editor.toExplorer')),
     };
     this.editPanel = h('div', { class: 'ab-edit-panel', id: 'ab-edit-panel' },
@@ -146,11 +182,11 @@ class AnalysisBoard {
       pageHead(t('editor.title')),
       h('div', { class: 'game-page ab-layout' },
         h('div', { class: 'board-col' }, this.el.board),
-        h('aside', { class: 'side-col' }, this.editPanel, this.tablebase.el, this.playPanel, this.el.fen))));
+        h('aside', { class: 'side-col' }, this.editPanel, this.tablebase.el, this.playPanel, this.el.fen, this.el.fenHelp))));
     this.orientation = 'red';
     this.board = createBoard(this.el.board, {
       ...GAME.board,
-      position: placementToString(this.pieces), lang: currentLang(), announceMoves: true,
+      position: placementToString(this.pieces), lang: currentLang(), pieceStyle: pieceStyle(GAME), announceMoves: true,
       events: { move: (from, to) => this.played(`${from}${to}`) },
     });
     // Editing: taps and drops on squares (the board reports moves only, and only in play).
@@ -297,11 +333,46 @@ class AnalysisBoard {
     }
   }
 
-  showStatus(ok, messages) {
+  showStatus(ok, messages, title = t('editor.invalid')) {
     this.el.status.className = `ab-status ${ok ? 'ok' : 'error'}`;
     this.el.status.dataset.valid = String(ok);
     this.el.status.replaceChildren(...(ok ? [h('p', {}, messages[0])]
-      : [h('p', { class: 'ab-status-title' }, t('editor.invalid')), h('ul', {}, ...messages.map((m) => h('li', {}, m)))]));
+      : [h('p', { class: 'ab-status-title' }, title), h('ul', {}, ...messages.map((m) => h('li', {}, m)))]));
+  }
+
+  // ----- a pasted position ----------------------------------------------------------------
+  /** Set up the position a string names (pasted, or typed and Enter). The string is read here
+   * (the board's own placement reader, the side to move, counters if any: dropped, as the
+   * editor's positions start them again); whether the rules accept the position is the
+   * server's check, as for any set-up, so a position the rules refuse is set up and explained. */
+  loadPosition(text) {
+    const fen = cleanPosition(text);
+    if (!fen) return;
+    const read = readPosition(fen, GAME);
+    if (!read) {
+      this.request++; // an answer on its way is about the position before this paste
+      this.el.fen.value = fen;
+      this.el.fen.setAttribute('aria-invalid', 'true');
+      this.refusePosition(fen);
+      return;
+    }
+    this.el.fen.removeAttribute('aria-invalid');
+    if (this.mode !== 'edit') this.startEditing();
+    this.turn = read.turn;
+    this.setPieces(read.pieces);
+  }
+
+  /** Say why a string could not be set up: another offered game's position, or none at all. */
+  async refusePosition(fen) {
+    clearTimeout(this.checkTimer);
+    this.el.analyse.disabled = true;
+    const request = this.request;
+    const games = (await offered().catch(() => [])).filter((g) => g.key !== GAME.key);
+    if (request !== this.request || this.closed) return;
+    const other = games.find((g) => readPosition(fen, gameClient(g.key)));
+    this.showStatus(false, [other
+      ? t('editor.pasteOtherGame', { game: gameName(other.key), board: gameName(GAME.key) })
+      : t('editor.pasteBad', { text: fen.length > 40 ? `${fen.slice(0, 40)}…` : fen, example: `${START} w` })], t('editor.pasteTitle'));
   }
 
   // ----- analysing ------------------------------------------------------------------------

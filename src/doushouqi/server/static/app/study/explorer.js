@@ -1,17 +1,23 @@
-// The opening explorer (#/explorer?rules=…&min_rating=…): from the games stored on the server,
-// each move played in a position with its count and results (Red's wins, draws, Blue's wins)
-// as a bar. Click a move in the table or play it on the board to go on; the path back is kept.
-// GET /api/explorer answers from an index (server/explorer.py), not from a scan of the games.
+// The opening explorer (#/explorer?game=…&rules=…&min_rating=…&rated=…): from the games
+// played on the server between people, each move played in a position with its count and
+// results (the first side's wins, draws, the second side's wins) as a bar. Click a move in the
+// table or play it on the board to go on; the path back is kept. Filters: the game (every game
+// the site offers), its rule set, the players' average rating, rated or casual games.
+// GET /api/explorer answers from an index (server/explorer/), not from a scan of the games.
 
 import { createBoard } from '../../board/board.js';
-import { gameClient } from '../../games/index.js';
+import { DEFAULT_GAME, gameClient } from '../../games/index.js';
 import { t, plural, currentLang } from '../shell/i18n.js';
 import { moveText } from '../shell/move_text.js';
 import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { ruleSetLabel } from '../play/rule_options.js';
+import { pieceStyle } from '../shell/appearance.js';
+import { chosenGame, gamePicker, offered, sideName } from '../shell/site_games.js';
 
 const RATINGS = [0, 1200, 1400, 1600, 1800, 2000, 2200, 2400];
+/** The rated filter's choices: the `rated` parameter's value ('' none: both) and its words. */
+const RATED = [['', 'explorer.ratedAll'], ['true', 'explorer.ratedOnly'], ['false', 'explorer.casualOnly']];
 
 /** Percentages of a move's results that add up to 100 (the largest remainder rounds up). */
 export function resultShares(move) {
@@ -40,8 +46,10 @@ export function explorerView(view, params) {
 class Explorer {
   constructor(root, params) {
     this.root = root;
-    this.rules = params.get('rules') || gameClient().defaultRules;
+    this.game = gameClient(params.get('game') || DEFAULT_GAME).key;
+    this.rules = params.get('rules') || gameClient(this.game).defaultRules;
     this.minRating = Number(params.get('min_rating')) || 0;
+    this.rated = RATED.some(([value]) => value === params.get('rated')) ? params.get('rated') : '';
     // The start (or the position asked for), then each move taken.
     this.first = params.get('fen') || null;
     this.path = [{ fen: this.first, move: null, words: null }];
@@ -49,7 +57,8 @@ class Explorer {
     this.closed = false;
     this.build();
     this.load();
-    fetchRuleSets().then((sets) => this.fillRules(sets)).catch(() => {});
+    fetchRuleSets(this.game).then((sets) => this.fillRules(sets)).catch(() => {});
+    offered().then((games) => this.fillGames(games)).catch(() => {});
   }
 
   destroy() {
@@ -66,6 +75,11 @@ class Explorer {
         h('option', { value: this.rules }, ruleSetLabel(this.rules))),
       rating: h('select', { id: 'ex-rating', onchange: (e) => { this.minRating = Number(e.target.value); this.load(); } },
         ...RATINGS.map((r) => h('option', { value: r, selected: r === this.minRating }, r ? t('explorer.ratingFrom', { rating: r }) : t('explorer.ratingAll')))),
+      rated: h('select', { id: 'ex-rated', onchange: (e) => { this.rated = e.target.value; this.load(); } },
+        ...RATED.map(([value, key]) => h('option', { value, selected: value === this.rated }, t(key)))),
+      games: h('div', { class: 'ex-games', id: 'ex-games' }),
+      results: h('th', { scope: 'col', id: 'ex-results-head' }),
+      help: h('p', { class: 'ex-help', id: 'ex-help' }),
       path: h('p', { class: 'ex-path', id: 'ex-path' }),
       total: h('p', { class: 'ex-total', id: 'ex-total', role: 'status' }),
       table: h('tbody', { id: 'ex-moves' }),
@@ -78,9 +92,11 @@ class Explorer {
       h('div', { class: 'game-page ex-layout' },
         h('div', { class: 'board-col' }, this.el.board),
         h('aside', { class: 'side-col' },
+          this.el.games,
           h('div', { class: 'ex-filters' },
             h('label', { class: 'field' }, h('span', {}, t('explorer.rules')), this.el.rules),
-            h('label', { class: 'field' }, h('span', {}, t('explorer.rating')), this.el.rating)),
+            h('label', { class: 'field' }, h('span', {}, t('explorer.rating')), this.el.rating),
+            h('label', { class: 'field' }, h('span', {}, t('explorer.rated')), this.el.rated)),
           this.el.path,
           h('div', { class: 'actions' }, this.el.back, this.el.start, this.el.toBoard),
           this.el.total,
@@ -88,12 +104,37 @@ class Explorer {
             h('thead', {}, h('tr', {},
               h('th', { scope: 'col' }, t('explorer.move')),
               h('th', { scope: 'col' }, t('explorer.games')),
-              h('th', { scope: 'col' }, t('explorer.results')))),
+              this.el.results)),
             this.el.table),
-          h('p', { class: 'ex-help' }, t('explorer.help'))))));
+          this.el.help))));
+    this.makeBoard(null);
+  }
+
+  /** The board of the chosen game, drawn for its rule set's options (老虎棋's lines). */
+  makeBoard(ruleOptions) {
+    this.board?.destroy();
+    const client = gameClient(this.game);
+    this.boardKey = `${this.game}:${JSON.stringify(ruleOptions)}`;
+    this.el.board.replaceChildren();
     this.board = createBoard(this.el.board, {
-      ...gameClient().board, lang: currentLang(), events: { move: (from, to) => this.playMove(`${from}${to}`) },
+      ...(ruleOptions ? client.boardFor(ruleOptions) : client.board), lang: currentLang(), pieceStyle: pieceStyle(),
+      events: { move: (from, to) => this.playMove(`${from}${to}`) },
     });
+  }
+
+  fillGames(games) {
+    if (this.closed) return;
+    const picker = gamePicker(games, chosenGame(games, this.game), (key) => this.chooseGame(key), { name: 'ex-game' });
+    this.el.games.replaceChildren(...(picker ? [picker] : []));
+  }
+
+  chooseGame(key) {
+    this.game = gameClient(key).key;
+    this.rules = gameClient(this.game).defaultRules;
+    this.first = null; // a position of the other game means nothing here
+    this.fillRules([{ name: this.rules }]);
+    fetchRuleSets(this.game).then((sets) => this.fillRules(sets)).catch(() => {});
+    this.restart();
   }
 
   fillRules(sets) {
@@ -121,7 +162,7 @@ class Explorer {
       return;
     }
     try {
-      const position = await api('/api/position', { method: 'POST', body: { rules: this.rules, fen: this.answer.fen, moves: [move] } });
+      const position = await api('/api/position', { method: 'POST', body: { game: this.game, rules: this.rules, fen: this.answer.fen, moves: [move] } });
       const m = position.moves[0];
       this.path.push({ fen: position.fen, move, words: moveText(m.readable_zh, m.readable_en) });
     } catch { /* refused: the load below puts the board back */ }
@@ -136,11 +177,10 @@ class Explorer {
   async load() {
     const request = ++this.request;
     const here = this.path[this.path.length - 1];
-    const query = new URLSearchParams({ rules: this.rules, min_rating: String(this.minRating) });
-    if (here.fen) query.set('fen', here.fen);
-    const address = new URLSearchParams({ rules: this.rules, min_rating: String(this.minRating) });
-    if (here.fen) address.set('fen', here.fen); // a reload or a shared link opens this position
-    history.replaceState(null, '', `#/explorer?${address}`);
+    const query = new URLSearchParams({ game: this.game, rules: this.rules, min_rating: String(this.minRating) });
+    if (this.rated) query.set('rated', this.rated);
+    if (here.fen) query.set('fen', here.fen); // also in the address: a reload or a shared link opens it
+    history.replaceState(null, '', `#/explorer?${query}`);
     let answer;
     try {
       answer = await api(`/api/explorer?${query}`);
@@ -151,13 +191,20 @@ class Explorer {
     }
     if (request !== this.request || this.closed) return;
     this.answer = answer;
+    const client = gameClient(this.game);
+    if (this.boardKey !== `${this.game}:${JSON.stringify(answer.rule_options ?? null)}`) this.makeBoard(answer.rule_options ?? null);
+    // The analysis board sets up positions of the games with a position editor (Jungle's).
+    this.el.toBoard.hidden = this.game !== DEFAULT_GAME;
     this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: answer.fen, rules: answer.rules })}`;
     const color = answer.turn === 1 ? 'blue' : 'red';
     const last = here.move;
     this.board.set({
       position: answer.fen, turnColor: color, movableColor: color, dests: answer.dests,
-      lastMove: last ? [last.slice(0, 2), last.slice(2, 4)] : null,
+      lastMove: last ? client.moveSquares(last) : null,
     });
+    this.el.board.dataset.game = this.game;
+    this.el.help.textContent = t('explorer.help', { plies: answer.max_plies, fewest: answer.min_plies });
+    this.el.results.textContent = t('explorer.results', { first: sideName(0, this.game), second: sideName(1, this.game) });
     this.el.board.dataset.ply = String(this.path.length - 1);
     this.el.back.disabled = this.path.length <= 1;
     this.el.path.textContent = this.path.length > 1 ? this.path.slice(1).map((p) => p.words || p.move).join('  ') : t('explorer.atStart');
@@ -167,6 +214,7 @@ class Explorer {
 
   row(move) {
     const [red, draw, blue] = resultShares(move);
+    const [first, second] = [sideName(0, this.game), sideName(1, this.game)];
     const part = (cls, share, label) => {
       if (!share) return null;
       const el = h('span', { class: `ex-bar-part ${cls}`, title: label }, share >= 12 ? `${share}%` : '');
@@ -177,9 +225,9 @@ class Explorer {
       h('td', {}, h('button', { type: 'button', class: 'ex-move', onclick: () => this.go(move) }, moveText(move.readable_zh, move.readable_en) || move.move)),
       h('td', { class: 'ex-count' }, String(move.count)),
       h('td', { class: 'ex-results' },
-        h('span', { class: 'ex-bar', role: 'img', 'aria-label': t('explorer.bar', { red: move.red_wins, draws: move.draws, blue: move.blue_wins }) },
-          part('red', red, t('explorer.redWins', { n: move.red_wins })),
+        h('span', { class: 'ex-bar', role: 'img', 'aria-label': t('explorer.bar', { first, second, red: move.red_wins, draws: move.draws, blue: move.blue_wins }) },
+          part('red', red, t('explorer.wins', { side: first, n: move.red_wins })),
           part('draw', draw, t('explorer.draws', { n: move.draws })),
-          part('blue', blue, t('explorer.blueWins', { n: move.blue_wins })))));
+          part('blue', blue, t('explorer.wins', { side: second, n: move.blue_wins })))));
   }
 }

@@ -20,6 +20,7 @@ import { Review, GRADE_MARKS } from './review.js';
 import { StoredReview } from './stored_review.js';
 import { ReplayTablebase } from './tablebase_view.js';
 import { chosenGame, gamePicker, offered, sideName, siteGames } from '../shell/site_games.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MOVETIME = 0.3; // seconds per position: a 60-ply game is assessed in about 20 s
@@ -400,7 +401,7 @@ class ReplayView {
       position: fen, orientation: this.orientation, turnColor: this.colorToMove(fen), movableColor: null,
       lastMove: played ? game.moveSquares(played) : null,
       hint: best ? game.moveSquares(best) : null,
-      lang: currentLang(), ...game.lookOf(rules),
+      lang: currentLang(), pieceStyle: pieceStyle(game), ...game.lookOf(rules),
     };
     if (!this.board) this.board = createBoard(this.el.board, { ...game.boardFor(rules), ...config });
     else this.board.set(config);

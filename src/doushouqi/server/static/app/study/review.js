@@ -11,6 +11,7 @@ import { moveText } from '../shell/move_text.js';
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
 import * as G from './evalgraph.js';
+import { pieceStyle } from '../shell/appearance.js';
 
 /** A grade's mark in the move list and on the graph. */
 export const GRADE_MARKS = Object.freeze({ inaccuracy: '?!', mistake: '?', blunder: '??' });
@@ -18,7 +19,7 @@ const CHECK_MOVETIME = 0.3;
 
 /** The board options a position of this replay needs (names and ranks of the rule set). */
 function boardOptions(game, rules) {
-  return { lang: currentLang(), ...game.lookOf(rules) };
+  return { lang: currentLang(), pieceStyle: pieceStyle(game), ...game.lookOf(rules) };
 }
 
 /** The words of a list of moves (as /api/position names them), joined. */

@@ -5,7 +5,7 @@
 import { JUNGLE } from './board.js';
 import { JUNGLE_GEOMETRY } from './geometry.js';
 import {
-  ANIMALS, CHINESE_NAMES, JUNGLE_PIECES, START_PLACEMENT, TRADITIONAL_NAMES,
+  ANIMALS, CHINESE_NAMES, JUNGLE_PIECES, PIECE_STYLES, START_PLACEMENT, TRADITIONAL_NAMES,
   parsePlacement, pieceChar, pieceSvg, placementToString,
 } from './pieces.js';
 import { animalWord, moveWords, parseTypedMove } from './move_words.js';
@@ -69,8 +69,10 @@ export const JUNGLE_CLIENT = Object.freeze({
   // ----- pieces in pictures and words ----------------------------------------------------
   pieceOf: (color, kind) => ({ color, animal: kind }),
   kindOf: (piece) => piece.animal,
-  /** A piece's picture (an SVG string) for icons and avatars: (piece, {lang, wolfName, rank}). */
+  /** A piece's picture (an SVG string) for icons and avatars: (piece, {lang, wolfName, rank, style}). */
   pieceSvg,
+  /** The piece sets (the board option `pieceStyle`): characters, pictures, letters, classic. */
+  pieceStyles: PIECE_STYLES,
   /** The character on a piece of `kind` (狐 where the rules call the wolf fox; 貓 for zh-Hant). */
   pieceChar: (kind, { wolfName = 'wolf', lang = 'zh' } = {}) => pieceChar(kind, wolfName, lang),
   /** A kind's name in the current language ("lion", 狮 …), as `look` names it. */
@@ -83,6 +85,8 @@ export const JUNGLE_CLIENT = Object.freeze({
   recordTags: Object.freeze(['Red', 'Blue']),
   /** The seat to move in a position string (its second field: w Red, b Blue). */
   seatToMove: (fen) => (String(fen).trim().split(/\s+/)[1] === 'b' ? 1 : 0),
+  /** The letters a position string may name the side to move by (w or r: Red, b: Blue). */
+  turnLetters: Object.freeze(['w', 'r', 'b']),
   /** The animals lost by each side in a position: [red's, blue's], weakest first. */
   captured,
   /** The home page's decorations: [color, kind] of the hero's pieces and of each card's icon. */

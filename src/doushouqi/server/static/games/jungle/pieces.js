@@ -1,7 +1,9 @@
 // Jungle's (斗兽棋) pieces for the board component: the eight animals, their notation letters and
 // ranks, their names in the three languages, and their pictures as inline SVG strings: a token
-// (Red: round, Blue: a diamond), a simple drawn animal face, the Chinese name and the rank. No
-// DOM and no fetched assets; colours come from CSS classes (pieces.css), so themes restyle them.
+// (Red: round, Blue: a diamond), the rank, and what the chosen piece set shows (PIECE_STYLES):
+// the Chinese name, a simple drawn animal face, the notation letter, or a small face over the
+// name. No DOM and no fetched assets; colours come from CSS classes (pieces.css), so themes
+// restyle them.
 // `JUNGLE_PIECES` at the end is the piece set createBoard takes.
 //
 // Each face is drawn in a 40 × 30 box and placed in the upper half of a 100 × 100 piece.
@@ -118,26 +120,59 @@ export const GLYPHS = Object.freeze({
     + '<path class="ks" d="M16.2 19.2Q14.8 22.8 12.6 23.6M23.9 19.6Q25.3 22.8 27.4 23.6"/>',
 });
 
-/** The SVG (a string) of a piece; `rank` is the number shown on it, `lang` picks the script. */
-export function pieceSvg(piece, { rank, wolfName = 'wolf', lang = 'zh' } = {}) {
-  const { color, animal } = piece;
-  const red = color === 'red';
-  const token = red
+/**
+ * The piece sets a reader may choose (settings, Appearance): the Chinese character alone, the
+ * drawn animal alone, the notation letter (the letters of the move list: E L T P W D C R), or
+ * both the character and a small animal (the site's first look, `classic`). Every set keeps the
+ * rank: strength decides captures.
+ */
+export const PIECE_STYLES = Object.freeze(['characters', 'pictures', 'letters', 'classic']);
+
+/** The token: Red's round, Blue's a diamond (the same in every set, so the sides read apart). */
+function token(red) {
+  return red
     ? '<circle class="tok" cx="50" cy="50" r="44.5"/><circle class="tok-ring" cx="50" cy="50" r="38.5"/>'
       + '<path class="shine" d="M17 42A33 33 0 0 1 83 42A40 22 0 0 0 17 42Z"/>'
     : '<rect class="tok" x="12" y="12" width="76" height="76" rx="10" transform="rotate(45 50 50)"/>'
       + '<rect class="tok-ring" x="19.5" y="19.5" width="61" height="61" rx="6" transform="rotate(45 50 50)"/>'
       + '<path class="shine" d="M14 47L50 11L86 47Q50 33 14 47Z"/>';
-  const scale = red ? 0.95 : 0.88;
-  const glyphX = 50 - 20 * scale;
-  const glyphY = (red ? 31 : 33) - 15 * scale;
+}
+
+/** An animal's face, its 40 × 30 drawing scaled and centred on (50, `cy`). */
+function face(animal, scale, cy) {
+  const x = 50 - 20 * scale;
+  const y = cy - 15 * scale;
+  return `<g class="glyph" transform="translate(${x.toFixed(2)} ${y.toFixed(2)}) scale(${scale})">${GLYPHS[animal]}</g>`;
+}
+
+/** What a set draws on the token, for a red (round) or blue (diamond, smaller inside) piece. */
+const MARKS = Object.freeze({
+  classic: (animal, red, char) => face(animal, red ? 0.95 : 0.88, red ? 31 : 33)
+    + `<text class="char" x="50" y="${red ? 79 : 78.5}">${char}</text>`,
+  characters: (animal, red, char) => `<text class="char char-big" x="50" y="${red ? 67 : 66}">${char}</text>`,
+  pictures: (animal, red) => face(animal, red ? 1.7 : 1.45, 52),
+  letters: (animal, red) => `<text class="letter" x="50" y="${red ? 68 : 67}">${LETTER_OF[animal].toUpperCase()}</text>`,
+});
+
+/**
+ * The SVG (a string) of a piece; `rank` is the number shown on it, `lang` picks the script,
+ * `style` the piece set (PIECE_STYLES; default `classic`).
+ */
+export function pieceSvg(piece, { rank, wolfName = 'wolf', lang = 'zh', style = 'classic' } = {}) {
+  const { color, animal } = piece;
+  const red = color === 'red';
+  const marks = MARKS[style] ?? MARKS.classic;
   const rankText = rank == null ? '' : String(rank);
   return '<svg class="dsq-piece-svg" viewBox="0 0 100 100" aria-hidden="true" focusable="false">'
-    + token
-    + `<g class="glyph" transform="translate(${glyphX.toFixed(2)} ${glyphY.toFixed(2)}) scale(${scale})">${GLYPHS[animal]}</g>`
-    + `<text class="char" x="50" y="${red ? 79 : 78.5}">${pieceChar(animal, wolfName, lang)}</text>`
+    + token(red)
+    + marks(animal, red, pieceChar(animal, wolfName, lang))
     + (rankText ? `<g class="rank"><circle cx="85" cy="15" r="13.5"/><text x="85" y="21">${rankText}</text></g>` : '')
     + '</svg>';
+}
+
+function readStyle(value) {
+  if (!PIECE_STYLES.includes(value)) throw new TypeError(`pieceStyle must be one of ${PIECE_STYLES.map((s) => JSON.stringify(s)).join(', ')}; got ${JSON.stringify(value)}`);
+  return value;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,8 +215,9 @@ function readRanks(ranks) {
 
 /**
  * Jungle's piece set, for createBoard's `pieceSet`. A piece is {color, animal}. Its options
- * are board options of their own: `wolfName` ('wolf' | 'fox': 狼 or 狐 on the wolf) and `ranks`
- * ({animal: number} shown on the pieces; default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1).
+ * are board options of their own: `wolfName` ('wolf' | 'fox': 狼 or 狐 on the wolf), `ranks`
+ * ({animal: number} shown on the pieces; default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1) and
+ * `pieceStyle` (PIECE_STYLES: what the pieces show; default 'classic').
  */
 export const JUNGLE_PIECES = Object.freeze({
   start: START_PLACEMENT,
@@ -198,8 +234,9 @@ export const JUNGLE_PIECES = Object.freeze({
   options: Object.freeze({
     wolfName: Object.freeze({ initial: 'wolf', read: readWolfName }),
     ranks: Object.freeze({ initial: DEFAULT_RANKS, read: readRanks }),
+    pieceStyle: Object.freeze({ initial: 'classic', read: readStyle }),
   }),
-  svg: (piece, { ranks = DEFAULT_RANKS, wolfName, lang } = {}) => pieceSvg(piece, { rank: ranks[piece.animal], wolfName, lang }),
+  svg: (piece, { ranks = DEFAULT_RANKS, wolfName, lang, pieceStyle } = {}) => pieceSvg(piece, { rank: ranks[piece.animal], wolfName, lang, style: pieceStyle }),
   name: pieceName,
   /** More words for a square's label: the piece's strength. */
   details: (piece, { lang, ranks = DEFAULT_RANKS } = {}) => [(WORDS[lang] ?? WORDS.en).strength(ranks[piece.animal])],

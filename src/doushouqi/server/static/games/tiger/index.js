@@ -6,7 +6,7 @@
 
 import { DIAGONALS, TIGER_GEOMETRY, tigerGeometry } from './geometry.js';
 import {
-  KINDS, START_PLACEMENT, TIGER_PIECES, parsePlacement, pieceChar, pieceSvg, placementToString, startPlacement,
+  KINDS, PIECE_STYLES, START_PLACEMENT, TIGER_PIECES, parsePlacement, pieceChar, pieceSvg, placementToString, startPlacement,
 } from './pieces.js';
 import { capturedPoints, moveSquares, moveWords, parseTypedMove } from './move_words.js';
 import {
@@ -54,7 +54,10 @@ export const TIGER_CLIENT = Object.freeze({
   // ----- pieces and sides in pictures and words --------------------------------------------
   pieceOf: (color, kind) => ({ color, kind }),
   kindOf: (piece) => piece.kind,
+  /** A piece's picture (an SVG string): (piece, {style}). */
   pieceSvg,
+  /** The piece sets (the board option `pieceStyle`): characters, pictures, letters, classic. */
+  pieceStyles: PIECE_STYLES,
   pieceChar: (kind) => pieceChar(kind),
   kindWord: (kind) => t(`tiger.piece.${kind === 'tiger' ? 'tiger' : 'man'}`),
   /** The translation keys of the seats' names (虎方, 人方) and of "who moves first". */
@@ -65,6 +68,8 @@ export const TIGER_CLIENT = Object.freeze({
   recordTags: Object.freeze(['Tiger', 'Men']),
   /** The seat to move in a position string (its second field: t the tiger's side, m the men's). */
   seatToMove: (fen) => (String(fen).trim().split(/\s+/)[1] === 'm' ? 1 : 0),
+  /** The letters a position string may name the side to move by (t: the tiger's, m: the men's). */
+  turnLetters: Object.freeze(['t', 'm']),
   /** The kinds of piece by seat. */
   kinds: KINDS,
   captured,

@@ -1,9 +1,10 @@
 // 老虎棋's pieces for the board component: the tiger (虎, the tiger side: seat 0, drawn as the
 // board's 'red' seat) and the men (人, seat 1, the 'blue' seat), their letters T and M (docs/
 // tiger.md: a position string writes both in upper case, the side to move apart), their names
-// in the three languages and their pictures as inline SVG: the tiger an orange striped disc with
-// ears and 虎 on it, a man a light disc with a person's figure, each unlike the other in shape,
-// colour and size so that they read apart at a phone's 320 px. Colours are classes (tiger.css).
+// in the three languages and their pictures as inline SVG: the tiger an orange disc with ears, a
+// man a smaller light disc, each unlike the other in shape, colour and size so that they read
+// apart at a phone's 320 px; on them what the chosen piece set shows (PIECE_STYLES: 虎 and 人,
+// a striped face and a person's figure, T and M, or the striped tiger with 虎 and the figure). Colours are classes (tiger.css).
 // `TIGER_PIECES` at the end is the piece set createBoard takes.
 
 import { parsePlacement as parsePoints, placementToString as pointsToString } from '../../board/state.js';
@@ -31,21 +32,48 @@ export function pieceChar(kind) {
   return CHARS[kind] ?? '';
 }
 
-const TIGER_SVG = '<circle class="ear" cx="27" cy="19" r="11"/><circle class="ear" cx="73" cy="19" r="11"/>'
+/**
+ * The piece sets a reader may choose (settings, Appearance), as Jungle's: the characters 虎 and
+ * 人, pictures (a tiger's striped face, a person's figure), the letters T and M, or the site's
+ * first look (`classic`: the striped tiger with 虎 on it, the person's figure).
+ */
+export const PIECE_STYLES = Object.freeze(['characters', 'pictures', 'letters', 'classic']);
+
+const TIGER_TOKEN = '<circle class="ear" cx="27" cy="19" r="11"/><circle class="ear" cx="73" cy="19" r="11"/>'
   + '<circle class="ear-in" cx="27" cy="19" r="5"/><circle class="ear-in" cx="73" cy="19" r="5"/>'
-  + '<circle class="tok" cx="50" cy="54" r="42"/>'
-  + '<path class="stripe" d="M9 46l15 4-15 6zM91 46l-15 4 15 6zM12 70l14-3-10 9zM88 70l-14-3 10 9zM50 12l-5 11h10z"/>'
-  + '<text class="char" x="50" y="72">虎</text>';
+  + '<circle class="tok" cx="50" cy="54" r="42"/>';
+const STRIPES = '<path class="stripe" d="M9 46l15 4-15 6zM91 46l-15 4 15 6zM12 70l14-3-10 9zM88 70l-14-3 10 9zM50 12l-5 11h10z"/>';
+// The tiger's face: eyes, nose and mouth in the stripes' colour.
+const TIGER_FACE = '<ellipse class="stripe" cx="37" cy="49" rx="5" ry="6.5"/><ellipse class="stripe" cx="63" cy="49" rx="5" ry="6.5"/>'
+  + '<path class="stripe" d="M43 63h14l-7 8z"/>'
+  + '<path class="whisker" d="M50 71v5M50 76q-7 7-13 2M50 76q7 7 13 2"/>';
+const MAN_TOKEN = '<circle class="tok" cx="50" cy="50" r="37"/><circle class="tok-ring" cx="50" cy="50" r="31"/>';
+const MAN_FIGURE = '<circle class="fig" cx="50" cy="37" r="10"/><path class="fig" d="M29 71c0-13 9-21 21-21s21 8 21 21z"/>';
 
-const MAN_SVG = '<circle class="tok" cx="50" cy="50" r="37"/><circle class="tok-ring" cx="50" cy="50" r="31"/>'
-  + '<circle class="fig" cx="50" cy="37" r="10"/>'
-  + '<path class="fig" d="M29 71c0-13 9-21 21-21s21 8 21 21z"/>';
+const DRAWINGS = Object.freeze({
+  classic: { tiger: TIGER_TOKEN + STRIPES + '<text class="char" x="50" y="72">虎</text>', man: MAN_TOKEN + MAN_FIGURE },
+  characters: {
+    tiger: TIGER_TOKEN + '<text class="char" x="50" y="72">虎</text>',
+    man: MAN_TOKEN + '<text class="char" x="50" y="64">人</text>',
+  },
+  pictures: { tiger: TIGER_TOKEN + STRIPES + TIGER_FACE, man: MAN_TOKEN + MAN_FIGURE },
+  letters: {
+    tiger: TIGER_TOKEN + '<text class="letter" x="50" y="72">T</text>',
+    man: MAN_TOKEN + '<text class="letter" x="50" y="64">M</text>',
+  },
+});
 
-/** A piece's picture: an SVG string. */
-export function pieceSvg(piece) {
+/** A piece's picture: an SVG string, in the piece set `style` (PIECE_STYLES; default classic). */
+export function pieceSvg(piece, { style = 'classic' } = {}) {
   const kind = piece.kind ?? piece.animal;
+  const drawing = DRAWINGS[style] ?? DRAWINGS.classic;
   return '<svg class="dsq-piece-svg" viewBox="0 0 100 100" aria-hidden="true" focusable="false">'
-    + (kind === 'tiger' ? TIGER_SVG : MAN_SVG) + '</svg>';
+    + (kind === 'tiger' ? drawing.tiger : drawing.man) + '</svg>';
+}
+
+function readStyle(value) {
+  if (!PIECE_STYLES.includes(value)) throw new TypeError(`pieceStyle must be one of ${PIECE_STYLES.map((s) => JSON.stringify(s)).join(', ')}; got ${JSON.stringify(value)}`);
+  return value;
 }
 
 const WORDS = {
@@ -72,7 +100,9 @@ export const TIGER_PIECES = Object.freeze({
   },
   letterOf: (piece) => (piece.kind === 'tiger' ? 'T' : 'M'),
   kindOf: (piece) => piece.kind,
-  svg: (piece) => pieceSvg(piece),
+  /** `pieceStyle`: what the pieces show (PIECE_STYLES; default 'classic'). */
+  options: Object.freeze({ pieceStyle: Object.freeze({ initial: 'classic', read: readStyle }) }),
+  svg: (piece, { pieceStyle } = {}) => pieceSvg(piece, { style: pieceStyle }),
   name: pieceName,
   details: () => [],
 });
