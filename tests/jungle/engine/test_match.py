@@ -434,3 +434,11 @@ def test_match_between_our_engine_levels(
     assert re.search(
         r"^Final score of ai:1 vs ai:2: W/D/L \d/\d/\d, [\d.]+% \(2 games\)$", out, re.M
     )
+
+
+def test_match_arguments_without_rules_play_the_default_set() -> None:
+    from doushouqi.cli.main import build_parser
+    from doushouqi.jungle.engine.match import config_from_args
+
+    args = build_parser().parse_args(["match", "ai:1", "ai:2"])  # no --rules: None
+    assert config_from_args(args).rules.name == "wango"

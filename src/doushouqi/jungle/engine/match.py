@@ -788,7 +788,7 @@ def _signed(value: float) -> str:
 
 def config_from_args(args: argparse.Namespace) -> MatchConfig:
     """The match described by the ``doushouqi match`` arguments."""
-    rules = find_rules(args.rules)
+    rules = find_rules(args.rules or "wango")  # a parser without the CLI's default
     openings = (
         read_openings(args.openings, rules) if args.openings else default_openings(rules, args.seed)
     )
