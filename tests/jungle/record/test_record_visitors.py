@@ -9,7 +9,7 @@ import io
 import pytest
 
 from doushouqi.core.record_visitor import SKIP, BaseVisitor, HeadersBuilder, Skip, SkipVisitor
-from doushouqi.jungle.record import RecordError, read_game, read_records
+from doushouqi.jungle.record import RecordError, read_game, read_headers, read_records, skip_game
 from doushouqi.jungle.record.visitor import GameBuilder
 
 ARCHIVE = (
@@ -161,3 +161,12 @@ def test_a_bad_game_raises_and_the_next_one_is_read() -> None:
         read_game(handle, Visitor=MoveCounter)
     assert caught.value.game == 1 and caught.value.line == 5
     assert read_game(handle, Visitor=MoveCounter) == (2, 2)
+
+
+def test_skipping_a_game_of_a_file_without_tags_stops_at_its_result() -> None:
+    games = io.StringIO("1. a3a4 {not 1-0 yet} *\n\n1. g3g4 *\n\n1. c3c4 0-1\n")
+    assert skip_game(games) is True
+    second = read_game(games)
+    assert second is not None and [str(m) for m in second.moves] == ["g3g4"]
+    assert read_headers(games) == {}  # the third game: no tags, but there
+    assert read_game(games) is None

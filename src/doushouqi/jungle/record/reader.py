@@ -602,13 +602,40 @@ def skip_game(handle: LineSource) -> bool:
 
 
 def _skip_movetext(lines: _Lines) -> None:
-    """Take the lines up to the next game: a tag line after a blank line, or the end."""
+    """Take the lines up to the next game: through the line with the game's result (outside
+    comments), or up to a tag line after a blank line, or to the end. (The result ends a game
+    of a file without tags, where no tag line starts the next.)"""
     blank = False
+    in_comment = False
     while (line := lines.peek()) is not None:
         if blank and line.lstrip().startswith("["):
             return
         blank = not line.strip()
         lines.take()
+        words, in_comment = _words_outside_comments(line, in_comment)
+        if any(word in RESULTS for word in words):
+            return
+
+
+def _words_outside_comments(line: str, in_comment: bool) -> tuple[list[str], bool]:
+    """The words of a movetext line outside ``{…}`` and ``;`` comments, and whether a brace
+    comment is still open at its end.
+
+    >>> _words_outside_comments("1. a3a4 {ends 1-0} g3g4 ; 0-1", False)
+    (['1.', 'a3a4', 'g3g4'], False)
+    """
+    kept: list[str] = []
+    for char in line:
+        if in_comment:
+            in_comment = char != "}"
+        elif char == "{":
+            in_comment = True
+            kept.append(" ")
+        elif char == ";":
+            break
+        else:
+            kept.append(char)
+    return "".join(kept).split(), in_comment
 
 
 def iter_games(
