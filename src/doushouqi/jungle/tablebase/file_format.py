@@ -299,7 +299,7 @@ def rules_key(rules: RuleSet) -> dict[str, Any]:
     file's header keeps them as ``move_rules``).
 
     >>> from doushouqi.jungle.rules import BUILTIN_RULE_SETS
-    >>> rules_key(BUILTIN_RULE_SETS["wango"])  # doctest: +NORMALIZE_WHITESPACE
+    >>> rules_key(BUILTIN_RULE_SETS["wango"])
     {'ranks': 'wolf>dog', 'own_rat_blocks_jump': True, 'rat_captures_across_water': False,
      'trapped_can_capture': False}
     """
@@ -348,7 +348,17 @@ def ranks_of(rules_options: Mapping[str, Any]) -> list[int]:
 
 @dataclasses.dataclass(frozen=True)
 class TableData:
-    """A decoded table: its header and the raw WDL (bit-packed) and DTM bytes."""
+    """A decoded table: its header and the raw WDL (bit-packed) and DTM bytes, as
+    :func:`decode_table` and :func:`read_table` give it; entries are read by index
+    (:func:`index_of`).
+
+    >>> wdl = bytes([WIN | LOSS << 2 | DRAW << 4 | BROKEN << 6])  # four entries in one byte
+    >>> table = TableData({"positions": 4, "dtm_bytes": 1}, wdl, bytes([3, 5, 0, 0]))
+    >>> [table.wdl_at(index) for index in range(table.size)] == [WIN, LOSS, DRAW, BROKEN]
+    True
+    >>> table.dtm_at(0), table.dtm_at(1)  # stored halved: a win in 7, a loss in 10
+    (7, 10)
+    """
 
     header: dict[str, Any]
     wdl: bytes
@@ -356,17 +366,52 @@ class TableData:
 
     @property
     def size(self) -> int:
+        """The number of entries (the header's ``positions``): the :func:`table_size` of the
+        signature's animals, broken entries included.
+
+        >>> from doushouqi.jungle.squares import LION, RAT
+        >>> from doushouqi.jungle.tablebase.probe import shipped_directory
+        >>> table = read_table(shipped_directory() / "wango" / "RvL.dsqtb")
+        >>> table.size, table.size == table_size([RAT, LION]), len(table.wdl)  # 4 a byte
+        (1666, True, 417)
+        """
         return int(self.header["positions"])
 
     @property
     def dtm_bytes(self) -> int:
+        """Bytes per DTM entry (little endian): 1, or 2 for a table whose longest DTM does not
+        fit a byte once halved (over 511 plies).
+
+        >>> from doushouqi.jungle.tablebase.probe import shipped_directory
+        >>> table = read_table(shipped_directory() / "wango" / "RvL.dsqtb")
+        >>> table.dtm_bytes, len(table.dtm) == table.size * table.dtm_bytes
+        (1, True)
+        """
         return int(self.header["dtm_bytes"])
 
     def wdl_at(self, index: int) -> int:
+        """The two-bit code of entry ``index`` for the mover: :data:`WIN`, :data:`DRAW`,
+        :data:`LOSS`, or :data:`BROKEN` (animals sharing a square: never probed).
+
+        >>> from collections import Counter
+        >>> from doushouqi.jungle.tablebase.probe import shipped_directory
+        >>> table = read_table(shipped_directory() / "wango" / "RvL.dsqtb")
+        >>> codes = Counter(table.wdl_at(index) for index in range(table.size))
+        >>> codes[WIN], codes[DRAW], codes[LOSS], codes[BROKEN]  # the rat's 28 land squares
+        (493, 115, 1030, 28)
+        """
         return self.wdl[index >> 2] >> (2 * (index & 3)) & 3
 
     def dtm_at(self, index: int) -> int:
-        """DTM in plies of a win or loss entry (0 for draws)."""
+        """DTM in plies of a win or loss entry (0 for draws): odd for a win, even for a loss.
+
+        >>> from doushouqi.jungle.tablebase.probe import shipped_directory
+        >>> table = read_table(shipped_directory() / "wango" / "RvL.dsqtb")
+        >>> max(table.dtm_at(index) for index in range(table.size)) == table.header["max_dtm"]
+        True
+        >>> table.wdl_at(566), table.dtm_at(566)  # the rat on a4, the lion on d6: lost in 12
+        (1, 12)
+        """
         width = self.dtm_bytes
         half = int.from_bytes(self.dtm[index * width : index * width + width], "little")
         return 2 * half + (1 if self.wdl_at(index) == WIN else 0)
@@ -375,8 +420,20 @@ class TableData:
 def encode_table(
     header: Mapping[str, Any], wdl: bytes, dtm: bytes, *, compression: str = "lzma"
 ) -> bytes:
-    """The file's bytes. ``header`` needs ``positions`` and ``dtm_bytes``; the format, the
-    sizes, the compression and the checksum are added here."""
+    """The file's bytes for the packed ``wdl`` and the halved ``dtm`` entries, compressed
+    with ``compression`` (``"lzma"`` or ``"zlib"``). ``header`` needs ``positions`` and
+    ``dtm_bytes``; the format, the sizes, the compression and the checksum are added here.
+    ValueError if the bytes do not fit ``positions`` or the compression is unknown.
+
+    >>> wdl = bytes([WIN | LOSS << 2 | DRAW << 4 | BROKEN << 6])
+    >>> data = encode_table({"positions": 4, "dtm_bytes": 1, "signature": "LvR"}, wdl, bytes(4))
+    >>> data.startswith(MAGIC), decode_table(data).header["compression"]
+    (True, 'lzma')
+    >>> encode_table({"positions": 5, "dtm_bytes": 1}, wdl, bytes(4))
+    Traceback (most recent call last):
+    ...
+    ValueError: WDL or DTM bytes do not fit the number of positions
+    """
     positions = int(header["positions"])
     width = int(header["dtm_bytes"])
     if len(wdl) != (positions + 3) // 4 or len(dtm) != positions * width:
@@ -423,7 +480,18 @@ def decode_header(data: bytes, where: str = "tablebase file") -> tuple[dict[str,
 
 def decode_table(data: bytes, where: str = "tablebase file") -> TableData:
     """Check and decode a file's bytes: TablebaseError on a bad magic, version, checksum or
-    size (the message says the file is damaged)."""
+    size (the message names the file as ``where`` and says it is damaged).
+
+    >>> wdl = bytes([WIN | LOSS << 2 | DRAW << 4 | BROKEN << 6])
+    >>> data = encode_table({"positions": 4, "dtm_bytes": 1}, wdl, bytes([3, 5, 0, 0]))
+    >>> table = decode_table(data)
+    >>> table.header["format"] == FORMAT_VERSION, table.wdl_at(0) == WIN, table.dtm_at(0)
+    (True, True, 7)
+    >>> decode_table(data[:-1], "LvR.dsqtb")  # a file cut short
+    Traceback (most recent call last):
+    ...
+    doushouqi.jungle.tablebase.file_format.TablebaseError: LvR.dsqtb: damaged (checksum ...)
+    """
     header, offset = decode_header(data, where)
     payload = data[offset:]
     try:
@@ -455,7 +523,18 @@ def decode_table(data: bytes, where: str = "tablebase file") -> TableData:
 
 
 def read_table(path: str | Path) -> TableData:
-    """Read and check one table file."""
+    """Read and check one table file (:func:`decode_table`); TablebaseError, naming the
+    file, when it cannot be read or is no table of this format.
+
+    >>> from doushouqi.jungle.tablebase.probe import shipped_directory
+    >>> table = read_table(shipped_directory() / "wango" / f"ELvR{SUFFIX}")
+    >>> table.header["signature"], table.header["family"], table.size
+    ('ELvR', 'wango', 83692)
+    >>> read_table("/no/such/ELvR.dsqtb")
+    Traceback (most recent call last):
+    ...
+    doushouqi.jungle.tablebase.file_format.TablebaseError: /no/such/ELvR.dsqtb: cannot read: ...
+    """
     path = Path(path)
     try:
         data = path.read_bytes()
