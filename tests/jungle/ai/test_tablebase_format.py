@@ -100,7 +100,7 @@ def test_signatures() -> None:
 
 def test_a_signature_without_v_says_so() -> None:
     # "ER" once read as an empty opponent side ("each side needs distinct animals").
-    with pytest.raises(ValueError, match="expected e.g. 'ELvR'"):
+    with pytest.raises(ValueError, match=r"expected e\.g\. 'ELvR'"):
         parse_signature("ER")
     with pytest.raises(ValueError, match="distinct animals"):
         parse_signature("ERv")
