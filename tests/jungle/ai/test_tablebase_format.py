@@ -96,3 +96,11 @@ def test_signatures() -> None:
     for bad in ("ER", "EEvL", "vL", "EXvL"):
         with pytest.raises(ValueError, match="signature"):
             parse_signature(bad)
+
+
+def test_a_signature_without_v_says_so() -> None:
+    # "ER" once read as an empty opponent side ("each side needs distinct animals").
+    with pytest.raises(ValueError, match=r"expected e\.g\. 'ELvR'"):
+        parse_signature("ER")
+    with pytest.raises(ValueError, match="distinct animals"):
+        parse_signature("ERv")

@@ -129,6 +129,14 @@ def tablebase_directories(extra: Iterable[str | Path] = ()) -> list[Path]:
     >>> found = tablebase_directories(["/srv/tables"])
     >>> found[0], found[-1] == shipped_directory()
     (PosixPath('/srv/tables'), True)
+
+    More folders for every program, through the environment (:data:`ENV_VAR`):
+
+    >>> from unittest import mock
+    >>> more = os.pathsep.join(["/srv/big", "/srv/bigger"])
+    >>> with mock.patch.dict(os.environ, {ENV_VAR: more}):
+    ...     [str(path) for path in tablebase_directories(["/srv/tables"])[:3]]
+    ['/srv/tables', '/srv/big', '/srv/bigger']
     """
     found = [Path(p) for p in extra]
     found += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
