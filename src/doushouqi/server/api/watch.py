@@ -3,7 +3,8 @@
 Read from the database (games with status ``started``), so every node lists every node's
 games; spectators come from ``watching.py`` (the owners' counts). Listed: public online games
 between people. Order: tournament games first, then by the mean of the players' ratings
-(accounts' current ratings in that game; a guest counts as 1500, unrated), then the newest.
+(accounts' current ratings in that game at its speed; a guest, or a game without a clock,
+counts as 1500, unrated), then the newest.
 The featured game ("TV") is the first one.
 """
 
@@ -16,9 +17,11 @@ from fastapi import APIRouter, Query
 from sqlalchemy import desc, select
 from sqlalchemy.orm import Session
 
+from doushouqi.core.rating import Rating
+from doushouqi.core.speed import Speed
 from doushouqi.server.api.deps import READ_LIMITED, Ctx
-from doushouqi.server.db import repo
 from doushouqi.server.db.models import GameRow
+from doushouqi.server.db.speed_ratings import as_rating, speed_ratings_for
 from doushouqi.server.domain import Account, Game, GameStatus, Mode
 from doushouqi.server.domain.storage import game_from_storage
 
@@ -30,8 +33,8 @@ SCAN = 500
 GUEST_RATING = 1500.0
 
 
-#: Accounts' current ratings, by (account id, game key).
-Ratings = dict[tuple[int, str], float]
+#: Accounts' current ratings, by (account id, game key, speed).
+Ratings = dict[tuple[int, str, Speed], Rating]
 
 
 def _live(session: Session) -> tuple[list[Game], Ratings]:
@@ -47,17 +50,18 @@ def _live(session: Session) -> tuple[list[Game], Ratings]:
     )
     games = [game_from_storage(json.loads(state)) for state in session.scalars(query)]
     ratings: Ratings = {}
-    for key in {g.game_key for g in games}:
+    groups = {(g.game_key, g.speed) for g in games if g.speed is not None}
+    for key, speed in groups:
         ids = {
             p.identity.id
             for g in games
-            if g.game_key == key
+            if (g.game_key, g.speed) == (key, speed)
             for p in g.players
             if p and isinstance(p.identity, Account)
         }
         if ids:
-            found = repo.standings(session, sorted(ids), key)
-            ratings.update({(i, key): row.rating for i, row in found.items()})
+            found = speed_ratings_for(session, ids, key, speed)
+            ratings.update({(i, key, speed): as_rating(row) for i, row in found.items()})
     return games, ratings
 
 
@@ -66,16 +70,19 @@ def _player(game: Game, seat: int, ratings: Ratings) -> dict[str, Any] | None:
     if player is None:
         return None
     identity = player.identity
-    key = (identity.id, game.game_key) if isinstance(identity, Account) else None
-    rated = key is not None and key in ratings
-    rating = ratings[key] if key is not None and rated else GUEST_RATING
+    speed = game.speed
+    key = None
+    if isinstance(identity, Account) and speed is not None:
+        key = (identity.id, game.game_key, speed)
+    found = None if key is None else ratings.get(key)
     return {
         "name": player.name,
         "username": player.username,
         "avatar": player.avatar,
         "kind": identity.kind,
-        "rating": round(rating),
-        "rated": rated,
+        "rating": round(GUEST_RATING if found is None else found.rating),
+        "provisional": found is not None and found.provisional,
+        "rated": found is not None,
     }
 
 
