@@ -15,7 +15,7 @@ from tests.support.live import LiveServer, ManualTime, Player, make_settings, ru
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
 
-LATEST_REVISION = "0012_games_of_seeks_and_records"
+LATEST_REVISION = "0017_ratings_per_speed"
 
 
 def rename(player: Player, **body: object) -> tuple[int, dict[str, object]]:

@@ -12,8 +12,10 @@ player's RD (350), so they show as provisional ("1500?") and settle in a few gam
 them at 1500 instead would throw away what is known (someone rated 1900 at rapid is no beginner
 at blitz: their first blitz opponents would gain points from a mismatch and the rating range of
 a seek would pair them wrongly); carrying the RD over too would call a rating settled at a
-speed never played. An account whose rating never moved (1500, RD 350: no rated game) gets no
-rows: a missing row reads as a new player's.
+speed never played. Where no rated game of the account is found (games deleted, or stored
+before the games table kept them), the speed that keeps the RD is rapid: the site's usual
+controls (10+0/30s, 10+5) are rapid. An account whose rating never moved (1500, RD 350: no rated
+game) gets no rows: a missing row reads as a new player's.
 
 The rated games are counted from ``games`` (finished, rated, with a ``rating_change`` in their
 stored state: the 10-round rule voids some), each at its time control's speed; the speed rule is
@@ -45,6 +47,8 @@ depends_on = None
 
 SPEEDS = ("bullet", "blitz", "rapid", "classical", "correspondence")
 FRESH_RATING, FRESH_RD, FRESH_VOLATILITY = 1500.0, 350.0, 0.06
+#: The speed that keeps the old RD when no rated game says which (the site's usual speed).
+FALLBACK_SPEED = "rapid"
 _NUMBER = r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _LIVE = re.compile(
     rf"(?:(?P<base>{_NUMBER})(?P<s>s)?(?:\+(?P<inc>{_NUMBER})s?)?)?(?:/(?P<per>{_NUMBER})s?)?"
@@ -91,10 +95,10 @@ def _rated_games(connection: sa.Connection) -> Counter[tuple[int, str, str]]:
     return counts
 
 
-def _main_speed(counts: Counter[tuple[int, str, str]], account: int, game: str) -> str | None:
+def _main_speed(counts: Counter[tuple[int, str, str]], account: int, game: str) -> str:
     played = [(counts[(account, game, s)], -i, s) for i, s in enumerate(SPEEDS)]
     best = max(played)
-    return best[2] if best[0] > 0 else None
+    return best[2] if best[0] > 0 else FALLBACK_SPEED
 
 
 def upgrade() -> None:
