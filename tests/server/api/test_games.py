@@ -37,6 +37,11 @@ def test_online_game_lobby_and_invite(server: LiveServer) -> None:
     entry = listed[game_id]
     assert (entry["rules"], entry["time_control"], entry["open_color"]) == ("classic", "5+3", 0)
     assert entry["creator"]["rating"] == 1500 and entry["creator"]["name"] == "host"
+    # At the game's speed (5+3: blitz), provisional for a new player: shown "1500?".
+    assert entry["speed"] == "blitz" and entry["creator"]["provisional"] is True
+    # Ratings are per speed: an account's rated online game needs a clock.
+    untimed = creator.post("/api/games", json={"mode": "online", "rated": True})
+    assert untimed.status_code == 422 and untimed.json()["code"] == "game.rated_needs_clock"
 
     joiner = server.player().guest()
     joined = joiner.post(f"/api/games/{game_id}/join")
