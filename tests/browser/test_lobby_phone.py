@@ -117,7 +117,8 @@ def test_lobby_entries_read_well_on_a_phone(
     join = entry.locator("a.button").first
     expect(join).to_have_attribute(
         # (no rating: an untimed game has no speed, so the creator's rating says nothing)
-        "aria-label", re.compile(rf"^Join: by {LONG_NAME}.*You play Blue$")
+        "aria-label",
+        re.compile(rf"^Join: by {LONG_NAME}.*You play Blue$"),
     )
     no_overflow(page)
     shoot(page, artifacts, "lobby-phone-en")
