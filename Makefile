@@ -4,18 +4,25 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint install system-deps
+.PHONY: run test lint install install-server system-deps
 
 $(BIN)/activate:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-install: $(BIN)/activate
-	$(BIN)/pip install --quiet -e '.[ai,tui,server,rl,openspiel,tablebase-cluster,dev]'
-	# The engines' machine code, ahead of their first start (about a second once done).
+# What `make run` needs: the server and its AI engine, without the test, RL, OpenSpiel and Ray
+# packages (README.md, "Install", has the sizes of both). Both installs then compile the
+# engines' machine code ahead of their first start (`doushouqi compile`: about a second once done).
+install-server: $(BIN)/activate
+	$(BIN)/pip install --quiet -e '.[server,ai]'
 	$(BIN)/doushouqi compile
 
-run: install
+# Everything: what `make test` checks.
+install: $(BIN)/activate
+	$(BIN)/pip install --quiet -e '.[ai,tui,server,rl,openspiel,tablebase-cluster,dev]'
+	$(BIN)/doushouqi compile
+
+run: install-server
 	$(BIN)/doushouqi serve
 
 lint: install

@@ -106,7 +106,7 @@ def play(args: tuple[int, dict, Side, Side, int]) -> dict:
     defender = _engine(defender_src, "defender", defender_options)
     for engine in (attacker, defender):
         engine.new_game()  # type: ignore[attr-defined]
-    start_ply = board.ply
+    start_ply = board.ply()
     reason = "ply cap"
     winner = None
     last_capture = start_ply
@@ -117,7 +117,7 @@ def play(args: tuple[int, dict, Side, Side, int]) -> dict:
             reason = outcome.termination.value
             winner = outcome.winner
             break
-        if board.ply - start_ply >= max_plies:
+        if board.ply() - start_ply >= max_plies:
             break
         mover = attacker if board.turn == attacker_side else defender
         tc = attacker_tc if board.turn == attacker_side else defender_tc
@@ -126,7 +126,7 @@ def play(args: tuple[int, dict, Side, Side, int]) -> dict:
             reason = "no move"
             break
         if board.piece_at(result.move.to_square) is not None:
-            last_capture = board.ply + 1
+            last_capture = board.ply() + 1
         board.push(result.move)
     verdict = "draw" if winner is None else "won" if winner == attacker_side else "lost"
     return {
@@ -135,8 +135,8 @@ def play(args: tuple[int, dict, Side, Side, int]) -> dict:
         "rules": entry["rules"],
         "result": verdict,
         "reason": reason,
-        "plies": board.ply - start_ply,
-        "since_capture": board.ply - last_capture,
+        "plies": board.ply() - start_ply,
+        "since_capture": board.ply() - last_capture,
         "seconds": round(time.monotonic() - started, 1),
         "moves": " ".join(m.uci() for m in board.move_stack),
     }

@@ -12,6 +12,8 @@ and reports steps per second and the games finished:
 - ``gymnasium``: ``doushouqi/Jungle-v0`` in self-play, one ``step`` a ply (with its
   observation planes and mask, as a learner would get them);
 - ``pettingzoo``: the AEC environment, ``last()`` (observation and mask) then ``step`` a ply;
+  ``pettingzoo-parallel``: the parallel environment (``parallel_env()``), one ``step`` a ply
+  with an action for each agent (the one to move picks from its mask; the other's is ignored);
 - ``openspiel``: ``python_jungle`` states, ``legal_actions()`` then ``apply_action`` a ply (no
   observation: OpenSpiel computes one only when asked); ``openspiel+tensor`` also fills the
   observation tensor of the player to move each ply, through the Python observer
@@ -21,7 +23,7 @@ and reports steps per second and the games finished:
 An interface whose package is not installed is reported as skipped. Plain random play on the
 rules library alone (``library``) is the baseline the others build on.
 
-``--game tiger`` measures the same five for 老虎棋 (``doushouqi/Tiger-v0``, the PettingZoo
+``--game tiger`` measures the same six for 老虎棋 (``doushouqi/Tiger-v0``, the PettingZoo
 ``tiger_v0``, OpenSpiel's ``python_laohuqi``; ``--rules`` then names a Tiger rule set). A step
 there is an action: a whole move, or one jump of a multi-jump chain (rule sets with
 ``multi_jump``); ``library`` steps are whole moves.
@@ -92,7 +94,7 @@ def _bench_library(envs: GameEnvs) -> Bench:
         steps = games = 0
         board = board_class(rules=rules)
         while time.perf_counter() < deadline:
-            if board.outcome() is not None or board.ply >= max_plies:
+            if board.outcome() is not None or board.ply() >= max_plies:
                 board, games = board_class(rules=rules), games + 1
             moves = list(board.generate_legal_moves())
             board.push(moves[int(rng.integers(len(moves)))])
@@ -142,6 +144,28 @@ def _bench_pettingzoo(envs: GameEnvs) -> Bench:
     return bench
 
 
+def _bench_pettingzoo_parallel(envs: GameEnvs) -> Bench:
+    def bench(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
+        module = importlib.import_module(envs.pettingzoo_module)
+        env = module.parallel_env(rules=rules, max_plies=max_plies)
+        rng = np.random.default_rng(seed)
+        observations, _ = env.reset(seed=seed)
+        steps = games = 0
+        while time.perf_counter() < deadline:
+            actions = {}
+            for agent, observation in observations.items():
+                legal = np.flatnonzero(observation["action_mask"])
+                actions[agent] = int(rng.choice(legal)) if len(legal) else 0
+            observations, _, _, _, _ = env.step(actions)
+            steps += 1
+            if not env.agents:
+                games += 1
+                observations, _ = env.reset()
+        return steps, games
+
+    return bench
+
+
 def _bench_openspiel(envs: GameEnvs, tensor: bool) -> Bench:
     def bench(rules: str, seed: int, deadline: float, max_plies: int) -> tuple[int, int]:
         import pyspiel
@@ -174,12 +198,13 @@ def benches(game: str) -> dict[str, tuple[Bench, str]]:
         "library": (_bench_library(envs), "doushouqi"),
         "gymnasium": (_bench_gymnasium(envs), "gymnasium"),
         "pettingzoo": (_bench_pettingzoo(envs), "pettingzoo"),
+        "pettingzoo-parallel": (_bench_pettingzoo_parallel(envs), "pettingzoo"),
         "openspiel": (_bench_openspiel(envs, tensor=False), "pyspiel"),
         "openspiel+tensor": (_bench_openspiel(envs, tensor=True), "pyspiel"),
     }
 
 
-#: Jungle's benchmarks (every game has the same five names).
+#: Jungle's benchmarks (every game has the same six names).
 BENCHES = benches("jungle")
 
 
@@ -198,7 +223,7 @@ def run(
     for name in names:
         bench, package = game_benches[name]
         if importlib.util.find_spec(package) is None:
-            print(f"{name:>17}: skipped ({package} is not installed)")
+            print(f"{name:>19}: skipped ({package} is not installed)")
             results[name] = None
             continue
         start = time.perf_counter()
@@ -206,7 +231,7 @@ def run(
         elapsed = time.perf_counter() - start
         results[name] = rate = steps / elapsed
         detail = f"{steps:,} steps, {games} games, {elapsed:.1f} s"
-        print(f"{name:>17}: {rate:9,.0f} steps/s  ({detail})")
+        print(f"{name:>19}: {rate:9,.0f} steps/s  ({detail})")
     return results
 
 

@@ -60,7 +60,7 @@ def play(board: Board, red: tuple[Searcher, int], blue: tuple[Searcher, int], li
     board = board.copy()
     for engine, _ in (red, blue):
         engine.new_game()
-    while board.ply < max_plies:
+    while board.ply() < max_plies:
         outcome = board.outcome()
         if outcome is not None:
             return 0.5 if outcome.winner is None else 1.0 - outcome.winner

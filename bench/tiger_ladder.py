@@ -61,15 +61,15 @@ def play(
         board.push_move(text)
     for engine, _ in engines:
         engine.new_game()
-    while board.ply < max_plies:
+    while board.ply() < max_plies:
         outcome = board.outcome()
         if outcome is not None:
-            return outcome.result(), board.ply, outcome.key
+            return outcome.result(), board.ply(), outcome.key
         engine, level = engines[board.turn]
         result = engine.search(board, limit, level=level)
         assert result.move is not None
         board.push(result.move)
-    return "1/2-1/2", board.ply, "max_plies"
+    return "1/2-1/2", board.ply(), "max_plies"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,13 +1,14 @@
-"""Every example of README.md and docs/ runs as written.
+"""Every example of README.md and docs/ runs as written, on its own.
 
-* Each ```` ```python ```` block of README.md and of every page under docs/ is executed. The
-  blocks of one file share a namespace, in order, like a doctest session: a later block may use
-  the names an earlier one made. Each block is its own test, named by its file and first line;
-  when a block's test runs in a fresh process (another xdist worker), the blocks before it run
-  first, and a failure among them fails it too, naming that block.
+* Each ```` ```python ```` block of README.md and of every page under docs/ is executed alone,
+  in a fresh namespace and a scratch folder: a reader copies one block, not the page, so each
+  block makes its own imports. Each block is its own test, named by its file and first line.
 * A block with a line ``# requires: MODULE [MODULE …]`` is skipped, with that reason, where one
-  of those modules cannot be imported (sb3-contrib, for one, is no dependency of the project);
-  every other block must run. Indented examples (four spaces) are shell, not Python.
+  of those modules cannot be imported (sb3-contrib, for one, is no dependency of the project).
+* A block that cannot run here at all (it needs a running server, say) says so on a line
+  ``# not run: REASON``: it is still compiled (no syntax errors), and such blocks are counted
+  (:data:`MOST_NOT_RUN`, so that they stay the exception). Every other block must run. Indented
+  examples (four spaces) are shell, not Python.
 * The README's ``doushouqi …`` command lines whose comment is one word (a number: ``# 5111620``)
   state the command's exact output, and are run and checked; the long-running commands (serve,
   play, engine, worker, match) are not.
@@ -23,9 +24,8 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -33,6 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python[ \t]*\n(?P<code>.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 REQUIRES = re.compile(r"^[ \t]*#[ \t]*requires:[ \t]*(?P<modules>\S.*?)[ \t]*$", re.MULTILINE)
+NOT_RUN = re.compile(r"^[ \t]*#[ \t]*not run:[ \t]*(?P<reason>.*?)[ \t]*$", re.MULTILINE)
+#: The most blocks the docs may mark ``# not run``: raise it only for a block that truly
+#: cannot run in the test suite (today none needs to).
+MOST_NOT_RUN = 0
 #: An indented README command line: ``    doushouqi ARGS   # COMMENT``.
 COMMAND = re.compile(r"^    (?P<command>doushouqi\s[^#\n]*?)\s*#\s*(?P<comment>[^\n]*?)\s*$", re.M)
 #: Commands that serve, play or wait for input: never run here.
@@ -47,6 +51,8 @@ class Block:
     line: int  # of the opening fence
     code: str
     requires: tuple[str, ...]
+    #: Why the block is not run (its ``# not run:`` line), or None: it runs.
+    not_run: str | None = None
 
     @property
     def name(self) -> str:
@@ -63,8 +69,9 @@ def python_blocks(document: Path) -> list[Block]:
         requires = tuple(
             module for marker in REQUIRES.finditer(code) for module in marker["modules"].split()
         )
+        not_run = NOT_RUN.search(code)
         line = text.count("\n", 0, match.start()) + 1
-        blocks.append(Block(document, line, code, requires))
+        blocks.append(Block(document, line, code, requires, not_run and not_run["reason"]))
     return blocks
 
 
@@ -77,16 +84,6 @@ def missing_modules(block: Block) -> list[str]:
         except ImportError:
             missing.append(module)
     return missing
-
-
-@dataclass
-class Session:
-    """The shared namespace of one file's blocks and how far it has run."""
-
-    workdir: Path
-    namespace: dict[str, Any] = field(default_factory=lambda: {"__name__": "__main__"})
-    done: int = 0  # blocks run (or skipped) so far
-    broken: str | None = None  # the first block that failed, and how
 
 
 @contextlib.contextmanager
@@ -102,87 +99,67 @@ def example_environment(workdir: Path) -> Iterator[None]:
         os.environ["PATH"] = old_path
 
 
-def execute(block: Block, session: Session) -> None:
-    """Run one block in the session's namespace; tracebacks name the file and its lines."""
-    source = "\n" * block.line + block.code  # line numbers as in the markdown file
-    code = compile(source, str(block.document), "exec")
-    with example_environment(session.workdir):
-        exec(code, session.namespace)
+def compiled(block: Block) -> object:
+    """The block's code object; tracebacks and syntax errors name the markdown file's lines."""
+    source = "\n" * block.line + block.code
+    return compile(source, str(block.document), "exec")
 
 
-def run_through(blocks: list[Block], index: int, session: Session) -> None:
-    """Run the blocks up to and including ``blocks[index]`` that have not run yet."""
-    while session.done <= index:
-        block = blocks[session.done]
-        session.done += 1
-        if session.broken is not None:
-            continue
-        missing = missing_modules(block)
-        if missing:
-            if block is blocks[index]:
-                pytest.skip(f"{block.name} requires {', '.join(missing)}, not installed here")
-            continue
-        try:
-            execute(block, session)
-        except Exception as error:
-            session.broken = f"{block.name} ({type(error).__name__}: {error})"
-            if block is blocks[index]:
-                raise
-    if session.broken is not None:
-        pytest.fail(f"an earlier example of the same file failed: {session.broken}")
+def run_alone(block: Block, workdir: Path) -> None:
+    """Run one block by itself, in a fresh namespace, as a reader who copied it would."""
+    code = compiled(block)
+    if block.not_run is not None:
+        return
+    missing = missing_modules(block)
+    if missing:
+        pytest.skip(f"{block.name} requires {', '.join(missing)}, not installed here")
+    with example_environment(workdir):
+        exec(code, {"__name__": "__main__"})
 
 
 BLOCKS = {document: python_blocks(document) for document in DOCUMENTS}
-CASES = [(block, index) for blocks in BLOCKS.values() for index, block in enumerate(blocks)]
-SESSIONS: dict[Path, Session] = {}
+CASES = [block for blocks in BLOCKS.values() for block in blocks]
 
 
-@pytest.mark.parametrize(("block", "index"), CASES, ids=[block.name for block, _ in CASES])
-def test_docs_example_runs(
-    block: Block, index: int, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    session = SESSIONS.get(block.document)
-    if session is None:
-        session = SESSIONS[block.document] = Session(tmp_path_factory.mktemp("docs-examples"))
-    run_through(BLOCKS[block.document], index, session)
+@pytest.mark.parametrize("block", CASES, ids=[block.name for block in CASES])
+def test_docs_example_runs_on_its_own(block: Block, tmp_path: Path) -> None:
+    run_alone(block, tmp_path)
 
 
 def test_the_docs_have_examples() -> None:
     counts = {document.relative_to(ROOT).as_posix(): len(BLOCKS[document]) for document in BLOCKS}
     assert counts["README.md"] >= 2
     assert counts["docs/engine.md"] >= 1
+    assert counts["docs/rules.md"] >= 10
     assert counts["docs/rl.md"] >= 5
-    assert any(block.requires for block, _ in CASES), "the requires marker is used"
+    assert any(block.requires for block in CASES), "the requires marker is used"
+
+
+def test_blocks_not_run_are_counted_and_say_why() -> None:
+    not_run = [block for block in CASES if block.not_run is not None]
+    assert all(block.not_run for block in not_run), "a # not run: line names its reason"
+    assert len(not_run) <= MOST_NOT_RUN, [f"{b.name}: {b.not_run}" for b in not_run]
 
 
 # The collection itself, on made-up pages: a wrong example must fail, a missing module skip.
 
 
-def test_blocks_share_a_namespace_and_report_the_failing_line(tmp_path: Path) -> None:
+def test_a_block_runs_alone_and_reports_the_failing_line(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(
         "Text\n\n```python\nx = 40\n```\n\n```python\nassert x + 2 == 42\n```\n\n"
-        "```sh\nexit 1\n```\n\n```python\n\nraise ValueError(x)\n```\n",
+        "```sh\nexit 1\n```\n\n```python\n\nraise ValueError(1)\n```\n",
         encoding="utf-8",
     )
     blocks = python_blocks(page)
     assert [block.line for block in blocks] == [3, 7, 15]
-    session = Session(tmp_path)
-    run_through(blocks, 1, session)
-    assert session.namespace["x"] == 40
+    run_alone(blocks[0], tmp_path)
+    with pytest.raises(NameError, match="'x'"):  # the first block's names are not there
+        run_alone(blocks[1], tmp_path)
     with pytest.raises(ValueError) as raised:
-        run_through(blocks, 2, session)
+        run_alone(blocks[2], tmp_path)
     assert raised.traceback[-1].lineno + 1 == 17  # the markdown line of the raise
     assert str(raised.traceback[-1].path) == str(page)
-
-
-def test_a_failing_block_fails_the_blocks_after_it(tmp_path: Path) -> None:
-    page = tmp_path / "page.md"
-    page.write_text("```python\n1 / 0\n```\n\n```python\ny = 1\n```\n", encoding="utf-8")
-    blocks = python_blocks(page)
-    session = Session(tmp_path)
-    with pytest.raises(pytest.fail.Exception, match=r"earlier example .*page\.md:1"):
-        run_through(blocks, 1, session)
 
 
 def test_a_block_whose_module_is_missing_is_skipped(tmp_path: Path) -> None:
@@ -194,11 +171,23 @@ def test_a_block_whose_module_is_missing_is_skipped(tmp_path: Path) -> None:
     )
     blocks = python_blocks(page)
     assert blocks[0].requires == ("json", "no_such_module_for_docs")
-    session = Session(tmp_path)
     with pytest.raises(pytest.skip.Exception, match="requires no_such_module_for_docs"):
-        run_through(blocks, 0, session)
-    run_through(blocks, 1, session)
-    assert "json" in session.namespace
+        run_alone(blocks[0], tmp_path)
+    run_alone(blocks[1], tmp_path)
+
+
+def test_a_block_not_run_is_still_compiled(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\n# not run: needs a server\nraise AssertionError\n```\n\n"
+        "```python\n# not run: broken\nif True print(1)\n```\n",
+        encoding="utf-8",
+    )
+    blocks = python_blocks(page)
+    assert [block.not_run for block in blocks] == ["needs a server", "broken"]
+    run_alone(blocks[0], tmp_path)
+    with pytest.raises(SyntaxError):
+        run_alone(blocks[1], tmp_path)
 
 
 # The README's command lines with their output.

@@ -12,7 +12,9 @@ True
 True
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: it would bind ``annotations`` (a
+# ``__future__._Feature``) in the package's namespace, where ``dir(doushouqi)`` shows it as if
+# it were part of the API. Nothing in this module needs it.
 
 # The registry of games (doushouqi.core.game.GAMES) is filled by this import: the package runs
 # it before any of its modules, so every importer finds the installed games registered.
@@ -110,8 +112,11 @@ from doushouqi.jungle.squares import (
     TIGER,
     WOLF,
     SquareSet,
+    between,
     parse_square,
+    ray,
     square_flip_horizontal,
+    square_half_turn,
     square_mirror,
     square_name,
 )
@@ -215,10 +220,13 @@ __all__ = [
     "SquareSet",
     "Status",
     "Termination",
+    "between",
     "find_rules",
     "load_rules_file",
     "parse_square",
+    "ray",
     "square_flip_horizontal",
+    "square_half_turn",
     "square_mirror",
     "square_name",
 ]

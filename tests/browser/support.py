@@ -111,7 +111,7 @@ def create_online_game(page: Page) -> str:
     """Create an online game from the settings page; its id."""
     page.goto(page.url.split("#")[0] + "#/new/online")
     page.click("#start")
-    expect(page.locator("#invite-link")).to_have_value(re.compile(r"/#/game/"))
+    expect(page.locator("#invite-link")).to_have_value(re.compile(r"/game/[\w-]+\?join=1$"))
     found = re.search(r"#/game/([\w-]+)", page.url)
     assert found is not None
     return found[1]

@@ -10,12 +10,13 @@ good, and the hint is known.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
 from tests.browser.support import Client, fetch_json, shoot
 from tests.browser.test_replay import den_game
 from tests.support.helpers import board_for
@@ -24,11 +25,15 @@ from tests.support.live import DEN_GAME, LiveServer, make_settings, move, runnin
 from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
 
 BLUNDER_PLY = 5
+#: Seconds the script takes per position of a stored review (time enough to see it progress).
+REVIEW_POSITION_S = 0.1
 OPENING_BLUNDER = "a3a4"  # in a game of the server: Red's first move throws it away
 
 
 class ScriptedAnalysis(RandomAi):
     async def analyse(self, request: AiRequest) -> Analysis:
+        if request.kind == "review":
+            await asyncio.sleep(REVIEW_POSITION_S)  # the progress of a stored review shows
         board = board_for(request)
         if board.is_game_over():
             return {"bestmove": None, "score": None, "depth": 0, "pv": [], "lines": []}
@@ -142,8 +147,79 @@ def test_in_a_game_of_yours_your_mistakes_come_first(client: Client) -> None:
     )
     page = client.open(f"/#/replay/game/{game_id}")
     page.click("#analyse")
-    expect(page.locator("#rp-progress")).to_contain_text("分析完成", timeout=30_000)
+    expect(page.locator("#rp-progress")).to_contain_text("电脑分析（标准）", timeout=30_000)
     learn = page.locator("#rv-learn-red")
     expect(learn).to_have_text("你的失误（1）")
     expect(learn).to_have_class(re.compile("primary"))
     expect(page.locator('#rp-moves li[data-ply="1"] .rv-mark')).to_have_text("??")
+
+
+def finished_den_game(server: LiveServer) -> str:
+    owner = server.player().guest()
+    game_id = str(owner.create(mode="same_screen")["id"])
+    with owner.socket(game_id) as ws:
+        ws.wait_for("game_started")
+        for text in DEN_GAME:
+            move(ws, text)
+        ws.wait_for("game_finished")
+    return game_id
+
+
+def review_numbers(page: Page) -> tuple[list[str], list[str], int]:
+    """What the page shows of the review: each side's accuracy, each move's grade, and the
+    points of the graph."""
+    accuracies = page.eval_on_selector_all(
+        "#rv-table .rv-accuracy", "els => els.map((e) => e.dataset.accuracy)"
+    )
+    grades = page.eval_on_selector_all("#rp-moves li", "els => els.map((e) => e.dataset.grade)")
+    points = int(page.locator("#eval-graph").get_attribute("data-points") or 0)
+    return accuracies, grades, points
+
+
+def test_a_stored_review_is_asked_for_followed_and_the_same_for_every_viewer(
+    client: Client, browser: Browser, artifacts: Path
+) -> None:
+    game_id = finished_den_game(client.server)
+    page = client.open(f"/#/replay/game/{game_id}")
+    expect(page.locator("#rp-progress")).to_contain_text("服务器的引擎对每个局面只分析一次")
+    page.click("#analyse")
+    # The server's progress, position by position, with a progress bar.
+    expect(page.locator("#rp-progress")).to_contain_text("分析中")
+    expect(page.locator("#rp-count")).to_have_text(re.compile(rf"^\d+ / {len(DEN_GAME) + 1}$"))
+    expect(page.locator(".rp-progress-bar")).to_be_visible()
+    expect(page.locator("#analyse")).to_be_disabled()
+    shoot(page, artifacts, "review-progress")
+    # Then the marks, the accuracies and the graph.
+    expect(page.locator("#rp-progress")).to_contain_text("电脑分析（标准）", timeout=30_000)
+    expect(page.locator(".rp-progress-bar")).to_be_hidden()
+    blunder = page.locator(f'#rp-moves li[data-ply="{BLUNDER_PLY}"] .rv-mark')
+    expect(blunder).to_have_text("??")
+    expect(page.locator("#rv-table")).to_be_visible()
+    expect(page.locator("#analyse")).to_have_text("更深入的分析")
+    seen = review_numbers(page)
+    assert seen[2] == len(DEN_GAME) + 1 and seen[0][0] and seen[1][BLUNDER_PLY - 1] == "blunder"
+    shoot(page, artifacts, "review-done")
+
+    # A reload, and another viewer (another browser context, in English): the same numbers.
+    page.reload()
+    expect(page.locator("#rp-progress")).to_contain_text("电脑分析（标准）")
+    expect(page.locator(f'#rp-moves li[data-ply="{BLUNDER_PLY}"] .rv-mark')).to_have_text("??")
+    assert review_numbers(page) == seen
+    spectator = Client(browser, client.server, locale="en-US")
+    try:
+        other = spectator.open(f"/#/replay/game/{game_id}")
+        expect(other.locator("#rp-progress")).to_contain_text("Computer analysis (standard)")
+        expect(other.locator(f'#rp-moves li[data-ply="{BLUNDER_PLY}"] .rv-mark')).to_have_text("??")
+        assert review_numbers(other) == seen
+
+        # A deeper re-analysis, asked for by the spectator: the first page follows it too.
+        other.click("#analyse")
+        expect(other.locator("#rp-progress")).to_contain_text("Analysing more deeply")
+        expect(other.locator("#rp-progress")).to_contain_text("(deep)", timeout=30_000)
+        expect(other.locator("#analyse")).to_have_text("Analysed in depth")
+        expect(other.locator("#analyse")).to_be_disabled()
+    finally:
+        spectator.close()
+    page.reload()
+    expect(page.locator("#rp-progress")).to_contain_text("电脑分析（深入）")
+    assert review_numbers(page)[0] == seen[0]  # the script scores alike at every budget

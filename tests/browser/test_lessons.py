@@ -1,8 +1,9 @@
-"""The learn pages (static/app/learn/lessons.js) in a real browser: the list, lessons played by
-clicking moves, a wrong move's hint and retry, and the completion ticks kept across a reload.
+"""The learn pages (static/app/learn/lessons.js) in a real browser: the list with both games'
+lessons, lessons played by clicking moves, a wrong move's hint and retry, a forbidden try
+explained, and the completion ticks kept across a reload.
 
-The server judges every move (POST /api/position); lesson_data.js is checked against the rules
-library in tests/server/static/test_lesson_data.py.
+The server judges every move (POST /api/position); each game's lesson_data.js is checked
+against its rules library in tests/server/static/test_lesson_data.py.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.support import Client, click_move, shoot, toggle_language
 from tests.support.live import LiveServer
 
-LESSON_COUNT = 7
+JUNGLE_LESSONS = 8
+TIGER_LESSONS = 3
+LESSON_COUNT = JUNGLE_LESSONS + TIGER_LESSONS
 BOARD = "#lesson-board .dsq-board"
 INTERACTIVE = re.compile(r"\bdsq-interactive\b")
 DEST = re.compile(r"\bdest\b")
@@ -43,13 +46,13 @@ def test_learn_list_from_home_links_the_rules(client: Client, artifacts: Path) -
     page = client.open("/")
     expect(page.locator("#go-rules")).to_contain_text("学棋")
     page.click("#go-rules")
-    expect(page.locator("#lesson-list > li")).to_have_count(LESSON_COUNT)
+    expect(page.locator("#lesson-list-jungle > li")).to_have_count(JUNGLE_LESSONS)
     expect(page.locator('[data-lesson="water"]')).to_contain_text("小河")
     expect(page.locator('[data-lesson="attack"]')).to_contain_text("入门进攻")
     expect(page.locator(".lesson-item[data-done=true]")).to_have_count(0)
     expect(page.locator("#learn-progress")).to_have_text(f"已完成 0/{LESSON_COUNT} 课")
     shoot(page, artifacts, "learn-list")
-    page.click("#learn-rules")
+    page.click("#learn-rules-jungle")
     expect(page.locator("#rule-options")).to_contain_text("三次重复判和")
     page.goto(client.server.url + "/#/learn/no-such-lesson")
     expect(page.locator(".error")).to_have_text("没有这节课。")
@@ -137,7 +140,7 @@ def test_guided_attack_in_english(browser: Browser, server: LiveServer, artifact
         play(page, "d8d9")
         expect(page.locator("#lesson-complete")).to_have_text("Lesson complete!")
         assert "red lion" in piece_on(page, "d9")
-        expect(page.locator("#lesson-next-lesson")).to_have_count(0)  # the last lesson
+        expect(page.locator("#lesson-next-lesson")).to_contain_text("the elephant raid")
         shoot(page, artifacts, "lesson-attack-won")
         page.click("#lesson-list-link")
         expect(page.locator('[data-lesson="attack"]')).to_have_attribute("data-done", "true")
@@ -235,3 +238,160 @@ def test_lesson_list_link_starts_a_lesson_at_step_one(client: Client) -> None:
     page.click(".page-head .back")
     page.click('[data-lesson="water"] a')
     expect(page.locator("#lesson-step")).to_have_text("第 1 步，共 3 步")
+
+
+def tap(page: Page, point: str) -> None:
+    page.click(f'#lesson-board .dsq-squares [data-square="{point}"]')
+
+
+def play_points(page: Page, start: str, end: str) -> None:
+    """A move by its points (老虎棋's have one or two digits: e10), once the board takes it."""
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+    tap(page, start)
+    tap(page, end)
+
+
+def test_learn_list_shows_each_games_lessons(client: Client, artifacts: Path) -> None:
+    page = client.open("/#/learn")
+    games = page.locator(".learn-game")
+    expect(games).to_have_count(2)
+    expect(games.nth(0).locator("h2")).to_have_text("斗兽棋")
+    expect(games.nth(1).locator("h2")).to_have_text("老虎棋")
+    expect(page.locator("#lesson-list-jungle > li")).to_have_count(JUNGLE_LESSONS)
+    expect(page.locator("#lesson-list-tiger > li")).to_have_count(TIGER_LESSONS)
+    expect(page.locator('[data-lesson="raid17"]')).to_contain_text("新手致胜17步")
+    expect(page.locator('[data-lesson="tiger-trap"]')).to_contain_text("把老虎困在虎巢")
+    expect(page.locator("#learn-progress")).to_have_text(f"已完成 0/{LESSON_COUNT} 课")
+    expect(page.locator("#learn-rules-tiger")).to_have_text("老虎棋规则")
+    shoot(page, artifacts, "learn-list-both-games")
+    page.click("#learn-rules-tiger")
+    expect(page.locator(".rules")).to_have_attribute("data-game", "tiger")
+
+
+def test_tiger_lesson_played_through_on_a_phone(
+    browser: Browser, server: LiveServer, artifacts: Path
+) -> None:
+    """老虎棋's last lesson in Simplified Chinese on a 320 px phone: the men close the nest with
+    the tiger's scripted replies, and the tiger is hemmed in."""
+    client = Client(browser, server, viewport={"width": 320, "height": 640})
+    try:
+        page = client.open("/#/learn")
+        page.click('[data-lesson="tiger-trap"] a')
+        expect(page.locator(".lesson-page")).to_have_attribute("data-game", "tiger")
+        expect(page.locator("#lesson-step")).to_have_text("第 1 步，共 4 步")
+        expect(page.locator(".lesson-howto")).to_have_text("先点一个人，再点高亮的点。")
+        # the men's view: their side (rank 1) at the bottom, the nest at the top
+        expect(page.locator(BOARD)).to_have_attribute("data-orientation", "red")
+        assert "tiger" in piece_on(page, "e11")
+        feedback = page.locator("#lesson-feedback")
+        # a legal move that misses the goal: the hint, then a retry
+        play_points(page, "d8", "d7")
+        expect(feedback).to_have_attribute("data-result", "wrong")
+        expect(feedback).to_contain_text("d11 是 d10 上面的角")
+        page.click("#lesson-retry")
+        moves = [("d10", "d11", "e10"), ("d9", "d10", "e11"), ("d10", "e10", "f11")]
+        for n, (start, end, tiger) in enumerate(moves, 1):
+            play_points(page, start, end)
+            expect(feedback).to_have_attribute("data-result", "right")
+            expect(feedback.locator(".lesson-reply")).to_contain_text("虎方应着")
+            assert "tiger" in piece_on(page, tiger)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 320
+            next_step(page, f"第 {n + 1} 步，共 4 步")
+        play_points(page, "e10", "e11")
+        expect(page.locator("#lesson-complete")).to_contain_text("恭喜，本课完成！")
+        assert "man" in piece_on(page, "e11") and "tiger" in piece_on(page, "f11")
+        buttons = page.locator("#lesson-actions > *")
+        for i in range(buttons.count()):
+            box = buttons.nth(i).bounding_box()
+            assert box is not None and box["height"] >= 44, box
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        page.screenshot(path=str(artifacts / "lesson-tiger-trap-320.png"), full_page=True)
+        page.click("#lesson-list-link")
+        expect(page.locator('[data-lesson="tiger-trap"]')).to_have_attribute("data-done", "true")
+    finally:
+        client.close()
+
+
+def test_a_forbidden_try_is_explained_in_both_games(client: Client, artifacts: Path) -> None:
+    page = client.open("/#/learn/water?step=3")
+    feedback = page.locator("#lesson-feedback")
+    # Jungle: the dog tapped onto the water, then dragged there: the rules' reason, translated
+    expect(page.locator(BOARD)).to_have_class(INTERACTIVE)
+    tap(page, "c3")
+    tap(page, "c4")
+    expect(feedback).to_have_attribute("data-result", "illegal")
+    expect(feedback).to_have_text("不能这样走：只有鼠能下水，狗不会游泳。")
+    expect(page.locator('#lesson-board .dsq-piece.red.dog[data-square="c3"]')).to_have_count(1)
+    page.drag_and_drop(
+        '#lesson-board .dsq-squares [data-square="c3"]',
+        '#lesson-board .dsq-squares [data-square="a3"]',
+    )
+    expect(feedback).to_have_text("不能这样走：兽只能前后左右走一格，不能斜走。")
+    # the step goes on: the dog is still picked up after the drop, and the right move counts
+    tap(page, "d3")
+    expect(feedback).to_have_attribute("data-result", "right")
+    # 老虎棋: a jump whose landing point is taken, and one off the lines, in English
+    page.goto(client.server.url + "/#/learn/tiger-jump?step=3")
+    toggle_language(page)
+    expect(page.locator("#lesson-step")).to_have_text("Step 3 of 3")
+    play_points(page, "e5", "e3")
+    expect(feedback).to_have_text(
+        "Not allowed: The landing point e3 is taken: a man with a piece behind him cannot be"
+        " jumped."
+    )
+    shoot(page, artifacts, "lesson-illegal-try")
+    play_points(page, "e5", "c3")
+    expect(feedback).to_contain_text("No line runs from e5 over d4 to c3")
+    play_points(page, "e5", "g5")
+    expect(feedback).to_have_attribute("data-result", "right")
+    expect(page.locator("#lesson-complete")).to_be_visible()
+
+
+def test_the_seventeen_move_raid_stepped_through(
+    browser: Browser, server: LiveServer, artifacts: Path
+) -> None:
+    client = Client(browser, server, locale="en-US")
+    raid = [
+        "a3b3",
+        "b2b1",
+        "c3c2",
+        "e3e2",
+        "b3c3",
+        "c3d3",
+        "d3d4",
+        "d4d5",
+        "d5d6",
+        "d6d7",
+        "d7c7",
+        "c7c8",
+        "c8b8",
+        "b8b9",
+        "b9b8",
+        "b8b9",
+        "b9c9",
+    ]
+    try:
+        page = client.open("/#/learn/raid17")
+        step = page.locator("#lesson-step")
+        feedback = page.locator("#lesson-feedback")
+        expect(step).to_have_text("Step 1 of 20")
+        expect(page.locator("#lesson-text")).to_contain_text("This lesson's reading")
+        for n, move in enumerate(raid, 1):
+            expect(page.locator("#lesson-goal")).to_contain_text(f"Move {n}:")
+            play(page, move)
+            expect(feedback.locator(".lesson-reply")).to_contain_text("Blue replies:")
+            assert "red" in piece_on(page, move[2:])
+            if n == 12:
+                shoot(page, artifacts, "lesson-raid-move-12")
+            next_step(page, f"Step {n + 1} of 20")
+        play(page, "c9d9")  # 获胜: the den
+        expect(feedback).to_contain_text("Won!")
+        next_step(page, "Step 19 of 20")
+        expect(page.locator("#lesson-text")).to_contain_text("How to stop it (1)")
+        play(page, "b1c1")
+        next_step(page, "Step 20 of 20")
+        play(page, "d2d3")
+        expect(page.locator("#lesson-complete")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        client.close()

@@ -1,7 +1,7 @@
 """The web client against the real engine (worker processes running the numba search), not the
 random stand-in of the other browser tests: a game against the computer at level 1, played to
 its end by pressing the hint button (the engine at full strength) for every move, and the
-analysis of that game in the replay viewer.
+stored review of that game in the replay viewer (at a small node budget: a test machine).
 
 The module starts its own server. Its engine worker loads numba's compiled cache when it
 starts, and compiles first if the cache is missing or stale (up to ~30 s, more on a busy
@@ -48,7 +48,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         raise
     assert first["bestmove"], first
     # The server closes the engine when it stops.
-    with running(make_settings(tmp_path_factory.mktemp("engine-db")), ai=ai) as live:
+    settings = make_settings(tmp_path_factory.mktemp("engine-db"), review_nodes=20_000)
+    with running(settings, ai=ai) as live:
         yield live
 
 
@@ -123,22 +124,22 @@ def test_hints_beat_level_one_and_the_replay_is_analysed(client: Client, artifac
     expect(result.locator(".result-you")).to_have_text("你赢了！")
     shoot(page, artifacts, "engine-won")
 
-    # The finished game in the replay viewer: the engine assesses its positions one by one.
+    # The finished game in the replay viewer: the server reviews it, position by position.
     page.click("#replay-link")
     expect(page).to_have_url(re.compile(rf"#/replay/game/{game_id}$"))
     expect(page.locator("#rp-counter")).to_have_text(f"0 / {ply}")
     page.click("#analyse")
-    expect(page.locator("#rp-progress")).to_contain_text("分析中")
+    expect(page.locator("#rp-progress")).to_contain_text("电脑分析", timeout=60_000)
     graph = page.locator("#eval-graph")
-    expect(graph).to_have_attribute("data-points", re.compile(r"^([3-9]|\d{2,})$"), timeout=30_000)
+    expect(graph).to_have_attribute("data-points", str(ply + 1))
     expect(page.locator("#rp-graph")).to_be_visible()
-    assert page.locator("#eval-graph .eg-dot").count() >= 3  # one per assessed position
     # At the start Red is to move: the best move is a move of Red's, in words.
     expect(page.locator("#rp-best")).to_contain_text("最佳着法：")
     best = page.evaluate("window.replayView.analyses[0].bestmove")
     assert re.fullmatch(r"[a-g][1-9][a-g][1-9]", best), best
     shoot(page, artifacts, "engine-replay")
-    # Leave before every position is assessed: the page stops asking, and nothing fails.
+    # Leave while a deeper review runs: the page stops asking, and nothing fails.
+    page.click("#analyse")
     page.click("#home-link")
     expect(page.locator("#go-vsai")).to_be_visible()
     assert page.evaluate("window.replayView") is None

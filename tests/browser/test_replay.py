@@ -303,7 +303,8 @@ def test_replay_of_a_server_game(client: Client, server: LiveServer, artifacts: 
     # one guest played both sides on one screen: the bars name the sides, not the guest twice
     expect(page.locator(".player-bar.bottom strong")).to_have_text("红方")
     expect(page.locator(".player-bar.top strong")).to_have_text("蓝方")
-    expect(page.locator("#rp-progress")).to_contain_text("让电脑逐个评估局面")
+    expect(page.locator("#rp-progress")).to_contain_text("服务器的引擎对每个局面只分析一次")
+    expect(page.locator("#analyse")).to_have_text("请求电脑分析")
     at_ply(page, 0, fens)
     page.locator("h1").click()
     for ply in range(1, len(fens)):
@@ -319,6 +320,8 @@ def test_replay_of_a_server_game(client: Client, server: LiveServer, artifacts: 
         move(ws, "a7a6")
     page.goto(client.server.url + f"/#/replay/game/{going}?ply=1")
     expect(page.locator("#rp-meta")).to_contain_text("对局未结束")
+    expect(page.locator("#rp-progress")).to_contain_text("对局结束后才能进行电脑分析")
+    expect(page.locator("#analyse")).to_be_disabled()
     expect(page.locator("#rp-counter")).to_have_text("1 / 2")
     expect(page.locator("#rp-moves li")).to_have_count(2)
 

@@ -1,13 +1,24 @@
 """Live games in a real browser: the Watch page lists the games in progress with their
-players, ratings and spectators, and TV shows the best one, then the next when it ends."""
+players, ratings and spectators, filtered by game, rules, speed and rated; TV shows the best
+one (a quick-pairing game between two people within seconds), then the next when it ends."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from playwright.sync_api import expect
-from tests.browser.support import Client, shoot
-from tests.support.live import LiveServer, move, start_online
+from playwright.sync_api import Browser, Page, expect
+from tests.browser.support import Client, no_overflow, shoot
+from tests.support.live import GameSocket, LiveServer, move, start_online
+
+
+def end(game: tuple[str, GameSocket, GameSocket]) -> None:
+    """Resign a game started by ``start_online`` and close its sockets: the module's server
+    lists it no more (a game whose players only left stays in progress for a grace period)."""
+    game[1].send({"type": "resign"})
+    game[1].wait_for("game_finished")
+    game[1].close()
+    game[2].close()
 
 
 def test_the_watch_page_lists_a_game_in_progress(
@@ -34,29 +45,90 @@ def test_the_watch_page_lists_a_game_in_progress(
         entry.locator("a").click()
         expect(page.locator("#status")).to_contain_text("观战中")
     finally:
-        red_ws.close()
-        blue_ws.close()
+        end((game_id, red_ws, blue_ws))
 
 
-def test_tv_follows_the_best_game_then_the_next(
-    client: Client, server: LiveServer, artifacts: Path
+def quick_pair(browser: Browser, server: LiveServer) -> tuple[list[Client], str]:
+    """Two people tap the same time control on the quick pairing page: their game's id."""
+    players = [Client(browser, server), Client(browser, server)]
+    pages: list[Page] = []
+    for c in players:
+        page = c.open("/play")  # the address without '#' is the page too
+        expect(page.locator("#pairing-grid")).to_be_visible()
+        pages.append(page)
+    cell = '.pairing-cell[data-control="5+3"]'
+    pages[0].click(cell)
+    expect(pages[0].locator(cell)).to_have_attribute("aria-pressed", "true")
+    expect(pages[1].locator(cell)).to_contain_text("1")  # someone waits
+    pages[1].click(cell)
+    for page in pages:
+        expect(page).to_have_url(re.compile(r"#/game/[\w-]+$"))
+        expect(page.locator("#resign")).to_be_visible()  # both at the board: it started
+    return players, pages[0].url.split("/")[-1]
+
+
+def test_tv_shows_a_quick_pairing_game_and_switches_when_it_ends(
+    browser: Browser, client: Client, server: LiveServer, artifacts: Path
 ) -> None:
-    first = start_online(server, server.player().guest(), server.player().guest())
+    page = client.open("/tv")
+    players, game_id = quick_pair(browser, server)
     try:
-        page = client.open("/#/tv")
+        expect(page.locator("#tv-screen")).to_have_attribute("data-game", game_id, timeout=5000)
         expect(page.locator("#tv-screen .game-page")).to_be_visible()
-        first[1].wait_for("spectators", lambda m: m["count"] == 1)  # TV is watching it
         expect(page.locator("#watchers")).to_have_text("观战：1 人")
         shoot(page, artifacts, "tv")
         second = start_online(server, server.player().guest(), server.player().guest())
         try:
-            first[2].send({"type": "resign"})
+            for _ in range(2):  # resign, then confirm
+                players[0].page.click("#resign")
             expect(page.locator("#tv-note")).to_have_text("本局已结束：马上切换到下一局。")
+            expect(page.locator("#tv-screen")).to_have_attribute("data-game", second[0])
             second[1].wait_for("spectators", lambda m: m["count"] == 1, timeout=20)
-            expect(page.locator("#tv-note")).to_have_text("")
         finally:
-            second[1].close()
-            second[2].close()
+            end(second)
     finally:
-        first[1].close()
-        first[2].close()
+        for c in players:
+            c.close()
+
+
+def test_the_watch_page_filters_by_game_rules_speed_and_rated(
+    client: Client, server: LiveServer, artifacts: Path
+) -> None:
+    guests = [server.player().guest() for _ in range(4)]
+    alice, bob = server.player().register("w_alice"), server.player().register("w_bob")
+    blitz = start_online(server, guests[0], guests[1], time_control="5+3")
+    slow = start_online(server, guests[2], guests[3], rules="classic", time_control="30+20")
+    rated = start_online(server, alice, bob, rated=True, time_control="1+0")
+    games = {"blitz": blitz[0], "slow": slow[0], "rated": rated[0]}
+
+    def shown(page: Page, *names: str) -> None:
+        expect(page.locator(".watch-game")).to_have_count(len(names))
+        for name in names:
+            expect(page.locator(f'.watch-game[data-game="{games[name]}"]')).to_be_visible()
+
+    try:
+        page = client.open("/watch")
+        shown(page, "blitz", "slow", "rated")
+        page.select_option("#watch-speed", "blitz")
+        shown(page, "blitz")
+        expect(page).to_have_url(re.compile(r"#/watch\?speed=blitz$"))
+        page.select_option("#watch-speed", "")
+        page.select_option("#watch-rated", "true")
+        shown(page, "rated")
+        page.select_option("#watch-rated", "false")
+        page.select_option("#watch-rules", "classic")
+        shown(page, "slow")
+        shoot(page, artifacts, "watch-filters")
+        page.reload()  # the filters are in the address
+        expect(page.locator("#watch-rules")).to_have_value("classic")
+        shown(page, "slow")
+        page.select_option("#watch-speed", "bullet")
+        expect(page.locator("#watch-empty")).to_have_text("没有符合这些条件的对局。")
+        for select in page.locator(".watch-filter select").all():
+            box = select.bounding_box()
+            assert box is not None and box["height"] >= 44
+        page.set_viewport_size({"width": 320, "height": 640})
+        no_overflow(page)
+    finally:
+        for game in (blitz, slow, rated):
+            end(game)

@@ -41,7 +41,7 @@ def test_set_and_remove_pieces() -> None:
     assert board.fen() == "7/7/4t2/7/7/7/2L4/7/7 w 0 1"
     assert board.is_valid()
     assert board.square_of(0, doushouqi.LION) == C3
-    assert board.pieces(1) == 1 << E7
+    assert board.occupied_co[1] == 1 << E7
     # Three steps and the jump across the lake to c7.
     assert {str(m) for m in board.legal_moves} == {"c3c2", "c3b3", "c3d3", "c3c7"}
     # Replacing, then removing.
@@ -50,7 +50,7 @@ def test_set_and_remove_pieces() -> None:
     assert board.square_of(0, doushouqi.LION) is None
     assert board.remove_piece_at(C3) == Piece.from_symbol("E")
     assert board.remove_piece_at(C3) is None
-    assert board.pieces(0) == 0
+    assert board.occupied_co[0] == 0
     # The hash is that of the same position read from its string.
     board.set_piece_at(G1, Piece.from_symbol("R"))
     assert board.zobrist_hash() == Board(board.fen()).zobrist_hash()
@@ -66,7 +66,7 @@ def test_editing_clears_the_history_but_keeps_turn_and_counters() -> None:
     board.push_uci("a7a6")
     board.set_piece_at(C3, None)
     assert board.move_stack == []
-    assert board.ply == 0
+    assert board.ply() == 0
     assert board.starting_fen == board.fen()
     assert (board.turn, board.halfmove_clock, board.fullmove_number) == (0, 2, 2)
     with pytest.raises(IndexError):

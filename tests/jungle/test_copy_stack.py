@@ -27,7 +27,7 @@ def test_copy_without_stack_is_the_position_read_afresh(rules: str) -> None:
         copy = board.copy(stack=False)
         fresh = Board(board.fen(), rules=rules)
         assert copy.fen() == board.fen() == fresh.fen()
-        assert copy.move_stack == [] and copy.ply == 0
+        assert copy.move_stack == [] and copy.ply() == 0
         assert copy.starting_fen == board.fen()
         assert (copy.halfmove_clock, copy.fullmove_number) == (
             board.halfmove_clock,

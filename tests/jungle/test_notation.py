@@ -243,7 +243,7 @@ def test_move_list_red_first() -> None:
     assert (
         format_move_list(board, lang="zh") == "1. 象 a3-a4  鼠 a7-a6\n2. 象 a4-a5  鼠 a6×a5 吃 象"
     )
-    assert board.ply == 4  # the board's own history is only read
+    assert board.ply() == 4  # the board's own history is only read
 
 
 def test_move_list_blue_first_under_first_player() -> None:
@@ -258,7 +258,7 @@ def test_move_list_from_a_position_with_the_second_player_to_move() -> None:
     board = Board(PERFT_POSITION.replace(" w", " b 0 12"), rules="international")
     moves = [Move.from_str("a9a8"), Move.from_str("a5a4"), Move.from_str("a8b8")]
     assert move_list_lines(board, moves) == ["12... La9-a8", "13. Ta5-a4 La8-b8"]
-    assert board.ply == 0 and board.turn == BLUE  # explicit moves are played on a copy
+    assert board.ply() == 0 and board.turn == BLUE  # explicit moves are played on a copy
 
 
 def test_move_list_rejects_an_illegal_move() -> None:

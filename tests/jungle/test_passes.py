@@ -64,7 +64,7 @@ def finished(request: pytest.FixtureRequest) -> tuple[Board, str]:
 
 def test_the_board_refuses_a_pass_once_the_game_is_over(finished: tuple[Board, str]) -> None:
     board, reason = finished
-    fen, plies = board.fen(), board.ply
+    fen, plies = board.fen(), board.ply()
     with pytest.raises(IllegalMoveError, match=reason):
         board.parse_move("0000", allow_pass=True)
     with pytest.raises(IllegalMoveError, match=reason):
@@ -75,7 +75,7 @@ def test_the_board_refuses_a_pass_once_the_game_is_over(finished: tuple[Board, s
     with pytest.raises(IllegalMoveError, match=reason):
         board.parse_move("0000")
     assert board.explain_illegal(Move.null(), allow_pass=True) is not None
-    assert (board.fen(), board.ply) == (fen, plies)  # nothing was played
+    assert (board.fen(), board.ply()) == (fen, plies)  # nothing was played
 
 
 def test_push_of_the_null_move_stays_unchecked(finished: tuple[Board, str]) -> None:
@@ -91,7 +91,7 @@ def test_a_record_refuses_a_pass_once_the_game_is_over(finished: tuple[Board, st
     record = GameRecord(
         start_fen=board.starting_fen, rules=board.rules, moves=[*board.move_stack, Move.null()]
     )
-    with pytest.raises(RecordError, match=f"ply {board.ply + 1}: {reason}"):
+    with pytest.raises(RecordError, match=f"ply {board.ply() + 1}: {reason}"):
         record.board()
 
 
@@ -123,7 +123,7 @@ def test_a_pass_while_the_game_goes_on() -> None:
     assert board.parse_move(" 0000 ", allow_pass=True) == Move.null()
     assert board.push_move("0000", allow_pass=True) == Move.null()
     assert board.push_pass() == Move.null()
-    assert board.ply == 2 and board.halfmove_clock == 2
+    assert board.ply() == 2 and board.halfmove_clock == 2
     assert parse_readable(board, "--") == Move.null()
     assert move_to_readable(board, Move.null(), "zh") == "停棋一步"
     record = GameRecord(start_fen=None, rules=find_rules("wango"), moves=[Move.null()] * 3)
@@ -148,6 +148,6 @@ def test_after_a_draw_by_rule_a_pass_is_accepted_like_a_move(
     record = GameRecord(
         start_fen=board.starting_fen, rules=board.rules, moves=[*board.move_stack, Move.null()]
     )
-    assert record.board().ply == board.ply + 1
+    assert record.board().ply() == board.ply() + 1
     board.push_pass()
     assert board.move_stack[-1] == Move.null()

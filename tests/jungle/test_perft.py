@@ -54,7 +54,7 @@ def test_perft(rules: str, epd: str, depth: int, count: int) -> None:
     board = Board(epd, rules)
     assert board.perft(depth) == count
     assert board.fen().split()[:2] == epd.split()[:2]  # perft leaves the board as it was
-    assert board.ply == 0
+    assert board.ply() == 0
 
 
 def test_perft_files_are_complete() -> None:

@@ -152,10 +152,10 @@ def _snapshot(board: Board) -> tuple[object, ...]:
         board.zobrist_hash(),
         [str(m) for m in board.legal_moves],
         list(board.move_stack),
-        board.ply,
+        board.ply(),
         board.repetition_count(),
-        board.pieces(RED),
-        board.pieces(BLUE),
+        board.occupied_co[RED],
+        board.occupied_co[BLUE],
         board.outcome(),
     )
 
@@ -185,7 +185,7 @@ def test_incremental_hash_equals_hash_from_scratch(rules: str, choices: list[int
         fens.append(board.fen())
     # Unwinding the whole game goes back through the same positions and hashes.
     while board.move_stack:
-        assert board.fen() == fens[board.ply]
+        assert board.fen() == fens[board.ply()]
         board.pop()
         assert board.zobrist_hash() == Board(board.fen(), rules).zobrist_hash()
     assert board.fen() == fens[0]
@@ -275,9 +275,9 @@ def _check_outcome(board: Board, outcome: Outcome) -> None:
         assert not board.legal_moves
     elif termination is Termination.ALL_CAPTURED:
         assert winner in (RED, BLUE)
-        assert board.pieces(1 - winner) == 0
+        assert board.occupied_co[1 - winner] == 0
         # Only an empty set-up (never reached in play) leaves the winner without animals.
-        assert board.pieces(winner) != 0 or board.pieces(RED) == board.pieces(BLUE) == 0
+        assert board.occupied_co[winner] != 0 or board.occupied == 0
         assert not board.legal_moves
     elif termination is Termination.NO_LEGAL_MOVES:
         assert winner == 1 - board.turn

@@ -200,7 +200,7 @@ def test_push_san_plays_and_returns_the_move() -> None:
     assert [str(move) for move in board.move_stack] == ["g3g4", "a7a6"]
     with pytest.raises(IllegalMoveError):
         board.push_san("Ra5")  # Blue's rat; Red to move
-    assert board.ply == 2
+    assert board.ply() == 2
 
 
 def test_module_functions_match_board_methods() -> None:

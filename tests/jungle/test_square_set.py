@@ -99,3 +99,44 @@ def test_attackers_agree_with_the_moves_of_the_side_to_move() -> None:
                 expected = {f for f, t in pseudo if t == square}
                 assert set(board.attackers(board.turn, square)) == expected
             board.push(rng.choice(moves))
+
+
+# python-chess's SquareSet operations and line functions ------------------------------------
+
+
+def _chess_square(square: int) -> int:
+    """The chess square of the same file and rank (Jungle's ranks 1-8 only)."""
+    return (square // 7) * 8 + square % 7
+
+
+@given(st.integers(0, 55), st.integers(0, 55))
+def test_between_and_ray_agree_with_python_chess(a: int, b: int) -> None:
+    # Both boards hold files a-g of ranks 1-8: on those squares the lines are the same.
+    chess = pytest.importorskip("chess")
+    common = {s for s in range(56)}
+    theirs_between = {s for s in common if chess.between(_chess_square(a), _chess_square(b))
+                      >> _chess_square(s) & 1}  # fmt: skip
+    theirs_ray = {s for s in common if chess.ray(_chess_square(a), _chess_square(b))
+                  >> _chess_square(s) & 1}  # fmt: skip
+    from doushouqi import between, ray
+
+    assert set(SquareSet(between(a, b))) == theirs_between
+    assert set(SquareSet(ray(a, b))) & common == theirs_ray
+    assert SquareSet.between(a, b) == between(a, b) and SquareSet.ray(b, a) == ray(a, b)
+
+
+@given(square_lists)
+def test_complement_mirror_and_tolist(squares: list[int]) -> None:
+    s = SquareSet(squares)
+    assert ~s == set(range(NUM_SQUARES)) - set(squares) and ~~s == s
+    assert s.mirror().mirror() == s and len(s.mirror()) == len(s)
+    assert all((8 - q // 7) * 7 + q % 7 in s.mirror() for q in squares)
+    assert s.tolist() == [q in s for q in range(NUM_SQUARES)]
+
+
+def test_a_jump_crosses_the_squares_between() -> None:
+    from doushouqi.jungle.squares import JUMPS
+
+    for square, jumps in enumerate(JUMPS):
+        for landing, path in jumps:
+            assert SquareSet.between(square, landing) == path

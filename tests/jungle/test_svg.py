@@ -167,3 +167,31 @@ def test_positions_with_few_animals_and_repr_svg() -> None:
     assert "blue" in pieces["e1"].get("class", "").split()
     assert _texts(pieces["c6"], "label") == ["鼠"]
     assert len(_with_class(root, "square")) == 63
+
+
+def test_arrows_fill_and_squares_as_python_chess() -> None:
+    chess_svg = pytest.importorskip("chess.svg")
+    from doushouqi.jungle.svg import Arrow
+
+    # The same keywords python-chess's chess.svg.board takes.
+    chess_svg.board(arrows=[chess_svg.Arrow(0, 9, color="red")], fill={0: "#f00"}, squares=[1])
+    svg = board_svg(
+        Board(),
+        arrows=[Arrow(parse_square("g3"), parse_square("g4"), "red"), (0, 0)],
+        fill={parse_square("d1"): "#ff000080"},
+        squares=[parse_square("a1"), parse_square("c3")],
+        lastmove=Move.from_uci("g3g4"),
+    )
+    root = ET.fromstring(svg)
+    classes = [element.get("class", "") for element in root.iter()]
+    assert classes.count("arrow red") == 1 and classes.count("arrow green") == 1
+    assert [e.get("data-square") for e in root.iter() if e.get("class") == "fill"] == ["d1"]
+    assert [e.get("data-square") for e in root.iter() if e.get("class") == "mark"] == [
+        "a1",
+        "c3",
+    ]
+    assert classes.count("last-move") == 2
+    with pytest.raises(ValueError, match="not a square"):
+        board_svg(Board(), arrows=[(0, 99)])
+    with pytest.raises(TypeError, match="both last_move and lastmove"):
+        board_svg(Board(), last_move=Move.from_uci("g3g4"), lastmove=Move.from_uci("g3g4"))

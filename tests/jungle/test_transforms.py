@@ -1,5 +1,6 @@
-"""Tests for Board.mirror (half turn, colours swapped), Board.transform/flip_horizontal (left to
-right) and the symmetry check of doushouqi.jungle.squares."""
+"""Tests for Board.mirror (top to bottom, colours swapped, as python-chess), Board.half_turn
+(half turn, colours swapped), Board.transform/flip_horizontal (left to right) and the symmetry
+check of doushouqi.jungle.squares."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from doushouqi.jungle.squares import (
     code_animal,
     code_color,
     square_flip_horizontal,
+    square_half_turn,
     square_mirror,
 )
 
@@ -52,12 +54,19 @@ def _moves(board: Board) -> set[tuple[int, int]]:
     return {(m.from_square, m.to_square) for m in board.legal_moves}
 
 
-def test_start_position_is_its_own_mirror() -> None:
+def test_start_position_is_its_own_half_turn() -> None:
     board = Board()
-    mirrored = board.mirror()
-    assert mirrored.board_fen() == board.board_fen()
-    assert mirrored.turn == 1
-    assert mirrored.mirror() == board
+    turned = board.half_turn()
+    assert turned.board_fen() == board.board_fen()
+    assert turned.turn == 1
+    assert turned.half_turn() == board
+
+
+def test_mirror_is_python_chess_mirror() -> None:
+    # python-chess: flipped top to bottom, colours and side to move swapped.
+    mirrored = Board("7/7/7/7/7/7/7/2L4/r6 w").mirror()
+    assert mirrored.epd() == "R6/2l4/7/7/7/7/7/7/7 b"
+    assert Board().mirror() == Board().half_turn().flip_horizontal()
 
 
 def test_flip_of_the_start_position() -> None:
@@ -72,7 +81,12 @@ def test_transforms_drop_the_history_and_keep_the_counters() -> None:
     board = Board()
     for text in ["a3a4", "a7a6", "a4a3"]:
         board.push_uci(text)
-    for other in (board.mirror(), board.flip_horizontal(), board.transform(lambda s: s)):
+    for other in (
+        board.mirror(),
+        board.half_turn(),
+        board.flip_horizontal(),
+        board.transform(lambda s: s),
+    ):
         assert other.move_stack == []
         assert other.starting_fen == other.fen()
         assert (other.halfmove_clock, other.fullmove_number) == (3, 2)
@@ -84,6 +98,8 @@ def test_transforms_drop_the_history_and_keep_the_counters() -> None:
 def test_transforms_that_do_not_keep_the_board_are_refused() -> None:
     with pytest.raises(ValueError, match="den d1 goes to d9"):
         Board().transform(square_mirror)  # would need the colours swapped: use mirror()
+    with pytest.raises(ValueError, match="den d1 goes to d9"):
+        Board().transform(square_half_turn)  # the same: use half_turn()
     with pytest.raises(ValueError, match="not a permutation"):
         Board().transform(lambda s: 0)
     with pytest.raises(ValueError, match="den"):
@@ -94,6 +110,7 @@ def test_transforms_that_do_not_keep_the_board_are_refused() -> None:
         Board().transform(lambda s: swap.get(s, s))
     check_symmetry(square_flip_horizontal)
     check_symmetry(square_mirror, swap_colors=True)
+    check_symmetry(square_half_turn, swap_colors=True)
     with pytest.raises(ValueError, match="den"):
         check_symmetry(square_flip_horizontal, swap_colors=True)
 
@@ -101,6 +118,8 @@ def test_transforms_that_do_not_keep_the_board_are_refused() -> None:
 def test_square_maps() -> None:
     for square in range(NUM_SQUARES):
         assert square_mirror(square_mirror(square)) == square
+        assert square_half_turn(square_half_turn(square)) == square
+        assert square_mirror(square) % 7 == square % 7
         assert square_flip_horizontal(square_flip_horizontal(square)) == square
         assert square_flip_horizontal(square) // 7 == square // 7
 
@@ -112,9 +131,11 @@ def test_legal_moves_and_perft_map_under_both_transforms(board: Board) -> None:
     # restrictions of the classic rule sets depend on the history).
     plain = board.copy(stack=False)
     moves = _moves(plain)
-    mirrored, flipped = board.mirror(), board.flip_horizontal()
+    mirrored, flipped, turned = board.mirror(), board.flip_horizontal(), board.half_turn()
     assert mirrored.turn == 1 - board.turn and flipped.turn == board.turn
     assert _moves(mirrored) == {(square_mirror(a), square_mirror(b)) for a, b in moves}
+    assert _moves(turned) == {(square_half_turn(a), square_half_turn(b)) for a, b in moves}
+    assert turned.perft(2) == plain.perft(2) and turned.half_turn() == plain
     assert _moves(flipped) == {
         (square_flip_horizontal(a), square_flip_horizontal(b)) for a, b in moves
     }

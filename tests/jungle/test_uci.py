@@ -50,14 +50,14 @@ def test_push_uci_checks_and_returns_the_move() -> None:
     with pytest.raises(IllegalMoveError, match="pass"):
         board.push_uci("0000")
     assert board.push_uci("0000", allow_pass=True) == Move.null()
-    assert board.ply == 2
+    assert board.ply() == 2
     assert issubclass(IllegalMoveError, ValueError)
 
 
 def test_parse_uci_does_not_push() -> None:
     board = Board()
     assert board.parse_uci("a3a4") == Move.from_uci("a3a4")
-    assert board.ply == 0
+    assert board.ply() == 0
     with pytest.raises(IllegalMoveError, match="only the rat may enter the water"):
         board.parse_uci("c3c4")
 

@@ -163,6 +163,12 @@ class Player:
         self.me = response.json()
         return self
 
+    def api_token(self, *scopes: str, **extra: Any) -> str:
+        """A new API token of this player's account with ``scopes`` (made by its session)."""
+        response = self.post("/api/auth/tokens", json={"scopes": list(scopes), **extra})
+        assert response.status_code == 201, response.text
+        return str(response.json()["token"])
+
     def create(self, **body: Any) -> dict[str, Any]:
         response = self.post("/api/games", json=body)
         assert response.status_code == 201, response.text

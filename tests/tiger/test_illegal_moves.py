@@ -87,9 +87,9 @@ def test_a_push_move_checks_and_a_push_does_not() -> None:
     b = Board()
     with pytest.raises(IllegalMoveError):
         b.push_move("e10e8")
-    assert b.ply == 0
+    assert b.ply() == 0
     b.push(Move.from_str("e10e9"))  # trusted: the caller took it from the legal moves
-    assert b.ply == 1
+    assert b.ply() == 1
 
 
 def test_the_diagonals_hint_only_where_an_option_would_draw_the_line() -> None:
@@ -98,3 +98,36 @@ def test_the_diagonals_hint_only_where_an_option_would_draw_the_line() -> None:
         b.parse_move("d10c9")  # no square has both corners: no option joins them
     with pytest.raises(IllegalMoveError, match=r"d10 and e11 .* \(diagonals: none\)"):
         board("d10", "a1 b1 c1 d1").parse_move("d10e11")
+
+
+# (tigers, men, side, move, code, details): the reason's code and what it is about
+CODES = [
+    ("e5", "e6 a1 b1 c1", "t", "d4d5", "empty", {"from": "d4"}),
+    ("e5", "e6 a1 b1 c1", "t", "a1a2", "not_yours", {"piece": "man", "from": "a1"}),
+    ("e5", "e6 a1 b1 c1", "t", "e5e6", "occupied", {"piece": "tiger", "to": "e6"}),
+    ("e5", "e6 a1 b1 c1", "t", "e5f6", "no_line", {"from": "e5", "to": "f6"}),
+    ("e5", "e6 a1 b1 c1", "t", "e5e8", "too_far", {"to": "e8"}),
+    ("e5", "e6 a1 b1 c1", "m", "a1a3", "man_jumps", {"piece": "man"}),
+    ("e5", "e6 a1 b1 c1", "t", "e5c5", "no_man", {"over": "d5"}),
+    ("e5", "e6 e7 a1 b1", "t", "e5e7", "landing_taken", {"over": "e6", "to": "e7"}),
+    ("e5", "e6 a1 b1 c1", "t", "e5g7", "no_jump_line", {"over": "f6", "to": "g7"}),
+    ("e5 e6", "a1 b1 c1 d1", "t", "e5e7", "jumps_tiger", {"over": "e6"}),
+    ("e5", "e6 e8 a1 b1", "t", "e5e7e9", "one_jump", {"to": "e7"}),
+    ("e5", "e6 a1 b1 c1", "t", "e5e4e3", "step_ends", {}),
+    ("e5", "e6 a1 b1 c1", "t", "e5e5", "stay", {}),
+    ("e5", "e6 d1 c1", "t", "e5e4", "game_over", {"men": "3", "below": "4"}),
+]
+
+
+@pytest.mark.parametrize(("tigers", "men", "side", "move", "code", "details"), CODES)
+def test_a_reason_carries_a_code_and_what_it_is_about(
+    tigers: str, men: str, side: str, move: str, code: str, details: dict[str, str]
+) -> None:
+    # The words as before, with a code and details beside them for a client's own language.
+    b = board(tigers, men, side)
+    reason = b.explain_illegal(Move.from_str(move))
+    assert reason is not None and reason.code == code, str(reason)
+    assert details.items() <= reason.details.items(), reason.details
+    with pytest.raises(IllegalMoveError) as refused:
+        b.parse_move(move)
+    assert (refused.value.code, refused.value.details) == (code, reason.details)

@@ -57,7 +57,7 @@ def _cases(limit: int, slow_above: int | None) -> list[Any]:
 def test_the_library_reproduces_the_files(rules: str, epd: str, depth: int, count: int) -> None:
     board = Board(epd, rules)
     assert board.perft(depth) == count
-    assert board.position_string() == epd and board.ply == 0
+    assert board.position_string() == epd and board.ply() == 0
 
 
 @pytest.mark.parametrize(("rules", "epd", "depth", "count"), _cases(REFERENCE_LEAVES, None))

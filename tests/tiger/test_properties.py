@@ -107,7 +107,7 @@ def test_push_and_pop_restore_everything(data: st.DataObject) -> None:
     for before in reversed(history):
         board.pop()
         assert _snapshot(board) == before
-    assert copy.ply == board.ply + len(history)
+    assert copy.ply() == board.ply() + len(history)
 
 
 def _snapshot(board: Board) -> tuple[Any, ...]:
@@ -162,7 +162,7 @@ def test_a_copy_is_independent(data: st.DataObject) -> None:
         copy.push(move)
         assert _snapshot(board) == before and _snapshot(copy) != before
         copy.pop()
-    if board.ply:
+    if board.ply():
         copy.pop()
         assert _snapshot(board) == before
-    assert copy.ply == max(board.ply - 1, 0)
+    assert copy.ply() == max(board.ply() - 1, 0)

@@ -59,3 +59,17 @@ def test_the_last_move_is_ringed() -> None:
 def test_coordinates_can_be_left_out() -> None:
     assert "coord file" in _classes(board_svg(Board()))
     assert "coord file" not in _classes(board_svg(Board(), coordinates=False))
+
+
+def test_arrows_fill_and_marks_on_points() -> None:
+    from doushouqi.core.svg_marks import Arrow
+    from doushouqi.tiger.points import POINTS
+
+    a, b = POINTS[0], POINTS[1]
+    svg = board_svg(Board(rules=rules()), arrows=[Arrow(a, b, "blue")], fill={a: "red"},
+                    squares=[b])  # fmt: skip
+    classes = _classes(svg)
+    assert classes.count("arrow blue") == 1 and classes.count("fill") == 1
+    assert classes.count("mark") == 1
+    with pytest.raises(ValueError, match="not a point"):
+        board_svg(Board(rules=rules()), squares=[-5])

@@ -14,7 +14,7 @@ animals are left, as for the conversion suite.
 
 Such games seldom reach 5–6 animals with play left: the side ahead enters the den first
 (in the games measured, a position of 5–9 animals nearly always had a den win found by the
-game's search; docs/engine.md gives the yields). So the positions
+game's search; docs/engine-research.md gives the yields). So the positions
 are mostly *thinned*: a position of the game with 7–12 animals (no den found by the game's
 search) with animals taken off at random until 5 or 6 are left, at least 2 a side, the rest
 where they stood (``source=thinned-N``, N the animals before); a 5–6-animal game position is
@@ -64,7 +64,7 @@ def canonical_key(fen: str) -> str:
     from doushouqi.jungle.board import Board
 
     board = Board(fen)
-    turned = board.mirror()
+    turned = board.half_turn()
     images = (board, board.flip_horizontal(), turned, turned.flip_horizontal())
     return min(builder.board_key(image.fen()) for image in images)
 
@@ -74,7 +74,7 @@ def classify(scores: list[object], decided: int, drawn: int) -> str:
     side to move)."""
 
     def sign(score: object) -> int:
-        den, cp = score.den, score.cp  # type: ignore[attr-defined]
+        den, cp = score.moves, score.cp  # type: ignore[attr-defined]
         if den is not None:
             return 1 if den > 0 else -1
         return 1 if cp >= decided else -1 if cp <= -decided else 0
@@ -84,7 +84,7 @@ def classify(scores: list[object], decided: int, drawn: int) -> str:
         return "won"
     if signs == {-1}:
         return "lost"
-    if all(score.den is None and abs(score.cp) <= drawn for score in scores):  # type: ignore[attr-defined]
+    if all(score.moves is None and abs(score.cp) <= drawn for score in scores):  # type: ignore[attr-defined]
         return "drawn"
     return "unclear"
 
@@ -147,7 +147,7 @@ def job(args: tuple[int, int, int, int, float, int, int]) -> tuple[int, list[dic
         if found is None:
             continue
         depths, scores = found
-        if any(score.den is not None and abs(score.den) <= SHORT_DEN for score in scores):
+        if any(score.moves is not None and abs(score.moves) <= SHORT_DEN for score in scores):
             continue  # a den within reach: a tactic, not an endgame
         entry["class"] = classify(scores, decided, drawn)
         entry["score"] = builder.score_text(scores[-1])

@@ -75,7 +75,7 @@ def inaccuracy(engine: object, board: object, rng: random.Random, fresh: bool = 
     others = [
         info["pv"][0]  # type: ignore[index]
         for k, info in sorted(lines.items())
-        if k > 1 and info["score"].den is None  # type: ignore[index]
+        if k > 1 and info["score"].mate() is None  # type: ignore[index]
     ]
     if fresh:
         others = [move for move in others if not repeats(board, move)]
@@ -134,7 +134,7 @@ def play_game(
         board.push(rng.choice(moves))
     engine = Searcher(rules, hash_mb=16, seed=game)
     candidates = []
-    while not board.is_game_over() and board.ply < max_plies:
+    while not board.is_game_over() and board.ply() < max_plies:
         if rng.random() < noise and animals(board) > noisy_above:
             # An inaccuracy, so material changes hands while the dens hold.
             move = inaccuracy(engine, board, rng)
@@ -146,7 +146,7 @@ def play_game(
         count = animals(board)
         if (
             score is not None
-            and score.den is None
+            and score.moves is None
             and score.cp is not None
             and (threshold is None or score.cp >= threshold)
             and min_animals <= count <= max_animals
@@ -157,7 +157,7 @@ def play_game(
                 covered = False
             if not covered:
                 candidates.append(
-                    {"fen": fresh_fen(board.fen()), "rules": rules, "ply": board.ply,
+                    {"fen": fresh_fen(board.fen()), "rules": rules, "ply": board.ply(),
                      "animals": count, "game": game, "cp": score.cp}
                 )  # fmt: skip
         move = result.move
@@ -199,7 +199,7 @@ def last_scores(fen: str, rules: str, seconds: float) -> tuple[list[int], list[o
 
 def score_text(score: object) -> str:
     """``D7`` (a den win in 7 own moves), ``D-4`` (lost in 4) or centipawns ``+912``."""
-    den = score.den  # type: ignore[attr-defined]
+    den = score.moves  # type: ignore[attr-defined]
     return f"D{den}" if den is not None else f"{score.cp:+d}"  # type: ignore[attr-defined]
 
 
@@ -211,7 +211,7 @@ def confirm(candidate: dict, seconds: float, threshold: int) -> dict | None:
     depths, last_two = found
 
     def won(score: object) -> bool:
-        den = score.den  # type: ignore[attr-defined]
+        den = score.moves  # type: ignore[attr-defined]
         if den is not None:
             return den >= 5
         return score.cp >= threshold  # type: ignore[attr-defined,no-any-return]

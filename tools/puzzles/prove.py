@@ -375,7 +375,7 @@ def themes_of(fen: str, rules: str, kind: str, line: list[str]) -> list[str]:
     found: set[str] = set()
     if kind == "defence":
         found.add("defence")
-    animals = board.pieces(0).bit_count() + board.pieces(1).bit_count()
+    animals = board.occupied_co[0].bit_count() + board.occupied_co[1].bit_count()
     if animals <= ENDGAME_ANIMALS:
         found.add("endgame")
     for ply, text in enumerate(line):

@@ -97,7 +97,7 @@ def history_sensitive(board: Board, plies: int) -> bool:
     restriction needs 5 own moves before it can forbid anything (ply 10 at the earliest) and
     17-5 needs 17; the no-capture limit is checked against the halfmove clock directly.
     """
-    if board.ply > 0 or plies >= 8:
+    if board.ply() > 0 or plies >= 8:
         return True  # every rule set has a repetition rule, so 8 plies are always enough
     rounds = board.rules.no_capture_draw_rounds
     return rounds is not None and board.halfmove_clock + plies >= 2 * rounds
@@ -111,7 +111,7 @@ class Solver:
 
     def __init__(self, board: Board, horizon_plies: int) -> None:
         self.board = board.copy()
-        self.root_ply = self.board.ply
+        self.root_ply = self.board.ply()
         self.sensitive = history_sensitive(self.board, horizon_plies)
         self.nodes = 0
         # key -> (placement, smallest horizon known to win, largest horizon known to fail)
@@ -203,7 +203,7 @@ class Solver:
             if board.gives_den_entry(move):
                 return True
         skip_stalemate = not self.sensitive and self._cannot_be_stalemated()
-        enemy_count = board.pieces(1 - me).bit_count()
+        enemy_count = board.occupied_co[1 - me].bit_count()
         for move in moves:
             if skip_stalemate and not (enemy_count == 1 and board.is_capture(move)):
                 continue

@@ -119,7 +119,7 @@ def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[str]]
     fens: list[str] = []
     seen: set[int] = set()
     red_score = 0.5
-    while board.ply < settings.max_plies:
+    while board.ply() < settings.max_plies:
         outcome = board.outcome()
         if outcome is not None:
             red_score = 0.5 if outcome.winner is None else 1.0 - outcome.winner

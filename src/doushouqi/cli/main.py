@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from doushouqi.cli import play, rules, server
+from doushouqi.cli import backup, play, rules, server
+from doushouqi.cli.admin import add_admin
 from doushouqi.cli.compile import add_compile
 from doushouqi.cli.extras import EXTRAS, MissingExtraError, Subcommands
 from doushouqi.cli.tablebase import add_tablebase
@@ -36,6 +37,9 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     server.add_serve,
     server.add_worker,
     server.add_explorer,
+    backup.add_backup,
+    backup.add_restore,
+    add_admin,
     add_tablebase,
     add_compile,
 ]

@@ -168,11 +168,12 @@ The engine speaks a UCI-like protocol on stdin/stdout, one command a line (docs/
   quit
 
 Example:  printf 'uci\\nisready\\nposition startpos\\ngo depth 8\\n' | doushouqi engine
-(the end of the input waits for a search that ends by itself, then quits)
+prints every depth up to 8, then bestmove: the end of the input is a quit that first waits for
+a search that ends by itself (depth, nodes, movetime or a clock); go infinite is stopped.
 
 With --game tiger, the 老虎棋 engine (docs/engine.md, "老虎棋"): uci, isready, setoption,
 ucinewgame, position, go (depth, nodes, movetime, wtime: the tiger side's clock, btime: the
 men's, winc, binc, movestogo, infinite, ponder), stop, ponderhit, perft, d and quit; its own
 options (Rules laohuqi, laohuqi-18, laohuqi-strict, laohuqi-south; multi_jump, diagonals
-...); moves such as e10e9 or e5e7e9.
+...); moves such as e10e9 or e5e7e9. The example above works with --game tiger too.
 """

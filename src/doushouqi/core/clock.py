@@ -49,6 +49,10 @@ RED = 0
 BLUE = 1
 #: A side may time out this many times; the next timeout loses (docs/rules.md 5.3: "fourth").
 MAX_TIMEOUTS = 3
+#: The moves a side is taken to make when a time control's speed is judged (TimeControl.speed).
+SPEED_MOVES = 40
+#: Each speed and the estimated seconds of a side's play it stays under.
+SPEED_BOUNDS = (("bullet", 180.0), ("blitz", 480.0), ("rapid", 1500.0))
 
 
 class TimeControlError(ValueError):
@@ -117,6 +121,26 @@ class TimeControl:
     def move_seconds(self) -> float | None:
         """A correspondence game's time for each move in seconds (None for other controls)."""
         return None if self.days is None else self.days * DAY
+
+    @property
+    def speed(self) -> str:
+        """How fast a game under this control is played, for lists and filters: ``bullet``,
+        ``blitz``, ``rapid``, ``classical`` or ``correspondence``. Judged by a game of 40 moves
+        a side: the main time, 40 increments (or, without a main clock, 40 per-move limits),
+        under 3, 8 and 25 minutes — the bounds lichess uses, so players find the words they
+        know.
+
+        >>> [TimeControl.parse(c).speed for c in ("1+0", "3+2", "10+0", "/30s", "30+20", "2d")]
+        ['bullet', 'blitz', 'rapid', 'rapid', 'classical', 'correspondence']
+        """
+        if self.days is not None:
+            return "correspondence"
+        per_move = 0.0 if self.base else (self.per_move or 0.0)
+        estimate = self.base + SPEED_MOVES * (self.increment + per_move)
+        for name, below in SPEED_BOUNDS:
+            if estimate < below:
+                return name
+        return "classical"
 
     def __post_init__(self) -> None:
         # Store floats even when given ints, so equal controls compare and print alike.

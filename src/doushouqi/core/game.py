@@ -37,6 +37,7 @@ __all__ = [
     "Game",
     "GameError",
     "IllegalMoveError",
+    "IllegalReason",
     "Lang",
     "MoveError",
     "Position",
@@ -69,7 +70,42 @@ class IllegalMoveError(MoveError):
 
     Apart from :class:`MoveError` (which it is), so that a server can tell a player "that is
     not a move" from "that move is not allowed: …", as it answers them with different codes.
+
+    ``code`` names the reason for programs (the game's own word for it: ``"water"``,
+    ``"landing_taken"``; None where the game gives none) and ``details`` the places and pieces
+    it is about (``{"to": "e7"}``, pieces by kind): what a client needs to say the reason in
+    its reader's language, where the message is English.
     """
+
+    def __init__(
+        self, message: str, *, code: str | None = None, details: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details: dict[str, str] = dict(details or {})
+
+
+class IllegalReason(str):
+    """Why the rules refuse a move: the English words (the string itself), with ``code`` and
+    ``details`` as :class:`IllegalMoveError` carries them.
+
+    A ``str``, so that every caller of a game's ``explain_illegal`` that reads the words keeps
+    working, and one that wants to say them in another language finds the code beside them.
+    """
+
+    code: str
+    details: dict[str, str]
+
+    def __new__(cls, code: str, text: str, **details: str) -> IllegalReason:
+        reason = super().__new__(cls, text)
+        reason.code = code
+        reason.details = details
+        return reason
+
+    def error(self, move: object) -> IllegalMoveError:
+        """The :class:`IllegalMoveError` refusing ``move`` for this reason."""
+        message = f"illegal move {move}: {self}"
+        return IllegalMoveError(message, code=self.code, details=self.details)
 
 
 class PositionError(GameError):

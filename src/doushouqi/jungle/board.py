@@ -17,9 +17,10 @@ Move.from_str('a3a4')
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
 
+from doushouqi.jungle.board_notation import MoveTextMixin
+from doushouqi.jungle.board_symmetry import SymmetryMixin
 from doushouqi.jungle.fen import (
     MAX_HALFMOVE_CLOCK,
     MAX_MOVE_NUMBER,
@@ -28,13 +29,13 @@ from doushouqi.jungle.fen import (
     placement_fen,
 )
 from doushouqi.jungle.legality import explain_illegal
-from doushouqi.jungle.moves import IllegalMoveError, InvalidMoveError, Move
+from doushouqi.jungle.moves import IllegalMoveError, IllegalReason, InvalidMoveError, Move
 from doushouqi.jungle.outcome import Outcome, Termination
 from doushouqi.jungle.pieces import Piece
 from doushouqi.jungle.restrictions import forbidden_by_restrictions
 from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
-from doushouqi.jungle.san import move_to_san, parse_san
 from doushouqi.jungle.squares import (
+    ALL_SQUARES,
     BLUE,
     CAPTURED,
     DEN,
@@ -52,20 +53,13 @@ from doushouqi.jungle.squares import (
     WATER,
     WOLF,
     SquareSet,
-    check_symmetry,
     code_animal,
     code_color,
     iter_squares,
     piece_code,
-    square_flip_horizontal,
-    square_mirror,
 )
 from doushouqi.jungle.status import Status, position_status
-from doushouqi.jungle.svg import board_svg
 from doushouqi.jungle.zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
-
-if TYPE_CHECKING:
-    from doushouqi.jungle.terms import Lang
 
 __all__ = [
     "MAX_HALFMOVE_CLOCK",
@@ -73,11 +67,13 @@ __all__ = [
     "STARTING_FEN",
     "Board",
     "IllegalMoveError",
+    "IllegalReason",
     "InvalidFenError",
     "InvalidMoveError",
     "LegalMoveGenerator",
     "Move",
     "Piece",
+    "PseudoLegalMoveGenerator",
     "Status",
 ]
 
@@ -107,7 +103,18 @@ class LegalMoveGenerator:
         return sum(1 for _ in self)
 
     def __repr__(self) -> str:
-        return f"<LegalMoveGenerator ({', '.join(str(m) for m in self)})>"
+        return f"<{type(self).__name__} ({', '.join(str(m) for m in self)})>"
+
+
+class PseudoLegalMoveGenerator(LegalMoveGenerator):
+    """A lazy view of the moves the movement and capture rules allow, the move restrictions
+    (7-3, 17-5, must-vary) not applied: python-chess's ``board.pseudo_legal_moves``."""
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self.board.is_pseudo_legal(move)
+
+    def __iter__(self) -> Iterator[Move]:
+        return self.board.generate_pseudo_legal_moves()
 
 
 # One undo record per ply: (from, to, moved code (0 for a pass), captured code,
@@ -115,10 +122,13 @@ class LegalMoveGenerator:
 UndoRecord = tuple[int, int, int, int, int, int, int]
 
 
-class Board:
+class Board(MoveTextMixin, SymmetryMixin):
     """A Jungle position under a rule set, with its move history.
 
-    ``Board()`` is the start position with the rule set's first player to move.
+    ``Board()`` is the start position with the rule set's first player to move. The methods
+    that read and write moves as text come from
+    :class:`~doushouqi.jungle.board_notation.MoveTextMixin`, the symmetries (``mirror`` …) from
+    :class:`~doushouqi.jungle.board_symmetry.SymmetryMixin`.
     """
 
     def __init__(self, fen: str | None = None, rules: RuleSet | str = "wango") -> None:
@@ -232,9 +242,9 @@ class Board:
         """The position string the history starts from."""
         return self._start_fen
 
-    @property
     def ply(self) -> int:
-        """Number of plies (moves and passes) pushed since the starting position."""
+        """Number of plies (moves and passes) pushed since the starting position (a method,
+        as python-chess's ``Board.ply()``)."""
         return len(self._undo)
 
     # -------------------------------------------------------------- position editing
@@ -317,55 +327,14 @@ class Board:
         """Whether :meth:`status` finds nothing wrong (a finished game is valid)."""
         return self.status() == Status.VALID
 
-    # ---------------------------------------------------------------- symmetries
-
-    def transform(self, f: Callable[[int], int]) -> Board:
-        """A copy with every animal moved to ``f(square)``, same side to move and counters, no
-        history. ``f`` must map the board onto itself with each side's den and traps kept
-        (:func:`~doushouqi.jungle.squares.check_symmetry`), such as
-        :func:`~doushouqi.jungle.squares.square_flip_horizontal`; ValueError otherwise. For the half
-        turn with colours swapped, use :meth:`mirror`.
-
-        >>> board = Board().transform(square_flip_horizontal)
-        >>> board.board_fen()
-        't5l/1c3d1/e1w1p1r/7/7/7/R1P1W1E/1D3C1/L5T'
-        >>> Board().transform(square_mirror)
-        Traceback (most recent call last):
-        ...
-        ValueError: the transform does not map the board onto itself: Red's den d1 goes to d9
-        """
-        check_symmetry(f)
-        codes = [0] * NUM_SQUARES
-        for square, code in enumerate(self._sq):
-            codes[f(square)] = code
-        board = self.copy(stack=False)
-        board._set_position(codes, self.turn)
-        return board
-
-    def flip_horizontal(self) -> Board:
-        """The position mirrored left to right (files a <-> g), no history. The board is
-        left-right symmetric, so the game is the same: the legal moves map one to one."""
-        return self.transform(square_flip_horizontal)
-
-    def mirror(self) -> Board:
-        """The same game seen from the other side: the board turned by a half turn (a1 <-> g9)
-        and the colours swapped, the other side to move; counters kept, no history.
-
-        >>> Board().mirror() == Board("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b")
-        True
-        """
-        check_symmetry(square_mirror, swap_colors=True)  # the board's geometry allows it
-        codes = [0] * NUM_SQUARES
-        for square, code in enumerate(self._sq):
-            if code:
-                codes[square_mirror(square)] = code + 8 if code <= 8 else code - 8
-        board = self.copy(stack=False)
-        board._set_position(codes, 1 - self.turn)
-        return board
-
     # ----------------------------------------------------------------------- queries
 
     def piece_at(self, square: int) -> Piece | None:
+        """The animal on ``square``, or None for an empty square.
+
+        >>> Board().piece_at(0), Board().piece_at(31)  # a1 and d5 (squares: row * 7 + file)
+        (Piece.from_symbol('T'), None)
+        """
         code = self._sq[square]
         return Piece.from_code(code) if code else None
 
@@ -373,9 +342,39 @@ class Board:
         """The 63 piece codes (0 empty, 1-8 Red rat..elephant, 9-16 Blue) — for fast engines."""
         return self._sq.copy()
 
-    def pieces(self, color: int) -> int:
-        """Bitboard of one side's animals."""
-        return self._occ[color]
+    def pieces_mask(self, animal: int, color: int) -> int:
+        """The bitboard of ``color``'s ``animal`` (one square, or none once it is taken; an
+        edited board may hold two), as python-chess's ``pieces_mask``."""
+        code = piece_code(color, animal)
+        sq = self._sq
+        mask = 0
+        for square in iter_squares(self._occ[color]):
+            if sq[square] == code:
+                mask |= 1 << square
+        return mask
+
+    def pieces(self, animal: int, color: int) -> SquareSet:
+        """The squares of ``color``'s ``animal``, as python-chess's ``pieces``.
+
+        >>> Board().pieces(LION, RED), Board().pieces(RAT, BLUE)
+        (SquareSet([G1]), SquareSet([A7]))
+        """
+        return SquareSet(self.pieces_mask(animal, color))
+
+    @property
+    def occupied_co(self) -> tuple[int, int]:
+        """The bitboards of Red's and Blue's animals (python-chess's ``occupied_co``)."""
+        return self._occ[RED], self._occ[BLUE]
+
+    @property
+    def occupied(self) -> int:
+        """The bitboard of every animal."""
+        return self._occ[RED] | self._occ[BLUE]
+
+    def piece_map(self, *, mask: int = ALL_SQUARES) -> dict[int, Piece]:
+        """Square → animal for every occupied square (of ``mask``), as python-chess's."""
+        sq = self._sq
+        return {s: Piece.from_code(sq[s]) for s in iter_squares(self.occupied & int(mask))}
 
     def square_of(self, color: int, animal: int) -> int | None:
         """Where one side's animal stands, or None once it has been captured."""
@@ -387,6 +386,15 @@ class Board:
         return self._rank[piece.code]
 
     def zobrist_hash(self) -> int:
+        """The position's 64-bit Zobrist hash (animals and side to move), kept up to date by
+        push and pop; equal positions hash equal, whatever moves led to them.
+
+        >>> board = Board()
+        >>> for move in ("g3g4", "a7a6", "g4g3", "a6a7"):
+        ...     _ = board.push_move(move)
+        >>> board.zobrist_hash() == Board().zobrist_hash(), len(board.move_stack)
+        (True, 4)
+        """
         return self._hash
 
     def history_codes(self) -> list[tuple[int, int, int]]:
@@ -446,27 +454,60 @@ class Board:
         occ = self._occ
         return not (occ[RED] and occ[BLUE]) or bool(occ[RED] & DEN[BLUE] or occ[BLUE] & DEN[RED])
 
-    def _generate_basic(self) -> Iterator[tuple[int, int]]:
+    def _generate_basic(
+        self, from_mask: int = ALL_SQUARES, to_mask: int = ALL_SQUARES
+    ) -> Iterator[tuple[int, int]]:
         if self.is_game_over_on_board():
             return
         sq = self._sq
-        for square in iter_squares(self._occ[self.turn]):
-            for target in iter_squares(self._targets(square, sq[square])):
+        for square in iter_squares(self._occ[self.turn] & from_mask):
+            for target in iter_squares(self._targets(square, sq[square]) & to_mask):
                 yield square, target
 
     def _forbidden(self) -> set[tuple[int, int]] | None:
         """Moves that the move restrictions forbid now, or None when no restriction applies."""
         return forbidden_by_restrictions(self)
 
-    def generate_legal_moves(self) -> Iterator[Move]:
+    def generate_legal_moves(
+        self, from_mask: int = ALL_SQUARES, to_mask: int = ALL_SQUARES
+    ) -> Iterator[Move]:
+        """The legal moves, those from a square of ``from_mask`` to one of ``to_mask`` (int
+        bitboards or SquareSets, as python-chess's masks)."""
         forbidden = self._forbidden()
-        for frm, to in self._generate_basic():
+        for frm, to in self._generate_basic(int(from_mask), int(to_mask)):
             if forbidden is None or (frm, to) not in forbidden:
                 yield Move(frm, to)
 
+    def generate_pseudo_legal_moves(
+        self, from_mask: int = ALL_SQUARES, to_mask: int = ALL_SQUARES
+    ) -> Iterator[Move]:
+        """The moves before the move restrictions (:meth:`is_pseudo_legal`), masked as in
+        :meth:`generate_legal_moves`."""
+        for frm, to in self._generate_basic(int(from_mask), int(to_mask)):
+            yield Move(frm, to)
+
     @property
     def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves, generated lazily: ``move in board.legal_moves`` tests one move
+        without generating the others; iterate, ``count()`` or ``list()`` for all.
+
+        >>> board = Board()
+        >>> board.legal_moves.count(), Move.from_uci("g3g4") in board.legal_moves
+        (24, True)
+        >>> [str(move) for move in Board("7/3L3/7/7/7/7/7/7/r6 w").legal_moves]
+        ['d8d7', 'd8c8', 'd8e8', 'd8d9']
+        """
         return LegalMoveGenerator(self)
+
+    @property
+    def pseudo_legal_moves(self) -> PseudoLegalMoveGenerator:
+        """The moves the movement and capture rules allow, before the move restrictions
+        (7-3, 17-5, must-vary) that depend on the game's history; lazy like ``legal_moves``.
+
+        >>> Board().pseudo_legal_moves.count()
+        24
+        """
+        return PseudoLegalMoveGenerator(self)
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Legal by the movement and capture rules, ignoring the move restrictions."""
@@ -478,6 +519,12 @@ class Board:
         return bool(self._targets(move.from_square, code) >> move.to_square & 1)
 
     def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` may be played now, the move restrictions included
+        (:meth:`explain_illegal` says why not).
+
+        >>> Board().is_legal(Move.from_uci("g3g4")), Board().is_legal(Move.from_uci("a3a5"))
+        (True, False)
+        """
         if not self.is_pseudo_legal(move):
             return False
         forbidden = self._forbidden()
@@ -530,8 +577,9 @@ class Board:
             color = self.turn
         return bool(self.attackers_mask(1 - color, DENS[color]))
 
-    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> str | None:
-        """Why ``move`` is illegal here, in words, or None when it is legal.
+    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> IllegalReason | None:
+        """Why ``move`` is illegal here, in words, or None when it is legal. The words are an
+        :class:`IllegalReason`: a ``str`` with a code and details beside them.
 
         A pass (``0000``) is never among the legal moves. With ``allow_pass`` it is accepted
         where a move could be played instead (a pass stands in for the move of a player whose
@@ -595,91 +643,22 @@ class Board:
         self._make(move.from_square, move.to_square)
 
     def pop(self) -> Move:
-        """Take back the last move (or pass)."""
+        """Take back the last move (or pass); IndexError when none was pushed."""
+        if not self._undo:
+            raise IndexError("pop from empty move stack")
         self._unmake()
         return self.move_stack.pop()
 
     def peek(self) -> Move:
+        """The last move played (``IndexError`` before the first).
+
+        >>> board = Board()
+        >>> board.push_move("g3g4")
+        Move.from_str('g3g4')
+        >>> board.peek()
+        Move.from_str('g3g4')
+        """
         return self.move_stack[-1]
-
-    def parse_move(self, text: str, *, allow_pass: bool = False) -> Move:
-        """Parse a move string and check it is legal here: InvalidMoveError when malformed,
-        IllegalMoveError (with the reason) when illegal. A pass ``0000`` is refused unless
-        ``allow_pass`` (a move list that records timeouts), and then wherever no move could
-        be played (see :meth:`explain_illegal`).
-
-        >>> board = Board("7/3L3/7/7/7/7/7/7/e6 w")
-        >>> board.parse_move("0000", allow_pass=True)
-        Move.from_str('0000')
-        >>> _ = board.push_move("d8d9")
-        >>> board.parse_move("0000", allow_pass=True)
-        Traceback (most recent call last):
-        ...
-        doushouqi.jungle.moves.IllegalMoveError: illegal move 0000: the game is over (den entered)
-        """
-        move = Move.from_str(text)
-        reason = self.explain_illegal(move, allow_pass=allow_pass)
-        if reason is not None:
-            raise IllegalMoveError(f"illegal move {text.strip()}: {reason}")
-        return move
-
-    def push_move(self, text: str, *, allow_pass: bool = False) -> Move:
-        """Check and play a move given as a string like ``"a3a4"``; raises IllegalMoveError
-        (see :meth:`parse_move` for ``allow_pass``)."""
-        move = self.parse_move(text, allow_pass=allow_pass)
-        self.push(move)
-        return move
-
-    def parse_uci(self, uci: str, *, allow_pass: bool = False) -> Move:
-        """:meth:`Move.from_uci` checked for legality: InvalidMoveError when malformed,
-        IllegalMoveError (with the reason) when illegal; both are ValueErrors. A pass
-        ``0000`` only with ``allow_pass``, as in :meth:`parse_move`."""
-        move = Move.from_uci(uci)
-        reason = self.explain_illegal(move, allow_pass=allow_pass)
-        if reason is not None:
-            raise IllegalMoveError(f"illegal move {uci}: {reason}")
-        return move
-
-    def push_uci(self, uci: str, *, allow_pass: bool = False) -> Move:
-        """Check and play a move string like ``"a3a4"`` (see :meth:`parse_uci`); returns it.
-
-        >>> board = Board()
-        >>> board.push_uci("a3a4")
-        Move.from_str('a3a4')
-        >>> board.push_uci("a4a5")
-        Traceback (most recent call last):
-        ...
-        doushouqi.jungle.moves.IllegalMoveError: illegal move a4a5: the red elephant on a4 is not
-        ...
-        """
-        move = self.parse_uci(uci, allow_pass=allow_pass)
-        self.push(move)
-        return move
-
-    def san(self, move: Move, lang: Lang = "en") -> str:
-        """The move in short algebraic notation (:mod:`doushouqi.jungle.san`): ``Rg4``, ``Lxd7``;
-        ``lang="zh"`` for the Chinese form ``鼠g4``, ``狮吃d7``.
-
-        >>> Board().san(Move.from_uci("g3g4")), Board().san(Move.from_uci("g3g4"), lang="zh")
-        ('Rg4', '鼠g4')
-        """
-        return move_to_san(self, move, lang)
-
-    def parse_san(self, san: str, *, allow_pass: bool = False) -> Move:
-        """The legal move that SAN text names (forgiving of case and spaces where that is
-        unambiguous; see :func:`doushouqi.jungle.san.parse_san`)."""
-        return parse_san(self, san, allow_pass=allow_pass)
-
-    def push_san(self, san: str, *, allow_pass: bool = False) -> Move:
-        """Parse SAN text (:meth:`parse_san`), play the move and return it.
-
-        >>> board = Board()
-        >>> board.push_san("Rg4"), board.push_san("rA6")
-        (Move.from_str('g3g4'), Move.from_str('a7a6'))
-        """
-        move = self.parse_san(san, allow_pass=allow_pass)
-        self.push(move)
-        return move
 
     def push_pass(self) -> Move:
         """The side to move loses its turn (per-move timeout, docs/rules.md 5.3). Checked like a
@@ -688,12 +667,29 @@ class Board:
         return self.push_move("0000", allow_pass=True)
 
     def is_capture(self, move: Move) -> bool:
+        """Whether ``move`` lands on an animal (a legal such move captures it).
+
+        >>> board = Board("7/7/7/7/7/7/7/r6/L6 w")  # Red's lion a1, Blue's rat a2
+        >>> board.is_capture(Move.from_uci("a1a2")), board.is_capture(Move.from_uci("a1b1"))
+        (True, False)
+        """
         return bool(move) and bool(self._sq[move.to_square])
 
     def is_jump(self, move: Move) -> bool:
+        """Whether ``move`` is a lion's or tiger's jump across the water (not a step).
+
+        >>> board = Board("6e/7/7/7/L6/7/7/7/7 w")  # Red's lion a5
+        >>> board.is_jump(Move.from_uci("a5d5")), board.is_jump(Move.from_uci("a5a6"))
+        (True, False)
+        """
         return bool(move) and not STEPS[move.from_square] >> move.to_square & 1
 
     def gives_den_entry(self, move: Move) -> bool:
+        """Whether ``move`` enters the enemy den (and so wins the game).
+
+        >>> Board("7/3L3/7/7/7/7/7/7/r6 w").gives_den_entry(Move.from_uci("d8d9"))
+        True
+        """
         return bool(move) and move.to_square == DENS[1 - self.turn]
 
     # ---------------------------------------------------------------------- outcome
@@ -757,9 +753,30 @@ class Board:
         return None
 
     def is_game_over(self) -> bool:
+        """Whether the game has ended (:meth:`outcome` is not None).
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+        >>> board.is_game_over()
+        False
+        >>> board.push_move("d8d9")  # Red's lion enters Blue's den
+        Move.from_str('d8d9')
+        >>> board.is_game_over()
+        True
+        """
         return self.outcome() is not None
 
     def result(self) -> str:
+        """The result as a record writes it: ``"1-0"`` (Red won), ``"0-1"``, ``"1/2-1/2"``, or
+        ``"*"`` while the game goes on.
+
+        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
+        >>> board.result()
+        '*'
+        >>> board.push_move("d8d9")
+        Move.from_str('d8d9')
+        >>> board.result()
+        '1-0'
+        """
         outcome = self.outcome()
         return outcome.result() if outcome else "*"
 
@@ -798,8 +815,16 @@ class Board:
 
     def fen(self) -> str:
         """The position string: placement, side to move, halfmove clock, move number."""
-        side = "b" if self.turn == BLUE else "w"
-        return f"{self.board_fen()} {side} {self.halfmove_clock} {self.fullmove_number}"
+        return f"{self.epd()} {self.halfmove_clock} {self.fullmove_number}"
+
+    def epd(self) -> str:
+        """The position string without its counters: placement and side to move (what
+        python-chess's ``epd`` is to FEN; no operations). ``Board(board.epd())`` reads it.
+
+        >>> Board().epd()
+        'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w'
+        """
+        return f"{self.board_fen()} {'b' if self.turn == BLUE else 'w'}"
 
     def __str__(self) -> str:
         lines = []
@@ -817,6 +842,10 @@ class Board:
         return f"Board({self.fen()!r}, rules={self.rules.name!r})"
 
     def _repr_svg_(self) -> str:
+        # Imported on first use: drawing is for notebooks, and a plain ``import doushouqi``
+        # should not pay for it.
+        from doushouqi.jungle.svg import board_svg
+
         return board_svg(self)
 
     def __eq__(self, other: object) -> bool:
@@ -828,6 +857,12 @@ class Board:
         )
 
     def transposition_key(self) -> tuple[int, ...]:
+        """An exact, hashable key of the position: the 63 piece codes and the side to move
+        (python-chess's ``_transposition_key``; :meth:`zobrist_hash` is its fast hash).
+
+        >>> len(Board().transposition_key()), Board().transposition_key()[-1]
+        (64, 0)
+        """
         return (*self._sq, self.turn)
 
     def replay(self, moves: Iterable[str]) -> None:

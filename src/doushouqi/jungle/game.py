@@ -141,7 +141,8 @@ class JunglePosition:
             raise MoveError(str(exc)) from exc
         reason = self._board.explain_illegal(move)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move {move}: {reason}")
+            message = f"illegal move {move}: {reason}"
+            raise IllegalMoveError(message, code=reason.code, details=reason.details)
         return str(move)
 
     def legal_destinations(self) -> dict[str, list[str]]:

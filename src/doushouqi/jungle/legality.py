@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from doushouqi.jungle.moves import Move
+from doushouqi.jungle.moves import IllegalReason, Move
 from doushouqi.jungle.squares import (
     ANIMAL_NAMES,
     COLOR_NAMES,
@@ -57,52 +57,71 @@ class LegalityBoard(Protocol):
     ) -> bool: ...
 
 
-def explain_illegal(board: LegalityBoard, move: Move, *, allow_pass: bool = False) -> str | None:
-    """Why ``move`` is illegal on ``board``, in words, or None when it is legal (see
-    :meth:`doushouqi.jungle.board.Board.explain_illegal` for the pass and ``allow_pass``)."""
+def explain_illegal(
+    board: LegalityBoard, move: Move, *, allow_pass: bool = False
+) -> IllegalReason | None:
+    """Why ``move`` is illegal on ``board``, in words with a code (:class:`IllegalReason`), or
+    None when it is legal (see :meth:`doushouqi.jungle.board.Board.explain_illegal` for the
+    pass and ``allow_pass``). Details name squares and animals (``piece``, ``target``: an
+    animal's English name; ``from``, ``to``: squares)."""
     if move and board.is_legal(move):
         return None
     if not move and allow_pass and any(True for _ in board.generate_legal_moves()):
         return None
     outcome = board.outcome()
     if outcome is not None:
-        return f"the game is over ({outcome.termination.value.replace('_', ' ')})"
+        ending = outcome.termination.value
+        return IllegalReason("game_over", f"the game is over ({ending.replace('_', ' ')})")
     if not move:
         if allow_pass:
             return None
-        return "a pass is only made for a player whose move time ran out"
+        return IllegalReason("pass", "a pass is only made for a player whose move time ran out")
     frm, to = move.from_square, move.to_square
     code = board._sq[frm]
+    where = {"from": square_name(frm), "to": square_name(to)}
     if not code:
-        return f"there is no animal on {square_name(frm)}"
-    name = f"{COLOR_NAMES[code_color(code)]} {ANIMAL_NAMES[code_animal(code)]}"
-    if code_color(code) != board.turn:
-        return f"the {name} on {square_name(frm)} is not yours: {COLOR_NAMES[board.turn]} to move"
-    if board.is_pseudo_legal(move):
-        return f"the {name} may not go to {square_name(to)} again now (move restriction 违例)"
-    target = board._sq[to]
+        return IllegalReason("empty", f"there is no animal on {where['from']}", **where)
     animal = code_animal(code)
+    where["piece"] = ANIMAL_NAMES[animal]
+    name = f"{COLOR_NAMES[code_color(code)]} {ANIMAL_NAMES[animal]}"
+    if code_color(code) != board.turn:
+        text = f"the {name} on {where['from']} is not yours: {COLOR_NAMES[board.turn]} to move"
+        return IllegalReason("not_yours", text, **where)
+    if board.is_pseudo_legal(move):
+        text = f"the {name} may not go to {where['to']} again now (move restriction 违例)"
+        return IllegalReason("restricted", text, **where)
+    target = board._sq[to]
+    if target:
+        where["target"] = ANIMAL_NAMES[code_animal(target)]
     if to == DENS[board.turn]:
-        return "no animal may enter its own den"
+        return IllegalReason("own_den", "no animal may enter its own den", **where)
     if target and code_color(target) == board.turn:
-        return f"{square_name(to)} is occupied by your own {ANIMAL_NAMES[code_animal(target)]}"
+        text = f"{where['to']} is occupied by your own {where['target']}"
+        return IllegalReason("own_piece", text, **where)
     if WATER >> to & 1 and animal != RAT:
-        return f"only the rat may enter the water; the {name} cannot"
+        text = f"only the rat may enter the water; the {name} cannot"
+        return IllegalReason("water", text, **where)
     if not (STEPS[frm] >> to & 1 or any(land == to for land, _ in JUMPS[frm])):
         if animal in (LION, TIGER):
-            return f"{square_name(frm)}{square_name(to)} is neither a step nor a lake jump"
-        return "an animal moves one square forwards, backwards or sideways"
+            text = f"{where['from']}{where['to']} is neither a step nor a lake jump"
+            return IllegalReason("not_step_or_jump", text, **where)
+        text = "an animal moves one square forwards, backwards or sideways"
+        return IllegalReason("one_step", text, **where)
+    blocked = IllegalReason("rat_blocks", "a rat in the water blocks the jump", **where)
     if not STEPS[frm] >> to & 1:
         if animal not in (LION, TIGER):
-            return "only the lion and the tiger may jump across the water"
+            text = "only the lion and the tiger may jump across the water"
+            return IllegalReason("jump_lion_tiger", text, **where)
         if not target:
-            return "a rat in the water blocks the jump"
+            return blocked
     if target:
+        too_weak = IllegalReason(
+            "too_weak", f"the {name} cannot take the {where['target']}", **where
+        )
         if not board.rules.trapped_can_capture and TRAPS[1 - board.turn] >> frm & 1:
-            return f"the {name} stands in an enemy trap and cannot capture"
+            text = f"the {name} stands in an enemy trap and cannot capture"
+            return IllegalReason("trapped", text, **where)
         if any(land == to for land, _ in JUMPS[frm]) and not board._targets(frm, code) >> to & 1:
-            if not board._can_capture(code, frm, target, to):
-                return f"the {name} cannot take the {ANIMAL_NAMES[code_animal(target)]}"
-            return "a rat in the water blocks the jump"
-        return f"the {name} cannot take the {ANIMAL_NAMES[code_animal(target)]}"
-    return "the move is not legal here"
+            return too_weak if not board._can_capture(code, frm, target, to) else blocked
+        return too_weak
+    return IllegalReason("illegal", "the move is not legal here", **where)

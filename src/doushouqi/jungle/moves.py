@@ -12,11 +12,32 @@ from __future__ import annotations
 
 from doushouqi.jungle.squares import parse_square, square_name
 
-__all__ = ["IllegalMoveError", "InvalidMoveError", "Move"]
+__all__ = ["IllegalMoveError", "IllegalReason", "InvalidMoveError", "Move"]
 
 
 class IllegalMoveError(ValueError):
     """A move is well formed but not legal in the position; the message says why."""
+
+
+class IllegalReason(str):
+    """Why the rules refuse a move (:meth:`doushouqi.jungle.board.Board.explain_illegal`): the
+    English words (the string itself), ``code`` naming the reason for programs (``"water"``)
+    and ``details`` the squares and animals it is about (``{"piece": "lion", "to": "c5"}``),
+    so that a client can say it in its reader's language.
+
+    A ``str``, so that callers reading the words keep working. The game interface's
+    :class:`doushouqi.core.game.IllegalReason` is the same idea; this library keeps its own, as
+    it keeps its own errors, to stay on the standard library alone.
+    """
+
+    code: str
+    details: dict[str, str]
+
+    def __new__(cls, code: str, text: str, **details: str) -> IllegalReason:
+        reason = super().__new__(cls, text)
+        reason.code = code
+        reason.details = details
+        return reason
 
 
 class InvalidMoveError(ValueError):

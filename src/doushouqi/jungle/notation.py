@@ -45,6 +45,7 @@ from doushouqi.jungle.terms import (
     piece_name,
     term,
     termination_label,
+    to_hant,
 )
 
 __all__ = [
@@ -73,7 +74,11 @@ __all__ = [
 _PASS_TEXT = {"en": "--", "zh": "停棋一步"}
 _PASS_INPUTS = frozenset({"--", "0000", "pass", "停棋一步", "停一步", "停棋"})
 
-_ZH_TO_ANIMAL = {zh: animal for animal, zh in ANIMAL_NAMES_ZH.items()} | {"狐": WOLF, "犬": DOG}
+_ZH_TO_ANIMAL = (
+    {zh: animal for animal, zh in ANIMAL_NAMES_ZH.items()}
+    | {to_hant(zh): animal for animal, zh in ANIMAL_NAMES_ZH.items()}
+    | {"狐": WOLF, "犬": DOG}
+)
 _LETTER_TO_ANIMAL = {ANIMAL_LETTERS[animal]: animal for animal in ANIMALS} | {"F": WOLF}
 _ANIMAL_CHARS = "".join(_ZH_TO_ANIMAL) + "".join(_LETTER_TO_ANIMAL)
 _SQUARE = "[a-g][1-9]"
@@ -103,6 +108,8 @@ def move_to_readable(board: Board, move: Move, lang: Lang = "en") -> str:
     ('--', '停棋一步')
     """
     check_lang(lang)
+    if lang == "zh-Hant":
+        return to_hant(move_to_readable(board, move, "zh"))
     _check_playable(board, move)
     if not move:
         return _PASS_TEXT[lang]
@@ -210,7 +217,7 @@ def move_list_lines(
     else:
         replay = board.copy()
     # Chinese plies contain a space, so two spaces keep the plies of a round apart.
-    gap = "  " if lang == "zh" else " "
+    gap = " " if lang == "en" else "  "
     lines: list[str] = []
     for move in moves:
         text = move_to_readable(replay, move, lang)

@@ -20,7 +20,11 @@ added if it tells the moves apart, else the from-rank, else both (``Lgg4``, ``L3
 
 **Chinese** (``lang="zh"``). The animal's character (鼠猫狗狼豹虎狮象, 狐 for the fox), 吃
 ("takes") for a capture, then the destination: ``鼠g4``, ``狮吃d7`` (the lion takes on d7); the
-same ``+``/``#`` suffixes and disambiguation; a pass is ``停棋一步``.
+same ``+``/``#`` suffixes and disambiguation; a pass is ``停棋一步``. ``lang="zh-Hant"`` writes
+the Traditional characters (貓, 獅: ``獅吃d7``); reading takes both.
+
+**Long notation** (:func:`move_to_lan`, python-chess's LAN): the from-square too, and ``-`` for
+a move: ``Rg3-g4``, ``Lc3xc7``; in Chinese ``鼠g3-g4``, ``狮c3吃c7``.
 
 **Reading** (:func:`parse_san`) takes either language, and is forgiving where that is
 unambiguous: spaces anywhere, any case (``rg4``, ``RG4``), ``x``, ``×``, ``:`` or ``吃`` for
@@ -68,9 +72,10 @@ from doushouqi.jungle.terms import (
     animal_letter,
     animal_name,
     color_name,
+    to_hant,
 )
 
-__all__ = ["AmbiguousMoveError", "InvalidSanError", "move_to_san", "parse_san"]
+__all__ = ["AmbiguousMoveError", "InvalidSanError", "move_to_lan", "move_to_san", "parse_san"]
 
 
 class SanBoard(Protocol):
@@ -115,10 +120,11 @@ _CAPTURE_MARKS = "x×:吃"
 _ANIMAL_BY_CHAR: dict[str, int] = (
     {ANIMAL_LETTERS[a].lower(): a for a in ANIMALS}
     | {animal_name(a, "zh"): a for a in ANIMALS}
+    | {animal_name(a, "zh-Hant"): a for a in ANIMALS}
     | {"f": WOLF, "狐": WOLF, "犬": DOG}
 )
 _CANONICAL = re.compile(
-    "(?P<animal>[RCDWPTLEF鼠猫狗犬狼狐豹虎狮象])(?P<file>[a-g])?(?P<rank>[1-9])?"
+    "(?P<animal>[RCDWPTLEF鼠猫貓狗犬狼狐豹虎狮獅象])(?P<file>[a-g])?(?P<rank>[1-9])?"
     "(?P<sep>[-x×:吃])?(?P<dest>[a-g][1-9])"
 )
 _SQUARE = re.compile("[a-g][1-9]")
@@ -217,8 +223,29 @@ def move_to_san(board: SanBoard, move: Move, lang: Lang = "en") -> str:
     >>> move_to_san(Board("7/7/3L3/7/7/7/7/7/r6 w"), Move.from_uci("d7d8"))  # den threatened
     'Ld8+'
     """
+    return _notation(board, move, lang, long=False)
+
+
+def move_to_lan(board: SanBoard, move: Move, lang: Lang = "en") -> str:
+    """The move in long algebraic notation (python-chess's ``Board.lan``): the animal, the
+    from-square, ``-`` or the capture mark, the destination and the suffix; errors as in
+    :func:`move_to_san`.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> board = Board("7/7/7/T2w3/7/7/7/7/7 w")
+    >>> move_to_lan(board, Move.from_uci("a6d6")), move_to_lan(board, Move.from_uci("a6a7"))
+    ('Ta6xd6#', 'Ta6-a7')
+    >>> move_to_lan(board, Move.from_uci("a6d6"), "zh"), move_to_lan(board, Move.null())
+    ('虎a6吃d6#', '--')
+    """
+    return _notation(board, move, lang, long=True)
+
+
+def _notation(board: SanBoard, move: Move, lang: Lang, *, long: bool) -> str:
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r} (expected 'en' or 'zh')")
+        raise ValueError(f"unknown language {lang!r} (expected 'en', 'zh' or 'zh-Hant')")
+    if lang == "zh-Hant":
+        return to_hant(_notation(board, move, "zh", long=long))
     reason = board.explain_illegal(move, allow_pass=True)
     if reason is not None:
         raise IllegalNotationMoveError(f"illegal move {move}: {reason}")
@@ -231,7 +258,10 @@ def move_to_san(board: SanBoard, move: Move, lang: Lang = "en") -> str:
         animal, mark = animal_letter(piece.animal, board.rules), "x" if capture else ""
     else:
         animal, mark = animal_name(piece.animal, "zh", board.rules), "吃" if capture else ""
-    where = _disambiguation(board, move)
+    if long:
+        where, mark = square_name(move.from_square), mark or "-"
+    else:
+        where = _disambiguation(board, move)
     return f"{animal}{where}{mark}{square_name(move.to_square)}{_suffix(board, move)}"
 
 

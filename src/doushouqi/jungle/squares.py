@@ -3,8 +3,10 @@
 Squares are ints 0..62, ``row * 7 + column``: a1 = 0, g1 = 6, a9 = 56, g9 = 62, also named by
 the constants ``A1`` ... ``G9``. Sets of squares are bitboards held in plain Python ints (63
 squares fit one int), as in python-chess; :class:`SquareSet` wraps one as a mutable set. The
-board's symmetries (:func:`square_mirror`, :func:`square_flip_horizontal`) and the check that a
-square map keeps the board (:func:`check_symmetry`) are here too.
+board's symmetries (:func:`square_mirror`, :func:`square_flip_horizontal`,
+:func:`square_half_turn`), the check that a square map keeps the board (:func:`check_symmetry`)
+and the lines through two squares (:func:`ray`, :func:`between`, as python-chess's) are here
+too.
 
 >>> square_name(parse_square("d9"))
 'd9'
@@ -27,6 +29,7 @@ __all__ = [
     "A7",
     "A8",
     "A9",
+    "ALL_SQUARES",
     "ANIMALS",
     "ANIMAL_LETTERS",
     "ANIMAL_NAMES",
@@ -109,6 +112,7 @@ __all__ = [
     "WATER",
     "WOLF",
     "SquareSet",
+    "between",
     "bit",
     "check_symmetry",
     "code_animal",
@@ -117,12 +121,16 @@ __all__ = [
     "may_stand",
     "parse_square",
     "piece_code",
+    "ray",
     "square_flip_horizontal",
+    "square_half_turn",
     "square_mirror",
     "square_name",
 ]
 
 NUM_SQUARES = 63
+#: The bitboard of every square (python-chess's ``BB_ALL``).
+ALL_SQUARES = (1 << 63) - 1
 #: Where a captured animal "stands": a bit outside the board, so that it never blocks a jump
 #: and no step or jump table contains it.
 CAPTURED = 63
@@ -266,10 +274,23 @@ def may_stand(code: int, square: int) -> bool:
 
 
 def square_mirror(square: int) -> int:
-    """The square a half turn away (a1 <-> g9, d1 <-> d9). With the colours swapped, a position
-    turned this way is the same game seen from the other side (:meth:`Board.mirror`).
+    """The square mirrored top to bottom (rank 1 <-> 9, file kept), as python-chess's
+    ``square_mirror``. With the colours swapped, a position mirrored this way is the same game
+    (:meth:`Board.mirror`).
 
     >>> square_name(square_mirror(C3)), square_name(square_mirror(D9))
+    ('c7', 'd1')
+    """
+    row, column = divmod(square, 7)
+    return (8 - row) * 7 + column
+
+
+def square_half_turn(square: int) -> int:
+    """The square a half turn away (a1 <-> g9, d1 <-> d9): the board seen from the other side.
+    With the colours swapped, a position turned this way is the same game
+    (:meth:`Board.half_turn`); the start position is its own half-turned twin.
+
+    >>> square_name(square_half_turn(C3)), square_name(square_half_turn(D9))
     ('e7', 'd1')
     """
     return NUM_SQUARES - 1 - square
@@ -306,7 +327,7 @@ def check_symmetry(f: Callable[[int], int], *, swap_colors: bool = False) -> Non
     which refers to a file or row), so this depends on ``f`` alone.
 
     >>> check_symmetry(square_flip_horizontal)
-    >>> check_symmetry(square_mirror, swap_colors=True)
+    >>> check_symmetry(square_half_turn, swap_colors=True)
     >>> check_symmetry(square_mirror)
     Traceback (most recent call last):
     ...
@@ -337,6 +358,62 @@ def check_symmetry(f: Callable[[int], int], *, swap_colors: bool = False) -> Non
         jumps = {(g(landing), _map_mask(g, path)) for landing, path in JUMPS[square]}
         if jumps != set(JUMPS[g(square)]):
             raise fail(f"the lake jumps from {square_name(square)} are not kept")
+
+
+# ------------------------------------------------------------------------ lines
+
+
+def _line_step(a: int, b: int) -> tuple[int, int] | None:
+    """The (row, column) step from ``a`` towards ``b`` when they share a row, a column or a
+    diagonal (and differ); None otherwise."""
+    (ra, ca), (rb, cb) = divmod(a, 7), divmod(b, 7)
+    dr, dc = rb - ra, cb - ca
+    if (dr, dc) == (0, 0) or (dr and dc and abs(dr) != abs(dc)):
+        return None
+    return (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
+
+
+def _walk(square: int, step: tuple[int, int]) -> Iterator[int]:
+    row, column = divmod(square, 7)
+    row, column = row + step[0], column + step[1]
+    while _on_board(row, column):
+        yield row * 7 + column
+        row, column = row + step[0], column + step[1]
+
+
+def ray(a: int, b: int) -> int:
+    """The bitboard of the whole line (row, column or diagonal) through ``a`` and ``b``, edge
+    to edge; 0 when they share none (or are the same square), as python-chess's ``ray``.
+
+    >>> SquareSet(ray(A1, C3)) == [A1, B2, C3, D4, E5, F6, G7], ray(A1, B3)
+    (True, 0)
+    """
+    step = _line_step(a, b)
+    if step is None:
+        return 0
+    mask = bit(a)
+    for square in (*_walk(a, step), *_walk(a, (-step[0], -step[1]))):
+        mask |= bit(square)
+    return mask
+
+
+def between(a: int, b: int) -> int:
+    """The bitboard of the squares strictly between ``a`` and ``b`` on their line (0 when
+    they share none or are neighbours), as python-chess's ``between``: for a lake jump,
+    ``between(from, to)`` is the water it crosses.
+
+    >>> SquareSet(between(B3, B7)) == JUMPS[B3][0][1]
+    True
+    """
+    step = _line_step(a, b)
+    mask = 0
+    if step is None:
+        return 0
+    for square in _walk(a, step):
+        if square == b:
+            return mask
+        mask |= bit(square)
+    return 0
 
 
 # ------------------------------------------------------------------------ square sets
@@ -387,6 +464,28 @@ class SquareSet:
     def from_square(cls, square: int) -> SquareSet:
         """The set of one square."""
         return cls(_mask_of((square,)))
+
+    @classmethod
+    def ray(cls, a: int, b: int) -> SquareSet:
+        """:func:`ray` as a set."""
+        return cls(ray(a, b))
+
+    @classmethod
+    def between(cls, a: int, b: int) -> SquareSet:
+        """:func:`between` as a set."""
+        return cls(between(a, b))
+
+    def mirror(self) -> SquareSet:
+        """The squares mirrored top to bottom (:func:`square_mirror`), as python-chess's.
+
+        >>> SquareSet([A1, D2]).mirror()
+        SquareSet([D8, A9])
+        """
+        return SquareSet(_map_mask(square_mirror, self.mask))
+
+    def tolist(self) -> list[bool]:
+        """63 booleans, one per square: whether it is in the set (python-chess's has 64)."""
+        return [bool(self.mask >> square & 1) for square in range(NUM_SQUARES)]
 
     # Set protocol ------------------------------------------------------------------
     def __contains__(self, square: object) -> bool:
@@ -444,6 +543,10 @@ class SquareSet:
         return SquareSet(self.mask ^ _mask_of(other))
 
     __ror__, __rand__, __rxor__ = __or__, __and__, __xor__
+
+    def __invert__(self) -> SquareSet:
+        """Every square of the board not in the set."""
+        return SquareSet(ALL_SQUARES & ~self.mask)
 
     def __rsub__(self, other: int | Iterable[int]) -> SquareSet:
         return SquareSet(_mask_of(other) & ~self.mask)

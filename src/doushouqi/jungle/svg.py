@@ -10,6 +10,10 @@ Every element carries a ``class`` (``square land``, ``square water``, ``square b
 ``square trap red``, ``square den blue``, ``piece red lion``, ``coord file`` …) and squares and
 pieces a ``data-square`` attribute, so that the picture can be styled and tested.
 
+As python-chess's ``chess.svg.board``, it takes ``arrows`` (:class:`Arrow` or ``(tail, head)``
+pairs), ``fill`` (a colour per square) and ``squares`` (squares marked with a cross), and
+``lastmove`` as well as ``last_move``. ``lang="zh-Hant"`` writes Traditional characters.
+
 >>> from doushouqi.jungle.board import Board
 >>> svg = board_svg(Board())
 >>> svg.startswith("<svg") and svg.count('class="piece ') == 16
@@ -18,9 +22,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from html import escape
 from typing import TYPE_CHECKING, Protocol
-from xml.sax.saxutils import escape
 
+from doushouqi.core.svg_marks import Arrow, arrow_svg, arrows_of, cross_svg, fill_svg
 from doushouqi.jungle.squares import (
     BLUE,
     COLOR_NAMES,
@@ -32,6 +38,7 @@ from doushouqi.jungle.squares import (
     TRAPS,
     WATER,
     WOLF,
+    SquareSet,
     square_name,
 )
 
@@ -40,7 +47,7 @@ if TYPE_CHECKING:
     from doushouqi.jungle.pieces import Piece
     from doushouqi.jungle.rules import RuleSet
 
-__all__ = ["ANIMAL_LABELS", "Drawable", "board_svg"]
+__all__ = ["ANIMAL_LABELS", "Arrow", "Drawable", "board_svg"]
 
 
 class Drawable(Protocol):
@@ -63,11 +70,12 @@ BOARD_HEIGHT = 9 * SQUARE_SIZE + 2 * MARGIN
 #: Piece labels by language, indexed by animal (1 = rat … 8 = elephant); index 0 unused.
 ANIMAL_LABELS: dict[str, tuple[str, ...]] = {
     "zh": ("", "鼠", "猫", "狗", "狼", "豹", "虎", "狮", "象"),
+    "zh-Hant": ("", "鼠", "貓", "狗", "狼", "豹", "虎", "獅", "象"),
     "en": ("", "R", "C", "D", "W", "P", "T", "L", "E"),
 }
-_FOX_LABEL = {"zh": "狐", "en": "F"}
-_TERRAIN_LABELS = {"zh": ("兽穴", "陷阱"), "en": ("den", "trap")}
-_COLOR_LABELS = {"zh": ("红", "蓝"), "en": ("Red", "Blue")}
+_FOX_LABEL = {"zh": "狐", "zh-Hant": "狐", "en": "F"}
+_TERRAIN_LABELS = {"zh": ("兽穴", "陷阱"), "zh-Hant": ("獸穴", "陷阱"), "en": ("den", "trap")}
+_COLOR_LABELS = {"zh": ("红", "蓝"), "zh-Hant": ("紅", "藍"), "en": ("Red", "Blue")}
 _ENGLISH_NAMES = ("", "rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
 
 _FONT = (
@@ -246,14 +254,31 @@ def board_svg(
     flipped: bool = False,
     last_move: Move | None = None,
     lang: str = "zh",
+    lastmove: Move | None = None,
+    arrows: Iterable[Arrow | tuple[int, int]] = (),
+    fill: Mapping[int, str] | None = None,
+    squares: SquareSet | Iterable[int] | int | None = None,
 ) -> str:
     """The board as an SVG document (a string).
 
     ``size`` is the width in pixels (the height follows the 7:9 board); None leaves the natural
-    size of 468×588. ``flipped`` puts Blue at the bottom. ``last_move`` highlights its from- and
-    to-square (a pass highlights nothing). ``lang`` is ``"zh"`` for Chinese animal names and
-    terrain labels or ``"en"`` for letters and English labels.
+    size of 468×588. ``flipped`` puts Blue at the bottom. ``last_move`` (or python-chess's
+    ``lastmove``) highlights its from- and to-square (a pass highlights nothing). ``lang`` is
+    ``"zh"`` (``"zh-Hant"``) for Chinese animal names and terrain labels in Simplified
+    (Traditional) characters or ``"en"`` for letters and English labels. ``arrows``, ``fill``
+    and ``squares`` as python-chess's: arrows over the pieces, a colour under a square, a
+    cross on each square of a set.
+
+    >>> from doushouqi.jungle.board import Board
+    >>> svg = board_svg(Board(), arrows=[Arrow(16, 23, "red"), (0, 0)], fill={0: "#f00"})
+    >>> svg.count('class="arrow'), svg.count('class="fill"')
+    (2, 1)
+    >>> "獅" in board_svg(Board(), lang="zh-Hant")
+    True
     """
+    if last_move is not None and lastmove is not None:
+        raise TypeError("board_svg() got both last_move and lastmove (the same highlight)")
+    last_move = last_move if last_move is not None else lastmove
     if lang not in ANIMAL_LABELS:
         raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(ANIMAL_LABELS)})")
     if size is not None and size <= 0:
@@ -287,6 +312,7 @@ def board_svg(
                 f'y="{_fmt(y)}" width="{SQUARE_SIZE}" height="{SQUARE_SIZE}" '
                 f'fill="{_LAST_MOVE}" fill-opacity="0.45" stroke="#d4a900" stroke-width="2"/>'
             )
+    parts.extend(fill_svg(fill or {}, lambda sq: _origin(sq, flipped), SQUARE_SIZE, square_name))
     parts.extend(_coordinates_svg(flipped))
     color_labels = _COLOR_LABELS[lang]
     for square in range(NUM_SQUARES):
@@ -294,7 +320,7 @@ def board_svg(
         if piece is None:
             continue
         rank = board.rank_of(piece)
-        if lang == "zh":
+        if lang != "en":
             title = f"{color_labels[piece.color]}{labels[piece.animal]} {rank} "
         else:
             animal = "fox" if fox and piece.animal == WOLF else _ENGLISH_NAMES[piece.animal]
@@ -305,5 +331,15 @@ def board_svg(
                 square, piece.color, piece.animal, rank, labels[piece.animal], title, flipped
             )
         )
+
+    def centre(square: int) -> tuple[float, float]:
+        x, y = _origin(square, flipped)
+        return x + SQUARE_SIZE / 2, y + SQUARE_SIZE / 2
+
+    for square in SquareSet(squares if squares is not None else 0):
+        parts.append(cross_svg(centre(square), SQUARE_SIZE, square_name(square)))
+    for arrow in arrows_of(arrows):
+        SquareSet((arrow.tail, arrow.head))  # ValueError for anything but two squares
+        parts.append(arrow_svg(centre(arrow.tail), centre(arrow.head), arrow.color, SQUARE_SIZE))
     parts.append("</svg>")
     return "\n".join(parts)

@@ -1,5 +1,9 @@
 """The game's words in English and Chinese: animals, sides, terms and endings (below the board).
 
+Chinese comes in Simplified (``"zh"``) and Traditional characters (``"zh-Hant"``, as the site
+ships it): the Traditional forms are the Simplified ones with each character that differs
+replaced (:func:`to_hant`; the game's vocabulary is small and closed, so one table covers it).
+
 The board's own errors and the notation modules above it (:mod:`doushouqi.jungle.notation`,
 :mod:`doushouqi.jungle.san`) share these names; keeping them here, beneath the board, is what
 lets the board offer ``board.san(move, lang)`` without an import circle.
@@ -8,6 +12,8 @@ lets the board offer ``board.san(move, lang)`` without an import circle.
 '狼'
 >>> termination_label(Termination.NO_LEGAL_MOVES, "zh")
 '困毙'
+>>> termination_label(Termination.NO_LEGAL_MOVES, "zh-Hant"), animal_name(LION, "zh-Hant")
+('困斃', '獅')
 """
 
 from __future__ import annotations
@@ -47,10 +53,52 @@ __all__ = [
     "piece_name",
     "term",
     "termination_label",
+    "to_hant",
 ]
 
-Lang = Literal["en", "zh"]
-LANGUAGES: tuple[Lang, ...] = ("en", "zh")
+Lang = Literal["en", "zh", "zh-Hant"]
+LANGUAGES: tuple[Lang, ...] = ("en", "zh", "zh-Hant")
+
+#: Simplified → Traditional for every character of the game's words that differs (the Taiwan
+#: forms the site uses: 吃 stays 吃, 反复 is 反覆). A test checks that no word is left out.
+_HANT = str.maketrans(
+    {
+        "兽": "獸",
+        "复": "覆",
+        "对": "對",
+        "断": "斷",
+        "无": "無",
+        "时": "時",
+        "杀": "殺",
+        "桥": "橋",
+        "毙": "斃",
+        "狮": "獅",
+        "猫": "貓",
+        "环": "環",
+        "盘": "盤",
+        "红": "紅",
+        "线": "線",
+        "胜": "勝",
+        "蓝": "藍",
+        "计": "計",
+        "认": "認",
+        "赖": "賴",
+        "输": "輸",
+        "违": "違",
+        "长": "長",
+        "间": "間",
+        "黄": "黃",
+    }
+)
+
+
+def to_hant(text: str) -> str:
+    """The game's Simplified Chinese words in Traditional characters.
+
+    >>> to_hant("红狮吃d7"), to_hant("和棋（循环反复）")
+    ('紅獅吃d7', '和棋（循環反覆）')
+    """
+    return text.translate(_HANT)
 
 
 class NotationError(ValueError):
@@ -144,12 +192,14 @@ _TERMINATIONS: dict[Termination, Term] = {
 def check_lang(lang: str) -> None:
     # Checked at run time too: lang often comes from a user setting, not from typed code.
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r} (expected 'en' or 'zh')")
+        raise ValueError(f"unknown language {lang!r} (expected 'en', 'zh' or 'zh-Hant')")
 
 
 def _pick(entry: Term, lang: str) -> str:
     check_lang(lang)
-    return entry.en if lang == "en" else entry.zh
+    if lang == "en":
+        return entry.en
+    return entry.zh if lang == "zh" else to_hant(entry.zh)
 
 
 def _is_fox(rules: RuleSet | str | None) -> bool:
@@ -204,7 +254,7 @@ def piece_name(piece: Piece, lang: Lang = "en", rules: RuleSet | str | None = No
     side = color_name(piece.color, lang)
     animal = animal_name(piece.animal, lang, rules)
     # 红方狮 reads oddly; players say 红狮, so drop 方 in a piece name.
-    return f"{side[0]}{animal}" if lang == "zh" else f"{side} {animal}"
+    return f"{side} {animal}" if lang == "en" else f"{side[0]}{animal}"
 
 
 def term(key: str, lang: Lang = "en") -> str:
@@ -235,6 +285,8 @@ def outcome_label(outcome: Outcome, lang: Lang = "en") -> str:
     >>> outcome_label(Outcome(Termination.REPETITION, None), "zh")
     '和棋（循环反复）'
     """
+    if lang == "zh-Hant":
+        return to_hant(outcome_label(outcome, "zh"))
     how = termination_label(outcome.termination, lang)
     if outcome.termination is Termination.ABORTED:
         return how

@@ -31,17 +31,23 @@ from doushouqi.server.api import analysis, bot, games, ops, players, records, ru
 from doushouqi.server.api import auth as auth_api
 from doushouqi.server.api import challenges as challenges_api
 from doushouqi.server.api import chat as chat_api
+from doushouqi.server.api import closing as closing_api
 from doushouqi.server.api import correspondence as correspondence_api
 from doushouqi.server.api import editor as editor_api
 from doushouqi.server.api import explorer as explorer_api
+from doushouqi.server.api import export as export_api
+from doushouqi.server.api import moderation as moderation_api
 from doushouqi.server.api import notifications as notifications_api
+from doushouqi.server.api import pages as pages_api
 from doushouqi.server.api import pairing as pairing_api
 from doushouqi.server.api import puzzles as puzzles_api
 from doushouqi.server.api import ranks as ranks_api
 from doushouqi.server.api import review as review_api
+from doushouqi.server.api import security as security_api
 from doushouqi.server.api import tablebase as tablebase_api
 from doushouqi.server.api import tournaments as tournaments_api
 from doushouqi.server.api import watch as watch_api
+from doushouqi.server.chat.moderation import ChatRemoval, handle_removal
 from doushouqi.server.chat.service import ChatMessage, handle_chat
 from doushouqi.server.chat.service import greeting as chat_greeting
 from doushouqi.server.context import AppContext
@@ -61,6 +67,7 @@ from doushouqi.server.live.actors import Services
 from doushouqi.server.live.cluster import Cluster, node_id
 from doushouqi.server.live.downtime import Downtime
 from doushouqi.server.live.registry import ActorRegistry
+from doushouqi.server.review.service import GameReviews
 from doushouqi.server.tournaments.director import Director
 
 __all__ = ["create_app"]
@@ -143,6 +150,7 @@ def create_app(
     engine and the analysis engine (tests); an ``ai`` given alone serves analysis too."""
     # The socket's feature messages: chat's message and its history for a new socket.
     ws.register_message(ChatMessage, handle_chat)
+    ws.register_message(ChatRemoval, handle_removal)  # a moderator's, checked by the owner
     ws.register_greeting(chat_greeting)
     settings = settings or Settings.from_env()
     time = time or SystemTime()
@@ -205,6 +213,15 @@ def create_app(
             metrics=metrics,
         )
         app.state.ctx = ctx
+        # Stored game reviews, searched by the analysis service (api/review.py reaches them
+        # here: the features do not know each other, so the shared context holds none).
+        app.state.reviews = reviews = GameReviews(
+            db,
+            analyst,
+            time.now,
+            name if cluster is None else cluster.node,
+            {"standard": settings.review_nodes, "deep": settings.review_deep_nodes},
+        )
         if isinstance(analyst, ProcessPoolAi):
             analyst.warm_up()  # in the background: the first hint after a start just works
         correspondence.install(ctx)
@@ -237,6 +254,7 @@ def create_app(
             await _stop(heartbeat)
             await _stop(clean_up)
             await director.stop()
+            await reviews.close()
             await downtime.close()
             await registry.close()
             if cluster is not None:  # drain: the other nodes take our games over at once
@@ -270,6 +288,8 @@ def create_app(
 
     for router in (
         auth_api.router,
+        security_api.router,
+        export_api.router,
         correspondence_api.router,  # before games: /api/games/my-turn is no game id
         ranks_api.router,
         watch_api.router,  # before games: /api/games/live is no game id
@@ -288,15 +308,19 @@ def create_app(
         pairing_api.router,
         challenges_api.router,
         tournaments_api.router,
+        closing_api.router,
+        moderation_api.router,
         ops.router,
     ):
         app.include_router(router)
     app.include_router(rules.router)
     app.include_router(ws.router)
+    app.include_router(watch_api.socket_router)
     if settings.static_dir.is_dir():
         translations.check_tables(settings.static_dir)  # a broken file stops the start here
         app.state.static_dir = settings.static_dir
         app.include_router(translations.router)
+        app.include_router(pages_api.router)  # the client's pages by address (/game/ID …)
         # Last: the API routes above take precedence over files.
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
     add_security_headers(app)  # last: outermost, so every response gets the headers

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import pairwise
 
-from doushouqi.core.game import IllegalMoveError, MoveError, PositionError
+from doushouqi.core.game import IllegalMoveError, IllegalReason, MoveError, PositionError
 from doushouqi.core.outcome import BoardEnding, Outcome
 from doushouqi.tiger.fen import (
     EMPTY,
@@ -241,9 +241,9 @@ class Board:
         """How many men are off the board, against the rule set's start."""
         return self.rules.men - self._men
 
-    @property
     def ply(self) -> int:
-        """Plies (moves and passes) pushed since the position was set."""
+        """Plies (moves and passes) pushed since the position was set (a method, as
+        python-chess's ``Board.ply()``)."""
         return len(self._undo)
 
     def zobrist_hash(self) -> int:
@@ -360,8 +360,10 @@ class Board:
         """Whether ``move`` (not a pass) is legal here."""
         return bool(move) and self.explain_illegal(move) is None
 
-    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> str | None:
-        """Why ``move`` is illegal here, in words, or None when it is legal.
+    def explain_illegal(self, move: Move, *, allow_pass: bool = False) -> IllegalReason | None:
+        """Why ``move`` is illegal here, in words, or None when it is legal. The words are an
+        :class:`~doushouqi.core.game.IllegalReason`: a ``str`` with a code and details beside
+        them (``from``, ``to``, ``over``: points; ``piece``: ``tiger`` or ``man``).
 
         A pass (``0000``) is never a legal move; with ``allow_pass`` (a timeout's pass) it is
         accepted where a move could be played instead, and refused where none could.
@@ -373,94 +375,116 @@ class Board:
         'a step ends the move: only jumps follow one another'
         """
         if self.is_game_over_on_board():
-            return (
-                f"the game is over: {self._men} men are left, fewer than "
-                f"{self.rules.tiger_wins_below}"
-            )
+            below = self.rules.tiger_wins_below
+            text = f"the game is over: {self._men} men are left, fewer than {below}"
+            return IllegalReason("game_over", text, men=str(self._men), below=str(below))
         if not move:
             if not allow_pass:
-                return "a pass is no move a player may choose (a timeout makes it)"
+                text = "a pass is no move a player may choose (a timeout makes it)"
+                return IllegalReason("pass", text)
             if not self.has_legal_move():
-                return f"{_SIDE_WORDS[self.turn]} has no legal move: the game is over"
+                text = f"{_SIDE_WORDS[self.turn]} has no legal move: the game is over"
+                return IllegalReason("no_move", text)
             return None
         path = move.path
         start = path[0]
         code = self._pieces[start]
+        where = {"from": point_name(start), "to": point_name(path[1])}
         if code == EMPTY:
-            return f"there is no piece on {point_name(start)}"
+            return IllegalReason("empty", f"there is no piece on {where['from']}", **where)
+        where["piece"] = _PIECE_WORDS[code]
         if code - 1 != self.turn:
-            return (
-                f"the {_PIECE_WORDS[code]} on {point_name(start)} is not to move: it is "
+            text = (
+                f"the {_PIECE_WORDS[code]} on {where['from']} is not to move: it is "
                 f"{_SIDE_WORDS[self.turn]}'s turn"
             )
+            return IllegalReason("not_yours", text, **where)
         for a, b in pairwise(path):
             if a == b:
-                return f"a move cannot stay on {point_name(a)}"
+                text = f"a move cannot stay on {point_name(a)}"
+                return IllegalReason("stay", text, **where)
         if code == MAN:
-            return self._explain_man(start, path)
-        return self._explain_tiger(start, path)
+            return self._explain_man(start, path, where)
+        return self._explain_tiger(start, path, where)
 
-    def _line_words(self, a: int, b: int) -> str:
+    def _no_line(self, a: int, b: int, where: dict[str, str]) -> IllegalReason:
         """Why a and b are no step: not neighbours on a line (naming the option when they are
         diagonal neighbours that another ``diagonals`` would join)."""
         words = f"{point_name(a)} and {point_name(b)} are not joined by a line"
         if b in NEIGHBOURS[Diagonals.ALL][a]:  # a diagonal that "all" would draw
             words += f" (diagonals: {self.rules.diagonals.value})"
-        return words
+        return IllegalReason(
+            "no_line", words, **{**where, "from": point_name(a), "to": point_name(b)}
+        )
 
-    def _explain_man(self, start: int, path: tuple[int, ...]) -> str | None:
+    def _explain_man(
+        self, start: int, path: tuple[int, ...], where: dict[str, str]
+    ) -> IllegalReason | None:
         to = path[1]
         if len(path) > 2 or (to not in self._neighbours[start] and (start, to) in BETWEEN):
-            return "men never capture: only a tiger jumps, and a man moves one step"
+            text = "men never capture: only a tiger jumps, and a man moves one step"
+            return IllegalReason("man_jumps", text, **where)
         if to not in self._neighbours[start]:
-            return self._line_words(start, to)
+            return self._no_line(start, to, where)
         if self._pieces[to] != EMPTY:
-            return f"{point_name(to)} is occupied"
+            return IllegalReason("occupied", f"{point_name(to)} is occupied", **where)
         if not self.rules.men_retreat and point_rank(to) < point_rank(start):
-            return (
+            text = (
                 f"men may not retreat (men_retreat is off): {point_name(to)} is below "
                 f"{point_name(start)}"
             )
+            return IllegalReason("retreat", text, **where)
         return None
 
-    def _explain_tiger(self, start: int, path: tuple[int, ...]) -> str | None:
+    def _explain_tiger(
+        self, start: int, path: tuple[int, ...], where: dict[str, str]
+    ) -> IllegalReason | None:
         to = path[1]
+        step_ends = "a step ends the move: only jumps follow one another"
         if to in self._neighbours[start]:
             if len(path) > 2:
-                return "a step ends the move: only jumps follow one another"
+                return IllegalReason("step_ends", step_ends, **where)
             if self._pieces[to] != EMPTY:
-                return f"{point_name(to)} is occupied"
+                return IllegalReason("occupied", f"{point_name(to)} is occupied", **where)
             if self.rules.capture_mandatory and self._has_jump():
-                return "a capture is mandatory (capture_mandatory is on) and a tiger can jump"
+                text = "a capture is mandatory (capture_mandatory is on) and a tiger can jump"
+                return IllegalReason("must_capture", text, **where)
             return None
         if len(path) > 2 and not self.rules.multi_jump:
-            return "one jump per move (multi_jump is off)"
+            return IllegalReason("one_jump", "one jump per move (multi_jump is off)", **where)
         pieces = self._pieces.copy()
         pieces[start] = EMPTY
         for a, b in pairwise(path):
             over = BETWEEN.get((a, b))
+            jump = {**where, "from": point_name(a), "to": point_name(b)}
             if b in self._neighbours[a]:
-                return "a step ends the move: only jumps follow one another"
+                return IllegalReason("step_ends", step_ends, **jump)
             if over is None:
                 if abs(point_file(a) - point_file(b)) == 1 == abs(point_rank(a) - point_rank(b)):
-                    return self._line_words(a, b)  # diagonal neighbours, no line between
-                return (
+                    return self._no_line(a, b, where)  # diagonal neighbours, no line between
+                text = (
                     f"{point_name(a)} and {point_name(b)} are not joined by a line, nor two "
                     f"points apart along one"
                 )
+                return IllegalReason("too_far", text, **jump)
+            jump["over"] = point_name(over)
             if over not in self._neighbours[a] or b not in self._neighbours[over]:
-                return (
+                text = (
                     f"no line runs from {point_name(a)} over {point_name(over)} to "
                     f"{point_name(b)} (diagonals: {self.rules.diagonals.value})"
                 )
+                return IllegalReason("no_jump_line", text, **jump)
             if pieces[over] == TIGER:
-                return f"a tiger never jumps a tiger (on {point_name(over)})"
+                text = f"a tiger never jumps a tiger (on {point_name(over)})"
+                return IllegalReason("jumps_tiger", text, **jump)
             if pieces[over] != MAN:
-                return f"no man on {point_name(over)} to jump" + (
+                text = f"no man on {point_name(over)} to jump" + (
                     " (he is taken earlier in this move)" if self._pieces[over] == MAN else ""
                 )
+                return IllegalReason("no_man", text, **jump)
             if pieces[b] != EMPTY:
-                return f"the landing point {point_name(b)} is taken"
+                text = f"the landing point {point_name(b)} is taken"
+                return IllegalReason("landing_taken", text, **jump)
             pieces[over] = EMPTY
         return None
 
@@ -531,7 +555,7 @@ class Board:
         move = Move.from_str(text)
         reason = self.explain_illegal(move, allow_pass=allow_pass)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move {move}: {reason}")
+            raise reason.error(move)
         return move
 
     def push_move(self, text: str, *, allow_pass: bool = False) -> Move:

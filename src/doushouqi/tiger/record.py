@@ -125,7 +125,7 @@ class TigerRecord:
         """The game a board has played since its position was set; the result and the
         termination from its outcome, when it has one."""
         start = board.copy()
-        for _ in range(start.ply):
+        for _ in range(start.ply()):
             start.pop()
         outcome = board.outcome()
         return cls(

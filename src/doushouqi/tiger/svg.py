@@ -21,9 +21,11 @@ True
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from collections.abc import Iterable, Mapping
+from html import escape
 
 from doushouqi.core.game import Lang
+from doushouqi.core.svg_marks import Arrow, arrow_svg, arrows_of, cross_svg, fill_svg
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.fen import MAN, TIGER
 from doushouqi.tiger.moves import Move
@@ -73,12 +75,20 @@ def board_svg(
     lastmove: Move | None = None,
     coordinates: bool = True,
     lang: Lang = "zh",
+    arrows: Iterable[Arrow | tuple[int, int]] = (),
+    fill: Mapping[int, str] | None = None,
+    squares: Iterable[int] | None = None,
 ) -> str:
     """The position as an SVG document ``size`` pixels wide.
 
     ``lastmove`` rings the points of a move (by default the last move pushed, if any);
-    ``lang`` chooses the pieces' labels (虎/人 in Chinese, T/M in English).
+    ``lang`` chooses the pieces' labels (虎/人 in Chinese, T/M in English). As python-chess's
+    ``chess.svg.board``: ``arrows`` between points, ``fill`` (a colour around a point),
+    ``squares`` (points marked with a cross).
     """
+    for point in (*(fill or {}), *(squares or ()), *(p for a in arrows_of(arrows) for p in a[:2])):
+        if point not in POINTS:
+            raise ValueError(f"not a point of the board: {point!r}")
     if lastmove is None and board.move_stack:
         lastmove = board.move_stack[-1]
     height = round(size * HEIGHT / WIDTH)
@@ -106,6 +116,12 @@ def board_svg(
             f'<circle class="point" data-point="{point_name(point)}" cx="{x}" cy="{y}" '
             f'r="3.5" fill="{_LINE}"/>'
         )
+
+    def corner(point: int) -> tuple[float, float]:
+        x, y = _xy(point)
+        return x - SPACING / 2, y - SPACING / 2
+
+    parts.extend(fill_svg(fill or {}, corner, SPACING, point_name))
     if lastmove:
         for point in lastmove.path:
             x, y = _xy(point)
@@ -121,15 +137,19 @@ def board_svg(
         x, y = _xy(point)
         tiger = code == TIGER
         kind = "tiger" if tiger else "man"
-        fill, edge = (_TIGER, _TIGER_EDGE) if tiger else (_MAN, _MAN_EDGE)
+        paint, edge = (_TIGER, _TIGER_EDGE) if tiger else (_MAN, _MAN_EDGE)
         label = escape(piece_letter(code - 1, lang))
         parts.append(
             f'<g class="piece {kind}" data-point="{point_name(point)}">'
-            f'<circle cx="{x}" cy="{y}" r="{_PIECE_RADIUS}" fill="{fill}" stroke="{edge}" '
+            f'<circle cx="{x}" cy="{y}" r="{_PIECE_RADIUS}" fill="{paint}" stroke="{edge}" '
             f'stroke-width="{3 if tiger else 2.5}"/>'
             f'<text x="{x}" y="{y}" dy="0.35em" text-anchor="middle" font-size="20" '
             f'font-weight="bold" fill="{edge}">{label}</text></g>'
         )
+    for point in squares or ():
+        parts.append(cross_svg(_xy(point), SPACING, point_name(point)))
+    for arrow in arrows_of(arrows):
+        parts.append(arrow_svg(_xy(arrow.tail), _xy(arrow.head), arrow.color, SPACING))
     if coordinates:
         for file in range(9):
             x = MARGIN + file * SPACING

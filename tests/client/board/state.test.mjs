@@ -210,9 +210,23 @@ describe('click-click selection and moves', () => {
   test('clicking an empty square that is no destination deselects', () => {
     const first = S.clickSquare(redToMove(), 'g3').state;
     const { state, action } = S.clickSquare(first, 'd5');
-    assert.deepEqual(action, { type: 'deselect', square: 'g3' });
+    assert.deepEqual(action, { type: 'deselect', square: 'g3', tried: ['g3', 'd5'] });
     assert.equal(state.selected, null);
     assert.equal(S.clickSquare(state, 'd5').action.type, 'none');
+  });
+
+  test('a tap that sends the selected piece where it may not go reports the try', () => {
+    const first = S.clickSquare(redToMove(), 'g3').state;
+    // onto an opponent it may not take, or into the water: reported for the host to explain
+    assert.deepEqual(S.clickSquare(first, 'g7').action.tried, ['g3', 'g7']);
+    assert.deepEqual(S.clickSquare(first, 'f5').action.tried, ['g3', 'f5']);
+    // another of one's own pieces is chosen instead, and a tap off the board tries nothing
+    assert.equal(S.clickSquare(first, 'e3').action.type, 'select');
+    assert.equal(S.clickSquare(first, 'e3').action.tried, undefined);
+    assert.equal(S.pointerDown(first, null).action.tried, undefined);
+    // a piece of a side that may not move now (a premove) tries no move
+    const premoving = S.clickSquare(redToMove({ movableColor: null, premoveColor: 'red' }), 'g3').state;
+    assert.equal(S.clickSquare(premoving, 'd5').action.tried, undefined);
   });
 
   test("an opponent's piece cannot be selected", () => {
@@ -281,7 +295,9 @@ describe('drag resolution', () => {
     const down = S.pointerDown(redToMove(), 'e3');
     for (const target of ['e4', 'e5', 'a1', null]) {
       const up = S.pointerUp(down.state, 'e3', target, { dragged: true });
-      assert.deepEqual(up.action, { type: 'snapback', square: 'e3' }, String(target));
+      // a drop on a square (not one's own piece) is reported as a try, for the host to explain
+      const tried = target && target !== 'a1' ? { tried: ['e3', target] } : {};
+      assert.deepEqual(up.action, { type: 'snapback', square: 'e3', ...tried }, String(target));
       assert.equal(up.state.selected, 'e3');
       assert.equal(up.state.pieces.get('e3').animal, 'leopard');
     }

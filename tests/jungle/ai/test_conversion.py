@@ -1,7 +1,7 @@
 """Converting won positions: the conversion suite, and the engine making progress when ahead.
 
 The suite (``tests/jungle/ai/data/conversion.epd``) is built by ``tools/conversion/build_suite.py``
-and measured by ``bench/conversion.py`` (docs/engine.md, "Converting won positions").
+and measured by ``bench/conversion.py`` (docs/engine-research.md, "Converting won positions").
 """
 
 from __future__ import annotations
@@ -231,7 +231,7 @@ def _play_from(fen: str, rules: str, nodes: int, plies: int) -> tuple[Board, boo
     side = board.turn
     attacker = Searcher(rules, hash_mb=8, seed=1)
     defender = Searcher(rules, hash_mb=8, seed=2)
-    while not board.is_game_over() and board.ply < plies:
+    while not board.is_game_over() and board.ply() < plies:
         engine = attacker if board.turn == side else defender
         move = engine.search(board, Limit(nodes=nodes)).move
         assert move is not None
@@ -248,4 +248,4 @@ def test_the_engine_converts_suite_positions(index: int) -> None:
     # shuffle (a shuffle runs to the 200-ply cap).
     entry = _entries()[index]
     board, won = _play_from(entry["fen"], entry["rules"], 20_000, 60)
-    assert won, f"{entry['fen']}: {board.outcome()} after {board.ply} plies"
+    assert won, f"{entry['fen']}: {board.outcome()} after {board.ply()} plies"

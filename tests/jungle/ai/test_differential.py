@@ -105,7 +105,7 @@ def playout(board: Board, tally: Tally, rng: random.Random, plies: int) -> None:
         position.push(move.from_square, move.to_square)
     compare(board, position, tally)
     # Taking moves back restores the same positions.
-    for _ in range(min(6, board.ply)):
+    for _ in range(min(6, board.ply())):
         board.pop()
         position.pop()
         compare(board, position, tally)

@@ -2,7 +2,7 @@
 legal and in play, no two alike (mirror images included), a mix of classes.
 
 Built by ``tools/conversion/build_endgames.py``, played by ``bench/tablebase_match.py`` (the
-engine with tables against itself without: docs/engine.md, "Tablebases").
+engine with tables against itself without: docs/engine-research.md, "With tables against without").
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def test_finds_the_fastest_den(engine: Searcher, fen: str, answer: str, moves: i
     engine.new_game()
     result = engine.search(Board(fen), Limit(depth=2 * moves + 1))
     assert str(result.move) == answer
-    assert result.info["score"] == Score(den=moves)
+    assert result.info["score"] == Score(mate=moves)
     assert str(result.info["pv"][0]) == answer
 
 

@@ -26,7 +26,7 @@ def test_a_won_root_is_played_from_the_tables(engine: Searcher) -> None:
     board = Board("7/7/7/3L3/7/7/7/7/r6 w")  # lion d6 against a rat: the den in 3 moves
     result = engine.search(board, Limit(depth=1))  # far too shallow for the search alone
     assert str(result.move) == "d6d7"
-    assert result.info["score"] == Score(den=3)
+    assert result.info["score"] == Score(mate=3)
     assert result.info["string"] == "tablebase: Red wins in 5"
 
 
@@ -41,7 +41,7 @@ def test_a_lost_root_plays_the_longest_defence(engine: Searcher) -> None:
     assert longest == {"a6a7", "a6b6"}  # a6a5 loses two plies sooner
     assert str(result.move) in longest
     assert values[0].value.dtm == entry.dtm == 12
-    assert result.info["score"] == Score(den=-(entry.dtm // 2))
+    assert result.info["score"] == Score(mate=-(entry.dtm // 2))
 
 
 def test_the_tables_can_be_switched_off(engine: Searcher) -> None:

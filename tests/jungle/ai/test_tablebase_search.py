@@ -71,7 +71,7 @@ def test_compiled_probe_agrees_with_the_reader(shipped: memory.LoadedTables) -> 
         if i % 3 == 1:
             board = board.flip_horizontal()  # the first animal on the other half
         elif i % 3 == 2:
-            board = board.mirror()  # colours swapped, the board turned: the other frame
+            board = board.half_turn()  # colours swapped, the board turned: the other frame
         entry = probe(board)
         assert entry is not None, board.fen()
         got = tb_probe(Position.from_board(board).state, shipped.values, shipped.meta)

@@ -63,4 +63,4 @@ def test_pruning_is_sound_in_den_fights(engines: dict[str, Searcher], entry: obj
     answers = entry.moves  # type: ignore[attr-defined]
     assert str(pruned.move) in answers and str(unpruned.move) in answers
     if entry.kind == "win":  # type: ignore[attr-defined]
-        assert pruned.info["score"] == unpruned.info["score"] == Score(den=entry.depth)  # type: ignore[attr-defined]
+        assert pruned.info["score"] == unpruned.info["score"] == Score(mate=entry.depth)  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ last ones drive our own engine (``python -m doushouqi engine``) and skip until i
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Coroutine
 from pathlib import Path
@@ -93,7 +94,7 @@ def test_parse_info_is_lenient() -> None:
         tbhits=0,
         currmove=Move.from_str("g3g4"),
     )
-    assert parse_info("score mate 4")["score"] == Score(den=4)
+    assert parse_info("score mate 4")["score"] == Score(mate=4)
 
 
 def test_scores_from_a_fixed_side() -> None:
@@ -105,8 +106,8 @@ def test_scores_from_a_fixed_side() -> None:
     assert score.blue() == Score(cp=30) and score.red() == Score(cp=-30)
     assert score.pov(RED) == Score(cp=-30)
     den = parse_info("score den -2", Board())["score"]
-    assert isinstance(den, PovScore) and den.blue() == Score(den=2)
-    assert den != PovScore(den=-2, turn=BLUE) and hash(den) == hash(Score(den=-2))
+    assert isinstance(den, PovScore) and den.blue() == Score(mate=2)
+    assert den != PovScore(mate=-2, turn=BLUE) and hash(den) == hash(Score(mate=-2))
     assert parse_info("depth x nodes 5") == Info(nodes=5)
 
 
@@ -199,7 +200,7 @@ def test_play_returns_a_checked_move_and_the_search_info(fake_command: FakeComma
             board = Board()
             result = await engine.play(board, Limit(movetime=0.1), info_callback=seen.append)
             assert result.move == first_legal(board)
-            assert result.info["depth"] == 2 and result.info["score"] == Score(den=5)
+            assert result.info["depth"] == 2 and result.info["score"] == Score(mate=5)
             assert result.info["pv"][0] == result.move
             assert result.info["seldepth"] == 1 and result.info["time"] == 0.003
             assert [info.get("depth") for info in seen] == [1, None, 2]
@@ -429,6 +430,18 @@ def test_real_engine_plays_a_legal_move(real_engine_command: list[str]) -> None:
         classic = Board(rules="classic")
         result = engine.play(classic, Limit(movetime=0.3))
         assert result.move is not None and classic.is_legal(result.move)
+
+
+def test_real_engine_starts_with_no_environment_on_the_path(
+    real_engine_command: list[str],
+) -> None:
+    # The README's command, [sys.executable, "-m", "doushouqi", "engine"], names the very
+    # interpreter running the caller: no activated virtual environment, no ``doushouqi`` script
+    # on the PATH needed (a bare system PATH here).
+    bare = {**os.environ, "PATH": os.defpath}
+    with SimpleEngine.popen(real_engine_command, timeout=300, env=bare) as engine:
+        result = engine.play(Board(), Limit(depth=1))
+        assert result.move is not None and Board().is_legal(result.move)
 
 
 def test_real_engine_analyse_reports_depth_score_pv(real_engine_command: list[str]) -> None:

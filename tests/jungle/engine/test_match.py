@@ -144,7 +144,7 @@ def test_openings_file(tmp_path: Path) -> None:
     openings = read_openings(path)
     assert [o.moves for o in openings] == [("g3g4", "a7a6"), (), ("a3a4",), ("g3g4",)]
     assert openings[1].board("wango").turn == 1
-    assert openings[2].board("wango").ply == 1
+    assert openings[2].board("wango").ply() == 1
     path.write_text("g3g4\ng3g5\n")
     with pytest.raises(ValueError, match=r"openings.txt:2: illegal move g3g5"):
         read_openings(path)
@@ -280,8 +280,8 @@ def test_game_ends_on_the_board(fake_command: FakeCommand) -> None:
 def test_game_drawn_at_the_ply_limit(fake_command: FakeCommand) -> None:
     board = Board()
     result = _game(fake_command(), fake_command("--seed", "1"), board, MOVETIME, max_plies=6)
-    assert board.ply == 6 or result[1] is not None
-    if board.ply == 6 and board.outcome() is None:
+    assert board.ply() == 6 or result[1] is not None
+    if board.ply() == 6 and board.outcome() is None:
         assert result == ("1/2-1/2", None, "draw after 6 plies (adjudicated)")
 
 

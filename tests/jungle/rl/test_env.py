@@ -346,7 +346,7 @@ def test_callable_opponent_gets_a_copy_and_must_play_legally() -> None:
 
     env = JungleEnv("wango", opponent=vandal, agent_color="blue")
     _, info = env.reset()
-    assert env.board.ply == 1 and info["opponent_move"] is not None
+    assert env.board.ply() == 1 and info["opponent_move"] is not None
 
     env = JungleEnv("wango", opponent=lambda board: Move.from_str("a1a9"), agent_color="blue")
     with pytest.raises(RuntimeError, match="the opponent played"):
@@ -363,7 +363,7 @@ def test_engine_opponent_level_1() -> None:
         assert replay.is_legal(move)
         replay.push(move)
     reward, terminated, truncated, info = steps[-1]
-    assert terminated or (truncated and env.board.ply >= 40)
+    assert terminated or (truncated and env.board.ply() >= 40)
     assert terminated != truncated
     assert reward == (info["reward_by_color"][BLUE] if terminated else 0.0)
 
@@ -545,7 +545,7 @@ def test_reset_where_the_opponent_first_move_ends_the_game() -> None:
     assert obs.shape == OBSERVATION_SHAPE
     _, reward, terminated, truncated, info = env.step(0)  # any action: nothing is played
     assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert info["rewards"] == {"red": 1.0, "blue": -1.0} and env.board.ply == 1
+    assert info["rewards"] == {"red": 1.0, "blue": -1.0} and env.board.ply() == 1
     with pytest.raises(gymnasium.error.ResetNeeded):
         env.step(0)
     _, info = env.reset()  # the next episode is an ordinary one

@@ -30,7 +30,7 @@ def test_random_games_agree_with_the_library_step_by_step(rules) -> None:
         board = Board(rules=rules)
         while True:
             outcome = board.outcome()
-            assert state.is_terminal() == (outcome is not None or board.ply >= DEFAULT_MAX_PLIES)
+            assert state.is_terminal() == (outcome is not None or board.ply() >= DEFAULT_MAX_PLIES)
             if state.is_terminal():
                 break
             player = state.current_player()
@@ -69,8 +69,8 @@ def test_game_type_and_parameters() -> None:
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
-    assert state.board.ply <= 50
-    if state.board.ply == 50 and state.board.outcome() is None:
+    assert state.board.ply() <= 50
+    if state.board.ply() == 50 and state.board.outcome() is None:
         assert state.returns() == [0.0, 0.0] and state.outcome is None  # the limit: a draw
     with pytest.raises(Exception, match="max_plies"):
         pyspiel.load_game(GAME_NAME, {"max_plies": 0})
@@ -99,7 +99,7 @@ def test_clone_and_pickle_keep_the_history() -> None:
     clone = state.clone()
     assert clone.history() == state.history() and clone.board.move_stack == state.board.move_stack
     clone.apply_action(clone.legal_actions()[0])
-    assert state.board.ply == 3 and clone.board.ply == 4  # independent boards
+    assert state.board.ply() == 3 and clone.board.ply() == 4  # independent boards
     restored = pickle.loads(pickle.dumps(state))
     assert restored.history() == state.history() and restored.board.fen() == state.board.fen()
     assert str(pickle.loads(pickle.dumps(game))) == str(game)
@@ -138,3 +138,21 @@ def test_mcts_plays_a_few_legal_moves() -> None:
         state.apply_action(action)
         board.push(action_to_move(action, player))
     assert state.board.fen() == board.fen()
+
+
+def test_python_alpha_beta_and_evaluate_bots_play_the_game() -> None:
+    # OpenSpiel's Python minimax and bot evaluation run on this Python game (so does C++'s
+    # evaluate_bots; pyspiel.MCTSBot does not: bench/openspiel_algorithms.py, docs/rl.md).
+    from open_spiel.python.algorithms import evaluate_bots, minimax
+
+    endgame = pyspiel.load_game(GAME_NAME, {"fen": "2L4/7/7/7/7/7/7/7/r6 w"})  # Red lion c9
+    state = endgame.new_initial_state()
+    value, action = minimax.alpha_beta_search(
+        endgame, state, value_function=lambda _: 0.0, maximum_depth=2, maximizing_player_id=0
+    )
+    assert value == 1.0 and state.action_to_string(0, action) == "c9d9"
+    game = pyspiel.load_game(GAME_NAME, {"max_plies": 40})
+    bots = [pyspiel.make_uniform_random_bot(player, player) for player in (0, 1)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
+    assert returns in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+    assert pyspiel.evaluate_bots(game.new_initial_state(), bots, 0) in ([1, -1], [-1, 1], [0, 0])

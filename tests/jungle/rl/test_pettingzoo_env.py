@@ -158,4 +158,4 @@ def test_reset_options_rules_and_rendering() -> None:
     with pytest.raises(ValueError, match="already over"):
         game.reset(options={"fen": "3L3/7/7/7/7/7/7/7/r6 b"})
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")

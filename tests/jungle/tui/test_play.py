@@ -145,7 +145,7 @@ def test_illegal_moves_show_the_librarys_reason_and_change_nothing(
     session = hotseat()
     reply = session.handle(text)
     if reason is None:
-        assert session.board.ply == 1
+        assert session.board.ply() == 1
         return
     move = Move.from_str(text.replace(" ", ""))
     assert Board().explain_illegal(move) == reason
@@ -164,7 +164,7 @@ def test_readable_notation_errors_say_what_is_wrong() -> None:
     session = hotseat()
     text = session.handle("Ta3-a4").text
     assert "the animal on a3 is the Red elephant, not a tiger" in text
-    assert session.board.ply == 0
+    assert session.board.ply() == 0
 
 
 @pytest.mark.parametrize("text", ["hello", "mvoes", "12", "--", "pass", "0000"])
@@ -172,7 +172,7 @@ def test_unreadable_input_and_passes_are_refused(text: str) -> None:
     session = hotseat()
     reply = session.handle(text)
     assert reply.notes[0].kind is NoteKind.ERROR
-    assert session.board.ply == 0
+    assert session.board.ply() == 0
 
 
 def test_empty_line_redraws() -> None:
@@ -198,7 +198,7 @@ def test_no_input_crashes_the_session(lines: list[str]) -> None:
     lines = [line for line in lines if not re.match(r"\s*(save|load|保存|读取)\b", line)]
     session, _ = vs_computer()
     feed(session, lines)
-    assert session.board.ply >= 0
+    assert session.board.ply() >= 0
 
 
 # ------------------------------------------------------------------------------ undo
@@ -207,14 +207,14 @@ def test_no_input_crashes_the_session(lines: list[str]) -> None:
 def test_undo_against_the_computer_takes_back_its_reply_and_your_move() -> None:
     session, _ = vs_computer()
     feed(session, ["g3g4", "f2f3"])
-    assert session.board.ply == 4
+    assert session.board.ply() == 4
     reply = session.handle("undo")
     assert reply.text == "Took back 2 moves."
     assert [str(m) for m in session.board.move_stack] == ["g3g4", "a7a6"]
     assert session.board.turn == RED
     assert not session.engine_to_move()
     feed(session, ["undo"])
-    assert session.board.ply == 0
+    assert session.board.ply() == 0
     assert session.handle("undo").text == "Nothing to take back."
 
 
@@ -223,19 +223,19 @@ def test_undo_when_the_computer_opened_keeps_its_first_move() -> None:
     feed(session, [])
     session.play_engine_move()
     feed(session, ["a7a6"])
-    assert session.board.ply == 3
+    assert session.board.ply() == 3
     feed(session, ["undo"])
-    assert session.board.ply == 1 and session.board.turn == BLUE
+    assert session.board.ply() == 1 and session.board.turn == BLUE
     assert session.handle("undo").text == "Nothing to take back."
-    assert session.board.ply == 1
+    assert session.board.ply() == 1
 
 
 def test_undo_after_the_players_winning_move_takes_back_one_ply() -> None:
     session, _ = vs_computer(board=Board(DEN_IN_ONE))
     feed(session, ["c9d9"])
-    assert session.is_over() and session.board.ply == 1
+    assert session.is_over() and session.board.ply() == 1
     assert session.handle("undo").text == "Took back 1 move."
-    assert session.board.ply == 0 and not session.is_over()
+    assert session.board.ply() == 0 and not session.is_over()
 
 
 def test_undo_with_two_players_takes_back_one_move() -> None:
@@ -250,7 +250,7 @@ def test_undo_after_resigning_takes_back_the_resignation() -> None:
     feed(session, ["g3g4", "resign"])
     assert session.is_over()
     session.handle("undo")
-    assert not session.is_over() and session.board.ply == 1
+    assert not session.is_over() and session.board.ply() == 1
 
 
 # -------------------------------------------------------------------- end of the game
@@ -306,7 +306,7 @@ def test_quit() -> None:
 def test_hint_uses_the_opponent_and_moves_nothing() -> None:
     session, opponent = vs_computer()
     assert session.handle("hint").text == "Hint: a1a2  (Ta1-a2)"
-    assert session.board.ply == 0 and opponent.calls == 1
+    assert session.board.ply() == 0 and opponent.calls == 1
 
 
 def test_hint_without_an_engine() -> None:
@@ -381,7 +381,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert other.board.move_stack == session.board.move_stack
     assert other.rules.name == "classic"
     feed(other, ["undo"])  # the loaded history can be taken back
-    assert other.board.ply == 5
+    assert other.board.ply() == 5
 
 
 def test_a_saved_resignation_is_loaded_as_the_end(tmp_path: Path) -> None:
@@ -422,7 +422,7 @@ def test_an_engine_failure_hands_the_game_to_two_players() -> None:
         session = Session(opponent=opponent)
         text = feed(session, ["g3g4"])
         assert "The engine failed" in text
-        assert session.mode is Mode.HOTSEAT and session.board.ply == 1
+        assert session.mode is Mode.HOTSEAT and session.board.ply() == 1
 
 
 def test_engine_adapter_calls_best_move_with_level_and_movetime() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.migration import MigrationContext
-from sqlalchemy import MetaData, Table, inspect
+from sqlalchemy import MetaData, Table, inspect, select
 from tests.server.db.test_persistence_restart import schema_differences
 from tests.support.live import LiveServer, ManualTime, Player, make_settings, running
 
@@ -145,7 +145,10 @@ def migration_upgrades_an_existing_database(url: str) -> None:
             config.attributes["connection"] = connection
             command.downgrade(config, "0001_accounts_and_games")
         assert "guest_names" not in inspect(db.engine).get_table_names()
-        assert db.run_sync(lambda s: repo.account_by_username(s, "early")) is not None
+        # Read as that revision's table (today's model has columns it lacks: roles, 0014).
+        with db.engine.connect() as connection:
+            found = connection.execute(select(accounts.c.username)).scalars().all()
+        assert found == ["early"]
     finally:
         db.close()
     assert schema_differences(url) == []  # and back up to a schema that matches the models

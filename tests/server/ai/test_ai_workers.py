@@ -23,13 +23,21 @@ from typing import Any
 import pytest
 import redis
 from tests.support.helpers import board_for
-from tests.support.live import GameSocket, first_ai_replies, make_settings, metric, running
+from tests.support.live import (
+    DEN_GAME,
+    GameSocket,
+    first_ai_replies,
+    make_settings,
+    metric,
+    move,
+    running,
+)
 from tests.support.redis_server import RedisServer, redis_server, redis_server_path
 
 from doushouqi.jungle.board import Board
 from doushouqi.server.ai.effort import MIN_MOVETIME
 from doushouqi.server.ai.jobs import GROUP, KINDS, Keys, backlog_from
-from doushouqi.server.ai.pool import AiRequest, JobKind
+from doushouqi.server.ai.pool import AiRequest, JobKind, analyse_position
 from doushouqi.server.ai.redis_queue import RedisAi
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is missing")
@@ -306,6 +314,59 @@ def test_a_games_move_is_served_before_queued_hints_and_analyses(
 
     asyncio.run(scenario())
     assert finished == ["busy", "move", "hint", "analysis 0", "analysis 1", "analysis 2"]
+
+
+def test_a_review_job_waits_for_every_other_kind_and_answers_as_in_process(
+    tmp_path: Path, shared_redis: RedisServer, r: redis.Redis
+) -> None:
+    """A game review's position (kind ``review``, a node budget) queued before an analysis is
+    searched after it; its answer is exactly what the same budget gives in this process (a
+    fixed budget and a fresh engine: the worker, its load and its past play no part). Then a
+    server whose analyses go to the workers reviews a finished game through them."""
+    budget = {"nodes": 30_000}
+    finished: list[str] = []
+    answers: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        async with redis_ai(shared_redis.url, margin=10.0) as ai:
+
+            async def track(label: str, job: Any) -> None:
+                answers[label] = await job
+                finished.append(label)
+
+            busy = asyncio.create_task(
+                track("busy", ai.analyse(request(movetime=1.5, kind="analysis")))
+            )
+            await until(lambda: searching(r, "analysis"), "the worker to search the analysis")
+            review = request(tuple(DEN_GAME[:2]), kind="review", budget=budget)
+            jobs = [busy, asyncio.create_task(track("review", ai.analyse(review)))]
+            await until(lambda: waiting(r, "review") == 1, "the review's position to queue")
+            analysis = ai.analyse(request(("a3a4",), kind="analysis"))
+            jobs.append(asyncio.create_task(track("analysis", analysis)))
+            await until(lambda: waiting(r, "analysis") == 1, "the analysis to queue")
+            await asyncio.wait_for(asyncio.gather(*jobs), 60)
+
+    asyncio.run(scenario())
+    assert finished == ["busy", "analysis", "review"]
+    here = analyse_position(request(tuple(DEN_GAME[:2]), kind="review", budget=budget))
+    assert json.dumps(answers["review"], sort_keys=True) == json.dumps(here, sort_keys=True)
+
+    settings = make_settings(tmp_path, review_nodes=budget["nodes"])
+    with running(settings, ai=RedisAi(shared_redis.url, margin=10.0)) as server:
+        client = server.player().guest()
+        game = client.create(mode="same_screen")
+        with client.socket(game["id"]) as ws:
+            ws.wait_for("game_started")
+            for text in DEN_GAME:
+                move(ws, text)
+            ws.wait_for("game_finished")
+        url = f"/api/games/{game['id']}/review"
+        assert client.post(url, json={}).status_code == 202
+        wait_until(lambda: client.get(url).json()["review"], "the review", timeout=120)
+        review = client.get(url).json()["review"]
+    assert review["done"] == len(DEN_GAME) + 1 and review["players"][0]["moves"] == 17
+    second = review["positions"][2]
+    assert second["bestmove"] == here["bestmove"] and second["score"] == here["score"]
 
 
 def test_cancelled_and_outdated_jobs_are_not_searched(

@@ -113,3 +113,37 @@ def test_an_ai_move_does_not_wait_for_analyses_in_flight(
             assert replied - sent > ANALYSIS_MOVETIME
     finally:
         server.stop()
+
+
+def test_a_reviews_position_waits_for_an_idle_worker_so_a_hint_goes_first() -> None:
+    """The pool's executor serves jobs in the order they come: a game review's position (the
+    least urgent job) is handed over only to an idle worker, so a hint asked while the only
+    worker is busy is searched before a review position asked earlier."""
+    wango = Board().rules.to_mapping()
+
+    def job(kind: str, **extra: object) -> AiRequest:
+        return AiRequest(rules=wango, start_fen=None, moves=(), level=10, kind=kind, **extra)  # type: ignore[arg-type]
+
+    async def scenario() -> list[str]:
+        pool = ProcessPoolAi(1, name="analysis")
+        done: list[str] = []
+
+        async def track(label: str, request: AiRequest) -> None:
+            await pool.analyse(request)
+            done.append(label)
+
+        try:
+            await pool.ready()
+            busy = asyncio.create_task(track("busy", job("analysis", movetime=1.0)))
+            await asyncio.sleep(0.2)
+            review = asyncio.create_task(
+                track("review", job("review", movetime=1.0, budget={"nodes": 20_000}))
+            )
+            await asyncio.sleep(0.2)
+            hint = asyncio.create_task(track("hint", job("hint", movetime=0.3)))
+            await asyncio.wait_for(asyncio.gather(busy, review, hint), 60)
+        finally:
+            pool.close()
+        return done
+
+    assert asyncio.run(scenario()) == ["busy", "hint", "review"]

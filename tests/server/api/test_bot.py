@@ -16,6 +16,8 @@ class Stream:
 
     def __init__(self, player: Player, path: str) -> None:
         self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
+        #: Set when the server has ended the stream (or the test closed it).
+        self.ended = threading.Event()
         self.client = httpx.Client(base_url=player.server.url, timeout=None)
         self.response = self.client.send(
             self.client.build_request("GET", path, headers=player.headers()), stream=True
@@ -29,6 +31,8 @@ class Stream:
                     self.lines.put(json.loads(line))
         except httpx.HTTPError:
             pass  # closed by the test
+        finally:
+            self.ended.set()
 
     def next(self, kind: str) -> dict[str, Any]:
         while True:
@@ -44,7 +48,7 @@ class Stream:
 def test_bot_plays_a_game(server: LiveServer) -> None:
     owner = server.player().register("jungle_bot", bot=True)
     bot = server.player()
-    bot.token = owner.post("/api/auth/tokens", json={}).json()["token"]
+    bot.token = owner.api_token("bot:play")
     events = Stream(bot, "/api/bot/stream/event")
 
     human = server.player().register("human_vs_bot")

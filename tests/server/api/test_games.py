@@ -28,7 +28,7 @@ def test_online_game_lobby_and_invite(server: LiveServer) -> None:
     creator = server.player().register("host")
     created = creator.create(mode="online", rules="classic", time_control="5+3", color="blue")
     game_id = created["id"]
-    assert created["invite_url"].endswith(f"/#/game/{game_id}?join=1")
+    assert created["invite_url"].endswith(f"/game/{game_id}?join=1")
     assert created["game"]["status"] == "created" and created["you"]["seats"] == [1]
     private = creator.create(mode="online", public=False)
     lobby = server.player().get("/api/lobby").json()["games"]

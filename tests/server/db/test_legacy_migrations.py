@@ -245,8 +245,9 @@ def old_database_is_taken_over(url: str, fresh_url: str, upgrades: list[str]) ->
 
 #: The tables that revisions after the old history change or make (test_migration_0009.py
 #: checks 0009's rows; 0010 makes site_outages; test_migration_0012.py checks the game column
-#: 0012 gives seeks, challenges, tournaments and records); every other table's rows must come
-#: through the takeover unchanged.
+#: 0012 gives seeks, challenges, tournaments and records; test_migration_0013.py the columns
+#: 0013 gives auth_tokens; 0014 gives chat messages and reports a column each); every other
+#: table's rows must come through the takeover unchanged.
 REVISED_SINCE_OLD_HISTORY = (
     "accounts",
     "games",
@@ -256,10 +257,13 @@ REVISED_SINCE_OLD_HISTORY = (
     "challenges",
     "tournaments",
     "records",
+    "auth_tokens",
+    "chat_messages",
+    "chat_reports",
 )
 #: Tables made or given an index since, their rows as they were (0011: a unique index on the
-#: rated puzzle tries, and the solutions seen).
-INDEXED_SINCE_OLD_HISTORY = ("puzzle_attempts", "puzzle_seen")
+#: rated puzzle tries, and the solutions seen; 0014: the chat's mutes and the moderation log).
+INDEXED_SINCE_OLD_HISTORY = ("puzzle_attempts", "puzzle_seen", "chat_mutes", "mod_log")
 
 
 def unrevised(by_table: dict[str, Any]) -> dict[str, Any]:

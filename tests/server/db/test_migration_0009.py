@@ -188,11 +188,12 @@ def check_migrated(url: str, fresh_url: str) -> None:
             for a in ACCOUNTS
         ]
         kept = [key for key in ACCOUNTS[0] if key not in PER_GAME]
+        later = {"role": "player", "banned_at": None, "closed_at": None}  # 0014's columns
         accounts = _rows(engine, "accounts")
-        assert [list(row) for row in accounts] == [kept] * len(ACCOUNTS)
+        assert [list(row) for row in accounts] == [kept + list(later)] * len(ACCOUNTS)
         # Booleans come back as 0/1 from SQLite's reflection: compare as the model reads them.
         assert [{**row, "is_bot": bool(row["is_bot"])} for row in accounts] == [
-            {key: a[key] for key in kept} for a in ACCOUNTS
+            {**{key: a[key] for key in kept}, **later} for a in ACCOUNTS
         ]
 
         games = _rows(engine, "games")

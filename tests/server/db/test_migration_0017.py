@@ -1,5 +1,5 @@
 """Revision 0017 on a database made by the code before it (the schema at
-``0012_games_of_seeks_and_records``): each account's per-game rating becomes every speed's
+``0016_game_reviews``): each account's per-game rating becomes every speed's
 starting point, the speed most of its rated games were played at keeping the RD (rapid when no
 rated game is found), with each speed's count of rated games; accounts whose rating never moved
 get no rows; the schema is a fresh database's. Back down, each (account, game) gets its main
@@ -23,7 +23,7 @@ from doushouqi.core.speed import Speed
 from doushouqi.server.db.database import Database, alembic_config
 from doushouqi.server.db.speed_ratings import rating_board, speed_ratings_of
 
-BEFORE = "0012_games_of_seeks_and_records"
+BEFORE = "0016_game_reviews"
 SPEEDS = [s.value for s in Speed]
 
 

@@ -35,7 +35,7 @@ def test_the_site_lists_the_tiger_with_its_computer_player(server: LiveServer) -
     games = {g["key"]: g for g in player.get("/api/site-games").json()["games"]}
     tiger = games["tiger"]
     assert tiger["names"] == {"en": "Tiger chess", "zh": "老虎棋", "zh-Hant": "老虎棋"}
-    assert (tiger["engine"], tiger["records"], tiger["lessons"]) == (True, True, False)
+    assert (tiger["engine"], tiger["records"], tiger["lessons"]) == (True, True, True)
     assert tiger["rule_sets"] == ["laohuqi", "laohuqi-18", "laohuqi-strict", "laohuqi-south"]
     assert games["jungle"]["engine"] is True
     sets = player.get("/api/rules", params={"game": "tiger"}).json()["rule_sets"]

@@ -92,7 +92,7 @@ def test_our_own_pages_and_non_browsers_are_let_through(server: LiveServer) -> N
 
 def test_a_bot_with_a_bearer_token_keeps_working(server: LiveServer) -> None:
     owner = server.player().register("engine_bot", bot=True)
-    token = owner.post("/api/auth/tokens", json={}).json()["token"]
+    token = owner.api_token("board:play")
     bot = server.player()
     bot.token = token
     game_id = vs_ai_game(bot)

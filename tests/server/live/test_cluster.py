@@ -298,7 +298,7 @@ def test_a_bots_event_stream_hears_of_games_owned_by_another_node(
     a, b, _ = nodes
     owner = a.player().register("cluster_bot", bot=True)
     bot = b.player()
-    bot.token = owner.post("/api/auth/tokens", json={}).json()["token"]
+    bot.token = owner.api_token("bot:play")
     events = Stream(bot, "/api/bot/stream/event")  # on node b
     try:
         human = a.player().register("cluster_human")

@@ -1,5 +1,6 @@
-"""Games to watch: GET /api/games/live (tournament games first, then the highest rated) and
-each game's spectator count, pushed to its sockets as it changes (server/watching.py)."""
+"""Games to watch: GET /api/games/live (the highest rated first, filtered by game, rule set,
+speed and rated) and each game's spectator count, pushed to its sockets as it changes
+(server/watching.py)."""
 
 from __future__ import annotations
 
@@ -87,15 +88,41 @@ def test_spectators_are_counted_once_each_and_pushed(server: LiveServer) -> None
     assert live(server)[0]["spectators"] == 0
 
 
-def test_tournament_games_come_before_higher_rated_ones() -> None:
+def test_the_rating_comes_first_then_tournament_games_then_the_newest() -> None:
     def entry(name: str, rating: int, tournament: bool, started: float) -> dict[str, Any]:
         return {"id": name, "rating": rating, "tournament": tournament, "started_at": started}
 
     entries = [
         entry("casual-strong", 2100, False, 1.0),
         entry("arena-weak", 1400, True, 2.0),
-        entry("arena-strong", 1800, True, 3.0),
+        entry("arena-strong", 2100, True, 3.0),
         entry("casual-new", 2100, False, 4.0),
+        entry("casual-weak", 1400, False, 5.0),
     ]
     order = [e["id"] for e in best_first(entries)]
-    assert order == ["arena-strong", "arena-weak", "casual-new", "casual-strong"]
+    assert order == ["arena-strong", "casual-new", "casual-strong", "arena-weak", "casual-weak"]
+
+
+def test_the_list_is_filtered_by_game_rules_speed_and_rated(server: LiveServer) -> None:
+    guests = [server.player().guest() for _ in range(4)]
+    blitz = start_online(server, guests[0], guests[1], time_control="5+3")[0]
+    slow = start_online(server, guests[2], guests[3], rules="classic", time_control="30+20")[0]
+    alice, bob = server.player().register("alice"), server.player().register("bob")
+    rated = start_online(server, alice, bob, rated=True, time_control="1+0")[0]
+
+    def ids(**params: Any) -> set[str]:
+        return {g["id"] for g in live(server, **params)}
+
+    assert ids() == {blitz, slow, rated}
+    assert ids(speed="blitz") == {blitz}
+    assert ids(speed="classical") == {slow}
+    assert ids(speed="bullet", rated="true") == {rated}
+    assert ids(rated="false") == {blitz, slow}
+    assert ids(rules="classic") == {slow}
+    assert ids(game="jungle") == {blitz, slow, rated}
+    assert ids(game="tiger") == set()
+    assert {g["speed"] for g in live(server)} == {"blitz", "classical", "bullet"}
+    bad = server.player().get("/api/games/live", params={"speed": "warp"})
+    assert bad.status_code == 422
+    unknown = server.player().get("/api/games/live", params={"game": "chess"})
+    assert (unknown.status_code, unknown.json()["code"]) == (422, "game.unknown")

@@ -166,6 +166,6 @@ def test_history_replays_passes_and_moves() -> None:
             board.push(rng.choice(moves))
     position = Position.from_board(board)
     assert list(position.state[:NUM_POINTS]) == board.pieces()
-    assert position.ply == board.ply
+    assert position.ply == board.ply()
     assert position.turn == board.turn
     assert len(position.state) == STATE_SIZE

@@ -74,4 +74,4 @@ def test_a_beginner_still_takes_the_winning_man(level: int) -> None:
     for _ in range(5):
         result = searcher.search(position, Limit(movetime=1.0), level=level)
         assert str(result.move) == "e5e7"
-        assert result.info["score"] == Score(win=1)
+        assert result.info["score"] == Score(mate=1)

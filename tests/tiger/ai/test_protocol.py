@@ -185,3 +185,20 @@ def test_the_engine_command_speaks_the_protocol() -> None:
         assert engine.wait(timeout=60) == 0
     finally:
         engine.kill()
+
+
+def test_end_of_input_waits_for_a_search_that_ends_by_itself(shared_engine: Searcher) -> None:
+    # `printf '…go depth 8\n' | doushouqi engine --game tiger`: the whole search, as Jungle's.
+    out = io.StringIO()
+    EngineProtocol(out, engine=shared_engine).run(["position startpos\n", "go depth 8\n"])
+    lines = out.getvalue().splitlines()
+    assert any(line.startswith("info depth 8 ") for line in lines), lines
+    assert lines[-1].startswith("bestmove ")
+
+
+def test_end_of_input_stops_an_infinite_search(shared_engine: Searcher) -> None:
+    out = io.StringIO()
+    started = time.monotonic()
+    EngineProtocol(out, engine=shared_engine).run(["position startpos\n", "go infinite\n"])
+    assert out.getvalue().splitlines()[-1].startswith("bestmove ")
+    assert time.monotonic() - started < 30

@@ -36,7 +36,7 @@ def engine() -> Searcher:
 
 def test_the_men_shut_the_cage(engine: Searcher) -> None:
     result = engine.search(Board(CAGE), Limit(depth=4))
-    assert result.info["score"] == Score(win=1)
+    assert result.info["score"] == Score(mate=1)
     assert result.move is not None and str(result.move) in ("a1a2", "a1b1")
     after = Board(CAGE)
     after.push(result.move)
@@ -49,7 +49,7 @@ def test_the_tiger_takes_the_man_that_wins(engine: Searcher) -> None:
     position = Board(place("e5", "e6 a1 b1 i1"))
     result = engine.search(position, Limit(depth=3))
     assert str(result.move) == "e5e7"
-    assert result.info["score"] == Score(win=1)
+    assert result.info["score"] == Score(mate=1)
 
 
 def test_a_multi_jump_that_wins_is_found() -> None:
@@ -57,7 +57,7 @@ def test_a_multi_jump_that_wins_is_found() -> None:
     position = board("a1", "b1 d1 f1 a5 b5", multi_jump=True)  # three in a row on rank 1
     result = searcher.search(position, Limit(depth=2))
     assert str(result.move) == "a1c1e1g1"  # 5 - 3 = 2 men left: fewer than 4
-    assert result.info["score"] == Score(win=1)
+    assert result.info["score"] == Score(mate=1)
 
 
 def test_a_mandatory_capture_is_played() -> None:
@@ -97,7 +97,7 @@ def test_max_rounds_draws_unless_the_last_move_wins() -> None:
     searcher = Searcher(limited, hash_mb=8)
     position = Board(place("e11", "d11 f11 e10 e9 a1", "m", number=3), limited)
     result = searcher.search(position, Limit(depth=3))
-    assert result.info["score"] == Score(win=1)  # the win comes before the limit's draw
+    assert result.info["score"] == Score(mate=1)  # the win comes before the limit's draw
     quiet = Board(rules=limited)
     scores = []
     for _ in range(3):
@@ -163,7 +163,7 @@ def test_hints_and_lines() -> None:
     values = [info["score"].value() for info in lines]
     assert values[0] >= max(values) - 50 and values[1] >= values[2] - 50
     assert [info["multipv"] for info in lines] == [1, 2, 3]
-    assert analyse_lines(Board(CAGE), movetime=0.2, multipv=5)[0]["score"] == Score(win=1)
+    assert analyse_lines(Board(CAGE), movetime=0.2, multipv=5)[0]["score"] == Score(mate=1)
 
 
 def test_multipv_reports_every_line_each_depth(engine: Searcher) -> None:

@@ -171,7 +171,7 @@ def test_the_match_command_plays_tiger_engines(
     for path in files:
         record = read_record(path.read_text(encoding="utf-8"))
         assert record.rules.name == "laohuqi-strict" and record.tags["Round"] in ("1", "2")
-        assert record.board().ply >= 2
+        assert record.board().ply() >= 2
 
 
 def test_the_match_command_refuses_a_rule_set_of_another_game(

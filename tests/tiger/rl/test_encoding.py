@@ -135,7 +135,7 @@ def test_a_chain_is_one_action_a_jump_then_stop_or_on() -> None:
     assert made[loop] == [pair_to_action(a, b) for a, b in pairwise(loop.path)]
     first = pair_to_action(P("e5"), P("e7"))
     assert game.apply(first) is None and game.chain_string() == "e5e7" and game.turn == 0
-    assert game.outcome() is None and game.board.ply == 0  # nothing pushed yet
+    assert game.outcome() is None and game.board.ply() == 0  # nothing pushed yet
     assert game.legal_actions() == sorted([STOP_ACTION, pair_to_action(P("e7"), P("g7"))])
     with pytest.raises(IllegalActionError, match="chain is open"):
         game.apply(pair_to_action(P("e7"), P("e8")))  # a step: the chain only jumps on

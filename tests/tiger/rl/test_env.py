@@ -189,7 +189,7 @@ def test_callable_opponent_gets_a_copy_and_must_play_legally() -> None:
 
     env = TigerEnv(opponent=vandal, agent_side="men")
     _, info = env.reset()
-    assert env.board.ply == 1 and info["opponent_move"] == "e10e9"
+    assert env.board.ply() == 1 and info["opponent_move"] == "e10e9"
     env = TigerEnv(opponent=lambda board: Move.from_str("e10e8"), agent_side="men")
     with pytest.raises(RuntimeError, match="the opponent played"):
         env.reset()

@@ -13,7 +13,7 @@ def test_every_tiger_interface_is_measured_within_its_time(capsys) -> None:
     names = list(env_steps.benches("tiger"))
     results = env_steps.run(names, "laohuqi-strict", 0.2, seed=0, max_plies=30, game="tiger")
     assert time.perf_counter() - start < 5.0
-    assert set(results) == set(env_steps.BENCHES)  # the same five names as Jungle's
+    assert set(results) == set(env_steps.BENCHES)  # the same six names as Jungle's
     for name, rate in results.items():
         assert rate is None or rate > 0, name
     assert results["gymnasium"] and results["library"]  # the rl extra is always there

@@ -40,7 +40,7 @@ def test_random_games_agree_with_the_library_step_by_step(rules, options) -> Non
         twin = ActionBoard(Board(rules=rule_set))
         while True:
             outcome = twin.outcome()
-            assert state.is_terminal() == (outcome is not None or twin.board.ply >= 2000)
+            assert state.is_terminal() == (outcome is not None or twin.board.ply() >= 2000)
             if state.is_terminal():
                 break
             player = state.current_player()
@@ -85,7 +85,7 @@ def test_game_type_and_parameters() -> None:
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
-    assert state.board.ply <= 50
+    assert state.board.ply() <= 50
     if state.board.outcome() is None:
         assert state.returns() == [0.0, 0.0] and state.outcome is None  # the limit: a draw
     chains = pyspiel.load_game(GAME_NAME, {"options": "multi_jump:true", "max_plies": 50})
@@ -121,7 +121,7 @@ def test_clone_and_pickle_keep_the_history_and_the_chain() -> None:
     clone = state.clone()
     assert clone.history() == state.history() and clone.action_board.chain_string() == "e5e7"
     clone.apply_action(clone.string_to_action("stop"))
-    assert state.action_board.chain_string() == "e5e7" and state.board.ply == 0  # independent
+    assert state.action_board.chain_string() == "e5e7" and state.board.ply() == 0  # independent
     restored = pickle.loads(pickle.dumps(state))
     assert restored.history() == state.history()
     assert restored.action_board.chain_string() == "e5e7"
@@ -158,4 +158,22 @@ def test_mcts_plays_a_few_legal_moves() -> None:
         action = bots[state.current_player()].step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
-    assert state.board.ply == 4
+    assert state.board.ply() == 4
+
+
+def test_python_alpha_beta_and_evaluate_bots_play_the_game() -> None:
+    # OpenSpiel's Python minimax and bot evaluation run on this Python game (so does C++'s
+    # evaluate_bots; pyspiel.MCTSBot does not: bench/openspiel_algorithms.py, docs/rl.md).
+    from open_spiel.python.algorithms import evaluate_bots, minimax
+
+    chains = pyspiel.load_game(GAME_NAME, {"options": "multi_jump:true", "fen": CHAIN_FEN})
+    state = chains.new_initial_state()
+    value, action = minimax.alpha_beta_search(
+        chains, state, value_function=lambda _: 0.0, maximum_depth=4, maximizing_player_id=0
+    )
+    assert value == 1.0 and state.action_to_string(0, action) in ("e5e7", "e5g5")  # round 4 men
+    game = pyspiel.load_game(GAME_NAME, {"max_plies": 40})
+    bots = [pyspiel.make_uniform_random_bot(player, player) for player in (0, 1)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
+    assert returns in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+    assert pyspiel.evaluate_bots(game.new_initial_state(), bots, 0) in ([1, -1], [-1, 1], [0, 0])

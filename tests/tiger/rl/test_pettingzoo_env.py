@@ -156,4 +156,4 @@ def test_reset_options_rules_and_rendering() -> None:
     with pytest.raises(ValueError, match="already over"):
         game.reset(options={"fen": place("e9", "a1 b1 c1", "m")})
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")

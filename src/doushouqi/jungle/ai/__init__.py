@@ -38,7 +38,13 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
         repetition_count,
     )
     from doushouqi.jungle.ai.perft import new_move_buffers, new_stop_flag, perft, perft_divide
-    from doushouqi.jungle.ai.search_driver import Searcher, analyse, analyse_lines, best_move
+    from doushouqi.jungle.ai.search_driver import (
+        Searcher,
+        analyse,
+        analyse_fixed,
+        analyse_lines,
+        best_move,
+    )
     from doushouqi.jungle.ai.state import (
         HISTORY_FIELDS,
         STATE_SIZE,
@@ -56,7 +62,9 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("DEFAULT_SEARCH_PLIES", "Position"), "core"),
-    **dict.fromkeys(("Searcher", "analyse", "analyse_lines", "best_move"), "search_driver"),
+    **dict.fromkeys(
+        ("Searcher", "analyse", "analyse_fixed", "analyse_lines", "best_move"), "search_driver"
+    ),
     **dict.fromkeys(
         (
             "MAX_MOVES",
@@ -114,6 +122,7 @@ __all__ = [
     "Position",
     "Searcher",
     "analyse",
+    "analyse_fixed",
     "analyse_lines",
     "best_move",
     "can_capture",

@@ -274,7 +274,7 @@ def hand_set_params() -> NDArray[np.int64]:
 
 def default_params() -> NDArray[np.int64]:
     """The engine's weights: the hand-set ones amended by the tuned ones, :data:`TUNED_PARAMS`
-    (written by ``tools/tuning/texel.py``; see docs/engine.md)."""
+    (written by ``tools/tuning/texel.py``; see docs/engine-research.md)."""
     params = hand_set_params()
     if TUNED_PARAMS.exists():
         _amend(params, _read_json(TUNED_PARAMS), TUNED_PARAMS)

@@ -7,7 +7,8 @@ numba's own library uses for the same purpose). numba otherwise increfs and decr
 argument around a call (and around the arguments of a function inlined at IR level) wherever it
 cannot prove the pair redundant, which is almost everywhere a function calls another; those are
 atomic operations, and on the move generator they cost more than the generation itself
-(docs/engine.md, "Perft"). A ``HOT`` function only reads and writes arrays its caller holds:
+(docs/engine-research.md, "Perft speed"). A ``HOT`` function only reads and writes arrays its
+caller holds:
 
 * it must not allocate, keep or return an array (numba rejects ``np.empty`` there);
 * what it calls inherits the option unless it sets ``_nrt`` itself, so it calls only ``HOT``

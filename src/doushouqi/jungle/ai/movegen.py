@@ -7,9 +7,9 @@ the move restrictions of section 6 (7-3, 17-5, must-vary repetition); a position
 game is over on the board (a den entered, a side without animals) has none. Draws by repetition
 or by the no-capture limit do not remove moves.
 
-Speed (docs/engine.md, "Perft"): the functions that run at every node take their arrays without
-reference counting (:data:`.jit.HOT`), and the per-piece helpers are inlined into them
-(:data:`.jit.INLINE`).
+Speed (docs/engine-research.md, "Perft speed"): the functions that run at every node take
+their arrays without reference counting (:data:`.jit.HOT`), and the per-piece helpers are
+inlined into them (:data:`.jit.INLINE`).
 """
 
 from __future__ import annotations

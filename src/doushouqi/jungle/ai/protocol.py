@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from doushouqi.jungle.ai.go_command import GoRequest, clip, parse_go
 from doushouqi.jungle.ai.levels import MAX_LEVEL, MIN_LEVEL
 from doushouqi.jungle.ai.timeman import plan_time, searches_until_stopped
-from doushouqi.jungle.analysis import Info, Limit
+from doushouqi.jungle.analysis import Info, Limit, score_text
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.protocol import RULE_OPTIONS
 from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
@@ -540,7 +540,7 @@ class EngineProtocol:
             if key in info:
                 parts += [key, str(info.get(key))]
         if "score" in info:
-            parts += ["score", str(info["score"])]
+            parts += ["score", score_text(info["score"])]
         for key in ("nodes", "nps", "tbhits"):
             if key in info:
                 parts += [key, str(info.get(key))]

@@ -4,7 +4,7 @@
 >>> engine = Searcher("wango", hash_mb=8)
 >>> result = engine.search(Board("7/3W3/r6/7/7/7/7/7/7 w"), Limit(depth=3))
 >>> str(result.move), result.info["score"]
-('d8d9', Score(den=1))
+('d8d9', Score(mate=1))
 
 The compiled search (:mod:`.search`) does one depth per call; this driver runs the
 iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
@@ -84,6 +84,7 @@ __all__ = [
     "MAX_DEPTH",
     "Searcher",
     "analyse",
+    "analyse_fixed",
     "analyse_lines",
     "best_move",
     "score_from_internal",
@@ -124,7 +125,7 @@ DEFAULT_TUNING = {
     # The side to move ahead in material by this many centipawns, with at most lead_animals
     # animals on the board, searches with the lead piece-square tables (smooth, toward the
     # enemy den) in place of the tuned ones, whose ridges hold a winning side's animals where
-    # they stand (0: never). In fuller middlegames they cost strength (docs/engine.md).
+    # they stand (0: never). In fuller middlegames they cost strength (docs/engine-research.md).
     "lead_tables": 300,
     "lead_animals": 10,
 }
@@ -156,9 +157,9 @@ _TUNING_WORDS = {
 def score_from_internal(value: int) -> Score:
     """A search score as centipawns, or as moves to a den win (``den N``) / loss (``den -N``)."""
     if value > DEN_BOUND:
-        return Score(den=max(1, (DEN_SCORE - value + 1) // 2))
+        return Score(mate=max(1, (DEN_SCORE - value + 1) // 2))
     if value < -DEN_BOUND:
-        return Score(den=-max(1, (DEN_SCORE + value) // 2))
+        return Score(mate=-max(1, (DEN_SCORE + value) // 2))
     return Score(cp=int(value))
 
 
@@ -535,7 +536,7 @@ class Searcher:
         ``tuning["lead_tables"]`` or more with at most ``tuning["lead_animals"]`` animals on
         the board, else the engine's weights. Chosen at the root, so that every evaluation of
         one search uses the same tables; the side behind keeps the tuned ones (they defend
-        better: docs/engine.md)."""
+        better: docs/engine-research.md)."""
         threshold = int(self.tuning["lead_tables"])
         if threshold <= 0 or _animals(board) > self.tuning["lead_animals"]:
             return self._params
@@ -580,7 +581,7 @@ class Searcher:
     def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
         """Whether to stop after a finished depth."""
         if plan.mate is not None and score > DEN_BOUND:
-            den = score_from_internal(score).den
+            den = score_from_internal(score).moves
             if den is not None and den <= plan.mate:
                 return True  # `go mate N`: a win in N own moves or fewer is proven
         if abs(score) > DEN_BOUND and plan.timed:
@@ -709,3 +710,27 @@ def compile_engine() -> None:
     """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
     compile`` runs ahead of a first start."""
     Searcher(hash_mb=1).warm_up()
+
+
+# --------------------------------------------------------------------------- fixed budget
+
+#: The transposition table of a fixed-budget search, in MiB: part of the budget, since a
+#: table of another size keeps other entries and the same node count reaches other depths.
+FIXED_HASH_MB = 16
+
+
+def analyse_fixed(
+    board: Board, *, nodes: int | None = None, depth: int | None = None
+) -> PlayResult:
+    """Search ``board`` within a budget of ``nodes`` and/or ``depth`` (no clock): the best move
+    (None when the game is over) and the search's last info, at full strength.
+
+    Repeatable: the same position and budget give the same answer on any machine under any
+    load (game reviews depend on it). Time plays no part, and each call searches with an
+    engine of its own, fresh (an empty table of :data:`FIXED_HASH_MB`, no killers, no
+    history), so that nothing an earlier search learnt changes this one. ValueError without a
+    budget."""
+    if nodes is None and depth is None:
+        raise ValueError("a fixed-budget search needs nodes or a depth")
+    engine = Searcher(board.rules, hash_mb=FIXED_HASH_MB)
+    return engine.search(board, Limit(depth=depth, nodes=nodes))

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from typing import Protocol
 
-from doushouqi.jungle.analysis import Info, PlayResult
+from doushouqi.jungle.analysis import Info, InfoSelection, PlayResult, select_info
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.protocol import EngineMoveError, EngineNoMoveError, parse_info
 from doushouqi.jungle.moves import InvalidMoveError, Move
@@ -63,8 +63,11 @@ class Analysis:
         board: Board,
         budget: float | None,
         info_callback: InfoCallback | None,
+        selection: InfoSelection = InfoSelection.ALL,
     ) -> None:
         self.engine = engine
+        #: What of each info line is kept (the ``info=`` of play, analyse and analysis).
+        self.selection = selection
         self.board = board
         #: Everything reported so far, later lines overriding earlier ones (MultiPV: line 1).
         self.info = Info()
@@ -137,8 +140,9 @@ class Analysis:
                     line = await engine._next_line()
                     word, _, rest = line.strip().partition(" ")
                     if word == "info":
-                        info = parse_info(rest, self.board)
-                        line_number = info.get("multipv", 1)
+                        parsed = parse_info(rest, self.board)
+                        line_number = parsed.get("multipv", 1)
+                        info = select_info(parsed, self.selection)
                         if line_number == 1:
                             self.info.update(info)
                         if "pv" in info or "score" in info:

@@ -14,10 +14,10 @@ import math
 import os
 import shlex
 import typing
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from doushouqi.jungle.analysis import Info, Limit, PlayResult
+from doushouqi.jungle.analysis import Info, InfoSelection, Limit, PlayResult, select_info
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.analysis_stream import LOGGER, Analysis, InfoCallback
 from doushouqi.jungle.engine.protocol import (
@@ -31,6 +31,7 @@ from doushouqi.jungle.engine.protocol import (
     parse_option,
     rule_option_values,
 )
+from doushouqi.jungle.moves import Move
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS, RuleSet
 from doushouqi.jungle.squares import RED
 
@@ -98,6 +99,9 @@ class Engine:
         self._pondering: tuple[Analysis, object] | None = None
         #: Values of the managed options (MultiPV, Ponder) last sent, by lower-case name.
         self._managed_sent: dict[str, str | None] = {}
+        #: Options a search's ``options=`` changed: the value to put back before the next
+        #: command (the configured one, else the engine's default), by option name.
+        self._to_restore: dict[str, str | None] = {}
 
     # ------------------------------------------------------------------ life cycle
 
@@ -244,26 +248,52 @@ class Engine:
         """
         await self._end_ponder()
         async with self._lock:
-            for name, value in options.items():
-                option = self._find_option(name)
-                if option is None:
-                    known = ", ".join(self.options) or "none"
-                    raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
-                if option.name.lower() == "rules" or option.name.lower() in RULE_OPTIONS:
-                    raise EngineError(f"the {option.name} option is set from the board's rule set")
-                if option.name.lower() in _MANAGED:
-                    raise EngineError(
-                        f"the {option.name} option is managed: use analyse(multipv=…)"
-                    )
-                text = option.protocol_value(value)
+            await self._restore_options()
+            for option, text in self._checked_options(options):
                 await self._send(f"setoption name {option.name}" + _value_part(text))
                 self.config[option.name] = text
             await self._ping()
+
+    def _checked_options(self, options: Mapping[str, object]) -> list[tuple[Option, str | None]]:
+        """Each option the engine offers with its value as protocol text; EngineError for
+        an unknown one, the rule options (set from the board) and the managed ones."""
+        checked = []
+        for name, value in options.items():
+            option = self._find_option(name)
+            if option is None:
+                known = ", ".join(self.options) or "none"
+                raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
+            if option.name.lower() == "rules" or option.name.lower() in RULE_OPTIONS:
+                raise EngineError(f"the {option.name} option is set from the board's rule set")
+            if option.name.lower() in _MANAGED:
+                raise EngineError(f"the {option.name} option is managed: use analyse(multipv=…)")
+            checked.append((option, option.protocol_value(value)))
+        return checked
+
+    async def _set_search_options(self, options: Mapping[str, object]) -> None:
+        """Set a search's own ``options=`` (as python-chess: they hold for this search and
+        are put back before the next command). The lock is held."""
+        checked = self._checked_options(options)
+        await self._restore_options(keep={option.name for option, _ in checked})
+        for option, text in checked:
+            if option.type != "button" and option.name not in self._to_restore:
+                self._to_restore[option.name] = self.config.get(option.name, option.default)
+            await self._send(f"setoption name {option.name}" + _value_part(text))
+
+    async def _restore_options(self, keep: frozenset[str] | set[str] = frozenset()) -> None:
+        """Put back what the last search's ``options=`` changed (but those in ``keep``,
+        which the coming search sets again). The lock is held."""
+        for name, text in list(self._to_restore.items()):
+            if name in keep:
+                continue
+            del self._to_restore[name]
+            await self._send(f"setoption name {name}" + _value_part(text))
 
     async def new_game(self) -> None:
         """Tell the engine that the next search belongs to a new game (``ucinewgame``)."""
         await self._end_ponder()
         async with self._lock:
+            await self._restore_options()
             await self._send("ucinewgame")
             self._game = _NO_GAME
             await self._ping()
@@ -277,8 +307,16 @@ class Engine:
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
         ponder: bool = False,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> PlayResult:
         """The engine's move in ``board`` (checked to be legal) and its last search info.
+
+        As python-chess: ``root_moves`` limits the search to those moves (``go … searchmoves``;
+        ValueError when one is not legal), ``options`` sets engine options for this search
+        only, ``info`` selects what the result's info keeps (:class:`InfoSelection`; all by
+        default, where python-chess keeps none).
 
         ``game``: any value naming the game; ``ucinewgame`` is sent when it changes (and before
         the first search). ``timeout`` overrides the time the engine has to answer
@@ -291,12 +329,23 @@ class Engine:
         """
         if limit.infinite:
             raise ValueError("play() needs a limit that ends the search; use analysis()")
-        result = await self._ponder_hit(board, limit, game, info_callback, timeout)
+        result = None
+        if root_moves is None and not options:  # a ponder hit searched without either
+            result = await self._ponder_hit(board, limit, game, info_callback, timeout)
         if result is None:
             analysis = await self.analysis(
-                board, limit, game=game, info_callback=info_callback, timeout=timeout
+                board,
+                limit,
+                game=game,
+                info_callback=info_callback,
+                timeout=timeout,
+                root_moves=root_moves,
+                options=options,
+                info=info,
             )
             result = await analysis.wait()
+        elif info != InfoSelection.ALL:
+            result = PlayResult(result.move, select_info(result.info, info), result.ponder)
         if ponder and result.move is not None and result.ponder is not None:
             await self._start_ponder(board, result, limit, game)
         return result
@@ -363,6 +412,9 @@ class Engine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> Info: ...
 
     @typing.overload
@@ -375,6 +427,9 @@ class Engine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> list[Info]: ...
 
     async def analyse(
@@ -386,10 +441,14 @@ class Engine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> Info | list[Info]:
         """Search ``board`` within ``limit`` and return what the engine last reported; with
         ``multipv`` N, the N best lines (``setoption name MultiPV``), best first, each the
-        latest info of its line."""
+        latest info of its line. ``root_moves``, ``options`` and ``info`` as in
+        :meth:`play`."""
         if limit.infinite:
             raise ValueError("analyse() needs a limit that ends the search; use analysis()")
         analysis = await self.analysis(
@@ -399,6 +458,9 @@ class Engine:
             game=game,
             info_callback=info_callback,
             timeout=timeout,
+            root_moves=root_moves,
+            options=options,
+            info=info,
         )
         result = await analysis.wait()
         return result.info if multipv is None else analysis.multipv
@@ -412,14 +474,19 @@ class Engine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
         _ponder: bool = False,
     ) -> Analysis:
         """Start a search and return at once; iterate the result for info, ``stop()`` it, and
         ``await .wait()`` for the move. Without a limit the search is infinite (``stop()``
-        ends it). ``multipv`` N: the engine reports N lines (``.multipv``)."""
+        ends it). ``multipv`` N: the engine reports N lines (``.multipv``). ``root_moves``,
+        ``options`` and ``info`` as in :meth:`play`."""
         limit = limit if limit is not None else Limit(infinite=True)
         if multipv is not None and multipv < 1:
             raise ValueError("multipv must be at least 1")
+        searchmoves = _searchmoves(board, root_moves)
         if not _ponder:
             await self._end_ponder()
         await self._lock.acquire()
@@ -427,10 +494,16 @@ class Engine:
             await self._set_managed("MultiPV", multipv or 1, needed=(multipv or 1) > 1)
             if _ponder:
                 await self._set_managed("Ponder", True, needed=False)
+            if options:
+                await self._set_search_options(options)
+            else:
+                await self._restore_options()
             await self._prepare(board, game)
             budget = timeout if timeout is not None else self._time_budget(board, limit)
-            go = f"go {'ponder ' if _ponder else ''}{limit}".rstrip()
-            analysis = Analysis(self, board.copy(), None if _ponder else budget, info_callback)
+            go = f"go {'ponder ' if _ponder else ''}{limit}{searchmoves}".rstrip()
+            analysis = Analysis(
+                self, board.copy(), None if _ponder else budget, info_callback, info
+            )
             await self._send(go)
         except BaseException:
             self._lock.release()
@@ -677,6 +750,20 @@ def _offered(option: Option | None, value: str | None) -> str | None:
         return option.protocol_value(value)
     except EngineError:
         return None
+
+
+def _searchmoves(board: Board, root_moves: Iterable[Move] | None) -> str:
+    """`` searchmoves m1 m2 …`` for ``go`` (empty without root moves); ValueError when one is
+    not a legal move of ``board`` or there are none."""
+    if root_moves is None:
+        return ""
+    moves = list(root_moves)
+    if not moves:
+        raise ValueError("root_moves is empty: give at least one move, or None for all")
+    illegal = [str(move) for move in moves if not move or not board.is_legal(move)]
+    if illegal:
+        raise ValueError(f"root_moves not legal in {board.fen()}: {', '.join(illegal)}")
+    return " searchmoves " + " ".join(str(move) for move in moves)
 
 
 def _value_part(text: str | None) -> str:

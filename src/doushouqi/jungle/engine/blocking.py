@@ -11,14 +11,15 @@ import asyncio
 import contextlib
 import threading
 import typing
-from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from doushouqi.jungle.analysis import Info, Limit, PlayResult
+from doushouqi.jungle.analysis import Info, InfoSelection, Limit, PlayResult
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.analysis_stream import Analysis, InfoCallback
 from doushouqi.jungle.engine.async_client import READY_TIMEOUT, Engine, popen_engine
 from doushouqi.jungle.engine.protocol import EngineError, EngineTerminatedError, Option
+from doushouqi.jungle.moves import Move
 
 __all__ = ["SimpleAnalysis", "SimpleEngine"]
 
@@ -28,8 +29,23 @@ T = TypeVar("T")
 class SimpleEngine:
     """A blocking wrapper: the engine's event loop runs in a background thread.
 
-    >>> # with SimpleEngine.popen("doushouqi engine") as engine:
-    >>> #     engine.play(Board(), Limit(movetime=0.5)).move
+    One example drives a real engine process through the methods (each would start its own):
+
+    >>> import sys
+    >>> with SimpleEngine.popen([sys.executable, "-m", "doushouqi", "engine"]) as engine:
+    ...     engine.configure({"Level": 5, "Hash": 16})  # sent as setoption lines
+    ...     engine.ping()  # isready: the engine has taken the options
+    ...     engine.new_game()  # ucinewgame: what it learnt is forgotten
+    ...     move = engine.play(Board(), Limit(depth=3)).move
+    ...     info = engine.analyse(Board(), Limit(depth=3))
+    ...     with engine.analysis(Board(), Limit(depth=2)) as analysis:
+    ...         last = analysis.wait().move
+    ...     level = engine.options["Level"]
+    ...     facts = (engine.name.split()[0], engine.alive, level.max, sorted(engine.id))
+    >>> move in Board().legal_moves, info["depth"], last in Board().legal_moves, analysis.done
+    (True, 3, True, True)
+    >>> facts
+    ('doushouqi', True, 10, ['author', 'name'])
     """
 
     def __init__(
@@ -81,27 +97,36 @@ class SimpleEngine:
 
     @property
     def id(self) -> dict[str, str]:
+        """What the engine said of itself in the handshake: ``id name`` and ``id author``."""
         return self.engine.id
 
     @property
     def options(self) -> dict[str, Option]:
+        """The options the engine announced, by name (``option name … type …`` lines)."""
         return self.engine.options
 
     @property
     def name(self) -> str:
+        """The engine's ``id name``, or its program's name before the handshake."""
         return self.engine.name
 
     @property
     def alive(self) -> bool:
+        """Started, and neither exited nor killed."""
         return self.engine.alive
 
     def ping(self) -> None:
+        """Send ``isready`` and wait for ``readyok``: the engine has done what it was sent."""
         self._run(self.engine.ping())
 
     def configure(self, options: Mapping[str, object]) -> None:
+        """Set options for the rest of the session (``setoption name N value V`` each), checked
+        against those the engine announced: an unknown option or a bad value raises
+        :class:`EngineError`; ``MultiPV`` and the rules are the client's to manage (refused)."""
         self._run(self.engine.configure(options))
 
     def new_game(self) -> None:
+        """Tell the engine a new game starts (``ucinewgame``): it forgets what it learnt."""
         self._run(self.engine.new_game())
 
     def play(
@@ -113,6 +138,9 @@ class SimpleEngine:
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
         ponder: bool = False,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> PlayResult:
         """The engine's move (see :meth:`Engine.play`); ``info_callback`` runs in the engine's
         thread."""
@@ -124,6 +152,9 @@ class SimpleEngine:
                 info_callback=info_callback,
                 timeout=timeout,
                 ponder=ponder,
+                root_moves=root_moves,
+                options=options,
+                info=info,
             )
         )
 
@@ -137,6 +168,9 @@ class SimpleEngine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> Info: ...
 
     @typing.overload
@@ -149,6 +183,9 @@ class SimpleEngine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> list[Info]: ...
 
     def analyse(
@@ -160,13 +197,24 @@ class SimpleEngine:
         game: object = None,
         info_callback: InfoCallback | None = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> Info | list[Info]:
-        """What the engine reports within ``limit`` (a list of lines with ``multipv``)."""
+        """What the engine reports within ``limit`` (a list of lines with ``multipv``);
+        ``root_moves``, ``options`` and ``info`` as in :meth:`Engine.play`."""
         engine = self.engine
         if multipv is None:
             return self._run(
                 engine.analyse(
-                    board, limit, game=game, info_callback=info_callback, timeout=timeout
+                    board,
+                    limit,
+                    game=game,
+                    info_callback=info_callback,
+                    timeout=timeout,
+                    root_moves=root_moves,
+                    options=options,
+                    info=info,
                 )
             )
         return self._run(
@@ -177,6 +225,9 @@ class SimpleEngine:
                 game=game,
                 info_callback=info_callback,
                 timeout=timeout,
+                root_moves=root_moves,
+                options=options,
+                info=info,
             )
         )
 
@@ -188,6 +239,9 @@ class SimpleEngine:
         multipv: int | None = None,
         game: object = None,
         timeout: float | None = None,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
     ) -> SimpleAnalysis:
         """Start a search (infinite without a limit) and return at once: iterate it for the
         engine's infos (blocking), ``stop()`` it, ``wait()`` for the move; leaving a ``with``
@@ -198,7 +252,16 @@ class SimpleEngine:
         >>> #         if info.get("depth", 0) >= 12: break
         """
         analysis = self._run(
-            self.engine.analysis(board, limit, multipv=multipv, game=game, timeout=timeout)
+            self.engine.analysis(
+                board,
+                limit,
+                multipv=multipv,
+                game=game,
+                timeout=timeout,
+                root_moves=root_moves,
+                options=options,
+                info=info,
+            )
         )
         return SimpleAnalysis(analysis, self._loop)
 
@@ -238,10 +301,12 @@ class SimpleAnalysis:
 
     @property
     def multipv(self) -> list[Info]:
+        """What was reported of each line so far, best first (one with MultiPV 1)."""
         return self._analysis.multipv
 
     @property
     def done(self) -> bool:
+        """Whether the search has ended (its ``bestmove`` has come)."""
         return self._analysis.done
 
     def stop(self) -> None:
@@ -249,6 +314,8 @@ class SimpleAnalysis:
         self._loop.call_soon_threadsafe(self._analysis.stop)
 
     def wait(self) -> PlayResult:
+        """Wait for the search to end; its move (``bestmove``) and last info."""
+
         async def wait() -> PlayResult:
             return await self._analysis.wait()
 

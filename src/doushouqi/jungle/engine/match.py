@@ -329,8 +329,8 @@ class MoveTime:
 
 
 def _score_text(score: Score) -> str:
-    if score.den is not None:
-        return f"{'+' if score.den > 0 else '-'}D{abs(score.den)}"
+    if score.moves is not None:
+        return f"{'+' if score.moves > 0 else '-'}D{abs(score.moves)}"
     return f"{(score.cp or 0) / 100:+.2f}"
 
 
@@ -388,7 +388,7 @@ async def _play(
             return _Ending(
                 outcome.result(), outcome.termination, termination_label(outcome.termination)
             )
-        if board.ply >= max_plies:
+        if board.ply() >= max_plies:
             return _Ending("1/2-1/2", None, f"draw after {max_plies} plies (adjudicated)")
         side = board.turn
         engine = engines[side]
@@ -567,7 +567,7 @@ class Match:
             ending.result,
             ending.termination,
             ending.reason,
-            board.ply,
+            board.ply(),
             opening,
             tuple(move.uci() for move in board.move_stack),
         )

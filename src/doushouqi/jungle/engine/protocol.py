@@ -138,7 +138,7 @@ def parse_info(text: str, board: Board | None = None) -> Info:
     knows that the side to move of ``board`` reported it).
 
     >>> parse_info("depth 2 wibble 9 score den -3 upperbound pv zz99")["score"]
-    Score(den=-3)
+    Score(mate=-3)
     >>> parse_info("string searching hard")
     {'string': 'searching hard'}
     """
@@ -180,7 +180,7 @@ def parse_info(text: str, board: Board | None = None) -> Info:
                     break
                 i += 2
                 number = int(value_text)
-                score = Score(cp=number) if kind == "cp" else Score(den=number)
+                score = Score(cp=number) if kind == "cp" else Score(mate=number)
                 info["score"] = score if board is None else PovScore.of(score, board.turn)
             while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
                 i += 1

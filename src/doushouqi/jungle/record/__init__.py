@@ -44,7 +44,20 @@ raises a RecordError with the file name, the line and the game's number in the f
 (``error.game``); the file is then left at the start of the next game (the next tag line after
 a blank line), so that reading can go on. :func:`iter_games` yields every game, and with
 ``errors=[]`` collects the errors of bad games and skips them. :func:`load_records` reads a
-file by its path.
+file by its path. :func:`read_headers` reads only the next game's tags and :func:`skip_game`
+skips a game, for scanning large archives, as python-chess's.
+
+**Visitors.** ``read_game(handle, Visitor=…)`` reads the next game through a visitor
+(python-chess's ``BaseVisitor`` idea, :mod:`doushouqi.core.record_visitor`): it is told the
+tags, the start position, each move with the board before it, the comments, NAGs and side
+lines, and the result, and it may skip the game, its moves or a side line (``SKIP``);
+``read_game`` returns what the visitor's ``result()`` gives. :class:`GameBuilder` (the
+default) builds the :class:`GameRecord`; ``read_headers`` is ``read_game`` with
+``HeadersBuilder`` and ``skip_game`` with ``SkipVisitor``.
+
+Comments may hold python-chess's ``[%clk 0:01:30]`` and ``[%eval 0.35]`` commands: a node's
+``clock()`` and ``eval()`` read them, ``set_clock`` and ``set_eval`` write them into the
+comment (so they are written back with it).
 
 >>> from doushouqi.jungle.board import Board
 >>> board = Board(rules="classic")
@@ -89,29 +102,49 @@ from doushouqi.jungle.record.reader import (
     load_record,
     load_records,
     read_game,
+    read_headers,
     read_record,
     read_records,
+    skip_game,
 )
 from doushouqi.jungle.record.tree import GLYPHS, GameNode, Variation
+from doushouqi.jungle.record.visitor import (
+    SKIP,
+    BaseVisitor,
+    GameBuilder,
+    HeadersBuilder,
+    Skip,
+    SkipVisitor,
+    visit_moves,
+)
 from doushouqi.jungle.record.writer import write_record, write_records
 
 __all__ = [
     "GLYPHS",
     "RESULTS",
     "ROSTER",
+    "SKIP",
     "STRUCTURED_TAGS",
+    "BaseVisitor",
+    "GameBuilder",
     "GameNode",
     "GameRecord",
+    "HeadersBuilder",
     "LineSource",
     "RecordError",
+    "Skip",
+    "SkipVisitor",
     "Variation",
     "format_date",
     "iter_games",
     "load_record",
     "load_records",
     "read_game",
+    "read_headers",
     "read_record",
     "read_records",
+    "skip_game",
+    "visit_moves",
     "write_record",
     "write_records",
 ]

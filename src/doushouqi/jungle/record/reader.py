@@ -16,6 +16,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from doushouqi.core.record_visitor import SKIP, BaseVisitor, HeadersBuilder, SkipVisitor
 from doushouqi.jungle.board import Board, IllegalMoveError, InvalidFenError, InvalidMoveError, Move
 from doushouqi.jungle.outcome import Termination
 from doushouqi.jungle.record.model import (
@@ -30,6 +31,7 @@ from doushouqi.jungle.record.model import (
     result_problem,
 )
 from doushouqi.jungle.record.tree import GLYPHS, Variation
+from doushouqi.jungle.record.visitor import GameBuilder, visit_moves
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS, InvalidRulesError, RuleSet, rules_from_mapping
 from doushouqi.jungle.san import AmbiguousMoveError, parse_san
 
@@ -188,11 +190,12 @@ class _Reader:
                 tags.append((self.lines.number, match[1], value))
         return tags
 
-    def _record(self) -> GameRecord:
+    def _record(self, tag_lines: list[tuple[int, str, str]] | None = None) -> GameRecord:
+        """The game, from its tag lines (read here unless given) to its result."""
         tags: dict[str, str] = {}
         where: dict[str, int] = {}
         options: list[tuple[int, str]] = []
-        for line, name, value in self._tags():
+        for line, name, value in self._tags() if tag_lines is None else tag_lines:
             if name == "RuleOption":
                 options.append((line, value))
             elif name in where:
@@ -495,9 +498,87 @@ def _stream(handle: LineSource, name: str | None) -> _Lines:
     return lines
 
 
-def read_game(handle: LineSource, *, name: str | None = None) -> GameRecord | None:
-    """See :func:`doushouqi.jungle.record.model.read_game`."""
-    return _next_game(_stream(handle, name))
+def read_game(
+    handle: LineSource,
+    *,
+    name: str | None = None,
+    Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
+) -> Any:
+    """See :func:`doushouqi.jungle.record.model.read_game`; with ``Visitor``, what a new
+    visitor of that class returns for the next game
+    (:mod:`doushouqi.core.record_visitor`), or None at the end of the file."""
+    lines = _stream(handle, name)
+    if Visitor is GameBuilder:
+        # The reader builds the record itself as it checks the game: the same record that
+        # GameBuilder builds from the visits (the tests compare them), without the walk.
+        return _next_game(lines)
+    return _visit_next_game(lines, Visitor())
+
+
+def _visit_next_game(lines: _Lines, visitor: BaseVisitor[Any]) -> Any:
+    """The next game of the lines through ``visitor`` (its result), or None at their end; a
+    RecordError names the file, the line and the game, and leaves the lines at the next."""
+    if lines.skip_blank() is None:
+        return None
+    lines.games += 1
+    if visitor.begin_game() is SKIP:
+        while (line := lines.peek()) is not None and line.lstrip().startswith("["):
+            lines.take()  # unparsed: a garbled tag line is skipped with the rest
+        _skip_movetext(lines)
+        visitor.end_game()
+        return visitor.result()
+    reader = _Reader(lines)
+    start = lines.number
+    try:
+        tags = reader._tags()
+        visitor.begin_headers()
+        for _, tag, value in tags:
+            visitor.visit_header(tag, value)
+        if visitor.end_headers() is SKIP:
+            _skip_movetext(lines)
+            visitor.end_game()
+            return visitor.result()
+        record = reader._record(tags)
+    except RecordError as exc:
+        reader.skip_rest(start)
+        raise RecordError(exc.reason, exc.line, name=lines.name, game=lines.games) from None
+    visit_moves(record, visitor)
+    visitor.visit_result(record.result)
+    visitor.end_game()
+    return visitor.result()
+
+
+def read_headers(handle: LineSource, *, name: str | None = None) -> dict[str, str] | None:
+    """The tags of the next game of an open file, its moves skipped unread (python-chess's
+    ``read_headers``: scanning a large archive for the games worth reading); None at the end.
+    ``read_game`` with :class:`~doushouqi.core.record_visitor.HeadersBuilder`: ``RuleOption``
+    tags, which may repeat, come as one value, their texts joined by ``"; "``. A garbled tag
+    line raises RecordError and leaves the file at the next game.
+
+    >>> import io
+    >>> games = io.StringIO('[Red "Li"]\\n\\na3a4 *\\n\\n[Red "Wang"]\\n\\ng3g4 *\\n')
+    >>> read_headers(games)["Red"], skip_game(games), read_headers(games)
+    ('Li', True, None)
+    """
+    headers: dict[str, str] | None = read_game(handle, name=name, Visitor=HeadersBuilder)
+    return headers
+
+
+def skip_game(handle: LineSource) -> bool:
+    """Skip the next game of an open file unread (python-chess's ``skip_game``, ``read_game``
+    with :class:`~doushouqi.core.record_visitor.SkipVisitor`): True when there was one, False
+    at the end."""
+    return read_game(handle, Visitor=SkipVisitor) is not None
+
+
+def _skip_movetext(lines: _Lines) -> None:
+    """Take the lines up to the next game: a tag line after a blank line, or the end."""
+    blank = False
+    while (line := lines.peek()) is not None:
+        if blank and line.lstrip().startswith("["):
+            return
+        blank = not line.strip()
+        lines.take()
 
 
 def iter_games(

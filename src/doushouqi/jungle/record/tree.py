@@ -28,12 +28,15 @@ into the record's data.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
+from doushouqi.jungle.analysis import PovScore, Score
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.notation import Lang
 from doushouqi.jungle.rules import RuleSet
+from doushouqi.jungle.squares import RED
 
 
 class RecordData(Protocol):
@@ -138,6 +141,58 @@ class GameNode:
         if self.index == 0:
             raise ValueError("the root has no move to annotate")
         _set_nags(self.line, self.index, values)
+
+    # ------------------------------------------------- clock and evaluation in the comment
+
+    def clock(self) -> float | None:
+        """The mover's remaining time in seconds after this move, from a ``[%clk 0:01:30]``
+        command in the comment (as python-chess and lichess write it); None without one."""
+        match = _CLOCK.search(self.comment)
+        if match is None:
+            return None
+        hours, minutes, seconds = match["h"], match["m"], match["s"]
+        return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+    def set_clock(self, seconds: float | None) -> None:
+        """Write (or with None remove) the ``[%clk …]`` command of the comment; the rest of
+        the comment is kept."""
+        command = None
+        if seconds is not None:
+            if seconds < 0:
+                raise ValueError(f"a clock cannot be negative: {seconds}")
+            tenths = round(seconds * 10)
+            whole, tenth = divmod(tenths, 10)
+            hours, rest = divmod(whole, 3600)
+            text = f"{hours}:{rest // 60:02}:{rest % 60:02}" + (f".{tenth}" if tenth else "")
+            command = f"[%clk {text}]"
+        self.comment = _with_command(self.comment, _CLOCK, command)
+
+    def eval(self) -> PovScore | None:
+        """The evaluation in the comment's ``[%eval 0.35]`` (pawns, here hundreds of
+        centipawns) or ``[%eval #3]`` (a win in 3), from Red's view (seat 0) as python-chess
+        reads it from White's; None without one."""
+        match = _EVAL.search(self.comment)
+        if match is None:
+            return None
+        if match["mate"] is not None:
+            return PovScore(Score(mate=int(match["mate"])), RED)
+        return PovScore(Score(cp=round(float(match["cp"]) * 100)), RED)
+
+    def eval_depth(self) -> int | None:
+        """The search depth of the ``[%eval …,depth]`` command, when it names one."""
+        match = _EVAL.search(self.comment)
+        return int(match["depth"]) if match is not None and match["depth"] else None
+
+    def set_eval(self, score: PovScore | None, depth: int | None = None) -> None:
+        """Write (or with None remove) the ``[%eval …]`` command of the comment, from Red's
+        view; the rest of the comment is kept."""
+        command = None
+        if score is not None:
+            red = score.pov(RED)
+            moves = red.mate()
+            text = f"#{moves}" if moves is not None else f"{(red.cp or 0) / 100:.2f}"
+            command = f"[%eval {text}{f',{depth}' if depth is not None else ''}]"
+        self.comment = _with_command(self.comment, _EVAL, command)
 
     # ---------------------------------------------------------------- moving in the tree
 
@@ -258,6 +313,107 @@ class GameNode:
             child.nags = nags
         return child
 
+    def add_main_variation(
+        self, move: Move, *, comment: str = "", nags: Iterable[int] = ()
+    ) -> None:
+        """Add a move after this node as its main continuation (the old one becomes the first
+        side line), as python-chess's ``add_main_variation``. Nodes taken before are stale."""
+        child = self.add_variation(move, comment=comment, nags=nags)
+        self.promote_to_main(child)
+
+    def add_line(
+        self,
+        moves: Iterable[Move],
+        *,
+        comment: str = "",
+        starting_comment: str = "",
+        nags: Iterable[int] = (),
+    ) -> GameNode:
+        """Add moves one after another from this node and return the last node (its
+        ``comment`` and ``nags``; ``starting_comment`` on the first), as python-chess."""
+        node = self
+        moves = list(moves)
+        if not moves:
+            raise ValueError("add_line needs at least one move")
+        for k, move in enumerate(moves):
+            last = k == len(moves) - 1
+            node = node.add_variation(
+                move,
+                starting_comment=starting_comment if k == 0 and not node.is_end() else "",
+                comment=comment if last else "",
+                nags=nags if last else (),
+            )
+        return node
+
+    def promote_to_main(self, child: GameNode) -> None:
+        """Make ``child`` the main continuation after this node; the others keep their order.
+
+        The nodes are views of the record's lines, which this rewrites: nodes taken before
+        (``child`` too) no longer stand where they did; take them again from this node. The
+        starting comment of a side line made main has no place to stay and is dropped."""
+        children = self._children_lines()
+        position = self._position_of(child)
+        self._set_children([children[position], *children[:position], *children[position + 1 :]])
+
+    def promote(self, child: GameNode) -> None:
+        """Move ``child`` one place up among the moves after this node (the first side line
+        becomes the main continuation); see :meth:`promote_to_main` on stale nodes."""
+        children = self._children_lines()
+        position = self._position_of(child)
+        if position > 0:
+            children[position - 1], children[position] = children[position], children[position - 1]
+        self._set_children(children)
+
+    def demote(self, child: GameNode) -> None:
+        """Move ``child`` one place down among the moves after this node (the main
+        continuation becomes the first side line); see :meth:`promote_to_main`."""
+        children = self._children_lines()
+        position = self._position_of(child)
+        if position < len(children) - 1:
+            children[position + 1], children[position] = children[position], children[position + 1]
+        self._set_children(children)
+
+    def _position_of(self, child: GameNode) -> int:
+        for position, node in enumerate(self.variations):
+            if node == child:
+                return position
+        raise ValueError("not a move after this node")
+
+    def _children_lines(self) -> list[Variation]:
+        """The lines after this node as Variations, the main continuation cut off its line."""
+        line, i = self.line, self.index
+        if i >= len(line.moves):
+            return []
+        tail = Variation(
+            moves=line.moves[i:],
+            comments={k - i: text for k, text in line.comments.items() if k > i},
+            nags={k - i: nags for k, nags in line.nags.items() if k > i},
+            variations={k - i: sides for k, sides in line.variations.items() if k > i + 1},
+        )
+        return [tail, *line.variations.get(i + 1, [])]
+
+    def _set_children(self, children: list[Variation]) -> None:
+        """Write the lines after this node back: the first as the main continuation."""
+        line, i = self.line, self.index
+        del line.moves[i:]
+        for table in (line.comments, line.nags, line.variations):
+            for k in [k for k in table if k > i]:
+                del table[k]
+        main, sides = children[0], list(children[1:])
+        line.moves.extend(main.moves)
+        for k, text in main.comments.items():
+            if k:
+                line.comments[k + i] = text
+        for k, nags in main.nags.items():
+            line.nags[k + i] = nags
+        for k, lines in main.variations.items():
+            if k == 1:
+                sides.extend(lines)  # alternatives to its first move: siblings here
+            else:
+                line.variations[k + i] = lines
+        if sides:
+            line.variations[i + 1] = sides
+
     def remove_variation(self, child: GameNode) -> None:
         """Remove a side line after this node (with everything after it); the main
         continuation cannot be removed this way (edit ``line.moves``)."""
@@ -282,6 +438,25 @@ class GameNode:
     def __repr__(self) -> str:
         where = "root" if self.move is None else f"ply {self._ply} {self.move}"
         return f"<GameNode {where}>"
+
+
+_CLOCK = re.compile(r"\[%clk\s+(?P<h>\d+):(?P<m>\d{1,2}):(?P<s>\d{1,2}(?:\.\d*)?)\]")
+_EVAL = re.compile(
+    r"\[%eval\s+(?:#(?P<mate>[+-]?\d+)|(?P<cp>[+-]?(?:\d+(?:\.\d*)?|\.\d+)))"
+    r"(?:,(?P<depth>\d+))?\]"
+)
+
+
+def _with_command(comment: str, pattern: re.Pattern[str], command: str | None) -> str:
+    """``comment`` with the command ``pattern`` finds replaced by ``command`` (added in front
+    when there is none; removed with None), the rest of the text kept."""
+    match = pattern.search(comment)
+    if match is None:
+        return comment if command is None else f"{command} {comment}".strip()
+    before, after = comment[: match.start()], comment[match.end() :]
+    if command is None:
+        return (before.rstrip() + " " + after.lstrip()).strip()
+    return before + command + after
 
 
 def _set_comment(line: Variation, index: int, text: str) -> None:

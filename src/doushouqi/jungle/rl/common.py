@@ -76,7 +76,7 @@ def board_text(board: Board, outcome: Outcome | None = None) -> str:
     if outcome is not None:
         lines.append(f"game over: {outcome.result()} ({outcome.termination.value})")
     else:
-        lines.append(f"{COLOR_NAMES[board.turn]} to move, ply {board.ply}")
+        lines.append(f"{COLOR_NAMES[board.turn]} to move, ply {board.ply()}")
     if board.move_stack:
         lines.append(f"last move: {board.peek()}")
     return "\n".join(lines) + "\n"

@@ -257,7 +257,7 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
             self._play_opponent()
         outcome = self._outcome
         terminated = outcome is not None
-        truncated = not terminated and self.max_plies is not None and board.ply >= self.max_plies
+        truncated = not terminated and self.max_plies is not None and board.ply() >= self.max_plies
         self._episode_over = terminated or truncated
         info = self._info(illegal=False)
         # The mover's reward in self-play, the agent's (the mover too) against an opponent.
@@ -318,7 +318,7 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         info: dict[str, Any] = {
             "action_mask": self.action_masks(),
             "turn": board.turn,
-            "ply": board.ply,
+            "ply": board.ply(),
             "fen": board.fen(),
         }
         if illegal is not None:  # step infos only

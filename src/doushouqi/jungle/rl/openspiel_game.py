@@ -29,6 +29,19 @@ A two-player, deterministic, perfect-information, zero-sum game with terminal re
   string is the board as text. The information state string is the position and the moves.
 - **Parameters:** ``rules`` (a rule set name, default ``"wango"``), ``max_plies`` (the move
   limit, default 1000) and ``fen`` (a start position string; ``""``: the rule set's start).
+- **Undo:** ``state.undo_action(player, action)`` takes back the last action (it must be the
+  one given), as the board's ``pop()`` does, for search code that walks one state down and up
+  instead of cloning. OpenSpiel keeps its own record of a state's actions in C++, which a
+  Python game cannot shorten, so the state keeps its own: ``history()``, ``history_str()``,
+  ``move_number()`` and ``is_initial_state()`` read it (``full_history()`` and C++ code, such as
+  ``serialize()``'s header, still see OpenSpiel's record of every action applied).
+
+>>> state = game.new_initial_state()
+>>> action = state.string_to_action("a3a4")
+>>> state.apply_action(action)
+>>> state.undo_action(0, action)
+>>> state.history(), state.board.ply(), state.is_initial_state()
+([], 0, True)
 """
 
 from __future__ import annotations
@@ -128,23 +141,34 @@ class _Position:
     attributes; this one copies its board with the board's own, much faster ``copy()`` (which
     search algorithms such as MCTS notice: they clone at every simulation)."""
 
-    __slots__ = ("board", "max_plies", "outcome", "over")
+    __slots__ = ("actions", "board", "max_plies", "outcome", "over")
 
     def __init__(self, board: Board, max_plies: int) -> None:
         self.board = board
         self.max_plies = max_plies
         self.outcome: Outcome | None = board.outcome()
-        self.over = self.outcome is not None or board.ply >= max_plies
+        self.over = self.outcome is not None or board.ply() >= max_plies
+        #: The actions played since the start, one per ply (the state's history).
+        self.actions: list[int] = []
 
-    def push(self, move: Move) -> None:
+    def push(self, move: Move, action: int) -> None:
         self.board.push(move)
+        self.actions.append(action)
         self.outcome = self.board.outcome()
-        self.over = self.outcome is not None or self.board.ply >= self.max_plies
+        self.over = self.outcome is not None or self.board.ply() >= self.max_plies
+
+    def pop(self) -> None:
+        # An action is applied only where the game goes on, so taking one back leaves a game
+        # that goes on: nothing to recompute.
+        self.board.pop()
+        self.actions.pop()
+        self.outcome, self.over = None, False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         copy = _Position.__new__(_Position)
         copy.board = self.board.copy()
         copy.max_plies, copy.outcome, copy.over = self.max_plies, self.outcome, self.over
+        copy.actions = self.actions.copy()
         return copy
 
 
@@ -171,7 +195,31 @@ class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
         return sorted(move_to_action(move, player) for move in self.board.generate_legal_moves())
 
     def _apply_action(self, action: int) -> None:
-        self._position.push(action_to_move(action, self.board.turn))
+        self._position.push(action_to_move(action, self.board.turn), action)
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action, ``action`` played by ``player`` (ValueError otherwise)."""
+        position = self._position
+        if not position.actions:
+            raise ValueError("undo_action: no action to take back")
+        last = (1 - self.board.turn, position.actions[-1])
+        if (player, action) != last:
+            raise ValueError(f"undo_action: the last action is {last}, not {(player, action)}")
+        position.pop()
+
+    # The state's own history: OpenSpiel's (in C++) cannot be shortened by undo_action.
+
+    def history(self) -> list[int]:
+        return self._position.actions.copy()
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self._position.actions))
+
+    def move_number(self) -> int:
+        return len(self._position.actions)
+
+    def is_initial_state(self) -> bool:
+        return not self._position.actions
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(action_to_move(action, player))

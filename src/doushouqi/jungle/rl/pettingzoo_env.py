@@ -3,7 +3,8 @@
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo). Shaped like PettingZoo's classic board
 games (chess, connect four): :func:`env` is the environment wrapped as they are (an illegal
 action ends the game with -1 for the agent that played it; an action outside the space, or one
-given out of turn, is an error), :class:`JungleAECEnv` (also ``raw_env``) the bare one.
+given out of turn, is an error), :class:`JungleAECEnv` (also ``raw_env``) the bare one, and
+:func:`parallel_env` the same game through PettingZoo's parallel API.
 
 >>> from doushouqi.jungle.rl.pettingzoo_env import env
 >>> game = env(rules="wango", render_mode="ansi")
@@ -28,7 +29,22 @@ given out of turn, is an error), :class:`JungleAECEnv` (also ``raw_env``) the ba
   (default :data:`~doushouqi.jungle.rl.common.DEFAULT_MAX_PLIES`, 1000; ``None``: no limit).
 - ``reset(seed=…, options={"fen": …})``: the game has no randomness (the seed is accepted and
   stored); the ``"fen"`` option starts from a position string, other options are ignored.
-- ``render_mode="ansi"``: :meth:`~JungleAECEnv.render` returns the board as text.
+- ``render_mode="ansi"``: :meth:`~JungleAECEnv.render` returns the board as text;
+  ``"human"`` prints it to stdout after every reset and step (as PettingZoo's classic games
+  draw theirs), and ``render()`` prints it and returns None.
+- ``illegal_action``: what an action that is not legal does. :func:`env`'s default,
+  ``"terminate"``, is PettingZoo's classic games' rule (the game ends, -1 to the agent that
+  played it); ``"random"`` plays a uniformly random legal move instead (drawn from the
+  environment's generator, seeded by ``reset(seed=…)``), with ``"illegal_action": True`` in that
+  agent's info and no reward of its own, so a game always stays a legal game; the raw
+  environment's ``"raise"`` raises :class:`~doushouqi.jungle.rl.env.IllegalActionError`.
+- **Parallel API** (:func:`parallel_env`): the game is turn-based, so it is converted with
+  PettingZoo's ``turn_based_aec_to_parallel`` (``aec_to_parallel`` needs agents acting in a
+  cycle, all at once): each ``step(actions)`` plays one ply, the action of the agent to move
+  (``infos[agent]["active_agent"]`` names it, and only its ``"action_mask"`` has ones); the
+  other agent's action is ignored, whatever it is. ``max_cycles`` is PettingZoo's limit in its
+  own unit: in the AEC environment a cycle is every agent acting once (two plies), in the
+  parallel one a cycle is a step (one ply).
 """
 
 from __future__ import annotations
@@ -62,15 +78,19 @@ from doushouqi.jungle.rules import RuleSet, find_rules
 try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 except ImportError as exc:  # pragma: no cover - the rl extra brings pettingzoo
     raise ImportError(
         "the PettingZoo environment needs pettingzoo: pip install 'doushouqi[rl]' "
         f"(importing pettingzoo failed: {exc})"
     ) from exc
 
-__all__ = ["ENV_NAME", "JungleAECEnv", "env", "raw_env"]
+__all__ = ["ENV_NAME", "ILLEGAL_ACTION_RULES", "JungleAECEnv", "env", "parallel_env", "raw_env"]
 
 ENV_NAME = "jungle_v0"
+
+#: What an illegal action may do: ``env()`` takes the three, the raw environment the last two.
+ILLEGAL_ACTION_RULES = ("terminate", "random", "raise")
 
 Observation = dict[str, NDArray[Any]]
 
@@ -80,7 +100,7 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
 
     # pettingzoo reads this class attribute; it is never mutated.
     metadata = {  # noqa: RUF012
-        "render_modes": ["ansi"],
+        "render_modes": ["human", "ansi"],
         "name": ENV_NAME,
         "is_parallelizable": False,
         "render_fps": 1,
@@ -92,12 +112,16 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         *,
         max_plies: int | None = DEFAULT_MAX_PLIES,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
     ) -> None:
         super().__init__()
         self.rules = find_rules(rules)
-        if render_mode is not None and render_mode != "ansi":
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode is not None and render_mode not in ("human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
+        if illegal_action not in ("random", "raise"):
+            raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be a positive number of plies, got {max_plies}")
         self.max_plies = max_plies
@@ -140,6 +164,8 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[board.turn]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> Observation:
         color = self.possible_agents.index(agent)
@@ -161,11 +187,16 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
             raise ValueError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
         board = self._board
         move = self._legal_move(index)
+        replaced = move is None
         if move is None:
-            raise IllegalActionError(f"illegal action {index} for {agent} in {board.fen()}")
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"illegal action {index} for {agent} in {board.fen()}")
+            legal = list(board.generate_legal_moves())
+            move = legal[int(self.np_random.integers(len(legal)))]
         self._cumulative_rewards[agent] = 0.0  # what it had, it saw in last() before acting
         board.push(move)
         self._outcome = outcome = board.outcome()
+        self.infos = {name: {} for name in self.agents}
         if outcome is not None:
             self.rewards = rewards_by_name(outcome)
             self.terminations = dict.fromkeys(self.agents, True)
@@ -173,15 +204,23 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
             self.infos = {name: {"outcome": dict(info)} for name in self.agents}
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            if self.max_plies is not None and board.ply >= self.max_plies:
+            if self.max_plies is not None and board.ply() >= self.max_plies:
                 self.truncations = dict.fromkeys(self.agents, True)
+        if replaced:
+            self.infos[agent]["illegal_action"] = True
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[board.turn]
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        if self.render_mode is None:
             return None
-        return board_text(self._board, self._outcome)
+        text = board_text(self._board, self._outcome)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
@@ -220,12 +259,52 @@ def env(
     rules: str | RuleSet = "wango",
     *,
     max_plies: int | None = DEFAULT_MAX_PLIES,
+    max_cycles: int | None = None,
     render_mode: str | None = None,
+    illegal_action: str = "terminate",
 ) -> Any:
-    """:class:`JungleAECEnv` wrapped like PettingZoo's classic games: an illegal action ends the
-    game with reward -1 for the agent that played it (0 for the other), an action outside the
-    space raises, and so does calling the API out of order (``step`` before ``reset``)."""
-    game: Any = JungleAECEnv(rules, max_plies=max_plies, render_mode=render_mode)
-    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
+    """:class:`JungleAECEnv` wrapped like PettingZoo's classic games: by default an illegal
+    action ends the game with reward -1 for the agent that played it (0 for the other); an
+    action outside the space raises, and so does calling the API out of order (``step`` before
+    ``reset``). ``max_cycles`` (PettingZoo's name) truncates after that many cycles of both
+    agents, ``2 * max_cycles`` plies, or ``max_plies`` if fewer."""
+    game: Any = JungleAECEnv(
+        rules,
+        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=2),
+        render_mode=render_mode,
+        illegal_action="raise" if illegal_action == "terminate" else illegal_action,
+    )
+    if illegal_action == "terminate":
+        game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
     game = wrappers.AssertOutOfBoundsWrapper(game)
     return wrappers.OrderEnforcingWrapper(game)
+
+
+def parallel_env(
+    rules: str | RuleSet = "wango",
+    *,
+    max_plies: int | None = DEFAULT_MAX_PLIES,
+    max_cycles: int | None = None,
+    render_mode: str | None = None,
+    illegal_action: str = "terminate",
+) -> Any:
+    """The game through PettingZoo's parallel API: :func:`env` converted with PettingZoo's
+    ``turn_based_aec_to_parallel``. Each step plays the action of the agent to move and ignores
+    the other's; ``max_cycles`` truncates after that many steps (plies), or ``max_plies``."""
+    game = env(
+        rules,
+        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=1),
+        render_mode=render_mode,
+        illegal_action=illegal_action,
+    )
+    return turn_based_aec_to_parallel(game)
+
+
+def _ply_limit(max_plies: int | None, max_cycles: int | None, plies_per_cycle: int) -> int | None:
+    """The move limit in plies from PettingZoo's ``max_cycles`` and ours, whichever is lower."""
+    if max_cycles is None:
+        return max_plies
+    if max_cycles < 1:
+        raise ValueError(f"max_cycles must be a positive number of cycles, got {max_cycles}")
+    cycles = max_cycles * plies_per_cycle
+    return cycles if max_plies is None else min(max_plies, cycles)

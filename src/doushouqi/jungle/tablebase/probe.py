@@ -82,6 +82,8 @@ __all__ = [
     "tablebase_directories",
 ]
 
+#: The environment variable naming more table folders (``os.pathsep``-separated), searched
+#: before the package's own (:func:`tablebase_directories`).
 ENV_VAR = "DOUSHOUQI_TABLEBASES"
 
 
@@ -90,27 +92,44 @@ def _key_text(rules: RuleSet) -> str:
 
 
 #: Table folder name by the options that decide the values (:func:`value_key`): ``wango``
-#: and ``international`` share one folder, ``wango``.
+#: and ``international`` share one folder, ``wango``: ``sorted(set(FAMILIES.values()))`` is
+#: ``['wango']``.
 FAMILIES: dict[str, str] = {}
 for _name in ("wango", "international"):
     FAMILIES.setdefault(_key_text(BUILTIN_RULE_SETS[_name]), _name)
 
 
 def family_of(rules: RuleSet) -> str | None:
-    """The table folder for ``rules``, or None when the tables do not apply to it."""
+    """The table folder for ``rules``, or None when the tables do not apply to it.
+
+    >>> from doushouqi.jungle.rules import BUILTIN_RULE_SETS
+    >>> [family_of(BUILTIN_RULE_SETS[name]) for name in ("wango", "international", "classic")]
+    ['wango', 'wango', None]
+    >>> sorted(set(FAMILIES.values()))
+    ['wango']
+    """
     if out_of_scope_reason(rules) is not None:
         return None
     return FAMILIES.get(_key_text(rules))
 
 
 def shipped_directory() -> Path:
-    """The tables that come with the package."""
+    """The tables that come with the package (every table of up to three animals).
+
+    >>> (shipped_directory() / "wango" / "RvL.dsqtb").is_file()
+    True
+    """
     return Path(__file__).parent / "data"
 
 
 def tablebase_directories(extra: Iterable[str | Path] = ()) -> list[Path]:
     """Where tables are looked for, first match wins: the ``extra`` directories (an engine's
-    ``TablebasePath``), ``$DOUSHOUQI_TABLEBASES``, then the package's own."""
+    ``TablebasePath``), ``$DOUSHOUQI_TABLEBASES`` (:data:`ENV_VAR`), then the package's own.
+
+    >>> found = tablebase_directories(["/srv/tables"])
+    >>> found[0], found[-1] == shipped_directory()
+    (PosixPath('/srv/tables'), True)
+    """
     found = [Path(p) for p in extra]
     found += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p]
     found.append(shipped_directory())
@@ -137,13 +156,21 @@ def load_table(
 
 @dataclasses.dataclass(frozen=True)
 class Probe:
-    """A table value for the side to move: ``wdl`` 1 / 0 / -1, ``dtm`` plies (None: draw)."""
+    """A table value for the side to move: ``wdl`` 1 / 0 / -1, ``dtm`` plies (None: draw).
+
+    >>> Probe(wdl=-1, dtm=12).describe(turn=1), Probe(wdl=0, dtm=None).describe(turn=0)
+    ('Red wins in 12', 'draw')
+    """
 
     wdl: int
     dtm: int | None
 
     def describe(self, turn: int) -> str:
-        """``"Red wins in 17"`` (plies), ``"draw"``, for the side ``turn`` to move."""
+        """``"Red wins in 17"`` (plies), ``"draw"``, for the side ``turn`` to move.
+
+        >>> Probe(wdl=1, dtm=17).describe(turn=0)
+        'Red wins in 17'
+        """
         if self.wdl == 0 or self.dtm is None:
             return "draw"
         winner = turn if self.wdl > 0 else 1 - turn
@@ -151,7 +178,12 @@ class Probe:
 
 
 def position_signature(board: Board) -> tuple[str, list[int], list[int]]:
-    """(signature, animal of each slot, square of each slot) in the mover's frame."""
+    """(signature, animal of each slot, square of each slot) in the mover's frame: the mover's
+    animals first, strongest first; with Blue to move the board is turned a half turn.
+
+    >>> position_signature(Board("7/7/7/r6/7/3L3/7/7/7 b"))  # Blue's rat against Red's lion
+    ('RvL', [1, 7], [27, 38])
+    """
     turn = board.turn
     mover: list[tuple[int, int]] = []
     opponent: list[tuple[int, int]] = []
@@ -197,7 +229,13 @@ def _within_limit(board: Board, entry: Probe) -> bool:
 def probe(board: Board, directories: Sequence[Path] | None = None) -> Probe | None:
     """The table value of ``board`` for the side to move, or None when not covered (see the
     module docstring). Tables are looked for in ``directories`` (by default
-    :func:`tablebase_directories`)."""
+    :func:`tablebase_directories`).
+
+    >>> probe(Board("7/7/7/r6/7/3L3/7/7/7 b"))  # Blue to move loses in 12 plies
+    Probe(wdl=-1, dtm=12)
+    >>> probe(Board()) is None  # 16 animals: no table
+    True
+    """
     outcome = board.outcome()
     if outcome is not None and outcome.termination is not Termination.NO_LEGAL_MOVES:
         return None
@@ -208,14 +246,23 @@ def probe(board: Board, directories: Sequence[Path] | None = None) -> Probe | No
 
 
 def probe_wdl(board: Board) -> int | None:
-    """1 (the side to move wins), 0 (draw), -1 (it loses), or None when not covered."""
+    """1 (the side to move wins), 0 (draw), -1 (it loses), or None when not covered.
+
+    >>> lost, drawn = Board("7/7/7/r6/7/3L3/7/7/7 b"), Board("7/3e3/4L2/7/7/7/7/7/7 b")
+    >>> probe_wdl(lost), probe_wdl(drawn), probe_wdl(Board())
+    (-1, 0, None)
+    """
     entry = probe(board)
     return None if entry is None else entry.wdl
 
 
 def probe_dtm(board: Board) -> int | None:
     """Plies to the end with perfect play, signed: positive when the side to move wins,
-    negative (or 0: no legal move) when it loses; None for a draw or when not covered."""
+    negative (or 0: no legal move) when it loses; None for a draw or when not covered.
+
+    >>> probe_dtm(Board("7/7/7/r6/7/3L3/7/7/7 b")), probe_dtm(Board("7/3L3/7/7/7/7/7/7/r6 w"))
+    (-12, 1)
+    """
     entry = probe(board)
     if entry is None or entry.dtm is None:
         return None
@@ -224,7 +271,12 @@ def probe_dtm(board: Board) -> int | None:
 
 @dataclasses.dataclass(frozen=True)
 class MoveValue:
-    """One legal move and the value it leaves, for the side that plays it."""
+    """One legal move and the value it leaves, for the side that plays it.
+
+    >>> best = probe_moves(Board("7/7/7/r6/7/3L3/7/7/7 b"))[0]
+    >>> str(best.move), best.value
+    ('a6a7', Probe(wdl=-1, dtm=12))
+    """
 
     move: Move
     value: Probe
@@ -233,7 +285,11 @@ class MoveValue:
 def probe_moves(board: Board, directories: Sequence[Path] | None = None) -> list[MoveValue] | None:
     """Every legal move with its value for the side to move (best first: fastest win, then
     draws, then the longest defence; among equals a den entry, then by name), or None when
-    some resulting position is not covered."""
+    some resulting position is not covered.
+
+    >>> [(str(mv.move), mv.value.dtm) for mv in probe_moves(Board("7/7/7/r6/7/3L3/7/7/7 b"))[:3]]
+    [('a6a7', 12), ('a6b6', 12), ('a6a5', 10)]
+    """
     if probe(board, directories) is None:
         return None
     work = board.copy(stack=False)

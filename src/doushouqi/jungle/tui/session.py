@@ -19,7 +19,7 @@ True
 Computer: Ra7-a6
 >>> print(session.handle("undo").notes[0].text)
 Took back 2 moves.
->>> session.board.ply
+>>> session.board.ply()
 0
 """
 
@@ -277,8 +277,8 @@ class Session:
             except NotationError as exc:
                 return self._error(str(exc))
             if not move:
-                reason = self.board.explain_illegal(move) or ""
-                return self._error(say("illegal", self.lang, move=text, reason=reason))
+                why = self.board.explain_illegal(move) or ""
+                return self._error(say("illegal", self.lang, move=text, reason=why))
         side = color_name(self.board.turn, self.lang)
         readable = move_to_readable(self.board, move, self.lang)
         self.board.push(move)
@@ -317,7 +317,7 @@ class Session:
     def _plies_to_undo(self) -> int:
         """Plies to take back: one with two players; vs the computer, back to the player's
         last move (the computer's reply, if it made one, and that move)."""
-        plies = self.board.ply
+        plies = self.board.ply()
         if self.mode is Mode.HOTSEAT or self.opponent is None:
             return min(plies, 1)
         # Every ply (a pass too) hands the turn over, so the last ply's mover is the other side.
@@ -381,7 +381,7 @@ class Session:
             self.load(path)
         except (OSError, ValueError) as exc:
             return self._error(say("cannot_load", self.lang, path=path, error=_reason(exc)))
-        note = Note(say("loaded", self.lang, path=path, count=self.board.ply))
+        note = Note(say("loaded", self.lang, path=path, count=self.board.ply()))
         return Reply([note, *self._end_notes()], redraw=True)
 
     def load(self, path: Path) -> None:

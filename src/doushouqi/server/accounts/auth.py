@@ -17,6 +17,11 @@
   locks the account only for browsers without one
   (:class:`doushouqi.server.infra.ratelimit.LoginThrottle`), so its owner can still log in.
 * New passwords must be hard to guess (:mod:`doushouqi.server.accounts.passwords`).
+* An API token (``Authorization: Bearer``) carries scopes (:mod:`.scopes`); a session cookie
+  has the account's full power. :meth:`Auth.caller` says who is asking and by what; the routes
+  check the scope (``api/deps.py``). Each use of a token or session is recorded at most once a
+  :data:`TOUCH_EVERY` ("last used"), never by a write per request, and no lookup is cached:
+  a token ended on any node is refused by every node at its next request.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ import dataclasses
 import hashlib
 import re
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -37,9 +43,10 @@ from starlette.responses import Response
 
 from doushouqi.core.rating import Rating
 from doushouqi.core.speed import Speed
-from doushouqi.server.db import repo
+from doushouqi.server.accounts.scopes import ANY_TOKEN, SESSION_ONLY, parse_scopes
+from doushouqi.server.db import repo, tokens
 from doushouqi.server.db.database import Database
-from doushouqi.server.db.models import AccountRow, RatingRow
+from doushouqi.server.db.models import AccountRow, AuthTokenRow, RatingRow
 from doushouqi.server.db.speed_ratings import as_rating, speed_rating
 from doushouqi.server.domain import Account, Guest, PlayerSlot, identity_from_dict
 from doushouqi.server.infra.settings import Settings
@@ -52,6 +59,7 @@ __all__ = [
     "NO_AVATAR",
     "SESSION_COOKIE",
     "Auth",
+    "Caller",
     "Principal",
     "browser_keys",
     "hash_token",
@@ -68,6 +76,10 @@ NO_AVATAR = ""
 GUEST_SECRET = re.compile(r"[A-Za-z0-9_-]{22}")
 USERNAME = re.compile(r"[a-z0-9_]{3,32}")
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
+#: Seconds between two records of a token's use (its "last used"): not a write per request.
+TOUCH_EVERY = 60.0
+#: Tokens whose last record this node remembers, at most (older entries are dropped).
+TOUCHED_MEMO = 10_000
 
 
 def hash_token(token: str) -> str:
@@ -111,6 +123,9 @@ class Principal:
     rating: Rating = field(default_factory=Rating)
     username: str | None = None
     is_bot: bool = False
+    #: The account's role (accounts/roles.py), as read with the request: not carried when a
+    #: command is forwarded to another node (what needs it reads it again there).
+    role: str = "player"
 
     @property
     def account_id(self) -> int | None:
@@ -167,6 +182,7 @@ class Principal:
             Rating(),
             row.username,
             row.is_bot,
+            row.role,
         )
 
     @classmethod
@@ -174,6 +190,28 @@ class Principal:
         """The guest whose cookie holds ``secret``, under the ``name`` it chose, if any."""
         guest_id = public_guest_id(secret)
         return cls(Guest(guest_id), name or f"Guest-{guest_id[:5]}", guest_avatar(guest_id))
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking, and by what: an API token (with its scopes), a session cookie (the
+    account's full power) or a guest cookie."""
+
+    principal: Principal
+    via: Literal["token", "session", "guest"]
+    #: The token's public id (``db/tokens.py``): the API token's or the session's.
+    token_id: str | None = None
+    #: An API token's scopes (``accounts/scopes.py``).
+    scopes: frozenset[str] = frozenset()
+
+    def allows(self, scope: str) -> bool:
+        """Whether this caller may use a route that needs ``scope`` (a scope, or
+        :data:`~doushouqi.server.accounts.scopes.ANY_TOKEN` or ``SESSION_ONLY``)."""
+        if self.via != "token":
+            return True
+        if scope == ANY_TOKEN:
+            return True
+        return scope != SESSION_ONLY and scope in self.scopes
 
 
 class Auth:
@@ -185,6 +223,8 @@ class Auth:
             time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib
         )
         self._dummy: str | None = None
+        #: Token hash → when this node last recorded its use (see :meth:`_touch`).
+        self._touched: dict[str, float] = {}
 
     # ------------------------------------------------------------------ passwords
 
@@ -208,11 +248,23 @@ class Auth:
 
     # ------------------------------------------------------------------ tokens
 
-    async def issue_token(self, account_id: int, kind: str, label: str = "") -> str:
+    async def issue_token(
+        self,
+        account_id: int,
+        kind: str,
+        label: str = "",
+        *,
+        scopes: str = "",
+        expires_at: float | None = None,
+        device: str = "",
+        address: str = "",
+    ) -> str:
+        """A new token of ``kind`` (``session``, ``device`` or ``api``). Sessions and device
+        cookies last as the settings say; an API token until ``expires_at``, if given."""
         token = secrets.token_urlsafe(32)
         now = self.time.now()
         days = {"session": self.settings.session_days, "device": self.settings.device_days}
-        expires = now + days[kind] * 86400 if kind in days else None
+        expires = now + days[kind] * 86400 if kind in days else expires_at
         await self.db.write(
             lambda s: repo.add_token(
                 s,
@@ -222,25 +274,69 @@ class Auth:
                 now=now,
                 expires_at=expires,
                 label=label,
+                scopes=scopes,
+                device=device,
+                address=address,
             )
         )
         return token
 
-    async def revoke(self, token: str) -> None:
-        await self.db.write(lambda s: repo.delete_token(s, hash_token(token)))
+    async def revoke(self, token: str) -> str:
+        """End the token (whatever it is); return its public id (to close its sockets)."""
+        token_hash = hash_token(token)
+        await self.db.write(lambda s: repo.delete_token(s, token_hash))
+        return tokens.token_id(token_hash)
 
-    async def _account(self, token: str, kinds: tuple[str, ...]) -> Principal | None:
+    async def end_tokens(
+        self,
+        account_id: int,
+        kinds: tuple[str, ...],
+        ids: Collection[str] | None = None,
+        keep: str | None = None,
+    ) -> list[str]:
+        """End the account's tokens of ``kinds`` (only ``ids``, when given; never ``keep``);
+        return the ids ended. Every node refuses them from the next request on: nothing
+        caches a token (each request reads it), so only open sockets need closing."""
+        return await self.db.write(lambda s: tokens.delete_tokens(s, account_id, kinds, ids, keep))
+
+    async def tokens_of(self, account_id: int, kinds: tuple[str, ...]) -> list[AuthTokenRow]:
+        now = self.time.now()
+        return await self.db.read(lambda s: tokens.tokens_of(s, account_id, kinds, now))
+
+    async def _lookup(
+        self, conn: HTTPConnection, token: str, kinds: tuple[str, ...]
+    ) -> tuple[Principal, AuthTokenRow] | None:
         if not token or len(token) > 128:
             return None
         now = self.time.now()
+        token_hash = hash_token(token)
 
-        def read(session: Session) -> Principal | None:
-            row = repo.account_for_token(session, hash_token(token), kinds, now)
-            if row is None:
+        def read(session: Session) -> tuple[Principal, AuthTokenRow] | None:
+            found = tokens.token_and_account(session, token_hash, kinds, now)
+            if found is None:
                 return None
-            return Principal.from_account(row, repo.standing(session, row.id, repo.DEFAULT_GAME))
+            row, account = found
+            standing = repo.standing(session, account.id, repo.DEFAULT_GAME)
+            return Principal.from_account(account, standing), row
 
-        return await self.db.read(read)
+        found = await self.db.read(read)
+        if found is not None:
+            await self._touch(found[1], now, conn)
+        return found
+
+    async def _touch(self, row: AuthTokenRow, now: float, conn: HTTPConnection) -> None:
+        """Record the token's use: at most once a :data:`TOUCH_EVERY` per token, whatever the
+        node (the stored time says when any node last wrote it; the memo here keeps a burst
+        of requests on this node from all writing before the first has)."""
+        token_hash = row.token_hash
+        last = max(row.last_used_at or 0.0, self._touched.get(token_hash, 0.0))
+        if now - last < TOUCH_EVERY:
+            return
+        if len(self._touched) >= TOUCHED_MEMO:
+            self._touched = {k: t for k, t in self._touched.items() if now - t < TOUCH_EVERY}
+        self._touched[token_hash] = now
+        address = conn.client.host if conn.client is not None else ""
+        await self.db.write(lambda s: tokens.touch_token(s, token_hash, now, address))
 
     async def in_game(self, principal: Principal, game: str, speed: Speed | None) -> Principal:
         """``principal`` with its score in ``game`` and its rating there at ``speed`` (that of
@@ -261,23 +357,30 @@ class Auth:
 
     async def device_account(self, conn: HTTPConnection) -> int | None:
         """The account this browser has logged in to before (its device cookie), if any."""
-        found = await self._account(conn.cookies.get(DEVICE_COOKIE, ""), ("device",))
-        return None if found is None else found.account_id
+        found = await self._lookup(conn, conn.cookies.get(DEVICE_COOKIE, ""), ("device",))
+        return None if found is None else found[0].account_id
 
-    async def principal(self, conn: HTTPConnection) -> Principal | None:
-        """The bearer token's account, else the session cookie's, else the guest's."""
+    async def caller(self, conn: HTTPConnection) -> Caller | None:
+        """Who is asking: the bearer token's account (an API token, with its scopes; a bad
+        token is nobody, never the cookie's account), else the session cookie's, else the
+        guest's."""
         header = conn.headers.get("authorization", "")
         if header.lower().startswith("bearer "):
-            return await self._account(header[7:].strip(), ("api", "session"))
+            found = await self._lookup(conn, header[7:].strip(), ("api",))
+            if found is None:
+                return None
+            principal, row = found
+            scopes = parse_scopes(row.scopes)
+            return Caller(principal, "token", tokens.token_id(row.token_hash), scopes)
         if token := conn.cookies.get(SESSION_COOKIE):
-            found = await self._account(token, ("session",))
+            found = await self._lookup(conn, token, ("session",))
             if found is not None:
-                return found
+                return Caller(found[0], "session", tokens.token_id(found[1].token_hash))
         guest = conn.cookies.get(GUEST_COOKIE, "")
         if GUEST_SECRET.fullmatch(guest):
             guest_id = public_guest_id(guest)
             name = await self.db.read(lambda s: repo.guest_name(s, guest_id))
-            return Principal.guest(guest, name)
+            return Caller(Principal.guest(guest, name), "guest")
         return None
 
     # ------------------------------------------------------------------ guests

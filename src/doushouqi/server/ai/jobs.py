@@ -1,8 +1,8 @@
 """The AI's jobs on Redis: the streams, keys and messages that servers and workers share.
 
 A job is one entry of the stream of its kind (``{prefix}:jobs:move``, ``…:hint``,
-``…:analysis``), read by the consumer group ``workers``; every worker is one consumer. The
-other keys, all under the same prefix:
+``…:analysis``, ``…:review``), read by the consumer group ``workers``; every worker is one
+consumer. The other keys, all under the same prefix:
 
 * ``cancel:{job}`` — the job must not be searched (its game moved on, its caller gave up, or
   it was answered already); set by the server, read by the worker before it searches;
@@ -51,7 +51,7 @@ PREFIX = "dsq:ai"
 #: The consumer group every worker reads with.
 GROUP = "workers"
 #: The kinds of job, most urgent first: workers read the streams in this order.
-KINDS: tuple[JobKind, ...] = ("move", "hint", "analysis")
+KINDS: tuple[JobKind, ...] = ("move", "hint", "analysis", "review")
 #: Seconds a server node's result list outlives its last answer (a dead node's leftovers).
 RESULT_TTL = 60
 #: What the worker computes for a job: a move to play, or an analysis (score, pv).

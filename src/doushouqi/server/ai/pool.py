@@ -45,8 +45,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: What a search is for, most urgent first: a game's move, a hint, a replay's analysis.
-JobKind = Literal["move", "hint", "analysis"]
+#: What a search is for, most urgent first: a game's move, a hint, a replay's analysis, a
+#: position of a stored game review (server/review/: nobody waits on one position of it).
+JobKind = Literal["move", "hint", "analysis", "review"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,10 @@ class AiRequest:
     #: The game (:func:`doushouqi.core.game.get_game`); jobs queued before there were
     #: several games are Jungle's.
     game_key: str = DEFAULT_GAME_KEY
+    #: A fixed search budget (``{"nodes": n}`` and/or ``{"depth": d}``) in place of the
+    #: movetime: a repeatable analysis (the computer player's ``analyse_fixed``), whatever
+    #: the load; None: a timed search.
+    budget: dict[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -140,9 +145,15 @@ Analysis = dict[str, Any]
 
 
 def analyse_position(request: AiRequest, backlog: int = 0, workers: int = 1) -> Analysis:
-    """The best move, score and lines of the request's position (in a worker process)."""
-    movetime = _given_movetime(request, backlog, workers)
+    """The best move, score and lines of the request's position (in a worker process); with
+    a ``budget``, one line searched within it, the same under any load."""
     engine = engine_of(request.game_key)
+    if request.budget is not None:
+        line = engine.analyse_fixed(position_for(request), request.budget)
+        bestmove = line["pv"][0] if line["pv"] else None
+        lines = [line] if bestmove is not None else []
+        return {"bestmove": bestmove, **line, "lines": lines, "movetime": 0.0}
+    movetime = _given_movetime(request, backlog, workers)
     lines = engine.analyse(position_for(request), request.level, movetime, request.multipv)
     best = lines[0] if lines else {"score": None, "depth": 0, "pv": []}
     bestmove = best["pv"][0] if best["pv"] else None
@@ -216,6 +227,8 @@ class ProcessPoolAi:
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._in_flight = 0
         self._ready: asyncio.Future[Any] | None = None
+        #: Notified whenever a job ends: a review's position waits for an idle worker.
+        self._freed: asyncio.Condition | None = None
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
@@ -268,6 +281,8 @@ class ProcessPoolAi:
 
     async def _run(self, work: Callable[[AiRequest, int, int], T], request: AiRequest) -> T:
         loop = asyncio.get_running_loop()
+        if request.kind == "review":
+            await self._idle_worker()
         request = submitted(request)
         # The jobs queued ahead of this one: each search's share of the workers' time.
         backlog = self.backlog
@@ -287,6 +302,18 @@ class ProcessPoolAi:
             raise AssertionError("unreachable")
         finally:
             self._in_flight -= 1
+            if self._freed is not None:
+                async with self._freed:
+                    self._freed.notify_all()
+
+    async def _idle_worker(self) -> None:
+        """Wait until a worker is idle. The executor serves jobs in the order they come, so a
+        review's position (the least urgent job) is only handed over when it would not queue:
+        a hint or a move that comes meanwhile waits for one position's search at most."""
+        if self._freed is None:
+            self._freed = asyncio.Condition()
+        async with self._freed:
+            await self._freed.wait_for(lambda: self._in_flight < self.workers)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -313,11 +340,15 @@ class RandomAi:
         return None
 
     async def analyse(self, request: AiRequest) -> Analysis:
-        """A random legal move and the material balance (a stand-in: no search)."""
+        """A random legal move and the material balance (a stand-in: no search). With a
+        budget, as repeatable as the real thing: the move is drawn by the position alone."""
         position = position_for(request)
         if position.outcome() is not None:
             return {"bestmove": None, "score": None, "depth": 0, "pv": [], "lines": []}
-        move = random_move(position, self._random)
+        rng = self._random
+        if request.budget is not None:
+            rng = random.Random(position.position_string())
+        move = random_move(position, rng)
         score = engine_of(request.game_key).static_score(position)
         line = {"score": score, "depth": 1, "pv": [move]}
         return {"bestmove": move, **line, "lines": [line]}

@@ -3,8 +3,8 @@
 :class:`RedisAi` is the second implementation of :class:`~doushouqi.server.ai.pool.AiService`
 (the first, :class:`~doushouqi.server.ai.pool.ProcessPoolAi`, searches in this process's
 children). It puts each job on the stream of its kind — a game's move, a hint, a replay's
-analysis, read by the workers in that order — with its deadline and the result list of this
-node, and waits for the answer:
+analysis, a game review's position, read by the workers in that order — with its deadline and
+the result list of this node, and waits for the answer:
 
 * **one dispatcher task** pops this node's result list (``BLPOP``) and hands each answer to
   the future waiting for its job id (late or duplicate answers are dropped);

@@ -4,12 +4,13 @@ Each worker process is one consumer of the group ``workers`` on the job streams
 (:mod:`~doushouqi.server.ai.jobs`) and searches one job at a time:
 
 1. **Take the most urgent job.** The streams are read in priority order (a game's move, then
-   a hint, then a replay's analysis); within a kind, a job another worker took and lost comes
-   before a new one. A job is *lost* when its entry in the group's pending list has not been
-   touched for a lease (``--lease``, 3 s): the worker searching it touches it every third of a
-   lease from a heartbeat thread (the engine searches with the GIL released, numba
-   ``nogil``, so the thread runs during a search), and ``XAUTOCLAIM`` hands over only entries
-   idle longer than that — those of a worker that died, was killed or lost its network.
+   a hint, then a replay's analysis, then a position of a game review); within a kind, a job
+   another worker took and lost comes before a new one. A job is *lost* when its entry in the
+   group's pending list has not been touched for a lease (``--lease``, 3 s): the worker
+   searching it touches it every third of a lease from a heartbeat thread (the engine searches
+   with the GIL released, numba ``nogil``, so the thread runs during a search), and
+   ``XAUTOCLAIM`` hands over only entries idle longer than that — those of a worker that died,
+   was killed or lost its network.
 2. **Drop what nobody needs**: a job marked cancelled (its game moved on, its caller gave
    up), a move for a version of the game older than the latest one asked for, a job past the
    moment its server stops waiting, a job that has already been taken by three workers

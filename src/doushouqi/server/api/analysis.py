@@ -20,21 +20,24 @@ from typing import Any, Literal, NamedTuple
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.core.game import Game, MoveError, Position, PositionError
+from doushouqi.core.game import Game, IllegalMoveError, MoveError, Position, PositionError
 from doushouqi.server.ai.pool import AiRequest
 from doushouqi.server.api.deps import Ctx, enforce_rate, offered_game
 from doushouqi.server.db.repo import DEFAULT_GAME
 from doushouqi.server.games.choices import chosen_rules
 from doushouqi.server.games.registry import SiteGame
 from doushouqi.server.infra.errors import Problem
+from doushouqi.server.review import grading
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 log = logging.getLogger(__name__)
 
 #: Longest move list accepted (a game ends long before: the no-capture limit, repetitions).
 MAX_MOVES = 2000
+#: Seconds a search within a node budget is allowed (far beyond what its budget takes).
+BUDGET_SECONDS = 20.0
 #: Red's view of a den score in ``red_cp`` (beyond any material score).
-DEN_CP = 10000
+DEN_CP = grading.DEN_CP
 #: Full strength: hints and analysis show the engine's best.
 ANALYSIS_LEVEL = 10
 #: Most lines an analysis returns (each costs about one more search of the position).
@@ -51,6 +54,10 @@ class PositionQuery(BaseModel):
     )
     fen: str | None = Field(default=None, max_length=200, description="none: the start")
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class ExplainQuery(PositionQuery):
+    move: str = Field(max_length=40, description="a move to check after ``moves``")
 
 
 class AnalysisQuery(PositionQuery):
@@ -92,9 +99,11 @@ def _replay(query: PositionQuery) -> Replay:
         try:
             move = _checked_move(game, position, text)
         except MoveError as exc:
-            raise Problem(
-                422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply
-            ) from None
+            # A move the rules refuse says why for the client to put in its reader's words:
+            # ``reason`` is the game's code for it (a lesson explains an illegal try by it).
+            problem = Problem(422, "position.move", f"move {ply} ({text[:10]}): {exc}", ply=ply)
+            problem.params.update(_reason(exc))
+            raise problem from None
         played.append(
             {
                 "move": move,
@@ -107,6 +116,15 @@ def _replay(query: PositionQuery) -> Replay:
         else:
             position.push(move)
     return Replay(game, site, rules, start, position, played)
+
+
+def _reason(exc: MoveError) -> dict[str, str]:
+    """The reason of a refused move as the Problem's params: ``reason`` (the game's code) and
+    its details (points, squares, pieces by kind); nothing for text that is no move at all."""
+    if not isinstance(exc, IllegalMoveError) or exc.code is None:
+        return {}
+    details = {key: value for key, value in exc.details.items() if key != "ply"}
+    return {**details, "reason": exc.code}
 
 
 def _checked_move(game: Game[Any], position: Position, text: str) -> str:
@@ -159,11 +177,38 @@ async def position(query: PositionQuery) -> dict[str, Any]:
     }
 
 
+@router.post("/position/explain")
+async def explain(query: ExplainQuery) -> dict[str, Any]:
+    """Whether ``move`` may be played after ``moves``, and if not why: ``reason`` the game's
+    code for it (None for text that is no move at all), ``params`` what it is about (points,
+    squares, pieces by kind) and ``detail`` the words in English. A lesson asks this when a
+    learner tries a move the board does not offer, and says the reason in the reader's words.
+
+    A refusal is this answer's content, not a failed request (200): a browser reports every
+    failed request as an error, and a learner's wrong try is no error of the page's."""
+    replay = _replay(query)
+    try:
+        _checked_move(replay.game, replay.position, query.move)
+    except MoveError as exc:
+        why = _reason(exc)
+        reason = why.pop("reason", None)
+        return {"legal": False, "reason": reason, "params": why, "detail": str(exc)}
+    return {"legal": True, "reason": None, "params": {}, "detail": None}
+
+
 @router.post("/analysis")
 async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str, Any]:
     """The engine's best move and score for the position after ``moves`` (hints, replay),
     and its best ``multipv`` lines (``lines``, the best first: each line's first move in
     readable notation, its score, depth and moves)."""
+    return await analyse_query(query, request, ctx)
+
+
+async def analyse_query(
+    query: AnalysisQuery, request: Request, ctx: Ctx, nodes: int | None = None
+) -> dict[str, Any]:
+    """What ``POST /api/analysis`` answers; with ``nodes``, one line searched within that
+    many nodes instead of ``movetime`` (the same answer under any load)."""
     enforce_rate(ctx.analysis_limiter, request)
     replay = _replay(query)
     if replay.site.engine is None:
@@ -195,6 +240,7 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         kind=query.purpose,
         multipv=query.multipv,
         game_key=replay.game.key,
+        budget=None if nodes is None else {"nodes": nodes},
     )
     # A pool still starting (the server warms it up at start) is waited for, not counted
     # against the search's time: the first hint after a start is queued, never refused.
@@ -202,8 +248,10 @@ async def analysis(query: AnalysisQuery, request: Request, ctx: Ctx) -> dict[str
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ready(), WARM_UP_WAIT)
     try:
+        # A node budget's time depends on the machine: allowed as long as a search may take.
+        allowed = query.movetime if nodes is None else BUDGET_SECONDS
         found = await asyncio.wait_for(
-            ctx.analysis.analyse(ai_request), query.movetime + ctx.settings.ai_timeout_margin
+            ctx.analysis.analyse(ai_request), allowed + ctx.settings.ai_timeout_margin
         )
     except Exception:  # a dead or overrun worker: say so, never hang the client
         raise Problem(503, "engine.unavailable", "the engine is not available; try again") from None
@@ -242,11 +290,5 @@ def _line(position: Position, line: dict[str, Any]) -> dict[str, Any] | None:
 
 def _red_cp(score: dict[str, int], turn: int) -> int:
     """A score from the side to move's view as one number from the first seat's view (Red's
-    in Jungle): a decided game (``den``: Jungle's den entry, ``win``: a game's forced win) is
-    ±DEN_CP, sooner ends larger."""
-    decided = score.get("den", score.get("win"))
-    if decided is not None:
-        value = DEN_CP - abs(decided) if decided > 0 else -(DEN_CP - abs(decided))
-    else:
-        value = score["cp"]
-    return value if turn == 0 else -value
+    in Jungle); the arithmetic is the review's (a stored review converts the same way)."""
+    return grading.first_seat_cp(score, turn)

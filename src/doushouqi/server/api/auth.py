@@ -1,9 +1,10 @@
-"""Accounts and sessions: register, log in and out, guest sessions, API tokens for bots."""
+"""Accounts and sessions: register, log in and out, guest sessions, who is asking. Tokens,
+the list of sessions and the password are ``security.py``'s."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
@@ -19,13 +20,15 @@ from doushouqi.server.accounts.auth import (
     Principal,
     new_guest_secret,
 )
+from doushouqi.server.accounts.closing import refuse_inactive
+from doushouqi.server.accounts.devices import device_label
+from doushouqi.server.accounts.scopes import ANY_TOKEN
 from doushouqi.server.api.deps import (
     READ_LIMITED,
-    AccountPrincipal,
     Ctx,
-    OptionalPrincipal,
-    RequiredPrincipal,
     enforce_rate,
+    optional_principal,
+    required_principal,
     too_many_requests,
 )
 from doushouqi.server.context import client_address
@@ -51,10 +54,6 @@ class Login(BaseModel):
     password: str = Field(max_length=128)
 
 
-class TokenRequest(BaseModel):
-    label: str = Field(default="", max_length=64)
-
-
 def principal_dict(principal: Principal) -> dict[str, Any]:
     return {
         "kind": principal.identity.kind,
@@ -63,6 +62,7 @@ def principal_dict(principal: Principal) -> dict[str, Any]:
         "name": principal.name,
         "avatar": principal.avatar,
         "is_bot": principal.is_bot,
+        "role": principal.role,
     }
 
 
@@ -82,8 +82,11 @@ def _set_device_cookie(ctx: Ctx, request: Request, response: Response, token: st
     ctx.auth.set_cookie(response, request, DEVICE_COOKIE, token, ctx.settings.device_days * 86400)
 
 
-async def _start_session(ctx: Ctx, request: Request, response: Response, account_id: int) -> None:
-    token = await ctx.auth.issue_token(account_id, "session")
+async def start_session(ctx: Ctx, request: Request, response: Response, account_id: int) -> None:
+    """A new session cookie, recording the browser and address it was started from."""
+    device = await asyncio.to_thread(device_label, request.headers.get("user-agent", ""))
+    address = client_address(request)
+    token = await ctx.auth.issue_token(account_id, "session", device=device, address=address)
     max_age = ctx.settings.session_days * 86400
     ctx.auth.set_cookie(response, request, SESSION_COOKIE, token, max_age)
 
@@ -116,7 +119,7 @@ async def register(
         )
     except UsernameTakenError:
         raise Problem(409, "account.taken", "that username is taken") from None
-    await _start_session(ctx, request, response, row.id)
+    await start_session(ctx, request, response, row.id)
     # The browser that made the account is its owner's, as after a login: password guessing
     # from elsewhere must not lock it out (LoginThrottle).
     _set_device_cookie(ctx, request, response, await ctx.auth.issue_token(row.id, "device"))
@@ -144,7 +147,8 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
         ctx.login_limiter.check(address)
         raise Problem(401, "account.wrong", "wrong username or password")
     ctx.login_throttle.succeeded(address, username)
-    await _start_session(ctx, request, response, row.id)
+    refuse_inactive(row)  # said only to whoever knows the password
+    await start_session(ctx, request, response, row.id)
     if not trusted:
         _set_device_cookie(ctx, request, response, await ctx.auth.issue_token(row.id, "device"))
     account_id = row.id
@@ -154,15 +158,26 @@ async def login(body: Login, request: Request, response: Response, ctx: Ctx) -> 
 
 @router.post("/logout")
 async def logout(request: Request, response: Response, ctx: Ctx) -> dict[str, bool]:
-    if token := request.cookies.get(SESSION_COOKIE):
-        await ctx.auth.revoke(token)
+    """End this session (its cookie), or, called with an API token, revoke that token; the
+    sockets and bot streams opened with it close, on every node."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        bearer = header[7:].strip()
+        if bearer and len(bearer) <= 128:
+            ctx.registry.end_sessions([await ctx.auth.revoke(bearer)])
+        return {"ok": True}
+    if cookie := request.cookies.get(SESSION_COOKIE):
+        ctx.registry.end_sessions([await ctx.auth.revoke(cookie)])
     ctx.auth.clear_cookie(response, request, SESSION_COOKIE)
     return {"ok": True}
 
 
 @router.post("/guest")
 async def guest(
-    request: Request, response: Response, ctx: Ctx, principal: OptionalPrincipal
+    request: Request,
+    response: Response,
+    ctx: Ctx,
+    principal: Annotated[Principal | None, optional_principal(ANY_TOKEN)],
 ) -> dict[str, Any]:
     """Play without signing up: a guest id kept in a cookie."""
     if principal is not None:
@@ -173,20 +188,14 @@ async def guest(
 
 
 @router.get("/me", dependencies=READ_LIMITED)
-async def me(principal: RequiredPrincipal) -> dict[str, Any]:
+async def me(principal: Annotated[Principal, required_principal(ANY_TOKEN)]) -> dict[str, Any]:
     return principal_dict(principal)
 
 
 @router.get("/session", dependencies=READ_LIMITED)
-async def session(principal: OptionalPrincipal) -> dict[str, Any]:
+async def session(
+    principal: Annotated[Principal | None, optional_principal(ANY_TOKEN)],
+) -> dict[str, Any]:
     """Who this browser is, without making a guest: ``{"player": null}`` for a new visitor
     (unlike ``/me``, never a 401, which browsers log as an error)."""
     return {"player": None if principal is None else principal_dict(principal)}
-
-
-@router.post("/tokens", status_code=201)
-async def create_token(body: TokenRequest, ctx: Ctx, principal: AccountPrincipal) -> dict[str, str]:
-    """An API token for the bot API (``Authorization: Bearer TOKEN``); shown only once."""
-    assert principal.account_id is not None
-    token = await ctx.auth.issue_token(principal.account_id, "api", body.label)
-    return {"token": token}

@@ -8,7 +8,8 @@
 * ``POST /api/bot/game/{id}/move/{move}`` and ``POST /api/bot/game/{id}/{action}`` (resign,
   offer_draw, accept_draw, …) — play; 400 with a ``rejected`` body when refused.
 
-Every request carries ``Authorization: Bearer TOKEN`` (``POST /api/auth/tokens``). An empty
+Every request carries ``Authorization: Bearer TOKEN``: an API token with the scope ``bot:play``
+(made on the settings page, or ``POST /api/auth/tokens``); revoking it ends its streams. An empty
 line is sent every few seconds on idle streams so that proxies keep them open.
 """
 
@@ -17,13 +18,14 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from doushouqi.server.accounts.auth import Principal
-from doushouqi.server.api.deps import AccountPrincipal, Ctx
+from doushouqi.server.accounts.auth import Caller, Principal
+from doushouqi.server.accounts.scopes import BOT_PLAY
+from doushouqi.server.api.deps import Ctx, Who, account_principal
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem, unavailable
 from doushouqi.server.live.actors import GameActor
@@ -32,6 +34,9 @@ from doushouqi.server.live.subscriber import Subscriber
 from doushouqi.server.live.ws import ACTIONS, Client, dispatch, open_game
 
 router = APIRouter(prefix="/api/bot", tags=["bot"])
+
+#: A bot's stream: the caller (its token, whose revoking ends the stream) with ``bot:play``.
+BotCaller = Annotated[Caller, Depends(Who(BOT_PLAY, "account", caller=True))]
 
 KEEPALIVE_SECONDS = 5.0
 NDJSON = "application/x-ndjson"
@@ -55,15 +60,20 @@ async def _lines(subscriber: Subscriber, first: list[str], on_close: Any) -> Asy
 
 
 @router.get("/stream/event")
-async def stream_events(ctx: Ctx, principal: AccountPrincipal) -> StreamingResponse:
+async def stream_events(ctx: Ctx, caller: BotCaller) -> StreamingResponse:
     """Your account's game events, as NDJSON."""
+    principal = caller.principal
     assert principal.account_id is not None
     streams = ctx.registry.account_streams.setdefault(principal.account_id, set())
     subscriber = Subscriber(principal.identity)
     streams.add(subscriber)
-    return StreamingResponse(
-        _lines(subscriber, [], lambda: streams.discard(subscriber)), media_type=NDJSON
-    )
+    ctx.registry.token_sockets.add(caller.token_id, subscriber)  # ends if the token is revoked
+
+    def closed() -> None:
+        streams.discard(subscriber)
+        ctx.registry.token_sockets.discard(caller.token_id, subscriber)
+
+    return StreamingResponse(_lines(subscriber, [], closed), media_type=NDJSON)
 
 
 async def _actor(ctx: Ctx, game_id: str) -> GameActor | RemoteGame:
@@ -77,15 +87,19 @@ async def _actor(ctx: Ctx, game_id: str) -> GameActor | RemoteGame:
 async def stream_game(
     game_id: str,
     ctx: Ctx,
-    principal: AccountPrincipal,
+    caller: BotCaller,
     since: int | None = Query(None, ge=0, le=MAX_ID),
 ) -> StreamingResponse:
     """The game's state, then its events, as NDJSON."""
-    subscriber = Subscriber(principal.identity)
+    subscriber = Subscriber(caller.principal.identity)
     actor, first = await open_game(ctx, await _actor(ctx, game_id), subscriber, since)
-    return StreamingResponse(
-        _lines(subscriber, first, lambda: actor.unsubscribe(subscriber)), media_type=NDJSON
-    )
+    ctx.registry.token_sockets.add(caller.token_id, subscriber)  # ends if the token is revoked
+
+    def closed() -> None:
+        actor.unsubscribe(subscriber)
+        ctx.registry.token_sockets.discard(caller.token_id, subscriber)
+
+    return StreamingResponse(_lines(subscriber, first, closed), media_type=NDJSON)
 
 
 async def _play(
@@ -106,7 +120,7 @@ async def bot_move(
     game_id: str,
     move: str,
     ctx: Ctx,
-    principal: AccountPrincipal,
+    principal: Annotated[Principal, account_principal(BOT_PLAY)],
     version: int | None = Query(
         None, ge=0, le=MAX_ID, description="refuse unless the game is here"
     ),
@@ -117,7 +131,10 @@ async def bot_move(
 
 @router.post("/game/{game_id}/{action}")
 async def bot_action(
-    game_id: str, action: str, ctx: Ctx, principal: AccountPrincipal
+    game_id: str,
+    action: str,
+    ctx: Ctx,
+    principal: Annotated[Principal, account_principal(BOT_PLAY)],
 ) -> JSONResponse:
     """``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``, ``abort``, ``takeback``,
     ``accept_takeback``, ``decline_takeback``, ``rematch``, ``claim_victory``, ``claim_draw``

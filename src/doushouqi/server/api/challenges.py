@@ -1,8 +1,9 @@
 """Challenges: one account invites another to a game with chosen rules, time control and colour.
 
 * ``POST /api/challenges`` — ``{"to": "bob", "game": "jungle", "rules": "wango",
-  "time_control": "10+5", "color": "red" | "blue" | "random", "rated": false}``; 201 with the
-  challenge (``color`` is the challenger's seat: red seat 0, blue seat 1, whatever the game).
+  "time_control": "10+5", "color": "red" | "blue" | "random", "rated": false, "private": false}``;
+  201 with the challenge (``color`` is the challenger's seat: red seat 0, blue seat 1, whatever
+  the game). Its game is public (on Watch and TV) unless the challenger chose ``private``.
   The recipient is notified (``challenge.received``, linking to ``#/challenge/ID``), live on
   every tab.
 * ``GET /api/challenges`` — your pending ones, ``incoming`` and ``outgoing``.
@@ -31,7 +32,7 @@ import contextlib
 import json
 import logging
 import math
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,12 +42,13 @@ from sqlalchemy.orm import Session
 from doushouqi.core.clock import TimeControl
 from doushouqi.core.speed import Speed, speed_of
 from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import CHALLENGE_READ, CHALLENGE_WRITE
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     Ctx,
-    RequiredPrincipal,
     enforce_rate,
     offered_game,
+    required_principal,
 )
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
@@ -71,7 +73,18 @@ MAX_OUTGOING = 10
 #: or not: a few tries at settings the other likes, not a stream of pings.
 MAX_PER_RECIPIENT = 5
 RECIPIENT_WINDOW = 15 * 60.0
-DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "casual", "rated", "rules")
+#: Why a challenge is declined (lichess's reasons, less its bot ones; ``rules`` stands for
+#: its standard/variant: this site's games differ by rule set).
+DECLINE_REASONS = (
+    "generic",
+    "later",
+    "too_fast",
+    "too_slow",
+    "time_control",
+    "rated",
+    "casual",
+    "rules",
+)
 
 
 def _account_only(principal: Principal) -> None:
@@ -87,6 +100,7 @@ class NewChallenge(BaseModel):
     time_control: str | None = Field(default=None, max_length=40, description="none: untimed")
     color: Literal["red", "blue", "random"] = Field(default="random", description="yours")
     rated: bool = False
+    private: bool = Field(default=False, description="keep the game off Watch and TV")
 
 
 class Decline(BaseModel):
@@ -123,6 +137,7 @@ def challenge_dict(row: ChallengeRow, now: float) -> dict[str, Any]:
         "time_control": row.time_control,
         "color": row.color,
         "rated": row.rated,
+        "private": row.private,
         "status": status,
         "decline_reason": row.decline_reason,
         "game_id": row.game_id,
@@ -139,7 +154,10 @@ def _recipient(session: Session, username: str) -> AccountRow | None:
 
 @router.post("/challenges", status_code=201)
 async def create_challenge(
-    body: NewChallenge, request: Request, ctx: Ctx, principal: RequiredPrincipal
+    body: NewChallenge,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Challenge an account to a game."""
     _account_only(principal)
@@ -184,6 +202,7 @@ async def create_challenge(
             time_control=control,
             color=body.color,
             rated=body.rated,
+            private=body.private,
             status="pending",
             created_at=now,
             expires_at=now + ttl,
@@ -242,7 +261,9 @@ def _not_yours(row: ChallengeRow, principal: Principal) -> Problem:
 
 
 @router.get("/challenges", dependencies=READ_LIMITED)
-async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+async def my_challenges(
+    ctx: Ctx, principal: Annotated[Principal, required_principal(CHALLENGE_READ)]
+) -> dict[str, Any]:
     """Your pending challenges: to you (``incoming``) and from you (``outgoing``)."""
     _account_only(principal)
     now = ctx.time.now()
@@ -266,7 +287,7 @@ async def my_challenges(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any
 
 @router.get("/challenges/{challenge_id}", dependencies=READ_LIMITED)
 async def get_challenge(
-    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str, ctx: Ctx, principal: Annotated[Principal, required_principal(CHALLENGE_READ)]
 ) -> dict[str, Any]:
     """One challenge, to its sender or recipient (anyone else: 404)."""
     _account_only(principal)
@@ -304,7 +325,9 @@ def _gone(row: ChallengeRow, now: float) -> Problem:
 
 @router.post("/challenges/{challenge_id}/accept")
 async def accept_challenge(
-    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Accept a challenge to you: the game is created and both players are sent to it."""
     _account_only(principal)
@@ -329,6 +352,7 @@ async def accept_challenge(
             rated=row.rated,
             first_color=color,
             message={"challenge_id": row.id},
+            public=not row.private,
         )
     except BaseException:
         # Not started (Redis or the database away: the answer says to try again): pending
@@ -362,7 +386,10 @@ def _set_game(session: Session, challenge_id: str, game_id: str) -> None:
 
 @router.post("/challenges/{challenge_id}/decline")
 async def decline_challenge(
-    challenge_id: str, body: Decline, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str,
+    body: Decline,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Decline a challenge to you, with a reason code the challenger sees in words."""
     _account_only(principal)
@@ -378,7 +405,9 @@ async def decline_challenge(
 
 @router.delete("/challenges/{challenge_id}")
 async def cancel_challenge(
-    challenge_id: str, ctx: Ctx, principal: RequiredPrincipal
+    challenge_id: str,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(CHALLENGE_WRITE)],
 ) -> dict[str, Any]:
     """Withdraw a challenge you sent (its recipient's open tabs are told)."""
     _account_only(principal)

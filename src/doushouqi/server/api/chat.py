@@ -6,12 +6,14 @@ Messages are sent over the game's websocket (``{"type": "chat", ...}``, see ``ch
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path
 from pydantic import BaseModel, ConfigDict
 
-from doushouqi.server.api.deps import READ_LIMITED, Ctx, OptionalPrincipal, RequiredPrincipal
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import BOARD_PLAY
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, optional_principal, required_principal
 from doushouqi.server.chat.service import history_for, report_message
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
@@ -32,7 +34,9 @@ def _game_id(game_id: str) -> str:
 
 
 @router.get("/games/{game_id}/chat", dependencies=READ_LIMITED)
-async def game_chat(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
+async def game_chat(
+    game_id: str, ctx: Ctx, principal: Annotated[Principal | None, optional_principal(BOARD_PLAY)]
+) -> dict[str, Any]:
     """The rooms the caller may read now (a seated player: ``players``; anyone else:
     ``spectators``; both once the game is over) and their last 100 messages each."""
     identity = None if principal is None else principal.identity
@@ -46,7 +50,7 @@ async def game_chat(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dic
 async def report_chat_message(
     game_id: str,
     ctx: Ctx,
-    principal: RequiredPrincipal,
+    principal: Annotated[Principal, required_principal(BOARD_PLAY)],
     body: ReportBody | None = None,
     message_id: int = Path(ge=1, le=MAX_ID),
 ) -> dict[str, Any]:

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 
-from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import BOARD_PLAY
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, required_principal
 from doushouqi.server.db import repo
 from doushouqi.server.live.correspondence import my_games
 
@@ -15,7 +17,9 @@ router = APIRouter(prefix="/api", tags=["games"])
 
 
 @router.get("/games/my-turn", dependencies=READ_LIMITED)
-async def games_my_turn(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+async def games_my_turn(
+    ctx: Ctx, principal: Annotated[Principal, required_principal(BOARD_PLAY)]
+) -> dict[str, Any]:
     """Online games in progress where it is your move (``games``), the most urgent deadline
     first; each with the opponent, the time control (``3d``: correspondence) and ``deadline``
     (server epoch seconds; null: no clock). ``waiting``: your other games in progress, where

@@ -6,20 +6,22 @@ from __future__ import annotations
 import datetime
 import json
 import random
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field, field_validator
 
 from doushouqi.core.speed import speed_of
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import ANY_TOKEN, BOARD_PLAY
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     Ctx,
-    OptionalPrincipal,
-    RequiredPrincipal,
     enforce_rate,
     offered_game,
+    optional_principal,
+    required_principal,
 )
 from doushouqi.server.api.records import records_or_problem, replay
 from doushouqi.server.db import repo
@@ -147,7 +149,10 @@ def _admit_ai_game(ctx: Ctx) -> None:
 
 @router.post("/games", status_code=201)
 async def create_game(
-    body: CreateGame, request: Request, ctx: Ctx, principal: RequiredPrincipal
+    body: CreateGame,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(BOARD_PLAY)],
 ) -> dict[str, Any]:
     """Create a game. Online, the response's ``invite_url`` (or the id as a code) lets the
     opponent join; vs AI and on one screen the game starts when you connect to it."""
@@ -198,15 +203,17 @@ async def create_game(
     return {
         "id": game.id,
         "invite_code": game.id,
-        # The web client routes by URL fragment, so the link opens its game page directly.
-        "invite_url": str(request.base_url) + f"#/game/{game.id}?join=1",
+        # The server answers /game/ID with the page (titled for a link preview: api/pages.py).
+        "invite_url": str(request.base_url) + f"game/{game.id}?join=1",
         "websocket": f"/ws/games/{game.id}",
         **actor.state_message(principal.identity),
     }
 
 
 @router.get("/games/{game_id}", dependencies=READ_LIMITED)
-async def get_game(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
+async def get_game(
+    game_id: str, ctx: Ctx, principal: Annotated[Principal | None, optional_principal(ANY_TOKEN)]
+) -> dict[str, Any]:
     """The game's full state (``you.seats``: the colours you play)."""
     loaded = await ctx.registry.load(game_id)
     if loaded is None:
@@ -218,7 +225,10 @@ async def get_game(game_id: str, ctx: Ctx, principal: OptionalPrincipal) -> dict
 
 @router.post("/games/{game_id}/join")
 async def join_game(
-    game_id: str, ctx: Ctx, principal: RequiredPrincipal, color: Literal[0, 1] | None = None
+    game_id: str,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(BOARD_PLAY)],
+    color: Literal[0, 1] | None = None,
 ) -> JSONResponse:
     """Take the open seat of an online game (or confirm you are at the board)."""
     message: dict[str, Any] = {"type": "join", "color": color}
@@ -237,7 +247,10 @@ async def join_game(
     },
 )
 async def send_command(
-    game_id: str, request: Request, ctx: Ctx, principal: OptionalPrincipal
+    game_id: str,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal | None, optional_principal(BOARD_PLAY)],
 ) -> JSONResponse:
     """Send the same messages as over the websocket (``move``, ``resign``, ``offer_draw`` …).
     200 with the events it caused; 400 with a ``rejected`` or ``error`` body when refused; 503
@@ -283,13 +296,20 @@ async def _record(
         raise Problem(404, "game.not_found", "no such game")
     game = loaded[0]
     records = records_or_problem(game.game_key)
+    date, tags = record_date_and_tags(game, str(request.base_url))
+    return game, records, date, tags
+
+
+def record_date_and_tags(game: Game, base_url: str) -> tuple[datetime.date, dict[str, str]]:
+    """The day a game was created and the tags its record carries (its address on the site
+    at ``base_url``)."""
     date = datetime.datetime.fromtimestamp(game.created_at, datetime.UTC).date()
     tags = {
         "Event": "Online game" if game.mode is Mode.ONLINE else "Casual game",
-        "Site": str(request.base_url) + f"game/{game.id}",
+        "Site": base_url + f"game/{game.id}",
         "GameId": game.id,
     }
-    return game, records, date, tags
+    return date, tags
 
 
 @router.get("/games/{game_id}/record", response_class=PlainTextResponse, dependencies=READ_LIMITED)

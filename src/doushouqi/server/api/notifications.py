@@ -22,7 +22,9 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
-from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import NOTIFICATION_READ, NOTIFICATION_WRITE
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, required_principal
 from doushouqi.server.context import context_of
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.guards import is_cross_origin
@@ -48,14 +50,18 @@ class MarkRead(BaseModel):
 
 
 @router.get("/api/notifications", dependencies=READ_LIMITED)
-async def list_notifications(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+async def list_notifications(
+    ctx: Ctx, principal: Annotated[Principal, required_principal(NOTIFICATION_READ)]
+) -> dict[str, Any]:
     """Your newest notifications (newest first) and how many are unread."""
     return await recent(ctx, player_key_of(principal))
 
 
 @router.post("/api/notifications/read")
 async def read_notifications(
-    body: MarkRead, ctx: Ctx, principal: RequiredPrincipal
+    body: MarkRead,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(NOTIFICATION_WRITE)],
 ) -> dict[str, Any]:
     """Mark notifications read (``ids``; none given: all); answers the unread count left."""
     return {"unread": await mark_read(ctx, player_key_of(principal), body.ids)}
@@ -65,8 +71,9 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
     try:
         while True:
             text = await subscriber.queue.get()
-            if text is None:  # fell too far behind: the client reconnects and refetches
-                await websocket.close(code=4408, reason="too slow; reconnect")
+            if text is None:  # fell too far behind (reconnect and refetch), or signed out
+                code, reason = subscriber.closing or (4408, "too slow; reconnect")
+                await websocket.close(code=code, reason=reason)
                 return
             await websocket.send_text(text)
     except (WebSocketDisconnect, RuntimeError):
@@ -95,15 +102,20 @@ async def site_socket(websocket: WebSocket) -> None:
     if is_cross_origin(websocket.headers):
         await websocket.close(code=4403, reason="cross-origin connection refused")
         return
-    principal = await ctx.auth.principal(websocket)
-    if principal is None:
+    caller = await ctx.auth.caller(websocket)
+    if caller is None:
         await websocket.close(code=4401, reason="sign in or play as a guest first")
         return
     await websocket.accept()
+    if not caller.allows(NOTIFICATION_READ):
+        await websocket.close(code=4403, reason=f"auth.scope {NOTIFICATION_READ}")
+        return
+    principal = caller.principal
     key = player_key_of(principal)
     subscriber = Subscriber(principal.identity)
     sockets = ctx.registry.player_sockets.setdefault(key, set())
     sockets.add(subscriber)
+    ctx.registry.token_sockets.add(caller.token_id, subscriber)  # closed if its session ends
     ctx.sockets += 1
     pump = asyncio.create_task(_pump(websocket, subscriber))
     bucket = TokenBucket(ctx.settings.message_rate)
@@ -133,6 +145,7 @@ async def site_socket(websocket: WebSocket) -> None:
     finally:
         ctx.sockets -= 1
         sockets.discard(subscriber)
+        ctx.registry.token_sockets.discard(caller.token_id, subscriber)
         if not sockets and ctx.registry.player_sockets.get(key) is sockets:
             del ctx.registry.player_sockets[key]
         pump.cancel()

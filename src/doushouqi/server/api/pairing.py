@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,13 +30,15 @@ from sqlalchemy.orm import Session
 
 from doushouqi.core.clock import TimeControl
 from doushouqi.core.speed import speed_of
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import ANY_TOKEN, BOARD_PLAY
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     Ctx,
-    OptionalPrincipal,
-    RequiredPrincipal,
     enforce_rate,
     offered_game,
+    optional_principal,
+    required_principal,
 )
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control
@@ -119,7 +121,10 @@ def _live_time_control(text: str) -> TimeControl:
 
 @router.post("/seeks", status_code=201)
 async def post_seek(
-    body: PostSeek, request: Request, ctx: Ctx, principal: RequiredPrincipal
+    body: PostSeek,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(BOARD_PLAY)],
 ) -> dict[str, Any]:
     """Wait for an opponent with the same wishes (kept while one of your tabs is open)."""
     enforce_rate(ctx.create_limiter, request)  # each seek may become a game
@@ -187,7 +192,9 @@ async def post_seek(
 
 
 @router.delete("/seeks/{seek_id}")
-async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+async def cancel_seek(
+    seek_id: str, ctx: Ctx, principal: Annotated[Principal, required_principal(BOARD_PLAY)]
+) -> dict[str, Any]:
     """Stop waiting (only your own seek; a seek already paired is gone: 404)."""
     key = player_key_of(principal)
 
@@ -207,7 +214,9 @@ async def cancel_seek(seek_id: str, ctx: Ctx, principal: RequiredPrincipal) -> d
 
 
 @router.get("/seeks", dependencies=READ_LIMITED)
-async def list_seeks(ctx: Ctx, principal: OptionalPrincipal) -> dict[str, Any]:
+async def list_seeks(
+    ctx: Ctx, principal: Annotated[Principal | None, optional_principal(ANY_TOKEN)]
+) -> dict[str, Any]:
     """How many seeks wait for each (game, rules, time control, rated), and your own (those
     paired in the last minute with their ``game_id``)."""
     key = None if principal is None else player_key_of(principal)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
@@ -15,8 +15,9 @@ from doushouqi.core import scoring
 from doushouqi.core.game import GAMES
 from doushouqi.core.speed import Speed
 from doushouqi.server.accounts.auth import AVATARS, Principal
+from doushouqi.server.accounts.scopes import PREFERENCE_WRITE
 from doushouqi.server.api.auth import principal_dict
-from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, required_principal
 from doushouqi.server.api.games import summary
 from doushouqi.server.db import repo
 from doushouqi.server.db.models import AccountRow, RatingRow, SpeedRatingRow
@@ -73,6 +74,8 @@ def profile(
             "timeouts": row.timeouts,
         },
         "created_at": row.created_at,
+        # Closed by its owner or a moderator: the page says so (its games stay listed).
+        "closed": row.closed_at is not None,
     }
 
 
@@ -126,7 +129,9 @@ class ProfileChange(BaseModel):
 
 @router.patch("/account")
 async def change_profile(
-    body: ProfileChange, ctx: Ctx, principal: RequiredPrincipal
+    body: ProfileChange,
+    ctx: Ctx,
+    principal: Annotated[Principal, required_principal(PREFERENCE_WRITE)],
 ) -> dict[str, Any]:
     """Change your display name or animal avatar (new games show it). A guest may change its
     display name (kept as long as its guest cookie); its avatar comes with its guest id."""

@@ -18,7 +18,7 @@ import asyncio
 import random
 import weakref
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
@@ -33,7 +33,8 @@ from doushouqi.server.accounts.auth import (
     new_guest_secret,
     public_guest_id,
 )
-from doushouqi.server.api.deps import READ_LIMITED, Ctx, RequiredPrincipal
+from doushouqi.server.accounts.scopes import PUZZLE_READ, PUZZLE_WRITE
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, required_principal
 from doushouqi.server.context import AppContext
 from doushouqi.server.infra.errors import Problem
 from doushouqi.server.puzzles import service as puzzles
@@ -129,7 +130,9 @@ async def themes(ctx: Ctx) -> dict[str, Any]:
 
 
 @router.get("/me", dependencies=READ_LIMITED)
-async def me(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
+async def me(
+    ctx: Ctx, principal: Annotated[Principal, required_principal(PUZZLE_READ)]
+) -> dict[str, Any]:
     key = player_key(principal)
     return await _run(ctx, lambda s: puzzles.player_view(s, key))
 
@@ -137,7 +140,7 @@ async def me(ctx: Ctx, principal: RequiredPrincipal) -> dict[str, Any]:
 @router.get("/next", dependencies=READ_LIMITED)
 async def next_puzzle(
     ctx: Ctx,
-    principal: RequiredPrincipal,
+    principal: Annotated[Principal, required_principal(PUZZLE_READ)],
     mode: Literal["rated", "streak", "theme"] = "rated",
     theme: str | None = Query(None, max_length=20),
     rules: str | None = Query(None, max_length=32),
@@ -179,7 +182,7 @@ async def attempt(
     ctx: Ctx,
     request: Request,
     response: Response,
-    principal: RequiredPrincipal,
+    principal: Annotated[Principal, required_principal(PUZZLE_WRITE)],
     puzzle_id: str,
     body: Attempt,
 ) -> dict[str, Any]:
@@ -206,7 +209,7 @@ async def hint(
     ctx: Ctx,
     request: Request,
     response: Response,
-    principal: RequiredPrincipal,
+    principal: Annotated[Principal, required_principal(PUZZLE_WRITE)],
     puzzle_id: str,
     body: HintRequest,
 ) -> dict[str, Any]:
@@ -234,7 +237,7 @@ async def solution(
     ctx: Ctx,
     request: Request,
     response: Response,
-    principal: RequiredPrincipal,
+    principal: Annotated[Principal, required_principal(PUZZLE_WRITE)],
     puzzle_id: str,
     body: GiveUp,
 ) -> dict[str, Any]:

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from sqlalchemy.orm import Session
 
 from doushouqi.core.game import get_game
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import RECORD_WRITE
 from doushouqi.server.api.deps import (
     READ_LIMITED,
     Ctx,
-    OptionalPrincipal,
     enforce_rate,
     offered_game,
+    optional_principal,
 )
 from doushouqi.server.context import client_address
 from doushouqi.server.db import repo
@@ -96,7 +98,7 @@ def _invalid(exc: RecordReadError) -> Problem:
 async def upload_record(
     request: Request,
     ctx: Ctx,
-    principal: OptionalPrincipal,
+    principal: Annotated[Principal | None, optional_principal(RECORD_WRITE)],
     game: str = Query(DEFAULT_GAME_KEY, max_length=16, description="the game's key"),
 ) -> dict[str, Any]:
     """Upload a record (the text, as the request body) to replay it; it is kept under the

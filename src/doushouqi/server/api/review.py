@@ -1,5 +1,11 @@
-"""Game review: grades and accuracy from a replay's scores, and the judge of "learn from your
-mistakes" (the arithmetic: server/grading.py; docs/server.md, "Game review").
+"""Game review: a finished game's stored review, grades and accuracy from a replay's scores,
+and the judge of "learn from your mistakes" (the arithmetic: server/review/grading.py;
+docs/server.md, "Game review").
+
+``POST /api/games/{id}/review`` asks for the review of a finished game at a fixed budget
+(``standard``, or ``deep`` for a re-analysis); it is computed once on the server
+(server/review/service.py) and ``GET /api/games/{id}/review`` shows it, or its progress, to
+every viewer alike.
 
 ``POST /api/review`` grades the moves of a replay from the scores the client got from
 ``/api/analysis``, so that the client shows the server's numbers and never its own.
@@ -9,15 +15,25 @@ loses less than an inaccuracy's worth of win chance against the engine's best mo
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from doushouqi.server.api.analysis import MAX_MOVES, AnalysisQuery, PositionQuery, _replay, analysis
-from doushouqi.server.api.deps import Ctx
+from doushouqi.server.api.analysis import (
+    MAX_MOVES,
+    AnalysisQuery,
+    PositionQuery,
+    _replay,
+    analyse_query,
+)
+from doushouqi.server.api.deps import READ_LIMITED, Ctx, enforce_rate
+from doushouqi.server.domain.model import Game
+from doushouqi.server.games.registry import site_game
 from doushouqi.server.infra.bounds import MAX_ID
+from doushouqi.server.infra.errors import Problem
 from doushouqi.server.review import grading
+from doushouqi.server.review.service import GameReviews
 
 router = APIRouter(prefix="/api", tags=["review"])
 
@@ -72,9 +88,15 @@ async def review(query: ReviewQuery) -> dict[str, Any]:
     }
 
 
+#: The judge's search budget: fixed nodes, so that a try gets the same verdict under any load.
+JUDGE_NODES = 150_000
+
+
 class CheckQuery(PositionQuery):
     move: str = Field(max_length=10, description="the move tried in the position")
-    movetime: float = Field(default=0.3, ge=0.05, le=2.0)
+    movetime: float = Field(
+        default=0.3, ge=0.05, le=2.0, description="ignored: the judge searches a fixed budget"
+    )
 
 
 async def _red_score(query: AnalysisQuery, request: Request, ctx: Ctx) -> int | None:
@@ -82,7 +104,7 @@ async def _red_score(query: AnalysisQuery, request: Request, ctx: Ctx) -> int | 
     outcome = _replay(query).position.outcome()
     if outcome is not None:
         return 0 if outcome.winner is None else grading.DEN_CP * (1 if outcome.winner == 0 else -1)
-    found = await analysis(query, request, ctx)
+    found = await analyse_query(query, request, ctx, JUDGE_NODES)
     score = found.get("red_cp")
     return score if isinstance(score, int) else None
 
@@ -102,7 +124,7 @@ async def check_move(query: CheckQuery, request: Request, ctx: Ctx) -> dict[str,
     replay = _replay(after)  # refuses an illegal move before any search
     mover = 1 - replay.position.turn
     before = after.model_copy(update={"moves": query.moves})
-    best = await analysis(before, request, ctx)
+    best = await analyse_query(before, request, ctx, JUDGE_NODES)
     played = replay.played[-1]["move"] if replay.played else query.move
     sign = 1.0 if mover == 0 else -1.0
     if best.get("bestmove") in (None, played):
@@ -127,3 +149,55 @@ async def check_move(query: CheckQuery, request: Request, ctx: Ctx) -> dict[str,
         },
         "threshold": grading.INACCURACY,
     }
+
+
+# ---------------------------------------------------------------------- stored reviews
+
+
+class ReviewRequest(BaseModel):
+    budget: Literal["standard", "deep"] = Field(
+        default="standard", description="the search budget: standard, or deep (a re-analysis)"
+    )
+
+
+def _reviews(request: Request) -> GameReviews:
+    reviews: GameReviews = request.app.state.reviews
+    return reviews
+
+
+async def _game(game_id: str, ctx: Ctx) -> Game:
+    loaded = await ctx.registry.load(game_id)
+    if loaded is None:
+        raise Problem(404, "game.not_found", "no such game")
+    return loaded[0]
+
+
+@router.get("/games/{game_id}/review", dependencies=READ_LIMITED)
+async def game_review(game_id: str, request: Request, ctx: Ctx) -> dict[str, Any]:
+    """The game's stored review (the deepest finished one) and the progress of one asked for;
+    the same for every viewer."""
+    state = await _reviews(request).state(game_id)
+    if state["review"] is None and state["pending"] is None:
+        await _game(game_id, ctx)  # a 404 for no game; none asked for yet otherwise
+    return state
+
+
+@router.post("/games/{game_id}/review", status_code=202)
+async def request_review(
+    game_id: str, body: ReviewRequest, request: Request, ctx: Ctx
+) -> dict[str, Any]:
+    """Ask for the review of a finished game at a budget: started, or joined when it runs
+    already (on any node), or answered at once when it is stored. A game not over is a 409
+    (``review.unfinished``), one without a move a 409 (``review.no_moves``), a game without a
+    computer player a 404 (``engine.none``)."""
+    enforce_rate(ctx.analysis_limiter, request)
+    game = await _game(game_id, ctx)
+    if site_game(game.game_key).engine is None:
+        key = game.game_key
+        raise Problem(404, "engine.none", f"there is no computer player for {key}", game=key)
+    if not game.status.is_over:
+        raise Problem(409, "review.unfinished", "a game is reviewed once it is over")
+    if not game.moves:
+        raise Problem(409, "review.no_moves", "the game has no move to review")
+    reviews = _reviews(request)
+    return await reviews.request(game, reviews.budgets[body.budget])

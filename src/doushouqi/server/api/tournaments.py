@@ -8,19 +8,21 @@ import functools
 import json
 import re
 import secrets
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
+from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import ANY_TOKEN, TOURNAMENT_WRITE
 from doushouqi.server.api.deps import (
     READ_LIMITED,
-    AccountPrincipal,
     Ctx,
-    OptionalPrincipal,
+    account_principal,
     enforce_rate,
     offered_game,
+    optional_principal,
 )
 from doushouqi.server.db.models import AccountRow
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
@@ -160,7 +162,10 @@ def _wake(request: Request) -> None:
 
 @router.post("/tournaments", status_code=201)
 async def create_tournament(
-    body: CreateTournament, request: Request, ctx: Ctx, principal: AccountPrincipal
+    body: CreateTournament,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal, account_principal(TOURNAMENT_WRITE)],
 ) -> dict[str, Any]:
     """Create an arena or a Swiss tournament (signed-in accounts only); the creator joins it."""
     enforce_rate(ctx.create_limiter, request)
@@ -207,7 +212,9 @@ def _checked_id(tournament_id: str) -> str:
 
 @router.get("/tournaments/{tournament_id}", dependencies=READ_LIMITED)
 async def get_tournament(
-    tournament_id: str, ctx: Ctx, principal: OptionalPrincipal
+    tournament_id: str,
+    ctx: Ctx,
+    principal: Annotated[Principal | None, optional_principal(ANY_TOKEN)],
 ) -> dict[str, Any]:
     """The tournament: settings, standings with tie-breaks, pairings, and ``me`` (your state
     and current game) when you have joined."""
@@ -226,7 +233,7 @@ async def _change(
     tournament_id: str,
     request: Request,
     ctx: Ctx,
-    principal: AccountPrincipal,
+    principal: Principal,
     action: Literal["join", "withdraw"],
 ) -> dict[str, Any]:
     _checked_id(tournament_id)
@@ -255,7 +262,10 @@ async def _change(
 
 @router.post("/tournaments/{tournament_id}/join")
 async def join_tournament(
-    tournament_id: str, request: Request, ctx: Ctx, principal: AccountPrincipal
+    tournament_id: str,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal, account_principal(TOURNAMENT_WRITE)],
 ) -> dict[str, Any]:
     """Join (or, absent or withdrawn from an arena, rejoin)."""
     return await _change(tournament_id, request, ctx, principal, "join")
@@ -263,7 +273,10 @@ async def join_tournament(
 
 @router.post("/tournaments/{tournament_id}/withdraw")
 async def withdraw_from_tournament(
-    tournament_id: str, request: Request, ctx: Ctx, principal: AccountPrincipal
+    tournament_id: str,
+    request: Request,
+    ctx: Ctx,
+    principal: Annotated[Principal, account_principal(TOURNAMENT_WRITE)],
 ) -> dict[str, Any]:
     """Stop being paired: your results stand (before the start: leave the list)."""
     return await _change(tournament_id, request, ctx, principal, "withdraw")

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from doushouqi.server.db.models import Base
 
-__all__ = ["ChatMessageRow", "ChatReportRow"]
+__all__ = ["ChatMessageRow", "ChatMuteRow", "ChatReportRow"]
 
 
 class ChatMessageRow(Base):
@@ -33,6 +33,9 @@ class ChatMessageRow(Base):
     #: A quick phrase's code (``hello``, ``good_game`` …), or None for free text.
     phrase: Mapped[str | None] = mapped_column(String(24), nullable=True)
     at: Mapped[float] = mapped_column(Float)
+    #: When a moderator removed it (None: shown). Kept for the moderation log's context, never
+    #: shown to readers again.
+    removed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
     __table_args__ = (
         Index("ix_chat_messages_game_id_id", "game_id", "id"),
@@ -51,5 +54,21 @@ class ChatReportRow(Base):
     reporter_key: Mapped[str] = mapped_column(String(80))
     reason: Mapped[str] = mapped_column(String(16))
     at: Mapped[float] = mapped_column(Float)
+    #: When a moderator dealt with it (dismissed, or removed the message); None: in the queue.
+    resolved_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
-    __table_args__ = (UniqueConstraint("message_id", "reporter_key"),)
+    __table_args__ = (
+        UniqueConstraint("message_id", "reporter_key"),
+        Index("ix_chat_reports_resolved_at", "resolved_at"),
+    )
+
+
+class ChatMuteRow(Base):
+    """A sender a moderator has muted: no message of theirs is stored until ``until``."""
+
+    __tablename__ = "chat_mutes"
+
+    #: As messages key their authors (``account:7``, ``guest:ID``).
+    author_key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    until: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)

@@ -11,7 +11,9 @@
   sees in their own language. Refusals are ``rejected`` replies with a code and parameters
   (``chat.empty``, ``chat.too_long`` {max}, ``chat.bad_text``, ``chat.too_fast``
   {seconds}, ``chat.repeated``, ``chat.unknown_phrase``, ``chat.wrong_room``,
-  ``chat.not_signed_in``); the client words them.
+  ``chat.not_signed_in``, ``chat.muted`` {until, minutes}); the client words them.
+* **Moderation** (chat/moderation.py): a moderator may remove a message (gone from every
+  reader's screen at once, and from the history) and mute a sender for a while.
 * **Limits**, counted in the database so that every node and game shares them: a sender may
   send :data:`RATE_COUNT` messages in :data:`RATE_SECONDS` (in all games together), and not
   the same message again in the same room within :data:`REPEAT_SECONDS`.
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -37,13 +40,13 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from doushouqi.server.chat.models import ChatMessageRow, ChatReportRow
-from doushouqi.server.db.models import GameRow
+from doushouqi.server.chat.models import ChatMessageRow, ChatMuteRow, ChatReportRow
+from doushouqi.server.db.models import AccountRow, GameRow
 from doushouqi.server.domain import Actor, Game, GameStatus
 from doushouqi.server.live.actors import GameActor, dumps
 from doushouqi.server.live.audience import Audience
 from doushouqi.server.live.cluster import RemoteGame
-from doushouqi.server.live.ws import Client, Message
+from doushouqi.server.live.ws import Client, Handler, Message
 
 if TYPE_CHECKING:
     from doushouqi.server.accounts.auth import Principal
@@ -166,8 +169,23 @@ class Draft:
     phrase: str | None
 
 
+def _check_sender(session: Session, author_key: str, now: float) -> None:
+    """Refuse a sender a moderator has muted (``chat.muted`` {until, minutes}) or whose account
+    is banned or closed (``chat.not_signed_in``: its open sockets are being cut off)."""
+    mute = session.get(ChatMuteRow, author_key)
+    if mute is not None and mute.until > now:
+        minutes = max(1, math.ceil((mute.until - now) / 60))
+        raise ChatRefused("chat.muted", until=mute.until, minutes=minutes)
+    kind, _, number = author_key.partition(":")
+    if kind == "account":
+        account = session.get(AccountRow, int(number))
+        if account is None or account.banned_at is not None or account.closed_at is not None:
+            raise ChatRefused("chat.not_signed_in")
+
+
 def store_message(session: Session, draft: Draft, now: float) -> dict[str, Any]:
     """Check the sender's limits and store the message, in one transaction."""
+    _check_sender(session, draft.author_key, now)
     since = now - RATE_SECONDS
     recent = select(ChatMessageRow.at).where(
         ChatMessageRow.author_key == draft.author_key, ChatMessageRow.at > since
@@ -212,7 +230,11 @@ def recent_messages(session: Session, game_id: str, rooms: tuple[str, ...]) -> l
     for room in rooms:
         query = (
             select(ChatMessageRow)
-            .where(ChatMessageRow.game_id == game_id, ChatMessageRow.room == room)
+            .where(
+                ChatMessageRow.game_id == game_id,
+                ChatMessageRow.room == room,
+                ChatMessageRow.removed_at.is_(None),
+            )
             .order_by(ChatMessageRow.id.desc())
             .limit(HISTORY)
         )
@@ -248,7 +270,7 @@ def _report(
 ) -> bool | None:
     """Store a report (None: no such message the reporter may read; False: reported before)."""
     row = session.get(ChatMessageRow, message_id)
-    if row is None or row.game_id != game_id:
+    if row is None or row.game_id != game_id or row.removed_at is not None:
         return None
     if row.room not in _rooms_from_row(session, game_id, identity):
         return None
@@ -303,7 +325,7 @@ async def handle_chat(client: Client, message: ChatMessage) -> list[dict[str, An
     if principal is None:
         return [_refused(client, "chat.not_signed_in", message.id)]
     if isinstance(client.actor, RemoteGame):
-        return await _forward(client, message, principal)
+        return await forward(client, message, principal, handle_chat)
     actor = client.actor
     try:
         draft = _draft(actor.game, principal, message)
@@ -337,10 +359,11 @@ def _draft(game: Game, principal: Principal, message: ChatMessage) -> Draft:
     return Draft(game.id, room, key, principal.name, text, message.phrase)
 
 
-async def _forward(
-    client: Client, message: ChatMessage, principal: Principal
+async def forward(
+    client: Client, message: Message, principal: Principal, handler: Handler
 ) -> list[dict[str, Any]]:
-    """A message for a game another node owns: its owner stores and broadcasts it."""
+    """A message for a game another node owns: its owner stores and broadcasts it (or
+    ``handler`` here, when this node takes the game over)."""
     assert isinstance(client.actor, RemoteGame)
     reason = "the game is moving to another server; try again"
     try:
@@ -353,7 +376,7 @@ async def _forward(
         claimed = await client.ctx.registry.get(client.actor.id)
         if isinstance(claimed, GameActor):
             client.actor = claimed
-            return await handle_chat(client, message)
+            return await handler(client, message)
         return [client.error("unavailable", reason, message.id)]
     if client.subscriber is None or any(r.get("type") in ("rejected", "error") for r in replies):
         return replies

@@ -27,6 +27,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, column, create_engine, delete, event, insert, table
 from sqlalchemy.orm import Session, sessionmaker
 
+from doushouqi.server.db.sqlite_lock import SqliteLock, sqlite_file
+
 __all__ = ["LEGACY_REVISIONS", "MIGRATIONS_DIR", "Database", "alembic_config"]
 
 T = TypeVar("T")
@@ -145,6 +147,10 @@ class Database:
     def __init__(self, url: str, *, inline_writes: bool | None = None) -> None:
         self.url = url
         self.engine = make_engine(url)
+        # A SQLite file is marked in use while it is open here, so that ``doushouqi restore``
+        # refuses to replace it (DatabaseInUseError here while a restore is running).
+        file = sqlite_file(url)
+        self._lock = None if file is None else SqliteLock.acquire(file, exclusive=False)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
         self.inline_writes = inline_writes if inline_writes is not None else self.is_sqlite
@@ -208,3 +214,5 @@ class Database:
     def close(self) -> None:
         self._writer.shutdown(wait=True)
         self.engine.dispose()
+        if self._lock is not None:
+            self._lock.release()

@@ -52,6 +52,8 @@ class GameWrite:
     #: The stored version this write replaces; None inserts a new game.
     previous_version: int | None
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: Listed on Watch and TV (and, while open, in the lobby); a rematch made by this write is
+    #: as public as its game.
     public: bool = True
     finished: bool = False
     rematch: Game | None = None
@@ -62,7 +64,7 @@ def _write_batch(
 ) -> None:
     """All of ``writes`` in the caller's transaction, a few statements for the whole batch."""
     new = [(w.game, w.public) for w in writes if w.previous_version is None]
-    new += [(w.rematch, False) for w in writes if w.rematch is not None]
+    new += [(w.rematch, w.public) for w in writes if w.rematch is not None]
     repo.insert_games(session, new)
     repo.update_games(
         session,

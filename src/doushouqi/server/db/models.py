@@ -65,6 +65,14 @@ class AccountRow(Base):
     disconnects: Mapped[int] = mapped_column(Integer, default=0)
     timeouts: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[float] = mapped_column(Float)
+    #: ``player``, ``moderator`` or ``admin`` (accounts/roles.py): what the account may do to
+    #: others' accounts and messages.
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
+    #: When a moderator banned the account (None: not banned): it cannot log in, play or chat.
+    banned_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: When the account was closed, by its owner or a moderator (None: open). The row stays:
+    #: its username is never given again and its games keep its name.
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class RatingRow(Base):
@@ -113,16 +121,26 @@ class SpeedRatingRow(Base):
 
 
 class AuthTokenRow(Base):
-    """A login session (cookie) or an API token (bots); only the token's SHA-256 is kept."""
+    """A login session (cookie), a device cookie or an API token; only the token's SHA-256 is
+    kept. Its public id (lists, revoking) is derived from that hash (``db/tokens.py``)."""
 
     __tablename__ = "auth_tokens"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(16))  # "session" or "api"
+    kind: Mapped[str] = mapped_column(String(16))  # "session", "device" or "api"
     label: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: An API token's scopes, space-separated (``accounts/scopes.py``); "" for a session, whose
+    #: cookie has the account's full power, and for a device cookie, which logs nobody in.
+    scopes: Mapped[str] = mapped_column(String(255), default="", server_default="")
+    #: When it was last used (written at most once a minute: not a write per request).
+    last_used_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: A session's browser and system, from its User-Agent ("Chrome on Android").
+    device: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    #: The client address it was last used from.
+    address: Mapped[str] = mapped_column(String(64), default="", server_default="")
 
     __table_args__ = (Index("ix_auth_tokens_account_id", "account_id"),)
 

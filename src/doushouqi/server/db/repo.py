@@ -34,7 +34,6 @@ __all__ = [
     "StaleGameError",
     "UsernameTakenError",
     "account_by_username",
-    "account_for_token",
     "append_events",
     "create_account",
     "events_since",
@@ -115,6 +114,9 @@ def add_token(
     now: float,
     expires_at: float | None,
     label: str = "",
+    scopes: str = "",
+    device: str = "",
+    address: str = "",
 ) -> None:
     session.add(
         AuthTokenRow(
@@ -124,19 +126,11 @@ def add_token(
             label=label,
             created_at=now,
             expires_at=expires_at,
+            scopes=scopes,
+            device=device[:64],
+            address=address[:64],
         )
     )
-
-
-def account_for_token(
-    session: Session, token_hash: str, kinds: tuple[str, ...], now: float
-) -> AccountRow | None:
-    token = session.get(AuthTokenRow, token_hash)
-    if token is None or token.kind not in kinds:
-        return None
-    if token.expires_at is not None and token.expires_at < now:
-        return None
-    return session.get(AccountRow, token.account_id)
 
 
 def forget_expired_tokens(session: Session, now: float) -> int:
@@ -213,6 +207,8 @@ def score_board(
         select(AccountRow, RatingRow)
         .join(RatingRow, RatingRow.account_id == AccountRow.id)
         .where(RatingRow.game == game, RatingRow.games > 0)
+        # Banned and closed accounts leave the leaderboard (their games stay).
+        .where(AccountRow.banned_at.is_(None), AccountRow.closed_at.is_(None))
         .order_by(desc(RatingRow.score), AccountRow.id)
         .limit(limit)
     )

@@ -112,7 +112,8 @@ def rating_board(
 ) -> list[tuple[AccountRow, SpeedRatingRow, RatingRow | None]]:
     """The best players of ``game`` at ``speed`` by rating, among those with a rated game there:
     settled ratings first, then the provisional ones (RD above ``PROVISIONAL_RD``), each by
-    rating; with each player's standing in the game (its ladder score) where it has one."""
+    rating; with each player's standing in the game (its ladder score) where it has one. Banned
+    and closed accounts are left off, as on the score board."""
     provisional = case((SpeedRatingRow.rd > PROVISIONAL_RD, 1), else_=0)
     query = (
         select(AccountRow, SpeedRatingRow, RatingRow)
@@ -126,6 +127,8 @@ def rating_board(
             SpeedRatingRow.speed == speed.value,
             SpeedRatingRow.games > 0,
         )
+        # Banned and closed accounts leave the leaderboard (their games stay).
+        .where(AccountRow.banned_at.is_(None), AccountRow.closed_at.is_(None))
         .order_by(provisional, desc(SpeedRatingRow.rating), AccountRow.id)
         .limit(limit)
     )

@@ -11,6 +11,7 @@ puzzles need of its moves.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from doushouqi.core.game import Position
@@ -24,6 +25,7 @@ from doushouqi.server.infra.refused import Refused
 
 __all__ = [
     "analyse",
+    "analyse_fixed",
     "best_move",
     "board_of",
     "game_to_record",
@@ -61,7 +63,7 @@ def best_move(position: Position, level: int, movetime: float) -> tuple[str | No
 def _score_data(score: Any) -> dict[str, int] | None:
     if score is None:
         return None
-    return {"den": score.den} if score.den is not None else {"cp": score.cp}
+    return {"den": score.moves} if score.moves is not None else {"cp": score.cp}
 
 
 def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:
@@ -78,6 +80,22 @@ def analyse(position: Position, level: int, movetime: float, multipv: int) -> li
         }
         for info in infos
     ]
+
+
+def analyse_fixed(position: Position, budget: Mapping[str, int]) -> dict[str, Any]:
+    """A repeatable search of the position within ``budget`` (``nodes`` and/or ``depth``; no
+    clock, a fresh engine): its best line as :func:`analyse` gives one, and the nodes searched.
+    The same position and budget give the same line on any machine under any load."""
+    from doushouqi.jungle.ai import analyse_fixed as search
+
+    result = search(board_of(position), nodes=budget.get("nodes"), depth=budget.get("depth"))
+    info = result.info
+    return {
+        "score": _score_data(info.get("score")) if result.move is not None else None,
+        "depth": info.get("depth", 0),
+        "pv": [str(m) for m in info.get("pv", [])] if result.move is not None else [],
+        "nodes": int(info.get("nodes", 0)),
+    }
 
 
 def warm_up() -> None:

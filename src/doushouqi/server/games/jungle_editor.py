@@ -88,7 +88,7 @@ def threats(position: Position) -> dict[str, list[str]]:
     attacked = [
         square_name(square)
         for square in range(63)
-        if board.pieces(us) >> square & 1 and board.attackers(them, square)
+        if board.occupied_co[us] >> square & 1 and board.attackers(them, square)
     ]
     den = [square_name(square) for square in board.attackers(them, DENS[us])]
     return {"attacked": attacked, "den": den}

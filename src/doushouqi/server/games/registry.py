@@ -42,6 +42,12 @@ class ComputerPlayer:
     #: ``(position, level, seconds, lines) -> lines``, best first, each a mapping with
     #: ``score`` (JSON-ready or None), ``depth`` and ``pv`` (move strings).
     analyse: Callable[[Position, int, float, int], list[dict[str, Any]]]
+    #: ``(position, budget) -> line``: a repeatable search within ``budget`` (``{"nodes": n}``
+    #: and/or ``{"depth": d}``, no clock, nothing kept from an earlier search): the best line
+    #: (``score``, ``depth``, ``pv``; no score and no moves when the game is over) and the
+    #: ``nodes`` searched. Game reviews are made of these: the same game gives the same
+    #: review on any worker under any load.
+    analyse_fixed: Callable[[Position, Mapping[str, int]], dict[str, Any]]
     #: Loads the engine (compiles, reads caches) before the first real job arrives.
     warm_up: Callable[[], None]
     #: A cheap score of the position for the side to move, in the engine's score units: what
@@ -80,6 +86,7 @@ SITE_GAMES: Mapping[str, SiteGame] = {
         engine=ComputerPlayer(
             best_move=jungle.best_move,
             analyse=jungle.analyse,
+            analyse_fixed=jungle.analyse_fixed,
             warm_up=jungle.warm_up,
             static_score=jungle.material_score,
         ),
@@ -96,9 +103,11 @@ SITE_GAMES: Mapping[str, SiteGame] = {
         engine=ComputerPlayer(
             best_move=tiger.best_move,
             analyse=tiger.analyse,
+            analyse_fixed=tiger.analyse_fixed,
             warm_up=tiger.warm_up,
             static_score=tiger.material_score,
         ),
+        lessons=True,
         records=TIGER_RECORDS,
         rule_limits=tiger.rule_limits,
     ),

@@ -29,6 +29,7 @@ async def start_game_between(
     tournament_id: str | None = None,
     message: dict[str, Any] | None = None,
     game_id: str | None = None,
+    public: bool = True,
 ) -> Game:
     """Create an online game of ``game_key`` with ``first`` and ``second`` seated (``first`` at
     ``first_color``: ``red`` is seat 0; the seats carry each player's standing in that game),
@@ -37,7 +38,9 @@ async def start_game_between(
     the board. ``rated`` counts only between two accounts and with a clock (ratings are per
     speed; a challenge stored before that rule may ask otherwise): it is dropped otherwise;
     ``game_id`` is the new game's id when the caller chose it (a claim recorded it first);
-    ``tournament_id`` makes it that tournament's game (its page links back to the tournament)."""
+    ``tournament_id`` makes it that tournament's game (its page links back to the tournament).
+    A game between people is ``public`` (on Watch and TV, as on lichess) unless a player
+    chose it private (a challenge's ``private``)."""
     color = {"red": 0, "blue": 1, "random": random.randrange(2)}[first_color]
     seats: list[PlayerSlot | None] = [None, None]
     seats[color], seats[1 - color] = first, second
@@ -55,7 +58,7 @@ async def start_game_between(
         game_key=game_key,
     )
     game = new_game(spec, game_id=game_id or new_game_id(), now=ctx.time.now())
-    await ctx.registry.create(game, public=False)
+    await ctx.registry.create(game, public=public)
     for player in (first, second):
         key = _key(player)
         if key is not None:

@@ -11,6 +11,7 @@ site refuses of its rule options.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from doushouqi.core.game import Position
@@ -23,6 +24,7 @@ from doushouqi.tiger.rules import TIGER_SIDE, RuleSet
 
 __all__ = [
     "analyse",
+    "analyse_fixed",
     "best_move",
     "board_of",
     "game_to_record",
@@ -56,7 +58,7 @@ def _score_data(score: Any) -> dict[str, int] | None:
     decided (the side to move wins in n of its moves; n < 0: loses after -n)."""
     if score is None:
         return None
-    return {"win": score.win} if score.win is not None else {"cp": score.cp}
+    return {"win": score.moves} if score.is_mate() else {"cp": score.cp}
 
 
 def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:
@@ -73,6 +75,22 @@ def analyse(position: Position, level: int, movetime: float, multipv: int) -> li
         }
         for info in infos
     ]
+
+
+def analyse_fixed(position: Position, budget: Mapping[str, int]) -> dict[str, Any]:
+    """A repeatable search of the position within ``budget`` (``nodes`` and/or ``depth``; no
+    clock, a fresh engine): its best line as :func:`analyse` gives one, and the nodes searched.
+    The same position and budget give the same line on any machine under any load."""
+    from doushouqi.tiger.ai import analyse_fixed as search
+
+    result = search(board_of(position), nodes=budget.get("nodes"), depth=budget.get("depth"))
+    info = result.info
+    return {
+        "score": _score_data(info.get("score")) if result.move is not None else None,
+        "depth": info.get("depth", 0),
+        "pv": [str(m) for m in info.get("pv", [])] if result.move is not None else [],
+        "nodes": int(info.get("nodes", 0)),
+    }
 
 
 def warm_up() -> None:

@@ -61,6 +61,11 @@ class Settings:
     #: so that analysing never makes a game's AI move wait; started on the first analysis.
     #: 0: analyses share the AI's workers.
     analysis_workers: int = 1
+    #: The search budget of a stored game review, in nodes per position (a fixed budget, not
+    #: a time: the same game gives the same review under any load), and that of a deeper
+    #: re-analysis. Part of what a stored review is: every node of a site uses the same.
+    review_nodes: int = 250_000
+    review_deep_nodes: int = 2_500_000
     #: The most an AI move may think, in seconds (less under a tight clock).
     ai_movetime: float = 1.0
     #: Extra seconds before an AI search that has not answered is replaced by a random move.

@@ -148,7 +148,7 @@ class GameRegistry(Protocol):
     commit_listeners: list[Callable[[Game, list[Event]], None]]
 
     def evict(self, actor: GameActor) -> None: ...
-    def adopt(self, game: Game) -> None: ...
+    def adopt(self, game: Game, *, public: bool) -> None: ...
     def notify_players(self, game: Game, events: list[Event]) -> None: ...
     def replace_stale(self, actor: GameActor) -> asyncio.Task[None]: ...
 
@@ -297,7 +297,10 @@ class GameActor:
             if isinstance(event, RematchCreated):
                 rematch = new_game(event.spec, game_id=new_game_id(), now=now)
         finished = game.status.is_over and not before.status.is_over
-        write = GameWrite(game, before.version, dicts, finished=finished, rematch=rematch)
+        # A rematch is as public as its game (two people who let others watch go on doing so).
+        write = GameWrite(
+            game, before.version, dicts, public=self.public, finished=finished, rematch=rematch
+        )
         await self._services.store.commit(write)
         # Stored: from here on, the change is real and everyone may hear of it.
         self.game = game
@@ -315,7 +318,7 @@ class GameActor:
             self._recent.append((game.version, text))
         self.broadcast(texts)
         if rematch is not None:
-            self._registry.adopt(rematch)
+            self._registry.adopt(rematch, public=self.public)
         self._registry.notify_players(game, events)
         for listener in self._registry.commit_listeners:
             listener(game, events)
@@ -393,6 +396,13 @@ class GameActor:
             stale = self._found_stale()
         await asyncio.shield(stale)
         return False
+
+    def cut_off(self, identity: Actor) -> None:
+        """Close this node's sockets to the game of ``identity`` (an account just banned or
+        closed: what reconnects does so as whoever its cookies make it now)."""
+        for subscriber in list(self._subscribers):
+            if subscriber.identity == identity:
+                subscriber.cut_off_now()
 
     def take_subscribers(self) -> dict[Subscriber, int]:
         """Hand this actor's sockets over (it is closed), each with the version it was at."""

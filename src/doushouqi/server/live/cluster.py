@@ -37,7 +37,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Protocol
 
 import redis
@@ -82,6 +82,8 @@ class LocalGames(Protocol):
     ) -> tuple[list[str], int]: ...
     def deliver_to_player(self, player_key: str, text: str) -> None: ...
     def deliver_to_account(self, account_id: int, text: str) -> None: ...
+    def end_sessions_here(self, token_ids: Collection[str]) -> None: ...
+    def cut_off_account(self, account_id: int) -> None: ...
 
 
 class OwnedGame(Protocol):
@@ -148,7 +150,8 @@ def _node_channel(node: str) -> str:
     return f"dsq:node:{node}"
 
 
-#: Every node's bot event streams hear of their accounts' games here (from any owner).
+#: Every node's bot event streams hear of their accounts' games here (from any owner), its site
+#: sockets of their players' notifications, and every node of the sessions ended elsewhere.
 ACCOUNTS_CHANNEL = "dsq:accounts"
 
 
@@ -215,6 +218,12 @@ class RemoteGame:
                 subscriber.deliver(text)
             self.subscribers[subscriber] = version
             self.version = max(self.version, version)
+
+    def cut_off(self, identity: Actor) -> None:
+        """Close this node's sockets to the game of ``identity`` (they may reconnect)."""
+        for subscriber in list(self.subscribers):
+            if subscriber.identity == identity:
+                subscriber.cut_off_now()
 
     def deliver(
         self, version: int, texts: list[str], notice: bool, audience: Audience | None = None
@@ -510,6 +519,16 @@ class Cluster:
         payload = json.dumps({"from": self.node, "player": player_key, "text": text})
         self._send_later(ACCOUNTS_CHANNEL, payload)
 
+    def publish_sessions_ended(self, token_ids: list[str]) -> None:
+        """Tell the other nodes to close the sockets of these ended sessions and tokens."""
+        payload = json.dumps({"from": self.node, "ended": token_ids})
+        self._send_later(ACCOUNTS_CHANNEL, payload)
+
+    def publish_cut_off(self, account_id: int) -> None:
+        """Have the other nodes close every socket of an account (banned or closed)."""
+        payload = json.dumps({"from": self.node, "cut_off": account_id})
+        self._send_later(ACCOUNTS_CHANNEL, payload)
+
     def _send_later(self, channel: str, payload: str) -> None:
         """Publish soon, together with whatever else is published until then: one pipeline
         (one round trip) for all the events of a burst of moves, in their order."""
@@ -727,7 +746,11 @@ class Cluster:
     def _dispatch(self, channel: str, data: dict[str, Any]) -> None:
         if channel == ACCOUNTS_CHANNEL:
             if data["from"] != self.node and self.registry is not None:
-                if "player" in data:
+                if "ended" in data:
+                    self.registry.end_sessions_here([str(t) for t in data["ended"]])
+                elif "cut_off" in data:
+                    self.registry.cut_off_account(int(data["cut_off"]))
+                elif "player" in data:
                     self.registry.deliver_to_player(str(data["player"]), str(data["text"]))
                 else:
                     self.registry.deliver_to_account(int(data["account"]), str(data["text"]))

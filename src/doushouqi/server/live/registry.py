@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from redis.exceptions import RedisError
 
@@ -21,6 +21,7 @@ from doushouqi.server.db import repo
 from doushouqi.server.db.gamestore import CommitError, GameWrite, StaleWriteError
 from doushouqi.server.db.models import GameRow
 from doushouqi.server.domain import (
+    Account,
     Actor,
     Command,
     Event,
@@ -39,6 +40,7 @@ from doushouqi.server.live.actors import (
     state_message,
 )
 from doushouqi.server.live.cluster import Cluster, RemoteGame
+from doushouqi.server.live.signouts import TokenSockets
 from doushouqi.server.live.subscriber import Subscriber
 from doushouqi.server.live.watching import SPECTATORS
 
@@ -60,6 +62,8 @@ class ActorRegistry:
         self.account_streams: dict[int, set[Subscriber]] = {}
         #: Player key (``account:7``, ``guest:ID``) → its site sockets (``/ws/site``) here.
         self.player_sockets: dict[str, set[Subscriber]] = {}
+        #: The sockets and bot streams each session or API token opened here.
+        self.token_sockets = TokenSockets()
         #: Called with each committed game and its events (after the broadcast); must not
         #: block or raise (e.g. correspondence.py's your-turn notifications).
         self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []
@@ -236,13 +240,13 @@ class ActorRegistry:
         self.notify_players(game, [])
         return actor
 
-    def adopt(self, game: Game) -> None:
+    def adopt(self, game: Game, *, public: bool) -> None:
         """Give an actor to a game just stored by another actor's commit (a rematch)."""
         if game.id not in self._actors:
             if (cluster := self.services.cluster) is not None:
                 cluster.spawn(cluster.acquire(game.id))
                 cluster.spawn(cluster.confirm(game.id))
-            self._add(game, public=False)
+            self._add(game, public=public)
             self.notify_players(game, [])
 
     async def submit(self, game_id: str, command: Command) -> list[Event] | None:
@@ -387,10 +391,45 @@ class ActorRegistry:
         for stream in self.account_streams.get(account_id, ()):
             stream.deliver(text)
 
+    def end_sessions(self, token_ids: Collection[str]) -> None:
+        """Close the sockets and streams of these (ended) sessions and tokens, here and, in a
+        cluster, on every other node."""
+        self.token_sockets.close(token_ids)
+        cluster = self.services.cluster
+        if cluster is not None and token_ids:
+            cluster.publish_sessions_ended(list(token_ids))
+
+    def end_sessions_here(self, token_ids: Collection[str]) -> None:
+        """Close this node's sockets of sessions another node ended."""
+        self.token_sockets.close(token_ids)
+
     def deliver_to_player(self, player_key: str, text: str) -> None:
         """Send ``text`` to the player's site sockets on this node."""
         for socket in self.player_sockets.get(player_key, ()):
             socket.deliver(text)
+
+    def cut_off_account(self, account_id: int) -> None:
+        """Close every socket of the account on this node: its games', its site sockets and
+        its bot event streams (the account was banned or closed)."""
+        identity = Account(account_id)
+        for actor in list(self._actors.values()):
+            actor.cut_off(identity)
+        cluster = self.services.cluster
+        if cluster is not None:
+            for remote in list(cluster.remote.values()):
+                remote.cut_off(identity)
+        streams = [
+            *self.player_sockets.get(f"account:{account_id}", ()),
+            *self.account_streams.get(account_id, ()),
+        ]
+        for stream in streams:
+            stream.cut_off_now()
+
+    def cut_off_everywhere(self, account_id: int) -> None:
+        """:meth:`cut_off_account` on this node and on every other."""
+        self.cut_off_account(account_id)
+        if (cluster := self.services.cluster) is not None:
+            cluster.publish_cut_off(account_id)
 
     async def recover(self) -> int:
         """Load every game in progress or waiting for an opponent after a (re)start, skipping

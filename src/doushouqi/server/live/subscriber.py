@@ -26,6 +26,9 @@ class Subscriber:
         self.identity = identity
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SUBSCRIBER_QUEUE)
         self.cut_off = False
+        #: Why the connection is to close, when it is not for falling behind: the close code
+        #: and reason its socket is closed with (a bot stream just ends).
+        self.closing: tuple[int, str] | None = None
 
     def deliver(self, text: str) -> None:
         if self.cut_off:
@@ -34,6 +37,11 @@ class Subscriber:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.cut_off_now()
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Close the connection with ``code`` and ``reason`` (its session was ended)."""
+        self.closing = (code, reason)
+        self.cut_off_now()
 
     def cut_off_now(self) -> None:
         """Drop what is queued and tell the connection to reconnect (with ``?since=``)."""

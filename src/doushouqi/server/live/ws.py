@@ -31,6 +31,7 @@ from redis.exceptions import RedisError
 from starlette.websockets import WebSocketState
 
 from doushouqi.server.accounts.auth import Principal
+from doushouqi.server.accounts.scopes import BOARD_PLAY
 from doushouqi.server.context import AppContext, context_of
 from doushouqi.server.db.gamestore import CommitError
 from doushouqi.server.domain import (
@@ -81,6 +82,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: The close code for an API token without the scope a socket needs (its reason names it).
+SCOPE_REFUSED = 4403
 
 #: Client message types that become a domain command with no further data.
 ACTIONS: dict[str, type[Command]] = {
@@ -441,8 +445,9 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
     try:
         while True:
             text = await subscriber.queue.get()
-            if text is None:  # fell too far behind: reconnect with ?since=VERSION to catch up
-                await websocket.close(code=4408, reason="too slow; reconnect with ?since=")
+            if text is None:  # fell too far behind (reconnect with ?since=), or signed out
+                code, reason = subscriber.closing or (4408, "too slow; reconnect with ?since=")
+                await websocket.close(code=code, reason=reason)
                 return
             await websocket.send_text(text)
     except (WebSocketDisconnect, RuntimeError):
@@ -463,7 +468,12 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
     if is_cross_origin(websocket.headers):
         await websocket.close(code=4403, reason="cross-origin connection refused")
         return
-    principal = await ctx.auth.principal(websocket)
+    caller = await ctx.auth.caller(websocket)
+    if caller is not None and not caller.allows(BOARD_PLAY):
+        await websocket.accept()  # first, so that the client sees why
+        await websocket.close(code=SCOPE_REFUSED, reason=f"auth.scope {BOARD_PLAY}")
+        return
+    principal = None if caller is None else caller.principal
     try:
         actor = await ctx.registry.get(game_id)
     except (RedisError, ClusterUnavailable):
@@ -497,6 +507,8 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=1013, reason="try again")
         return
     ctx.sockets += 1
+    token_id = None if caller is None else caller.token_id
+    ctx.registry.token_sockets.add(token_id, subscriber)  # closed if its session ends
     client = Client(ctx, actor, principal, subscriber)
     for text in await _spectators(ctx, actor):
         subscriber.deliver(text)
@@ -518,6 +530,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         pass
     finally:
         ctx.sockets -= 1
+        ctx.registry.token_sockets.discard(token_id, subscriber)
         # The socket may have moved from a game owned elsewhere to one taken over here.
         for handle in {client.actor, actor, await ctx.registry.local(game_id)}:
             if handle is not None:

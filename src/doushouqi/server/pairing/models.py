@@ -66,6 +66,8 @@ class ChallengeRow(Base):
     #: Jungle's colours, kept as stored; in the Tiger seat 0 is the tiger's side).
     color: Mapped[str] = mapped_column(String(8))
     rated: Mapped[bool] = mapped_column(Boolean)
+    #: The challenger chose to keep the game off Watch and TV.
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
     #: ``pending``, then ``accepted``, ``declined``, ``cancelled`` or ``expired``.
     status: Mapped[str] = mapped_column(String(16))
     decline_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)

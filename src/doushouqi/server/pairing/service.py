@@ -56,6 +56,7 @@ __all__ = [
     "compatible",
     "match_once",
     "run_matcher",
+    "withdraw_all",
 ]
 
 log = logging.getLogger(__name__)
@@ -279,6 +280,24 @@ async def forget_old(ctx: AppContext) -> None:
         session.execute(delete(ChallengeRow).where(ChallengeRow.expires_at < now - KEEP_CHALLENGES))
 
     await ctx.db.write(write)
+
+
+def withdraw_all(session: Session, player_key: str, account_id: int | None) -> int:
+    """Withdraw everything ``player_key`` waits on (an account closed or banned): its seeks
+    not yet paired are deleted, and its pending challenges, sent or received, are cancelled.
+    Returns how many went."""
+    seeks = session.execute(
+        delete(SeekRow).where(SeekRow.player_key == player_key, SeekRow.game_id.is_(None))
+    )
+    involved = ChallengeRow.from_key == player_key
+    if account_id is not None:
+        involved = involved | (ChallengeRow.to_account == account_id)
+    challenges = session.execute(
+        update(ChallengeRow)
+        .where(involved, ChallengeRow.status == "pending")
+        .values(status="cancelled")
+    )
+    return int(getattr(seeks, "rowcount", 0) or 0) + int(getattr(challenges, "rowcount", 0) or 0)
 
 
 async def run_matcher(pairing: Pairing) -> None:

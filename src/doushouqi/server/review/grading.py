@@ -7,7 +7,7 @@ Scores are the engine's, from Red's view, in centipawns, one per position of the
 
 * **Win chance.** A score becomes the mover's expected result in percent with the logistic
   curve the engine's evaluation was tuned against (``tools/tuning/texel.py``, K in
-  docs/engine.md): ``win% = 100 / (1 + exp(-K × cp))``. Centipawns mean little by
+  docs/engine-research.md): ``win% = 100 / (1 + exp(-K × cp))``. Centipawns mean little by
   themselves (a lost cat is nothing in a won game, everything in an even one); the expected
   result is what a move can waste.
 * **Loss of a move** = the mover's win% before it minus after it (never below 0).
@@ -25,7 +25,7 @@ Scores are the engine's, from Red's view, in centipawns, one per position of the
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -40,6 +40,7 @@ __all__ = [
     "K",
     "MoveGrade",
     "SideSummary",
+    "first_seat_cp",
     "game_accuracy",
     "grade_of",
     "move_accuracy",
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 #: The logistic curve's slope per centipawn: the engine's evaluation against game results
-#: (docs/engine.md: a 1414 cp lead predicts a 75 % score).
+#: (docs/engine-research.md: a 1414 cp lead predicts a 75 % score).
 K = 0.000777
 #: A forced den entry's score (beyond any material score; as api/analysis.py sends it).
 DEN_CP = 10000
@@ -62,6 +63,19 @@ ACCURACY_SCALE = 20.0
 ACCURACY_FLOOR = 5.0
 
 Grade = Literal["inaccuracy", "mistake", "blunder"]
+
+
+def first_seat_cp(score: Mapping[str, int], turn: int) -> int:
+    """An engine score of the side to move (``turn``: 0 the first seat, 1 the second) as one
+    number from the first seat's view (Red's in Jungle): centipawns ``{"cp": n}``, or a decided
+    game (``{"den": n}``: Jungle's den entry in n moves, ``{"win": n}``: a game's forced win;
+    n < 0: lost in -n) as ±:data:`DEN_CP`, the sooner the larger."""
+    decided = score.get("den", score.get("win"))
+    if decided is not None:
+        value = DEN_CP - abs(decided) if decided > 0 else -(DEN_CP - abs(decided))
+    else:
+        value = score["cp"]
+    return value if turn == 0 else -value
 
 
 def win_percent(cp: float) -> float:

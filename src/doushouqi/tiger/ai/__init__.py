@@ -5,7 +5,7 @@ The compiled functions work on int64 arrays (:mod:`.state`: the position and its
 in its loops and the GIL released. On top of them: :class:`Searcher` (iterative deepening,
 levels 1-10, time management, MultiPV; :mod:`.search_driver`), :func:`best_move` (a hint),
 :func:`analyse` and :func:`analyse_lines` for front ends, and the protocol loop
-(:mod:`.protocol`, ``doushouqi engine --game tiger``). docs/engine.md, "老虎棋", describes
+(:mod:`.protocol`, ``doushouqi engine --game tiger``). docs/engine-research.md, "老虎棋", describes
 the search, the evaluation and the levels.
 
 The names are loaded on first use (PEP 562): importing ``doushouqi.tiger.ai`` or one of its
@@ -20,12 +20,20 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __getattr__
     from doushouqi.tiger.ai.core import Position, decode_move, encode_move
-    from doushouqi.tiger.ai.search_driver import Searcher, analyse, analyse_lines, best_move
+    from doushouqi.tiger.ai.search_driver import (
+        Searcher,
+        analyse,
+        analyse_fixed,
+        analyse_lines,
+        best_move,
+    )
 
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("Position", "decode_move", "encode_move"), "core"),
-    **dict.fromkeys(("Searcher", "analyse", "analyse_lines", "best_move"), "search_driver"),
+    **dict.fromkeys(
+        ("Searcher", "analyse", "analyse_fixed", "analyse_lines", "best_move"), "search_driver"
+    ),
 }
 
 
@@ -46,6 +54,7 @@ __all__ = [
     "Position",
     "Searcher",
     "analyse",
+    "analyse_fixed",
     "analyse_lines",
     "best_move",
     "decode_move",

@@ -19,7 +19,10 @@ Commands (one a line; every answer line is flushed at once):
   0000`` when the game is over); ``stop``, ``ponderhit``, ``isready`` and ``quit`` are
   answered while it thinks;
 * ``perft N [divide]`` (the compiled move generator's counts), ``d`` (board and position
-  string), ``quit``.
+  string), ``quit``. The end of the input is a ``quit`` that first lets a running search
+  finish when it ends by itself (``printf 'position startpos\\ngo depth 8\\n' | doushouqi
+  engine --game tiger`` prints the whole search), as Jungle's engine does; an infinite or
+  pondering one is stopped.
 
 Scores are ``cp N`` or ``mate N`` (moves of the side to move to a win; negative: to a loss).
 Anything malformed is answered with ``info string error …`` and the engine carries on.
@@ -98,6 +101,8 @@ class EngineProtocol:
         self.board = Board(rules=self.rules)
         self._position_args: tuple[str | None, list[str]] = (None, [])
         self._search: threading.Thread | None = None
+        # Whether the running search ends without `stop` (the end of the input waits for it).
+        self._ends_by_itself = False
         self._answered = threading.Event()
         self._warm = threading.Thread(target=self._warm_up, name="engine-loader", daemon=True)
         self._warm_error: str | None = None
@@ -129,10 +134,15 @@ class EngineProtocol:
     # ------------------------------------------------------------------------ the loop
 
     def run(self, lines: Iterable[str]) -> int:
-        """Handle every line until ``quit`` or the end of input (then stop any search)."""
+        """Handle every line until ``quit`` or the end of input: then a running search that
+        ends by itself is waited for (a piped ``go depth 8`` prints the whole search), one that
+        would not (``go infinite``, pondering) is stopped."""
         for line in lines:
             if not self.handle(line):
                 return 0
+        search = self._search
+        if search is not None and self._ends_by_itself:
+            search.join()
         self._quit([])
         return 0
 
@@ -293,6 +303,7 @@ class EngineProtocol:
         # Pondering searches without end; `ponderhit` then gives it the limit's time.
         self._ponder_limit = limit if ponder else None
         search_limit = Limit(infinite=True) if ponder else limit
+        self._ends_by_itself = not ponder and _ends_by_itself(limit, board.turn)
         thread = threading.Thread(
             target=self._run_search,
             args=(engine, board, search_limit, self.level, self.multipv),
@@ -346,6 +357,7 @@ class EngineProtocol:
         self._ponder_limit = None
         if limit.infinite:
             return
+        self._ends_by_itself = _ends_by_itself(limit, self.board.turn)
         plan = plan_time(limit, self.board.turn).scaled(settings_for(self.level).time_share)
         if plan.soft is None or plan.hard is None:
             self._stop_search()  # a depth or node limit: the ponder search has had its go
@@ -440,6 +452,13 @@ class EngineProtocol:
             self.send(row)
         self.send(f"Rules: {self.rules.name}")
         self.send(f"Fen: {self.board.position_string()}")
+
+
+def _ends_by_itself(limit: Limit, turn: int) -> bool:
+    """Whether a search under ``limit`` by seat ``turn`` stops without ``stop``: it has a depth,
+    a node count or a deadline (a bare ``go`` or ``infinite`` searches until stopped)."""
+    plan = plan_time(limit, turn)
+    return not limit.infinite and (plan.timed or plan.depth is not None or plan.nodes is not None)
 
 
 def run_protocol(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:

@@ -6,7 +6,7 @@
 >>> caged = Board("MTM/1M1/4M4/9/9/9/9/9/9/9/M8 m")  # the tiger on e11, hemmed in
 >>> result = engine.search(caged, Limit(depth=3))
 >>> str(result.move)[:2], result.info["score"]  # a waiting move keeps the cage shut
-('a1', Score(win=1))
+('a1', Score(mate=1))
 
 The compiled search (:mod:`.search`) does one depth per call; this driver runs the
 iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.levels`) and
@@ -75,6 +75,7 @@ __all__ = [
     "MAX_DEPTH",
     "Searcher",
     "analyse",
+    "analyse_fixed",
     "analyse_lines",
     "best_move",
     "score_from_internal",
@@ -130,9 +131,9 @@ def score_from_internal(value: int) -> Score:
     """A search score as centipawns, or as the side to move's moves to a win (``win N``) or
     a loss (``win -N``)."""
     if value > WIN_BOUND:
-        return Score(win=max(1, (WIN_SCORE - value + 1) // 2))
+        return Score(mate=max(1, (WIN_SCORE - value + 1) // 2))
     if value < -WIN_BOUND:
-        return Score(win=-max(1, (WIN_SCORE + value) // 2))
+        return Score(mate=-max(1, (WIN_SCORE + value) // 2))
     return Score(cp=int(value))
 
 
@@ -571,3 +572,27 @@ def compile_engine() -> None:
     """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
     compile`` runs ahead of a first start."""
     Searcher(hash_mb=1).warm_up()
+
+
+# --------------------------------------------------------------------------- fixed budget
+
+#: The transposition table of a fixed-budget search, in MiB: part of the budget, since a
+#: table of another size keeps other entries and the same node count reaches other depths.
+FIXED_HASH_MB = 16
+
+
+def analyse_fixed(
+    board: Board, *, nodes: int | None = None, depth: int | None = None
+) -> PlayResult:
+    """Search ``board`` within a budget of ``nodes`` and/or ``depth`` (no clock): the best move
+    (None when the game is over) and the search's last info, at full strength.
+
+    Repeatable: the same position and budget give the same answer on any machine under any
+    load (game reviews depend on it). Time plays no part, and each call searches with an
+    engine of its own, fresh (an empty table of :data:`FIXED_HASH_MB`, no killers, no
+    history), so that nothing an earlier search learnt changes this one. ValueError without a
+    budget."""
+    if nodes is None and depth is None:
+        raise ValueError("a fixed-budget search needs nodes or a depth")
+    engine = Searcher(board.rules, hash_mb=FIXED_HASH_MB)
+    return engine.search(board, Limit(depth=depth, nodes=nodes))

@@ -46,7 +46,7 @@ __all__ = ["Engine", "game_start"]
 def game_start(board: Board) -> tuple[str, list[str]]:
     """The position a board's game started from and its moves since, as protocol text."""
     start = board.copy()
-    moves = [str(start.pop()) for _ in range(start.ply)][::-1]
+    moves = [str(start.pop()) for _ in range(start.ply())][::-1]
     return start.position_string(), moves
 
 

@@ -200,7 +200,7 @@ async def play_game(
         outcome = board.outcome()
         if outcome is not None:
             return outcome.result(), ending_label(Termination(outcome.key), "en")
-        if board.ply >= max_plies:
+        if board.ply() >= max_plies:
             return "1/2-1/2", f"draw after {max_plies} plies (adjudicated)"
         seat = board.turn
         who = f"{engines[seat].name} ({_SEATS[seat]})"
@@ -231,7 +231,7 @@ async def play_game(
         assert played.move is not None
         board.push(played.move)
         if comments is not None:
-            comments[board.ply] = _comment(played.info.get("score"),
+            comments[board.ply()] = _comment(played.info.get("score"),
                                            played.info.get("depth"), spent)  # fmt: skip
 
 
@@ -239,8 +239,8 @@ def _comment(score: Score | None, depth: int | None, seconds: float) -> str:
     parts = []
     if score is not None:
         text = (
-            f"{'+' if score.win > 0 else '-'}M{abs(score.win)}"
-            if score.win is not None
+            f"{'+' if score.moves > 0 else '-'}M{abs(score.moves)}"
+            if score.moves is not None
             else f"{(score.cp or 0) / 100:+.2f}"
         )
         parts.append(f"{text}/{depth}" if depth is not None else text)
@@ -347,7 +347,7 @@ class Match:
         result, reason = await play_game(
             engines, board, controls, max_plies=config.max_plies, comments=comments
         )
-        game = GameResult(index + 1, names[0], names[1], result, reason, board.ply, opening)
+        game = GameResult(index + 1, names[0], names[1], result, reason, board.ply(), opening)
         if config.records is not None:
             self._write_record(game, board, comments)
         return game

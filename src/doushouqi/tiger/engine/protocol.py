@@ -9,7 +9,7 @@ The rule set travels as ``setoption name Rules value <name>`` for a named set, o
 
 >>> info = parse_info("depth 4 score mate 2 nodes 90 time 3 pv e10e9 d2d3", Board())
 >>> info["score"], info["time"], [str(m) for m in info["pv"]]
-(Score(win=2), 0.003, ['e10e9', 'd2d3'])
+(Score(mate=2), 0.003, ['e10e9', 'd2d3'])
 >>> rule_option_values(BUILTIN_RULE_SETS["laohuqi-south"])["tigers"]
 '2'
 """
@@ -192,7 +192,7 @@ def parse_info(text: str, board: Board | None = None) -> Info:
                     break
                 i += 2
                 number = int(value_text)
-                info["score"] = Score(cp=number) if kind == "cp" else Score(win=number)
+                info["score"] = Score(cp=number) if kind == "cp" else Score(mate=number)
             while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
                 i += 1
         elif token == "pv":

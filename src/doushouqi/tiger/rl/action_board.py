@@ -128,7 +128,7 @@ class ActionBoard:
     def _position_facts(self) -> tuple[Outcome | None, list[int]]:
         """The outcome and the legal actions, computed once per position."""
         board = self.board
-        here = (board.ply, board.zobrist_hash(), self._chain)
+        here = (board.ply(), board.zobrist_hash(), self._chain)
         if here != self._known_at:
             self._known = self._compute_facts()
             self._known_at = here
@@ -206,6 +206,13 @@ class ActionBoard:
         self.board.push(move)
         self._chain = ()
         return move
+
+    def undo(self, chain: tuple[int, ...], move: Move | None) -> None:
+        """Take back the last action: ``chain`` is the chain open before it (empty: none), and
+        ``move`` what :meth:`apply_legal` returned for it (the move it pushed, or None)."""
+        if move is not None:
+            self.board.pop()
+        self._chain = chain
 
     def push_move(self, move: Move) -> None:
         """Play a whole legal move of the board (an opponent's), with no chain open."""

@@ -127,7 +127,7 @@ def board_text(board: Board, outcome: Outcome | None = None, chain: Sequence[int
     if outcome is not None:
         lines.append(f"game over: {outcome.result()} ({outcome.key})")
     else:
-        lines.append(f"{AGENT_NAMES[board.turn]} to move, ply {board.ply}")
+        lines.append(f"{AGENT_NAMES[board.turn]} to move, ply {board.ply()}")
     if chain:
         lines.append(f"jump chain open: {Move(tuple(chain))} (jump on or stop)")
     if board.move_stack:

@@ -230,7 +230,7 @@ class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
             not terminated
             and move is not None
             and self.max_plies is not None
-            and game.board.ply >= self.max_plies
+            and game.board.ply() >= self.max_plies
         )
         self._episode_over = terminated or truncated
         info = self._info(illegal=False)
@@ -280,7 +280,7 @@ class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
         info: dict[str, Any] = {
             "action_mask": self.action_masks(),
             "turn": self._game.turn,
-            "ply": board.ply,
+            "ply": board.ply(),
             "fen": board.position_string(),
             "chain": self._game.chain_string(),
         }

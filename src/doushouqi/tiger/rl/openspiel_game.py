@@ -37,6 +37,10 @@ A two-player, deterministic, perfect-information, zero-sum game with terminal re
   over it, ``"key:value"`` pairs separated by spaces or ``;``, such as ``"multi_jump:true
   diagonals:all"``; ``""``: none), ``max_plies`` (default 2000) and ``fen`` (a start position
   string; ``""``: the rule set's start).
+- **Undo:** ``state.undo_action(player, action)`` takes back the last action (a chain's jump
+  reopens the chain before it), as Jungle's game does (:mod:`doushouqi.jungle.rl.openspiel_game`:
+  the state keeps its own history, which ``history()``, ``history_str()``, ``move_number()``
+  and ``is_initial_state()`` read; OpenSpiel's C++ record cannot be shortened from Python).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from numpy.typing import NDArray
 from doushouqi.core.game import RulesError
 from doushouqi.core.outcome import Outcome
 from doushouqi.tiger.board import Board
+from doushouqi.tiger.moves import Move
 from doushouqi.tiger.rl.action_board import ActionBoard
 from doushouqi.tiger.rl.common import (
     DEFAULT_MAX_PLIES,
@@ -172,23 +177,40 @@ class _Position:
     """The action board and how its game stands; deep-copied through the board's own copy
     (OpenSpiel's ``clone()`` deep-copies a Python state: MCTS clones at every simulation)."""
 
-    __slots__ = ("game", "max_plies", "outcome", "over")
+    __slots__ = ("actions", "game", "max_plies", "outcome", "over", "undo")
 
     def __init__(self, game: ActionBoard, max_plies: int) -> None:
         self.game = game
         self.max_plies = max_plies
         self.outcome: Outcome | None = game.outcome()
-        self.over = self.outcome is not None or game.board.ply >= max_plies
+        self.over = self.outcome is not None or game.board.ply() >= max_plies
+        #: The players and actions since the start (the state's history), and what taking each
+        #: back needs: the chain open before it and the move it completed, if any.
+        self.actions: list[tuple[int, int]] = []
+        self.undo: list[tuple[tuple[int, ...], Move | None]] = []
 
     def apply(self, action: int) -> None:
-        if self.game.apply_legal(action) is not None:
-            self.outcome = self.game.outcome()
-            self.over = self.outcome is not None or self.game.board.ply >= self.max_plies
+        game = self.game
+        self.actions.append((game.turn, action))
+        chain = game.chain
+        move = game.apply_legal(action)
+        self.undo.append((chain, move))
+        if move is not None:
+            self.outcome = game.outcome()
+            self.over = self.outcome is not None or game.board.ply() >= self.max_plies
+
+    def pop(self) -> None:
+        # An action is applied only where the game goes on: taking one back leaves a game that
+        # goes on.
+        self.actions.pop()
+        self.game.undo(*self.undo.pop())
+        self.outcome, self.over = None, False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         copy = _Position.__new__(_Position)
         copy.game = self.game.copy()
         copy.max_plies, copy.outcome, copy.over = self.max_plies, self.outcome, self.over
+        copy.actions, copy.undo = self.actions.copy(), self.undo.copy()
         return copy
 
 
@@ -226,6 +248,32 @@ class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
 
     def _apply_action(self, action: int) -> None:
         self._position.apply(action)
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action, ``action`` played by ``player`` (ValueError otherwise): a
+        jump of a chain reopens the chain before it, an action that ended a move takes the move
+        back and reopens its chain."""
+        position = self._position
+        if not position.actions:
+            raise ValueError("undo_action: no action to take back")
+        if (player, action) != position.actions[-1]:
+            last = position.actions[-1]
+            raise ValueError(f"undo_action: the last action is {last}, not {(player, action)}")
+        position.pop()
+
+    # The state's own history: OpenSpiel's (in C++) cannot be shortened by undo_action.
+
+    def history(self) -> list[int]:
+        return [action for _, action in self._position.actions]
+
+    def history_str(self) -> str:
+        return ", ".join(str(action) for _, action in self._position.actions)
+
+    def move_number(self) -> int:
+        return len(self._position.actions)
+
+    def is_initial_state(self) -> bool:
+        return not self._position.actions
 
     def _action_to_string(self, player: int, action: int) -> str:
         return action_name(action)

@@ -4,7 +4,8 @@ Needs the ``rl`` extra (numpy, gymnasium, pettingzoo). Shaped like PettingZoo's 
 games and Jungle's (:mod:`doushouqi.jungle.rl.pettingzoo_env`): :func:`env` is the environment
 wrapped as they are (an illegal action ends the game with -1 for the agent that played it; an
 action outside the space, or one given out of turn, is an error), :class:`TigerAECEnv` (also
-``raw_env``) the bare one.
+``raw_env``) the bare one, and :func:`parallel_env` the same game through PettingZoo's parallel
+API.
 
 >>> from doushouqi.tiger.rl.pettingzoo_env import env
 >>> game = env(rules="laohuqi", render_mode="ansi")
@@ -30,7 +31,20 @@ action outside the space, or one given out of turn, is an error), :class:`TigerA
   reset (default :data:`~doushouqi.tiger.rl.common.DEFAULT_MAX_PLIES`; ``None``: no limit).
 - ``reset(seed=…, options={"fen": …})``: the game has no randomness (the seed is accepted and
   stored); the ``"fen"`` option starts from a position string, other options are ignored.
-- ``render_mode="ansi"``: :meth:`~TigerAECEnv.render` returns the board as text.
+- ``render_mode="ansi"``: :meth:`~TigerAECEnv.render` returns the board as text;
+  ``"human"`` prints it to stdout after every reset and step (as PettingZoo's classic games
+  draw theirs), and ``render()`` prints it and returns None.
+- ``illegal_action``: what an action that is not legal does, as in Jungle's
+  (:mod:`doushouqi.jungle.rl.pettingzoo_env`): :func:`env`'s ``"terminate"`` (the default: the
+  game ends, -1 to the agent that played it), ``"random"`` (a uniformly random legal action
+  instead, from the environment's seeded generator, with ``"illegal_action": True`` in that
+  agent's info) or the raw environment's ``"raise"``.
+- **Parallel API** (:func:`parallel_env`): :func:`env` converted with PettingZoo's
+  ``turn_based_aec_to_parallel`` (the game is turn-based): each ``step(actions)`` plays one
+  action of the agent to move (``infos[agent]["active_agent"]``) and ignores the other's.
+  ``max_cycles`` is PettingZoo's limit in its own unit: every agent acting once (two moves) in
+  the AEC environment, one step (one move) in the parallel one; it counts whole moves, so a
+  multi-jump chain's actions are one.
 """
 
 from __future__ import annotations
@@ -59,15 +73,19 @@ from doushouqi.tiger.rules import RuleSet
 try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 except ImportError as exc:  # pragma: no cover - the rl extra brings pettingzoo
     raise ImportError(
         "the PettingZoo environment needs pettingzoo: pip install 'doushouqi[rl]' "
         f"(importing pettingzoo failed: {exc})"
     ) from exc
 
-__all__ = ["ENV_NAME", "TigerAECEnv", "env", "raw_env"]
+__all__ = ["ENV_NAME", "ILLEGAL_ACTION_RULES", "TigerAECEnv", "env", "parallel_env", "raw_env"]
 
 ENV_NAME = "tiger_v0"
+
+#: What an illegal action may do: ``env()`` takes the three, the raw environment the last two.
+ILLEGAL_ACTION_RULES = ("terminate", "random", "raise")
 
 Observation = dict[str, NDArray[Any]]
 
@@ -77,7 +95,7 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
 
     # pettingzoo reads this class attribute; it is never mutated.
     metadata = {  # noqa: RUF012
-        "render_modes": ["ansi"],
+        "render_modes": ["human", "ansi"],
         "name": ENV_NAME,
         "is_parallelizable": False,
         "render_fps": 4,
@@ -89,12 +107,16 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         *,
         max_plies: int | None = DEFAULT_MAX_PLIES,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
     ) -> None:
         super().__init__()
         self.rules = find_rules(rules)
-        if render_mode is not None and render_mode != "ansi":
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode is not None and render_mode not in ("human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
+        if illegal_action not in ("random", "raise"):
+            raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies must be a positive number of plies, got {max_plies}")
         self.max_plies = max_plies
@@ -140,6 +162,8 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[game.turn]
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> Observation:
         mask = np.zeros(self._game.num_actions, dtype=np.int8)
@@ -162,10 +186,14 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
             )
         reason = game.explain_illegal(index)
         if reason is not None:
-            raise IllegalActionError(f"illegal action {index} for {agent}: {reason}")
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"illegal action {index} for {agent}: {reason}")
+            legal = game.legal_actions()
+            index = legal[int(self.np_random.integers(len(legal)))]
         self._cumulative_rewards[agent] = 0.0  # what it had, it saw in last() before acting
         move = game.apply_legal(index)
         self._outcome = outcome = game.outcome()
+        self.infos = {name: {} for name in self.agents}
         if outcome is not None:
             self.rewards = rewards_by_name(outcome)
             self.terminations = dict.fromkeys(self.agents, True)
@@ -174,15 +202,23 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             board = game.board
-            if move is not None and self.max_plies is not None and board.ply >= self.max_plies:
+            if move is not None and self.max_plies is not None and board.ply() >= self.max_plies:
                 self.truncations = dict.fromkeys(self.agents, True)
+        if reason is not None:
+            self.infos[agent]["illegal_action"] = True
         self._accumulate_rewards()
         self.agent_selection = self.possible_agents[game.turn]
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        if self.render_mode is None:
             return None
-        return board_text(self._game.board, self._outcome, self._game.chain)
+        text = board_text(self._game.board, self._outcome, self._game.chain)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""
@@ -221,12 +257,56 @@ def env(
     rules: str | RuleSet = "laohuqi",
     *,
     max_plies: int | None = DEFAULT_MAX_PLIES,
+    max_cycles: int | None = None,
     render_mode: str | None = None,
+    illegal_action: str = "terminate",
 ) -> Any:
-    """:class:`TigerAECEnv` wrapped like PettingZoo's classic games: an illegal action ends the
-    game with reward -1 for the agent that played it (0 for the other), an action outside the
-    space raises, and so does calling the API out of order (``step`` before ``reset``)."""
-    game: Any = TigerAECEnv(rules, max_plies=max_plies, render_mode=render_mode)
-    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
+    """:class:`TigerAECEnv` wrapped like PettingZoo's classic games: by default an illegal
+    action ends the game with reward -1 for the agent that played it (0 for the other); an
+    action outside the space raises, and so does calling the API out of order (``step`` before
+    ``reset``). ``max_cycles`` (PettingZoo's name) truncates after that many cycles of both
+    agents, ``2 * max_cycles`` moves, or ``max_plies`` if fewer."""
+    if illegal_action not in ILLEGAL_ACTION_RULES:
+        raise ValueError(
+            f"illegal_action must be one of {ILLEGAL_ACTION_RULES}, got {illegal_action!r}"
+        )
+    game: Any = TigerAECEnv(
+        rules,
+        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=2),
+        render_mode=render_mode,
+        illegal_action="raise" if illegal_action == "terminate" else illegal_action,
+    )
+    if illegal_action == "terminate":
+        game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
     game = wrappers.AssertOutOfBoundsWrapper(game)
     return wrappers.OrderEnforcingWrapper(game)
+
+
+def parallel_env(
+    rules: str | RuleSet = "laohuqi",
+    *,
+    max_plies: int | None = DEFAULT_MAX_PLIES,
+    max_cycles: int | None = None,
+    render_mode: str | None = None,
+    illegal_action: str = "terminate",
+) -> Any:
+    """The game through PettingZoo's parallel API: :func:`env` converted with PettingZoo's
+    ``turn_based_aec_to_parallel``. Each step plays the action of the agent to move and ignores
+    the other's; ``max_cycles`` truncates after that many moves, or ``max_plies``."""
+    game = env(
+        rules,
+        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=1),
+        render_mode=render_mode,
+        illegal_action=illegal_action,
+    )
+    return turn_based_aec_to_parallel(game)
+
+
+def _ply_limit(max_plies: int | None, max_cycles: int | None, plies_per_cycle: int) -> int | None:
+    """The move limit in plies from PettingZoo's ``max_cycles`` and ours, whichever is lower."""
+    if max_cycles is None:
+        return max_plies
+    if max_cycles < 1:
+        raise ValueError(f"max_cycles must be a positive number of cycles, got {max_cycles}")
+    cycles = max_cycles * plies_per_cycle
+    return cycles if max_plies is None else min(max_plies, cycles)

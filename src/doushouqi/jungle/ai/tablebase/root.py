@@ -45,7 +45,7 @@ def tablebase_root_move(
         if drawn:
             continue
         dtm = entry.dtm or 0
-        score = Score(den=(dtm + 1) // 2) if entry.wdl > 0 else Score(den=-max(1, dtm // 2))
+        score = Score(mate=(dtm + 1) // 2) if entry.wdl > 0 else Score(mate=-max(1, dtm // 2))
         info = Info(
             depth=0,
             score=score,

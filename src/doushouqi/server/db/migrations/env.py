@@ -10,9 +10,11 @@ from sqlalchemy import create_engine
 from doushouqi.server.chat import models as chat_tables
 from doushouqi.server.db.models import Base
 from doushouqi.server.explorer import models as explorer_tables
+from doushouqi.server.moderation import models as moderation_tables
 from doushouqi.server.notifications import models as notification_tables
 from doushouqi.server.pairing import models as pairing_tables
 from doushouqi.server.puzzles import models as puzzle_tables
+from doushouqi.server.review import models as review_tables
 from doushouqi.server.tournaments import models as tournament_tables
 
 # Every table of the site: the core ones and each feature's (their modules register them on
@@ -20,9 +22,11 @@ from doushouqi.server.tournaments import models as tournament_tables
 FEATURE_TABLES = (
     chat_tables,
     explorer_tables,
+    moderation_tables,
     notification_tables,
     pairing_tables,
     puzzle_tables,
+    review_tables,
     tournament_tables,
 )
 target_metadata = Base.metadata

@@ -21,9 +21,12 @@ import { rulesView } from './learn/rules.js';
 import { learnListView, lessonView } from './learn/lessons.js';
 import { authView, leaderboardView, mountAccountMenu, profileView, renderAccountMenu } from './community/accounts.js';
 import { ranksView } from './community/ranks.js';
+import { settingsView } from './community/security.js';
 import { tvView, watchView } from './community/watch.js';
 import { tournamentsRoute } from './community/tournaments.js';
+import { moderationView } from './community/moderation.js';
 import './community/notifications.js'; // the bell and the site socket (it starts itself)
+import './lobby/challenge_popup.js'; // a challenge pops up on any page (it listens by itself)
 import { gameClient } from '../games/index.js';
 
 const view = document.querySelector('#view');
@@ -62,10 +65,12 @@ const ROUTES = [
   [at('(login|register)'), (m, { params }) => authView(view, m[1], params)],
   [at('player/([^/]+)'), (m) => profileView(view, segment(m[1]))],
   [at('leaderboard'), (m, { params }) => leaderboardView(view, params)],
+  [at('settings'), () => settingsView(view)],
   [at('ranks'), () => ranksView(view)],
-  [at('watch'), () => watchView(view)],
+  [at('watch'), (m, { params }) => watchView(view, params)],
   [at('tv'), () => tvView(view)],
   [at('tournaments?'), (m, { parts }) => tournamentsRoute(view, parts, go)],
+  [at('mod'), () => moderationView(view)],
 ];
 
 // ----- router -----------------------------------------------------------------------------
@@ -113,9 +118,11 @@ langMenu.addEventListener('change', async () => {
   route();
 });
 
-// An invite link to /game/ID (the server's invite_url) lands here as ?game=ID or #/game/ID.
-const direct = location.pathname.match(/^\/game\/([\w-]+)/);
-if (direct) history.replaceState(null, '', `/#/game/${direct[1]}`);
+// An address without the '#' (/game/ID, /tv … : what people share, and what the server answers
+// with this page) is the same page: its path becomes the route.
+if (location.pathname !== '/' && location.pathname !== '/index.html') {
+  history.replaceState(null, '', `/#${location.pathname}${location.search}`);
+}
 
 await loadLang();
 showLang();

@@ -50,7 +50,9 @@
 //   animation     {enabled: true, duration: 220} (ms; off under prefers-reduced-motion)
 //   announceMoves true (default) | false: whether the live region reads out moves (a host
 //                 that announces moves itself turns this off so that nothing is read twice)
-//   events        {move(from, to), select(square | null), premove(from, to) (null, null: cancelled)}
+//   events        {move(from, to), select(square | null), premove(from, to) (null, null: cancelled),
+//                 illegal(from, to): a piece that may move was sent (tap or drop) to a square that
+//                 is no destination; the board only reports it, the host may say why (lessons)}
 //   …and the piece set's options; Jungle's: wolfName 'wolf' (狼, default) | 'fox' (狐), and
 //   ranks {animal: number} shown on the pieces (default 象8 狮7 虎6 豹5 狼4 狗3 猫2 鼠1).
 // Unknown keys and bad values throw TypeError; a malformed position throws PlacementError.
@@ -331,6 +333,7 @@ export function createBoard(element, config = {}) {
     else if (action.type === 'unpremove') events.premove?.(null, null);
     else if (action.type === 'select') events.select?.(action.square);
     else if (action.type === 'deselect') events.select?.(null);
+    if (action.tried) events.illegal?.(...action.tried);
   }
 
   function focusSquare(square) {

@@ -363,7 +363,8 @@ function unpremove(state) {
 /**
  * A pointer (mouse or touch) goes down on a square. Returns {state, action, drag} where `drag`
  * tells whether the piece there may now be dragged and `wasSelected` whether it was selected
- * before (a tap on the selected piece deselects it on pointerUp).
+ * before (a tap on the selected piece deselects it on pointerUp). A tap that sends the selected
+ * piece to a square that is no destination gives an action with `tried: [from, to]`.
  */
 export function pointerDown(state, square) {
   if (!square) return { ...deselect(state), drag: false, wasSelected: false };
@@ -379,6 +380,11 @@ export function pointerDown(state, square) {
     return { ...result, drag: true, wasSelected };
   }
   const result = state.premove ? unpremove(state) : deselect(state);
+  if (!state.premove && state.selected && isMovable(state, state.selected)) {
+    // A piece that may move now, sent where the host offers no move: deselected as before,
+    // and the try reported (`tried`), so that the host may say why the rules forbid it.
+    result.action = { ...result.action, tried: [state.selected, square] };
+  }
   return { state: { ...result.state, focus: square }, action: result.action, drag: false, wasSelected: false };
 }
 
@@ -395,7 +401,10 @@ export function pointerUp(state, from, to, { dragged = false, wasSelected = fals
   }
   if (to && canMove(state, from, to)) return moveAction(state, from, to);
   if (to && canPremove(state, from, to)) return premoveAction(state, from, to);
-  return { state: { ...state, selected: from }, action: { type: 'snapback', square: from } };
+  const action = { type: 'snapback', square: from };
+  // Dropped on a square that is no destination: the try is reported too (see pointerDown).
+  if (to && to !== from && isMovable(state, from) && !isMovable(state, to)) action.tried = [from, to];
+  return { state: { ...state, selected: from }, action };
 }
 
 /** A click (or a tap, or Enter/Space on the focused square): pointerDown then pointerUp. */

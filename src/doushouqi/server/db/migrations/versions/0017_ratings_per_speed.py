@@ -27,7 +27,7 @@ Downgrade: each (account, game) gets back the rating of its speed with the most 
 the smaller RD, then the faster speed); other speeds' ratings are lost.
 
 Revision ID: 0017_ratings_per_speed
-Revises: 0012_games_of_seeks_and_records
+Revises: 0016_game_reviews
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0017_ratings_per_speed"
-down_revision = "0012_games_of_seeks_and_records"
+down_revision = "0016_game_reviews"
 branch_labels = None
 depends_on = None
 
@@ -68,7 +68,7 @@ def speed_of(control: str | None) -> str | None:
     base = float(found["base"] or 0) * (1 if found["s"] else 60)
     step = float(found["inc"] or 0)
     if base == 0 and found["per"] is not None:
-        step = max(step, float(found["per"]))
+        step += float(found["per"])
     seconds = base + 40 * step
     for speed, limit in (("bullet", 180), ("blitz", 480), ("rapid", 1500)):
         if seconds < limit:

@@ -15,6 +15,8 @@ import { challengeButton } from '../lobby/challenges.js';
 import { SPEEDS, ratingText, speedName } from '../shell/ratings.js';
 import { changeText, ratingChange } from '../play/result_changes.js';
 import { chosenGame, gamePicker, offered } from '../shell/site_games.js';
+import { isModerator } from './moderation.js';
+import { closedNote, closeAccountForm } from './account_closing.js';
 
 /** The animals the server accepts as avatars (server/auth.py AVATARS), weakest first. */
 export const AVATARS = ['rat', 'cat', 'dog', 'wolf', 'leopard', 'tiger', 'lion', 'elephant'];
@@ -123,6 +125,8 @@ export function renderAccountMenu() {
     ? [
       item(h('a', { id: 'account-profile', href: `#/player/${encodeURIComponent(account.username)}` }, t('account.profile'))),
       item(h('a', { id: 'account-leaderboard', href: '#/leaderboard' }, t('leaderboard.title'))),
+      item(h('a', { id: 'account-settings', href: '#/settings' }, t('account.settings'))),
+      isModerator(account) ? item(h('a', { id: 'account-moderation', href: '#/mod' }, t('mod.title'))) : null,
       item(h('button', { type: 'button', id: 'account-logout', class: 'link-button', onclick: logOutFromMenu }, t('account.logout'))),
     ]
     : [
@@ -435,7 +439,9 @@ export async function profileView(view, username) {
   view.replaceChildren(h('section', { class: 'page narrow profile-page' },
     accountHead(own ? t('account.profile') : t('profile.title')),
     card,
-    own ? editForm(profile, (updated) => { const fresh = profileCard(updated); card.replaceWith(fresh); card = fresh; }) : challengeButton(profile, me),
+    closedNote(profile),
+    own ? editForm(profile, (updated) => { const fresh = profileCard(updated); card.replaceWith(fresh); card = fresh; }) : profile.closed ? null : challengeButton(profile, me),
+    own ? closeAccountForm(profile) : null,
     h('h3', { class: 'profile-subtitle' }, t('profile.games'), ' ',
       h('small', { id: 'profile-games-total' }, t('profile.games.total', { n: history.total }))),
     games,

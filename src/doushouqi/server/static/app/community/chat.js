@@ -101,6 +101,10 @@ class GameChat {
         this.readKey = this.key();
         this.add(msg.messages, false);
         return true;
+      case 'chat_removed': // a moderator removed it: gone from every reader's screen
+        this.messages.delete(msg.message_id);
+        this.render();
+        return true;
       case 'spectators':
         this.count = msg.count;
         this.render();

@@ -9,11 +9,13 @@
 //
 // A notification is a `kind` and `params` (the server words nothing): its text is
 // `notify.kind.<kind>`, or a key named exactly as the kind in another area's file, with the
-// params filled in.
+// params filled in. Each new one also shows as a toast for a few seconds (shell/toasts.js), but
+// a challenge, which has a pop-up of its own (lobby/challenge_popup.js).
 
 import { t, playerName } from '../shell/i18n.js';
 import { api, currentPlayer } from '../shell/api.js';
 import { h } from '../shell/dom.js';
+import { showToast } from '../shell/toasts.js';
 
 const handlers = new Map(); // message type → Set of handlers
 let socket = null;
@@ -43,6 +45,13 @@ export function siteConnected() {
 }
 
 const PLAYER_PARAMS = new Set(['from', 'by', 'opponent']);
+// Kinds shown otherwise than as a toast.
+const NO_TOAST = new Set(['challenge.received']);
+
+/** Where a notification leads (a client route), if anywhere. */
+export function notificationLink(item) {
+  return typeof item.link === 'string' && item.link.startsWith('#/') ? item.link : null;
+}
 
 /** The words of one notification, in the current language. */
 export function notificationText(item) {
@@ -106,9 +115,11 @@ function connect() {
 
 function receive(message) {
   if (message.type === 'notification' && message.notification) {
-    items = [message.notification, ...items.filter((i) => i.id !== message.notification.id)].slice(0, 30);
+    const item = message.notification;
+    items = [item, ...items.filter((i) => i.id !== item.id)].slice(0, 30);
     unread = Number(message.unread) || 0;
     render();
+    if (!NO_TOAST.has(item.kind)) showToast(notificationText(item), { link: notificationLink(item), kind: item.kind });
   } else if (message.type === 'notification_withdrawn' && Array.isArray(message.ids)) {
     // No longer true (a challenge its sender withdrew): gone from the bell.
     items = items.filter((i) => !message.ids.includes(i.id));
@@ -197,7 +208,7 @@ function entry(item) {
   const body = [h('span', { class: 'bell-text' }, notificationText(item)),
     h('time', { datetime: when.toISOString() }, when.toLocaleString(document.documentElement.lang, { dateStyle: 'short', timeStyle: 'short' }))];
   const cls = `bell-item${item.read_at ? '' : ' unread'}`;
-  const link = typeof item.link === 'string' && item.link.startsWith('#/') ? item.link : null;
+  const link = notificationLink(item);
   return h('li', { class: cls, dataset: { kind: item.kind, id: item.id } },
     link ? h('a', { href: link }, body) : h('span', { class: 'bell-static' }, body));
 }

@@ -1,22 +1,25 @@
 // Live games: the Watch page (#/watch, the games in progress from GET /api/games/live, best
-// first, refreshed every few seconds, each with a small read-only board) and TV (#/tv: the
-// best game in progress on the game page in watch mode; a few seconds after it ends, the next).
+// first, refreshed every few seconds, each with a small read-only board, filtered by game,
+// rule set, speed and rated — the filters kept in the address) and TV (#/tv: the game the
+// server features on the game page in watch mode; /ws/tv says which, and tells when it ended
+// and the next best took its place).
 
 import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
 import { t, currentLang, playerName, plural } from '../shell/i18n.js';
 import { ratingText } from '../shell/ratings.js';
-import { api, ensurePlayer } from '../shell/api.js';
+import { api, ensurePlayer, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { GameView } from '../play/game.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import { pageCheck } from '../shell/navigation.js';
-import { gameName } from '../shell/site_games.js';
+import { gameName, offered } from '../shell/site_games.js';
 
 const REFRESH_MS = 4000;
-const TV_POLL_MS = 2000;
-const TV_NEXT_MS = 4000; // how long TV stays on a finished game before the next
-const FINISHED = 25;
+const TV_NEXT_MS = 3000; // how long TV stays on a finished game before the next
+const TV_RETRY_MS = [1000, 2000, 5000, 10000]; // reconnecting /ws/tv
+const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence', 'untimed'];
+const FILTERS = ['game', 'rules', 'speed', 'rated'];
 
 function playerLine(p) {
   if (!p) return h('span', { class: 'watch-player' }, '—');
@@ -29,13 +32,50 @@ function gameFacts(g) {
   return facts.join(' · ');
 }
 
+/** A labelled select of a filter: `choices` are [value, words]; '' is "all". */
+function filterSelect(name, label, choices, value, onChange) {
+  const select = h('select', { id: `watch-${name}`, name, onchange: () => onChange(select.value) },
+    [['', t('watch.filter.any')], ...choices].map(([v, words]) => h('option', { value: v, selected: v === value }, words)));
+  return h('label', { class: 'field watch-filter' }, h('span', {}, label), select);
+}
+
+/** The filters bar; `filters` is changed in place and `changed()` called on each change. */
+async function filterBar(filters, changed) {
+  const games = await offered();
+  const setsOf = async (keys) => [...new Set((await Promise.all(keys.map((k) => fetchRuleSets(k)))).flat().map((s) => s.name))];
+  const bar = h('div', { class: 'watch-filters', id: 'watch-filters', role: 'group', 'aria-label': t('watch.filters') });
+  const draw = async () => {
+    const names = await setsOf(filters.game ? [filters.game] : games.map((g) => g.key));
+    if (filters.rules && !names.includes(filters.rules)) filters.rules = '';
+    const set = (name) => (value) => { filters[name] = value; if (name === 'game') draw(); changed(); };
+    bar.replaceChildren(
+      games.length > 1 ? filterSelect('game', t('watch.filter.game'), games.map((g) => [g.key, gameName(g.key)]), filters.game, set('game')) : null,
+      filterSelect('rules', t('watch.filter.rules'), names.map((n) => [n, ruleSetLabel(n)]), filters.rules, set('rules')),
+      filterSelect('speed', t('watch.filter.speed'), SPEEDS.map((sp) => [sp, t(`watch.speed.${sp}`)]), filters.speed, set('speed')),
+      filterSelect('rated', t('watch.filter.rated'), [['true', t('watch.filter.ratedOnly')], ['false', t('watch.filter.casualOnly')]], filters.rated, set('rated')));
+  };
+  await draw();
+  return bar;
+}
+
 /** The Watch page; returns its cleanup. */
-export async function watchView(view) {
+export async function watchView(view, params = new URLSearchParams()) {
   const stillHere = pageCheck();
+  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) || '']));
   const list = h('ul', { class: 'watch-list', id: 'watch-list' });
+  let refresh = async () => {};
+  const changed = () => {
+    // Kept in the address (a reload or a shared link shows the same games), without a new page.
+    const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
+    history.replaceState(null, '', `#/watch${query ? `?${query}` : ''}`);
+    refresh().catch(() => {});
+  };
+  const bar = await filterBar(filters, changed);
+  if (!stillHere()) return null;
   view.replaceChildren(h('section', { class: 'page watch-page' },
     pageHead(t('watch.title')),
     h('p', {}, h('a', { class: 'button primary', href: '#/tv', id: 'go-tv' }, t('watch.tvLink'))),
+    bar,
     list));
   const boards = new Map(); // game id → {item, board, facts}: kept across refreshes
   const entry = (g) => {
@@ -52,11 +92,13 @@ export async function watchView(view) {
     const board = createBoard(box, { ...gameClient(g.game_key).boardFor(g.rule_options), position: g.fen, lang: currentLang(), announceMoves: false, animation: { enabled: false } });
     return { item, board, facts, tags };
   };
-  async function refresh() {
-    const { games } = await api('/api/games/live?limit=30');
+  refresh = async () => {
+    const wanted = new URLSearchParams({ limit: '30', ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) });
+    const { games } = await api(`/api/games/live?${wanted}`);
     if (!stillHere()) return;
     if (!games.length) {
-      list.replaceChildren(h('li', { class: 'empty', id: 'watch-empty' }, t('watch.empty')));
+      const filtered = Object.values(filters).some(Boolean);
+      list.replaceChildren(h('li', { class: 'empty', id: 'watch-empty' }, t(filtered ? 'watch.emptyFiltered' : 'watch.empty')));
       boards.forEach((b) => b.board.destroy());
       boards.clear();
       return;
@@ -75,13 +117,13 @@ export async function watchView(view) {
       if (!games.some((g) => g.id === id)) { shown.board.destroy(); boards.delete(id); }
     }
     list.replaceChildren(...items);
-  }
+  };
   await refresh();
   const timer = setInterval(() => refresh().catch(() => {}), REFRESH_MS);
   return () => { clearInterval(timer); boards.forEach((b) => b.board.destroy()); };
 }
 
-/** TV: the best game in progress, followed to its end, then the next; returns its cleanup. */
+/** TV: the game the server features, followed to its end, then the next; returns its cleanup. */
 export async function tvView(view) {
   await ensurePlayer(); // the game page watches as someone (a guest at least)
   const stillHere = pageCheck();
@@ -89,30 +131,59 @@ export async function tvView(view) {
   const screen = h('div', { class: 'tv-screen', id: 'tv-screen' });
   view.replaceChildren(h('section', { class: 'page tv-page' }, pageHead(t('watch.tv'), '#/watch'), note, screen));
   let game = null; // the GameView on screen
-  let endedAt = null;
+  let shownId = null;
+  let socket = null;
   let stopped = false;
-  const show = (id) => {
-    game?.destroy();
-    endedAt = null;
-    note.textContent = '';
-    game = new GameView(screen, id, { navigate: () => {} }); // a rematch does not take TV along
-  };
-  async function look() {
-    if (stopped || !stillHere()) return;
-    const over = game && game.game && game.game.status_id >= FINISHED;
-    if (game && !over) return; // following the game on screen
-    if (over) {
-      endedAt ??= performance.now();
-      note.textContent = t('watch.next');
-      if (performance.now() - endedAt < TV_NEXT_MS) return;
+  let retry = 0;
+  let retryTimer = null;
+  let nextTimer = null;
+  const show = (featured) => {
+    clearTimeout(nextTimer);
+    nextTimer = null;
+    if (!featured) {
+      if (!game) note.textContent = t('watch.tvEmpty');
+      return;
     }
-    const { games } = await api('/api/games/live?limit=2');
+    if (featured.id === shownId) return;
+    const put = () => {
+      game?.destroy();
+      shownId = featured.id;
+      screen.dataset.game = featured.id;
+      const [first, second] = featured.players.map((p) => (p ? playerName(p.name) : '—'));
+      note.textContent = t('watch.tvNow', { first, second });
+      game = new GameView(screen, featured.id, { navigate: () => {} }); // a rematch does not take TV along
+    };
+    // The game on screen ended: its result stays a moment before the next.
+    if (game) {
+      note.textContent = t('watch.next');
+      nextTimer = setTimeout(put, TV_NEXT_MS);
+    } else {
+      put();
+    }
+  };
+  const connect = () => {
     if (stopped || !stillHere()) return;
-    const next = games.find((g) => g.id !== game?.id);
-    if (next) show(next.id);
-    else if (!game) note.textContent = t('watch.tvEmpty');
-  }
-  await look();
-  const timer = setInterval(() => look().catch(() => {}), TV_POLL_MS);
-  return () => { stopped = true; clearInterval(timer); game?.destroy(); };
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/tv`);
+    socket = ws;
+    ws.addEventListener('open', () => { retry = 0; });
+    ws.addEventListener('message', (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (message?.type === 'featured' && !stopped) show(message.game);
+    });
+    ws.addEventListener('close', () => {
+      if (socket !== ws || stopped) return;
+      retryTimer = setTimeout(connect, TV_RETRY_MS[Math.min(retry, TV_RETRY_MS.length - 1)]);
+      retry += 1;
+    });
+  };
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    clearTimeout(nextTimer);
+    socket?.close();
+    game?.destroy();
+  };
 }

@@ -14,7 +14,7 @@ import { timeControlLabel } from './pairing.js';
 import { chosenGame, gameName, gamePicker, offered, sideName } from '../shell/site_games.js';
 
 const TIME_CHOICES = ['5+3', '10+5', '10+0/30s', '15+10/60s', '3+2', '', '1d', '3d'];
-const REASONS = ['generic', 'later', 'too_fast', 'too_slow', 'casual', 'rated', 'rules'];
+export const REASONS = ['generic', 'later', 'too_fast', 'too_slow', 'time_control', 'rated', 'casual', 'rules'];
 
 function timeText(control) {
   if (!control) return t('time.none');
@@ -89,6 +89,7 @@ async function challengeForm(profile, wanted = undefined) {
     h('label', { class: 'check challenge-rated' },
       h('input', { type: 'checkbox', name: 'rated', id: 'challenge-rated', checked: true, 'aria-describedby': 'challenge-rated-hint' }),
       h('span', {}, t('challenge.rated'), ' ', h('small', { class: 'hint', id: 'challenge-rated-hint', dataset: { hint: 'pairing.rated.hint' } }, t('pairing.rated.hint')))),
+    h('label', { class: 'check challenge-private' }, h('input', { type: 'checkbox', name: 'private' }), h('span', {}, t('challenge.private'))),
     h('button', { type: 'submit', class: 'primary big', id: 'challenge-send' }, t('challenge.send', { name: profile.display_name })),
     failure);
   const syncRated = () => ratedNeedsClock(form.elements.rated, () => Boolean(form.elements.time.value));
@@ -103,7 +104,7 @@ async function challengeForm(profile, wanted = undefined) {
     try {
       const sent = await api('/api/challenges', { method: 'POST', body: {
         to: profile.username, game, rules: f.rules.value, time_control: f.time.value || null,
-        color: f.color.value, rated: f.rated.checked } });
+        color: f.color.value, rated: f.rated.checked, private: f.private.checked } });
       form.replaceWith(waiting(sent, profile));
     } catch (error) {
       send.disabled = false;

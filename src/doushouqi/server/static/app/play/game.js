@@ -477,7 +477,7 @@ export class GameView {
     const open = g.status_id < 20 && g.players.includes(null);
     this.el.invite.hidden = !open;
     if (open) {
-      const link = `${location.origin}/#/game/${this.id}?join=1`;
+      const link = `${location.origin}/game/${this.id}?join=1`; // the path: a shared link gets a preview
       const input = h('input', { readonly: true, value: link, id: 'invite-link', 'aria-label': t('game.invite') });
       this.el.invite.replaceChildren(this.seats.length
         ? h('div', {}, h('p', {}, t('game.invite')), h('div', { class: 'row' }, input,

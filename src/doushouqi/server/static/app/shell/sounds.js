@@ -1,6 +1,7 @@
 // Game sounds, synthesised with the Web Audio API (no audio files): a move, the opponent's move,
-// a capture, the end of the game (won, lost, drawn) and a warning when the player's own clock
-// drops to 10 seconds. A switch on the game page turns them off, remembered in localStorage;
+// a capture, the end of the game (won, lost, drawn), a warning when the player's own clock
+// drops to 10 seconds, and a chime when someone challenges the player (on any page:
+// `playAlert`). A switch on the game page turns them off, remembered in localStorage;
 // while off, nothing of Web Audio is created. Browsers allow audio only after the user has
 // interacted with the page, so the audio context is created (or resumed) on the first pointer or
 // key event; a sound asked for before that is simply not heard. Audio may be missing or refused:
@@ -47,6 +48,11 @@ export const SOUNDS = {
   draw: [
     { at: END_DELAY, freq: 493.88, dur: 0.22, wave: 'sine', peak: 0.4 },
     { at: END_DELAY + 0.26, freq: 493.88, dur: 0.35, wave: 'sine', peak: 0.4 },
+  ],
+  // a bright rising chime (E A), someone at the door
+  challenge: [
+    { at: 0, freq: 659.26, dur: 0.16, wave: 'sine', peak: 0.4 },
+    { at: 0.13, freq: 880, dur: 0.32, wave: 'sine', peak: 0.4 },
   ],
   // two quick high beeps
   lowTime: [
@@ -135,6 +141,14 @@ function playNotes(notes) {
       osc.stop(end + 0.02);
     }
   } catch { /* a sound less */ }
+}
+
+/** A sound outside a game (`challenge`), unless the player switched sounds off. Heard only once
+ * the user has interacted with the site (browsers allow audio no sooner). */
+export function playAlert(name) {
+  if (!rememberedOn()) return;
+  if (navigator.userActivation?.hasBeenActive) wakeAudio();
+  playNotes(SOUNDS[name]);
 }
 
 /** The speaker icon, with sound waves or struck through. */

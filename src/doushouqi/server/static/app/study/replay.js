@@ -1,7 +1,8 @@
 // The replay page: step through any game (#/replay/game/ID) or uploaded record
 // (#/replay/record/ID) on a read-only board, and, for a game the site has a computer player for,
-// let the engine assess every position for the evaluation graph, the best move and the
-// mistakes; and the upload page (#/replay[?game=tiger]) that turns a record's text into a
+// show the engine's assessment of every position (the evaluation graph, the best move and the
+// mistakes): a game's stored review, computed once on the server for every viewer
+// (stored_review.js), or for an uploaded record, positions asked for one by one; and the upload page (#/replay[?game=tiger]) that turns a record's text into a
 // replay (in the chosen game's record format). The arithmetic of the graph lives in
 // evalgraph.js. What differs between games (board, sides, the tags naming the players) is the
 // game's client module's.
@@ -16,6 +17,7 @@ import * as G from './evalgraph.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import { pageCheck } from '../shell/navigation.js';
 import { Review, GRADE_MARKS } from './review.js';
+import { StoredReview } from './stored_review.js';
 import { ReplayTablebase } from './tablebase_view.js';
 import { chosenGame, gamePicker, offered, sideName, siteGames } from '../shell/site_games.js';
 
@@ -202,9 +204,11 @@ class ReplayView {
     this.moves = data.plies.map((p) => p.move);
     this.last = data.plies.length;
     this.ply = Math.max(0, Math.min(this.last, Math.trunc(ply)));
+    // A game of the site is reviewed on the server, once, the same for every viewer.
+    this.stored = kind === 'game' && this.engine ? new StoredReview(this) : null;
     // A game that went on (or took moves back) since is another key: its analyses start afresh.
     const key = `${kind}/${id}/${this.last}/${this.fens[this.last]}`;
-    if (kept.key !== key) kept = { key, analyses: [] };
+    if (kept.key !== key || this.stored) kept = { key, analyses: [] };
     this.analyses = kept.analyses; // analyses[i]: the server's answer for position i
     this.scores = [];
     this.mistakes = new Set();
@@ -225,10 +229,12 @@ class ReplayView {
     this.buildMoves();
     this.showAnalysisState();
     this.render();
+    this.stored?.load();
   }
 
   destroy() {
     this.closed = true;
+    this.stored?.destroy();
     if (this.run) this.run.stopped = true;
     this.run = null;
     this.review.destroy();
@@ -291,9 +297,9 @@ class ReplayView {
             b.first, b.prev, this.el.counter, b.next, b.last),
           this.el.slider),
         h('aside', { class: 'side-col' },
-          h('div', { class: 'rp-analysis', id: 'rp-analysis', hidden: !this.engine },
+          (this.el.analysis = h('div', { class: 'rp-analysis', id: 'rp-analysis', hidden: !this.engine },
             h('div', { class: 'rp-analysis-head' }, this.el.analyse, this.el.progress, this.el.count),
-            this.el.progressBar, this.el.graphBox, this.el.best, this.tablebase.el, this.review.el.better, this.review.el.box),
+            this.el.progressBar, this.el.graphBox, this.el.best, this.tablebase.el, this.review.el.better, this.review.el.box)),
           this.el.comment,
           h('h2', { class: 'moves-title' }, t('replay.moves')),
           this.el.moves,
@@ -460,6 +466,7 @@ class ReplayView {
   // ----- analysis -----------------------------------------------------------------------
   /** Scores and mistakes from the analyses so far; the move list follows the mistakes. */
   scoreAnalyses() {
+    if (this.stored) return false; // the stored review brings its scores and grades
     this.scores = this.fens.map((_, i) => G.positionScore(this.analyses[i], this.data.result));
     this.review.update(this.scores); // the server grades them; review.js rebuilds the list
     return false;
@@ -470,6 +477,10 @@ class ReplayView {
   }
 
   toggleAnalysis() {
+    if (this.stored) {
+      this.stored.request();
+      return;
+    }
     if (this.run) {
       this.run.stopped = true;
       this.run = null;
@@ -520,6 +531,10 @@ class ReplayView {
 
   /** The analyse button, the progress and any error. */
   showAnalysisState() {
+    if (this.stored) {
+      this.stored.show();
+      return;
+    }
     const done = this.analysedCount();
     const total = this.last + 1;
     const complete = done === total;

@@ -91,8 +91,14 @@ export class Review {
       return; // the next score tries again
     }
     if (v.closed) return;
-    this.grades = new Map(answer.plies.filter((p) => p.grade).map((p) => [p.ply, p]));
-    this.players = answer.players;
+    this.showGrades(answer.plies, answer.players);
+  }
+
+  /** The server's grades (`plies`: each graded ply) and each side's summary, on the page. */
+  showGrades(plies, players) {
+    const v = this.view;
+    this.grades = new Map(plies.filter((p) => p.grade).map((p) => [p.ply, p]));
+    this.players = players;
     v.mistakes = this.mistakes();
     v.buildMoves();
     v.showAnalysisState();

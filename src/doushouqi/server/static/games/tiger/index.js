@@ -14,6 +14,8 @@ import {
 } from './rule_options.js';
 import { t } from '../../app/shell/i18n.js';
 import RULE_DIAGRAMS from './rule_diagram_data.js';
+import LESSON_DATA from './lesson_data.js';
+import { meetsGoal } from './lesson_goals.js';
 
 const BOARDS = Object.freeze(Object.fromEntries(DIAGONALS.map((d) => [d, Object.freeze({ geometry: tigerGeometry(d), pieceSet: TIGER_PIECES })])));
 
@@ -107,7 +109,7 @@ export const TIGER_CLIENT = Object.freeze({
     ['capture', 'tigerrules.capture'], ['win', 'tigerrules.win'], ['draw', 'tigerrules.draw'],
   ]),
   ruleDiagrams: RULE_DIAGRAMS,
-  /** No lessons for this game yet. */
-  lessons: Object.freeze({ rules: RULE_SET_NAMES[0], lessons: Object.freeze([]) }),
-  meetsGoal: () => false,
+  lessons: LESSON_DATA,
+  /** Whether a learner's move meets a lesson step's goal: (goal, from, to, before, after, {seat}). */
+  meetsGoal,
 });
