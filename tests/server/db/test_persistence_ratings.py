@@ -1,6 +1,7 @@
 """Stored ratings: each finished rated game updates the ratings stored at that moment, so two
 games of one account that finish close together both count (no lost update); each game
-(Jungle, the next one) has its own standing, and each speed its own rating."""
+(Jungle, the next one) has its own standing, and each speed its own rating. Banned and closed
+accounts leave the boards (their ratings stay)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ import dataclasses
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from tests.support.helpers import BLUE_ID, RAPID, ok, online_game, play, quiet_moves
 
 from doushouqi.core.rating import Rating, rate_game
 from doushouqi.core.speed import Speed
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.models import AccountRow, RatingRow, SpeedRatingRow
-from doushouqi.server.db.repo import create_account, record_result, standing
-from doushouqi.server.db.speed_ratings import speed_rating, speed_ratings_of
+from doushouqi.server.db.repo import create_account, record_result, score_board, standing
+from doushouqi.server.db.speed_ratings import rating_board, speed_rating, speed_ratings_of
 from doushouqi.server.domain import Resign
 
 
@@ -114,3 +116,31 @@ def test_a_casual_game_moves_no_rating_but_counts_for_the_score(tmp_path: Path) 
     db.run_sync(lambda s: record_result(s, casual))
     assert db.run_sync(lambda s: s.scalars(select(SpeedRatingRow)).all()) == []
     assert db.run_sync(lambda s: standing(s, 1, "jungle")).score > 0
+
+
+def test_banned_and_closed_accounts_leave_the_rating_and_score_boards(tmp_path: Path) -> None:
+    db = two_accounts(tmp_path / "boards.sqlite3")
+    rated, now = play(online_game(rated=True, time_control=RAPID), quiet_moves(21))
+    rated, _ = ok(rated, Resign(actor=BLUE_ID), now + 1)
+    db.run_sync(lambda s: record_result(s, rated))
+
+    def boards() -> tuple[list[str], list[str]]:
+        def read(session: Session) -> tuple[list[str], list[str]]:
+            by_rating = rating_board(session, "jungle", Speed.RAPID, 10)
+            by_score = score_board(session, 10, "jungle")
+            return [a.username for a, _, _ in by_rating], [a.username for a, _ in by_score]
+
+        return db.run_sync(read)
+
+    assert boards() == (["li", "wang"], ["li", "wang"])
+
+    def leave(session: Session, username: str, column: str) -> None:
+        account = session.scalars(select(AccountRow).where(AccountRow.username == username)).one()
+        setattr(account, column, 5.0)
+
+    db.run_sync(lambda s: leave(s, "li", "banned_at"))
+    assert boards() == (["wang"], ["wang"])
+    db.run_sync(lambda s: leave(s, "wang", "closed_at"))
+    assert boards() == ([], [])
+    kept = db.run_sync(lambda s: speed_rating(s, 1, "jungle", Speed.RAPID))
+    assert kept.games == 1  # off the boards, not forgotten
