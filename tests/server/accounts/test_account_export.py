@@ -1,7 +1,7 @@
 """The data export: one JSON file (an attachment) with everything the site keeps of an
-account — its settings, score and results per game with its ratings per speed, games with their records in the game's own
-notation, uploaded records, puzzle history, sessions' and tokens' metadata — and never a
-password hash or a token."""
+account — its settings, score and results per game with its ratings per speed, games with
+their records in the game's own notation, uploaded records, puzzle history, sessions' and
+tokens' metadata — and never a password hash or a token."""
 
 from __future__ import annotations
 
