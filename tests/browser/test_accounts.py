@@ -268,8 +268,8 @@ def test_rated_online_game_moves_the_rating(
         expect(page.locator(".rated-option")).to_contain_text("计入等级分")
         page.click("#start")
         link = page.locator("#invite-link")
-        expect(link).to_have_value(re.compile(r"/#/game/"))
-        found = re.search(r"#/game/([\w-]+)", link.input_value())
+        expect(link).to_have_value(re.compile(r"/game/[\w-]+\?join=1$"))
+        found = re.search(r"/game/([\w-]+)", link.input_value())
         assert found is not None
         assert fetch_json(page, f"/api/games/{found[1]}")["game"]["rated"] is True
 
