@@ -116,7 +116,9 @@ def test_lobby_entries_read_well_on_a_phone(
     # Screen readers hear which game each button is for.
     join = entry.locator("a.button").first
     expect(join).to_have_attribute(
-        "aria-label", re.compile(rf"^Join: by {LONG_NAME} .*You play Blue$")
+        # (no rating: an untimed game has no speed, so the creator's rating says nothing)
+        "aria-label",
+        re.compile(rf"^Join: by {LONG_NAME}.*You play Blue$"),
     )
     no_overflow(page)
     shoot(page, artifacts, "lobby-phone-en")

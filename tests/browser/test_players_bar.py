@@ -54,12 +54,13 @@ def test_online_bars_link_accounts_show_rating_and_connection(
         other = blue.open(f"/#/game/{game['id']}?join=1")
         expect(other.locator("#status")).to_contain_text("Red to move")
 
-        # Red's own bar: the tiger in red, the name linking to the profile, rating and level.
+        # Red's own bar: the tiger in red, the name linking to the profile, and the level (a
+        # game without a clock has no speed, so no rating).
         avatar = mine.locator(".player-avatar")
         expect(avatar).to_have_attribute("data-avatar", "tiger")
         expect(avatar.locator(".dsq-piece.red svg")).to_have_count(1)
         expect(mine.locator("a.player-link")).to_have_attribute("href", "#/player/guan_yu")
-        expect(mine.locator(".player-meta")).to_have_text("等级分 1500 · 1级 新手")
+        expect(mine.locator(".player-meta")).to_have_text("1级 新手")
         expect(mine.locator(".player-conn")).to_have_count(0)  # no marker for yourself
         # The guest at the top: an animal in blue, no link, no rating, connected.
         guest = fetch_json(other, "/api/auth/me")
@@ -90,7 +91,7 @@ def test_online_bars_link_accounts_show_rating_and_connection(
 
         # Blue's view, in English: Red's account at the top links to its profile.
         top = bar(other, "top")
-        expect(top.locator(".player-meta")).to_have_text("Rating 1500 · Level 1 (Novice)")
+        expect(top.locator(".player-meta")).to_have_text("Level 1 (Novice)")
         expect(top.locator(".player-conn")).to_have_text("connected")
         expect(bar(other, "bottom").locator(".player-name")).to_contain_text("(You)")
         expect(bar(other, "bottom").locator("a")).to_have_count(0)

@@ -18,7 +18,8 @@ def register(page: Page, username: str) -> None:
 
 
 def rating_of(page: Page, username: str) -> int:
-    return round(fetch_json(page, f"/api/players/{username}")["rating"]["rating"])
+    """The player's rating at rapid (the speed of the game's 10+0)."""
+    return round(fetch_json(page, f"/api/players/{username}")["ratings"]["rapid"]["rating"])
 
 
 def test_both_bars_show_the_new_ratings_and_changes_at_once(
@@ -29,7 +30,10 @@ def test_both_bars_show_the_new_ratings_and_changes_at_once(
         page = red.open("/")
         register(page, "result_red")
         game = fetch_json(
-            page, "/api/games", "POST", {"mode": "online", "color": "red", "rated": True}
+            page,
+            "/api/games",
+            "POST",
+            {"mode": "online", "color": "red", "rated": True, "time_control": "10+0"},
         )
         page.goto(f"{server.url}/#/game/{game['id']}")
         other = blue.open("/")
@@ -45,11 +49,13 @@ def test_both_bars_show_the_new_ratings_and_changes_at_once(
         expect(page.locator("#result")).to_be_visible()
         won, lost = rating_of(page, "result_red"), rating_of(page, "result_blue")
         assert won > 1500 > lost
-        # Red's page: its own bar at the bottom, Blue's at the top; no reload in between.
+        # Red's page: its own bar at the bottom, Blue's at the top; no reload in between. The
+        # ratings are rapid's (10+0), provisional after one game: "1662?".
         for view, (mine, theirs) in ((page, (won, lost)), (other, (lost, won))):
             bottom, top = view.locator(".player-bar.bottom"), view.locator(".player-bar.top")
-            expect(bottom.locator(".player-meta")).to_contain_text(str(mine))
-            expect(top.locator(".player-meta")).to_contain_text(str(theirs))
+            expect(bottom.locator(".player-meta")).to_contain_text(f"{mine}?")
+            expect(top.locator(".player-meta")).to_contain_text(f"{theirs}?")
+        expect(other.locator(".player-bar.bottom .player-meta")).to_contain_text(f"Rapid {lost}?")
         red_bar = page.locator(".player-bar.bottom")
         expect(red_bar.locator(".delta-rating")).to_have_text(f"+{won - 1500}")
         expect(red_bar.locator(".delta-score")).to_have_text("积分 +4")
@@ -62,7 +68,7 @@ def test_both_bars_show_the_new_ratings_and_changes_at_once(
         # The result box: both ratings before → after, and the link to what they mean.
         lines = page.locator("#result .rating-change")
         expect(lines).to_have_count(2)
-        expect(lines.nth(0)).to_have_text(f"红方等级分：1500 → {won}（+{won - 1500}）")
+        expect(lines.nth(0)).to_have_text(f"红方等级分：1500? → {won}?（+{won - 1500}）")
         shoot(page, artifacts, "result-rated")
         page.locator("#ranks-link").click()
         expect(page).to_have_url(re.compile(r"#/ranks$"))

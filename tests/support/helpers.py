@@ -29,6 +29,8 @@ from doushouqi.server.domain import (
 )
 
 T0 = 1000.0
+#: A rapid time control (rated games need a clock: ratings are per speed).
+RAPID = "10+0"
 RED_ID, BLUE_ID = Account(1), Account(2)
 SPECTATOR = Account(99)
 OWNER = Account(5)

@@ -29,6 +29,10 @@ SCALE = 173.7178
 DEFAULT_RATING = 1500.0
 DEFAULT_RD = 350.0
 DEFAULT_VOLATILITY = 0.06
+#: A rating whose RD is above this is provisional, shown with a "?" ("1500?"), as lichess does:
+#: too few games yet to say much (a new player's RD of 350 falls below it after some 10-15
+#: games against settled opponents).
+PROVISIONAL_RD = 110.0
 #: The system constant: smaller values keep volatility from changing quickly (paper: 0.3-1.2).
 DEFAULT_TAU = 0.5
 #: Convergence tolerance of the volatility iteration (the paper's epsilon).
@@ -57,6 +61,15 @@ class Rating:
             raise RatingError(f"rating values must be finite: {self!r}")
         if self.rd <= 0 or self.volatility <= 0:
             raise RatingError(f"RD and volatility must be positive: {self!r}")
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating is still uncertain (RD above :data:`PROVISIONAL_RD`).
+
+        >>> Rating().provisional, Rating(1500, 110).provisional, Rating(1500, 60).provisional
+        (True, False, False)
+        """
+        return self.rd > PROVISIONAL_RD
 
     @property
     def mu(self) -> float:

@@ -1,7 +1,7 @@
 """The data export: one JSON file (an attachment) with everything the site keeps of an
-account — its settings, ratings per game, games with their records in the game's own
-notation, uploaded records, puzzle history, sessions' and tokens' metadata — and never a
-password hash or a token."""
+account — its settings, score and results per game with its ratings per speed, games with
+their records in the game's own notation, uploaded records, puzzle history, sessions' and
+tokens' metadata — and never a password hash or a token."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from doushouqi.server.db import repo
 def test_the_export_holds_the_accounts_data_and_no_secret(server: LiveServer) -> None:
     red = server.player().register("exported", display_name="导出", avatar="cat")
     blue = server.player().register("opponent")
-    game_id, red_ws, blue_ws = start_online(server, red, blue, rated=True)
+    game_id, red_ws, blue_ws = start_online(server, red, blue, rated=True, time_control="10+0")
     for ply, text in enumerate(DEN_GAME):
         move(red_ws if ply % 2 == 0 else blue_ws, text)
     red_ws.wait_for("game_finished")
@@ -43,7 +43,10 @@ def test_the_export_holds_the_accounts_data_and_no_secret(server: LiveServer) ->
 
     assert data["account"]["username"] == "exported" and data["account"]["is_bot"] is False
     assert data["settings"] == {"display_name": "导出", "avatar": "cat"}
-    assert data["ratings"]["jungle"]["games"] == 1 and data["ratings"]["jungle"]["wins"] == 1
+    jungle = data["ratings"]["jungle"]
+    assert jungle["games"] == 1 and jungle["wins"] == 1
+    [(speed, rapid)] = jungle["speeds"].items()  # the one speed played, rated
+    assert speed == "rapid" and rapid["games"] == 1 and rapid["rating"] > 1500
     [game] = data["games"]
     assert (game["id"], game["game"], game["result"]) == (game_id, "jungle", "1-0")
     record = read_record(game["record"])  # Jungle's own notation, as the download gives it

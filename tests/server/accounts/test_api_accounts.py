@@ -97,7 +97,16 @@ def test_profile_and_avatar(server: LiveServer) -> None:
         "disconnects": 0,
         "timeouts": 0,
     }
-    assert profile["level"]["number"] == 1 and profile["rating"]["rating"] == 1500
+    assert profile["level"]["number"] == 1
+    # A rating per speed, fastest first; a new player's is provisional ("1500?").
+    assert list(profile["ratings"]) == ["bullet", "blitz", "rapid", "classical", "correspondence"]
+    assert profile["ratings"]["blitz"] == {
+        "rating": 1500,
+        "rd": 350,
+        "volatility": 0.06,
+        "provisional": True,
+        "games": 0,
+    }
     bad = player.request("PATCH", "/api/account", json={"avatar": "unicorn"})
     assert bad.status_code == 422
     assert server.player().get("/api/players/nobody").status_code == 404

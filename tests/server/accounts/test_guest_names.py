@@ -15,7 +15,7 @@ from tests.support.live import LiveServer, ManualTime, Player, make_settings, ru
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
 
-LATEST_REVISION = "0017_explorer_rated_and_filtered"
+LATEST_REVISION = "0018_ratings_per_speed"
 
 
 def rename(player: Player, **body: object) -> tuple[int, dict[str, object]]:

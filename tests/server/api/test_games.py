@@ -37,6 +37,11 @@ def test_online_game_lobby_and_invite(server: LiveServer) -> None:
     entry = listed[game_id]
     assert (entry["rules"], entry["time_control"], entry["open_color"]) == ("classic", "5+3", 0)
     assert entry["creator"]["rating"] == 1500 and entry["creator"]["name"] == "host"
+    # At the game's speed (5+3: blitz), provisional for a new player: shown "1500?".
+    assert entry["speed"] == "blitz" and entry["creator"]["provisional"] is True
+    # Ratings are per speed: an account's rated online game needs a clock.
+    untimed = creator.post("/api/games", json={"mode": "online", "rated": True})
+    assert untimed.status_code == 422 and untimed.json()["code"] == "game.rated_needs_clock"
 
     joiner = server.player().guest()
     joined = joiner.post(f"/api/games/{game_id}/join")
@@ -68,7 +73,7 @@ def test_same_screen_game_plays_both_sides(server: LiveServer) -> None:
 
 def test_history_record_and_leaderboard(server: LiveServer) -> None:
     red, blue = server.player().register("hist_red"), server.player().register("hist_blue")
-    game_id, red_ws, blue_ws = start_online(server, red, blue, rated=True)
+    game_id, red_ws, blue_ws = start_online(server, red, blue, rated=True, time_control="10+0")
     for ply, text in enumerate(DEN_GAME):
         move(red_ws if ply % 2 == 0 else blue_ws, text)
     red_ws.wait_for("game_finished")
@@ -82,10 +87,15 @@ def test_history_record_and_leaderboard(server: LiveServer) -> None:
     assert [str(m) for m in record.moves] == DEN_GAME and record.result == "1-0"
     assert record.tags["Red"] == "hist_red" and record.termination.value == "den_entered"
 
-    board = red.get("/api/leaderboard").json()["players"]
+    board = red.get("/api/leaderboard?by=score").json()["players"]
     assert [p["username"] for p in board][:2] == ["hist_red", "hist_blue"]
-    by_rating = red.get("/api/leaderboard?by=rating").json()["players"]
-    assert by_rating[0]["username"] == "hist_red" and by_rating[0]["rank"] == 1
+    by_rating = red.get("/api/leaderboard?by=rating&speed=rapid").json()["players"]
+    # One game each: provisional ratings, listed after any settled one, without a rank.
+    assert [p["username"] for p in by_rating][:2] == ["hist_red", "hist_blue"]
+    assert by_rating[0]["rating"]["provisional"] and by_rating[0]["rank"] is None
+    # The history says what the game did to each rating.
+    change = history["games"][0]["rating_change"]
+    assert change["after"][0]["rating"] > change["before"][0]["rating"] == 1500
 
     events = red.get(f"/api/games/{game_id}/events?since=0").json()
     versions = [e["version"] for e in events["events"]]

@@ -17,8 +17,10 @@ from tests.server.db.test_legacy_migrations import fresh_schema, revisions, sche
 from tests.server.db.test_persistence_restart import schema_differences
 from tests.support.postgres import create_database, find_bindir
 
+from doushouqi.core.speed import Speed
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database, alembic_config
+from doushouqi.server.db.speed_ratings import speed_rating
 
 BEFORE = "0008_puzzles"
 #: The columns that move from ``accounts`` to ``ratings``, in the migration's order.
@@ -175,12 +177,14 @@ def check_migrated(url: str, fresh_url: str) -> None:
         engine = db.engine
         assert revisions(engine) == {LATEST_REVISION}
 
+        # The rating itself is per speed since 0017 (test_migration_0017.py): the rest stays.
+        standing = [key for key in PER_GAME if not key.startswith("rating")]
         ratings = [
-            {key: row[key] for key in ("account_id", "game", *PER_GAME)}
+            {key: row[key] for key in ("account_id", "game", *standing)}
             for row in _rows(engine, "ratings")
         ]
         assert ratings == [
-            {"account_id": a["id"], "game": "jungle", **{key: a[key] for key in PER_GAME}}
+            {"account_id": a["id"], "game": "jungle", **{key: a[key] for key in standing}}
             for a in ACCOUNTS
         ]
         kept = [key for key in ACCOUNTS[0] if key not in PER_GAME]
@@ -208,8 +212,10 @@ def check_migrated(url: str, fresh_url: str) -> None:
 
         # Today's code reads them where they are.
         li = db.run_sync(lambda s: repo.standing(s, 1, "jungle"))
-        assert (li.score, li.rating, li.games, li.wins) == (37, 1623.25, 9, 5)
-        board = db.run_sync(lambda s: repo.leaderboard(s, "score", 10))
+        assert (li.score, li.games, li.wins) == (37, 9, 5)
+        rapid = db.run_sync(lambda s: speed_rating(s, 1, "jungle", Speed.RAPID))
+        assert (rapid.rating, rapid.rd) == (1623.25, 81.5)  # no rated game found: rapid's
+        board = db.run_sync(lambda s: repo.score_board(s, 10))
         assert [account.username for account, _ in board] == ["li", "bot"]  # wang: no games
         total, found = db.run_sync(lambda s: repo.history(s, "account:3", 10, 0))
         assert (total, [g.id for g in found]) == (2, ["g2", "g1"])

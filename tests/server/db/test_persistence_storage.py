@@ -54,7 +54,7 @@ def _random_game(seed: int) -> list[Game]:
         ),
         rules=rng.choice(["wango", "classic", "international"]),
         time_control=control,
-        rated=rng.random() < 0.5,
+        rated=control is not None and rng.random() < 0.5,  # rated games need a clock
         first_player=rng.choice([None, 0, 1]),
     )
     now = 1000.0

@@ -103,13 +103,21 @@ def test_a_backup_taken_mid_game_restores_every_game_account_and_rating(
     try:
         red, blue = player(first).register("backup_red"), player(first).register("backup_blue")
         # A rated game, finished: both ratings move away from 1500.
-        rated_id, red_ws, blue_ws = start_online(first, red, blue, rated=True)  # type: ignore[arg-type]
+        rated_id, red_ws, blue_ws = start_online(  # at rapid: ratings are per speed
+            first,  # type: ignore[arg-type]
+            red,
+            blue,
+            rated=True,
+            time_control="10+0",
+        )
         for ply, text in enumerate(DEN_GAME):
             move(red_ws if ply % 2 == 0 else blue_ws, text)
         blue_ws.wait_for("game_finished")
         red_ws.close()
         blue_ws.close()
-        ratings = {name: profile(first, name)["rating"] for name in ("backup_red", "backup_blue")}
+        ratings = {
+            name: profile(first, name)["ratings"]["rapid"] for name in ("backup_red", "backup_blue")
+        }
         assert ratings["backup_red"]["rating"] > 1500 > ratings["backup_blue"]["rating"]
 
         # A game in progress, its moves coming every few milliseconds through the backup.
@@ -150,7 +158,7 @@ def test_a_backup_taken_mid_game_restores_every_game_account_and_rating(
         assert before <= len(moves) <= sent < played
         assert game_moves(second, rated_id) == ("den_entered", DEN_GAME)
         for name, rating in ratings.items():
-            assert profile(second, name)["rating"] == rating
+            assert profile(second, name)["ratings"]["rapid"] == rating
             login = player(second).post(
                 "/api/auth/login", json={"username": name, "password": PASSWORD}
             )

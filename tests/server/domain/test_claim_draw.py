@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.support.helpers import (
     BLUE_ID,
+    RAPID,
     RED_ID,
     SPECTATOR,
     T0,
@@ -25,7 +26,7 @@ from doushouqi.server.domain import (
 
 
 def test_the_player_who_stayed_may_call_it_a_draw() -> None:
-    game, _ = ok(online_game(rated=True), Disconnected(color=1), T0 + 5)
+    game, _ = ok(online_game(rated=True, time_control=RAPID), Disconnected(color=1), T0 + 5)
     game, events = ok(game, ClaimDraw(actor=RED_ID), T0 + 20)
     assert types(events) == ["game_finished"]
     assert game.termination is PlatformEnding.DRAW_AGREED and game.winner is None

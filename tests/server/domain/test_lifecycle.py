@@ -117,7 +117,8 @@ def test_the_game_starts_when_both_players_have_joined() -> None:
 
 
 def test_an_open_seat_is_taken_by_joining() -> None:
-    spec = GameSpec(Mode.ONLINE, (None, blue_player()), rated=True)
+    control = TimeControl.parse("10+0")  # rated games need a clock
+    spec = GameSpec(Mode.ONLINE, (None, blue_player()), time_control=control, rated=True)
     game = new_game(spec, game_id="open", now=T0)
     game, _ = ok(game, Join(actor=BLUE_ID), T0 + 1)
     newcomer = PlayerSlot.account(3, "Zhao")

@@ -88,7 +88,8 @@ def games(draw: st.DrawFn) -> Game:
         mode,
         players,
         time_control=None if control is None else TimeControl.parse(control),
-        rated=mode is Mode.ONLINE and draw(st.booleans()),
+        # Rated: online, with a clock (ratings are per speed).
+        rated=mode is Mode.ONLINE and control is not None and draw(st.booleans()),
         tournament=mode is Mode.ONLINE and draw(st.booleans()),
         grace_period=draw(st.sampled_from([5.0, 60.0])),
         lobby_wait=draw(st.sampled_from([20.0, 1800.0])),

@@ -9,6 +9,7 @@ import pytest
 from tests.support.helpers import (
     BLUE_ID,
     OWNER,
+    RAPID,
     RED_ID,
     T0,
     ai_game,
@@ -61,7 +62,7 @@ def test_the_winner_gains_by_level_and_the_loser_loses_two() -> None:
 
 
 def test_a_game_within_ten_rounds_scores_nothing() -> None:
-    game, now = play(online_game(rated=True), TEN_ROUNDS)
+    game, now = play(online_game(rated=True, time_control=RAPID), TEN_ROUNDS)
     game, _ = ok(game, Resign(actor=BLUE_ID), now + 1)
     assert game.score_change == ScoreChange(deltas=(0, 0), new_scores=(0, 0), voided=True)
     assert game.rating_change is None
@@ -85,7 +86,7 @@ def test_timeout_passes_are_not_rounds() -> None:
 
 @pytest.mark.parametrize("ending", ["agreed", "repetition"])
 def test_draws_change_nothing(ending: str) -> None:
-    game, now = play(online_game(rated=True, scores=(100, 100)), ELEVEN_ROUNDS)
+    game, now = play(online_game(rated=True, time_control=RAPID, scores=(100, 100)), ELEVEN_ROUNDS)
     if ending == "agreed":
         game, _ = ok(game, OfferDraw(actor=BLUE_ID), now + 1)
         game, _ = ok(game, AcceptDraw(actor=RED_ID), now + 2)
@@ -123,7 +124,7 @@ def test_losing_on_time_scores_like_any_loss() -> None:
 
 
 def test_rated_online_games_between_accounts_change_ratings() -> None:
-    game, now = play(online_game(rated=True), ELEVEN_ROUNDS)
+    game, now = play(online_game(rated=True, time_control=RAPID), ELEVEN_ROUNDS)
     game, events = ok(game, Resign(actor=BLUE_ID), now + 1)
     change = _finished(events).rating_change
     assert change is not None and change == game.rating_change
@@ -155,12 +156,12 @@ def test_same_screen_and_aborted_games_score_nothing() -> None:
     game, now = play(same_screen_game(), ELEVEN_ROUNDS)
     game, _ = ok(game, Resign(actor=OWNER), now + 1)
     assert game.score_change is None and game.rating_change is None
-    aborted, _ = ok(online_game(rated=True), Abort(actor=RED_ID), T0 + 1)
+    aborted, _ = ok(online_game(rated=True, time_control=RAPID), Abort(actor=RED_ID), T0 + 1)
     assert aborted.score_change is None and aborted.rating_change is None
 
 
 def test_the_rematch_spec_carries_the_new_scores_and_ratings() -> None:
-    game, now = play(online_game(rated=True, scores=(10, 20)), ELEVEN_ROUNDS)
+    game, now = play(online_game(rated=True, time_control=RAPID, scores=(10, 20)), ELEVEN_ROUNDS)
     game, _ = ok(game, Resign(actor=BLUE_ID), now + 1)
     spec = rematch_spec(game)
     blue, red = spec.players  # colours swapped

@@ -91,7 +91,7 @@ def test_games_against_the_computer_and_short_games_are_not_counted(server: Live
 
 def test_the_rated_filter_reads_rated_or_casual_games_or_both(server: LiveServer) -> None:
     alice, bob = server.player().register("ex_alice"), server.player().register("ex_bob")
-    _play(server, ["a3a4"], loser="blue", players=(alice, bob), rated=True)
+    _play(server, ["a3a4"], loser="blue", players=(alice, bob), rated=True, time_control="10+0")
     _play(server, ["g3g4"], loser="red")  # two guests: casual
     _play(server, ["g3g4"], loser="blue", players=(bob, alice))  # accounts, casual
     both = _moves(server)

@@ -124,7 +124,9 @@ def test_online_tiger_game_between_two_accounts_is_rated_in_the_tigers_ratings(
     server: LiveServer,
 ) -> None:
     tiger, men = server.player().register("tiger_side"), server.player().register("men_side")
-    game_id, tiger_ws, men_ws = start_online(server, tiger, men, game="tiger", rated=True)
+    game_id, tiger_ws, men_ws = start_online(
+        server, tiger, men, game="tiger", rated=True, time_control="10+0"
+    )
     for ply, text in enumerate(TRAP):  # long enough to count (a game of 10 rounds or more)
         move(tiger_ws if ply % 2 == 0 else men_ws, text)
     finished = tiger_ws.wait_for("game_finished")
@@ -132,8 +134,9 @@ def test_online_tiger_game_between_two_accounts_is_rated_in_the_tigers_ratings(
     for name, won in (("tiger_side", False), ("men_side", True)):
         in_tiger = tiger.get(f"/api/players/{name}", params={"game": "tiger"}).json()
         in_jungle = tiger.get(f"/api/players/{name}").json()
-        assert in_tiger["stats"]["games"] == 1 and (in_tiger["rating"]["rating"] > 1500) is won
-        assert in_jungle["stats"]["games"] == 0 and in_jungle["rating"]["rating"] == 1500
+        rapid = in_tiger["ratings"]["rapid"]
+        assert in_tiger["stats"]["games"] == 1 and (rapid["rating"] > 1500) is won
+        assert in_jungle["stats"]["games"] == 0 and in_jungle["ratings"]["rapid"]["rating"] == 1500
     history = tiger.get("/api/players/men_side/games").json()["games"]
     assert [(g["id"], g["game_key"]) for g in history] == [(game_id, "tiger")]
 

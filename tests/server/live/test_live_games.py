@@ -45,17 +45,20 @@ def test_only_games_in_progress_between_people_are_listed(server: LiveServer) ->
 def test_the_highest_rated_game_comes_first(server: LiveServer) -> None:
     # A finished rated game lifts Red's rating above 1500 (and Blue's below).
     strong, weak = server.player().register("strong"), server.player().register("weak")
-    _, s_ws, w_ws = start_online(server, strong, weak, rated=True)
+    _, s_ws, w_ws = start_online(server, strong, weak, rated=True, time_control="10+0")
     for ply, text in enumerate(DEN_GAME):
         move(s_ws if ply % 2 == 0 else w_ws, text)
     s_ws.wait_for("game_finished")
-    guests = start_online(server, server.player().guest(), server.player().guest())[0]
-    with_strong = start_online(server, strong, server.player().guest())[0]
-    with_weak = start_online(server, weak, server.player().guest())[0]
+    # At the same speed (rapid): ratings are per speed.
+    rapid = {"time_control": "10+0"}
+    guests = start_online(server, server.player().guest(), server.player().guest(), **rapid)[0]
+    with_strong = start_online(server, strong, server.player().guest(), **rapid)[0]
+    with_weak = start_online(server, weak, server.player().guest(), **rapid)[0]
     games = live(server)
     assert [g["id"] for g in games] == [with_strong, guests, with_weak]
     top = games[0]
     assert top["players"][0]["rated"] and top["players"][0]["rating"] > 1500
+    assert top["players"][0]["provisional"]  # one rated game: RD far above 110
     assert top["rating"] == round((top["players"][0]["rating"] + 1500) / 2)
     assert [g["id"] for g in live(server, limit=1)] == [with_strong]
     assert server.player().get("/api/games/live", params={"limit": 0}).status_code == 422

@@ -9,6 +9,9 @@ from typing import Any
 from tests.support.live import DEN_GAME, HOST, GameSocket, LiveServer, Player, move, start_online
 from websockets.sync.client import connect
 
+#: A rapid game's time control: ratings are per speed, and TV ranks by the game's speed's.
+RAPID = {"time_control": "10+0"}
+
 
 def tv_socket(server: LiveServer) -> GameSocket:
     stack = ExitStack()
@@ -23,8 +26,9 @@ def featured(server: LiveServer) -> dict[str, Any] | None:
 
 
 def rated_winner(server: LiveServer, winner: Player, loser: Player) -> None:
-    """A finished rated game: the winner's rating rises above 1500, the loser's falls."""
-    _, w_ws, l_ws = start_online(server, winner, loser, rated=True)
+    """A finished rated game at rapid: the winner's rapid rating rises above 1500, the loser's
+    falls."""
+    _, w_ws, l_ws = start_online(server, winner, loser, rated=True, **RAPID)
     for ply, text in enumerate(DEN_GAME):
         move(w_ws if ply % 2 == 0 else l_ws, text)
     w_ws.wait_for("game_finished")
@@ -34,15 +38,18 @@ def test_tv_features_the_highest_rated_game_until_it_ends(server: LiveServer) ->
     assert featured(server) is None
     strong, weak = server.player().register("strong"), server.player().register("weak")
     rated_winner(server, strong, weak)
-    with_weak, weak_ws, _ = start_online(server, weak, server.player().guest())
-    guests, guest_ws, _ = start_online(server, server.player().guest(), server.player().guest())
+    # TV ranks games by the players' ratings at the game's speed: these are rapid too.
+    with_weak, weak_ws, _ = start_online(server, weak, server.player().guest(), **RAPID)
+    guests, guest_ws, _ = start_online(
+        server, server.player().guest(), server.player().guest(), **RAPID
+    )
     top = featured(server)
     assert top is not None and top["id"] == guests  # 1500 against Weak's (below 1500)
     assert top["rating"] == 1500 and not top["players"][0]["rated"]
     with tv_socket(server) as viewer:
         assert viewer.wait_for("featured")["game"]["id"] == guests
         # A better game starting does not take the screen from the one in progress …
-        with_strong, strong_ws, _ = start_online(server, strong, server.player().guest())
+        with_strong, strong_ws, _ = start_online(server, strong, server.player().guest(), **RAPID)
         assert [m["game"]["id"] for m in viewer.drain(quiet=2.5)] == []
         assert featured(server)["id"] == guests  # type: ignore[index]
         # … but is the next when it ends: the highest rated then in progress.

@@ -12,7 +12,7 @@ def _profile(server: LiveServer, username: str) -> dict:  # type: ignore[type-ar
 def test_den_entry_wins_and_scores(server: LiveServer) -> None:
     red = server.player().register("red_den")
     blue = server.player().register("blue_den")
-    game_id, red_ws, blue_ws = start_online(server, red, blue, rated=True)
+    game_id, red_ws, blue_ws = start_online(server, red, blue, rated=True, time_control="10+0")
     version = 0
     for ply, text in enumerate(DEN_GAME):
         event = move(red_ws if ply % 2 == 0 else blue_ws, text)
@@ -30,7 +30,10 @@ def test_den_entry_wins_and_scores(server: LiveServer) -> None:
     winner, loser = _profile(server, "red_den"), _profile(server, "blue_den")
     assert (winner["score"], winner["stats"]["wins"], winner["stats"]["games"]) == (4, 1, 1)
     assert (loser["score"], loser["stats"]["losses"]) == (-2, 1)
-    assert winner["rating"]["rating"] > 1500 > loser["rating"]["rating"]
+    # At the game's speed (10+0: rapid) only.
+    assert winner["ratings"]["rapid"]["rating"] > 1500 > loser["ratings"]["rapid"]["rating"]
+    assert winner["ratings"]["rapid"]["games"] == 1 and winner["ratings"]["rapid"]["provisional"]
+    assert winner["ratings"]["blitz"] == loser["ratings"]["blitz"]  # untouched: a new player's
     state = red.get(f"/api/games/{game_id}").json()
     assert state["game"]["status"] == "den_entered" and state["game"]["ply"] == len(DEN_GAME)
 

@@ -149,6 +149,8 @@ def test_bad_challenges_are_refused_with_codes(server: LiveServer) -> None:
     assert refusal(guest, {"to": "bob"}) == (403, "challenge.accounts_only")
     assert refusal(alice, {"to": "nobody"}) == (404, "challenge.no_such_player")
     assert refusal(alice, {"to": "alice"}) == (422, "challenge.self")
+    rated_untimed = {"to": "bob", "rated": True}  # ratings are per speed: a clock gives one
+    assert refusal(alice, rated_untimed) == (422, "challenge.rated_needs_clock")
     assert refusal(alice, {"to": "bob", "rules": "go"}) == (422, "challenge.unknown_rules")
     bad_time = refusal(alice, {"to": "bob", "time_control": "soon"})
     assert bad_time == (422, "time.bad")

@@ -15,7 +15,8 @@ from doushouqi.server.domain import DEFAULT_START_WAIT
 
 def _accepted_challenge(server: LiveServer) -> tuple[Player, Player, str]:
     alice, bob = server.player().register("ns_alice"), server.player().register("ns_bob")
-    sent = alice.post("/api/challenges", json={"to": "ns_bob", "color": "red", "rated": True})
+    body = {"to": "ns_bob", "color": "red", "rated": True, "time_control": "10+0"}
+    sent = alice.post("/api/challenges", json=body)
     assert sent.status_code == 201, sent.text
     accepted = bob.post(f"/api/challenges/{sent.json()['id']}/accept")
     assert accepted.status_code == 200, accepted.text

@@ -52,21 +52,24 @@ def test_two_players_seeking_the_same_game_are_paired_into_one(server: LiveServe
         ({"time_control": "10+0/30s"}, {"time_control": "5+3"}),
         ({"rules": "wango"}, {"rules": "classic"}),
         ({"rating_range": 100}, {}),  # both rated 1500 by default: inside ±100 …
+        ({"rated": False}, {}),  # an account's seek is rated unless it says otherwise
     ],
 )
 def test_incompatible_seeks_wait(
     server: LiveServer, mine: dict[str, Any], theirs: dict[str, Any]
 ) -> None:
     alice, bob = server.player().register("alice"), server.player().register("bob")
-    if "rating_range" in mine:  # … so make Bob's rating far away
+    if "rating_range" in mine:  # … so make Bob's rating far away at the seeks' speed
         server_ctx = server.app.state.ctx
 
         def set_rating(session: Any) -> None:
-            from doushouqi.server.db.repo import DEFAULT_GAME, new_standing
+            from doushouqi.core.speed import Speed
+            from doushouqi.server.db.repo import DEFAULT_GAME
+            from doushouqi.server.db.speed_ratings import fresh_speed_rating
 
-            standing = new_standing(bob.me["id"], DEFAULT_GAME)
-            standing.rating = 1900.0
-            session.add(standing)
+            rapid = fresh_speed_rating(bob.me["id"], DEFAULT_GAME, Speed.RAPID)  # 10+0/30s
+            rapid.rating = 1900.0
+            session.add(rapid)
 
         server_ctx.db.run_sync(set_rating)
     assert seek(alice, **mine)["game_id"] is None
@@ -95,6 +98,22 @@ def test_rated_seeks_pair_accounts_into_a_rated_game(server: LiveServer) -> None
     assert alice.get(f"/api/games/{game_id}").json()["game"]["rated"] is True
     # Bob's casual seek went with the pairing (he is in a game now).
     assert [m["game_id"] for m in bob.get("/api/seeks").json()["mine"]] == [game_id]
+
+
+def test_an_accounts_seek_is_rated_by_default_and_a_guests_casual(server: LiveServer) -> None:
+    alice, bob = server.player().register("alice"), server.player().register("bob")
+    guest = server.player().guest()
+    mine = seek(alice, time_control="3+2")
+    assert (mine["rated"], mine["speed"], mine["rating"]) == (True, "blitz", 1500)
+    assert seek(guest, time_control="3+2")["rated"] is False  # casual: a guest has no rating
+    assert seek(guest, time_control="3+2", rated=False)["game_id"] is None  # the same seek
+    game_id = seek(bob, time_control="3+2")["game_id"]
+    assert game_id is not None  # with Alice's rated seek, not the guest's casual one
+    game = alice.get(f"/api/games/{game_id}").json()["game"]
+    assert (game["rated"], game["speed"]) == (True, "blitz")
+    seated = {p["username"]: p["rating"] for p in game["players"]}
+    assert set(seated) == {"alice", "bob"}
+    assert seated["alice"]["provisional"] and seated["alice"]["rating"] == 1500
 
 
 def test_a_cancelled_seek_is_not_paired(server: LiveServer) -> None:

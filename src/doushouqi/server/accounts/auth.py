@@ -42,10 +42,12 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from doushouqi.core.rating import Rating
+from doushouqi.core.speed import Speed
 from doushouqi.server.accounts.scopes import ANY_TOKEN, SESSION_ONLY, parse_scopes
 from doushouqi.server.db import repo, tokens
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.models import AccountRow, AuthTokenRow, RatingRow
+from doushouqi.server.db.speed_ratings import as_rating, speed_rating
 from doushouqi.server.domain import Account, Guest, PlayerSlot, identity_from_dict
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import TimeSource
@@ -162,22 +164,22 @@ class Principal:
             bool(data["is_bot"]),
         )
 
-    def with_standing(self, standing: RatingRow) -> Principal:
-        """The same player with the score and rating of ``standing`` (another game's)."""
-        rating = Rating(standing.rating, standing.rating_rd, standing.rating_volatility)
+    def with_standing(self, standing: RatingRow, rating: Rating) -> Principal:
+        """The same player with the score of ``standing`` (one game's) and ``rating`` (that
+        game's at one speed)."""
         return dataclasses.replace(self, score=standing.score, rating=rating)
 
     @classmethod
     def from_account(cls, row: AccountRow, standing: RatingRow) -> Principal:
-        """The account, with its score and rating in one game (``standing``: the game its
-        seats are for, :data:`~doushouqi.server.db.repo.DEFAULT_GAME` while the site has one)."""
-        rating = Rating(standing.rating, standing.rating_rd, standing.rating_volatility)
+        """The account, with its score in one game (``standing``: the game its seats are for,
+        :data:`~doushouqi.server.db.repo.DEFAULT_GAME` while the site has one) and a new
+        player's rating until :meth:`Auth.in_game` seats it at a speed (ratings are per speed)."""
         return cls(
             Account(row.id),
             row.display_name,
             row.avatar,
             standing.score,
-            rating,
+            Rating(),
             row.username,
             row.is_bot,
             row.role,
@@ -336,16 +338,22 @@ class Auth:
         address = conn.client.host if conn.client is not None else ""
         await self.db.write(lambda s: tokens.touch_token(s, token_hash, now, address))
 
-    async def in_game(self, principal: Principal, game: str) -> Principal:
-        """``principal`` with its score and rating in ``game``: what seats it in a game of
-        ``game`` (ratings are per game). A request's principal carries its standing in
-        :data:`~doushouqi.server.db.repo.DEFAULT_GAME`; another game's is read here. A guest
-        has a new player's everywhere."""
+    async def in_game(self, principal: Principal, game: str, speed: Speed | None) -> Principal:
+        """``principal`` with its score in ``game`` and its rating there at ``speed`` (that of
+        the game's time control; None, a game without a clock: a new player's, never rated):
+        what seats it in a game. A guest has a new player's everywhere."""
         account_id = principal.account_id
-        if account_id is None or game == repo.DEFAULT_GAME:
+        if account_id is None:
             return principal
-        standing = await self.db.read(lambda s: repo.standing(s, account_id, game))
-        return principal.with_standing(standing)
+
+        def read(session: Session) -> tuple[RatingRow, Rating]:
+            standing = repo.standing(session, account_id, game)
+            if speed is None:
+                return standing, Rating()
+            return standing, as_rating(speed_rating(session, account_id, game, speed))
+
+        standing, rating = await self.db.read(read)
+        return principal.with_standing(standing, rating)
 
     async def device_account(self, conn: HTTPConnection) -> int | None:
         """The account this browser has logged in to before (its device cookie), if any."""

@@ -40,6 +40,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from doushouqi.core.clock import TimeControl
+from doushouqi.core.speed import Speed, speed_of
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.accounts.scopes import CHALLENGE_READ, CHALLENGE_WRITE
 from doushouqi.server.api.deps import (
@@ -107,6 +108,11 @@ class Decline(BaseModel):
     reason: Literal[DECLINE_REASONS] = "generic"  # type: ignore[valid-type]
 
 
+def _speed(control: str | None) -> Speed | None:
+    """The speed of a stored control: whose rating the challenge is played for."""
+    return None if control is None else speed_of(TimeControl.parse(control))
+
+
 def _time_control(text: str | None) -> tuple[str | None, float]:
     """The control as stored (canonical) and how long the challenge waits."""
     control = checked_time_control(text)
@@ -161,7 +167,12 @@ async def create_challenge(
     if rules not in played.rule_set_names:
         raise Problem(422, "challenge.unknown_rules", "unknown rule set", rules=rules[:40])
     control, ttl = _time_control(body.time_control)
-    sender = await ctx.auth.in_game(principal, played.key)  # seated with its standing there
+    if body.rated and control is None:
+        raise Problem(
+            422, "challenge.rated_needs_clock", "a rated game needs a clock (ratings are per speed)"
+        )
+    # Seated with its standing there, and its rating at the control's speed.
+    sender = await ctx.auth.in_game(principal, played.key, _speed(control))
     now = ctx.time.now()
     sender_key = player_key_of(principal)
 
@@ -323,7 +334,8 @@ async def accept_challenge(
     row = await _load(ctx, challenge_id)
     if row.to_account != principal.account_id:
         raise _not_yours(row, principal)
-    me = await ctx.auth.in_game(principal, row.game)  # before the challenge moves on
+    # Before the challenge moves on; at the speed it is played at.
+    me = await ctx.auth.in_game(principal, row.game, _speed(row.time_control))
     if not await _move_on(ctx, row.id, "accepted"):
         raise _gone(await _load(ctx, row.id), ctx.time.now())
     sender = Principal.from_dict(json.loads(row.from_player))

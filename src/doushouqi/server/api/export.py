@@ -1,5 +1,6 @@
 """Your data, to take away: ``GET /api/account/export``, one JSON file with the account (never
-its password hash), its settings, ratings per game, every game it played with the game's
+its password hash), its settings, its score and results per game with its rating at each
+speed played, every game it played with the game's
 record in that game's own notation, the records it uploaded, its puzzle history and its
 sessions' and API tokens' metadata (never a token). A signed-in browser only: a token cannot
 take it, whatever its scopes."""
@@ -19,15 +20,23 @@ from doushouqi.server.api.deps import READ_LIMITED, Ctx, SessionAccount
 from doushouqi.server.api.games import record_date_and_tags
 from doushouqi.server.api.security import session_dict, token_dict
 from doushouqi.server.db import repo, tokens
-from doushouqi.server.db.models import AccountRow, AuthTokenRow, GameRow, RatingRow, RecordRow
+from doushouqi.server.db.models import (
+    AccountRow,
+    AuthTokenRow,
+    GameRow,
+    RatingRow,
+    RecordRow,
+    SpeedRatingRow,
+)
 from doushouqi.server.domain.storage import game_from_storage
 from doushouqi.server.games.registry import site_game
 from doushouqi.server.puzzles.models import PuzzleAttemptRow, PuzzlePlayerRow
 
 router = APIRouter(prefix="/api", tags=["account"])
 
-#: The export's format, for whoever reads it later.
-EXPORT_VERSION = 1
+#: The export's format, for whoever reads it later (2: ratings per speed, under each game's
+#: ``speeds``).
+EXPORT_VERSION = 2
 #: Games read from the database at a time (an account may have played thousands).
 GAMES_AT_A_TIME = 500
 
@@ -60,6 +69,16 @@ def _export(session: Session, account_id: int, now: float, base_url: str) -> dic
     assert account is not None  # the signed-in account
     key = f"account:{account_id}"
     ratings = session.scalars(select(RatingRow).where(RatingRow.account_id == account_id))
+    speeds: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in session.scalars(
+        select(SpeedRatingRow).where(SpeedRatingRow.account_id == account_id)
+    ):
+        speeds.setdefault(row.game, {})[row.speed] = {
+            "rating": row.rating,
+            "rd": row.rd,
+            "volatility": row.volatility,
+            "games": row.games,
+        }
     games = []
     total, _ = repo.history(session, key, 1, 0)
     for offset in range(0, total, GAMES_AT_A_TIME):
@@ -89,9 +108,7 @@ def _export(session: Session, account_id: int, now: float, base_url: str) -> dic
         "ratings": {
             row.game: {
                 "score": row.score,
-                "rating": row.rating,
-                "rating_rd": row.rating_rd,
-                "rating_volatility": row.rating_volatility,
+                "speeds": speeds.get(row.game, {}),
                 "games": row.games,
                 "wins": row.wins,
                 "losses": row.losses,

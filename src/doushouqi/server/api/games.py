@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field, field_validator
 
+from doushouqi.core.speed import speed_of
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.accounts.scopes import ANY_TOKEN, BOARD_PLAY
 from doushouqi.server.api.deps import (
@@ -114,7 +115,10 @@ def summary(game: Game) -> dict[str, Any]:
         "rule_changes": rule_changes(game.rules, game.game_key),
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
+        "speed": None if game.speed is None else game.speed.value,
         "players": players,
+        # Each seat's rating before and after, when the game moved them (the history shows it).
+        "rating_change": None if game.rating_change is None else game.rating_change.to_dict(),
         "result": game.result,
         "termination": game.termination_key,
         "abort_reason": None if game.abort_reason is None else game.abort_reason.value,
@@ -164,7 +168,12 @@ async def create_game(
             )
         _admit_ai_game(ctx)
     rules = chosen_rules(body.rules, played.key)
-    me = (await ctx.auth.in_game(principal, played.key)).slot()
+    control = checked_time_control(body.time_control)
+    if body.rated and body.mode is Mode.ONLINE and control is None:
+        raise Problem(
+            422, "game.rated_needs_clock", "a rated game needs a clock (ratings are per speed)"
+        )
+    me = (await ctx.auth.in_game(principal, played.key, speed_of(control))).slot()
     mine = {"red": 0, "blue": 1, "random": random.randrange(2)}[body.color]
     seats: list[PlayerSlot | None] = [None, None]
     seats[mine] = me
@@ -172,7 +181,6 @@ async def create_game(
         seats[1 - mine] = PlayerSlot.ai(body.ai_level or 3)
     elif body.mode is Mode.SAME_SCREEN:
         seats[1 - mine] = me
-    control = checked_time_control(body.time_control)
     spec = GameSpec(
         mode=body.mode,
         players=(seats[0], seats[1]),
@@ -342,6 +350,7 @@ async def lobby(ctx: Ctx, limit: int = Query(50, ge=1, le=200)) -> dict[str, Any
                     "name": creator.name,
                     "avatar": creator.avatar,
                     "rating": round(creator.rating.rating),
+                    "provisional": creator.rating.provisional,
                     "score": creator.score,
                 },
                 "open_color": game.players.index(None),

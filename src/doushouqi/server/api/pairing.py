@@ -2,7 +2,9 @@
 
 * ``POST /api/seeks`` — ``{"game": "jungle", "time_control": "10+0/30s", "rules": "wango",
   "rated": false, "rating_range": 200}``; 201 with the seek (and ``game_id`` when it was paired
-  at once). A seek pairs only with a seek of the same game, within the ratings of that game.
+  at once). A seek pairs only with a seek of the same game, within the ratings of that game at
+  the control's speed. ``rated`` left out: rated for an account, casual for a guest (as on
+  lichess, an account plays for its rating unless it says otherwise).
   Otherwise the player's open tabs hear ``{"type": "paired", "game_id": ...}`` when it is.
 * ``DELETE /api/seeks/{id}`` — cancel your seek.
 * ``GET /api/seeks`` — the open seeks counted by game, rules, time control and rated; and
@@ -26,6 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from doushouqi.core.clock import TimeControl
+from doushouqi.core.speed import speed_of
 from doushouqi.server.accounts.auth import Principal
 from doushouqi.server.accounts.scopes import ANY_TOKEN, BOARD_PLAY
 from doushouqi.server.api.deps import (
@@ -75,7 +79,9 @@ class PostSeek(BaseModel):
     rules: str | None = Field(
         default=None, max_length=40, description="a named rule set; none: the game's default"
     )
-    rated: bool = False
+    rated: bool | None = Field(
+        default=None, description="none: rated for an account, casual for a guest"
+    )
     rating_range: int | None = Field(
         default=None,
         ge=-MAX_NUMBER,
@@ -91,6 +97,8 @@ def seek_dict(row: SeekRow) -> dict[str, Any]:
         "rules": row.rules,
         "time_control": row.time_control,
         "rated": row.rated,
+        "speed": speed_of(TimeControl.parse(row.time_control)),
+        "rating": row.rating,
         "rating_min": row.rating_min,
         "rating_max": row.rating_max,
         "created_at": row.created_at,
@@ -98,8 +106,8 @@ def seek_dict(row: SeekRow) -> dict[str, Any]:
     }
 
 
-def _live_time_control(text: str) -> str:
-    """The canonical form of a live game's time control (correspondence is not paired here)."""
+def _live_time_control(text: str) -> TimeControl:
+    """A live game's time control (correspondence is not paired here)."""
     control = checked_time_control(text)
     if control is None or control.is_correspondence:
         raise Problem(
@@ -108,7 +116,7 @@ def _live_time_control(text: str) -> str:
             "only live games are paired",
             time_control=text[:40],
         )
-    return str(control)
+    return control
 
 
 @router.post("/seeks", status_code=201)
@@ -124,9 +132,12 @@ async def post_seek(
     rules = (body.rules or played.default_rule_set).strip().lower()
     if rules not in played.rule_set_names:
         raise Problem(422, "pairing.unknown_rules", "unknown rule set", rules=rules[:40])
-    control = _live_time_control(body.time_control)
-    if body.rated and principal.account_id is None:
+    clock = _live_time_control(body.time_control)
+    control = str(clock)
+    is_account = principal.account_id is not None
+    if body.rated and not is_account:
         raise Problem(403, "pairing.rated_needs_account", "rated games need an account")
+    rated = is_account if body.rated is None else body.rated
     if body.rating_range is not None and not MIN_RANGE <= body.rating_range <= MAX_RANGE:
         raise Problem(
             422,
@@ -136,7 +147,8 @@ async def post_seek(
             max=MAX_RANGE,
         )
     key = player_key_of(principal)
-    seeker = await ctx.auth.in_game(principal, played.key)  # its standing in this game
+    # Its standing in this game, and its rating at the control's speed.
+    seeker = await ctx.auth.in_game(principal, played.key, speed_of(clock))
     rating = seeker.rating.rating
     now = ctx.time.now()
     spread = body.rating_range
@@ -144,7 +156,7 @@ async def post_seek(
     def write(session: Session) -> tuple[dict[str, Any], bool]:
         waiting = (SeekRow.player_key == key, SeekRow.game_id.is_(None))
         mine = session.scalars(select(SeekRow).where(*waiting)).all()
-        wish = (played.key, rules, control, body.rated)
+        wish = (played.key, rules, control, rated)
         for row in mine:
             if (row.game, row.rules, row.time_control, row.rated) == wish:
                 row.rating_min = None if spread is None else rating - spread
@@ -162,7 +174,7 @@ async def post_seek(
             game=played.key,
             rules=rules,
             time_control=control,
-            rated=body.rated,
+            rated=rated,
             rating=rating,
             rating_min=None if spread is None else rating - spread,
             rating_max=None if spread is None else rating + spread,

@@ -1,5 +1,5 @@
-"""Players: profiles with statistics, score and rating; game history; the leaderboard; and
-how ladder points are computed."""
+"""Players: profiles with statistics, score and ratings (one per speed); game history; the
+leaderboards (by rating at one speed, by ladder score); and how ladder points are computed."""
 
 from __future__ import annotations
 
@@ -13,13 +13,15 @@ from sqlalchemy.orm import Session
 
 from doushouqi.core import scoring
 from doushouqi.core.game import GAMES
+from doushouqi.core.speed import Speed
 from doushouqi.server.accounts.auth import AVATARS, Principal
 from doushouqi.server.accounts.scopes import PREFERENCE_WRITE
 from doushouqi.server.api.auth import principal_dict
 from doushouqi.server.api.deps import READ_LIMITED, Ctx, required_principal
 from doushouqi.server.api.games import summary
 from doushouqi.server.db import repo
-from doushouqi.server.db.models import AccountRow, RatingRow
+from doushouqi.server.db.models import AccountRow, RatingRow, SpeedRatingRow
+from doushouqi.server.db.speed_ratings import as_rating, rating_board, speed_ratings_of
 from doushouqi.server.domain.storage import game_from_storage
 from doushouqi.server.infra.bounds import MAX_ID
 from doushouqi.server.infra.errors import Problem
@@ -27,8 +29,20 @@ from doushouqi.server.infra.errors import Problem
 router = APIRouter(prefix="/api", tags=["players"])
 
 
-def profile(row: AccountRow, standing: RatingRow) -> dict[str, Any]:
-    """The account, with its score, rating and results in one game (``standing``)."""
+def rating_dict(row: SpeedRatingRow) -> dict[str, Any]:
+    """One speed's rating as clients show it: ``provisional`` ones with a "?" ("1500?")."""
+    rating = as_rating(row)
+    return {
+        "rating": round(rating.rating, 1),
+        "rd": round(rating.rd, 1),
+        "volatility": rating.volatility,
+        "provisional": rating.provisional,
+        "games": row.games,
+    }
+
+
+def _public(row: AccountRow, standing: RatingRow) -> dict[str, Any]:
+    """Who the account is, with its ladder score and title (级别) in one game."""
     level = scoring.level_for_score(standing.score)
     return {
         # The account id, as game summaries name their seats (identity.id): it tells a
@@ -40,11 +54,17 @@ def profile(row: AccountRow, standing: RatingRow) -> dict[str, Any]:
         "is_bot": row.is_bot,
         "score": standing.score,
         "level": {"number": level.number, "label": level.label, "en": level.en},
-        "rating": {
-            "rating": round(standing.rating, 1),
-            "rd": round(standing.rating_rd, 1),
-            "volatility": standing.rating_volatility,
-        },
+    }
+
+
+def profile(
+    row: AccountRow, standing: RatingRow, ratings: dict[Speed, SpeedRatingRow]
+) -> dict[str, Any]:
+    """The account, with its score, results and ratings (``ratings``: one per speed, fastest
+    first) in one game (``standing``)."""
+    return {
+        **_public(row, standing),
+        "ratings": {speed.value: rating_dict(r) for speed, r in ratings.items()},
         "stats": {
             "games": standing.games,
             "wins": standing.wins,
@@ -59,8 +79,18 @@ def profile(row: AccountRow, standing: RatingRow) -> dict[str, Any]:
     }
 
 
+def _profile_of(session: Session, row: AccountRow, game: str) -> dict[str, Any]:
+    return profile(
+        row, repo.standing(session, row.id, game), speed_ratings_of(session, row.id, game)
+    )
+
+
 #: The ``game`` query parameter of what is per game: a game's key.
 GameKey = Query(repo.DEFAULT_GAME, min_length=1, max_length=16, description="the game's key")
+
+
+#: The ``speed`` query parameter of the rating boards (the site's usual games are rapid).
+SpeedKey = Query(Speed.RAPID, description="by=rating: whose ratings (one per speed)")
 
 
 def _known_game(game: str) -> str:
@@ -82,14 +112,14 @@ async def get_player(username: str, ctx: Ctx, game: str = GameKey) -> dict[str, 
     ``game``; a game not played yet shows a new player's)."""
     _known_game(game)
 
-    def read(session: Session) -> tuple[AccountRow, RatingRow] | None:
+    def read(session: Session) -> dict[str, Any] | None:
         row = repo.account_by_username(session, username[:32])
-        return None if row is None else (row, repo.standing(session, row.id, game))
+        return None if row is None else _profile_of(session, row, game)
 
     found = await ctx.db.read(read)
     if found is None:
         raise Problem(404, "player.not_found", "no such player", name=username[:32])
-    return profile(*found)
+    return found
 
 
 class ProfileChange(BaseModel):
@@ -110,16 +140,16 @@ async def change_profile(
     if principal.account_id is None:
         return await _rename_guest(body, ctx, principal)
 
-    def change(session: Session) -> tuple[AccountRow, RatingRow]:
+    def change(session: Session) -> dict[str, Any]:
         row = session.get(AccountRow, principal.account_id)
         assert row is not None  # the principal's account
         if body.display_name is not None:
             row.display_name = body.display_name.strip() or row.display_name
         if body.avatar is not None:
             row.avatar = body.avatar
-        return row, repo.standing(session, row.id, repo.DEFAULT_GAME)
+        return _profile_of(session, row, repo.DEFAULT_GAME)
 
-    return profile(*await ctx.db.write(change))
+    return await ctx.db.write(change)
 
 
 async def _rename_guest(body: ProfileChange, ctx: Ctx, principal: Principal) -> dict[str, Any]:
@@ -154,15 +184,35 @@ async def player_games(
 @router.get("/leaderboard", dependencies=READ_LIMITED)
 async def leaderboard(
     ctx: Ctx,
-    by: Literal["score", "rating"] = "score",
+    by: Literal["score", "rating"] = "rating",
+    speed: Speed = SpeedKey,
     limit: int = Query(50, ge=1, le=200),
     game: str = GameKey,
 ) -> dict[str, Any]:
-    """The best players of ``game`` by ladder score (docs/rules.md 5.4) or by Glicko-2 rating."""
+    """The best players of ``game``: by Glicko-2 rating at ``speed`` (settled ratings ranked
+    first; provisional ones, RD above 110, follow unranked, ``"provisional": true``), or by
+    ladder score (docs/rules.md 5.4; ``speed`` is then not used)."""
     _known_game(game)
-    rows = await ctx.db.read(lambda s: repo.leaderboard(s, by, limit, game))
-    players = [{"rank": i + 1, **profile(*row)} for i, row in enumerate(rows)]
-    return {"by": by, "players": players}
+    if by == "score":
+        rows = await ctx.db.read(lambda s: repo.score_board(s, limit, game))
+        players = [{"rank": i + 1, **_public(*row)} for i, row in enumerate(rows)]
+        return {"by": by, "game": game, "players": players}
+
+    def read(session: Session) -> list[dict[str, Any]]:
+        board = rating_board(session, game, speed, limit)
+        entries = []
+        for account, rating, standing in board:
+            public = _public(account, standing or repo.new_standing(account.id, game))
+            entries.append({**public, "rating": rating_dict(rating)})
+        return entries
+
+    players = await ctx.db.read(read)
+    ranked = [p for p in players if not p["rating"]["provisional"]]
+    for rank, entry in enumerate(ranked, 1):
+        entry["rank"] = rank
+    for entry in players:
+        entry.setdefault("rank", None)
+    return {"by": by, "game": game, "speed": speed.value, "players": players}
 
 
 @router.get("/scoring")

@@ -5,10 +5,10 @@ Read from the database (games with status ``started``), so every node lists ever
 games; spectators come from ``watching.py`` (the owners' counts). Listed: public online games
 between people (every game between people is public unless a player chose private; games
 against the computer are never listed). Order: by the mean of the players' ratings (accounts'
-current ratings in that game; a guest counts as 1500, unrated), then tournament games, then
-the newest. Filters: the game, the rule set, the speed (``TimeControl.speed``; ``untimed``
-for none) and rated or casual. TV features the first game and keeps it until it ends
-(``live/tv.py``).
+current ratings in that game at its speed; a guest, or anyone in a game without a clock,
+counts as 1500, unrated), then tournament games, then the newest. Filters: the game, the rule
+set, the speed (``TimeControl.speed``; ``untimed`` for none) and rated or casual. TV features
+the first game and keeps it until it ends (``live/tv.py``).
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ from sqlalchemy import desc, select
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
+from doushouqi.core.rating import Rating
+from doushouqi.core.speed import Speed
 from doushouqi.server.api.deps import READ_LIMITED, Ctx, offered_game
 from doushouqi.server.context import context_of
-from doushouqi.server.db import repo
 from doushouqi.server.db.models import GameRow
+from doushouqi.server.db.speed_ratings import as_rating, speed_ratings_for
 from doushouqi.server.domain import Account, Game, GameStatus, Mode
 from doushouqi.server.domain.storage import game_from_storage
 from doushouqi.server.live.actors import dumps
@@ -45,8 +47,8 @@ GUEST_RATING = 1500.0
 TV_INTERVAL = 1.0
 
 
-#: Accounts' current ratings, by (account id, game key).
-Ratings = dict[tuple[int, str], float]
+#: Accounts' current ratings, by (account id, game key, speed).
+Ratings = dict[tuple[int, str, Speed], Rating]
 
 
 def _live(session: Session) -> tuple[list[Game], Ratings]:
@@ -62,17 +64,18 @@ def _live(session: Session) -> tuple[list[Game], Ratings]:
     )
     games = [game_from_storage(json.loads(state)) for state in session.scalars(query)]
     ratings: Ratings = {}
-    for key in {g.game_key for g in games}:
+    groups = {(g.game_key, g.speed) for g in games if g.speed is not None}
+    for key, speed in groups:
         ids = {
             p.identity.id
             for g in games
-            if g.game_key == key
+            if (g.game_key, g.speed) == (key, speed)
             for p in g.players
             if p and isinstance(p.identity, Account)
         }
         if ids:
-            found = repo.standings(session, sorted(ids), key)
-            ratings.update({(i, key): row.rating for i, row in found.items()})
+            found = speed_ratings_for(session, ids, key, speed)
+            ratings.update({(i, key, speed): as_rating(row) for i, row in found.items()})
     return games, ratings
 
 
@@ -81,16 +84,19 @@ def _player(game: Game, seat: int, ratings: Ratings) -> dict[str, Any] | None:
     if player is None:
         return None
     identity = player.identity
-    key = (identity.id, game.game_key) if isinstance(identity, Account) else None
-    rated = key is not None and key in ratings
-    rating = ratings[key] if key is not None and rated else GUEST_RATING
+    speed = game.speed
+    key = None
+    if isinstance(identity, Account) and speed is not None:
+        key = (identity.id, game.game_key, speed)
+    found = None if key is None else ratings.get(key)
     return {
         "name": player.name,
         "username": player.username,
         "avatar": player.avatar,
         "kind": identity.kind,
-        "rating": round(rating),
-        "rated": rated,
+        "rating": round(GUEST_RATING if found is None else found.rating),
+        "provisional": found is not None and found.provisional,
+        "rated": found is not None,
     }
 
 
@@ -109,7 +115,7 @@ def live_entry(game: Game, ratings: Ratings, spectators: int) -> dict[str, Any]:
         # The options too: a game's board may depend on them (老虎棋's lines, its diagonals).
         "rule_options": game.rules_mapping,
         "time_control": None if game.time_control is None else str(game.time_control),
-        "speed": "untimed" if game.time_control is None else game.time_control.speed,
+        "speed": "untimed" if game.speed is None else game.speed.value,
         "plies": len(game.moves),
         "spectators": spectators,
         "fen": game.fen,
@@ -119,7 +125,8 @@ def live_entry(game: Game, ratings: Ratings, spectators: int) -> dict[str, Any]:
     }
 
 
-Speed = Literal["bullet", "blitz", "rapid", "classical", "correspondence", "untimed"]
+#: The speeds the Watch page filters by (a game without a clock: ``untimed``).
+SpeedFilter = Literal["bullet", "blitz", "rapid", "classical", "correspondence", "untimed"]
 
 
 @dataclass(frozen=True)
@@ -150,7 +157,7 @@ async def live_games(
     limit: int = Query(20, ge=1, le=100),
     game: str | None = Query(None, max_length=16, description="a game's key: only its games"),
     rules: str | None = Query(None, max_length=40, description="only games of this rule set"),
-    speed: Annotated[Speed | None, Query(description="only games of this speed")] = None,
+    speed: Annotated[SpeedFilter | None, Query(description="only games of this speed")] = None,
     rated: bool | None = Query(None, description="only rated (true) or casual (false) games"),
 ) -> dict[str, Any]:
     """Games in progress, the highest rated first; filtered by game, rules, speed, rated."""

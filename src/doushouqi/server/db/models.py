@@ -11,7 +11,8 @@ Times are Unix seconds as floats, as the domain uses them.
 A game's seats are numbered (``seat0_key``, ``seat1_key``), not named by a game's colours, and
 ``games.game`` names which game it is (its key in :data:`doushouqi.core.game.GAMES`). What a
 player earns by playing is per game, like lichess's per-variant ratings: ``ratings`` holds one row
-per (account, game) the account has played (none yet reads as a new player's values).
+per (account, game) the account has played (none yet reads as a new player's values), and
+``speed_ratings`` one Glicko-2 rating per (account, game, speed), like lichess's per-speed ratings.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "RecordRow",
     "ServerStateRow",
     "SiteOutageRow",
+    "SpeedRatingRow",
 ]
 
 # Named constraints, so migrations can refer to them on every database.
@@ -74,8 +76,9 @@ class AccountRow(Base):
 
 
 class RatingRow(Base):
-    """An account's standing in one game: ladder score, Glicko-2 rating and results. Written
-    when the account's first counted game of that game finishes."""
+    """An account's standing in one game: ladder score and results of every counted game (rated
+    or not, the computer's too). Written when the account's first counted game of that game
+    finishes. Its Glicko-2 ratings are per speed (:class:`SpeedRatingRow`)."""
 
     __tablename__ = "ratings"
 
@@ -85,19 +88,36 @@ class RatingRow(Base):
     #: The game's key (``"jungle"``).
     game: Mapped[str] = mapped_column(String(16), primary_key=True)
     score: Mapped[int] = mapped_column(Integer, default=0)
-    rating: Mapped[float] = mapped_column(Float, default=1500.0)
-    rating_rd: Mapped[float] = mapped_column(Float, default=350.0)
-    rating_volatility: Mapped[float] = mapped_column(Float, default=0.06)
     games: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
     losses: Mapped[int] = mapped_column(Integer, default=0)
     draws: Mapped[int] = mapped_column(Integer, default=0)
 
-    # The leaderboards: one game's players by score or by rating.
-    __table_args__ = (
-        Index("ix_ratings_game_score", "game", "score"),
-        Index("ix_ratings_game_rating", "game", "rating"),
+    # The score board: one game's players by score.
+    __table_args__ = (Index("ix_ratings_game_score", "game", "score"),)
+
+
+class SpeedRatingRow(Base):
+    """An account's Glicko-2 rating in one game at one speed (``doushouqi.core.speed``: bullet,
+    blitz, rapid, classical, correspondence). Written when its first rated game of that game at
+    that speed finishes (or by the migration that split the per-game rating); none reads as a
+    new player's (1500, RD 350)."""
+
+    __tablename__ = "speed_ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
     )
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    speed: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    rd: Mapped[float] = mapped_column(Float, default=350.0)
+    volatility: Mapped[float] = mapped_column(Float, default=0.06)
+    #: Rated games played at this speed.
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+    # The rating boards: one game's players at one speed by rating.
+    __table_args__ = (Index("ix_speed_ratings_game_speed_rating", "game", "speed", "rating"),)
 
 
 class AuthTokenRow(Base):

@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from doushouqi.core.outcome import PlatformEnding
-from doushouqi.core.rating import Rating, rate_game
 from doushouqi.games import INSTALLED
 from doushouqi.server.db.models import (
     AccountRow,
@@ -26,6 +25,7 @@ from doushouqi.server.db.models import (
     RecordRow,
     ServerStateRow,
 )
+from doushouqi.server.db.speed_ratings import rate_rated_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 
@@ -167,14 +167,10 @@ def forget_guest_names(session: Session, set_before: float) -> int:
 
 def new_standing(account_id: int, game: str) -> RatingRow:
     """A new player's standing in ``game`` (not added to the session)."""
-    fresh = Rating()
     return RatingRow(
         account_id=account_id,
         game=game,
         score=0,
-        rating=fresh.rating,
-        rating_rd=fresh.rd,
-        rating_volatility=fresh.volatility,
         games=0,
         wins=0,
         losses=0,
@@ -202,26 +198,27 @@ def standings(session: Session, account_ids: list[int], game: str) -> dict[int, 
     }
 
 
-def leaderboard(
-    session: Session, by: str, limit: int, game: str = DEFAULT_GAME
+def score_board(
+    session: Session, limit: int, game: str = DEFAULT_GAME
 ) -> list[tuple[AccountRow, RatingRow]]:
-    """The best players of ``game`` by ``score`` or ``rating``, among those who have played it."""
-    column = RatingRow.rating if by == "rating" else RatingRow.score
+    """The best players of ``game`` by ladder score, among those who have played it (the rating
+    boards, per speed, are :func:`.speed_ratings.rating_board`)."""
     query = (
         select(AccountRow, RatingRow)
         .join(RatingRow, RatingRow.account_id == AccountRow.id)
         .where(RatingRow.game == game, RatingRow.games > 0)
         # Banned and closed accounts leave the leaderboard (their games stay).
         .where(AccountRow.banned_at.is_(None), AccountRow.closed_at.is_(None))
-        .order_by(desc(column), AccountRow.id)
+        .order_by(desc(RatingRow.score), AccountRow.id)
         .limit(limit)
     )
     return [(account, row) for account, row in session.execute(query)]
 
 
 def record_result(session: Session, game: Game) -> None:
-    """Add a finished game to its players' statistics, score and rating in that game (once:
-    this runs in the transaction that stores the game as finished)."""
+    """Add a finished game to its players' statistics and score in that game, and a rated one to
+    their ratings at its speed (once: this runs in the transaction that stores the game as
+    finished)."""
     if game.outcome is None or game.termination is PlatformEnding.ABORTED:
         return
     if game.mode is Mode.SAME_SCREEN:  # one person at both seats: nothing to count
@@ -250,14 +247,11 @@ def record_result(session: Session, game: Game) -> None:
         if game.score_change is not None:
             row.score += game.score_change.deltas[seat]
     first, second = rows
-    if game.rating_change is not None and first is not None and second is not None:
-        # Rated from the ratings stored now, not those of the game's set-up: another rated
-        # game of the same account may have finished in between, and its update must stay.
+    speed = game.speed
+    if game.rating_change is not None and first is not None and second is not None and speed:
         score_first = 0.5 if game.winner is None else float(game.winner == 0)
-        current = [Rating(r.rating, r.rating_rd, r.rating_volatility) for r in (first, second)]
-        after = rate_game(current[0], current[1], score_first)
-        for row, new in zip((first, second), after, strict=True):
-            row.rating, row.rating_rd, row.rating_volatility = new.rating, new.rd, new.volatility
+        accounts = (first.account_id, second.account_id)
+        rate_rated_game(session, accounts, game.game_key, speed, score_first)
 
 
 # ---------------------------------------------------------------------- games

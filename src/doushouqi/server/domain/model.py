@@ -29,6 +29,7 @@ from doushouqi.core.game import GameError, MoveError, Position, UnknownGameError
 from doushouqi.core.outcome import Ending, Outcome
 from doushouqi.core.rating import Rating
 from doushouqi.core.scoring import ScoreChange
+from doushouqi.core.speed import Speed, speed_of
 from doushouqi.server.domain.players import Actor, PlayerSlot
 
 __all__ = [
@@ -173,8 +174,14 @@ class RatingChange:
         return red, blue
 
     def to_dict(self) -> dict[str, Any]:
-        def one(r: Rating) -> dict[str, float]:
-            return {"rating": r.rating, "rd": r.rd, "volatility": r.volatility}
+        def one(r: Rating) -> dict[str, Any]:
+            # ``provisional``: clients show such a rating with a "?" ("1500?").
+            return {
+                "rating": r.rating,
+                "rd": r.rd,
+                "volatility": r.volatility,
+                "provisional": r.provisional,
+            }
 
         return {
             "before": [one(r) for r in self.before],
@@ -422,6 +429,11 @@ class Game:
         return None if self.outcome is None else self.outcome.winner
 
     @property
+    def speed(self) -> Speed | None:
+        """The speed its time control gives, whose rating it counts for (None: no clock)."""
+        return speed_of(self.time_control)
+
+    @property
     def result(self) -> str:
         """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while going on or when aborted."""
         return "*" if self.outcome is None else self.outcome.result()
@@ -535,6 +547,8 @@ def new_game(spec: GameSpec, *, game_id: str, now: float) -> Game:
             raise GameSpecError("only online games are rated")
         if any(p is not None and not p.is_account for p in spec.players):
             raise GameSpecError("rated games are for account holders only")
+        if speed_of(spec.time_control) is None:  # ratings are per speed: a clock gives one
+            raise GameSpecError("rated games need a clock (a game without one is casual)")
     if spec.tournament and mode is not Mode.ONLINE:
         raise GameSpecError("tournament games are online games")
     if spec.tournament_id is not None and not spec.tournament:

@@ -113,8 +113,9 @@ def identity_from_dict(data: dict[str, Any]) -> Actor:
 class PlayerSlot:
     """A seat's occupant: identity, display name and avatar.
 
-    ``score`` and ``rating`` are the player's ladder score and Glicko-2 rating when the game was
-    set up; the scoring step computes the changes from them (the AI and guests keep no score).
+    ``score`` and ``rating`` are the player's ladder score and Glicko-2 rating (at the game's
+    speed: ratings are per speed) when the game was set up; the scoring step computes the changes
+    from them (the AI and guests keep no score).
     ``username`` is an account's login name, which its profile page is known by (clients link
     the name to it); None for guests and the AI, and for games stored before it was kept.
     """
@@ -181,6 +182,7 @@ class PlayerSlot:
                 "rating": self.rating.rating,
                 "rd": self.rating.rd,
                 "volatility": self.rating.volatility,
+                "provisional": self.rating.provisional,
             },
             "username": self.username,
         }

@@ -6,8 +6,9 @@ Choices where the rules are silent (see also :mod:`doushouqi.core.scoring`):
 * Aborted games score nothing, for anyone.
 * Only accounts keep a score: a guest's change is reported as 0 (the AI's already is).
 * Rounds count real moves only; a timeout pass is not a move (docs/rules.md 2).
-* Ratings change only in rated online games between two accounts, and not in a game the
-  10-round rule voids (the same anti-farming reason; tournaments are again the exception).
+* Ratings change only in rated online games between two accounts, at the game's speed (one
+  rating per speed, ``doushouqi.core.speed``; a rated game always has a clock), and not in a
+  game the 10-round rule voids (the same anti-farming reason; tournaments are again the exception).
   A draw of any kind counts as a draw for the ratings; leaving counts as a loss.
 """
 
@@ -79,6 +80,7 @@ def settle_scores(game: Game) -> tuple[ScoreChange | None, RatingChange | None]:
     )
     ratings = None
     rated = game.rated and game.mode is Mode.ONLINE and red.is_account and blue.is_account
+    rated = rated and game.speed is not None
     if rated and not raw.voided:
         score_red = 0.5 if outcome.winner is None else float(outcome.winner == 0)
         after = rate_game(red.rating, blue.rating, score_red)

@@ -34,6 +34,8 @@ def game_state_dict(game: Game, now: float | None = None) -> dict[str, Any]:
         "tournament": game.tournament,
         "tournament_id": game.tournament_id,
         "time_control": None if game.time_control is None else str(game.time_control),
+        # Whose rating a player bar shows (ratings are per speed); None: no clock.
+        "speed": plain(game.speed),
         "players": [None if p is None else p.to_dict() for p in game.players],
         "ready": list(game.ready),
         "first_player": game.first_player,

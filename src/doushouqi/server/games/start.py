@@ -7,6 +7,7 @@ import random
 from typing import Any, Literal
 
 from doushouqi.core.clock import TimeControl
+from doushouqi.core.speed import speed_of
 from doushouqi.server.context import AppContext
 from doushouqi.server.domain import Game, GameSpec, Mode, PlayerSlot, new_game
 from doushouqi.server.live.actors import new_game_id
@@ -34,7 +35,8 @@ async def start_game_between(
     ``first_color``: ``red`` is seat 0; the seats carry each player's standing in that game),
     store it, run it here, and push ``{"type": "paired", "game_id": ...}``
     (plus ``message``'s fields) to both players' open tabs. The game starts when both are at
-    the board. ``rated`` counts only between two accounts (it is dropped otherwise);
+    the board. ``rated`` counts only between two accounts and with a clock (ratings are per
+    speed; a challenge stored before that rule may ask otherwise): it is dropped otherwise;
     ``game_id`` is the new game's id when the caller chose it (a claim recorded it first);
     ``tournament_id`` makes it that tournament's game (its page links back to the tournament).
     A game between people is ``public`` (on Watch and TV, as on lichess) unless a player
@@ -48,7 +50,7 @@ async def start_game_between(
         players=(seats[0], seats[1]),
         rules=rules,
         time_control=time_control,
-        rated=rated and both_accounts,
+        rated=rated and both_accounts and speed_of(time_control) is not None,
         tournament=tournament_id is not None,
         tournament_id=tournament_id,
         grace_period=ctx.settings.grace_period,

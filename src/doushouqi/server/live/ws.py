@@ -196,7 +196,8 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
         return await _forward(client, message, client.principal)
     principal = client.principal
     if isinstance(message, JoinMessage):  # seated with the standing in this game (per game)
-        principal = await client.ctx.auth.in_game(principal, client.actor.game.game_key)
+        game = client.actor.game  # its rating at the game's speed too
+        principal = await client.ctx.auth.in_game(principal, game.game_key, game.speed)
     command = build_command(message, principal)
     try:
         events = await client.ctx.registry.submit(client.actor.id, command)

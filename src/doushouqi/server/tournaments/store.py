@@ -17,8 +17,11 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
+from doushouqi.core.clock import TimeControl
+from doushouqi.core.speed import Speed, speed_of
 from doushouqi.server.db import outages, repo
-from doushouqi.server.db.models import AccountRow, GameRow, RatingRow
+from doushouqi.server.db.models import AccountRow, GameRow, RatingRow, SpeedRatingRow
+from doushouqi.server.db.speed_ratings import speed_rating, speed_ratings_for
 from doushouqi.server.domain import GameStatus
 from doushouqi.server.domain.site_time import Outage, site_elapsed
 from doushouqi.server.tournaments import arena, swiss
@@ -202,13 +205,13 @@ def standings_of(
 # ---------------------------------------------------------------------- the director's step
 
 
-def _seat(account: AccountRow, standing: RatingRow) -> dict[str, Any]:
+def _seat(account: AccountRow, standing: RatingRow, rating: SpeedRatingRow) -> dict[str, Any]:
     return {
         "account_id": account.id,
         "name": account.display_name,
         "avatar": account.avatar,
         "score": standing.score,
-        "rating": [standing.rating, standing.rating_rd, standing.rating_volatility],
+        "rating": [rating.rating, rating.rd, rating.volatility],
         "username": account.username,
     }
 
@@ -272,7 +275,7 @@ def step(
         _pair_swiss(session, row, players, pairings, now, new_game_id, todo)
     # Games paired in earlier steps but not created yet (the node stopped in between).
     made = {c.game_id for c in todo.creates}
-    accounts = _seats(session, list(by_id), row.game)
+    accounts = _seats(session, list(by_id), row)
     for pairing in pairings:
         game_id, blue_id = pairing.game_id, pairing.blue_id
         if pairing.result is not None or game_id is None or game_id in made or blue_id is None:
@@ -388,12 +391,18 @@ def _add_pairing(
     return pairing
 
 
-def _seats(session: Session, ids: Sequence[int], game: str) -> dict[int, dict[str, Any]]:
-    """How each of these accounts sits in a tournament game of ``game`` (with its standing in
-    that game)."""
-    standings = repo.standings(session, list(ids), game)
+def _speed(row: TournamentRow) -> Speed:
+    """The speed of the tournament's games (its time control is always a live one)."""
+    return speed_of(TimeControl.parse(row.time_control)) or Speed.CLASSICAL
+
+
+def _seats(session: Session, ids: Sequence[int], row: TournamentRow) -> dict[int, dict[str, Any]]:
+    """How each of these accounts sits in a game of the tournament (with its standing in that
+    game and its rating at the tournament's speed)."""
+    standings = repo.standings(session, list(ids), row.game)
+    ratings = speed_ratings_for(session, ids, row.game, _speed(row))
     rows = session.scalars(select(AccountRow).where(AccountRow.id.in_(list(ids))))
-    return {a.id: _seat(a, standings[a.id]) for a in rows}
+    return {a.id: _seat(a, standings[a.id], ratings[a.id]) for a in rows}
 
 
 def _pair_arena(
@@ -437,7 +446,7 @@ def _pair_arena(
     if not pairs:
         return
     by_key = {_key(p.account_id): p for p in players}
-    accounts = _seats(session, [p.account_id for p in players], row.game)
+    accounts = _seats(session, [p.account_id for p in players], row)
     history = swiss_history(
         [Entrant(_key(p.account_id), p.rating) for p in players], _results(pairings)
     )
@@ -479,7 +488,7 @@ def _pair_swiss(
     history = swiss_history(entrants, _results(pairings))
     boards = swiss.pair_round([history[_key(p.account_id)] for p in active], row.current_round)
     by_key = {_key(p.account_id): p for p in players}
-    accounts = _seats(session, [p.account_id for p in active], row.game)
+    accounts = _seats(session, [p.account_id for p in active], row)
     for board in boards:
         blue = None if board.blue is None else by_key[board.blue]
         _add_pairing(
@@ -521,7 +530,7 @@ def join(session: Session, tournament_id: str, account: AccountRow, now: float) 
             existing.no_shows = 0
             existing.idle_since = now
         return None
-    rating = repo.standing(session, account.id, row.game).rating
+    rating = speed_rating(session, account.id, row.game, _speed(row)).rating
     if row.min_rating is not None and rating < row.min_rating:
         return "tournament.rating_too_low"
     count = len(_players(session, tournament_id))

@@ -12,6 +12,9 @@ import { pageCheck } from '../shell/navigation.js';
 import { computerLabel } from '../play/levels.js';
 import { rankTitle } from './ranks.js';
 import { challengeButton } from '../lobby/challenges.js';
+import { SPEEDS, ratingText, speedName } from '../shell/ratings.js';
+import { changeText, ratingChange } from '../play/result_changes.js';
+import { chosenGame, gamePicker, offered } from '../shell/site_games.js';
 import { isModerator } from './moderation.js';
 import { closedNote, closeAccountForm } from './account_closing.js';
 
@@ -265,8 +268,9 @@ export function authView(view, kind, params) {
 /** The "rated game" checkbox for `settingsView`, or null when `player` has no account. */
 export function ratedOption(player) {
   if (!isAccount(player)) return null;
+  // Ticked by default, as on lichess: an account plays for its rating unless it says otherwise.
   return h('label', { class: 'check rated-option' },
-    h('input', { type: 'checkbox', name: 'rated', id: 'rated', 'aria-describedby': 'rated-hint' }),
+    h('input', { type: 'checkbox', name: 'rated', id: 'rated', checked: true, 'aria-describedby': 'rated-hint' }),
     h('span', {}, t('account.rated'), ' ', h('small', { class: 'hint', id: 'rated-hint' }, t('account.rated.hint'))));
 }
 
@@ -283,11 +287,19 @@ function levelText(level) {
   return rankTitle(level.number);
 }
 
-function ratingText(rating) {
-  return t('profile.ratingValue', { rating: Math.round(rating.rating), rd: Math.round(rating.rd) });
+const STATS = ['games', 'wins', 'losses', 'draws', 'disconnects', 'timeouts'];
+
+/** The ladder score and its title (级别), as one secondary line linking to the ranks page. */
+function scoreLine(p, id = null) {
+  return h('a', { href: '#/ranks', class: 'score-line', id, title: t('ranks.what') },
+    t('ratings.scoreLine', { score: p.score, title: levelText(p.level) }));
 }
 
-const STATS = ['games', 'wins', 'losses', 'draws', 'disconnects', 'timeouts'];
+/** One speed's rating: "1500?" (provisional, with why on hover) or "1712". */
+function ratingValue(rating) {
+  const text = ratingText(rating);
+  return rating.provisional ? h('span', { class: 'provisional', title: t('ratings.provisional') }, text) : text;
+}
 
 function profileCard(p) {
   return h('div', { class: 'profile-card', id: 'profile' },
@@ -297,12 +309,17 @@ function profileCard(p) {
         h('h2', { id: 'profile-name' }, p.display_name),
         h('small', {}, `@${p.username}`, p.is_bot ? ` · ${t('profile.bot')}` : ''),
         h('small', {}, t('profile.joined', { date: formatDate(p.created_at) })))),
-    h('dl', { class: 'profile-numbers' },
-      h('div', {}, h('dt', {}, t('profile.score')), h('dd', { id: 'profile-score' }, p.score)),
-      h('div', {}, h('dt', {}, t('profile.level')), h('dd', { id: 'profile-level' },
-        h('a', { href: '#/ranks', class: 'rank-title', title: t('ranks.what') }, levelText(p.level)))),
-      h('div', {}, h('dt', {}, t('profile.rating')), h('dd', { id: 'profile-rating' },
-        Math.round(p.rating.rating), ' ', h('small', { class: 'rd' }, t('profile.rd', { rd: Math.round(p.rating.rd) }))))),
+    // The ratings first, one per speed (what a game moves); the ladder score a line below.
+    h('h3', { class: 'profile-subtitle' }, t('profile.ratings')),
+    h('dl', { class: 'profile-numbers profile-ratings', id: 'profile-ratings' },
+      SPEEDS.map((speed) => {
+        const rating = p.ratings[speed];
+        return h('div', { dataset: { speed, provisional: String(rating.provisional) } },
+          h('dt', {}, speedName(speed)),
+          h('dd', {}, ratingValue(rating), h('small', { class: 'rd' }, plural('ratings.games', rating.games))));
+      })),
+    h('p', { class: 'profile-score', id: 'profile-score', dataset: { score: p.score } },
+      h('span', { id: 'profile-level' }, scoreLine(p))),
     h('h3', { class: 'profile-subtitle' }, t('profile.stats')),
     h('dl', { class: 'profile-stats', id: 'profile-stats' },
       STATS.map((name) => h('div', { dataset: { stat: name } },
@@ -338,13 +355,18 @@ function gameRow(game, ownerId) {
   const inPlay = GAME_STATES_IN_PLAY.includes(game.status);
   // A game over opens in the replay page; one still being played opens at the board.
   const href = inPlay ? `#/game/${game.id}` : `#/replay/game/${game.id}`;
-  const details = [ruleSetLabel(game.rules), formatDate(game.created_at), game.rated ? t('profile.rated') : null].filter(Boolean);
+  const rated = game.rated ? [game.speed ? speedName(game.speed) : null, t('profile.rated')].filter(Boolean).join(' ') : null;
+  const details = [ruleSetLabel(game.rules), formatDate(game.created_at), rated].filter(Boolean);
+  // What the game did to the owner's rating at its speed: "1500? → 1523 (+23)".
+  const seat = [0, 1].find((c) => game.players[c]?.identity?.kind === 'account' && game.players[c].identity.id === ownerId);
+  const change = seat === undefined ? null : ratingChange(game, seat);
   return h('li', { class: 'history-game', dataset: { game: game.id, result } },
     h('a', { class: 'history-link', href },
       h('span', { class: `history-result ${result}` }, t(`profile.result.${result}`)),
       h('span', { class: 'history-info' },
         h('strong', {}, against),
-        h('small', {}, details.join(' · '))),
+        h('small', {}, details.join(' · ')),
+        change ? h('small', { class: 'history-rating', dataset: { delta: change.delta } }, changeText(change)) : null),
       h('span', { class: 'history-go' }, t(inPlay ? 'profile.open' : 'profile.replay'), ' ›')));
 }
 
@@ -434,50 +456,73 @@ export async function profileView(view, username) {
 
 function leaderboardRow(p, by, me) {
   const mine = isAccount(me) && me.username === p.username;
-  const main = by === 'rating'
-    ? [Math.round(p.rating.rating), ' ', h('small', { class: 'rd' }, t('profile.rd', { rd: Math.round(p.rating.rd) }))]
-    : p.score;
-  const other = by === 'rating' ? t('leaderboard.scoreValue', { score: p.score }) : ratingText(p.rating);
-  return h('li', { class: `leader${mine ? ' mine' : ''}`, dataset: { username: p.username } },
-    h('span', { class: 'leader-rank' }, p.rank),
+  const main = by === 'rating' ? ratingValue(p.rating) : p.score;
+  const other = by === 'rating' ? plural('ratings.games', p.rating.games) : levelText(p.level);
+  const under = by === 'rating' ? t('ratings.scoreLine', { score: p.score, title: levelText(p.level) }) : `@${p.username}`;
+  const provisional = by === 'rating' && p.rating.provisional;
+  return h('li', { class: `leader${mine ? ' mine' : ''}${provisional ? ' provisional' : ''}`, dataset: { username: p.username } },
+    h('span', { class: 'leader-rank' }, p.rank ?? '–'),
     avatarIcon(p.avatar, 'leader-avatar', p.display_name),
     h('span', { class: 'leader-info' },
       h('a', { href: `#/player/${encodeURIComponent(p.username)}` }, p.display_name),
-      h('small', {}, `${levelText(p.level)} · ${plural('leaderboard.games', p.stats.games)}`)),
+      h('small', {}, under)),
     h('span', { class: 'leader-value' },
       h('strong', {}, main),
       h('small', {}, other)));
 }
 
-/** `#/leaderboard?by=score|rating`. */
+/** The boards: the rating at each speed, and the ladder score (`score`). */
+const BOARDS = [...SPEEDS, 'score'];
+
+/** `#/leaderboard?game=jungle&by=rating&speed=rapid` (or `by=score`): one game's players by
+ * their rating at one speed, settled ratings ranked and provisional ones ("1500?") after them,
+ * unranked; or by ladder score. */
 export async function leaderboardView(view, params) {
   const stillHere = pageCheck(); // the list is filled only if the user is still on this page
-  let by = params.get('by') === 'rating' ? 'rating' : 'score';
+  const games = await offered();
+  if (!stillHere()) return;
+  let game = chosenGame(games, params.get('game'));
+  let board = params.get('by') === 'score' ? 'score' : (SPEEDS.includes(params.get('speed')) ? params.get('speed') : 'rapid');
   const list = h('ol', { class: 'leaderboard', id: 'leaderboard-list', 'aria-live': 'polite' });
-  const choice = (value) => h('label', {},
-    h('input', { type: 'radio', name: 'by', value, checked: value === by,
-      onchange: () => {
-        by = value;
-        // The page stays; only the address follows (no re-render that would drop the focus).
-        history.replaceState(null, '', `#/leaderboard?by=${value}`);
-        refresh().catch((error) => list.replaceChildren(h('li', { class: 'error' }, t('error.generic', { message: error.message }))));
-      } }),
-    h('span', {}, t(`leaderboard.by.${value}`)));
+  const address = () => (board === 'score' ? `by=score&game=${game}` : `by=rating&speed=${board}&game=${game}`);
+  const show = () => {
+    // The page stays; only the address follows (no re-render that would drop the focus).
+    history.replaceState(null, '', `#/leaderboard?${address()}`);
+    refresh().catch((error) => list.replaceChildren(h('li', { class: 'error' }, t('error.generic', { message: error.message }))));
+  };
+  const tab = (value) => h('label', { dataset: { board: value } },
+    h('input', { type: 'radio', name: 'board', value, checked: value === board,
+      onchange: () => { board = value; show(); } }),
+    h('span', {}, value === 'score' ? t('leaderboard.scoreBoard') : speedName(value)));
+  const picker = gamePicker(games, game, (key) => { game = key; show(); }, { name: 'leaderboard-game' });
   view.replaceChildren(h('section', { class: 'page narrow leaderboard-page' },
     accountHead(t('leaderboard.title')),
+    picker,
     h('div', { class: 'field' }, h('span', { id: 'leaderboard-by' }, t('leaderboard.by')),
-      h('div', { class: 'segmented', role: 'radiogroup', 'aria-labelledby': 'leaderboard-by' }, choice('score'), choice('rating'))),
+      h('div', { class: 'segmented leaderboard-tabs', id: 'leaderboard-tabs', role: 'radiogroup', 'aria-labelledby': 'leaderboard-by' },
+        BOARDS.map(tab))),
     list,
     h('p', { class: 'ranks-more' }, h('a', { href: '#/ranks', id: 'leaderboard-ranks' }, t('ranks.what')))));
   async function refresh() {
-    const [board, me] = await Promise.all([api(`/api/leaderboard?by=${by}`), sessionPlayer().catch(() => null)]);
-    if (!stillHere()) return;
+    const shown = board;
+    const [answer, me] = await Promise.all([api(`/api/leaderboard?${address()}`), sessionPlayer().catch(() => null)]);
+    if (!stillHere() || shown !== board) return;
+    const by = board === 'score' ? 'score' : 'rating';
     list.dataset.by = by;
-    if (!board.players.length) {
-      list.replaceChildren(h('li', { class: 'empty' }, t('leaderboard.empty')));
+    list.dataset.speed = by === 'rating' ? board : '';
+    if (!answer.players.length) {
+      const empty = by === 'rating' ? t('leaderboard.emptySpeed', { speed: speedName(board) }) : t('leaderboard.empty');
+      list.replaceChildren(h('li', { class: 'empty' }, empty));
       return;
     }
-    list.replaceChildren(...board.players.map((p) => leaderboardRow(p, by, me)));
+    const rows = [];
+    answer.players.forEach((p, i) => {
+      // Provisional ratings follow the ranked ones, under a line that says why they have no rank.
+      const first = by === 'rating' && p.rating.provisional && !answer.players[i - 1]?.rating.provisional;
+      if (first) rows.push(h('li', { class: 'leader-divider', id: 'leaderboard-provisional' }, t('leaderboard.provisional')));
+      rows.push(leaderboardRow(p, by, me));
+    });
+    list.replaceChildren(...rows);
   }
   await refresh();
 }

@@ -7,6 +7,7 @@
 import { createBoard } from '../../board/board.js';
 import { gameClient } from '../../games/index.js';
 import { t, currentLang, playerName, plural } from '../shell/i18n.js';
+import { ratingText } from '../shell/ratings.js';
 import { api, ensurePlayer, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { GameView } from '../play/game.js';
@@ -24,7 +25,7 @@ const FILTERS = ['game', 'rules', 'speed', 'rated'];
 function playerLine(p) {
   if (!p) return h('span', { class: 'watch-player' }, '—');
   return h('span', { class: 'watch-player' }, h('strong', {}, playerName(p.name)), ' ',
-    h('small', {}, p.rated ? String(p.rating) : `${p.rating} · ${t('watch.unrated')}`));
+    h('small', {}, p.rated ? ratingText(p) : `${p.rating} · ${t('watch.unrated')}`));
 }
 
 function gameFacts(g) {

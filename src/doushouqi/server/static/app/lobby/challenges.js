@@ -9,6 +9,7 @@ import { api, currentPlayer, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { pageCheck } from '../shell/navigation.js';
 import { onSiteMessage } from '../community/notifications.js';
+import { ratedNeedsClock } from '../shell/ratings.js';
 import { timeControlLabel } from './pairing.js';
 import { chosenGame, gameName, gamePicker, offered, sideName } from '../shell/site_games.js';
 
@@ -84,10 +85,16 @@ async function challengeForm(profile, wanted = undefined) {
       h('select', { name: 'time' }, TIME_CHOICES.map((c) => h('option', { value: c }, timeText(c))))),
     h('div', { class: 'field' }, h('span', {}, t('settings.side')),
       segmented('color', [['red', sideName(0, game)], ['blue', sideName(1, game)], ['random', t('side.random')]], 'random')),
-    h('label', { class: 'check challenge-rated' }, h('input', { type: 'checkbox', name: 'rated' }), h('span', {}, t('challenge.rated'))),
+    // Rated by default (an account may untick it); a game without a clock is casual.
+    h('label', { class: 'check challenge-rated' },
+      h('input', { type: 'checkbox', name: 'rated', id: 'challenge-rated', checked: true, 'aria-describedby': 'challenge-rated-hint' }),
+      h('span', {}, t('challenge.rated'), ' ', h('small', { class: 'hint', id: 'challenge-rated-hint', dataset: { hint: 'pairing.rated.hint' } }, t('pairing.rated.hint')))),
     h('label', { class: 'check challenge-private' }, h('input', { type: 'checkbox', name: 'private' }), h('span', {}, t('challenge.private'))),
     h('button', { type: 'submit', class: 'primary big', id: 'challenge-send' }, t('challenge.send', { name: profile.display_name })),
     failure);
+  const syncRated = () => ratedNeedsClock(form.elements.rated, () => Boolean(form.elements.time.value));
+  form.addEventListener('change', syncRated);
+  syncRated();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const f = form.elements;

@@ -11,6 +11,7 @@ import { ruleSetLabel } from '../play/rule_options.js';
 import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeControlLabel } from './corr.js';
 import { gameName, sideName, siteGames } from '../shell/site_games.js';
+import { ratingText } from '../shell/ratings.js';
 
 export async function lobbyView(view, go) {
   const stillHere = pageCheck();
@@ -42,7 +43,9 @@ export async function lobbyView(view, go) {
   function lobbyEntry(g) {
     const side = `${t('lobby.youPlay')} ${sideName(g.open_color, g.game_key)}`;
     const game = offeredGames.length > 1 ? h('span', { class: 'lobby-game-name', dataset: { game: g.game_key } }, gameName(g.game_key), ' · ') : null;
-    const creator = `${t('lobby.by')} ${playerName(g.creator.name)} (${g.creator.rating})`;
+    // The creator's rating at the game's speed ("1500?" while provisional); none without a clock.
+    const rating = g.speed ? ` (${ratingText(g.creator)})` : '';
+    const creator = `${t('lobby.by')} ${playerName(g.creator.name)}${rating}`;
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
       h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, t(g.open_color === 0 ? 'token.red' : 'token.blue')),
       h('span', { class: 'lobby-info' },

@@ -12,11 +12,14 @@ import { pageCheck } from '../shell/navigation.js';
 import { onSiteMessage } from '../community/notifications.js';
 import { gameClient } from '../../games/index.js';
 import { chosenGame, gamePicker, offered } from '../shell/site_games.js';
+import { ratingText, speedName } from '../shell/ratings.js';
 
-/** The grid: [time control as the server writes it, category]. */
+/** The grid: [time control as the server writes it, category (the tile's colour), speed: whose
+ * rating it plays for, as the server's core/speed.py gives it (base + 40 × increment)]. */
 export const QUICK_CONTROLS = [
-  ['1+0', 'bullet'], ['3+2', 'blitz'], ['5+3', 'blitz'], ['10+0', 'rapid'],
-  ['10+5', 'rapid'], ['15+10', 'rapid'], ['10+0/30s', 'permove'], ['20+0/60s', 'permove'],
+  ['1+0', 'bullet', 'bullet'], ['3+2', 'blitz', 'blitz'], ['5+3', 'blitz', 'blitz'],
+  ['10+0', 'rapid', 'rapid'], ['10+5', 'rapid', 'rapid'], ['15+10', 'rapid', 'rapid'],
+  ['10+0/30s', 'permove', 'rapid'], ['20+0/60s', 'permove', 'rapid'],
 ];
 const RANGES = [0, 100, 200, 300, 500];
 const OPTIONS_KEY = 'doushouqi.pairing';
@@ -45,23 +48,33 @@ export async function pairingView(view, go, params = new URLSearchParams()) {
   // The rule set chosen last time for this game (each game has its own).
   const savedRules = saved.rulesByGame?.[game] ?? (saved.game === game || !saved.game ? saved.rules : undefined);
   const isAccount = player?.kind === 'account';
+  // An account's rating at each speed, shown on the tiles ("you 1500?"): what a game there moves.
+  const profile = isAccount && player.username
+    ? await api(`/api/players/${encodeURIComponent(player.username)}?game=${encodeURIComponent(game)}`).catch(() => null)
+    : null;
+  if (!stillHere()) return null;
   const status = h('p', { class: 'pairing-status', id: 'pairing-status', role: 'status', 'aria-live': 'polite' });
   const failure = h('p', { class: 'error', id: 'pairing-error', role: 'alert', hidden: true });
   const rules = h('select', { name: 'rules', id: 'pairing-rules' },
     sets.map((s) => h('option', { value: s.name, selected: s.name === (savedRules || gameClient(game).defaultRules) }, t(`rules.${s.name}`))));
   // Another game: the page again for it (its waiting seeks are cancelled by the page's cleanup).
   const picker = gamePicker(games, game, (key) => go(`/play?game=${encodeURIComponent(key)}`), { name: 'pairing-game' });
-  const rated = h('input', { type: 'checkbox', id: 'pairing-rated', checked: Boolean(saved.rated && isAccount), disabled: !isAccount });
+  // Rated by default for an account (as on lichess); casual only when it unticked it.
+  const rated = h('input', { type: 'checkbox', id: 'pairing-rated', checked: isAccount && !saved.casual, disabled: !isAccount });
   const range = h('select', { id: 'pairing-range', name: 'range' },
     RANGES.map((r) => h('option', { value: r, selected: r === (saved.range || 0) }, r ? t('pairing.range.within', { n: r }) : t('pairing.range.any'))));
   const cells = new Map(); // control → { el, count, seek }
   const grid = h('div', { class: 'pairing-grid', id: 'pairing-grid' },
-    QUICK_CONTROLS.map(([control, kind]) => {
+    QUICK_CONTROLS.map(([control, kind, speed]) => {
       const count = h('small', { class: 'pairing-count' });
-      const el = h('button', { type: 'button', class: `pairing-cell ${kind}`, dataset: { control }, 'aria-pressed': 'false',
+      const mine = profile?.ratings?.[speed];
+      const kindWords = kind === 'permove' ? `${speedName(speed)} · ${t('pairing.kind.permove')}` : speedName(speed);
+      const el = h('button', { type: 'button', class: `pairing-cell ${kind}`, dataset: { control, speed }, 'aria-pressed': 'false',
         onclick: () => toggle(control) },
       h('strong', {}, timeControlLabel(control)),
-      h('span', { class: 'pairing-kind' }, t(`pairing.kind.${kind}`)),
+      h('span', { class: 'pairing-kind' }, kindWords),
+      mine ? h('small', { class: 'pairing-rating', title: mine.provisional ? t('ratings.provisional') : null },
+        t('pairing.yourRating', { rating: ratingText(mine) })) : null,
       count);
       cells.set(control, { el, count, seek: null });
       return el;
@@ -70,7 +83,11 @@ export async function pairingView(view, go, params = new URLSearchParams()) {
   const remember = () => {
     const c = choice();
     const rulesByGame = { ...savedOptions().rulesByGame, [game]: c.rules };
-    try { localStorage.setItem(OPTIONS_KEY, JSON.stringify({ ...c, rulesByGame })); } catch { /* ignore */ }
+    // Saved as `casual` (not `rated`): choices saved while casual was the default stay unticked
+    // no longer, and a guest's (always casual) says nothing of the account it may sign in to.
+    const casual = isAccount ? !c.rated : Boolean(savedOptions().casual);
+    const { rated: _, ...kept } = c;
+    try { localStorage.setItem(OPTIONS_KEY, JSON.stringify({ ...kept, casual, rulesByGame })); } catch { /* ignore */ }
   };
   // Other wishes make other seeks: changing them cancels the ones waiting.
   for (const input of [rules, rated, range]) input.addEventListener('change', () => { remember(); cancelAll(); refresh(); });

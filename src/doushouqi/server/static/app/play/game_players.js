@@ -1,7 +1,7 @@
 // The game page's player bars: each player's animal avatar in their colour, their name (an
-// account's name links to its profile), rating and ladder level in online games, whether an
-// online opponent is connected, the animals they have captured, and a slot for the clock
-// (game.js fills it in several times a second).
+// account's name links to its profile), rating at the game's speed ("Blitz 1500?") and ladder
+// level in online games, whether an online opponent is connected, the animals they have
+// captured, and a slot for the clock (game.js fills it in several times a second).
 
 import { api } from '../shell/api.js';
 import { AVATARS, initialIcon } from '../community/accounts.js';
@@ -11,6 +11,7 @@ import { t, currentLang, playerName } from '../shell/i18n.js';
 import { levelName } from './levels.js';
 import { deltaChip, ratingChange, scoreChange } from './result_changes.js';
 import { pieceStyle } from '../shell/appearance.js';
+import { ratingText, speedName } from '../shell/ratings.js';
 
 const COLORS = ['red', 'blue'];
 
@@ -108,7 +109,8 @@ export class PlayerBars {
     else who.name = playerName(p.name);
     if (kind === 'account' && p.username) who.username = p.username;
     if (online && kind === 'account') {
-      who.rating = Math.round(p.rating?.rating ?? 1500);
+      // The rating at the game's speed ("Blitz 1500?"); a game without a clock has none.
+      if (g.speed && p.rating) Object.assign(who, { speed: g.speed, rating: ratingText(p.rating) });
       // After a rated game: the new rating and its change at once, not the one from the start.
       const rated = ratingChange(g, color);
       if (rated) Object.assign(who, { rating: rated.after, ratingDelta: rated.delta });
@@ -157,7 +159,9 @@ export class PlayerBars {
     // the level the score gives.
     const meta = [];
     if (who.rating !== undefined) {
-      meta.push([t('players.rating', { rating: who.rating }), who.ratingDelta !== undefined ? deltaChip(who.ratingDelta, 'rating') : null]);
+      const words = who.speed ? t('ratings.speedRating', { speed: speedName(who.speed), rating: who.rating }) : t('players.rating', { rating: who.rating });
+      const text = who.rating.endsWith('?') ? h('span', { class: 'rating provisional', title: t('ratings.provisional') }, words) : words;
+      meta.push([text, who.ratingDelta !== undefined ? deltaChip(who.ratingDelta, 'rating') : null]);
     }
     const scoreChip = who.scoreDelta !== undefined ? deltaChip(who.scoreDelta, 'score') : null;
     if (who.level) meta.push([t('players.level', { n: who.level.number, label: who.level.label, en: who.level.en }), scoreChip]);

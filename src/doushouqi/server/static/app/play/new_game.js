@@ -8,6 +8,7 @@ import { api, ensurePlayer, fetchRuleSets, sessionPlayer } from '../shell/api.js
 import { h, pageHead } from '../shell/dom.js';
 import { pageCheck } from '../shell/navigation.js';
 import { ratedOption } from '../community/accounts.js';
+import { ratedNeedsClock } from '../shell/ratings.js';
 import { CORR_PRESETS, timeControlLabel } from '../lobby/corr.js';
 import { RuleOptionsPanel, optionKey } from './rule_options.js';
 import { timeFields } from './custom_time.js';
@@ -101,6 +102,11 @@ export async function newGameView(view, mode, go, params = new URLSearchParams()
     h('button', { class: 'primary big', type: 'submit', id: 'start' }, mode === 'online' ? t('settings.create') : t('settings.start')),
     failure);
   const start = form.querySelector('#start');
+  // A game without a clock is casual (ratings are per speed): the rated box follows the time.
+  const syncRated = () => ratedNeedsClock(form.querySelector('#rated'), () => Boolean(time.value()));
+  form.addEventListener('change', syncRated);
+  form.addEventListener('input', syncRated);
+  syncRated();
   // What the form shows, as saved (the time is null while "Custom…" is left empty).
   const readChoice = () => {
     const f = form.elements;

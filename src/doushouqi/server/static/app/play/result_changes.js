@@ -1,9 +1,11 @@
-// What a finished game did to each player: the rating change (Glicko-2, ±N) and the ladder
-// score change, from the `game_finished` event (or the state of a finished game), shown in
-// the player bars at once and in the result box, with a link to the page that explains them.
+// What a finished game did to each player: the rating change (Glicko-2, at the game's speed:
+// "1500? → 1523 (+23)", a provisional rating marked "?") and the ladder score change, from the
+// `game_finished` event (or the state of a finished game), shown in the player bars at once and
+// in the result box, with a link to the page that explains them.
 
 import { t } from '../shell/i18n.js';
 import { h } from '../shell/dom.js';
+import { ratingText } from '../shell/ratings.js';
 import { sideName } from '../shell/site_games.js';
 
 const COLORS = ['red', 'blue'];
@@ -15,12 +17,24 @@ export function signed(n) {
   return '±0';
 }
 
-/** The player's rating after the game and its change, rounded (null: the game moved none). */
+/** The player's rating before and after the game, as shown ("1500?", "1523"), and the change
+ * rounded as shown (null: the game moved none). */
 export function ratingChange(game, color) {
   const rc = game?.rating_change;
-  if (!rc?.after?.[color] || !rc.before?.[color]) return null;
-  const after = Math.round(rc.after[color].rating);
-  return { after, delta: after - Math.round(rc.before[color].rating) };
+  const before = rc?.before?.[color];
+  const after = rc?.after?.[color];
+  if (!before || !after) return null;
+  return {
+    before: ratingText(before),
+    after: ratingText(after),
+    rating: after,
+    delta: Math.round(after.rating) - Math.round(before.rating),
+  };
+}
+
+/** "1500? → 1523 (+23)": a rating change in one line (the result box, the profile's history). */
+export function changeText(change) {
+  return t('ratings.change', { before: change.before, after: change.after, delta: signed(change.delta) });
 }
 
 /** The player's ladder score change and new score (null: none to show). */
@@ -44,9 +58,8 @@ export function ratingLines(game) {
   for (const color of [0, 1]) {
     const change = ratingChange(game, color);
     if (!change) continue;
-    const before = change.after - change.delta;
     lines.push(h('small', { class: 'rating-change', dataset: { color: COLORS[color] } },
-      t('result.rating', { side: sideName(color, game.game_key), before, after: change.after, delta: signed(change.delta) })));
+      t('result.rating', { side: sideName(color, game.game_key), before: change.before, after: change.after, delta: signed(change.delta) })));
   }
   if (game?.score_change || game?.rating_change) {
     lines.push(h('a', { class: 'ranks-link', id: 'ranks-link', href: '#/ranks' }, t('result.ranksLink')));
