@@ -22,6 +22,8 @@ of its board (:func:`check_root_moves` asks the game, move by move).
 >>> read_go(["mate", "0"])
 Traceback (most recent call last):
 ValueError: mate: expected 1..1000, got 0
+>>> sorted(GO_WORDS - {"wtime", "btime", "winc", "binc", "movestogo"}), MAX_MATE, CLIP
+(['depth', 'infinite', 'mate', 'movetime', 'nodes', 'ponder', 'searchmoves'], 1000, 80)
 """
 
 from __future__ import annotations

@@ -228,7 +228,23 @@ class Engine:
     ) -> Info:
         """What the engine last reported about ``board`` when its search within ``limit``
         ended (the move it would play is ``info["pv"][0]``; an empty info when the game is
-        over). ``root_moves``, ``options`` and ``info`` as in :meth:`play`."""
+        over). ``root_moves``, ``options`` and ``info`` as in :meth:`play`.
+
+        >>> import asyncio, sys
+        >>> async def only_down() -> Info:
+        ...     engine = Engine([sys.executable, "-m", "doushouqi", "engine", "--game", "tiger"])
+        ...     await engine.start()
+        ...     try:
+        ...         down = [Move.from_str("e10e11")]
+        ...         return await engine.analyse(
+        ...             Board(), Limit(depth=2), root_moves=down, info=InfoSelection.PV
+        ...         )
+        ...     finally:
+        ...         await engine.quit()
+        >>> info = asyncio.run(only_down())
+        >>> list(info), str(info["pv"][0])
+        (['pv'], 'e10e11')
+        """
         _, last = await self._search(board, limit, root_moves, options)
         return select_info(last, info)
 
