@@ -17,10 +17,10 @@ Commands (one a line; every answer line is flushed at once):
   clock, the tiger side's; ``btime`` the men's), read and checked as Jungle's engine reads it
   (:mod:`doushouqi.core.go_command`: a ``go`` with an error in it starts nothing; ``depth 0``
   and ``nodes 0`` are the one-ply search; ``mate N`` stops once a win in N own moves is
-  proven; ``searchmoves`` searches only those legal moves) → ``info …`` after each depth (``multipv`` 1 … N with MultiPV N), a
-  last ``info`` for the move played, and ``bestmove <move> [ponder <reply>]`` (``bestmove
-  0000`` when the game is over); ``stop``, ``ponderhit``, ``isready`` and ``quit`` are
-  answered while it thinks;
+  proven; ``searchmoves`` searches only those legal moves) → ``info …`` after each depth
+  (``multipv`` 1 … N with MultiPV N), a last ``info`` for the move played, and ``bestmove
+  <move> [ponder <reply>]`` (``bestmove 0000`` when the game is over); ``stop``,
+  ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
 * ``perft N [divide]`` (the compiled move generator's counts), ``d`` (board and position
   string), ``quit``. The end of the input is a ``quit`` that first lets a running search
   finish when it ends by itself (``printf 'position startpos\\ngo depth 8\\n' | doushouqi
@@ -46,8 +46,8 @@ from doushouqi.tiger.ai.levels import MAX_LEVEL, MIN_LEVEL, settings_for
 from doushouqi.tiger.ai.timeman import plan_time, searches_until_stopped
 from doushouqi.tiger.analysis import Info, Limit
 from doushouqi.tiger.board import Board
-from doushouqi.tiger.moves import Move, MoveError
 from doushouqi.tiger.engine.protocol import RULE_OPTIONS, rule_option_line, with_rule_option
+from doushouqi.tiger.moves import Move, MoveError
 from doushouqi.tiger.rules import BUILTIN_RULE_SETS, RuleSet, rules_by_name
 
 if TYPE_CHECKING:  # imported in the loader thread: importing it loads the compiled code
