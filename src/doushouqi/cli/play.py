@@ -173,7 +173,8 @@ a search that ends by itself (depth, nodes, movetime or a clock); go infinite is
 
 With --game tiger, the 老虎棋 engine (docs/engine.md, "老虎棋"): uci, isready, setoption,
 ucinewgame, position, go (depth, nodes, movetime, wtime: the tiger side's clock, btime: the
-men's, winc, binc, movestogo, infinite, ponder), stop, ponderhit, perft, d and quit; its own
+men's, winc, binc, movestogo, mate, searchmoves, infinite, ponder: read and checked as
+above), stop, ponderhit, perft, d and quit; its own
 options (Rules laohuqi, laohuqi-18, laohuqi-strict, laohuqi-south; multi_jump, diagonals
 ...); moves such as e10e9 or e5e7e9. The example above works with --game tiger too.
 """

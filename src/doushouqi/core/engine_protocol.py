@@ -1,5 +1,6 @@
-"""What every game's engine protocol shares: the client's errors and the ``option`` lines an
-engine announces. The games' engine clients (``doushouqi.jungle.engine``,
+"""What every game's engine protocol shares: the client's errors, the ``option`` lines an
+engine announces, a search's own options (:class:`SearchOptions`) and its ``searchmoves``
+(:func:`searchmoves_text`). The games' engine clients (``doushouqi.jungle.engine``,
 ``doushouqi.tiger.engine``) re-export them; the ``info`` lines and the rule options are each
 game's own (their moves and rule sets differ).
 
@@ -12,6 +13,8 @@ Option(name='Level', type='spin', default='3', min=0, max=20, var=())
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 __all__ = [
     "EngineError",
@@ -20,9 +23,14 @@ __all__ = [
     "EngineTerminatedError",
     "EngineTimeoutError",
     "Option",
+    "SearchOptions",
     "is_int",
     "parse_option",
+    "searchmoves_text",
+    "setoption_line",
 ]
+
+MoveT = TypeVar("MoveT")
 
 
 class EngineError(RuntimeError):
@@ -204,3 +212,115 @@ def is_int(text: str) -> bool:
     (True, True, True, False, False)
     """
     return text.lstrip("+-").isdigit()
+
+
+# ------------------------------------------------------------------------ a search's own
+
+
+def setoption_line(name: str, text: str | None) -> str:
+    """The command that sets option ``name`` to ``text`` (None: no value, as a button takes).
+
+    >>> setoption_line("Hash", "32"), setoption_line("Clear Hash", None)
+    ('setoption name Hash value 32', 'setoption name Clear Hash')
+    """
+    return f"setoption name {name}" + ("" if text is None else f" value {text}")
+
+
+class SearchOptions:
+    """The options one search sets for itself (python-chess's ``options=`` of ``play`` and
+    ``analyse``), and the values to put back afterwards: the value the caller configured,
+    else the engine's default. A client sends the lines :meth:`apply` and :meth:`restore`
+    return; this class sends nothing (it knows no process).
+
+    >>> level = Option("Level", "spin", "10", 1, 10)
+    >>> options = SearchOptions()
+    >>> options.apply([(level, "3")], configured={})
+    ['setoption name Level value 3']
+    >>> options.restore()
+    ['setoption name Level value 10']
+    >>> options.restore()  # nothing changed any more
+    []
+    """
+
+    def __init__(self) -> None:
+        #: The value to put back by option name, for each option a search changed.
+        self._saved: dict[str, str | None] = {}
+
+    @property
+    def changed(self) -> frozenset[str]:
+        """The names of the options a search changed and that are not put back yet.
+
+        >>> options = SearchOptions()
+        >>> _ = options.apply([(Option("Hash", "spin", "64"), "8")], configured={"Hash": "16"})
+        >>> options.changed
+        frozenset({'Hash'})
+        """
+        return frozenset(self._saved)
+
+    def apply(
+        self,
+        checked: Sequence[tuple[Option, str | None]],
+        configured: Mapping[str, str | None],
+    ) -> list[str]:
+        """The lines that set a search's ``checked`` options (each an option the engine
+        offers and its protocol value), after those that put back what an earlier search
+        changed and this one does not set again. ``configured``: the values the caller set
+        for good, by option name (the value put back; else the option's default).
+
+        >>> hash_mb = Option("Hash", "spin", "64")
+        >>> options = SearchOptions()
+        >>> options.apply([(hash_mb, "8")], configured={"Hash": "16"})
+        ['setoption name Hash value 8']
+        >>> options.apply([(Option("Level", "spin", "10"), "2")], configured={"Hash": "16"})
+        ['setoption name Hash value 16', 'setoption name Level value 2']
+        """
+        lines = self.restore(keep={option.name for option, _ in checked})
+        for option, text in checked:
+            if option.type != "button" and option.name not in self._saved:
+                self._saved[option.name] = configured.get(option.name, option.default)
+            lines.append(setoption_line(option.name, text))
+        return lines
+
+    def restore(self, keep: Iterable[str] = ()) -> list[str]:
+        """The lines that put back what searches changed, but the options in ``keep`` (the
+        coming search sets them again); from then on they count as put back.
+
+        >>> options = SearchOptions()
+        >>> _ = options.apply([(Option("Style", "combo", "Normal"), "Risky")], configured={})
+        >>> options.restore(keep={"Style"}), options.restore()
+        ([], ['setoption name Style value Normal'])
+        """
+        kept = set(keep)
+        lines = []
+        for name, text in list(self._saved.items()):
+            if name not in kept:
+                del self._saved[name]
+                lines.append(setoption_line(name, text))
+        return lines
+
+
+def searchmoves_text(
+    root_moves: Iterable[MoveT] | None, is_legal: Callable[[MoveT], bool], position: str
+) -> str:
+    """`` searchmoves m1 m2 …`` for a ``go`` that may play only ``root_moves`` (empty for
+    None: every move); ValueError when there are none, or when ``is_legal`` (the game's
+    board) refuses one: the message names them and ``position``.
+
+    >>> searchmoves_text(["g3g4", "a3a4"], lambda move: True, "startpos")
+    ' searchmoves g3g4 a3a4'
+    >>> searchmoves_text(None, lambda move: True, "startpos")
+    ''
+    >>> searchmoves_text(["g3g5"], lambda move: False, "startpos")
+    Traceback (most recent call last):
+    ...
+    ValueError: root_moves not legal in startpos: g3g5
+    """
+    if root_moves is None:
+        return ""
+    moves = list(root_moves)
+    if not moves:
+        raise ValueError("root_moves is empty: give at least one move, or None for all")
+    illegal = [str(move) for move in moves if not is_legal(move)]
+    if illegal:
+        raise ValueError(f"root_moves not legal in {position}: {', '.join(illegal)}")
+    return " searchmoves " + " ".join(str(move) for move in moves)

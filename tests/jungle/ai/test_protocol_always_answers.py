@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 from tests.jungle.ai.engine_process import READY_TIMEOUT, EngineProcess
+from tests.support.go_probes import ZERO_LIMITS, bad_go_probes
 
 from doushouqi.cli.play import ENGINE_HELP
 from doushouqi.jungle.ai.protocol import MAX_PERFT_DEPTH
@@ -93,7 +94,7 @@ def test_quit_ends_a_running_perft() -> None:
 # ----------------------------------------------------------------------------------- go
 
 
-@pytest.mark.parametrize("limit", ["depth 0", "nodes 0", "movetime 0", "depth 0 nodes 0"])
+@pytest.mark.parametrize("limit", ZERO_LIMITS)
 def test_zero_limits_answer_at_once(engine: EngineProcess, limit: str) -> None:
     engine.send("position startpos")
     lines = engine.ask(f"go {limit}", "bestmove", timeout=PROMPT)
@@ -102,24 +103,7 @@ def test_zero_limits_answer_at_once(engine: EngineProcess, limit: str) -> None:
         assert not [line for line in lines if line.startswith("info depth 2 ")]
 
 
-@pytest.mark.parametrize(
-    ("arguments", "message"),
-    [
-        ("depth -1", "depth: expected 0 or more, got -1"),
-        ("nodes -5", "nodes: expected 0 or more, got -5"),
-        ("movetime -1", "movetime: expected 0 or more, got -1"),
-        ("winc -1 wtime 1000", "winc: expected 0 or more, got -1"),
-        ("nodes abc", "nodes: expected an integer, got 'abc'"),
-        ("movestogo nan", "movestogo: expected an integer, got 'nan'"),
-        ("depth", "depth: missing value"),
-        ("depth infinite", "depth: missing value"),
-        ("searchmoves", "searchmoves: expected one or more moves"),
-        ("searchmoves depth 2", "searchmoves: expected one or more moves"),
-        ("searchmoves a3a4 a1a9 zz depth 2", "searchmoves: not legal in this position: a1a9 zz"),
-        ("mate 0", "mate: expected 1..1000, got 0"),
-        ("sideways 5", "unknown go parameter 'sideways'"),
-    ],
-)
+@pytest.mark.parametrize(("arguments", "message"), bad_go_probes("a3a4"))
 def test_a_bad_go_is_refused_and_starts_nothing(
     engine: EngineProcess, arguments: str, message: str
 ) -> None:

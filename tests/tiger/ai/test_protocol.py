@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from tests.tiger.ai.protocol_session import Session
 
 from doushouqi.tiger.ai import Searcher
 from doushouqi.tiger.ai.protocol import DEFAULT_CONTEMPT, EngineProtocol
@@ -22,33 +23,6 @@ def shared_engine() -> Searcher:
     searcher = Searcher("laohuqi", hash_mb=8)
     searcher.warm_up()
     return searcher
-
-
-class Session:
-    """A protocol session in process: lines in, lines out."""
-
-    def __init__(self, engine: Searcher) -> None:
-        self.out = io.StringIO()
-        self.protocol = EngineProtocol(self.out, engine=engine)
-        self.protocol._wait_warm()
-
-    def say(self, *lines: str) -> list[str]:
-        start = len(self.out.getvalue().splitlines())
-        for line in lines:
-            assert self.protocol.handle(line)
-        return self.out.getvalue().splitlines()[start:]
-
-    def search(self, go: str) -> list[str]:
-        start = len(self.out.getvalue().splitlines())
-        self.protocol.handle(go)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            lines = self.out.getvalue().splitlines()[start:]
-            if any(line.startswith("bestmove") for line in lines):
-                self.protocol.handle("isready")
-                return lines
-            time.sleep(0.01)
-        raise AssertionError("no bestmove")
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from doushouqi.core.engine_protocol import SearchOptions, searchmoves_text, setoption_line
 from doushouqi.jungle.analysis import Info, InfoSelection, Limit, PlayResult, select_info
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.analysis_stream import LOGGER, Analysis, InfoCallback
@@ -132,9 +133,9 @@ class Engine:
         self._pondering: tuple[Analysis, object] | None = None
         #: Values of the managed options (MultiPV, Ponder) last sent, by lower-case name.
         self._managed_sent: dict[str, str | None] = {}
-        #: Options a search's ``options=`` changed: the value to put back before the next
-        #: command (the configured one, else the engine's default), by option name.
-        self._to_restore: dict[str, str | None] = {}
+        #: Options a search's ``options=`` changed: put back before the next command (the
+        #: configured value, else the engine's default).
+        self._search_options = SearchOptions()
 
     # ------------------------------------------------------------------ life cycle
 
@@ -285,7 +286,7 @@ class Engine:
         async with self._lock:
             await self._restore_options()
             for option, text in self._checked_options(options):
-                await self._send(f"setoption name {option.name}" + _value_part(text))
+                await self._send(setoption_line(option.name, text))
                 self.config[option.name] = text
             await self._ping()
 
@@ -308,21 +309,14 @@ class Engine:
     async def _set_search_options(self, options: Mapping[str, object]) -> None:
         """Set a search's own ``options=`` (as python-chess: they hold for this search and
         are put back before the next command). The lock is held."""
-        checked = self._checked_options(options)
-        await self._restore_options(keep={option.name for option, _ in checked})
-        for option, text in checked:
-            if option.type != "button" and option.name not in self._to_restore:
-                self._to_restore[option.name] = self.config.get(option.name, option.default)
-            await self._send(f"setoption name {option.name}" + _value_part(text))
+        for line in self._search_options.apply(self._checked_options(options), self.config):
+            await self._send(line)
 
     async def _restore_options(self, keep: frozenset[str] | set[str] = frozenset()) -> None:
         """Put back what the last search's ``options=`` changed (but those in ``keep``,
         which the coming search sets again). The lock is held."""
-        for name, text in list(self._to_restore.items()):
-            if name in keep:
-                continue
-            del self._to_restore[name]
-            await self._send(f"setoption name {name}" + _value_part(text))
+        for line in self._search_options.restore(keep):
+            await self._send(line)
 
     async def new_game(self) -> None:
         """Tell the engine that the next search belongs to a new game (``ucinewgame``)."""
@@ -560,7 +554,7 @@ class Engine:
         current = self.config.get(option.name, self._managed_sent.get(key, option.default))
         if text is not None and current is not None and text.lower() == current.lower():
             return
-        await self._send(f"setoption name {option.name}" + _value_part(text))
+        await self._send(setoption_line(option.name, text))
         self._managed_sent[key] = text
 
     def _time_budget(self, board: Board, limit: Limit) -> float | None:
@@ -635,7 +629,7 @@ class Engine:
                 commands.append(f"setoption name {rules_option.name} value {base_text}")
             for field, option in fields.items():
                 text = option.protocol_value(values[field])
-                commands.append(f"setoption name {option.name}" + _value_part(text))
+                commands.append(setoption_line(option.name, text))
         self._rules_sent = None
         for command in commands:
             await self._send(command)
@@ -790,19 +784,11 @@ def _offered(option: Option | None, value: str | None) -> str | None:
 def _searchmoves(board: Board, root_moves: Iterable[Move] | None) -> str:
     """`` searchmoves m1 m2 …`` for ``go`` (empty without root moves); ValueError when one is
     not a legal move of ``board`` or there are none."""
-    if root_moves is None:
-        return ""
-    moves = list(root_moves)
-    if not moves:
-        raise ValueError("root_moves is empty: give at least one move, or None for all")
-    illegal = [str(move) for move in moves if not move or not board.is_legal(move)]
-    if illegal:
-        raise ValueError(f"root_moves not legal in {board.fen()}: {', '.join(illegal)}")
-    return " searchmoves " + " ".join(str(move) for move in moves)
 
+    def is_legal(move: Move) -> bool:
+        return bool(move) and board.is_legal(move)  # a pass is no root move
 
-def _value_part(text: str | None) -> str:
-    return "" if text is None else f" value {text}"
+    return searchmoves_text(root_moves, is_legal, board.fen())
 
 
 def _kill(process: asyncio.subprocess.Process) -> None:

@@ -13,11 +13,14 @@ Commands (one a line; every answer line is flushed at once):
   timeout's pass), checked with the rules library: a bad position or move leaves the old
   one in place;
 * ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
-  [movestogo N] [infinite] [ponder]`` (``wtime`` is seat 0's clock, the tiger side's;
-  ``btime`` the men's) → ``info …`` after each depth (``multipv`` 1 … N with MultiPV N), a
-  last ``info`` for the move played, and ``bestmove <move> [ponder <reply>]`` (``bestmove
-  0000`` when the game is over); ``stop``, ``ponderhit``, ``isready`` and ``quit`` are
-  answered while it thinks;
+  [movestogo N] [mate N] [searchmoves M …] [infinite] [ponder]`` (``wtime`` is seat 0's
+  clock, the tiger side's; ``btime`` the men's), read and checked as Jungle's engine reads it
+  (:mod:`doushouqi.core.go_command`: a ``go`` with an error in it starts nothing; ``depth 0``
+  and ``nodes 0`` are the one-ply search; ``mate N`` stops once a win in N own moves is
+  proven; ``searchmoves`` searches only those legal moves) → ``info …`` after each depth
+  (``multipv`` 1 … N with MultiPV N), a last ``info`` for the move played, and ``bestmove
+  <move> [ponder <reply>]`` (``bestmove 0000`` when the game is over); ``stop``,
+  ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
 * ``perft N [divide]`` (the compiled move generator's counts), ``d`` (board and position
   string), ``quit``. The end of the input is a ``quit`` that first lets a running search
   finish when it ends by itself (``printf 'position startpos\\ngo depth 8\\n' | doushouqi
@@ -25,7 +28,8 @@ Commands (one a line; every answer line is flushed at once):
   pondering one is stopped.
 
 Scores are ``cp N`` or ``mate N`` (moves of the side to move to a win; negative: to a loss).
-Anything malformed is answered with ``info string error …`` and the engine carries on.
+Anything malformed is answered with ``info string error …`` (repeating at most 80 characters
+of any word it got) and the engine carries on.
 """
 
 from __future__ import annotations
@@ -37,17 +41,19 @@ from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import TYPE_CHECKING, TextIO
 
+from doushouqi.core.go_command import check_root_moves, clip, read_go
 from doushouqi.tiger.ai.levels import MAX_LEVEL, MIN_LEVEL, settings_for
-from doushouqi.tiger.ai.timeman import plan_time
+from doushouqi.tiger.ai.timeman import plan_time, searches_until_stopped
 from doushouqi.tiger.analysis import Info, Limit
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.engine.protocol import RULE_OPTIONS, rule_option_line, with_rule_option
+from doushouqi.tiger.moves import Move, MoveError
 from doushouqi.tiger.rules import BUILTIN_RULE_SETS, RuleSet, rules_by_name
 
 if TYPE_CHECKING:  # imported in the loader thread: importing it loads the compiled code
     from doushouqi.tiger.ai.search_driver import Searcher
 
-__all__ = ["EngineProtocol", "run_protocol"]
+__all__ = ["EngineProtocol", "parse_go", "run_protocol"]
 
 AUTHOR = "the doushouqi authors"
 DEFAULT_HASH_MB = 64
@@ -56,7 +62,8 @@ DEFAULT_HASH_MB = 64
 DEFAULT_CONTEMPT = 40
 CONTEMPT_RANGE = (-1000, 1000)
 MAX_MULTIPV = 64
-_GO_WORDS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo")
+#: The longest error line (a 1 MB command is not echoed back whole).
+MAX_ERROR_LENGTH = 400
 
 
 def _version() -> str:
@@ -129,7 +136,7 @@ class EngineProtocol:
             self._out.flush()
 
     def error(self, message: str) -> None:
-        self.send(f"info string error {message}")
+        self.send(f"info string error {clip(' '.join(message.split()), MAX_ERROR_LENGTH)}")
 
     # ------------------------------------------------------------------------ the loop
 
@@ -153,7 +160,7 @@ class EngineProtocol:
             return True
         command = self._commands.get(tokens[0])
         if command is None:
-            self.error(f"unknown command {tokens[0][:40]!r}")
+            self.error(f"unknown command {clip(tokens[0])!r}")
             return True
         try:
             return command(tokens[1:]) is not False
@@ -296,17 +303,16 @@ class EngineProtocol:
     def _go(self, args: list[str]) -> None:
         if self._searching():
             raise ValueError("already searching")
-        ponder = "ponder" in args
-        limit = self._parse_go([word for word in args if word != "ponder"])
-        engine = self.engine
         board = self.board.copy()
+        limit, ponder, root_moves = parse_go(args, board)  # a go with an error starts nothing
+        engine = self.engine
         # Pondering searches without end; `ponderhit` then gives it the limit's time.
         self._ponder_limit = limit if ponder else None
         search_limit = Limit(infinite=True) if ponder else limit
-        self._ends_by_itself = not ponder and _ends_by_itself(limit, board.turn)
+        self._ends_by_itself = not searches_until_stopped(search_limit, board.turn)
         thread = threading.Thread(
             target=self._run_search,
-            args=(engine, board, search_limit, self.level, self.multipv),
+            args=(engine, board, search_limit, self.level, self.multipv, root_moves),
             daemon=True,
         )
         self._answered.clear()
@@ -315,38 +321,6 @@ class EngineProtocol:
         # Until the search has armed its stop flag, a `stop` read now could be lost.
         while thread.is_alive() and not engine.searching:
             time.sleep(0.0002)
-
-    @staticmethod
-    def _parse_go(args: list[str]) -> Limit:
-        values: dict[str, int] = {}
-        infinite = False
-        i = 0
-        while i < len(args):
-            word = args[i]
-            if word == "infinite":
-                infinite = True
-                i += 1
-                continue
-            if word not in _GO_WORDS:
-                raise ValueError(f"unknown go parameter {word[:40]!r}")
-            if i + 1 >= len(args):
-                raise ValueError(f"{word}: missing value")
-            values[word] = _parse_int(args[i + 1], -(10**12), 10**12, word)
-            i += 2
-
-        def seconds(key: str) -> float | None:
-            return values[key] / 1000 if key in values else None
-
-        return Limit(
-            depth=values.get("depth"),
-            nodes=values.get("nodes"),
-            movetime=seconds("movetime"),
-            tiger_clock=seconds("wtime"),
-            men_clock=seconds("btime"),
-            tiger_inc=seconds("winc"),
-            men_inc=seconds("binc"),
-            infinite=infinite,
-        )
 
     def _ponderhit(self, _: list[str]) -> None:
         """The expected reply was played: the ponder search goes on as a normal one, stopped
@@ -357,7 +331,7 @@ class EngineProtocol:
         self._ponder_limit = None
         if limit.infinite:
             return
-        self._ends_by_itself = _ends_by_itself(limit, self.board.turn)
+        self._ends_by_itself = True  # from now on the limit's time (or depth) ends it
         plan = plan_time(limit, self.board.turn).scaled(settings_for(self.level).time_share)
         if plan.soft is None or plan.hard is None:
             self._stop_search()  # a depth or node limit: the ponder search has had its go
@@ -373,12 +347,23 @@ class EngineProtocol:
             self._engine.stop()
 
     def _run_search(
-        self, engine: Searcher, board: Board, limit: Limit, level: int, multipv: int
+        self,
+        engine: Searcher,
+        board: Board,
+        limit: Limit,
+        level: int,
+        multipv: int,
+        root_moves: tuple[Move, ...] | None,
     ) -> None:
         ponder = ""
         try:
             result = engine.search(
-                board, limit, level=level, on_info=self._send_info, multipv=multipv
+                board,
+                limit,
+                level=level,
+                on_info=self._send_info,
+                multipv=multipv,
+                root_moves=root_moves,
             )
             move = str(result.move) if result.move is not None else "0000"
             if result.move is not None:
@@ -454,11 +439,33 @@ class EngineProtocol:
         self.send(f"Fen: {self.board.position_string()}")
 
 
-def _ends_by_itself(limit: Limit, turn: int) -> bool:
-    """Whether a search under ``limit`` by seat ``turn`` stops without ``stop``: it has a depth,
-    a node count or a deadline (a bare ``go`` or ``infinite`` searches until stopped)."""
-    plan = plan_time(limit, turn)
-    return not limit.infinite and (plan.timed or plan.depth is not None or plan.nodes is not None)
+def parse_go(args: list[str], board: Board) -> tuple[Limit, bool, tuple[Move, ...] | None]:
+    """The search ``go`` with the words ``args`` asks for in ``board``: its limit, whether it
+    ponders, and the only root moves it may play (None: all); ValueError when anything in it
+    is wrong (:func:`doushouqi.core.go_command.read_go`) or a ``searchmoves`` move is not
+    legal in ``board``.
+
+    >>> limit, ponder, moves = parse_go("depth 3 searchmoves e10e9 e10d10".split(), Board())
+    >>> limit.depth, ponder, [str(move) for move in moves or ()]
+    (3, False, ['e10e9', 'e10d10'])
+    >>> parse_go("mate 2 searchmoves e10e8".split(), Board())
+    Traceback (most recent call last):
+    ValueError: searchmoves: not legal in this position: e10e8
+    """
+    command = read_go(args)
+    root_moves = None
+    if command.searchmoves is not None:
+        root_moves = check_root_moves(command.searchmoves, lambda text: _legal_move(board, text))
+    return command.limit(Limit), command.ponder, root_moves
+
+
+def _legal_move(board: Board, text: str) -> Move | None:
+    """The move ``text`` if it is legal in ``board`` (a pass is no root move)."""
+    try:
+        move = Move.from_str(text)
+    except MoveError:
+        return None
+    return move if move and board.outcome() is None and board.is_legal(move) else None
 
 
 def run_protocol(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:

@@ -23,7 +23,7 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,7 +32,7 @@ from doushouqi.tiger.ai.core import Position, decode_move
 from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
 from doushouqi.tiger.ai.search import INFINITE, prepare_root, search_root
-from doushouqi.tiger.ai.timeman import TimePlan, plan_time
+from doushouqi.tiger.ai.timeman import TimePlan, plan_time, searches_until_stopped
 from doushouqi.tiger.ai.ttable import WIN_BOUND, hashfull, new_tt
 from doushouqi.tiger.ai.work import (
     C_ABORT,
@@ -232,6 +232,7 @@ class Searcher:
         level: int = 10,
         on_info: InfoCallback | None = None,
         multipv: int = 1,
+        root_moves: Sequence[Move] | None = None,
     ) -> PlayResult:
         """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
 
@@ -239,6 +240,10 @@ class Searcher:
         over (a side has won, or it is drawn by rule). With ``multipv`` N > 1, each finished
         depth also searches the 2nd … Nth best root moves (each with the better ones left
         out) and reports them as infos with ``multipv`` 2 … N; the move played is line 1's.
+        ``root_moves`` (UCI's ``searchmoves``) restricts the search to those of the root's
+        moves; ValueError when none of them is legal. ``limit.mate`` N stops the search once
+        it has proven a win in N own moves or fewer (and after the 2N - 1 plies such a win
+        takes, when there is none).
         """
         settings = settings_for(level)
         with self._lock:
@@ -246,7 +251,9 @@ class Searcher:
             self._serial += 1
             self._searching = True
             try:
-                return self._search(board, limit, settings, on_info, max(1, int(multipv)))
+                return self._search(
+                    board, limit, settings, on_info, max(1, int(multipv)), root_moves
+                )
             finally:
                 self._searching = False
 
@@ -261,6 +268,7 @@ class Searcher:
         settings: LevelSettings,
         on_info: InfoCallback | None,
         multipv: int,
+        root_moves: Sequence[Move] | None = None,
     ) -> PlayResult:
         started = time.perf_counter()
         if board.outcome() is not None:
@@ -309,6 +317,8 @@ class Searcher:
         count = prepare_root(state, rules, tt, work)
         if count == 0:
             return PlayResult(None, Info(string="no legal move"))
+        if root_moves is not None:
+            count = self._restrict_root(count, root_moves)
         if count == 1 and plan.timed:
             max_depth = min(max_depth, 4)  # forced: answer at once, with a score
 
@@ -322,7 +332,7 @@ class Searcher:
             best, info, scores = self._iterate(
                 board, position, plan, settings, max_depth, started, on_info, multipv
             )
-            if limit.infinite or (plan.hard is None and plan.depth is None and plan.nodes is None):
+            if searches_until_stopped(limit, board.turn):
                 # `go infinite`: the answer waits for `stop`, even after the last depth.
                 while not work[C_STOP]:
                     time.sleep(0.002)
@@ -415,6 +425,25 @@ class Searcher:
                 break
         return best, info, scores
 
+    def _restrict_root(self, count: int, root_moves: Sequence[Move]) -> int:
+        """Keep only ``root_moves`` among the ``count`` root moves (in their static order);
+        returns how many are left (ValueError when none)."""
+        # Compared as library moves: encoding a move that is no move of the board (a pass, an
+        # impossible jump) could fail or give another move's code.
+        wanted = set(root_moves)
+        work = self._work
+        kept = [
+            int(code)
+            for code in work[W_ROOT_MOVES : W_ROOT_MOVES + count]
+            if decode_move(int(code)) in wanted
+        ]
+        if not kept:
+            moves = ", ".join(str(move) for move in root_moves) or "none"
+            raise ValueError(f"no legal move among the root moves given ({moves})")
+        work[W_ROOT_MOVES : W_ROOT_MOVES + len(kept)] = kept
+        work[C_ROOT_COUNT] = len(kept)
+        return len(kept)
+
     def _other_lines(
         self,
         board: Board,
@@ -456,6 +485,10 @@ class Searcher:
 
     def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
         """Whether to stop after a finished depth."""
+        if plan.mate is not None and score > WIN_BOUND:
+            moves = score_from_internal(score).moves
+            if moves is not None and moves <= plan.mate:
+                return True  # `go mate N`: a win in N own moves or fewer is proven
         if abs(score) > WIN_BOUND and plan.timed and depth >= WIN_SCORE - abs(score) + 4:
             return True  # a proven result: more depth only finds a faster win
         if plan.soft is None or plan.hard is None:

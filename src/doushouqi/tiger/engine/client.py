@@ -5,7 +5,13 @@ The protocol as this client speaks it: ``uci`` answered by ``id``/``option`` lin
 ``uciok``; ``isready``/``readyok``; ``setoption name X [value Y]``; ``ucinewgame``;
 ``position fen <the game's start> [moves m1 m2 …]`` (``0000`` a pass); ``go movetime MS``
 or ``go wtime MS btime MS winc MS binc MS`` (``wtime``: the tiger side's clock) or ``go depth
-N`` / ``nodes N``, answered by ``info`` lines and ``bestmove <move>``; ``quit``.
+N`` / ``nodes N`` / ``mate N``, with ``searchmoves m1 m2 …`` for a search's ``root_moves``,
+answered by ``info`` lines and ``bestmove <move>``; ``quit``.
+
+As python-chess's ``engine.play``/``analyse``: ``root_moves=`` limits a search to those
+moves, ``options=`` sets engine options for that search only (put back after it: the
+configured value, else the engine's default), ``info=`` selects what the result's info keeps
+(:class:`~doushouqi.core.analysis.InfoSelection`; all by default).
 
 The rule set travels with each search: ``setoption name Rules value <name>`` for a named set
 the engine offers, else ``Rules laohuqi`` and one ``setoption`` per rule option
@@ -20,9 +26,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from doushouqi.tiger.analysis import Info, Limit, PlayResult
+from doushouqi.core.engine_protocol import SearchOptions, searchmoves_text, setoption_line
+from doushouqi.tiger.analysis import Info, InfoSelection, Limit, PlayResult, select_info
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.engine.protocol import (
     RULE_OPTIONS,
@@ -98,6 +105,10 @@ class Engine:
         self.command = tuple(command)
         self.name = os.path.basename(self.command[0]) if self.command else "?"
         self.options: dict[str, Option] = {}
+        #: The values :meth:`configure` set, by the option's name (what a search's own
+        #: ``options=`` put back afterwards).
+        self.config: dict[str, str | None] = {}
+        self._search_options = SearchOptions()
         self.timeout = timeout
         self.ready_timeout = ready_timeout
         self.move_grace = move_grace
@@ -178,6 +189,16 @@ class Engine:
     async def configure(self, options: Mapping[str, object]) -> None:
         """Set options by name (checked against what the engine offers); not the rules,
         which each search sets from its board."""
+        for option, text in self._checked_options(options):
+            await self._send(setoption_line(option.name, text))
+            self.config[option.name] = text
+        await self._send("isready")
+        await self._expect("readyok", self.timeout)
+
+    def _checked_options(self, options: Mapping[str, object]) -> list[tuple[Option, str | None]]:
+        """Each option the engine offers with its value as protocol text; EngineError for an
+        unknown one and for the rules (set from the board)."""
+        checked = []
         for name, value in options.items():
             option = self.options.get(name.lower())
             if option is None:
@@ -185,10 +206,8 @@ class Engine:
                 raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
             if option.name.lower() == "rules" or option.name.lower() in RULE_OPTIONS:
                 raise EngineError(f"the {option.name} option is set from the board's rule set")
-            text = option.protocol_value(value)
-            await self._send(f"setoption name {option.name}" + (f" value {text}" if text else ""))
-        await self._send("isready")
-        await self._expect("readyok", self.timeout)
+            checked.append((option, option.protocol_value(value)))
+        return checked
 
     async def new_game(self) -> None:
         """Tell the engine that the next search belongs to a new game (``ucinewgame``) and
@@ -216,14 +235,78 @@ class Engine:
                 await self._send(f"setoption name {field} value {text}")
         self._rules_sent = key
 
-    async def play(self, board: Board, limit: Limit) -> PlayResult:
-        """The engine's move in ``board`` (checked) with its last info."""
+    async def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
+    ) -> PlayResult:
+        """The engine's move in ``board`` (checked) with its last info.
+
+        ``root_moves``: the only moves it may choose among (``go … searchmoves``; ValueError
+        when there are none or one is not legal, before anything is sent); ``options``: engine
+        options for this search only; ``info``: what the result's info keeps."""
+        words, last = await self._search(board, limit, root_moves, options)
+        return PlayResult(self._checked(board, words[:1]), select_info(last, info))
+
+    async def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        root_moves: Iterable[Move] | None = None,
+        options: Mapping[str, object] | None = None,
+        info: InfoSelection = InfoSelection.ALL,
+    ) -> Info:
+        """What the engine last reported about ``board`` when its search within ``limit``
+        ended (the move it would play is ``info["pv"][0]``; an empty info when the game is
+        over). ``root_moves``, ``options`` and ``info`` as in :meth:`play`.
+
+        >>> import asyncio, sys
+        >>> async def only_down() -> Info:
+        ...     engine = Engine([sys.executable, "-m", "doushouqi", "engine", "--game", "tiger"])
+        ...     await engine.start()
+        ...     try:
+        ...         down = [Move.from_str("e10e11")]
+        ...         return await engine.analyse(
+        ...             Board(), Limit(depth=2), root_moves=down, info=InfoSelection.PV
+        ...         )
+        ...     finally:
+        ...         await engine.quit()
+        >>> info = asyncio.run(only_down())
+        >>> list(info), str(info["pv"][0])
+        (['pv'], 'e10e11')
+        """
+        _, last = await self._search(board, limit, root_moves, options)
+        return select_info(last, info)
+
+    async def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        root_moves: Iterable[Move] | None,
+        options: Mapping[str, object] | None,
+    ) -> tuple[list[str], Info]:
+        """Run one search: the words after ``bestmove`` and the last info (not a string)."""
+        if limit.infinite:
+            raise ValueError("a search of this client needs a limit that ends it")
+
+        def is_legal(move: Move) -> bool:
+            return bool(move) and board.is_legal(move)  # a pass is no root move
+
+        searchmoves = searchmoves_text(root_moves, is_legal, board.position_string())
+        checked = self._checked_options(options or {})  # refused before anything is sent
         await self._send_rules(board.rules)
+        for line in self._search_options.apply(checked, self.config):
+            await self._send(line)
         start, moves = game_start(board)
         await self._send(f"position fen {start}" + (f" moves {' '.join(moves)}" if moves else ""))
         await self._send("isready")
         await self._expect("readyok", self.timeout)
-        await self._send(f"go {limit}".rstrip())
+        await self._send(f"go {limit}{searchmoves}".rstrip())
         info = Info()
         budget = self._budget(board, limit)
         while True:
@@ -234,7 +317,11 @@ class Engine:
                 if "string" not in latest:
                     info = latest
             elif word == "bestmove":
-                return PlayResult(self._checked(board, rest.split()[:1]), info)
+                break
+        # This search's own options hold for it alone: the next command finds them put back.
+        for line in self._search_options.restore():
+            await self._send(line)
+        return rest.split(), info
 
     def _budget(self, board: Board, limit: Limit) -> float | None:
         if limit.movetime is not None:
