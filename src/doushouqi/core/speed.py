@@ -26,7 +26,11 @@ __all__ = ["Speed", "speed_of"]
 
 
 class Speed(StrEnum):
-    """The speeds, fastest first (the order lists and tabs show them in)."""
+    """The speeds, fastest first (the order lists and tabs show them in).
+
+    >>> [speed.value for speed in Speed][:3], Speed("blitz") is Speed.BLITZ
+    (['bullet', 'blitz', 'rapid'], True)
+    """
 
     BULLET = "bullet"
     BLITZ = "blitz"
@@ -36,5 +40,10 @@ class Speed(StrEnum):
 
 
 def speed_of(control: TimeControl | None) -> Speed | None:
-    """The speed of a game played at ``control``; None for a game without a clock."""
+    """The speed of a game played at ``control``; None for a game without a clock.
+
+    >>> from doushouqi.core.clock import TimeControl
+    >>> speed_of(TimeControl.parse("3+2")), speed_of(TimeControl.parse("15+10"))
+    (<Speed.BLITZ: 'blitz'>, <Speed.RAPID: 'rapid'>)
+    """
     return None if control is None else Speed(control.speed)
