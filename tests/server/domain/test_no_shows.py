@@ -43,7 +43,7 @@ def test_a_minute_is_the_default_wait() -> None:
 
 @pytest.mark.parametrize("came", [(), (RED_ID,)])
 def test_players_who_never_come_get_the_game_aborted(came: tuple) -> None:
-    game = online_game(start=False, start_wait=WAIT, rated=True)
+    game = online_game(start=False, start_wait=WAIT, rated=True, time_control="10+0")
     for identity in came:
         game, _ = ok(game, Join(actor=identity), T0 + 1)
     assert start_deadline(game) == (T0 + WAIT, AbortReason.NO_SHOW)
@@ -57,7 +57,7 @@ def test_players_who_never_come_get_the_game_aborted(came: tuple) -> None:
 
 
 def test_the_first_player_who_does_not_move_gets_the_game_aborted() -> None:
-    game = online_game(start_wait=WAIT, rated=True)  # both came at T0
+    game = online_game(start_wait=WAIT, rated=True, time_control="10+0")  # both came at T0
     assert start_deadline(game) == (T0 + WAIT, AbortReason.NO_FIRST_MOVE)
     after, events = ok(game, Tick(), T0 + WAIT)
     _aborted(events, AbortReason.NO_FIRST_MOVE, T0 + WAIT)
