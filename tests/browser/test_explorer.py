@@ -117,7 +117,7 @@ def test_explorer_counts_match_the_games_played(client: Client, artifacts: Path)
 def test_explorer_filters_rated_games_and_the_tiger_game(client: Client, artifacts: Path) -> None:
     server = client.server
     alice, bob = server.player().register("exb_alice"), server.player().register("exb_bob")
-    play(server, ["e3d3"], loser="blue", players=(alice, bob), rated=True)
+    play(server, ["e3d3"], loser="blue", players=(alice, bob), rated=True, time_control="10+0")
     play(server, ["e3d3"], loser="red", players=(bob, alice))  # the same players, casual
     tiger_line = played_out([], MIN_PLIES, "tiger")
     play(server, [], loser="blue", game="tiger")
