@@ -311,7 +311,6 @@ def _observation_space(shape: tuple[int, ...], size: int) -> spaces.Dict:
 def classic_env(
     raw_env: Callable[..., TurnBasedAECEnv],
     rules: Any,
-    *,
     max_plies: int | None,
     max_cycles: int | None,
     render_mode: str | None,
@@ -323,12 +322,10 @@ def classic_env(
     ``max_cycles`` truncates after that many cycles of both agents (two moves each).
 
     >>> from doushouqi.jungle.rl.pettingzoo_env import JungleAECEnv
-    >>> game = classic_env(JungleAECEnv, "classic", max_plies=None, max_cycles=3,
-    ...                    render_mode=None, illegal_action="terminate")  # fmt: skip
+    >>> game = classic_env(JungleAECEnv, "classic", None, 3, None, "terminate")
     >>> game.unwrapped.max_plies, type(game).__name__
     (6, 'OrderEnforcingWrapper')
-    >>> classic_env(JungleAECEnv, "classic", max_plies=None, max_cycles=None,
-    ...             render_mode=None, illegal_action="forfeit")  # fmt: skip
+    >>> classic_env(JungleAECEnv, "classic", None, None, None, "forfeit")
     Traceback (most recent call last):
     ...
     ValueError: illegal_action must be one of ('terminate', 'random', 'raise'), got 'forfeit'
@@ -352,7 +349,6 @@ def classic_env(
 def parallel_of(
     env: Callable[..., Any],
     rules: Any,
-    *,
     max_plies: int | None,
     max_cycles: int | None,
     render_mode: str | None,
@@ -363,8 +359,7 @@ def parallel_of(
     action of the agent to move and ignores the other's; ``max_cycles`` counts steps (moves).
 
     >>> from doushouqi.jungle.rl.pettingzoo_env import env
-    >>> game = parallel_of(env, "classic", max_plies=None, max_cycles=3,
-    ...                    render_mode=None, illegal_action="terminate")  # fmt: skip
+    >>> game = parallel_of(env, "classic", None, 3, None, "terminate")
     >>> game.aec_env.unwrapped.max_plies, game.possible_agents
     (3, ['red', 'blue'])
     """

@@ -233,14 +233,7 @@ def env(
     >>> game.rewards, game.terminations["blue"]
     ({'red': 0, 'blue': -1.0}, True)
     """
-    return classic_env(
-        JungleAECEnv,
-        rules,
-        max_plies=max_plies,
-        max_cycles=max_cycles,
-        render_mode=render_mode,
-        illegal_action=illegal_action,
-    )
+    return classic_env(JungleAECEnv, rules, max_plies, max_cycles, render_mode, illegal_action)
 
 
 def parallel_env(
@@ -269,11 +262,4 @@ def parallel_env(
     >>> truncations
     {'red': True, 'blue': True}
     """
-    return parallel_of(
-        env,
-        rules,
-        max_plies=max_plies,
-        max_cycles=max_cycles,
-        render_mode=render_mode,
-        illegal_action=illegal_action,
-    )
+    return parallel_of(env, rules, max_plies, max_cycles, render_mode, illegal_action)

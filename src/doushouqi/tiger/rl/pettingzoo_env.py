@@ -250,14 +250,7 @@ def env(
     >>> game.rewards, game.terminations["men"]
     ({'tiger': 0, 'men': -1.0}, True)
     """
-    return classic_env(
-        TigerAECEnv,
-        rules,
-        max_plies=max_plies,
-        max_cycles=max_cycles,
-        render_mode=render_mode,
-        illegal_action=illegal_action,
-    )
+    return classic_env(TigerAECEnv, rules, max_plies, max_cycles, render_mode, illegal_action)
 
 
 def parallel_env(
@@ -287,11 +280,4 @@ def parallel_env(
     >>> truncations
     {'tiger': True, 'men': True}
     """
-    return parallel_of(
-        env,
-        rules,
-        max_plies=max_plies,
-        max_cycles=max_cycles,
-        render_mode=render_mode,
-        illegal_action=illegal_action,
-    )
+    return parallel_of(env, rules, max_plies, max_cycles, render_mode, illegal_action)
