@@ -59,7 +59,9 @@ def test_centipawn_scores_as_python_chess(cp: int) -> None:
     assert ours.score() == theirs.score() == cp and ours.mate() is theirs.mate() is None
     assert not ours.is_mate() and ours.score(mate_score=10) == cp
     wdl = ours.wdl()
-    assert wdl.total() == 1000 and (wdl.expectation() > 0.5) == (cp > 0)
+    # Per mille, a lead under 3 cp rounds to an even 500: never to the other side.
+    assert wdl.total() == 1000 and (wdl.expectation() - 0.5) * cp >= 0
+    assert (wdl.expectation() > 0.5) == (cp > 0) or abs(cp) <= 2
 
 
 scores = st.one_of(moves.map(lambda n: ("mate", n)), centipawns.map(lambda c: ("cp", c)))

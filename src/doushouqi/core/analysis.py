@@ -40,7 +40,7 @@ import dataclasses
 import enum
 import math
 from collections.abc import Mapping
-from typing import Any, Generic, NamedTuple, TypedDict, TypeVar, cast
+from typing import Any, ClassVar, Generic, NamedTuple, TypedDict, TypeVar, cast
 
 __all__ = [
     "WDL_SCALE",
@@ -77,8 +77,10 @@ class Limit:
     ``white_clock`` … ``remaining_moves``), and this project's older names as keywords and
     properties: ``movetime`` is ``time``, ``moves_to_go`` is ``remaining_moves``. Each game's
     ``Limit`` also names the seats' clocks its own way (Jungle ``red_clock``, 老虎棋
-    ``tiger_clock``). ``per_move`` (a per-move time limit of the game: a timeout passes the
-    turn) and ``infinite`` are this project's.
+    ``tiger_clock``): a subclass declared with ``seats=`` (the seats' two words) takes
+    ``{word}_clock`` and ``{word}_inc`` keywords for seat 0's and seat 1's clocks.
+    ``per_move`` (a per-move time limit of the game: a timeout passes the turn) and
+    ``infinite`` are this project's.
 
     >>> Limit(movetime=1.0) == Limit(time=1.0), Limit(time=1.0).movetime
     (True, 1.0)
@@ -86,7 +88,19 @@ class Limit:
     Traceback (most recent call last):
     ...
     TypeError: Limit() got both time and movetime (the same limit)
+    >>> class GameLimit(Limit, seats=("north", "south")):
+    ...     pass
+    >>> GameLimit(south_clock=30.0, white_inc=1.0).clock(1), GameLimit(north_inc=1.0).clock(0)
+    ((30.0, None), (None, 1.0))
+    >>> GameLimit(east_clock=1.0)
+    Traceback (most recent call last):
+    ...
+    TypeError: GameLimit() got an unexpected keyword argument 'east_clock'
     """
+
+    #: The words of the seats' own clock keywords (``seats=`` of a subclass; None: only
+    #: python-chess's ``white_clock`` …).
+    _seat_words: ClassVar[tuple[str, str] | None] = None
 
     time: float | None
     depth: int | None
@@ -119,16 +133,18 @@ class Limit:
         infinite: bool = False,
         movetime: float | None = None,
         moves_to_go: int | None = None,
+        **seat_clock: float | None,
     ) -> None:
+        clocks = {"white_clock": white_clock, "black_clock": black_clock}
+        clocks |= {"white_inc": white_inc, "black_inc": black_inc}
+        if seat_clock:
+            clocks |= self._standard_clocks(seat_clock, clocks)
         values = {
             "time": _one_of("time", time, "movetime", movetime),
             "depth": depth,
             "nodes": nodes,
             "mate": mate,
-            "white_clock": white_clock,
-            "black_clock": black_clock,
-            "white_inc": white_inc,
-            "black_inc": black_inc,
+            **clocks,
             "remaining_moves": _one_of(
                 "remaining_moves", remaining_moves, "moves_to_go", moves_to_go
             ),
@@ -137,6 +153,27 @@ class Limit:
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
+
+    def __init_subclass__(cls, *, seats: tuple[str, str] | None = None, **kwargs: Any) -> None:
+        # A game's Limit takes its seats' clocks by its own words (a subclass of it inherits
+        # them); its properties of those names are its own, typed and documented.
+        super().__init_subclass__(**kwargs)
+        if seats is not None:
+            cls._seat_words = seats
+
+    def _standard_clocks(
+        self, seat_clock: Mapping[str, float | None], standard: Mapping[str, float | None]
+    ) -> dict[str, Any]:
+        """The clocks given under the seats' own words and python-chess's, as the latter's."""
+        words = self._seat_words
+        known = {f"{word}_{kind}" for word in words or () for kind in ("clock", "inc")}
+        for name in seat_clock:
+            if name not in known:
+                raise TypeError(
+                    f"{type(self).__name__}() got an unexpected keyword argument {name!r}"
+                )
+        assert words is not None  # a keyword was known, so the class names its seats
+        return dict.fromkeys(standard) | seat_clocks(words, {**seat_clock, **standard})
 
     @property
     def movetime(self) -> float | None:

@@ -30,15 +30,12 @@ What a search reports, and what ``play`` returns, hold Jungle's moves:
 
 from __future__ import annotations
 
-from typing import Any
-
 from doushouqi.core import analysis as _core
 from doushouqi.core.analysis import (
     WIN_SCORE,
     InfoSelection,
     Score,
     Wdl,
-    seat_clocks,
     select_info,
 )
 from doushouqi.jungle.moves import Move
@@ -67,7 +64,7 @@ Info = _core.Info[Move]
 PlayResult = _core.PlayResult[Move]
 
 
-class Limit(_core.Limit):
+class Limit(_core.Limit, seats=("red", "blue")):
     """:class:`doushouqi.core.analysis.Limit` with Red's and Blue's clocks by name:
     ``red_clock``/``red_inc`` are seat 0's (``white_clock``), ``blue_clock``/``blue_inc``
     seat 1's, both as keywords and as properties.
@@ -76,20 +73,6 @@ class Limit(_core.Limit):
     >>> limit.red_clock, limit.blue_clock, limit.white_clock, limit.depth
     (60.0, 45.5, 60.0, 8)
     """
-
-    def __init__(
-        self,
-        *,
-        red_clock: float | None = None,
-        blue_clock: float | None = None,
-        red_inc: float | None = None,
-        blue_inc: float | None = None,
-        **limits: Any,
-    ) -> None:
-        own = {"red_clock": red_clock, "blue_clock": blue_clock}
-        own |= {"red_inc": red_inc, "blue_inc": blue_inc}
-        standard = {key: limits.pop(key, None) for key in _STANDARD_CLOCKS}
-        super().__init__(**limits, **seat_clocks(("red", "blue"), own | standard))
 
     @property
     def red_clock(self) -> float | None:
@@ -126,9 +109,6 @@ class Limit(_core.Limit):
         (2.0, None)
         """
         return self.black_inc
-
-
-_STANDARD_CLOCKS = ("white_clock", "black_clock", "white_inc", "black_inc")
 
 
 class PovScore(_core.PovScore):

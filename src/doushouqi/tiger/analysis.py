@@ -26,8 +26,6 @@ values), what it plays a :data:`PlayResult`:
 
 from __future__ import annotations
 
-from typing import Any
-
 from doushouqi.core import analysis as _core
 from doushouqi.core.analysis import (
     WIN_SCORE,
@@ -35,7 +33,6 @@ from doushouqi.core.analysis import (
     PovScore,
     Score,
     Wdl,
-    seat_clocks,
     select_info,
 )
 from doushouqi.tiger.moves import Move
@@ -59,7 +56,7 @@ Info = _core.Info[Move]
 PlayResult = _core.PlayResult[Move]
 
 
-class Limit(_core.Limit):
+class Limit(_core.Limit, seats=("tiger", "men")):
     """:class:`doushouqi.core.analysis.Limit` with the seats' clocks by name: ``tiger_clock``
     / ``tiger_inc`` are seat 0's (``white_clock``), ``men_clock`` / ``men_inc`` seat 1's.
 
@@ -71,20 +68,6 @@ class Limit(_core.Limit):
     ...
     TypeError: Limit() got both tiger_clock and white_clock (the same clock)
     """
-
-    def __init__(
-        self,
-        *,
-        tiger_clock: float | None = None,
-        men_clock: float | None = None,
-        tiger_inc: float | None = None,
-        men_inc: float | None = None,
-        **limits: Any,
-    ) -> None:
-        own = {"tiger_clock": tiger_clock, "men_clock": men_clock}
-        own |= {"tiger_inc": tiger_inc, "men_inc": men_inc}
-        standard = {key: limits.pop(key, None) for key in _STANDARD_CLOCKS}
-        super().__init__(**limits, **seat_clocks(("tiger", "men"), own | standard))
 
     @property
     def tiger_clock(self) -> float | None:
@@ -121,6 +104,3 @@ class Limit(_core.Limit):
         (0.5, None)
         """
         return self.black_inc
-
-
-_STANDARD_CLOCKS = ("white_clock", "black_clock", "white_inc", "black_inc")

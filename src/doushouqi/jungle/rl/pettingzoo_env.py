@@ -51,11 +51,9 @@ given out of turn, is an error), :class:`JungleAECEnv` (also ``raw_env``) the ba
 
 from __future__ import annotations
 
-from typing import Any, SupportsInt
+from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
 from doushouqi.jungle.board import Board, Move
@@ -76,29 +74,20 @@ from doushouqi.jungle.rl.encoding import (
 )
 from doushouqi.jungle.rl.env import IllegalActionError
 from doushouqi.jungle.rules import RuleSet, find_rules
-
-try:
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-except ImportError as exc:  # pragma: no cover - the rl extra brings pettingzoo
-    raise ImportError(
-        "the PettingZoo environment needs pettingzoo: pip install 'doushouqi[rl]' "
-        f"(importing pettingzoo failed: {exc})"
-    ) from exc
+from doushouqi.rl_common.pettingzoo_env import (
+    ILLEGAL_ACTION_RULES,
+    TurnBasedAECEnv,
+    classic_env,
+    parallel_of,
+)
 
 __all__ = ["ENV_NAME", "ILLEGAL_ACTION_RULES", "JungleAECEnv", "env", "parallel_env", "raw_env"]
 
 #: The environment's name in PettingZoo's convention (``metadata["name"]``).
 ENV_NAME = "jungle_v0"
 
-#: What an illegal action may do: ``env()`` takes the three, the raw environment the last two.
-ILLEGAL_ACTION_RULES = ("terminate", "random", "raise")
 
-Observation = dict[str, NDArray[Any]]
-
-
-class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type information
+class JungleAECEnv(TurnBasedAECEnv):
     """Jungle (斗兽棋) for two agents under one rule set; see the module docstring.
 
     ``rules``: a rule set or its name; ``max_plies``: the truncation limit (None: none);
@@ -128,6 +117,8 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    # What the Gymnasium environment raises too: one error for an illegal Jungle action.
+    _illegal_action_error = IllegalActionError
 
     def __init__(
         self,
@@ -137,177 +128,18 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         render_mode: str | None = None,
         illegal_action: str = "raise",
     ) -> None:
-        super().__init__()
         self.rules = find_rules(rules)
-        if render_mode is not None and render_mode not in ("human", "ansi"):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
-        if illegal_action not in ("random", "raise"):
-            raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
-        self.illegal_action = illegal_action
-        if max_plies is not None and max_plies < 1:
-            raise ValueError(f"max_plies must be a positive number of plies, got {max_plies}")
-        self.max_plies = max_plies
-        self.possible_agents: list[str] = list(AGENT_NAMES)
-        self.agents: list[str] = []
-        # One space object per agent, the same object at every call (seeding relies on it).
-        self.observation_spaces = {agent: _observation_space() for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
-        self.np_random, _ = seeding.np_random(None)
+        super().__init__(
+            AGENT_NAMES,
+            NUM_ACTIONS,
+            OBSERVATION_SHAPE,
+            max_plies=max_plies,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+        )
         self._board = Board(rules=self.rules)
         self._outcome: Outcome | None = None
         self.agent_selection = self.possible_agents[self._board.turn]
-        self.rewards: dict[str, float] = {}
-        self._cumulative_rewards: dict[str, float] = {}
-        self.terminations: dict[str, bool] = {}
-        self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
-
-    # ------------------------------------------------------------------ pettingzoo API
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The agent's observation space: a dict of the planes and the action mask (the same
-        object at every call).
-
-        >>> space = JungleAECEnv().observation_space("red")
-        >>> space["observation"].shape, space["action_mask"].shape
-        ((31, 9, 7), (504,))
-        """
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The agent's action space: ``Discrete(504)``, in the agent's own view.
-
-        >>> JungleAECEnv().action_space("blue")
-        Discrete(504)
-        """
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a game: from the start, or from ``options["fen"]`` (ValueError when that game
-        is already over); ``seed`` seeds the generator of ``illegal_action="random"``.
-
-        >>> game = JungleAECEnv()
-        >>> game.reset(seed=1, options={"fen": "l5t/7/7/7/7/7/7/7/T5L b 0 1"})
-        >>> game.agents, game.agent_selection  # Blue moves first in this position
-        (['red', 'blue'], 'blue')
-        """
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-        fen = (options or {}).get("fen")
-        board = Board(fen, rules=self.rules)
-        outcome = board.outcome()
-        if outcome is not None:
-            raise ValueError(f"the game is already over in {fen!r}: {outcome}")
-        self._board, self._outcome = board, None
-        self.agents = self.possible_agents.copy()
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[board.turn]
-        if self.render_mode == "human":
-            self.render()
-
-    def observe(self, agent: str) -> Observation:
-        """The agent's observation: the planes from its seat and its action mask (ones only
-        on its turn, before the game's end).
-
-        >>> game = JungleAECEnv()
-        >>> game.reset()
-        >>> [int(game.observe(agent)["action_mask"].sum()) for agent in game.agents]
-        [24, 0]
-        """
-        color = self.possible_agents.index(agent)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self._outcome is None and agent == self.agent_selection and agent in self.agents:
-            for move in self._board.generate_legal_moves():
-                mask[move_to_action(move, color)] = 1
-        return {"observation": encode_observation(self._board, color), "action_mask": mask}
-
-    def step(self, action: SupportsInt | None) -> None:
-        """Play the selected agent's action (None once that agent is done); the rewards,
-        terminations, truncations and infos then say what it did.
-
-        >>> game = JungleAECEnv()
-        >>> game.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
-        >>> game.step(move_to_action(Move.from_str("d8d9"), 0))  # Red's lion enters the den
-        >>> game.rewards, game.terminations
-        ({'red': 1.0, 'blue': -1.0}, {'red': True, 'blue': True})
-
-        With the raw environment's ``illegal_action="raise"``, an illegal action raises:
-
-        >>> game.reset()
-        >>> game.step(4)  # a jump up from a1, which borders no lake
-        Traceback (most recent call last):
-        ...
-        doushouqi.jungle.rl.env.IllegalActionError: illegal action 4 for red in ...
-        """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError(f"{agent} is to move: None is an action only once an agent is done")
-        index = int(action)
-        if not 0 <= index < NUM_ACTIONS:
-            raise ValueError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
-        board = self._board
-        move = self._legal_move(index)
-        replaced = move is None
-        if move is None:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"illegal action {index} for {agent} in {board.fen()}")
-            legal = list(board.generate_legal_moves())
-            move = legal[int(self.np_random.integers(len(legal)))]
-        self._cumulative_rewards[agent] = 0.0  # what it had, it saw in last() before acting
-        board.push(move)
-        self._outcome = outcome = board.outcome()
-        self.infos = {name: {} for name in self.agents}
-        if outcome is not None:
-            self.rewards = rewards_by_name(outcome)
-            self.terminations = dict.fromkeys(self.agents, True)
-            info = outcome_info(outcome)
-            self.infos = {name: {"outcome": dict(info)} for name in self.agents}
-        else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            if self.max_plies is not None and board.ply() >= self.max_plies:
-                self.truncations = dict.fromkeys(self.agents, True)
-        if replaced:
-            self.infos[agent]["illegal_action"] = True
-        self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[board.turn]
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> str | None:
-        """The board as text with ``render_mode="ansi"``; printed with ``"human"`` (and None
-        returned); None without a render mode.
-
-        >>> game = JungleAECEnv(render_mode="ansi")
-        >>> game.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
-        >>> print(game.render().splitlines()[1], game.render().splitlines()[-1], sep="\\n")
-        8 . . . L . . .
-        red to move, ply 0
-        """
-        if self.render_mode is None:
-            return None
-        text = board_text(self._board, self._outcome)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release (no window, no process).
-
-        >>> game = JungleAECEnv()
-        >>> game.reset()
-        >>> game.close()
-        """
-
-    # ------------------------------------------------------------------ helpers
 
     @property
     def board(self) -> Board:
@@ -321,6 +153,47 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         """
         return self._board.copy()
 
+    # ------------------------------------------------------------------ the game's hooks
+
+    def _start(self, fen: str | None) -> str | None:
+        board = Board(fen, rules=self.rules)
+        outcome = board.outcome()
+        if outcome is not None:
+            return str(outcome)
+        self._board, self._outcome = board, None
+        return None
+
+    def _turn(self) -> int:
+        return self._board.turn
+
+    def _legal_actions(self) -> list[int]:
+        turn = self._board.turn
+        return [move_to_action(move, turn) for move in self._board.generate_legal_moves()]
+
+    def _why_illegal(self, action: int) -> str | None:
+        if self._legal_move(action) is not None:
+            return None
+        return f" in {self._board.fen()}"
+
+    def _apply(self, action: int) -> bool:
+        self._board.push(action_to_move(action, self._board.turn))
+        self._outcome = self._board.outcome()
+        return True
+
+    def _ending(self) -> tuple[dict[str, float], dict[str, str | None]] | None:
+        if self._outcome is None:
+            return None
+        return rewards_by_name(self._outcome), outcome_info(self._outcome)
+
+    def _ply(self) -> int:
+        return self._board.ply()
+
+    def _observation(self, seat: int) -> NDArray[np.float32]:
+        return encode_observation(self._board, seat)
+
+    def _text(self) -> str:
+        return board_text(self._board, self._outcome)
+
     def _legal_move(self, action: int) -> Move | None:
         try:
             move = action_to_move(action, self._board.turn)
@@ -329,15 +202,6 @@ class JungleAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type info
         if self._outcome is not None or not self._board.is_legal(move):
             return None
         return move
-
-
-def _observation_space() -> spaces.Dict:
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-        }
-    )
 
 
 #: PettingZoo's name for the environment without wrappers.
@@ -369,16 +233,7 @@ def env(
     >>> game.rewards, game.terminations["blue"]
     ({'red': 0, 'blue': -1.0}, True)
     """
-    game: Any = JungleAECEnv(
-        rules,
-        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=2),
-        render_mode=render_mode,
-        illegal_action="raise" if illegal_action == "terminate" else illegal_action,
-    )
-    if illegal_action == "terminate":
-        game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
-    game = wrappers.AssertOutOfBoundsWrapper(game)
-    return wrappers.OrderEnforcingWrapper(game)
+    return classic_env(JungleAECEnv, rules, max_plies, max_cycles, render_mode, illegal_action)
 
 
 def parallel_env(
@@ -407,20 +262,4 @@ def parallel_env(
     >>> truncations
     {'red': True, 'blue': True}
     """
-    game = env(
-        rules,
-        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=1),
-        render_mode=render_mode,
-        illegal_action=illegal_action,
-    )
-    return turn_based_aec_to_parallel(game)
-
-
-def _ply_limit(max_plies: int | None, max_cycles: int | None, plies_per_cycle: int) -> int | None:
-    """The move limit in plies from PettingZoo's ``max_cycles`` and ours, whichever is lower."""
-    if max_cycles is None:
-        return max_plies
-    if max_cycles < 1:
-        raise ValueError(f"max_cycles must be a positive number of cycles, got {max_cycles}")
-    cycles = max_cycles * plies_per_cycle
-    return cycles if max_plies is None else min(max_plies, cycles)
+    return parallel_of(env, rules, max_plies, max_cycles, render_mode, illegal_action)

@@ -51,14 +51,18 @@ API.
 
 from __future__ import annotations
 
-from typing import Any, SupportsInt
+from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
 from doushouqi.core.outcome import Outcome
+from doushouqi.rl_common.pettingzoo_env import (
+    ILLEGAL_ACTION_RULES,
+    TurnBasedAECEnv,
+    classic_env,
+    parallel_of,
+)
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.rl.action_board import ActionBoard, IllegalActionError
 from doushouqi.tiger.rl.common import (
@@ -72,28 +76,13 @@ from doushouqi.tiger.rl.common import (
 from doushouqi.tiger.rl.encoding import OBSERVATION_SHAPE
 from doushouqi.tiger.rules import RuleSet
 
-try:
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
-except ImportError as exc:  # pragma: no cover - the rl extra brings pettingzoo
-    raise ImportError(
-        "the PettingZoo environment needs pettingzoo: pip install 'doushouqi[rl]' "
-        f"(importing pettingzoo failed: {exc})"
-    ) from exc
-
 __all__ = ["ENV_NAME", "ILLEGAL_ACTION_RULES", "TigerAECEnv", "env", "parallel_env", "raw_env"]
 
 #: The environment's name in PettingZoo's convention (``metadata["name"]``).
 ENV_NAME = "tiger_v0"
 
-#: What an illegal action may do: ``env()`` takes the three, the raw environment the last two.
-ILLEGAL_ACTION_RULES = ("terminate", "random", "raise")
 
-Observation = dict[str, NDArray[Any]]
-
-
-class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
+class TigerAECEnv(TurnBasedAECEnv):
     """老虎棋 for two agents taking turns; see the module docstring.
 
     ``rules``: a rule set or its name; ``max_plies``: the truncation limit in whole moves
@@ -113,6 +102,14 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
     tiger 0.0 None None
     men -1.0 None {'termination': 'men_captured', 'winner': 'tiger', 'result': '1-0'}
     tiger 1.0 None {'termination': 'men_captured', 'winner': 'tiger', 'result': '1-0'}
+
+    With the raw environment's ``illegal_action="raise"``, an illegal action raises:
+
+    >>> game.reset()
+    >>> game.step(0)
+    Traceback (most recent call last):
+    ...
+    doushouqi.tiger.rl.action_board.IllegalActionError: illegal action 0 for tiger: stop: ...
     """
 
     # pettingzoo reads this class attribute; it is never mutated.
@@ -122,6 +119,8 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         "is_parallelizable": False,
         "render_fps": 4,
     }
+    # The error of the action board, which says why an action is illegal.
+    _illegal_action_error = IllegalActionError
 
     def __init__(
         self,
@@ -131,183 +130,18 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         render_mode: str | None = None,
         illegal_action: str = "raise",
     ) -> None:
-        super().__init__()
         self.rules = find_rules(rules)
-        if render_mode is not None and render_mode not in ("human", "ansi"):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
-        if illegal_action not in ("random", "raise"):
-            raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
-        self.illegal_action = illegal_action
-        if max_plies is not None and max_plies < 1:
-            raise ValueError(f"max_plies must be a positive number of plies, got {max_plies}")
-        self.max_plies = max_plies
         self._game = ActionBoard(Board(rules=self.rules))
-        size = self._game.num_actions
-        self.possible_agents: list[str] = list(AGENT_NAMES)
-        self.agents: list[str] = []
-        # One space object per agent, the same object at every call (seeding relies on it).
-        self.observation_spaces = {
-            agent: _observation_space(size) for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
-        self.np_random, _ = seeding.np_random(None)
+        super().__init__(
+            AGENT_NAMES,
+            self._game.num_actions,
+            OBSERVATION_SHAPE,
+            max_plies=max_plies,
+            render_mode=render_mode,
+            illegal_action=illegal_action,
+        )
         self._outcome: Outcome | None = None
         self.agent_selection = self.possible_agents[self._game.turn]
-        self.rewards: dict[str, float] = {}
-        self._cumulative_rewards: dict[str, float] = {}
-        self.terminations: dict[str, bool] = {}
-        self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
-
-    # ------------------------------------------------------------------ pettingzoo API
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The agent's observation space: a dict of the planes and the action mask (the same
-        object at every call).
-
-        >>> space = TigerAECEnv().observation_space("men")
-        >>> space["observation"].shape, space["action_mask"].shape
-        ((16, 11, 9), (577,))
-        """
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The agent's action space: ``Discrete(n)``, n by the rule set's ``diagonals``.
-
-        >>> from doushouqi.tiger.rules import rules_from_mapping
-        >>> all_lines = rules_from_mapping("diagonal", {"diagonals": "all"})
-        >>> TigerAECEnv().action_space("tiger"), TigerAECEnv(all_lines).action_space("men")
-        (Discrete(577), Discrete(1057))
-        """
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a game: from the start, or from ``options["fen"]`` (ValueError when that game
-        is already over); ``seed`` seeds the generator of ``illegal_action="random"``.
-
-        >>> game = TigerAECEnv()
-        >>> game.reset(seed=1, options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 m"})
-        >>> game.agents, game.agent_selection  # the men move first in this position
-        (['tiger', 'men'], 'men')
-        """
-        if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
-        fen = (options or {}).get("fen")
-        game = ActionBoard(Board(fen, rules=self.rules))
-        outcome = game.outcome()
-        if outcome is not None:
-            raise ValueError(f"the game is already over in {fen!r}: {outcome.key}")
-        self._game, self._outcome = game, None
-        self.agents = self.possible_agents.copy()
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[game.turn]
-        if self.render_mode == "human":
-            self.render()
-
-    def observe(self, agent: str) -> Observation:
-        """The agent's observation: the planes (the same for both) and its action mask (ones
-        only on its turn, before the game's end).
-
-        >>> game = TigerAECEnv()
-        >>> game.reset()
-        >>> [int(game.observe(agent)["action_mask"].sum()) for agent in game.agents]
-        [4, 0]
-        """
-        mask = np.zeros(self._game.num_actions, dtype=np.int8)
-        if self._outcome is None and agent == self.agent_selection and agent in self.agents:
-            mask[self._game.legal_actions()] = 1
-        return {"observation": self._game.observation(), "action_mask": mask}
-
-    def step(self, action: SupportsInt | None) -> None:
-        """Play the selected agent's action (None once that agent is done); the rewards,
-        terminations, truncations and infos then say what it did.
-
-        >>> game = TigerAECEnv()
-        >>> game.reset(options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t"})
-        >>> game.step(game.move_to_actions("e3e5")[0])  # the tiger takes the fourth man
-        >>> game.rewards, game.terminations
-        ({'tiger': 1.0, 'men': -1.0}, {'tiger': True, 'men': True})
-
-        With the raw environment's ``illegal_action="raise"``, an illegal action raises:
-
-        >>> game.reset()
-        >>> game.step(0)
-        Traceback (most recent call last):
-        ...
-        doushouqi.tiger.rl.action_board.IllegalActionError: illegal action 0 for tiger: stop: ...
-        """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError(f"{agent} is to move: None is an action only once an agent is done")
-        game = self._game
-        index = int(action)
-        if not 0 <= index < game.num_actions:
-            raise ValueError(
-                f"action {action} is outside the action space 0..{game.num_actions - 1}"
-            )
-        reason = game.explain_illegal(index)
-        if reason is not None:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"illegal action {index} for {agent}: {reason}")
-            legal = game.legal_actions()
-            index = legal[int(self.np_random.integers(len(legal)))]
-        self._cumulative_rewards[agent] = 0.0  # what it had, it saw in last() before acting
-        move = game.apply_legal(index)
-        self._outcome = outcome = game.outcome()
-        self.infos = {name: {} for name in self.agents}
-        if outcome is not None:
-            self.rewards = rewards_by_name(outcome)
-            self.terminations = dict.fromkeys(self.agents, True)
-            info = outcome_info(outcome)
-            self.infos = {name: {"outcome": dict(info)} for name in self.agents}
-        else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            board = game.board
-            if move is not None and self.max_plies is not None and board.ply() >= self.max_plies:
-                self.truncations = dict.fromkeys(self.agents, True)
-        if reason is not None:
-            self.infos[agent]["illegal_action"] = True
-        self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[game.turn]
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> str | None:
-        """The board as text with ``render_mode="ansi"``; printed with ``"human"`` (and None
-        returned); None without a render mode.
-
-        >>> game = TigerAECEnv(render_mode="ansi")
-        >>> game.reset(options={"fen": "3/3/9/9/9/9/9/4M4/4T4/9/MMM6 t"})
-        >>> print(*game.render().splitlines()[8:10], game.render().splitlines()[-1], sep="\\n")
-         3 . . . . T . . . .
-         2 . . . . . . . . .
-        tiger to move, ply 0
-        """
-        if self.render_mode is None:
-            return None
-        text = board_text(self._game.board, self._outcome, self._game.chain)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release (no window, no process).
-
-        >>> game = TigerAECEnv()
-        >>> game.reset()
-        >>> game.close()
-        """
-
-    # ------------------------------------------------------------------ helpers
 
     @property
     def board(self) -> Board:
@@ -347,14 +181,44 @@ class TigerAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         """
         return self._game.move_to_actions(move)
 
+    # ------------------------------------------------------------------ the game's hooks
 
-def _observation_space(size: int) -> spaces.Dict:
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
-        }
-    )
+    def _start(self, fen: str | None) -> str | None:
+        game = ActionBoard(Board(fen, rules=self.rules))
+        outcome = game.outcome()
+        if outcome is not None:
+            return outcome.key
+        self._game, self._outcome = game, None
+        return None
+
+    def _turn(self) -> int:
+        return self._game.turn
+
+    def _legal_actions(self) -> list[int]:
+        return self._game.legal_actions()
+
+    def _why_illegal(self, action: int) -> str | None:
+        reason = self._game.explain_illegal(action)
+        return None if reason is None else f": {reason}"
+
+    def _apply(self, action: int) -> bool:
+        move = self._game.apply_legal(action)
+        self._outcome = self._game.outcome()
+        return move is not None  # a jump of an open chain is no whole move yet
+
+    def _ending(self) -> tuple[dict[str, float], dict[str, str | None]] | None:
+        if self._outcome is None:
+            return None
+        return rewards_by_name(self._outcome), outcome_info(self._outcome)
+
+    def _ply(self) -> int:
+        return self._game.board.ply()
+
+    def _observation(self, seat: int) -> NDArray[np.float32]:
+        return self._game.observation()  # the same planes for both seats
+
+    def _text(self) -> str:
+        return board_text(self._game.board, self._outcome, self._game.chain)
 
 
 #: PettingZoo's name for the environment without wrappers.
@@ -386,20 +250,7 @@ def env(
     >>> game.rewards, game.terminations["men"]
     ({'tiger': 0, 'men': -1.0}, True)
     """
-    if illegal_action not in ILLEGAL_ACTION_RULES:
-        raise ValueError(
-            f"illegal_action must be one of {ILLEGAL_ACTION_RULES}, got {illegal_action!r}"
-        )
-    game: Any = TigerAECEnv(
-        rules,
-        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=2),
-        render_mode=render_mode,
-        illegal_action="raise" if illegal_action == "terminate" else illegal_action,
-    )
-    if illegal_action == "terminate":
-        game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
-    game = wrappers.AssertOutOfBoundsWrapper(game)
-    return wrappers.OrderEnforcingWrapper(game)
+    return classic_env(TigerAECEnv, rules, max_plies, max_cycles, render_mode, illegal_action)
 
 
 def parallel_env(
@@ -429,20 +280,4 @@ def parallel_env(
     >>> truncations
     {'tiger': True, 'men': True}
     """
-    game = env(
-        rules,
-        max_plies=_ply_limit(max_plies, max_cycles, plies_per_cycle=1),
-        render_mode=render_mode,
-        illegal_action=illegal_action,
-    )
-    return turn_based_aec_to_parallel(game)
-
-
-def _ply_limit(max_plies: int | None, max_cycles: int | None, plies_per_cycle: int) -> int | None:
-    """The move limit in plies from PettingZoo's ``max_cycles`` and ours, whichever is lower."""
-    if max_cycles is None:
-        return max_plies
-    if max_cycles < 1:
-        raise ValueError(f"max_cycles must be a positive number of cycles, got {max_cycles}")
-    cycles = max_cycles * plies_per_cycle
-    return cycles if max_plies is None else min(max_plies, cycles)
+    return parallel_of(env, rules, max_plies, max_cycles, render_mode, illegal_action)
