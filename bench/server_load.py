@@ -230,8 +230,16 @@ class Bench:
         await asyncio.sleep(0.05)  # replaced by the next game's connection
 
     async def pair(self, ready: asyncio.Event, barrier: list[int], stop: asyncio.Event) -> None:
-        red, blue = Seat(self, await self.guest()), Seat(self, await self.guest())
-        await self.new_game(red, blue)
+        for attempt in range(3):
+            try:
+                red, blue = Seat(self, await self.guest()), Seat(self, await self.guest())
+                await self.new_game(red, blue)
+                break
+            except (httpx.HTTPError, OSError, websockets.WebSocketException):
+                # A loaded server may drop a kept-alive connection as it is reused: again.
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5)
         barrier[0] += 1
         if barrier[0] == self.args.games:
             ready.set()
