@@ -3,6 +3,8 @@
     .venv/bin/python bench/server_load.py                       # 500 games, 30 s
     .venv/bin/python bench/server_load.py --games 100 --duration 10 --think 0.5
     .venv/bin/python bench/server_load.py --url http://127.0.0.1:8000  # a running server
+    .venv/bin/python bench/server_load.py --compare before=/tmp/main/src --compare after=src \
+        --rounds 3 --games 400      # two versions of the code, side by side, in turn
 
 Starts ``doushouqi serve`` on a free loopback port with a fresh SQLite database (unless
 ``--url`` names a server on this machine), seats two guest clients in each of ``--games``
@@ -14,6 +16,13 @@ Printed: games, moves played, moves/s, and the move round trip — from sending 
 receiving its ``move_made`` event, which the server sends only after the move is committed
 to the database — at p50 / p90 / p99 / max. Everything stays on loopback and stops by itself
 after ``--duration`` seconds (plus set-up, itself bounded by ``--setup-timeout``).
+
+``--compare NAME=DIR`` (twice or more) measures several versions of the server's code in one
+invocation, for a change's before and after on a machine whose other work comes and goes: the
+server is started from each ``DIR`` in turn (``PYTHONPATH=DIR``; e.g. ``git archive main src``
+unpacked somewhere as the "before"), ``--rounds`` times round, each run on a fresh database,
+and a table at the end gives each version's median over its runs. CPU per move is the figure
+to trust on a busy machine; the round trip moves with whatever else runs.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import signal
@@ -57,7 +67,12 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    data_dir: str, source: str | None = None, profile: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on a fresh SQLite database in ``data_dir``, from the code in ``source`` (a
+    folder holding the ``doushouqi`` package) when given, under cProfile writing to
+    ``profile`` when given."""
     port = _free_port()
     env = {
         **os.environ,
@@ -66,8 +81,12 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], str]:
         "DOUSHOUQI_LOGIN_RATE": "1000000/60",
     }
     env.pop("DOUSHOUQI_DATABASE_URL", None)
+    if source is not None:
+        env["PYTHONPATH"] = os.path.abspath(source)
+    profiler = ["-m", "cProfile", "-o", profile] if profile else []
     command = [
         sys.executable,
+        *profiler,
         "-m",
         "doushouqi.cli.main",
         "serve",
@@ -211,8 +230,16 @@ class Bench:
         await asyncio.sleep(0.05)  # replaced by the next game's connection
 
     async def pair(self, ready: asyncio.Event, barrier: list[int], stop: asyncio.Event) -> None:
-        red, blue = Seat(self, await self.guest()), Seat(self, await self.guest())
-        await self.new_game(red, blue)
+        for attempt in range(3):
+            try:
+                red, blue = Seat(self, await self.guest()), Seat(self, await self.guest())
+                await self.new_game(red, blue)
+                break
+            except (httpx.HTTPError, OSError, websockets.WebSocketException):
+                # A loaded server may drop a kept-alive connection as it is reused: again.
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5)
         barrier[0] += 1
         if barrier[0] == self.args.games:
             ready.set()
@@ -222,7 +249,7 @@ class Bench:
                 seat.think_task.cancel()
             await seat.ws.close()
 
-    async def run(self) -> None:
+    async def run(self) -> dict[str, float]:
         ready, stop = asyncio.Event(), asyncio.Event()
         barrier = [0]
         started = time.perf_counter()
@@ -253,13 +280,16 @@ class Bench:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.http.aclose()
-        self.report(elapsed, server_cpu, client_cpu)
+        return self.report(elapsed, server_cpu, client_cpu)
 
-    def report(self, elapsed: float, server_cpu: float | None, client_cpu: float) -> None:
+    def report(
+        self, elapsed: float, server_cpu: float | None, client_cpu: float
+    ) -> dict[str, float]:
+        """Print the figures; return them (for ``--compare``'s table)."""
         rtts = sorted(self.stats.rtts)
         if not rtts:
             print("no moves measured")
-            return
+            return {}
 
         def pct(p: float) -> float:
             return rtts[min(len(rtts) - 1, int(p / 100 * len(rtts)))] * 1000
@@ -290,6 +320,57 @@ class Bench:
         )
         load = os.getloadavg()[0]
         print(f"load average       {load:.2f} on {os.cpu_count()} cores (other work skews latency)")
+        cpu = math.nan if server_cpu is None else server_cpu / moves * 1000
+        return {
+            "moves/s": self.stats.moves / elapsed,
+            "p50 ms": pct(50),
+            "p99 ms": pct(99),
+            "max ms": rtts[-1] * 1000,
+            "CPU ms/move": cpu,
+            "cores": math.nan if server_cpu is None else server_cpu / elapsed,
+            "errors": self.stats.errors,
+            "load": load,
+        }
+
+
+def measure(args: argparse.Namespace, source: str | None) -> dict[str, float]:
+    """One run against a server of its own (from ``source``), or against ``--url``."""
+    process = None
+    with tempfile.TemporaryDirectory(prefix="doushouqi-bench-") as data_dir:
+        if args.url:
+            url = args.url.rstrip("/")
+        else:
+            process, url = start_server(data_dir, source, args.profile)
+        try:
+            pid = None if process is None else process.pid
+            return asyncio.run(Bench(args, url, pid).run())
+        finally:
+            if process is not None:
+                process.send_signal(signal.SIGINT)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+
+def compare(args: argparse.Namespace, sources: dict[str, str]) -> None:
+    """Each version ``--rounds`` times, in turn (a, b, a, b: what else the machine does falls
+    on both alike), then each figure's median per version."""
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in sources}
+    for round_ in range(args.rounds):
+        for name, source in sources.items():
+            print(f"\n--- {name} ({source}), round {round_ + 1} of {args.rounds}", flush=True)
+            runs[name].append(measure(args, source))
+    keys = ("moves/s", "p50 ms", "p99 ms", "max ms", "CPU ms/move", "cores", "errors", "load")
+    print(f"\nmedians of {args.rounds} runs each, {args.games} games:")
+    print(f"  {'':12}" + "".join(f"{k:>13}" for k in keys))
+    for name, results in runs.items():
+        done = [r for r in results if r]
+        cells = [statistics.median(r[k] for r in done) if done else math.nan for k in keys]
+        print(f"  {name:12}" + "".join(f"{c:13.2f}" for c in cells))
+    for name, results in runs.items():
+        shown = ", ".join(f"{r.get('CPU ms/move', math.nan):.2f}" for r in results)
+        print(f"  {name}: CPU ms/move per run {shown}")
 
 
 def main() -> int:
@@ -300,33 +381,40 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds per move (1)")
     parser.add_argument("--url", help="a server already running on this machine")
     parser.add_argument("--setup-timeout", type=float, default=120.0)
+    parser.add_argument(
+        "--compare",
+        action="append",
+        metavar="NAME=DIR",
+        help="a version of the code to measure (a folder holding the doushouqi package); "
+        "twice or more: measured in turn, side by side",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each --compare (1)")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run the server under cProfile, its statistics written to FILE when it stops "
+        "(read them with python -m pstats FILE)",
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= MAX_GAMES or not 0 < args.duration <= MAX_DURATION:
         parser.error(f"--games must be 1-{MAX_GAMES} and --duration 0-{MAX_DURATION}")
+    sources = dict(item.partition("=")[::2] for item in args.compare or [])
+    if sources and (args.url or not all(os.path.isdir(d) for d in sources.values())):
+        parser.error("--compare takes NAME=DIR with an existing DIR, and no --url")
+    if not 1 <= args.rounds <= 20:
+        parser.error("--rounds must be 1-20")
+    if args.url and urlsplit(args.url).hostname not in LOOPBACK:
+        parser.error("--url must be a server on this machine (loopback)")
     try:
         import uvloop
 
         uvloop.install()
     except ImportError:
         pass
-    process = None
-    with tempfile.TemporaryDirectory(prefix="doushouqi-bench-") as data_dir:
-        if args.url:
-            if urlsplit(args.url).hostname not in LOOPBACK:
-                parser.error("--url must be a server on this machine (loopback)")
-            url = args.url.rstrip("/")
-        else:
-            process, url = start_server(data_dir)
-        try:
-            pid = None if process is None else process.pid
-            asyncio.run(Bench(args, url, pid).run())
-        finally:
-            if process is not None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+    if sources:
+        compare(args, sources)
+    else:
+        measure(args, None)
     return 0
 
 

@@ -28,6 +28,7 @@ from doushouqi.server.db.models import (
 from doushouqi.server.db.speed_ratings import rate_rated_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
+from doushouqi.server.infra.json_output import dumps
 
 __all__ = [
     "DEFAULT_GAME",
@@ -301,7 +302,8 @@ def _columns(game: Game) -> dict[str, Any]:
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        "state": json.dumps(game_to_storage(game), separators=(",", ":")),
+        # Written with every move (the whole game, its moves included): orjson, not json.
+        "state": dumps(game_to_storage(game)),
     }
 
 
@@ -364,7 +366,8 @@ def append_many_events(session: Session, batches: list[tuple[str, list[dict[str,
             "version": e["version"],
             "seq": seq,
             "type": e["type"],
-            "payload": json.dumps(e, separators=(",", ":")),
+            # The same text as the socket's (encoded apart: the write runs in a thread).
+            "payload": dumps(e),
         }
         for game_id, events in batches
         for seq, e in enumerate(events)

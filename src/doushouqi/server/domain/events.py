@@ -51,6 +51,26 @@ __all__ = [
 
 def plain(value: object) -> Any:
     """``value`` as JSON-ready data (dicts, lists, str, int, finite float, bool, None)."""
+    # Every event of every move comes through here (a move's ``dests`` alone is some fifty
+    # strings): the built-in types are looked up by exact type first, and strings inside
+    # dicts and lists are taken as they are without a call each; the rest, subclasses of the
+    # built-ins (enums) included, goes the long way.
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None  # type: ignore[arg-type]
+    if kind is dict:
+        return {
+            k if type(k) is str else str(k): v if type(v) is str else plain(v)
+            for k, v in value.items()  # type: ignore[attr-defined]
+        }
+    if kind is list or kind is tuple:
+        return [v if type(v) is str else plain(v) for v in value]  # type: ignore[attr-defined]
+    return _plain_other(value)
+
+
+def _plain_other(value: object) -> Any:
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, GameStatus):
@@ -75,12 +95,23 @@ def plain(value: object) -> Any:
     if callable(to_dict):
         return to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: plain(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     raise TypeError(f"cannot turn {type(value).__name__} into plain data")
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names, looked up once per class rather than once per event."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 @dataclass(frozen=True)
@@ -108,7 +139,8 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
-        data.update({f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)})
+        for name in _field_names(type(self)):
+            data[name] = plain(getattr(self, name))
         return data
 
 

@@ -25,7 +25,6 @@ newer), and never serves that copy again: the registry's ``replace_stale``
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import re
@@ -60,6 +59,7 @@ from doushouqi.server.domain import (
     next_deadline,
 )
 from doushouqi.server.domain.recovery import resume_after_outages
+from doushouqi.server.infra.json_output import dumps
 from doushouqi.server.infra.logcontext import current_game
 from doushouqi.server.infra.metrics import Metrics
 from doushouqi.server.infra.settings import Settings
@@ -99,10 +99,6 @@ def _move_id(command: Command) -> str | None:
 def new_game_id() -> str:
     """A short random id, also the game's invite code (48 random bits, URL-safe)."""
     return secrets.token_urlsafe(6)
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def state_message(

@@ -45,6 +45,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
+from doushouqi.server.infra.json_output import dumps_bytes, loads
 from doushouqi.server.infra.outage import ServiceUnavailable
 from doushouqi.server.infra.redis_close import close_now
 from doushouqi.server.infra.timesource import TimeSource
@@ -266,7 +267,7 @@ class Cluster:
         self.remote: dict[str, RemoteGame] = {}
         self._presence: dict[str, frozenset[Actor]] = {}  # owned game → players elsewhere
         self._replies: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
-        self._outbox: list[tuple[str, str]] = []  # (channel, message) to publish together
+        self._outbox: list[tuple[str, str | bytes]] = []  # (channel, message) to publish together
         #: game → (its owner, until when we trust that without asking Redis again).
         self._owners: dict[str, tuple[str, float]] = {}
         self._hold = self.redis.register_script(_HOLD)
@@ -506,7 +507,7 @@ class Cluster:
         message = {"from": self.node, "v": version, "texts": texts, "notice": notice}
         if audience is not None:
             message["to"] = audience.to_dict()
-        self._send_later(_game_channel(game_id), json.dumps(message))
+        self._send_later(_game_channel(game_id), dumps_bytes(message))
 
     def publish_to_account(self, account_id: int, text: str) -> None:
         """Send an account's event to its bot event streams on the other nodes."""
@@ -529,7 +530,7 @@ class Cluster:
         payload = json.dumps({"from": self.node, "cut_off": account_id})
         self._send_later(ACCOUNTS_CHANNEL, payload)
 
-    def _send_later(self, channel: str, payload: str) -> None:
+    def _send_later(self, channel: str, payload: str | bytes) -> None:
         """Publish soon, together with whatever else is published until then: one pipeline
         (one round trip) for all the events of a burst of moves, in their order."""
         self._outbox.append((channel, payload))
@@ -721,7 +722,7 @@ class Cluster:
             if message.get("type") != "message":
                 continue
             try:
-                self._dispatch(message["channel"], json.loads(message["data"]))
+                self._dispatch(message["channel"], loads(message["data"]))
             except Exception:
                 log.exception("bad cluster message on %s", message.get("channel"))
 

@@ -16,13 +16,13 @@ node's Watch page reads; a game that ends leaves the hash.
 
 from __future__ import annotations
 
-import json
 import logging
 import weakref
 from collections.abc import Iterable
 from typing import Protocol
 
 from doushouqi.server.domain import Actor, Game
+from doushouqi.server.infra.json_output import dumps
 from doushouqi.server.live.cluster import Cluster
 
 
@@ -71,7 +71,7 @@ def count_spectators(actor: WatchedGame, cluster: Cluster | None) -> int:
 
 def spectators_message(game_id: str, version: int, count: int) -> str:
     message = {"type": "spectators", "game_id": game_id, "version": version, "count": count}
-    return json.dumps(message, separators=(",", ":"))
+    return dumps(message)
 
 
 def report_spectators(actor: WatchedGame, cluster: Cluster | None) -> None:

@@ -21,7 +21,7 @@ import contextlib
 import json
 import logging
 import typing
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -45,6 +45,7 @@ from doushouqi.server.domain import (
     Command,
     DeclineDraw,
     DeclineTakeback,
+    Event,
     Join,
     Move,
     OfferDraw,
@@ -211,14 +212,16 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
         return [{**events[0].to_dict(), "id": message.id}]
     if events and isinstance(events[0], AlreadyApplied):  # sent again: it was played once
         return [client.reply("ack", id=message.id, duplicate=True)]
-    return _accepted(client, message, [event.to_dict() for event in events])
+    return _accepted(client, message, events)
 
 
 def _accepted(
-    client: Client, message: _GameCommand, events: list[dict[str, Any]]
+    client: Client, message: _GameCommand, events: Sequence[Event | dict[str, Any]]
 ) -> list[dict[str, Any]]:
+    # Events are turned into dicts only for a caller without a socket (REST, a forwarding
+    # node), whose answer they are: a socket's sender hears them as a subscriber.
     if client.subscriber is None:
-        return events
+        return [e if isinstance(e, dict) else e.to_dict() for e in events]
     if message.id is not None:  # the events themselves reach the sender as a subscriber
         return [client.reply("ack", id=message.id)]
     return []

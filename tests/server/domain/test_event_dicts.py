@@ -1,0 +1,63 @@
+"""Events as plain data: what ``to_dict`` and ``plain`` give for every kind of value an event
+holds, along the fast path for the built-in types and the long one for the rest."""
+
+from __future__ import annotations
+
+import json
+import math
+from enum import IntEnum, StrEnum
+
+from tests.support.helpers import RED_ID, T0, ok, online_game
+
+from doushouqi.core.clock import TimeControl
+from doushouqi.server.domain import GameStatus, Move, MoveMade
+from doushouqi.server.domain.events import ClockView, plain
+
+
+class Shade(StrEnum):
+    DARK = "dark"
+
+
+class Size(IntEnum):
+    BIG = 3
+
+
+def test_built_in_values_come_through_as_json_holds_them() -> None:
+    assert plain({"a": ["b", 1, 2.5, None, True]}) == {"a": ["b", 1, 2.5, None, True]}
+    assert plain((1, ("x", "y"))) == [1, ["x", "y"]]
+    assert plain({3: "three"}) == {"3": "three"}  # JSON keys are strings
+    assert plain([math.inf, -math.inf, math.nan]) == [None, None, None]
+    assert plain({"t": math.inf}) == {"t": None}
+
+
+def test_subclasses_of_built_ins_take_the_long_way() -> None:
+    # An enum is a str or an int too, but what is sent is its value, as a plain str or int.
+    assert plain([Shade.DARK, Size.BIG]) == ["dark", 3]
+    assert type(plain(Size.BIG)) is int
+    assert plain({"status": GameStatus.STARTED}) == {"status": GameStatus.STARTED.label}
+    assert plain(TimeControl.parse("5+2")) == "5+2"
+
+
+def test_nested_dataclasses_and_to_dict() -> None:
+    clocks = ClockView((60.0, None), math.inf, 1, True, (0, 2))
+    assert plain(clocks) == {
+        "remaining": [60.0, None],
+        "move_time_left": None,
+        "to_move": 1,
+        "running": True,
+        "timeouts": [0, 2],
+    }
+
+
+def test_a_move_made_is_json_that_reads_back_equal() -> None:
+    game = online_game(time_control="5+2")
+    _, events = ok(game, Move(actor=RED_ID, move="a3a4", move_id="m1"), T0 + 3)
+    (made,) = events
+    assert isinstance(made, MoveMade)
+    data = made.to_dict()
+    assert list(data)[:3] == ["type", "game_id", "version"]
+    assert data["type"] == "move_made" and data["readable_zh"] == "象 a3-a4"
+    assert data["dests"] == made.dests and data["dests"] is not made.dests  # a copy
+    assert all(type(v) is list for v in data["dests"].values())
+    assert data["clocks"]["remaining"] == [299.0, 300.0]
+    assert json.loads(json.dumps(data)) == data
