@@ -70,9 +70,11 @@ class Engine:
     One example drives a real engine process through the methods (each would start its own):
 
     >>> import asyncio, sys
+    >>> from pathlib import Path
     >>> async def session() -> None:
     ...     engine = Engine([sys.executable, "-m", "doushouqi", "engine"])
-    ...     print(engine.name, engine.alive, engine.returncode)  # not started yet
+    ...     # Not started yet: named after its command (here the interpreter) until it says.
+    ...     print(engine.name == Path(sys.executable).name, engine.alive, engine.returncode)
     ...     await engine.start()  # uci ... uciok, isready ... readyok
     ...     await engine.configure({"Level": 3})  # setoption name Level value 3
     ...     await engine.ping()  # isready: the engine has taken the option
@@ -87,7 +89,7 @@ class Engine:
     ...     await engine.quit()  # quit, and wait for the process to exit
     ...     print(engine.alive, engine.returncode)
     >>> asyncio.run(session())
-    python False None
+    True False None
     doushouqi uci True None
     True [1, 2] True
     False 0

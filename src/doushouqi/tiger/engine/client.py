@@ -73,10 +73,12 @@ class Engine:
     One example drives a real engine process through the methods (each would start its own):
 
     >>> import asyncio, sys
+    >>> from pathlib import Path
     >>> from doushouqi.tiger.analysis import Limit
     >>> async def session() -> None:
     ...     engine = Engine([sys.executable, "-m", "doushouqi", "engine", "--game", "tiger"])
-    ...     print(engine.name, engine.alive)  # not started yet
+    ...     # Not started yet: named after its command (here the interpreter) until it says.
+    ...     print(engine.name == Path(sys.executable).name, engine.alive)
     ...     await engine.start()  # uci ... uciok, isready ... readyok
     ...     await engine.configure({"Level": 2})  # setoption name Level value 2
     ...     await engine.new_game()  # ucinewgame
@@ -88,7 +90,7 @@ class Engine:
     ...     await engine.quit()
     ...     print(engine.alive)
     >>> asyncio.run(session())
-    python False
+    True False
     doushouqi-tiger True 2
     True True
     False
