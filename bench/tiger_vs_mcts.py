@@ -72,7 +72,7 @@ class TimedMcts:
         return mcts.MCTSBot(
             self.game,
             uct_c=2.0,
-            max_simulations=max(1, simulations),
+            max_simulations=simulations,
             evaluator=self.evaluator,
             solve=True,
             random_state=self.random,
@@ -88,7 +88,9 @@ class TimedMcts:
         return simulations / spent
 
     def step(self, state: Any) -> int:
-        simulations = max(1, int(self.rate * self.seconds))
+        # Two at least: OpenSpiel's MCTS expands the root on its second simulation (the first
+        # only rolls it out), and one simulation leaves it no child to choose.
+        simulations = max(2, int(self.rate * self.seconds))
         began = time.perf_counter()
         action = int(self._bot(simulations).step(state))
         spent = max(1e-6, time.perf_counter() - began)
