@@ -613,6 +613,15 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         self._stop([])
         return False
 
+    def _perft_request(self, args: list[str], max_depth: int) -> tuple[int, bool]:
+        """``perft``'s words read (the depth, whether to ``divide``), refused while busy."""
+        if len(args) not in (1, 2) or args[1:] not in ([], ["divide"]):
+            raise ValueError("expected: perft <depth> [divide]")
+        divide = bool(args[1:])
+        depth = parse_int(args[0], 1 if divide else 0, max_depth, "depth")
+        self._refuse_while_busy("run perft")
+        return depth, divide
+
     def _display(self, _: list[str]) -> None:
         board = self._position_board()
         for row in str(board).splitlines():

@@ -229,11 +229,7 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
     # ---------------------------------------------------------------------- perft
 
     def _perft(self, args: list[str]) -> None:
-        if len(args) not in (1, 2) or args[1:] not in ([], ["divide"]):
-            raise ValueError("expected: perft <depth> [divide]")
-        divide = bool(args[1:])
-        depth = parse_int(args[0], 1 if divide else 0, MAX_PERFT_DEPTH, "depth")
-        self._refuse_while_busy("run perft")
+        depth, divide = self._perft_request(args, MAX_PERFT_DEPTH)
         board = self._position_board().copy()
         from doushouqi.jungle.ai.perft import new_stop_flag
 

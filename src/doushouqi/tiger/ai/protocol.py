@@ -42,7 +42,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, TextIO
 
-from doushouqi.compiled.protocol_loop import EngineLoop, parse_int
+from doushouqi.compiled.protocol_loop import EngineLoop
 from doushouqi.core.analysis import Score
 from doushouqi.core.go_command import check_root_moves, read_go
 from doushouqi.tiger.ai.levels import MAX_LEVEL, MIN_LEVEL, settings_for
@@ -114,15 +114,12 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
         return board.position_string()
 
     def _perft(self, args: list[str]) -> None:
-        if len(args) not in (1, 2) or args[1:] not in ([], ["divide"]):
-            raise ValueError("expected: perft <depth> [divide]")
-        depth = parse_int(args[0], 1 if args[1:] else 0, MAX_PERFT_DEPTH, "depth")
-        self._refuse_while_busy("run perft")
+        depth, divide = self._perft_request(args, MAX_PERFT_DEPTH)
         self._wait_warm()
         from doushouqi.tiger.ai.core import Position
 
         position = Position.from_board(self._position_board())
-        if args[1:]:
+        if divide:
             counts = position.perft_divide(depth)
             for move, count in counts.items():
                 self.send(f"{move}: {count}")
