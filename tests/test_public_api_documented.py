@@ -83,6 +83,7 @@ NO_EXAMPLE = {
     # A match's example plays one (two engine processes, a few seconds): its methods with it.
     "doushouqi.jungle.engine.match.Match.*": "the class's example runs a match",
     "doushouqi.tiger.engine.match.Match.*": "the class's example runs a match",
+    "doushouqi.core.match_runner.MatchRunner.*": "the class's example runs a match",
     # The 63 square constants are documented together (one comment above the block) and used
     # by the module's examples as a group.
     "doushouqi.jungle.squares.[A-G][1-9]": "one of the 63 square constants",

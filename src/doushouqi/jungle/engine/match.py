@@ -31,6 +31,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from doushouqi.core.match_runner import MatchRunner
 from doushouqi.core.match_stats import (
     Z95,
     MatchScore,
@@ -560,7 +561,7 @@ class MatchConfig:
         return self.control, self.second_control or self.control
 
 
-class Match:
+class Match(MatchRunner[Engine, GameResult]):
     """Plays the games of a match, ``concurrency`` at a time, and keeps the score.
 
     ``out`` receives each game's line and the running score (default: print). One short match
@@ -588,51 +589,18 @@ class Match:
     """
 
     def __init__(self, config: MatchConfig, *, out: Callable[[str], None] | None = None) -> None:
-        self.config = config
-        self.out = out or (lambda line: print(line, flush=True))
         first, second = config.first.name, config.second.name
         if config.controls[0] != config.controls[1]:
             first, second = f"{first}@{config.controls[0]}", f"{second}@{config.controls[1]}"
-        self.names = (first, second if second != first else f"{second} (2)")
-        self.score = MatchScore()
-        self.results: list[GameResult] = []
-        self.decision: str | None = None
+        names = (first, second if second != first else f"{second} (2)")
+        super().__init__(
+            names, games=config.games, concurrency=config.concurrency, sprt=config.sprt, out=out
+        )
+        self.config = config
         #: Seconds of every move each engine played (``names`` order).
         self.move_times: tuple[list[float], list[float]] = ([], [])
-        self._next_game = 0
 
-    async def run(self) -> MatchScore:
-        """Play until every game is done or the SPRT decides; the first error ends the match."""
-        workers = min(self.config.concurrency, self.config.games)
-        tasks = [asyncio.create_task(self._worker()) for _ in range(workers)]
-        try:
-            await asyncio.gather(*tasks)
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-        return self.score
-
-    async def _worker(self) -> None:
-        engines: list[Engine | None] = [None, None]
-        try:
-            while self.decision is None and self._next_game < self.config.games:
-                index = self._next_game
-                self._next_game += 1
-                for which in (0, 1):
-                    current = engines[which]
-                    if current is None or not current.alive:
-                        engines[which] = await self._start(which)
-                first, second = engines
-                assert first is not None and second is not None
-                self._finish(await self._play(index, first, second))
-        finally:
-            for engine in engines:
-                if engine is not None:
-                    await engine.quit()
-
-    async def _start(self, which: int) -> Engine:
+    def _new_engine(self, which: int) -> tuple[Engine, dict[str, str]]:
         spec = (self.config.first, self.config.second)[which]
         # The handshake gets the short reply timeout (a silent engine fails at once); the
         # first readyok the long one (our engine compiles on a fresh install).
@@ -643,13 +611,7 @@ class Match:
             ready_timeout=self.config.startup_timeout,
             move_grace=self.config.move_grace,
         )
-        try:
-            await engine.start()
-            await engine.configure(dict(spec.options))
-        except BaseException:
-            await engine.quit()
-            raise
-        return engine
+        return engine, dict(spec.options)
 
     async def _play(self, index: int, first: Engine, second: Engine) -> GameResult:
         config = self.config
@@ -717,20 +679,11 @@ class Match:
             return first
         return f"{first}:{second}" if result.red == self.names[0] else f"{second}:{first}"
 
-    def _finish(self, result: GameResult) -> None:
-        self.results.append(result)
-        self.score.add(result.points_for(self.names[0]))
-        self.out(
+    def _game_line(self, result: GameResult) -> str:
+        return (
             f"Game {result.number}/{self.config.games}: {result.red} (red) vs {result.blue} "
             f"(blue), opening {result.opening}: {result.result} {result.reason}"
         )
-        self.out(f"Score of {self.names[0]} vs {self.names[1]}: {self.score}")
-        sprt = self.config.sprt
-        if sprt is not None and self.decision is None:
-            llr = sprt.llr(self.score)
-            self.decision = sprt.decision(llr)
-            if self.decision is not None:
-                self.out(f"SPRT: {self.decision} accepted (LLR {llr:.2f}); stopping")
 
     def summary(self, *, stopped: bool = False) -> list[str]:
         """The final score, Elo difference, each engine's move times and, with an SPRT, its

@@ -25,7 +25,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from doushouqi.core.match_stats import MatchScore, Sprt, elo_estimate
+from doushouqi.core.match_runner import MatchRunner
+from doushouqi.core.match_stats import Sprt, elo_estimate
 from doushouqi.tiger.analysis import Limit, Score
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.engine.client import Engine
@@ -348,7 +349,7 @@ class MatchConfig:
             raise ValueError("no openings")
 
 
-class Match:
+class Match(MatchRunner[Engine, GameResult]):
     """Plays the games of a match, ``concurrency`` at a time, and keeps the score of the
     first engine.
 
@@ -376,48 +377,14 @@ class Match:
     """
 
     def __init__(self, config: MatchConfig, *, out: Callable[[str], None] | None = None) -> None:
-        self.config = config
-        self.out = out or (lambda line: print(line, flush=True))
         first, second = config.first.name, config.second.name
-        self.names = (first, second if second != first else f"{second} (2)")
-        self.score = MatchScore()
-        self.results: list[GameResult] = []
-        self.decision: str | None = None
-        self._next_game = 0
+        names = (first, second if second != first else f"{second} (2)")
+        super().__init__(
+            names, games=config.games, concurrency=config.concurrency, sprt=config.sprt, out=out
+        )
+        self.config = config
 
-    async def run(self) -> MatchScore:
-        """Play until every game is done or the SPRT decides; the first engine's score. The
-        first error ends the match."""
-        workers = min(self.config.concurrency, self.config.games)
-        tasks = [asyncio.create_task(self._worker()) for _ in range(workers)]
-        try:
-            await asyncio.gather(*tasks)
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-        return self.score
-
-    async def _worker(self) -> None:
-        engines: list[Engine | None] = [None, None]
-        try:
-            while self.decision is None and self._next_game < self.config.games:
-                index = self._next_game
-                self._next_game += 1
-                for which in (0, 1):
-                    current = engines[which]
-                    if current is None or not current.alive:
-                        engines[which] = await self._start(which)
-                first, second = engines
-                assert first is not None and second is not None
-                self._finish(await self._play(index, first, second))
-        finally:
-            for engine in engines:
-                if engine is not None:
-                    await engine.quit()
-
-    async def _start(self, which: int) -> Engine:
+    def _new_engine(self, which: int) -> tuple[Engine, dict[str, str]]:
         spec = (self.config.first, self.config.second)[which]
         engine = Engine(
             spec.command,
@@ -425,13 +392,7 @@ class Match:
             ready_timeout=self.config.startup_timeout,
             move_grace=self.config.move_grace,
         )
-        try:
-            await engine.start()
-            await engine.configure(dict(spec.options))
-        except BaseException:
-            await engine.quit()
-            raise
-        return engine
+        return engine, dict(spec.options)
 
     async def _play(self, index: int, first: Engine, second: Engine) -> GameResult:
         config = self.config
@@ -471,20 +432,11 @@ class Match:
         path = self.config.records / f"game-{game.number:04d}.tgn"
         path.write_text(write_record(record), encoding="utf-8")
 
-    def _finish(self, game: GameResult) -> None:
-        self.results.append(game)
-        self.score.add(game.points_for(self.names[0]))
-        self.out(
+    def _game_line(self, game: GameResult) -> str:
+        return (
             f"Game {game.number}/{self.config.games}: {game.tiger} (tiger) vs {game.men} "
             f"(men), opening {' '.join(game.opening) or 'start'}: {game.result} {game.reason}"
         )
-        self.out(f"Score of {self.names[0]} vs {self.names[1]}: {self.score}")
-        sprt = self.config.sprt
-        if sprt is not None and self.decision is None:
-            llr = sprt.llr(self.score)
-            self.decision = sprt.decision(llr)
-            if self.decision is not None:
-                self.out(f"SPRT: {self.decision} accepted (LLR {llr:.2f}); stopping")
 
     def summary(self) -> list[str]:
         """The final score, the Elo difference with its 95% error bar, and the tiger side's
