@@ -31,6 +31,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from doushouqi.core.match_clocks import MatchClocks, MatchTimeControl
 from doushouqi.core.match_runner import MatchRunner
 from doushouqi.core.match_stats import (
     Z95,
@@ -141,44 +142,6 @@ def _option_pair(text: str) -> tuple[str, str]:
     if not equals or not name.strip():
         raise ValueError(f"invalid engine option {text!r}: expected NAME=VALUE, e.g. Hash=128")
     return name.strip(), value.strip()
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchTimeControl:
-    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``).
-
-    >>> str(MatchTimeControl(movetime=0.5)), str(MatchTimeControl(base=10, increment=0.1))
-    ('0.5s/move', '10+0.1')
-    """
-
-    movetime: float | None = None
-    base: float | None = None
-    increment: float = 0.0
-
-    @classmethod
-    def parse(cls, text: str) -> MatchTimeControl:
-        """Parse ``--tc``.
-
-        >>> MatchTimeControl.parse("10+0.1"), MatchTimeControl.parse("0.25").movetime
-        (MatchTimeControl(movetime=None, base=10.0, increment=0.1), 0.25)
-        """
-        base_text, plus, inc_text = text.strip().partition("+")
-        try:
-            base = float(base_text.removesuffix("s"))
-            increment = float(inc_text) if plus else 0.0
-        except ValueError:
-            raise ValueError(
-                f"invalid time control {text!r}: expected seconds per move (0.5) "
-                f"or base+increment in seconds (10+0.1)"
-            ) from None
-        if base <= 0 or increment < 0:
-            raise ValueError(f"invalid time control {text!r}: times must be positive")
-        return cls(base=base, increment=increment) if plus else cls(movetime=base)
-
-    def __str__(self) -> str:
-        if self.movetime is not None:
-            return f"{self.movetime:g}s/move"
-        return f"{self.base:g}+{self.increment:g}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -441,7 +404,7 @@ async def _play(
     move_times: list[MoveTime],
 ) -> _Ending:
     engines = (red, blue)
-    clocks = [controls[RED].base, controls[BLUE].base]
+    clocks = MatchClocks(controls)
     loop = asyncio.get_running_loop()
     while True:
         outcome = board.outcome()
@@ -454,16 +417,7 @@ async def _play(
         side = board.turn
         engine = engines[side]
         who = f"{names[side]} ({COLOR_NAMES[side]})"
-        control = controls[side]
-        if control.movetime is None:
-            limit = Limit(
-                red_clock=clocks[RED],
-                blue_clock=clocks[BLUE],
-                red_inc=controls[RED].increment,
-                blue_inc=controls[BLUE].increment,
-            )
-        else:
-            limit = Limit(movetime=control.movetime)
+        limit = clocks.limit(side, Limit)
         started = loop.time()
         try:
             played = await engine.play(board, limit, game=game)
@@ -477,13 +431,10 @@ async def _play(
             return _loss(side, None, f"{who} lost by a bad move: {exc}")
         move = played.move
         ply = len(board.move_stack) + 1
-        move_times.append(MoveTime(ply, side, loop.time() - started, played.info))
-        clock = clocks[side]
-        if clock is not None:
-            clock -= loop.time() - started
-            if clock < -time_margin:
-                return _loss(side, Termination.TIME_FORFEIT, f"{who} ran out of time")
-            clocks[side] = max(clock, 0.0) + control.increment
+        spent = loop.time() - started
+        move_times.append(MoveTime(ply, side, spent, played.info))
+        if not clocks.spend(side, spent, time_margin):
+            return _loss(side, Termination.TIME_FORFEIT, f"{who} ran out of time")
         assert move is not None  # the engine client refuses "no move" while moves exist
         board.push(move)
 

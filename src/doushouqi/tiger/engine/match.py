@@ -18,13 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import math
 import random
 import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from doushouqi.core.match_clocks import MatchClocks, MatchTimeControl
 from doushouqi.core.match_runner import MatchRunner
 from doushouqi.core.match_stats import Sprt, elo_estimate
 from doushouqi.tiger.analysis import Limit, Score
@@ -110,42 +110,9 @@ class EngineSpec:
         return cls(" ".join(argv), argv, tuple(extra))
 
 
-@dataclasses.dataclass(frozen=True)
-class TimeControl:
-    """Seconds per move (``0.5``), or a clock of base seconds plus increment (``10+0.1``).
-
-    >>> str(TimeControl(movetime=0.5)), str(TimeControl(base=10, increment=0.1))
-    ('0.5s/move', '10+0.1')
-    """
-
-    movetime: float | None = None
-    base: float | None = None
-    increment: float = 0.0
-
-    @classmethod
-    def parse(cls, text: str) -> TimeControl:
-        """Parse ``--tc``.
-
-        >>> TimeControl.parse("10+0.1").base, TimeControl.parse("0.25").movetime
-        (10.0, 0.25)
-        """
-        base_text, plus, inc_text = text.strip().partition("+")
-        try:
-            base = float(base_text)
-            increment = float(inc_text) if plus else 0.0
-        except ValueError:
-            raise ValueError(
-                f"invalid time control {text!r}: expected seconds per move (0.5) or "
-                f"base+increment in seconds (10+0.1)"
-            ) from None
-        if not (base > 0 and increment >= 0 and math.isfinite(base + increment)):
-            raise ValueError(f"invalid time control {text!r}: times must be positive")
-        return cls(base=base, increment=increment) if plus else cls(movetime=base)
-
-    def __str__(self) -> str:
-        if self.movetime is not None:
-            return f"{self.movetime:g}s/move"
-        return f"{self.base:g}+{self.increment:g}"
+#: Seconds per move or a clock with its increment (``--tc``): every game's
+#: :class:`~doushouqi.core.match_clocks.MatchTimeControl`.
+TimeControl = MatchTimeControl
 
 
 def default_openings(rules: RuleSet | str = "laohuqi", seed: int = 2024) -> list[list[str]]:
@@ -258,7 +225,7 @@ async def play_game(
     >>> board.ply(), sorted(comments)
     (6, [1, 2, 3, 4, 5, 6])
     """
-    clocks = [controls[0].base, controls[1].base]
+    clocks = MatchClocks(controls)
     loop = asyncio.get_running_loop()
     while True:
         outcome = board.outcome()
@@ -268,14 +235,7 @@ async def play_game(
             return "1/2-1/2", f"draw after {max_plies} plies (adjudicated)"
         seat = board.turn
         who = f"{engines[seat].name} ({_SEATS[seat]})"
-        control = controls[seat]
-        if control.movetime is not None:
-            limit = Limit(movetime=control.movetime)
-        else:
-            limit = Limit(
-                tiger_clock=clocks[0], men_clock=clocks[1],
-                tiger_inc=controls[0].increment, men_inc=controls[1].increment,
-            )  # fmt: skip
+        limit = clocks.limit(seat, Limit)
         started = loop.time()
         try:
             played = await engines[seat].play(board, limit)
@@ -286,12 +246,8 @@ async def play_game(
         except EngineMoveError as exc:
             return _loss(seat, f"{who} lost by a bad move: {exc}")
         spent = loop.time() - started
-        clock = clocks[seat]
-        if clock is not None:
-            clock -= spent
-            if clock < -time_margin:
-                return _loss(seat, f"{who} ran out of time")
-            clocks[seat] = max(clock, 0.0) + control.increment
+        if not clocks.spend(seat, spent, time_margin):
+            return _loss(seat, f"{who} ran out of time")
         assert played.move is not None
         board.push(played.move)
         if comments is not None:
