@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import queue
-import random
 import sys
 import threading
 import time
@@ -30,21 +29,7 @@ from doushouqi.core.match_stats import MatchScore, elo_estimate
 from doushouqi.tiger.ai import Searcher
 from doushouqi.tiger.analysis import Limit
 from doushouqi.tiger.board import Board
-
-
-def openings(count: int, plies: int, rules: str, seed: int) -> list[list[str]]:
-    """``count`` distinct openings of ``plies`` random moves from the start."""
-    rng = random.Random(seed)
-    found: list[list[str]] = []
-    seen: set[str] = set()
-    while len(found) < count:
-        board = Board(rules=rules)
-        for _ in range(plies):
-            board.push(rng.choice(list(board.generate_legal_moves())))
-        if board.outcome() is None and board.position_string() not in seen:
-            seen.add(board.position_string())
-            found.append([str(move) for move in board.move_stack])
-    return found
+from doushouqi.tiger.engine.match import random_openings
 
 
 def play(
@@ -93,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = {key: getattr(args, key) for key in
                 ("nodes", "node_scale", "rules", "opening_plies", "max_plies", "seed")}  # fmt: skip
     limit = Limit(nodes=max(100, int(args.nodes * args.node_scale)))
-    starts = openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
+    starts = random_openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
     done: dict[tuple[int, int, int], dict[str, object]] = {}
     if args.out is not None and args.out.exists():
         for line in args.out.read_text(encoding="utf-8").splitlines():

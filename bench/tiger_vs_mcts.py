@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -36,25 +35,10 @@ import doushouqi.tiger.rl.openspiel_game  # noqa: F401  (registers python_laohuq
 from doushouqi.core.match_stats import MatchScore, elo_estimate
 from doushouqi.tiger.ai import Searcher
 from doushouqi.tiger.analysis import Limit
-from doushouqi.tiger.board import Board
+from doushouqi.tiger.engine.match import random_openings
 
 #: Seconds of the calibration search that gives the first move's simulations a second.
 CALIBRATION = 0.5
-
-
-def openings(count: int, plies: int, rules: str, seed: int) -> list[list[str]]:
-    """``count`` distinct openings of ``plies`` random moves from the start."""
-    rng = random.Random(seed)
-    found: list[list[str]] = []
-    seen: set[str] = set()
-    while len(found) < count:
-        board = Board(rules=rules)
-        for _ in range(plies):
-            board.push(rng.choice(list(board.generate_legal_moves())))
-        if board.outcome() is None and board.position_string() not in seen:
-            seen.add(board.position_string())
-            found.append([str(move) for move in board.move_stack])
-    return found
 
 
 class TimedMcts:
@@ -163,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             if row["settings"] == settings:
                 done[row["game"]] = row
     game = pyspiel.load_game("python_laohuqi", {"rules": args.rules, "max_plies": args.max_plies})
-    starts = openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
+    starts = random_openings((args.games + 1) // 2, args.opening_plies, args.rules, args.seed)
     engine = Searcher(args.rules, hash_mb=64, seed=args.seed, params=weights(args.param))
     engine.warm_up()
     bot = TimedMcts(game, args.movetime * args.ratio, args.rollouts, args.seed)

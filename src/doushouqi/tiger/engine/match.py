@@ -47,6 +47,7 @@ __all__ = [
     "TimeControl",
     "default_openings",
     "play_game",
+    "random_openings",
     "run_match_command",
 ]
 
@@ -133,6 +134,30 @@ def default_openings(rules: RuleSet | str = "laohuqi", seed: int = 2024) -> list
         board.pop()
     random.Random(seed).shuffle(openings)
     return openings
+
+
+def random_openings(
+    count: int, plies: int, rules: RuleSet | str = "laohuqi", seed: int = 2024
+) -> list[list[str]]:
+    """``count`` distinct openings of ``plies`` random moves from the start (as move lists),
+    none of them a finished game: the benches' openings, longer than
+    :func:`default_openings`' two plies.
+
+    >>> openings = random_openings(3, 6, seed=1)
+    >>> len(openings), {len(moves) for moves in openings}, openings == random_openings(3, 6, seed=1)
+    (3, {6}, True)
+    """
+    rng = random.Random(seed)
+    found: list[list[str]] = []
+    seen: set[str] = set()
+    while len(found) < count:
+        board = Board(rules=rules)
+        for _ in range(plies):
+            board.push(rng.choice(list(board.generate_legal_moves())))
+        if board.outcome() is None and board.position_string() not in seen:
+            seen.add(board.position_string())
+            found.append([str(move) for move in board.move_stack])
+    return found
 
 
 def read_openings(path: str | Path, rules: RuleSet) -> list[list[str]]:
