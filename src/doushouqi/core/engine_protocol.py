@@ -13,7 +13,7 @@ Option(name='Level', type='spin', default='3', min=0, max=20, var=())
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "EngineTimeoutError",
     "Option",
     "SearchOptions",
+    "checked_options",
     "is_int",
     "parse_option",
     "searchmoves_text",
@@ -215,6 +216,46 @@ def is_int(text: str) -> bool:
 
 
 # ------------------------------------------------------------------------ a search's own
+
+
+def checked_options(
+    engine: str,
+    offered: Iterable[Option],
+    options: Mapping[str, object],
+    *,
+    from_board: Collection[str] = (),
+    managed: Collection[str] = (),
+) -> list[tuple[Option, str | None]]:
+    """Each of ``options`` (names in any case) with its value as protocol text, checked
+    against the options ``engine`` ``offered``; EngineError for one it does not offer, for the
+    rules (``Rules`` and ``from_board``: set from the board's rule set) and for ``managed``
+    ones (lower-case names the client sets itself, such as ``multipv``).
+
+    >>> offered = [Option("Hash", "spin", "16", 1, 4096), Option("MultiPV", "spin", "1", 1, 64)]
+    >>> checked_options("ai", offered, {"hash": 64})
+    [(Option(name='Hash', type='spin', default='16', min=1, max=4096, var=()), '64')]
+    >>> for asked in ({"MultiPV": 3}, {"Threads": 2}):
+    ...     try:
+    ...         checked_options("ai", offered, asked, managed={"multipv"})
+    ...     except EngineError as error:
+    ...         print(error)
+    the MultiPV option is managed: use analyse(multipv=…)
+    ai has no option 'Threads' (options: Hash, MultiPV)
+    """
+    by_name = {option.name.lower(): option for option in offered}
+    checked = []
+    for name, value in options.items():
+        option = by_name.get(name.lower())
+        if option is None:
+            known = ", ".join(option.name for option in by_name.values()) or "none"
+            raise EngineError(f"{engine} has no option {name!r} (options: {known})")
+        folded = option.name.lower()
+        if folded == "rules" or folded in from_board:
+            raise EngineError(f"the {option.name} option is set from the board's rule set")
+        if folded in managed:
+            raise EngineError(f"the {option.name} option is managed: use analyse(multipv=…)")
+        checked.append((option, option.protocol_value(value)))
+    return checked
 
 
 def setoption_line(name: str, text: str | None) -> str:

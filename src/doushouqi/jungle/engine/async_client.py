@@ -25,7 +25,12 @@ import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from doushouqi.core.engine_protocol import SearchOptions, searchmoves_text, setoption_line
+from doushouqi.core.engine_protocol import (
+    SearchOptions,
+    checked_options,
+    searchmoves_text,
+    setoption_line,
+)
 from doushouqi.jungle.analysis import Info, InfoSelection, Limit, PlayResult, select_info
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.engine.analysis_stream import LOGGER, Analysis, InfoCallback
@@ -295,18 +300,9 @@ class Engine:
     def _checked_options(self, options: Mapping[str, object]) -> list[tuple[Option, str | None]]:
         """Each option the engine offers with its value as protocol text; EngineError for
         an unknown one, the rule options (set from the board) and the managed ones."""
-        checked = []
-        for name, value in options.items():
-            option = self._find_option(name)
-            if option is None:
-                known = ", ".join(self.options) or "none"
-                raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
-            if option.name.lower() == "rules" or option.name.lower() in RULE_OPTIONS:
-                raise EngineError(f"the {option.name} option is set from the board's rule set")
-            if option.name.lower() in _MANAGED:
-                raise EngineError(f"the {option.name} option is managed: use analyse(multipv=…)")
-            checked.append((option, option.protocol_value(value)))
-        return checked
+        return checked_options(
+            self.name, self.options.values(), options, from_board=RULE_OPTIONS, managed=_MANAGED
+        )
 
     async def _set_search_options(self, options: Mapping[str, object]) -> None:
         """Set a search's own ``options=`` (as python-chess: they hold for this search and

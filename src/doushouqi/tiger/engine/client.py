@@ -28,7 +28,12 @@ import contextlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
-from doushouqi.core.engine_protocol import SearchOptions, searchmoves_text, setoption_line
+from doushouqi.core.engine_protocol import (
+    SearchOptions,
+    checked_options,
+    searchmoves_text,
+    setoption_line,
+)
 from doushouqi.tiger.analysis import Info, InfoSelection, Limit, PlayResult, select_info
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.engine.protocol import (
@@ -200,16 +205,7 @@ class Engine:
     def _checked_options(self, options: Mapping[str, object]) -> list[tuple[Option, str | None]]:
         """Each option the engine offers with its value as protocol text; EngineError for an
         unknown one and for the rules (set from the board)."""
-        checked = []
-        for name, value in options.items():
-            option = self.options.get(name.lower())
-            if option is None:
-                known = ", ".join(o.name for o in self.options.values())
-                raise EngineError(f"{self.name} has no option {name!r} (options: {known})")
-            if option.name.lower() == "rules" or option.name.lower() in RULE_OPTIONS:
-                raise EngineError(f"the {option.name} option is set from the board's rule set")
-            checked.append((option, option.protocol_value(value)))
-        return checked
+        return checked_options(self.name, self.options.values(), options, from_board=RULE_OPTIONS)
 
     async def new_game(self) -> None:
         """Tell the engine that the next search belongs to a new game (``ucinewgame``) and
