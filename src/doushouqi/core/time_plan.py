@@ -12,7 +12,7 @@ A search has two deadlines, both in seconds from its start:
 ``movetime`` uses the time it is given: the hard deadline is the move time minus a margin
 for stopping and answering, so the reply lands within the move time (measured by
 ``bench/search.py``). A clock (``wtime``/``btime``/``winc``/``binc``: seat 0's and seat 1's,
-:meth:`Limit.clock <doushouqi.core.analysis.Limit.clock>`) is spread over the moves expected
+:meth:`~doushouqi.core.analysis.Limit.clock`) is spread over the moves expected
 to remain, never more than a share of it on one move; the game's per-move limit (a timeout
 passes the turn, docs/rules.md 5.3) caps everything, with room to spare. ``infinite`` (or a
 limit with nothing in it) has no deadline: only the engine's ``stop`` ends it.
