@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import time
 from collections import Counter
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any
 from doushouqi.tiger.ai import Searcher
 from doushouqi.tiger.analysis import Limit
 from doushouqi.tiger.board import Board
+from doushouqi.tiger.engine.match import random_openings
 from doushouqi.tiger.rules import BUILTIN_RULE_SETS, RuleSet, rules_from_mapping
 
 #: The tiger side's points by result (1-0: the tiger side won).
@@ -46,23 +46,6 @@ def parse_cell(text: str) -> RuleSet:
         key, _, value = item.partition("=")
         mapping[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
     return rules_from_mapping(text, mapping)
-
-
-def openings(rules: RuleSet, count: int, plies: int, seed: int) -> list[list[str]]:
-    """``count`` distinct openings of ``plies`` random moves under ``rules``."""
-    rng = random.Random(seed)
-    found: list[list[str]] = []
-    seen: set[str] = set()
-    for _ in range(100 * count):
-        if len(found) == count:
-            break
-        board = Board(rules=rules)
-        for _ in range(plies):
-            board.push(rng.choice(list(board.generate_legal_moves())))
-        if board.outcome() is None and board.position_string() not in seen:
-            seen.add(board.position_string())
-            found.append([str(move) for move in board.move_stack])
-    return found
 
 
 def play(rules: RuleSet, moves: list[str], engines: list[Searcher], limit: Limit,
@@ -134,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         for first in firsts:
             rules = parse_cell(f"{cell}{',' if ':' in cell else ':'}first={first}")
             engines = [Searcher(rules, hash_mb=32, seed=args.seed + seat) for seat in (0, 1)]
-            starts = openings(rules, args.games, args.opening_plies, args.seed)
+            starts = random_openings(args.games, args.opening_plies, rules, args.seed)
             for game, moves in enumerate(starts):
                 if (cell, first, game) in done:
                     continue
