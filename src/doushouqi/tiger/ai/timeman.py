@@ -10,20 +10,7 @@ True
 
 from __future__ import annotations
 
-from doushouqi.core.time_plan import (
-    MAX_CLOCK_SHARE,
-    MOVE_OVERHEAD,
-    TimePlan,
-    plan_time,
-    searches_until_stopped,
-)
+from doushouqi.core.time_plan import TimePlan, plan_time, searches_until_stopped
 from doushouqi.tiger.analysis import Limit
 
-__all__ = [
-    "MAX_CLOCK_SHARE",
-    "MOVE_OVERHEAD",
-    "Limit",
-    "TimePlan",
-    "plan_time",
-    "searches_until_stopped",
-]
+__all__ = ["Limit", "TimePlan", "plan_time", "searches_until_stopped"]
