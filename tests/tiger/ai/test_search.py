@@ -15,7 +15,7 @@ from tests.tiger.helpers import board, place, rules
 
 from doushouqi.tiger.ai import Searcher, analyse, analyse_lines, best_move
 from doushouqi.tiger.ai.core import Position
-from doushouqi.tiger.ai.eval_params import default_params
+from doushouqi.tiger.ai.eval_params import P_REACH, default_params
 from doushouqi.tiger.ai.evaluate import SCRATCH_SIZE, evaluate
 from doushouqi.tiger.ai.search import _is_repetition
 from doushouqi.tiger.analysis import Limit, Score
@@ -207,10 +207,11 @@ def _mirror(text: str) -> str:
     return " ".join(["/".join(rows), *rest])
 
 
-def _static(position: Board) -> int:
+def _static(position: Board, params: np.ndarray | None = None) -> int:
     arrays = Position.from_board(position)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    return int(evaluate(arrays.state, arrays.compiled_rules, default_params(), scratch, 0))
+    weights = default_params() if params is None else params
+    return int(evaluate(arrays.state, arrays.compiled_rules, weights, scratch, 0))
 
 
 @settings(max_examples=150, deadline=None)
@@ -231,6 +232,21 @@ def test_the_start_is_about_even_and_captures_cost_the_men() -> None:
     before = _static(Board(place("e5", "a1 b1 c1 d1 f1 g1 h1 i1 d2 e2 f2 a3")))
     after = _static(Board(place("e5", "a1 b1 c1 d1 f1 g1 h1 i1 d2 e2 f2")))
     assert after > before  # the tiger to move, one man fewer
+
+
+@pytest.mark.parametrize("name", ["laohuqi", "laohuqi-18", "laohuqi-strict"])
+def test_the_start_scores_the_same_under_every_rule_set_and_reach_weights(name: str) -> None:
+    # Men taken, room, reach and guarded men are counted from the rule set's start: what is
+    # left is the tempo and the tiger's nest, so a draw (0) means what it says at the start
+    # (a tiger that judged the start -51 took a repetition in the opening against MCTS).
+    start = Board(rules=name)
+    assert _static(start) == _static(Board(rules="laohuqi"))
+    assert abs(_static(start)) <= 20
+    reach = default_params()
+    reach[P_REACH + 1 : P_REACH + 16] = np.arange(15, 0, -1)
+    assert _static(start, reach) == _static(start)
+    start.push(next(iter(start.generate_legal_moves())))
+    assert _static(start, reach) != _static(start)  # the term counts once the tiger moves
 
 
 def test_a_hemmed_in_tiger_is_bad_for_the_tiger() -> None:

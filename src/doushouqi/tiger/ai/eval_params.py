@@ -35,6 +35,7 @@ __all__ = [
     "P_MOBILITY",
     "P_NEST_MAN",
     "P_OPEN",
+    "P_REACH",
     "P_SPACE",
     "P_SPACE_NEAR",
     "P_SPACE_NEAR_POINTS",
@@ -89,6 +90,11 @@ _BLOCKS: list[tuple[str, int, list[int]]] = [
     ("space", 1, [12]),
     ("space_near", 1, [10]),
     ("space_near_points", 1, [14]),
+    # The tiger side: each empty point its tigers reach, by its distance in steps (1-15, 15
+    # for farther; index 0 unused). Room counts every reached point alike, so a wall with a
+    # gap scores no better than no wall; by distance, the points a wall puts behind a long
+    # detour weigh less, which shows the men a cage half built.
+    ("reach", 16, [0] * 16),
     # The tiger side: men a tiger can jump right now (distinct men, 0-3+), by who is to move.
     # The tiger to move takes one (quiescence searches it; this is what stands behind a
     # refusal); the men to move can save one man, seldom two (a fork).
@@ -128,6 +134,7 @@ P_MOBILITY = _OFFSETS["mobility"]
 P_SPACE = _OFFSETS["space"]
 P_SPACE_NEAR = _OFFSETS["space_near"]
 P_SPACE_NEAR_POINTS = _OFFSETS["space_near_points"]
+P_REACH = _OFFSETS["reach"]
 P_THREAT_TIGER_TO_MOVE = _OFFSETS["threat_tiger_to_move"]
 P_THREAT_MEN_TO_MOVE = _OFFSETS["threat_men_to_move"]
 P_OPEN = _OFFSETS["open"]

@@ -35,6 +35,7 @@ from doushouqi.tiger.ai.eval_params import (
     P_MOBILITY,
     P_NEST_MAN,
     P_OPEN,
+    P_REACH,
     P_SPACE,
     P_SPACE_NEAR,
     P_SPACE_NEAR_POINTS,
@@ -50,9 +51,12 @@ from doushouqi.tiger.ai.tables import (
     JUMP_LAND,
     JUMP_OVER,
     RANK,
+    REACH_DISTANCES,
     REVERSE,
     RULE_DIAGONALS,
     RULE_MEN,
+    RULE_START_GUARDED,
+    RULE_START_REACH,
     RULE_TIGERS,
     RULE_WINS_BELOW,
     STEP,
@@ -143,6 +147,12 @@ def evaluate(
     tiger_score += (room - open_board) * params[P_SPACE] + (
         min(room, near) - min(open_board, near)
     ) * params[P_SPACE_NEAR]
+    for point in range(87):
+        distance = scratch[base + point]
+        if 0 < distance < UNREACHED:
+            tiger_score += params[P_REACH + min(distance, REACH_DISTANCES - 1)]
+    for distance in range(1, REACH_DISTANCES):
+        tiger_score -= params[P_REACH + distance] * rules[RULE_START_REACH + distance]
 
     threatened = 0
     highest = 0  # the highest tiger's rank: men advance up to it
@@ -172,7 +182,8 @@ def evaluate(
     else:
         tiger_score += params[P_THREAT_MEN_TO_MOVE + threatened]
 
-    men_score = 0
+    # Counted from the start's guarded men, as the men taken and the room are.
+    men_score = -params[P_GUARDED] * rules[RULE_START_GUARDED]
     for point in range(87):
         if state[S_BOARD + point] != MAN:
             continue

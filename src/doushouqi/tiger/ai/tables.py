@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from doushouqi.tiger.ai import _numba_cache
+from doushouqi.tiger.board import Board
 from doushouqi.tiger.points import (
     JUMPS,
     NEIGHBOURS,
@@ -42,6 +43,7 @@ __all__ = [
     "NUM_POINTS",
     "OVER",
     "RANK",
+    "REACH_DISTANCES",
     "REVERSE",
     "RULES_SIZE",
     "RULE_CAPTURE_MANDATORY",
@@ -51,6 +53,8 @@ __all__ = [
     "RULE_MEN",
     "RULE_MEN_RETREAT",
     "RULE_MULTI_JUMP",
+    "RULE_START_GUARDED",
+    "RULE_START_REACH",
     "RULE_TIGERS",
     "RULE_WINS_BELOW",
     "STEP",
@@ -121,7 +125,15 @@ RULE_MAX_ROUNDS = 5  # 0: no limit
 RULE_FIRST = 6
 RULE_TIGERS = 7
 RULE_MEN = 8
-RULES_SIZE = 9
+#: How many empty points the start's tigers reach at each step distance (1-15, 15 for
+#: farther; entry 0 unused): what the evaluation's ``reach`` term is counted against, so that
+#: the start scores the same under every rule set.
+RULE_START_REACH = 9
+REACH_DISTANCES = 16
+#: How many of the start's men no tiger could ever jump where they stand (a man or the edge
+#: beyond them on every line): what the evaluation's ``guarded`` term is counted against.
+RULE_START_GUARDED = RULE_START_REACH + REACH_DISTANCES
+RULES_SIZE = RULE_START_GUARDED + 1
 
 
 def compile_rules(rules: RuleSet) -> NDArray[np.int64]:
@@ -136,7 +148,49 @@ def compile_rules(rules: RuleSet) -> NDArray[np.int64]:
     compiled[RULE_FIRST] = rules.first
     compiled[RULE_TIGERS] = rules.tigers
     compiled[RULE_MEN] = rules.men
+    compiled[RULE_START_REACH : RULE_START_REACH + REACH_DISTANCES] = _start_reach(rules)
+    compiled[RULE_START_GUARDED] = _start_guarded(rules)
     return compiled
+
+
+def _start_guarded(rules: RuleSet) -> int:
+    """The start's men that no jump could take (see :data:`RULE_START_GUARDED`): on every
+    line through a man, the point on one side is off the lines or a man, or the point on the
+    other side is off the lines or taken."""
+    board = Board(rules=rules)
+    men = set(board.man_points())
+    taken = men | set(board.tiger_points())
+    steps = STEP[DIAGONAL_OPTIONS.index(rules.diagonals)]
+    guarded = 0
+    for man in men:
+        exposed = False
+        for direction in range(len(DIRECTIONS)):
+            start, land = steps[man][direction], steps[man][REVERSE[direction]]
+            if start >= 0 and land >= 0 and land not in taken and start not in men:
+                exposed = True
+        guarded += not exposed
+    return guarded
+
+
+def _start_reach(rules: RuleSet) -> list[int]:
+    """Empty points the start's tigers reach by steps, counted per distance (see
+    :data:`RULE_START_REACH`)."""
+    board = Board(rules=rules)
+    taken = set(board.man_points()) | set(board.tiger_points())
+    steps = STEP[DIAGONAL_OPTIONS.index(rules.diagonals)]
+    distance = {point: 0 for point in board.tiger_points()}
+    frontier = list(distance)
+    counts = [0] * REACH_DISTANCES
+    while frontier:
+        following = []
+        for point in frontier:
+            for to in steps[point]:
+                if to >= 0 and to not in taken and to not in distance:
+                    distance[to] = distance[point] + 1
+                    counts[min(distance[to], REACH_DISTANCES - 1)] += 1
+                    following.append(int(to))
+        frontier = following
+    return counts
 
 
 # Compiled code bakes these in: machine code built from other tables must not be reused.
