@@ -562,7 +562,7 @@ class ReplayView {
     if (!this.el.graphBox.hidden) G.drawEvalGraph(this.el.graph, this.scores, { current: this.ply, mistakes: this.mistakes, grades: this.review.grades });
     this.review.renderBetter(this.ply);
     const rules = String(this.data.rules?.name || this.game.defaultRules).split(' ')[0]; // custom rules: their parent set
-    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: this.fens[this.ply], rules })}`;
+    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ game: this.game.key, fen: this.fens[this.ply], rules })}`;
     const analysis = this.analyses[this.ply];
     const described = G.describeScore(analysis);
     let text = '';
