@@ -569,7 +569,7 @@ class ReplayView {
     if (!described) text = this.run ? t('replay.waiting') : '';
     else if (described.kind === 'over') text = t('replay.score.over');
     else {
-      const side = described.side ? t(`side.${described.side}`) : '';
+      const side = described.side ? sideName(described.side === 'blue' ? 1 : 0, this.game.key) : '';
       const score = described.kind === 'cp' ? t('replay.score.cp', { side, pawns: described.pawns })
         : described.kind === 'even' ? t('replay.score.even')
           : t(`replay.score.${described.kind}`, { side, moves: described.moves });
