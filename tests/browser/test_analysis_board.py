@@ -3,7 +3,8 @@ drag), see the server's clear error for a position the rules reject, then the en
 best lines with their scores, and play one out.
 
 The module's engine is a stand-in that gives three lines: the first three legal moves in
-alphabetical order, each two plies long, with falling scores.
+alphabetical order, each two plies long, with falling scores (of any game: 老虎棋's positions
+are set up and analysed on the same board).
 """
 
 from __future__ import annotations
@@ -13,25 +14,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
-from tests.browser.support import Client, shoot
-from tests.support.helpers import board_for
+from playwright.sync_api import Browser, Page, expect
+from tests.browser.support import PHONE, Client, no_overflow, shoot
 from tests.support.live import LiveServer, make_settings, running
 
 from doushouqi.jungle.board import Board
-from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
+from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi, position_for
 
 
 class ThreeLines(RandomAi):
     async def analyse(self, request: AiRequest) -> Analysis:
-        board = board_for(request)
-        if board.is_game_over():
+        position = position_for(request)  # through the game interface: any game
+        if position.outcome() is not None:
             return {"bestmove": None, "score": None, "depth": 0, "pv": [], "lines": []}
         lines = []
-        for i, move in enumerate(sorted(str(m) for m in board.legal_moves)[: request.multipv]):
-            board.push_move(move)
-            reply = [] if board.is_game_over() else sorted(str(m) for m in board.legal_moves)[:1]
-            board.pop()
+        for i, move in enumerate(sorted(position.legal_moves())[: request.multipv]):
+            position.push(move)
+            over = position.outcome() is not None
+            reply = [] if over else sorted(position.legal_moves())[:1]
+            position.pop()
             lines.append({"score": {"cp": 300 - 100 * i}, "depth": 4, "pv": [move, *reply]})
         return {"bestmove": lines[0]["pv"][0], **lines[0], "lines": lines}
 
@@ -40,6 +41,10 @@ class ThreeLines(RandomAi):
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with running(make_settings(tmp_path_factory.mktemp("board-db")), ai=ThreeLines()) as live:
         yield live
+
+
+#: 老虎棋's start placement (laohuqi).
+TIGER_START = "3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM"
 
 
 def tap(page: Page, square: str) -> None:
@@ -193,12 +198,83 @@ def test_a_pasted_position_string_is_set_up(client: Client, artifacts: Path) -> 
     expect(page.locator("#ab-fen")).to_have_attribute("aria-invalid", "true")
     assert placement(page) == "7/7/7/1L5/7/7/7/7/e6"
     shoot(page, artifacts, "analysis-pasted-bad")
-    # 老虎棋's start position: named as the other game's.
-    paste(page, "3/1T1/9/9/9/9/9/9/9/3MMM3/MMMMMMMMM t 0 1")
-    expect(status).to_contain_text("这是老虎棋的局面")
     # Then a good one again: the error goes.
     paste(page, "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1")
     expect(status).to_contain_text("局面有效")
     expect(page.locator("#ab-fen")).not_to_have_attribute("aria-invalid", "true")
     page.select_option("#lang", "en")
     expect(page.locator("#ab-fen-help")).to_contain_text("Paste a position string")
+
+
+# ---------------------------------------------------------------------- 老虎棋 on the same board
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en-GB", {"help": "Pick the tiger or a man", "valid": "The position is valid",
+                   "tigers": "The number of tigers", "depth": "the tiger's side", "men": "Men"}),
+        ("zh-CN", {"help": "选老虎或人", "valid": "局面有效", "tigers": "老虎的数目",
+                   "depth": "虎方为准", "men": "人方"}),
+        ("zh-TW", {"help": "選老虎或人", "valid": "局面有效", "tigers": "老虎的數目",
+                   "depth": "虎方為準", "men": "人方"}),
+    ],
+    ids=["en", "zh-Hans", "zh-Hant"],
+)  # fmt: skip
+def test_a_tiger_position_set_up_and_analysed_on_a_phone(
+    browser: Browser, server: LiveServer, locale: str, words: dict[str, str]
+) -> None:
+    """Picked on the analysis board: its points, the tiger and a man in the palette, the
+    server's check in the game's words, then the engine's lines from a jump."""
+    client = Client(browser, server, locale=locale, viewport=PHONE)
+    page = client.open("/#/analysis")
+    page.locator('#ab-game-picker label[data-game="tiger"]').click()
+    expect(page.locator("#analysis-board")).to_have_attribute("data-game", "tiger")
+    expect(page.locator("#board .dsq-board.dsq-tiger")).to_be_visible()
+    expect(page.locator("#board .dsq-squares [data-square]")).to_have_count(87)
+    expect(page.locator(".ab-piece[data-animal]:not(#ab-eraser)")).to_have_count(2)
+    expect(page.locator("#ab-edit-panel .ab-help")).to_contain_text(words["help"])
+    status = page.locator("#ab-status")
+    expect(status).to_contain_text(words["valid"])  # the start position
+    assert placement(page) == TIGER_START
+    page.click("#ab-clear")
+    expect(status).to_have_attribute("data-valid", "false")
+    expect(status).to_contain_text(words["tigers"])
+    # The tiger on e5, a man on e4 it can jump, four more men so that the game goes on.
+    pick(page, "red", "tiger")
+    tap(page, "e5")
+    pick(page, "blue", "man")
+    for point in ("e4", "a1", "b1", "c1"):
+        tap(page, point)
+    expect(page.locator("#board")).to_have_attribute("data-pieces", "5")
+    expect(status).to_have_attribute("data-valid", "true")
+    expect(page.locator("#ab-fen")).to_have_value("3/3/9/9/9/9/4T4/4M4/9/9/MMM6 t 0 1")
+    men_to_move = page.locator(".ab-radio", has=page.locator("#ab-turn-blue"))
+    expect(men_to_move).to_contain_text(words["men"])
+    page.click("#ab-analyse")
+    lines = page.locator("#ab-lines li")
+    expect(lines).to_have_count(3)
+    expect(page.locator("#ab-engine")).to_contain_text(words["depth"])
+    # The second line in alphabetical order (e5d5, e5e3 …) is the tiger's jump over e4.
+    jump = lines.nth(1).locator(".ab-line")
+    expect(jump).to_have_attribute("data-move", "e5e3")
+    jump.click()
+    # Three men left, fewer than four: the jump wins, the line ends there.
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(page.locator('#board .dsq-pieces [data-square="e4"]')).to_have_count(0)  # taken
+    expect(page.locator("#ab-engine")).to_contain_text("1-0")
+    assert "game=tiger" in page.url
+    page.reload()  # the game is in the address
+    expect(page.locator("#analysis-board")).to_have_attribute("data-game", "tiger")
+    no_overflow(page)
+    client.close()
+
+
+def test_a_pasted_tiger_position_opens_the_tigers_board(client: Client) -> None:
+    page = client.open("/#/analysis")
+    expect(page.locator("#analysis-board")).to_have_attribute("data-game", "jungle")
+    paste(page, f"{TIGER_START} m 0 1")
+    expect(page.locator("#analysis-board")).to_have_attribute("data-game", "tiger")
+    expect(page.locator("#ab-turn-blue")).to_be_checked()  # the men to move
+    expect(page.locator("#ab-status")).to_contain_text("局面有效")
+    assert placement(page) == TIGER_START

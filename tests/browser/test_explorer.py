@@ -154,7 +154,9 @@ def test_explorer_filters_rated_games_and_the_tiger_game(client: Client, artifac
     expect(page.locator("#ex-total")).to_contain_text("共有 1 局")
     assert rows(page) == {tiger_line[0]: 1}
     expect(page.locator("#ex-results-head")).to_have_text("虎方胜 / 和 / 人方胜")
-    expect(page.locator("#ex-to-board")).to_be_hidden()
+    # The analysis board has an editor for this game too: the link opens its board.
+    expect(page.locator("#ex-to-board")).to_have_attribute("href", re.compile("game=tiger"))
+    expect(page.locator("#ex-to-board")).to_be_visible()
     shoot(page, artifacts, "explorer-tiger")
     page.locator(f'#ex-moves tr[data-move="{tiger_line[0]}"] button').click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")

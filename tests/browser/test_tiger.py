@@ -202,3 +202,56 @@ def test_an_online_tiger_game_by_invite_link(browser: Browser, server: LiveServe
     expect(page.locator("#moves li").last).to_contain_text("Md2-d3")
     guest.close()
     host.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", {"turn": "Tiger to move", "won": "Tiger wins", "reason": "too few men left",
+                "replay": "Tiger won", "men": "Men"}),
+        ("zh", {"turn": "虎方", "won": "虎方", "reason": "人数不足", "replay": "虎方胜",
+                "men": "人方"}),
+        ("zh-Hant", {"turn": "虎方", "won": "虎方", "reason": "人數不足", "replay": "虎方勝",
+                     "men": "人方"}),
+    ],
+)  # fmt: skip
+def test_a_whole_short_tiger_game_on_a_phone_in_each_language(
+    browser: Browser, server: LiveServer, lang: str, words: dict[str, str]
+) -> None:
+    """Picked, a rule option changed, played by taps to the tiger's win, its result in the
+    language chosen, then replayed to its last position, on a phone."""
+    client = Client(browser, server, locale="en-GB", viewport=PHONE)
+    page = client.open("/")
+    choose_language(page, lang)
+    start_tiger_game(page, tiger_wins_below=12)
+    expect(page.locator("#status")).to_contain_text(words["turn"])
+    for ply, text in enumerate(CAPTURE, 1):
+        tap_move(page, text)
+        expect(page.locator("#moves li")).to_have_count(ply)
+    result = page.locator("#result")
+    expect(result.locator(".result-title")).to_contain_text(words["won"])
+    expect(result.locator(".result-reason")).to_have_text(words["reason"])
+    no_overflow(page)
+    page.click("#replay-link")
+    expect(page.locator("#rp-meta")).to_contain_text(words["replay"])
+    expect(page.locator(".player-bar.bottom")).to_contain_text(words["men"])
+    page.click("#rp-last")
+    expect(page.locator("#rp-counter")).to_have_text(f"{len(CAPTURE)} / {len(CAPTURE)}")
+    expect(page.locator('.dsq-pieces [data-square="e5"]')).to_have_count(0)  # the man taken
+    no_overflow(page)
+    client.close()
+
+
+def test_an_open_tiger_game_in_the_lobby_marks_its_seat_with_the_games_token(
+    browser: Browser, server: LiveServer
+) -> None:
+    """The seat a lobby entry offers is marked as the game names it: 人 for the men's seat
+    (not Jungle's 蓝), in English too."""
+    creator = server.player().guest()
+    created = creator.create(mode="online", game="tiger", color="red", time_control="10+5")
+    client = Client(browser, server, locale="en-GB", viewport=PHONE)
+    page = client.open("/#/lobby")
+    entry = page.locator(f'.lobby-game[data-game="{created["id"]}"]')
+    expect(entry.locator(".token")).to_have_text("人")
+    expect(entry.locator(".lobby-side")).to_contain_text("Men")
+    client.close()

@@ -80,7 +80,11 @@ test('the registry gives each game a client module with what the app uses', asyn
     assert.equal(game.key, key);
     for (const [name, type] of Object.entries(needed)) assert.equal(typeof game[name], type, `${key}.${name}`);
     assert.ok(game.ruleSetNames.includes(game.defaultRules));
-    assert.ok(game.palette.kinds.includes(game.palette.initial));
+    // The editor's palette: [color, kind] pairs the game's pieces are made of, the first among them.
+    const palette = game.palette.rows.flat();
+    assert.ok(palette.some(([c, k]) => c === game.palette.initial[0] && k === game.palette.initial[1]));
+    for (const [color, kind] of palette) assert.equal(game.kindOf(game.pieceOf(color, kind)), kind);
+    assert.equal(typeof game.editorKeys, 'object', `${key}.editorKeys`);
     assert.equal(game.sideKeys.length, 2);
     assert.equal(game.firstKeys.length, 2);
     assert.equal(game.ruleOptions.firstValues.length, 2);

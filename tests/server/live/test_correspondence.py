@@ -74,6 +74,14 @@ def test_the_your_turn_list_and_the_notification(server: LiveServer, clock: Manu
     assert server.player().get("/api/games/my-turn").status_code == 401
 
 
+def test_the_your_turn_list_names_each_entrys_game(server: LiveServer) -> None:
+    """The list shows each game's sides in its words (虎方 and 人方 in 老虎棋): it says which."""
+    tiger, men = server.player().register("turn_tiger"), server.player().register("turn_men")
+    start_online(server, tiger, men, time_control="3d", game="tiger")
+    start_online(server, tiger, men, time_control="3d")
+    assert sorted(g["game_key"] for g in _my_turn(tiger)) == ["jungle", "tiger"]
+
+
 def test_the_player_to_move_is_notified_and_both_of_the_end(
     server: LiveServer, clock: ManualTime
 ) -> None:

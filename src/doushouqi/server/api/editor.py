@@ -27,8 +27,10 @@ router = APIRouter(prefix="/api", tags=["analysis"])
 class PositionSetup(BaseModel):
     game: str = Field(default=DEFAULT_GAME, max_length=16, description="the game's key")
     rules: str | dict[str, Any] | None = Field(default=None, description="none: the default")
-    #: Square name → piece letter (upper case Red, lower case Blue: ``{"a1": "L"}``).
-    pieces: dict[str, str] | None = Field(default=None, max_length=63)
+    #: Place name → the game's piece letter (Jungle's: upper case Red, lower case Blue,
+    #: ``{"a1": "L"}``; 老虎棋's: ``{"e10": "T", "d2": "M"}``); at most the largest board's
+    #: places (老虎棋's 87 points).
+    pieces: dict[str, str] | None = Field(default=None, max_length=87)
     turn: Literal["red", "blue"] = "red"
     #: Instead of ``pieces`` and ``turn``: a position string.
     fen: str | None = Field(default=None, max_length=200)

@@ -74,6 +74,8 @@ def turn_entry(game: Game, color: int, now: float) -> dict[str, Any]:
     deadline = next_deadline(game, now)
     return {
         "id": game.id,
+        # Which game (its sides' names and tokens: 虎方 and 人方 in 老虎棋).
+        "game_key": game.game_key,
         "color": color,
         "to_move": game.turn,
         "time_control": None if game.time_control is None else str(game.time_control),

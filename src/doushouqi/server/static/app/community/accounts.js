@@ -301,14 +301,17 @@ function ratingValue(rating) {
   return rating.provisional ? h('span', { class: 'provisional', title: t('ratings.provisional') }, text) : text;
 }
 
-function profileCard(p) {
-  return h('div', { class: 'profile-card', id: 'profile' },
+/** The profile's card: who, then one game's ratings (one per speed), ladder score and record;
+ * `picker` (the game picker, or null for one game) above them says which game. */
+function profileCard(p, game, picker = null) {
+  return h('div', { class: 'profile-card', id: 'profile', dataset: { game } },
     h('div', { class: 'profile-who' },
       avatarIcon(p.avatar, 'profile-avatar', p.display_name),
       h('div', { class: 'profile-names' },
         h('h2', { id: 'profile-name' }, p.display_name),
         h('small', {}, `@${p.username}`, p.is_bot ? ` · ${t('profile.bot')}` : ''),
         h('small', {}, t('profile.joined', { date: formatDate(p.created_at) })))),
+    picker,
     // The ratings first, one per speed (what a game moves); the ladder score a line below.
     h('h3', { class: 'profile-subtitle' }, t('profile.ratings')),
     h('dl', { class: 'profile-numbers profile-ratings', id: 'profile-ratings' },
@@ -417,12 +420,21 @@ function editForm(p, onSaved) {
     form);
 }
 
-/** `#/player/{username}`: avatar, name, score and level, rating, statistics, recent games. */
+/** A player's profile in one game (ratings, score and record are per game). */
+function fetchProfile(username, game) {
+  return api(`/api/players/${encodeURIComponent(username)}?${new URLSearchParams({ game })}`);
+}
+
+/** `#/player/{username}[?game=tiger]`: avatar, name, and in the game chosen (a picker where
+ * the site offers several) the ratings per speed, score and level, statistics; recent games. */
 export async function profileView(view, username) {
   const stillHere = pageCheck(); // drawn only if the user is still on this page
+  const query = new URLSearchParams(location.hash.split('?')[1] || '');
+  const offeredGames = await offered().catch(() => []);
+  let game = chosenGame(offeredGames, query.get('game'));
   let profile;
   try {
-    profile = await api(`/api/players/${encodeURIComponent(username)}`);
+    profile = await fetchProfile(username, game);
   } catch (error) {
     if (error.status !== 404) throw error;
     if (!stillHere()) return;
@@ -436,7 +448,26 @@ export async function profileView(view, username) {
   ]);
   if (!stillHere()) return;
   const own = isAccount(me) && me.username === profile.username;
-  let card = profileCard(profile);
+  let card;
+  const leaderboard = h('a', { href: `#/leaderboard?game=${game}` }, t('leaderboard.title'), ' ›');
+  // Another game: its ratings, score and record in place, and in the address (a reload or a
+  // shared link shows that game); an answer for a game chosen before is dropped.
+  const picker = gamePicker(offeredGames, game, async (key) => {
+    game = key;
+    const fresh = await fetchProfile(profile.username, key).catch(() => null);
+    if (!fresh || game !== key || !card.isConnected) return;
+    profile = fresh;
+    showCard();
+    query.set('game', key);
+    window.history.replaceState(null, '', `#/player/${encodeURIComponent(profile.username)}?${query}`); // `history` below is the games'
+  }, { name: 'profile-game' });
+  const showCard = () => {
+    const fresh = profileCard(profile, game, picker);
+    card?.replaceWith(fresh);
+    card = fresh;
+    leaderboard.href = `#/leaderboard?game=${game}`;
+  };
+  showCard();
   const games = history.games.length
     ? h('ul', { class: 'history', id: 'profile-games' }, history.games.map((g) => gameRow(g, profile.id)))
     : h('p', { class: 'empty', id: 'profile-games' }, t('profile.games.empty'));
@@ -444,12 +475,14 @@ export async function profileView(view, username) {
     accountHead(own ? t('account.profile') : t('profile.title')),
     card,
     closedNote(profile),
-    own ? editForm(profile, (updated) => { const fresh = profileCard(updated); card.replaceWith(fresh); card = fresh; }) : profile.closed ? null : challengeButton(profile, me),
+    // A new name or avatar: the card shows it, still for the game chosen.
+    own ? editForm(profile, (updated) => { profile = { ...profile, display_name: updated.display_name, avatar: updated.avatar }; showCard(); })
+      : profile.closed ? null : challengeButton(profile, me),
     own ? closeAccountForm(profile) : null,
     h('h3', { class: 'profile-subtitle' }, t('profile.games'), ' ',
       h('small', { id: 'profile-games-total' }, t('profile.games.total', { n: history.total }))),
     games,
-    h('p', { class: 'profile-more' }, h('a', { href: '#/leaderboard' }, t('leaderboard.title'), ' ›'))));
+    h('p', { class: 'profile-more' }, leaderboard)));
 }
 
 // ----- the leaderboard ----------------------------------------------------------------------

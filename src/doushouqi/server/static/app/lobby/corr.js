@@ -7,6 +7,7 @@ import { api, sessionPlayer } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { noteServerTime, serverNow } from '../shell/server_clock.js';
 import { pageCheck } from '../shell/navigation.js';
+import { sideToken } from '../shell/site_games.js';
 
 /** The correspondence controls the new-game page offers: N days for each move. */
 export const CORR_PRESETS = ['1d', '2d', '3d', '7d'];
@@ -52,7 +53,7 @@ function entry(game) {
   const urgent = game.deadline !== null && game.deadline - serverNow() < 6 * 3600;
   return h('li', { class: `corr-game${urgent ? ' urgent' : ''}`, dataset: { game: game.id } },
     h('a', { class: 'corr-link', href: `#/game/${encodeURIComponent(game.id)}` },
-      h('span', { class: `token small ${game.color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, t(game.color === 0 ? 'token.red' : 'token.blue')),
+      h('span', { class: `token small ${game.color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, sideToken(game.color, game.game_key)),
       h('span', { class: 'corr-info' },
         h('strong', {}, t('corr.vs', { name: opponent })),
         h('small', {}, timeControlLabel(game.time_control), ' · ', t('corr.ply', { n: game.ply }))),

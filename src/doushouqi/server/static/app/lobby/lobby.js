@@ -10,7 +10,7 @@ import { LobbyExpiry, stillOpen, timeLeftLabel } from '../play/expiry.js';
 import { ruleSetLabel } from '../play/rule_options.js';
 import { lobbyRuleChanges } from './lobby_rules.js';
 import { timeControlLabel } from './corr.js';
-import { gameName, sideName, siteGames } from '../shell/site_games.js';
+import { gameName, sideName, sideToken, siteGames } from '../shell/site_games.js';
 import { ratingText } from '../shell/ratings.js';
 
 export async function lobbyView(view, go) {
@@ -47,7 +47,7 @@ export async function lobbyView(view, go) {
     const rating = g.speed ? ` (${ratingText(g.creator)})` : '';
     const creator = `${t('lobby.by')} ${playerName(g.creator.name)}${rating}`;
     return h('li', { class: 'lobby-game', dataset: { game: g.id } },
-      h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, t(g.open_color === 0 ? 'token.red' : 'token.blue')),
+      h('span', { class: `token small ${g.open_color === 0 ? 'red' : 'blue'}`, 'aria-hidden': 'true' }, sideToken(g.open_color, g.game_key)),
       h('span', { class: 'lobby-info' },
         h('strong', {}, game, ruleSetLabel(g.rules), ' · ', timeControlLabel(g.time_control)),
         lobbyRuleChanges(g),

@@ -17,6 +17,9 @@ import { chosenGame, firstName, gamePicker, offered, sideName } from '../shell/s
 import { DEFAULT_GAME, gameClient } from '../../games/index.js';
 
 const TIME_PRESETS = ['', '3+2', '5+3', '10+5', '10+0/30s', '15+10/60s'];
+// A game with people online starts with a clock unless chosen otherwise: a rated game needs one
+// (ratings are per speed), and without one a player who walks away holds the other up for good.
+const ONLINE_TIME = '10+5';
 const SETTINGS_KEY = 'doushouqi.settings';
 
 /** The choice made on this page last time (the rules page also sets its rule set). */
@@ -52,10 +55,23 @@ export function savedFor(saved, game) {
   return { ...saved, rules: undefined, customRules: undefined, first: undefined, ...legacy, ...(saved.games?.[game] ?? {}) };
 }
 
-/** `settings` with `choice` saved as the last choice for `game`. */
-function withChoice(settings, game, choice) {
+/** `settings` with `choice` saved as the last choice for `game`; the time also as the last
+ * one for `mode` (an untimed game on one screen says nothing of the next one online). */
+function withChoice(settings, game, choice, mode) {
   const { rules, customRules, first, ...shared } = choice;
-  return { ...settings, ...shared, game, games: { ...settings.games, [game]: { rules, customRules, first } } };
+  return {
+    ...settings, ...shared, game, games: { ...settings.games, [game]: { rules, customRules, first } },
+    times: { ...settings.times, [mode]: choice.time },
+  };
+}
+
+/** The time control the form starts with: the one shown (a redraw), else the last one chosen
+ * for the mode, else a clock online and the last one chosen anywhere (or none) otherwise. */
+export function startingTime(mode, saved, shown) {
+  if (shown && 'time' in shown) return shown.time ?? '';
+  const last = saved.times?.[mode];
+  if (typeof last === 'string') return last;
+  return mode === 'online' ? ONLINE_TIME : saved.time ?? '';
 }
 
 /** Remember a rule set as the one to start `game` with next time (the rules page's button). */
@@ -73,14 +89,15 @@ export async function newGameView(view, mode, go, params = new URLSearchParams()
   const player = mode === 'online' ? await sessionPlayer() : null; // accounts may play rated games
   if (!stillHere()) return; // the user went elsewhere meanwhile: leave their page be
   // Read after the waits, and the page drawn without another: no change made meanwhile is lost.
-  const saved = { ...savedFor(savedSettings(), game), ...shownChoice(mode, game) };
+  const shown = shownChoice(mode, game);
+  const saved = { ...savedFor(savedSettings(), game), ...shown };
   const rules = saved.rules && sets.some((s) => s.name === saved.rules) ? saved.rules : sets[0].name;
   // Every option of the chosen set, adjustable; choosing another set starts again from it.
   // The options changed last time (saved as sent: {parent, ...changes}) come back for that set.
   const lastRules = saved.customRules;
   const ruleOptions = new RuleOptionsPanel(sets, rules, lastRules?.parent === rules ? lastRules : {}, game);
   // Online games may also be correspondence games: days per move.
-  const time = timeFields(mode === 'online' ? [...TIME_PRESETS, ...CORR_PRESETS] : TIME_PRESETS, saved.time ?? '', timeControlLabel);
+  const time = timeFields(mode === 'online' ? [...TIME_PRESETS, ...CORR_PRESETS] : TIME_PRESETS, startingTime(mode, saved, shown), timeControlLabel);
   const failure = h('p', { class: 'error', id: 'settings-error', role: 'alert', hidden: true });
   // Another game: the page again, for that game (its rule sets, its sides' names).
   const picker = gamePicker(games, game, (key) => go(`/new/${mode}?game=${encodeURIComponent(key)}`));
@@ -128,7 +145,7 @@ export async function newGameView(view, mode, go, params = new URLSearchParams()
       return;
     }
     const choice = readChoice();
-    try { saveSettings(withChoice(savedSettings(), game, choice)); } catch { /* ignore */ }
+    try { saveSettings(withChoice(savedSettings(), game, choice, mode)); } catch { /* ignore */ }
     failure.hidden = true;
     start.disabled = true;
     try {

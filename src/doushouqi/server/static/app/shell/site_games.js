@@ -38,6 +38,11 @@ export function sideName(seat, key) {
   return t(gameClient(key).sideKeys[seat === 1 ? 1 : 0]);
 }
 
+/** A seat's one-character token in a game (红, 蓝; 虎, 人) for lists' markers. */
+export function sideToken(seat, key) {
+  return t(gameClient(key).tokenKeys[seat === 1 ? 1 : 0]);
+}
+
 /** "Who moves first" in a game's words, for seat 0 or 1. */
 export function firstName(seat, key) {
   return t(gameClient(key).firstKeys[seat === 1 ? 1 : 0]);

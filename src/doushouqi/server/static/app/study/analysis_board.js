@@ -1,9 +1,11 @@
-// The analysis board (#/analysis?fen=…&rules=…): set up any position, then play lines on it
-// with the engine's best three lines beside the board.
+// The analysis board (#/analysis?game=…&fen=…&rules=…): set up any position of a game the site
+// has a position editor for (the picker lists them; a link without `game` names it by its rule
+// set, else the default game), then play lines on it with the engine's best three lines beside
+// the board. The page knows no game: the pieces, the board and the words are the game client's.
 //
-// Setting up: pick an animal from the palette (both sides' eight) or the eraser, then tap
-// squares, or drag from the palette onto the board; drag an animal on the board to move it,
-// off the board to take it away. The server says whether the rules accept the position
+// Setting up: pick a piece from the palette (the game's, by side: Jungle's eight animals each,
+// 老虎棋's tiger and man) or the eraser, then tap places, or drag from the palette onto the
+// board; drag a piece on the board to move it, off the board to take it away. The server says whether the rules accept the position
 // (POST /api/positions/check): its problems come as codes shown in words here. Analysing:
 // the board offers the legal moves the server lists (POST /api/position), and the engine's
 // three best lines (POST /api/analysis, multipv 3) are shown with their scores; tapping a
@@ -12,33 +14,47 @@
 // A position string pasted (or typed) into the position box is set up at once: the server reads
 // it (either with its two counters or without them, whatever the whitespace around it); a string
 // that is no position of this board's game is refused in words, and one of another game the
-// site offers (a 老虎棋 position) is named as such.
+// site has an editor for is set up on that game's board.
 
 import { createBoard } from '../../board/board.js';
-import { gameClient } from '../../games/index.js';
+import { GAMES, gameClient } from '../../games/index.js';
 import { t, currentLang } from '../shell/i18n.js';
 import { moveText } from '../shell/move_text.js';
 import { api, fetchRuleSets } from '../shell/api.js';
 import { h, pageHead } from '../shell/dom.js';
 import { pieceIcon } from '../shell/icons.js';
 import { ruleSetLabel } from '../play/rule_options.js';
-import { gameName, offered } from '../shell/site_games.js';
+import { gameName, gamePicker, offered, sideName } from '../shell/site_games.js';
 import * as G from './evalgraph.js';
 import { TablebasePanel } from './tablebase_view.js';
 import { pieceStyle } from '../shell/appearance.js';
 
-const GAME = gameClient(); // the position editor sets up positions of the default game
-const { parsePlacement, placementToString } = GAME;
-const START = GAME.startPlacement;
 const LINES = 3;
 const MOVETIME = 0.5;
 const CHECK_DELAY = 150; // ms: a burst of edits is checked once
 
-/** `pieces` (Map square → piece) as the server's {square: letter}. */
-export function piecesToLetters(pieces) {
+/** `pieces` (Map place → piece) as the server's {place: letter}, in the game `client`'s letters. */
+export function piecesToLetters(pieces, client = gameClient()) {
   const out = {};
-  for (const [square, piece] of pieces) out[square] = GAME.pieceSet.letterOf(piece);
+  for (const [square, piece] of pieces) out[square] = client.pieceSet.letterOf(piece);
   return out;
+}
+
+/** The game a link to the board means: its `game`, else the game whose rule set it names,
+ * else the default game. */
+export function gameOfLink(params) {
+  const named = params.get('game');
+  if (named) return gameClient(named);
+  const rules = String(params.get('rules') || '').split(' ')[0];
+  return Object.values(GAMES).find((g) => g.ruleSetNames.includes(rules)) ?? gameClient();
+}
+
+/** The palette's pieces, a row each: [[color, kind], …]. A piece is named by its side only where
+ * both sides have its kind (Jungle's red and blue lions; 老虎棋's tiger is the tiger side's). */
+export function paletteRows(client) {
+  const rows = client.palette.rows;
+  const colorsOf = (kind) => new Set(rows.flat().filter(([, k]) => k === kind).map(([c]) => c));
+  return rows.map((row) => row.map(([color, kind]) => ({ color, kind, withSide: colorsOf(kind).size > 1 })));
 }
 
 /** A pasted position string as the server reads it: its fields split by single spaces, with
@@ -64,12 +80,15 @@ export function readPosition(fen, client) {
   }
 }
 
-/** An engine score in words from Red's view: "+1.2", "−0.4", "Red: den in 3". */
-function scoreWords(line, turn) {
+/** An engine score in words from the first seat's view: "+1.2", "−0.4", "Red: den in 3",
+ * "Men: wins in 5". */
+function scoreWords(line, turn, key) {
   const described = G.describeScore({ score: line.score, turn });
   if (!described || described.kind === 'over') return '';
   if (described.kind === 'even') return '0.0';
-  if (described.kind === 'den') return t('analysis.denIn', { side: t(`side.${described.side}`), moves: described.moves });
+  const side = sideName(described.side === 'blue' ? 1 : 0, key);
+  if (described.kind === 'den') return t('analysis.denIn', { side, moves: described.moves });
+  if (described.kind === 'win') return t('replay.score.win', { side, moves: described.moves });
   return `${described.side === 'red' ? '+' : '−'}${described.pawns}`;
 }
 
@@ -83,17 +102,20 @@ export function analysisBoardView(view, params) {
 class AnalysisBoard {
   constructor(root, params) {
     this.root = root;
-    this.rules = params.get('rules') || GAME.defaultRules;
+    this.game = gameOfLink(params);
+    this.rules = params.get('rules') || this.game.defaultRules;
+    this.sets = [];
     this.pieces = new Map();
     this.turn = 'red';
+    this.hasTables = false; // until the site says it has tables for this game
     const fen = params.get('fen');
     try {
-      this.pieces = parsePlacement(fen || START);
-      if (fen) this.turn = G.turnOfFen(fen);
+      this.pieces = this.game.parsePlacement(fen || this.start());
+      if (fen) this.turn = this.game.seatToMove(fen) === 1 ? 'blue' : 'red';
     } catch {
-      this.pieces = parsePlacement(START);
+      this.pieces = this.game.parsePlacement(this.start());
     }
-    this.tool = GAME.pieceOf('red', GAME.palette.initial);
+    this.tool = this.game.pieceOf(...this.game.palette.initial);
     this.mode = 'edit';
     this.checked = null; // the server's answer for the set-up position
     this.line = []; // moves played from it
@@ -105,7 +127,22 @@ class AnalysisBoard {
     document.addEventListener('pointerup', this.onPointerUp);
     this.renderEditor();
     this.check();
-    fetchRuleSets().then((sets) => this.fillRules(sets)).catch(() => {});
+    fetchRuleSets(this.game.key).then((sets) => this.fillRules(sets)).catch(() => {});
+    offered({ needs: 'editor' }).then((games) => this.fillGames(games)).catch(() => {});
+  }
+
+  /** The chosen rule set's options ({name, men, …}: what the start and the board follow). */
+  ruleSet() {
+    return this.sets.find((s) => s.name === this.rules) ?? { name: this.rules };
+  }
+
+  start() {
+    return this.game.startFor(this.ruleSet());
+  }
+
+  /** Words that differ by game (the pieces' names): the game's key, else the shared one. */
+  word(name, vars) {
+    return t(this.game.editorKeys?.[name] ?? `editor.${name}`, vars);
   }
 
   destroy() {
@@ -120,27 +157,30 @@ class AnalysisBoard {
 
   // ----- layout ---------------------------------------------------------------------------
   build() {
+    const GAME = this.game;
+    const key = GAME.key;
     // A palette button's data-animal is the piece's kind (the tests and the styles read it).
-    const paletteButton = (color, kind) => h('button', {
-      type: 'button', class: 'ab-piece', dataset: { color, animal: kind }, 'aria-label': `${t(`side.${color}`)} ${GAME.kindWord(kind)}`,
+    const paletteButton = ({ color, kind, withSide }) => h('button', {
+      type: 'button', class: 'ab-piece', dataset: { color, animal: kind },
+      'aria-label': withSide ? `${sideName(color === 'blue' ? 1 : 0, key)} ${GAME.kindWord(kind)}` : GAME.kindWord(kind),
       'aria-pressed': 'false', onclick: () => this.choose(GAME.pieceOf(color, kind)),
       onpointerdown: (e) => { this.choose(GAME.pieceOf(color, kind)); this.drag = { tool: GAME.pieceOf(color, kind) }; e.preventDefault(); },
     }, pieceIcon(color, kind, 'ab-icon', GAME));
     const eraser = h('button', {
       type: 'button', class: 'ab-piece ab-eraser', id: 'ab-eraser', dataset: { color: '', animal: '' }, 'aria-pressed': 'false',
-      'aria-label': t('editor.eraser'), title: t('editor.eraser'), onclick: () => this.choose(null),
+      'aria-label': this.word('eraser'), title: this.word('eraser'), onclick: () => this.choose(null),
     }, '✕ ', t('editor.eraserShort'));
+    this.picker = h('div', { class: 'ab-games', id: 'ab-games' });
     this.el = {
       board: h('div', { class: 'board-box', id: 'board' }),
-      palette: h('div', { class: 'ab-palette', id: 'ab-palette', role: 'group', 'aria-label': t('editor.palette') },
-        h('div', { class: 'ab-palette-row' }, ...GAME.palette.kinds.map((kind) => paletteButton('red', kind))),
-        h('div', { class: 'ab-palette-row' }, ...GAME.palette.kinds.map((kind) => paletteButton('blue', kind))),
+      palette: h('div', { class: 'ab-palette', id: 'ab-palette', role: 'group', 'aria-label': this.word('palette') },
+        ...paletteRows(GAME).map((row) => h('div', { class: 'ab-palette-row', dataset: { count: row.length } }, ...row.map(paletteButton))),
         eraser),
       turn: h('div', { class: 'ab-turn', role: 'radiogroup', 'aria-label': t('editor.turn') },
-        ...['red', 'blue'].map((color) => h('label', { class: 'ab-radio' },
+        ...['red', 'blue'].map((color, seat) => h('label', { class: 'ab-radio' },
           h('input', { type: 'radio', name: 'ab-turn', value: color, id: `ab-turn-${color}`, onchange: () => this.setTurn(color) }),
-          t('editor.toMove', { side: t(`side.${color}`) })))),
-      rules: h('select', { id: 'ab-rules', 'aria-label': t('editor.rules'), onchange: (e) => { this.rules = e.target.value; this.changed(); } },
+          t('editor.toMove', { side: sideName(seat, key) })))),
+      rules: h('select', { id: 'ab-rules', 'aria-label': t('editor.rules'), onchange: (e) => this.chooseRules(e.target.value) },
         h('option', { value: this.rules }, ruleSetLabel(this.rules))),
       status: h('div', { class: 'ab-status', id: 'ab-status', role: 'alert' }),
       analyse: h('button', { type: 'button', class: 'primary', id: 'ab-analyse', onclick: () => this.startAnalysis() }, t('editor.analyse')),
@@ -159,12 +199,13 @@ class AnalysisBoard {
       explorer: h('a', { class: 'button', id: 'ab-explorer' }, t('editor.toExplorer')),
     };
     this.editPanel = h('div', { class: 'ab-edit-panel', id: 'ab-edit-panel' },
-      h('p', { class: 'ab-help' }, t('editor.help')),
+      this.picker,
+      h('p', { class: 'ab-help' }, this.word('help')),
       this.el.palette,
       this.el.turn,
       h('label', { class: 'field ab-rules' }, h('span', {}, t('editor.rules')), this.el.rules),
       h('div', { class: 'actions' },
-        h('button', { type: 'button', id: 'ab-start', onclick: () => this.setPieces(parsePlacement(START)) }, t('editor.start')),
+        h('button', { type: 'button', id: 'ab-start', onclick: () => this.setPieces(GAME.parsePlacement(this.start())) }, t('editor.start')),
         h('button', { type: 'button', id: 'ab-clear', onclick: () => this.setPieces(new Map()) }, t('editor.clear')),
         h('button', { type: 'button', id: 'ab-flip', onclick: () => this.flip() }, t('editor.flip'))),
       this.el.status,
@@ -178,15 +219,16 @@ class AnalysisBoard {
       h('h2', { class: 'moves-title' }, t('editor.played')),
       this.el.moves,
       h('div', { class: 'actions' }, this.el.back, this.el.edit, this.el.explorer));
-    this.root.replaceChildren(h('section', { class: 'page analysis-board', id: 'analysis-board' },
+    this.root.replaceChildren(h('section', { class: 'page analysis-board', id: 'analysis-board', dataset: { game: key } },
       pageHead(t('editor.title')),
       h('div', { class: 'game-page ab-layout' },
         h('div', { class: 'board-col' }, this.el.board),
         h('aside', { class: 'side-col' }, this.editPanel, this.tablebase.el, this.playPanel, this.el.fen, this.el.fenHelp))));
     this.orientation = 'red';
+    this.el.board.dataset.game = key;
     this.board = createBoard(this.el.board, {
-      ...GAME.board,
-      position: placementToString(this.pieces), lang: currentLang(), pieceStyle: pieceStyle(GAME), announceMoves: true,
+      ...GAME.boardFor(this.ruleSet()),
+      position: GAME.placementToString(this.pieces), lang: currentLang(), pieceStyle: pieceStyle(GAME), announceMoves: true,
       events: { move: (from, to) => this.played(`${from}${to}`) },
     });
     // Editing: taps and drops on squares (the board reports moves only, and only in play).
@@ -196,16 +238,39 @@ class AnalysisBoard {
 
   fillRules(sets) {
     if (this.closed) return;
+    this.sets = sets;
     const names = sets.map((s) => s.name).filter((n) => !n.includes('('));
     if (!names.includes(this.rules)) names.unshift(this.rules);
     this.el.rules.replaceChildren(...names.map((name) => h('option', { value: name, selected: name === this.rules }, ruleSetLabel(name))));
+  }
+
+  /** The game picker (the games the site has an editor for; none when there is one), and
+   * whether the site has endgame tables for this game. */
+  fillGames(games) {
+    if (this.closed) return;
+    this.hasTables = Boolean(games.find((g) => g.key === this.game.key)?.tablebase);
+    const picker = gamePicker(games, this.game.key, (key) => { location.hash = `#/analysis?game=${encodeURIComponent(key)}`; }, { name: 'ab-game' });
+    this.picker.replaceChildren(...(picker ? [picker] : []));
+    if (this.hasTables && this.checked?.valid) this.showTables(this.checked.fen);
+  }
+
+  // The named sets only (the board's lines, fixed when it is drawn, are the same under all:
+  // 老虎棋's diagonals are an option no named set has).
+  chooseRules(name) {
+    this.rules = name;
+    this.changed();
+  }
+
+  /** The endgame tables' view of a position, for a game the site has tables for. */
+  showTables(fen) {
+    if (this.hasTables) this.tablebase.show(fen, this.rules);
   }
 
   // ----- editing --------------------------------------------------------------------------
   choose(tool) {
     this.tool = tool;
     for (const button of this.el.palette.querySelectorAll('.ab-piece')) {
-      const on = tool ? button.dataset.color === tool.color && button.dataset.animal === GAME.kindOf(tool) : button.id === 'ab-eraser';
+      const on = tool ? button.dataset.color === tool.color && button.dataset.animal === this.game.kindOf(tool) : button.id === 'ab-eraser';
       button.setAttribute('aria-pressed', String(on));
     }
   }
@@ -221,7 +286,7 @@ class AnalysisBoard {
   squareAtPoint(e) {
     const box = this.el.board.querySelector('.dsq-squares')?.getBoundingClientRect?.();
     if (!box || e.clientX < box.left || e.clientX > box.right || e.clientY < box.top || e.clientY > box.bottom) return null;
-    return GAME.geometry.squareAtPoint(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
+    return this.game.geometry.squareAtPoint(e.clientX - box.left, e.clientY - box.top, box.width, box.height, this.orientation);
   }
 
   squareClicked(e) {
@@ -234,7 +299,7 @@ class AnalysisBoard {
     if (!square) return;
     const here = this.pieces.get(square);
     const next = new Map(this.pieces);
-    const same = here && this.tool && here.color === this.tool.color && GAME.kindOf(here) === GAME.kindOf(this.tool);
+    const same = here && this.tool && here.color === this.tool.color && this.game.kindOf(here) === this.game.kindOf(this.tool);
     if (!this.tool || same) next.delete(square); // the eraser, or the same animal again: off
     else next.set(square, { ...this.tool });
     this.setPieces(next);
@@ -296,17 +361,21 @@ class AnalysisBoard {
   }
 
   renderEditor() {
+    const placement = this.game.placementToString(this.pieces);
     this.board.set({
-      position: placementToString(this.pieces), turnColor: this.turn, movableColor: null, dests: {},
+      position: placement, turnColor: this.turn, movableColor: null, dests: {},
       lastMove: null, hint: null, orientation: this.orientation,
     });
     for (const input of this.el.turn.querySelectorAll('input')) input.checked = input.value === this.turn;
     this.choose(this.tool);
-    const fen = `${placementToString(this.pieces)} ${this.turn === 'blue' ? 'b' : 'w'}`;
+    // The side to move in the game's own letter (w/b; t/m): the first two of its turn letters
+    // name seats 0 and 1 (Jungle's also reads r).
+    const letters = this.game.turnLetters.filter((l) => l !== 'r');
+    const fen = `${placement} ${letters[this.turn === 'blue' ? 1 : 0]}`;
     this.el.fen.value = fen;
     this.el.board.dataset.pieces = String(this.pieces.size);
     // The set-up in the address: a reload, a language switch or a shared link keeps it.
-    history.replaceState(null, '', `#/analysis?${new URLSearchParams({ fen, rules: this.rules })}`);
+    history.replaceState(null, '', `#/analysis?${new URLSearchParams({ game: this.game.key, fen, rules: this.rules })}`);
   }
 
   /** Ask the server whether the rules accept the position. */
@@ -315,7 +384,9 @@ class AnalysisBoard {
     this.el.analyse.disabled = true;
     let answer;
     try {
-      answer = await api('/api/positions/check', { method: 'POST', body: { rules: this.rules, pieces: piecesToLetters(this.pieces), turn: this.turn } });
+      answer = await api('/api/positions/check', { method: 'POST', body: {
+        game: this.game.key, rules: this.rules, pieces: piecesToLetters(this.pieces, this.game), turn: this.turn,
+      } });
     } catch (error) {
       if (request !== this.request) return;
       this.showStatus(false, [t('editor.checkError', { message: error.message || String(error) })]);
@@ -327,7 +398,7 @@ class AnalysisBoard {
       this.showStatus(true, [answer.outcome ? t('editor.finished') : t('editor.valid')]);
       this.el.analyse.disabled = false;
       this.el.fen.value = answer.fen;
-      this.tablebase.show(answer.fen, this.rules);
+      this.showTables(answer.fen);
     } else {
       this.showStatus(false, answer.problems.map((code) => t(`editor.problem.${code}`)));
     }
@@ -348,7 +419,7 @@ class AnalysisBoard {
   loadPosition(text) {
     const fen = cleanPosition(text);
     if (!fen) return;
-    const read = readPosition(fen, GAME);
+    const read = readPosition(fen, this.game);
     if (!read) {
       this.request++; // an answer on its way is about the position before this paste
       this.el.fen.value = fen;
@@ -362,17 +433,23 @@ class AnalysisBoard {
     this.setPieces(read.pieces);
   }
 
-  /** Say why a string could not be set up: another offered game's position, or none at all. */
+  /** A string that is no position of this game: another game's (set up on that game's board
+   * where the site has an editor for it, else named), or none at all (said why). */
   async refusePosition(fen) {
     clearTimeout(this.checkTimer);
     this.el.analyse.disabled = true;
     const request = this.request;
-    const games = (await offered().catch(() => [])).filter((g) => g.key !== GAME.key);
+    const games = (await offered().catch(() => [])).filter((g) => g.key !== this.game.key);
     if (request !== this.request || this.closed) return;
     const other = games.find((g) => readPosition(fen, gameClient(g.key)));
+    if (other?.editor) {
+      location.hash = `#/analysis?${new URLSearchParams({ game: other.key, fen })}`;
+      return;
+    }
+    const example = `${this.start()} ${this.game.turnLetters[0]}`;
     this.showStatus(false, [other
-      ? t('editor.pasteOtherGame', { game: gameName(other.key), board: gameName(GAME.key) })
-      : t('editor.pasteBad', { text: fen.length > 40 ? `${fen.slice(0, 40)}…` : fen, example: `${START} w` })], t('editor.pasteTitle'));
+      ? t('editor.pasteOtherGame', { game: gameName(other.key), board: gameName(this.game.key) })
+      : t('editor.pasteBad', { text: fen.length > 40 ? `${fen.slice(0, 40)}…` : fen, example })], t('editor.pasteTitle'));
   }
 
   // ----- analysing ------------------------------------------------------------------------
@@ -428,26 +505,25 @@ class AnalysisBoard {
     this.el.engine.textContent = t('editor.thinking');
     let position;
     try {
-      position = await api('/api/position', { method: 'POST', body: { rules: this.rules, fen: this.startFen, moves: this.line } });
+      position = await api('/api/position', { method: 'POST', body: { game: this.game.key, rules: this.rules, fen: this.startFen, moves: this.line } });
     } catch (error) {
       if (request === this.request) this.el.engine.textContent = t('editor.checkError', { message: error.message || String(error) });
       return;
     }
     if (request !== this.request) return;
     const color = position.turn === 1 ? 'blue' : 'red';
-    const last = position.last_move;
     this.board.set({
       position: position.fen, turnColor: color, movableColor: position.outcome ? null : color, dests: position.dests,
-      lastMove: last && last !== '0000' ? [last.slice(0, 2), last.slice(2, 4)] : null, hint: null,
+      lastMove: this.game.moveSquares(position.last_move), hint: null,
     });
     this.el.board.dataset.ply = String(this.line.length);
     this.el.fen.value = position.fen;
-    this.el.explorer.href = `#/explorer?${new URLSearchParams({ fen: position.fen, rules: this.rules })}`;
+    this.el.explorer.href = `#/explorer?${new URLSearchParams({ game: this.game.key, fen: position.fen, rules: this.rules })}`;
     this.el.moves.textContent = position.moves.length
       ? position.moves.map((m) => moveText(m.readable_zh, m.readable_en) || m.move).join('  ') : t('editor.noMoves');
     this.el.back.disabled = !this.line.length;
     if (position.outcome) this.tablebase.hide();
-    else this.tablebase.show(position.fen, this.rules);
+    else this.showTables(position.fen);
     if (position.outcome) {
       this.el.engine.textContent = t('editor.over', { result: position.outcome.result });
       return;
@@ -459,7 +535,7 @@ class AnalysisBoard {
     let found;
     try {
       found = await api('/api/analysis', { method: 'POST', body: {
-        rules: this.rules, fen: this.startFen, moves: this.line, multipv: LINES, movetime: MOVETIME,
+        game: this.game.key, rules: this.rules, fen: this.startFen, moves: this.line, multipv: LINES, movetime: MOVETIME,
       } });
     } catch (error) {
       if (request === this.request) this.el.engine.textContent = t('editor.engineError', { message: error.message || String(error) });
@@ -469,18 +545,18 @@ class AnalysisBoard {
     const lines = found.lines || [];
     // Each line's moves in words: the server replays them (the client knows no rules).
     const words = await Promise.all(lines.map((line) => api('/api/position', { method: 'POST', body: {
-      rules: this.rules, fen: this.startFen, moves: [...this.line, ...line.pv.slice(0, 8)],
+      game: this.game.key, rules: this.rules, fen: this.startFen, moves: [...this.line, ...line.pv.slice(0, 8)],
     } }).then((p) => p.moves.slice(this.line.length)).catch(() => null)));
     if (request !== this.request) return;
-    this.el.engine.textContent = t('editor.depth', { depth: found.depth ?? 0 });
+    this.el.engine.textContent = this.word('depth', { depth: found.depth ?? 0 });
     this.el.lines.replaceChildren(...lines.map((line, i) => h('li', {},
       h('button', { type: 'button', class: 'ab-line', dataset: { index: i, move: line.move }, onclick: () => this.playLine(line) },
-        h('strong', { class: 'ab-score' }, scoreWords(line, turn)), ' ',
+        h('strong', { class: 'ab-score' }, scoreWords(line, turn, this.game.key)), ' ',
         h('span', { class: 'ab-line-moves' }, words[i]
           ? words[i].map((m) => moveText(m.readable_zh, m.readable_en) || m.move).join('  ')
           : moveText(line.readable_zh, line.readable_en))))));
-    const best = lines[0]?.move;
-    if (best) this.board.set({ hint: [best.slice(0, 2), best.slice(2, 4)] });
+    const best = this.game.moveSquares(lines[0]?.move);
+    if (best) this.board.set({ hint: best });
   }
 
   /** Play a line out on the board (its first moves; take-back steps back through them). */

@@ -124,8 +124,16 @@ class Explorer {
 
   fillGames(games) {
     if (this.closed) return;
+    this.editors = new Set(games.filter((g) => g.editor).map((g) => g.key));
+    this.showBoardLink();
     const picker = gamePicker(games, chosenGame(games, this.game), (key) => this.chooseGame(key), { name: 'ex-game' });
     this.el.games.replaceChildren(...(picker ? [picker] : []));
+  }
+
+  /** The analysis board sets up positions of the games the site has a position editor for
+   * (hidden until the site has said which). */
+  showBoardLink() {
+    this.el.toBoard.hidden = !this.editors?.has(this.game) || !this.answer;
   }
 
   chooseGame(key) {
@@ -193,9 +201,8 @@ class Explorer {
     this.answer = answer;
     const client = gameClient(this.game);
     if (this.boardKey !== `${this.game}:${JSON.stringify(answer.rule_options ?? null)}`) this.makeBoard(answer.rule_options ?? null);
-    // The analysis board sets up positions of the games with a position editor (Jungle's).
-    this.el.toBoard.hidden = this.game !== DEFAULT_GAME;
-    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: answer.fen, rules: answer.rules })}`;
+    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ game: this.game, fen: answer.fen, rules: answer.rules })}`;
+    this.showBoardLink();
     const color = answer.turn === 1 ? 'blue' : 'red';
     const last = here.move;
     this.board.set({

@@ -562,14 +562,14 @@ class ReplayView {
     if (!this.el.graphBox.hidden) G.drawEvalGraph(this.el.graph, this.scores, { current: this.ply, mistakes: this.mistakes, grades: this.review.grades });
     this.review.renderBetter(this.ply);
     const rules = String(this.data.rules?.name || this.game.defaultRules).split(' ')[0]; // custom rules: their parent set
-    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ fen: this.fens[this.ply], rules })}`;
+    this.el.toBoard.href = `#/analysis?${new URLSearchParams({ game: this.game.key, fen: this.fens[this.ply], rules })}`;
     const analysis = this.analyses[this.ply];
     const described = G.describeScore(analysis);
     let text = '';
     if (!described) text = this.run ? t('replay.waiting') : '';
     else if (described.kind === 'over') text = t('replay.score.over');
     else {
-      const side = described.side ? t(`side.${described.side}`) : '';
+      const side = described.side ? sideName(described.side === 'blue' ? 1 : 0, this.game.key) : '';
       const score = described.kind === 'cp' ? t('replay.score.cp', { side, pawns: described.pawns })
         : described.kind === 'even' ? t('replay.score.even')
           : t(`replay.score.${described.kind}`, { side, moves: described.moves });

@@ -5,12 +5,11 @@
 // (POST /api/review/check). replay.js owns the page; this module fills its review box.
 
 import { createBoard } from '../../board/board.js';
-import { gameClient } from '../../games/index.js';
 import { t, currentLang } from '../shell/i18n.js';
 import { moveText } from '../shell/move_text.js';
 import { api } from '../shell/api.js';
 import { h } from '../shell/dom.js';
-import * as G from './evalgraph.js';
+import { sideName, sideToken } from '../shell/site_games.js';
 import { pieceStyle } from '../shell/appearance.js';
 
 /** A grade's mark in the move list and on the graph. */
@@ -84,7 +83,7 @@ export class Review {
 
   async send(scores) {
     const v = this.view;
-    const turn = G.turnOfFen(v.fens[0]) === 'red' ? 0 : 1;
+    const turn = v.game.seatToMove(v.fens[0]); // the game's own side letters (w/b; t/m)
     let answer;
     try {
       answer = await api('/api/review', { method: 'POST', body: { scores, turn, moves: v.moves } });
@@ -114,8 +113,10 @@ export class Review {
       this.el.box.hidden = true;
       return;
     }
+    const key = this.view.game.key; // the sides in the game's words (红方; 虎方 and 人方)
+    const seatOf = (color) => (color === 'blue' ? 1 : 0);
     const row = (color, p) => h('tr', { class: `rv-player ${color}`, dataset: { color } },
-      h('th', { scope: 'row' }, h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, t(`token.${color}`)), ' ', t(`side.${color}`)),
+      h('th', { scope: 'row' }, h('span', { class: `token small ${color}`, 'aria-hidden': 'true' }, sideToken(seatOf(color), key)), ' ', sideName(seatOf(color), key)),
       h('td', { class: 'rv-accuracy', dataset: { accuracy: p.accuracy ?? '' } }, p.accuracy === null ? '–' : t('analysis.accuracyValue', { value: p.accuracy.toFixed(1) })),
       h('td', { class: 'rv-inaccuracies' }, String(p.inaccuracies)),
       h('td', { class: 'rv-mistakes' }, String(p.mistakes)),
@@ -123,7 +124,7 @@ export class Review {
     const yours = this.mine.length === 1 ? this.mine[0] : null; // one seat: that side is "you"
     const learnButton = (color, index) => {
       const count = players[index].mistakes + players[index].blunders;
-      const label = index === yours ? t('analysis.learnYours', { n: count }) : t('analysis.learn', { side: t(`side.${color}`), n: count });
+      const label = index === yours ? t('analysis.learnYours', { n: count }) : t('analysis.learn', { side: sideName(seatOf(color), key), n: count });
       return count ? h('button', { type: 'button', class: `rv-learn${index === yours ? ' primary' : ''}`, id: `rv-learn-${color}`, onclick: () => this.startLearning(index) },
         label) : null;
     };
@@ -168,7 +169,7 @@ export class Review {
     this.lines.set(ply, null);
     const moves = v.moves.slice(0, ply - 1);
     try {
-      const answer = await api('/api/position', { method: 'POST', body: { rules: v.data.rules, fen: v.fens[0], moves: [...moves, ...pv.slice(0, 8)] } });
+      const answer = await api('/api/position', { method: 'POST', body: { game: v.game.key, rules: v.data.rules, fen: v.fens[0], moves: [...moves, ...pv.slice(0, 8)] } });
       this.lines.set(ply, lineText(answer.moves.slice(moves.length)));
     } catch {
       this.lines.delete(ply);
@@ -243,20 +244,21 @@ class LearnMistakes {
     this.ply = ply;
     this.solved = false;
     const played = v.data.plies[ply - 1];
-    const color = G.turnOfFen(v.fens[ply - 1]);
+    const color = v.game.seatToMove(v.fens[ply - 1]) === 1 ? 'blue' : 'red';
     this.el.title.textContent = t('analysis.puzzleOf', { n: index + 1, count: this.plies.length });
-    this.el.task.textContent = t('analysis.findBetter', { side: t(`side.${color}`), move: moveText(played.readable_zh, played.readable) || played.move });
+    this.el.task.textContent = t('analysis.findBetter', { side: sideName(color === 'blue' ? 1 : 0, v.game.key), move: moveText(played.readable_zh, played.readable) || played.move });
     this.el.feedback.textContent = '';
     this.el.feedback.className = 'lm-feedback';
     this.el.next.textContent = t(index + 1 < this.plies.length ? 'analysis.skip' : 'analysis.finish');
     this.el.hint.disabled = false;
-    const game = gameClient(v.data.game_key);
+    const game = v.game; // the replay's game (its board, pieces and side letters)
     const config = {
-      ...boardOptions(game, v.data.rules), position: v.fens[ply - 1], orientation: color, turnColor: color,
+      // The learner's side at the bottom, as the game shows it (老虎棋's tiger sees its nest there).
+      ...boardOptions(game, v.data.rules), position: v.fens[ply - 1], orientation: game.orientationFor(color === 'blue' ? 1 : 0), turnColor: color,
       movableColor: null, dests: {}, hint: null, lastMove: null,
       events: { move: (from, to) => this.tried(`${from}${to}`) },
     };
-    if (!this.board) this.board = createBoard(this.el.board, { ...game.board, ...config });
+    if (!this.board) this.board = createBoard(this.el.board, { ...game.boardFor(v.data.rules || {}), ...config });
     else this.board.set(config);
     this.el.board.dataset.ply = String(ply - 1);
     await this.loadDests();
@@ -265,9 +267,9 @@ class LearnMistakes {
   async loadDests() {
     const request = ++this.request;
     const v = this.view;
-    const answer = await api('/api/position', { method: 'POST', body: { rules: v.data.rules, fen: v.fens[0], moves: v.moves.slice(0, this.ply - 1) } });
+    const answer = await api('/api/position', { method: 'POST', body: { game: v.game.key, rules: v.data.rules, fen: v.fens[0], moves: v.moves.slice(0, this.ply - 1) } });
     if (request !== this.request) return;
-    const color = G.turnOfFen(v.fens[this.ply - 1]);
+    const color = v.game.seatToMove(v.fens[this.ply - 1]) === 1 ? 'blue' : 'red';
     this.board.set({ position: answer.fen, movableColor: color, dests: answer.dests, turnColor: color });
     this.el.board.dataset.ready = 'true';
   }
@@ -282,7 +284,7 @@ class LearnMistakes {
     let answer;
     try {
       answer = await api('/api/review/check', { method: 'POST', body: {
-        rules: v.data.rules, fen: v.fens[0], moves: v.moves.slice(0, this.ply - 1), move, movetime: CHECK_MOVETIME,
+        game: v.game.key, rules: v.data.rules, fen: v.fens[0], moves: v.moves.slice(0, this.ply - 1), move, movetime: CHECK_MOVETIME,
       } });
     } catch (error) {
       if (request !== this.request) return;
@@ -315,7 +317,7 @@ class LearnMistakes {
   showHint() {
     const best = this.view.analyses[this.ply - 1]?.bestmove;
     if (!best) return;
-    this.board.set({ hint: [best.slice(0, 2), best.slice(2, 4)] });
+    this.board.set({ hint: this.view.game.moveSquares(best) }); // e10e9: two-digit points
     const a = this.view.analyses[this.ply - 1];
     this.el.feedback.textContent = t('analysis.hintText', { move: moveText(a.readable_zh, a.readable_en) || best });
     this.el.feedback.className = 'lm-feedback';

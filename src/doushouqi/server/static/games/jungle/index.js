@@ -94,8 +94,14 @@ export const JUNGLE_CLIENT = Object.freeze({
     hero: [['red', 'lion'], ['blue', 'lion']],
     vsai: ['red', 'tiger'], local: ['red', 'cat'], online: ['blue', 'elephant'], rules: ['blue', 'rat'],
   }),
-  /** The position editor's palette: the kinds a user may place, in order, and the first chosen. */
-  palette: Object.freeze({ kinds: Object.freeze([...ANIMALS].reverse()), initial: 'lion' }),
+  /** The position editor's palette: the pieces a user may place, a row per side (each side's
+   * eight animals, the strongest first), and the first chosen: [color, kind]. */
+  palette: Object.freeze({
+    rows: Object.freeze(['red', 'blue'].map((color) => Object.freeze([...ANIMALS].reverse().map((kind) => Object.freeze([color, kind]))))),
+    initial: Object.freeze(['red', 'lion']),
+  }),
+  /** The position editor's words that name the pieces (the rest are shared): translation keys. */
+  editorKeys: Object.freeze({}),
 
   // ----- moves in words ------------------------------------------------------------------
   /** A move in full words, from the position before it: (fen, move, {color, ...look}). */

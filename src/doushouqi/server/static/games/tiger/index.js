@@ -77,8 +77,16 @@ export const TIGER_CLIENT = Object.freeze({
     hero: [['red', 'tiger'], ['blue', 'man']],
     vsai: ['red', 'tiger'], local: ['blue', 'man'], online: ['red', 'tiger'], rules: ['blue', 'man'],
   }),
-  /** The position editor's palette (the site has no editor for this game yet). */
-  palette: Object.freeze({ kinds: KINDS, initial: 'tiger' }),
+  /** The position editor's palette: one row, the tiger (the tiger side's) and a man (the men's);
+   * the first chosen: [color, kind]. */
+  palette: Object.freeze({
+    rows: Object.freeze([Object.freeze([Object.freeze(['red', 'tiger']), Object.freeze(['blue', 'man'])])]),
+    initial: Object.freeze(['red', 'tiger']),
+  }),
+  /** The position editor's words that name the pieces, as this game's: translation keys. */
+  editorKeys: Object.freeze({
+    help: 'tiger.editor.help', palette: 'tiger.editor.palette', eraser: 'tiger.editor.eraser', depth: 'tiger.editor.depth',
+  }),
 
   // ----- moves in words ------------------------------------------------------------------
   moveWords,
