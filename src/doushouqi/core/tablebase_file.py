@@ -17,6 +17,8 @@ What the entries are (the index) is the game's own: :mod:`doushouqi.tiger.tableb
 >>> table = decode_file(data, b"GAMETB\\n", 1)
 >>> [table.wdl_at(i) for i in range(3)] == [WIN, LOSS, DRAW], table.dtm_at(0), table.dtm_at(1)
 (True, 7, 10)
+>>> [NONE, LOSS, DRAW, WIN]  # the two-bit codes
+[0, 1, 2, 3]
 >>> decode_file(data[:-1], b"GAMETB\\n", 1, "cut.tb")
 Traceback (most recent call last):
 ...
@@ -76,16 +78,30 @@ class TableFile:
 
     @property
     def size(self) -> int:
-        """The number of entries (the header's ``positions``)."""
+        """The number of entries (the header's ``positions``).
+
+        >>> TableFile({"positions": 5, "dtm_bytes": 1}, bytes(2), bytes(5)).size
+        5
+        """
         return int(self.header["positions"])
 
     def wdl_at(self, index: int) -> int:
         """The two-bit code of entry ``index``: :data:`WIN`, :data:`DRAW`, :data:`LOSS`, or
-        :data:`NONE`."""
+        :data:`NONE`.
+
+        >>> table = TableFile({"positions": 2, "dtm_bytes": 1}, bytes([DRAW | WIN << 2]), bytes(2))
+        >>> table.wdl_at(0) == DRAW, table.wdl_at(1) == WIN
+        (True, True)
+        """
         return self.wdl[index >> 2] >> (2 * (index & 3)) & 3
 
     def dtm_at(self, index: int) -> int:
-        """The distance in plies of a won or lost entry (0 for a draw): odd for a win."""
+        """The distance in plies of a won or lost entry (0 for a draw): odd for a win.
+
+        >>> table = TableFile({"positions": 2, "dtm_bytes": 1}, bytes([WIN | DRAW << 2]), b"\\x07\\x00")
+        >>> table.dtm_at(0), table.dtm_at(1)  # a win in 15 plies, a draw
+        (15, 0)
+        """
         width = int(self.header["dtm_bytes"])
         half = int.from_bytes(self.dtm[index * width : index * width + width], "little")
         return 2 * half + (1 if self.wdl_at(index) == WIN else 0)
@@ -132,7 +148,14 @@ def encode_file(
 
 def decode_file(data: bytes, magic: bytes, version: int, where: str = "table file") -> TableFile:
     """Check and decode a file's bytes: TablebaseError (naming the file as ``where``) on a
-    bad magic, a header ``format`` other than ``version``, or a bad checksum or size."""
+    bad magic, a header ``format`` other than ``version``, or a bad checksum or size.
+
+    >>> header = {"format": 2, "positions": 1, "dtm_bytes": 1}
+    >>> decode_file(encode_file(b"GAMETB\\n", header, b"\\x02", b"\\x00"), b"GAMETB\\n", 1)
+    Traceback (most recent call last):
+    ...
+    doushouqi.core.tablebase_file.TablebaseError: table file: format version 2, this library ...
+    """
     if not data.startswith(magic):
         raise TablebaseError(f"{where}: not a table file of this format")
     end = data.find(b"\n", len(magic))

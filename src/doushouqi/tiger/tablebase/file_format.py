@@ -33,10 +33,17 @@ which neither side can force a win: play goes on until a position repeats.
 
 Mirror images share an entry when the tiger is off file e:
 
+>>> len(TIGER_DOMAIN), point_name(MIRROR[parse_point("b3")])
+(49, 'h3')
 >>> def at(tiger, *men):
 ...     return index_of(MEN_TO_MOVE, parse_point(tiger), [parse_point(p) for p in men])
 >>> at("b3", "a1", "b1", "c1") == at("h3", "i1", "h1", "g1")
 True
+
+The file's magic, suffix and version:
+
+>>> MAGIC, SUFFIX, FORMAT_VERSION
+(b'DSQTIGERTB\\n', '.tigertb', 1)
 """
 
 from __future__ import annotations
@@ -101,12 +108,20 @@ def half_size(men: int) -> int:
 
 
 def table_size(men: int) -> int:
-    """The entries of the table of the tiger against ``men`` men, both sides to move."""
+    """The entries of the table of the tiger against ``men`` men, both sides to move.
+
+    >>> table_size(3), table_size(4)
+    (10029320, 208108390)
+    """
     return 2 * half_size(men)
 
 
 def table_name(men: int) -> str:
-    """``TvM4`` for four men (the file is ``TvM4.tigertb``)."""
+    """``TvM4`` for four men (the file is ``TvM4.tigertb``).
+
+    >>> table_name(4) + SUFFIX
+    'TvM4.tigertb'
+    """
     return f"TvM{men}"
 
 
@@ -136,7 +151,14 @@ def _colex_rank(points: Sequence[int], tiger: int) -> int:
 def index_of(side: int, tiger: int, men: Sequence[int]) -> int:
     """The entry of the position (``side`` to move, :data:`TIGER_TO_MOVE` or
     :data:`MEN_TO_MOVE`), mirrored first when the tiger is on files f-i. ValueError when
-    pieces share a point."""
+    pieces share a point.
+
+    >>> from doushouqi.tiger.points import parse_point
+    >>> index_of(TIGER_TO_MOVE, parse_point("a1"), [1, 2, 3, 4]), half_size(4)
+    (0, 104054195)
+    >>> index_of(MEN_TO_MOVE, parse_point("a1"), [1, 2, 3, 4])  # the men's half follows
+    104054195
+    """
     if len(set(men)) != len(men) or tiger in men:
         raise ValueError("two pieces on one point")
     if point_file(tiger) > 4:
@@ -147,7 +169,13 @@ def index_of(side: int, tiger: int, men: Sequence[int]) -> int:
 
 def position_of(men: int, index: int) -> tuple[int, int, list[int]]:
     """(side to move, the tiger's point, the men's points ascending) of entry ``index`` of
-    the table of ``men`` men: the inverse of :func:`index_of`."""
+    the table of ``men`` men: the inverse of :func:`index_of`.
+
+    >>> from doushouqi.tiger.points import point_name
+    >>> side, tiger, men = position_of(4, 104054195)
+    >>> side == MEN_TO_MOVE, point_name(tiger), [point_name(p) for p in men]
+    (True, 'a1', ['b1', 'c1', 'd1', 'e1'])
+    """
     side, entry = divmod(index, half_size(men))
     digit, rank = divmod(entry, math.comb(NUM_POINTS - 1, men))
     tiger = TIGER_DOMAIN[digit]
@@ -217,5 +245,11 @@ def table_header(rules: RuleSet, men: int) -> dict[str, Any]:
 
 
 def read_table(path: Any) -> TableFile:
-    """Read and check one Tiger table file; TablebaseError (naming it) when it is none."""
+    """Read and check one Tiger table file; TablebaseError (naming it) when it is none.
+
+    >>> from doushouqi.tiger.tablebase.probe import shipped_directory
+    >>> table = read_table(shipped_directory() / "none" / "TvM4.tigertb")
+    >>> table.header["signature"], table.size == table_size(4), table.header["max_dtm"]
+    ('TvM4', True, 15)
+    """
     return read_file(path, MAGIC, FORMAT_VERSION)

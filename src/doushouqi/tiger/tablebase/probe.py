@@ -8,8 +8,10 @@ package ships the tiger against four men for every ``diagonals`` option:
 >>> from doushouqi.tiger.board import Board
 >>> probe(Board("3/3/9/9/9/9/9/9/M8/1M7/TMM6 m"))  # the tiger in the corner: a man closes it
 Probe(wdl=1, dtm=1)
->>> probe(Board("3/1T1/9/9/9/9/9/9/9/9/MMMM5 t")) is not None  # a draw: the men hold
-True
+>>> probe(Board("3/1T1/9/9/9/9/9/9/9/9/MMMM5 t"))  # a draw: the men hold
+Probe(wdl=0, dtm=None)
+>>> ENV_VAR, SUBFOLDER  # more folders: $DOUSHOUQI_TABLEBASES/tiger/none/TvM4.tigertb
+('DOUSHOUQI_TABLEBASES', 'tiger')
 
 **What a value means.** ``wdl`` is 1 (the side to move wins), 0 (draw) or -1 (it loses);
 ``dtm`` the plies until the game is over on the board (a capture that leaves too few men, or
@@ -109,7 +111,11 @@ def load_table(
     family: str, men: int, directories: Sequence[Path] | None = None
 ) -> TableFile | None:
     """The table of ``men`` men of the family, or None when no directory has it (read once,
-    then kept: the four men's table is 260 MB in memory)."""
+    then kept: the four men's table is 260 MB in memory).
+
+    >>> load_table("none", 4).header["men_to_move"]["wins"], load_table("none", 5)
+    (25, None)
+    """
     where = tuple(tablebase_directories() if directories is None else directories)
     return _table(where, family, table_name(men))
 
@@ -126,7 +132,11 @@ class Probe:
     dtm: int | None
 
     def describe(self, turn: int) -> str:
-        """``"the tiger wins in 3"`` (plies), ``"draw"``, for the side ``turn`` to move."""
+        """``"the tiger wins in 3"`` (plies), ``"draw"``, for the side ``turn`` to move.
+
+        >>> Probe(wdl=1, dtm=3).describe(turn=0), Probe(wdl=-1, dtm=2).describe(turn=1)
+        ('the tiger wins in 3', 'the tiger wins in 2')
+        """
         if self.wdl == 0 or self.dtm is None:
             return "draw"
         winner = turn if self.wdl > 0 else 1 - turn
@@ -169,7 +179,12 @@ def probe(board: Board, directories: Sequence[Path] | None = None) -> Probe | No
 
 @dataclasses.dataclass(frozen=True)
 class MoveValue:
-    """One legal move and the value it leaves, for the side that plays it."""
+    """One legal move and the value it leaves, for the side that plays it.
+
+    >>> last = probe_moves(Board("3/3/9/9/9/9/9/9/M8/1M7/TMM6 m"))[-1]
+    >>> str(last.move), last.value  # the man who guards a1's neighbour walks away
+    ('c1d1', Probe(wdl=-1, dtm=2))
+    """
 
     move: Move
     value: Probe

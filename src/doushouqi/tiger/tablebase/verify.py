@@ -43,7 +43,11 @@ TIGER, MAN = 1, 2
 @dataclasses.dataclass
 class CheckReport:
     """What :func:`check_positions` found: the positions, the results of the table for the
-    side to move, how many the search decided, and every disagreement (a line each)."""
+    side to move, how many the search decided, and every disagreement (a line each).
+
+    >>> CheckReport().positions, CheckReport().disagreements
+    (0, [])
+    """
 
     positions: int = 0
     wins: int = 0
@@ -59,7 +63,12 @@ def _ends(board: Board) -> bool:
 
 
 def wins_within(board: Board, plies: int) -> bool:
-    """Whether the side to move can force the end of the game, won, within ``plies``."""
+    """Whether the side to move can force the end of the game, won, within ``plies``.
+
+    >>> board = Board("3/3/9/9/9/9/9/9/M8/1M7/TMM6 m")  # b2a2 hems the tiger in
+    >>> wins_within(board, 1), wins_within(board, 0)
+    (True, False)
+    """
     if plies <= 0 or _ends(board):
         return False
     for move in list(board.generate_legal_moves()):
@@ -74,7 +83,13 @@ def wins_within(board: Board, plies: int) -> bool:
 
 def loses_within(board: Board, plies: int) -> bool:
     """Whether the side to move loses within ``plies`` against the best defence... of the
-    other side: every move it has leads to a win of the other within ``plies - 1``."""
+    other side: every move it has leads to a win of the other within ``plies - 1``.
+
+    >>> board = Board("3/3/9/9/9/9/9/9/M8/1M7/TMM6 m")
+    >>> board.push(board.parse_move("b2a2"))  # the tiger hemmed in: lost now
+    >>> loses_within(board, 0), loses_within(Board("3/1T1/9/9/9/9/9/9/9/9/MMMM5 t"), 4)
+    (True, False)
+    """
     if _ends(board):
         return True
     if plies <= 0:
@@ -103,7 +118,13 @@ def check_position(
     board: Board, depth: int, report: CheckReport, directories: Sequence[Path] | None = None
 ) -> None:
     """Check one covered position (both checks of the module docstring) into ``report``;
-    tables from ``directories`` (by default the reader's)."""
+    tables from ``directories`` (by default the reader's).
+
+    >>> report = CheckReport()
+    >>> check_position(Board("3/1T1/9/9/9/9/9/9/9/9/MMMM5 t"), 2, report)
+    >>> report.draws, report.disagreements
+    (1, [])
+    """
     entry = probe(board, directories)
     if entry is None:
         report.disagreements.append(f"{board.position_string()}: not covered")
@@ -140,7 +161,13 @@ def check_positions(
     report: CheckReport,
     directories: Sequence[Path] | None = None,
 ) -> CheckReport:
-    """Check every board into ``report``; returns it."""
+    """Check every board into ``report``; returns it.
+
+    >>> boards = [Board("3/3/9/9/9/9/9/9/M8/1M7/TMM6 m"), Board("3/1T1/9/9/9/9/9/9/9/9/MMMM5 t")]
+    >>> found = check_positions(boards, 2, CheckReport())
+    >>> found.wins, found.draws, found.disagreements
+    (1, 1, [])
+    """
     for board in boards:
         check_position(board, depth, report, directories)
     return report
