@@ -30,6 +30,8 @@ from doushouqi.tiger.tablebase.probe import (
 
 __all__ = ["add_tiger_tables"]
 
+DIAGONALS = [d.value for d in Diagonals]
+
 
 def _default_out() -> Path:
     first = next((p for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p), None)
@@ -88,7 +90,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     )
 
     where = _directories(args.dir)
-    rules = _rules(args)
+    rules = _rules(args, args.diagonals)
     rng = random.Random(args.seed)
     boards = [random_board(rng, rules, args.men) for _ in range(args.positions)]
     if args.decided:
@@ -117,7 +119,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_probe(args: argparse.Namespace) -> int:
     where = _directories(args.dir)
-    board = Board(args.position, rules=args.rules)
+    rules = rules_by_name(args.rules)
+    if args.diagonals:
+        rules = dataclasses.replace(rules, diagonals=Diagonals(args.diagonals))
+    board = Board(args.position, rules=rules)
     entry = probe(board, where)
     if entry is None:
         print("not covered (one tiger against as many men as tiger_wins_below, game on)")
@@ -142,7 +147,7 @@ def add_tiger_tables(actions: Any) -> None:
     g.add_argument(
         "--diagonals",
         nargs="+",
-        choices=[d.value for d in Diagonals],
+        choices=DIAGONALS,
         help="each diagonals option to solve (default: the rule set's)",
     )
     g.add_argument("--forward", action="store_true", help="men never step back")
@@ -153,6 +158,7 @@ def add_tiger_tables(actions: Any) -> None:
     c = tiger.add_parser("check", help="compare a table with the rules library's moves")
     c.add_argument("--men", type=int, default=4, help="men (4)")
     c.add_argument("--rules", default="laohuqi", help="rule set (laohuqi)")
+    c.add_argument("--diagonals", choices=DIAGONALS, help="diagonals option (the rule set's)")
     c.add_argument("--forward", action="store_true", help="men never step back")
     c.add_argument("--positions", type=int, default=1000, help="random positions (1000)")
     c.add_argument("--decided", type=int, default=200, help="and won or lost ones (200)")
@@ -164,5 +170,6 @@ def add_tiger_tables(actions: Any) -> None:
     q = tiger.add_parser("probe", help="the table value of a position and its moves")
     q.add_argument("position", help="position string")
     q.add_argument("--rules", default="laohuqi", help="rule set (laohuqi)")
+    q.add_argument("--diagonals", choices=DIAGONALS, help="diagonals option (the rule set's)")
     q.add_argument("--dir", help="table folder (first in the search path)")
     q.set_defaults(func=cmd_probe)

@@ -98,7 +98,8 @@ class TableFile:
     def dtm_at(self, index: int) -> int:
         """The distance in plies of a won or lost entry (0 for a draw): odd for a win.
 
-        >>> table = TableFile({"positions": 2, "dtm_bytes": 1}, bytes([WIN | DRAW << 2]), b"\\x07\\x00")
+        >>> header = {"positions": 2, "dtm_bytes": 1}
+        >>> table = TableFile(header, bytes([WIN | DRAW << 2]), b"\\x07\\x00")
         >>> table.dtm_at(0), table.dtm_at(1)  # a win in 15 plies, a draw
         (15, 0)
         """

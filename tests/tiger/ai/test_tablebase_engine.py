@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from doushouqi.core.tablebase_file import LOSS, WIN
+from doushouqi.core.tablebase_file import WIN
 from doushouqi.tiger.ai.search_driver import Searcher
 from doushouqi.tiger.ai.tablebase.root import keep_the_draw
 from doushouqi.tiger.analysis import Limit, Score
 from doushouqi.tiger.board import Board
-from doushouqi.tiger.rules import MEN_SIDE, TIGER_SIDE, RuleSet
+from doushouqi.tiger.rules import TIGER_SIDE, RuleSet
 from doushouqi.tiger.tablebase.file_format import half_size, position_of
 from doushouqi.tiger.tablebase.probe import load_table, probe, probe_moves
 from doushouqi.tiger.tablebase.verify import board_at, random_board

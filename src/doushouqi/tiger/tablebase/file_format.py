@@ -52,7 +52,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from doushouqi.core.tablebase_file import TableFile, TablebaseError, read_file
+from doushouqi.core.tablebase_file import TablebaseError, TableFile, read_file
 from doushouqi.tiger.points import NUM_POINTS, point_at, point_file, point_rank
 from doushouqi.tiger.rules import RuleSet
 
@@ -65,8 +65,8 @@ __all__ = [
     "TIGER_DOMAIN",
     "TIGER_DOMAIN_SIZE",
     "TIGER_TO_MOVE",
-    "TablebaseError",
     "TableFile",
+    "TablebaseError",
     "family_name",
     "half_size",
     "index_of",

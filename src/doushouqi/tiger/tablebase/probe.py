@@ -44,7 +44,6 @@ from doushouqi.core.tablebase_file import DRAW, NONE, WIN, TableFile
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.rules import TIGER_SIDE
-from doushouqi.tiger.terms import Termination
 from doushouqi.tiger.tablebase.file_format import (
     SUFFIX,
     family_name,
@@ -53,6 +52,7 @@ from doushouqi.tiger.tablebase.file_format import (
     read_table,
     table_name,
 )
+from doushouqi.tiger.terms import Termination
 
 __all__ = [
     "ENV_VAR",

@@ -27,11 +27,11 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from doushouqi.core.tablebase_file import WIN
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.fen import write_position
 from doushouqi.tiger.points import NUM_POINTS
 from doushouqi.tiger.rules import RuleSet
-from doushouqi.core.tablebase_file import WIN
 from doushouqi.tiger.tablebase.file_format import family_name, half_size, position_of
 from doushouqi.tiger.tablebase.probe import Probe, load_table, probe, probe_moves
 

@@ -14,6 +14,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,7 +64,7 @@ class TableReport:
     bytes: int
     seconds: float
     resumed: bool
-    header: dict[str, object]
+    header: dict[str, Any]
 
 
 def _geometry(rules: RuleSet) -> dict[str, np.ndarray]:
@@ -87,9 +88,7 @@ def _geometry(rules: RuleSet) -> dict[str, np.ndarray]:
     }
 
 
-def solve(
-    rules: RuleSet, men: int, progress: Callable[[int, int], None] | None = None
-) -> Solved:
+def solve(rules: RuleSet, men: int, progress: Callable[[int, int], None] | None = None) -> Solved:
     """Solve the tiger against ``men`` men under ``rules`` (its ``tiger_wins_below`` must be
     ``men``: ValueError otherwise). ``progress(level, decided)`` after each level."""
     reason = out_of_scope_reason(rules, men)
@@ -159,7 +158,7 @@ def write_table(path: Path, data: bytes) -> None:
     part.replace(path)
 
 
-def _kept(path: Path, rules: RuleSet, men: int) -> dict[str, object] | None:
+def _kept(path: Path, rules: RuleSet, men: int) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
