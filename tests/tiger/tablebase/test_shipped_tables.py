@@ -30,7 +30,7 @@ def test_each_diagonals_option_has_its_four_men_table(family: str) -> None:
     path = shipped_directory() / family / "TvM4.tigertb"
     header = read_table(path).header
     assert header["positions"] == table_size(4) and header["diagonals"] == family
-    assert path.stat().st_size < 1_000_000  # what the package can carry
+    assert path.stat().st_size < 2_000_000  # what the package can carry (2.9 MB for all three)
 
 
 def test_what_the_docs_say_of_the_four_men() -> None:
