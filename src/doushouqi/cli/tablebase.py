@@ -1,4 +1,5 @@
-"""``doushouqi tablebase``: generate, check and probe endgame tables (docs/engine.md).
+"""``doushouqi tablebase``: generate, check and probe endgame tables (docs/engine.md); the
+老虎棋 tables under ``doushouqi tablebase tiger`` (:mod:`doushouqi.cli.tiger_tables`).
 
 ``generate`` needs the engine's extra (numpy, numba); ``check`` and ``probe`` run on the
 standard library (``check`` uses the rules library's own move generation).
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from doushouqi.cli.extras import Subcommands, require
+from doushouqi.cli.tiger_tables import add_tiger_tables
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.tablebase.file_format import SUFFIX, out_of_scope_reason, parse_signature
 from doushouqi.jungle.tablebase.probe import ENV_VAR, family_of, probe, probe_moves
@@ -232,3 +234,5 @@ def add_tablebase(sub: Subcommands) -> None:
     q.add_argument("--rules", default="wango", help="rule set (wango)")
     q.add_argument("--dir", help="table folder (first in the search path)")
     q.set_defaults(func=cmd_probe)
+
+    add_tiger_tables(actions)

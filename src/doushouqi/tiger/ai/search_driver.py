@@ -13,7 +13,8 @@ iterations, keeps the time (:mod:`.timeman`), applies the playing level (:mod:`.
 reports an :class:`~doushouqi.tiger.analysis.Info` after each finished depth. The search runs
 with the GIL released, so :meth:`Searcher.stop` (from any thread) and the deadline timer act
 at once. The shape is Jungle's driver's (games share no code), less what this game has not
-yet: endgame tables and a second set of weights.
+yet: a second set of weights. A root the endgame tables cover (:mod:`.tablebase.root`) is
+played from them when won or lost, at full strength.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from doushouqi.tiger.ai.core import Position, decode_move
 from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
 from doushouqi.tiger.ai.search import INFINITE, prepare_root, search_root
+from doushouqi.tiger.ai.tablebase.root import keep_the_draw, tablebase_root_move
 from doushouqi.tiger.ai.timeman import TimePlan, plan_time, searches_until_stopped
 from doushouqi.tiger.ai.ttable import WIN_BOUND, hashfull, new_tt
 from doushouqi.tiger.ai.work import (
@@ -69,6 +71,7 @@ from doushouqi.tiger.analysis import WIN_SCORE, Info, Limit, PlayResult, Score
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.rules import RuleSet, rules_by_name
+from doushouqi.tiger.tablebase.probe import tablebase_directories
 
 __all__ = [
     "DEFAULT_TUNING",
@@ -180,6 +183,10 @@ class Searcher:
         #: Every level's node budget times this (1: as the levels say). For benchmarks that
         #: measure the ladder's steps in less time: the steps keep their ratios.
         self.node_scale = 1.0
+        #: Whether a root the endgame tables cover is played from them (full strength only).
+        self.use_tablebase = True
+        #: Directories searched for tables before ``$DOUSHOUQI_TABLEBASES`` and the package's.
+        self.tablebase_paths: list[str] = []
 
     # ---------------------------------------------------------------------- settings
 
@@ -273,6 +280,13 @@ class Searcher:
         started = time.perf_counter()
         if board.outcome() is not None:
             return PlayResult(None, Info(string="game over"))
+        directories = tablebase_directories(self.tablebase_paths)
+        # Full strength only: the weaker levels' strength stays as measured.
+        use_tables = self.use_tablebase and not settings.noise and not settings.exact_root
+        if use_tables and multipv == 1 and not limit.infinite and root_moves is None:
+            found = tablebase_root_move(board, directories)
+            if found is not None:  # a covered root: the fastest win, the longest defence
+                return found
         if board.rules != self._tt_rules:
             # Entries (moves, scores, evaluations) of another rule set mislead.
             self._tt.fill(0)
@@ -351,6 +365,9 @@ class Searcher:
                 info["score"] = score_from_internal(scores[index])
             best = moves[index]
         move = decode_move(best)
+        drawing = keep_the_draw(board, move, directories) if use_tables else None
+        if drawing is not None:  # the search's move would lose a drawn ending
+            move = drawing
         if not info.get("pv") or info["pv"][0] != move:
             info["pv"] = [move]
         return PlayResult(move, info)
