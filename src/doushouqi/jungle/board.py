@@ -18,24 +18,26 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from doushouqi.jungle.board_editing import PositionEditingMixin
 from doushouqi.jungle.board_notation import MoveTextMixin
+from doushouqi.jungle.board_outcome import OutcomeMixin
+from doushouqi.jungle.board_queries import PositionQueriesMixin
 from doushouqi.jungle.board_symmetry import SymmetryMixin
+from doushouqi.jungle.board_text import PositionTextMixin
 from doushouqi.jungle.fen import (
     MAX_HALFMOVE_CLOCK,
     MAX_MOVE_NUMBER,
+    STARTING_BOARD_FEN,
     InvalidFenError,
     parse_fen,
-    placement_fen,
 )
 from doushouqi.jungle.legality import explain_illegal
 from doushouqi.jungle.moves import IllegalMoveError, IllegalReason, InvalidMoveError, Move
-from doushouqi.jungle.outcome import Outcome, Termination
 from doushouqi.jungle.pieces import Piece
 from doushouqi.jungle.restrictions import forbidden_by_restrictions
-from doushouqi.jungle.rules import Ranks, Repetition, RuleSet, find_rules
+from doushouqi.jungle.rules import Ranks, RuleSet, find_rules
 from doushouqi.jungle.squares import (
     ALL_SQUARES,
     BLUE,
@@ -46,7 +48,6 @@ from doushouqi.jungle.squares import (
     ELEPHANT,
     JUMPS,
     LION,
-    NUM_SQUARES,
     RAT,
     RED,
     STEPS,
@@ -60,7 +61,7 @@ from doushouqi.jungle.squares import (
     iter_squares,
     piece_code,
 )
-from doushouqi.jungle.status import Status, position_status
+from doushouqi.jungle.status import Status
 from doushouqi.jungle.zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
 
 __all__ = [
@@ -79,7 +80,6 @@ __all__ = [
     "Status",
 ]
 
-STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
 #: The start position's string, Red to move (``Board().fen()`` under a rule set where Red
 #: moves first).
 STARTING_FEN = STARTING_BOARD_FEN + " w 0 1"
@@ -152,11 +152,23 @@ class PseudoLegalMoveGenerator(LegalMoveGenerator):
 UndoRecord = tuple[int, int, int, int, int, int, int]
 
 
-class Board(MoveTextMixin, SymmetryMixin):
+class Board(
+    PositionQueriesMixin,
+    PositionEditingMixin,
+    OutcomeMixin,
+    PositionTextMixin,
+    MoveTextMixin,
+    SymmetryMixin,
+):
     """A Jungle position under a rule set, with its move history.
 
-    ``Board()`` is the start position with the rule set's first player to move. The methods
-    that read and write moves as text come from
+    ``Board()`` is the start position with the rule set's first player to move. This class
+    holds the position, its moves and their generation; its other parts come from mixins: the
+    queries (``piece_at`` …) from :class:`~doushouqi.jungle.board_queries.PositionQueriesMixin`,
+    position editing from :class:`~doushouqi.jungle.board_editing.PositionEditingMixin`, the
+    endings (``outcome`` …) from :class:`~doushouqi.jungle.board_outcome.OutcomeMixin`, the
+    position string from :class:`~doushouqi.jungle.board_text.PositionTextMixin`, the methods
+    that read and write moves as text from
     :class:`~doushouqi.jungle.board_notation.MoveTextMixin`, the symmetries (``mirror`` …) from
     :class:`~doushouqi.jungle.board_symmetry.SymmetryMixin`.
 
@@ -317,242 +329,6 @@ class Board(MoveTextMixin, SymmetryMixin):
         (2, 41)
         """
         return len(self._undo)
-
-    # -------------------------------------------------------------- position editing
-
-    @classmethod
-    def empty(cls, *, rules: RuleSet | str = "wango") -> Board:
-        """A board without animals, the rule set's first player to move (see :meth:`clear`).
-
-        >>> from doushouqi.jungle.squares import parse_square
-        >>> board = Board.empty(rules="classic")
-        >>> board.set_piece_at(parse_square("c3"), Piece.from_symbol("L"))
-        >>> board.set_piece_at(parse_square("e7"), Piece.from_symbol("r"))
-        >>> board.fen(), board.is_valid()
-        ('7/7/4r2/7/7/7/2L4/7/7 w 0 1', True)
-        """
-        board = cls(rules=rules)
-        board.clear()
-        return board
-
-    def reset(self) -> None:
-        """Back to the start position, the rule set's first player to move, no history.
-
-        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w", rules="international")
-        >>> board.reset()
-        >>> board.fen() == STARTING_FEN, board.ply()
-        (True, 0)
-        """
-        side = "b" if self.rules.first_player == BLUE else "w"
-        self.set_fen(f"{STARTING_BOARD_FEN} {side} 0 1")
-
-    def clear(self) -> None:
-        """Remove every animal, reset the counters (0 and 1) and the history; the rule set's
-        first player is to move. An empty board is not valid (:attr:`Status.EMPTY`).
-
-        >>> board = Board()
-        >>> board.clear()
-        >>> board.fen(), board.status()
-        ('7/7/7/7/7/7/7/7/7 w 0 1', <Status.EMPTY|OPPOSITE_HAS_NO_ANIMALS: 24>)
-        """
-        self.halfmove_clock = 0
-        self.fullmove_number = 1
-        self._set_position([0] * NUM_SQUARES, self.rules.first_player)
-
-    def set_piece_at(self, square: int, piece: Piece | None) -> None:
-        """Put ``piece`` on ``square``, replacing what stands there (None empties it).
-
-        Like python-chess, nothing stops an impossible position (two lions of one side, an
-        elephant in the water): :meth:`status` says what is wrong, and moves are only
-        meaningful on a valid board. The move history is cleared (:meth:`clear_stack`); the
-        side to move and the counters stay. (Assigning ``board.turn`` does not update the
-        position's hash: set it before editing, which recomputes the hash, or use set_fen.)
-
-        >>> from doushouqi.jungle.squares import B4, D5
-        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
-        >>> board.set_piece_at(D5, Piece.from_symbol("e"))
-        >>> board.set_piece_at(B4, Piece.from_symbol("E"))  # an elephant in the water
-        >>> board.board_fen(), board.is_valid()
-        ('7/3L3/7/7/3e3/1E5/7/7/r6', False)
-        >>> board.set_piece_at(B4, None)
-        >>> board.is_valid()
-        True
-        """
-        if not isinstance(square, int) or not 0 <= square < NUM_SQUARES:
-            raise ValueError(f"not a square: {square!r} (expected 0..62)")
-        code = 0
-        if piece is not None:
-            if not (piece.color in (RED, BLUE) and 1 <= piece.animal <= 8):
-                raise ValueError(f"not a piece: animal {piece.animal!r}, colour {piece.color!r}")
-            code = piece.code
-        codes = self._sq.copy()
-        codes[square] = code
-        self._set_position(codes, self.turn)
-
-    def remove_piece_at(self, square: int) -> Piece | None:
-        """Empty ``square`` and return what stood there (None if nothing); clears the history.
-
-        >>> from doushouqi.jungle.squares import parse_square
-        >>> board = Board()
-        >>> board.remove_piece_at(parse_square("g1")), board.remove_piece_at(parse_square("g2"))
-        (Piece.from_symbol('L'), None)
-        """
-        piece = self.piece_at(square)
-        self.set_piece_at(square, None)
-        return piece
-
-    def status(self) -> Status:
-        """What is wrong with the position, as :class:`Status` flags (``Status.VALID`` when
-        nothing is). The placement flags are those that make a position string unreadable.
-
-        >>> from doushouqi.jungle.squares import parse_square
-        >>> board = Board("7/7/7/7/7/7/7/7/6L b")  # Red has taken everything: a finished game
-        >>> board.status()
-        <Status.VALID: 0>
-        >>> board.set_piece_at(parse_square("b5"), Piece.from_symbol("L"))
-        >>> board.set_piece_at(parse_square("d9"), Piece.from_symbol("e"))
-        >>> board.status()
-        <Status.DUPLICATE_ANIMAL|ANIMAL_IN_WATER|ANIMAL_IN_OWN_DEN: 7>
-        """
-        return position_status(self._sq, self.turn, self.halfmove_clock, self.fullmove_number)
-
-    def is_valid(self) -> bool:
-        """Whether :meth:`status` finds nothing wrong (a finished game is valid).
-
-        >>> Board().is_valid(), Board("7/7/7/7/7/7/7/7/6L b").is_valid()
-        (True, True)
-        >>> from doushouqi.jungle.squares import D1
-        >>> board = Board()
-        >>> board.set_piece_at(D1, Piece.from_symbol("L"))  # a second lion, in its own den
-        >>> board.is_valid()
-        False
-        """
-        return self.status() == Status.VALID
-
-    # ----------------------------------------------------------------------- queries
-
-    def piece_at(self, square: int) -> Piece | None:
-        """The animal on ``square``, or None for an empty square.
-
-        >>> Board().piece_at(0), Board().piece_at(31)  # a1 and d5 (squares: row * 7 + file)
-        (Piece.from_symbol('T'), None)
-        """
-        code = self._sq[square]
-        return Piece.from_code(code) if code else None
-
-    def piece_codes(self) -> list[int]:
-        """The 63 piece codes (0 empty, 1-8 Red rat..elephant, 9-16 Blue) — for fast engines.
-
-        >>> codes = Board().piece_codes()
-        >>> len(codes), codes[0], codes[6], codes[62], codes[31]  # a1 tiger, g1 lion, g9 tiger
-        (63, 6, 7, 14, 0)
-        """
-        return self._sq.copy()
-
-    def pieces_mask(self, animal: int, color: int) -> int:
-        """The bitboard of ``color``'s ``animal`` (one square, or none once it is taken; an
-        edited board may hold two), as python-chess's ``pieces_mask``.
-
-        >>> from doushouqi.jungle.squares import A7, bit
-        >>> Board().pieces_mask(RAT, BLUE) == bit(A7)
-        True
-        >>> Board("7/7/7/7/7/7/7/7/6L b").pieces_mask(RAT, BLUE)  # taken
-        0
-        """
-        code = piece_code(color, animal)
-        sq = self._sq
-        mask = 0
-        for square in iter_squares(self._occ[color]):
-            if sq[square] == code:
-                mask |= 1 << square
-        return mask
-
-    def pieces(self, animal: int, color: int) -> SquareSet:
-        """The squares of ``color``'s ``animal``, as python-chess's ``pieces``.
-
-        >>> Board().pieces(LION, RED), Board().pieces(RAT, BLUE)
-        (SquareSet([G1]), SquareSet([A7]))
-        """
-        return SquareSet(self.pieces_mask(animal, color))
-
-    @property
-    def occupied_co(self) -> tuple[int, int]:
-        """The bitboards of Red's and Blue's animals (python-chess's ``occupied_co``).
-
-        >>> from doushouqi.jungle.squares import SquareSet
-        >>> red, blue = Board("7/3L3/7/7/7/7/7/7/r6 w").occupied_co
-        >>> SquareSet(red), SquareSet(blue)
-        (SquareSet([D8]), SquareSet([A1]))
-        """
-        return self._occ[RED], self._occ[BLUE]
-
-    @property
-    def occupied(self) -> int:
-        """The bitboard of every animal.
-
-        >>> from doushouqi.jungle.squares import SquareSet
-        >>> SquareSet(Board("7/3L3/7/7/7/7/7/7/r6 w").occupied), len(SquareSet(Board().occupied))
-        (SquareSet([A1, D8]), 16)
-        """
-        return self._occ[RED] | self._occ[BLUE]
-
-    def piece_map(self, *, mask: int = ALL_SQUARES) -> dict[int, Piece]:
-        """Square → animal for every occupied square (of ``mask``), as python-chess's.
-
-        >>> from doushouqi.jungle.squares import TRAPS_ALL, WATER
-        >>> Board("7/3L3/7/7/7/7/7/7/r6 w").piece_map()
-        {0: Piece.from_symbol('r'), 52: Piece.from_symbol('L')}
-        >>> Board().piece_map(mask=WATER | TRAPS_ALL)
-        {}
-        """
-        sq = self._sq
-        return {s: Piece.from_code(sq[s]) for s in iter_squares(self.occupied & int(mask))}
-
-    def square_of(self, color: int, animal: int) -> int | None:
-        """Where one side's animal stands, or None once it has been captured.
-
-        >>> from doushouqi.jungle.squares import square_name
-        >>> board = Board()
-        >>> square_name(board.square_of(RED, ELEPHANT)), board.square_of(BLUE, LION)
-        ('a3', 56)
-        >>> Board("7/3L3/7/7/7/7/7/7/r6 w").square_of(BLUE, ELEPHANT) is None  # captured
-        True
-        """
-        square = self._where[piece_code(color, animal)]
-        return None if square == CAPTURED else square
-
-    def rank_of(self, piece: Piece) -> int:
-        """The animal's rank under this rule set (before any trap).
-
-        >>> dog, wolf = Piece.from_symbol("D"), Piece.from_symbol("W")
-        >>> Board().rank_of(dog), Board().rank_of(wolf)
-        (3, 4)
-        >>> Board(rules="classic-dog").rank_of(dog), Board(rules="classic-dog").rank_of(wolf)
-        (4, 3)
-        """
-        return self._rank[piece.code]
-
-    def zobrist_hash(self) -> int:
-        """The position's 64-bit Zobrist hash (animals and side to move), kept up to date by
-        push and pop; equal positions hash equal, whatever moves led to them.
-
-        >>> board = Board()
-        >>> for move in ("g3g4", "a7a6", "g4g3", "a6a7"):
-        ...     _ = board.push_move(move)
-        >>> board.zobrist_hash() == Board().zobrist_hash(), len(board.move_stack)
-        (True, 4)
-        """
-        return self._hash
-
-    def history_codes(self) -> list[tuple[int, int, int]]:
-        """(moved code, from, to) for every ply since the start; a pass has code 0.
-
-        >>> board = Board()
-        >>> board.replay(["g3g4", "a7a6"])
-        >>> board.history_codes()  # Red's rat (code 1) g3-g4, Blue's rat (9) a7-a6
-        [(1, 20, 27), (9, 42, 35)]
-        """
-        return [(code, frm, to) for frm, to, code, *_ in self._undo]
 
     # ------------------------------------------------------------------ move generation
 
@@ -923,123 +699,6 @@ class Board(MoveTextMixin, SymmetryMixin):
         """
         return bool(move) and move.to_square == DENS[1 - self.turn]
 
-    # ---------------------------------------------------------------------- outcome
-
-    def repetition_count(self) -> int:
-        """How many times the current position (board and side to move) has stood.
-
-        >>> board = Board()
-        >>> board.repetition_count()
-        1
-        >>> board.replay(["a3a4", "a7a6", "a4a3", "a6a7"])
-        >>> board.repetition_count()
-        2
-        """
-        return self._history.count(self._hash) + 1
-
-    def is_repetition(self, count: int = 3) -> bool:
-        """Whether the current position (animals and side to move) has stood at least
-        ``count`` times since the starting position of the history (see :meth:`copy`).
-
-        >>> board = Board()
-        >>> for text in ["a3a4", "a7a6", "a4a3", "a6a7"] * 2:
-        ...     _ = board.push_move(text)
-        >>> board.is_repetition(), board.is_repetition(4)
-        (True, False)
-        """
-        return self.repetition_count() >= count
-
-    def can_claim_draw(self) -> bool:
-        """Whether the side to move may claim a draw. Always False: no rule set lets a player
-        claim one (docs/rules.md 6). The draws by rule happen by themselves (:meth:`outcome`:
-        threefold repetition under ``threefold_draw``, the no-capture limit); under
-        ``initiator_must_vary`` a repetition is no draw at all but restricts the moves; a
-        draw by agreement (和棋) is an offer accepted off the board.
-
-        >>> board = Board()
-        >>> board.replay(["a3a4", "a7a6", "a4a3", "a6a7"] * 2)
-        >>> board.is_repetition(), board.can_claim_draw()
-        (True, False)
-        """
-        return False
-
-    def position_counts(self) -> Counter[int]:
-        """Hash → number of times that position has stood, including the current one.
-
-        >>> board = Board()
-        >>> board.replay(["a3a4", "a7a6", "a4a3", "a6a7"])
-        >>> counts = board.position_counts()
-        >>> counts[board.zobrist_hash()], sum(counts.values()), len(counts)
-        (2, 5, 4)
-        """
-        counts = Counter(self._history)
-        counts[self._hash] += 1
-        return counts
-
-    def outcome(self) -> Outcome | None:
-        """How the game has ended on the board, or None while it goes on.
-
-        Checked in this order: den entered, all captured, no-capture limit, threefold
-        repetition (in ``threefold_draw`` mode), no legal move.
-
-        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
-        >>> board.outcome() is None
-        True
-        >>> board.push_move("d8d9")
-        Move.from_str('d8d9')
-        >>> board.outcome()
-        Outcome(termination=<Termination.DEN_ENTERED: 'den_entered'>, winner=0)
-        """
-        occ = self._occ
-        if occ[RED] & DEN[BLUE]:
-            return Outcome(Termination.DEN_ENTERED, RED)
-        if occ[BLUE] & DEN[RED]:
-            return Outcome(Termination.DEN_ENTERED, BLUE)
-        if not occ[RED]:
-            return Outcome(Termination.ALL_CAPTURED, BLUE)
-        if not occ[BLUE]:
-            return Outcome(Termination.ALL_CAPTURED, RED)
-        rounds = self.rules.no_capture_draw_rounds
-        if rounds is not None and self.halfmove_clock >= 2 * rounds:
-            return Outcome(Termination.NO_CAPTURE_LIMIT, None)
-        if self.rules.repetition is Repetition.THREEFOLD_DRAW and self.repetition_count() >= 3:
-            return Outcome(Termination.REPETITION, None)
-        if not any(True for _ in self.generate_legal_moves()):
-            restricted = any(True for _ in self._generate_basic())
-            termination = (
-                Termination.MOVE_RESTRICTIONS if restricted else Termination.NO_LEGAL_MOVES
-            )
-            return Outcome(termination, 1 - self.turn)
-        return None
-
-    def is_game_over(self) -> bool:
-        """Whether the game has ended (:meth:`outcome` is not None).
-
-        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
-        >>> board.is_game_over()
-        False
-        >>> board.push_move("d8d9")  # Red's lion enters Blue's den
-        Move.from_str('d8d9')
-        >>> board.is_game_over()
-        True
-        """
-        return self.outcome() is not None
-
-    def result(self) -> str:
-        """The result as a record writes it: ``"1-0"`` (Red won), ``"0-1"``, ``"1/2-1/2"``, or
-        ``"*"`` while the game goes on.
-
-        >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
-        >>> board.result()
-        '*'
-        >>> board.push_move("d8d9")
-        Move.from_str('d8d9')
-        >>> board.result()
-        '1-0'
-        """
-        outcome = self.outcome()
-        return outcome.result() if outcome else "*"
-
     # ----------------------------------------------------------------------- perft
 
     def perft(self, depth: int) -> int:
@@ -1071,50 +730,7 @@ class Board(MoveTextMixin, SymmetryMixin):
         targets = self._targets
         return sum(targets(s, sq[s]).bit_count() for s in iter_squares(self._occ[self.turn]))
 
-    # ------------------------------------------------------------- position strings
-
-    def board_fen(self) -> str:
-        """The placement field of the position string
-        (:func:`~doushouqi.jungle.fen.placement_fen`).
-
-        >>> Board().board_fen()
-        'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L'
-        """
-        return placement_fen(self._sq)
-
-    def fen(self) -> str:
-        """The position string: placement, side to move, halfmove clock, move number.
-
-        >>> board = Board()
-        >>> board.replay(["g3g4", "a7a6"])
-        >>> board.fen()
-        'l5t/1d3c1/2p1w1e/r6/7/6R/E1W1P2/1C3D1/T5L w 2 2'
-        """
-        return f"{self.epd()} {self.halfmove_clock} {self.fullmove_number}"
-
-    def epd(self) -> str:
-        """The position string without its counters: placement and side to move (what
-        python-chess's ``epd`` is to FEN; no operations). ``Board(board.epd())`` reads it.
-
-        >>> Board().epd()
-        'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w'
-        """
-        return f"{self.board_fen()} {'b' if self.turn == BLUE else 'w'}"
-
-    def __str__(self) -> str:
-        lines = []
-        for row in range(8, -1, -1):
-            cells = []
-            for square in range(row * 7, row * 7 + 7):
-                code = self._sq[square]
-                cells.append(
-                    Piece.from_code(code).symbol() if code else "~" if WATER >> square & 1 else "."
-                )
-            lines.append(" ".join(cells))
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"Board({self.fen()!r}, rules={self.rules.name!r})"
+    # ------------------------------------------------------ display, comparison, replay
 
     def _repr_svg_(self) -> str:
         # Imported on first use: drawing is for notebooks, and a plain ``import doushouqi``

@@ -50,6 +50,9 @@ __all__ = [
     "placement_fen",
 ]
 
+# The start position's placement (the side to move depends on the rule set: the board adds it).
+STARTING_BOARD_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L"
+
 #: The largest halfmove clock and move number a position string may give: far beyond any real
 #: game (the no-capture limits in use are 200 plies; the server allows at most 2000), and far
 #: from overflowing the engine's 64-bit counters.
