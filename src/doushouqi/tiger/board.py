@@ -34,7 +34,6 @@ doushouqi.core.game.IllegalMoveError: illegal move d1d2: d2 is occupied
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from itertools import pairwise
@@ -50,20 +49,19 @@ from doushouqi.tiger.fen import (
     parse_position,
     write_position,
 )
+from doushouqi.tiger.legality import explain_illegal
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.points import (
     BETWEEN,
     JUMPS,
     NEIGHBOURS,
     NUM_POINTS,
-    Diagonals,
     parse_point,
-    point_file,
-    point_name,
     point_rank,
 )
 from doushouqi.tiger.rules import MEN_SIDE, TIGER_SIDE, RuleSet, rules_by_name
 from doushouqi.tiger.terms import Termination
+from doushouqi.tiger.zobrist import MEN_TO_MOVE_KEY, PIECE_POINT_KEYS, zobrist_hash
 
 __all__ = [
     "Board",
@@ -80,26 +78,6 @@ _MAN_STARTS = {
     12: (*(f"{f}1" for f in "abcdefghi"), "d2", "e2", "f2"),
     18: tuple(f"{f}{r}" for r in (1, 2) for f in "abcdefghi"),
 }
-_SIDE_WORDS = ("the tiger side", "the men's side")
-_PIECE_WORDS = {TIGER: "tiger", MAN: "man"}
-
-# Zobrist keys: one per piece kind and point, one for the men's side to move. A fixed seed, so
-# that hashes are the same in every process (a server compares them across nodes).
-_RANDOM = random.Random("doushouqi.tiger zobrist 1")
-_KEYS: tuple[tuple[int, ...], ...] = (
-    (),
-    tuple(_RANDOM.getrandbits(64) for _ in range(NUM_POINTS)),
-    tuple(_RANDOM.getrandbits(64) for _ in range(NUM_POINTS)),
-)
-_MEN_TO_MOVE = _RANDOM.getrandbits(64)
-
-
-def _zobrist(pieces: list[int], turn: int) -> int:
-    h = _MEN_TO_MOVE if turn == MEN_SIDE else 0
-    for point, code in enumerate(pieces):
-        if code:
-            h ^= _KEYS[code][point]
-    return h
 
 
 def start_position(rules: RuleSet) -> str:
@@ -231,7 +209,7 @@ class Board:
         self.turn = turn
         self.halfmove_clock = halfmove
         self.fullmove_number = number
-        self._hash = _zobrist(pieces, turn)
+        self._hash = zobrist_hash(pieces, turn)
         self.clear_stack()
 
     def clear_stack(self) -> None:
@@ -538,119 +516,7 @@ class Board:
         >>> board.explain_illegal(Move.from_str("e10e9e8"))
         'a step ends the move: only jumps follow one another'
         """
-        if self.is_game_over_on_board():
-            below = self.rules.tiger_wins_below
-            text = f"the game is over: {self._men} men are left, fewer than {below}"
-            return IllegalReason("game_over", text, men=str(self._men), below=str(below))
-        if not move:
-            if not allow_pass:
-                text = "a pass is no move a player may choose (a timeout makes it)"
-                return IllegalReason("pass", text)
-            if not self.has_legal_move():
-                text = f"{_SIDE_WORDS[self.turn]} has no legal move: the game is over"
-                return IllegalReason("no_move", text)
-            return None
-        path = move.path
-        start = path[0]
-        code = self._pieces[start]
-        where = {"from": point_name(start), "to": point_name(path[1])}
-        if code == EMPTY:
-            return IllegalReason("empty", f"there is no piece on {where['from']}", **where)
-        where["piece"] = _PIECE_WORDS[code]
-        if code - 1 != self.turn:
-            text = (
-                f"the {_PIECE_WORDS[code]} on {where['from']} is not to move: it is "
-                f"{_SIDE_WORDS[self.turn]}'s turn"
-            )
-            return IllegalReason("not_yours", text, **where)
-        for a, b in pairwise(path):
-            if a == b:
-                text = f"a move cannot stay on {point_name(a)}"
-                return IllegalReason("stay", text, **where)
-        if code == MAN:
-            return self._explain_man(start, path, where)
-        return self._explain_tiger(start, path, where)
-
-    def _no_line(self, a: int, b: int, where: dict[str, str]) -> IllegalReason:
-        """Why a and b are no step: not neighbours on a line (naming the option when they are
-        diagonal neighbours that another ``diagonals`` would join)."""
-        words = f"{point_name(a)} and {point_name(b)} are not joined by a line"
-        if b in NEIGHBOURS[Diagonals.ALL][a]:  # a diagonal that "all" would draw
-            words += f" (diagonals: {self.rules.diagonals.value})"
-        return IllegalReason(
-            "no_line", words, **{**where, "from": point_name(a), "to": point_name(b)}
-        )
-
-    def _explain_man(
-        self, start: int, path: tuple[int, ...], where: dict[str, str]
-    ) -> IllegalReason | None:
-        to = path[1]
-        if len(path) > 2 or (to not in self._neighbours[start] and (start, to) in BETWEEN):
-            text = "men never capture: only a tiger jumps, and a man moves one step"
-            return IllegalReason("man_jumps", text, **where)
-        if to not in self._neighbours[start]:
-            return self._no_line(start, to, where)
-        if self._pieces[to] != EMPTY:
-            return IllegalReason("occupied", f"{point_name(to)} is occupied", **where)
-        if not self.rules.men_retreat and point_rank(to) < point_rank(start):
-            text = (
-                f"men may not retreat (men_retreat is off): {point_name(to)} is below "
-                f"{point_name(start)}"
-            )
-            return IllegalReason("retreat", text, **where)
-        return None
-
-    def _explain_tiger(
-        self, start: int, path: tuple[int, ...], where: dict[str, str]
-    ) -> IllegalReason | None:
-        to = path[1]
-        step_ends = "a step ends the move: only jumps follow one another"
-        if to in self._neighbours[start]:
-            if len(path) > 2:
-                return IllegalReason("step_ends", step_ends, **where)
-            if self._pieces[to] != EMPTY:
-                return IllegalReason("occupied", f"{point_name(to)} is occupied", **where)
-            if self.rules.capture_mandatory and self._has_jump():
-                text = "a capture is mandatory (capture_mandatory is on) and a tiger can jump"
-                return IllegalReason("must_capture", text, **where)
-            return None
-        if len(path) > 2 and not self.rules.multi_jump:
-            return IllegalReason("one_jump", "one jump per move (multi_jump is off)", **where)
-        pieces = self._pieces.copy()
-        pieces[start] = EMPTY
-        for a, b in pairwise(path):
-            over = BETWEEN.get((a, b))
-            jump = {**where, "from": point_name(a), "to": point_name(b)}
-            if b in self._neighbours[a]:
-                return IllegalReason("step_ends", step_ends, **jump)
-            if over is None:
-                if abs(point_file(a) - point_file(b)) == 1 == abs(point_rank(a) - point_rank(b)):
-                    return self._no_line(a, b, where)  # diagonal neighbours, no line between
-                text = (
-                    f"{point_name(a)} and {point_name(b)} are not joined by a line, nor two "
-                    f"points apart along one"
-                )
-                return IllegalReason("too_far", text, **jump)
-            jump["over"] = point_name(over)
-            if over not in self._neighbours[a] or b not in self._neighbours[over]:
-                text = (
-                    f"no line runs from {point_name(a)} over {point_name(over)} to "
-                    f"{point_name(b)} (diagonals: {self.rules.diagonals.value})"
-                )
-                return IllegalReason("no_jump_line", text, **jump)
-            if pieces[over] == TIGER:
-                text = f"a tiger never jumps a tiger (on {point_name(over)})"
-                return IllegalReason("jumps_tiger", text, **jump)
-            if pieces[over] != MAN:
-                text = f"no man on {point_name(over)} to jump" + (
-                    " (he is taken earlier in this move)" if self._pieces[over] == MAN else ""
-                )
-                return IllegalReason("no_man", text, **jump)
-            if pieces[b] != EMPTY:
-                text = f"the landing point {point_name(b)} is taken"
-                return IllegalReason("landing_taken", text, **jump)
-            pieces[over] = EMPTY
-        return None
+        return explain_illegal(self, move, allow_pass=allow_pass)
 
     # -------------------------------------------------------------------- making moves
 
@@ -674,10 +540,10 @@ class Board:
             if len(path) > 2 or (start, end) in BETWEEN:
                 taken = tuple(BETWEEN[s] for s in pairwise(path))
             code = pieces[start]
-            keys = _KEYS[code]
+            keys = PIECE_POINT_KEYS[code]
             pieces[start] = EMPTY
             h ^= keys[start]
-            men = _KEYS[MAN]
+            men = PIECE_POINT_KEYS[MAN]
             for over in taken:
                 pieces[over] = EMPTY
                 h ^= men[over]
@@ -692,7 +558,7 @@ class Board:
         if self.turn != self.rules.first:
             self.fullmove_number = min(self.fullmove_number + 1, MAX_MOVE_NUMBER)
         self.turn = 1 - self.turn
-        self._hash = h ^ _MEN_TO_MOVE
+        self._hash = h ^ MEN_TO_MOVE_KEY
 
     def _unmake(self) -> None:
         path, taken, halfmove, number, h = self._undo.pop()
