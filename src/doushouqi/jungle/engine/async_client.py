@@ -18,11 +18,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import math
 import os
 import shlex
 import typing
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from doushouqi.core.engine_protocol import (
@@ -33,13 +32,12 @@ from doushouqi.core.engine_protocol import (
 )
 from doushouqi.jungle.analysis import Info, InfoSelection, Limit, PlayResult, select_info
 from doushouqi.jungle.board import Board
+from doushouqi.jungle.engine._process_io import ProcessIO, kill_process
 from doushouqi.jungle.engine.analysis_stream import LOGGER, Analysis, InfoCallback
 from doushouqi.jungle.engine.protocol import (
     RULE_OPTIONS,
     EngineError,
     EngineMoveError,
-    EngineTerminatedError,
-    EngineTimeoutError,
     Option,
     named_rule_set,
     parse_option,
@@ -58,7 +56,7 @@ READY_TIMEOUT = 300.0
 AUTO_HANDSHAKE_WAIT = 3.0
 
 
-class Engine:
+class Engine(ProcessIO):
     """An engine process, driven over its standard input and output.
 
     ``timeout`` bounds the wait for ``uciok``, ``readyok`` and the exit after ``quit``, except
@@ -70,7 +68,8 @@ class Engine:
     increment) before the engine counts as not answering. A search with no time budget (depth
     or nodes only) waits for as long as it takes unless ``play(..., timeout=…)`` says otherwise.
 
-    Use ``await engine.start()`` (or :func:`popen_engine`) before anything else.
+    Use ``await engine.start()`` (or :func:`popen_engine`) before anything else. The lines to
+    and from the process go through ``ProcessIO`` (``_process_io.py``, the pipes' plumbing).
 
     One example drives a real engine process through the methods (each would start its own):
 
@@ -250,11 +249,11 @@ class Engine:
         assert process is not None
         if process.returncode is None:
             if kill:
-                _kill(process)
+                kill_process(process)
             try:
                 await asyncio.wait_for(process.wait(), self.timeout)
             except TimeoutError:
-                _kill(process)
+                kill_process(process)
                 await process.wait()
         self._dead = True
         if process.stdin is not None:
@@ -652,117 +651,6 @@ class Engine:
                     return
                 LOGGER.debug("%s: unexpected line while waiting for readyok: %s", self.name, line)
 
-    # --------------------------------------------------------------------- plumbing
-
-    async def _send(self, line: str) -> None:
-        process = self._process
-        if process is None:
-            raise EngineError("engine not started")
-        if self._dead or process.stdin is None:
-            raise self._terminated_error()
-        LOGGER.debug("%s << %s", self.name, line)
-        process.stdin.write(line.encode() + b"\n")
-        try:
-            await process.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError):
-            self._dead = True
-            await self._wait_exit()
-            raise self._terminated_error() from None
-
-    def _send_nowait(self, line: str) -> None:
-        process = self._process
-        if process is None or process.stdin is None or not self.alive:
-            return
-        LOGGER.debug("%s << %s", self.name, line)
-        with contextlib.suppress(OSError, RuntimeError):
-            process.stdin.write(line.encode() + b"\n")
-
-    async def _next_line(self) -> str:
-        if self._dead:
-            raise self._terminated_error()
-        line = await self._lines.get()
-        if line is None:
-            self._dead = True
-            await self._wait_exit()
-            raise self._terminated_error()
-        return line
-
-    async def _wait_exit(self) -> None:
-        process = self._process
-        if process is not None and process.returncode is None:
-            try:
-                await asyncio.wait_for(process.wait(), 2.0)
-            except TimeoutError:
-                _kill(process)
-
-    def _terminated_error(self) -> EngineTerminatedError:
-        if self._timeout_reason is not None:
-            return EngineTimeoutError(self._timeout_reason)
-        message = f"engine {self.name} has exited"
-        if self.returncode is not None:
-            message += f" (exit code {self.returncode})"
-        if self._stderr_tail:
-            message += "; last error output: " + " | ".join(self._stderr_tail)
-        return EngineTerminatedError(message)
-
-    @contextlib.contextmanager
-    def _watchdog(self, seconds: float | None, what: str) -> Iterator[None]:
-        """Kill the engine if the block has not finished within ``seconds``."""
-        if seconds is None or math.isinf(seconds):
-            yield
-            return
-        handle = asyncio.get_running_loop().call_later(
-            max(seconds, 0.0), self._expire, what, seconds
-        )
-        try:
-            yield
-        finally:
-            handle.cancel()
-
-    def _expire(self, what: str, seconds: float) -> None:
-        if self._timeout_reason is None and not self._dead:
-            self._timeout_reason = (
-                f"engine {self.name} did not send {what} within {seconds:g} s and was killed"
-            )
-            LOGGER.info("%s", self._timeout_reason)
-        self._dead = True
-        if self._process is not None:
-            _kill(self._process)
-        self._lines.put_nowait(None)
-
-    async def _read_stdout(self) -> None:
-        process = self._process
-        assert process is not None and process.stdout is not None
-        try:
-            while True:
-                try:
-                    raw = await process.stdout.readline()
-                except ValueError:  # a line over the limit: drop it
-                    LOGGER.warning("%s: overlong output line dropped", self.name)
-                    continue
-                if not raw:
-                    break
-                line = raw.decode(errors="replace").rstrip("\r\n")
-                LOGGER.debug("%s >> %s", self.name, line)
-                self._lines.put_nowait(line)
-        finally:
-            self._lines.put_nowait(None)
-
-    async def _read_stderr(self) -> None:
-        process = self._process
-        assert process is not None and process.stderr is not None
-        while True:
-            try:
-                raw = await process.stderr.readline()
-            except ValueError:
-                continue
-            if not raw:
-                return
-            line = raw.decode(errors="replace").rstrip()
-            if line:
-                LOGGER.debug("%s (stderr) %s", self.name, line)
-                self._stderr_tail.append(line)
-
 
 _NO_GAME = object()
 #: Options the client sets itself (lower case), refused by configure().
@@ -787,12 +675,6 @@ def _searchmoves(board: Board, root_moves: Iterable[Move] | None) -> str:
         return bool(move) and board.is_legal(move)  # a pass is no root move
 
     return searchmoves_text(root_moves, is_legal, board.fen())
-
-
-def _kill(process: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        if process.returncode is None:
-            process.kill()
 
 
 async def popen_engine(
