@@ -22,6 +22,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numpy.typing import NDArray
 
+from doushouqi.rl_common.move_limit import checked_max_plies
+
 try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
@@ -86,9 +88,7 @@ class TurnBasedAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[mis
         if illegal_action not in ("random", "raise"):
             raise ValueError(f"illegal_action must be 'random' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
-        if max_plies is not None and max_plies < 1:
-            raise ValueError(f"max_plies must be a positive number of plies, got {max_plies}")
-        self.max_plies = max_plies
+        self.max_plies = checked_max_plies(max_plies)
         self.num_actions = num_actions
         self.possible_agents: list[str] = list(agents)
         self.agents: list[str] = []

@@ -71,6 +71,7 @@ from doushouqi.jungle.rl.encoding import (
 )
 from doushouqi.jungle.rules import RuleSet, find_rules
 from doushouqi.jungle.squares import BLUE, COLOR_NAMES, RED
+from doushouqi.rl_common.move_limit import checked_max_plies
 
 __all__ = ["IllegalActionError", "JungleEnv", "Opponent"]
 
@@ -172,9 +173,7 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
             raise ValueError(f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_action_penalty = float(illegal_action_penalty)
-        if max_plies is not None and max_plies < 1:
-            raise ValueError(f"max_plies must be a positive number of plies, got {max_plies}")
-        self.max_plies = max_plies
+        self.max_plies = checked_max_plies(max_plies)
         self.opponent_movetime = opponent_movetime
         self._opponent = self._make_opponent(opponent)
         if self._opponent is None and agent_color is not None:

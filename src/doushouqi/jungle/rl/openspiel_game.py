@@ -54,7 +54,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from doushouqi.jungle.board import Board, Move
-from doushouqi.jungle.outcome import Outcome
 from doushouqi.jungle.rl.common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
 from doushouqi.jungle.rl.encoding import (
     NUM_ACTIONS,
@@ -64,6 +63,14 @@ from doushouqi.jungle.rl.encoding import (
     move_to_action,
 )
 from doushouqi.jungle.rules import RuleSet, find_rules
+from doushouqi.rl_common.move_limit import checked_max_plies
+from doushouqi.rl_common.openspiel_game import (
+    Position,
+    UndoableState,
+    game_info,
+    game_type,
+    py_observer,
+)
 
 try:
     import pyspiel
@@ -84,21 +91,8 @@ _DEFAULT_PARAMETERS: dict[str, Any] = {
     "fen": "",
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Jungle (Dou Shou Qi), on the doushouqi rules library",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULT_PARAMETERS,
+_GAME_TYPE = game_type(
+    GAME_NAME, "Jungle (Dou Shou Qi), on the doushouqi rules library", _DEFAULT_PARAMETERS
 )
 
 
@@ -118,21 +112,12 @@ class JungleGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
         parameters = {**_DEFAULT_PARAMETERS, **(params or {})}
         self.rules: RuleSet = find_rules(str(parameters["rules"]))
         self.max_plies = int(parameters["max_plies"])
-        if self.max_plies < 1:
-            raise ValueError(f"max_plies must be a positive number of plies, got {self.max_plies}")
+        checked_max_plies(self.max_plies)
         self.start_fen: str | None = str(parameters["fen"]) or None
         start = Board(self.start_fen, rules=self.rules)  # checks the position string
         if start.outcome() is not None:
             raise ValueError(f"the game is already over in {self.start_fen!r}: {start.outcome()}")
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=0,
-            num_players=2,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=self.max_plies,
-        )
+        info = game_info(NUM_ACTIONS, self.max_plies)
         super().__init__(_GAME_TYPE, info, parameters)
 
     def new_initial_state(self) -> JungleState:
@@ -158,50 +143,33 @@ class JungleGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
         >>> game.make_py_observer(recall).perfect_recall
         True
         """
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
-        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return JungleObserver()
-        return JungleObserver(perfect_recall=True)
+        return py_observer(JungleObserver, iig_obs_type, params)
 
 
-class _Position:
-    """The board and how its game stands. OpenSpiel's ``clone()`` deep-copies a Python state's
-    attributes; this one copies its board with the board's own, much faster ``copy()`` (which
-    search algorithms such as MCTS notice: they clone at every simulation)."""
+class _Position(Position):
+    """The board and how its game stands (:class:`~doushouqi.rl_common.openspiel_game.Position`:
+    deep-copied through the board's own ``copy()``)."""
 
-    __slots__ = ("actions", "board", "max_plies", "outcome", "over")
+    __slots__ = ("board",)
 
     def __init__(self, board: Board, max_plies: int) -> None:
         self.board = board
-        self.max_plies = max_plies
-        self.outcome: Outcome | None = board.outcome()
-        self.over = self.outcome is not None or board.ply() >= max_plies
-        #: The actions played since the start, one per ply (the state's history).
-        self.actions: list[int] = []
+        super().__init__(max_plies, board.outcome(), board.ply())
 
     def push(self, move: Move, action: int) -> None:
-        self.board.push(move)
-        self.actions.append(action)
-        self.outcome = self.board.outcome()
-        self.over = self.outcome is not None or self.board.ply() >= self.max_plies
+        board = self.board
+        self.actions.append((board.turn, action))
+        board.push(move)
+        self.settle(board.outcome(), board.ply())
 
-    def pop(self) -> None:
-        # An action is applied only where the game goes on, so taking one back leaves a game
-        # that goes on: nothing to recompute.
+    def take_back(self) -> None:
         self.board.pop()
-        self.actions.pop()
-        self.outcome, self.over = None, False
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        copy = _Position.__new__(_Position)
+    def copy_game(self, copy: _Position) -> None:
         copy.board = self.board.copy()
-        copy.max_plies, copy.outcome, copy.over = self.max_plies, self.outcome, self.over
-        copy.actions = self.actions.copy()
-        return copy
 
 
-class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
+class JungleState(UndoableState):
     """A position of the game, with the moves since the start (the library's :class:`Board`).
 
     >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
@@ -209,6 +177,8 @@ class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
     >>> state.is_terminal(), state.returns(), state.outcome["termination"]
     (True, [1.0, -1.0], 'den_entered')
     """
+
+    _position: _Position
 
     def __init__(self, game: JungleGame) -> None:
         super().__init__(game)
@@ -248,86 +218,8 @@ class JungleState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
     def _apply_action(self, action: int) -> None:
         self._position.push(action_to_move(action, self.board.turn), action)
 
-    def undo_action(self, player: int, action: int) -> None:
-        """Take back the last action, ``action`` played by ``player`` (ValueError otherwise).
-
-        >>> state = JungleGame().new_initial_state()
-        >>> action = state.string_to_action("a3a4")
-        >>> state.apply_action(action)
-        >>> state.undo_action(1, action)  # Red played it, not Blue
-        Traceback (most recent call last):
-        ...
-        ValueError: undo_action: the last action is (0, 112), not (1, 112)
-        >>> state.undo_action(0, action)
-        >>> state.current_player(), state.history()
-        (0, [])
-        """
-        position = self._position
-        if not position.actions:
-            raise ValueError("undo_action: no action to take back")
-        last = (1 - self.board.turn, position.actions[-1])
-        if (player, action) != last:
-            raise ValueError(f"undo_action: the last action is {last}, not {(player, action)}")
-        position.pop()
-
-    # The state's own history: OpenSpiel's (in C++) cannot be shortened by undo_action.
-
-    def history(self) -> list[int]:
-        """The actions played since the start, one per ply (a copy).
-
-        >>> state = JungleGame().new_initial_state()
-        >>> for move in ("a3a4", "g7g6"):
-        ...     state.apply_action(state.string_to_action(move))
-        >>> state.history()  # the same step up, each in its own player's view
-        [112, 112]
-        """
-        return self._position.actions.copy()
-
-    def history_str(self) -> str:
-        """The history as text: the actions separated by ``", "``.
-
-        >>> state = JungleGame().new_initial_state()
-        >>> for move in ("a3a4", "g7g6"):
-        ...     state.apply_action(state.string_to_action(move))
-        >>> state.history_str()
-        '112, 112'
-        """
-        return ", ".join(map(str, self._position.actions))
-
-    def move_number(self) -> int:
-        """The number of actions played since the start (plies).
-
-        >>> state = JungleGame().new_initial_state()
-        >>> state.apply_action(state.string_to_action("a3a4"))
-        >>> state.move_number()
-        1
-        """
-        return len(self._position.actions)
-
-    def is_initial_state(self) -> bool:
-        """No action has been played (or every one was taken back).
-
-        >>> state = JungleGame().new_initial_state()
-        >>> state.is_initial_state()
-        True
-        >>> state.apply_action(state.string_to_action("a3a4"))
-        >>> state.is_initial_state()
-        False
-        """
-        return not self._position.actions
-
     def _action_to_string(self, player: int, action: int) -> str:
         return str(action_to_move(action, player))
-
-    def is_terminal(self) -> bool:
-        """The rules ended the game, or the move limit (``max_plies``) was reached.
-
-        >>> state = JungleGame({"max_plies": 1}).new_initial_state()
-        >>> state.apply_action(state.string_to_action("a3a4"))
-        >>> state.is_terminal(), state.outcome  # the move limit: a draw, no outcome
-        (True, None)
-        """
-        return self._position.over
 
     def returns(self) -> list[float]:
         """Red's and Blue's returns: +1 and -1 to the winner and the loser, 0 each otherwise

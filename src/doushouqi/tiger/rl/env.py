@@ -60,6 +60,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from doushouqi.core.outcome import Outcome
+from doushouqi.rl_common.move_limit import checked_max_plies
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.rl.action_board import ActionBoard, IllegalActionError
@@ -138,9 +139,7 @@ class TigerEnv(gym.Env[NDArray[np.float32], np.int64]):
             raise ValueError(f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_action_penalty = float(illegal_action_penalty)
-        if max_plies is not None and max_plies < 1:
-            raise ValueError(f"max_plies must be a positive number of plies, got {max_plies}")
-        self.max_plies = max_plies
+        self.max_plies = checked_max_plies(max_plies)
         self._opponent = self._make_opponent(opponent)
         if self._opponent is None and agent_side is not None:
             raise ValueError("agent_side needs an opponent: in self-play the agent plays both")

@@ -55,7 +55,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from doushouqi.core.game import RulesError
-from doushouqi.core.outcome import Outcome
+from doushouqi.rl_common.move_limit import checked_max_plies
+from doushouqi.rl_common.openspiel_game import (
+    Position,
+    UndoableState,
+    game_info,
+    game_type,
+    py_observer,
+)
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.rl.action_board import ActionBoard
@@ -88,21 +95,8 @@ _DEFAULT_PARAMETERS: dict[str, Any] = {
     "fen": "",
 }
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Tiger chess (Laohuqi), on the doushouqi rules library",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULT_PARAMETERS,
+_GAME_TYPE = game_type(
+    GAME_NAME, "Tiger chess (Laohuqi), on the doushouqi rules library", _DEFAULT_PARAMETERS
 )
 
 _PAIR = re.compile(r"([a-z_]+):(\S+)")
@@ -155,22 +149,13 @@ class LaohuqiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type in
         parameters = {**_DEFAULT_PARAMETERS, **(params or {})}
         self.rules: RuleSet = parse_options(str(parameters["rules"]), str(parameters["options"]))
         self.max_plies = int(parameters["max_plies"])
-        if self.max_plies < 1:
-            raise ValueError(f"max_plies must be a positive number of plies, got {self.max_plies}")
+        checked_max_plies(self.max_plies)
         self.start_fen: str | None = str(parameters["fen"]) or None
         start = ActionBoard(Board(self.start_fen, rules=self.rules))  # checks the string
         if start.outcome() is not None:
             raise ValueError(f"the game is already over in {self.start_fen!r}: {start.outcome()}")
         extra_actions = self.rules.men if self.rules.multi_jump else 0
-        info = pyspiel.GameInfo(
-            num_distinct_actions=start.num_actions,
-            max_chance_outcomes=0,
-            num_players=2,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=self.max_plies + extra_actions,
-        )
+        info = game_info(start.num_actions, self.max_plies + extra_actions)
         super().__init__(_GAME_TYPE, info, parameters)
 
     def new_initial_state(self) -> LaohuqiState:
@@ -197,28 +182,20 @@ class LaohuqiGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type in
         >>> game.make_py_observer(recall).perfect_recall
         True
         """
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
-        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return LaohuqiObserver()
-        return LaohuqiObserver(perfect_recall=True)
+        return py_observer(LaohuqiObserver, iig_obs_type, params)
 
 
-class _Position:
-    """The action board and how its game stands; deep-copied through the board's own copy
-    (OpenSpiel's ``clone()`` deep-copies a Python state: MCTS clones at every simulation)."""
+class _Position(Position):
+    """The action board and how its game stands
+    (:class:`~doushouqi.rl_common.openspiel_game.Position`), with what taking each action back
+    needs: the chain open before it and the move it completed, if any."""
 
-    __slots__ = ("actions", "game", "max_plies", "outcome", "over", "undo")
+    __slots__ = ("game", "undo")
 
     def __init__(self, game: ActionBoard, max_plies: int) -> None:
         self.game = game
-        self.max_plies = max_plies
-        self.outcome: Outcome | None = game.outcome()
-        self.over = self.outcome is not None or game.board.ply() >= max_plies
-        #: The players and actions since the start (the state's history), and what taking each
-        #: back needs: the chain open before it and the move it completed, if any.
-        self.actions: list[tuple[int, int]] = []
         self.undo: list[tuple[tuple[int, ...], Move | None]] = []
+        super().__init__(max_plies, game.outcome(), game.board.ply())
 
     def apply(self, action: int) -> None:
         game = self.game
@@ -227,25 +204,16 @@ class _Position:
         move = game.apply_legal(action)
         self.undo.append((chain, move))
         if move is not None:
-            self.outcome = game.outcome()
-            self.over = self.outcome is not None or game.board.ply() >= self.max_plies
+            self.settle(game.outcome(), game.board.ply())
 
-    def pop(self) -> None:
-        # An action is applied only where the game goes on: taking one back leaves a game that
-        # goes on.
-        self.actions.pop()
+    def take_back(self) -> None:
         self.game.undo(*self.undo.pop())
-        self.outcome, self.over = None, False
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        copy = _Position.__new__(_Position)
-        copy.game = self.game.copy()
-        copy.max_plies, copy.outcome, copy.over = self.max_plies, self.outcome, self.over
-        copy.actions, copy.undo = self.actions.copy(), self.undo.copy()
-        return copy
+    def copy_game(self, copy: _Position) -> None:
+        copy.game, copy.undo = self.game.copy(), self.undo.copy()
 
 
-class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
+class LaohuqiState(UndoableState):
     """A position of the game, with the moves since the start and an open jump chain.
 
     A double jump: the tiger side stays the current player while its chain is open.
@@ -258,7 +226,18 @@ class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     >>> state.apply_action(state.string_to_action("e5e7"))
     >>> state.is_terminal(), state.returns(), state.outcome["termination"]
     (True, [1.0, -1.0], 'men_captured')
+
+    The history (:class:`~doushouqi.rl_common.openspiel_game.UndoableState`) has one action per
+    jump; taking back the action that ended a move takes the move back and reopens its chain:
+
+    >>> state.history(), state.move_number(), state.board.ply()
+    ([142, 274], 2, 1)
+    >>> state.undo_action(0, 274)
+    >>> state.action_board.chain_string(), state.is_terminal(), state.history_str()
+    ('e3e5', False, '142')
     """
+
+    _position: _Position
 
     def __init__(self, game: LaohuqiGame) -> None:
         super().__init__(game)
@@ -319,96 +298,8 @@ class LaohuqiState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     def _apply_action(self, action: int) -> None:
         self._position.apply(action)
 
-    def undo_action(self, player: int, action: int) -> None:
-        """Take back the last action, ``action`` played by ``player`` (ValueError otherwise): a
-        jump of a chain reopens the chain before it, an action that ended a move takes the move
-        back and reopens its chain.
-
-        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
-        >>> state = LaohuqiGame(chains).new_initial_state()
-        >>> for segment in ("e3e5", "e5e7"):
-        ...     state.apply_action(state.string_to_action(segment))
-        >>> state.undo_action(1, 274)  # the tiger side played it, not the men
-        Traceback (most recent call last):
-        ...
-        ValueError: undo_action: the last action is (0, 274), not (1, 274)
-        >>> state.undo_action(0, 274)  # the move is taken back, its chain open again
-        >>> state.action_board.chain_string(), state.is_terminal()
-        ('e3e5', False)
-        """
-        position = self._position
-        if not position.actions:
-            raise ValueError("undo_action: no action to take back")
-        if (player, action) != position.actions[-1]:
-            last = position.actions[-1]
-            raise ValueError(f"undo_action: the last action is {last}, not {(player, action)}")
-        position.pop()
-
-    # The state's own history: OpenSpiel's (in C++) cannot be shortened by undo_action.
-
-    def history(self) -> list[int]:
-        """The actions played since the start (a chain: one per jump), a copy.
-
-        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
-        >>> state = LaohuqiGame(chains).new_initial_state()
-        >>> for segment in ("e3e5", "e5e7"):
-        ...     state.apply_action(state.string_to_action(segment))
-        >>> state.history()
-        [142, 274]
-        """
-        return [action for _, action in self._position.actions]
-
-    def history_str(self) -> str:
-        """The history as text: the actions separated by ``", "``.
-
-        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
-        >>> state = LaohuqiGame(chains).new_initial_state()
-        >>> for segment in ("e3e5", "e5e7"):
-        ...     state.apply_action(state.string_to_action(segment))
-        >>> state.history_str()
-        '142, 274'
-        """
-        return ", ".join(str(action) for _, action in self._position.actions)
-
-    def move_number(self) -> int:
-        """The number of actions played since the start (a double jump counts two).
-
-        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
-        >>> state = LaohuqiGame(chains).new_initial_state()
-        >>> for segment in ("e3e5", "e5e7"):
-        ...     state.apply_action(state.string_to_action(segment))
-        >>> state.move_number(), state.board.ply()
-        (2, 1)
-        """
-        return len(self._position.actions)
-
-    def is_initial_state(self) -> bool:
-        """No action has been played (or every one was taken back).
-
-        >>> state = LaohuqiGame().new_initial_state()
-        >>> action = state.string_to_action("e10e9")
-        >>> state.apply_action(action)
-        >>> state.is_initial_state()
-        False
-        >>> state.undo_action(0, action)
-        >>> state.is_initial_state()
-        True
-        """
-        return not self._position.actions
-
     def _action_to_string(self, player: int, action: int) -> str:
         return action_name(action)
-
-    def is_terminal(self) -> bool:
-        """The rules ended the game, or the move limit (``max_plies`` whole moves) was
-        reached.
-
-        >>> state = LaohuqiGame({"max_plies": 1}).new_initial_state()
-        >>> state.apply_action(state.string_to_action("e10e9"))
-        >>> state.is_terminal(), state.outcome  # the move limit: a draw, no outcome
-        (True, None)
-        """
-        return self._position.over
 
     def returns(self) -> list[float]:
         """The tiger side's and the men's returns: +1 and -1 to the winner and the loser, 0
