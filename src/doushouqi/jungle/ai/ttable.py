@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.ttable import new_table
 from doushouqi.jungle.ai.work import A2
 from doushouqi.jungle.analysis import DEN_SCORE
 
@@ -35,9 +36,7 @@ BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 1, 2, 3
 
 def new_tt(hash_mb: int) -> NDArray[np.int64]:
     """A transposition table of the largest power-of-two entry count within ``hash_mb``."""
-    entries = max(1024, (max(1, hash_mb) << 20) // 16)
-    entries = 1 << (entries.bit_length() - 1)
-    return np.zeros((entries, 2), dtype=np.int64)
+    return new_table(hash_mb, 2)
 
 
 @njit("int64(int64, int64)", cache=True, nogil=True)

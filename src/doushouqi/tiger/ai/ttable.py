@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.ttable import new_table
 from doushouqi.tiger.ai.state import A2
 from doushouqi.tiger.analysis import WIN_SCORE
 
@@ -39,9 +40,7 @@ ENTRY_WORDS = 3
 
 def new_tt(hash_mb: int) -> NDArray[np.int64]:
     """A table of the largest power-of-two entry count within ``hash_mb`` megabytes."""
-    entries = max(1024, (max(1, hash_mb) << 20) // (8 * ENTRY_WORDS))
-    entries = 1 << (entries.bit_length() - 1)
-    return np.zeros((entries, ENTRY_WORDS), dtype=np.int64)
+    return new_table(hash_mb, ENTRY_WORDS)
 
 
 def hashfull(tt: NDArray[np.int64], age: int) -> int:
