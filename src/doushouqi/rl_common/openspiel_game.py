@@ -97,7 +97,7 @@ class Position:
     """How a state's game stands: its outcome (None while it goes on), whether it is over (an
     outcome, or the move limit reached) and the (player, action) pairs played since the start.
 
-    A game's subclass holds its board and implements :meth:`take_back` and :meth:`copy_game`.
+    A game's subclass holds its board and implements ``_take_back`` and ``_copy_game``.
     OpenSpiel's ``clone()`` deep-copies a Python state's attributes; a position copies its
     board with the board's own, much faster ``copy()`` (which search algorithms such as MCTS
     notice: they clone at every simulation).
@@ -141,16 +141,16 @@ class Position:
         ([], 0)
         """
         self.actions.pop()
-        self.take_back()
+        self._take_back()
         # An action is applied only where the game goes on, so taking one back leaves a game
         # that goes on: nothing to recompute.
         self.outcome, self.over = None, False
 
-    def take_back(self) -> None:
+    def _take_back(self) -> None:
         """The game's part of :meth:`pop`: take the last action back on the board."""
         raise NotImplementedError
 
-    def copy_game(self, copy: Any) -> None:
+    def _copy_game(self, copy: Any) -> None:
         """The game's part of a deep copy: set ``copy``'s board (and the like) from this one."""
         raise NotImplementedError
 
@@ -158,7 +158,7 @@ class Position:
         copy = type(self).__new__(type(self))
         copy.max_plies, copy.outcome, copy.over = self.max_plies, self.outcome, self.over
         copy.actions = self.actions.copy()
-        self.copy_game(copy)
+        self._copy_game(copy)
         return copy
 
 

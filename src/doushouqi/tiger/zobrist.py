@@ -3,11 +3,21 @@ side to move. The keys come from a fixed seed, so that hashes are the same in ev
 server compares them across nodes).
 
 >>> from doushouqi.tiger.board import Board
+>>> from doushouqi.tiger.fen import TIGER
+>>> from doushouqi.tiger.points import parse_point
 >>> from doushouqi.tiger.rules import TIGER_SIDE
 >>> pieces = Board().pieces()
 >>> zobrist_hash(pieces, MEN_SIDE) == zobrist_hash(pieces, TIGER_SIDE) ^ MEN_TO_MOVE_KEY
 True
 >>> zobrist_hash(pieces, TIGER_SIDE) == Board().zobrist_hash()
+True
+>>> tiger = PIECE_POINT_KEYS[TIGER]  # the tiger from e10 to e9: two keys change
+>>> board = Board()
+>>> start = board.zobrist_hash()
+>>> board.push_move("e10e9")
+Move.from_str('e10e9')
+>>> moved = tiger[parse_point("e10")] ^ tiger[parse_point("e9")]
+>>> board.zobrist_hash() == start ^ moved ^ MEN_TO_MOVE_KEY
 True
 """
 

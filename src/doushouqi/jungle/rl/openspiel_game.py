@@ -162,10 +162,10 @@ class _Position(Position):
         board.push(move)
         self.settle(board.outcome(), board.ply())
 
-    def take_back(self) -> None:
+    def _take_back(self) -> None:
         self.board.pop()
 
-    def copy_game(self, copy: _Position) -> None:
+    def _copy_game(self, copy: _Position) -> None:
         copy.board = self.board.copy()
 
 

@@ -206,10 +206,10 @@ class _Position(Position):
         if move is not None:
             self.settle(game.outcome(), game.board.ply())
 
-    def take_back(self) -> None:
+    def _take_back(self) -> None:
         self.game.undo(*self.undo.pop())
 
-    def copy_game(self, copy: _Position) -> None:
+    def _copy_game(self, copy: _Position) -> None:
         copy.game, copy.undo = self.game.copy(), self.undo.copy()
 
 
