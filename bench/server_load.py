@@ -68,11 +68,15 @@ def _free_port() -> int:
 
 
 def start_server(
-    data_dir: str, source: str | None = None, profile: str | None = None
+    data_dir: str,
+    source: str | None = None,
+    profile: str | None = None,
+    launcher: tuple[str, ...] = ("-m", "doushouqi.cli.main"),
 ) -> tuple[subprocess.Popen[bytes], str]:
     """A server on a fresh SQLite database in ``data_dir``, from the code in ``source`` (a
     folder holding the ``doushouqi`` package) when given, under cProfile writing to
-    ``profile`` when given."""
+    ``profile`` when given. ``launcher`` is what the interpreter runs, given ``serve`` and its
+    options (``bench/server_memory.py`` runs its own, which reports the server's memory)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -87,8 +91,7 @@ def start_server(
     command = [
         sys.executable,
         *profiler,
-        "-m",
-        "doushouqi.cli.main",
+        *launcher,
         "serve",
         "--port",
         str(port),
@@ -173,6 +176,9 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 class Bench:
+    #: The clients it seats (a subclass may play differently).
+    seat_type: type[Seat] = Seat
+
     def __init__(self, args: argparse.Namespace, url: str, server_pid: int | None) -> None:
         self.server_pid = server_pid
         self.args = args
@@ -232,7 +238,8 @@ class Bench:
     async def pair(self, ready: asyncio.Event, barrier: list[int], stop: asyncio.Event) -> None:
         for attempt in range(3):
             try:
-                red, blue = Seat(self, await self.guest()), Seat(self, await self.guest())
+                red = self.seat_type(self, await self.guest())
+                blue = self.seat_type(self, await self.guest())
                 await self.new_game(red, blue)
                 break
             except (httpx.HTTPError, OSError, websockets.WebSocketException):

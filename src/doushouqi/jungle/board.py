@@ -420,6 +420,30 @@ class Board(
             if forbidden is None or (frm, to) not in forbidden:
                 yield Move(frm, to)
 
+    def legal_targets(self) -> Iterator[tuple[int, int]]:
+        """(from-square, bitboard of where it may legally go) for each animal of the side to
+        move that has a legal move, lowest square first: the legal moves grouped by where they
+        start, without a :class:`Move` made for each (the game server tells every player this
+        after every move).
+
+        >>> from doushouqi.jungle.squares import square_name, iter_squares
+        >>> [(square_name(frm), [square_name(to) for to in iter_squares(targets)])
+        ...  for frm, targets in Board("r6/3L3/7/7/7/7/7/7/7 w").legal_targets()]
+        [('d8', ['d7', 'c8', 'e8', 'd9'])]
+        """
+        if self.is_game_over_on_board():
+            return
+        forbidden = self._forbidden()
+        sq = self._sq
+        for square in iter_squares(self._occ[self.turn]):
+            targets = self._targets(square, sq[square])
+            if forbidden is not None:
+                for frm, to in forbidden:
+                    if frm == square:
+                        targets &= ~(1 << to)
+            if targets:
+                yield square, targets
+
     def generate_pseudo_legal_moves(
         self, from_mask: int = ALL_SQUARES, to_mask: int = ALL_SQUARES
     ) -> Iterator[Move]:

@@ -68,18 +68,27 @@ def game_moves(server: ServerProcess, game_id: str) -> tuple[str, list[str]]:
 
 class Mover(threading.Thread):
     """Plays quiet moves in a game, both sides in turn, until stopped; ``sent`` counts the
-    moves sent so far, ``acknowledged`` those the server has confirmed (stored)."""
+    moves sent so far, ``acknowledged`` those the server has confirmed (stored). The last
+    ``reserve`` moves wait for ``release``: however long the backup takes on a busy machine,
+    moves are left to show that the game goes on after it."""
 
-    def __init__(self, red: GameSocket, blue: GameSocket, moves: list[str]) -> None:
+    def __init__(
+        self, red: GameSocket, blue: GameSocket, moves: list[str], reserve: int = 8
+    ) -> None:
         super().__init__(daemon=True)
-        self.sockets, self.moves = (red, blue), moves
+        self.sockets, self.moves, self.reserve = (red, blue), moves, reserve
         self.sent = self.acknowledged = 0
         self.stop = threading.Event()
+        self.release = threading.Event()
         self.error: BaseException | None = None
 
     def run(self) -> None:
         try:
             for ply, text in enumerate(self.moves):
+                if ply == len(self.moves) - self.reserve:
+                    while not self.release.wait(0.01):
+                        if self.stop.is_set():
+                            return
                 if self.stop.wait(0.01):
                     return
                 self.sent = ply + 1
@@ -131,6 +140,7 @@ def test_a_backup_taken_mid_game_restores_every_game_account_and_rating(
         after, sent = mover.acknowledged, mover.sent
         assert made.returncode == 0, made.stderr
         assert "2 accounts, 2 games" in made.stdout, made.stdout
+        mover.release.set()
         mover.wait_for(after + 4)  # and the game goes on after it
         assert after > before, "no move was made while the backup ran"
 

@@ -19,7 +19,6 @@ never raises.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 from doushouqi.server.domain.commands import Command, Move
@@ -107,7 +106,7 @@ def apply(game: Game, command: Command, now: float) -> tuple[Game, list[Event]]:
     if not events:
         return game, []
     version = game.version + 1
-    stamped = [dataclasses.replace(e, game_id=game.id, version=version) for e in events]
+    stamped = [e.stamped(game.id, version) for e in events]
     if all(isinstance(e, PRESENCE_EVENTS) for e in events):
         state_version = game.fresh_since
     else:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from doushouqi.core.clock import TimeControl
 from doushouqi.core.outcome import BoardEnding, Ending, Outcome
@@ -142,6 +142,19 @@ class Event:
         for name in _field_names(type(self)):
             data[name] = plain(getattr(self, name))
         return data
+
+    def stamped(self, game_id: str, version: int) -> Self:
+        """A copy with ``game_id`` and ``version`` set (what ``apply`` does to each event).
+
+        The instance's dict copied, not ``dataclasses.replace``, which calls ``__init__`` with
+        every field: this runs for every event of every move, and no event computes a field.
+
+        >>> DrawDeclined(color=1).stamped("g1", 7)
+        DrawDeclined(game_id='g1', version=7, color=1, implicit=False)
+        """
+        event = object.__new__(type(self))
+        event.__dict__.update(self.__dict__, game_id=game_id, version=version)
+        return event
 
 
 @dataclass(frozen=True, kw_only=True)
