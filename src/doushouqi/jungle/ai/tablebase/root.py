@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from doushouqi.jungle.analysis import Info, PlayResult, Score
+from doushouqi.core import tablebase_root
+from doushouqi.jungle.analysis import PlayResult
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.tablebase.probe import probe, probe_moves
 
@@ -26,35 +27,10 @@ def tablebase_root_move(
     The best move by the tables whose result is not a draw by repetition in this game's
     history (the tables do not know the history); ``score`` is ``den N`` in own moves
     (``den -N`` when lost), ``string`` says ``tablebase: Red wins in 17`` (plies). Tables
-    are looked for in ``directories`` (by default the reader's).
+    are looked for in ``directories`` (by default the reader's). The logic is the core's
+    (:func:`doushouqi.core.tablebase_root.root_move`) over this game's reader.
     """
-    entry = probe(board, directories)
-    if entry is None or entry.wdl == 0:
-        return None
-    values = probe_moves(board, directories)
-    if not values:
-        return None
-    for item in values:
-        if item.value != values[0].value:
-            break  # only the moves as good as the best keep the value
-        board.push(item.move)
-        try:
-            drawn = board.is_repetition(3)
-        finally:
-            board.pop()
-        if drawn:
-            continue
-        dtm = entry.dtm or 0
-        score = Score(mate=(dtm + 1) // 2) if entry.wdl > 0 else Score(mate=-max(1, dtm // 2))
-        info = Info(
-            depth=0,
-            score=score,
-            pv=[item.move],
-            nodes=0,
-            string=f"tablebase: {entry.describe(board.turn)}",
-        )
-        return PlayResult(item.move, info)
-    return None
+    return tablebase_root.root_move(board, probe, probe_moves, directories)
 
 
 def keep_the_draw(
@@ -62,13 +38,7 @@ def keep_the_draw(
 ) -> Move | None:
     """At a drawn root the tables cover: a drawing move in place of ``move`` when ``move``
     would lose (the search's pick is kept whenever it holds the draw), else None."""
-    entry = probe(board, directories)
-    if entry is None or entry.wdl != 0:
-        return None
-    values = probe_moves(board, directories)
-    if not values:
-        return None
-    chosen = next((v for v in values if v.move == move), None)
-    if chosen is None or chosen.value.wdl >= 0:
-        return None
-    return next((v.move for v in values if v.value.wdl == 0), None)
+    drawing: Move | None = tablebase_root.keep_the_draw(
+        board, move, probe, probe_moves, directories
+    )
+    return drawing

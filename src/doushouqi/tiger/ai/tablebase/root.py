@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from doushouqi.tiger.analysis import Info, PlayResult, Score
+from doushouqi.core import tablebase_root
+from doushouqi.tiger.analysis import PlayResult
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
 from doushouqi.tiger.tablebase.probe import probe, probe_moves
@@ -28,35 +29,11 @@ def tablebase_root_move(
 
     The best move by the tables whose result is not a draw by repetition in this game's
     history (the tables do not know the history); ``score`` is ``win N`` in own moves
-    (``win -N`` when lost), ``string`` says ``tablebase: the tiger wins in 3`` (plies).
+    (``win -N`` when lost), ``string`` says ``tablebase: the tiger wins in 3`` (plies). Tables
+    are looked for in ``directories`` (by default the reader's). The logic is the core's
+    (:func:`doushouqi.core.tablebase_root.root_move`) over this game's reader.
     """
-    entry = probe(board, directories)
-    if entry is None or entry.wdl == 0:
-        return None
-    values = probe_moves(board, directories)
-    if not values:
-        return None
-    for item in values:
-        if item.value != values[0].value:
-            break  # only the moves as good as the best keep the value
-        board.push(item.move)
-        try:
-            drawn = board.is_repetition(3)
-        finally:
-            board.pop()
-        if drawn:
-            continue
-        dtm = entry.dtm or 0
-        score = Score(mate=(dtm + 1) // 2) if entry.wdl > 0 else Score(mate=-max(1, dtm // 2))
-        info = Info(
-            depth=0,
-            score=score,
-            pv=[item.move],
-            nodes=0,
-            string=f"tablebase: {entry.describe(board.turn)}",
-        )
-        return PlayResult(item.move, info)
-    return None
+    return tablebase_root.root_move(board, probe, probe_moves, directories)
 
 
 def keep_the_draw(
@@ -64,13 +41,7 @@ def keep_the_draw(
 ) -> Move | None:
     """At a drawn root the tables cover: a drawing move in place of ``move`` when ``move``
     would lose (the search's pick is kept whenever it holds the draw), else None."""
-    entry = probe(board, directories)
-    if entry is None or entry.wdl != 0:
-        return None
-    values = probe_moves(board, directories)
-    if not values:
-        return None
-    chosen = next((v for v in values if v.move == move), None)
-    if chosen is None or chosen.value.wdl >= 0:
-        return None
-    return next((v.move for v in values if v.value.wdl == 0), None)
+    drawing: Move | None = tablebase_root.keep_the_draw(
+        board, move, probe, probe_moves, directories
+    )
+    return drawing
