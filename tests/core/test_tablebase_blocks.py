@@ -72,7 +72,7 @@ def test_a_damaged_file_is_refused_before_use() -> None:
     flipped[-20] ^= 0xFF
     with pytest.raises(TablebaseError, match="checksum mismatch"):
         decode_file(bytes(flipped), MAGIC, 1, "T.tb")
-    with pytest.raises(TablebaseError, match="T.tb: damaged"):
+    with pytest.raises(TablebaseError, match=r"T\.tb: damaged"):
         decode_file(data + b"\0", MAGIC, 1, "T.tb")
     with pytest.raises(TablebaseError, match="format version 1, this library reads version 2"):
         decode_file(data, MAGIC, 2, "T.tb")
@@ -94,7 +94,7 @@ def test_a_block_that_does_not_decompress_is_named_when_read() -> None:
     line = json.dumps(header).encode()
     table = decode_file(MAGIC + line + b"\n" + bytes(rest), MAGIC, 1, "T.tb")
     assert table.value_at(0) is not None  # the first block is sound
-    with pytest.raises(TablebaseError, match="T.tb: damaged \\(block 1 does not decompress\\)"):
+    with pytest.raises(TablebaseError, match=r"T\.tb: damaged \(block 1 does not decompress\)"):
         table.value_at(99)
 
 

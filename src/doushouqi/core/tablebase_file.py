@@ -29,6 +29,8 @@ What the entries are (the index) is the game's own: :mod:`doushouqi.tiger.tableb
 (True, 3, 2)
 >>> table.header["blocks"], [NONE, LOSS, DRAW, WIN]  # two blocks; the WDL codes
 (2, [0, 1, 2, 3])
+>>> NO_POSITION, BLOCK_ENTRIES, CACHE_BLOCKS  # by default 256 K entries a block, 16 kept
+(255, 262144, 16)
 >>> decode_file(data[:-1], b"GAMETB\\n", 1, "cut.tb")
 Traceback (most recent call last):
 ...
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import lzma
 import sys
@@ -315,8 +318,10 @@ def decode_file(data: bytes, magic: bytes, version: int, where: str = "table fil
     offsets = array(_OFFSET)
     offsets.frombytes(rest[:index_bytes])
     offsets = _little_endian(offsets)
-    if offsets[0] != 0 or offsets[-1] != payload_bytes or any(
-        a > b for a, b in zip(offsets, offsets[1:])
+    if (
+        offsets[0] != 0
+        or offsets[-1] != payload_bytes
+        or any(a > b for a, b in itertools.pairwise(offsets))
     ):
         raise TablebaseError(f"{where}: damaged (the block index is out of order)")
     return TableFile(header, offsets, rest[index_bytes:], where)

@@ -16,9 +16,7 @@ CORNERED = "3/3/9/9/9/9/9/9/M8/1M7/TMM6 m"  # the men close the trap: b2a2
 
 
 def _table(server: LiveServer, fen: str, **params: str) -> dict[str, object]:
-    answer = server.player().get(
-        "/api/tablebase", params={"fen": fen, "game": "tiger", **params}
-    )
+    answer = server.player().get("/api/tablebase", params={"fen": fen, "game": "tiger", **params})
     assert answer.status_code == 200, answer.text
     data: dict[str, object] = answer.json()
     return data
@@ -32,9 +30,7 @@ def test_a_covered_position_and_each_move_as_the_tables_say(server: LiveServer) 
     assert expected is not None
     moves = data["moves"]
     assert isinstance(moves, list)
-    assert [(m["uci"], m["dtm"]) for m in moves] == [
-        (str(v.move), v.value.dtm) for v in expected
-    ]
+    assert [(m["uci"], m["dtm"]) for m in moves] == [(str(v.move), v.value.dtm) for v in expected]
     assert moves[0]["category"] == "win" and moves[0]["readable_zh"].startswith("虎")
     assert {m["category"] for m in moves} == {"win", "draw"}  # one step wrong and it is a draw
     after = _table(server, moves[0]["fen"])
