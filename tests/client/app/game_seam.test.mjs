@@ -75,6 +75,7 @@ test('the registry gives each game a client module with what the app uses', asyn
     faqEntries: 'function', rulesPageVars: 'function', ruleDiagrams: 'object', lessons: 'object',
     meetsGoal: 'function', boardFor: 'function', startFor: 'function', orientationFor: 'function',
     moveSquares: 'function', sideKeys: 'object', firstKeys: 'object', rulesPoints: 'object',
+    tablebase: 'object',
   };
   for (const [key, game] of Object.entries(GAMES)) {
     assert.equal(game.key, key);
@@ -86,6 +87,10 @@ test('the registry gives each game a client module with what the app uses', asyn
     for (const [color, kind] of palette) assert.equal(game.kindOf(game.pieceOf(color, kind)), kind);
     assert.equal(typeof game.editorKeys, 'object', `${key}.editorKeys`);
     assert.equal(game.sideKeys.length, 2);
+    // The tables' view: the most pieces worth asking about, the value line's words by seat.
+    assert.ok(Number.isInteger(game.tablebase.pieces) && game.tablebase.pieces > 1, `${key}.tablebase.pieces`);
+    for (const field of ['winsKeys', 'noMoveKeys']) assert.equal(game.tablebase[field].length, 2, `${key}.tablebase.${field}`);
+    assert.equal(typeof game.tablebase.explainKey, 'string');
     assert.equal(game.firstKeys.length, 2);
     assert.equal(game.ruleOptions.firstValues.length, 2);
     for (const field of ['prefix', 'firstOption']) assert.equal(typeof game.ruleOptions[field], 'string', `${key}.${field}`);

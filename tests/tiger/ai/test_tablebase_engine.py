@@ -3,11 +3,12 @@ within the table's distance, a lost one defended longest, a drawn one never thro
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
 
-from doushouqi.core.tablebase_file import WIN
+from doushouqi.core.tablebase_file import NO_POSITION, WIN
 from doushouqi.tiger.ai.search_driver import Searcher
 from doushouqi.tiger.ai.tablebase.root import keep_the_draw
 from doushouqi.tiger.analysis import Limit, Score
@@ -23,21 +24,29 @@ RULES = RuleSet()
 def _longest(side: int, code: int) -> Board:
     """The first position of the shipped table, ``side`` to move, with the longest distance
     for the result ``code``."""
+    return board_at(RULES, *position_of(4, _longest_entry(side, code)))
+
+
+@functools.cache
+def _longest_entry(side: int, code: int) -> int:
     table = load_table("none", 4)
     assert table is not None
     half = half_size(4)
-    best, found = -1, -1
-    for halved in range(table.header["max_dtm"] // 2, 0, -1):
-        at = table.dtm.find(bytes([halved]), side * half)
-        while 0 <= at < (side + 1) * half:
-            if table.wdl_at(at) == code:
-                best, found = halved, at
-                break
-            at = table.dtm.find(bytes([halved]), at + 1)
-        if found >= 0:
-            break
-    assert best > 0
-    return board_at(RULES, *position_of(4, found))
+    # Value bytes of the result asked for kept, the others made 0 (a win's byte is even).
+    keep = bytes(
+        v if 0 < v < NO_POSITION and (v % 2 == 0) == (code == WIN) else 0 for v in range(256)
+    )
+    best, found = 0, -1
+    for start, values in table.blocks():
+        low, high = max(0, side * half - start), min(len(values), (side + 1) * half - start)
+        if low >= high:
+            continue
+        part = values[low:high].translate(keep)
+        top = max(part)
+        if top > best:
+            best, found = top, start + low + part.find(bytes([top]))
+    assert best > 1
+    return found
 
 
 def _play(board: Board, engine: Searcher, loser_moves: str, rng: random.Random) -> int:

@@ -5,15 +5,23 @@ docs say of them."""
 from __future__ import annotations
 
 import random
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from doushouqi.core.tablebase_file import TablebaseError
+from doushouqi.core.tablebase_file import (
+    BLOCK_ENTRIES,
+    CACHE_BLOCKS,
+    DRAW,
+    LOSS,
+    WIN,
+    TablebaseError,
+)
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.points import Diagonals
 from doushouqi.tiger.rules import RuleSet
-from doushouqi.tiger.tablebase.file_format import read_table, table_size
+from doushouqi.tiger.tablebase.file_format import MAGIC, read_table, table_size
 from doushouqi.tiger.tablebase.probe import Probe, probe, probe_moves, shipped_directory
 from doushouqi.tiger.tablebase.verify import (
     CheckReport,
@@ -30,7 +38,7 @@ def test_each_diagonals_option_has_its_four_men_table(family: str) -> None:
     path = shipped_directory() / family / "TvM4.tigertb"
     header = read_table(path).header
     assert header["positions"] == table_size(4) and header["diagonals"] == family
-    assert path.stat().st_size < 2_000_000  # what the package can carry (2.9 MB for all three)
+    assert path.stat().st_size < 2_000_000  # what the package can carry (3.1 MB for all three)
 
 
 def test_what_the_docs_say_of_the_four_men() -> None:
@@ -74,3 +82,26 @@ def test_a_damaged_file_says_so(tmp_path: Path) -> None:
     damaged.write_bytes(data[:-10])
     with pytest.raises(TablebaseError, match="damaged"):
         read_table(damaged)
+
+
+def test_a_file_of_the_first_version_asks_to_be_generated_again(tmp_path: Path) -> None:
+    # Version 1 was one compressed blob (WDL, then halved distances): its header is refused.
+    old = tmp_path / "TvM4.tigertb"
+    old.write_bytes(MAGIC + b'{"format":1,"positions":208108390,"dtm_bytes":1}\n' + bytes(9))
+    with pytest.raises(TablebaseError, match="format version 1, this library reads version 2"):
+        read_table(old)
+
+
+def test_reading_and_probing_keeps_little_in_memory() -> None:
+    # The values are 200 MB; the reader holds the compressed blocks and a few decompressed.
+    tracemalloc.start()
+    try:
+        table = read_table(shipped_directory() / "all" / "TvM4.tigertb")
+        rng = random.Random(7)
+        results = {table.wdl_at(rng.randrange(table.size)) for _ in range(2_000)}
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert results == {WIN, DRAW, LOSS}
+    assert held < (CACHE_BLOCKS * BLOCK_ENTRIES + 3_000_000), held  # 1.7 MB file, 4 MB cache
+    assert table.cache_info().currsize == CACHE_BLOCKS

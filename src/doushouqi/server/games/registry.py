@@ -8,7 +8,7 @@ one list of variants; pychess-variants' per-game board family). This module and 
 own entry modules beside it (``jungle*.py``, ``tiger*.py``) are where the server meets a game's
 code; the domain, the live games, the database and the AI service go through them or the
 interface. A game's other entries (``jungle_tablebase.py``, ``jungle_editor.py``,
-``tiger_editor.py``) implement the capabilities of
+``tiger_editor.py``, ``tiger_tablebase.py``) implement the capabilities of
 :mod:`~doushouqi.server.games.capabilities` that the routers ask for.
 """
 
@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from doushouqi.core.game import Position, UnknownGameError
-from doushouqi.server.games import jungle, jungle_editor, jungle_tablebase, tiger, tiger_editor
+from doushouqi.server.games import (
+    jungle,
+    jungle_editor,
+    jungle_tablebase,
+    tiger,
+    tiger_editor,
+    tiger_tablebase,
+)
 from doushouqi.server.games.capabilities import PositionEditor, Puzzles, Records, Tablebase
 from doushouqi.server.games.jungle_records import JUNGLE_RECORDS
 from doushouqi.server.games.tiger_records import TIGER_RECORDS
@@ -107,6 +114,7 @@ SITE_GAMES: Mapping[str, SiteGame] = {
             warm_up=tiger.warm_up,
             static_score=tiger.material_score,
         ),
+        tablebase=tiger_tablebase.TABLEBASE,
         editor=tiger_editor.EDITOR,
         lessons=True,
         records=TIGER_RECORDS,

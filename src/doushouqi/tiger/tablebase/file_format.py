@@ -20,7 +20,10 @@ winner playing the fastest win and the loser the longest defence. A draw is a po
 which neither side can force a win: play goes on until a position repeats.
 
 **File** ``TvM4.tigertb``: the container of :mod:`doushouqi.core.tablebase_file` with
-:data:`MAGIC`: a JSON header (format, signature, rules, counts, checksum), then the values.
+:data:`MAGIC`: a JSON header (format, signature, rules, counts, checksum), then the values,
+one byte an entry, in independently compressed blocks (a reader decompresses the blocks its
+probes touch and keeps a few: 2 MB in memory where version 1, one compressed blob, kept
+260 MB). A file of another version is refused with a message that says so.
 
 >>> table_size(4), TIGER_DOMAIN_SIZE, table_name(4)
 (208108390, 49, 'TvM4')
@@ -43,7 +46,7 @@ True
 The file's magic, suffix and version:
 
 >>> MAGIC, SUFFIX, FORMAT_VERSION
-(b'DSQTIGERTB\\n', '.tigertb', 1)
+(b'DSQTIGERTB\\n', '.tigertb', 2)
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ __all__ = [
 #: The first bytes of every Tiger table file.
 MAGIC = b"DSQTIGERTB\n"
 #: The version written and read here (another is refused: generate the tables again).
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: The file name's suffix: ``TvM4.tigertb``.
 SUFFIX = ".tigertb"
 #: The ``side`` of an entry (:func:`index_of`): the tiger to move, or the men.

@@ -24,10 +24,11 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from doushouqi.core.tablebase_file import WIN
+from doushouqi.core.tablebase_file import NO_POSITION
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.fen import write_position
 from doushouqi.tiger.points import NUM_POINTS
@@ -203,16 +204,15 @@ def decided_boards(
     if table is None:
         return []
     half = half_size(men)
-    # Bytes with a win (code 3) in one of their four two-bit slots, found at C speed.
-    with_win = bytes(b for b in range(256) if any(b >> (2 * s) & 3 == WIN for s in range(4)))
-    men_wins = [
-        index
-        for match in re.compile(b"[" + re.escape(with_win) + b"]").finditer(table.wdl, half // 4)
-        for index in range(4 * match.start(), 4 * match.start() + 4)
-        if half <= index < table.size and table.wdl_at(index) == WIN
-    ]
-    low = max(1, shortest // 2)  # the DTM is stored halved
-    pattern = b"[" + re.escape(bytes([low])) + b"-\\xff]"
-    found = [match.start() for match in re.finditer(pattern, table.dtm)]
+    # Value bytes (see doushouqi.core.tablebase_file), found a block at a time at C speed: a
+    # win is an even byte from 2 up, a distance of at least ``shortest`` a byte above it.
+    win = re.compile(b"[" + re.escape(bytes(range(2, NO_POSITION, 2))) + b"]")
+    far = re.compile(b"[" + re.escape(bytes(range(shortest + 1, NO_POSITION))) + b"]")
+    men_wins: list[int] = []
+    found = array("q")  # millions of entries: 8 bytes each, not a list's 36
+    for start, values in table.blocks():
+        skip = max(0, half - start)
+        men_wins += [start + match.start() for match in win.finditer(values, skip)]
+        found.extend(start + match.start() for match in far.finditer(values))
     chosen = rng.sample(found, min(count, len(found)))
     return [board_at(rules, *position_of(men, i)) for i in men_wins + chosen]

@@ -125,24 +125,23 @@ def counts(values: np.ndarray) -> dict[str, int]:
 
 
 def encode_values(solved: Solved, rules: RuleSet, compression: str = "lzma") -> bytes:
-    """The file's bytes for a solved table."""
-    from doushouqi.core.tablebase_file import encode_file
+    """The file's bytes for a solved table: each entry's value as one byte (the solve's
+    ``|value|``: 0 a draw, ``d + 1`` decided in ``d`` plies, as the file keeps it)."""
+    from doushouqi.core.tablebase_file import NO_POSITION, encode_file
 
-    values = np.concatenate([solved.tiger_to_move, solved.men_to_move])
-    wdl = np.zeros((values.size + 3) // 4, np.uint8)
-    dtm = np.zeros(values.size, np.uint8)
-    longest = int(kernels.to_file_bytes(values, wdl, dtm))
-    if longest > 511:  # halved, a byte holds 511 plies; no Tiger table comes near
+    halves = (solved.tiger_to_move, solved.men_to_move)
+    longest = max(int(np.abs(half).max(initial=0)) for half in halves) - 1
+    if longest + 1 >= NO_POSITION:  # no Tiger table comes near
         raise ValueError(f"a distance of {longest} plies does not fit the file's byte")
+    values = np.concatenate([np.abs(half).astype(np.uint8) for half in halves])
     header = {
         **table_header(rules, solved.men),
-        "dtm_bytes": 1,
-        "max_dtm": longest,
+        "max_dtm": max(0, longest),
         "tiger_to_move": counts(solved.tiger_to_move),
         "men_to_move": counts(solved.men_to_move),
         "solve_seconds": round(solved.seconds, 1),
     }
-    return encode_file(MAGIC, header, wdl.tobytes(), dtm.tobytes(), compression=compression)
+    return encode_file(MAGIC, header, values.tobytes(), compression=compression)
 
 
 def table_path(out: Path, rules: RuleSet, men: int) -> Path:

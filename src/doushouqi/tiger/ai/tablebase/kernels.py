@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["first_pass", "rank_of", "spread", "to_file_bytes", "unrank"]
+__all__ = ["first_pass", "rank_of", "spread", "unrank"]
 
 #: The tiger's domain is files a-e: a point with a larger file is mirrored first.
 LAST_FILE = 4
@@ -223,22 +223,3 @@ def spread(
             for i in range(k):
                 board[moved[i]] = EMPTY
     return changed
-
-
-@njit(cache=True, nogil=True)
-def to_file_bytes(values: np.ndarray, wdl: np.ndarray, dtm: np.ndarray) -> int:
-    """The file's bit-packed WDL (two bits an entry: 1 loss, 2 draw, 3 win) and halved DTM
-    (one byte an entry; draws 0) of ``values``; the longest DTM in plies."""
-    longest = 0
-    for i in range(values.shape[0]):
-        v = values[i]
-        if v > 0:
-            code, d = 3, v - 1
-        elif v < 0:
-            code, d = 1, -v - 1
-        else:
-            code, d = 2, 0
-        wdl[i >> 2] |= code << (2 * (i & 3))
-        dtm[i] = d >> 1
-        longest = max(longest, d)
-    return longest

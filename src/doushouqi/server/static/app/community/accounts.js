@@ -14,7 +14,7 @@ import { rankTitle } from './ranks.js';
 import { challengeButton } from '../lobby/challenges.js';
 import { SPEEDS, ratingText, speedName } from '../shell/ratings.js';
 import { changeText, ratingChange } from '../play/result_changes.js';
-import { chosenGame, gamePicker, offered } from '../shell/site_games.js';
+import { chosenGame, gamePicker, offered, sideName } from '../shell/site_games.js';
 import { isModerator } from './moderation.js';
 import { closedNote, closeAccountForm } from './account_closing.js';
 
@@ -329,7 +329,9 @@ function profileCard(p, game, picker = null) {
         h('dt', {}, t(`profile.stats.${name}`)), h('dd', {}, p.stats[name])))));
 }
 
-/** The owner's seats in a listed game, and what the row should say about it. */
+/** The owner's seats in a listed game, and what the row should say about it: who was played,
+ * the result's kind (win, loss, draw, red, blue: a same-screen game's winning seat …) and its
+ * words (a same-screen game's winner by the game's side names: "Red won", "Men won"). */
 function describeGame(game, ownerId) {
   const mine = [0, 1].filter((c) => game.players[c]?.identity?.kind === 'account' && game.players[c].identity.id === ownerId);
   const sameScreen = game.mode === 'same_screen' || mine.length === 2;
@@ -347,14 +349,17 @@ function describeGame(game, ownerId) {
   else if (game.result === '1/2-1/2') result = 'draw';
   else if (game.result === '1-0' || game.result === '0-1') {
     const winner = game.result === '1-0' ? 0 : 1;
-    if (sameScreen) result = winner === 0 ? 'red' : 'blue';
-    else result = winner === seat ? 'win' : 'loss';
+    if (sameScreen) {
+      const label = t('profile.result.won', { side: sideName(winner, game.game_key) });
+      return { against, result: winner === 0 ? 'red' : 'blue', label };
+    }
+    result = winner === seat ? 'win' : 'loss';
   } else result = 'aborted';
-  return { against, result };
+  return { against, result, label: t(`profile.result.${result}`) };
 }
 
 function gameRow(game, ownerId) {
-  const { against, result } = describeGame(game, ownerId);
+  const { against, result, label } = describeGame(game, ownerId);
   const inPlay = GAME_STATES_IN_PLAY.includes(game.status);
   // A game over opens in the replay page; one still being played opens at the board.
   const href = inPlay ? `#/game/${game.id}` : `#/replay/game/${game.id}`;
@@ -365,7 +370,7 @@ function gameRow(game, ownerId) {
   const change = seat === undefined ? null : ratingChange(game, seat);
   return h('li', { class: 'history-game', dataset: { game: game.id, result } },
     h('a', { class: 'history-link', href },
-      h('span', { class: `history-result ${result}` }, t(`profile.result.${result}`)),
+      h('span', { class: `history-result ${result}` }, label),
       h('span', { class: 'history-info' },
         h('strong', {}, against),
         h('small', {}, details.join(' · ')),

@@ -211,7 +211,7 @@ class AnalysisBoard {
       this.el.status,
       h('div', { class: 'actions' }, this.el.analyse));
     // The endgame tables' value and every move's effect, in both modes (a tap plays the move).
-    this.tablebase = new TablebasePanel({ id: 'ab-tb', onPlay: (uci) => this.playFromTable(uci) });
+    this.tablebase = new TablebasePanel({ id: 'ab-tb', game: key, onPlay: (uci) => this.playFromTable(uci) });
     this.playPanel = h('div', { class: 'ab-play-panel', id: 'ab-play-panel', hidden: true },
       h('h2', { class: 'moves-title' }, t('editor.lines')),
       this.el.engine,

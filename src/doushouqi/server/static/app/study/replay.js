@@ -221,7 +221,8 @@ class ReplayView {
     this.review = new Review(this); // grades, accuracy, learn from mistakes (review.js)
     // The endgame tables: the shown position's value, and a badge on each move that changed it.
     this.tablebase = new ReplayTablebase({
-      fens: this.fens, moves: this.moves, rules: site?.tablebase ? data.rules : null, onChanges: () => this.buildMoves(),
+      fens: this.fens, moves: this.moves, rules: site?.tablebase ? data.rules : null, game: this.game.key,
+      onChanges: () => this.buildMoves(),
     });
     this.build();
     this.onKey = (e) => this.key(e);

@@ -102,6 +102,15 @@ export const JUNGLE_CLIENT = Object.freeze({
   }),
   /** The position editor's words that name the pieces (the rest are shared): translation keys. */
   editorKeys: Object.freeze({}),
+  /** The endgame tables' view (app/study/tablebase_view.js): positions with more pieces are
+   * not asked about (the shipped tables hold up to 3 animals, a site may add 4), and the keys
+   * of the value line's words by the winner's seat (the side's name is a parameter). */
+  tablebase: Object.freeze({
+    pieces: 4,
+    winsKeys: Object.freeze(['tablebase.wins', 'tablebase.wins']),
+    noMoveKeys: Object.freeze(['tablebase.noMove', 'tablebase.noMove']),
+    explainKey: 'tablebase.explain',
+  }),
 
   // ----- moves in words ------------------------------------------------------------------
   /** A move in full words, from the position before it: (fen, move, {color, ...look}). */

@@ -87,6 +87,14 @@ export const TIGER_CLIENT = Object.freeze({
   editorKeys: Object.freeze({
     help: 'tiger.editor.help', palette: 'tiger.editor.palette', eraser: 'tiger.editor.eraser', depth: 'tiger.editor.depth',
   }),
+  /** The endgame tables' view: the tables hold one tiger against four men (five pieces), and
+   * the value line's words by the winner's seat ("the men win", not "Men wins"). */
+  tablebase: Object.freeze({
+    pieces: 5,
+    winsKeys: Object.freeze(['tiger.tablebase.wins.tiger', 'tiger.tablebase.wins.men']),
+    noMoveKeys: Object.freeze(['tiger.tablebase.noMove.tiger', 'tiger.tablebase.noMove.men']),
+    explainKey: 'tiger.tablebase.explain',
+  }),
 
   // ----- moves in words ------------------------------------------------------------------
   moveWords,
