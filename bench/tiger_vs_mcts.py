@@ -129,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts a leaf")
     parser.add_argument("--rules", default="laohuqi")
     parser.add_argument("--opening-plies", type=int, default=4)
-    parser.add_argument("--max-plies", type=int, default=1000,
-                        help="a draw after N plies (the men need 200-400 to cage a tiger)")  # fmt: skip
+    # The men need 200-400 plies to cage a tiger.
+    parser.add_argument("--max-plies", type=int, default=1000, help="a draw after N plies")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="JSON lines, resumable")
     parser.add_argument("--side", choices=("both", "tiger", "men"), default="both",

@@ -260,7 +260,10 @@ def test_rated_online_game_moves_the_rating(
         sign_up(page, "cao_cao", "曹操")
         page.goto(server.url + "/#/new/online")
         rated = page.locator("#rated")
-        # Rated by default for an account, once the game has a clock (ratings are per speed).
+        # Rated by default for an account: an online game starts with a clock (ratings are
+        # per speed); an untimed one cannot be rated.
+        expect(rated).to_be_checked()
+        page.select_option("#settings select[name=time]", "")
         expect(rated).to_be_disabled()
         expect(page.locator(".rated-option")).to_contain_text("不计时的对局不计等级分")
         page.select_option("#settings select[name=time]", "5+3")
