@@ -66,7 +66,7 @@ def test_profile_left_while_loading_draws_nothing(client: Client, server: LiveSe
     server.player().register("s3_slowpoke")
     page = client.open("/")
     expect(page.locator("#go-vsai")).to_be_visible()
-    held = hold(page, "**/api/players/s3_slowpoke")
+    held = hold(page, "**/api/players/s3_slowpoke?*")  # ?game=: the game picked
     page.evaluate("location.hash = '#/player/s3_slowpoke'")
     wait_for(held, page)
     page.evaluate("location.hash = '#/'")  # home, before the profile has come
@@ -79,7 +79,7 @@ def test_profile_left_while_loading_draws_nothing(client: Client, server: LiveSe
     expect(page.locator("#profile")).to_have_count(0)
     expect(page.locator(".profile-page")).to_have_count(0)
     # Not left, the same page is drawn (the answer held above was the one it draws from).
-    page.unroute("**/api/players/s3_slowpoke")
+    page.unroute("**/api/players/s3_slowpoke?*")
     page.evaluate("location.hash = '#/player/s3_slowpoke'")
     expect(page.locator("#profile-name")).to_be_visible()
 
@@ -87,11 +87,11 @@ def test_profile_left_while_loading_draws_nothing(client: Client, server: LiveSe
 def test_missing_profile_left_while_loading_draws_nothing(client: Client) -> None:
     page = client.open("/")
     expect(page.locator("#go-vsai")).to_be_visible()
-    held = hold(page, "**/api/players/s3_nobody")
+    held = hold(page, "**/api/players/s3_nobody?*")
     page.evaluate("location.hash = '#/player/s3_nobody'")
     wait_for(held, page)
     page.evaluate("location.hash = '#/'")
-    with page.expect_response("**/api/players/s3_nobody"):
+    with page.expect_response("**/api/players/s3_nobody?*"):
         held[0].continue_()
     page.wait_for_timeout(500)
     assert_home_is_intact(page)

@@ -361,7 +361,7 @@ def reason_codes(path: str) -> set[str]:
 def test_every_refusal_of_the_rules_has_words_in_three_languages() -> None:
     codes = {
         "jungle": reason_codes("jungle/legality.py"),
-        "tiger": reason_codes("tiger/board.py"),
+        "tiger": reason_codes("tiger/legality.py"),
     }
     assert {"water", "rat_blocks", "too_weak", "own_den"} <= codes["jungle"]
     assert {"landing_taken", "no_jump_line", "occupied", "no_line"} <= codes["tiger"]
