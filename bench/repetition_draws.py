@@ -41,13 +41,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from selfplay import limit_arguments, limit_of, make_engine, openings
-
 from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.analysis import Limit, Score
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.engine import SimpleEngine
 from doushouqi.jungle.engine.match import MatchScore, elo_estimate
+from selfplay import limit_arguments, limit_of, make_engine, openings
 
 #: Centipawns standing for a den win (a Score with ``mate``), above any evaluation.
 DEN_CP = 100_000
@@ -177,6 +176,10 @@ def _read(path: Path) -> tuple[dict | None, list[dict]]:
     return header, games
 
 
+def _count(item: tuple[str, int]) -> int:
+    return -item[1]
+
+
 def report(games: list[dict], threshold: int) -> list[str]:
     """The summary lines of the games played so far."""
     score = MatchScore()
@@ -193,14 +196,14 @@ def report(games: list[dict], threshold: int) -> list[str]:
     lines = [
         f"{len(games)} games: A +{score.wins} ={score.draws} -{score.losses}, "
         f"score {100 * score.score:.1f}%, Elo {difference:+.0f} ± {margin:.0f}",
-        "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items(), key=lambda x: -x[1])),
+        "endings: " + ", ".join(f"{k} {n}" for k, n in sorted(endings.items(), key=_count)),
         f"repetition draws: {len(repetitions)}; a side ahead by >= {threshold} cp: "
         f"{len(judged)} by the judge, {len(own)} by the games' own scores",
     ]
     for game in sorted(repetitions, key=lambda g: g["job"]):
         details = game["repetition"]
-        flags = "".join(("J" if a else "-") for a in ahead(game, threshold)[:1])
-        flags += "O" if ahead(game, threshold)[1] else "-"
+        by_judge, by_own = ahead(game, threshold)
+        flags = ("J" if by_judge else "-") + ("O" if by_own else "-")
         if flags == "--":
             continue
         drawer = "A" if (details["drawn_by"] == 0) == game["a_red"] else "B"
@@ -249,8 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for job, board, a_red in worker_jobs:
                 red, blue = (side_a, side_b) if a_red else (side_b, side_a)
-                record = {"job": job, "a_red": a_red,
-                          **play(board, red, blue, limit, args.max_plies, args.judge_nodes)}  # fmt: skip
+                game = play(board, red, blue, limit, args.max_plies, args.judge_nodes)
+                record = {"job": job, "a_red": a_red, **game}
                 with lock:
                     done.append(record)
                     with args.out.open("a", encoding="utf-8") as out:
