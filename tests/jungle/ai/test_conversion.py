@@ -196,6 +196,19 @@ def test_contempt_grows_with_the_lead() -> None:
     assert engine._work[C_CONTEMPT] == base
 
 
+def test_contempt_falls_when_behind() -> None:
+    # The side behind (Blue's lone cat) values a draw above an equal position: it seeks one.
+    engine = Searcher("wango", hash_mb=8)
+    engine.use_tablebase = False
+    base = engine.tuning["contempt"]
+    behind = Board(AHEAD.format(clock=0).replace(" w ", " b "))
+    engine.search(behind, Limit(depth=5))
+    assert engine._work[C_CONTEMPT] <= base - 300
+    engine.tuning["contempt_behind_gain"] = 0  # the plain contempt, as before
+    engine.search(behind, Limit(depth=5))
+    assert engine._work[C_CONTEMPT] == base
+
+
 def test_the_side_ahead_searches_with_the_lead_tables() -> None:
     params = default_params()
     tuned = params[P_PST : P_PST + 9 * 63]

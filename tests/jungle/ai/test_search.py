@@ -10,6 +10,7 @@ import pytest
 
 from doushouqi.jungle.ai import Searcher, best_move
 from doushouqi.jungle.ai.levels import choose_root_move, settings_for
+from doushouqi.jungle.ai.search_driver import DEFAULT_TUNING
 from doushouqi.jungle.analysis import Limit, Score
 from doushouqi.jungle.board import Board
 
@@ -68,7 +69,17 @@ def test_takes_the_draw_by_repetition_when_lost(engine: Searcher) -> None:
     board.replay(["a1b1", "g9g8", "b1a1", "g8g9", "a1b1", "g9g8", "b1a1"])
     result = engine.search(board, Limit(depth=5))
     assert str(result.move) == "g8g9"
-    # A draw is worth a little less than zero to the engine (contempt), far more than the rest.
+    # Behind, the engine values a draw above an equal position (the contempt by lead), and
+    # far above the rest.
+    score = result.info["score"]
+    assert score.cp is not None and score.cp > 0, score
+    engine.tuning["contempt_behind_gain"] = 0  # the plain contempt: a little less than zero
+    engine.new_game()  # no draw scores of the other contempt in the table
+    try:
+        result = engine.search(board, Limit(depth=5))
+    finally:
+        engine.tuning["contempt_behind_gain"] = DEFAULT_TUNING["contempt_behind_gain"]
+    assert str(result.move) == "g8g9"
     assert result.info["score"] == Score(cp=-engine.tuning["contempt"])
 
 

@@ -95,6 +95,8 @@ from doushouqi.jungle.ai.work import (
     C_FUTILITY_MARGIN,
     C_LMR,
     C_NO_QUIESCENCE,
+    C_NODE_LIMIT,
+    C_NODES,
     C_NOISE,
     C_NOISE_SEED,
     C_NULL_MOVE,
@@ -135,6 +137,7 @@ __all__ = [
     "new_tt",
     "new_work",
     "prepare_root",
+    "root_lead",
     "search_root",
     "tt_probe_move",
 ]
@@ -637,6 +640,31 @@ def prepare_root(
         work[W_ROOT_SCORES + index] = -INFINITE
     work[C_ROOT_COUNT] = count
     return count
+
+
+@njit(f"int64({QUIESCENCE_ARRAYS})", cache=True, nogil=True)
+def root_lead(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
+    tb_values: NDArray[np.int8],
+    tb_meta: NDArray[np.int64],
+) -> int:
+    """The root side's lead for the contempt: the root's quiescence score (the captures in
+    the air played out) with every draw scored 0. Not a search score: once a search has found
+    a repetition, its score is the draw's own, and a contempt taken from it would fall just
+    when the side ahead needs it. Call it after :func:`prepare_root` (it uses the first ply's
+    move list). Its nodes are not counted: a node budget buys the same search as before."""
+    contempt, nodes, limit = work[C_CONTEMPT], work[C_NODES], work[C_NODE_LIMIT]
+    work[C_CONTEMPT] = 0
+    work[C_NODE_LIMIT] = 0
+    lead: int = qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                        -INFINITE, INFINITE, 0, 0)  # fmt: skip
+    work[C_CONTEMPT], work[C_NODES], work[C_NODE_LIMIT] = contempt, nodes, limit
+    work[C_ABORT] = 0  # a stop asked meanwhile is seen again within 1024 nodes
+    return lead
 
 
 @njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, boolean)", cache=True, nogil=True)

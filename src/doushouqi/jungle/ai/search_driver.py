@@ -34,7 +34,7 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
 )
 from doushouqi.jungle.ai.levels import LevelSettings, choose_root_move, settings_for
-from doushouqi.jungle.ai.search import INFINITE, prepare_root, search_root
+from doushouqi.jungle.ai.search import INFINITE, prepare_root, root_lead, search_root
 from doushouqi.jungle.ai.tablebase.memory import loaded_tables, most_animals
 from doushouqi.jungle.ai.tablebase.root import keep_the_draw, tablebase_root_move
 from doushouqi.jungle.ai.tables import RULE_RANK
@@ -114,11 +114,16 @@ DEFAULT_TUNING = {
     # Centipawns a draw is worth less than an equal position, to us: enough that a level does
     # not settle for a repetition while it still has play (measured in bench/ladder.py).
     "contempt": 50,
-    # A lead must be converted: the contempt grows by this % of the root's lead (the last
-    # finished depth's score) above 100 cp, up to contempt_max, so the side ahead avoids
-    # repetitions and the no-capture limit in proportion to what it would give away.
+    # A lead must be converted: the contempt grows by this % of the root's lead (its
+    # quiescence score, search.root_lead) above 100 cp, up to contempt_max, so the side ahead
+    # avoids repetitions and the no-capture limit in proportion to what it would give away.
     "contempt_gain": 50,
     "contempt_max": 500,
+    # And the side behind seeks them: the contempt falls by this % of the root's deficit
+    # beyond 100 cp (down to -contempt_max), so that a draw is worth more than its position
+    # to the side behind and the opponent, ahead, is expected to avoid it (0: the side behind
+    # keeps the plain contempt).
+    "contempt_behind_gain": 50,
     # Without a no-capture limit in the rules, evaluations fade by half over this many plies
     # without a capture (with one, over the limit): progress beats shuffling (0: off).
     "progress_plies": 120,
@@ -139,6 +144,7 @@ TUNING_RANGES = {
     "contempt": (-1000, 1000),
     "contempt_gain": (0, 100),
     "contempt_max": (0, 2000),
+    "contempt_behind_gain": (0, 100),
     "progress_plies": (0, 10000),
     "lead_tables": (0, 100000),
     "lead_animals": (2, 16),
@@ -161,6 +167,25 @@ def score_from_internal(value: int) -> Score:
     if value < -DEN_BOUND:
         return Score(mate=-max(1, (DEN_SCORE + value) // 2))
     return Score(cp=int(value))
+
+
+def _contempt_by_lead(lead: int, gain: int, behind_gain: int, most: int) -> int:
+    """What the root's ``lead`` (:func:`~.search.root_lead`) adds to the contempt:
+    ``gain`` % of the lead beyond 100 cp, or, behind, ``behind_gain`` % of the deficit beyond
+    100 cp taken off; at most ``most`` either way (a won or lost score counts as the largest
+    centipawn score).
+
+    >>> _contempt_by_lead(700, 50, 50, 500), _contempt_by_lead(-700, 50, 50, 500)
+    (300, -300)
+    >>> _contempt_by_lead(90, 50, 50, 500), _contempt_by_lead(-5000, 50, 0, 500)
+    (0, 0)
+    """
+    excess = min(DEN_BOUND, abs(lead)) - 100
+    if excess <= 0:
+        return 0
+    if lead > 0:
+        return min(most, excess * gain // 100)
+    return -min(most, excess * behind_gain // 100)
 
 
 def _animals(board: Board) -> int:
@@ -428,11 +453,14 @@ class Searcher:
         previous = 0
         base_contempt = int(work[C_CONTEMPT])
         gain = min(100, max(0, int(self.tuning.get("contempt_gain", 0))))
+        behind_gain = min(100, max(0, int(self.tuning.get("contempt_behind_gain", 0))))
         most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
+        if gain or behind_gain:
+            # Contempt in proportion to the lead: the side ahead values a draw below it, the
+            # side behind above it; the same at every depth (the table keeps draw scores).
+            lead = int(root_lead(state, history, rules, work, params, *self._tb))
+            work[C_CONTEMPT] = base_contempt + _contempt_by_lead(lead, gain, behind_gain, most)
         for depth in range(1, max_depth + 1):
-            # Contempt in proportion to the lead: the side ahead values a draw below it.
-            lead = min(DEN_BOUND, previous) - 100
-            work[C_CONTEMPT] = base_contempt + min(most, max(0, lead * gain // 100))
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
             percent = min(200, max(0, int(self.tuning["extension_percent"])))
             work[C_EXT_BUDGET] = max(2, depth * percent // 100 + 1)
