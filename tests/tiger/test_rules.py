@@ -42,16 +42,16 @@ def test_the_four_named_sets_and_how_they_differ() -> None:
 
     assert changes("laohuqi-18") == {"men": 18}
     assert changes("laohuqi-strict") == {"tiger_wins_below": 9}
-    # Twelve men is provisional in the two-tiger set (to be measured), so it equals the default.
+    # Twelve men in the two-tiger set (measured: the count neither side wins with), the default.
     assert changes("laohuqi-south") == {"tigers": 2}
     assert BUILTIN_RULE_SETS["laohuqi-south"].men == 12
 
 
-def test_the_south_mens_count_is_marked_provisional_in_the_data() -> None:
+def test_the_south_mens_count_says_where_it_was_measured() -> None:
     text = resources.files("doushouqi.tiger").joinpath("data/rulesets.toml").read_text("utf-8")
     south = text[text.index("[laohuqi-south]") :]
-    assert "PROVISIONAL" in south and "men = 12" in south
-    assert "provisional" in BUILTIN_RULE_SETS["laohuqi-south"].description
+    assert "bench/tiger_balance.py" in south and "men = 12" in south
+    assert "twelve men" in BUILTIN_RULE_SETS["laohuqi-south"].description
 
 
 def test_the_data_file_is_package_data() -> None:
