@@ -126,3 +126,30 @@ def test_the_history_comes_back_and_opens_up_after_the_game(
     expect(red.page.locator("#chat-list")).to_be_hidden()
     red.page.click("#chat-hide")
     expect(red.page.locator("#chat-list .chat-text")).to_have_text(["good luck"])
+
+
+def test_a_chat_opened_by_hand_stays_open_when_the_page_is_drawn_again(
+    three: tuple[Client, Client, Client],
+) -> None:
+    red, blue, _ = three
+    red.open("/")
+    game_id = create_online_game(red.page)
+    blue.open(f"/#/game/{game_id}?join=1")
+    expect(red.page.locator("#resign")).to_be_visible()
+    chat = red.page.locator("#chat")
+    expect(chat).to_be_visible()
+    assert chat.get_attribute("open") is None  # folded under the board on a phone
+    red.page.click("#chat-summary")
+    expect(red.page.locator("#chat-input")).to_be_visible()
+    # Away and back: a new page for the game, the panel as it was left.
+    red.page.evaluate("location.hash = '#/'")
+    expect(red.page.locator("#go-vsai")).to_be_visible()
+    red.page.evaluate(f"location.hash = '#/game/{game_id}'")
+    expect(red.page.locator("#chat-input")).to_be_visible()
+    red.page.click("#chat-summary")  # folded by hand: folded when drawn again
+    expect(red.page.locator("#chat-input")).to_be_hidden()
+    red.page.evaluate("location.hash = '#/'")
+    expect(red.page.locator("#go-vsai")).to_be_visible()
+    red.page.evaluate(f"location.hash = '#/game/{game_id}'")
+    expect(red.page.locator("#chat")).to_be_visible()
+    assert chat.get_attribute("open") is None

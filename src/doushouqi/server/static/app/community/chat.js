@@ -28,6 +28,9 @@ function codePoints(text) {
   return [...text].length;
 }
 
+/** Game id → whether its chat panel was left open, for this visit of the site. */
+const OPEN_BY_GAME = new Map();
+
 export function mountChat(view) {
   return new GameChat(view);
 }
@@ -80,9 +83,14 @@ class GameChat {
     this.summary = h('summary', { id: 'chat-summary' });
     this.el = h('details', { class: 'chat-panel', id: 'chat', hidden: true },
       this.summary, h('div', { class: 'chat-tools' }, this.otherRoom, this.hideButton), this.body);
-    // Open beside the board on a desktop; a folded panel under it on a phone.
-    this.el.open = window.matchMedia('(min-width: 60rem)').matches;
-    this.el.addEventListener('toggle', () => { if (this.el.open) { this.unread = 0; this.render(); } });
+    // Open beside the board on a desktop; a folded panel under it on a phone. A panel opened or
+    // folded by hand stays so when the game's page is drawn again (coming back to it, or the
+    // page redrawn once the session is known).
+    this.el.open = OPEN_BY_GAME.get(this.view.id) ?? window.matchMedia('(min-width: 60rem)').matches;
+    this.el.addEventListener('toggle', () => {
+      OPEN_BY_GAME.set(this.view.id, this.el.open);
+      if (this.el.open) { this.unread = 0; this.render(); }
+    });
     this.badge = h('p', { class: 'watchers', id: 'watchers', hidden: true });
     const side = this.view.root.querySelector('.side-col');
     side?.append(this.el);
