@@ -2,7 +2,7 @@
 // router that runs it, and the top bar's language menu. The views live in their areas' folders:
 // shell/ (what every page uses), play/, lobby/, study/, learn/ and community/.
 
-import { t, loadLang, currentLang, LANGS } from './shell/i18n.js';
+import { t, loadLang, markLang, currentLang, LANGS } from './shell/i18n.js';
 import { h } from './shell/dom.js';
 import { startPage } from './shell/navigation.js';
 import { showErrorPage } from './shell/error_page.js';
@@ -114,9 +114,10 @@ function showLang() {
   document.querySelector('.brand .token').textContent = t('brand.token');
 }
 langMenu.addEventListener('change', async () => {
-  await loadLang(langMenu.value);
+  await loadLang(langMenu.value, { mark: false });
   showLang();
-  route();
+  await route();
+  markLang();
 });
 
 // An address without the '#' (/game/ID, /tv … : what people share, and what the server answers

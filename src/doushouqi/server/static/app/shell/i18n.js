@@ -50,7 +50,17 @@ export function htmlLang(code = lang) {
   return LANGS.find((l) => l.code === code)?.html ?? 'en';
 }
 
-export async function loadLang(wanted) {
+/**
+ * `<html lang>` and the title in the language loaded. A change of language sets them once the
+ * page is drawn again in it, so whoever waits for the attribute finds the new page (a form
+ * filled in before the redraw would be replaced, empty).
+ */
+export function markLang() {
+  document.documentElement.lang = htmlLang();
+  document.title = `${t('app.title')} · ${t('app.subtitle')}`;
+}
+
+export async function loadLang(wanted, { mark = true } = {}) {
   let chosen = wanted;
   if (!chosen) {
     try { chosen = localStorage.getItem(KEY); } catch { chosen = null; }
@@ -61,8 +71,7 @@ export async function loadLang(wanted) {
   lang = chosen;
   plurals = new Intl.PluralRules(htmlLang());
   try { localStorage.setItem(KEY, lang); } catch { /* private mode */ }
-  document.documentElement.lang = htmlLang();
-  document.title = `${t('app.title')} · ${t('app.subtitle')}`;
+  if (mark) markLang();
   return lang;
 }
 
