@@ -334,6 +334,8 @@ def test_a_full_restart_after_redis_lost_everything_keeps_the_clocks_fair(
             move(red_ws, DEN_GAME[0])
             move(blue_ws, DEN_GAME[1])
         before = red.get(f"/api/games/{game_id}").json()["game"]
+        seen = time.monotonic()
+    stopped = time.monotonic()
     redis.restart()
     time.sleep(3.0)
     with running(node_settings(tmp_path, database, redis, "b")) as b:
@@ -342,10 +344,16 @@ def test_a_full_restart_after_redis_lost_everything_keeps_the_clocks_fair(
         while len(registry) == 0:
             assert time.monotonic() < deadline, "the game was not claimed"
             time.sleep(0.05)
+        claimed = time.monotonic()
         game = b.player().get(f"/api/games/{game_id}").json()["game"]  # from its actor
+        fetched = time.monotonic()
     assert [m[0] for m in game["moves"]] == DEN_GAME[:2]
     was, now = before["clocks"]["remaining"][0], game["clocks"]["remaining"][0]  # Red's
-    assert was - now < 1.5, (was, now)
+    # Red's clock runs while a node runs the game: until the first node stopped, and from the
+    # claim on. The time between (3 s and more) is the site's and is not charged; how long
+    # the running parts took depends on the machine's load, so they are measured.
+    running_time = (stopped - seen) + (fetched - claimed)
+    assert was - now < running_time + 0.5, (was, now, running_time)
 
 
 def test_a_socket_opened_while_redis_is_down_is_told_to_try_again(
