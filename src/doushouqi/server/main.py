@@ -38,7 +38,7 @@ def run_serve(args: argparse.Namespace) -> int:
         if settings.database_url
         else settings.resolved_database_url
     )
-    print(f"Jungle server: open http://{shown}:{args.port}/  (database: {where})", flush=True)
+    print(f"doushouqi server: open http://{shown}:{args.port}/  (database: {where})", flush=True)
     uvicorn.run(
         create_app(settings),
         host=args.host,
