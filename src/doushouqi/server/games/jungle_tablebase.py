@@ -20,11 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from doushouqi.core.game import Position
-from doushouqi.jungle.board import Board
 from doushouqi.jungle.notation import move_to_readable
 from doushouqi.jungle.tablebase.file_format import out_of_scope_reason
 from doushouqi.jungle.tablebase.probe import (
-    MoveValue,
     Probe,
     TablebaseError,
     probe,
@@ -32,17 +30,18 @@ from doushouqi.jungle.tablebase.probe import (
 )
 from doushouqi.server.games.capabilities import Tablebase, TablesDamaged
 from doushouqi.server.games.jungle import board_of
+from doushouqi.server.games.tablebase_answers import (
+    best_unrepeated,
+    category,
+    table_hint_answer,
+)
 from doushouqi.server.infra.refused import Refused
 
 __all__ = ["TABLEBASE", "table_answer", "table_hint"]
 
 
-def _category(wdl: int) -> str:
-    return "win" if wdl > 0 else "loss" if wdl < 0 else "draw"
-
-
-def _probe_category(value: Probe | None) -> str:
-    return "unknown" if value is None else _category(value.wdl)
+def _probecategory(value: Probe | None) -> str:
+    return "unknown" if value is None else category(value.wdl)
 
 
 def table_answer(position: Position) -> dict[str, Any]:
@@ -75,36 +74,19 @@ def table_answer(position: Position) -> dict[str, Any]:
                 "san": board.san(item.move),
                 "readable_en": move_to_readable(board, item.move, "en"),
                 "readable_zh": move_to_readable(board, item.move, "zh"),
-                "category": _probe_category(item.value),
+                "category": _probecategory(item.value),
                 "dtm": item.value.dtm,
                 "fen": after,
             }
         )
     return {
         **base,
-        "category": _probe_category(entry),
+        "category": _probecategory(entry),
         "dtm": entry.dtm,
         "text": f"Tablebase: {entry.describe(board.turn)}",
         "reason": None,
         "moves": moves,
     }
-
-
-def _best(board: Board, values: list[MoveValue]) -> MoveValue:
-    """The first move as good as the best whose result is no third repetition; when every
-    such move repeats, the first move that keeps the value's kind (win, draw, loss)."""
-    best = values[0].value
-    for item in values:
-        if item.value != best:
-            break
-        board.push(item.move)
-        try:
-            repeats = board.is_repetition(3)
-        finally:
-            board.pop()
-        if not repeats:
-            return item
-    return values[0]
 
 
 def table_hint(position: Position) -> dict[str, Any] | None:
@@ -120,30 +102,10 @@ def table_hint(position: Position) -> dict[str, Any] | None:
         return None  # a damaged table: the engine answers instead
     if entry is None or not values:
         return None
-    chosen = _best(board, values)
+    chosen = best_unrepeated(board, values)
     move, value = chosen.move, chosen.value
-    dtm = value.dtm
-    if value.wdl > 0:
-        score: dict[str, int] = {"den": ((dtm or 1) + 1) // 2}  # own moves, as the engine says
-    elif value.wdl < 0:
-        score = {"den": -max(1, (dtm or 0) // 2)}
-    else:
-        score = {"cp": 0}
-    line = {
-        "move": str(move),
-        "readable_en": move_to_readable(board, move, "en"),
-        "readable_zh": move_to_readable(board, move, "zh"),
-        "score": score,
-        "depth": 0,
-        "pv": [str(move)],
-    }
-    return {
-        "bestmove": str(move),
-        **{key: item for key, item in line.items() if key != "move"},
-        "lines": [line],
-        "source": "tablebase",
-        "tablebase": {"category": _category(value.wdl), "dtm": value.dtm},
-    }
+    readable = (move_to_readable(board, move, "en"), move_to_readable(board, move, "zh"))
+    return table_hint_answer(str(move), value.wdl, value.dtm, readable, "den")
 
 
 #: Jungle's tables, as the registry lists them.

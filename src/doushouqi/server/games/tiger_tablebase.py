@@ -21,6 +21,11 @@ from typing import Any
 from doushouqi.core.game import Position
 from doushouqi.core.tablebase_file import TablebaseError
 from doushouqi.server.games.capabilities import Tablebase, TablesDamaged
+from doushouqi.server.games.tablebase_answers import (
+    best_unrepeated,
+    category,
+    table_hint_answer,
+)
 from doushouqi.server.games.tiger import DECIDED, board_of
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.san import move_to_san
@@ -28,10 +33,6 @@ from doushouqi.tiger.tablebase.file_format import out_of_scope_reason
 from doushouqi.tiger.tablebase.probe import MoveValue, Probe, probe, probe_moves
 
 __all__ = ["TABLEBASE", "table_answer", "table_hint"]
-
-
-def _category(wdl: int) -> str:
-    return "win" if wdl > 0 else "loss" if wdl < 0 else "draw"
 
 
 def _uncovered(board: Board) -> str:
@@ -76,35 +77,19 @@ def table_answer(position: Position) -> dict[str, Any]:
                 "san": move_to_san(board, item.move, "en"),
                 "readable_en": move_to_san(board, item.move, "en"),
                 "readable_zh": move_to_san(board, item.move, "zh"),
-                "category": _category(item.value.wdl),
+                "category": category(item.value.wdl),
                 "dtm": item.value.dtm,
                 "fen": after,
             }
         )
     return {
         **base,
-        "category": _category(entry.wdl),
+        "category": category(entry.wdl),
         "dtm": entry.dtm,
         "text": f"Tablebase: {entry.describe(board.turn)}",
         "reason": None,
         "moves": moves,
     }
-
-
-def _best(board: Board, values: list[MoveValue]) -> MoveValue:
-    """The first move as good as the best whose result is no third repetition; the best
-    when every such move repeats."""
-    for item in values:
-        if item.value != values[0].value:
-            break
-        board.push(item.move)
-        try:
-            repeats = board.is_repetition(3)
-        finally:
-            board.pop()
-        if not repeats:
-            return item
-    return values[0]
 
 
 def table_hint(position: Position) -> dict[str, Any] | None:
@@ -119,30 +104,10 @@ def table_hint(position: Position) -> dict[str, Any] | None:
         return None  # the engine answers instead
     if entry is None or not values:
         return None
-    chosen = _best(board, values)
+    chosen = best_unrepeated(board, values)
     move, value = chosen.move, chosen.value
-    dtm = value.dtm or 0
-    if value.wdl > 0:
-        score: dict[str, int] = {DECIDED: (dtm + 1) // 2}  # own moves, as the engine says
-    elif value.wdl < 0:
-        score = {DECIDED: -max(1, dtm // 2)}
-    else:
-        score = {"cp": 0}
-    line = {
-        "move": str(move),
-        "readable_en": move_to_san(board, move, "en"),
-        "readable_zh": move_to_san(board, move, "zh"),
-        "score": score,
-        "depth": 0,
-        "pv": [str(move)],
-    }
-    return {
-        "bestmove": str(move),
-        **{key: item for key, item in line.items() if key != "move"},
-        "lines": [line],
-        "source": "tablebase",
-        "tablebase": {"category": _category(value.wdl), "dtm": value.dtm},
-    }
+    readable = (move_to_san(board, move, "en"), move_to_san(board, move, "zh"))
+    return table_hint_answer(str(move), value.wdl, value.dtm, readable, DECIDED)
 
 
 #: The Tiger's tables, as the registry lists them.
