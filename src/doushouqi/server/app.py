@@ -284,7 +284,8 @@ def create_app(
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's own handler echoes the input back and fails on bytes that are not UTF-8.
         errors = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in exc.errors()]
-        return JSONResponse({"detail": errors}, status_code=422)
+        # The code every other refusal carries ("invalid": the client's error.invalid).
+        return JSONResponse({"detail": errors, "code": "invalid", "params": {}}, status_code=422)
 
     for router in (
         auth_api.router,

@@ -72,6 +72,7 @@ def test_bad_input_is_a_4xx_with_a_code(server: LiveServer) -> None:
     too_long = client.get("/api/tablebase", params={"fen": "x" * 201, "game": "tiger"})
     assert too_long.status_code == 422  # the query's own check, as every route's
     assert too_long.json()["detail"][0]["type"] == "string_too_long"
+    assert too_long.json()["code"] == "invalid"  # a code as every refusal has
 
 
 def test_the_site_lists_the_tigers_tables(server: LiveServer) -> None:
