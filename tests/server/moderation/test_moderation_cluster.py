@@ -1,6 +1,7 @@
 """Moderation across nodes (real PostgreSQL and Redis, three nodes as test_chat_cluster.py): a
 message removed by a moderator on one node disappears from the sockets of every node, the
-owner's included; a ban closes the banned account's sockets on every node."""
+owner's included; a ban closes the banned account's sockets on every node and resigns its
+games on the nodes that own them."""
 
 from __future__ import annotations
 
@@ -50,3 +51,6 @@ def test_a_removal_and_a_ban_reach_every_node(
             for _ in range(50):
                 blue_ws.recv(timeout=5)
         assert blue.get("/api/auth/me").status_code == 401
+        # Its game, owned by a, is resigned for it from c: red on a wins.
+        finished = red_ws.wait_for("game_finished")
+        assert (finished["winner"], finished["result"]) == (0, "1-0")

@@ -129,3 +129,19 @@ def test_moderators_act_on_players_only(
     assert admin.post("/api/mod/accounts/mod_colleague/ban", json=reason).status_code == 200
     assert admin.get("/api/mod/accounts/mod_colleague").json()["role"] == "player"
     assert colleague.get("/api/mod/reports").status_code == 401
+
+
+def test_a_banned_players_games_end_at_once(server: LiveServer, moderator: Player) -> None:
+    """Its opponents are not left waiting for a player who can never come back: a game in
+    progress is resigned (the opponent wins), a game not started is aborted."""
+    cheat, other = server.player().register("quitter"), server.player().register("waiter")
+    game_id, other_ws, cheat_ws = start_online(server, other, cheat)  # other is red (0)
+    waiting = cheat.create(mode="online")["id"]
+    banned = moderator.post("/api/mod/accounts/quitter/ban", json={"reason": "engine use"})
+    assert banned.status_code == 200, banned.text
+    finished = other_ws.wait_for("game_finished")
+    assert (finished["winner"], finished["result"]) == (0, "1-0")
+    assert other.get(f"/api/games/{game_id}").json()["game"]["status"] == "resignation"
+    assert other.get(f"/api/games/{waiting}").json()["game"]["status"] == "aborted"
+    other_ws.close()
+    cheat_ws.close()

@@ -3,28 +3,41 @@
 A signed-in browser only (the session cookie): an API token, however it was got, cannot close
 the account it belongs to. What closing does is in :mod:`doushouqi.server.accounts.closing`;
 what else goes with it (seeks and challenges withdrawn, sockets cut off on every node, the
-moderation log) is :func:`shut_out`'s, which the moderators' closing and banning share.
+games in progress resigned and the ones not started aborted, the moderation log) is
+:func:`withdraw_and_log`'s and :func:`shut_out`'s, which the moderators' closing and banning
+share.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
+from redis.exceptions import RedisError
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from doushouqi.server.accounts import closing
-from doushouqi.server.accounts.auth import DEVICE_COOKIE, SESSION_COOKIE
+from doushouqi.server.accounts.auth import DEVICE_COOKIE, SESSION_COOKIE, Principal
 from doushouqi.server.api.deps import Ctx, SessionAccount, too_many_requests
 from doushouqi.server.context import AppContext, client_address
-from doushouqi.server.db.models import AccountRow
+from doushouqi.server.db.models import AccountRow, GameRow
+from doushouqi.server.domain.model import GameStatus
+from doushouqi.server.domain.players import Account
 from doushouqi.server.infra.errors import Problem
+from doushouqi.server.live.cluster import ClusterUnavailable
+from doushouqi.server.live.ws import Client, dispatch
 from doushouqi.server.moderation import log as modlog
 from doushouqi.server.pairing.service import withdraw_all
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/api/account", tags=["auth"])
+
+#: The most games ended with one account (a correspondence player may have many).
+MAX_GAMES_ENDED = 500
 
 
 class CloseRequest(BaseModel):
@@ -52,10 +65,44 @@ def withdraw_and_log(
     modlog.record(session, entry, moderator_id=moderator_id, moderator=moderator, now=now)
 
 
-def shut_out(ctx: AppContext, account_id: int) -> None:
+async def shut_out(ctx: AppContext, account_id: int) -> None:
     """After the transaction: every open socket of the account closed, on every node (its
-    browsers reconnect as whoever their cookies make them now: nobody's account)."""
+    browsers reconnect as whoever their cookies make them now: nobody's account), and its
+    games ended (:func:`end_games`)."""
     ctx.registry.cut_off_everywhere(account_id)
+    await end_games(ctx, account_id)
+
+
+def _unfinished_games(session: Session, key: str) -> list[str]:
+    seated = or_(GameRow.seat0_key == key, GameRow.seat1_key == key)
+    unfinished = GameRow.status.in_((int(GameStatus.CREATED), int(GameStatus.STARTED)))
+    query = select(GameRow.id).where(and_(seated, unfinished)).limit(MAX_GAMES_ENDED)
+    return list(session.scalars(query))
+
+
+async def end_games(ctx: AppContext, account_id: int) -> int:
+    """Resign every game the account has in progress and abort those not started, each
+    through its owner as the account itself would (on whichever node owns it): an opponent
+    is not left waiting for a player who can never come back. Returns how many ended; a
+    game that cannot be reached now (its node away) is left to its clock."""
+    games = await ctx.db.read(lambda s: _unfinished_games(s, account_key(account_id)))
+    principal = Principal(Account(account_id), "", "")
+    ended = 0
+    for game_id in games:
+        try:
+            handle = await ctx.registry.get(game_id)
+        except (RedisError, ClusterUnavailable):
+            continue
+        if handle is None:
+            continue
+        for command in ("resign", "abort"):  # a game not started can only be aborted
+            replies = await dispatch(Client(ctx, handle, principal), f'{{"type":"{command}"}}')
+            if not any(reply.get("type") in ("rejected", "error") for reply in replies):
+                ended += 1
+                break
+        else:
+            log.warning("could not end game %s of account %s: %s", game_id, account_id, replies)
+    return ended
 
 
 @router.post("/close")
@@ -86,7 +133,7 @@ async def close_own_account(
         )
 
     await ctx.db.write(functools.partial(close, now=ctx.time.now()))
-    shut_out(ctx, account_id)
+    await shut_out(ctx, account_id)
     ctx.auth.clear_cookie(response, request, SESSION_COOKIE)
     ctx.auth.clear_cookie(response, request, DEVICE_COOKIE)
     return {"closed": True, "username": row.username}

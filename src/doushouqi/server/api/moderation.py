@@ -262,14 +262,15 @@ async def _sanction(
 
     state = await ctx.db.write(write)
     if action != "unban":
-        shut_out(ctx, state["id"])
+        await shut_out(ctx, state["id"])
     return state
 
 
 @router.post("/accounts/{username}/ban")
 async def ban(username: Username, body: Reasoned, ctx: Ctx, principal: Moderator) -> dict[str, Any]:
     """Ban an account: it cannot log in, its sessions and tokens stop working at once, its
-    sockets are closed, its seeks and challenges withdrawn."""
+    sockets are closed, its seeks and challenges withdrawn, its games in progress resigned
+    (those not started aborted)."""
     return await _sanction(ctx, principal, username, "ban", _reason(body.reason))
 
 
