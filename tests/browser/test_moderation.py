@@ -1,7 +1,8 @@
 """Moderation in real browsers: a player reports a message in a game's chat; a moderator (made
 with ``doushouqi admin grant``) finds it in the queue on the moderation page, in its context,
 mutes its author and removes it — gone from the players' screens at once — and the log shows
-both; the muted player is told why their next message is refused. On a phone: no overflow,
+both; the muted player is told why their next message is refused, until the mute is lifted
+from the author's account card. On a phone: no overflow,
 every button a full-size target."""
 
 from __future__ import annotations
@@ -80,6 +81,19 @@ def test_a_moderator_mutes_and_removes_a_reported_message(
         expect(rude.page.locator("#chat-error")).to_have_text(
             "A moderator has muted you: you can chat again in 60 min."
         )
+        # The mute lifted from the account's card: the player chats again at once.
+        page.fill("#mod-username", "rude_one")
+        page.click("#mod-find")
+        account = page.locator("#mod-account-card")
+        expect(account.locator("#mod-account-facts")).to_contain_text("禁言至")
+        account.locator(".mod-reason input").fill("apologised")
+        account.locator(".mod-unmute").click()
+        expect(page.locator('#mod-log [data-action="unmute"]')).to_contain_text("apologised")
+        expect(page.locator("#mod-account-card .mod-unmute")).to_have_count(0)
+        rude.page.fill("#chat-input", "sorry")
+        rude.page.click("#chat-send")
+        for c in (reporter, rude):
+            expect(c.page.locator("#chat-list .chat-text")).to_have_text(["good luck", "sorry"])
         shoot(page, artifacts, "moderation-log")
     finally:
         for c in (reporter, rude, moderator):

@@ -60,6 +60,34 @@ def test_a_muted_player_is_refused_until_the_mute_is_over(
     assert game_id
 
 
+def test_a_mute_can_be_lifted_before_its_time(server: LiveServer, moderator: Player) -> None:
+    red, blue = server.player().register("sorry_now"), server.player().guest()
+    game_id, red_ws, blue_ws = start_online(server, red, blue)
+    key = f"account:{red.me['id']}"
+    lift = {"player": key, "reason": "apologised"}
+    not_muted = moderator.post("/api/mod/mutes/lift", json=lift)
+    assert (not_muted.status_code, not_muted.json()["code"]) == (409, "mod.not_muted")
+    moderator.post("/api/mod/mutes", json={"player": key, "minutes": 60, "reason": "spam"})
+    assert moderator.get("/api/mod/accounts/sorry_now").json()["muted_until"] is not None
+    assert red.post("/api/mod/mutes/lift", json=lift).status_code == 403  # moderators only
+    no_reason = moderator.post("/api/mod/mutes/lift", json={"player": key, "reason": " "})
+    assert no_reason.json()["code"] == "mod.reason_required"
+    lifted = moderator.post("/api/mod/mutes/lift", json=lift)
+    assert lifted.status_code == 200, lifted.text
+    assert lifted.json()["unmuted"]["username"] == "sorry_now"
+    assert moderator.get("/api/mod/accounts/sorry_now").json()["muted_until"] is None
+    red_ws.send({"type": "chat", "text": "sorry", "id": "s1"})
+    assert blue_ws.wait_for("chat")["message"]["text"] == "sorry"
+    log = moderator.get("/api/mod/log").json()["entries"]
+    assert [(e["action"], e["target"]["key"], e["reason"]) for e in log[:2]] == [
+        ("unmute", key, "apologised"),
+        ("mute", key, "spam"),
+    ]
+    red_ws.close()
+    blue_ws.close()
+    assert game_id
+
+
 def test_a_ban_shuts_the_account_out_at_once_until_it_is_lifted(
     server: LiveServer, moderator: Player
 ) -> None:

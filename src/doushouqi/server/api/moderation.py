@@ -243,6 +243,33 @@ async def mute(body: MuteRequest, ctx: Ctx, principal: Moderator) -> dict[str, A
     return {"muted": who, "until": until}
 
 
+class LiftMuteRequest(Reasoned):
+    player: str = Field(max_length=80, description="account:ID or guest:ID, as chat names them")
+
+
+@router.post("/mutes/lift")
+async def lift_mute(body: LiftMuteRequest, ctx: Ctx, principal: Moderator) -> dict[str, Any]:
+    """Let a muted player chat again before the mute is over (409 ``mod.not_muted`` when the
+    player is not muted)."""
+    reason = _reason(body.reason)
+    if not PLAYER_KEY.fullmatch(body.player):
+        raise Problem(422, "mod.player_key", "player is account:ID or guest:ID")
+    now = ctx.time.now()
+
+    def write(session: Session) -> dict[str, Any]:
+        who = chat_mod.name_of(session, body.player)
+        if body.player.startswith("account:") and who["username"] is not None:
+            _target(session, who["username"], principal)
+        if not chat_mod.unmute(session, body.player, now):
+            raise Problem(409, "mod.not_muted", "the player is not muted")
+        name = who["username"] or who["name"] or body.player
+        modlog.record(session, modlog.Entry("unmute", body.player, name, reason), **_by(principal),
+                      now=now)  # fmt: skip
+        return who
+
+    return {"unmuted": await ctx.db.write(write)}
+
+
 async def _sanction(
     ctx: AppContext, principal: Principal, username: str, action: str, reason: str
 ) -> dict[str, Any]:

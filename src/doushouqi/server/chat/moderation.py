@@ -148,6 +148,15 @@ def mute(session: Session, author_key: str, until: float, now: float) -> None:
         row.until, row.at = until, now
 
 
+def unmute(session: Session, author_key: str, now: float) -> bool:
+    """Lift ``author_key``'s mute before its time; False when there was none to lift."""
+    row = session.get(ChatMuteRow, author_key)
+    if row is None or row.until <= now:
+        return False
+    session.delete(row)
+    return True
+
+
 def muted_until(session: Session, author_key: str, now: float) -> float | None:
     row = session.get(ChatMuteRow, author_key)
     return None if row is None or row.until <= now else row.until

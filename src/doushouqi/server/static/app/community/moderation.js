@@ -127,6 +127,9 @@ function accountCard(state, refresh) {
     open ? reason : null,
     open ? h('div', { class: 'mod-actions' }, minutes,
       button('mod-mute', t('mod.mute'), (why) => post('/api/mod/mutes', { player: state.key, minutes: Number(minutes.value), reason: why })),
+      state.muted_until
+        ? button('mod-unmute', t('mod.unmute'), (why) => post('/api/mod/mutes/lift', { player: state.key, reason: why }))
+        : null,
       state.banned_at
         ? button('mod-unban', t('mod.unban'), (why) => post(`${base}/unban`, { reason: why }))
         : button('danger mod-ban', t('mod.ban'), (why) => post(`${base}/ban`, { reason: why })),
