@@ -19,6 +19,10 @@ def test_the_export_holds_the_accounts_data_and_no_secret(server: LiveServer) ->
     red = server.player().register("exported", display_name="导出", avatar="cat")
     blue = server.player().register("opponent")
     game_id, red_ws, blue_ws = start_online(server, red, blue, rated=True, time_control="10+0")
+    red_ws.send({"type": "chat", "text": "好运", "id": "c1"})
+    blue_ws.send({"type": "chat", "text": "not mine", "id": "c2"})
+    red_ws.send({"type": "chat", "phrase": "good_game", "id": "c3"})
+    red_ws.wait_for("ack", lambda m: m.get("id") == "c3")
     for ply, text in enumerate(DEN_GAME):
         move(red_ws if ply % 2 == 0 else blue_ws, text)
     red_ws.wait_for("game_finished")
@@ -56,6 +60,9 @@ def test_the_export_holds_the_accounts_data_and_no_secret(server: LiveServer) ->
     attempts = data["puzzles"]["attempts"]
     assert [a["puzzle"] for a in attempts] == [puzzle["id"]] and attempts[0]["solved"]
     assert data["puzzles"]["rating"] > 1500
+    said = [(m["game"], m["room"], m["text"], m["phrase"]) for m in data["chat"]]
+    assert said == [(game_id, "players", "好运", None), (game_id, "players", None, "good_game")]
+    assert data["export"]["version"] == 3
     [listed] = data["api_tokens"]
     assert listed["label"] == "engine" and listed["scopes"] == ["bot:play"]
     assert len(data["sessions"]) == 1 and "current" not in data["sessions"][0]

@@ -1,8 +1,9 @@
 """Your data, to take away: ``GET /api/account/export``, one JSON file with the account (never
 its password hash), its settings, its score and results per game with its rating at each
 speed played, every game it played with the game's
-record in that game's own notation, the records it uploaded, its puzzle history and its
-sessions' and API tokens' metadata (never a token). A signed-in browser only: a token cannot
+record in that game's own notation, the records it uploaded, its chat messages (a removed
+one with when it was removed), its puzzle history and its sessions' and API tokens' metadata
+(never a token). A signed-in browser only: a token cannot
 take it, whatever its scopes."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlalchemy.orm import Session
 from doushouqi.server.api.deps import READ_LIMITED, Ctx, SessionAccount
 from doushouqi.server.api.games import record_date_and_tags
 from doushouqi.server.api.security import session_dict, token_dict
+from doushouqi.server.chat.models import ChatMessageRow
 from doushouqi.server.db import repo, tokens
 from doushouqi.server.db.models import (
     AccountRow,
@@ -35,8 +37,8 @@ from doushouqi.server.puzzles.models import PuzzleAttemptRow, PuzzlePlayerRow
 router = APIRouter(prefix="/api", tags=["account"])
 
 #: The export's format, for whoever reads it later (2: ratings per speed, under each game's
-#: ``speeds``).
-EXPORT_VERSION = 2
+#: ``speeds``; 3: the account's chat messages, ``chat``).
+EXPORT_VERSION = 3
 #: Games read from the database at a time (an account may have played thousands).
 GAMES_AT_A_TIME = 500
 
@@ -93,6 +95,11 @@ def _export(session: Session, account_id: int, now: float, base_url: str) -> dic
         .where(PuzzleAttemptRow.player_key == key)
         .order_by(PuzzleAttemptRow.at, PuzzleAttemptRow.id)
     )
+    messages = session.scalars(
+        select(ChatMessageRow)
+        .where(ChatMessageRow.author_key == key)
+        .order_by(ChatMessageRow.at, ChatMessageRow.id)
+    )
     keys = tokens.tokens_of(session, account_id, ("session", "api"), now)
     return {
         "export": {"version": EXPORT_VERSION, "made_at": now},
@@ -120,6 +127,17 @@ def _export(session: Session, account_id: int, now: float, base_url: str) -> dic
         "records": [
             {"id": r.id, "game": r.game, "created_at": r.created_at, "text": r.text}
             for r in uploaded
+        ],
+        "chat": [
+            {
+                "game": m.game_id,
+                "room": m.room,
+                "at": m.at,
+                "text": m.text,
+                "phrase": m.phrase,
+                "removed_at": m.removed_at,
+            }
+            for m in messages
         ],
         "puzzles": {
             "rating": None if puzzle_player is None else puzzle_player.rating,
