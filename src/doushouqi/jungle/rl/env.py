@@ -51,16 +51,20 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any, Protocol, SupportsInt
+from typing import Protocol
 
-import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 from numpy.typing import NDArray
 
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.outcome import Outcome
-from doushouqi.jungle.rl.common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
+from doushouqi.jungle.rl.common import (
+    AGENT_NAMES,
+    DEFAULT_MAX_PLIES,
+    board_text,
+    outcome_info,
+    reward_by_color,
+)
 from doushouqi.jungle.rl.encoding import (
     NUM_ACTIONS,
     OBSERVATION_SHAPE,
@@ -70,8 +74,7 @@ from doushouqi.jungle.rl.encoding import (
     move_to_action,
 )
 from doushouqi.jungle.rules import RuleSet, find_rules
-from doushouqi.jungle.squares import BLUE, COLOR_NAMES, RED
-from doushouqi.rl_common.move_limit import checked_max_plies
+from doushouqi.rl_common.gym_env import TurnBasedGymEnv
 
 __all__ = ["IllegalActionError", "JungleEnv", "Opponent"]
 
@@ -79,7 +82,6 @@ __all__ = ["IllegalActionError", "JungleEnv", "Opponent"]
 Opponent = Callable[[Board], Move]
 
 _ENGINE_LEVELS = range(1, 11)  # doushouqi.jungle.ai's levels; checked here so a typo fails early
-_ILLEGAL_ACTION_MODES = ("penalty", "raise")
 
 
 class IllegalActionError(ValueError):
@@ -114,24 +116,15 @@ def _load_best_move() -> _BestMove:
     return best_move
 
 
-def _parse_color(value: str | int) -> int | None:
-    """0 (Red), 1 (Blue) or None for "random"; ValueError for anything else."""
-    if value in ("red", RED) and not isinstance(value, bool):
-        return RED
-    if value in ("blue", BLUE) and not isinstance(value, bool):
-        return BLUE
-    if value == "random":
-        return None
-    raise ValueError(f"agent_color must be 'red', 'blue', 'random', 0 or 1, got {value!r}")
-
-
-class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
+class JungleEnv(TurnBasedGymEnv):
     """Jungle (斗兽棋) under one rule set; see the module docstring for the conventions.
 
     ``rules``: a rule set or its name; ``opponent``: None (self-play), ``"random"``, an engine
     level 1–10 or an :data:`Opponent` callable; ``agent_color``: the agent's side against an
     opponent; ``max_plies``: the truncation limit; ``illegal_action``: ``"penalty"`` or
-    ``"raise"``; ``render_mode``: None or ``"ansi"``.
+    ``"raise"``; ``render_mode``: None or ``"ansi"``. What does not depend on the game (the
+    episode, the opponent, the rewards and infos) is
+    :class:`~doushouqi.rl_common.gym_env.TurnBasedGymEnv`'s.
 
     An episode against an opponent that always plays its first legal move:
 
@@ -150,8 +143,11 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
     (0.0, False, True, 4)
     """
 
-    # gymnasium reads this class attribute; it is never mutated.
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    _seat_option = "agent_color"
+    _reward_info_key = "reward_by_color"
+    _move_type = Move
+    _illegal_action_error = IllegalActionError
+    _opponent_kinds = "'random', an engine level 1..10 or a callable Board -> Move"
 
     def __init__(
         self,
@@ -166,190 +162,45 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.rules = find_rules(rules)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
-        if illegal_action not in _ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}")
-        self.illegal_action = illegal_action
-        self.illegal_action_penalty = float(illegal_action_penalty)
-        self.max_plies = checked_max_plies(max_plies)
-        self.opponent_movetime = opponent_movetime
-        self._opponent = self._make_opponent(opponent)
-        if self._opponent is None and agent_color is not None:
-            raise ValueError("agent_color needs an opponent: in self-play the agent plays both")
-        self._agent_choice = _parse_color("red" if agent_color is None else agent_color)
-        #: The agent's colour this episode (in self-play: the side that moved first).
-        self.agent_color = RED if self._agent_choice is None else self._agent_choice
-
-        self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, dtype=np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.opponent_movetime = opponent_movetime  # read when an engine opponent is made
         self._board = Board(rules=self.rules)
-        self._outcome: Outcome | None = None
-        self._episode_over = True  # until the first reset
-        self._last_opponent_move: Move | None = None
-        #: The opponent's first move ended the game: the next step only reports it.
-        self._ended_before_agent = False
-
-    # ------------------------------------------------------------------ opponents
-
-    def _make_opponent(self, opponent: str | int | Opponent | None) -> Opponent | None:
-        if opponent is None:
-            return None
-        if opponent == "random":
-            return self._random_move
-        if isinstance(opponent, int) and not isinstance(opponent, bool):
-            if opponent not in _ENGINE_LEVELS:
-                raise ValueError(f"an engine opponent's level is 1..10, got {opponent}")
-            best_move = _load_best_move()
-            level, movetime = opponent, self.opponent_movetime
-
-            def engine_move(board: Board) -> Move:
-                return best_move(board, level=level, movetime=movetime)
-
-            return engine_move
-        if callable(opponent):
-            return opponent
-        raise ValueError(
-            f"opponent must be None (self-play), 'random', an engine level 1..10 or a callable "
-            f"Board -> Move, got {opponent!r}"
+        super().__init__(
+            AGENT_NAMES,
+            NUM_ACTIONS,
+            OBSERVATION_SHAPE,
+            opponent=opponent,
+            agent_seat=agent_color,
+            max_plies=max_plies,
+            illegal_action=illegal_action,
+            illegal_action_penalty=illegal_action_penalty,
+            render_mode=render_mode,
         )
 
-    def _random_move(self, board: Board) -> Move:
-        moves = list(board.generate_legal_moves())
-        return moves[int(self.np_random.integers(len(moves)))]
+    @property
+    def agent_color(self) -> int:
+        """The agent's colour this episode, 0 (Red) or 1 (Blue); in self-play the side that
+        moved first.
 
-    def _play_opponent(self) -> None:
-        assert self._opponent is not None
-        move = self._opponent(self._board.copy())  # a copy: the opponent cannot spoil the game
-        if not isinstance(move, Move) or not self._board.is_legal(move):
-            reason = self._board.explain_illegal(move) if isinstance(move, Move) else "not a Move"
-            raise RuntimeError(f"the opponent played {move!r} in {self._board.fen()}: {reason}")
-        self._board.push(move)
-        self._last_opponent_move = move
-        self._outcome = self._board.outcome()
-
-    # ------------------------------------------------------------------ gymnasium API
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        """Start an episode: the observation and the info (the mask, turn, ply, position).
-
-        ``seed`` seeds the random opponent and colour; ``options={"fen": …}`` starts from a
-        position (ValueError when its game is already over).
-
-        >>> env = JungleEnv()
-        >>> observation, info = env.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
-        >>> info["fen"], int(info["action_mask"].sum())
-        ('l5t/3L3/7/7/7/7/7/7/T6 w 0 1', 6)
+        >>> env = JungleEnv(opponent="random", agent_color="blue")
+        >>> env.agent_color, JungleEnv().agent_color
+        (1, 0)
         """
-        super().reset(seed=seed)
-        options = dict(options or {})
-        fen = options.pop("fen", None)
-        if options:
-            raise ValueError(f"unknown reset options {sorted(options)} (known: 'fen')")
-        self._board = Board(fen, rules=self.rules)
-        self._outcome = self._board.outcome()
-        if self._outcome is not None:
-            raise ValueError(f"the game is already over in {fen!r}: {self._outcome}")
-        self._last_opponent_move = None
-        if self._opponent is None:
-            self.agent_color = self._board.turn
-        else:
-            if self._agent_choice is None:
-                self.agent_color = int(self.np_random.integers(2))
-            if self._board.turn != self.agent_color:
-                self._play_opponent()
-        # The opponent's first move may have ended the game: the next step reports it.
-        self._ended_before_agent = self._outcome is not None
-        self._episode_over = False
-        return self._observation(), self._info()
+        return self._agent_seat
 
-    def step(
-        self, action: np.int64 | SupportsInt
-    ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """Play ``action`` (and the opponent's reply): observation, reward, terminated,
-        truncated, info. ValueError for an action outside the space; ``ResetNeeded`` once the
-        episode is over.
+    def _make_opponent(self, opponent: object) -> Opponent | None:
+        if not isinstance(opponent, int) or isinstance(opponent, bool):
+            return super()._make_opponent(opponent)
+        if opponent not in _ENGINE_LEVELS:
+            raise ValueError(f"an engine opponent's level is 1..10, got {opponent}")
+        best_move = _load_best_move()
+        level, movetime = opponent, self.opponent_movetime
 
-        >>> env = JungleEnv()
-        >>> _ = env.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
-        >>> _, reward, terminated, truncated, info = env.step(env.move_to_action("d8d9"))
-        >>> reward, terminated, truncated, info["outcome"]["termination"], info["rewards"]
-        (1.0, True, False, 'den_entered', {'red': 1.0, 'blue': -1.0})
-        """
-        if self._episode_over:
-            raise gym.error.ResetNeeded("the episode is over (or never began): call reset()")
-        index = int(action)
-        if not 0 <= index < NUM_ACTIONS:
-            raise ValueError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
-        board = self._board
-        if self._ended_before_agent:  # nothing to play: report the opponent's win (or draw)
-            self._episode_over = True
-            info = self._info(illegal=False)
-            reward = info["rewards"][COLOR_NAMES[self.agent_color]]
-            return self._observation(), reward, True, False, info
-        mover = board.turn
-        move = self._legal_move(index)
-        if move is None:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(self._illegal_reason(index))
-            self._episode_over = True
-            info = self._info(illegal=True)
-            info["rewards"][COLOR_NAMES[mover]] = self.illegal_action_penalty
-            return self._observation(), self.illegal_action_penalty, True, False, info
-        board.push(move)
-        self._outcome = board.outcome()
-        self._last_opponent_move = None
-        if self._outcome is None and self._opponent is not None:
-            self._play_opponent()
-        outcome = self._outcome
-        terminated = outcome is not None
-        truncated = not terminated and self.max_plies is not None and board.ply() >= self.max_plies
-        self._episode_over = terminated or truncated
-        info = self._info(illegal=False)
-        # The mover's reward in self-play, the agent's (the mover too) against an opponent.
-        reward = info["rewards"][COLOR_NAMES[mover]]
-        return self._observation(), reward, terminated, truncated, info
+        def engine_move(board: Board) -> Move:
+            return best_move(board, level=level, movetime=movetime)
 
-    def render(self) -> str | None:
-        """The board as text (:meth:`ansi`) with ``render_mode="ansi"``, else None.
+        return engine_move
 
-        >>> env = JungleEnv(render_mode="ansi")
-        >>> _ = env.reset()
-        >>> print(env.render())
-        9 l . . . . . t
-        8 . d . . . c .
-        7 r . p . w . e
-        6 . ~ ~ . ~ ~ .
-        5 . ~ ~ . ~ ~ .
-        4 . ~ ~ . ~ ~ .
-        3 E . W . P . R
-        2 . C . . . D .
-        1 T . . . . . L
-          a b c d e f g
-        red to move, ply 0
-        <BLANKLINE>
-        """
-        if self.render_mode != "ansi":
-            return None
-        return self.ansi()
-
-    # ------------------------------------------------------------------ helpers
-
-    def action_masks(self) -> NDArray[np.bool_]:
-        """The legal actions of the side to move (all False once the episode is over).
-
-        >>> env = JungleEnv()
-        >>> _ = env.reset()
-        >>> masks = env.action_masks()
-        >>> masks.shape, int(masks.sum()), bool(masks[env.move_to_action("a3a4")])
-        ((504,), 24, True)
-        """
-        if self._episode_over:
-            return np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        return legal_action_mask(self._board)
+    # ------------------------------------------------------------------ Jungle's helpers
 
     def action_to_move(self, action: int) -> Move:
         """The move ``action`` stands for in the current position (legal or not).
@@ -390,20 +241,40 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
     def ansi(self) -> str:
         """The board as text (rank 9 at the top, ``~`` water) with whose turn it is.
 
-        >>> env = JungleEnv()
+        >>> env = JungleEnv(render_mode="ansi")
         >>> _ = env.reset(options={"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"})
-        >>> print(env.ansi().splitlines()[0], env.ansi().splitlines()[-1], sep="\\n")
+        >>> print(env.ansi().splitlines()[0], env.render().splitlines()[-1], sep="\\n")
         9 l . . . . . t
         red to move, ply 0
         """
         return board_text(self._board, self._outcome)
 
-    def _legal_move(self, action: int) -> Move | None:
+    # ------------------------------------------------------------------ the game's hooks
+
+    def _start(self, fen: str | None) -> None:
+        self._board = Board(fen, rules=self.rules)
+
+    def _current_outcome(self) -> Outcome | None:
+        return self._board.outcome()
+
+    def _turn(self) -> int:
+        return self._board.turn
+
+    def _rules_board(self) -> Board:
+        return self._board
+
+    def _push(self, move: Move) -> None:
+        self._board.push(move)
+
+    def _play(self, action: int) -> bool | None:
         try:
             move = action_to_move(action, self._board.turn)
         except ValueError:
             return None
-        return move if self._board.is_legal(move) else None
+        if not self._board.is_legal(move):
+            return None
+        self._board.push(move)
+        return True
 
     def _illegal_reason(self, action: int) -> str:
         try:
@@ -412,29 +283,14 @@ class JungleEnv(gym.Env[NDArray[np.float32], np.int64]):
             return f"illegal action {action}: {exc}"
         return f"illegal action {action} ({move}): {self._board.explain_illegal(move)}"
 
-    def _observation(self) -> NDArray[np.float32]:
-        viewer = self._board.turn if self._opponent is None else self.agent_color
-        return encode_observation(self._board, viewer)
+    def _legal_mask(self) -> NDArray[np.bool_]:
+        return legal_action_mask(self._board)
 
-    def _info(self, illegal: bool | None = None) -> dict[str, Any]:
-        board = self._board
-        info: dict[str, Any] = {
-            "action_mask": self.action_masks(),
-            "turn": board.turn,
-            "ply": board.ply(),
-            "fen": board.fen(),
-        }
-        if illegal is not None:  # step infos only
-            info["illegal_action"] = illegal
-            red, blue = (0.0, 0.0) if illegal else reward_by_color(self._outcome)
-            info["rewards"] = {COLOR_NAMES[RED]: red, COLOR_NAMES[BLUE]: blue}
-        if self._opponent is not None:
-            opponent_move = self._last_opponent_move
-            info["opponent_move"] = str(opponent_move) if opponent_move is not None else None
-        outcome = self._outcome
-        if outcome is not None:
-            info["outcome"] = outcome_info(outcome)
-            info["termination"] = outcome.termination.value
-            info["winner"] = outcome.winner
-            info["reward_by_color"] = reward_by_color(outcome)
-        return info
+    def _planes(self, seat: int) -> NDArray[np.float32]:
+        return encode_observation(self._board, seat)
+
+    def _outcome_data(self, outcome: Outcome) -> dict[str, str | None]:
+        return outcome_info(outcome)
+
+    def _final_rewards(self, outcome: Outcome | None) -> tuple[float, float]:
+        return reward_by_color(outcome)
