@@ -38,6 +38,7 @@ __all__ = [
     "ILLEGAL_ACTION_RULES",
     "TurnBasedAECEnv",
     "classic_env",
+    "classic_metadata",
     "parallel_of",
     "ply_limit",
 ]
@@ -297,6 +298,22 @@ class TurnBasedAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[mis
     def _text(self) -> str:
         """The position as text, for ``render``."""
         raise NotImplementedError
+
+
+def classic_metadata(name: str, render_fps: int) -> dict[str, Any]:
+    """A game's ``metadata`` as PettingZoo's classic games have it: both render modes, its
+    ``name`` and the frame rate of ``"human"`` rendering; not parallelizable (it is
+    turn-based).
+
+    >>> classic_metadata("jungle_v0", 1)["render_modes"]
+    ['human', 'ansi']
+    """
+    return {
+        "render_modes": ["human", "ansi"],
+        "name": name,
+        "is_parallelizable": False,
+        "render_fps": render_fps,
+    }
 
 
 def _observation_space(shape: tuple[int, ...], size: int) -> spaces.Dict:

@@ -78,6 +78,7 @@ from doushouqi.rl_common.pettingzoo_env import (
     ILLEGAL_ACTION_RULES,
     TurnBasedAECEnv,
     classic_env,
+    classic_metadata,
     parallel_of,
 )
 
@@ -111,12 +112,7 @@ class JungleAECEnv(TurnBasedAECEnv):
     """
 
     # pettingzoo reads this class attribute; it is never mutated.
-    metadata = {  # noqa: RUF012
-        "render_modes": ["human", "ansi"],
-        "name": ENV_NAME,
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata = classic_metadata(ENV_NAME, render_fps=1)
     # What the Gymnasium environment raises too: one error for an illegal Jungle action.
     _illegal_action_error = IllegalActionError
 

@@ -47,7 +47,7 @@ from doushouqi.tiger.rl.encoding import (
 )
 from doushouqi.tiger.rules import RuleSet
 
-__all__ = ["ActionBoard", "IllegalActionError"]
+__all__ = ["ActionBoard", "ActionBoardViews", "IllegalActionError"]
 
 
 class IllegalActionError(ValueError):
@@ -381,3 +381,59 @@ class ActionBoard:
         (16, 11, 9)
         """
         return encode_observation(self.board, self._chain)
+
+
+class ActionBoardViews:
+    """What an environment playing on an :class:`ActionBoard` (its ``_game``) shows of it:
+    the position, the open jump chain and a move's actions. The Gymnasium and the PettingZoo
+    environments (:class:`~doushouqi.tiger.rl.env.TigerEnv`,
+    :class:`~doushouqi.tiger.rl.pettingzoo_env.TigerAECEnv`) both have them.
+
+    >>> from doushouqi.tiger.rl.pettingzoo_env import TigerAECEnv
+    >>> issubclass(TigerAECEnv, ActionBoardViews)
+    True
+    """
+
+    _game: ActionBoard
+
+    @property
+    def board(self) -> Board:
+        """A copy of the current position (without an open chain's jumps), with its history.
+
+        >>> from doushouqi.tiger.rl.env import TigerEnv
+        >>> env = TigerEnv()
+        >>> _ = env.reset()
+        >>> _ = env.step(env.move_to_actions("e10e9")[0])
+        >>> env.board.move_stack, env.board.turn
+        ([Move.from_str('e10e9')], 1)
+        """
+        return self._game.board.copy()
+
+    @property
+    def chain(self) -> str | None:
+        """The open jump chain as a move string (``"e3e5"``), or None.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> from doushouqi.tiger.rl.pettingzoo_env import TigerAECEnv
+        >>> game = TigerAECEnv(rules_from_mapping("chains", {"multi_jump": True}))
+        >>> game.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+        >>> game.chain is None
+        True
+        >>> game.step(game.move_to_actions("e3e5e7")[0])
+        >>> game.chain, game.agent_selection  # the tiger acts again: jump on or stop
+        ('e3e5', 'tiger')
+        """
+        return self._game.chain_string()
+
+    def move_to_actions(self, move: Move | str) -> list[int]:
+        """The actions that play a whole legal move (``"e10e9"``, ``"e3e5e7"``) from here:
+        one per jump of a chain. IllegalActionError when it is no legal move.
+
+        >>> from doushouqi.tiger.rules import rules_from_mapping
+        >>> from doushouqi.tiger.rl.env import TigerEnv
+        >>> env = TigerEnv(rules_from_mapping("chains", {"multi_jump": True}))
+        >>> _ = env.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
+        >>> [env.action_name(action) for action in env.move_to_actions("e3e5e7")]
+        ['e3e5', 'e5e7']
+        """
+        return self._game.move_to_actions(move)

@@ -61,7 +61,11 @@ from doushouqi.core.outcome import Outcome
 from doushouqi.rl_common.gym_env import TurnBasedGymEnv
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
-from doushouqi.tiger.rl.action_board import ActionBoard, IllegalActionError
+from doushouqi.tiger.rl.action_board import (
+    ActionBoard,
+    ActionBoardViews,
+    IllegalActionError,
+)
 from doushouqi.tiger.rl.common import (
     AGENT_NAMES,
     DEFAULT_MAX_PLIES,
@@ -79,7 +83,7 @@ __all__ = ["IllegalActionError", "Opponent", "TigerEnv"]
 Opponent = Callable[[Board], Move]
 
 
-class TigerEnv(TurnBasedGymEnv):
+class TigerEnv(ActionBoardViews, TurnBasedGymEnv):
     """老虎棋 under one rule set; see the module docstring for the conventions.
 
     ``rules``: a rule set or its name; ``opponent``: None (self-play), ``"random"`` or an
@@ -152,18 +156,6 @@ class TigerEnv(TurnBasedGymEnv):
         """
         return self._agent_seat
 
-    def move_to_actions(self, move: Move | str) -> list[int]:
-        """The actions that play a whole legal move (``"e10e9"``, ``"e3e5e7"``) from here:
-        one per jump of a chain. IllegalActionError when it is no legal move.
-
-        >>> from doushouqi.tiger.rules import rules_from_mapping
-        >>> env = TigerEnv(rules_from_mapping("chains", {"multi_jump": True}))
-        >>> _ = env.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
-        >>> [env.action_name(action) for action in env.move_to_actions("e3e5e7")]
-        ['e3e5', 'e5e7']
-        """
-        return self._game.move_to_actions(move)
-
     def action_name(self, action: int) -> str:
         """The action as text: its segment (``e10e9``) or ``stop``.
 
@@ -172,33 +164,6 @@ class TigerEnv(TurnBasedGymEnv):
         ('e10e9', 'stop')
         """
         return action_name(action)
-
-    @property
-    def board(self) -> Board:
-        """A copy of the current position (without an open chain's jumps), with its history.
-
-        >>> env = TigerEnv()
-        >>> _ = env.reset()
-        >>> _ = env.step(env.move_to_actions("e10e9")[0])
-        >>> env.board.move_stack, env.board.turn
-        ([Move.from_str('e10e9')], 1)
-        """
-        return self._game.board.copy()
-
-    @property
-    def chain(self) -> str | None:
-        """The open jump chain as a move string (``"e3e5"``), or None.
-
-        >>> from doushouqi.tiger.rules import rules_from_mapping
-        >>> env = TigerEnv(rules_from_mapping("chains", {"multi_jump": True}))
-        >>> _ = env.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
-        >>> env.chain is None
-        True
-        >>> _ = env.step(env.move_to_actions("e3e5e7")[0])  # the first jump: the chain opens
-        >>> env.chain
-        'e3e5'
-        """
-        return self._game.chain_string()
 
     def ansi(self) -> str:
         """The board as text (rank 11 at the top) with whose turn it is, and the open chain.

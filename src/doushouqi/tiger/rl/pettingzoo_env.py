@@ -61,10 +61,15 @@ from doushouqi.rl_common.pettingzoo_env import (
     ILLEGAL_ACTION_RULES,
     TurnBasedAECEnv,
     classic_env,
+    classic_metadata,
     parallel_of,
 )
 from doushouqi.tiger.board import Board
-from doushouqi.tiger.rl.action_board import ActionBoard, IllegalActionError
+from doushouqi.tiger.rl.action_board import (
+    ActionBoard,
+    ActionBoardViews,
+    IllegalActionError,
+)
 from doushouqi.tiger.rl.common import (
     AGENT_NAMES,
     DEFAULT_MAX_PLIES,
@@ -82,7 +87,7 @@ __all__ = ["ENV_NAME", "ILLEGAL_ACTION_RULES", "TigerAECEnv", "env", "parallel_e
 ENV_NAME = "tiger_v0"
 
 
-class TigerAECEnv(TurnBasedAECEnv):
+class TigerAECEnv(ActionBoardViews, TurnBasedAECEnv):
     """老虎棋 for two agents taking turns; see the module docstring.
 
     ``rules``: a rule set or its name; ``max_plies``: the truncation limit in whole moves
@@ -113,12 +118,7 @@ class TigerAECEnv(TurnBasedAECEnv):
     """
 
     # pettingzoo reads this class attribute; it is never mutated.
-    metadata = {  # noqa: RUF012
-        "render_modes": ["human", "ansi"],
-        "name": ENV_NAME,
-        "is_parallelizable": False,
-        "render_fps": 4,
-    }
+    metadata = classic_metadata(ENV_NAME, render_fps=4)
     # The error of the action board, which says why an action is illegal.
     _illegal_action_error = IllegalActionError
 
@@ -142,44 +142,6 @@ class TigerAECEnv(TurnBasedAECEnv):
         )
         self._outcome: Outcome | None = None
         self.agent_selection = self.possible_agents[self._game.turn]
-
-    @property
-    def board(self) -> Board:
-        """A copy of the current position (without an open chain's jumps), with its history.
-
-        >>> game = TigerAECEnv()
-        >>> game.reset()
-        >>> game.step(game.move_to_actions("e10e9")[0])
-        >>> game.board.move_stack, game.board.turn
-        ([Move.from_str('e10e9')], 1)
-        """
-        return self._game.board.copy()
-
-    @property
-    def chain(self) -> str | None:
-        """The open jump chain as a move string (``"e3e5"``), or None.
-
-        >>> from doushouqi.tiger.rules import rules_from_mapping
-        >>> game = TigerAECEnv(rules_from_mapping("chains", {"multi_jump": True}))
-        >>> game.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
-        >>> game.step(game.move_to_actions("e3e5e7")[0])
-        >>> game.chain, game.agent_selection  # the tiger acts again: jump on or stop
-        ('e3e5', 'tiger')
-        """
-        return self._game.chain_string()
-
-    def move_to_actions(self, move: str) -> list[int]:
-        """The actions that play a whole legal move (``"e10e9"``, ``"e3e5e7"``) from here:
-        one per jump of a chain. IllegalActionError when it is no legal move.
-
-        >>> from doushouqi.tiger.rules import rules_from_mapping
-        >>> game = TigerAECEnv(rules_from_mapping("chains", {"multi_jump": True}))
-        >>> game.reset(options={"fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"})
-        >>> from doushouqi.tiger.rl.encoding import action_name
-        >>> [action_name(action) for action in game.move_to_actions("e3e5e7")]
-        ['e3e5', 'e5e7']
-        """
-        return self._game.move_to_actions(move)
 
     # ------------------------------------------------------------------ the game's hooks
 
@@ -233,22 +195,18 @@ def env(
     render_mode: str | None = None,
     illegal_action: str = "terminate",
 ) -> Any:
-    """:class:`TigerAECEnv` wrapped like PettingZoo's classic games: by default an illegal
-    action ends the game with reward -1 for the agent that played it (0 for the other); an
-    action outside the space raises, and so does calling the API out of order (``step`` before
-    ``reset``). ``max_cycles`` (PettingZoo's name) truncates after that many cycles of both
-    agents, ``2 * max_cycles`` moves, or ``max_plies`` if fewer.
+    """:class:`TigerAECEnv` with the wrappers of PettingZoo's classic games, as Jungle's
+    (:func:`~doushouqi.rl_common.pettingzoo_env.classic_env` wraps both): ``"terminate"`` ends
+    the game on an illegal action, -1 to the side that played it. ``max_cycles`` counts both
+    sides' whole moves, so three cycles are six moves:
 
-    >>> game = env(max_cycles=1)
+    >>> env(max_cycles=3).unwrapped.max_plies
+    6
+    >>> game = env()
     >>> game.reset()
-    >>> game.step(game.unwrapped.move_to_actions("e10e9")[0])
-    >>> game.step(5000)  # outside the space
-    Traceback (most recent call last):
-    ...
-    AssertionError: action is not in action space
-    >>> game.step(0)  # the men cannot stop a jump chain: illegal, the game ends
-    >>> game.rewards, game.terminations["men"]
-    ({'tiger': 0, 'men': -1.0}, True)
+    >>> game.step(0)  # "stop" with no jump chain open: illegal, the game ends
+    >>> game.rewards, game.terminations
+    ({'tiger': -1.0, 'men': 0}, {'tiger': True, 'men': True})
     """
     return classic_env(TigerAECEnv, rules, max_plies, max_cycles, render_mode, illegal_action)
 
@@ -261,23 +219,15 @@ def parallel_env(
     render_mode: str | None = None,
     illegal_action: str = "terminate",
 ) -> Any:
-    """The game through PettingZoo's parallel API: :func:`env` converted with PettingZoo's
-    ``turn_based_aec_to_parallel``. Each step plays the action of the agent to move and ignores
-    the other's; ``max_cycles`` truncates after that many moves, or ``max_plies``.
+    """:func:`env` through PettingZoo's parallel API
+    (:func:`~doushouqi.rl_common.pettingzoo_env.parallel_of`): a step is one whole move (or one
+    jump of a chain), the action of ``infos[agent]["active_agent"]``; ``max_cycles`` counts
+    steps.
 
-    >>> game = parallel_env(max_cycles=2)
-    >>> observations, infos = game.reset()
-    >>> {agent: int(seen["action_mask"].sum()) for agent, seen in observations.items()}
-    {'tiger': 4, 'men': 0}
-    >>> e10e9 = 555
-    >>> observations, rewards, terminations, truncations, infos = game.step(
-    ...     {"tiger": e10e9, "men": 0}
-    ... )  # the men's action is ignored: it is the tiger's turn
-    >>> infos["tiger"]["active_agent"], truncations
-    ('men', {'tiger': False, 'men': False})
-    >>> d2d3 = game.aec_env.unwrapped.move_to_actions("d2d3")[0]
-    >>> _, _, _, truncations, _ = game.step({"tiger": 0, "men": d2d3})
-    >>> truncations
-    {'tiger': True, 'men': True}
+    >>> game = parallel_env(max_cycles=1)
+    >>> _ = game.reset()
+    >>> _, rewards, _, truncations, _ = game.step({"tiger": 555, "men": 0})  # e10e9
+    >>> truncations, game.agents  # one move: the game is cut short
+    ({'tiger': True, 'men': True}, [])
     """
     return parallel_of(env, rules, max_plies, max_cycles, render_mode, illegal_action)
