@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
-import typing
-from collections.abc import Coroutine, Iterable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from doushouqi.jungle.analysis import Info, InfoSelection, Limit, PlayResult
 from doushouqi.jungle.board import Board
-from doushouqi.jungle.engine.analysis_stream import Analysis, InfoCallback
+from doushouqi.jungle.engine.analysis_stream import Analysis
 from doushouqi.jungle.engine.async_client import READY_TIMEOUT, Engine, popen_engine
 from doushouqi.jungle.engine.protocol import EngineError, EngineTerminatedError, Option
 from doushouqi.jungle.moves import Move
@@ -24,6 +24,28 @@ from doushouqi.jungle.moves import Move
 __all__ = ["SimpleAnalysis", "SimpleEngine"]
 
 T = TypeVar("T")
+P = ParamSpec("P")
+
+
+def _blocking(
+    method: Callable[Concatenate[Engine, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[SimpleEngine, P], T]:
+    """:class:`Engine`'s coroutine ``method`` as a blocking method of :class:`SimpleEngine`
+    with the same parameters, result and docstring (``inspect.signature`` and ``help`` show
+    them), run on the engine's event loop: each signature is written once, on the asyncio
+    client (a ``doc`` argument here would hide an overloaded method's overloads from mypy).
+    """
+    name = method.__name__
+
+    def blocking(self: SimpleEngine, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        # Looked up on the engine, not taken from Engine: a subclass's override is used.
+        bound: Callable[P, Coroutine[Any, Any, T]] = getattr(self.engine, name)
+        return self._run(bound(*args, **kwargs))
+
+    functools.update_wrapper(blocking, method)
+    blocking.__qualname__ = f"SimpleEngine.{name}"
+    blocking.__module__ = __name__
+    return blocking
 
 
 class SimpleEngine:
@@ -115,121 +137,21 @@ class SimpleEngine:
         """Started, and neither exited nor killed."""
         return self.engine.alive
 
-    def ping(self) -> None:
-        """Send ``isready`` and wait for ``readyok``: the engine has done what it was sent."""
-        self._run(self.engine.ping())
-
-    def configure(self, options: Mapping[str, object]) -> None:
-        """Set options for the rest of the session (``setoption name N value V`` each), checked
-        against those the engine announced: an unknown option or a bad value raises
-        :class:`EngineError`; ``MultiPV`` and the rules are the client's to manage (refused)."""
-        self._run(self.engine.configure(options))
-
-    def new_game(self) -> None:
-        """Tell the engine a new game starts (``ucinewgame``): it forgets what it learnt."""
-        self._run(self.engine.new_game())
-
-    def play(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        game: object = None,
-        info_callback: InfoCallback | None = None,
-        timeout: float | None = None,
-        ponder: bool = False,
-        root_moves: Iterable[Move] | None = None,
-        options: Mapping[str, object] | None = None,
-        info: InfoSelection = InfoSelection.ALL,
-    ) -> PlayResult:
-        """The engine's move (see :meth:`Engine.play`); ``info_callback`` runs in the engine's
-        thread."""
-        return self._run(
-            self.engine.play(
-                board,
-                limit,
-                game=game,
-                info_callback=info_callback,
-                timeout=timeout,
-                ponder=ponder,
-                root_moves=root_moves,
-                options=options,
-                info=info,
-            )
-        )
-
-    @typing.overload
-    def analyse(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: None = None,
-        game: object = None,
-        info_callback: InfoCallback | None = None,
-        timeout: float | None = None,
-        root_moves: Iterable[Move] | None = None,
-        options: Mapping[str, object] | None = None,
-        info: InfoSelection = InfoSelection.ALL,
-    ) -> Info: ...
-
-    @typing.overload
-    def analyse(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int,
-        game: object = None,
-        info_callback: InfoCallback | None = None,
-        timeout: float | None = None,
-        root_moves: Iterable[Move] | None = None,
-        options: Mapping[str, object] | None = None,
-        info: InfoSelection = InfoSelection.ALL,
-    ) -> list[Info]: ...
-
-    def analyse(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int | None = None,
-        game: object = None,
-        info_callback: InfoCallback | None = None,
-        timeout: float | None = None,
-        root_moves: Iterable[Move] | None = None,
-        options: Mapping[str, object] | None = None,
-        info: InfoSelection = InfoSelection.ALL,
-    ) -> Info | list[Info]:
-        """What the engine reports within ``limit`` (a list of lines with ``multipv``);
-        ``root_moves``, ``options`` and ``info`` as in :meth:`Engine.play`."""
-        engine = self.engine
-        if multipv is None:
-            return self._run(
-                engine.analyse(
-                    board,
-                    limit,
-                    game=game,
-                    info_callback=info_callback,
-                    timeout=timeout,
-                    root_moves=root_moves,
-                    options=options,
-                    info=info,
-                )
-            )
-        return self._run(
-            engine.analyse(
-                board,
-                limit,
-                multipv=multipv,
-                game=game,
-                info_callback=info_callback,
-                timeout=timeout,
-                root_moves=root_moves,
-                options=options,
-                info=info,
-            )
-        )
+    # The blocking twins of the asyncio client's commands: the same parameters and results.
+    ping = _blocking(Engine.ping)
+    """Send ``isready`` and wait for ``readyok``: the engine has done what it was sent."""
+    configure = _blocking(Engine.configure)
+    """Set options for the rest of the session (``setoption name N value V`` each), checked
+    against those the engine announced: an unknown option or a bad value raises
+    :class:`EngineError`; ``MultiPV`` and the rules are the client's to manage (refused)."""
+    new_game = _blocking(Engine.new_game)
+    """Tell the engine a new game starts (``ucinewgame``): it forgets what it learnt."""
+    play = _blocking(Engine.play)
+    """The engine's move (see :meth:`Engine.play`); ``info_callback`` runs in the engine's
+    thread."""
+    analyse = _blocking(Engine.analyse)
+    """What the engine reports within ``limit`` (a list of lines with ``multipv``);
+    ``root_moves``, ``options`` and ``info`` as in :meth:`Engine.play`."""
 
     def analysis(
         self,
