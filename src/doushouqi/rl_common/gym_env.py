@@ -24,12 +24,12 @@ from numpy.typing import NDArray
 
 from doushouqi.rl_common.move_limit import checked_max_plies
 
-__all__ = ["RulesBoard", "TurnBasedGymEnv", "parse_seat"]
+__all__ = ["TurnBasedGymEnv", "parse_seat"]
 
 _ILLEGAL_ACTION_MODES = ("penalty", "raise")
 
 
-class RulesBoard(Protocol):
+class _RulesBoard(Protocol):
     """What the environment asks of a game's rules board: an opponent gets a copy of it, and
     its move is checked on it before it is played."""
 
@@ -172,7 +172,7 @@ class TurnBasedGymEnv(gym.Env[NDArray[np.float32], np.int64]):
             f"opponent must be None (self-play), {self._opponent_kinds}, got {opponent!r}"
         )
 
-    def _random_move(self, board: RulesBoard) -> Any:
+    def _random_move(self, board: _RulesBoard) -> Any:
         moves = list(board.generate_legal_moves())
         return moves[int(self.np_random.integers(len(moves)))]
 
@@ -308,7 +308,14 @@ class TurnBasedGymEnv(gym.Env[NDArray[np.float32], np.int64]):
         return self._legal_mask()
 
     def ansi(self) -> str:
-        """The board as text with whose turn it is (each game draws its own)."""
+        """The board as text with whose turn it is (each game draws its own).
+
+        >>> from doushouqi.tiger.rl.env import TigerEnv
+        >>> env = TigerEnv()
+        >>> _ = env.reset()
+        >>> env.ansi().splitlines()[-1]
+        'tiger to move, ply 0'
+        """
         raise NotImplementedError
 
     # ------------------------------------------------------------------ observations and infos
@@ -360,7 +367,7 @@ class TurnBasedGymEnv(gym.Env[NDArray[np.float32], np.int64]):
         """The seat that acts next."""
         raise NotImplementedError
 
-    def _rules_board(self) -> RulesBoard:
+    def _rules_board(self) -> _RulesBoard:
         """The game's rules board now (not a copy)."""
         raise NotImplementedError
 
