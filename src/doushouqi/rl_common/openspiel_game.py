@@ -3,10 +3,11 @@
 
 What does not depend on the game: the game type and game info every such game declares
 (:func:`game_type`, :func:`game_info`), the observer a game hands to ``make_observation``
-(:func:`py_observer`), and the state's own record of its actions, which lets
-``undo_action`` take them back (:class:`Position`, :class:`UndoableState`). OpenSpiel keeps a
-record of a state's actions in C++ that a Python game cannot shorten, so the state keeps its
-own: ``history()``, ``history_str()``, ``move_number()`` and ``is_initial_state()`` read it.
+(:func:`py_observer`, :class:`PlanesObserver`), and the state's own record of its actions,
+which lets ``undo_action`` take them back (:class:`Position`, :class:`UndoableState`).
+OpenSpiel keeps a record of a state's actions in C++ that a Python game cannot shorten, so
+the state keeps its own: ``history()``, ``history_str()``, ``move_number()`` and
+``is_initial_state()`` read it.
 
 >>> from doushouqi.jungle.rl.openspiel_game import JungleState
 >>> issubclass(JungleState, UndoableState), game_info(504, 1000).max_game_length
@@ -17,6 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 try:
     import pyspiel
 except ImportError as exc:  # pragma: no cover - the openspiel extra brings it
@@ -25,7 +29,14 @@ except ImportError as exc:  # pragma: no cover - the openspiel extra brings it
         f"(importing pyspiel failed: {exc})"
     ) from exc
 
-__all__ = ["Position", "UndoableState", "game_info", "game_type", "py_observer"]
+__all__ = [
+    "PlanesObserver",
+    "Position",
+    "UndoableState",
+    "game_info",
+    "game_type",
+    "py_observer",
+]
 
 
 def game_type(short_name: str, long_name: str, parameters: dict[str, Any]) -> Any:
@@ -91,6 +102,47 @@ def py_observer(
     if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
         return observer()
     return observer(perfect_recall=True)
+
+
+class PlanesObserver:
+    """OpenSpiel's Python observer interface for a game observed as one block of planes:
+    ``tensor`` (flat) and ``dict`` (its ``"observation"`` view, of the subclass's ``shape``),
+    and the observation string, the same for both players (perfect information): the board
+    (``str(state)``) or, with ``perfect_recall``, the start and what was played since (the
+    subclass's ``_recall(state)``). The subclass fills the planes in ``set_from``.
+
+    >>> from doushouqi.jungle.rl.openspiel_game import JungleObserver
+    >>> observer = JungleObserver()
+    >>> observer.tensor.shape, observer.dict["observation"].shape, observer.perfect_recall
+    ((1953,), (31, 9, 7), False)
+    """
+
+    #: The observation planes' shape.
+    shape: tuple[int, ...] = ()
+
+    def __init__(self, perfect_recall: bool = False) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor: NDArray[np.float32] = np.zeros(int(np.prod(self.shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(self.shape)}
+
+    def string_from(self, state: Any, player: int) -> str:
+        """The observation as text, the same for both players (perfect information): the
+        board, or with perfect recall the start position and what was played since.
+
+        >>> from doushouqi.jungle.rl.openspiel_game import JungleGame, JungleObserver
+        >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
+        >>> state.apply_action(state.string_to_action("d8d9"))
+        >>> JungleObserver(perfect_recall=True).string_from(state, 1)
+        'l5t/3L3/7/7/7/7/7/7/T6 w 0 1 moves d8d9'
+        >>> JungleObserver().string_from(state, 1).splitlines()[-2]
+        'game over: 1-0 (den_entered)'
+        """
+        del player  # perfect information: both players see the same
+        return self._recall(state) if self.perfect_recall else str(state)
+
+    def _recall(self, state: Any) -> str:
+        """The start position and what was played since, as text."""
+        raise NotImplementedError
 
 
 class Position:

@@ -50,9 +50,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.rl.common import DEFAULT_MAX_PLIES, board_text, outcome_info, reward_by_color
 from doushouqi.jungle.rl.encoding import (
@@ -65,6 +62,7 @@ from doushouqi.jungle.rl.encoding import (
 from doushouqi.jungle.rules import RuleSet, find_rules
 from doushouqi.rl_common.move_limit import checked_max_plies
 from doushouqi.rl_common.openspiel_game import (
+    PlanesObserver,
     Position,
     UndoableState,
     game_info,
@@ -254,8 +252,10 @@ class JungleState(UndoableState):
         return None if outcome is None else outcome_info(outcome)
 
 
-class JungleObserver:
-    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views).
+class JungleObserver(PlanesObserver):
+    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views),
+    the planes seen from the player's seat
+    (:class:`~doushouqi.rl_common.openspiel_game.PlanesObserver`).
 
     ``perfect_recall``: the observation string is the start and every move since, not the
     board. OpenSpiel's ``make_observation`` wraps it:
@@ -268,10 +268,7 @@ class JungleObserver:
     ((1953,), (31, 9, 7))
     """
 
-    def __init__(self, perfect_recall: bool = False) -> None:
-        self.perfect_recall = perfect_recall
-        self.tensor: NDArray[np.float32] = np.zeros(int(np.prod(OBSERVATION_SHAPE)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(OBSERVATION_SHAPE)}
+    shape = OBSERVATION_SHAPE
 
     def set_from(self, state: JungleState, player: int) -> None:
         """Fill :attr:`tensor` with the state's planes seen from ``player``'s seat.
@@ -284,20 +281,7 @@ class JungleObserver:
         """
         self.dict["observation"][...] = encode_observation(state.board, player)
 
-    def string_from(self, state: JungleState, player: int) -> str:
-        """The observation as text, the same for both players (perfect information): the board,
-        or with perfect recall the start position and the moves.
-
-        >>> state = JungleGame({"fen": "l5t/3L3/7/7/7/7/7/7/T6 w 0 1"}).new_initial_state()
-        >>> state.apply_action(state.string_to_action("d8d9"))
-        >>> JungleObserver(perfect_recall=True).string_from(state, 1)
-        'l5t/3L3/7/7/7/7/7/7/T6 w 0 1 moves d8d9'
-        >>> JungleObserver().string_from(state, 1).splitlines()[-2]
-        'game over: 1-0 (den_entered)'
-        """
-        del player  # perfect information: both players see the same
-        if not self.perfect_recall:
-            return str(state)
+    def _recall(self, state: JungleState) -> str:
         moves = "".join(f" {move}" for move in state.board.move_stack)
         return f"{state.board.starting_fen} moves{moves}"
 

@@ -51,12 +51,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from doushouqi.core.game import RulesError
 from doushouqi.rl_common.move_limit import checked_max_plies
 from doushouqi.rl_common.openspiel_game import (
+    PlanesObserver,
     Position,
     UndoableState,
     game_info,
@@ -339,8 +337,9 @@ class LaohuqiState(UndoableState):
         return None if outcome is None else outcome_info(outcome)
 
 
-class LaohuqiObserver:
-    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views).
+class LaohuqiObserver(PlanesObserver):
+    """OpenSpiel's Python observer interface: ``tensor`` (flat) and ``dict`` (its views),
+    the same planes for both players (:class:`~doushouqi.rl_common.openspiel_game.PlanesObserver`).
 
     ``perfect_recall``: the observation string is the start, the moves and an open chain, not
     the board. OpenSpiel's ``make_observation`` wraps it:
@@ -351,12 +350,19 @@ class LaohuqiObserver:
     >>> observation.set_from(game.new_initial_state(), player=1)
     >>> observation.tensor.shape, observation.dict["observation"].shape
     ((1584,), (16, 11, 9))
+
+    An open jump chain is part of the observation string, with or without perfect recall:
+
+    >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
+    >>> state = LaohuqiGame(chains).new_initial_state()
+    >>> state.apply_action(state.string_to_action("e3e5"))
+    >>> LaohuqiObserver(perfect_recall=True).string_from(state, 1)
+    '3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t 0 1 moves chain e3e5'
+    >>> LaohuqiObserver().string_from(state, 1).splitlines()[-1]
+    'jump chain open: e3e5 (jump on or stop)'
     """
 
-    def __init__(self, perfect_recall: bool = False) -> None:
-        self.perfect_recall = perfect_recall
-        self.tensor: NDArray[np.float32] = np.zeros(int(np.prod(OBSERVATION_SHAPE)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(OBSERVATION_SHAPE)}
+    shape = OBSERVATION_SHAPE
 
     def set_from(self, state: LaohuqiState, player: int) -> None:
         """Fill :attr:`tensor` with the state's planes (the same for both players).
@@ -370,21 +376,7 @@ class LaohuqiObserver:
         del player  # both players see the same planes
         self.dict["observation"][...] = state.action_board.observation()
 
-    def string_from(self, state: LaohuqiState, player: int) -> str:
-        """The observation as text, the same for both players (perfect information): the
-        board, or with perfect recall the start position, the moves and an open chain.
-
-        >>> chains = {"options": "multi_jump:true", "fen": "3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t"}
-        >>> state = LaohuqiGame(chains).new_initial_state()
-        >>> state.apply_action(state.string_to_action("e3e5"))
-        >>> LaohuqiObserver(perfect_recall=True).string_from(state, 1)
-        '3/3/9/9/9/4M4/9/4M4/4T4/9/MMM6 t 0 1 moves chain e3e5'
-        >>> LaohuqiObserver().string_from(state, 1).splitlines()[-1]
-        'jump chain open: e3e5 (jump on or stop)'
-        """
-        del player  # perfect information: both players see the same
-        if not self.perfect_recall:
-            return str(state)
+    def _recall(self, state: LaohuqiState) -> str:
         game = state.action_board
         moves = "".join(f" {move}" for move in game.board.move_stack)
         chain = game.chain_string()
