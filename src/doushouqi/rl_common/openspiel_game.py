@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-try:
-    import pyspiel
+try:  # the games' modules import pyspiel from here: one guard, one message
+    import pyspiel as pyspiel
 except ImportError as exc:  # pragma: no cover - the openspiel extra brings it
     raise ImportError(
         "the OpenSpiel game needs OpenSpiel: pip install 'doushouqi[openspiel]' "

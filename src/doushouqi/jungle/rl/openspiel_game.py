@@ -68,15 +68,8 @@ from doushouqi.rl_common.openspiel_game import (
     game_info,
     game_type,
     py_observer,
+    pyspiel,
 )
-
-try:
-    import pyspiel
-except ImportError as exc:  # pragma: no cover - the openspiel extra brings it
-    raise ImportError(
-        "the OpenSpiel game needs OpenSpiel: pip install 'doushouqi[openspiel]' "
-        f"(importing pyspiel failed: {exc})"
-    ) from exc
 
 __all__ = ["GAME_NAME", "JungleGame", "JungleObserver", "JungleState"]
 

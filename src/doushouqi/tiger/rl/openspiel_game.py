@@ -60,6 +60,7 @@ from doushouqi.rl_common.openspiel_game import (
     game_info,
     game_type,
     py_observer,
+    pyspiel,
 )
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move
@@ -72,14 +73,6 @@ from doushouqi.tiger.rl.common import (
 )
 from doushouqi.tiger.rl.encoding import OBSERVATION_SHAPE, action_name
 from doushouqi.tiger.rules import RuleSet, rules_by_name, rules_from_mapping
-
-try:
-    import pyspiel
-except ImportError as exc:  # pragma: no cover - the openspiel extra brings it
-    raise ImportError(
-        "the OpenSpiel game needs OpenSpiel: pip install 'doushouqi[openspiel]' "
-        f"(importing pyspiel failed: {exc})"
-    ) from exc
 
 __all__ = ["GAME_NAME", "LaohuqiGame", "LaohuqiObserver", "LaohuqiState", "parse_options"]
 
