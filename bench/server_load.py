@@ -309,7 +309,11 @@ class Bench:
         """Print the figures; return them (for ``--compare``'s table)."""
         rtts = sorted(self.stats.rtts)
         if not rtts:
+            # Still worth a line: with a --think longer than the run, what the server does
+            # per second for its games and sockets alone (clocks, pings, presence).
             print("no moves measured")
+            if server_cpu is not None:
+                print(f"server CPU         {server_cpu:.2f} s = {server_cpu / elapsed:.1%} of a core")
             return {}
 
         def pct(p: float) -> float:

@@ -299,17 +299,24 @@ _COLUMN_NAMES = (
 )
 
 
-def _columns(game: Game) -> dict[str, Any]:
+def _setup_columns(game: Game) -> dict[str, Any]:
+    """The columns that only the game's set-up makes (``Game.kept``: once a game)."""
     return {
         "game": game.game_key,
         "mode": game.mode.value,
-        "status": int(game.status),
         "rules": game.rules_name,
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
         "open_seats": sum(p is None for p in game.players),
         "seat0_key": player_key(game.players[0]),
         "seat1_key": player_key(game.players[1]),
+    }
+
+
+def _columns(game: Game) -> dict[str, Any]:
+    return {
+        **game.kept("columns", _setup_columns),
+        "status": int(game.status),
         "result": game.result,
         "termination": game.termination_key,
         "version": game.version,
