@@ -313,7 +313,8 @@ class Bench:
             # per second for its games and sockets alone (clocks, pings, presence).
             print("no moves measured")
             if server_cpu is not None:
-                print(f"server CPU         {server_cpu:.2f} s = {server_cpu / elapsed:.1%} of a core")
+                share = server_cpu / elapsed
+                print(f"server CPU         {server_cpu:.2f} s = {share:.1%} of a core")
             return {}
 
         def pct(p: float) -> float:
