@@ -167,12 +167,20 @@ class Seat:
 
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a process (Linux), to report the server's cost per move."""
+    split = cpu_split(pid)
+    return None if split is None else split[0] + split[1]
+
+
+def cpu_split(pid: int) -> tuple[float, float] | None:
+    """User and system CPU seconds of a process (Linux): the system part is the kernel's
+    socket work (on loopback it includes the receiving side's TCP processing)."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 class Bench:
@@ -185,6 +193,8 @@ class Bench:
         self.url = url
         self.ws_url = "ws://" + urlsplit(url).netloc
         self.stats = Stats()
+        #: The server's system CPU seconds while measured (None: not known).
+        self.system_cpu: float | None = None
         self.http = httpx.AsyncClient(
             base_url=url, timeout=args.setup_timeout, limits=httpx.Limits(max_connections=64)
         )
@@ -275,6 +285,7 @@ class Bench:
         self.stats.measuring = True
         measured_from = time.perf_counter()
         server_cpu = cpu_seconds(self.server_pid) if self.server_pid else None
+        split_before = cpu_split(self.server_pid) if self.server_pid else None
         client_cpu = time.process_time()
         await asyncio.sleep(self.args.duration)
         self.stats.measuring = False
@@ -282,6 +293,9 @@ class Bench:
         client_cpu = time.process_time() - client_cpu
         if server_cpu is not None and self.server_pid:
             server_cpu = (cpu_seconds(self.server_pid) or server_cpu) - server_cpu
+        split_after = cpu_split(self.server_pid) if self.server_pid else None
+        if split_before is not None and split_after is not None:
+            self.system_cpu = split_after[1] - split_before[1]
         stop.set()
         for task in tasks:
             task.cancel()
@@ -295,7 +309,12 @@ class Bench:
         """Print the figures; return them (for ``--compare``'s table)."""
         rtts = sorted(self.stats.rtts)
         if not rtts:
+            # Still worth a line: with a --think longer than the run, what the server does
+            # per second for its games and sockets alone (clocks, pings, presence).
             print("no moves measured")
+            if server_cpu is not None:
+                share = server_cpu / elapsed
+                print(f"server CPU         {server_cpu:.2f} s = {share:.1%} of a core")
             return {}
 
         def pct(p: float) -> float:
@@ -321,6 +340,12 @@ class Bench:
                 f"server CPU         {server_cpu:.1f} s = {server_cpu / elapsed:.0%} of a core, "
                 f"{server_cpu / moves * 1000:.2f} ms per move"
             )
+        system = self.system_cpu
+        if server_cpu is not None and system is not None:
+            print(
+                f"  of which system  {system:.1f} s = {system / moves * 1000:.2f} ms per move "
+                "(the kernel: socket reads and writes)"
+            )
         print(
             f"client CPU         {client_cpu:.1f} s = {client_cpu / elapsed:.0%} of a core, "
             f"{client_cpu / moves * 1000:.2f} ms per move"
@@ -335,6 +360,7 @@ class Bench:
             "max ms": rtts[-1] * 1000,
             "CPU ms/move": cpu,
             "cores": math.nan if server_cpu is None else server_cpu / elapsed,
+            "sys ms/move": math.nan if system is None else system / moves * 1000,
             "errors": self.stats.errors,
             "load": load,
         }
@@ -368,7 +394,17 @@ def compare(args: argparse.Namespace, sources: dict[str, str]) -> None:
         for name, source in sources.items():
             print(f"\n--- {name} ({source}), round {round_ + 1} of {args.rounds}", flush=True)
             runs[name].append(measure(args, source))
-    keys = ("moves/s", "p50 ms", "p99 ms", "max ms", "CPU ms/move", "cores", "errors", "load")
+    keys = (
+        "moves/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "CPU ms/move",
+        "sys ms/move",
+        "cores",
+        "errors",
+        "load",
+    )
     print(f"\nmedians of {args.rounds} runs each, {args.games} games:")
     print(f"  {'':12}" + "".join(f"{k:>13}" for k in keys))
     for name, results in runs.items():

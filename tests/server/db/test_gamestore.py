@@ -6,6 +6,7 @@ fails a write as "unavailable" (try again), not as a bug."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,6 +92,72 @@ def test_a_database_that_cannot_be_reached_is_an_outage() -> None:
         with pytest.raises(StorageUnavailable) as away:
             await GameStore(db).commit(GameWrite(a_game("g"), None))
         assert isinstance(away.value, CommitError)  # the actor retries, clients try again
+        assert is_outage(away.value)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        db.close()
+
+
+# ---------------------------------------------------------------------- moves through the driver
+# A plain move's write (a game that goes on) skips the ORM session: ``Database.write_driver``.
+# It must store the same rows, keep the transaction whole, and fail as the session's path does.
+
+
+def _event(version: int, kind: str = "move_made") -> dict[str, object]:
+    return {"type": kind, "game_id": "-", "version": version, "text": "鼠 a4-b4"}
+
+
+def test_a_moves_write_stores_the_game_and_its_events(db: Database) -> None:
+    game = a_game("g")
+
+    async def scenario() -> None:
+        store = GameStore(db)
+        await store.commit(GameWrite(game, None))
+        moved = game.evolve(version=1, draw_offer=1)
+        await store.commit(GameWrite(moved, 0, [_event(1), _event(1, "draw_offered")]))
+
+    asyncio.run(scenario())
+    loaded = db.run_sync(lambda s: repo.load_game(s, "g"))
+    assert loaded is not None and loaded[0] == game.evolve(version=1, draw_offer=1)
+    stored = [json.loads(text) for text in db.run_sync(lambda s: repo.events_since(s, "g", 0))]
+    assert [(e["version"], e["type"], e["text"]) for e in stored] == [
+        (1, "move_made", "鼠 a4-b4"),
+        (1, "draw_offered", "鼠 a4-b4"),
+    ]
+
+
+def test_a_moves_write_that_fails_changes_nothing_and_is_no_outage(db: Database) -> None:
+    first, second = a_game("first"), a_game("second")
+
+    async def scenario() -> tuple[object, ...]:
+        store = GameStore(db)
+        for game in (first, second):
+            await store.commit(GameWrite(game, None))
+        await store.commit(GameWrite(second.evolve(version=1), 0, [_event(1)]))
+        return tuple(
+            await asyncio.gather(  # one batch; then one by one, when the batch fails
+                store.commit(GameWrite(first.evolve(version=1), 0, [_event(1)])),
+                # Its event's key is taken: the update before it in the transaction goes too.
+                store.commit(GameWrite(second.evolve(version=2), 1, [_event(1)])),
+                return_exceptions=True,
+            )
+        )
+
+    outcome = asyncio.run(scenario())
+    assert outcome[0] is None
+    assert isinstance(outcome[1], CommitError) and not is_outage(outcome[1])
+    assert stored_version(db, "first") == 1
+    assert stored_version(db, "second") == 1  # not 2: rolled back with its event
+
+
+def test_a_moves_write_to_a_database_that_cannot_be_reached_is_an_outage() -> None:
+    db = Database(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nowhere")
+
+    async def scenario() -> None:
+        with pytest.raises(StorageUnavailable) as away:
+            await GameStore(db).commit(GameWrite(a_game("g").evolve(version=1), 0))
         assert is_outage(away.value)
 
     try:

@@ -12,6 +12,7 @@ from tests.support.helpers import RED_ID, T0, online_game, play
 
 from doushouqi.server.domain import DrawDeclined, Game, Move, MoveMade, apply
 from doushouqi.server.domain.events import Event
+from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 
 
 def _played() -> Game:
@@ -75,3 +76,28 @@ def test_stamped_move_keeps_every_field() -> None:
     assert isinstance(made, MoveMade)
     again = made.stamped("other", 99)
     assert again.to_dict() == {**made.to_dict(), "game_id": "other", "version": 99}
+
+
+def test_what_is_kept_follows_the_set_up() -> None:
+    game = _played()
+    made: list[Game] = []
+
+    def make(g: Game) -> tuple[object, ...]:
+        made.append(g)
+        return tuple(g.players)
+
+    assert game.kept("seats", make) == tuple(game.players)
+    moved = game.evolve(version=10, draw_offer=1)
+    assert moved.kept("seats", make) == tuple(game.players) and len(made) == 1  # carried over
+    seated = game.evolve(players=(game.players[0], None))
+    assert seated.kept("seats", make) == (game.players[0], None) and len(made) == 2  # made anew
+    assert game.kept("seats", make) == tuple(game.players)  # the original keeps its own
+
+
+def test_the_stored_game_follows_a_change_of_seat() -> None:
+    game = _played()
+    game_to_storage(game)  # its set-up's parts kept
+    emptied = game.evolve(players=(game.players[0], None), version=game.version + 1)
+    assert game_to_storage(emptied)["players"][1] is None
+    assert game_from_storage(game_to_storage(emptied)) == emptied
+    assert game_to_storage(game)["players"][1] is not None

@@ -201,6 +201,33 @@ def test_parse_json_refuses_with_a_reason(raw: str | bytes, reason: str) -> None
         parse_json(raw)
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"type": "move", "move": "a3a4", "id": "m1"}',
+        "[NaN, Infinity, -Infinity]",  # the standard parser's, not orjson's: the careful path
+        '{"n": 123456789012345678901234567890}',  # past 64 bits: the careful path too
+        '{"a": 1, "a": 2}',  # the last one wins in both
+        '"\\ud83e\\udd81"',  # an escaped pair is one character, not a surrogate
+    ],
+)
+def test_parse_json_reads_what_the_standard_parser_reads(raw: str) -> None:
+    # Text goes to orjson first, the rest to the careful path: the result must not change.
+    assert repr(parse_json(raw)) == repr(json.loads(raw))
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_trees)
+def test_parse_json_of_any_tree_is_the_tree(tree: Any) -> None:
+    text = json.dumps(tree, ensure_ascii=False)
+    try:
+        parsed = parse_json(text)
+    except BadJsonError as exc:
+        assert "surrogate" in str(exc)  # the only thing it may refuse in such a tree
+        return
+    assert parsed == tree
+
+
 def test_parse_json_keeps_what_is_fine() -> None:
     nested: Any = 1
     for _ in range(MAX_DEPTH - 1):

@@ -8,11 +8,17 @@ fraction of a millisecond, less than handing the work to a thread, and a writer 
 have to win the GIL back from the busy event loop after every SQLite call (the "convoy"
 effect), which measured 5-30 ms stalls per commit under load. Reads run on the default thread
 pool, in parallel with the writer (SQLite runs in WAL mode for that).
+
+The writes of every move go through :meth:`Database.write_driver`: the driver's own
+connection and cursor, one transaction, none of the ORM session's bookkeeping (which cost more
+than SQLite's work: docs/server.md "Efficiency"). Its errors are SQLAlchemy's, as if it had
+run them, so that a caller tells an outage from a bug the same way for both paths.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +31,8 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, column, create_engine, delete, event, insert, table
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from doushouqi.server.db.sqlite_lock import SqliteLock, sqlite_file
@@ -154,6 +162,11 @@ class Database:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
         self.inline_writes = inline_writes if inline_writes is not None else self.is_sqlite
+        #: The pooled connection that inline driver writes keep between batches (checking one
+        #: out and back in cost a fifth of a move's write); None until the first, or after
+        #: one broke. Writes on the writer thread check theirs out each time, so that the
+        #: pool's ping finds a connection that a restarted PostgreSQL closed.
+        self._kept: Any = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -207,12 +220,74 @@ class Database:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, functools.partial(self.run_sync, fn))
 
+    def run_driver(self, fn: Callable[[Any, Dialect], T]) -> T:
+        """``fn(cursor, dialect)`` in one transaction on a pooled connection of the driver's
+        own (committed when ``fn`` returns, rolled back when it raises; inline, the connection
+        is kept for the next). A driver error comes out as SQLAlchemy's ``DBAPIError``
+        subclass for it; a connection that the error says is broken is dropped from the pool
+        (so the next write opens a fresh one)."""
+        dialect = self.engine.dialect
+        connection = cursor = None
+        broken = False
+        try:
+            connection = self._kept or self.engine.raw_connection()
+            cursor = connection.cursor()
+            result = fn(cursor, dialect)
+            connection.commit()
+            return result
+        except dialect.loaded_dbapi.Error as exc:
+            raw = None if connection is None else connection.dbapi_connection
+            broken = dialect.is_disconnect(exc, raw, cursor)
+            if connection is not None:
+                _rollback_quietly(connection)
+                if broken:
+                    connection.invalidate(exc)
+            raise DBAPIError.instance(
+                None,
+                None,
+                exc,
+                dialect.loaded_dbapi.Error,
+                connection_invalidated=broken,
+                dialect=dialect,
+            ) from exc
+        except BaseException:
+            if connection is not None:
+                _rollback_quietly(connection)
+            raise
+        finally:
+            if cursor is not None:
+                with contextlib.suppress(Exception):
+                    cursor.close()
+            if connection is not None:
+                if self.inline_writes and not broken:
+                    self._kept = connection  # committed or rolled back: ready for the next
+                else:
+                    self._kept = None
+                    connection.close()  # back to the pool (or discarded when invalidated)
+
+    async def write_driver(self, fn: Callable[[Any, Dialect], T]) -> T:
+        """:meth:`run_driver` where :meth:`write` runs its work: inline on SQLite, else on
+        the writer thread (so it keeps its place among the other writes)."""
+        if self.inline_writes:
+            return self.run_driver(fn)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, functools.partial(self.run_driver, fn))
+
     async def read(self, fn: Callable[[Session], T]) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, functools.partial(self.run_sync, fn))
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
+        if self._kept is not None:
+            self._kept, kept = None, self._kept
+            kept.close()
         self.engine.dispose()
         if self._lock is not None:
             self._lock.release()
+
+
+def _rollback_quietly(connection: Any) -> None:
+    """Roll back after a failure; a connection too broken to roll back is dropped anyway."""
+    with contextlib.suppress(Exception):
+        connection.rollback()

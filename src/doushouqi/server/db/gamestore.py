@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
 from doushouqi.server.db import repo
@@ -82,6 +83,23 @@ def _write_batch(
                 hook(session, write.game)
 
 
+def _is_plain_move(write: GameWrite) -> bool:
+    """A write of a game that goes on: an update and events, which need no session (nearly
+    every write: the moves). A new game, an ending (its result and hooks) or a rematch do."""
+    return write.previous_version is not None and not write.finished and write.rematch is None
+
+
+def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None:
+    """Plain moves' writes through the driver (``Database.write_driver``): the statements of
+    :func:`_write_batch` without the ORM session's bookkeeping, which cost more than them."""
+    repo.store_moves(
+        cursor,
+        dialect,
+        [(w.game, w.previous_version) for w in writes if w.previous_version is not None],
+        [(w.game.id, w.events) for w in writes],
+    )
+
+
 class GameStore:
     def __init__(self, db: Database, on_finished: Sequence[FinishedHook] = ()) -> None:
         self.db = db
@@ -120,7 +138,10 @@ class GameStore:
                 _settle(future)
 
     async def _write(self, writes: list[GameWrite]) -> None:
-        await self.db.write(functools.partial(_write_batch, writes, self.on_finished))
+        if all(_is_plain_move(w) for w in writes):
+            await self.db.write_driver(functools.partial(_write_moves, writes))
+        else:
+            await self.db.write(functools.partial(_write_batch, writes, self.on_finished))
 
 
 class CommitError(RuntimeError):

@@ -20,6 +20,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -64,6 +65,7 @@ __all__ = [
     "set_guest_name",
     "standing",
     "standings",
+    "store_moves",
     "stored_version",
     "update_game",
 ]
@@ -297,17 +299,24 @@ _COLUMN_NAMES = (
 )
 
 
-def _columns(game: Game) -> dict[str, Any]:
+def _setup_columns(game: Game) -> dict[str, Any]:
+    """The columns that only the game's set-up makes (``Game.kept``: once a game)."""
     return {
         "game": game.game_key,
         "mode": game.mode.value,
-        "status": int(game.status),
         "rules": game.rules_name,
         "time_control": None if game.time_control is None else str(game.time_control),
         "rated": game.rated,
         "open_seats": sum(p is None for p in game.players),
         "seat0_key": player_key(game.players[0]),
         "seat1_key": player_key(game.players[1]),
+    }
+
+
+def _columns(game: Game) -> dict[str, Any]:
+    return {
+        **game.kept("columns", _setup_columns),
+        "status": int(game.status),
         "result": game.result,
         "termination": game.termination_key,
         "version": game.version,
@@ -380,7 +389,15 @@ def _execute_many(
     ``execute`` looks the compiled statement up and runs every parameter through its type
     processing per row, which cost more than the driver's own work (none of these columns'
     types needs processing: text, numbers and booleans go to the driver as they are)."""
-    dialect = connection.dialect
+    sql, values = _driver_rows(connection.dialect, statement, rows)
+    return int(connection.exec_driver_sql(sql, values).rowcount)
+
+
+def _driver_rows(
+    dialect: Dialect, statement: ClauseElement, rows: list[dict[str, Any]]
+) -> tuple[str, list[Any]]:
+    """``statement`` as the driver's SQL (compiled once per dialect) and ``rows`` as its
+    driver takes them: the dicts themselves for a driver of named parameters, else tuples."""
     key = (dialect.name, statement)
     compiled = _DRIVER_SQL.get(key)
     if compiled is None:
@@ -390,9 +407,30 @@ def _execute_many(
         compiled = _DRIVER_SQL[key] = (str(made), order)
     sql, order = compiled
     if order is None:
-        return int(connection.exec_driver_sql(sql, rows).rowcount)
-    values = [tuple([row[name] for name in order]) for row in rows]
-    return int(connection.exec_driver_sql(sql, values).rowcount)
+        return sql, list(rows)
+    return sql, [tuple([row[name] for name in order]) for row in rows]
+
+
+def store_moves(
+    cursor: Any,
+    dialect: Dialect,
+    games: list[tuple[Game, int]],
+    events: list[tuple[str, list[dict[str, Any]]]],
+) -> None:
+    """The writes of games' plain moves, through the driver's ``cursor`` (run it with
+    ``Database.write_driver``): each game's new version over the one it replaces (StaleGameError
+    when one is no longer there), and the events. The same statements as :func:`update_games`
+    and :func:`append_many_events`, without a session: nothing here needs one."""
+    if games:
+        rows = [{"b_id": g.id, "b_previous": previous, **_columns(g)} for g, previous in games]
+        sql, values = _driver_rows(dialect, _UPDATE_GAME, rows)
+        cursor.executemany(sql, values)
+        if dialect.supports_sane_multi_rowcount and cursor.rowcount != len(games):
+            raise StaleGameError("a game was not at the version its writer expected")
+    rows = _event_rows(events)
+    if rows:
+        sql, values = _driver_rows(dialect, _INSERT_EVENT, rows)
+        cursor.executemany(sql, values)
 
 
 def append_events(session: Session, game_id: str, events: list[dict[str, Any]]) -> None:
@@ -400,7 +438,13 @@ def append_events(session: Session, game_id: str, events: list[dict[str, Any]]) 
 
 
 def append_many_events(session: Session, batches: list[tuple[str, list[dict[str, Any]]]]) -> None:
-    rows = [
+    rows = _event_rows(batches)
+    if rows:
+        _execute_many(session.connection(), _INSERT_EVENT, rows)
+
+
+def _event_rows(batches: list[tuple[str, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+    return [
         {
             "game_id": game_id,
             "version": e["version"],
@@ -412,8 +456,6 @@ def append_many_events(session: Session, batches: list[tuple[str, list[dict[str,
         for game_id, events in batches
         for seq, e in enumerate(events)
     ]
-    if rows:
-        _execute_many(session.connection(), _INSERT_EVENT, rows)
 
 
 _INSERT_EVENT = insert(GameEventRow.__table__)  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any, NamedTuple
@@ -465,11 +465,25 @@ class Game:
             times += [t for t in (self.clock.turn_started, self.clock.paused_at) if t is not None]
         return max(times)
 
+    def kept(self, name: str, make: Callable[[Game], Any]) -> Any:
+        """``make(self)``, made once and kept with this game and its copies while none of the
+        fields of its set-up changes (``_SETUP_FIELDS``: who plays, the rules, the clock's
+        setting). For what every move would otherwise rebuild from them alone: ``make`` must
+        read nothing else, and what it returns is shared (read it, never change it)."""
+        kept: dict[str, Any] | None = self.__dict__.get("_kept")
+        if kept is None:
+            kept = {}
+            self.__dict__["_kept"] = kept  # the frozen class refuses setattr, not its dict
+        if name not in kept:
+            kept[name] = make(self)
+        return kept[name]
+
     # ------------------------------------------------------------------ changing
 
     def evolve(self, **changes: Any) -> Game:
         """A copy with ``changes`` (field names only: TypeError otherwise, as
-        ``dataclasses.replace``); the cached position carries over while the moves stay."""
+        ``dataclasses.replace``); the cached position carries over while the moves stay, and
+        what :meth:`kept` made while the set-up stays."""
         state = self._changed(changes)
         if not _POSITION_FIELDS.isdisjoint(changes):
             state.pop("_position", None)
@@ -492,12 +506,17 @@ class Game:
             raise TypeError(f"Game has no field {sorted(unknown)[0]!r}")
         state = dict(self.__dict__)
         state.update(changes)
+        if not _SETUP_FIELDS.isdisjoint(changes):
+            state.pop("_kept", None)
         return state
 
 
 #: Game's fields; and those a cached position depends on (a change of one drops it).
 _FIELD_NAMES = frozenset(field.name for field in dataclasses.fields(Game))
 _POSITION_FIELDS = frozenset({"moves", "start_fen", "rules", "game_key"})
+#: The fields :meth:`Game.kept` may read: set when the game is made, the seats when one is
+#: taken (a change of one drops what was kept).
+_SETUP_FIELDS = frozenset({"id", "mode", "players", "rules", "time_control", "rated", "game_key"})
 
 
 def _game_from_state(state: dict[str, Any]) -> Game:

@@ -126,16 +126,29 @@ def _pair(values: list[Any]) -> tuple[Any, Any]:
     return values[0], values[1]
 
 
+def _setup_data(game: Game) -> tuple[str, dict[str, Any], list[Any], str | None]:
+    """The stored game's parts that only its set-up makes (``Game.kept``: made once a game,
+    not with every move): the mode, the rules, the players and the time control."""
+    return (
+        game.mode.value,
+        game.rules_mapping,
+        [None if p is None else p.to_dict() for p in game.players],
+        None if game.time_control is None else str(game.time_control),
+    )
+
+
 def game_to_storage(game: Game) -> dict[str, Any]:
-    """Everything that makes up ``game``, as JSON-ready data."""
+    """Everything that makes up ``game``, as JSON-ready data (to be written out: its set-up's
+    parts are shared with the game's other copies, so it is read, never changed)."""
     score = game.score_change
+    mode, rules, players, time_control = game.kept("storage", _setup_data)
     data: dict[str, Any] = {
         "format": STORAGE_FORMAT,
         "id": game.id,
-        "mode": game.mode.value,
-        "rules": game.rules_mapping,
-        "players": [None if p is None else p.to_dict() for p in game.players],
-        "time_control": None if game.time_control is None else str(game.time_control),
+        "mode": mode,
+        "rules": rules,
+        "players": players,
+        "time_control": time_control,
         "status": int(game.status),
         "start_fen": game.start_fen,
         "moves": [[m.move, m.at] for m in game.moves],
