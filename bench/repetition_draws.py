@@ -101,8 +101,8 @@ def judge(board: Board, nodes: int) -> int | None:
     """The drawn position's score from the view of the side to move, searched without the
     game's history by a fresh engine that scores every draw 0."""
     engine = Searcher(board.rules, hash_mb=16)
-    engine.tuning["contempt"] = 0
-    engine.tuning["contempt_gain"] = 0
+    for knob in ("contempt", "contempt_gain", "contempt_behind_gain", "twofold_lead"):
+        engine.tuning[knob] = 0  # a draw is 0 to either side, only threefold draws (no history)
     result = engine.search(board.copy(stack=False), Limit(nodes=nodes))
     return centipawns(result.info.get("score"))
 
