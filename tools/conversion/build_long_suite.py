@@ -36,7 +36,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from load_tool import load_tool  # noqa: E402
+from load_tool import load_tool
 
 builder = load_tool("conversion", "build_suite")
 
