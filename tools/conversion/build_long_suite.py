@@ -17,7 +17,8 @@ plies (those it won soon after are no test). At most ``--per-game`` candidates a
 ``--spacing`` plies apart (the earliest). Each is searched afresh for ``--confirm`` seconds
 (the position alone, its no-capture clock set to zero, as the first suite's): kept when the
 last two finished depths both give the side to move at least ``--threshold`` (or a den win in
-5 moves or more). No board comes twice.
+5 moves or more). No board comes twice. The positions are written in an order shuffled by
+``--seed``, so that ``bench/conversion.py --positions N`` plays a fair sample of them.
 
 Lines of the output (``tests/jungle/ai/data/conversion_long.epd``), the first suite's format
 with the game's job number and ply::
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import random
 import sys
 from pathlib import Path
 
@@ -98,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--won-within", type=int, default=40, help="plies (see above)")
     parser.add_argument("--per-game", type=int, default=1)
     parser.add_argument("--spacing", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1, help="the order of the positions")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     options = parser.parse_args(argv)
@@ -116,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         key = None if entry is None else builder.board_key(entry["fen"])
         if entry is not None and all(builder.board_key(e["fen"]) != key for e in kept):
             kept.append(entry)
+    random.Random(options.seed).shuffle(kept)
     options.output.write_text("".join(builder.format_line(e) + "\n" for e in kept), "utf-8")
     reds = sum(1 for e in kept if e["fen"].split()[1] == "w")
     print(f"{len(kept)} of {len(todo)} confirmed in {options.output} "
