@@ -27,7 +27,9 @@ counted the same way, as a second opinion.
 it ended, the moves and every move's score); run again with the same ``--out`` and arguments
 to go on where it stopped (the first line holds the arguments; other arguments are refused).
 Prints A's results with the Elo difference, how the games ended, and the repetition draws
-with a side ahead, with the list.
+with a side ahead, with the list. ``--report`` prints that for ``--out`` as it stands;
+``--rejudge`` judges its repetition draws again first, with this tree's judge (the stored
+leads stay as they are).
 """
 
 from __future__ import annotations
@@ -101,10 +103,19 @@ def judge(board: Board, nodes: int) -> int | None:
     """The drawn position's score from the view of the side to move, searched without the
     game's history by a fresh engine that scores every draw 0."""
     engine = Searcher(board.rules, hash_mb=16)
-    engine.tuning["contempt"] = 0
-    engine.tuning["contempt_gain"] = 0
+    for knob in ("contempt", "contempt_gain", "contempt_behind_gain", "twofold_lead"):
+        engine.tuning[knob] = 0  # a draw is 0 to either side, only threefold draws (no history)
     result = engine.search(board.copy(stack=False), Limit(nodes=nodes))
     return centipawns(result.info.get("score"))
+
+
+def rejudge(record: dict, settings: dict) -> int | None:
+    """A stored repetition draw judged again: the drawing side's lead (see :func:`play`)."""
+    board = Board(record["start"], rules=settings["rules"])
+    for move in record["moves"]:
+        board.push(Move.from_uci(move))
+    judged = judge(board, settings["judge_nodes"])
+    return None if judged is None else -judged
 
 
 def play(board: Board, red: tuple[Mover, Callable[[], None], Callable[[], None]],
@@ -225,13 +236,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threshold", type=int, default=300, help="centipawns ahead (300)")
     parser.add_argument("--judge-nodes", type=int, default=200_000, help="the judge's budget")
     parser.add_argument("--report", action="store_true", help="only print --out's summary")
+    parser.add_argument(
+        "--rejudge", action="store_true", help="judge --out's repetition draws again, print"
+    )
     limit_arguments(parser)
     parser.set_defaults(nodes=20_000)
     args = parser.parse_args(argv)
     limit = limit_of(args)
     settings = {k: v for k, v in vars(args).items() if k not in ("out", "report", "concurrency")}
     header, done = _read(args.out)
-    if args.report:
+    if args.report or args.rejudge:
+        if args.rejudge:  # this judge (and --judge-nodes) in place of the stored leads
+            for game in done:
+                if game.get("repetition"):
+                    game["repetition"]["lead"] = rejudge(game, header or settings)
         print("\n".join(report(done, args.threshold)))
         return 0
     if header is not None and header != json.loads(json.dumps(settings, default=str)):

@@ -15,7 +15,7 @@ sys.path.append(str(Path(__file__).resolve().parents[3] / "bench"))
 
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board, Move
-from repetition_draws import ahead, main, play, report
+from repetition_draws import ahead, judge, main, play, report
 
 #: Red's lion, tiger and elephant against Blue's lone elephant: Red far ahead.
 RED_AHEAD = "5le/7/7/7/7/7/2T1E2/7/L6 w"
@@ -45,6 +45,13 @@ def test_a_repetition_by_the_side_ahead_is_judged_ahead() -> None:
     assert details["own"] == {"drawn_by": -600, "other": 600}
     assert ahead(record, 300) == (True, True)
     assert ahead(record, 100_000) == (False, False)
+
+
+def test_the_judge_scores_a_forced_draw_zero() -> None:
+    # Job 67 of the 10v6 run: Red ahead in material, its den under the blue elephant's
+    # perpetual threat; Blue, behind, to move draws by force. The judge scores the draw 0 for
+    # either side (it gave Blue +294 while the side behind's contempt was left on).
+    assert judge(Board("4c2/3l3/2L2P1/6R/7/7/7/2W2e1/C3D2 b 10 70"), 20_000) == 0
 
 
 def test_a_forced_repetition_is_not_counted() -> None:
@@ -79,3 +86,20 @@ def test_a_run_goes_on_only_with_its_own_arguments(
     assert "1 games: A +1 =0 -0" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="written with other arguments"):
         main(["--out", str(out), "--games", "2"])
+
+
+def test_rejudge_judges_the_stored_draws_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    red = _scripted(["a1b1", "b1a1"] * 2, 600)
+    blue = _scripted(["g9g8", "g8g9"] * 2, -600)
+    record = play(Board(RED_AHEAD), red, blue, Limit(nodes=1000), 300, 20_000)
+    record["repetition"]["lead"] = 0  # as a judge that saw nothing would have stored it
+    out = tmp_path / "games.jsonl"
+    header = {"args": {"rules": "wango", "judge_nodes": 20_000}}
+    out.write_text(json.dumps(header) + "\n" + json.dumps({"job": 0, "a_red": True, **record}))
+    assert main(["--out", str(out), "--report"]) == 0
+    assert "0 by the judge" in capsys.readouterr().out
+    assert main(["--out", str(out), "--rejudge"]) == 0
+    assert "1 by the judge" in capsys.readouterr().out
+    assert json.loads(out.read_text().splitlines()[1])["repetition"]["lead"] == 0  # kept

@@ -102,6 +102,7 @@ from doushouqi.jungle.ai.work import (
     C_NULL_MOVE,
     C_PROGRESS_PLIES,
     C_QCHECKS,
+    C_REPEAT_FROM,
     C_ROOT_COUNT,
     C_ROOT_PLY,
     C_SELDEPTH,
@@ -167,33 +168,47 @@ QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}, {TB1}, {A1}"
 ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 
 
-@njit(f"boolean({A1}, {A2}, {A1}, int64)", cache=True, nogil=True)
-def _is_draw(
-    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64], root_ply: int
-) -> bool:
-    """Drawn by the no-capture limit, by threefold repetition, or by a repetition inside the
+#: What :func:`_drawn` finds: no draw, a draw by rule, or a position of the game before the root
+#: met a second time while the root side counts that as a draw (``C_REPEAT_FROM``).
+NOT_DRAWN, DRAWN, SECOND_OCCURRENCE = 0, 1, 2
+
+
+@njit(f"int64({A1}, {A2}, {A1}, int64, int64)", cache=True, nogil=True)
+def _drawn(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    root_ply: int,
+    repeat_from: int,
+) -> int:
+    """DRAWN by the no-capture limit, by threefold repetition, or by a repetition inside the
     search (the side that could repeat once can repeat again; the game history before the root
-    needs the full three)."""
+    needs the full three); SECOND_OCCURRENCE when the position stood once before the root, at
+    or after history row ``repeat_from`` (only when the root side is well ahead: see
+    ``C_REPEAT_FROM``); else NOT_DRAWN."""
     limit = rules[RULE_NO_CAPTURE_PLIES]
     halfmove = state[S_HALFMOVE]
     if limit != 0 and halfmove >= limit:
-        return True
+        return DRAWN
     if rules[RULE_REPETITION_MUST_VARY] != 0 or halfmove < 4:
-        return False
+        return NOT_DRAWN
     ply = state[S_PLY]
     key = state[S_HASH]
     count = 1
     lowest = max(0, ply - halfmove)
+    found = NOT_DRAWN
     i = ply - 2
     while i >= lowest:
         if history[i, H_HASH] == key:
             if i >= root_ply:
-                return True
+                return DRAWN
             count += 1
             if count >= 3:
-                return True
+                return DRAWN
+            if i >= repeat_from:
+                found = SECOND_OCCURRENCE
         i -= 1
-    return False
+    return found
 
 
 @njit(f"int64({A1}, int64)", cache=True, nogil=True)
@@ -445,8 +460,15 @@ def negamax(
         work[C_SELDEPTH] = ply
     if is_game_over_on_board(state):
         return -(DEN_SCORE - ply)
-    if _is_draw(state, history, rules, work[C_ROOT_PLY]):
+    drawn = _drawn(state, history, rules, work[C_ROOT_PLY], work[C_REPEAT_FROM])
+    if drawn == DRAWN:
         return _draw_score(work, ply)
+    if drawn == SECOND_OCCURRENCE:
+        # Not a draw yet, but one the opponent may force: a quarter of the draw's cost to the
+        # root side, which then makes progress rather than shuffle back, prefers this to a draw
+        # already certain, and does not give up an animal to avoid it (at half the cost it did:
+        # the contempt of a large lead is large).
+        return _draw_score(work, ply) // 4
     us = state[S_TURN]
     enemy = 1 - us
     own = state[S_OCCUPANCY + us]

@@ -59,6 +59,7 @@ from doushouqi.jungle.ai.work import (
     C_NULL_MOVE,
     C_PROGRESS_PLIES,
     C_QCHECKS,
+    C_REPEAT_FROM,
     C_ROOT_COUNT,
     C_ROOT_PLY,
     C_SELDEPTH,
@@ -124,6 +125,11 @@ DEFAULT_TUNING = {
     # to the side behind and the opponent, ahead, is expected to avoid it (0: the side behind
     # keeps the plain contempt).
     "contempt_behind_gain": 50,
+    # The root side ahead by this much (its root lead) counts a return to any position of the
+    # game since the last capture as a draw, not only the third occurrence: once a position has
+    # stood twice, the side behind can often force the third, and a shallow search that lets a
+    # position come back sees that only when no way out is left (issue 31; 0: off).
+    "twofold_lead": 200,
     # Without a no-capture limit in the rules, evaluations fade by half over this many plies
     # without a capture (with one, over the limit): progress beats shuffling (0: off).
     "progress_plies": 120,
@@ -145,6 +151,7 @@ TUNING_RANGES = {
     "contempt_gain": (0, 100),
     "contempt_max": (0, 2000),
     "contempt_behind_gain": (0, 100),
+    "twofold_lead": (0, 100000),
     "progress_plies": (0, 10000),
     "lead_tables": (0, 100000),
     "lead_animals": (2, 16),
@@ -373,6 +380,7 @@ class Searcher:
         work[C_SELDEPTH] = 0
         work[C_NODE_LIMIT] = min(node_caps) if node_caps else 0
         work[C_ROOT_PLY] = position.ply
+        work[C_REPEAT_FROM] = position.ply
         work[C_AGE] = self._age
         work[C_NOISE] = settings.noise
         work[C_NOISE_SEED] = self._rng.getrandbits(62) if settings.noise else 0
@@ -455,11 +463,14 @@ class Searcher:
         gain = min(100, max(0, int(self.tuning.get("contempt_gain", 0))))
         behind_gain = min(100, max(0, int(self.tuning.get("contempt_behind_gain", 0))))
         most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
-        if gain or behind_gain:
+        twofold = max(0, int(self.tuning.get("twofold_lead", 0)))
+        if gain or behind_gain or twofold:
             # Contempt in proportion to the lead: the side ahead values a draw below it, the
             # side behind above it; the same at every depth (the table keeps draw scores).
             lead = int(root_lead(state, history, rules, work, params, *self._tb))
             work[C_CONTEMPT] = base_contempt + _contempt_by_lead(lead, gain, behind_gain, most)
+            if twofold and lead >= twofold:
+                work[C_REPEAT_FROM] = 0  # every earlier position of the game, not just the tree's
         for depth in range(1, max_depth + 1):
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
             percent = min(200, max(0, int(self.tuning["extension_percent"])))

@@ -69,6 +69,11 @@ C_NO_QUIESCENCE = 19  # 1 = leaves are evaluated as they stand (the beginner lev
 #: a no-capture limit fade over that limit instead): a lead must make progress to count.
 C_PROGRESS_PLIES = 20
 C_TBHITS = 21  # positions scored from the endgame tables
+#: History rows from which a position met again is a draw at once (its second occurrence): the
+#: root's ply (repetitions inside the search), or 0 when the root side, well ahead, counts a
+#: return to any position of the game since the last capture as a draw (search_driver's
+#: ``twofold_lead``): the opponent could repeat it once more and draw.
+C_REPEAT_FROM = 22
 CTL_SIZE = 32
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
