@@ -100,9 +100,7 @@ def main() -> None:
         ("parse_move", _best(part(lambda p, t: p.parse_move(t)), args.repeat) - baseline),
         (
             "two readable names",
-            _best(
-                part(lambda p, t: (p.move_text(t, "en"), p.move_text(t, "zh"))), args.repeat
-            )
+            _best(part(lambda p, t: (p.move_text(t, "en"), p.move_text(t, "zh"))), args.repeat)
             - baseline,
         ),
         ("position_string", _best(part(after(lambda p: p.position_string())), args.repeat) - undo),
