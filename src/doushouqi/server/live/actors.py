@@ -293,14 +293,22 @@ class GameActor:
             if isinstance(event, RematchCreated):
                 rematch = new_game(event.spec, game_id=new_game_id(), now=now)
         finished = game.status.is_over and not before.status.is_over
+        # Encoded once: the same text goes into the event rows and to the sockets.
+        stored = [dumps(d) for d in dicts]
         # A rematch is as public as its game (two people who let others watch go on doing so).
         write = GameWrite(
-            game, before.version, dicts, public=self.public, finished=finished, rematch=rematch
+            game,
+            before.version,
+            dicts,
+            public=self.public,
+            finished=finished,
+            rematch=rematch,
+            texts=stored,
         )
         await self._services.store.commit(write)
         # Stored: from here on, the change is real and everyone may hear of it.
         self.game = game
-        texts = [dumps(d) for d in dicts]
+        texts = list(stored)
         if rematch is not None:
             self.rematch_id = rematch.id
             ready = {
