@@ -14,6 +14,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from doushouqi.core.clock import TimeControl
 from doushouqi.core.game import get_game
@@ -73,43 +74,35 @@ def main() -> None:
     jungle = get_game("jungle")
     rules = jungle.parse_rules("wango")
 
-    def part(call: Callable[[object, str], object]) -> Callable[[], None]:
+    # The rules library's calls for a move, in the order the server makes them; each step's
+    # cost is what adding it to the steps before it adds (they share what they learn).
+    steps: list[tuple[str, Callable[[Any, str], object]]] = [
+        ("parse_move", lambda p, t: p.parse_move(t)),
+        ("two readable names", lambda p, t: (p.move_text(t, "en"), p.move_text(t, "zh"))),
+        ("push", lambda p, t: p.push(t)),
+        ("position_string", lambda p, t: p.position_string()),
+        ("legal_destinations", lambda p, t: p.legal_destinations()),
+        ("outcome", lambda p, t: p.outcome()),
+    ]
+
+    def prefix(count: int) -> Callable[[], None]:
+        calls = [call for _, call in steps[:count]]
+
         def run() -> None:
             for moves in games:
                 position = jungle.new_position(rules, jungle.start_position(rules))
                 for text in moves:
-                    call(position, text)
-                    position.push(text)
+                    for call in calls:
+                        call(position, text)
+                    if count < 3:  # the push not among the steps measured yet
+                        position.push(text)
 
         return run
 
-    def after(call: Callable[[object], object]) -> Callable[[object, str], object]:
-        # The call on the position after the move, as the server makes it.
-        def run(position: object, text: str) -> object:
-            position.push(text)  # type: ignore[attr-defined]
-            result = call(position)
-            position.pop()  # type: ignore[attr-defined]
-            return result
-
-        return run
-
-    baseline = _best(part(lambda p, t: None), args.repeat)
-    undo = _best(part(after(lambda p: None)), args.repeat)
-    rows: list[tuple[str, float]] = [
-        ("apply (the whole move)", _best(through_domain, args.repeat)),
-        ("parse_move", _best(part(lambda p, t: p.parse_move(t)), args.repeat) - baseline),
-        (
-            "two readable names",
-            _best(part(lambda p, t: (p.move_text(t, "en"), p.move_text(t, "zh"))), args.repeat)
-            - baseline,
-        ),
-        ("position_string", _best(part(after(lambda p: p.position_string())), args.repeat) - undo),
-        (
-            "legal_destinations",
-            _best(part(after(lambda p: p.legal_destinations())), args.repeat) - undo,
-        ),
-        ("outcome", _best(part(after(lambda p: p.outcome())), args.repeat) - undo),
-    ]
+    rows: list[tuple[str, float]] = [("apply (the whole move)", _best(through_domain, args.repeat))]
+    totals = [_best(prefix(count), args.repeat) for count in range(len(steps) + 1)]
+    rows.append(("the rules' calls", totals[-1] - totals[0]))
+    rows += [(f"  {name}", totals[i + 1] - totals[i]) for i, (name, _) in enumerate(steps)]
     print(f"{len(games)} games, {total} moves; CPU µs a move, best of {args.repeat}")
     for name, seconds in rows:
         print(f"  {name:<24} {seconds / total * 1e6:8.1f}")
