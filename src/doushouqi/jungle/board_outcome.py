@@ -105,11 +105,13 @@ class OutcomeMixin:
         counts[self._hash] += 1
         return counts
 
-    def outcome(self) -> Outcome | None:
+    def outcome(self, *, has_legal_move: bool | None = None) -> Outcome | None:
         """How the game has ended on the board, or None while it goes on.
 
         Checked in this order: den entered, all captured, no-capture limit, threefold
-        repetition (in ``threefold_draw`` mode), no legal move.
+        repetition (in ``threefold_draw`` mode), no legal move. ``has_legal_move``: whether
+        the side to move has a legal move, where the caller already knows (it has generated
+        them: the server, which tells the players their moves); None: looked up here.
 
         >>> from doushouqi.jungle.board import Board
         >>> board = Board("7/3L3/7/7/7/7/7/7/r6 w")
@@ -119,6 +121,8 @@ class OutcomeMixin:
         Move.from_str('d8d9')
         >>> board.outcome()
         Outcome(termination=<Termination.DEN_ENTERED: 'den_entered'>, winner=0)
+        >>> Board().outcome(has_legal_move=True) is None
+        True
         """
         occ = self._occ
         if occ[RED] & DEN[BLUE]:
@@ -134,7 +138,9 @@ class OutcomeMixin:
             return Outcome(Termination.NO_CAPTURE_LIMIT, None)
         if self.rules.repetition is Repetition.THREEFOLD_DRAW and self.repetition_count() >= 3:
             return Outcome(Termination.REPETITION, None)
-        if not any(True for _ in self.generate_legal_moves()):
+        if has_legal_move is None:
+            has_legal_move = any(True for _ in self.generate_legal_moves())
+        if not has_legal_move:
             restricted = any(True for _ in self._generate_basic())
             termination = (
                 Termination.MOVE_RESTRICTIONS if restricted else Termination.NO_LEGAL_MOVES

@@ -115,10 +115,19 @@ def legal_destinations(board: Board) -> dict[str, list[str]]:
     """
     # From the board's bitboards, not its moves: this runs after every move on the server, and
     # a Move and two names per legal move made it several times dearer.
-    return {
-        SQUARE_NAMES[frm]: [SQUARE_NAMES[to] for to in iter_squares(targets)]
-        for frm, targets in board.legal_targets()
-    }
+    return {SQUARE_NAMES[frm]: _target_names(targets) for frm, targets in board.legal_targets()}
+
+
+# The names of the squares of a targets bitboard, kept per bitboard: an animal reaches at most
+# four steps and two jumps from one square, so there are a few thousand such sets at most.
+_TARGET_NAMES: dict[int, tuple[str, ...]] = {}
+
+
+def _target_names(targets: int) -> list[str]:
+    names = _TARGET_NAMES.get(targets)
+    if names is None:
+        names = _TARGET_NAMES[targets] = tuple(SQUARE_NAMES[to] for to in iter_squares(targets))
+    return list(names)
 
 
 class JunglePosition:
@@ -133,10 +142,24 @@ class JunglePosition:
     (['d8d7', 'd8c8', 'd8e8', 'd8d9'], 0)
     """
 
-    __slots__ = ("_board",)
+    # The server asks, for every move, its legality (parse_move), its two readable names, the
+    # next side's destinations and the ending (outcome): ``_parsed`` (the last move parse_move
+    # found legal) spares the names a second check, and ``_has_move`` (whether the side to move
+    # had destinations) spares outcome a second generation. Each holds for the board state it
+    # was made in (``_state``: plies and hash, so that a change made through ``board`` also
+    # drops it) and is dropped by push and pop.
+    __slots__ = ("_board", "_has_move", "_parsed")
 
     def __init__(self, board: Board) -> None:
         self._board = board
+        self._parsed: tuple[tuple[int, int], str, Move] | None = None
+        self._has_move: tuple[tuple[int, int], bool] | None = None
+
+    def _state(self) -> tuple[int, int]:
+        return self._board.ply(), self._board.zobrist_hash()
+
+    def _changed(self) -> None:
+        self._parsed = self._has_move = None
 
     @property
     def board(self) -> Board:
@@ -196,7 +219,9 @@ class JunglePosition:
         if reason is not None:
             message = f"illegal move {move}: {reason}"
             raise IllegalMoveError(message, code=reason.code, details=reason.details)
-        return str(move)
+        canonical = str(move)
+        self._parsed = (self._state(), canonical, move)
+        return canonical
 
     def legal_destinations(self) -> dict[str, list[str]]:
         """For each square of the side to move, where its animal may legally go
@@ -206,7 +231,9 @@ class JunglePosition:
         >>> position.legal_destinations()
         {'a1': ['b1', 'a2']}
         """
-        return legal_destinations(self._board)
+        destinations = legal_destinations(self._board)
+        self._has_move = (self._state(), bool(destinations))
+        return destinations
 
     def push(self, move: str) -> None:
         """Play a move string from :meth:`legal_moves` or :meth:`parse_move`, unchecked.
@@ -216,7 +243,12 @@ class JunglePosition:
         >>> position.position_string(), position.turn
         ('7/7/3L3/7/7/7/7/7/r6 b 1 1', 1)
         """
-        self._board.push(Move.from_str(move))
+        parsed = self._parsed
+        self._changed()
+        if parsed is not None and parsed[1] == move and parsed[0] == self._state():
+            self._board.push(parsed[2])
+        else:
+            self._board.push(Move.from_str(move))
 
     def push_pass(self) -> None:
         """Pass the turn for a per-move timeout; checked: MoveError where no move could be
@@ -232,6 +264,7 @@ class JunglePosition:
         ...
         doushouqi.core.game.MoveError: illegal move 0000: the game is over (den entered)
         """
+        self._changed()
         try:
             self._board.push_pass()
         except JungleIllegalMoveError as exc:
@@ -245,6 +278,7 @@ class JunglePosition:
         >>> position.pop(), position.turn
         ('d8d7', 0)
         """
+        self._changed()
         return str(self._board.pop())
 
     def outcome(self) -> Outcome | None:
@@ -258,7 +292,9 @@ class JunglePosition:
         >>> position.outcome()
         Outcome(ending=BoardEnding(key='den_entered'), winner=0)
         """
-        outcome = self._board.outcome()
+        known = self._has_move
+        has_move = known[1] if known is not None and known[0] == self._state() else None
+        outcome = self._board.outcome(has_legal_move=has_move)
         return None if outcome is None else outcome_to_core(outcome)
 
     def position_string(self) -> str:
@@ -298,6 +334,10 @@ class JunglePosition:
         >>> position.move_text("d8d9", "en"), position.move_text("d8d9", "zh")
         ('Ld8-d9#', '狮 d8-d9 入穴')
         """
+        known = self._parsed
+        if known is not None and known[1] == move and known[0] == self._state():
+            legal = known[2]  # checked by parse_move on this very board: not checked again
+            return _words(lang, lambda base: move_to_readable(self._board, legal, base, legal=True))
         try:
             parsed = Move.from_str(move)
             return _words(lang, lambda base: move_to_readable(self._board, parsed, base))

@@ -96,8 +96,10 @@ def _check_playable(board: Board, move: Move) -> None:
         raise IllegalNotationMoveError(f"illegal move {move}: {reason}")
 
 
-def move_to_readable(board: Board, move: Move, lang: Lang = "en") -> str:
+def move_to_readable(board: Board, move: Move, lang: Lang = "en", *, legal: bool = False) -> str:
     """The move in readable notation; ``board`` is the position before the move.
+    IllegalNotationMoveError for a move not playable there, unless ``legal`` says that the
+    caller has already checked it (a move it parsed on this board: the check is not repeated).
 
     >>> board = Board("7/7/7/T2w3/7/7/7/7/7 w")
     >>> move_to_readable(board, Move.from_str("a6d6"))
@@ -109,8 +111,9 @@ def move_to_readable(board: Board, move: Move, lang: Lang = "en") -> str:
     """
     check_lang(lang)
     if lang == "zh-Hant":
-        return to_hant(move_to_readable(board, move, "zh"))
-    _check_playable(board, move)
+        return to_hant(move_to_readable(board, move, "zh", legal=legal))
+    if not legal:
+        _check_playable(board, move)
     if not move:
         return _PASS_TEXT[lang]
     piece = board.piece_at(move.from_square)

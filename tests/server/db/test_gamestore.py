@@ -128,6 +128,21 @@ def test_a_moves_write_stores_the_game_and_its_events(db: Database) -> None:
     ]
 
 
+def test_the_writers_text_of_an_event_is_the_text_stored(db: Database) -> None:
+    # The live game encodes each event once, for its sockets and its row: the row holds that
+    # very text (a text that differs from the dict here shows which one was stored).
+    game = a_game("g")
+    given = '{"type":"move_made","version":1,"given":true}'
+
+    async def scenario() -> None:
+        store = GameStore(db)
+        await store.commit(GameWrite(game, None))
+        await store.commit(GameWrite(game.evolve(version=1), 0, [_event(1)], texts=[given]))
+
+    asyncio.run(scenario())
+    assert db.run_sync(lambda s: repo.events_since(s, "g", 0)) == [given]
+
+
 def test_a_moves_write_that_fails_changes_nothing_and_is_no_outage(db: Database) -> None:
     first, second = a_game("first"), a_game("second")
 

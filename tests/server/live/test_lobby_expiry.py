@@ -4,13 +4,14 @@ and a restart settles a wait that ended while the server was down."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from tests.support.live import LiveServer, ManualTime, make_settings, move, running
 
 from doushouqi.server.infra.settings import Settings
+from doushouqi.server.infra.timesource import Cancellable
 
 WAIT = 300.0
 
@@ -21,6 +22,9 @@ class StoppedTimers(ManualTime):
 
     async def sleep_until(self, deadline: float) -> None:
         await asyncio.get_running_loop().create_future()  # until cancelled at shutdown
+
+    def call_at(self, deadline: float, callback: Callable[[], None]) -> Cancellable:
+        return asyncio.get_running_loop().call_later(86400 * 365, callback)  # never, here
 
 
 @pytest.fixture

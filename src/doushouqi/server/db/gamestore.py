@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
 from doushouqi.server.domain import Game
+from doushouqi.server.infra.json_output import dumps
 from doushouqi.server.infra.outage import ServiceUnavailable, is_outage
 
 __all__ = [
@@ -58,6 +59,15 @@ class GameWrite:
     public: bool = True
     finished: bool = False
     rematch: Game | None = None
+    #: The events' JSON text, one per event, where the writer has it already (the live game
+    #: encodes each event once, for its sockets and its event rows); made here when empty.
+    texts: list[str] = field(default_factory=list)
+
+    def payloads(self) -> list[str]:
+        """Each event's stored text: :attr:`texts`, or the events encoded here."""
+        if len(self.texts) == len(self.events):
+            return self.texts
+        return [dumps(event) for event in self.events]
 
 
 def _write_batch(
@@ -75,7 +85,7 @@ def _write_batch(
             if w.previous_version is not None
         ],
     )
-    repo.append_many_events(session, [(w.game.id, w.events) for w in writes])
+    repo.append_many_events(session, [(w.game.id, w.events, w.payloads()) for w in writes])
     for write in writes:
         if write.finished:
             repo.record_result(session, write.game)
@@ -96,7 +106,7 @@ def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None
         cursor,
         dialect,
         [(w.game, w.previous_version) for w in writes if w.previous_version is not None],
-        [(w.game.id, w.events) for w in writes],
+        [(w.game.id, w.events, w.payloads()) for w in writes],
     )
 
 

@@ -411,11 +411,15 @@ def _driver_rows(
     return sql, [tuple([row[name] for name in order]) for row in rows]
 
 
+#: A game's id, its events (dicts) and each event's stored text (what the sockets were sent).
+_EventBatch = tuple[str, list[dict[str, Any]], list[str]]
+
+
 def store_moves(
     cursor: Any,
     dialect: Dialect,
     games: list[tuple[Game, int]],
-    events: list[tuple[str, list[dict[str, Any]]]],
+    events: list[_EventBatch],
 ) -> None:
     """The writes of games' plain moves, through the driver's ``cursor`` (run it with
     ``Database.write_driver``): each game's new version over the one it replaces (StaleGameError
@@ -434,27 +438,27 @@ def store_moves(
 
 
 def append_events(session: Session, game_id: str, events: list[dict[str, Any]]) -> None:
-    append_many_events(session, [(game_id, events)])
+    append_many_events(session, [(game_id, events, [dumps(e) for e in events])])
 
 
-def append_many_events(session: Session, batches: list[tuple[str, list[dict[str, Any]]]]) -> None:
+def append_many_events(session: Session, batches: list[_EventBatch]) -> None:
     rows = _event_rows(batches)
     if rows:
         _execute_many(session.connection(), _INSERT_EVENT, rows)
 
 
-def _event_rows(batches: list[tuple[str, list[dict[str, Any]]]]) -> list[dict[str, Any]]:
+def _event_rows(batches: list[_EventBatch]) -> list[dict[str, Any]]:
     return [
         {
             "game_id": game_id,
             "version": e["version"],
             "seq": seq,
             "type": e["type"],
-            # The same text as the socket's (encoded apart: the write runs in a thread).
-            "payload": dumps(e),
+            # The same text as the socket's, encoded once by the writer (GameWrite.texts).
+            "payload": text,
         }
-        for game_id, events in batches
-        for seq, e in enumerate(events)
+        for game_id, events, texts in batches
+        for seq, (e, text) in enumerate(zip(events, texts, strict=True))
     ]
 
 

@@ -63,7 +63,7 @@ from doushouqi.server.infra.json_output import dumps
 from doushouqi.server.infra.logcontext import current_game
 from doushouqi.server.infra.metrics import Metrics
 from doushouqi.server.infra.settings import Settings
-from doushouqi.server.infra.timesource import TimeSource
+from doushouqi.server.infra.timesource import Cancellable, TimeSource
 from doushouqi.server.live.audience import Audience
 from doushouqi.server.live.cluster import Cluster
 from doushouqi.server.live.downtime import Downtime
@@ -168,8 +168,12 @@ class GameActor:
         self._lock = asyncio.Lock()
         self._subscribers: set[Subscriber] = set()
         self._recent: deque[tuple[int, str]] = deque(maxlen=RECENT_EVENTS)
-        self._timer: asyncio.Task[None] | None = None
+        #: The next deadline's loop timer (re-armed with nearly every move: a handle, not a
+        #: task), and the task of the tick it started when it fired (held: a task nobody
+        #: holds may be collected before it ends).
+        self._timer: Cancellable | None = None
         self._timer_deadline: float | None = None
+        self._tick_task: asyncio.Task[None] | None = None
         self._retry_at = -math.inf
         services = self._services
         #: The computer at its seat, if any (it does nothing in a game between people).
@@ -293,14 +297,22 @@ class GameActor:
             if isinstance(event, RematchCreated):
                 rematch = new_game(event.spec, game_id=new_game_id(), now=now)
         finished = game.status.is_over and not before.status.is_over
+        # Encoded once: the same text goes into the event rows and to the sockets.
+        stored = [dumps(d) for d in dicts]
         # A rematch is as public as its game (two people who let others watch go on doing so).
         write = GameWrite(
-            game, before.version, dicts, public=self.public, finished=finished, rematch=rematch
+            game,
+            before.version,
+            dicts,
+            public=self.public,
+            finished=finished,
+            rematch=rematch,
+            texts=stored,
         )
         await self._services.store.commit(write)
         # Stored: from here on, the change is real and everyone may hear of it.
         self.game = game
-        texts = [dumps(d) for d in dicts]
+        texts = list(stored)
         if rematch is not None:
             self.rematch_id = rematch.id
             ready = {
@@ -466,21 +478,23 @@ class GameActor:
         if self._services.downtime.away_since is not None:
             deadline = None  # held: the other nodes' players cannot reach the game now
         if deadline != self._timer_deadline or self._timer is None:
-            current = asyncio.current_task()
-            if self._timer is not None and self._timer is not current:
+            if self._timer is not None:
                 self._timer.cancel()
             self._timer, self._timer_deadline = None, deadline
             if deadline is not None:
-                self._timer = asyncio.create_task(self._tick_at(deadline))
+                self._timer = self._services.time.call_at(deadline, self._deadline_reached)
         self._opponent.consider(game)
         if self._sync_task is None and (commands := self._connection_commands()):
             self._sync_task = asyncio.create_task(self._sync_connections(commands))
         report_spectators(self, self._services.cluster)
 
-    async def _tick_at(self, deadline: float) -> None:
-        current_game.set(self.id)
-        await self._services.time.sleep_until(deadline)
+    def _deadline_reached(self) -> None:
         self._timer, self._timer_deadline = None, None  # spent: the next one is armed anew
+        if not self.closed:
+            self._tick_task = asyncio.create_task(self._tick())
+
+    async def _tick(self) -> None:
+        current_game.set(self.id)
         try:
             await self.submit(Tick())
         except (CommitError, ActorClosedError):
@@ -503,6 +517,8 @@ class GameActor:
     def close(self) -> None:
         self.closed = True
         self._opponent.close()
-        for task in (self._timer, self._sync_task):
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+        # A tick already started runs to its end, as any command does (under the lock).
+        if self._sync_task is not None and self._sync_task is not asyncio.current_task():
+            self._sync_task.cancel()
