@@ -161,6 +161,13 @@ class JunglePosition:
     def _changed(self) -> None:
         self._parsed = self._has_move = None
 
+    def _known_legal(self, move: str) -> Move | None:
+        """``move`` as :meth:`parse_move` found it legal on this very board, or None."""
+        known = self._parsed
+        if known is not None and known[1] == move and known[0] == self._state():
+            return known[2]
+        return None
+
     @property
     def board(self) -> Board:
         """The wrapped board itself (not a copy), for Jungle-only callers such as the engine.
@@ -243,12 +250,9 @@ class JunglePosition:
         >>> position.position_string(), position.turn
         ('7/7/3L3/7/7/7/7/7/r6 b 1 1', 1)
         """
-        parsed = self._parsed
+        legal = self._known_legal(move)
         self._changed()
-        if parsed is not None and parsed[1] == move and parsed[0] == self._state():
-            self._board.push(parsed[2])
-        else:
-            self._board.push(Move.from_str(move))
+        self._board.push(Move.from_str(move) if legal is None else legal)
 
     def push_pass(self) -> None:
         """Pass the turn for a per-move timeout; checked: MoveError where no move could be
@@ -334,9 +338,8 @@ class JunglePosition:
         >>> position.move_text("d8d9", "en"), position.move_text("d8d9", "zh")
         ('Ld8-d9#', '狮 d8-d9 入穴')
         """
-        known = self._parsed
-        if known is not None and known[1] == move and known[0] == self._state():
-            legal = known[2]  # checked by parse_move on this very board: not checked again
+        legal = self._known_legal(move)
+        if legal is not None:  # checked by parse_move on this very board: not checked again
             return _words(lang, lambda base: move_to_readable(self._board, legal, base, legal=True))
         try:
             parsed = Move.from_str(move)

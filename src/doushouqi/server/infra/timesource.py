@@ -116,9 +116,7 @@ class ManualTime:
         try:
             await future
         finally:
-            with self._lock:
-                if entry in self._sleepers:
-                    self._sleepers.remove(entry)
+            self._forget(entry)
 
     def call_at(self, deadline: float, callback: Callable[[], None]) -> Cancellable:
         loop = asyncio.get_running_loop()
