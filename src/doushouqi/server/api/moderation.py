@@ -77,9 +77,19 @@ class MaybeReasoned(BaseModel):
     reason: str = Field(default="", max_length=modlog.MAX_REASON)
 
 
-class MuteRequest(Reasoned):
+class LiftMuteRequest(Reasoned):
     player: str = Field(max_length=80, description="account:ID or guest:ID, as chat names them")
+
+
+class MuteRequest(LiftMuteRequest):
     minutes: int = Field(ge=1, le=MAX_MUTE_MINUTES)
+
+
+def _chat_player(player: str) -> str:
+    """A chat author's key as a mute names it; 422 ``mod.player_key`` for anything else."""
+    if not PLAYER_KEY.fullmatch(player):
+        raise Problem(422, "mod.player_key", "player is account:ID or guest:ID")
+    return player
 
 
 class RoleRequest(MaybeReasoned):
@@ -221,21 +231,19 @@ async def account(username: Username, ctx: Ctx) -> dict[str, Any]:
 @router.post("/mutes")
 async def mute(body: MuteRequest, ctx: Ctx, principal: Moderator) -> dict[str, Any]:
     """Refuse a player's chat messages (``chat.muted``) for ``minutes``."""
-    reason = _reason(body.reason)
-    if not PLAYER_KEY.fullmatch(body.player):
-        raise Problem(422, "mod.player_key", "player is account:ID or guest:ID")
+    reason, player = _reason(body.reason), _chat_player(body.player)
     now = ctx.time.now()
     until = now + body.minutes * 60
 
     def write(session: Session) -> dict[str, Any]:
-        who = chat_mod.name_of(session, body.player)
-        if body.player.startswith("account:"):
+        who = chat_mod.name_of(session, player)
+        if player.startswith("account:"):
             if who["username"] is None:
                 raise Problem(404, "player.not_found", "no such player")
             _target(session, who["username"], principal)
-        chat_mod.mute(session, body.player, until, now)
-        name = who["username"] or who["name"] or body.player
-        entry = modlog.Entry("mute", body.player, name, reason, {"minutes": body.minutes})
+        chat_mod.mute(session, player, until, now)
+        name = who["username"] or who["name"] or player
+        entry = modlog.Entry("mute", player, name, reason, {"minutes": body.minutes})
         modlog.record(session, entry, **_by(principal), now=now)
         return who
 
@@ -243,27 +251,21 @@ async def mute(body: MuteRequest, ctx: Ctx, principal: Moderator) -> dict[str, A
     return {"muted": who, "until": until}
 
 
-class LiftMuteRequest(Reasoned):
-    player: str = Field(max_length=80, description="account:ID or guest:ID, as chat names them")
-
-
 @router.post("/mutes/lift")
 async def lift_mute(body: LiftMuteRequest, ctx: Ctx, principal: Moderator) -> dict[str, Any]:
     """Let a muted player chat again before the mute is over (409 ``mod.not_muted`` when the
     player is not muted)."""
-    reason = _reason(body.reason)
-    if not PLAYER_KEY.fullmatch(body.player):
-        raise Problem(422, "mod.player_key", "player is account:ID or guest:ID")
+    reason, player = _reason(body.reason), _chat_player(body.player)
     now = ctx.time.now()
 
     def write(session: Session) -> dict[str, Any]:
-        who = chat_mod.name_of(session, body.player)
-        if body.player.startswith("account:") and who["username"] is not None:
+        who = chat_mod.name_of(session, player)
+        if player.startswith("account:") and who["username"] is not None:
             _target(session, who["username"], principal)
-        if not chat_mod.unmute(session, body.player, now):
+        if not chat_mod.unmute(session, player, now):
             raise Problem(409, "mod.not_muted", "the player is not muted")
-        name = who["username"] or who["name"] or body.player
-        modlog.record(session, modlog.Entry("unmute", body.player, name, reason), **_by(principal),
+        name = who["username"] or who["name"] or player
+        modlog.record(session, modlog.Entry("unmute", player, name, reason), **_by(principal),
                       now=now)  # fmt: skip
         return who
 
