@@ -8,7 +8,7 @@ from tests.support.live import make_settings, running
 
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.tablebase.probe import probe_moves
-from doushouqi.server.ai.pool import AiMove, AiRequest, Analysis, RandomAi
+from doushouqi.server.ai.pool import AiRequest, Analysis, RandomAi
 
 RAT_AGAINST_LION = "7/7/7/r6/7/3L3/7/7/7"  # Blue's rat a6, Red's lion d4 (docs/engine.md)
 
@@ -21,9 +21,6 @@ class NoEngine(RandomAi):
     async def analyse(self, request: AiRequest) -> Analysis:
         NoEngine.asked += 1
         raise RuntimeError("the engine is switched off in this test")
-
-    async def choose_move(self, request: AiRequest) -> AiMove:
-        return await super().choose_move(request)
 
 
 def _hint(live: object, fen: str, moves: list[str] | None = None) -> dict[str, object]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.server.ai.test_tablebase_hints import NoEngine
 from tests.support.live import LiveServer, make_settings, running
 
-from doushouqi.server.ai.pool import AiMove, AiRequest, Analysis, RandomAi
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.tablebase.probe import probe_moves
 
@@ -78,19 +78,6 @@ def test_bad_input_is_a_4xx_with_a_code(server: LiveServer) -> None:
 def test_the_site_lists_the_tigers_tables(server: LiveServer) -> None:
     games = server.player().get("/api/site-games").json()["games"]
     assert {g["key"]: g["tablebase"] for g in games} == {"jungle": True, "tiger": True}
-
-
-class NoEngine(RandomAi):
-    """Plays as RandomAi does but cannot analyse: a hint must come from the tables."""
-
-    asked = 0
-
-    async def analyse(self, request: AiRequest) -> Analysis:
-        NoEngine.asked += 1
-        raise RuntimeError("the engine is switched off in this test")
-
-    async def choose_move(self, request: AiRequest) -> AiMove:
-        return await super().choose_move(request)
 
 
 def test_a_covered_hint_is_the_tables_move_without_the_engine(tmp_path: Path) -> None:
