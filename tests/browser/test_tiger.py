@@ -35,7 +35,9 @@ def start_tiger_game(page: Page, *, tiger_wins_below: int | None = None) -> None
         page.fill("#ro-tiger_wins_below", str(tiger_wins_below))
         expect(page.locator("#ro-count")).not_to_be_empty()
     page.click("#start")
-    expect(page.locator(".dsq-board.dsq-tiger")).to_be_visible()
+    # The board shows before the game starts ("Starting…", while the server seats both sides):
+    # a tap then moves nothing. It takes moves once it is interactive.
+    expect(page.locator(".dsq-board.dsq-tiger.dsq-interactive")).to_be_visible()
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
