@@ -127,6 +127,34 @@ def test_logging_out_closes_this_sessions_sockets(server: LiveServer) -> None:
     assert sessions(logged_in(server, "leaving", ANDROID))[0]["current"]
 
 
+def still_open(sock: GameSocket) -> bool:
+    """Whether the server still answers on ``sock`` (a ping's pong)."""
+    sock.send({"type": "ping", "id": "still-open"})
+    return sock.wait_for("pong", lambda m: True)["type"] == "pong"
+
+
+def test_sockets_close_when_their_token_or_session_expires(
+    server: LiveServer, clock: ManualTime
+) -> None:
+    owner = signed_up(server, "expiring")
+    bot = server.player()
+    bot.token = owner.api_token("board:play", "notification:read", expires_days=1)
+    game_id = owner.create(mode="online", color="red")["id"]
+    with bot.socket(game_id) as game, site_socket(bot) as bot_site, site_socket(owner) as site:
+        assert game.recv()["type"] == "state"
+        assert bot_site.recv()["type"] == "hello" and site.recv()["type"] == "hello"
+        clock.advance(86400 - 60)  # a minute before the token's end: all open
+        assert still_open(game) and still_open(bot_site)
+        clock.advance(120)
+        assert closed_with(game) == (4401, "signed out")
+        assert closed_with(bot_site) == (4401, "signed out")
+        assert bot.get("/api/auth/me").status_code == 401
+        assert still_open(site)  # the session lasts 30 days
+        clock.advance(30 * 86400)
+        assert closed_with(site) == (4401, "signed out")
+        assert owner.get("/api/auth/me").status_code == 401
+
+
 def test_changing_the_password(server: LiveServer) -> None:
     home = signed_up(server, "new_password")
     elsewhere = logged_in(server, "new_password", ANDROID)

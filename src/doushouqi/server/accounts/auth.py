@@ -203,6 +203,9 @@ class Caller:
     token_id: str | None = None
     #: An API token's scopes (``accounts/scopes.py``).
     scopes: frozenset[str] = frozenset()
+    #: When the token or session stops logging anyone in (None: until it is ended); the
+    #: sockets opened with it close then (``live/signouts.py``).
+    expires_at: float | None = None
 
     def allows(self, scope: str) -> bool:
         """Whether this caller may use a route that needs ``scope`` (a scope, or
@@ -371,11 +374,15 @@ class Auth:
                 return None
             principal, row = found
             scopes = parse_scopes(row.scopes)
-            return Caller(principal, "token", tokens.token_id(row.token_hash), scopes)
+            return Caller(
+                principal, "token", tokens.token_id(row.token_hash), scopes, row.expires_at
+            )
         if token := conn.cookies.get(SESSION_COOKIE):
             found = await self._lookup(conn, token, ("session",))
             if found is not None:
-                return Caller(found[0], "session", tokens.token_id(found[1].token_hash))
+                principal, row = found
+                token_id = tokens.token_id(row.token_hash)
+                return Caller(principal, "session", token_id, expires_at=row.expires_at)
         guest = conn.cookies.get(GUEST_COOKIE, "")
         if GUEST_SECRET.fullmatch(guest):
             guest_id = public_guest_id(guest)

@@ -67,11 +67,11 @@ async def stream_events(ctx: Ctx, caller: BotCaller) -> StreamingResponse:
     streams = ctx.registry.account_streams.setdefault(principal.account_id, set())
     subscriber = Subscriber(principal.identity)
     streams.add(subscriber)
-    ctx.registry.token_sockets.add(caller.token_id, subscriber)  # ends if the token is revoked
+    ctx.registry.token_sockets.add(caller, subscriber)  # ends if the token is revoked or expires
 
     def closed() -> None:
         streams.discard(subscriber)
-        ctx.registry.token_sockets.discard(caller.token_id, subscriber)
+        ctx.registry.token_sockets.discard(caller, subscriber)
 
     return StreamingResponse(_lines(subscriber, [], closed), media_type=NDJSON)
 
@@ -93,11 +93,11 @@ async def stream_game(
     """The game's state, then its events, as NDJSON."""
     subscriber = Subscriber(caller.principal.identity)
     actor, first = await open_game(ctx, await _actor(ctx, game_id), subscriber, since)
-    ctx.registry.token_sockets.add(caller.token_id, subscriber)  # ends if the token is revoked
+    ctx.registry.token_sockets.add(caller, subscriber)  # ends if the token is revoked or expires
 
     def closed() -> None:
         actor.unsubscribe(subscriber)
-        ctx.registry.token_sockets.discard(caller.token_id, subscriber)
+        ctx.registry.token_sockets.discard(caller, subscriber)
 
     return StreamingResponse(_lines(subscriber, first, closed), media_type=NDJSON)
 

@@ -115,7 +115,7 @@ async def site_socket(websocket: WebSocket) -> None:
     subscriber = Subscriber(principal.identity)
     sockets = ctx.registry.player_sockets.setdefault(key, set())
     sockets.add(subscriber)
-    ctx.registry.token_sockets.add(caller.token_id, subscriber)  # closed if its session ends
+    ctx.registry.token_sockets.add(caller, subscriber)  # closed if its session ends or expires
     ctx.sockets += 1
     pump = asyncio.create_task(_pump(websocket, subscriber))
     bucket = TokenBucket(ctx.settings.message_rate)
@@ -145,7 +145,7 @@ async def site_socket(websocket: WebSocket) -> None:
     finally:
         ctx.sockets -= 1
         sockets.discard(subscriber)
-        ctx.registry.token_sockets.discard(caller.token_id, subscriber)
+        ctx.registry.token_sockets.discard(caller, subscriber)
         if not sockets and ctx.registry.player_sockets.get(key) is sockets:
             del ctx.registry.player_sockets[key]
         pump.cancel()

@@ -63,7 +63,7 @@ class ActorRegistry:
         #: Player key (``account:7``, ``guest:ID``) → its site sockets (``/ws/site``) here.
         self.player_sockets: dict[str, set[Subscriber]] = {}
         #: The sockets and bot streams each session or API token opened here.
-        self.token_sockets = TokenSockets()
+        self.token_sockets = TokenSockets(services.time)
         #: Called with each committed game and its events (after the broadcast); must not
         #: block or raise (e.g. correspondence.py's your-turn notifications).
         self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []

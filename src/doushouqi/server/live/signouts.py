@@ -1,32 +1,61 @@
 """The sockets and bot streams each session or API token opened on this node, so that ending
 the token closes them: a signed-out browser's tabs stop acting for the account at once, not at
 their next reconnect. Ending a token is told to every node (``cluster.py``,
-``publish_sessions_ended``), each closing its own."""
+``publish_sessions_ended``), each closing its own. A token that expires ends by itself: each
+node closes its sockets at the moment it stops logging anyone in (a timer per token here)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Protocol
 
+from doushouqi.server.infra.timesource import Cancellable, TimeSource
 from doushouqi.server.live.subscriber import Subscriber
 
-__all__ = ["SIGNED_OUT", "TokenSockets"]
+__all__ = ["SIGNED_OUT", "OpenedWith", "TokenSockets"]
 
 #: The close code and reason of a socket whose session or token was ended (the web client's
 #: site socket then waits for a new sign-in, as for 4401 at its handshake).
 SIGNED_OUT = (4401, "signed out")
 
 
+class OpenedWith(Protocol):
+    """What a connection was opened with (``accounts.auth.Caller``): its token's public id
+    (None: a guest's, which no sign-out ends) and when that token expires (None: never)."""
+
+    @property
+    def token_id(self) -> str | None: ...
+
+    @property
+    def expires_at(self) -> float | None: ...
+
+
 class TokenSockets:
     """Token id (``db/tokens.py``) → the connections opened with it here."""
 
-    def __init__(self) -> None:
+    def __init__(self, time: TimeSource) -> None:
+        self._time = time
         self._open: dict[str, set[Subscriber]] = {}
+        #: Token id → the timer that closes its connections when it expires.
+        self._expiry: dict[str, Cancellable] = {}
 
-    def add(self, token_id: str | None, subscriber: Subscriber) -> None:
-        if token_id is not None:
-            self._open.setdefault(token_id, set()).add(subscriber)
+    def add(self, opened_with: OpenedWith | None, subscriber: Subscriber) -> None:
+        """Note a connection; it closes when its token is ended or expires. Called in the
+        event loop (the expiry is a loop timer)."""
+        token_id = None if opened_with is None else opened_with.token_id
+        if opened_with is None or token_id is None:
+            return
+        self._open.setdefault(token_id, set()).add(subscriber)
+        expires_at = opened_with.expires_at
+        if expires_at is not None and token_id not in self._expiry:
 
-    def discard(self, token_id: str | None, subscriber: Subscriber) -> None:
+            def expired() -> None:
+                self.close([token_id])
+
+            self._expiry[token_id] = self._time.call_at(expires_at, expired)
+
+    def discard(self, opened_with: OpenedWith | None, subscriber: Subscriber) -> None:
+        token_id = None if opened_with is None else opened_with.token_id
         if token_id is None:
             return
         subscribers = self._open.get(token_id)
@@ -34,15 +63,22 @@ class TokenSockets:
             subscribers.discard(subscriber)
             if not subscribers:
                 del self._open[token_id]
+                self._forget_expiry(token_id)
 
     def close(self, token_ids: Collection[str]) -> int:
         """Close every connection opened with one of ``token_ids``; return how many."""
         closed = 0
         for token_id in token_ids:
+            self._forget_expiry(token_id)
             for subscriber in self._open.pop(token_id, set()):
                 subscriber.close_with(*SIGNED_OUT)
                 closed += 1
         return closed
+
+    def _forget_expiry(self, token_id: str) -> None:
+        timer = self._expiry.pop(token_id, None)
+        if timer is not None:
+            timer.cancel()
 
     def __len__(self) -> int:
         return sum(len(s) for s in self._open.values())

@@ -510,8 +510,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=1013, reason="try again")
         return
     ctx.sockets += 1
-    token_id = None if caller is None else caller.token_id
-    ctx.registry.token_sockets.add(token_id, subscriber)  # closed if its session ends
+    ctx.registry.token_sockets.add(caller, subscriber)  # closed if its session ends or expires
     client = Client(ctx, actor, principal, subscriber)
     for text in await _spectators(ctx, actor):
         subscriber.deliver(text)
@@ -533,7 +532,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         pass
     finally:
         ctx.sockets -= 1
-        ctx.registry.token_sockets.discard(token_id, subscriber)
+        ctx.registry.token_sockets.discard(caller, subscriber)
         # The socket may have moved from a game owned elsewhere to one taken over here.
         for handle in {client.actor, actor, await ctx.registry.local(game_id)}:
             if handle is not None:
