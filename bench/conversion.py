@@ -17,7 +17,9 @@ as the rule set says); after ``--max-plies`` plies from the position it is adjud
 Prints the share converted (won by the attacker), drawn and lost with 95% Wilson intervals,
 how the non-conversions ended (repetition, no-capture limit, ply cap, …), the mean length of
 the wins, and with ``--json`` writes each game's result for a side-by-side comparison
-(``--compare A.json B.json`` prints both and the games that differ).
+(``--compare A.json B.json`` prints both and the games that differ; ``--resume`` plays only
+the positions not yet in the ``--json`` file, so a long run can be stopped and taken up
+again). ``bench/conversion_failures.py`` says why each failed game failed.
 """
 
 from __future__ import annotations
@@ -229,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=0, help="the first N (0: all)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="write every game's result")
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="keep the games already in --json and play only the others",
+    )  # fmt: skip
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"))
     args = parser.parse_args(argv)
     if args.compare:
@@ -241,21 +247,27 @@ def main(argv: list[str] | None = None) -> int:
     defender_src = args.defender_src or args.attacker_src
     attacker: Side = (args.attacker_src, args.attacker_tc, _options(args.attacker_option))
     defender: Side = (defender_src, args.defender_tc, _options(args.defender_option))
-    jobs = [(i, e, attacker, defender, args.max_plies) for i, e in enumerate(entries)]
+    results: list[dict] = []
+    if args.resume and args.json and args.json.exists():
+        results = json.loads(args.json.read_text())["results"]
+    done = {r["index"] for r in results}
+    jobs = [
+        (i, e, attacker, defender, args.max_plies) for i, e in enumerate(entries) if i not in done
+    ]
     print(
-        f"{len(jobs)} positions, attacker {args.attacker_src} at {args.attacker_tc} s, "
+        f"{len(jobs)} positions to play ({len(done)} played before), "
+        f"attacker {args.attacker_src} at {args.attacker_tc} s, "
         f"defender {defender_src} at {args.defender_tc} s, cap {args.max_plies} plies",
         flush=True,
     )
     started = time.monotonic()
-    results: list[dict] = []
     context = multiprocessing.get_context("spawn")
     with context.Pool(args.workers) as pool:
         for result in pool.imap_unordered(play, jobs):
             results.append(result)
             won = sum(1 for r in results if r["result"] == "won")
             sys.stderr.write(
-                f"\r{len(results)}/{len(jobs)} games, {won} converted, "
+                f"\r{len(results)}/{len(jobs) + len(done)} games, {won} converted, "
                 f"{time.monotonic() - started:.0f} s   "
             )
             sys.stderr.flush()
