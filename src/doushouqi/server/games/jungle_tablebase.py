@@ -20,10 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from doushouqi.core.game import Position
+from doushouqi.jungle.board import Board
+from doushouqi.jungle.moves import Move
 from doushouqi.jungle.notation import move_to_readable
 from doushouqi.jungle.tablebase.file_format import out_of_scope_reason
 from doushouqi.jungle.tablebase.probe import (
-    Probe,
     TablebaseError,
     probe,
     probe_moves,
@@ -32,16 +33,13 @@ from doushouqi.server.games.capabilities import Tablebase, TablesDamaged
 from doushouqi.server.games.jungle import board_of
 from doushouqi.server.games.tablebase_answers import (
     best_unrepeated,
-    category,
+    covered_answer,
     table_hint_answer,
+    uncovered_answer,
 )
 from doushouqi.server.infra.refused import Refused
 
 __all__ = ["TABLEBASE", "table_answer", "table_hint"]
-
-
-def _probecategory(value: Probe | None) -> str:
-    return "unknown" if value is None else category(value.wdl)
 
 
 def table_answer(position: Position) -> dict[str, Any]:
@@ -61,32 +59,16 @@ def table_answer(position: Position) -> dict[str, Any]:
         if reason is None:
             over = board.is_game_over()
             reason = "the game is over" if over else "no table covers this position"
-        return {**base, "category": "unknown", "dtm": None, "text": None, "reason": reason,
-                "moves": []}  # fmt: skip
-    moves = []
-    for item in values or []:
-        board.push(item.move)
-        after = board.fen()
-        board.pop()
-        moves.append(
-            {
-                "uci": str(item.move),
-                "san": board.san(item.move),
-                "readable_en": move_to_readable(board, item.move, "en"),
-                "readable_zh": move_to_readable(board, item.move, "zh"),
-                "category": _probecategory(item.value),
-                "dtm": item.value.dtm,
-                "fen": after,
-            }
-        )
-    return {
-        **base,
-        "category": _probecategory(entry),
-        "dtm": entry.dtm,
-        "text": f"Tablebase: {entry.describe(board.turn)}",
-        "reason": None,
-        "moves": moves,
-    }
+        return uncovered_answer(base, reason)
+    return covered_answer(
+        base, board, entry, values or [], turn=board.turn,
+        position_string=Board.fen, names=_names,
+    )  # fmt: skip
+
+
+def _names(board: Board, move: Move) -> tuple[str, str, str]:
+    return (board.san(move), move_to_readable(board, move, "en"),
+            move_to_readable(board, move, "zh"))  # fmt: skip
 
 
 def table_hint(position: Position) -> dict[str, Any] | None:

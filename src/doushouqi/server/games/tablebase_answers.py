@@ -11,10 +11,16 @@ the Tiger).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["best_unrepeated", "category", "table_hint_answer"]
+__all__ = [
+    "best_unrepeated",
+    "category",
+    "covered_answer",
+    "table_hint_answer",
+    "uncovered_answer",
+]
 
 
 def category(wdl: int) -> str:
@@ -28,6 +34,16 @@ class _Board(Protocol):
     def is_repetition(self, count: int = 3) -> bool: ...
 
 
+class _Value(Protocol):
+    """A table's value of a position: its result's sign, plies to the end, and its words."""
+
+    @property
+    def wdl(self) -> int: ...
+    @property
+    def dtm(self) -> int | None: ...
+    def describe(self, turn: int, /) -> str: ...
+
+
 class _MoveValue(Protocol):
     @property
     def move(self) -> Any: ...
@@ -36,6 +52,50 @@ class _MoveValue(Protocol):
 
 
 V = TypeVar("V", bound=_MoveValue)
+
+
+B = TypeVar("B", bound=_Board)
+
+
+def uncovered_answer(base: dict[str, Any], reason: str) -> dict[str, Any]:
+    """``GET /api/tablebase``'s answer where no table covers the position (``base``: its
+    ``fen``, ``rules`` and ``turn``), saying why."""
+    return {**base, "category": "unknown", "dtm": None, "text": None, "reason": reason,
+            "moves": []}  # fmt: skip
+
+
+def covered_answer(
+    base: dict[str, Any],
+    board: B,
+    entry: _Value,
+    values: Sequence[_MoveValue],
+    *,
+    turn: int,
+    position_string: Callable[[B], str],
+    names: Callable[[B, Any], tuple[str, str, str]],
+) -> dict[str, Any]:
+    """``GET /api/tablebase``'s answer for a position the tables cover: its value ``entry``
+    for the side to move (``turn``) and each legal move's (``values``, best first, each for
+    the side that plays it), with the position after it and its names (``names``: the
+    game's SAN, English and Chinese notation of a move on ``board``)."""
+    moves = []
+    for item in values:
+        board.push(item.move)
+        after = position_string(board)
+        board.pop()
+        san, english, chinese = names(board, item.move)
+        value = item.value
+        moves.append({"uci": str(item.move), "san": san, "readable_en": english,
+                      "readable_zh": chinese, "category": category(value.wdl),
+                      "dtm": value.dtm, "fen": after})  # fmt: skip
+    return {
+        **base,
+        "category": category(entry.wdl),
+        "dtm": entry.dtm,
+        "text": f"Tablebase: {entry.describe(turn)}",
+        "reason": None,
+        "moves": moves,
+    }
 
 
 def best_unrepeated(board: _Board, values: Sequence[V]) -> V:

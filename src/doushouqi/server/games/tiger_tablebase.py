@@ -23,11 +23,13 @@ from doushouqi.core.tablebase_file import TablebaseError
 from doushouqi.server.games.capabilities import Tablebase, TablesDamaged
 from doushouqi.server.games.tablebase_answers import (
     best_unrepeated,
-    category,
+    covered_answer,
     table_hint_answer,
+    uncovered_answer,
 )
 from doushouqi.server.games.tiger import DECIDED, board_of
 from doushouqi.tiger.board import Board
+from doushouqi.tiger.moves import Move
 from doushouqi.tiger.san import move_to_san
 from doushouqi.tiger.tablebase.file_format import out_of_scope_reason
 from doushouqi.tiger.tablebase.probe import MoveValue, Probe, probe, probe_moves
@@ -64,32 +66,16 @@ def table_answer(position: Position) -> dict[str, Any]:
     }
     entry, values = _probe(board)
     if entry is None:
-        return {**base, "category": "unknown", "dtm": None, "text": None,
-                "reason": _uncovered(board), "moves": []}  # fmt: skip
-    moves = []
-    for item in values or []:
-        board.push(item.move)
-        after = board.position_string()
-        board.pop()
-        moves.append(
-            {
-                "uci": str(item.move),
-                "san": move_to_san(board, item.move, "en"),
-                "readable_en": move_to_san(board, item.move, "en"),
-                "readable_zh": move_to_san(board, item.move, "zh"),
-                "category": category(item.value.wdl),
-                "dtm": item.value.dtm,
-                "fen": after,
-            }
-        )
-    return {
-        **base,
-        "category": category(entry.wdl),
-        "dtm": entry.dtm,
-        "text": f"Tablebase: {entry.describe(board.turn)}",
-        "reason": None,
-        "moves": moves,
-    }
+        return uncovered_answer(base, _uncovered(board))
+    return covered_answer(
+        base, board, entry, values or [], turn=board.turn,
+        position_string=Board.position_string, names=_names,
+    )  # fmt: skip
+
+
+def _names(board: Board, move: Move) -> tuple[str, str, str]:
+    english = move_to_san(board, move, "en")
+    return english, english, move_to_san(board, move, "zh")
 
 
 def table_hint(position: Position) -> dict[str, Any] | None:
