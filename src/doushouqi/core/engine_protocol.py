@@ -1,8 +1,8 @@
 """What every game's engine protocol shares: the client's errors, the ``option`` lines an
 engine announces, a search's own options (:class:`SearchOptions`) and its ``searchmoves``
-(:func:`searchmoves_text`). The games' engine clients (``doushouqi.jungle.engine``,
-``doushouqi.tiger.engine``) re-export them; the ``info`` lines and the rule options are each
-game's own (their moves and rule sets differ).
+(:func:`searchmoves_text`), the reading of an ``info`` line (:func:`read_info`, given the
+game's way of reading its moves). The games' engine clients (``doushouqi.jungle.engine``,
+``doushouqi.tiger.engine``) re-export them; the rule options are each game's own.
 
 >>> parse_option("name Level type spin default 3 min 0 max 20")
 Option(name='Level', type='spin', default='3', min=0, max=20, var=())
@@ -12,9 +12,12 @@ Option(name='Level', type='spin', default='3', min=0, max=20, var=())
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TypeVar
+
+from doushouqi.core.analysis import Info, Score
 
 __all__ = [
     "EngineError",
@@ -27,6 +30,7 @@ __all__ = [
     "checked_options",
     "is_int",
     "parse_option",
+    "read_info",
     "searchmoves_text",
     "setoption_line",
 ]
@@ -365,3 +369,80 @@ def searchmoves_text(
     if illegal:
         raise ValueError(f"root_moves not legal in {position}: {', '.join(illegal)}")
     return " searchmoves " + " ".join(str(move) for move in moves)
+
+
+# ------------------------------------------------------------------------------ info
+
+#: The ``info`` keywords followed by one whole number.
+INFO_COUNTS = frozenset(
+    {"depth", "seldepth", "nodes", "nps", "multipv", "hashfull", "tbhits", "currmovenumber"}
+)
+#: Every ``info`` keyword: a move list (``pv``, ``refutation``, ``currline``) ends at one.
+INFO_KEYWORDS = INFO_COUNTS | {"time", "score", "pv", "string", "currmove", "sbhits",
+                               "cpuload", "refutation", "currline"}  # fmt: skip
+
+
+def read_info(
+    text: str,
+    *,
+    read_move: Callable[[str], MoveT],
+    read_pv: Callable[[Sequence[str]], list[MoveT]],
+    mate_words: Collection[str] = ("mate",),
+    as_seen: Callable[[Score], Score] | None = None,
+) -> Info[MoveT]:
+    """What follows ``info``, read; unknown tokens are skipped. ``read_move`` reads one move
+    (``currmove``; a ValueError skips it), ``read_pv`` the tokens of a move list (it may cut
+    the line before a move that is not legal), ``mate_words`` the score kinds that mean a
+    decided game (Jungle's engines also say ``den``), ``as_seen`` turns the score into the
+    side to move's (a ``PovScore``), when given.
+
+    >>> info = read_info("depth 2 wibble 9 score mate -3 upperbound pv a b nodes 7",
+    ...                  read_move=str, read_pv=list)
+    >>> info["score"], info["pv"], info["nodes"]
+    (Score(mate=-3), ['a', 'b'], 7)
+    >>> read_info("string searching hard", read_move=str, read_pv=list)
+    {'string': 'searching hard'}
+    """
+    info: Info[MoveT] = Info()
+    tokens = text.split()
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        i += 1
+        if token == "string":
+            info["string"] = " ".join(tokens[i:])
+            break
+        if token in INFO_COUNTS or token == "time":
+            if i < len(tokens) and is_int(tokens[i]):
+                value = int(tokens[i])
+                i += 1
+                if token == "time":
+                    info["time"] = value / 1000
+                else:
+                    info[token] = value  # type: ignore[literal-required]
+        elif token == "score":
+            while i + 1 < len(tokens) and (tokens[i] == "cp" or tokens[i] in mate_words):
+                kind, value_text = tokens[i], tokens[i + 1]
+                if not is_int(value_text):
+                    break
+                i += 2
+                number = int(value_text)
+                score = Score(cp=number) if kind == "cp" else Score(mate=number)
+                info["score"] = score if as_seen is None else as_seen(score)
+            while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
+                i += 1
+        elif token == "pv":
+            start = i
+            while i < len(tokens) and tokens[i] not in INFO_KEYWORDS:
+                i += 1
+            info["pv"] = read_pv(tokens[start:i])
+        elif token == "currmove" and i < len(tokens):
+            with contextlib.suppress(ValueError):
+                info["currmove"] = read_move(tokens[i])
+            i += 1
+        elif token in ("refutation", "currline"):
+            while i < len(tokens) and tokens[i] not in INFO_KEYWORDS:
+                i += 1
+        elif token in INFO_KEYWORDS and i < len(tokens):
+            i += 1  # a known keyword with one value that Info has no place for
+    return info

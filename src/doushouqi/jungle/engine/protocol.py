@@ -20,7 +20,6 @@ A rule set the engine does not offer by name travels as one ``setoption`` per ru
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Sequence
 
@@ -32,9 +31,9 @@ from doushouqi.core.engine_protocol import (
     EngineTimeoutError,
     Option,
     parse_option,
+    read_info,
 )
-from doushouqi.core.engine_protocol import is_int as _is_int
-from doushouqi.jungle.analysis import Info, PovScore, Score
+from doushouqi.jungle.analysis import Info, PovScore
 from doushouqi.jungle.board import Board, InvalidMoveError, Move
 from doushouqi.jungle.rules import BUILTIN_RULE_SETS, RuleSet
 
@@ -115,28 +114,6 @@ def named_rule_set(rules: RuleSet) -> str | None:
 
 # ------------------------------------------------------------------------------ info
 
-_INFO_INTS = frozenset(
-    {"depth", "seldepth", "nodes", "nps", "multipv", "hashfull", "tbhits", "currmovenumber"}
-)
-_INFO_KEYWORDS = frozenset(
-    {
-        *_INFO_INTS,
-        "time",
-        "score",
-        "pv",
-        "string",
-        "multipv",
-        "currmove",
-        "currmovenumber",
-        "hashfull",
-        "tbhits",
-        "sbhits",
-        "cpuload",
-        "refutation",
-        "currline",
-    }
-)
-
 
 def parse_info(text: str, board: Board | None = None) -> Info:
     """Parse what follows ``info``; unknown tokens are skipped.
@@ -150,63 +127,13 @@ def parse_info(text: str, board: Board | None = None) -> Info:
     >>> parse_info("string searching hard")
     {'string': 'searching hard'}
     """
-    info = Info()
-    tokens = text.split()
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        i += 1
-        if token == "string":
-            info["string"] = " ".join(tokens[i:])
-            break
-        if token in _INFO_INTS or token == "time":
-            if i < len(tokens) and _is_int(tokens[i]):
-                value = int(tokens[i])
-                i += 1
-                if token == "time":
-                    info["time"] = value / 1000
-                elif token == "depth":
-                    info["depth"] = value
-                elif token == "seldepth":
-                    info["seldepth"] = value
-                elif token == "nodes":
-                    info["nodes"] = value
-                elif token == "multipv":
-                    info["multipv"] = value
-                elif token == "hashfull":
-                    info["hashfull"] = value
-                elif token == "currmovenumber":
-                    info["currmovenumber"] = value
-                elif token == "tbhits":
-                    info["tbhits"] = value
-                else:
-                    info["nps"] = value
-        elif token == "score":
-            while i + 1 < len(tokens) and tokens[i] in ("cp", "den", "mate"):
-                kind, value_text = tokens[i], tokens[i + 1]
-                if not _is_int(value_text):
-                    break
-                i += 2
-                number = int(value_text)
-                score = Score(cp=number) if kind == "cp" else Score(mate=number)
-                info["score"] = score if board is None else PovScore.of(score, board.turn)
-            while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
-                i += 1
-        elif token == "pv":
-            start = i
-            while i < len(tokens) and tokens[i] not in _INFO_KEYWORDS:
-                i += 1
-            info["pv"] = _parse_pv(tokens[start:i], board)
-        elif token == "currmove" and i < len(tokens):
-            with contextlib.suppress(InvalidMoveError):
-                info["currmove"] = Move.from_str(tokens[i])
-            i += 1
-        elif token in ("refutation", "currline"):
-            while i < len(tokens) and tokens[i] not in _INFO_KEYWORDS:
-                i += 1
-        elif token in _INFO_KEYWORDS and i < len(tokens):
-            i += 1  # a known keyword with one value that Info has no place for
-    return info
+    return read_info(
+        text,
+        read_move=Move.from_str,
+        read_pv=lambda tokens: _parse_pv(tokens, board),
+        mate_words=("den", "mate"),
+        as_seen=None if board is None else lambda score: PovScore.of(score, board.turn),
+    )
 
 
 def _parse_pv(tokens: Sequence[str], board: Board | None) -> list[Move]:

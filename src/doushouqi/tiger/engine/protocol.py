@@ -32,8 +32,9 @@ from doushouqi.core.engine_protocol import (
     Option,
     is_int,
     parse_option,
+    read_info,
 )
-from doushouqi.tiger.analysis import Info, Score
+from doushouqi.tiger.analysis import Info
 from doushouqi.tiger.board import Board
 from doushouqi.tiger.moves import Move, MoveError
 from doushouqi.tiger.rules import (
@@ -178,10 +179,6 @@ def named_rule_set(rules: RuleSet) -> str | None:
 
 # ------------------------------------------------------------------------------ info
 
-_INFO_INTS = frozenset({"depth", "seldepth", "nodes", "nps", "multipv", "hashfull"})
-_INFO_KEYWORDS = _INFO_INTS | {"time", "score", "pv", "string", "currmove", "currmovenumber",
-                               "tbhits", "sbhits", "cpuload", "refutation", "currline"}  # fmt: skip
-
 
 def parse_info(text: str, board: Board | None = None) -> Info:
     """Parse what follows ``info``; unknown tokens are skipped. With a board, the principal
@@ -190,44 +187,7 @@ def parse_info(text: str, board: Board | None = None) -> Info:
     >>> parse_info("string searching hard")
     {'string': 'searching hard'}
     """
-    info = Info()
-    tokens = text.split()
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        i += 1
-        if token == "string":
-            info["string"] = " ".join(tokens[i:])
-            break
-        if token in _INFO_INTS or token == "time":
-            if i < len(tokens) and is_int(tokens[i]):
-                value = int(tokens[i])
-                i += 1
-                if token == "time":
-                    info["time"] = value / 1000
-                else:
-                    info[token] = value  # type: ignore[literal-required]
-        elif token == "score":
-            while i + 1 < len(tokens) and tokens[i] in ("cp", "mate"):
-                kind, value_text = tokens[i], tokens[i + 1]
-                if not is_int(value_text):
-                    break
-                i += 2
-                number = int(value_text)
-                info["score"] = Score(cp=number) if kind == "cp" else Score(mate=number)
-            while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
-                i += 1
-        elif token == "pv":
-            start = i
-            while i < len(tokens) and tokens[i] not in _INFO_KEYWORDS:
-                i += 1
-            info["pv"] = _parse_pv(tokens[start:i], board)
-        elif token in ("refutation", "currline"):
-            while i < len(tokens) and tokens[i] not in _INFO_KEYWORDS:
-                i += 1
-        elif token in _INFO_KEYWORDS and i < len(tokens):
-            i += 1  # a known keyword with one value that Info has no place for
-    return info
+    return read_info(text, read_move=Move.from_str, read_pv=lambda tokens: _parse_pv(tokens, board))
 
 
 def _parse_pv(tokens: Sequence[str], board: Board | None) -> list[Move]:
