@@ -7,7 +7,10 @@
 For each position of the conversion suite (``tests/jungle/ai/data/conversion.epd``, built by
 ``tools/conversion/build_suite.py``: the side to move is confirmed won), the winning side
 (the *attacker*) plays at ``--attacker-tc`` seconds a move and the losing side (the
-*defender*) at ``--defender-tc``, both as ``doushouqi engine`` processes (level 10) run from
+*defender*) at ``--defender-tc`` (or ``--attacker-nodes`` / ``--defender-nodes`` a move: the
+same games on any machine at any load; level 10 searches about 4 M nodes in 1 s on a free
+core of the development machine, so 800,000 against 4,000,000 stands for 0.2 s against 1 s),
+both as ``doushouqi engine`` processes (level 10) run from
 a source tree each (``--attacker-src`` / ``--defender-src``: a ``src`` folder, this tree's by
 default), so an old copy of the engine can play a new one. The game is played to its end
 under the position's rules (den, no animals, no legal move, the no-capture limit, repetition
@@ -92,7 +95,8 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
-Side = tuple[str, float, dict[str, str]]  # source tree, seconds a move, engine options
+# source tree, a move's limit (``Limit``'s keywords: movetime or nodes), engine options
+Side = tuple[str, dict[str, float], dict[str, str]]
 
 
 def play(args: tuple[int, dict, Side, Side, int]) -> dict:
@@ -100,8 +104,8 @@ def play(args: tuple[int, dict, Side, Side, int]) -> dict:
     from doushouqi.jungle.analysis import Limit
     from doushouqi.jungle.board import Board
 
-    index, entry, (attacker_src, attacker_tc, attacker_options), defender_side, max_plies = args
-    defender_src, defender_tc, defender_options = defender_side
+    index, entry, (attacker_src, attacker_limit, attacker_options), defender_side, max_plies = args
+    defender_src, defender_limit, defender_options = defender_side
     board = Board(entry["fen"], rules=entry["rules"])
     attacker_side = board.turn
     attacker = _engine(attacker_src, "attacker", attacker_options)
@@ -122,8 +126,8 @@ def play(args: tuple[int, dict, Side, Side, int]) -> dict:
         if board.ply() - start_ply >= max_plies:
             break
         mover = attacker if board.turn == attacker_side else defender
-        tc = attacker_tc if board.turn == attacker_side else defender_tc
-        result = mover.play(board, Limit(movetime=tc))  # type: ignore[attr-defined]
+        limit = attacker_limit if board.turn == attacker_side else defender_limit
+        result = mover.play(board, Limit(**limit))  # type: ignore[attr-defined]
         if result.move is None:
             reason = "no move"
             break
@@ -210,6 +214,13 @@ def sign_test(gained: int, lost: int) -> float:
     return min(1.0, 2 * tail)
 
 
+def _limit(seconds: float, nodes: int) -> tuple[dict[str, float], str]:
+    """A side's limit a move: ``nodes`` when given (not 0), else ``seconds``; and in words."""
+    if nodes:
+        return {"nodes": nodes}, f"{nodes} nodes"
+    return {"movetime": seconds}, f"{seconds} s"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -219,6 +230,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--defender-src", default=None, help="default: the attacker's")
     parser.add_argument("--attacker-tc", type=float, default=0.2, help="seconds a move")
     parser.add_argument("--defender-tc", type=float, default=1.0, help="seconds a move")
+    parser.add_argument(
+        "--attacker-nodes", type=int, default=0,
+        help="nodes a move instead of --attacker-tc: the same games at any load",
+    )  # fmt: skip
+    parser.add_argument("--defender-nodes", type=int, default=0, help="likewise")
     parser.add_argument(
         "--attacker-option", action="append", default=[], metavar="NAME=VALUE",
         help="an engine option for the attacker (repeatable), e.g. Tablebases=false",
@@ -245,8 +261,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.positions:
         entries = entries[: args.positions]
     defender_src = args.defender_src or args.attacker_src
-    attacker: Side = (args.attacker_src, args.attacker_tc, _options(args.attacker_option))
-    defender: Side = (defender_src, args.defender_tc, _options(args.defender_option))
+    attacker_limit, attacker_words = _limit(args.attacker_tc, args.attacker_nodes)
+    defender_limit, defender_words = _limit(args.defender_tc, args.defender_nodes)
+    attacker: Side = (args.attacker_src, attacker_limit, _options(args.attacker_option))
+    defender: Side = (defender_src, defender_limit, _options(args.defender_option))
     results: list[dict] = []
     if args.resume and args.json and args.json.exists():
         results = json.loads(args.json.read_text())["results"]
@@ -256,8 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(
         f"{len(jobs)} positions to play ({len(done)} played before), "
-        f"attacker {args.attacker_src} at {args.attacker_tc} s, "
-        f"defender {defender_src} at {args.defender_tc} s, cap {args.max_plies} plies",
+        f"attacker {args.attacker_src} at {attacker_words}, "
+        f"defender {defender_src} at {defender_words}, cap {args.max_plies} plies",
         flush=True,
     )
     started = time.monotonic()
