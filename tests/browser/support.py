@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from tests.support.live import LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -82,9 +82,42 @@ def toggle_language(page: Page) -> None:
 HTML_LANG = {"zh": "zh-CN", "zh-Hant": "zh-Hant", "en": "en"}
 
 
+SQUARE_NAME = re.compile(r"[a-z]\d+")
+MOVABLE = re.compile(r"\bmovable\b")
+DEST_OR_CAPTURE = re.compile(r"\b(dest|capture)\b")
+PREMOVABLE = re.compile(r"\bpremovable\b")
+PREMOVE_DEST = re.compile(r"\bpremove-dest\b")
+
+
+def board_square(page: Page, name: str) -> Locator:
+    """A square (a point on 老虎棋's board) of the page's board, by its name."""
+    return page.locator(f'.dsq-squares [data-square="{name}"]')
+
+
 def click_move(page: Page, move: str) -> None:
-    page.click(f'.dsq-squares [data-square="{move[:2]}"]')
-    page.click(f'.dsq-squares [data-square="{move[2:4]}"]')
+    """Play ``move`` (``a3a4``, 老虎棋's ``e10e9``; a jump by its first and last points) by
+    clicking its squares, each once the board takes it.
+
+    The board is drawn before it takes moves (a game still starting, the page just reloaded,
+    the computer or the opponent to move, our last move still on its way), and a click then
+    does nothing: the from-square is waited for until its piece is movable, and the landing
+    square until it is offered. A move the board never offers fails here, not later.
+    """
+    first, *_, last = SQUARE_NAME.findall(move)
+    expect(board_square(page, first)).to_have_class(MOVABLE)
+    board_square(page, first).click()
+    expect(board_square(page, last)).to_have_class(DEST_OR_CAPTURE)
+    board_square(page, last).click()
+
+
+def click_premove(page: Page, move: str) -> None:
+    """Choose ``move`` as a premove (the opponent to move), as ``click_move`` plays one: each
+    square clicked once the board offers it for a premove."""
+    first, *_, last = SQUARE_NAME.findall(move)
+    expect(board_square(page, first)).to_have_class(PREMOVABLE)
+    board_square(page, first).click()
+    expect(board_square(page, last)).to_have_class(PREMOVE_DEST)
+    board_square(page, last).click()
 
 
 def plies(page: Page, n: int) -> None:
