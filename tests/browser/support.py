@@ -44,12 +44,27 @@ class Client:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def open(self, path: str = "/") -> Page:
-        self.page.goto(self.server.url + path)
+        goto_route(self.page, self.server.url + path)
         return self.page
 
     def close(self) -> None:
         self.context.close()
         assert not self.errors, self.errors
+
+
+def goto_route(page: Page, url: str) -> None:
+    """Go to ``url``; when it only changes the hash of the app's page, wait until the router
+    has put the new page in place of the old one.
+
+    Going to another hash route is no page load: the old page stays on screen until the new
+    one is drawn (after its data arrives), and a locator meant for the new page that the old
+    one also matches (``#start``, a board, ``form#settings``) would act on the old one.
+    """
+    same_document = url != page.url and url.split("#")[0] == page.url.split("#")[0]
+    shown = page.query_selector("#view > *") if same_document else None
+    page.goto(url)
+    if shown is not None:
+        page.wait_for_function("(el) => !el.isConnected", arg=shown)
 
 
 def no_overflow(page: Page) -> None:
@@ -142,7 +157,7 @@ def fetch_json(page: Page, path: str, method: str = "GET", body: Any = None) -> 
 
 def create_online_game(page: Page) -> str:
     """Create an online game from the settings page; its id."""
-    page.goto(page.url.split("#")[0] + "#/new/online")
+    goto_route(page, page.url.split("#")[0] + "#/new/online")
     page.click("#start")
     expect(page.locator("#invite-link")).to_have_value(re.compile(r"/game/[\w-]+\?join=1$"))
     found = re.search(r"#/game/([\w-]+)", page.url)

@@ -9,13 +9,22 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import DESKTOP, PHONE, Client, choose_language, click_move, no_overflow
+from tests.browser.support import (
+    DESKTOP,
+    PHONE,
+    Client,
+    choose_language,
+    click_move,
+    goto_route,
+    no_overflow,
+)
 from tests.support.live import LiveServer, move, start_online
 from tests.support.tiger_moves import CAPTURE
 
+
 def start_tiger_game(page: Page, *, tiger_wins_below: int | None = None) -> None:
     """From the new-game page: the Tiger picked, an option changed if asked, the game started."""
-    page.goto(page.url.split("#")[0] + "#/new/same_screen")
+    goto_route(page, page.url.split("#")[0] + "#/new/same_screen")
     picker = page.locator("#game-picker")
     expect(picker).to_be_visible()
     picker.locator("label[data-game=tiger]").click()
@@ -92,7 +101,7 @@ def test_the_tiger_in_chinese(
     client = Client(browser, server, locale="zh-CN")
     page = client.open("/")
     choose_language(page, lang)
-    page.goto(page.url.split("#")[0] + "#/new/online")
+    goto_route(page, page.url.split("#")[0] + "#/new/online")
     picker = page.locator("#game-picker")
     expect(picker.locator("label[data-game=tiger]")).to_have_text(words["game"])
     picker.locator("label[data-game=tiger]").click()
