@@ -67,6 +67,14 @@ def goto_route(page: Page, url: str) -> None:
         page.wait_for_function("(el) => !el.isConnected", arg=shown)
 
 
+def after_frames(page: Page) -> None:
+    """Wait until the page has drawn two more frames: what it does on a resize (its `resize`
+    handlers, media queries) is done by then, however busy the machine (no fixed sleep)."""
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
 def no_overflow(page: Page) -> None:
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"horizontal overflow: {width}"
@@ -76,7 +84,7 @@ def shoot(page: Page, artifacts: Path, name: str) -> None:
     """Screenshots at both sizes, each checked for horizontal overflow."""
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
+        after_frames(page)
         no_overflow(page)
         page.screenshot(path=str(artifacts / f"{name}-{label}.png"), full_page=True)
     page.set_viewport_size(PHONE)
