@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from tests.support.live import LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
@@ -44,12 +44,35 @@ class Client:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def open(self, path: str = "/") -> Page:
-        self.page.goto(self.server.url + path)
+        goto_route(self.page, self.server.url + path)
         return self.page
 
     def close(self) -> None:
         self.context.close()
         assert not self.errors, self.errors
+
+
+def goto_route(page: Page, url: str) -> None:
+    """Go to ``url``; when it only changes the hash of the app's page, wait until the router
+    has put the new page in place of the old one.
+
+    Going to another hash route is no page load: the old page stays on screen until the new
+    one is drawn (after its data arrives), and a locator meant for the new page that the old
+    one also matches (``#start``, a board, ``form#settings``) would act on the old one.
+    """
+    same_document = url != page.url and url.split("#")[0] == page.url.split("#")[0]
+    shown = page.query_selector("#view > *") if same_document else None
+    page.goto(url)
+    if shown is not None:
+        page.wait_for_function("(el) => !el.isConnected", arg=shown)
+
+
+def after_frames(page: Page) -> None:
+    """Wait until the page has drawn two more frames: what it does on a resize (its `resize`
+    handlers, media queries) is done by then, however busy the machine (no fixed sleep)."""
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
 
 
 def no_overflow(page: Page) -> None:
@@ -61,7 +84,7 @@ def shoot(page: Page, artifacts: Path, name: str) -> None:
     """Screenshots at both sizes, each checked for horizontal overflow."""
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
+        after_frames(page)
         no_overflow(page)
         page.screenshot(path=str(artifacts / f"{name}-{label}.png"), full_page=True)
     page.set_viewport_size(PHONE)
@@ -82,9 +105,42 @@ def toggle_language(page: Page) -> None:
 HTML_LANG = {"zh": "zh-CN", "zh-Hant": "zh-Hant", "en": "en"}
 
 
+SQUARE_NAME = re.compile(r"[a-z]\d+")
+MOVABLE = re.compile(r"\bmovable\b")
+DEST_OR_CAPTURE = re.compile(r"\b(dest|capture)\b")
+PREMOVABLE = re.compile(r"\bpremovable\b")
+PREMOVE_DEST = re.compile(r"\bpremove-dest\b")
+
+
+def board_square(page: Page, name: str) -> Locator:
+    """A square (a point on 老虎棋's board) of the page's board, by its name."""
+    return page.locator(f'.dsq-squares [data-square="{name}"]')
+
+
 def click_move(page: Page, move: str) -> None:
-    page.click(f'.dsq-squares [data-square="{move[:2]}"]')
-    page.click(f'.dsq-squares [data-square="{move[2:4]}"]')
+    """Play ``move`` (``a3a4``, 老虎棋's ``e10e9``; a jump by its first and last points) by
+    clicking its squares, each once the board takes it.
+
+    The board is drawn before it takes moves (a game still starting, the page just reloaded,
+    the computer or the opponent to move, our last move still on its way), and a click then
+    does nothing: the from-square is waited for until its piece is movable, and the landing
+    square until it is offered. A move the board never offers fails here, not later.
+    """
+    first, *_, last = SQUARE_NAME.findall(move)
+    expect(board_square(page, first)).to_have_class(MOVABLE)
+    board_square(page, first).click()
+    expect(board_square(page, last)).to_have_class(DEST_OR_CAPTURE)
+    board_square(page, last).click()
+
+
+def click_premove(page: Page, move: str) -> None:
+    """Choose ``move`` as a premove (the opponent to move), as ``click_move`` plays one: each
+    square clicked once the board offers it for a premove."""
+    first, *_, last = SQUARE_NAME.findall(move)
+    expect(board_square(page, first)).to_have_class(PREMOVABLE)
+    board_square(page, first).click()
+    expect(board_square(page, last)).to_have_class(PREMOVE_DEST)
+    board_square(page, last).click()
 
 
 def plies(page: Page, n: int) -> None:
@@ -109,7 +165,7 @@ def fetch_json(page: Page, path: str, method: str = "GET", body: Any = None) -> 
 
 def create_online_game(page: Page) -> str:
     """Create an online game from the settings page; its id."""
-    page.goto(page.url.split("#")[0] + "#/new/online")
+    goto_route(page, page.url.split("#")[0] + "#/new/online")
     page.click("#start")
     expect(page.locator("#invite-link")).to_have_value(re.compile(r"/game/[\w-]+\?join=1$"))
     found = re.search(r"#/game/([\w-]+)", page.url)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import Client, fetch_json, shoot
+from tests.browser.support import Client, fetch_json, goto_route, shoot
 from tests.support.live import LiveServer
 
 #: The land of a Jungle board in each theme (games/jungle/geometry.css), as computed.
@@ -21,7 +21,7 @@ def same_screen_game(page: Page, game: str = "jungle") -> str:
     if fetch_json(page, "/api/auth/session")["player"] is None:
         fetch_json(page, "/api/auth/guest", "POST")
     made = fetch_json(page, "/api/games", "POST", {"mode": "same_screen", "game": game})
-    page.goto(f"{page.url.split('#')[0]}#/game/{made['id']}")
+    goto_route(page, f"{page.url.split('#')[0]}#/game/{made['id']}")
     expect(page.locator("#board .dsq-piece").first).to_be_visible()
     return str(made["id"])
 
@@ -87,7 +87,7 @@ def test_a_chosen_piece_set_and_theme_change_every_board_and_are_remembered(
     expect(page.locator("#board .dsq-piece.man .letter").first).to_have_text("M")
 
     # Back to characters: chosen now, so English pages keep them too.
-    page.goto(client.server.url + "/#/settings")
+    goto_route(page, client.server.url + "/#/settings")
     page.click("#piece-style label[data-value=characters]")
     page.select_option("#lang", "en")
     expect(page.locator("#piece-style input[value=characters]")).to_be_checked()

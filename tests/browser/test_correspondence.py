@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
-from tests.browser.support import Client, fetch_json, shoot
+from tests.browser.support import Client, fetch_json, goto_route, shoot
 from tests.support.live import LiveServer, ManualTime, make_settings, running
 
 DAY = 86400.0
@@ -66,7 +66,7 @@ def test_a_one_day_game_across_an_injected_day(
             re.compile(r"^(1 d 0 h|23 h 59 min)$")
         )
         # Blue's your-turn list, from home; Red's is empty.
-        other.goto(f"{corr_server.url}/#/")
+        goto_route(other, f"{corr_server.url}/#/")
         other.locator("#go-corr").click()
         entry = other.locator(f"#corr-list [data-game='{game_id}']")
         expect(entry).to_be_visible()
@@ -74,7 +74,7 @@ def test_a_one_day_game_across_an_injected_day(
         left = re.compile(r"^(1 d 0 h|23 h 59 min) left$")
         expect(entry.locator(".corr-left")).to_have_text(left)
         shoot(other, artifacts, "correspondence-your-turn")
-        page.goto(f"{corr_server.url}/#/correspondence")
+        goto_route(page, f"{corr_server.url}/#/correspondence")
         expect(page.locator("#corr-list .empty")).to_be_visible()
         waiting = page.locator(f"#corr-waiting [data-game='{game_id}']")
         blue_name = fetch_json(other, "/api/auth/me")["name"]
@@ -83,11 +83,11 @@ def test_a_one_day_game_across_an_injected_day(
         expect(waiting.locator(".token")).to_have_text("红")  # one's own side
         shoot(page, artifacts, "correspondence-waiting")
         # Blue stays away: a disconnect does not lose a correspondence game.
-        other.goto(f"{corr_server.url}/#/game/{game_id}")
+        goto_route(other, f"{corr_server.url}/#/game/{game_id}")
         expect(other.locator("#moves li")).to_have_count(1)
-        other.goto(f"{corr_server.url}/#/")
+        goto_route(other, f"{corr_server.url}/#/")
         clock.advance(3600)
-        page.goto(f"{corr_server.url}/#/game/{game_id}")
+        goto_route(page, f"{corr_server.url}/#/game/{game_id}")
         expect(page.locator("#opponent-gone")).to_be_hidden()
         expect(page.locator("#status")).to_be_visible()
         # A day passes on the server: Blue ran out of time for the move and lost.
@@ -97,7 +97,7 @@ def test_a_one_day_game_across_an_injected_day(
         expect(result.locator(".result-you")).to_have_text("你赢了！")
         state = fetch_json(page, f"/api/games/{game_id}")
         assert state["game"]["outcome"]["termination"] == "time_forfeit"
-        other.goto(f"{corr_server.url}/#/game/{game_id}")
+        goto_route(other, f"{corr_server.url}/#/game/{game_id}")
         expect(other.locator("#result .result-you")).to_have_text("You lost")
     finally:
         red.close()

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
-from tests.browser.support import Client, click_move, plies, shoot
+from tests.browser.support import Client, click_move, goto_route, plies, shoot
 from tests.support.live import DEN_GAME
 
 #: Words that may stand in the Chinese interface: the game's name, the API link, the rule set
@@ -105,7 +105,7 @@ def test_the_chinese_interface_shows_no_english_from_the_server(client: Client) 
     expect_no_english(page)
 
     # A time control the server refuses, then one too long.
-    page.goto(client.server.url + "/#/new/vs_ai")
+    goto_route(page, client.server.url + "/#/new/vs_ai")
     page.select_option("select[name=time]", "custom")
     for text in ("10+x", "600+0"):
         page.fill("#time-custom", text)
@@ -115,7 +115,7 @@ def test_the_chinese_interface_shows_no_english_from_the_server(client: Client) 
     forgive(client, 422)
 
     # Records the server cannot read: an illegal move, a broken tag line.
-    page.goto(client.server.url + "/#/replay")
+    goto_route(page, client.server.url + "/#/replay")
     for record, said in (
         ('[Red "A"]\n\n1. b2b5 *\n', "b2b5 这步不合规则"),
         ('[Red "A"\n\n1. a3a4 *\n', "棋谱第 1 行有问题"),
@@ -138,7 +138,7 @@ def test_the_chinese_interface_shows_no_english_from_the_server(client: Client) 
 
     # A game on one screen to its end, and its replay: the record's own Event tag ("Casual
     # game") is shown in Chinese; a move out of turn is refused in Chinese.
-    page.goto(client.server.url + "/#/new/same_screen")
+    goto_route(page, client.server.url + "/#/new/same_screen")
     page.select_option("select[name=time]", "")  # untimed (the refused ones were remembered)
     page.click("#start")
     expect(page.locator("#status")).to_contain_text("红方走棋")
@@ -148,7 +148,7 @@ def test_the_chinese_interface_shows_no_english_from_the_server(client: Client) 
     expect(page.locator("#result")).to_contain_text("红方获胜")
     expect_no_english(page)
     game_id = page.url.rsplit("/", 1)[-1]
-    page.goto(client.server.url + f"/#/replay/game/{game_id}")
+    goto_route(page, client.server.url + f"/#/replay/game/{game_id}")
     expect(page.locator("#rp-meta")).to_contain_text("休闲对局")
     expect_no_english(page)
 
@@ -156,16 +156,16 @@ def test_the_chinese_interface_shows_no_english_from_the_server(client: Client) 
     # "Guest-…" to the server, and "游客 …" here.
     other = client.server.player().guest()
     open_game = other.create(mode="online", color="red", public=True)
-    page.goto(client.server.url + "/#/lobby")
+    goto_route(page, client.server.url + "/#/lobby")
     entry = page.locator(f'.lobby-game[data-game="{open_game["id"]}"]')
     expect(entry).to_contain_text("游客")
     expect_no_english(page)
-    page.goto(client.server.url + f"/#/game/{open_game['id']}")
+    goto_route(page, client.server.url + f"/#/game/{open_game['id']}")
     expect(page.locator(".player-bar").first).to_be_visible()
     expect(page.locator("#view")).to_contain_text("游客")
     expect_no_english(page)
 
-    page.goto(client.server.url + "/#/new/vs_ai")
+    goto_route(page, client.server.url + "/#/new/vs_ai")
     page.select_option("select[name=time]", "")
     page.click("#start")
     expect(page.locator("#status")).to_contain_text("走棋")

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import Client, click_move, shoot, toggle_language
+from tests.browser.support import Client, click_move, goto_route, shoot, toggle_language
 from tests.support.live import LiveServer
 
 JUNGLE_LESSONS = 8
@@ -54,7 +54,7 @@ def test_learn_list_from_home_links_the_rules(client: Client, artifacts: Path) -
     shoot(page, artifacts, "learn-list")
     page.click("#learn-rules-jungle")
     expect(page.locator("#rule-options")).to_contain_text("三次重复判和")
-    page.goto(client.server.url + "/#/learn/no-such-lesson")
+    goto_route(page, client.server.url + "/#/learn/no-such-lesson")
     expect(page.locator(".error")).to_have_text("没有这节课。")
 
 
@@ -217,14 +217,14 @@ def test_lesson_keeps_its_step_across_a_language_switch(client: Client, artifact
 
     # A reload cannot know the moves of a step that continues the last one: it goes back to
     # the nearest step with a position of its own. A step with one opens as it was.
-    page.goto(client.server.url + "/#/learn/water?step=2")
+    goto_route(page, client.server.url + "/#/learn/water?step=2")
     expect(step).to_have_text("Step 2 of 3")
     expect(page.locator('#lesson-board .dsq-pieces [data-square="c6"]')).to_have_class(
         re.compile("red rat")
     )
     toggle_language(page)
     expect(step).to_have_text("第 2 步，共 3 步")
-    page.goto(client.server.url + "/#/learn/attack?step=3")
+    goto_route(page, client.server.url + "/#/learn/attack?step=3")
     expect(step).to_have_text("第 1 步，共 4 步")
     expect(page).to_have_url(re.compile(r"#/learn/attack$"))
 
@@ -331,7 +331,7 @@ def test_a_forbidden_try_is_explained_in_both_games(client: Client, artifacts: P
     tap(page, "d3")
     expect(feedback).to_have_attribute("data-result", "right")
     # 老虎棋: a jump whose landing point is taken, and one off the lines, in English
-    page.goto(client.server.url + "/#/learn/tiger-jump?step=3")
+    goto_route(page, client.server.url + "/#/learn/tiger-jump?step=3")
     toggle_language(page)
     expect(page.locator("#lesson-step")).to_have_text("Step 3 of 3")
     play_points(page, "e5", "e3")

@@ -157,10 +157,11 @@ def test_many_rule_changes_are_readable_in_the_lobby(
     shoot(page, artifacts, "lobby-rules-open")
 
     # The lobby redraws itself every 5 s: the list stays open, the button keeps the focus.
+    entry = page.locator(f'.lobby-game[data-game="{game["id"]}"]')
+    drawn = entry.element_handle()
     with page.expect_response("**/api/lobby*", timeout=8_000):
         pass
-    page.wait_for_timeout(200)
-    entry = page.locator(f'.lobby-game[data-game="{game["id"]}"]')
+    page.wait_for_function("(el) => !el.isConnected", arg=drawn)  # drawn again
     expect(entry.locator(".lobby-rules li:visible")).to_have_count(9)
     focused = page.evaluate("document.activeElement?.dataset.rulesFor")
     assert focused == game["id"], focused

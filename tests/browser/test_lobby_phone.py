@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from tests.browser.support import DESKTOP, PHONE, Client, no_overflow, shoot, toggle_language
+from tests.browser.support import (
+    DESKTOP,
+    PHONE,
+    Client,
+    after_frames,
+    no_overflow,
+    shoot,
+    toggle_language,
+)
 from tests.support.live import LiveServer
 
 #: The longest a display name may be (40 characters), with a long word that has to break.
@@ -97,7 +105,7 @@ def test_lobby_entries_read_well_on_a_phone(
 
     # On a desktop the buttons stay beside the text, level with it.
     page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(150)
+    after_frames(page)
     boxes = layout(page, long_named["id"])
     info, join, watch = boxes["info"], boxes["join"], boxes["watch"]
     assert join["left"] >= info["right"] - 0.5 and watch["left"] >= join["right"], boxes

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import PHONE, Client, fetch_json
+from tests.browser.support import PHONE, Client, fetch_json, goto_route
 from tests.support.live import LiveServer
 
 
 def time_shown(page: Page, mode: str, game: str) -> str:
-    page.goto(page.url.split("#")[0] + f"#/new/{mode}?game={game}")
+    goto_route(page, page.url.split("#")[0] + f"#/new/{mode}?game={game}")
     form = page.locator(f"form#settings[data-game={game}]")
     expect(form).to_be_visible()
     return str(form.locator("select[name=time]").input_value())

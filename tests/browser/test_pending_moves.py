@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
-from tests.browser.support import PHONE, click_move, fetch_json, plies, shoot
+from tests.browser.support import PHONE, click_move, click_premove, fetch_json, plies, shoot
 from tests.support.live import LiveServer, move
 from tests.support.ports import free_port
 from tests.support.server_process import ServerProcess
@@ -229,7 +229,7 @@ def test_premoves_are_played_when_the_turn_comes_or_dropped_when_no_longer_legal
         expect_settled(page)
 
         # Blue to move: Red chooses a premove, shown apart from moves.
-        click_move(page, "a4a5")
+        click_premove(page, "a4a5")
         expect(square(page, "a4")).to_have_class(re.compile(r"\bpremove-from\b"))
         expect(square(page, "a5")).to_have_class(re.compile(r"\bpremove-to\b"))
         expect(page.locator("#premove-line")).to_have_text(re.compile("Premove: a4–a5"))
@@ -238,12 +238,14 @@ def test_premoves_are_played_when_the_turn_comes_or_dropped_when_no_longer_legal
         # A tap elsewhere cancels it; the cancel button does too.
         square(page, "d5").click()
         expect(page.locator("#premove-line")).to_be_hidden()
-        click_move(page, "a4a5")
+        click_premove(page, "a4a5")
         page.click("#cancel-premove")
         expect(page.locator(".dsq-squares .premove-from")).to_have_count(0)
-        click_move(page, "a4b4")  # not offered: the elephant does not swim
+        square(page, "a4").click()
+        expect(square(page, "b4")).not_to_have_class(re.compile(r"\bpremove-dest\b"))
+        square(page, "b4").click()  # not offered: the elephant does not swim
         expect(page.locator("#premove-line")).to_be_hidden()
-        click_move(page, "a4a5")
+        click_premove(page, "a4a5")
         expect(page.locator("#premove-line")).to_be_visible()
 
         # Blue moves; the premove is legal now and goes at once.
@@ -255,7 +257,7 @@ def test_premoves_are_played_when_the_turn_comes_or_dropped_when_no_longer_legal
         expect_settled(page)
 
         # Blue's rat can take the elephant: Red premoves a retreat, and the rat takes first.
-        click_move(page, "a5a4")
+        click_premove(page, "a5a4")
         expect(page.locator("#premove-line")).to_have_text(re.compile("Premove: a5–a4"))
         move(blue, "a6a5")
         plies(page, 4)

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import HTML_LANG, fetch_json
+from tests.browser.support import HTML_LANG, fetch_json, goto_route
 from tests.support.live import LiveServer, start_online
 
 from doushouqi.server.api.pages import CLIENT_PAGES
@@ -182,7 +182,7 @@ def own_games(page: Page) -> list[str]:
 
 
 def visit(page: Page, server: LiveServer, path: str, signed_in: bool, found: list[str]) -> None:
-    page.goto(f"{server.url}/#{path}")
+    goto_route(page, f"{server.url}/#{path}")
     first = path.strip("/").split("/")[0].split("?")[0] or "home"
     expect(page.locator("body")).to_have_attribute("data-view", first)
     settle(page)
@@ -282,7 +282,7 @@ def test_a_hint_and_the_threat_list_are_read_with_the_board(
     context = browser.new_context(locale=LOCALES[lang], viewport={"width": width, "height": height})
     page = context.new_page()
     try:
-        page.goto(server.url + "/#/new/vs_ai")
+        goto_route(page, server.url + "/#/new/vs_ai")
         page.click("#start")
         expect(page.locator("#hint")).to_have_attribute("aria-disabled", "false")
         page.click("#threats-toggle")
@@ -315,7 +315,7 @@ def test_the_reconnect_notice_covers_nothing_a_game_needs(
     context = browser.new_context(locale="en-US", viewport={"width": width, "height": 740})
     page = context.new_page()
     try:
-        page.goto(server.url + "/#/new/vs_ai")
+        goto_route(page, server.url + "/#/new/vs_ai")
         page.click("#start")
         expect(page.locator("#status")).to_have_text("Your move")
         context.set_offline(True)

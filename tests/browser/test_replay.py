@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from tests.browser.support import Client, click_move, shoot, toggle_language
+from tests.browser.support import Client, click_move, goto_route, shoot, toggle_language
 from tests.support.helpers import board_for
 from tests.support.live import DEN_GAME, LiveServer, make_settings, move, running
 
@@ -278,7 +278,7 @@ def test_broken_or_missing_record(client: Client, artifacts: Path) -> None:
     expect(page).to_have_url(re.compile(r"#/replay/record/[\w-]+$"))
     expect(page.locator("#rp-moves li")).to_have_count(len(DEN_GAME))
 
-    page.goto(client.server.url + "/#/replay/record/no-such-record")
+    goto_route(page, client.server.url + "/#/replay/record/no-such-record")
     expect(page.locator(".error")).to_have_text("找不到这份棋谱")
     drop_errors(client, 404)
 
@@ -318,7 +318,7 @@ def test_replay_of_a_server_game(client: Client, server: LiveServer, artifacts: 
         ws.wait_for("game_started")
         move(ws, "a3a4")
         move(ws, "a7a6")
-    page.goto(client.server.url + f"/#/replay/game/{going}?ply=1")
+    goto_route(page, client.server.url + f"/#/replay/game/{going}?ply=1")
     expect(page.locator("#rp-meta")).to_contain_text("对局未结束")
     expect(page.locator("#rp-progress")).to_contain_text("对局结束后才能进行电脑分析")
     expect(page.locator("#analyse")).to_be_disabled()
@@ -352,7 +352,7 @@ def test_replay_names_the_computer_in_the_readers_language(client: Client, artif
     expect(page.locator("#moves li")).to_have_count(2)  # the computer replied
     found = re.search(r"#/game/([\w-]+)", page.url)
     assert found is not None
-    page.goto(client.server.url + f"/#/replay/game/{found[1]}")
+    goto_route(page, client.server.url + f"/#/replay/game/{found[1]}")
     blue = page.locator(".player-bar.top")
     expect(blue).to_contain_text("电脑 3 级")
     expect(blue).not_to_contain_text("AI level")
@@ -369,5 +369,5 @@ def test_replay_of_records_names_the_computer_only_in_its_games(
     expect(page.locator(".player-bar.top")).to_contain_text("Li")
     # Someone called "AI level 2" in an online game is a person with an odd name.
     online = upload(server, Red="Wang", Blue="AI level 2", Mode="online")
-    page.goto(server.url + f"/#/replay/record/{online}")
+    goto_route(page, server.url + f"/#/replay/record/{online}")
     expect(page.locator(".player-bar.top")).to_contain_text("AI level 2")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
-from tests.browser.support import DESKTOP, PHONE, Client, choose_language, shoot
+from tests.browser.support import DESKTOP, PHONE, Client, after_frames, choose_language, shoot
 
 #: Diagrams on the page of a rule set: board 1, pieces 1, move 2, water 4, capture 6, win 1.
 DIAGRAM_COUNT = 15
@@ -89,7 +89,7 @@ def test_diagrams_fit_a_phone_and_stand_beside_the_text_on_a_desktop(client: Cli
         assert board is not None and board["width"] >= 150, "legible: squares of 20 px or more"
 
     page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(150)
+    after_frames(page)
     text = page.locator(".rule-points > li:nth-child(3) > p").bounding_box()
     first = diagram(page, "move-step").bounding_box()
     assert text is not None and first is not None

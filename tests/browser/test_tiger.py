@@ -9,23 +9,22 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import DESKTOP, PHONE, Client, choose_language, no_overflow
+from tests.browser.support import (
+    DESKTOP,
+    PHONE,
+    Client,
+    choose_language,
+    click_move,
+    goto_route,
+    no_overflow,
+)
 from tests.support.live import LiveServer, move, start_online
 from tests.support.tiger_moves import CAPTURE
-
-POINT = re.compile(r"[a-i]\d+")
-
-
-def tap_move(page: Page, move: str) -> None:
-    """Tap the move's from-point, then its landing point."""
-    first, *_, last = POINT.findall(move)
-    page.click(f'.dsq-squares [data-square="{first}"]')
-    page.click(f'.dsq-squares [data-square="{last}"]')
 
 
 def start_tiger_game(page: Page, *, tiger_wins_below: int | None = None) -> None:
     """From the new-game page: the Tiger picked, an option changed if asked, the game started."""
-    page.goto(page.url.split("#")[0] + "#/new/same_screen")
+    goto_route(page, page.url.split("#")[0] + "#/new/same_screen")
     picker = page.locator("#game-picker")
     expect(picker).to_be_visible()
     picker.locator("label[data-game=tiger]").click()
@@ -54,10 +53,10 @@ def test_a_tiger_game_on_one_screen_played_by_tapping_to_its_result(
     expect(page.locator('.dsq-squares [data-square="a10"]')).to_have_count(0)
     *steps, capture = CAPTURE
     for ply, text in enumerate(steps, 1):
-        tap_move(page, text)
+        click_move(page, text)
         expect(page.locator("#moves li")).to_have_count(ply)
     expect(page.locator('.dsq-pieces [data-square="e5"]')).to_have_count(1)  # the man to take
-    tap_move(page, capture)
+    click_move(page, capture)
     expect(page.locator("#moves li")).to_have_count(len(CAPTURE))
     expect(page.locator("#moves li").last).to_contain_text("Te6xe4")
     expect(page.locator('.dsq-pieces [data-square="e5"]')).to_have_count(0)  # taken
@@ -81,7 +80,7 @@ def test_the_computer_plays_the_tiger_against_a_phone_player(
     expect(page.locator(".dsq-board.dsq-tiger")).to_be_visible()
     expect(page.locator("#moves li")).to_have_count(1)  # the computer's tiger moved first
     expect(page.locator(".player-bar.bottom")).to_contain_text("Men")
-    tap_move(page, "d2d3")
+    click_move(page, "d2d3")
     expect(page.locator("#moves li")).to_have_count(3)  # ours, then the computer's answer
     expect(page.locator("#moves li").nth(1)).to_contain_text("Md2-d3")
     expect(page.locator("#hint")).to_be_visible()  # hints: the site has an engine for it
@@ -102,7 +101,7 @@ def test_the_tiger_in_chinese(
     client = Client(browser, server, locale="zh-CN")
     page = client.open("/")
     choose_language(page, lang)
-    page.goto(page.url.split("#")[0] + "#/new/online")
+    goto_route(page, page.url.split("#")[0] + "#/new/online")
     picker = page.locator("#game-picker")
     expect(picker.locator("label[data-game=tiger]")).to_have_text(words["game"])
     picker.locator("label[data-game=tiger]").click()
@@ -114,7 +113,7 @@ def test_the_tiger_in_chinese(
     )
     start_tiger_game(page)
     expect(page.locator("#status")).to_contain_text(words["side"])
-    tap_move(page, "e10e9")
+    click_move(page, "e10e9")
     expect(page.locator("#status")).to_contain_text(words["men"])
     expect(page.locator("#moves li")).to_have_text(re.compile("虎e10-e9"))
     client.close()
@@ -160,7 +159,7 @@ def test_a_finished_tiger_game_is_replayed_and_a_live_one_watched(
     # One played to its end on one screen, then replayed.
     start_tiger_game(page, tiger_wins_below=12)
     for move_text in CAPTURE:
-        tap_move(page, move_text)
+        click_move(page, move_text)
     expect(page.locator("#result .result-title")).to_have_text("Tiger wins")
     page.click("#replay-link")
     expect(page.locator("#rp-meta")).to_contain_text("Tiger won")
@@ -196,10 +195,10 @@ def test_an_online_tiger_game_by_invite_link(browser: Browser, server: LiveServe
     expect(other.locator(".player-bar.bottom")).to_contain_text("人方")
     expect(page.locator(".dsq-coords.dsq-bottom span").first).to_have_text("i")
     expect(other.locator(".dsq-coords.dsq-bottom span").first).to_have_text("a")
-    tap_move(page, "e10e9")
+    click_move(page, "e10e9")
     expect(other.locator("#moves li")).to_have_count(1)
     expect(other.locator("#status")).to_have_text("轮到你走棋")
-    tap_move(other, "d2d3")
+    click_move(other, "d2d3")
     expect(page.locator("#moves li")).to_have_count(2)
     expect(page.locator("#moves li").last).to_contain_text("Md2-d3")
     guest.close()
@@ -228,7 +227,7 @@ def test_a_whole_short_tiger_game_on_a_phone_in_each_language(
     start_tiger_game(page, tiger_wins_below=12)
     expect(page.locator("#status")).to_contain_text(words["turn"])
     for ply, text in enumerate(CAPTURE, 1):
-        tap_move(page, text)
+        click_move(page, text)
         expect(page.locator("#moves li")).to_have_count(ply)
     result = page.locator("#result")
     expect(result.locator(".result-title")).to_contain_text(words["won"])

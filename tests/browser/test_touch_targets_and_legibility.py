@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from tests.browser.support import DESKTOP, PHONE, Client, choose_language, click_move, plies, shoot
+from tests.browser.support import (
+    DESKTOP,
+    PHONE,
+    Client,
+    after_frames,
+    choose_language,
+    click_move,
+    plies,
+    shoot,
+)
 
 TARGET = 44  # px: the smallest comfortable touch target
 
@@ -77,7 +86,7 @@ def test_the_feedback_of_a_lesson_is_in_view_on_a_phone(
     page.click('#lesson-board .dsq-squares [data-square="c2"]')
     page.click('#lesson-board .dsq-squares [data-square="c3"]')  # not the capture asked for
     expect(page.locator("#lesson-feedback")).to_have_attribute("data-result", "wrong")
-    page.wait_for_timeout(300)
+    expect(page.locator("#lesson-retry")).to_be_visible()  # offered, and scrolled to
     board = "#lesson-board .dsq-squares"
     for selector in ("#lesson-feedback", "#lesson-actions", f'{board} [data-square="a1"]',
                      f'{board} [data-square="g9"]'):  # fmt: skip
@@ -96,7 +105,7 @@ def test_the_profiles_labels_stay_in_their_boxes(client: Client, artifacts: Path
     expect(page.locator(".profile-stats dt").first).to_be_visible()
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
+        after_frames(page)
         spills = page.eval_on_selector_all(
             ".profile-stats dt",
             "els => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)",

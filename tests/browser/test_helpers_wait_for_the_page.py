@@ -1,0 +1,70 @@
+"""The browser tests' own helpers against a slow server, where the races they guard against
+show every time.
+
+``click_move``: every answer on the game's socket reaches the page late (an init script holds
+each message back), so the board stays drawn but takes no move for a while — as the game
+starts, after each move while it is on its way, after a reload. Clicks made then would do
+nothing; ``click_move`` waits until the board offers the move, so moves clicked back to back,
+with no wait of the test's own between them, all land.
+
+``goto_route``: the answers of the API come late, so the old page stays on screen after the
+address names the next one; ``goto_route`` returns only once the old page is gone.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Page, Route, expect
+from tests.browser.support import Client, click_move, goto_route, plies
+from tests.support.live import DEN_GAME
+
+#: Every message the page's sockets receive is handed to the page 400 ms later, in order.
+SLOW_SOCKETS = """
+(() => {
+  const add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== 'message') return add.call(this, type, listener, options);
+    const late = (event) => setTimeout(() => listener.call(this, event), 400);
+    return add.call(this, type, late, options);
+  };
+})();
+"""
+
+
+def slow_page(client: Client) -> Page:
+    client.context.add_init_script(SLOW_SOCKETS)
+    return client.page
+
+
+def test_moves_clicked_back_to_back_all_land_on_a_slow_server(client: Client) -> None:
+    page = slow_page(client)
+    client.open("/#/new/same_screen?game=jungle")
+    page.click("#start")
+    expect(page.locator("#board .dsq-board")).to_be_visible()  # drawn before it takes moves
+    for text in DEN_GAME[:6]:
+        click_move(page, text)
+    plies(page, 6)
+    page.reload()
+    for text in DEN_GAME[6:10]:
+        click_move(page, text)
+    plies(page, 10)
+    expect(page.locator("#status")).to_contain_text(re.compile("走棋"))
+
+
+def test_goto_route_returns_once_the_old_page_is_gone(client: Client) -> None:
+    page = client.open("/#/new/same_screen?game=jungle")
+    page.click("#start")
+    expect(page.locator("#board .dsq-board.dsq-interactive")).to_be_visible()
+    game_id = page.url.rsplit("/", 1)[-1]
+
+    def late(route: Route) -> None:
+        time.sleep(0.4)
+        route.continue_()
+
+    page.route("**/api/**", late)
+    goto_route(page, page.url.split("#")[0] + f"#/replay/game/{game_id}")
+    # The game's page, still on screen while the replay loads, is gone.
+    assert page.locator("#view > section.game-page").count() == 0
+    expect(page.locator("#rp-meta")).to_be_visible()
