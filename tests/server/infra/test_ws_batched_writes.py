@@ -1,7 +1,8 @@
 """The websocket protocol the server runs under (``infra/ws_protocol.py``): the frames an app
 sends in one step of the event loop leave in one write, complete and in order; frames sent
 over several steps, a close right after frames, and a client that left behave as under
-uvicorn's own protocol. A real uvicorn server on loopback, a real websockets client; the
+uvicorn's own protocol; a peer heard from lately is not pinged, a silent one is, and one that
+answers nothing is closed. A real uvicorn server on loopback, a real websockets client; the
 transport is wrapped only to count the writes it is given."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -83,11 +84,13 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 @contextmanager
-def _server() -> Iterator[str]:
+def _server(
+    change: Callable[[dict[str, Any]], dict[str, Any]] = lambda options: options,
+) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    options = {**uvicorn_options(Settings()), "ws": _CountedProtocol}
+    options = change({**uvicorn_options(Settings()), "ws": _CountedProtocol})
     config = uvicorn.Config(_app, log_level="warning", lifespan="off", **options)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
@@ -144,3 +147,46 @@ def test_sending_to_a_client_that_left_raises_as_under_uvicorn() -> None:
         while not SEND_ERRORS and time.monotonic() < deadline:
             time.sleep(0.02)
     assert SEND_ERRORS and isinstance(SEND_ERRORS[0], OSError)
+
+
+# ---------------------------------------------------------------- pings
+
+
+def _pings() -> int:
+    """Ping frames among the writes (a server frame's first byte: FIN and opcode 9)."""
+    return sum(1 for data in WRITES if data[:1] == b"\x89")
+
+
+def _fast_pings(options: dict[str, Any]) -> dict[str, Any]:
+    return {**options, "ws_ping_interval": 0.5, "ws_ping_timeout": 0.5}
+
+
+def test_a_peer_that_keeps_talking_is_not_pinged_and_a_silent_one_is() -> None:
+    with _server(_fast_pings) as url, connect(url) as ws:
+        WRITES.clear()
+        for _ in range(30):  # a message every 50 ms for 1.5 s: three intervals
+            ws.send("steps 1")
+            assert ws.recv(timeout=5) == "frame 0"
+            time.sleep(0.05)
+        assert _pings() == 0
+        time.sleep(2.0)  # silent for four intervals: pinged (and the client answers)
+        assert _pings() >= 2
+        ws.send("steps 1")
+        assert ws.recv(timeout=5) == "frame 0"  # still open: the pongs came
+
+
+def test_a_peer_that_answers_nothing_is_closed_after_the_ping_timeout() -> None:
+    with _server(_fast_pings) as url:
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+            raw.sendall(
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                b"Sec-WebSocket-Version: 13\r\n\r\n"
+            )
+            started = time.monotonic()
+            received = b""
+            while chunk := raw.recv(4096):  # never answers: read until the server closes
+                received += chunk
+            assert b" 101 " in received.split(b"\r\n", 1)[0]
+            assert time.monotonic() - started < 5  # an interval and a timeout, with room

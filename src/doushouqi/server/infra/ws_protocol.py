@@ -8,6 +8,16 @@ move (the kernel's TCP send path runs with the GIL held). Here a data frame is h
 connection's sans-I/O state (``websockets``), which buffers its bytes in order, and the bytes
 are written once the step is over (``loop.call_soon``): what the step sent, in one write.
 
+uvicorn pings every socket every ``ws_ping_interval`` seconds (20) and closes one whose pong
+does not come within ``ws_ping_timeout`` (20): that is how a peer gone without a word (a
+network cut, a laptop closed) is found, and the app's presence relies on it (the socket's
+end is the player's disconnection). Any bytes from the peer say as much as a pong: here the
+ping is put off until an interval after the peer was last heard from, so a player who moves
+at least that often is not pinged at all, and a silent one is pinged as before. A peer that
+dies is still found at most an interval and a timeout after it was last heard from, as
+under uvicorn. (A pong also proves that our frames reach the peer; a player's messages
+answer the frames it received, the opponent's moves, which says the same in play.)
+
 Nothing else changes: every other path of uvicorn's protocol (the handshake, close frames,
 pings and pongs) takes the connection's buffered bytes as it always did, so a frame sent
 before a close still goes out before it, and in order; flow control (``writable``) and a
@@ -27,11 +37,25 @@ __all__ = ["BatchedWritesProtocol"]
 
 
 class BatchedWritesProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O websocket protocol, writing a step's data frames with one call."""
+    """uvicorn's sans-I/O websocket protocol, writing a step's data frames with one call and
+    pinging only a peer not heard from for a ping interval."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._flush_handle: asyncio.Handle | None = None
+        #: When the peer last sent anything (the loop's clock).
+        self._heard_at = self.loop.time()
+
+    def data_received(self, data: bytes) -> None:
+        self._heard_at = self.loop.time()
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        due = self._heard_at + (self.ping_interval or 0.0)
+        if due > self.loop.time() and not (self.close_sent or self.transport.is_closing()):
+            self.ping_timer = self.loop.call_at(due, self.send_keepalive_ping)  # heard lately
+            return
+        super().send_keepalive_ping()
 
     async def send(self, message: Any) -> None:
         if message["type"] != "websocket.send":
