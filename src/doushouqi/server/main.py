@@ -20,8 +20,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # Game messages are small; compressing each one costs more CPU than it saves.
         "ws_per_message_deflate": False,
         # uvicorn's sans-I/O websocket protocol, writing the frames of one step in one call
-        # (a mover's event and its ack: the write system call was a move's largest cost),
-        # and pinging only the sockets not heard from for a ping interval.
+        # (a mover's event and its ack: one write system call a move less), and pinging
+        # only the sockets not heard from for a ping interval.
         "ws": BatchedWritesProtocol,
         # Only configured proxies may say who the client is: uvicorn's default would believe
         # X-Forwarded-For from any local process, letting it pose as any address.

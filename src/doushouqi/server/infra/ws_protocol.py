@@ -3,8 +3,9 @@ the app sends in one step of the event loop written by one system call.
 
 A move's mover hears two frames (its event, then the ``ack`` of its message), sent one after
 the other by the socket's pump in one step. uvicorn writes each frame as it is sent: a
-``write`` system call per frame, which on a busy server is the largest single cost of a
-move (the kernel's TCP send path runs with the GIL held). Here a data frame is handed to the
+``write`` system call per frame, each waking the client's side (on a busy machine the server
+is often descheduled there, holding the GIL; docs/server.md, fifth round). Here a data
+frame is handed to the
 connection's sans-I/O state (``websockets``), which buffers its bytes in order, and the bytes
 are written once the step is over (``loop.call_soon``): what the step sent, in one write.
 
