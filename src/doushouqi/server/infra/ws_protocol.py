@@ -5,9 +5,9 @@ A move's mover hears two frames (its event, then the ``ack`` of its message), se
 the other by the socket's pump in one step. uvicorn writes each frame as it is sent: a
 ``write`` system call per frame, each waking the client's side (on a busy machine the server
 is often descheduled there, holding the GIL; docs/server.md, fifth round). Here a data
-frame is handed to the
-connection's sans-I/O state (``websockets``), which buffers its bytes in order, and the bytes
-are written once the step is over (``loop.call_soon``): what the step sent, in one write.
+frame is handed to the connection's sans-I/O state (``websockets``), which buffers its bytes
+in order, and the bytes are written once the step is over (``loop.call_soon``): what the
+step sent, in one write.
 
 uvicorn pings every socket every ``ws_ping_interval`` seconds (20) and closes one whose pong
 does not come within ``ws_ping_timeout`` (20): that is how a peer gone without a word (a
