@@ -125,6 +125,11 @@ class Seat:
         self.sent_at: float | None = None
         self.sent_move: str | None = None
         self.think_task: asyncio.Task[None] | None = None
+        # Moves carry an id, as the site's client sends them: each is then answered with an
+        # ack besides its event (a third frame a move). Off: the earlier rounds' bench.
+        self.move_ids = not getattr(bench.args, "no_move_ids", False)
+        self.sent = 0
+        self.id_prefix = f"{random.getrandbits(48):012x}-"  # ids are unique within a game
 
     async def connect(self, game_id: str, color: int) -> None:
         if self.ws is not None:
@@ -153,7 +158,11 @@ class Seat:
         origin = random.choice(sorted(dests))
         text = origin + random.choice(dests[origin])
         self.sent_move, self.sent_at = text, time.perf_counter()
-        await self.send({"type": "move", "move": text})
+        message = {"type": "move", "move": text}
+        if self.move_ids:
+            self.sent += 1
+            message["id"] = f"{self.id_prefix}{self.sent}"
+        await self.send(message)
 
     def on_move(self, message: dict[str, Any]) -> None:
         stats = self.stats
@@ -430,6 +439,11 @@ def main() -> int:
         metavar="NAME=DIR",
         help="a version of the code to measure (a folder holding the doushouqi package); "
         "twice or more: measured in turn, side by side",
+    )
+    parser.add_argument(
+        "--no-move-ids",
+        action="store_true",
+        help="send moves without an id (so without an ack), as the bench before round 5 did",
     )
     parser.add_argument("--rounds", type=int, default=1, help="runs of each --compare (1)")
     parser.add_argument(

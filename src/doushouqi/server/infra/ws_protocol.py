@@ -1,0 +1,90 @@
+"""The websocket protocol the server runs under: uvicorn's sans-I/O one, with the frames that
+the app sends in one step of the event loop written by one system call.
+
+A move's mover hears two frames (its event, then the ``ack`` of its message), sent one after
+the other by the socket's pump in one step. uvicorn writes each frame as it is sent: a
+``write`` system call per frame, each waking the client's side (on a busy machine the server
+is often descheduled there, holding the GIL; docs/server.md, fifth round). Here a data
+frame is handed to the connection's sans-I/O state (``websockets``), which buffers its bytes
+in order, and the bytes are written once the step is over (``loop.call_soon``): what the
+step sent, in one write.
+
+uvicorn pings every socket every ``ws_ping_interval`` seconds (20) and closes one whose pong
+does not come within ``ws_ping_timeout`` (20): that is how a peer gone without a word (a
+network cut, a laptop closed) is found, and the app's presence relies on it (the socket's
+end is the player's disconnection). Any bytes from the peer say as much as a pong: here the
+ping is put off until an interval after the peer was last heard from, so a player who moves
+at least that often is not pinged at all, and a silent one is pinged as before. A peer that
+dies is still found at most an interval and a timeout after it was last heard from, as
+under uvicorn. (A pong also proves that our frames reach the peer; a player's messages
+answer the frames it received, the opponent's moves, which says the same in play.)
+
+Nothing else changes: every other path of uvicorn's protocol (the handshake, close frames,
+pings and pongs) takes the connection's buffered bytes as it always did, so a frame sent
+before a close still goes out before it, and in order; flow control (``writable``) and a
+client that left (``ClientDisconnected``) are checked as uvicorn checks them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+__all__ = ["BatchedWritesProtocol"]
+
+
+class BatchedWritesProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websocket protocol, writing a step's data frames with one call and
+    pinging only a peer not heard from for a ping interval."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._flush_handle: asyncio.Handle | None = None
+        #: When the peer last sent anything (the loop's clock).
+        self._heard_at = self.loop.time()
+
+    def data_received(self, data: bytes) -> None:
+        self._heard_at = self.loop.time()
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        due = self._heard_at + (self.ping_interval or 0.0)
+        if due > self.loop.time() and not (self.close_sent or self.transport.is_closing()):
+            self.ping_timer = self.loop.call_at(due, self.send_keepalive_ping)  # heard lately
+            return
+        super().send_keepalive_ping()
+
+    async def send(self, message: Any) -> None:
+        if message["type"] != "websocket.send":
+            await super().send(message)
+            return
+        await self.writable.wait()
+        if self.disconnected:
+            raise ClientDisconnected()
+        if not self.handshake_complete or self.close_sent or self.initial_response is not None:
+            await super().send(message)  # uvicorn's answer to a send out of place
+            return
+        try:
+            data = message.get("bytes")
+            if data is not None:
+                self.conn.send_binary(data)
+            else:
+                text = message.get("text")
+                if text is not None:
+                    self.conn.send_text(text.encode())
+        except InvalidState:  # the client closed meanwhile
+            raise ClientDisconnected() from None
+        if self._flush_handle is None:
+            self._flush_handle = self.loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_handle = None
+        if self.transport.is_closing():
+            return  # gone: nothing can be written (uvicorn would drop it too)
+        output = self.conn.data_to_send()
+        if output:
+            self.transport.write(b"".join(output))
