@@ -1,0 +1,302 @@
+"""Train the learned evaluation (:mod:`doushouqi.jungle.ai.nnue`) and export its weights.
+
+Training only: torch (CPU) is needed here and nowhere at run time, where the engine evaluates
+the exported integer weights in numba. Install it with the ``train`` extra
+(``pip install -e '.[train]'``, torch 2.13).
+
+Data: the chunk files of ``tools/nnue/generate.py`` (``FEN, result, game, score`` a line).
+Each position gives, for the side to move, its active features from its own perspective and
+from the other side's (:func:`doushouqi.jungle.ai.nnue.active_features`), its search score
+(centipawns) and the game's result. The loss is the mean squared error in win-probability
+space: ``sigmoid(prediction / K)`` against ``lam * sigmoid(score / K) + (1 - lam) * result``
+(``--lam``, ``K`` = :data:`SIGMOID_CP`). Games are split into training and validation
+(every ``--holdout``-th game held out: a game's positions are correlated). Everything is
+seeded (``--seed``: the initial weights and the batches' order) and torch runs
+deterministically on one thread, so the same data and arguments give the same weights.
+
+The network (the float twin of the compiled one): a shared first layer over each
+perspective's features (an embedding bag: a sum of rows), clipped ReLU to [0, 1], both
+perspectives concatenated (side to move first), a second layer with clipped ReLU, one output
+times ``out_scale`` centipawns. Exported (``--export``, an ``.npz``) with the first layer and
+its activations scaled by ``QA``, the later weights by ``QB`` (nnue.py)::
+
+    nice -n 10 .venv/bin/python tools/nnue/train.py /work/runs/nnue1/data \\
+        --hidden 64 --layer2 16 --epochs 30 --export src/doushouqi/jungle/ai/data/nnue.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from torch import nn
+
+from doushouqi.jungle.ai.nnue import FEATURES, QA, QB, active_features
+from doushouqi.jungle.board import Board
+
+#: Centipawns of the win-probability curve: sigmoid(cp / SIGMOID_CP).
+SIGMOID_CP = 400.0
+#: The output's unit, in centipawns (the network learns ``cp / OUT_SCALE``).
+OUT_SCALE = 400
+#: At most this many animals a side: the padded feature lists' width.
+MAX_ACTIVE = 16
+
+
+@dataclass
+class Dataset:
+    """Positions as tensors: features (padded with FEATURES) of the side to move's
+    perspective and the other's, search score (cp, side to move), result (side to move:
+    1, 0.5, 0), and the game each came from."""
+
+    us: torch.Tensor
+    them: torch.Tensor
+    score: torch.Tensor
+    result: torch.Tensor
+    game: NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.score.shape[0])
+
+    def subset(self, mask: NDArray[np.bool_]) -> Dataset:
+        index = torch.from_numpy(np.flatnonzero(mask))
+        return Dataset(
+            self.us[index], self.them[index], self.score[index], self.result[index],
+            self.game[mask],
+        )  # fmt: skip
+
+
+def encode(fen: str) -> tuple[list[int], list[int], int]:
+    """The side to move's features, the other side's, and whose turn it is (0 Red)."""
+    board = Board(fen)
+    codes = board.piece_codes()
+    turn = int(board.turn)
+    return active_features(codes, turn), active_features(codes, 1 - turn), turn
+
+
+def _padded(features: list[int]) -> list[int]:
+    return features + [FEATURES] * (MAX_ACTIVE - len(features))
+
+
+def data_files(paths: Sequence[Path]) -> list[Path]:
+    """The files named, and the ``chunk-*.txt.gz`` of the folders named, in order."""
+    files: list[Path] = []
+    for path in paths:
+        files.extend(sorted(path.glob("chunk-*.txt.gz")) if path.is_dir() else [path])
+    return files
+
+
+def read_data(paths: Sequence[Path], limit: int | None = None) -> Dataset:
+    """The positions of the data files (at most ``limit``)."""
+    us, them, scores, results, games = [], [], [], [], []
+    for path in data_files(paths):
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as text:
+            for line in text:
+                if line.startswith("#") or not line.strip():
+                    continue
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) < 4:
+                    raise ValueError(f"{path}: a line without a score column")
+                features_us, features_them, turn = encode(fields[0])
+                red = float(fields[1])
+                us.append(_padded(features_us))
+                them.append(_padded(features_them))
+                scores.append(float(fields[3]))
+                results.append(red if turn == 0 else 1.0 - red)
+                games.append(int(fields[2]))
+                if limit is not None and len(scores) >= limit:
+                    break
+        if limit is not None and len(scores) >= limit:
+            break
+    return Dataset(
+        torch.tensor(us, dtype=torch.long),
+        torch.tensor(them, dtype=torch.long),
+        torch.tensor(scores, dtype=torch.float32),
+        torch.tensor(results, dtype=torch.float32),
+        np.array(games, dtype=np.int64),
+    )
+
+
+class Network(nn.Module):
+    """The float network (see the module's notes)."""
+
+    def __init__(self, hidden: int, layer2: int) -> None:
+        super().__init__()
+        self.first = nn.Embedding(FEATURES + 1, hidden, padding_idx=FEATURES)
+        self.first_bias = nn.Parameter(torch.full((hidden,), 0.5))
+        self.second = nn.Linear(2 * hidden, layer2)
+        self.out = nn.Linear(layer2, 1)
+        with torch.no_grad():
+            self.first.weight.uniform_(-0.08, 0.08)
+            self.first.weight[FEATURES].zero_()
+
+    def accumulators(self, features: torch.Tensor) -> torch.Tensor:
+        """First-layer sums of a batch of padded feature lists."""
+        return self.first(features).sum(dim=1) + self.first_bias
+
+    def forward(self, us: torch.Tensor, them: torch.Tensor) -> torch.Tensor:
+        """The output in units of OUT_SCALE centipawns, for the side to move."""
+        hidden = torch.cat([self.accumulators(us), self.accumulators(them)], dim=1)
+        hidden = hidden.clamp(0.0, 1.0)
+        second = self.second(hidden).clamp(0.0, 1.0)
+        return self.out(second).squeeze(1)
+
+
+def loss_of(model: Network, data: Dataset, lam: float) -> torch.Tensor:
+    """The blended win-probability error (see the module's notes)."""
+    predicted = torch.sigmoid(model(data.us, data.them) * (OUT_SCALE / SIGMOID_CP))
+    target = lam * torch.sigmoid(data.score / SIGMOID_CP) + (1.0 - lam) * data.result
+    return torch.mean((predicted - target) ** 2)
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """How a network is trained (with the data, all that its weights depend on)."""
+
+    hidden: int = 64
+    layer2: int = 16
+    epochs: int = 20
+    batch: int = 1024
+    lr: float = 2e-3
+    lam: float = 0.7
+    seed: int = 31
+    holdout: int = 10
+
+
+def train(
+    data: Dataset, settings: TrainSettings, *, progress: bool = False
+) -> tuple[Network, dict[str, float]]:
+    """A network trained on ``data`` (games ``g % holdout == 0`` held out); returns it and
+    its final training and validation losses."""
+    torch.manual_seed(settings.seed)
+    torch.use_deterministic_algorithms(True)
+    torch.set_num_threads(1)
+    held = data.game % settings.holdout == 0 if settings.holdout > 1 else np.zeros(0, bool)
+    if held.size and held.all():
+        held = np.zeros(len(data), dtype=bool)
+    training = data.subset(~held) if held.size else data
+    validation = data.subset(held) if held.size and held.any() else training
+    model = Network(settings.hidden, settings.layer2)
+    optimiser = torch.optim.Adam(model.parameters(), lr=settings.lr)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, max(1, settings.epochs))
+    order = torch.Generator().manual_seed(settings.seed)
+    started = time.perf_counter()
+    for epoch in range(settings.epochs):
+        model.train()
+        permutation = torch.randperm(len(training), generator=order)
+        for start in range(0, len(training), settings.batch):
+            index = permutation[start : start + settings.batch]
+            batch = Dataset(
+                training.us[index], training.them[index], training.score[index],
+                training.result[index], training.game,
+            )  # fmt: skip
+            optimiser.zero_grad()
+            loss = loss_of(model, batch, settings.lam)
+            loss.backward()
+            optimiser.step()
+            with torch.no_grad():
+                model.first.weight[FEATURES].zero_()
+        schedule.step()
+        if progress:
+            with torch.no_grad():
+                train_loss = float(loss_of(model, training, settings.lam))
+                held_loss = float(loss_of(model, validation, settings.lam))
+            elapsed = time.perf_counter() - started
+            print(f"epoch {epoch + 1}: train {train_loss:.6f} validation {held_loss:.6f} "
+                  f"({elapsed:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
+    with torch.no_grad():
+        losses = {
+            "train": float(loss_of(model, training, settings.lam)),
+            "validation": float(loss_of(model, validation, settings.lam)),
+        }
+    return model, losses
+
+
+def quantise(model: Network) -> dict[str, NDArray[np.integer]]:
+    """The integer arrays of the weight file (nnue.py's scales)."""
+
+    def rounded(tensor: torch.Tensor, scale: float) -> NDArray[np.float64]:
+        return np.rint(tensor.detach().double().numpy() * scale)
+
+    w1 = rounded(model.first.weight[:FEATURES], QA)
+    if np.abs(w1).max(initial=0) > np.iinfo(np.int16).max:
+        raise ValueError("first-layer weights too large for int16")
+    return {
+        "w1": w1.astype(np.int16),
+        "b1": rounded(model.first_bias, QA).astype(np.int32),
+        "w2": rounded(model.second.weight, QB).astype(np.int32),
+        "b2": rounded(model.second.bias, QA * QB).astype(np.int32),
+        "w3": rounded(model.out.weight[0], QB).astype(np.int32),
+        "b3": rounded(model.out.bias, QA * QB).astype(np.int32),
+    }
+
+
+def export(model: Network, path: Path, info: dict[str, object]) -> None:
+    """Write the quantised weights (and ``info``, as JSON text) to an ``.npz``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = quantise(model)
+    np.savez_compressed(
+        path, **arrays, out_scale=np.array([OUT_SCALE]), info=np.array(json.dumps(info))
+    )
+
+
+def predict_cp(model: Network, fens: Sequence[str]) -> list[float]:
+    """The float network's centipawns for the side to move of each position."""
+    encoded = [encode(fen) for fen in fens]
+    us = torch.tensor([_padded(e[0]) for e in encoded], dtype=torch.long)
+    them = torch.tensor([_padded(e[1]) for e in encoded], dtype=torch.long)
+    with torch.no_grad():
+        return [float(v) * OUT_SCALE for v in model(us, them)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, nargs="+", help="chunk files or their folders")
+    parser.add_argument("--limit", type=int, help="use at most this many positions")
+    parser.add_argument("--hidden", type=int, default=TrainSettings.hidden)
+    parser.add_argument("--layer2", type=int, default=TrainSettings.layer2)
+    parser.add_argument("--epochs", type=int, default=TrainSettings.epochs)
+    parser.add_argument("--batch", type=int, default=TrainSettings.batch)
+    parser.add_argument("--lr", type=float, default=TrainSettings.lr)
+    parser.add_argument("--lam", type=float, default=TrainSettings.lam, help="score's share")
+    parser.add_argument("--seed", type=int, default=TrainSettings.seed)
+    parser.add_argument("--holdout", type=int, default=TrainSettings.holdout)
+    parser.add_argument("--export", type=Path, help="write the quantised weights here (.npz)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    data = read_data(args.data, args.limit)
+    print(f"{len(data)} positions from {len(set(data.game.tolist()))} games "
+          f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
+    settings = TrainSettings(
+        hidden=args.hidden,
+        layer2=args.layer2,
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        lam=args.lam,
+        seed=args.seed,
+        holdout=args.holdout,
+    )
+    model, losses = train(data, settings, progress=True)
+    print(json.dumps(losses))
+    if args.export is not None:
+        info = {**settings.__dict__, **losses, "positions": len(data)}
+        info = {k: (round(v, 7) if isinstance(v, float) and math.isfinite(v) else v)
+                for k, v in info.items()}  # fmt: skip
+        export(model, args.export, info)
+        print(f"exported to {args.export} ({args.export.stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
