@@ -61,6 +61,7 @@ from doushouqi.jungle.ai.work import (
 )
 
 __all__ = [
+    "ARRAYS",
     "DEFAULT_NETWORK",
     "FEATURE",
     "FEATURES",
@@ -128,15 +129,20 @@ def _offsets(hidden: int, layer2: int) -> tuple[int, int, int, int, int, int, in
     return w1, b1, w2, b2, w3, b3, b3 + 1
 
 
-#: The arrays of a weight file, their shapes given the units of the first and second layers.
-_SHAPES = {
-    "w1": lambda first, second: (FEATURES, first),
-    "b1": lambda first, second: (first,),
-    "w2": lambda first, second: (second, 2 * first),
-    "b2": lambda first, second: (second,),
-    "w3": lambda first, second: (second,),
-    "b3": lambda first, second: (1,),
-}
+#: The arrays of a weight file.
+ARRAYS = ("w1", "b1", "w2", "b2", "w3", "b3")
+
+
+def _shapes(first: int, second: int) -> dict[str, tuple[int, ...]]:
+    """The arrays' shapes given the units of the first and second layers."""
+    return {
+        "w1": (FEATURES, first),
+        "b1": (first,),
+        "w2": (second, 2 * first),
+        "b2": (second,),
+        "w3": (second,),
+        "b3": (1,),
+    }
 
 
 def network_from_arrays(
@@ -145,7 +151,7 @@ def network_from_arrays(
     """The network's block (what :func:`with_network` appends) from its integer arrays
     ``w1`` (FEATURES x hidden), ``b1``, ``w2`` (layer2 x 2 hidden), ``b2``, ``w3``, ``b3``.
     :class:`NetworkFileError` when one is missing, of the wrong shape or not integers."""
-    for name in _SHAPES:
+    for name in ARRAYS:
         if name not in arrays:
             raise NetworkFileError(f"network has no array {name!r}")
         if not np.issubdtype(arrays[name].dtype, np.integer):
@@ -156,8 +162,7 @@ def network_from_arrays(
         raise NetworkFileError(f"first layer must have 1 to {MAX_HIDDEN} units, not {hidden}")
     if not 1 <= layer2 <= MAX_LAYER2:
         raise NetworkFileError(f"second layer must have 1 to {MAX_LAYER2} units, not {layer2}")
-    for name, shape in _SHAPES.items():
-        expected = shape(hidden, layer2)
+    for name, expected in _shapes(hidden, layer2).items():
         if tuple(arrays[name].shape) != expected:
             raise NetworkFileError(
                 f"network array {name!r} has shape {tuple(arrays[name].shape)}, expected {expected}"
