@@ -17,11 +17,13 @@ deterministically on one thread, so the same data and arguments give the same we
 The network (the float twin of the compiled one): a shared first layer over each
 perspective's features (an embedding bag: a sum of rows), clipped ReLU to [0, 1], both
 perspectives concatenated (side to move first), a second layer with clipped ReLU, one output
-times ``out_scale`` centipawns. Exported (``--export``, an ``.npz``) with the first layer and
-its activations scaled by ``QA``, the later weights by ``QB`` (nnue.py)::
+times ``out_scale`` centipawns. The engine evaluates the shape ``nnue.HIDDEN`` x
+``nnue.LAYER2`` (the defaults; other sizes are for experiments that change those). Exported
+(``--export``, an ``.npz``) with the first layer and its activations scaled by ``QA``, the
+later weights by ``QB`` (nnue.py)::
 
     nice -n 10 .venv/bin/python tools/nnue/train.py /work/runs/nnue1/data \\
-        --hidden 64 --layer2 16 --epochs 30 --export src/doushouqi/jungle/ai/data/nnue.npz
+        --epochs 30 --export src/doushouqi/jungle/ai/data/nnue.npz
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from doushouqi.jungle.ai.nnue import FEATURES, QA, QB, active_features
+from doushouqi.jungle.ai.nnue import FEATURES, HIDDEN, LAYER2, QA, QB, active_features
 from doushouqi.jungle.board import Board
 
 #: Centipawns of the win-probability curve: sigmoid(cp / SIGMOID_CP).
@@ -163,8 +165,8 @@ def loss_of(model: Network, data: Dataset, lam: float) -> torch.Tensor:
 class TrainSettings:
     """How a network is trained (with the data, all that its weights depend on)."""
 
-    hidden: int = 64
-    layer2: int = 16
+    hidden: int = HIDDEN
+    layer2: int = LAYER2
     epochs: int = 20
     batch: int = 1024
     lr: float = 2e-3

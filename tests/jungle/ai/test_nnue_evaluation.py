@@ -18,6 +18,8 @@ from doushouqi.jungle.ai.nnue import (
     DEFAULT_NETWORK,
     FEATURE,
     FEATURES,
+    HIDDEN,
+    LAYER2,
     NetworkFileError,
     active_features,
     evaluate_network,
@@ -35,7 +37,7 @@ from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 
 
-def random_arrays(seed: int, hidden: int = 16, layer2: int = 8) -> dict[str, np.ndarray]:
+def random_arrays(seed: int, hidden: int = HIDDEN, layer2: int = LAYER2) -> dict[str, np.ndarray]:
     """Integer weights of a network, large enough that the clips matter."""
     rng = np.random.default_rng(seed)
     return {
@@ -180,9 +182,11 @@ def _bad_files(tmp_path: Path) -> list[tuple[Path, str]]:
     np.savez(floats, **{**good, "w1": good["w1"] / 127.0}, out_scale=np.array([400]))
     cases.append((floats, "'w1' is not integers"))
     wide = tmp_path / "wide.npz"
-    huge = {**random_arrays(2, hidden=200)}
-    np.savez(wide, **huge, out_scale=np.array([400]))
-    cases.append((wide, "1 to 128 units"))
+    np.savez(wide, **random_arrays(2, hidden=2 * HIDDEN), out_scale=np.array([400]))
+    cases.append((wide, f"network has {2 * HIDDEN} x {LAYER2} units"))
+    large = tmp_path / "large.npz"
+    np.savez(large, **{**good, "b2": good["b2"] * 1000}, out_scale=np.array([400]))
+    cases.append((large, "'b2' has weights beyond"))
     return cases
 
 

@@ -26,7 +26,7 @@ train = load_tool("nnue", "train")
 nnue_generate = load_tool("nnue", "generate")
 tuning_generate = load_tool("tuning", "generate")
 
-TINY = train.TrainSettings(hidden=8, layer2=4, epochs=3, batch=16, seed=5, holdout=3)
+TINY = train.TrainSettings(epochs=3, batch=16, seed=5, holdout=3)
 
 
 def random_positions(count: int, seed: int) -> list[str]:
@@ -87,7 +87,7 @@ def test_the_compiled_network_evaluates_as_torch_within_quantisation(
     tiny_data: Path, tmp_path: Path
 ) -> None:
     data = train.read_data([tiny_data])
-    model, _ = train.train(data, dataclasses.replace(TINY, hidden=32))
+    model, _ = train.train(data, TINY)
     path = tmp_path / "net.npz"
     train.export(model, path, {"note": "test"})
     params = with_network(default_params(), load_network(path))

@@ -58,6 +58,7 @@ from doushouqi.jungle.ai.work import (
     MAX_HIDDEN,
     MAX_PLY,
     W_ACC,
+    W_ACC_ACTIVE,
 )
 
 __all__ = [
@@ -65,6 +66,8 @@ __all__ = [
     "DEFAULT_NETWORK",
     "FEATURE",
     "FEATURES",
+    "HIDDEN",
+    "LAYER2",
     "MAGIC",
     "QA",
     "QB",
@@ -90,8 +93,15 @@ MAGIC = 0x4E4E5545
 N_MAGIC, N_HIDDEN, N_LAYER2, N_OUT_SCALE, N_WEIGHTS = 0, 1, 2, 3, 4
 #: The weights the engine ships (``tools/nnue/train.py --export``).
 DEFAULT_NETWORK = Path(__file__).resolve().parent / "data" / "nnue.npz"
-#: Widest second layer a weight file may have (the work array's scratch holds it).
-MAX_LAYER2 = 64
+#: The network's shape: units of the first layer (a perspective's accumulator) and of the
+#: second. Compile-time constants: loops of known length vectorise, four times faster than
+#: the same loops over a size read from the weights (measured); another shape is a change
+#: of these two numbers (and the trainer's ``--hidden``/``--layer2``).
+HIDDEN = 64
+LAYER2 = 16
+assert HIDDEN <= MAX_HIDDEN and HIDDEN % 2 == 0
+#: Largest weight or bias magnitude a weight file may hold.
+WEIGHT_LIMIT = 1 << 20
 
 #: FEATURE[perspective, code, square]: the input index of piece ``code`` (1-16) on ``square``
 #: seen by ``perspective`` (0 Red, 1 Blue); row 63 (a captured animal) and code 0 unused.
@@ -118,15 +128,21 @@ def active_features(codes: list[int] | NDArray[np.int64], perspective: int) -> l
 
 
 def _offsets(hidden: int, layer2: int) -> tuple[int, int, int, int, int, int, int]:
-    """Offsets in the block of w1 (FEATURES x hidden), b1, w2 (layer2 x 2 hidden), b2, w3,
-    b3, and the block's length."""
+    """Word offsets in the block of w1, b1, w2 (int32 pairs packed into int64 words: the
+    compiled code reads them as int32 arrays, which vectorise), b2, w3, b3 (int64), and the
+    block's length."""
     w1 = N_WEIGHTS
-    b1 = w1 + FEATURES * hidden
-    w2 = b1 + hidden
-    b2 = w2 + layer2 * 2 * hidden
+    b1 = w1 + FEATURES * hidden // 2
+    w2 = b1 + hidden // 2
+    b2 = w2 + layer2 * hidden
     w3 = b2 + layer2
     b3 = w3 + layer2
     return w1, b1, w2, b2, w3, b3, b3 + 1
+
+
+def _packed(array: NDArray[np.integer]) -> NDArray[np.int64]:
+    """An int32 array's values as int64 words, two a word (the compiled code's view)."""
+    return np.ascontiguousarray(array, dtype=np.int32).ravel().view(np.int64)
 
 
 #: The arrays of a weight file.
@@ -158,10 +174,10 @@ def network_from_arrays(
             raise NetworkFileError(f"network array {name!r} is not integers")
     hidden = int(arrays["b1"].shape[0]) if arrays["b1"].ndim == 1 else 0
     layer2 = int(arrays["b2"].shape[0]) if arrays["b2"].ndim == 1 else 0
-    if not 1 <= hidden <= MAX_HIDDEN:
-        raise NetworkFileError(f"first layer must have 1 to {MAX_HIDDEN} units, not {hidden}")
-    if not 1 <= layer2 <= MAX_LAYER2:
-        raise NetworkFileError(f"second layer must have 1 to {MAX_LAYER2} units, not {layer2}")
+    if hidden != HIDDEN or layer2 != LAYER2:
+        raise NetworkFileError(
+            f"network has {hidden} x {layer2} units; this engine evaluates {HIDDEN} x {LAYER2}"
+        )
     for name, expected in _shapes(hidden, layer2).items():
         if tuple(arrays[name].shape) != expected:
             raise NetworkFileError(
@@ -169,13 +185,16 @@ def network_from_arrays(
             )
     if not 1 <= out_scale <= 10_000:
         raise NetworkFileError(f"out_scale must be 1 to 10000 centipawns, not {out_scale}")
+    for name in ARRAYS:  # int32 sums of at most 128 products stay far from overflowing
+        if np.abs(arrays[name].astype(np.int64)).max(initial=0) > WEIGHT_LIMIT:
+            raise NetworkFileError(f"network array {name!r} has weights beyond {WEIGHT_LIMIT}")
     w1, b1, w2, b2, w3, b3, size = _offsets(hidden, layer2)
     block = np.zeros(size, dtype=np.int64)
     block[N_MAGIC], block[N_HIDDEN], block[N_LAYER2] = MAGIC, hidden, layer2
     block[N_OUT_SCALE] = out_scale
-    block[w1:b1] = arrays["w1"].astype(np.int64).ravel()
-    block[b1:w2] = arrays["b1"]
-    block[w2:b2] = arrays["w2"].astype(np.int64).ravel()
+    block[w1:b1] = _packed(arrays["w1"])
+    block[b1:w2] = _packed(arrays["b1"])
+    block[w2:b2] = _packed(arrays["w2"])
     block[b2:w3] = arrays["b2"]
     block[w3:b3] = arrays["w3"]
     block[b3] = arrays["b3"][0]
@@ -219,23 +238,28 @@ def uses_network(params: NDArray[np.int64]) -> bool:
     return found
 
 
-@njit(f"void({A1}, {A1}, {A1})", cache=True, nogil=True)
-def _refresh(state: NDArray[np.int64], params: NDArray[np.int64], acc: NDArray[np.int64]) -> None:
-    """Both perspectives' accumulators from scratch into ``acc`` (Red's, then Blue's)."""
+@njit(f"void({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+def _refresh(
+    state: NDArray[np.int64], params: NDArray[np.int64], work: NDArray[np.int64], start: int
+) -> None:
+    """Both perspectives' accumulators from scratch into ``work[start:]`` (Red's, then
+    Blue's, int32 pairs packed in words)."""
     base = NUM_PARAMS
-    hidden = params[base + N_HIDDEN]
-    w1 = base + N_WEIGHTS
-    b1 = w1 + FEATURES * hidden
+    hidden = HIDDEN
+    w1 = params[base + N_WEIGHTS : base + N_WEIGHTS + FEATURES * hidden // 2].view(np.int32)
+    b1_at = base + N_WEIGHTS + FEATURES * hidden // 2
+    b1 = params[b1_at : b1_at + hidden // 2].view(np.int32)
+    acc = work[start : start + hidden].view(np.int32)
     for p in range(2):
         out = p * hidden
         for i in range(hidden):
-            acc[out + i] = params[b1 + i]
+            acc[out + i] = b1[i]
         for square in range(63):
             code = state[S_BOARD + square]
             if code != 0:
-                row = w1 + FEATURE[p, code, square] * hidden
+                row = FEATURE[p, code, square] * hidden
                 for i in range(hidden):
-                    acc[out + i] += params[row + i]
+                    acc[out + i] += w1[row + i]
 
 
 @njit(f"void({A1}, {A1}, int64, int64, int64, int64, int64, int64)", cache=True, nogil=True)
@@ -249,49 +273,62 @@ def _apply_move(
     to: int,
     captured: int,
 ) -> None:
-    """The accumulators at ``source`` moved by one ply into ``target`` (a pass: copied)."""
+    """The accumulators at ``work[source:]`` moved by one ply into ``work[target:]`` (a
+    pass: copied)."""
     base = NUM_PARAMS
-    hidden = params[base + N_HIDDEN]
-    w1 = base + N_WEIGHTS
+    hidden = HIDDEN
+    w1 = params[base + N_WEIGHTS : base + N_WEIGHTS + FEATURES * hidden // 2].view(np.int32)
+    before = work[source : source + hidden].view(np.int32)
+    after = work[target : target + hidden].view(np.int32)
     for p in range(2):
         out = p * hidden
-        for i in range(hidden):
-            work[target + out + i] = work[source + out + i]
         if code == 0:
-            continue
-        gone = w1 + FEATURE[p, code, frm] * hidden
-        come = w1 + FEATURE[p, code, to] * hidden
-        for i in range(hidden):
-            work[target + out + i] += params[come + i] - params[gone + i]
-        if captured != 0:
-            taken = w1 + FEATURE[p, captured, to] * hidden
             for i in range(hidden):
-                work[target + out + i] -= params[taken + i]
+                after[out + i] = before[out + i]
+            continue
+        gone = FEATURE[p, code, frm] * hidden
+        come = FEATURE[p, code, to] * hidden
+        if captured == 0:
+            for i in range(hidden):
+                after[out + i] = before[out + i] + w1[come + i] - w1[gone + i]
+        else:
+            taken = FEATURE[p, captured, to] * hidden
+            for i in range(hidden):
+                after[out + i] = before[out + i] + w1[come + i] - w1[gone + i] - w1[taken + i]
 
 
-@njit(f"int64({A1}, {A1}, int64, int64)", cache=True, nogil=True)
-def _output(params: NDArray[np.int64], acc: NDArray[np.int64], start: int, turn: int) -> int:
+@njit(f"int64({A1}, {A1}, int64, int64, int64)", cache=True, nogil=True)
+def _output(
+    params: NDArray[np.int64], work: NDArray[np.int64], start: int, scratch: int, turn: int
+) -> int:
     """The network's output in centipawns for the side ``turn`` given both accumulators at
-    ``acc[start:]`` (Red's, then Blue's)."""
+    ``work[start:]`` (Red's, then Blue's); ``work[scratch:]`` (HIDDEN words) is its
+    scratch."""
     base = NUM_PARAMS
-    hidden = params[base + N_HIDDEN]
-    layer2 = params[base + N_LAYER2]
-    w2 = base + N_WEIGHTS + FEATURES * hidden + hidden
-    b2 = w2 + layer2 * 2 * hidden
+    hidden = HIDDEN
+    layer2 = LAYER2
+    w2_at = base + N_WEIGHTS + FEATURES * hidden // 2 + hidden // 2
+    w2 = params[w2_at : w2_at + layer2 * hidden].view(np.int32)
+    b2 = w2_at + layer2 * hidden
     w3 = b2 + layer2
     b3 = w3 + layer2
-    us = start + turn * hidden
-    them = start + (1 - turn) * hidden
+    acc = work[start : start + hidden].view(np.int32)
+    active = work[scratch : scratch + hidden].view(np.int32)
+    us = turn * hidden
+    them = (1 - turn) * hidden
+    # The clipped activations once, side to move first: the products below then vectorise.
+    for i in range(hidden):
+        active[i] = min(max(acc[us + i], 0), QA)
+        active[hidden + i] = min(max(acc[them + i], 0), QA)
+    width = 2 * hidden
     out = params[b3]
     for j in range(layer2):
-        row = w2 + j * 2 * hidden
-        total = params[b2 + j]
-        for i in range(hidden):
-            total += min(max(acc[us + i], 0), QA) * params[row + i]
-        for i in range(hidden):
-            total += min(max(acc[them + i], 0), QA) * params[row + hidden + i]
+        row = j * width
+        total = np.int32(0)
+        for i in range(width):
+            total += active[i] * w2[row + i]
         # Rounded, not floored: floors would bias every layer's output downward.
-        out += min(max((total + QB // 2) // QB, 0), QA) * params[w3 + j]
+        out += min(max((params[b2 + j] + total + QB // 2) // QB, 0), QA) * params[w3 + j]
     scaled = out * params[base + N_OUT_SCALE]
     score: int = (scaled + QA * QB // 2) // (QA * QB)
     return score
@@ -300,10 +337,9 @@ def _output(params: NDArray[np.int64], acc: NDArray[np.int64], start: int, turn:
 @njit(f"int64({A1}, {A1})", cache=True, nogil=True)
 def evaluate_network(state: NDArray[np.int64], params: NDArray[np.int64]) -> int:
     """The network's evaluation from scratch: centipawns for the side to move."""
-    hidden = params[NUM_PARAMS + N_HIDDEN]
-    acc = np.zeros(2 * hidden, dtype=np.int64)
-    _refresh(state, params, acc)
-    return _output(params, acc, 0, state[S_TURN])
+    work = np.zeros(2 * HIDDEN, dtype=np.int64)
+    _refresh(state, params, work, 0)
+    return _output(params, work, 0, HIDDEN, state[S_TURN])
 
 
 @njit(f"int64({A1}, {A2}, {A1}, {A1})", cache=True, nogil=True)
@@ -321,9 +357,9 @@ def network_evaluate(
     if slot < 0 or slot > MAX_PLY:
         # Not a search ply (a quiescence call outside a search): the spare slot, uncached.
         start = W_ACC + (ACC_SLOTS - 1) * ACC_STRIDE
-        _refresh(state, params, work[start + 1 : start + ACC_STRIDE])
+        _refresh(state, params, work, start + 1)
         work[start] = 0
-        return _output(params, work, start + 1, state[S_TURN])
+        return _output(params, work, start + 1, W_ACC_ACTIVE, state[S_TURN])
     # The nearest ply up the path whose accumulators are this path's (tagged by hash).
     back = 0
     found = False
@@ -335,7 +371,7 @@ def network_evaluate(
         back += 1
     here = W_ACC + slot * ACC_STRIDE
     if not found:
-        _refresh(state, params, work[here + 1 : here + ACC_STRIDE])
+        _refresh(state, params, work, here + 1)
         work[here] = state[S_HASH]
     else:
         while back > 0:
@@ -354,4 +390,4 @@ def network_evaluate(
             )
             back -= 1
             work[target] = state[S_HASH] if back == 0 else history[row - back, H_HASH]
-    return _output(params, work, here + 1, state[S_TURN])
+    return _output(params, work, here + 1, W_ACC_ACTIVE, state[S_TURN])
