@@ -10,7 +10,10 @@ from the other side's (:func:`doushouqi.jungle.ai.nnue.active_features`), its se
 (centipawns) and the game's result. The loss is the mean squared error in win-probability
 space: ``sigmoid(prediction / K)`` against ``lam * sigmoid(score / K) + (1 - lam) * result``
 (``--lam``, ``K`` = :data:`SIGMOID_CP`). Games are split into training and validation
-(every ``--holdout``-th game held out: a game's positions are correlated). Everything is
+(every ``--holdout``-th game held out: a game's positions are correlated), and the epoch
+with the lowest validation loss is the one kept. Each position is also used flipped left to
+right (unless ``--no-mirror``): Jungle's board is symmetric, its starting armies are not,
+so the flip is new data that is exactly as true. Everything is
 seeded (``--seed``: the initial weights and the batches' order) and torch runs
 deterministically on one thread, so the same data and arguments give the same weights.
 
@@ -29,6 +32,7 @@ later weights by ``QB`` (nnue.py)::
 from __future__ import annotations
 
 import argparse
+import copy
 import gzip
 import json
 import math
@@ -43,8 +47,11 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
+from doushouqi.jungle.ai.core import Position
+from doushouqi.jungle.ai.evaluate import static_eval
 from doushouqi.jungle.ai.nnue import FEATURES, HIDDEN, LAYER2, QA, QB, active_features
 from doushouqi.jungle.board import Board
+from doushouqi.jungle.squares import square_flip_horizontal
 
 #: Centipawns of the win-probability curve: sigmoid(cp / SIGMOID_CP).
 SIGMOID_CP = 400.0
@@ -77,10 +84,14 @@ class Dataset:
         )  # fmt: skip
 
 
-def encode(fen: str) -> tuple[list[int], list[int], int]:
-    """The side to move's features, the other side's, and whose turn it is (0 Red)."""
+def encode(fen: str, *, mirrored: bool = False) -> tuple[list[int], list[int], int]:
+    """The side to move's features, the other side's, and whose turn it is (0 Red); with
+    ``mirrored``, of the position flipped left to right (files a <-> g: the board, its
+    lakes, traps and dens are symmetric, so the flipped position is worth the same)."""
     board = Board(fen)
     codes = board.piece_codes()
+    if mirrored:
+        codes = [codes[square_flip_horizontal(square)] for square in range(63)]
     turn = int(board.turn)
     return active_features(codes, turn), active_features(codes, 1 - turn), turn
 
@@ -97,8 +108,9 @@ def data_files(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
-def read_data(paths: Sequence[Path], limit: int | None = None) -> Dataset:
-    """The positions of the data files (at most ``limit``)."""
+def read_data(paths: Sequence[Path], limit: int | None = None, *, mirror: bool = False) -> Dataset:
+    """The positions of the data files (at most ``limit``); with ``mirror`` each also
+    flipped left to right (twice the positions, the flipped one in the same game)."""
     us, them, scores, results, games = [], [], [], [], []
     for path in data_files(paths):
         opener = gzip.open if path.suffix == ".gz" else open
@@ -109,13 +121,14 @@ def read_data(paths: Sequence[Path], limit: int | None = None) -> Dataset:
                 fields = line.rstrip("\n").split("\t")
                 if len(fields) < 4:
                     raise ValueError(f"{path}: a line without a score column")
-                features_us, features_them, turn = encode(fields[0])
                 red = float(fields[1])
-                us.append(_padded(features_us))
-                them.append(_padded(features_them))
-                scores.append(float(fields[3]))
-                results.append(red if turn == 0 else 1.0 - red)
-                games.append(int(fields[2]))
+                for mirrored in (False, True) if mirror else (False,):
+                    features_us, features_them, turn = encode(fields[0], mirrored=mirrored)
+                    us.append(_padded(features_us))
+                    them.append(_padded(features_them))
+                    scores.append(float(fields[3]))
+                    results.append(red if turn == 0 else 1.0 - red)
+                    games.append(int(fields[2]))
                 if limit is not None and len(scores) >= limit:
                     break
         if limit is not None and len(scores) >= limit:
@@ -127,6 +140,30 @@ def read_data(paths: Sequence[Path], limit: int | None = None) -> Dataset:
         torch.tensor(results, dtype=torch.float32),
         np.array(games, dtype=np.int64),
     )
+
+
+def classic_loss(paths: Sequence[Path], settings: TrainSettings) -> float:
+    """The loss of the hand-tuned evaluation (its static score as the prediction) on the
+    validation games: the figure the network has to beat."""
+    predicted, scores, results = [], [], []
+    for path in data_files(paths):
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as text:
+            for line in text:
+                if line.startswith("#") or not line.strip():
+                    continue
+                fen, red, game, score = line.rstrip("\n").split("\t")[:4]
+                if settings.holdout > 1 and int(game) % settings.holdout != 0:
+                    continue
+                board = Board(fen)
+                predicted.append(static_eval(Position.from_board(board)))
+                scores.append(float(score))
+                results.append(float(red) if int(board.turn) == 0 else 1.0 - float(red))
+    prediction = torch.sigmoid(torch.tensor(predicted, dtype=torch.float32) / SIGMOID_CP)
+    target = settings.lam * torch.sigmoid(torch.tensor(scores) / SIGMOID_CP) + (
+        1.0 - settings.lam
+    ) * torch.tensor(results)
+    return float(torch.mean((prediction - target) ** 2))
 
 
 class Network(nn.Module):
@@ -173,6 +210,7 @@ class TrainSettings:
     lam: float = 0.7
     seed: int = 31
     holdout: int = 10
+    weight_decay: float = 0.0
 
 
 def train(
@@ -189,10 +227,16 @@ def train(
     training = data.subset(~held) if held.size else data
     validation = data.subset(held) if held.size and held.any() else training
     model = Network(settings.hidden, settings.layer2)
-    optimiser = torch.optim.Adam(model.parameters(), lr=settings.lr)
+    optimiser = torch.optim.AdamW(
+        model.parameters(), lr=settings.lr, weight_decay=settings.weight_decay
+    )
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, max(1, settings.epochs))
     order = torch.Generator().manual_seed(settings.seed)
     started = time.perf_counter()
+    # The epoch with the lowest validation loss is kept: small data sets overfit.
+    with torch.no_grad():
+        best_loss = float(loss_of(model, validation, settings.lam))
+    best_state = copy.deepcopy(model.state_dict())
     for epoch in range(settings.epochs):
         model.train()
         permutation = torch.randperm(len(training), generator=order)
@@ -209,13 +253,18 @@ def train(
             with torch.no_grad():
                 model.first.weight[FEATURES].zero_()
         schedule.step()
+        with torch.no_grad():
+            held_loss = float(loss_of(model, validation, settings.lam))
+        if held_loss < best_loss:
+            best_loss = held_loss
+            best_state = copy.deepcopy(model.state_dict())
         if progress:
             with torch.no_grad():
                 train_loss = float(loss_of(model, training, settings.lam))
-                held_loss = float(loss_of(model, validation, settings.lam))
             elapsed = time.perf_counter() - started
             print(f"epoch {epoch + 1}: train {train_loss:.6f} validation {held_loss:.6f} "
                   f"({elapsed:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
+    model.load_state_dict(best_state)
     with torch.no_grad():
         losses = {
             "train": float(loss_of(model, training, settings.lam)),
@@ -273,10 +322,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lam", type=float, default=TrainSettings.lam, help="score's share")
     parser.add_argument("--seed", type=int, default=TrainSettings.seed)
     parser.add_argument("--holdout", type=int, default=TrainSettings.holdout)
+    parser.add_argument("--weight-decay", type=float, default=TrainSettings.weight_decay)
+    parser.add_argument(
+        "--no-mirror", action="store_true", help="do not add the left-right flipped positions"
+    )
+    parser.add_argument(
+        "--classic-baseline", action="store_true", help="also the classic evaluation's loss"
+    )
     parser.add_argument("--export", type=Path, help="write the quantised weights here (.npz)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    data = read_data(args.data, args.limit)
+    data = read_data(args.data, args.limit, mirror=not args.no_mirror)
     print(f"{len(data)} positions from {len(set(data.game.tolist()))} games "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
     settings = TrainSettings(
@@ -288,11 +344,15 @@ def main(argv: list[str] | None = None) -> int:
         lam=args.lam,
         seed=args.seed,
         holdout=args.holdout,
+        weight_decay=args.weight_decay,
     )
     model, losses = train(data, settings, progress=True)
+    if args.classic_baseline:
+        losses["classic_validation"] = classic_loss(args.data, settings)
     print(json.dumps(losses))
     if args.export is not None:
-        info = {**settings.__dict__, **losses, "positions": len(data)}
+        info = {**settings.__dict__, **losses, "positions": len(data),
+                "mirror": not args.no_mirror}  # fmt: skip
         info = {k: (round(v, 7) if isinstance(v, float) and math.isfinite(v) else v)
                 for k, v in info.items()}  # fmt: skip
         export(model, args.export, info)
