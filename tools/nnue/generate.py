@@ -7,10 +7,10 @@ of ``--chunk`` games, each chunk written to ``<output>/chunk-NNNN.txt.gz`` only 
 with the same arguments. Chunk ``i`` holds games ``i * chunk`` on, and every game depends only
 on ``--seed`` and its number: the data are the same however often the run was interrupted.
 
-Defaults: level 10 (no evaluation noise: the score is the engine's own) at 5,000 nodes a move,
+Defaults: level 10 (no evaluation noise: the score is the engine's own) at 8,000 nodes a move,
 2-10 random first plies for variety. The machine is shared: run it ``nice``, one worker::
 
-    nice -n 10 .venv/bin/python tools/nnue/generate.py --games 2000 --output /work/runs/nnue1/data
+    nice -n 10 .venv/bin/python tools/nnue/generate.py --games 4000 --output /work/runs/nnue1/data
 
 ``train.py`` reads every ``chunk-*.txt.gz`` of that folder.
 """
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--chunk", type=int, default=25, help="games a chunk file")
     parser.add_argument("--seed", type=int, default=31)
-    parser.add_argument("--nodes", type=int, default=5000, help="nodes a move")
+    parser.add_argument("--nodes", type=int, default=8000, help="nodes a move")
     parser.add_argument("--level", type=int, default=10)
     parser.add_argument("--rules", default="wango")
     parser.add_argument("--min-random", type=int, default=2)

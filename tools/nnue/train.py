@@ -7,14 +7,17 @@ the exported integer weights in numba. Install it with the ``train`` extra
 Data: the chunk files of ``tools/nnue/generate.py`` (``FEN, result, game, score`` a line).
 Each position gives, for the side to move, its active features from its own perspective and
 from the other side's (:func:`doushouqi.jungle.ai.nnue.active_features`), its search score
-(centipawns) and the game's result. The loss is the mean squared error in win-probability
-space: ``sigmoid(prediction / K)`` against ``lam * sigmoid(score / K) + (1 - lam) * result``
-(``--lam``, ``K`` = :data:`SIGMOID_CP`). Games are split into training and validation
-(every ``--holdout``-th game held out: a game's positions are correlated), and the epoch
-with the lowest validation loss is the one kept. Each position is also used flipped left to
-right (unless ``--no-mirror``): Jungle's board is symmetric, its starting armies are not,
-so the flip is new data that is exactly as true. Everything is
-seeded (``--seed``: the initial weights and the batches' order) and torch runs
+(centipawns, un-faded: :func:`unfaded`) and the game's result. The loss is the mean squared
+error in win-probability space: ``sigmoid(prediction / K)`` against
+``lam * sigmoid(score / K) + (1 - lam) * result`` (``--lam``, ``K`` = :data:`SIGMOID_CP`;
+by default the score alone: the results of deterministic self-play are noisy labels, and
+with ``lam`` 0.7 the network learnt leads at a quarter of their size, an elephant up at
+about 270 cp, and played worse).
+Games are split into training and validation (every ``--holdout``-th game held out: a
+game's positions are correlated), and the epoch with the lowest validation loss is kept.
+Each position is also used flipped left to right (unless ``--no-mirror``): Jungle's board
+is symmetric, its starting armies are not, so the flip is new data exactly as true.
+Everything is seeded (``--seed``: the initial weights and the batches' order) and torch runs
 deterministically on one thread, so the same data and arguments give the same weights.
 
 The network (the float twin of the compiled one): a shared first layer over each
@@ -26,7 +29,10 @@ times ``out_scale`` centipawns. The engine evaluates the shape ``nnue.HIDDEN`` x
 later weights by ``QB`` (nnue.py)::
 
     nice -n 10 .venv/bin/python tools/nnue/train.py /work/runs/nnue1/data \\
-        --epochs 30 --export src/doushouqi/jungle/ai/data/nnue.npz
+        --epochs 20 --classic-baseline --export src/doushouqi/jungle/ai/data/nnue.npz
+
+(the shipped weights: the first 725 games of ``generate.py`` at its defaults — 8,000 nodes
+a move, seed 31 — 98,968 positions, 197,936 with their flips).
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from torch import nn
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.evaluate import static_eval
 from doushouqi.jungle.ai.nnue import FEATURES, HIDDEN, LAYER2, QA, QB, active_features
+from doushouqi.jungle.ai.search_driver import DEFAULT_TUNING
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.squares import square_flip_horizontal
 
@@ -57,6 +64,10 @@ from doushouqi.jungle.squares import square_flip_horizontal
 SIGMOID_CP = 400.0
 #: The output's unit, in centipawns (the network learns ``cp / OUT_SCALE``).
 OUT_SCALE = 400
+#: The engine's fading without a no-capture rule (search_driver's ``progress_plies``).
+PROGRESS_PLIES = DEFAULT_TUNING["progress_plies"]
+#: A found den win as the data write it (tools/tuning/generate.py's ``DEN_CP``).
+DEN_CP = 3000
 #: At most this many animals a side: the padded feature lists' width.
 MAX_ACTIVE = 16
 
@@ -96,6 +107,22 @@ def encode(fen: str, *, mirrored: bool = False) -> tuple[list[int], list[int], i
     return active_features(codes, turn), active_features(codes, 1 - turn), turn
 
 
+def unfaded(score: float, fen: str, progress_plies: int) -> float:
+    """The search score ``score`` of ``fen`` without the search's fading: the engine fades
+    every evaluation toward a draw by up to half as the plies without a capture add up
+    (``search._faded``: over the rules' no-capture limit, else ``progress_plies``), and it
+    fades the network's output the same way, so the network must learn the score before it.
+    A found den win or loss (:data:`DEN_CP`) is not faded."""
+    if abs(score) >= DEN_CP:
+        return score
+    board = Board(fen)
+    limit = 2 * (board.rules.no_capture_draw_rounds or 0) or progress_plies
+    if limit <= 0:
+        return score
+    halfmove = min(board.halfmove_clock, limit)
+    return score * (2 * limit) / (2 * limit - halfmove)
+
+
 def _padded(features: list[int]) -> list[int]:
     return features + [FEATURES] * (MAX_ACTIVE - len(features))
 
@@ -108,9 +135,16 @@ def data_files(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
-def read_data(paths: Sequence[Path], limit: int | None = None, *, mirror: bool = False) -> Dataset:
-    """The positions of the data files (at most ``limit``); with ``mirror`` each also
-    flipped left to right (twice the positions, the flipped one in the same game)."""
+def read_data(
+    paths: Sequence[Path],
+    limit: int | None = None,
+    *,
+    mirror: bool = False,
+    progress_plies: int = PROGRESS_PLIES,
+) -> Dataset:
+    """The positions of the data files (at most ``limit``), their scores un-faded
+    (:func:`unfaded`); with ``mirror`` each also flipped left to right (twice the positions,
+    the flipped one in the same game)."""
     us, them, scores, results, games = [], [], [], [], []
     for path in data_files(paths):
         opener = gzip.open if path.suffix == ".gz" else open
@@ -122,11 +156,12 @@ def read_data(paths: Sequence[Path], limit: int | None = None, *, mirror: bool =
                 if len(fields) < 4:
                     raise ValueError(f"{path}: a line without a score column")
                 red = float(fields[1])
+                score = unfaded(float(fields[3]), fields[0], progress_plies)
                 for mirrored in (False, True) if mirror else (False,):
                     features_us, features_them, turn = encode(fields[0], mirrored=mirrored)
                     us.append(_padded(features_us))
                     them.append(_padded(features_them))
-                    scores.append(float(fields[3]))
+                    scores.append(score)
                     results.append(red if turn == 0 else 1.0 - red)
                     games.append(int(fields[2]))
                 if limit is not None and len(scores) >= limit:
@@ -152,12 +187,13 @@ def classic_loss(paths: Sequence[Path], settings: TrainSettings) -> float:
             for line in text:
                 if line.startswith("#") or not line.strip():
                     continue
-                fen, red, game, score = line.rstrip("\n").split("\t")[:4]
+                fen, red, game, text_score = line.rstrip("\n").split("\t")[:4]
+                score = unfaded(float(text_score), fen, PROGRESS_PLIES)
                 if settings.holdout > 1 and int(game) % settings.holdout != 0:
                     continue
                 board = Board(fen)
                 predicted.append(static_eval(Position.from_board(board)))
-                scores.append(float(score))
+                scores.append(score)
                 results.append(float(red) if int(board.turn) == 0 else 1.0 - float(red))
     prediction = torch.sigmoid(torch.tensor(predicted, dtype=torch.float32) / SIGMOID_CP)
     target = settings.lam * torch.sigmoid(torch.tensor(scores) / SIGMOID_CP) + (
@@ -207,7 +243,7 @@ class TrainSettings:
     epochs: int = 20
     batch: int = 1024
     lr: float = 2e-3
-    lam: float = 0.7
+    lam: float = 1.0
     seed: int = 31
     holdout: int = 10
     weight_decay: float = 0.0

@@ -120,3 +120,13 @@ def test_generation_is_resumable_and_the_same_when_resumed(tmp_path: Path) -> No
     with gzip.open(second, "rt", encoding="utf-8") as text:
         assert text.read() == content
     assert len(train.read_data([folder])) > 0
+
+
+def test_scores_are_unfaded_as_the_search_fades_them() -> None:
+    fen = Board().fen()
+    fresh, late = fen, fen.replace(" w 0 ", " w 60 ")
+    assert train.unfaded(300.0, fresh, 120) == 300.0
+    # 60 plies without a capture: the search scaled the score by (240 - 60) / 240.
+    assert train.unfaded(300.0, late, 120) == pytest.approx(400.0)
+    assert train.unfaded(train.DEN_CP, late, 120) == train.DEN_CP  # a found den win stays
+    assert train.unfaded(300.0, late, 0) == 300.0  # no fading
