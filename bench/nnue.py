@@ -6,7 +6,9 @@ match at equal time.
     .venv/bin/python bench/nnue.py --evalfile /tmp/net.npz --games 40
 
 Speed: the same positions (random openings of 6-16 plies) searched to a node budget by each
-evaluation, one after the other, each with a fresh table: nodes per second, and the static
+evaluation, each position by both one right after the other (so that the shared machine's
+load weighs on both alike), each search with a fresh table, in several rounds: nodes per
+second by round and the median ratio, and the static
 evaluation's own cost (microseconds a call, the network from scratch, without the search's
 incremental accumulators). Match: the level-10 engine with ``Evaluation=nnue`` (side A)
 against the same engine with the classic evaluation (side B), each opening played with both
@@ -45,21 +47,32 @@ def positions(count: int, seed: int) -> list[Board]:
     return found
 
 
-def search_speed(evaluation: str, evalfile: str, boards: list[Board], nodes: int) -> float:
-    """Nodes per second of level 10 over ``boards``, ``nodes`` a search."""
-    engine = Searcher(hash_mb=16)
-    engine.network_file = evalfile
-    engine.evaluation = evaluation
-    engine.warm_up()
-    total_nodes = 0
-    total_time = 0.0
-    for board in boards:
-        engine.new_game()
-        started = time.perf_counter()
-        result = engine.search(board, Limit(nodes=nodes))
-        total_time += time.perf_counter() - started
-        total_nodes += int(result.info["nodes"])
-    return total_nodes / total_time
+def search_speeds(
+    evalfile: str, boards: list[Board], nodes: int, rounds: int
+) -> dict[str, list[float]]:
+    """Nodes per second of level 10 with each evaluation, ``nodes`` a search: every round
+    searches every board with both, one right after the other (the machine's load then
+    weighs on both alike); one figure per round and evaluation."""
+    engines = {}
+    for evaluation in ("classic", "nnue"):
+        engine = Searcher(hash_mb=16)
+        engine.network_file = evalfile
+        engine.evaluation = evaluation
+        engine.warm_up()
+        engines[evaluation] = engine
+    speeds: dict[str, list[float]] = {name: [] for name in engines}
+    for _ in range(rounds):
+        totals = {name: [0, 0.0] for name in engines}
+        for board in boards:
+            for name, engine in engines.items():
+                engine.new_game()
+                started = time.perf_counter()
+                result = engine.search(board, Limit(nodes=nodes))
+                totals[name][1] += time.perf_counter() - started
+                totals[name][0] += int(result.info["nodes"])
+        for name, (count, seconds) in totals.items():
+            speeds[name].append(count / seconds)
+    return speeds
 
 
 def eval_cost(evalfile: str, boards: list[Board], repeat: int) -> tuple[float, float]:
@@ -88,13 +101,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evalfile", default="", help="network weight file (default: shipped)")
     parser.add_argument("--speed-positions", type=int, default=20)
     parser.add_argument("--speed-nodes", type=int, default=200_000)
+    parser.add_argument("--speed-rounds", type=int, default=5)
     args = parser.parse_args(argv)
     boards = positions(args.speed_positions, args.seed)
     if args.speed_positions:
-        for evaluation in ("classic", "nnue"):
-            nps = search_speed(evaluation, args.evalfile, boards, args.speed_nodes)
-            print(f"{evaluation:8s} {nps / 1000:7.0f} knps ({len(boards)} positions, "
+        speeds = search_speeds(args.evalfile, boards, args.speed_nodes, args.speed_rounds)
+        for evaluation, figures in speeds.items():
+            shown = " ".join(f"{nps / 1000:.0f}" for nps in figures)
+            print(f"{evaluation:8s} knps by round: {shown} ({len(boards)} positions, "
                   f"{args.speed_nodes} nodes each)", flush=True)  # fmt: skip
+        ratios = sorted(n / c for n, c in zip(speeds["nnue"], speeds["classic"], strict=True))
+        print(
+            f"nnue / classic nodes per second, median of {len(ratios)} rounds: "
+            f"{ratios[len(ratios) // 2]:.2f} (range {ratios[0]:.2f}-{ratios[-1]:.2f})"
+        )
         classic_us, network_us = eval_cost(args.evalfile, boards, 200)
         print(f"static evaluation: classic {classic_us:.2f} us, network from scratch "
               f"{network_us:.2f} us a call (Python call included)", flush=True)  # fmt: skip
