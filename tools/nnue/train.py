@@ -20,6 +20,10 @@ is symmetric, its starting armies are not, so the flip is new data exactly as tr
 Everything is seeded (``--seed``: the initial weights and the batches' order) and torch runs
 deterministically on one thread, so the same data and arguments give the same weights.
 
+With ``--residual`` the network learns a correction: its output is added to the hand-tuned
+evaluation of the position (in training and in the engine, which the weight file tells), so
+it starts from what the classic terms know.
+
 The network (the float twin of the compiled one): a shared first layer over each
 perspective's features (an embedding bag: a sum of rows), clipped ReLU to [0, 1], both
 perspectives concatenated (side to move first), a second layer with clipped ReLU, one output
@@ -54,9 +58,12 @@ from numpy.typing import NDArray
 from torch import nn
 
 from doushouqi.jungle.ai.core import Position
-from doushouqi.jungle.ai.evaluate import static_eval
+from doushouqi.jungle.ai.eval_params import default_params
+from doushouqi.jungle.ai.evaluate import evaluate, static_eval
 from doushouqi.jungle.ai.nnue import FEATURES, HIDDEN, LAYER2, QA, QB, active_features
 from doushouqi.jungle.ai.search_driver import DEFAULT_TUNING
+from doushouqi.jungle.ai.state import new_state
+from doushouqi.jungle.ai.tables import compile_rules
 from doushouqi.jungle.board import Board
 from doushouqi.jungle.squares import square_flip_horizontal
 
@@ -76,13 +83,15 @@ MAX_ACTIVE = 16
 class Dataset:
     """Positions as tensors: features (padded with FEATURES) of the side to move's
     perspective and the other's, search score (cp, side to move), result (side to move:
-    1, 0.5, 0), and the game each came from."""
+    1, 0.5, 0), the game each came from, and what the network's output is added to (the
+    hand-tuned evaluation for a residual network, else 0)."""
 
     us: torch.Tensor
     them: torch.Tensor
     score: torch.Tensor
     result: torch.Tensor
     game: NDArray[np.int64]
+    base: torch.Tensor
 
     def __len__(self) -> int:
         return int(self.score.shape[0])
@@ -91,7 +100,7 @@ class Dataset:
         index = torch.from_numpy(np.flatnonzero(mask))
         return Dataset(
             self.us[index], self.them[index], self.score[index], self.result[index],
-            self.game[mask],
+            self.game[mask], self.base[index],
         )  # fmt: skip
 
 
@@ -99,12 +108,27 @@ def encode(fen: str, *, mirrored: bool = False) -> tuple[list[int], list[int], i
     """The side to move's features, the other side's, and whose turn it is (0 Red); with
     ``mirrored``, of the position flipped left to right (files a <-> g: the board, its
     lakes, traps and dens are symmetric, so the flipped position is worth the same)."""
+    codes, turn = _codes(fen, mirrored)
+    return active_features(codes, turn), active_features(codes, 1 - turn), turn
+
+
+def _codes(fen: str, mirrored: bool) -> tuple[list[int], int]:
     board = Board(fen)
     codes = board.piece_codes()
     if mirrored:
         codes = [codes[square_flip_horizontal(square)] for square in range(63)]
-    turn = int(board.turn)
-    return active_features(codes, turn), active_features(codes, 1 - turn), turn
+    return codes, int(board.turn)
+
+
+_CLASSIC_PARAMS = default_params()
+
+
+def classic_cp(fen: str, *, mirrored: bool = False) -> int:
+    """The hand-tuned evaluation of ``fen`` (flipped left to right with ``mirrored``) for the
+    side to move, as the search computes it."""
+    codes, turn = _codes(fen, mirrored)
+    rules = compile_rules(Board(fen).rules)
+    return int(evaluate(new_state(codes, turn), rules, _CLASSIC_PARAMS))
 
 
 def unfaded(score: float, fen: str, progress_plies: int) -> float:
@@ -141,11 +165,13 @@ def read_data(
     *,
     mirror: bool = False,
     progress_plies: int = PROGRESS_PLIES,
+    residual: bool = False,
 ) -> Dataset:
     """The positions of the data files (at most ``limit``), their scores un-faded
     (:func:`unfaded`); with ``mirror`` each also flipped left to right (twice the positions,
-    the flipped one in the same game)."""
-    us, them, scores, results, games = [], [], [], [], []
+    the flipped one in the same game); with ``residual`` their hand-tuned evaluations as
+    the base the network's output is added to."""
+    us, them, scores, results, games, bases = [], [], [], [], [], []
     for path in data_files(paths):
         opener = gzip.open if path.suffix == ".gz" else open
         with opener(path, "rt", encoding="utf-8") as text:
@@ -164,6 +190,7 @@ def read_data(
                     scores.append(score)
                     results.append(red if turn == 0 else 1.0 - red)
                     games.append(int(fields[2]))
+                    bases.append(classic_cp(fields[0], mirrored=mirrored) if residual else 0)
                 if limit is not None and len(scores) >= limit:
                     break
         if limit is not None and len(scores) >= limit:
@@ -174,6 +201,7 @@ def read_data(
         torch.tensor(scores, dtype=torch.float32),
         torch.tensor(results, dtype=torch.float32),
         np.array(games, dtype=np.int64),
+        torch.tensor(bases, dtype=torch.float32),
     )
 
 
@@ -229,7 +257,7 @@ class Network(nn.Module):
 
 def loss_of(model: Network, data: Dataset, lam: float) -> torch.Tensor:
     """The blended win-probability error (see the module's notes)."""
-    predicted = torch.sigmoid(model(data.us, data.them) * (OUT_SCALE / SIGMOID_CP))
+    predicted = torch.sigmoid((data.base + model(data.us, data.them) * OUT_SCALE) / SIGMOID_CP)
     target = lam * torch.sigmoid(data.score / SIGMOID_CP) + (1.0 - lam) * data.result
     return torch.mean((predicted - target) ** 2)
 
@@ -280,7 +308,7 @@ def train(
             index = permutation[start : start + settings.batch]
             batch = Dataset(
                 training.us[index], training.them[index], training.score[index],
-                training.result[index], training.game,
+                training.result[index], training.game, training.base[index],
             )  # fmt: skip
             optimiser.zero_grad()
             loss = loss_of(model, batch, settings.lam)
@@ -328,13 +356,15 @@ def quantise(model: Network) -> dict[str, NDArray[np.integer]]:
     }
 
 
-def export(model: Network, path: Path, info: dict[str, object]) -> None:
-    """Write the quantised weights (and ``info``, as JSON text) to an ``.npz``."""
+def export(model: Network, path: Path, info: dict[str, object], *, residual: bool = False) -> None:
+    """Write the quantised weights (and ``info``, as JSON text) to an ``.npz``; a
+    ``residual`` network's output is added to the hand-tuned evaluation."""
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = quantise(model)
     np.savez_compressed(
-        path, **arrays, out_scale=np.array([OUT_SCALE]), info=np.array(json.dumps(info))
-    )
+        path, **arrays, out_scale=np.array([OUT_SCALE]), residual=np.array([int(residual)]),
+        info=np.array(json.dumps(info)),
+    )  # fmt: skip
 
 
 def predict_cp(model: Network, fens: Sequence[str]) -> list[float]:
@@ -363,12 +393,17 @@ def main(argv: list[str] | None = None) -> int:
         "--no-mirror", action="store_true", help="do not add the left-right flipped positions"
     )
     parser.add_argument(
+        "--residual",
+        action="store_true",
+        help="train a correction added to the hand-tuned evaluation, not the whole of it",
+    )
+    parser.add_argument(
         "--classic-baseline", action="store_true", help="also the classic evaluation's loss"
     )
     parser.add_argument("--export", type=Path, help="write the quantised weights here (.npz)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    data = read_data(args.data, args.limit, mirror=not args.no_mirror)
+    data = read_data(args.data, args.limit, mirror=not args.no_mirror, residual=args.residual)
     print(f"{len(data)} positions from {len(set(data.game.tolist()))} games "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
     settings = TrainSettings(
@@ -388,10 +423,10 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(losses))
     if args.export is not None:
         info = {**settings.__dict__, **losses, "positions": len(data),
-                "mirror": not args.no_mirror}  # fmt: skip
+                "mirror": not args.no_mirror, "residual": args.residual}  # fmt: skip
         info = {k: (round(v, 7) if isinstance(v, float) and math.isfinite(v) else v)
                 for k, v in info.items()}  # fmt: skip
-        export(model, args.export, info)
+        export(model, args.export, info, residual=args.residual)
         print(f"exported to {args.export} ({args.export.stat().st_size} bytes)")
     return 0
 

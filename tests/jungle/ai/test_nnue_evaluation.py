@@ -14,14 +14,18 @@ from tests.jungle.ai.helpers import MIDGAME
 
 from doushouqi.jungle.ai import Position
 from doushouqi.jungle.ai.eval_params import NUM_PARAMS, default_params
+from doushouqi.jungle.ai.evaluate import static_eval
 from doushouqi.jungle.ai.nnue import (
     DEFAULT_NETWORK,
     FEATURE,
     FEATURES,
     HIDDEN,
     LAYER2,
+    QA,
+    QB,
     NetworkFileError,
     active_features,
+    adds_classic,
     evaluate_network,
     load_network,
     network_evaluate,
@@ -31,6 +35,7 @@ from doushouqi.jungle.ai.nnue import (
 )
 from doushouqi.jungle.ai.protocol import EVALUATIONS as PROTOCOL_EVALUATIONS
 from doushouqi.jungle.ai.protocol import EngineProtocol
+from doushouqi.jungle.ai.search import _eval
 from doushouqi.jungle.ai.search_driver import EVALUATIONS, Searcher
 from doushouqi.jungle.ai.work import C_ROOT_PLY, new_work
 from doushouqi.jungle.analysis import Limit
@@ -249,3 +254,23 @@ def test_protocol_searches_with_the_network() -> None:
         return info.split(" score ")[1].split(" nodes")[0]
 
     assert final_score("classic") != final_score("nnue")
+
+
+def test_a_residual_network_corrects_the_classic_evaluation(tmp_path: Path) -> None:
+    # All weights zero but the output's bias: the network says +100 cp everywhere.
+    arrays = {name: np.zeros_like(array) for name, array in random_arrays(4).items()}
+    arrays["b3"] = np.array([100 * QA * QB // 400], dtype=np.int32)
+    for residual, path in ((1, tmp_path / "residual.npz"), (0, tmp_path / "whole.npz")):
+        np.savez(path, **arrays, out_scale=np.array([400]), residual=np.array([residual]))
+    position = Position.from_board(Board(MIDGAME))
+    state, history, rules = position.state, position.history, position.compiled_rules
+    classic = static_eval(position)
+    cases = ((tmp_path / "residual.npz", classic + 100), (tmp_path / "whole.npz", 100))
+    for path, expected in cases:
+        params = with_network(default_params(), load_network(path))
+        assert adds_classic(params) == (path.stem == "residual")
+        assert int(_eval(state, history, rules, params, new_work())) == expected
+    bad = tmp_path / "bad_residual.npz"
+    np.savez(bad, **arrays, out_scale=np.array([400]), residual=np.array([2]))
+    with pytest.raises(NetworkFileError, match="residual must be 0 or 1"):
+        load_network(bad)

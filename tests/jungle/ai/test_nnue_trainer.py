@@ -15,7 +15,7 @@ import pytest
 from doushouqi.jungle.ai import Position
 from doushouqi.jungle.ai.eval_params import default_params
 from doushouqi.jungle.ai.evaluate import static_eval
-from doushouqi.jungle.ai.nnue import evaluate_network, load_network, with_network
+from doushouqi.jungle.ai.nnue import N_RESIDUAL, evaluate_network, load_network, with_network
 from doushouqi.jungle.board import Board
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
@@ -130,3 +130,22 @@ def test_scores_are_unfaded_as_the_search_fades_them() -> None:
     assert train.unfaded(300.0, late, 120) == pytest.approx(400.0)
     assert train.unfaded(train.DEN_CP, late, 120) == train.DEN_CP  # a found den win stays
     assert train.unfaded(300.0, late, 0) == 300.0  # no fading
+
+
+def test_a_residual_network_learns_on_top_of_the_classic_evaluation(
+    tiny_data: Path, tmp_path: Path
+) -> None:
+    data = train.read_data([tiny_data], residual=True, mirror=True)
+    fens = random_positions(5, 13)
+    for fen in fens:
+        assert train.classic_cp(fen) == static_eval(Position.from_board(Board(fen)))
+    # The base is the classic score of each position as trained (the flipped one too).
+    assert data.base.shape == data.score.shape and bool((data.base != 0).any())
+    model, _ = train.train(data, TINY)
+    path = tmp_path / "residual.npz"
+    train.export(model, path, {}, residual=True)
+    with np.load(path) as saved:
+        assert int(saved["residual"][0]) == 1
+    assert load_network(path)[N_RESIDUAL] == 1
+    plain = train.read_data([tiny_data])
+    assert not bool((plain.base != 0).any())

@@ -12,7 +12,8 @@ The network (trained by ``tools/nnue/train.py``; the shipped weights are
   than recomputing them (below);
 * clipped ReLU on both accumulators, concatenated side to move first; a second layer of
   ``layer2`` units with clipped ReLU; one output, in units of ``out_scale`` centipawns, for
-  the side to move.
+  the side to move — the whole evaluation, or, for a *residual* network, a correction added
+  to the hand-tuned one (:func:`adds_classic`).
 
 Integers throughout (as the weight file stores them): first-layer weights and activations
 are scaled by :data:`QA` (1.0 = 127, the clip), the second and third layers' weights by
@@ -73,6 +74,7 @@ __all__ = [
     "QB",
     "NetworkFileError",
     "active_features",
+    "adds_classic",
     "evaluate_network",
     "load_network",
     "network_evaluate",
@@ -90,7 +92,10 @@ QB = 512
 #: First word of the network's block in ``params`` (the letters NNUE).
 MAGIC = 0x4E4E5545
 #: The network's block: magic, hidden, layer2, out_scale, then the weights (:func:`_offsets`).
-N_MAGIC, N_HIDDEN, N_LAYER2, N_OUT_SCALE, N_WEIGHTS = 0, 1, 2, 3, 4
+#: ``residual``: 1 when the network's output is a correction added to the hand-tuned
+#: evaluation (trained on the search score minus it: ``train.py --residual``), 0 when it is
+#: the whole evaluation.
+N_MAGIC, N_HIDDEN, N_LAYER2, N_OUT_SCALE, N_RESIDUAL, N_WEIGHTS = 0, 1, 2, 3, 4, 5
 #: The weights the engine ships (``tools/nnue/train.py --export``).
 DEFAULT_NETWORK = Path(__file__).resolve().parent / "data" / "nnue.npz"
 #: The network's shape: units of the first layer (a perspective's accumulator) and of the
@@ -162,10 +167,11 @@ def _shapes(first: int, second: int) -> dict[str, tuple[int, ...]]:
 
 
 def network_from_arrays(
-    arrays: dict[str, NDArray[np.integer]], out_scale: int
+    arrays: dict[str, NDArray[np.integer]], out_scale: int, *, residual: bool = False
 ) -> NDArray[np.int64]:
     """The network's block (what :func:`with_network` appends) from its integer arrays
-    ``w1`` (FEATURES x hidden), ``b1``, ``w2`` (layer2 x 2 hidden), ``b2``, ``w3``, ``b3``.
+    ``w1`` (FEATURES x hidden), ``b1``, ``w2`` (layer2 x 2 hidden), ``b2``, ``w3``, ``b3``
+    (``residual``: its output is added to the hand-tuned evaluation).
     :class:`NetworkFileError` when one is missing, of the wrong shape or not integers."""
     for name in ARRAYS:
         if name not in arrays:
@@ -192,6 +198,7 @@ def network_from_arrays(
     block = np.zeros(size, dtype=np.int64)
     block[N_MAGIC], block[N_HIDDEN], block[N_LAYER2] = MAGIC, hidden, layer2
     block[N_OUT_SCALE] = out_scale
+    block[N_RESIDUAL] = int(residual)
     block[w1:b1] = _packed(arrays["w1"])
     block[b1:w2] = _packed(arrays["b1"])
     block[w2:b2] = _packed(arrays["w2"])
@@ -203,8 +210,8 @@ def network_from_arrays(
 
 def load_network(path: str | Path = DEFAULT_NETWORK) -> NDArray[np.int64]:
     """The network's block from a weight file (``.npz``: the arrays of
-    :func:`network_from_arrays` and ``out_scale``); :class:`NetworkFileError` when the file
-    cannot be read or holds no such network."""
+    :func:`network_from_arrays`, ``out_scale`` and optionally ``residual``);
+    :class:`NetworkFileError` when the file cannot be read or holds no such network."""
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             arrays = {name: np.asarray(data[name]) for name in data.files}
@@ -214,8 +221,13 @@ def load_network(path: str | Path = DEFAULT_NETWORK) -> NDArray[np.int64]:
         raise NetworkFileError(f"{path} is not a network file: {error}") from error
     if "out_scale" not in arrays or arrays["out_scale"].size != 1:
         raise NetworkFileError(f"{path}: network has no out_scale")
+    residual = arrays.get("residual", np.zeros(1, dtype=np.int64))
+    if residual.size != 1 or int(residual.ravel()[0]) not in (0, 1):
+        raise NetworkFileError(f"{path}: residual must be 0 or 1")
     try:
-        return network_from_arrays(arrays, int(arrays["out_scale"].ravel()[0]))
+        return network_from_arrays(
+            arrays, int(arrays["out_scale"].ravel()[0]), residual=bool(residual.ravel()[0])
+        )
     except NetworkFileError as error:
         raise NetworkFileError(f"{path}: {error}") from error
 
@@ -236,6 +248,13 @@ def uses_network(params: NDArray[np.int64]) -> bool:
     """Whether ``params`` carries a network (:func:`with_network`)."""
     found: bool = params.shape[0] > NUM_PARAMS and params[NUM_PARAMS + N_MAGIC] == MAGIC
     return found
+
+
+@njit(f"boolean({A1})", cache=True, nogil=True)
+def adds_classic(params: NDArray[np.int64]) -> bool:
+    """Whether the network of ``params`` is a correction to the hand-tuned evaluation."""
+    residual: bool = params[NUM_PARAMS + N_RESIDUAL] != 0
+    return residual
 
 
 @njit(f"void({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)

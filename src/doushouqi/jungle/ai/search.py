@@ -47,7 +47,7 @@ from doushouqi.jungle.ai.movegen import (
     generate_moves_given_restrictions,
     is_game_over_on_board,
 )
-from doushouqi.jungle.ai.nnue import network_evaluate, uses_network
+from doushouqi.jungle.ai.nnue import adds_classic, network_evaluate, uses_network
 from doushouqi.jungle.ai.state import (
     H_CODE,
     H_HASH,
@@ -286,6 +286,8 @@ def _eval(
     else:
         if uses_network(params):
             score = network_evaluate(state, history, params, work)
+            if adds_classic(params):
+                score += evaluate(state, rules, params)
         else:
             score = evaluate(state, rules, params)
         work[slot] = key
