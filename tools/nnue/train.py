@@ -33,10 +33,10 @@ times ``out_scale`` centipawns. The engine evaluates the shape ``nnue.HIDDEN`` x
 later weights by ``QB`` (nnue.py)::
 
     nice -n 10 .venv/bin/python tools/nnue/train.py /work/runs/nnue1/data \\
-        --epochs 20 --classic-baseline --export src/doushouqi/jungle/ai/data/nnue.npz
+        --epochs 12 --residual --export src/doushouqi/jungle/ai/data/nnue.npz
 
-(the shipped weights: the first 725 games of ``generate.py`` at its defaults — 8,000 nodes
-a move, seed 31 — 98,968 positions, 197,936 with their flips).
+(the shipped weights, a residual network: the first 725 games of ``generate.py`` at its
+defaults — 8,000 nodes a move, seed 31 — 98,968 positions, 197,936 with their flips).
 """
 
 from __future__ import annotations
