@@ -5,7 +5,8 @@
     .venv/bin/python bench/selfplay.py --a params=tuned.json --b "" --games 100
 
 A side is a comma-separated list of ``key=value``: ``level`` (1-10), ``params`` (a JSON file
-of evaluation weights, :mod:`doushouqi.jungle.ai.eval_params`), ``seed``, or any key of
+of evaluation weights, :mod:`doushouqi.jungle.ai.eval_params`), ``evaluation`` (``classic`` or
+``nnue``), ``evalfile`` (the network's weight file), ``seed``, or any key of
 ``doushouqi.jungle.ai.search_driver.DEFAULT_TUNING``. Each opening (the start position plus a few
 random plies) is played twice, colours swapped. Games longer than ``--max-plies`` are drawn.
 Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
@@ -33,6 +34,8 @@ def make_engine(spec: str, rules: str) -> tuple[Searcher, int]:
     seed = int(settings.pop("seed", "1"))
     level = int(settings.pop("level", "10"))
     engine = Searcher(rules, hash_mb=16, params=params, seed=seed)
+    engine.network_file = settings.pop("evalfile", "")
+    engine.evaluation = settings.pop("evaluation", "classic")
     for key, value in settings.items():
         if key not in engine.tuning:
             raise SystemExit(f"unknown setting {key!r} (known: {', '.join(engine.tuning)})")

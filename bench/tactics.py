@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--suite", type=Path, default=DEFAULT_SUITE, help="the EPD file")
     parser.add_argument(
+        "--evaluation", default=None, help="the engine's evaluation (classic, nnue)"
+    )
+    parser.add_argument(
         "--fail-under",
         type=float,
         default=None,
@@ -117,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         name = board.rules.name
         if name not in engines:
             engine = engine_class(board.rules)
+            if args.evaluation is not None:
+                engine.evaluation = args.evaluation  # type: ignore[attr-defined]
             # Compile / warm up before timing anything.
             if hasattr(engine, "warm_up"):
                 engine.warm_up()

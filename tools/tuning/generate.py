@@ -13,7 +13,10 @@ game is kept once. Each kept position is labelled with the game's final result f
 view: 1, 0.5 (a draw, or the ``--max-plies`` limit), 0.
 
 Output: one position a line, ``FEN<TAB>result<TAB>game``, after ``#`` header lines that name
-the settings; gzip-compressed when the path ends in ``.gz``. Game ``g`` depends only on
+the settings; gzip-compressed when the path ends in ``.gz``. With ``--scores`` a fourth column
+holds the engine's own search score of the position (the search that chose the move played
+from it: centipawns from the side to move's view, a found den win or loss as
+±:data:`DEN_CP`), the label of the learned evaluation (tools/nnue/). Game ``g`` depends only on
 ``--seed`` and ``g``, and games are written in order, so the file is the same whatever the
 number of workers.
 
@@ -46,11 +49,13 @@ from doushouqi.jungle.ai.search import INFINITE, qsearch
 from doushouqi.jungle.ai.search_driver import DEFAULT_TUNING
 from doushouqi.jungle.ai.tbprobe import empty_tables
 from doushouqi.jungle.ai.work import C_ABORT, C_NODES, C_QCHECKS, new_work
-from doushouqi.jungle.analysis import Limit
+from doushouqi.jungle.analysis import Limit, Score
 from doushouqi.jungle.board import Board
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUTPUT = ROOT / "tools" / "tuning" / "data" / "positions.txt.gz"
+#: A search score that found a den win (loss) is written as this many centipawns (minus).
+DEN_CP = 3000
 
 
 def new_quiet_work() -> np.ndarray:
@@ -106,17 +111,27 @@ class GameSettings:
     #: Weight file both sides play with (and judge quietness with); None: the hand-set weights,
     #: the tuner's starting point.
     params: str | None = None
+    #: Write each position's search score as a fourth column.
+    scores: bool = False
 
 
-def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[str]]:
-    """Play game number ``game``; returns (game, Red's result, FENs of its quiet positions)."""
+def score_cp(score: Score) -> int:
+    """A search score as centipawns from the side to move's view (a den win: :data:`DEN_CP`)."""
+    if score.cp is not None:
+        return max(-DEN_CP, min(DEN_CP, score.cp))
+    return DEN_CP if (score.moves or 0) > 0 else -DEN_CP
+
+
+def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[tuple[str, int]]]:
+    """Play game number ``game``; returns (game, Red's result, its quiet positions: FEN and
+    the search score of the move played from it)."""
     rng = random.Random(f"texel:{settings.seed}:{game}")
     board = _opening(rng, settings.rules, settings.min_random, settings.max_random)
     params = hand_set_params() if settings.params is None else load_params(settings.params)
     engine = Searcher(settings.rules, hash_mb=4, params=params, seed=rng.getrandbits(62))
     limit = Limit(nodes=settings.nodes, depth=settings.depth)
     work = new_quiet_work()
-    fens: list[str] = []
+    fens: list[tuple[str, int]] = []
     seen: set[int] = set()
     red_score = 0.5
     while board.ply() < settings.max_plies:
@@ -125,16 +140,17 @@ def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[str]]
             red_score = 0.5 if outcome.winner is None else 1.0 - outcome.winner
             break
         key = board.zobrist_hash()
-        if key not in seen and is_quiet(Position.from_board(board), params, work):
+        keep = key not in seen and is_quiet(Position.from_board(board), params, work)
+        played = engine.search(board, limit, level=settings.level)
+        if keep:
             seen.add(key)
-            fens.append(board.fen())
-        move = engine.search(board, limit, level=settings.level).move
-        assert move is not None
-        board.push(move)
+            fens.append((board.fen(), score_cp(played.info.get("score", Score(cp=0)))))
+        assert played.move is not None
+        board.push(played.move)
     return game, red_score, fens
 
 
-def _play(job: tuple[GameSettings, int]) -> tuple[int, float, list[str]]:
+def _play(job: tuple[GameSettings, int]) -> tuple[int, float, list[tuple[str, int]]]:
     return play_game(*job)
 
 
@@ -156,14 +172,16 @@ def run(
     *,
     workers: int = 1,
     progress: bool = False,
+    first: int = 0,
 ) -> dict[str, int]:
-    """Play ``games`` games and write their quiet positions to ``output``; returns counts."""
-    jobs = [(settings, game) for game in range(games)]
+    """Play ``games`` games (numbers ``first`` on) and write their quiet positions to
+    ``output``; returns counts."""
+    jobs = [(settings, game) for game in range(first, first + games)]
     counts = {"games": 0, "positions": 0, "red": 0, "draws": 0, "blue": 0}
     started = time.perf_counter()
     output.parent.mkdir(parents=True, exist_ok=True)
 
-    def results() -> Iterator[tuple[int, float, list[str]]]:
+    def results() -> Iterator[tuple[int, float, list[tuple[str, int]]]]:
         if workers <= 1:
             yield from map(_play, jobs)
             return
@@ -172,7 +190,11 @@ def run(
             yield from pool.imap(_play, jobs, chunksize=4)
 
     with open_text(output, "w") as out:
-        out.write("# doushouqi self-play positions: FEN<TAB>result (Red: 1, 0.5, 0)<TAB>game\n")
+        score_column = "<TAB>score (side to move, cp)" if settings.scores else ""
+        out.write(
+            "# doushouqi self-play positions: FEN<TAB>result (Red: 1, 0.5, 0)<TAB>game"
+            f"{score_column}\n"
+        )
         fields = dataclasses.asdict(settings)
         header = " ".join(f"{key}={value}" for key, value in fields.items())
         out.write(f"# {header} games={games}\n")
@@ -181,8 +203,9 @@ def run(
             counts["positions"] += len(fens)
             counts[{1.0: "red", 0.5: "draws", 0.0: "blue"}[red_score]] += 1
             label = format_result(red_score)
-            for fen in fens:
-                out.write(f"{fen}\t{label}\t{game}\n")
+            for fen, score in fens:
+                extra = f"\t{score}" if settings.scores else ""
+                out.write(f"{fen}\t{label}\t{game}{extra}\n")
             if progress and (counts["games"] % 100 == 0 or counts["games"] == games):
                 elapsed = time.perf_counter() - started
                 print(f"{counts['games']}/{games} games, {counts['positions']} positions, "
@@ -204,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=300, help="longer games are drawn")
     parser.add_argument("--params", help="weight file to play with (default: the hand-set weights)")
     parser.add_argument("--workers", type=int, default=1, help="processes (at most 2 here)")
+    parser.add_argument("--scores", action="store_true", help="add each position's search score")
     args = parser.parse_args(argv)
     if not args.nodes and not args.depth:
         parser.error("give --nodes or --depth")
@@ -218,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         max_random=args.max_random,
         max_plies=args.max_plies,
         params=args.params,
+        scores=args.scores,
     )
     counts = run(args.output, settings, args.games, workers=args.workers, progress=True)
     print(

@@ -14,8 +14,10 @@ Commands (one a line; every answer line is flushed at once):
   is asked for with ``go ponder``), ``Tablebases`` (true: the endgame tables play a covered
   root and score covered positions in the search; false: no table is used),
   ``TablebasePath`` (directories searched for tables first, ``os.pathsep``-separated; empty
-  or ``<empty>``: only ``$DOUSHOUQI_TABLEBASES`` and the package's own), and one option per
-  rule field (``rule_7_3`` ...);
+  or ``<empty>``: only ``$DOUSHOUQI_TABLEBASES`` and the package's own), ``Evaluation``
+  (``classic``, the hand-tuned terms, or ``nnue``, the learned network), ``EvalFile`` (the
+  network's weight file, checked when set; empty or ``<empty>``: the shipped one), and one
+  option per rule field (``rule_7_3`` ...);
 * ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
   pass), checked with the rules library: a bad position or move leaves *no* position, so the
   next ``go``, ``perft`` or ``d`` answers an error instead of working on a stale one, until a
@@ -89,6 +91,9 @@ NAMED_RULE_SETS = ("wango", "classic", "classic-dog", "international")
 #: ``engine.DEFAULT_TUNING["contempt"]``, repeated here so that the handshake needs no
 #: compiled module (a test checks that they agree).
 DEFAULT_CONTEMPT = 50
+#: ``search_driver.EVALUATIONS`` (the ``Evaluation`` option's values), repeated here for the
+#: same reason (a test checks that they agree).
+EVALUATIONS = ("classic", "nnue")
 #: How a string option's empty value is written (as UCI engines do).
 EMPTY = "<empty>"
 #: Deepest ``perft``. Each ply multiplies the count about 20 times from the start position
@@ -165,6 +170,8 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
     def __init__(self, out: TextIO | None = None, engine: Searcher | None = None) -> None:
         self.tablebases = engine.use_tablebase if engine is not None else True
         self.tablebase_path = os.pathsep.join(engine.tablebase_paths) if engine is not None else ""
+        self.evaluation = engine.evaluation if engine is not None else "classic"
+        self.eval_file = engine.network_file if engine is not None else ""
         super().__init__(out, engine, find_rules("wango"))
 
     # ------------------------------------------------------------------ Jungle's part
@@ -178,6 +185,8 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
         super()._configure(engine)
         engine.use_tablebase = self.tablebases
         engine.tablebase_paths = [p for p in self.tablebase_path.split(os.pathsep) if p]
+        engine.network_file = self.eval_file
+        engine.evaluation = self.evaluation
 
     def _new_board(self, fen: str | None) -> Board:
         return Board(fen, self.rules)
@@ -191,6 +200,9 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
     def _own_option_lines(self) -> Iterable[str]:
         yield f"option name Tablebases type check default {str(self.tablebases).lower()}"
         yield f"option name TablebasePath type string default {self.tablebase_path or EMPTY}"
+        choices = " ".join(f"var {name}" for name in EVALUATIONS)
+        yield f"option name Evaluation type combo default {self.evaluation} {choices}"
+        yield f"option name EvalFile type string default {self.eval_file or EMPTY}"
 
     def _rule_option_lines(self) -> Iterable[str]:
         return (_rule_option_line(field, self.rules) for field in RULE_OPTIONS)
@@ -200,6 +212,17 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
             self.tablebases = parse_bool(value)
         elif key == "tablebasepath":
             self.tablebase_path = _parse_directories(value)
+        elif key == "evaluation":
+            if value.lower() not in EVALUATIONS:
+                raise ValueError(f"Evaluation must be one of {', '.join(EVALUATIONS)}")
+            self.evaluation = value.lower()
+        elif key == "evalfile":
+            path = "" if value in ("", EMPTY) else value
+            if path:
+                from doushouqi.jungle.ai.nnue import load_network
+
+                load_network(path)  # a bad file is answered now, not at the next go
+            self.eval_file = path
         elif key in RULE_OPTIONS:
             # The field is named at run time: its value's type is the field's (_rule_field).
             field: dict[str, Any] = {key: _rule_field(key, value)}

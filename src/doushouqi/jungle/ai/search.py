@@ -47,6 +47,7 @@ from doushouqi.jungle.ai.movegen import (
     generate_moves_given_restrictions,
     is_game_over_on_board,
 )
+from doushouqi.jungle.ai.nnue import adds_classic, network_evaluate, uses_network
 from doushouqi.jungle.ai.state import (
     H_CODE,
     H_HASH,
@@ -267,19 +268,28 @@ def _faded(
     return score * (2 * limit - halfmove) // (2 * limit)
 
 
-@njit(f"int64({A1}, {A1}, {A1}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", cache=True, nogil=True)
 def _eval(
     state: NDArray[np.int64],
+    history: NDArray[np.int64],
     rules: NDArray[np.int64],
     params: NDArray[np.int64],
     work: NDArray[np.int64],
 ) -> int:
+    """The static evaluation (cached by hash): the learned one when ``params`` carries a
+    network (:mod:`.nnue`, whose accumulators follow the path in ``history``), else the
+    hand-tuned one."""
     key = state[S_HASH]
     slot = W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))
     if work[slot] == key:
         score = work[slot + 1]
     else:
-        score = evaluate(state, rules, params)
+        if uses_network(params):
+            score = network_evaluate(state, history, params, work)
+            if adds_classic(params):
+                score += evaluate(state, rules, params)
+        else:
+            score = evaluate(state, rules, params)
         work[slot] = key
         work[slot + 1] = score
     amplitude = work[C_NOISE]
@@ -361,13 +371,13 @@ def qsearch(
         if exact != TB_MISS:
             return exact
     if ply >= MAX_PLY - 1 or work[C_NO_QUIESCENCE] != 0:
-        return _eval(state, rules, params, work)
+        return _eval(state, history, rules, params, work)
     intruders = state[S_OCCUPANCY + enemy] & TRAP_BB[us]
     stand = -INFINITE
     if intruders == 0 and (own & TRAP_BB[enemy]) == 0 and popcount(own) >= 3:
         # Nothing here needs the move list first (no den check, no den entry, and too many
         # animals to be left without a move): stand pat before generating anything.
-        stand = _eval(state, rules, params, work)
+        stand = _eval(state, history, rules, params, work)
         if stand >= beta:
             return stand
     base = W_MOVES + ply * MAX_MOVES
@@ -392,7 +402,7 @@ def qsearch(
         best = -INFINITE
     else:
         if stand == -INFINITE:
-            stand = _eval(state, rules, params, work)
+            stand = _eval(state, history, rules, params, work)
             if stand >= beta:
                 return stand
         if stand > alpha:
@@ -476,7 +486,7 @@ def negamax(
     if (own & TRAP_BB[enemy]) != 0 and _restrictions_off(rules):
         return DEN_SCORE - ply - 1
     if ply >= MAX_PLY - 1:
-        return _eval(state, rules, params, work)
+        return _eval(state, history, rules, params, work)
     in_check = (theirs & TRAP_BB[us]) != 0
     if in_check and extensions > 0:
         depth += 1
@@ -522,7 +532,7 @@ def negamax(
     # An enemy animal near our den makes every tempo count: no pruning on "I could pass".
     danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     if not pv_node and not danger:
-        static = _eval(state, rules, params, work)
+        static = _eval(state, history, rules, params, work)
         margin = work[C_FUTILITY_MARGIN] * depth
         if depth <= 3 and abs(beta) < DEN_BOUND and static - margin >= beta:
             return static

@@ -82,6 +82,7 @@ from doushouqi.jungle.tablebase.probe import family_of, probe, tablebase_directo
 
 __all__ = [
     "DEFAULT_TUNING",
+    "EVALUATIONS",
     "MAX_DEPTH",
     "Searcher",
     "analyse",
@@ -103,6 +104,10 @@ TABLEBASE_REACH = 4
 NO_TABLES = empty_tables()
 
 InfoCallback = Callable[[Info], None]
+
+#: The static evaluations a :class:`Searcher` can search with (:attr:`Searcher.evaluation`):
+#: the hand-tuned terms (:mod:`.evaluate`), or the learned network (:mod:`.nnue`).
+EVALUATIONS = ("classic", "nnue")
 
 #: Search switches and margins; :attr:`Searcher.tuning` starts from these.
 DEFAULT_TUNING = {
@@ -246,6 +251,10 @@ class Searcher:
         #: Directories searched for tables before ``$DOUSHOUQI_TABLEBASES`` and the package's.
         self.tablebase_paths: list[str] = []
         self._tb = NO_TABLES
+        self._evaluation = "classic"
+        self._network_file = ""
+        #: The weights with the network appended (:func:`.nnue.with_network`), once loaded.
+        self._network_params: NDArray[np.int64] | None = None
 
     # ---------------------------------------------------------------------- settings
 
@@ -266,6 +275,45 @@ class Searcher:
         with self._lock:
             self._hash_mb = megabytes
             self._tt = new_tt(megabytes)
+
+    @property
+    def evaluation(self) -> str:
+        """The static evaluation searched with: ``"classic"`` (the hand-tuned terms, the
+        default) or ``"nnue"`` (the network of :attr:`network_file`). Setting ``"nnue"`` loads
+        the network (:class:`~.nnue.NetworkFileError` for a bad file); anything else is a
+        ValueError."""
+        return self._evaluation
+
+    @evaluation.setter
+    def evaluation(self, name: str) -> None:
+        if name not in EVALUATIONS:
+            raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, not {name!r}")
+        if name == "nnue" and self._network_params is None:
+            from doushouqi.jungle.ai.nnue import DEFAULT_NETWORK, load_network, with_network
+
+            block = load_network(self._network_file or DEFAULT_NETWORK)
+            self._network_params = with_network(self._params, block)
+        self._evaluation = name
+
+    @property
+    def network_file(self) -> str:
+        """The network's weight file for ``evaluation = "nnue"`` (empty: the shipped one,
+        :data:`.nnue.DEFAULT_NETWORK`); setting it loads the file at once when the network is
+        in use, else on the next switch to it."""
+        return self._network_file
+
+    @network_file.setter
+    def network_file(self, path: str) -> None:
+        if path == self._network_file:
+            return
+        previous, loaded = self._network_file, self._network_params
+        self._network_file, self._network_params = path, None
+        if self._evaluation == "nnue":
+            try:
+                self.evaluation = "nnue"
+            except ValueError:
+                self._network_file, self._network_params = previous, loaded
+                raise
 
     @property
     def searching(self) -> bool:
@@ -358,6 +406,8 @@ class Searcher:
             self._tt_rules = board.rules
         state, history, rules = position.state, position.history, position.compiled_rules
         params = self._weights_for(board, position)
+        if self._evaluation == "nnue" and self._network_params is not None:
+            params = self._network_params  # the network knows no lead tables
         if params is not self._in_use:
             self._work[W_EVAL_CACHE:] = 0  # evaluations by the other weights
             self._in_use = params

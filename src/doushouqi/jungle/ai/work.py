@@ -22,9 +22,14 @@ from doushouqi.jungle.squares import DENS
 __all__ = [
     "A1",
     "A2",
+    "ACC_SLOTS",
+    "ACC_STRIDE",
     "DEN_SQUARE",
+    "MAX_HIDDEN",
     "MAX_PLY",
     "WORK_SIZE",
+    "W_ACC",
+    "W_ACC_ACTIVE",
     "animal_value",
     "new_work",
     "pick_move",
@@ -86,7 +91,15 @@ W_ROOT_SCORES = W_ROOT_MOVES + MAX_MOVES
 #: Static evaluations by hash (key, score pairs): re-searches and transpositions reuse them.
 EVAL_CACHE_ENTRIES = 1 << 15
 W_EVAL_CACHE = W_ROOT_SCORES + MAX_MOVES
-WORK_SIZE = W_EVAL_CACHE + 2 * EVAL_CACHE_ENTRIES
+#: The learned evaluation's accumulators (:mod:`.nnue`): per search ply 0..MAX_PLY and one
+#: spare, the hash of the position they belong to, then Red's and Blue's first-layer sums
+#: (int32, two a word); then the scratch of its clipped activations (int32, two a word).
+MAX_HIDDEN = 128
+ACC_STRIDE = 1 + MAX_HIDDEN
+ACC_SLOTS = MAX_PLY + 2
+W_ACC = W_EVAL_CACHE + 2 * EVAL_CACHE_ENTRIES
+W_ACC_ACTIVE = W_ACC + ACC_SLOTS * ACC_STRIDE
+WORK_SIZE = W_ACC_ACTIVE + MAX_HIDDEN
 
 #: DEN_SQUARE[c]: c's own den.
 DEN_SQUARE = np.array(DENS, dtype=np.int64)
