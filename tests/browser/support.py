@@ -126,20 +126,24 @@ def click_move(page: Page, move: str) -> None:
     does nothing: the from-square is waited for until its piece is movable, and the landing
     square until it is offered. A move the board never offers fails here, not later.
     """
-    first, *_, last = SQUARE_NAME.findall(move)
-    expect(board_square(page, first)).to_have_class(MOVABLE)
-    board_square(page, first).click()
-    expect(board_square(page, last)).to_have_class(DEST_OR_CAPTURE)
-    board_square(page, last).click()
+    _click_when_offered(page, move, MOVABLE, DEST_OR_CAPTURE)
 
 
 def click_premove(page: Page, move: str) -> None:
     """Choose ``move`` as a premove (the opponent to move), as ``click_move`` plays one: each
     square clicked once the board offers it for a premove."""
+    _click_when_offered(page, move, PREMOVABLE, PREMOVE_DEST)
+
+
+def _click_when_offered(
+    page: Page, move: str, start: re.Pattern[str], end: re.Pattern[str]
+) -> None:
+    """Click ``move``'s first square once it has the class ``start``, then its last square once
+    it has ``end``."""
     first, *_, last = SQUARE_NAME.findall(move)
-    expect(board_square(page, first)).to_have_class(PREMOVABLE)
+    expect(board_square(page, first)).to_have_class(start)
     board_square(page, first).click()
-    expect(board_square(page, last)).to_have_class(PREMOVE_DEST)
+    expect(board_square(page, last)).to_have_class(end)
     board_square(page, last).click()
 
 

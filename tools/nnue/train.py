@@ -48,7 +48,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,6 +159,17 @@ def data_files(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
+def data_rows(paths: Sequence[Path]) -> Iterator[tuple[Path, list[str]]]:
+    """Each position line of the data files, as its tab-separated fields (with its file);
+    the header and blank lines skipped."""
+    for path in data_files(paths):
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as text:
+            for line in text:
+                if not line.startswith("#") and line.strip():
+                    yield path, line.rstrip("\n").split("\t")
+
+
 def read_data(
     paths: Sequence[Path],
     limit: int | None = None,
@@ -172,27 +183,19 @@ def read_data(
     the flipped one in the same game); with ``residual`` their hand-tuned evaluations as
     the base the network's output is added to."""
     us, them, scores, results, games, bases = [], [], [], [], [], []
-    for path in data_files(paths):
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8") as text:
-            for line in text:
-                if line.startswith("#") or not line.strip():
-                    continue
-                fields = line.rstrip("\n").split("\t")
-                if len(fields) < 4:
-                    raise ValueError(f"{path}: a line without a score column")
-                red = float(fields[1])
-                score = unfaded(float(fields[3]), fields[0], progress_plies)
-                for mirrored in (False, True) if mirror else (False,):
-                    features_us, features_them, turn = encode(fields[0], mirrored=mirrored)
-                    us.append(_padded(features_us))
-                    them.append(_padded(features_them))
-                    scores.append(score)
-                    results.append(red if turn == 0 else 1.0 - red)
-                    games.append(int(fields[2]))
-                    bases.append(classic_cp(fields[0], mirrored=mirrored) if residual else 0)
-                if limit is not None and len(scores) >= limit:
-                    break
+    for path, fields in data_rows(paths):
+        if len(fields) < 4:
+            raise ValueError(f"{path}: a line without a score column")
+        red = float(fields[1])
+        score = unfaded(float(fields[3]), fields[0], progress_plies)
+        for mirrored in (False, True) if mirror else (False,):
+            features_us, features_them, turn = encode(fields[0], mirrored=mirrored)
+            us.append(_padded(features_us))
+            them.append(_padded(features_them))
+            scores.append(score)
+            results.append(red if turn == 0 else 1.0 - red)
+            games.append(int(fields[2]))
+            bases.append(classic_cp(fields[0], mirrored=mirrored) if residual else 0)
         if limit is not None and len(scores) >= limit:
             break
     return Dataset(
@@ -209,20 +212,14 @@ def classic_loss(paths: Sequence[Path], settings: TrainSettings) -> float:
     """The loss of the hand-tuned evaluation (its static score as the prediction) on the
     validation games: the figure the network has to beat."""
     predicted, scores, results = [], [], []
-    for path in data_files(paths):
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8") as text:
-            for line in text:
-                if line.startswith("#") or not line.strip():
-                    continue
-                fen, red, game, text_score = line.rstrip("\n").split("\t")[:4]
-                score = unfaded(float(text_score), fen, PROGRESS_PLIES)
-                if settings.holdout > 1 and int(game) % settings.holdout != 0:
-                    continue
-                board = Board(fen)
-                predicted.append(static_eval(Position.from_board(board)))
-                scores.append(score)
-                results.append(float(red) if int(board.turn) == 0 else 1.0 - float(red))
+    for _, fields in data_rows(paths):
+        fen, red, game, text_score = fields[:4]
+        if settings.holdout > 1 and int(game) % settings.holdout != 0:
+            continue
+        board = Board(fen)
+        predicted.append(static_eval(Position.from_board(board)))
+        scores.append(unfaded(float(text_score), fen, PROGRESS_PLIES))
+        results.append(float(red) if int(board.turn) == 0 else 1.0 - float(red))
     prediction = torch.sigmoid(torch.tensor(predicted, dtype=torch.float32) / SIGMOID_CP)
     target = settings.lam * torch.sigmoid(torch.tensor(scores) / SIGMOID_CP) + (
         1.0 - settings.lam
