@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from tests.browser.support import Client, no_overflow, shoot
 from tests.support.live import GameSocket, LiveServer, move, start_online
 
@@ -132,3 +132,41 @@ def test_the_watch_page_filters_by_game_rules_speed_and_rated(
     finally:
         for game in (blitz, slow, rated):
             end(game)
+
+
+def test_an_older_answer_does_not_replace_the_filtered_list(
+    client: Client, server: LiveServer
+) -> None:
+    """The list asked for with the filters before a change answers last: the list stays the
+    one the filters now ask for."""
+    blitz = start_online(server, server.player().guest(), server.player().guest(),
+                         time_control="5+3")  # fmt: skip
+    bullet = start_online(server, server.player().guest(), server.player().guest(),
+                          time_control="1+0")  # fmt: skip
+    held: list[Route] = []
+
+    def hold_all_but_blitz(route: Route) -> None:
+        if "speed=blitz" in route.request.url:
+            route.continue_()
+        else:
+            held.append(route)  # answered later, by the test
+
+    try:
+        page = client.open("/watch")
+        for game in (blitz, bullet):
+            expect(page.locator(f'.watch-game[data-game="{game[0]}"]')).to_be_visible()
+        page.route("**/api/games/live*", hold_all_but_blitz)
+        page.select_option("#watch-speed", "bullet")  # asked, held
+        page.select_option("#watch-speed", "blitz")  # asked, answered
+        expect(page.locator(f'.watch-game[data-game="{bullet[0]}"]')).to_have_count(0)
+        expect(page.locator(f'.watch-game[data-game="{blitz[0]}"]')).to_be_visible()
+        assert held, "the bullet list was not asked for"
+        for route in held:
+            route.continue_()  # the older answer, now
+        page.wait_for_timeout(500)  # a window for the old answer to be (wrongly) drawn
+        # Read at once, not waited for: the page's own refresh would draw the blitz list again.
+        shown = page.locator(".watch-game").evaluate_all("items => items.map(i => i.dataset.game)")
+        assert blitz[0] in shown and bullet[0] not in shown, shown
+    finally:
+        end(blitz)
+        end(bullet)

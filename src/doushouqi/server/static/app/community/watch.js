@@ -93,10 +93,13 @@ export async function watchView(view, params = new URLSearchParams()) {
     const board = createBoard(box, { ...gameClient(g.game_key).boardFor(g.rule_options), position: g.fen, lang: currentLang(), pieceStyle: pieceStyle(gameClient(g.game_key)), announceMoves: false, animation: { enabled: false } });
     return { item, board, facts, tags };
   };
+  let asked = 0; // refreshes asked for: only the latest one's answer is shown
   refresh = async () => {
+    const mine = ++asked;
     const wanted = new URLSearchParams({ limit: '30', ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) });
     const { games } = await api(`/api/games/live?${wanted}`);
-    if (!stillHere()) return;
+    // An older answer (the timer's, or the filters before a change) may come after a newer one.
+    if (!stillHere() || mine !== asked) return;
     if (!games.length) {
       const filtered = Object.values(filters).some(Boolean);
       list.replaceChildren(h('li', { class: 'empty', id: 'watch-empty' }, t(filtered ? 'watch.emptyFiltered' : 'watch.empty')));
