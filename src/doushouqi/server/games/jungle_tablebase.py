@@ -61,7 +61,7 @@ def table_answer(position: Position) -> dict[str, Any]:
             reason = "the game is over" if over else "no table covers this position"
         return uncovered_answer(base, reason)
     return covered_answer(
-        base, board, entry, values or [], turn=board.turn,
+        base, board, entry, values or [],
         position_string=Board.fen, names=_names,
     )  # fmt: skip
 

@@ -29,6 +29,8 @@ def category(wdl: int) -> str:
 
 
 class _Board(Protocol):
+    turn: int
+
     def push(self, move: Any, /) -> Any: ...
     def pop(self) -> Any: ...
     def is_repetition(self, count: int = 3) -> bool: ...
@@ -70,12 +72,11 @@ def covered_answer(
     entry: _Value,
     values: Sequence[_MoveValue],
     *,
-    turn: int,
     position_string: Callable[[B], str],
     names: Callable[[B, Any], tuple[str, str, str]],
 ) -> dict[str, Any]:
     """``GET /api/tablebase``'s answer for a position the tables cover: its value ``entry``
-    for the side to move (``turn``) and each legal move's (``values``, best first, each for
+    for the side to move on ``board`` and each legal move's (``values``, best first, each for
     the side that plays it), with the position after it and its names (``names``: the
     game's SAN, English and Chinese notation of a move on ``board``)."""
     moves = []
@@ -92,7 +93,7 @@ def covered_answer(
         **base,
         "category": category(entry.wdl),
         "dtm": entry.dtm,
-        "text": f"Tablebase: {entry.describe(turn)}",
+        "text": f"Tablebase: {entry.describe(board.turn)}",
         "reason": None,
         "moves": moves,
     }

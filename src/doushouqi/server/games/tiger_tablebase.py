@@ -68,7 +68,7 @@ def table_answer(position: Position) -> dict[str, Any]:
     if entry is None:
         return uncovered_answer(base, _uncovered(board))
     return covered_answer(
-        base, board, entry, values or [], turn=board.turn,
+        base, board, entry, values or [],
         position_string=Board.position_string, names=_names,
     )  # fmt: skip
 

@@ -30,6 +30,10 @@ class OpenedWith(Protocol):
     def expires_at(self) -> float | None: ...
 
 
+def _token_id(opened_with: OpenedWith | None) -> str | None:
+    return None if opened_with is None else opened_with.token_id
+
+
 class TokenSockets:
     """Token id (``db/tokens.py``) → the connections opened with it here."""
 
@@ -42,7 +46,7 @@ class TokenSockets:
     def add(self, opened_with: OpenedWith | None, subscriber: Subscriber) -> None:
         """Note a connection; it closes when its token is ended or expires. Called in the
         event loop (the expiry is a loop timer)."""
-        token_id = None if opened_with is None else opened_with.token_id
+        token_id = _token_id(opened_with)
         if opened_with is None or token_id is None:
             return
         self._open.setdefault(token_id, set()).add(subscriber)
@@ -55,7 +59,7 @@ class TokenSockets:
             self._expiry[token_id] = self._time.call_at(expires_at, expired)
 
     def discard(self, opened_with: OpenedWith | None, subscriber: Subscriber) -> None:
-        token_id = None if opened_with is None else opened_with.token_id
+        token_id = _token_id(opened_with)
         if token_id is None:
             return
         subscribers = self._open.get(token_id)
