@@ -62,3 +62,45 @@ def test_a_follower_hears_what_was_published_while_its_channel_was_cut(
         assert queued(follower) == ["event 2"]
 
     run_node(redis, scenario, stored)
+
+
+class SlowRead(StoredGame):
+    """A database read that the owner's next change overtakes: it sees the game as it was,
+    and returns only after the owner has stored and published the next event."""
+
+    def __init__(self, redis: RedisServer) -> None:
+        super().__init__()
+        self.redis = redis
+        self.cluster: Cluster | None = None
+
+    async def stored_view(
+        self, game_id: str, identity: Actor | None, since: int | None
+    ) -> tuple[list[str], int]:
+        read = await super().stored_view(game_id, identity, since)
+        assert self.cluster is not None
+        self.events.append((2, "event 2"))
+        message = {"from": "owner", "v": 2, "texts": ["event 2"], "notice": False}
+        client = sync_redis.Redis.from_url(self.redis.url, decode_responses=True)
+        assert client.publish("dsq:game:g", json.dumps(message)) == 1
+        client.close()
+        remote = self.cluster.handle("g")
+        deadline = time.monotonic() + 10
+        while remote.version < 2:  # the node has heard it (while this read was under way)
+            assert time.monotonic() < deadline, "the node never heard event 2"
+            await asyncio.sleep(0.01)
+        return read
+
+
+def test_a_socket_hears_what_was_published_while_its_first_read_was_under_way(
+    redis: RedisServer,
+) -> None:
+    stored = SlowRead(redis)
+
+    async def scenario(cluster: Cluster) -> None:
+        stored.cluster = cluster
+        joining = Subscriber(None)
+        assert await cluster.handle("g").open(joining, None) == ["event 1", "event 2"]
+        await asyncio.sleep(0.2)  # nothing else follows (no event twice)
+        assert queued(joining) == []
+
+    run_node(redis, scenario, stored)

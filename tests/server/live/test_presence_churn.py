@@ -15,11 +15,26 @@ from tests.support.live import GameSocket, LiveServer, Player, answer_to, start_
 PLIES = 24
 
 
-def _last_version(ws: GameSocket, seen: int) -> int:
-    """The newest version ``ws`` has been told of (everything queued read, none waited for)."""
-    for message in ws.drain(quiet=0.05):
-        seen = max(seen, int(message.get("version", seen)))
-    return seen
+def _plies_seen(ws: GameSocket) -> int:
+    """How many of the game's moves ``ws`` has been shown (by a ``state`` or a ``move_made``)."""
+    shown = 0
+    for message in ws.seen:
+        if message["type"] == "state":
+            shown = max(shown, len(message["game"]["moves"]))
+        elif message["type"] == "move_made":
+            shown = max(shown, message["ply"])
+    return shown
+
+
+def _last_version(ws: GameSocket, seen: int, plies: int) -> int:
+    """The newest version ``ws`` has been told of once it has been shown the game's first
+    ``plies`` moves (a player answers only a move it has seen: over Redis, or on a socket
+    that has just connected, the last one may still be on its way), and everything queued
+    behind them read."""
+    while _plies_seen(ws) < plies:
+        ws.recv()
+    ws.drain(quiet=0.05)
+    return max(seen, ws.version)
 
 
 def _play_through_churn(
@@ -34,14 +49,14 @@ def _play_through_churn(
     for ply, text in enumerate(moves):
         move_id = f"p{ply}"
         if ply % 2 == 0:
-            red_seen = _last_version(red_ws, red_seen)
+            red_seen = _last_version(red_ws, red_seen, ply)
             blue_ws.close()  # Blue's last connection goes: the owner records a disconnect,
             red_ws.wait_for("player_disconnected")  # so Red's version is behind the game's,
             blue_ws = blue.socket(game_id)  # and Blue comes back while Red's move travels
             red_ws.send({"type": "move", "move": text, "version": red_seen, "id": move_id})
             answer = answer_to(red_ws, move_id)
         else:
-            blue_seen = _last_version(blue_ws, blue_seen)
+            blue_seen = _last_version(blue_ws, blue_seen, ply)
             blue_ws.send({"type": "move", "move": text, "version": blue_seen, "id": move_id})
             answer = answer_to(blue_ws, move_id)
         if answer["type"] != "ack":

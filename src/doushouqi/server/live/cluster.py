@@ -179,12 +179,25 @@ class RemoteGame:
         self.id = game_id
         self.version = -1
         self.subscribers: dict[Subscriber, int] = {}  # → the version it has seen
+        #: Sockets whose first read of the database is under way → the broadcasts heard
+        #: meanwhile, as (version, texts, notice): one stored just after that read is kept.
+        self._opening: dict[Subscriber, list[tuple[int, list[str], bool]]] = {}
 
     async def open(self, subscriber: Subscriber, since: int | None) -> list[str]:
         """Subscribe ``subscriber``; return what it must be sent first (as ``GameActor``):
-        read from the database once the channel is listened to, so nothing falls between."""
+        read from the database once the channel is listened to, and what the channel brings
+        while that read is under way, so nothing falls between."""
         await self.cluster.listen(self)
-        texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
+        heard: list[tuple[int, list[str], bool]] = []
+        self._opening[subscriber] = heard
+        try:
+            texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
+        finally:
+            del self._opening[subscriber]
+        for at, more, notice in heard:
+            if at > version or (notice and at == version):
+                texts = [*texts, *more]
+                version = max(version, at)
         self.version = max(self.version, version)
         before = self.subscribers.get(subscriber)  # a socket that follows already: a sync
         self.subscribers[subscriber] = version
@@ -233,6 +246,12 @@ class RemoteGame:
         hold them), and notices (``ai_busy``) of the version it is at; with an ``audience``,
         only to the sockets it admits."""
         self.version = max(self.version, version)
+        for subscriber, heard in self._opening.items():
+            # (One that follows already, asking again, is sent it below.)
+            if subscriber not in self.subscribers and (
+                audience is None or audience.admits(subscriber.identity)
+            ):
+                heard.append((version, texts, notice))
         for subscriber, seen in list(self.subscribers.items()):
             if audience is not None and not audience.admits(subscriber.identity):
                 continue
