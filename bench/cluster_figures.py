@@ -149,6 +149,16 @@ class Window:
         parts = "  ".join(f"{k} {v:.2f}" for k, v in self.cpu.items())
         return f"{server:.2f} cores server side ({parts})"
 
+    def per_move_line(self, moves_per_second: float) -> str:
+        """The server's CPU per move (the figure issue 32 sets targets for), and its parts."""
+        server = sum(v for k, v in self.cpu.items() if not k.startswith("client"))
+        parts = "  ".join(
+            f"{k} {v / moves_per_second * 1000:.2f}"
+            for k, v in self.cpu.items()
+            if not k.startswith("client")
+        )
+        return f"{server / moves_per_second * 1000:.2f} ms server side ({parts})"
+
     def lag_line(self) -> str:
         if not self.lags:
             return "-"

@@ -372,6 +372,8 @@ class OnlineLoad(Bench):
         server_moves = delta(window.after, window.before, "doushouqi_moves_total")
         print(f"  server moves       {server_moves:.0f} (/metrics, all nodes)")
         print(f"  CPU (cores)        {window.cpu_line()}")
+        if server_moves:
+            print(f"  CPU a move         {window.per_move_line(server_moves / elapsed)}")
         print(f"  client loop lag    {window.lag_line()}")
         print(f"  load average       {window.load:.2f} on {os.cpu_count()} cores", flush=True)
         return {
@@ -715,6 +717,11 @@ def main() -> int:
         default=1.0,
         help="the single node's loads as a fraction of the cluster's (1: the same)",
     )
+    parser.add_argument(
+        "--cluster-only",
+        action="store_true",
+        help="skip the single node (side-by-side runs of the cluster: half the time)",
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games must be 1-{MAX_GAMES}")
@@ -754,8 +761,9 @@ def main() -> int:
         (root / "cluster").mkdir()
         (root / "single").mkdir()
         cluster = run_cluster(args, root / "cluster")
-        single = run_single(args, root / "single")
-    table(cluster, single, args.single_scale, AI_LEVEL)
+        single = {} if args.cluster_only else run_single(args, root / "single")
+    if single:
+        table(cluster, single, args.single_scale, AI_LEVEL)
     left = {pid: name for pid, name in STARTED.items() if alive(pid)}
     print(
         f"\ntotal {time.perf_counter() - began:.0f} s; processes started: {len(STARTED)}, left "
