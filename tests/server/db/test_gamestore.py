@@ -179,3 +179,47 @@ def test_a_moves_write_to_a_database_that_cannot_be_reached_is_an_outage() -> No
         asyncio.run(scenario())
     finally:
         db.close()
+
+
+# ---------------------------------------------------------------------- the writer's connection
+# The moves' writes keep their connection between batches, unpinged (docs/server.md, sixth
+# round): one closed by the server meanwhile (PostgreSQL restarted) must not fail a move.
+
+
+def _backend_pids(db: Database) -> set[int]:
+    rows = db.run_sync(
+        lambda s: s.connection()
+        .exec_driver_sql(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        .all()
+    )
+    return {int(row[0]) for row in rows}
+
+
+def test_a_kept_connection_closed_by_the_server_does_not_fail_the_next_move(
+    db: Database,
+) -> None:
+    if db.is_sqlite:
+        pytest.skip("a server that closes connections: PostgreSQL")
+    game = a_game("g")
+
+    async def scenario() -> None:
+        store = GameStore(db)
+        await store.commit(GameWrite(game, None))
+        await store.commit(GameWrite(game.evolve(version=1), 0, [_event(1)]))  # kept now
+        # Every other connection of this database ended, the writer's among them, as a
+        # restarted server would.
+        for pid in _backend_pids(db):
+            db.run_sync(
+                lambda s, p=pid: s.connection().exec_driver_sql(
+                    "SELECT pg_terminate_backend(%(pid)s)", {"pid": p}
+                )
+            )
+        await store.commit(GameWrite(game.evolve(version=2), 1, [_event(2)]))
+
+    asyncio.run(scenario())
+    assert stored_version(db, "g") == 2
+    versions = [json.loads(t)["version"] for t in db.run_sync(lambda s: repo.events_since(s, "g", 0))]
+    assert versions == [1, 2]  # each stored once

@@ -162,10 +162,10 @@ class Database:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
         self.inline_writes = inline_writes if inline_writes is not None else self.is_sqlite
-        #: The pooled connection that inline driver writes keep between batches (checking one
-        #: out and back in cost a fifth of a move's write); None until the first, or after
-        #: one broke. Writes on the writer thread check theirs out each time, so that the
-        #: pool's ping finds a connection that a restarted PostgreSQL closed.
+        #: The pooled connection that driver writes keep between batches (checking one out and
+        #: back in cost a fifth of a move's write on SQLite; on PostgreSQL the pool's ping is a
+        #: round trip of its own before each batch); None until the first, or after one broke.
+        #: Used by one thread only: the event loop's (inline) or the writer's.
         self._kept: Any = None
 
     @property
@@ -222,17 +222,34 @@ class Database:
 
     def run_driver(self, fn: Callable[[Any, Dialect], T]) -> T:
         """``fn(cursor, dialect)`` in one transaction on a pooled connection of the driver's
-        own (committed when ``fn`` returns, rolled back when it raises; inline, the connection
-        is kept for the next). A driver error comes out as SQLAlchemy's ``DBAPIError``
-        subclass for it; a connection that the error says is broken is dropped from the pool
-        (so the next write opens a fresh one)."""
+        own (committed when ``fn`` returns, rolled back when it raises), kept for the next. A
+        driver error comes out as SQLAlchemy's ``DBAPIError`` subclass for it; a connection
+        that the error says is broken is dropped from the pool (so the next write opens a
+        fresh one).
+
+        The kept connection is not pinged before each write, as the pool's checkout would
+        (PostgreSQL: a round trip per batch). When it turns out closed (the server restarted
+        since) before anything was committed, ``fn`` runs once more on a connection checked out
+        of the pool, which is pinged: nothing of the first try was stored, so it cannot be
+        stored twice. A failure during the commit itself is never retried (it may have been
+        stored)."""
+        if self._kept is not None:
+            try:
+                return self._run_driver(fn, retry_if_closed=True)
+            except _ClosedBeforeCommit:
+                pass
+        return self._run_driver(fn, retry_if_closed=False)
+
+    def _run_driver(self, fn: Callable[[Any, Dialect], T], *, retry_if_closed: bool) -> T:
         dialect = self.engine.dialect
         connection = cursor = None
-        broken = False
+        broken = committing = False
         try:
             connection = self._kept or self.engine.raw_connection()
+            self._kept = None  # until it is known to be fine
             cursor = connection.cursor()
             result = fn(cursor, dialect)
+            committing = True
             connection.commit()
             return result
         except dialect.loaded_dbapi.Error as exc:
@@ -242,6 +259,8 @@ class Database:
                 _rollback_quietly(connection)
                 if broken:
                     connection.invalidate(exc)
+            if broken and retry_if_closed and not committing:
+                raise _ClosedBeforeCommit from exc
             raise DBAPIError.instance(
                 None,
                 None,
@@ -259,11 +278,10 @@ class Database:
                 with contextlib.suppress(Exception):
                     cursor.close()
             if connection is not None:
-                if self.inline_writes and not broken:
+                if not broken:
                     self._kept = connection  # committed or rolled back: ready for the next
                 else:
-                    self._kept = None
-                    connection.close()  # back to the pool (or discarded when invalidated)
+                    connection.close()  # discarded: it was invalidated
 
     async def write_driver(self, fn: Callable[[Any, Dialect], T]) -> T:
         """:meth:`run_driver` where :meth:`write` runs its work: inline on SQLite, else on
@@ -285,6 +303,10 @@ class Database:
         self.engine.dispose()
         if self._lock is not None:
             self._lock.release()
+
+
+class _ClosedBeforeCommit(Exception):
+    """The kept connection was found closed before the write's commit: nothing was stored."""
 
 
 def _rollback_quietly(connection: Any) -> None:
