@@ -45,6 +45,10 @@ class Settings:
     #: Seconds a node's claim on a game lasts unless renewed: a dead node's games move to
     #: another node within about this long.
     lease_seconds: float = 6.0
+    #: Milliseconds a moves' commit waits, when none is under way, for more moves to join its
+    #: transaction (a database written by a thread of its own: PostgreSQL). A commit costs
+    #: about as much for one move as for several (docs/server.md, sixth round).
+    commit_gather_ms: float = 2.0
     data_dir: Path = field(default_factory=default_data_dir)
     static_dir: Path = STATIC_DIR
     #: Seconds a disconnected player of an online game has to come back (docs/rules.md 5.2).
@@ -135,7 +139,7 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Defaults, overridden by ``DOUSHOUQI_DATABASE_URL``, ``DOUSHOUQI_NODE_NAME``,
-        ``DOUSHOUQI_REDIS_URL``, ``DOUSHOUQI_LEASE_SECONDS``,
+        ``DOUSHOUQI_REDIS_URL``, ``DOUSHOUQI_LEASE_SECONDS``, ``DOUSHOUQI_COMMIT_GATHER_MS``,
         ``DOUSHOUQI_DATA_DIR``,
         ``DOUSHOUQI_GRACE_PERIOD`` and ``DOUSHOUQI_LOBBY_WAIT`` (seconds),
         ``DOUSHOUQI_AI_WORKERS``, ``DOUSHOUQI_AI_GAMES_PER_WORKER``,
@@ -155,6 +159,8 @@ class Settings:
             changes["redis_url"] = redis_url
         if lease := env.get("DOUSHOUQI_LEASE_SECONDS"):
             changes["lease_seconds"] = float(lease)
+        if gather := env.get("DOUSHOUQI_COMMIT_GATHER_MS"):
+            changes["commit_gather_ms"] = float(gather)
         if data := env.get("DOUSHOUQI_DATA_DIR"):
             changes["data_dir"] = Path(data)
         else:

@@ -670,7 +670,7 @@ class Cluster:
         # Published with the rest of this loop step's messages (the events of this node's
         # own games, other forwarded commands): no round trip of its own.
         receivers: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self.outbox.send_later(_node_channel(owner), json.dumps(request), receivers)
+        self.outbox.send_later(_node_channel(owner), dumps_bytes(request), receivers)
         replies = None
         try:
             if await receivers:
@@ -686,7 +686,10 @@ class Cluster:
 
     async def _cached_owner(self, game_id: str) -> str | None:
         """The game's owner, asked of Redis at most once a beat while commands keep being
-        forwarded to it (a stale answer only costs one ``unavailable`` and a new look)."""
+        forwarded to it (a stale answer only costs one ``unavailable`` and a new look). Each
+        broadcast the owner publishes on the game's channel counts as such an answer
+        (:meth:`_dispatch`): a player who moves every few seconds would otherwise find the
+        answer expired at each move and ask again, a round trip a forwarded move."""
         now = time.monotonic()
         cached = self._owners.get(game_id)
         if cached is not None and cached[1] > now:
@@ -707,7 +710,7 @@ class Cluster:
         else:
             replies = None  # not ours (any more): the sender looks the owner up again
         answer = {"op": "reply", "id": request["id"], "replies": replies}
-        self.outbox.send_later(_node_channel(request["from"]), json.dumps(answer))
+        self.outbox.send_later(_node_channel(request["from"]), dumps_bytes(answer))
 
     # ------------------------------------------------------------------ the channel reader
 
@@ -769,6 +772,8 @@ class Cluster:
         if channel.startswith("dsq:game:"):
             remote = self.remote.get(channel.removeprefix("dsq:game:"))
             if remote is not None and data["from"] != self.node:
+                # Only the owner publishes a game's broadcasts: it is the owner as of now.
+                self._owners[remote.id] = (data["from"], time.monotonic() + self.beat_seconds)
                 audience = Audience.from_dict(data["to"]) if "to" in data else None
                 notice = bool(data.get("notice"))
                 remote.deliver(int(data["v"]), list(data["texts"]), notice, audience)
