@@ -9,6 +9,7 @@ import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.support.helpers import online_game
@@ -188,12 +189,14 @@ def test_a_moves_write_to_a_database_that_cannot_be_reached_is_an_outage() -> No
 
 def _backend_pids(db: Database) -> set[int]:
     rows = db.run_sync(
-        lambda s: s.connection()
-        .exec_driver_sql(
-            "SELECT pid FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        lambda s: (
+            s.connection()
+            .exec_driver_sql(
+                "SELECT pid FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            .all()
         )
-        .all()
     )
     return {int(row[0]) for row in rows}
 
@@ -221,5 +224,45 @@ def test_a_kept_connection_closed_by_the_server_does_not_fail_the_next_move(
 
     asyncio.run(scenario())
     assert stored_version(db, "g") == 2
-    versions = [json.loads(t)["version"] for t in db.run_sync(lambda s: repo.events_since(s, "g", 0))]
-    assert versions == [1, 2]  # each stored once
+    stored = db.run_sync(lambda s: repo.events_since(s, "g", 0))
+    assert [json.loads(text)["version"] for text in stored] == [1, 2]  # each stored once
+
+
+class CountingDatabase(Database):
+    """The real database, counting the moves' transactions."""
+
+    transactions = 0
+
+    async def write_driver(self, fn: Any) -> Any:
+        self.transactions += 1
+        return await super().write_driver(fn)
+
+
+@pytest.mark.parametrize("gather_for", [0.0, 0.3])
+def test_moves_arriving_within_the_gathering_time_share_one_transaction(
+    db: Database, gather_for: float
+) -> None:
+    counting = CountingDatabase(db.url)
+    first, second = a_game("first"), a_game("second")
+
+    async def scenario() -> None:
+        plain = GameStore(counting)
+        for game in (first, second):
+            await plain.commit(GameWrite(game, None))
+        store = GameStore(counting, gather_for=gather_for)
+        counting.transactions = 0
+
+        async def later() -> None:
+            await asyncio.sleep(0.05)  # a move of another game, a moment after the first
+            await store.commit(GameWrite(second.evolve(version=1), 0, [_event(1)]))
+
+        await asyncio.gather(
+            store.commit(GameWrite(first.evolve(version=1), 0, [_event(1)])), later()
+        )
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        counting.close()
+    assert counting.transactions == (1 if gather_for else 2)
+    assert stored_version(db, "first") == stored_version(db, "second") == 1

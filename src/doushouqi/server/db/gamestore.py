@@ -4,8 +4,9 @@ before anyone hears of it.
 Commits are grouped: while one batch is being written, the writes that arrive queue up and go
 together in the next transaction. Under load, hundreds of games share one commit (one fsync
 on PostgreSQL); when idle, a write goes alone, at once on SQLite, after ``gather_for`` (2 ms
-by default) on PostgreSQL, where a commit costs about as much for one move as for several. Each game has at most one write in
-flight (its actor waits for it), so a game's writes stay in order.
+by default) on PostgreSQL, where a commit costs about as much for one move as for several.
+Each game has at most one write in flight (its actor waits for it), so a game's writes stay
+in order.
 
 A write that finds its game stored at another version than the one it replaces fails with
 :class:`StaleWriteError`, apart from every other failure (:class:`CommitError`): another node
