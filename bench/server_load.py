@@ -136,6 +136,8 @@ class Seat:
             await self.ws.close()
         self.color = color
         self.sent_at = self.sent_move = None
+        if self.think_task is not None:  # a move thought over for the game before: not this one's
+            self.think_task.cancel()
         url = self.ws_url + f"/ws/games/{game_id}"
         self.ws = await websockets.connect(
             url,

@@ -43,7 +43,7 @@ class Outbox:
     ) -> None:
         # Made by the pool (its address and settings) but not one of its own: never lent to
         # another command, so a batch's answers are read in the order they were asked.
-        self._connection = pool.make_connection()
+        self._connection = pool.make_connection()  # type: ignore[no-untyped-call]
         self._spawn = spawn
         self._timeout = timeout
         self._queue: list[_Message] = []
@@ -117,6 +117,6 @@ class Outbox:
     def close(self) -> None:
         """Close the connection at once (the node is stopping; nothing is awaited)."""
         try:
-            self._connection._close()  # type: ignore[no-untyped-call]
+            self._connection._close()
         except Exception:
             log.debug("could not close the outbox's connection", exc_info=True)
