@@ -119,3 +119,29 @@ def test_a_batch_redis_cannot_take_fails_its_senders_and_the_next_goes_on_a_new_
             asyncio.run(scenario())
         finally:
             server.kill()
+
+
+def test_a_connection_redis_closed_between_batches_is_made_again_not_failed() -> None:
+    executable = redis_server_path()
+    assert executable is not None
+    with tempfile.TemporaryDirectory() as root:
+        server = RedisServer(executable, Path(root))
+        server.start()
+
+        async def scenario() -> None:
+            pool = aioredis.ConnectionPool.from_url(server.url, decode_responses=True)
+            outbox = Outbox(pool, Spawner(), timeout=5)
+            first = asyncio.get_running_loop().create_future()
+            outbox.send_later("a", "before", first)
+            assert await first == 0
+            server.restart()  # nothing sent meanwhile: the outbox's socket is closed, unnoticed
+            after = asyncio.get_running_loop().create_future()
+            outbox.send_later("a", "after", after)
+            assert await after == 0  # published, not failed
+            outbox.close()
+            await pool.aclose()
+
+        try:
+            asyncio.run(scenario())
+        finally:
+            server.kill()

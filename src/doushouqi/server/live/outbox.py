@@ -44,6 +44,7 @@ class Outbox:
         # Made by the pool (its address and settings) but not one of its own: never lent to
         # another command, so a batch's answers are read in the order they were asked.
         self._connection = pool.make_connection()  # type: ignore[no-untyped-call]
+        self._pool = pool
         self._spawn = spawn
         self._timeout = timeout
         self._queue: list[_Message] = []
@@ -83,6 +84,9 @@ class Outbox:
         error: BaseException | None = None
         try:
             async with asyncio.timeout(self._timeout):
+                # As the pool checks a connection it lends: one that Redis closed meanwhile
+                # (restarted) is made again here, rather than failing this batch.
+                await self._pool.ensure_connection(connection)
                 commands = [("PUBLISH", channel, payload) for channel, payload, _ in batch]
                 await connection.send_packed_command(connection.pack_commands(commands))
                 for _ in batch:
