@@ -5,8 +5,8 @@ accounts' messages) goes through one :class:`Outbox`: what is handed to it durin
 the event loop leaves in one write, and while a batch waits for Redis's answers the next
 gathers. Per batch it costs what redis-py's connection costs for its commands (packing, one
 write, reading the answers), without a pipeline object or the pool's checkout around it: a
-publish of one message measured 65-90 µs of the node's CPU through ``Redis.publish``, 113 µs
-as a pipeline of one, and 30-40 µs here (docs/server.md, sixth round).
+batch of one message measured 70-87 µs of the node's CPU here, against 87-106 µs through
+``Redis.publish`` and 104-118 µs as a pipeline of one (docs/server.md, sixth round).
 
 One batch is in flight at a time, so the messages leave in the order they were handed over
 (one game's events are never reordered between two batches on two connections). A batch that
