@@ -99,6 +99,7 @@ from doushouqi.jungle.ai.work import (
     C_LMP,
     C_LMR,
     C_LMR_HISTORY,
+    C_LMR_IN_DANGER,
     C_LMR_PERCENT,
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
@@ -614,6 +615,9 @@ def negamax(
         and static + work[C_QUIET_FUTILITY] * depth <= alpha
     )
     history_step = work[C_LMR_HISTORY]
+    # Reductions are re-searched when they fail high, so unlike the prunings they may be
+    # allowed near our den (C_LMR_IN_DANGER), though never in den check.
+    reducible = not in_check and (not danger or work[C_LMR_IN_DANGER] != 0)
 
     base = W_MOVES + ply * MAX_MOVES
     count = generate_moves_given_restrictions(
@@ -662,7 +666,7 @@ def negamax(
                 depth >= 3
                 and work[C_LMR] != 0
                 and quiet
-                and not danger
+                and reducible
                 and index >= (3 if pv_node else 2)
                 and move != killer1
                 and move != killer2

@@ -54,6 +54,7 @@ from doushouqi.jungle.ai.work import (
     C_LMP,
     C_LMR,
     C_LMR_HISTORY,
+    C_LMR_IN_DANGER,
     C_LMR_PERCENT,
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
@@ -168,6 +169,8 @@ DEFAULT_TUNING = {
     "qsearch_see": 0,
     # Late move reductions' size, % of the log x log table's (100: as measured before).
     "lmr_percent": 100,
+    # Late move reductions also with an enemy near our den (never in den check; 1 = on).
+    "lmr_in_danger": 0,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -190,6 +193,7 @@ TUNING_RANGES = {
     "lmr_history": (0, 16384),
     "qsearch_see": (0, 1),
     "lmr_percent": (0, 400),
+    "lmr_in_danger": (0, 1),
 }
 _TUNING_WORDS = {
     "null_move": C_NULL_MOVE,
@@ -205,6 +209,7 @@ _TUNING_WORDS = {
     "lmr_history": C_LMR_HISTORY,
     "qsearch_see": C_QSEE,
     "lmr_percent": C_LMR_PERCENT,
+    "lmr_in_danger": C_LMR_IN_DANGER,
 }
 
 

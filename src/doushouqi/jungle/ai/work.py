@@ -87,6 +87,7 @@ C_IIR = 25  # 1 = internal iterative reduction: no TT move at depth >= 4 searche
 C_LMR_HISTORY = 26  # LMR reduced by one less per this much history (and one more below -it)
 C_QSEE = 27  # 1 = quiescence skips captures that give a more valuable animal for a lesser one
 C_LMR_PERCENT = 28  # LMR's log x log reduction scaled by this % (100: the table as it is)
+C_LMR_IN_DANGER = 29  # 1 = LMR also with an enemy near our den (never in den check)
 CTL_SIZE = 32
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
