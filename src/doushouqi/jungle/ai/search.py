@@ -98,7 +98,6 @@ from doushouqi.jungle.ai.work import (
     C_IIR,
     C_LMP,
     C_LMR,
-    C_LMR_HISTORY,
     C_LMR_IN_DANGER,
     C_LMR_PERCENT,
     C_NO_QUIESCENCE,
@@ -614,7 +613,6 @@ def negamax(
         and abs(alpha) < DEN_BOUND
         and static + work[C_QUIET_FUTILITY] * depth <= alpha
     )
-    history_step = work[C_LMR_HISTORY]
     # Reductions are re-searched when they fail high, so unlike the prunings they may be
     # allowed near our den (C_LMR_IN_DANGER), though never in den check.
     reducible = not in_check and (not danger or work[C_LMR_IN_DANGER] != 0)
@@ -678,13 +676,7 @@ def negamax(
                     reduction = (LMR_MILLI[min(depth, 63), index] * percent + 50000) // 100000
                 if pv_node:
                     reduction -= 1
-                if history_step != 0:
-                    # By history: one ply less per step of good history, one more when bad.
-                    earned = work[history_base + move]
-                    reduction -= earned // history_step if earned > 0 else 0
-                    if earned < -history_step:
-                        reduction += 1
-                elif work[history_base + move] > 4000:
+                if work[history_base + move] > 4000:
                     reduction -= 1
                 reduction = max(0, min(reduction, new_depth - 1))
             score = -negamax(

@@ -53,7 +53,6 @@ from doushouqi.jungle.ai.work import (
     C_IIR,
     C_LMP,
     C_LMR,
-    C_LMR_HISTORY,
     C_LMR_IN_DANGER,
     C_LMR_PERCENT,
     C_NO_QUIESCENCE,
@@ -161,9 +160,6 @@ DEFAULT_TUNING = {
     # Internal iterative reduction: a node at depth >= 4 with no table move searches one
     # ply less (1 = on).
     "iir": 0,
-    # LMR by history: one ply less per this much history of the move, one more when it is
-    # below minus this (0: the fixed rule, one less above 4000).
-    "lmr_history": 0,
     # Quiescence skips a capture by a more valuable animal that the opponent can take back
     # at once (1 = on).
     "qsearch_see": 0,
@@ -190,7 +186,6 @@ TUNING_RANGES = {
     "lmp": (0, 64),
     "quiet_futility": (0, 10**5),
     "iir": (0, 1),
-    "lmr_history": (0, 16384),
     "qsearch_see": (0, 1),
     "lmr_percent": (0, 400),
     "lmr_in_danger": (0, 1),
@@ -206,7 +201,6 @@ _TUNING_WORDS = {
     "lmp": C_LMP,
     "quiet_futility": C_QUIET_FUTILITY,
     "iir": C_IIR,
-    "lmr_history": C_LMR_HISTORY,
     "qsearch_see": C_QSEE,
     "lmr_percent": C_LMR_PERCENT,
     "lmr_in_danger": C_LMR_IN_DANGER,
