@@ -4,12 +4,15 @@
     .venv/bin/python bench/search.py --depth 12 --skip-startup
     .venv/bin/python bench/search.py --only startup
     .venv/bin/python bench/search.py --only positions --rules classic   # 7-3 / 17-5 on
+    .venv/bin/python bench/search.py --only positions --tuning "" --tuning lmr_in_danger=0
 
 Figures printed:
 
 * per position: nodes, seconds and nodes/s of a fresh search to ``--depth`` (time to depth),
   and the totals — the engine's speed figure (under ``--rules``, WANGO by default: ``classic``
   turns on the 7-3 / 17-5 move restrictions, whose bookkeeping costs time at every node);
+  each ``--tuning`` (``key=value,...`` of ``DEFAULT_TUNING``; ``""``: the defaults) gets its own
+  table and the totals side by side, to compare search settings on the same positions;
 * move time: for ``go movetime`` of 0.1, 0.5 and 1 s, the worst time the answer took, in
   process (``Searcher.search``) and through the protocol (``go`` to ``bestmove``);
 * start-up: seconds from launching ``python -m doushouqi engine`` to ``uciok`` (``uci`` sent at
@@ -45,10 +48,19 @@ POSITIONS = [
 ]
 
 
-def bench_positions(depth: int, rules: str = "wango") -> None:
+def bench_positions(depth: int, rules: str = "wango", tuning: str = "") -> tuple[int, float]:
+    """Time to ``depth`` on every position with the search settings ``tuning``
+    (``key=value,...``); returns the total nodes and seconds."""
     engine = Searcher(rules, hash_mb=64)
+    for item in tuning.split(","):
+        if item.strip():
+            key, value = item.split("=", 1)
+            if key not in engine.tuning:
+                raise SystemExit(f"unknown setting {key!r} (known: {', '.join(engine.tuning)})")
+            engine.tuning[key] = int(value)
     engine.warm_up()
-    print(f"time to depth {depth} under {rules} rules (fresh table each position)")
+    print(f"time to depth {depth} under {rules} rules (fresh table each position), "
+          f"settings: {tuning or 'default'}")  # fmt: skip
     print(f"{'#':>2} {'nodes':>10} {'seconds':>8} {'nodes/s':>10}  move  score")
     total_nodes = 0
     total_time = 0.0
@@ -65,6 +77,7 @@ def bench_positions(depth: int, rules: str = "wango") -> None:
             f"{result.move}  {result.info.get('score')}"
         )
     print(f"total {total_nodes:,} nodes in {total_time:.2f} s: {total_nodes / total_time:,.0f} nps")
+    return total_nodes, total_time
 
 
 class _Process:
@@ -155,11 +168,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rules", default="wango", help="rule set of the time-to-depth positions (wango)"
     )
+    parser.add_argument(
+        "--tuning",
+        action="append",
+        default=None,
+        help="search settings key=value,... for time to depth (repeat to compare; default: none)",
+    )
     parser.add_argument("--skip-startup", action="store_true", help="no start-up timings")
     parser.add_argument("--no-cold", action="store_true", help="no cold start (compiles)")
     args = parser.parse_args(argv)
     if args.only in (None, "positions"):
-        bench_positions(args.depth, args.rules)
+        settings = args.tuning or [""]
+        totals = [bench_positions(args.depth, args.rules, tuning) for tuning in settings]
+        if len(settings) > 1:
+            print("side by side: settings, nodes, seconds")
+            for tuning, (nodes, seconds) in zip(settings, totals, strict=True):
+                print(f"  {tuning or 'default':<40} {nodes:>12,} {seconds:>8.2f} s")
     if args.only in (None, "movetime"):
         bench_movetime()
     if args.only == "startup" or (args.only is None and not args.skip_startup):

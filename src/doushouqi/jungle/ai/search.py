@@ -46,6 +46,7 @@ from doushouqi.jungle.ai.movegen import (
     generate_legal_moves,
     generate_moves_given_restrictions,
     is_game_over_on_board,
+    is_square_attacked,
 )
 from doushouqi.jungle.ai.nnue import adds_classic, network_evaluate, uses_network
 from doushouqi.jungle.ai.state import (
@@ -94,7 +95,11 @@ from doushouqi.jungle.ai.work import (
     C_DANGER_RADIUS,
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
+    C_IIR,
+    C_LMP,
     C_LMR,
+    C_LMR_IN_DANGER,
+    C_LMR_PERCENT,
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
     C_NODES,
@@ -103,6 +108,8 @@ from doushouqi.jungle.ai.work import (
     C_NULL_MOVE,
     C_PROGRESS_PLIES,
     C_QCHECKS,
+    C_QSEE,
+    C_QUIET_FUTILITY,
     C_REPEAT_FROM,
     C_ROOT_COUNT,
     C_ROOT_PLY,
@@ -159,6 +166,12 @@ LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
 for _d in range(1, 64):
     for _i in range(1, MAX_MOVES):
         LMR[_d, _i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
+#: LMR_MILLI[depth, move index]: the same reduction unrounded, in thousandths of a ply (for
+#: ``C_LMR_PERCENT`` other than 100).
+LMR_MILLI = np.zeros((64, MAX_MOVES), dtype=np.int64)
+for _d in range(1, 64):
+    for _i in range(1, MAX_MOVES):
+        LMR_MILLI[_d, _i] = int(1000 * math.log(_d) * math.log(_i) / 2.2)
 
 
 #: Signatures of the arrays state, history, rules, tt, work, params, tb_values, tb_meta (the
@@ -336,6 +349,17 @@ def _tablebase_score(
 # ------------------------------------------------------------------------- quiescence
 
 
+@njit(f"boolean({A1}, {A2}, {A1}, int64)", cache=True, nogil=True)
+def _recaptured(
+    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64], move: int
+) -> bool:
+    """Whether the animal that makes capture ``move`` can be captured on its new square."""
+    make_move(state, history, move)
+    attacked: bool = is_square_attacked(state, rules, move >> 6)
+    unmake_move(state, history)
+    return attacked
+
+
 @njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", cache=True, nogil=True)
 def qsearch(
     state: NDArray[np.int64],
@@ -416,7 +440,18 @@ def qsearch(
             to = move >> 6
             if (enemy_occupancy >> to) & 1:
                 # Delta pruning: even winning this animal for free would not reach alpha.
-                if stand + animal_value(state, rules, params, to) + 200 < alpha:
+                victim = animal_value(state, rules, params, to)
+                if stand + victim + 200 < alpha:
+                    continue
+                if (
+                    work[C_QSEE] != 0
+                    and animal_value(state, rules, params, move & 63) > victim
+                    and _recaptured(state, history, rules, move)
+                ):
+                    # A losing exchange on rank: the capturer is worth more than its victim
+                    # and is taken back at once (Jungle's captures are by rank, so there is
+                    # no longer sequence that could make up for it but a den threat, which
+                    # quiescence tries separately).
                     continue
             elif not (
                 threats and (TRAP_BB[enemy] >> to) & 1 and (NEIGHBOURS[to] & enemy_occupancy) == 0
@@ -531,6 +566,7 @@ def negamax(
 
     # An enemy animal near our den makes every tempo count: no pruning on "I could pass".
     danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
+    static = -INFINITE
     if not pv_node and not danger:
         static = _eval(state, history, rules, params, work)
         margin = work[C_FUTILITY_MARGIN] * depth
@@ -557,6 +593,30 @@ def negamax(
             # The search below the pass overwrote the restrictions' scratch space in ``state``.
             restricted = compute_restrictions(state, history, rules)
 
+    # Internal iterative reduction: a node the table knows no move for is likely new and
+    # unimportant (the principal line's nodes have theirs); search it one ply shallower.
+    if tt_move == 0 and depth >= 4 and work[C_IIR] != 0 and not danger:
+        depth -= 1
+
+    # Shallow non-PV nodes, nothing near our den: late quiet moves (past ``lmp_after``) and,
+    # when even a margin above the static evaluation stays at or below alpha, every quiet
+    # move after the first are not searched (pruned, so they cannot raise alpha; the node's
+    # score stays an upper bound, which is what it is anyway when no move beats alpha).
+    prune_quiet = not pv_node and not danger and depth <= 3
+    lmp_after = 0
+    if prune_quiet and work[C_LMP] != 0:
+        lmp_after = work[C_LMP] + depth * depth
+    futile = (
+        prune_quiet
+        and work[C_QUIET_FUTILITY] != 0
+        and depth <= 2
+        and abs(alpha) < DEN_BOUND
+        and static + work[C_QUIET_FUTILITY] * depth <= alpha
+    )
+    # Reductions are re-searched when they fail high, so unlike the prunings they may be
+    # allowed near our den (C_LMR_IN_DANGER), though never in den check.
+    reducible = not in_check and (not danger or work[C_LMR_IN_DANGER] != 0)
+
     base = W_MOVES + ply * MAX_MOVES
     count = generate_moves_given_restrictions(
         state, history, rules, work[base : base + MAX_MOVES], restricted
@@ -573,6 +633,7 @@ def negamax(
     original_alpha = alpha
     best = -INFINITE
     best_move = 0
+    quiets = 0
     for index in range(count):
         move = pick_move(work, base, count, index)
         to = move >> 6
@@ -581,6 +642,15 @@ def negamax(
             and ((TRAP_BB[enemy] >> to) & 1) == 0
             and OWN_DEN_DISTANCE[enemy, to] > 2
         )
+        if quiet:
+            quiets += 1
+            if (
+                index > 0
+                and best > -DEN_BOUND
+                and move != killer1
+                and (futile or (lmp_after != 0 and quiets > lmp_after))
+            ):
+                continue
         make_move(state, history, move)
         new_depth = depth - 1
         if index == 0:
@@ -594,12 +664,16 @@ def negamax(
                 depth >= 3
                 and work[C_LMR] != 0
                 and quiet
-                and not danger
+                and reducible
                 and index >= (3 if pv_node else 2)
                 and move != killer1
                 and move != killer2
             ):
-                reduction = LMR[min(depth, 63), index]
+                percent = work[C_LMR_PERCENT]
+                if percent == 100:
+                    reduction = LMR[min(depth, 63), index]
+                else:
+                    reduction = (LMR_MILLI[min(depth, 63), index] * percent + 50000) // 100000
                 if pv_node:
                     reduction -= 1
                 if work[history_base + move] > 4000:

@@ -50,7 +50,11 @@ from doushouqi.jungle.ai.work import (
     C_DANGER_RADIUS,
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
+    C_IIR,
+    C_LMP,
     C_LMR,
+    C_LMR_IN_DANGER,
+    C_LMR_PERCENT,
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
     C_NODES,
@@ -59,6 +63,8 @@ from doushouqi.jungle.ai.work import (
     C_NULL_MOVE,
     C_PROGRESS_PLIES,
     C_QCHECKS,
+    C_QSEE,
+    C_QUIET_FUTILITY,
     C_REPEAT_FROM,
     C_ROOT_COUNT,
     C_ROOT_PLY,
@@ -144,6 +150,23 @@ DEFAULT_TUNING = {
     # they stand (0: never). In fuller middlegames they cost strength (docs/engine-research.md).
     "lead_tables": 300,
     "lead_animals": 10,
+    # Issue 31's second search round, each measured in docs/engine-research.md ("Search,
+    # second round"); 0 = off. Non-PV nodes at depth <= 3 with no enemy near our den:
+    # late move pruning skips the quiet moves after the first lmp + depth² of them;
+    # quiet_futility skips every quiet move after the first when the static evaluation plus
+    # this many centipawns per ply (depth <= 2) does not reach alpha.
+    "lmp": 0,
+    "quiet_futility": 0,
+    # Internal iterative reduction: a node at depth >= 4 with no table move searches one
+    # ply less (1 = on).
+    "iir": 0,
+    # Quiescence skips a capture by a more valuable animal that the opponent can take back
+    # at once (1 = on).
+    "qsearch_see": 0,
+    # Late move reductions' size, % of the log x log table's (100: as measured before).
+    "lmr_percent": 100,
+    # Late move reductions also with an enemy near our den (never in den check; 1 = on).
+    "lmr_in_danger": 0,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -160,6 +183,12 @@ TUNING_RANGES = {
     "progress_plies": (0, 10000),
     "lead_tables": (0, 100000),
     "lead_animals": (2, 16),
+    "lmp": (0, 64),
+    "quiet_futility": (0, 10**5),
+    "iir": (0, 1),
+    "qsearch_see": (0, 1),
+    "lmr_percent": (0, 400),
+    "lmr_in_danger": (0, 1),
 }
 _TUNING_WORDS = {
     "null_move": C_NULL_MOVE,
@@ -169,6 +198,12 @@ _TUNING_WORDS = {
     "danger_radius": C_DANGER_RADIUS,
     "contempt": C_CONTEMPT,
     "progress_plies": C_PROGRESS_PLIES,
+    "lmp": C_LMP,
+    "quiet_futility": C_QUIET_FUTILITY,
+    "iir": C_IIR,
+    "qsearch_see": C_QSEE,
+    "lmr_percent": C_LMR_PERCENT,
+    "lmr_in_danger": C_LMR_IN_DANGER,
 }
 
 

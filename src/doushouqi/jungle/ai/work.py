@@ -79,6 +79,14 @@ C_TBHITS = 21  # positions scored from the endgame tables
 #: return to any position of the game since the last capture as a draw (search_driver's
 #: ``twofold_lead``): the opponent could repeat it once more and draw.
 C_REPEAT_FROM = 22
+#: Pruning experiments of issue 31's second search round (off: 0, and 100 for C_LMR_PERCENT;
+#: search_driver's ``DEFAULT_TUNING`` says what each value means).
+C_LMP = 23  # late move pruning: quiet moves tried at depth d <= 3 before the rest are skipped
+C_QUIET_FUTILITY = 24  # frontier futility of quiet moves, centipawns per ply (depth <= 2)
+C_IIR = 25  # 1 = internal iterative reduction: no TT move at depth >= 4 searches one ply less
+C_QSEE = 26  # 1 = quiescence skips captures that give a more valuable animal for a lesser one
+C_LMR_PERCENT = 27  # LMR's log x log reduction scaled by this % (100: the table as it is)
+C_LMR_IN_DANGER = 28  # 1 = LMR also with an enemy near our den (never in den check)
 CTL_SIZE = 32
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
