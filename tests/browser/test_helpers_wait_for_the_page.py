@@ -9,6 +9,9 @@ with no wait of the test's own between them, all land.
 
 ``goto_route``: the answers of the API come late, so the old page stays on screen after the
 address names the next one; ``goto_route`` returns only once the old page is gone.
+
+``expect_piece`` (the lessons' tests): a lesson's board is drawn once the server has
+answered for its position, after the step's words; ``expect_piece`` waits for the piece.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import time
 
 from playwright.sync_api import Page, Route, expect
 from tests.browser.support import Client, click_move, goto_route, plies
+from tests.browser.test_lessons import expect_piece
 from tests.support.live import DEN_GAME
 
 #: Every message the page's sockets receive is handed to the page 400 ms later, in order.
@@ -68,3 +72,20 @@ def test_goto_route_returns_once_the_old_page_is_gone(client: Client) -> None:
     # The game's page, still on screen while the replay loads, is gone.
     assert page.locator("#view > section.game-page").count() == 0
     expect(page.locator("#rp-meta")).to_be_visible()
+
+
+def test_expect_piece_waits_for_a_lesson_board_drawn_late(client: Client) -> None:
+    page = client.open("/#/learn")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the position's answer waits for the test
+        held.append(route)
+
+    page.route("**/api/position", hold)
+    page.click('[data-lesson="tiger-trap"] a')
+    expect(page.locator("#lesson-step")).to_have_text("第 1 步，共 4 步")  # the words are there
+    pieces = page.locator('#lesson-board .dsq-pieces [data-square="e11"]')
+    expect(pieces).to_have_count(0)  # the board is not drawn yet: a read now finds no tiger
+    for route in held:
+        route.continue_()
+    expect_piece(page, "e11", "tiger")

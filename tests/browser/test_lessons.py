@@ -29,12 +29,15 @@ def play(page: Page, move: str) -> None:
     click_move(page, move)
 
 
-def piece_on(page: Page, square: str) -> str:
-    """The classes of the piece drawn on ``square`` ('' when the square is empty)."""
+def expect_piece(page: Page, square: str, classes: str) -> None:
+    """Wait until the piece drawn on ``square`` has ``classes`` in that order ("red rat";
+    "" for an empty square): a move, a scripted reply or a step is drawn after the answer
+    that the test saw, so reading the square at once could read the board before it."""
     pieces = page.locator(f'#lesson-board .dsq-pieces [data-square="{square}"]')
-    if not pieces.count():
-        return ""
-    return pieces.first.get_attribute("class") or ""
+    if not classes:
+        expect(pieces).to_have_count(0)
+    else:
+        expect(pieces.first).to_have_class(re.compile(rf"(^|\s){re.escape(classes)}(\s|$)"))
 
 
 def next_step(page: Page, label: str) -> None:
@@ -71,7 +74,7 @@ def test_water_lesson_wrong_move_retry_and_tick(client: Client, artifacts: Path)
     expect(feedback).to_have_attribute("data-result", "wrong")
     expect(feedback).to_contain_text("不对哦。")
     expect(feedback).to_contain_text("往旁边一格就下水了")
-    assert "red rat" in piece_on(page, "d4")
+    expect_piece(page, "d4", "red rat")
     expect(page.locator("#lesson-next")).to_have_count(0)
     expect(page.locator(BOARD)).not_to_have_class(INTERACTIVE)
     shoot(page, artifacts, "lesson-wrong")
@@ -79,12 +82,12 @@ def test_water_lesson_wrong_move_retry_and_tick(client: Client, artifacts: Path)
     expect(feedback).to_be_empty()
     expect(page.locator("#lesson-retry")).to_have_count(0)
     expect(page.locator('#lesson-board .dsq-pieces [data-square="d5"]')).to_have_count(1)
-    assert piece_on(page, "d4") == ""
+    expect_piece(page, "d4", "")
     # The right moves, step by step.
     play(page, "d5c5")
     expect(feedback).to_have_attribute("data-result", "right")
     expect(feedback).to_contain_text("扑通！鼠下河了。")
-    assert "red rat" in piece_on(page, "c5")
+    expect_piece(page, "c5", "red rat")
     next_step(page, "第 2 步，共 3 步")
     play(page, "c6c7")
     expect(feedback).to_have_attribute("data-result", "right")
@@ -125,21 +128,21 @@ def test_guided_attack_in_english(browser: Browser, server: LiveServer, artifact
         play(page, "c3c7")
         expect(feedback).to_contain_text("Across!")
         expect(feedback.locator(".lesson-reply")).to_contain_text("Blue replies:")
-        assert "blue cat" in piece_on(page, "e8")
+        expect_piece(page, "e8", "blue cat")
         shoot(page, artifacts, "lesson-attack")
         next_step(page, "Step 2 of 4")
         play(page, "c7c8")
         expect(feedback.locator(".lesson-reply")).to_be_visible()
-        assert "blue cat" in piece_on(page, "e9")
+        expect_piece(page, "e9", "blue cat")
         next_step(page, "Step 3 of 4")
         play(page, "c8d8")
         expect(feedback.locator(".lesson-reply")).to_be_visible()
-        assert "blue cat" in piece_on(page, "e8")
+        expect_piece(page, "e8", "blue cat")
         next_step(page, "Step 4 of 4")
         expect(page.locator("#lesson-goal")).to_contain_text("Enter the den")
         play(page, "d8d9")
         expect(page.locator("#lesson-complete")).to_have_text("Lesson complete!")
-        assert "red lion" in piece_on(page, "d9")
+        expect_piece(page, "d9", "red lion")
         expect(page.locator("#lesson-next-lesson")).to_contain_text("the elephant raid")
         shoot(page, artifacts, "lesson-attack-won")
         page.click("#lesson-list-link")
@@ -172,7 +175,7 @@ def test_rat_lesson_marks_threats_and_plays_the_reply(client: Client) -> None:
     expect(page.locator('.dsq-squares [data-square="d6"]')).not_to_have_class(re.compile("capture"))
     page.click('.dsq-squares [data-square="c7"]')
     expect(page.locator(".lesson-reply")).to_contain_text("蓝方应着")
-    assert "blue elephant" in piece_on(page, "d7")
+    expect_piece(page, "d7", "blue elephant")
     next_step(page, "第 4 步，共 4 步")
     play(page, "c7d7")
     expect(page.locator("#lesson-complete")).to_be_visible()
@@ -282,7 +285,7 @@ def test_tiger_lesson_played_through_on_a_phone(
         expect(page.locator(".lesson-howto")).to_have_text("先点一个人，再点高亮的点。")
         # the men's view: their side (rank 1) at the bottom, the nest at the top
         expect(page.locator(BOARD)).to_have_attribute("data-orientation", "red")
-        assert "tiger" in piece_on(page, "e11")
+        expect_piece(page, "e11", "tiger")
         feedback = page.locator("#lesson-feedback")
         # a legal move that misses the goal: the hint, then a retry
         play_points(page, "d8", "d7")
@@ -294,12 +297,13 @@ def test_tiger_lesson_played_through_on_a_phone(
             play_points(page, start, end)
             expect(feedback).to_have_attribute("data-result", "right")
             expect(feedback.locator(".lesson-reply")).to_contain_text("虎方应着")
-            assert "tiger" in piece_on(page, tiger)
+            expect_piece(page, tiger, "tiger")
             assert page.evaluate("document.documentElement.scrollWidth") <= 320
             next_step(page, f"第 {n + 1} 步，共 4 步")
         play_points(page, "e10", "e11")
         expect(page.locator("#lesson-complete")).to_contain_text("恭喜，本课完成！")
-        assert "man" in piece_on(page, "e11") and "tiger" in piece_on(page, "f11")
+        expect_piece(page, "e11", "man")
+        expect_piece(page, "f11", "tiger")
         buttons = page.locator("#lesson-actions > *")
         for i in range(buttons.count()):
             box = buttons.nth(i).bounding_box()
@@ -380,7 +384,7 @@ def test_the_seventeen_move_raid_stepped_through(
             expect(page.locator("#lesson-goal")).to_contain_text(f"Move {n}:")
             play(page, move)
             expect(feedback.locator(".lesson-reply")).to_contain_text("Blue replies:")
-            assert "red" in piece_on(page, move[2:])
+            expect_piece(page, move[2:], "red")
             if n == 12:
                 shoot(page, artifacts, "lesson-raid-move-12")
             next_step(page, f"Step {n + 1} of 20")
