@@ -7,7 +7,7 @@
 A side is a comma-separated list of ``key=value``: ``level`` (1-10), ``params`` (a JSON file
 of evaluation weights, :mod:`doushouqi.jungle.ai.eval_params`), ``evaluation`` (``classic`` or
 ``nnue``), ``evalfile`` (the network's weight file), ``seed``, or any key of
-``doushouqi.jungle.ai.search_driver.DEFAULT_TUNING``. Each opening (the start position plus a few
+``doushouqi.jungle.ai.tuning.DEFAULT_TUNING``. Each opening (the start position plus a few
 random plies) is played twice, colours swapped. Games longer than ``--max-plies`` are drawn.
 Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
 """

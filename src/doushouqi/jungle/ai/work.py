@@ -80,7 +80,7 @@ C_TBHITS = 21  # positions scored from the endgame tables
 #: ``twofold_lead``): the opponent could repeat it once more and draw.
 C_REPEAT_FROM = 22
 #: Pruning experiments of issue 31's second search round (off: 0, and 100 for C_LMR_PERCENT;
-#: search_driver's ``DEFAULT_TUNING`` says what each value means).
+#: tuning.py's ``DEFAULT_TUNING`` says what each value means).
 C_LMP = 23  # late move pruning: quiet moves tried at depth d <= 3 before the rest are skipped
 C_QUIET_FUTILITY = 24  # frontier futility of quiet moves, centipawns per ply (depth <= 2)
 C_IIR = 25  # 1 = internal iterative reduction: no TT move at depth >= 4 searches one ply less

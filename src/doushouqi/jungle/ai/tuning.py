@@ -1,0 +1,119 @@
+"""The search's knobs: their defaults, their ranges and where the compiled search reads them.
+
+:attr:`Searcher.tuning <doushouqi.jungle.ai.search_driver.Searcher.tuning>` starts from
+:data:`DEFAULT_TUNING`; each run of the search copies the knobs into its control array, each
+clamped to its range (compiled code checks no bounds). Each value's effect is measured in
+docs/engine-research.md.
+"""
+
+from __future__ import annotations
+
+from doushouqi.jungle.ai.work import (
+    C_CONTEMPT,
+    C_DANGER_RADIUS,
+    C_FUTILITY_MARGIN,
+    C_IIR,
+    C_LMP,
+    C_LMR,
+    C_LMR_IN_DANGER,
+    C_LMR_PERCENT,
+    C_NULL_MOVE,
+    C_PROGRESS_PLIES,
+    C_QCHECKS,
+    C_QSEE,
+    C_QUIET_FUTILITY,
+)
+
+__all__ = ["DEFAULT_TUNING", "TUNING_RANGES", "TUNING_WORDS"]
+
+#: Search switches and margins; :attr:`Searcher.tuning` starts from these.
+DEFAULT_TUNING = {
+    "null_move": 1,
+    "lmr": 1,
+    "quiescence_threats": 2,  # quiescence plies that try den threats
+    "futility_margin": 90,  # reverse futility, centipawns per ply
+    "danger_radius": 3,  # no pruning with an enemy this close to our den
+    "extension_percent": 50,  # den-check extensions per path, % of the depth (+1)
+    # Centipawns a draw is worth less than an equal position, to us: enough that a level does
+    # not settle for a repetition while it still has play (measured in bench/ladder.py).
+    "contempt": 50,
+    # A lead must be converted: the contempt grows by this % of the root's lead (its
+    # quiescence score, search.root_lead) above 100 cp, up to contempt_max, so the side ahead
+    # avoids repetitions and the no-capture limit in proportion to what it would give away.
+    "contempt_gain": 50,
+    "contempt_max": 500,
+    # And the side behind seeks them: the contempt falls by this % of the root's deficit
+    # beyond 100 cp (down to -contempt_max), so that a draw is worth more than its position
+    # to the side behind and the opponent, ahead, is expected to avoid it (0: the side behind
+    # keeps the plain contempt).
+    "contempt_behind_gain": 50,
+    # The root side ahead by this much (its root lead) counts a return to any position of the
+    # game since the last capture as a draw, not only the third occurrence: once a position has
+    # stood twice, the side behind can often force the third, and a shallow search that lets a
+    # position come back sees that only when no way out is left (issue 31; 0: off).
+    "twofold_lead": 200,
+    # Without a no-capture limit in the rules, evaluations fade by half over this many plies
+    # without a capture (with one, over the limit): progress beats shuffling (0: off).
+    "progress_plies": 120,
+    # The side to move ahead in material by this many centipawns, with at most lead_animals
+    # animals on the board, searches with the lead piece-square tables (smooth, toward the
+    # enemy den) in place of the tuned ones, whose ridges hold a winning side's animals where
+    # they stand (0: never). In fuller middlegames they cost strength (docs/engine-research.md).
+    "lead_tables": 300,
+    "lead_animals": 10,
+    # Issue 31's second search round, each measured in docs/engine-research.md ("Search,
+    # second round"); 0 = off. Non-PV nodes at depth <= 3 with no enemy near our den:
+    # late move pruning skips the quiet moves after the first lmp + depth² of them;
+    # quiet_futility skips every quiet move after the first when the static evaluation plus
+    # this many centipawns per ply (depth <= 2) does not reach alpha.
+    "lmp": 0,
+    "quiet_futility": 0,
+    # Internal iterative reduction: a node at depth >= 4 with no table move searches one
+    # ply less (1 = on).
+    "iir": 0,
+    # Quiescence skips a capture by a more valuable animal that the opponent can take back
+    # at once (1 = on).
+    "qsearch_see": 0,
+    # Late move reductions' size, % of the log x log table's (100: as measured before).
+    "lmr_percent": 100,
+    # Late move reductions also with an enemy near our den (never in den check; 1 = on).
+    "lmr_in_danger": 0,
+}
+TUNING_RANGES = {
+    "null_move": (0, 1),
+    "lmr": (0, 1),
+    "quiescence_threats": (0, 64),
+    "futility_margin": (0, 10**7),
+    "danger_radius": (0, 7),  # rows of search.DANGER_ZONE
+    "extension_percent": (0, 200),
+    "contempt": (-1000, 1000),
+    "contempt_gain": (0, 100),
+    "contempt_max": (0, 2000),
+    "contempt_behind_gain": (0, 100),
+    "twofold_lead": (0, 100000),
+    "progress_plies": (0, 10000),
+    "lead_tables": (0, 100000),
+    "lead_animals": (2, 16),
+    "lmp": (0, 64),
+    "quiet_futility": (0, 10**5),
+    "iir": (0, 1),
+    "qsearch_see": (0, 1),
+    "lmr_percent": (0, 400),
+    "lmr_in_danger": (0, 1),
+}
+#: Each knob's word in the search's control array (``work.py``), which compiled code reads.
+TUNING_WORDS = {
+    "null_move": C_NULL_MOVE,
+    "lmr": C_LMR,
+    "quiescence_threats": C_QCHECKS,
+    "futility_margin": C_FUTILITY_MARGIN,
+    "danger_radius": C_DANGER_RADIUS,
+    "contempt": C_CONTEMPT,
+    "progress_plies": C_PROGRESS_PLIES,
+    "lmp": C_LMP,
+    "quiet_futility": C_QUIET_FUTILITY,
+    "iir": C_IIR,
+    "qsearch_see": C_QSEE,
+    "lmr_percent": C_LMR_PERCENT,
+    "lmr_in_danger": C_LMR_IN_DANGER,
+}
