@@ -6,19 +6,24 @@ once Redis is back, is published on a fresh connection."""
 from __future__ import annotations
 
 import asyncio
-import tempfile
-from collections.abc import Awaitable
-from pathlib import Path
+from collections.abc import Awaitable, Iterator
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
-from tests.support.redis_server import RedisServer, redis_server_path
+from tests.support.redis_server import RedisServer, redis_server, redis_server_path
 
 from doushouqi.server.live.outbox import Outbox
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed")
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    """A redis-server of this test's own: the tests stop and restart it."""
+    with redis_server() as server:
+        yield server
 
 
 class Spawner:
@@ -43,10 +48,7 @@ async def heard(pubsub: Any, count: int) -> list[tuple[str, str]]:
     return messages
 
 
-def test_messages_leave_in_order_with_their_receivers_counted() -> None:
-    executable = redis_server_path()
-    assert executable is not None
-
+def test_messages_leave_in_order_with_their_receivers_counted(own_redis: RedisServer) -> None:
     async def scenario(url: str) -> None:
         pool = aioredis.ConnectionPool.from_url(url, decode_responses=True)
         listener = aioredis.Redis.from_url(url, decode_responses=True)
@@ -73,75 +75,57 @@ def test_messages_leave_in_order_with_their_receivers_counted() -> None:
         await listener.aclose()
         await pool.aclose()
 
-    with tempfile.TemporaryDirectory() as root:
-        server = RedisServer(executable, Path(root))
-        server.start()
-        try:
-            asyncio.run(scenario(server.url))
-        finally:
-            server.kill()
+    asyncio.run(scenario(own_redis.url))
 
 
-def test_a_batch_redis_cannot_take_fails_its_senders_and_the_next_goes_on_a_new_connection() -> (
-    None
-):
-    executable = redis_server_path()
-    assert executable is not None
-    with tempfile.TemporaryDirectory() as root:
-        server = RedisServer(executable, Path(root))
-        server.start()
+def test_a_batch_redis_cannot_take_fails_its_senders_and_the_next_goes_on_a_new_connection(
+    own_redis: RedisServer,
+) -> None:
+    server = own_redis
 
-        async def scenario() -> None:
-            pool = aioredis.ConnectionPool.from_url(server.url, decode_responses=True)
-            outbox = Outbox(pool, Spawner(), timeout=5)
-            first = asyncio.get_running_loop().create_future()
-            outbox.send_later("a", "before", first)
-            assert await first == 0  # connected, nobody listening
-            server.kill()
-            failed = asyncio.get_running_loop().create_future()
-            outbox.send_later("a", "while away", failed)
-            with pytest.raises(RedisError):
-                await failed
-            server.start()  # the same port, empty
-            listener = aioredis.Redis.from_url(server.url, decode_responses=True)
-            pubsub = listener.pubsub()
-            await pubsub.subscribe("a")
-            again = asyncio.get_running_loop().create_future()
-            outbox.send_later("a", "back", again)
-            assert await again == 1
-            assert await heard(pubsub, 1) == [("a", "back")]
-            outbox.close()
-            await pubsub.aclose()
-            await listener.aclose()
-            await pool.aclose()
+    async def scenario() -> None:
+        pool = aioredis.ConnectionPool.from_url(server.url, decode_responses=True)
+        outbox = Outbox(pool, Spawner(), timeout=5)
+        first = asyncio.get_running_loop().create_future()
+        outbox.send_later("a", "before", first)
+        assert await first == 0  # connected, nobody listening
+        server.kill()
+        failed = asyncio.get_running_loop().create_future()
+        outbox.send_later("a", "while away", failed)
+        with pytest.raises(RedisError):
+            await failed
+        server.start()  # the same port, empty
+        listener = aioredis.Redis.from_url(server.url, decode_responses=True)
+        pubsub = listener.pubsub()
+        await pubsub.subscribe("a")
+        again = asyncio.get_running_loop().create_future()
+        outbox.send_later("a", "back", again)
+        assert await again == 1
+        assert await heard(pubsub, 1) == [("a", "back")]
+        outbox.close()
+        await pubsub.aclose()
+        await listener.aclose()
+        await pool.aclose()
 
-        try:
-            asyncio.run(scenario())
-        finally:
-            server.kill()
+    asyncio.run(scenario())
 
 
-def test_a_connection_redis_closed_between_batches_is_made_again_not_failed() -> None:
-    executable = redis_server_path()
-    assert executable is not None
-    with tempfile.TemporaryDirectory() as root:
-        server = RedisServer(executable, Path(root))
-        server.start()
+def test_a_connection_redis_closed_between_batches_is_made_again_not_failed(
+    own_redis: RedisServer,
+) -> None:
+    server = own_redis
 
-        async def scenario() -> None:
-            pool = aioredis.ConnectionPool.from_url(server.url, decode_responses=True)
-            outbox = Outbox(pool, Spawner(), timeout=5)
-            first = asyncio.get_running_loop().create_future()
-            outbox.send_later("a", "before", first)
-            assert await first == 0
-            server.restart()  # nothing sent meanwhile: the outbox's socket is closed, unnoticed
-            after = asyncio.get_running_loop().create_future()
-            outbox.send_later("a", "after", after)
-            assert await after == 0  # published, not failed
-            outbox.close()
-            await pool.aclose()
+    async def scenario() -> None:
+        pool = aioredis.ConnectionPool.from_url(server.url, decode_responses=True)
+        outbox = Outbox(pool, Spawner(), timeout=5)
+        first = asyncio.get_running_loop().create_future()
+        outbox.send_later("a", "before", first)
+        assert await first == 0
+        server.restart()  # nothing sent meanwhile: the outbox's socket is closed, unnoticed
+        after = asyncio.get_running_loop().create_future()
+        outbox.send_later("a", "after", after)
+        assert await after == 0  # published, not failed
+        outbox.close()
+        await pool.aclose()
 
-        try:
-            asyncio.run(scenario())
-        finally:
-            server.kill()
+    asyncio.run(scenario())
