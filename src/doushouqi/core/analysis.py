@@ -48,6 +48,7 @@ __all__ = [
     "Info",
     "InfoSelection",
     "Limit",
+    "LinesByDepth",
     "PlayResult",
     "PovScore",
     "Score",
@@ -613,3 +614,47 @@ class PlayResult(Generic[MoveT]):
     move: MoveT | None
     info: Info[MoveT] = dataclasses.field(default_factory=lambda: cast("Info[MoveT]", {}))
     ponder: MoveT | None = None
+
+
+class LinesByDepth(Generic[MoveT]):
+    """A MultiPV search's lines, kept by iteration (pass :meth:`keep` as the search's
+    ``on_info``); :meth:`best` picks the lines to show.
+
+    >>> lines = LinesByDepth()
+    >>> for depth, n, cp in [(1, 1, 10), (1, 2, 30), (2, 1, 20)]:
+    ...     lines.keep(Info(depth=depth, multipv=n, score=Score(cp=cp), pv=[f"m{n}"]))
+    >>> [(i["pv"], i["score"], i["multipv"]) for i in lines.best(2, PlayResult("m1"))]
+    [(['m2'], Score(cp=30), 1), (['m1'], Score(cp=10), 2)]
+    """
+
+    def __init__(self) -> None:
+        self.by_depth: dict[int, dict[int, Info[MoveT]]] = {}
+
+    def keep(self, info: Info[MoveT]) -> None:
+        if info.get("pv"):
+            self.by_depth.setdefault(info.get("depth", 0), {})[info.get("multipv", 1)] = info
+
+    def best(self, wanted: int, result: PlayResult[MoveT]) -> list[Info[MoveT]]:
+        """The ``wanted`` lines of the deepest iteration that reported them all, so that
+        their scores are comparable (a line of a deeper, unfinished iteration beside lines of
+        the one before could look better or worse only for being deeper), best score first
+        and numbered so: a line searched after the first can come out higher (the search's
+        window and table differ between lines), and is then the better line to show. When
+        no iteration reported them all, the move the engine would play, alone; none when it
+        has none."""
+        if result.move is None:
+            return []
+        numbers = range(1, max(1, wanted) + 1)
+        complete = [d for d, got in self.by_depth.items() if all(n in got for n in numbers)]
+        if complete:
+            deepest = self.by_depth[max(complete)]
+            ranked = sorted(
+                (deepest[n] for n in numbers),
+                key=lambda info: info.get("score", Score(mate=-1)),
+                reverse=True,  # (a stable sort: equal scores keep the search's order)
+            )
+            return [cast("Info[MoveT]", {**info, "multipv": n}) for n, info in enumerate(ranked, 1)]
+        best = cast("Info[MoveT]", {**result.info, "multipv": 1})
+        if best.get("pv", [])[:1] != [result.move]:
+            best["pv"] = [result.move]
+        return [best]

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from doushouqi.core.analysis import LinesByDepth
 from doushouqi.tiger.ai.core import Position, decode_move
 from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
@@ -596,26 +597,13 @@ def analyse_lines(
     starting with a different move: the lines of the deepest iteration that reported them
     all (so that their scores are comparable); only when none did, the move the engine would
     play, alone. Fewer lines when there are fewer legal moves; none when the game is over."""
-    by_depth: dict[int, dict[int, Info]] = {}
-
-    def keep(info: Info) -> None:
-        if info.get("pv"):
-            by_depth.setdefault(info.get("depth", 0), {})[info.get("multipv", 1)] = info
-
+    lines: LinesByDepth[Move] = LinesByDepth()
     with _shared_engine(board.rules) as engine:
         limit = Limit(movetime=movetime)
-        result = engine.search(board, limit, level=level, on_info=keep, multipv=max(1, multipv))
-    if result.move is None:
-        return []
-    wanted = min(max(1, multipv), board.count_legal_moves())
-    complete = [d for d, lines in by_depth.items() if all(n in lines for n in range(1, wanted + 1))]
-    if complete:
-        deepest = by_depth[max(complete)]
-        return [Info({**deepest[n], "multipv": n}) for n in range(1, wanted + 1)]
-    best = Info({**result.info, "multipv": 1})
-    if best.get("pv", [])[:1] != [result.move]:
-        best["pv"] = [result.move]
-    return [best]
+        result = engine.search(
+            board, limit, level=level, on_info=lines.keep, multipv=max(1, multipv)
+        )
+    return lines.best(min(max(1, multipv), board.count_legal_moves()), result)
 
 
 def compile_engine() -> None:
