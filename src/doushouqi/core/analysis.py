@@ -631,6 +631,13 @@ class LinesByDepth(Generic[MoveT]):
         self.by_depth: dict[int, dict[int, Info[MoveT]]] = {}
 
     def keep(self, info: Info[MoveT]) -> None:
+        """Note a line (an info without a ``pv`` is no line, and is left out).
+
+        >>> lines = LinesByDepth()
+        >>> lines.keep(Info(depth=3, multipv=2, pv=["a3a4"])); lines.keep(Info(depth=4))
+        >>> lines.by_depth
+        {3: {2: {'depth': 3, 'multipv': 2, 'pv': ['a3a4']}}}
+        """
         if info.get("pv"):
             self.by_depth.setdefault(info.get("depth", 0), {})[info.get("multipv", 1)] = info
 
@@ -641,7 +648,13 @@ class LinesByDepth(Generic[MoveT]):
         and numbered so: a line searched after the first can come out higher (the search's
         window and table differ between lines), and is then the better line to show. When
         no iteration reported them all, the move the engine would play, alone; none when it
-        has none."""
+        has none.
+
+        >>> lines = LinesByDepth()
+        >>> lines.keep(Info(depth=1, multipv=1, score=Score(cp=3), pv=["a", "b"]))
+        >>> lines.best(2, PlayResult("c", Info(depth=2, pv=["d"])))  # line 2 never came
+        [{'depth': 2, 'pv': ['c'], 'multipv': 1}]
+        """
         if result.move is None:
             return []
         numbers = range(1, max(1, wanted) + 1)
