@@ -161,16 +161,13 @@ for _r in range(8):
         for _s in range(63):
             if OWN_DEN_DISTANCE[_c, _s] <= _r:
                 DANGER_ZONE[_r, _c] |= 1 << _s
-#: LMR[depth, move index]: plies to reduce a late quiet move.
+#: LMR[depth, move index]: plies to reduce a late quiet move; LMR_MILLI the same reduction
+#: unrounded, in thousandths of a ply (for ``C_LMR_PERCENT`` other than 100).
 LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
-for _d in range(1, 64):
-    for _i in range(1, MAX_MOVES):
-        LMR[_d, _i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
-#: LMR_MILLI[depth, move index]: the same reduction unrounded, in thousandths of a ply (for
-#: ``C_LMR_PERCENT`` other than 100).
 LMR_MILLI = np.zeros((64, MAX_MOVES), dtype=np.int64)
 for _d in range(1, 64):
     for _i in range(1, MAX_MOVES):
+        LMR[_d, _i] = int(0.5 + math.log(_d) * math.log(_i) / 2.2)
         LMR_MILLI[_d, _i] = int(1000 * math.log(_d) * math.log(_i) / 2.2)
 
 
