@@ -98,6 +98,31 @@ def test_a_lease_taken_by_another_node_is_dropped_here(redis: RedisServer) -> No
     assert run_node(redis, scenario).dropped == ["taken"]
 
 
+def test_leases_renewed_in_several_calls_each_answer_for_their_own_game(
+    redis: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keeper renews its leases a few hundred to a call of the script: with two to a call,
+    seven games take four calls, and the one lease another node took is the one dropped, the
+    others renewed past their first life (each call's answers matched to its own games)."""
+    monkeypatch.setattr("doushouqi.server.live.cluster._HOLD_CHUNK", 2)
+    games = [f"g{n}" for n in range(7)]
+    taken = "g4"
+
+    async def scenario(cluster: Cluster) -> None:
+        for game_id in games:
+            assert await cluster.acquire(game_id)
+        client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
+        client.set(f"dsq:lease:{taken}", "other-node", px=int(3 * LEASE * 1000))
+        client.close()
+        await asyncio.sleep(2 * LEASE)  # past the first life: kept only by renewals
+        assert cluster.owned == set(games) - {taken}
+        for game_id in games:
+            expected = "other-node" if game_id == taken else "node-under-test"
+            assert lease_holder(redis, game_id) == expected
+
+    assert run_node(redis, scenario).dropped == [taken]
+
+
 def test_a_lease_redis_lost_is_taken_back_by_its_node(redis: RedisServer) -> None:
     """Redis restarted without its data (here: flushed): the node's next renewal takes its
     leases back, and records it as their games' owner again, unless another node claimed one
