@@ -104,7 +104,7 @@ def test_leases_renewed_in_several_calls_each_answer_for_their_own_game(
     """The keeper renews its leases a few hundred to a call of the script: with two to a call,
     seven games take four calls, and the one lease another node took is the one dropped, the
     others renewed past their first life (each call's answers matched to its own games)."""
-    monkeypatch.setattr("doushouqi.server.live.cluster._HOLD_CHUNK", 2)
+    monkeypatch.setattr("doushouqi.server.live.cluster._GAMES_A_CALL", 2)
     games = [f"g{n}" for n in range(7)]
     taken = "g4"
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -45,7 +46,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
-from doushouqi.server.infra.json_output import dumps_bytes, loads
+from doushouqi.server.infra.json_output import dumps, dumps_bytes, loads
 from doushouqi.server.infra.outage import ServiceUnavailable
 from doushouqi.server.infra.redis_close import close_now
 from doushouqi.server.infra.timesource import TimeSource
@@ -127,8 +128,23 @@ for i = 2, #KEYS do
 end
 return held
 """
-#: Leases renewed by one call of the script (Redis runs nothing else meanwhile).
-_HOLD_CHUNK = 500
+#: Games one script call takes (leases renewed, presence records written or read): Redis
+#: runs nothing else meanwhile.
+_GAMES_A_CALL = 500
+# A beat's presence: write this node's records of the games it follows (KEYS[1..ARGV[2]],
+# the records ARGV[3..]) and read the records of the games it owns (the other KEYS), one
+# answer (field, value, ...) each. ARGV[1] node. One call, as for the leases.
+_PRESENCE_BEAT = """
+local written = tonumber(ARGV[2])
+for i = 1, written do
+    redis.call('hset', KEYS[i], ARGV[1], ARGV[i + 2])
+end
+local records = {}
+for i = written + 1, #KEYS do
+    records[i - written] = redis.call('hgetall', KEYS[i])
+end
+return records
+"""
 # Give a lease up only while it is ours.
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -174,6 +190,13 @@ BEATS = "dsq:beats"  # node → its last heartbeat (epoch seconds)
 AI_GAMES = "dsq:ai_games"  # node → {"n": its games against the computer in play, "t": when}
 
 
+@functools.lru_cache(maxsize=8192)
+def _identities(listed: tuple[str, ...]) -> frozenset[Actor]:
+    """The identities a presence record lists (each as its JSON): the same few lists come back
+    at every beat, so each is read once."""
+    return frozenset(identity_from_dict(loads(text)) for text in listed)
+
+
 class ClusterUnavailable(ServiceUnavailable):
     """Redis did not answer in time: the client should try again (another node may be
     taking the game over)."""
@@ -191,6 +214,8 @@ class RemoteGame:
         #: Sockets whose first read of the database is under way → the broadcasts heard
         #: meanwhile, as (version, texts, notice): one stored just after that read is kept.
         self._opening: dict[Subscriber, list[tuple[int, list[str], bool]]] = {}
+        #: The sockets as of the last presence record, and the record's list of them.
+        self._presence_ids: tuple[frozenset[Subscriber], str] | None = None
 
     async def open(self, subscriber: Subscriber, since: int | None) -> list[str]:
         """Subscribe ``subscriber``; return what it must be sent first (as ``GameActor``):
@@ -221,6 +246,15 @@ class RemoteGame:
                 self.subscribers[subscriber] = before
             raise ClusterUnavailable(f"cannot follow game {self.id}: {exc!r}") from exc
         return texts
+
+    def presence_ids(self) -> str:
+        """The identities of this node's sockets to the game, as its presence record lists
+        them (a JSON list of each identity's JSON), made again only when they changed."""
+        sockets = frozenset(self.subscribers)
+        if self._presence_ids is None or self._presence_ids[0] != sockets:
+            identities = sorted({dumps(s.identity.to_dict()) for s in sockets if s.identity})
+            self._presence_ids = (sockets, dumps(identities))
+        return self._presence_ids[1]
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self.subscribers.pop(subscriber, None)
@@ -298,6 +332,7 @@ class Cluster:
         #: game → (its owner, until when we trust that without asking Redis again).
         self._owners: dict[str, tuple[str, float]] = {}
         self._hold = self.redis.register_script(_HOLD)
+        self._presence_beat = self.redis.register_script(_PRESENCE_BEAT)
         self._pubsub = self.redis.pubsub()
         #: Channel → set once Redis has confirmed our subscription to it.
         self._subscribed: dict[str, asyncio.Event] = {}
@@ -480,8 +515,8 @@ class Cluster:
         games = list(self.owned.copy())  # one atomic copy: the loop may change the set meanwhile
         pipe = client.pipeline(transaction=False)
         pipe.hset(BEATS, self.node, repr(time.time()))
-        for start in range(0, len(games), _HOLD_CHUNK):
-            chunk = games[start : start + _HOLD_CHUNK]
+        for start in range(0, len(games), _GAMES_A_CALL):
+            chunk = games[start : start + _GAMES_A_CALL]
             keys = [OWNERS, *(_lease(game_id) for game_id in chunk)]
             renew(keys=keys, args=[self.node, self.lease_ms, *chunk], client=pipe)
         kept = [ok for answers in pipe.execute()[1:] for ok in answers]
@@ -611,10 +646,8 @@ class Cluster:
     # ------------------------------------------------------------------ presence
 
     def _presence_record(self, remote: RemoteGame) -> str:
-        identities = sorted(
-            {json.dumps(s.identity.to_dict()) for s in remote.subscribers if s.identity}
-        )
-        return json.dumps({"t": time.time(), "ids": identities})
+        identities = remote.presence_ids()
+        return f'{{"t": {time.time()!r}, "ids": {identities}}}'
 
     async def report_presence(self, remote: RemoteGame) -> None:
         """Record the players this node has at the board of ``remote``; tell its owner (who
@@ -634,23 +667,25 @@ class Cluster:
 
     async def _refresh_presence(self, only: str | None = None) -> None:
         """Re-read who is at the board of our games on other nodes, and keep our own records
-        of our sockets to others' games fresh (a dead node's records go stale): each in one
-        pipeline, however many games."""
+        of our sockets to others' games fresh (a dead node's records go stale): one script
+        call a beat (a few hundred games to a call), however many games."""
         games = [only] if only is not None else list(self.owned)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            if only is None:
-                for remote in list(self.remote.values()):
-                    pipe.hset(_presence(remote.id), self.node, self._presence_record(remote))
-            for game_id in games:
-                pipe.hgetall(_presence(game_id))
-            answers = await pipe.execute()
+        followed = [] if only is not None else list(self.remote.values())
+        answers: list[Any] = []
+        for start in range(0, max(len(games), len(followed)), _GAMES_A_CALL):
+            writes = followed[start : start + _GAMES_A_CALL]
+            reads = games[start : start + _GAMES_A_CALL]
+            keys = [_presence(r.id) for r in writes] + [_presence(g) for g in reads]
+            records = [self._presence_record(remote) for remote in writes]
+            args: list[str | int] = [self.node, len(writes), *records]
+            answers += await self._presence_beat(keys=keys, args=args)
         stale_before = self._stale_before()
-        for game_id, records in zip(games, answers[len(answers) - len(games) :], strict=True):
+        for game_id, flat in zip(games, answers, strict=True):
             present: set[Actor] = set()
-            for node, text in records.items():
-                record = json.loads(text)
+            for node, text in zip(flat[::2], flat[1::2], strict=True):
+                record = loads(text)
                 if node != self.node and record["t"] >= stale_before:
-                    present.update(identity_from_dict(json.loads(i)) for i in record["ids"])
+                    present.update(_identities(tuple(record["ids"])))
             if frozenset(present) != self._presence.get(game_id, frozenset()):
                 self._presence[game_id] = frozenset(present)
                 if self.registry is not None:
