@@ -53,6 +53,7 @@ __all__ = [
     "PovScore",
     "Score",
     "Wdl",
+    "best_lines_first",
     "select_info",
 ]
 
@@ -616,6 +617,26 @@ class PlayResult(Generic[MoveT]):
     ponder: MoveT | None = None
 
 
+LineT = TypeVar("LineT")
+
+
+def best_lines_first(lines: list[tuple[LineT, Info[MoveT]]]) -> list[tuple[LineT, Info[MoveT]]]:
+    """One iteration's MultiPV lines (each with what the caller keeps of it), best score first:
+    a line searched after the first can score above it (the search's window and table differ
+    between lines), and is then the better line. A stable sort: equal scores keep the search's
+    order; a line without a score comes last.
+
+    >>> lines = [("a", Info(score=Score(cp=10))), ("b", Info(score=Score(cp=30))), ("c", Info())]
+    >>> [key for key, _ in best_lines_first(lines)]
+    ['b', 'a', 'c']
+    """
+    return sorted(lines, key=lambda line: _line_score(line[1]), reverse=True)
+
+
+def _line_score(info: Info[Any]) -> Score:
+    return info.get("score", Score(mate=-1))
+
+
 class LinesByDepth(Generic[MoveT]):
     """A MultiPV search's lines, kept by iteration (pass :meth:`keep` as the search's
     ``on_info``); :meth:`best` picks the lines to show.
@@ -661,12 +682,10 @@ class LinesByDepth(Generic[MoveT]):
         complete = [d for d, got in self.by_depth.items() if all(n in got for n in numbers)]
         if complete:
             deepest = self.by_depth[max(complete)]
-            ranked = sorted(
-                (deepest[n] for n in numbers),
-                key=lambda info: info.get("score", Score(mate=-1)),
-                reverse=True,  # (a stable sort: equal scores keep the search's order)
-            )
-            return [cast("Info[MoveT]", {**info, "multipv": n}) for n, info in enumerate(ranked, 1)]
+            ranked = best_lines_first([(n, deepest[n]) for n in numbers])
+            return [
+                cast("Info[MoveT]", {**info, "multipv": n}) for n, (_, info) in enumerate(ranked, 1)
+            ]
         best = cast("Info[MoveT]", {**result.info, "multipv": 1})
         if best.get("pv", [])[:1] != [result.move]:
             best["pv"] = [result.move]

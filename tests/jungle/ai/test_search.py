@@ -206,3 +206,30 @@ def test_a_root_that_fails_low_claims_no_best_move() -> None:
     assert score <= alpha
     assert work[layout.C_BEST_MOVE] == 0
     assert list(work[layout.W_ROOT_MOVES : layout.W_ROOT_MOVES + count]) == list(order)
+
+
+# Positions whose MultiPV search (depth 5, three lines) finds a later line of some depth scoring
+# above an earlier one (the search's window and table differ between lines).
+_INVERTED_LINES = [
+    "l6/d3tc1/rp2w1e/7/7/E6/1W2P1R/2C3D/T5L b 15 8",
+    "l5t/2d3c/rp1w3/6e/E5R/7/2W1PD1/7/TC2L2 b 15 8",
+]
+
+
+@pytest.mark.parametrize("fen", _INVERTED_LINES)
+def test_multipv_lines_of_each_depth_come_best_first_and_the_move_is_the_best_line(
+    fen: str,
+) -> None:
+    infos: list[dict[str, object]] = []
+    result = Searcher().search(Board(fen), Limit(depth=5), level=10, on_info=infos.append,
+                               multipv=3)  # fmt: skip
+    by_depth: dict[object, list[dict[str, object]]] = {}
+    for info in infos:
+        if "multipv" in info:
+            by_depth.setdefault(info["depth"], []).append(info)
+    assert sorted(by_depth) == [1, 2, 3, 4, 5]  # type: ignore[type-var]
+    for depth, lines in by_depth.items():
+        assert [line["multipv"] for line in lines] == [1, 2, 3], depth
+        scores = [line["score"] for line in lines]
+        assert scores == sorted(scores, reverse=True), (depth, [str(s) for s in scores])  # type: ignore[type-var]
+    assert [result.move] == by_depth[5][0]["pv"][:1]  # type: ignore[index]

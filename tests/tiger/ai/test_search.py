@@ -174,6 +174,32 @@ def test_multipv_reports_every_line_each_depth(engine: Searcher) -> None:
     ]  # fmt: skip
 
 
+# Positions whose MultiPV search (depth 5, three lines) finds a later line of some depth scoring
+# above an earlier one (the search's window and table differ between lines).
+_INVERTED_LINES = [
+    "3/1T1/9/9/9/9/9/9/5M3/1MM2M1M1/MM1MMMM1M t 20 11",
+    "3/3/9/3T5/9/9/9/9/3M1M3/3M2M1M/MMMMMMM2 m 17 9",
+]
+
+
+@pytest.mark.parametrize("fen", _INVERTED_LINES)
+def test_multipv_lines_of_each_depth_come_best_first_and_the_move_is_the_best_line(
+    fen: str,
+) -> None:
+    infos: list[dict[str, object]] = []
+    result = Searcher().search(Board(fen), Limit(depth=5), level=10, on_info=infos.append,
+                               multipv=3)  # fmt: skip
+    by_depth: dict[object, list[dict[str, object]]] = {}
+    for info in infos:
+        by_depth.setdefault(info["depth"], []).append(info)
+    assert sorted(by_depth) == [1, 2, 3, 4, 5]  # type: ignore[type-var]
+    for depth, lines in by_depth.items():
+        assert [line["multipv"] for line in lines] == [1, 2, 3], depth
+        scores = [line["score"] for line in lines]
+        assert scores == sorted(scores, reverse=True), (depth, [str(s) for s in scores])  # type: ignore[type-var]
+    assert [result.move] == by_depth[5][0]["pv"][:1]  # type: ignore[index]
+
+
 def test_a_fixed_depth_search_is_deterministic() -> None:
     moves = []
     for _ in range(2):

@@ -25,12 +25,12 @@ Commands (one a line; every answer line is flushed at once):
 * ``go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
   [movestogo N] [mate N] [searchmoves M …] [infinite] [ponder]`` (read by :mod:`.go_command`:
   a ``go`` with an error in it starts nothing) → ``info …`` after each depth (with MultiPV N,
-  ``info … multipv 1`` … ``multipv N`` per depth), then a last ``info`` for the move played
-  (depth, score, the whole search's nodes and time, pv starting with it; before it an ``info
-  string …`` when the engine has something to say: ``tablebase: Red wins in 17`` for a root
-  played from the tables, ``game over``) and ``bestmove <move> [ponder <reply>]``
-  (``bestmove 0000`` when the game is over); the search runs in a thread, so ``stop``,
-  ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
+  ``info … multipv 1`` … ``multipv N`` per depth, best score first), then a last ``info`` for
+  the move played (depth, score, the whole search's nodes and time, pv starting with it;
+  before it an ``info string …`` when the engine has something to say: ``tablebase: Red
+  wins in 17`` for a root played from the tables, ``game over``) and ``bestmove <move>
+  [ponder <reply>]`` (``bestmove 0000`` when the game is over); the search runs in a thread,
+  so ``stop``, ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
 * ``go ponder …`` searches the position (the expected reply already played) without end;
   ``ponderhit`` (the reply was played) turns it into the normal search of the ``go`` limit,
   its time counted from the ``ponderhit``; ``stop`` ends it (bestmove follows, to be ignored);

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from doushouqi.core.analysis import LinesByDepth
+from doushouqi.core.analysis import LinesByDepth, best_lines_first
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.eval_params import (
     NUM_PARAMS,
@@ -286,11 +286,12 @@ class Searcher:
         Returns the move to play and the last search info; ``move`` is None when the game is
         over (den entered, no animals, no legal move, or drawn by rule). With ``multipv`` N >
         1, each finished depth also searches the 2nd … Nth best root moves (each with the
-        better ones left out, full window) and reports them as infos with ``multipv`` 2 … N;
-        the move played is still line 1's. ``root_moves`` (UCI's ``searchmoves``) restricts
-        the search to those of the root's moves (the tables then play no root move: they
-        would choose among all); ValueError when none of them is legal. ``limit.mate`` N
-        stops the search once it has proven a win in N own moves or fewer.
+        better ones left out, full window), and reports the depth's lines once they are all
+        searched, best score first, as ``multipv`` 1 … N; the move played is the best line's.
+        ``root_moves`` (UCI's ``searchmoves``) restricts the search to those of the root's
+        moves (the tables then play no root move: they would choose among all); ValueError
+        when none of them is legal. ``limit.mate`` N stops the search once it has proven a win
+        in N own moves or fewer.
         """
         settings = settings_for(level)
         with self._lock:
@@ -491,12 +492,20 @@ class Searcher:
             info = self._info(board, depth, score, started, best)
             if exact:
                 scores = [int(s) for s in work[W_ROOT_SCORES : W_ROOT_SCORES + count]]
-            if on_info is not None:
-                on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
             if multipv > 1 and count > 1:
-                self._other_lines(board, position, depth, exact, started, multipv, on_info)
+                # Sent once the depth's lines are all searched, best first, as GUIs read them;
+                # the move played is the best line's (line 1 of the depth).
+                lines = [(best, info)]
+                lines += self._other_lines(board, position, depth, exact, started, multipv)
+                ranked = best_lines_first(lines)
+                best, info = ranked[0]
+                for number, (_, line) in enumerate(ranked, 1):
+                    if on_info is not None:
+                        on_info(Info({**line, "multipv": number}))
                 if work[C_ABORT]:
                     break
+            elif on_info is not None:
+                on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
             if self._done(plan, depth, score, started):
                 break
         return best, info, scores
@@ -522,10 +531,10 @@ class Searcher:
         exact: bool,
         started: float,
         multipv: int,
-        on_info: InfoCallback | None,
-    ) -> None:
-        """MultiPV lines 2 … ``multipv`` at ``depth``: each a full-window search of the root
-        moves not yet reported. The root list is put back as it was, so the next depth
+    ) -> list[tuple[int, Info]]:
+        """MultiPV lines 2 … ``multipv`` at ``depth`` (each with its move's code), as many as
+        finished before the search was stopped: each a full-window search of the root moves not
+        yet reported. The root list is put back as it was, so the next depth
         searches as without MultiPV."""
         state, history, rules = position.state, position.history, position.compiled_rules
         work, tt, params = self._work, self._tt, self._in_use
@@ -533,8 +542,9 @@ class Searcher:
         moves = work[W_ROOT_MOVES : W_ROOT_MOVES + count].copy()
         root_scores = work[W_ROOT_SCORES : W_ROOT_SCORES + count].copy()
         shown = [int(moves[0])]
+        lines: list[tuple[int, Info]] = []
         try:
-            for line in range(2, min(multipv, count) + 1):
+            for _ in range(2, min(multipv, count) + 1):
                 rest = [int(m) for m in moves if int(m) not in shown]
                 work[W_ROOT_MOVES : W_ROOT_MOVES + len(rest)] = rest
                 work[C_ROOT_COUNT] = len(rest)
@@ -542,17 +552,15 @@ class Searcher:
                 score = int(search_root(state, history, rules, tt, work, params, *self._tb, depth,
                                         -INFINITE, INFINITE, exact))  # fmt: skip
                 if work[C_ABORT]:
-                    return
+                    break  # (the lines finished before it stand)
                 move = int(work[W_ROOT_MOVES])
                 shown.append(move)
-                if on_info is not None:
-                    on_info(
-                        Info({**self._info(board, depth, score, started, move), "multipv": line})
-                    )
+                lines.append((move, self._info(board, depth, score, started, move)))
         finally:
             work[C_ROOT_COUNT] = count
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
+        return lines
 
     def _weights_for(self, board: Board, position: Position) -> NDArray[np.int64]:
         """The lead tables' weights when the side to move is ahead in material by

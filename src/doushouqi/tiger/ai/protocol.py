@@ -18,8 +18,8 @@ Commands (one a line; every answer line is flushed at once):
   (:mod:`doushouqi.core.go_command`: a ``go`` with an error in it starts nothing; ``depth 0``
   and ``nodes 0`` are the one-ply search; ``mate N`` stops once a win in N own moves is
   proven; ``searchmoves`` searches only those legal moves) → ``info …`` after each depth
-  (``multipv`` 1 … N with MultiPV N), a last ``info`` for the move played, and ``bestmove
-  <move> [ponder <reply>]`` (``bestmove 0000`` when the game is over); ``stop``,
+  (``multipv`` 1 … N with MultiPV N, best score first), a last ``info`` for the move played,
+  and ``bestmove <move> [ponder <reply>]`` (``bestmove 0000`` when the game is over); ``stop``,
   ``ponderhit``, ``isready`` and ``quit`` are answered while it thinks;
 * ``perft N [divide]`` (the compiled move generator's counts), ``d`` (board and position
   string), ``quit``. The end of the input is a ``quit`` that first lets a running search

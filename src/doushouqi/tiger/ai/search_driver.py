@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from doushouqi.core.analysis import LinesByDepth
+from doushouqi.core.analysis import LinesByDepth, best_lines_first
 from doushouqi.tiger.ai.core import Position, decode_move
 from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
@@ -247,7 +247,8 @@ class Searcher:
         Returns the move to play and the last search info; ``move`` is None when the game is
         over (a side has won, or it is drawn by rule). With ``multipv`` N > 1, each finished
         depth also searches the 2nd … Nth best root moves (each with the better ones left
-        out) and reports them as infos with ``multipv`` 2 … N; the move played is line 1's.
+        out), and reports the depth's lines once they are all searched, best score first, as
+        ``multipv`` 1 … N; the move played is the best line's.
         ``root_moves`` (UCI's ``searchmoves``) restricts the search to those of the root's
         moves; ValueError when none of them is legal. ``limit.mate`` N stops the search once
         it has proven a win in N own moves or fewer (and after the 2N - 1 plies such a win
@@ -433,12 +434,20 @@ class Searcher:
             info = self._info(board, depth, score, started, best)
             if exact:
                 scores = [int(s) for s in work[W_ROOT_SCORES : W_ROOT_SCORES + count]]
-            if on_info is not None:
-                on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
             if multipv > 1 and count > 1:
-                self._other_lines(board, position, depth, exact, started, multipv, on_info)
+                # Sent once the depth's lines are all searched, best first, as GUIs read them;
+                # the move played is the best line's (line 1 of the depth).
+                lines = [(best, info)]
+                lines += self._other_lines(board, position, depth, exact, started, multipv)
+                ranked = best_lines_first(lines)
+                best, info = ranked[0]
+                for number, (_, line) in enumerate(ranked, 1):
+                    if on_info is not None:
+                        on_info(Info({**line, "multipv": number}))
                 if work[C_ABORT]:
                     break
+            elif on_info is not None:
+                on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
             if self._done(plan, depth, score, started):
                 break
         return best, info, scores
@@ -470,18 +479,19 @@ class Searcher:
         exact: bool,
         started: float,
         multipv: int,
-        on_info: InfoCallback | None,
-    ) -> None:
-        """MultiPV lines 2 … ``multipv`` at ``depth``: each a full-window search of the root
-        moves not yet reported. The root list is put back as it was."""
+    ) -> list[tuple[int, Info]]:
+        """MultiPV lines 2 … ``multipv`` at ``depth`` (each with its move's code), as many as
+        finished before the search was stopped: each a full-window search of the root moves not
+        yet reported. The root list is put back as it was."""
         state, history, rules = position.state, position.history, position.compiled_rules
         work, tt, params = self._work, self._tt, self._in_use
         count = int(work[C_ROOT_COUNT])
         moves = work[W_ROOT_MOVES : W_ROOT_MOVES + count].copy()
         root_scores = work[W_ROOT_SCORES : W_ROOT_SCORES + count].copy()
         shown = [int(moves[0])]
+        lines: list[tuple[int, Info]] = []
         try:
-            for line in range(2, min(multipv, count) + 1):
+            for _ in range(2, min(multipv, count) + 1):
                 rest = [int(m) for m in moves if int(m) not in shown]
                 work[W_ROOT_MOVES : W_ROOT_MOVES + len(rest)] = rest
                 work[C_ROOT_COUNT] = len(rest)
@@ -489,17 +499,15 @@ class Searcher:
                 score = int(search_root(state, history, rules, tt, work, params, depth,
                                         -INFINITE, INFINITE, exact))  # fmt: skip
                 if work[C_ABORT]:
-                    return
+                    break  # (the lines finished before it stand)
                 move = int(work[W_ROOT_MOVES])
                 shown.append(move)
-                if on_info is not None:
-                    on_info(
-                        Info({**self._info(board, depth, score, started, move), "multipv": line})
-                    )
+                lines.append((move, self._info(board, depth, score, started, move)))
         finally:
             work[C_ROOT_COUNT] = count
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
+        return lines
 
     def _done(self, plan: TimePlan, depth: int, score: int, started: float) -> bool:
         """Whether to stop after a finished depth."""
