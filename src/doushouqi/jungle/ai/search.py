@@ -209,6 +209,8 @@ def _drawn(
     count = 1
     lowest = max(0, ply - halfmove)
     found = NOT_DRAWN
+    # Every history row is one ply (a pass too) and the hash holds the side to move, so only
+    # rows an even number of plies back can repeat this position: the odd ones are skipped.
     i = ply - 2
     while i >= lowest:
         if history[i, H_HASH] == key:
@@ -219,7 +221,7 @@ def _drawn(
                 return DRAWN
             if i >= repeat_from:
                 found = SECOND_OCCURRENCE
-        i -= 1
+        i -= 2
     return found
 
 
