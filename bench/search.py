@@ -10,8 +10,9 @@ Figures printed:
 
 * per position: nodes, seconds and nodes/s of a fresh search to ``--depth`` (time to depth),
   and the totals with the CPU seconds of the searching thread (what a shared machine's load
-  disturbs least: compare speed by those) — the engine's speed figure (under ``--rules``, WANGO by default: ``classic``
-  turns on the 7-3 / 17-5 move restrictions, whose bookkeeping costs time at every node);
+  disturbs least: compare speed by those) — the engine's speed figure (under ``--rules``,
+  WANGO by default: ``classic`` turns on the 7-3 / 17-5 move restrictions, whose bookkeeping
+  costs time at every node);
   each ``--tuning`` (``key=value,...`` of ``DEFAULT_TUNING``; ``""``: the defaults) gets its own
   table and the totals side by side, to compare search settings on the same positions;
 * move time: for ``go movetime`` of 0.1, 0.5 and 1 s, the worst time the answer took, in
