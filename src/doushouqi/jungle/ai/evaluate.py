@@ -65,6 +65,7 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
     steps_to,
 )
+from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.movegen import piece_targets
 from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
 from doushouqi.jungle.ai.tables import (
@@ -124,7 +125,7 @@ for _c in (0, 1):
             )
 
 
-@njit(f"UniTuple(int64, 6)({A1}, {A1}, {A1}, int64, boolean)", cache=True, nogil=True)
+@njit(f"UniTuple(int64, 6)({A1}, {A1}, {A1}, int64, boolean)", **HOT_NOGIL)
 def _side_terms(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -190,7 +191,7 @@ def _side_terms(
     return score, captures, units, guards, material, press
 
 
-@njit(f"int64({A1}, {A1}, int64, boolean)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, int64, boolean)", **HOT_NOGIL)
 def _race_penalty(
     state: NDArray[np.int64], params: NDArray[np.int64], c: int, c_to_move: bool
 ) -> int:
@@ -215,7 +216,7 @@ def _race_penalty(
     return worst
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64, int64, int64)", **HOT_NOGIL)
 def _lead_terms(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -258,7 +259,7 @@ def _lead_terms(
     return score
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64)", **HOT_NOGIL)
 def _victim_value(
     state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64], square: int
 ) -> int:
@@ -266,7 +267,7 @@ def _victim_value(
     return value
 
 
-@njit(f"int64({A1}, {A1}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1})", **HOT_NOGIL)
 def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64]) -> int:
     """Centipawns for the side to move (the position must not be over on the board)."""
     moves = (
@@ -333,7 +334,7 @@ def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray
     return score
 
 
-@njit(f"void({A2}, {A1}, {A1}, {A1})", cache=True, nogil=True)
+@njit(f"void({A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)
 def evaluate_batch(
     states: NDArray[np.int64],
     rules: NDArray[np.int64],

@@ -1,4 +1,4 @@
-"""numba options of the engine core's compiled functions (movegen, state, perft), and the
+"""numba options of the engine's compiled functions (movegen, state, perft, the search), and the
 typed decorators that apply them: ``@hot`` is ``@njit(**HOT)``, ``@hot_nogil`` is
 ``@njit(**HOT_NOGIL)``, ``@inline`` is ``@njit(**INLINE)``.
 
@@ -49,8 +49,11 @@ def _has_nrt_option() -> bool:
 HOT: dict[str, Any] = {"cache": True, "_nrt": False} if _has_nrt_option() else {"cache": True}
 INLINE: dict[str, Any] = {"cache": True, "inline": "always"}
 #: ``HOT`` for an entry point that runs for long and that another thread must be able to stop
-#: meanwhile (the protocol's ``perft``, stopped from its command loop): it releases the GIL
-#: while it runs. Only a call from Python pays for it; calls from compiled code are plain.
+#: meanwhile (the protocol's ``perft``, stopped from its command loop; the search, stopped by
+#: its timer): it releases the GIL while it runs. Only a call from Python pays for it; calls
+#: from compiled code are plain. The search's modules use it for every function (with their
+#: signatures): reference counting was half of the search's time (docs/engine-research.md,
+#: "Speed: the same search, faster").
 HOT_NOGIL: dict[str, Any] = {**HOT, "nogil": True}
 
 

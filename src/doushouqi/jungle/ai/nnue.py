@@ -39,6 +39,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.eval_params import NUM_PARAMS
+from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.state import (
     H_CAPTURED,
     H_CODE,
@@ -243,21 +244,21 @@ def with_network(params: NDArray[np.int64], block: NDArray[np.int64]) -> NDArray
 # ------------------------------------------------------------------------ compiled part
 
 
-@njit(f"boolean({A1})", cache=True, nogil=True)
+@njit(f"boolean({A1})", **HOT_NOGIL)
 def uses_network(params: NDArray[np.int64]) -> bool:
     """Whether ``params`` carries a network (:func:`with_network`)."""
     found: bool = params.shape[0] > NUM_PARAMS and params[NUM_PARAMS + N_MAGIC] == MAGIC
     return found
 
 
-@njit(f"boolean({A1})", cache=True, nogil=True)
+@njit(f"boolean({A1})", **HOT_NOGIL)
 def adds_classic(params: NDArray[np.int64]) -> bool:
     """Whether the network of ``params`` is a correction to the hand-tuned evaluation."""
     residual: bool = params[NUM_PARAMS + N_RESIDUAL] != 0
     return residual
 
 
-@njit(f"void({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, {A1}, {A1}, int64)", **HOT_NOGIL)
 def _refresh(
     state: NDArray[np.int64], params: NDArray[np.int64], work: NDArray[np.int64], start: int
 ) -> None:
@@ -281,7 +282,7 @@ def _refresh(
                     acc[out + i] += w1[row + i]
 
 
-@njit(f"void({A1}, {A1}, int64, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, {A1}, int64, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def _apply_move(
     work: NDArray[np.int64],
     params: NDArray[np.int64],
@@ -316,7 +317,7 @@ def _apply_move(
                 after[out + i] = before[out + i] + w1[come + i] - w1[gone + i] - w1[taken + i]
 
 
-@njit(f"int64({A1}, {A1}, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, int64, int64, int64)", **HOT_NOGIL)
 def _output(
     params: NDArray[np.int64], work: NDArray[np.int64], start: int, scratch: int, turn: int
 ) -> int:
@@ -361,7 +362,7 @@ def evaluate_network(state: NDArray[np.int64], params: NDArray[np.int64]) -> int
     return _output(params, work, 0, HIDDEN, state[S_TURN])
 
 
-@njit(f"int64({A1}, {A2}, {A1}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {A2}, {A1}, {A1})", **HOT_NOGIL)
 def network_evaluate(
     state: NDArray[np.int64],
     history: NDArray[np.int64],

@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.bitops import popcount
 from doushouqi.jungle.ai.evaluate import OWN_DEN_DISTANCE, evaluate
+from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.movegen import (
     MAX_MOVES,
     compute_restrictions,
@@ -184,7 +185,7 @@ ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 NOT_DRAWN, DRAWN, SECOND_OCCURRENCE = 0, 1, 2
 
 
-@njit(f"int64({A1}, {A2}, {A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A2}, {A1}, int64, int64)", **HOT_NOGIL)
 def _drawn(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -208,6 +209,8 @@ def _drawn(
     count = 1
     lowest = max(0, ply - halfmove)
     found = NOT_DRAWN
+    # Every history row is one ply (a pass too) and the hash holds the side to move, so only
+    # rows an even number of plies back can repeat this position: the odd ones are skipped.
     i = ply - 2
     while i >= lowest:
         if history[i, H_HASH] == key:
@@ -218,24 +221,24 @@ def _drawn(
                 return DRAWN
             if i >= repeat_from:
                 found = SECOND_OCCURRENCE
-        i -= 1
+        i -= 2
     return found
 
 
-@njit(f"int64({A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, int64)", **HOT_NOGIL)
 def _draw_score(work: NDArray[np.int64], ply: int) -> int:
     """A draw, from the side to move's view: the root side thinks it can do better."""
     contempt: int = work[C_CONTEMPT]
     return -contempt if ply % 2 == 0 else contempt
 
 
-@njit(f"boolean({A1})", cache=True, nogil=True)
+@njit(f"boolean({A1})", **HOT_NOGIL)
 def _restrictions_off(rules: NDArray[np.int64]) -> bool:
     off: bool = rules[RULE_7_3] == 0 and rules[RULE_17_5] == 0
     return off
 
 
-@njit(f"int64({A1}, boolean)", cache=True, nogil=True)
+@njit(f"int64({A1}, boolean)", **HOT_NOGIL)
 def _tt_key(state: NDArray[np.int64], restricted: bool) -> int:
     """The position's transposition-table key: the board's hash and, when rule 7-3 / 17-5
     forbid squares now (``restricted``: what :func:`compute_restrictions` just returned), those
@@ -252,7 +255,7 @@ def _tt_key(state: NDArray[np.int64], restricted: bool) -> int:
     return key
 
 
-@njit(f"boolean({A1}, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"boolean({A1}, int64, int64, int64)", **HOT_NOGIL)
 def _has_den_entry(moves: NDArray[np.int64], base: int, count: int, den: int) -> bool:
     for i in range(base, base + count):  # noqa: SIM110 (no generators in compiled code)
         if (moves[i] >> 6) == den:
@@ -260,7 +263,7 @@ def _has_den_entry(moves: NDArray[np.int64], base: int, count: int, den: int) ->
     return False
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64)", **HOT_NOGIL)
 def _faded(
     state: NDArray[np.int64], rules: NDArray[np.int64], work: NDArray[np.int64], score: int
 ) -> int:
@@ -278,7 +281,7 @@ def _faded(
     return score * (2 * limit - halfmove) // (2 * limit)
 
 
-@njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)
 def _eval(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -310,7 +313,7 @@ def _eval(
     return _faded(state, rules, work, score)
 
 
-@njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", **HOT_NOGIL)
 def _tablebase_score(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -346,7 +349,7 @@ def _tablebase_score(
 # ------------------------------------------------------------------------- quiescence
 
 
-@njit(f"boolean({A1}, {A2}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A2}, {A1}, int64)", **HOT_NOGIL)
 def _recaptured(
     state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64], move: int
 ) -> bool:
@@ -357,7 +360,7 @@ def _recaptured(
     return attacked
 
 
-@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", **HOT_NOGIL)
 def qsearch(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -479,7 +482,7 @@ def qsearch(
 # --------------------------------------------------------------------------- main search
 
 
-@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def negamax(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -724,7 +727,7 @@ def negamax(
 # ------------------------------------------------------------------------------- root
 
 
-@njit(f"int64({ROOT_ARRAYS})", cache=True, nogil=True)
+@njit(f"int64({ROOT_ARRAYS})", **HOT_NOGIL)
 def prepare_root(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -745,7 +748,7 @@ def prepare_root(
     return count
 
 
-@njit(f"int64({QUIESCENCE_ARRAYS})", cache=True, nogil=True)
+@njit(f"int64({QUIESCENCE_ARRAYS})", **HOT_NOGIL)
 def root_lead(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -770,7 +773,7 @@ def root_lead(
     return lead
 
 
-@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, boolean)", cache=True, nogil=True)
+@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, boolean)", **HOT_NOGIL)
 def search_root(
     state: NDArray[np.int64],
     history: NDArray[np.int64],

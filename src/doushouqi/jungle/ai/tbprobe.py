@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.state import S_TURN, S_WHERE
 from doushouqi.jungle.ai.tables import CAPTURED
 from doushouqi.jungle.ai.work import A1
@@ -78,7 +79,7 @@ def empty_tables() -> tuple[NDArray[np.int8], NDArray[np.int64]]:
     return np.zeros(1, dtype=np.int8), meta
 
 
-@njit(f"int64({A1}, {TB1}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {TB1}, {A1})", **HOT_NOGIL)
 def tb_probe(
     state: NDArray[np.int64], tb_values: NDArray[np.int8], tb_meta: NDArray[np.int64]
 ) -> int:

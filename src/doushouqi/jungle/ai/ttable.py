@@ -13,6 +13,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.compiled.ttable import new_table
+from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.work import A2
 from doushouqi.jungle.analysis import DEN_SCORE
 
@@ -39,7 +40,7 @@ def new_tt(hash_mb: int) -> NDArray[np.int64]:
     return new_table(hash_mb, 2)
 
 
-@njit("int64(int64, int64)", cache=True, nogil=True)
+@njit("int64(int64, int64)", **HOT_NOGIL)
 def score_to_tt(score: int, ply: int) -> int:
     if score > DEN_BOUND:
         return score + ply
@@ -48,7 +49,7 @@ def score_to_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit("int64(int64, int64)", cache=True, nogil=True)
+@njit("int64(int64, int64)", **HOT_NOGIL)
 def score_from_tt(score: int, ply: int) -> int:
     if score > DEN_BOUND:
         return score - ply
@@ -57,7 +58,7 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(f"int64({A2}, int64)", cache=True, nogil=True)
+@njit(f"int64({A2}, int64)", **HOT_NOGIL)
 def tt_slot(tt: NDArray[np.int64], key: int) -> int:
     """Index of the entry holding ``key``, or -1 (two entries per bucket)."""
     base: int = key & (tt.shape[0] - 2)
@@ -68,7 +69,7 @@ def tt_slot(tt: NDArray[np.int64], key: int) -> int:
     return -1
 
 
-@njit(f"void({A2}, int64, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A2}, int64, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def tt_store(
     tt: NDArray[np.int64], key: int, move: int, depth: int, bound: int, score: int, age: int
 ) -> None:
@@ -101,7 +102,7 @@ def tt_store(
     )
 
 
-@njit(f"int64({A2}, int64)", cache=True, nogil=True)
+@njit(f"int64({A2}, int64)", **HOT_NOGIL)
 def tt_probe_move(tt: NDArray[np.int64], key: int) -> int:
     """The best move stored for ``key``, or 0."""
     slot = tt_slot(tt, key)

@@ -14,6 +14,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.eval_params import P_MATERIAL
+from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.movegen import MAX_MOVES
 from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN
 from doushouqi.jungle.ai.tables import NEIGHBOURS, RULE_RANK, TRAP_BB
@@ -117,7 +118,7 @@ def new_work() -> NDArray[np.int64]:
     return np.zeros(WORK_SIZE, dtype=np.int64)
 
 
-@njit(f"boolean({A1})", cache=True, nogil=True)
+@njit(f"boolean({A1})", **HOT_NOGIL)
 def tick(work: NDArray[np.int64]) -> bool:
     """Count a node; True when the search must stop."""
     nodes = work[C_NODES] + 1
@@ -129,7 +130,7 @@ def tick(work: NDArray[np.int64]) -> bool:
     return aborted
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64)", **HOT_NOGIL)
 def animal_value(
     state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64], square: int
 ) -> int:
@@ -137,7 +138,7 @@ def animal_value(
     return value
 
 
-@njit(f"void({A1}, {A1}, {A1}, {A1}, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, {A1}, {A1}, {A1}, int64, int64, int64, int64)", **HOT_NOGIL)
 def score_moves(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -180,7 +181,7 @@ def score_moves(
         work[i + (W_SCORES - W_MOVES)] = key
 
 
-@njit(f"int64({A1}, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, int64, int64, int64)", **HOT_NOGIL)
 def pick_move(work: NDArray[np.int64], base: int, count: int, index: int) -> int:
     """Swap the best-keyed remaining move to ``index`` and return it (selection sort)."""
     offset = W_SCORES - W_MOVES
@@ -197,7 +198,7 @@ def pick_move(work: NDArray[np.int64], base: int, count: int, index: int) -> int
     return move
 
 
-@njit(f"void({A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, int64, int64)", **HOT_NOGIL)
 def update_pv(work: NDArray[np.int64], ply: int, move: int) -> None:
     row = W_PV + ply * MAX_PLY
     work[row + ply] = move
@@ -208,7 +209,7 @@ def update_pv(work: NDArray[np.int64], ply: int, move: int) -> None:
     work[W_PV_LEN + ply] = max(end, ply + 1)
 
 
-@njit(f"void({A1}, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, int64, int64, int64, int64)", **HOT_NOGIL)
 def reward_quiet(work: NDArray[np.int64], us: int, ply: int, move: int, bonus: int) -> None:
     index = W_HISTORY + 4096 * us + move
     # History with gravity: values stay within +-16384 and older results fade.
