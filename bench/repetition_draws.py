@@ -11,8 +11,10 @@ A side is what ``bench/selfplay.py`` takes (``level``, ``params``, ``seed`` or a
 ``Searcher.tuning``, in this process, from the source tree on ``PYTHONPATH``), or, with
 ``src=PATH`` among its keys, a ``doushouqi engine`` process run from that ``src`` folder
 (the rest of its keys are protocol options, e.g. ``Level=10``): an old copy of the engine
-(``git archive``) can play the new one at equal nodes. Each opening is played twice,
-colours swapped; games longer than ``--max-plies`` are drawn (the ply cap).
+(``git archive``) can play the new one at equal nodes. Either kind takes ``movetime=SECONDS``
+for its own time a move (time odds: ``--a level=10,movetime=0.1 --b src=…,movetime=0.3``).
+Each opening is played twice, colours swapped; games longer than ``--max-plies`` are drawn
+(the ply cap).
 
 **What counts.** A game drawn by repetition (the third occurrence under ``threefold_draw``)
 is judged afterwards: a fresh engine of this process (level 10, ``--judge-nodes``, contempt 0
@@ -93,10 +95,17 @@ def _process(spec: str) -> tuple[Mover, Callable[[], None], Callable[[], None]]:
 
 
 def make_side(spec: str, rules: str) -> tuple[Mover, Callable[[], None], Callable[[], None]]:
-    """A side's move function, its new-game call and its shutdown, from its description."""
-    if "src=" in spec:
-        return _process(spec)
-    return _in_process(spec, rules)
+    """A side's move function, its new-game call and its shutdown, from its description
+    (``movetime=SECONDS`` among its keys: that side's time a move, whatever the match's limit
+    — time odds)."""
+    items = [item for item in spec.split(",") if item.strip()]
+    own_time = [float(i.split("=", 1)[1]) for i in items if i.startswith("movetime=")]
+    spec = ",".join(i for i in items if not i.startswith("movetime="))
+    move, new_game, quit_ = _process(spec) if "src=" in spec else _in_process(spec, rules)
+    if not own_time:
+        return move, new_game, quit_
+    limit = Limit(time=own_time[-1])
+    return (lambda board, _: move(board, limit)), new_game, quit_
 
 
 def judge(board: Board, nodes: int) -> int | None:

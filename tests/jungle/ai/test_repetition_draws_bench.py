@@ -103,3 +103,25 @@ def test_rejudge_judges_the_stored_draws_again(
     assert main(["--out", str(out), "--rejudge"]) == 0
     assert "1 by the judge" in capsys.readouterr().out
     assert json.loads(out.read_text().splitlines()[1])["repetition"]["lead"] == 0  # kept
+
+
+def test_a_side_with_its_own_movetime_searches_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Time odds: ``movetime=`` among a side's keys replaces the match's limit for that side
+    (and is not passed on as an engine setting)."""
+    import repetition_draws
+
+    asked: list[tuple[str, Limit]] = []
+
+    def in_process(spec: str, rules: str) -> tuple:
+        def move(board: Board, limit: Limit) -> tuple[Move, int]:
+            asked.append((spec, limit))
+            return next(iter(board.legal_moves)), 0
+
+        return move, lambda: None, lambda: None
+
+    monkeypatch.setattr(repetition_draws, "_in_process", in_process)
+    timed, _, _ = repetition_draws.make_side("level=10,movetime=0.3,contempt=0", "wango")
+    plain, _, _ = repetition_draws.make_side("level=9", "wango")
+    timed(Board(), Limit(nodes=20_000))
+    plain(Board(), Limit(nodes=20_000))
+    assert asked == [("level=10,contempt=0", Limit(time=0.3)), ("level=9", Limit(nodes=20_000))]
