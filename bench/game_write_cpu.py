@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from domain_move_cpu import _moves
-
 from doushouqi.core.clock import TimeControl
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.gamestore import GameStore, GameWrite

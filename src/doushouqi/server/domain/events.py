@@ -135,7 +135,8 @@ class ClockView:
         through the dataclass fallback).
 
         >>> ClockView((60.0, float("inf")), None, 0, True, (0, 1)).to_dict()
-        {'remaining': [60.0, None], 'move_time_left': None, 'to_move': 0, 'running': True, 'timeouts': [0, 1]}
+        {'remaining': [60.0, None], 'move_time_left': None, 'to_move': 0, 'running': True,
+         'timeouts': [0, 1]}
         """
         red, blue = self.remaining
         return {
