@@ -40,8 +40,8 @@ from doushouqi.server.db.models import (
 )
 from doushouqi.server.db.speed_ratings import rate_rated_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
-from doushouqi.server.domain.storage import game_from_storage, game_to_storage
-from doushouqi.server.infra.json_output import dumps
+from doushouqi.server.domain.storage import game_from_storage, game_to_storage, stored_moves
+from doushouqi.server.infra.json_output import dumps, dumps_bytes, encoded
 
 __all__ = [
     "DEFAULT_GAME",
@@ -332,8 +332,10 @@ def _move_columns(game: Game) -> dict[str, Any]:
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        # Written with every move (the whole game, its moves included): orjson, not json.
-        "state": dumps(game_to_storage(game)),
+        # Written with every move (the whole game, its moves included): orjson, not json; the
+        # moves' text kept with the game and appended to, not made again (a long game's moves
+        # were most of the stored text's cost).
+        "state": dumps(game_to_storage(game, encoded(stored_moves(game, dumps_bytes)))),
     }
 
 
