@@ -72,11 +72,14 @@ def start_server(
     source: str | None = None,
     profile: str | None = None,
     launcher: tuple[str, ...] = ("-m", "doushouqi.cli.main"),
+    cpu_samples: str | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """A server on a fresh SQLite database in ``data_dir``, from the code in ``source`` (a
     folder holding the ``doushouqi`` package) when given, under cProfile writing to
     ``profile`` when given. ``launcher`` is what the interpreter runs, given ``serve`` and its
-    options (``bench/server_memory.py`` runs its own, which reports the server's memory)."""
+    options (``bench/server_memory.py`` runs its own, which reports the server's memory).
+    ``cpu_samples``: a file for ``bench/cpu_sampler``'s stacks (started and stopped by
+    signals: :class:`Bench` samples the measured window)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -87,6 +90,11 @@ def start_server(
     env.pop("DOUSHOUQI_DATABASE_URL", None)
     if source is not None:
         env["PYTHONPATH"] = os.path.abspath(source)
+    if cpu_samples is not None:
+        env["DOUSHOUQI_CPU_SAMPLES"] = os.path.abspath(cpu_samples)
+        # After the code measured, so that its own path still comes first.
+        paths = [env.get("PYTHONPATH"), os.path.join(os.path.dirname(__file__), "cpu_sampler")]
+        env["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     command = [
         sys.executable,
@@ -298,7 +306,12 @@ class Bench:
         server_cpu = cpu_seconds(self.server_pid) if self.server_pid else None
         split_before = cpu_split(self.server_pid) if self.server_pid else None
         client_cpu = time.process_time()
+        sampled = bool(self.args.cpu_profile and self.server_pid)
+        if sampled:
+            os.kill(self.server_pid, signal.SIGUSR1)  # bench/cpu_sampler: start
         await asyncio.sleep(self.args.duration)
+        if sampled:
+            os.kill(self.server_pid, signal.SIGUSR2)  # stop, and write the stacks
         self.stats.measuring = False
         elapsed = time.perf_counter() - measured_from
         client_cpu = time.process_time() - client_cpu
@@ -377,14 +390,16 @@ class Bench:
         }
 
 
-def measure(args: argparse.Namespace, source: str | None) -> dict[str, float]:
-    """One run against a server of its own (from ``source``), or against ``--url``."""
+def measure(args: argparse.Namespace, source: str | None, run: str = "") -> dict[str, float]:
+    """One run against a server of its own (from ``source``), or against ``--url``; ``run``
+    names it in the ``--cpu-profile`` file's name when several are measured."""
     process = None
     with tempfile.TemporaryDirectory(prefix="doushouqi-bench-") as data_dir:
         if args.url:
             url = args.url.rstrip("/")
         else:
-            process, url = start_server(data_dir, source, args.profile)
+            samples = f"{args.cpu_profile}{run}" if args.cpu_profile else None
+            process, url = start_server(data_dir, source, args.profile, cpu_samples=samples)
         try:
             pid = None if process is None else process.pid
             return asyncio.run(Bench(args, url, pid).run())
@@ -404,7 +419,7 @@ def compare(args: argparse.Namespace, sources: dict[str, str]) -> None:
     for round_ in range(args.rounds):
         for name, source in sources.items():
             print(f"\n--- {name} ({source}), round {round_ + 1} of {args.rounds}", flush=True)
-            runs[name].append(measure(args, source))
+            runs[name].append(measure(args, source, f".{name}.{round_ + 1}"))
     keys = (
         "moves/s",
         "p50 ms",
@@ -454,7 +469,16 @@ def main() -> int:
         help="run the server under cProfile, its statistics written to FILE when it stops "
         "(read them with python -m pstats FILE)",
     )
+    parser.add_argument(
+        "--cpu-profile",
+        metavar="FILE",
+        help="sample the server's stacks on CPU time during the measured window "
+        "(bench/cpu_sampler), written to FILE (FILE.NAME.ROUND with --compare) as flame graph "
+        "lines; summed up by bench/cpu_profile_report.py FILE",
+    )
     args = parser.parse_args()
+    if args.cpu_profile and args.url:
+        parser.error("--cpu-profile samples a server the bench starts: no --url")
     if not 1 <= args.games <= MAX_GAMES or not 0 < args.duration <= MAX_DURATION:
         parser.error(f"--games must be 1-{MAX_GAMES} and --duration 0-{MAX_DURATION}")
     sources = dict(item.partition("=")[::2] for item in args.compare or [])

@@ -233,9 +233,9 @@ class CountingDatabase(Database):
 
     transactions = 0
 
-    async def write_driver(self, fn: Any) -> Any:
+    def run_driver(self, fn: Any) -> Any:  # on the loop (SQLite) or the writer thread
         self.transactions += 1
-        return await super().write_driver(fn)
+        return super().run_driver(fn)
 
 
 @pytest.mark.parametrize("gather_for", [0.0, 0.3])
@@ -266,3 +266,37 @@ def test_moves_arriving_within_the_gathering_time_share_one_transaction(
         counting.close()
     assert counting.transactions == (1 if gather_for else 2)
     assert stored_version(db, "first") == stored_version(db, "second") == 1
+
+
+def test_a_moves_write_of_the_same_set_up_leaves_the_set_up_columns_and_stores_the_rest(
+    db: Database,
+) -> None:
+    """``same_setup`` writes only the columns a move changes: the rest must be the stored
+    row's already (a seat taken is written in full, its seat key with it)."""
+    game = online_game(start=False).evolve(id="g")
+    seated = game.evolve(players=(game.players[0], None))  # one seat open: the row says so
+    moved = seated.evolve(version=1, started_at=5.0)
+    assert seated.same_setup(moved) and not game.same_setup(seated)
+
+    def row() -> tuple[Any, ...]:
+        query = "SELECT open_seats, seat1_key, version, started_at, state FROM games"
+        return tuple(db.run_sync(lambda s: s.connection().exec_driver_sql(query).one()))
+
+    async def scenario() -> None:
+        store = GameStore(db)
+        await store.commit(GameWrite(seated, None))
+        await store.commit(GameWrite(moved, 0, [_event(1)], same_setup=True))
+        stored = row()
+        assert stored[:4] == (1, None, 1, 5.0)
+        assert json.loads(stored[4])["version"] == 1
+        full = game.evolve(version=2, started_at=5.0)  # the seat taken: all columns
+        await store.commit(GameWrite(full, 1, [_event(2)], same_setup=full.same_setup(moved)))
+        assert row()[:3] == (0, repo.player_key(game.players[1]), 2)
+
+    asyncio.run(scenario())
+
+
+def test_the_set_up_columns_are_those_the_set_up_makes() -> None:
+    game = online_game(start=False)
+    assert set(repo._setup_columns(game)) == repo._SETUP_COLUMN_NAMES
+    assert set(repo._columns(game)) == set(repo._COLUMN_NAMES)

@@ -6,13 +6,15 @@ and that a cached position goes where the moves change."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 from tests.support.helpers import RED_ID, T0, online_game, play
 
 from doushouqi.server.domain import DrawDeclined, Game, Move, MoveMade, apply
 from doushouqi.server.domain.events import Event
-from doushouqi.server.domain.storage import game_from_storage, game_to_storage
+from doushouqi.server.domain.model import TimedMove
+from doushouqi.server.domain.storage import game_from_storage, game_to_storage, stored_moves
 
 
 def _played() -> Game:
@@ -101,3 +103,24 @@ def test_the_stored_game_follows_a_change_of_seat() -> None:
     assert game_to_storage(emptied)["players"][1] is None
     assert game_from_storage(game_to_storage(emptied)) == emptied
     assert game_to_storage(game)["players"][1] is not None
+
+
+def _encode(data: object) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def test_the_stored_moves_text_follows_the_moves_through_copies() -> None:
+    """``stored_moves`` keeps its text with the game and appends a copy's new moves to it: the
+    text must be that of the copy's own moves, whatever was kept (more moves, a takeback)."""
+    game = online_game()
+    texts = []
+    for move in ["a3a4", "a7a6", "g3g4", "g7g6"]:
+        game, _ = play(game, [move])
+        texts.append(stored_moves(game, _encode))
+        assert texts[-1] == _encode(game_to_storage(game)["moves"])
+    assert "_stored_moves" in game.__dict__  # kept: the next copy appends to it
+    taken_back = game.evolve(moves=game.moves[:2])  # shorter: encoded again, not appended to
+    assert stored_moves(taken_back, _encode) == _encode(game_to_storage(taken_back)["moves"])
+    replayed = taken_back.evolve(moves=(*taken_back.moves, TimedMove("b3b4", T0 + 9.5)))
+    assert stored_moves(replayed, _encode) == _encode(game_to_storage(replayed)["moves"])
+    assert json.loads(stored_moves(replayed, _encode))[-1] == ["b3b4", T0 + 9.5]

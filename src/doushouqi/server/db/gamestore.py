@@ -64,6 +64,10 @@ class GameWrite:
     #: The events' JSON text, one per event, where the writer has it already (the live game
     #: encodes each event once, for its sockets and its event rows); made here when empty.
     texts: list[str] = field(default_factory=list)
+    #: The stored row's set-up columns (who plays, the rules, the clock's setting: those of
+    #: ``Game.kept``) are this game's already, so a move's write leaves them out. The writer
+    #: knows it (``Game.same_setup`` of the game it replaces); False writes them all.
+    same_setup: bool = False
 
     def payloads(self) -> list[str]:
         """Each event's stored text: :attr:`texts`, or the events encoded here."""
@@ -107,7 +111,11 @@ def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None
     repo.store_moves(
         cursor,
         dialect,
-        [(w.game, w.previous_version) for w in writes if w.previous_version is not None],
+        [
+            (w.game, w.previous_version, w.same_setup)
+            for w in writes
+            if w.previous_version is not None
+        ],
         [(w.game.id, w.events, w.payloads()) for w in writes],
     )
 
@@ -128,14 +136,53 @@ class GameStore:
         self.gather_for = gather_for
         self._pending: list[tuple[GameWrite, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        #: Writes run on the event loop itself (SQLite), with nothing to wait for: a batch is
+        #: written by a plain callback, not a task (a task's creation, steps and end cost
+        #: more than a small batch's write needs). It runs where the task's first step ran, at
+        #: the loop's next turn, so the same writes share it.
+        self._inline = db.inline_writes and gather_for <= 0
+        self._flush_handle: asyncio.Handle | None = None
 
     async def commit(self, write: GameWrite) -> None:
         """Return once ``write`` is committed; raise if it could not be."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self._pending.append((write, future))
-        if self._flusher is None or self._flusher.done():
+        if self._inline:
+            if self._flush_handle is None:
+                self._flush_handle = loop.call_soon(self._flush_inline)
+        elif self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         await future
+
+    def _flush_inline(self) -> None:
+        """:meth:`_flush` for writes on the loop: the same batches and retries, no awaits."""
+        self._flush_handle = None
+        batch, self._pending = self._pending, []
+        if not batch:
+            return
+        try:
+            self._write_inline([w for w, _ in batch])
+        except Exception as exc:
+            if len(batch) == 1:
+                _settle(batch[0][1], _failure(batch[0][0], exc))
+                return
+            for write, future in batch:  # one by one, as _flush does
+                try:
+                    self._write_inline([write])
+                except Exception as error:
+                    _settle(future, _failure(write, error))
+                else:
+                    _settle(future)
+            return
+        for _, future in batch:
+            _settle(future)
+
+    def _write_inline(self, writes: list[GameWrite]) -> None:
+        if all(_is_plain_move(w) for w in writes):
+            self.db.run_driver(functools.partial(_write_moves, writes))
+        else:
+            self.db.run_sync(functools.partial(_write_batch, writes, self.on_finished))
 
     async def _flush(self) -> None:
         if self.gather_for > 0:

@@ -40,8 +40,8 @@ from doushouqi.server.db.models import (
 )
 from doushouqi.server.db.speed_ratings import rate_rated_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
-from doushouqi.server.domain.storage import game_from_storage, game_to_storage
-from doushouqi.server.infra.json_output import dumps
+from doushouqi.server.domain.storage import game_from_storage, game_to_storage, stored_moves
+from doushouqi.server.infra.json_output import dumps, dumps_bytes, encoded
 
 __all__ = [
     "DEFAULT_GAME",
@@ -299,6 +299,11 @@ _COLUMN_NAMES = (
 )
 
 
+_SETUP_COLUMN_NAMES = frozenset(
+    {"game", "mode", "rules", "time_control", "rated", "open_seats", "seat0_key", "seat1_key"}
+)
+
+
 def _setup_columns(game: Game) -> dict[str, Any]:
     """The columns that only the game's set-up makes (``Game.kept``: once a game)."""
     return {
@@ -314,8 +319,12 @@ def _setup_columns(game: Game) -> dict[str, Any]:
 
 
 def _columns(game: Game) -> dict[str, Any]:
+    return {**game.kept("columns", _setup_columns), **_move_columns(game)}
+
+
+def _move_columns(game: Game) -> dict[str, Any]:
+    """The columns that are not the set-up's: all that a move may change."""
     return {
-        **game.kept("columns", _setup_columns),
         "status": int(game.status),
         "result": game.result,
         "termination": game.termination_key,
@@ -323,8 +332,10 @@ def _columns(game: Game) -> dict[str, Any]:
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        # Written with every move (the whole game, its moves included): orjson, not json.
-        "state": dumps(game_to_storage(game)),
+        # Written with every move (the whole game, its moves included): orjson, not json; the
+        # moves' text kept with the game and appended to, not made again (a long game's moves
+        # were most of the stored text's cost).
+        "state": dumps(game_to_storage(game, encoded(stored_moves(game, dumps_bytes)))),
     }
 
 
@@ -354,6 +365,15 @@ _UPDATE_GAME = (
     .values({name: bindparam(name) for name in _COLUMN_NAMES})
 )
 _UPDATE_GAME_AND_REMATCH = _UPDATE_GAME.values(rematch_id=bindparam("rematch_id"))
+#: A game whose stored set-up columns are its own already (a move's write, nearly every one):
+#: only the others. Fewer values to bind, and SQLite leaves the seats' indexes alone (it
+#: updates an index whose column the statement sets, whether or not the value changed).
+_MOVE_COLUMN_NAMES = tuple(name for name in _COLUMN_NAMES if name not in _SETUP_COLUMN_NAMES)
+_UPDATE_MOVE = (
+    update(GameRow.__table__)  # type: ignore[arg-type]
+    .where(GameRow.id == bindparam("b_id"), GameRow.version == bindparam("b_previous"))
+    .values({name: bindparam(name) for name in _MOVE_COLUMN_NAMES})
+)
 
 
 def update_games(session: Session, games: list[tuple[Game, int, str | None]]) -> None:
@@ -418,18 +438,24 @@ _EventBatch = tuple[str, list[dict[str, Any]], list[str]]
 def store_moves(
     cursor: Any,
     dialect: Dialect,
-    games: list[tuple[Game, int]],
+    games: list[tuple[Game, int, bool]],
     events: list[_EventBatch],
 ) -> None:
     """The writes of games' plain moves, through the driver's ``cursor`` (run it with
     ``Database.write_driver``): each game's new version over the one it replaces (StaleGameError
     when one is no longer there), and the events. The same statements as :func:`update_games`
-    and :func:`append_many_events`, without a session: nothing here needs one."""
-    if games:
-        rows = [{"b_id": g.id, "b_previous": previous, **_columns(g)} for g, previous in games]
-        _run_rows(cursor, *_driver_rows(dialect, _UPDATE_GAME, rows))
-        if dialect.supports_sane_multi_rowcount and cursor.rowcount != len(games):
-            raise StaleGameError("a game was not at the version its writer expected")
+    and :func:`append_many_events`, without a session: nothing here needs one. Each game comes
+    with whether the stored row's set-up columns are its own already (then only the others
+    are written)."""
+    for statement, columns, batch in (
+        (_UPDATE_MOVE, _move_columns, [g for g in games if g[2]]),
+        (_UPDATE_GAME, _columns, [g for g in games if not g[2]]),
+    ):
+        if batch:
+            rows = [{"b_id": g.id, "b_previous": old, **columns(g)} for g, old, _ in batch]
+            _run_rows(cursor, *_driver_rows(dialect, statement, rows))
+            if dialect.supports_sane_multi_rowcount and cursor.rowcount != len(batch):
+                raise StaleGameError("a game was not at the version its writer expected")
     rows = _event_rows(events)
     if rows:
         _run_rows(cursor, *_driver_rows(dialect, _INSERT_EVENT, rows))

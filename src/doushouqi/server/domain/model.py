@@ -465,6 +465,20 @@ class Game:
             times += [t for t in (self.clock.turn_started, self.clock.paused_at) if t is not None]
         return max(times)
 
+    def same_setup(self, other: Game) -> bool:
+        """Whether ``other`` has this game's set-up (``_SETUP_FIELDS``) as the very same
+        values: a copy made by :meth:`evolve` that changed none of them. False when unsure
+        (equal values that are different objects), never wrongly True.
+
+        >>> from doushouqi.server.domain import GameSpec, Mode, PlayerSlot, new_game
+        >>> spec = GameSpec(Mode.ONLINE, (PlayerSlot.account(1, "Li"), None))
+        >>> game = new_game(spec, game_id="g1", now=0.0)
+        >>> game.same_setup(game.evolve(version=1)), game.same_setup(game.evolve(rated=True))
+        (True, False)
+        """
+        mine, theirs = self.__dict__, other.__dict__
+        return all(mine[name] is theirs[name] for name in _SETUP_FIELDS)
+
     def kept(self, name: str, make: Callable[[Game], Any]) -> Any:
         """``make(self)``, made once and kept with this game and its copies while none of the
         fields of its set-up changes (``_SETUP_FIELDS``: who plays, the rules, the clock's

@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from doushouqi.core.clock import GameClock, TimeControl
@@ -41,7 +42,13 @@ from doushouqi.server.domain.model import (
 )
 from doushouqi.server.domain.players import PLAYER_TYPES, PlayerSlot, identity_from_dict
 
-__all__ = ["STORAGE_FORMAT", "game_from_storage", "game_to_storage", "player_from_dict"]
+__all__ = [
+    "STORAGE_FORMAT",
+    "game_from_storage",
+    "game_to_storage",
+    "player_from_dict",
+    "stored_moves",
+]
 
 #: Bumped when the layout changes, so old rows can be told apart from new ones.
 STORAGE_FORMAT = 1
@@ -137,9 +144,11 @@ def _setup_data(game: Game) -> tuple[str, dict[str, Any], list[Any], str | None]
     )
 
 
-def game_to_storage(game: Game) -> dict[str, Any]:
+def game_to_storage(game: Game, moves: object = None) -> dict[str, Any]:
     """Everything that makes up ``game``, as JSON-ready data (to be written out: its set-up's
-    parts are shared with the game's other copies, so it is read, never changed)."""
+    parts are shared with the game's other copies, so it is read, never changed). ``moves``,
+    when given, is stored as the moves instead of the list made here: the writer's own
+    encoding of them (:func:`stored_moves`)."""
     score = game.score_change
     mode, rules, players, time_control = game.kept("storage", _setup_data)
     data: dict[str, Any] = {
@@ -151,7 +160,7 @@ def game_to_storage(game: Game) -> dict[str, Any]:
         "time_control": time_control,
         "status": int(game.status),
         "start_fen": game.start_fen,
-        "moves": [[m.move, m.at] for m in game.moves],
+        "moves": _moves_data(game.moves) if moves is None else moves,
         "clock": None if game.clock is None else _clock_dict(game.clock),
         "ready": list(game.ready),
         "draw_offer": game.draw_offer,
@@ -200,6 +209,47 @@ def game_to_storage(game: Game) -> dict[str, Any]:
     if game.resumed_at is not None:  # only games that went through an outage
         data["resumed_at"] = game.resumed_at
     return data
+
+
+def _moves_data(moves: tuple[TimedMove, ...]) -> list[list[Any]]:
+    return [[m.move, m.at] for m in moves]
+
+
+def stored_moves(game: Game, encode: Callable[[list[list[Any]]], bytes]) -> bytes:
+    """The moves as :func:`game_to_storage` stores them (a JSON array of ``[move, at]``),
+    encoded by ``encode`` (compact JSON, no spaces), for a writer that writes the game whole
+    with every move: kept with the game and carried to its copies, so that the copy a move
+    makes encodes only its new moves and appends them to the text it was copied with. A copy
+    whose moves do not begin with those (a takeback) encodes them all again.
+
+    >>> import json
+    >>> from doushouqi.server.domain import GameSpec, Mode, PlayerSlot, new_game
+    >>> spec = GameSpec(Mode.ONLINE, (PlayerSlot.account(1, "Li"), None))
+    >>> game = new_game(spec, game_id="g", now=0.0)
+    >>> encode = lambda data: json.dumps(data, separators=(",", ":")).encode()
+    >>> stored_moves(game, encode)
+    b'[]'
+    >>> game = game.evolve(moves=(TimedMove("a1a2", 1.5),))
+    >>> stored_moves(game, encode)
+    b'[["a1a2",1.5]]'
+    >>> stored_moves(game.evolve(moves=(*game.moves, TimedMove("g9g8", 3.0))), encode)
+    b'[["a1a2",1.5],["g9g8",3.0]]'
+    """
+    moves = game.moves
+    kept: tuple[tuple[TimedMove, ...], bytes] | None = game.__dict__.get("_stored_moves")
+    if kept is not None and kept[0] is moves:
+        return kept[1]
+    if kept is not None and moves[: len(kept[0])] == kept[0]:
+        done, text = kept
+        if len(moves) > len(done):
+            added = encode(_moves_data(moves[len(done) :]))
+            text = added if not done else text[:-1] + b"," + added[1:]
+    else:
+        text = encode(_moves_data(moves))
+    # In the instance's dict, as Game.kept keeps its values (the frozen class refuses setattr):
+    # copied with it by evolve, and checked against the copy's own moves above.
+    game.__dict__["_stored_moves"] = (moves, text)
+    return text
 
 
 def game_from_storage(data: dict[str, Any]) -> Game:

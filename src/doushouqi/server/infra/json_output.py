@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["dumps", "dumps_bytes", "loads"]
+__all__ = ["dumps", "dumps_bytes", "encoded", "loads"]
 
 # Integer keys (an identity's, a count's) are written as strings, as the standard library does.
 _OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -29,6 +29,16 @@ def dumps(value: Any) -> str:
 def dumps_bytes(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON (a Redis payload, a database column)."""
     return orjson.dumps(value, option=_OPTIONS)
+
+
+def encoded(text: bytes) -> Any:
+    """JSON text made already (by :func:`dumps_bytes`), to be written as it is where it
+    stands in a value given to :func:`dumps` (``orjson.Fragment``): not parsed, not checked.
+
+    >>> dumps({"moves": encoded(b'[["a1a2",1.5]]')})
+    '{"moves":[["a1a2",1.5]]}'
+    """
+    return orjson.Fragment(text)
 
 
 def loads(data: str | bytes) -> Any:

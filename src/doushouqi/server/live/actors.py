@@ -308,6 +308,7 @@ class GameActor:
             finished=finished,
             rematch=rematch,
             texts=stored,
+            same_setup=before.same_setup(game),
         )
         await self._services.store.commit(write)
         # Stored: from here on, the change is real and everyone may hear of it.
