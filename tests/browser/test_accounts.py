@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from tests.browser.support import (
     Client,
     choose_language,
@@ -373,5 +373,38 @@ def test_guest_name_dialog_in_english_with_escape(browser: Browser, server: Live
         page.keyboard.press("Escape")
         expect(page.locator("#guest-name-dialog")).to_have_count(0)
         expect(page.locator("#account-button")).to_have_text(re.compile("Log in"))
+    finally:
+        client.close()
+
+
+def test_the_account_menu_stays_open_while_the_page_finishes_loading(
+    browser: Browser, server: LiveServer
+) -> None:
+    """The menu is drawn again when the session's player arrives: a menu opened before that
+    stays open (it used to snap shut under the hand that had just opened it); going to
+    another page closes it."""
+    client = Client(browser, server, locale="en-US")
+    try:
+        page = client.page
+        held: list[Route] = []
+
+        def hold(route: Route) -> None:  # the player's answer waits for the test
+            held.append(route)
+
+        page.route("**/api/auth/session", hold)
+        client.open("/#/leaderboard")
+        while not held:
+            page.wait_for_timeout(20)
+        old_button = page.query_selector("#account-button")
+        page.click("#account-button")
+        expect(page.locator("#account-rename")).to_be_visible()
+        for route in held:
+            route.continue_()
+        page.wait_for_function("(el) => !el.isConnected", arg=old_button)  # drawn again
+        expect(page.locator("#account-button")).to_have_attribute("aria-expanded", "true")
+        expect(page.locator("#account-rename")).to_be_visible()
+        page.click("#account-settings")
+        expect(page).to_have_url(re.compile("#/settings$"))
+        expect(page.locator("#account-menu")).to_be_hidden()
     finally:
         client.close()

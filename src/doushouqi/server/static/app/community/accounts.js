@@ -65,6 +65,7 @@ function hereForNext() {
 
 let menuRoot = null;
 let afterLogout = () => {};
+let menuDrawnFor = null; // the address (hash) the menu was last drawn for
 
 /** Put the account menu into `root` (in the top bar); `reload` re-renders the page on log-out. */
 export function mountAccountMenu(root, { reload } = {}) {
@@ -108,7 +109,8 @@ function renameFromMenu() {
 }
 
 function logOutFromMenu() {
-  logOut().catch((error) => {
+  // Closed once done (an error is shown in the open menu instead).
+  logOut().then(() => setMenuOpen(false), (error) => {
     const menu = menuRoot.querySelector('#account-menu');
     menu.append(h('li', { class: 'error', role: 'alert' }, t('error.generic', { message: error.message })));
   });
@@ -117,6 +119,12 @@ function logOutFromMenu() {
 /** Draw the menu for the current player and language (the router calls this on every page). */
 export function renderAccountMenu() {
   if (!menuRoot) return;
+  // Drawn again for the same page (the player's name arrived, the page finished loading, the
+  // language changed), an open menu stays open with its focus: it used to snap shut under a
+  // hand that had just opened it. A new page closes it.
+  const keepOpen = isMenuOpen() && menuDrawnFor === location.hash;
+  const focused = keepOpen && menuRoot.contains(document.activeElement) ? document.activeElement.id : '';
+  menuDrawnFor = location.hash;
   menuRoot.setAttribute('aria-label', t('account.menu'));
   const player = currentPlayer();
   const account = isAccount(player) ? player : null;
@@ -140,7 +148,7 @@ export function renderAccountMenu() {
     ];
   const button = h('button', {
     type: 'button', id: 'account-button', class: 'account-button',
-    'aria-expanded': 'false', 'aria-controls': 'account-menu',
+    'aria-expanded': String(keepOpen), 'aria-controls': 'account-menu',
     title: account ? t('account.signedInAs', { name: account.name })
       : isNamedGuest(player) ? t('guestname.playingAs', { name: player.name }) : null,
     onclick: () => setMenuOpen(!isMenuOpen()),
@@ -150,8 +158,9 @@ export function renderAccountMenu() {
   account || isNamedGuest(player) ? h('span', { class: 'account-name' }, player.name)
     : h('span', { class: 'account-name account-login' }, t('account.login')),
   h('span', { class: 'caret', 'aria-hidden': 'true' }, '▾'));
-  const menu = h('ul', { id: 'account-menu', class: 'account-menu', hidden: true }, items);
+  const menu = h('ul', { id: 'account-menu', class: 'account-menu', hidden: !keepOpen }, items);
   menuRoot.replaceChildren(button, menu);
+  if (focused) menuRoot.querySelector(`#${focused}`)?.focus();
 }
 
 // ----- forms: fields with their own error line ---------------------------------------------
