@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, NamedTuple, TypedDict, TypeVar, cast
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "Wdl",
     "best_lines_first",
     "select_info",
+    "send_ranked_lines",
 ]
 
 #: Centipawn value that orders won games above every evaluation (``score(mate_score=…)``'s
@@ -631,6 +632,24 @@ def best_lines_first(lines: list[tuple[LineT, Info[MoveT]]]) -> list[tuple[LineT
     ['b', 'a', 'c']
     """
     return sorted(lines, key=lambda line: _line_score(line[1]), reverse=True)
+
+
+def send_ranked_lines(
+    lines: list[tuple[LineT, Info[MoveT]]], on_info: Callable[[Info[MoveT]], None] | None
+) -> tuple[LineT, Info[MoveT]]:
+    """Send one iteration's MultiPV lines to ``on_info`` best first, numbered ``multipv`` 1 … N
+    (as GUIs read them, once every line of the iteration is searched); return the best.
+
+    >>> sent = []
+    >>> lines = [("a", Info(depth=4, score=Score(cp=10))), ("b", Info(depth=4, score=Score(cp=30)))]
+    >>> send_ranked_lines(lines, sent.append)[0], [(i["multipv"], i["score"]) for i in sent]
+    ('b', [(1, Score(cp=30)), (2, Score(cp=10))])
+    """
+    ranked = best_lines_first(lines)
+    if on_info is not None:
+        for number, (_, line) in enumerate(ranked, 1):
+            on_info(cast("Info[MoveT]", {**line, "multipv": number}))
+    return ranked[0]
 
 
 def _line_score(info: Info[Any]) -> Score:

@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+from tests.support.multipv import assert_lines_best_first
 
 from doushouqi.jungle.ai import Searcher, best_move
 from doushouqi.jungle.ai.levels import choose_root_move, settings_for
@@ -223,13 +224,4 @@ def test_multipv_lines_of_each_depth_come_best_first_and_the_move_is_the_best_li
     infos: list[dict[str, object]] = []
     result = Searcher().search(Board(fen), Limit(depth=5), level=10, on_info=infos.append,
                                multipv=3)  # fmt: skip
-    by_depth: dict[object, list[dict[str, object]]] = {}
-    for info in infos:
-        if "multipv" in info:
-            by_depth.setdefault(info["depth"], []).append(info)
-    assert sorted(by_depth) == [1, 2, 3, 4, 5]  # type: ignore[type-var]
-    for depth, lines in by_depth.items():
-        assert [line["multipv"] for line in lines] == [1, 2, 3], depth
-        scores = [line["score"] for line in lines]
-        assert scores == sorted(scores, reverse=True), (depth, [str(s) for s in scores])  # type: ignore[type-var]
-    assert [result.move] == by_depth[5][0]["pv"][:1]  # type: ignore[index]
+    assert_lines_best_first(infos, result.move, depth=5, lines=3)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.multipv import assert_lines_best_first
 from tests.tiger.helpers import board, place, rules
 
 from doushouqi.tiger.ai import Searcher, analyse, analyse_lines, best_move
@@ -189,15 +190,7 @@ def test_multipv_lines_of_each_depth_come_best_first_and_the_move_is_the_best_li
     infos: list[dict[str, object]] = []
     result = Searcher().search(Board(fen), Limit(depth=5), level=10, on_info=infos.append,
                                multipv=3)  # fmt: skip
-    by_depth: dict[object, list[dict[str, object]]] = {}
-    for info in infos:
-        by_depth.setdefault(info["depth"], []).append(info)
-    assert sorted(by_depth) == [1, 2, 3, 4, 5]  # type: ignore[type-var]
-    for depth, lines in by_depth.items():
-        assert [line["multipv"] for line in lines] == [1, 2, 3], depth
-        scores = [line["score"] for line in lines]
-        assert scores == sorted(scores, reverse=True), (depth, [str(s) for s in scores])  # type: ignore[type-var]
-    assert [result.move] == by_depth[5][0]["pv"][:1]  # type: ignore[index]
+    assert_lines_best_first(infos, result.move, depth=5, lines=3)
 
 
 def test_a_fixed_depth_search_is_deterministic() -> None:

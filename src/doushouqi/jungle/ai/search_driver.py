@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from doushouqi.core.analysis import LinesByDepth, best_lines_first
+from doushouqi.core.analysis import LinesByDepth, send_ranked_lines
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.eval_params import (
     NUM_PARAMS,
@@ -497,11 +497,7 @@ class Searcher:
                 # the move played is the best line's (line 1 of the depth).
                 lines = [(best, info)]
                 lines += self._other_lines(board, position, depth, exact, started, multipv)
-                ranked = best_lines_first(lines)
-                best, info = ranked[0]
-                for number, (_, line) in enumerate(ranked, 1):
-                    if on_info is not None:
-                        on_info(Info({**line, "multipv": number}))
+                best, info = send_ranked_lines(lines, on_info)
                 if work[C_ABORT]:
                     break
             elif on_info is not None:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from doushouqi.core.analysis import LinesByDepth, best_lines_first
+from doushouqi.core.analysis import LinesByDepth, send_ranked_lines
 from doushouqi.tiger.ai.core import Position, decode_move
 from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
@@ -439,11 +439,7 @@ class Searcher:
                 # the move played is the best line's (line 1 of the depth).
                 lines = [(best, info)]
                 lines += self._other_lines(board, position, depth, exact, started, multipv)
-                ranked = best_lines_first(lines)
-                best, info = ranked[0]
-                for number, (_, line) in enumerate(ranked, 1):
-                    if on_info is not None:
-                        on_info(Info({**line, "multipv": number}))
+                best, info = send_ranked_lines(lines, on_info)
                 if work[C_ABORT]:
                     break
             elif on_info is not None:
