@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from tests.browser.support import (
     DESKTOP,
     Client,
@@ -30,8 +31,49 @@ def site_connected(page: Page) -> None:
     raise AssertionError("the site socket did not connect")
 
 
+def wait_until(page: Page, done: Callable[[], bool], failure: str) -> None:
+    """Let the page run until ``done()`` (the routes' handlers run meanwhile), 10 s at most."""
+    for _ in range(500):
+        if done():
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(failure)
+
+
 def _notify(key: str, kind: str, params: dict[str, Any], link: str) -> Any:
     return lambda ctx: notify(ctx, key, kind, params, link=link)
+
+
+def test_a_list_fetched_before_a_pushed_notification_does_not_hide_it(
+    browser: Browser, server: LiveServer
+) -> None:
+    """The bell fetches the list when its socket opens; an answer made before a notification
+    was stored that arrives after the notification was pushed is older than the bell: it is
+    fetched again, and the badge stays (it fell back to 0)."""
+    c = Client(browser, server, locale="en-US")
+    try:
+        page = c.open("/")
+        me = fetch_json(page, "/api/auth/guest", "POST")
+        held: list[Route] = []
+
+        def hold(route: Route) -> None:  # the list's answers wait for the test
+            held.append(route)
+
+        page.route("**/api/notifications", hold)
+        page.reload()
+        site_connected(page)
+        wait_until(page, lambda: len(held) >= 1, "the bell never asked for its list")
+        stale = held[0].fetch()  # the list as it stands: nothing yet
+        in_server(server, _notify(f"guest:{me['id']}", "corr.your_turn", {"opponent": "Bob"},
+                                  "#/game/abc"))  # fmt: skip
+        expect(page.locator("#bell-badge")).to_have_text("1")
+        held[0].fulfill(response=stale)  # the older answer comes after the push
+        wait_until(page, lambda: len(held) >= 2, "the older list was taken as it came")
+        held[1].continue_()
+        expect(page.locator("#bell-badge")).to_have_text("1")
+        expect(page.locator("#bell-badge")).to_be_visible()
+    finally:
+        c.close()
 
 
 def test_the_bell_shows_a_pushed_notification_and_clears_it_when_opened(

@@ -113,7 +113,12 @@ function connect() {
   });
 }
 
+// Messages from the socket that changed the bell, counted: a list fetched meanwhile may be
+// older than they are (asked before a notification was stored, answered after it was pushed).
+let pushes = 0;
+
 function receive(message) {
+  if (['notification', 'notification_withdrawn', 'unread', 'hello'].includes(message.type)) pushes += 1;
   if (message.type === 'notification' && message.notification) {
     const item = message.notification;
     items = [item, ...items.filter((i) => i.id !== item.id)].slice(0, 30);
@@ -132,13 +137,18 @@ function receive(message) {
 }
 
 async function refresh() {
+  const seen = pushes;
+  let answer;
   try {
-    const answer = await api('/api/notifications');
-    items = answer.notifications;
-    unread = answer.unread;
+    answer = await api('/api/notifications');
   } catch {
     return; // the next (re)connect fetches again
   }
+  // The socket said something newer while this was on its way: this answer may not hold it
+  // (a pushed notification's badge used to fall back to 0), so ask again.
+  if (pushes !== seen) return refresh();
+  items = answer.notifications;
+  unread = answer.unread;
   render();
 }
 
