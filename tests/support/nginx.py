@@ -31,8 +31,9 @@ def site_for(node_ports: list[int], port: int, tls: tuple[Path, Path] | None = N
     certificate and its key), over TLS, as its comment says to serve it."""
     site = SITE.read_text()
     servers = "".join(f"    server {HOST}:{p} max_fails=1 fail_timeout=5s;\n" for p in node_ports)
+    # Both upstreams: every request, and the games' sockets (routed by their game).
     site, count = re.subn(r"(    server 127\.0\.0\.1:800\d [^\n]*\n)+", servers, site)
-    assert count == 1, "deploy/nginx.conf no longer lists its nodes as the tests expect"
+    assert count == 2, "deploy/nginx.conf no longer lists its nodes as the tests expect"
     listen = f"listen {HOST}:{port};"
     if tls is not None:
         listen = (

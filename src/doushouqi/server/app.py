@@ -59,6 +59,7 @@ from doushouqi.server.infra import errors, translations
 from doushouqi.server.infra.guards import CrossOriginGuard, JsonBodyGuard
 from doushouqi.server.infra.headers import add_security_headers
 from doushouqi.server.infra.metrics import Metrics
+from doushouqi.server.infra.proxies import TrustedProxies
 from doushouqi.server.infra.ratelimit import LoginThrottle, RateLimiter
 from doushouqi.server.infra.settings import Settings
 from doushouqi.server.infra.timesource import SystemTime, TimeSource
@@ -329,5 +330,7 @@ def create_app(
         app.include_router(pages_api.router)  # the client's pages by address (/game/ID …)
         # Last: the API routes above take precedence over files.
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="static")
-    add_security_headers(app)  # last: outermost, so every response gets the headers
+    add_security_headers(app)  # outermost but one, so every response gets the headers
+    if settings.trusted_proxies:  # outermost: the client and scheme as the proxy forwards them
+        app.add_middleware(TrustedProxies, trusted=settings.trusted_proxies)
     return app

@@ -23,10 +23,10 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # (a mover's event and its ack: one write system call a move less), and pinging
         # only the sockets not heard from for a ping interval.
         "ws": BatchedWritesProtocol,
-        # Only configured proxies may say who the client is: uvicorn's default would believe
-        # X-Forwarded-For from any local process, letting it pose as any address.
-        "proxy_headers": bool(settings.trusted_proxies),
-        "forwarded_allow_ips": list(settings.trusted_proxies) or None,
+        # The app believes X-Forwarded-* from the configured proxies itself
+        # (infra/proxies.py: it must also know which requests came through one); uvicorn's
+        # default would believe them from any local process, letting it pose as any address.
+        "proxy_headers": False,
     }
 
 

@@ -116,6 +116,10 @@ class Settings:
     #: Addresses (or networks, e.g. ``10.0.0.0/8``) of reverse proxies whose
     #: ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed; no one else's are.
     trusted_proxies: tuple[str, ...] = ()
+    #: In a cluster, a game's socket that a trusted proxy routed by its game
+    #: (``X-Doushouqi-Affinity: 1``, ``deploy/nginx.conf``) has the game handed over to the
+    #: node it reached, so that its players and spectators meet on its owner.
+    game_affinity: bool = True
     #: Websocket messages per second per connection before the connection is told to slow down.
     message_rate: RateLimit = RateLimit(40, 1.0)
     #: The largest websocket or command message accepted, in bytes.
@@ -148,7 +152,8 @@ class Settings:
         ``DOUSHOUQI_LOGIN_RATE`` / ``DOUSHOUQI_LOGIN_ACCOUNT_RATE`` / ``DOUSHOUQI_CREATE_RATE``
         / ``DOUSHOUQI_ANALYSIS_RATE`` / ``DOUSHOUQI_RECORD_RATE`` / ``DOUSHOUQI_READ_RATE`` /
         ``DOUSHOUQI_EXPLORER_RATE`` (``COUNT/SECONDS``), and
-        ``DOUSHOUQI_TRUSTED_PROXIES`` (comma-separated addresses or networks)."""
+        ``DOUSHOUQI_TRUSTED_PROXIES`` (comma-separated addresses or networks), and
+        ``DOUSHOUQI_GAME_AFFINITY`` (``1``/``0``)."""
         env = os.environ if env is None else env
         changes: dict[str, object] = {}
         if url := env.get("DOUSHOUQI_DATABASE_URL"):
@@ -183,6 +188,8 @@ class Settings:
             changes["heartbeat_interval"] = float(interval)
         if proxies := env.get("DOUSHOUQI_TRUSTED_PROXIES"):
             changes["trusted_proxies"] = tuple(p.strip() for p in proxies.split(",") if p.strip())
+        if affinity := env.get("DOUSHOUQI_GAME_AFFINITY"):
+            changes["game_affinity"] = affinity.strip().lower() in ("1", "true", "yes")
         rates = (
             "login_rate",
             "login_account_rate",

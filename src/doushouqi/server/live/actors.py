@@ -515,6 +515,16 @@ class GameActor:
         for subscriber in list(self._subscribers):
             subscriber.cut_off_now()
 
+    async def stop(self) -> bool:
+        """Close between two commands: the one being applied is stored first, the ones
+        waiting after it are refused (``ActorClosedError``: not applied). False when the
+        actor was closed already."""
+        async with self._lock:
+            if self.closed:
+                return False
+            self.close()
+            return True
+
     def close(self) -> None:
         self.closed = True
         self._opponent.close()

@@ -342,6 +342,9 @@ class Cluster:
         self._loops: list[asyncio.Task[None]] = []
         self.registry: LocalGames | None = None
         self.on_command: CommandHandler | None = None
+        #: More operations on this node's channel (``op`` → its handler), e.g. the hand-overs
+        #: of ``live/handover.py``.
+        self.node_ops: dict[str, Callable[[dict[str, Any]], None]] = {}
         #: Live game ids in the database, read by :meth:`start`'s caller.
         self.live_game_ids: Callable[[], Awaitable[list[str]]] | None = None
         #: Games against the computer the other nodes run (as of the last presence refresh).
@@ -832,3 +835,5 @@ class Cluster:
                 future.set_result(data["replies"])
         elif op == "presence" and data["game"] in self.owned:
             self.spawn(self._refresh_presence(only=data["game"]))
+        elif (handler := self.node_ops.get(str(op))) is not None:
+            handler(data)

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 
 from redis.exceptions import RedisError
 
@@ -40,6 +40,7 @@ from doushouqi.server.live.actors import (
     state_message,
 )
 from doushouqi.server.live.cluster import Cluster, RemoteGame
+from doushouqi.server.live.handover import HandOvers
 from doushouqi.server.live.signouts import TokenSockets
 from doushouqi.server.live.subscriber import Subscriber
 from doushouqi.server.live.watching import SPECTATORS
@@ -67,6 +68,8 @@ class ActorRegistry:
         #: Called with each committed game and its events (after the broadcast); must not
         #: block or raise (e.g. correspondence.py's your-turn notifications).
         self.commit_listeners: list[Callable[[Game, list[Event]], None]] = []
+        #: Games handed over between nodes (affinity, ``live/handover.py``).
+        self.hand_overs = None if services.cluster is None else HandOvers(services.cluster, self)
 
     def __len__(self) -> int:
         return len(self._actors)
@@ -89,6 +92,8 @@ class ActorRegistry:
             return None
         if (actor := self._actors.get(game_id)) is not None:
             return actor
+        if self.hand_overs is not None and (handing := self.hand_overs.pending(game_id)):
+            await asyncio.shield(handing)  # to this node: then it owns the game
         cluster = self.services.cluster
         if cluster is not None and not await cluster.acquire(game_id):
             exists = await self.services.db.read(lambda s: repo.game_exists(s, game_id))
@@ -96,8 +101,42 @@ class ActorRegistry:
         return await self._load(game_id)
 
     async def local(self, game_id: str) -> GameActor | None:
-        """The game's actor if it runs on this node now."""
+        """The game's actor if it runs on this node now (once loaded, when it is loading)."""
+        if (loading := self._loading.get(game_id)) is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(loading)
         return self._actors.get(game_id)
+
+    async def take_over(self, game_id: str) -> GameActor | RemoteGame | None:
+        """The game for a socket routed here by its game (affinity): its actor, once its owner
+        has handed it over to this node (``live/handover.py``); else as :meth:`get` gives it
+        (the owner did not answer, or would not: the game is followed from afar)."""
+        if self.hand_overs is not None:
+            await self.hand_overs.ask(game_id)
+        return await self.get(game_id)
+
+    async def give_up(self, game_id: str, pass_lease: Callable[[], Awaitable[bool]]) -> bool:
+        """Hand a game this node runs to another node: stop its actor between two commands,
+        pass the lease on (``pass_lease``), and cut the game's sockets here off (they
+        reconnect, and reach the new owner). False, and the game still served here, when it
+        does not run here, is over, or the lease could not be passed."""
+        actor = self._actors.get(game_id)
+        if actor is None or actor.game.status.is_over or not await actor.stop():
+            return False
+        try:
+            passed = await pass_lease()
+        except RedisError:
+            log.warning("could not pass the lease of game %s on", game_id[:16])
+            passed = False
+        if not passed:
+            # Closed for nothing: served afresh from the database by whoever holds the lease
+            # (this node, unless it lost it meanwhile), as an actor found out of date is.
+            await self.replace_stale(actor)
+            return False
+        if self._actors.get(game_id) is actor:
+            del self._actors[game_id]
+        actor.cut_off_subscribers()
+        return True
 
     async def spectators_of(self, actor: GameActor | RemoteGame) -> int:
         """The count a socket that just opened is told (its owner told the others already)."""

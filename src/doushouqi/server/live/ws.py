@@ -59,6 +59,7 @@ from doushouqi.server.infra.guards import is_cross_origin
 from doushouqi.server.infra.json_input import BadJsonError, parse_json
 from doushouqi.server.infra.logcontext import current_game
 from doushouqi.server.infra.outage import is_outage
+from doushouqi.server.infra.proxies import routed_by_game
 from doushouqi.server.infra.ratelimit import TokenBucket
 from doushouqi.server.live.actors import (
     ActorClosedError,
@@ -163,6 +164,8 @@ class Client:
     actor: GameActor | RemoteGame
     principal: Principal | None
     subscriber: Subscriber | None = None
+    #: A command another node sent to this one, the game's owner (``serve_forwarded``).
+    forwarded: bool = False
 
     def reply(self, kind: str, **fields: Any) -> dict[str, Any]:
         return {
@@ -205,7 +208,7 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
     except CommitError:
         return [client.error("unavailable", "the move could not be saved; try again", message.id)]
     except ActorClosedError:
-        return [client.error("unavailable", "the game is reloading; try again", message.id)]
+        return await _closed_meanwhile(client, message, principal)
     if events is None:
         return [client.error("not_found", "no such game", message.id)]
     if events and isinstance(events[0], Rejected):
@@ -225,6 +228,22 @@ def _accepted(
     if message.id is not None:  # the events themselves reach the sender as a subscriber
         return [client.reply("ack", id=message.id)]
     return []
+
+
+async def _closed_meanwhile(
+    client: Client, message: _GameCommand, principal: Principal
+) -> list[dict[str, Any]]:
+    """The game's actor here closed before it applied the command (the game was handed over
+    to another node, or is reloading): the command was not applied. A game that moved gets
+    it from here; a command forwarded here goes back to its node, which looks the owner up
+    again (``serve_forwarded``); anything else is the client's to send again."""
+    if client.forwarded:
+        raise ActorClosedError(client.actor.id)
+    moved = await client.ctx.registry.get(client.actor.id)
+    if isinstance(moved, RemoteGame):
+        client.actor = moved
+        return await _forward(client, message, principal)
+    return [client.error("unavailable", "the game is reloading; try again", message.id)]
 
 
 async def _forward(
@@ -262,8 +281,11 @@ async def serve_forwarded(
     if actor is None:
         return None
     parsed = parse_message(message)
-    client = Client(ctx, actor, Principal.from_dict(principal))
-    return await DISPATCH[type(parsed)](client, parsed)
+    client = Client(ctx, actor, Principal.from_dict(principal), forwarded=True)
+    try:
+        return await DISPATCH[type(parsed)](client, parsed)
+    except ActorClosedError:  # handed over meanwhile: the sender finds the new owner
+        return None
 
 
 async def handle_sync(client: Client, message: SyncMessage) -> list[dict[str, Any]]:
@@ -463,6 +485,12 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
             await websocket.close(code=1011, reason="server error; reconnect")
 
 
+def _routed_by_game(ctx: AppContext, websocket: WebSocket) -> bool:
+    """Whether the game's owner should hand it to this node as this socket arrives: a trusted
+    proxy routed it here by its game (``deploy/nginx.conf``), and affinity is on."""
+    return ctx.settings.game_affinity and routed_by_game(websocket.scope, websocket.headers)
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str, since: int | None = None) -> None:
     ctx = context_of(websocket)
@@ -479,6 +507,9 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
     principal = None if caller is None else caller.principal
     try:
         actor = await ctx.registry.get(game_id)
+        if isinstance(actor, RemoteGame) and _routed_by_game(ctx, websocket):
+            # Its players and spectators all reach this node: the game moves here.
+            actor = await ctx.registry.take_over(game_id)
     except (RedisError, ClusterUnavailable):
         # Who owns the game cannot be known while Redis is away: "try again", the same as a
         # game that cannot be followed now (accepted first, so the client sees the code).

@@ -1,0 +1,154 @@
+"""Affinity: a live game moves to the node its sockets reach.
+
+``deploy/nginx.conf`` routes a game's sockets by the game (``hash $uri consistent``) and says
+so (``X-Doushouqi-Affinity``), so both players and every spectator reach one node. When that
+node (B) is not the game's owner (A: the node that created it, say), B asks A, on A's node
+channel, to hand the game over:
+
+1. A stops its actor between two commands (:meth:`GameActor.stop`): the command being applied
+   is stored first, the ones waiting after it are refused as "try again" (not applied);
+2. A passes the lease to B in one Lua script, only while A still holds it, and records B as
+   the game's owner (``dsq:owners``): B's load then takes nothing off the clocks, since a
+   hand-over is no owner's death (``registry._owner_gone_at``);
+3. A cuts its own sockets to the game off (they reconnect: through nginx, to B) and answers;
+4. B counts the lease as its own and loads the game from the database, where A stored every
+   acknowledged change; B's sockets that followed the game from afar move to the new actor.
+
+If A does not answer (dead: nobody listens on its channel; stuck; Redis away), B falls back
+to what it did before: it follows the game from afar and forwards its commands, or claims it
+once its lease lapses. Only a socket routed by its game asks, so sockets connected to a node
+directly never move a game, and a game's sockets all asking the same node cannot move it to
+and fro.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from redis.exceptions import RedisError
+
+from doushouqi.server.infra.json_output import dumps_bytes
+from doushouqi.server.live.cluster import OWNERS, Cluster, _lease, _node_channel
+
+__all__ = ["HAND_OVER_TIMEOUT", "HandOvers", "Releasing"]
+
+log = logging.getLogger(__name__)
+
+#: How long a node waits for the owner's answer before it follows the game from afar.
+HAND_OVER_TIMEOUT = 2.0
+
+# Pass a lease on, only while it is ours: KEYS[1] the lease, KEYS[2] the owners' hash;
+# ARGV[1] this node, ARGV[2] the new owner, ARGV[3] milliseconds, ARGV[4] the game.
+_PASS = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3])
+    redis.call('hset', KEYS[2], ARGV[4], ARGV[2])
+    return 1
+end
+return 0
+"""
+
+
+class Releasing(Protocol):
+    """The owner's side (the actor registry): stop a game's actor and pass its lease on."""
+
+    async def give_up(self, game_id: str, pass_lease: Callable[[], Awaitable[bool]]) -> bool: ...
+
+
+class HandOvers:
+    """This node's hand-overs, asked of other nodes and answered for its own games."""
+
+    def __init__(self, cluster: Cluster, games: Releasing) -> None:
+        self.cluster = cluster
+        self.games = games
+        self._pass = cluster.redis.register_script(_PASS)
+        #: Request id → the owner's answer (whether it handed the game over).
+        self._answers: dict[str, asyncio.Future[bool]] = {}
+        #: Game → the hand-over this node is asking for (one at a time a game).
+        self._asking: dict[str, asyncio.Future[bool]] = {}
+        cluster.node_ops["hand_over"] = self._asked
+        cluster.node_ops["handed_over"] = self._answered
+
+    def pending(self, game_id: str) -> asyncio.Future[bool] | None:
+        """The hand-over of ``game_id`` to this node under way, if one is."""
+        return self._asking.get(game_id)
+
+    async def ask(self, game_id: str) -> bool:
+        """Have the game's owner hand it to this node; True when this node holds its lease
+        now (it then loads the game), False when it should go on as before."""
+        if game_id in self.cluster.owned:
+            return True
+        if (asking := self._asking.get(game_id)) is not None:
+            return await asyncio.shield(asking)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asking[game_id] = future
+        took = False
+        try:
+            took = await self._ask(game_id)
+        except RedisError as exc:
+            log.warning("cannot ask for game %s now (%r)", game_id[:16], exc)
+        finally:
+            del self._asking[game_id]
+            future.set_result(took)
+        return took
+
+    async def _ask(self, game_id: str) -> bool:
+        cluster = self.cluster
+        owner = await cluster.owner(game_id)
+        if owner is None:
+            return False  # nobody's: the registry claims it as any node would
+        if owner != cluster.node:
+            request_id = secrets.token_hex(8)
+            loop = asyncio.get_running_loop()
+            answer: asyncio.Future[bool] = loop.create_future()
+            self._answers[request_id] = answer
+            request = {"op": "hand_over", "id": request_id, "from": cluster.node, "game": game_id}
+            receivers: asyncio.Future[int] = loop.create_future()
+            cluster.outbox.send_later(_node_channel(owner), dumps_bytes(request), receivers)
+            try:
+                if not await receivers:
+                    return False  # nobody listens there: the owner is gone
+                try:
+                    if not await asyncio.wait_for(answer, HAND_OVER_TIMEOUT):
+                        return False
+                except TimeoutError:
+                    # Slow, or its answer lost: the lease says whether it was passed.
+                    if await cluster.owner(game_id) != cluster.node:
+                        return False
+            finally:
+                self._answers.pop(request_id, None)
+        # Ours now (or already: an earlier hand-over answered too late); renewed from now on.
+        cluster.owned.add(game_id)
+        return True
+
+    def _answered(self, data: dict[str, Any]) -> None:
+        answer = self._answers.get(str(data["id"]))
+        if answer is not None and not answer.done():
+            answer.set_result(bool(data["handed"]))
+
+    def _asked(self, data: dict[str, Any]) -> None:
+        self.cluster.spawn(self._serve(str(data["game"]), str(data["from"]), str(data["id"])))
+
+    async def _serve(self, game_id: str, to: str, request_id: str) -> None:
+        handed = False
+        try:
+            if game_id in self.cluster.owned:
+                handed = await self.games.give_up(game_id, lambda: self._pass_lease(game_id, to))
+        finally:  # answered whatever happens, so that the asking node need not wait it out
+            answer = {"op": "handed_over", "id": request_id, "handed": handed}
+            self.cluster.outbox.send_later(_node_channel(to), dumps_bytes(answer))
+        if handed:
+            log.info("handed game %s over to node %s", game_id[:16], to)
+
+    async def _pass_lease(self, game_id: str, to: str) -> bool:
+        cluster = self.cluster
+        keys = [_lease(game_id), OWNERS]
+        args: list[str | int] = [cluster.node, to, cluster.lease_ms, game_id]
+        passed = bool(await self._pass(keys=keys, args=args))
+        if passed:
+            cluster.disown(game_id)
+        return passed
