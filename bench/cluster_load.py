@@ -18,12 +18,15 @@ Both get the same two loads, one after the other (``--duration`` seconds measure
 
 1. **Online games** (``--games``): two scripted guests a game, each moving a random legal
    move from the server's ``dests`` after ``--think`` seconds (±50 %), as
-   ``bench/server_load.py`` does (its ``Seat`` plays here). In the cluster half of the games
-   have their players on two different nodes, connected to the nodes' own ports so that the
+   ``bench/server_load.py`` does (its ``Seat`` plays here). In the cluster ``--direct-share``
+   of the games (half by default; 0 for every socket through nginx, as deployed) have their
+   players on two different nodes, connected to the nodes' own ports so that the
    split is certain (the game is created on Red's node, which owns it: Red's moves are
    played there, Blue's are forwarded to it through Redis and its events come back by
-   pub/sub); the other half go through nginx, which spreads each socket round robin. Those
-   are sorted after the start by where their sockets landed (read from Redis: the game's
+   pub/sub); the others go through nginx, which routes a game's sockets by the game (both
+   players on one node, which the game's owner hands the game over to: docs/server.md,
+   "Eighth round: affinity"; an older site file spread them round robin). Those are sorted
+   after the start by where their sockets landed (read from Redis: the game's
    lease, and the presence records of nodes holding a socket to a game they do not own):
    *same-node* when both players are on the game's owner, else *cross-node*. Printed:
    moves/s and the move round trip (sending a move → its ``move_made``, sent only after the
@@ -77,6 +80,7 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
+from tests.support import nginx as nginx_support  # noqa: E402
 from tests.support.nginx import nginx_path  # noqa: E402
 from tests.support.postgres import find_bindir  # noqa: E402
 from tests.support.redis_server import redis_server_path  # noqa: E402
@@ -229,8 +233,9 @@ class OnlineLoad(Bench):
                 Player(self, blue, ws[front], front, "single"),
             )
             seats[0].stats = seats[1].stats = self.groups[SINGLE]
-        elif index % 2 == 0:  # Red on one node (which owns the game), Blue on the next
-            owner, other = nodes[index // 2 % NODES], nodes[(index // 2 + 1) % NODES]
+        elif self.direct(index):  # Red on one node (which owns the game), Blue on the next
+            placed = math.floor(index * self.args.direct_share)  # the direct games before it
+            owner, other = nodes[placed % NODES], nodes[(placed + 1) % NODES]
             seats = (
                 Player(self, red, ws[owner], owner, "direct"),
                 Player(self, blue, ws[other], owner, "direct"),
@@ -244,6 +249,12 @@ class OnlineLoad(Bench):
             )
         seats[0].partner, seats[1].partner = seats[1], seats[0]
         return seats
+
+    def direct(self, index: int) -> bool:
+        """Whether game ``index`` is one of the ``--direct-share`` whose players connect to
+        two nodes' own ports (spread evenly among the others)."""
+        share: float = self.args.direct_share
+        return math.floor((index + 1) * share) > math.floor(index * share)
 
     async def new_game(self, red: Seat, blue: Seat) -> None:
         assert isinstance(red, Player) and isinstance(blue, Player)
@@ -718,6 +729,19 @@ def main() -> int:
         help="the single node's loads as a fraction of the cluster's (1: the same)",
     )
     parser.add_argument(
+        "--direct-share",
+        type=float,
+        default=0.5,
+        help="Part 1 in the cluster: the share of games whose players connect to two nodes' "
+        "own ports (0.5); 0: every socket through nginx, as in a real deployment",
+    )
+    parser.add_argument(
+        "--nginx-site",
+        type=Path,
+        default=None,
+        help="the nginx site file to run (deploy/nginx.conf; another version's, to compare)",
+    )
+    parser.add_argument(
         "--cluster-only",
         action="store_true",
         help="skip the single node (side-by-side runs of the cluster: half the time)",
@@ -733,6 +757,12 @@ def main() -> int:
         parser.error("--think must be 0.05-10 s and --setup-timeout 1-600 s")
     if not 0 < args.single_scale <= 1:
         parser.error("--single-scale must be in (0, 1]")
+    if not 0 <= args.direct_share <= 1:
+        parser.error("--direct-share must be in [0, 1]")
+    if args.nginx_site is not None:
+        if not args.nginx_site.is_file():
+            parser.error(f"--nginx-site: no such file {args.nginx_site}")
+        nginx_support.SITE = args.nginx_site.resolve()
     missing = [
         what
         for what, found in (

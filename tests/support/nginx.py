@@ -17,7 +17,9 @@ from pathlib import Path
 from tests.support.ports import free_port
 
 HOST = "127.0.0.1"
-SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
+DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
+#: The site file run (the bench may name another version's).
+SITE = DEPLOYED
 
 
 def nginx_path() -> str | None:
@@ -31,9 +33,12 @@ def site_for(node_ports: list[int], port: int, tls: tuple[Path, Path] | None = N
     certificate and its key), over TLS, as its comment says to serve it."""
     site = SITE.read_text()
     servers = "".join(f"    server {HOST}:{p} max_fails=1 fail_timeout=5s;\n" for p in node_ports)
-    # Both upstreams: every request, and the games' sockets (routed by their game).
+    # Each upstream: every request, and the games' sockets (routed by their game). A site
+    # file of an older version, which the cluster bench may run to compare, has only the first.
     site, count = re.subn(r"(    server 127\.0\.0\.1:800\d [^\n]*\n)+", servers, site)
-    assert count == 2, "deploy/nginx.conf no longer lists its nodes as the tests expect"
+    assert count == 2 or (count == 1 and SITE != DEPLOYED), (
+        "deploy/nginx.conf no longer lists its nodes as the tests expect"
+    )
     listen = f"listen {HOST}:{port};"
     if tls is not None:
         listen = (

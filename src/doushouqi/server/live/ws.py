@@ -208,7 +208,9 @@ async def handle_command(client: Client, message: _GameCommand) -> list[dict[str
     except CommitError:
         return [client.error("unavailable", "the move could not be saved; try again", message.id)]
     except ActorClosedError:
-        return await _closed_meanwhile(client, message, principal)
+        if client.forwarded:  # handed over meanwhile: the sender looks the owner up again
+            raise
+        return [client.error("unavailable", "the game is reloading; try again", message.id)]
     if events is None:
         return [client.error("not_found", "no such game", message.id)]
     if events and isinstance(events[0], Rejected):
@@ -228,22 +230,6 @@ def _accepted(
     if message.id is not None:  # the events themselves reach the sender as a subscriber
         return [client.reply("ack", id=message.id)]
     return []
-
-
-async def _closed_meanwhile(
-    client: Client, message: _GameCommand, principal: Principal
-) -> list[dict[str, Any]]:
-    """The game's actor here closed before it applied the command (the game was handed over
-    to another node, or is reloading): the command was not applied. A game that moved gets
-    it from here; a command forwarded here goes back to its node, which looks the owner up
-    again (``serve_forwarded``); anything else is the client's to send again."""
-    if client.forwarded:
-        raise ActorClosedError(client.actor.id)
-    moved = await client.ctx.registry.get(client.actor.id)
-    if isinstance(moved, RemoteGame):
-        client.actor = moved
-        return await _forward(client, message, principal)
-    return [client.error("unavailable", "the game is reloading; try again", message.id)]
 
 
 async def _forward(
