@@ -228,14 +228,18 @@ def test_a_hand_over_amid_quick_moves_loses_and_repeats_nothing_and_keeps_order(
 
 
 def _owned_by_a_ghost(
-    trusting: list[LiveServer], redis: RedisServer, game_id: str, ms: int
+    trusting: list[LiveServer],
+    redis: RedisServer,
+    game_id: str,
+    ms: int,
+    holder: str = "ghost-000000",
 ) -> None:
-    """Make a node that is not running (``ghost``) the game's owner: a, its owner, finds its
-    lease taken at its next renewal and drops the game."""
+    """Make ``holder`` (by default a node that is not running) the game's owner in Redis: a,
+    its owner, finds its lease taken at its next renewal and drops the game."""
     client = redis_py.Redis.from_url(redis.url, decode_responses=True)
     try:
-        client.set(f"dsq:lease:{game_id}", "ghost-000000", px=ms)
-        client.hset("dsq:owners", game_id, "ghost-000000")
+        client.set(f"dsq:lease:{game_id}", holder, px=ms)
+        client.hset("dsq:owners", game_id, holder)
     finally:
         client.close()
     deadline = time.monotonic() + 10
@@ -347,3 +351,21 @@ def test_affinity_turned_off_leaves_the_game_where_it_is(
         with socket_to(b, blue, game_id, routed=True) as blue_ws:
             blue_ws.wait_for("state")
             assert owner_of(redis, game_id) == "a" and follows_from_afar(b, game_id)
+
+
+def test_a_lease_passed_after_its_asker_stopped_waiting_is_taken_up_at_the_next_look(
+    trusting: list[LiveServer], redis: RedisServer
+) -> None:
+    """The owner's answer came too late (b stopped waiting), but the lease is b's now: b
+    runs the game at its next look (a socket, a forwarded command), rather than leaving the
+    lease to lapse with nobody running the game."""
+    a, b, _ = trusting
+    red, blue = a.player().guest(), b.player().guest()
+    game_id = red.create(mode="online", color="red")["id"]
+    node_b = b.app.state.ctx.registry.services.cluster.node
+    _owned_by_a_ghost(trusting, redis, game_id, ms=60_000, holder=node_b)
+    with socket_to(b, blue, game_id, routed=False) as blue_ws:
+        blue_ws.wait_for("state")
+        assert runs(b, game_id) is not None and not follows_from_afar(b, game_id)
+        blue_ws.send({"type": "join", "id": "j"})
+        assert _join_answer(blue_ws)["type"] == "player_joined"

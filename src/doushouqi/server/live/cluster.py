@@ -413,10 +413,15 @@ class Cluster:
     # ------------------------------------------------------------------ leases
 
     async def acquire(self, game_id: str) -> bool:
-        """Become the game's owner if nobody is; True when this node owns it now."""
+        """Become the game's owner if nobody is; True when this node owns it now (also when
+        Redis names this node already: a hand-over whose answer came too late)."""
         if game_id in self.owned:
             return True
-        if not await self.redis.set(_lease(game_id), self.node, nx=True, px=self.lease_ms):
+        # SET NX GET (Redis 7): the holder it found, or None when it set ours; one round trip.
+        holder = await self.redis.set(
+            _lease(game_id), self.node, nx=True, px=self.lease_ms, get=True
+        )
+        if holder is not None and holder != self.node:
             return False
         self.owned.add(game_id)
         return True

@@ -14,8 +14,10 @@ channel, to hand the game over:
 4. B counts the lease as its own and loads the game from the database, where A stored every
    acknowledged change; B's sockets that followed the game from afar move to the new actor.
 
-If A does not answer (dead: nobody listens on its channel; stuck; Redis away), B falls back
-to what it did before: it follows the game from afar and forwards its commands, or claims it
+A passes the lease only within a second of the request (``_PASS_WITHIN``), while B still
+waits; an answer that reaches B after it stopped waiting is made good by the lease itself
+(B looks at it then, and at any later ``Cluster.acquire``). If A does not answer (dead:
+nobody listens on its channel; stuck; Redis away), B falls back to what it did before: it follows the game from afar and forwards its commands, or claims it
 once its lease lapses. Only a socket routed by its game asks, so sockets connected to a node
 directly never move a game, and a game's sockets all asking the same node cannot move it to
 and fro.
@@ -26,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -40,6 +43,11 @@ log = logging.getLogger(__name__)
 
 #: How long a node waits for the owner's answer before it follows the game from afar.
 HAND_OVER_TIMEOUT = 2.0
+#: The owner passes the lease on only this soon after the request reached it (its command in
+#: flight stored): later, the asking node may have stopped waiting, and a lease it does not
+#: know it holds would lapse with nobody running the game (it would find out at its next
+#: look, ``Cluster.acquire``, but the game would wait until then).
+_PASS_WITHIN = HAND_OVER_TIMEOUT / 2
 
 # Pass a lease on, only while it is ours: KEYS[1] the lease, KEYS[2] the owners' hash;
 # ARGV[1] this node, ARGV[2] the new owner, ARGV[3] milliseconds, ARGV[4] the game.
@@ -135,16 +143,21 @@ class HandOvers:
 
     async def _serve(self, game_id: str, to: str, request_id: str) -> None:
         handed = False
+        asked_at = time.monotonic()
         try:
             if game_id in self.cluster.owned:
-                handed = await self.games.give_up(game_id, lambda: self._pass_lease(game_id, to))
+                handed = await self.games.give_up(
+                    game_id, lambda: self._pass_lease(game_id, to, asked_at)
+                )
         finally:  # answered whatever happens, so that the asking node need not wait it out
             answer = {"op": "handed_over", "id": request_id, "handed": handed}
             self.cluster.outbox.send_later(_node_channel(to), dumps_bytes(answer))
         if handed:
             log.info("handed game %s over to node %s", game_id[:16], to)
 
-    async def _pass_lease(self, game_id: str, to: str) -> bool:
+    async def _pass_lease(self, game_id: str, to: str, asked_at: float) -> bool:
+        if time.monotonic() - asked_at > _PASS_WITHIN:
+            return False  # the asking node may have stopped waiting: the game stays here
         cluster = self.cluster
         keys = [_lease(game_id), OWNERS]
         args: list[str | int] = [cluster.node, to, cluster.lease_ms, game_id]
