@@ -17,10 +17,10 @@ channel, to hand the game over:
 A passes the lease only within a second of the request (``_PASS_WITHIN``), while B still
 waits; an answer that reaches B after it stopped waiting is made good by the lease itself
 (B looks at it then, and at any later ``Cluster.acquire``). If A does not answer (dead:
-nobody listens on its channel; stuck; Redis away), B falls back to what it did before: it follows the game from afar and forwards its commands, or claims it
-once its lease lapses. Only a socket routed by its game asks, so sockets connected to a node
-directly never move a game, and a game's sockets all asking the same node cannot move it to
-and fro.
+nobody listens on its channel; stuck; Redis away), B falls back to what it did before: it
+follows the game from afar and forwards its commands, or claims it once its lease lapses.
+Only a socket routed by its game asks, so sockets connected to a node directly never move a
+game, and a game's sockets all asking the same node cannot move it to and fro.
 """
 
 from __future__ import annotations

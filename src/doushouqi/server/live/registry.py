@@ -2,9 +2,10 @@
 
 The registry finds a game's actor (loading it, or in a cluster claiming it, or answering with a
 handle on the node that owns it), creates and adopts new games, hands a game over when its
-lease moved, replaces an actor whose copy is out of date (``replace_stale``), recovers the
-games in progress after a restart, and tells the players' other sockets (bot event streams,
-site sockets) of their games. The actor itself is ``live/actors.py``.
+lease moved or to the node its sockets reach (``take_over``/``give_up``,
+``live/handover.py``), replaces an actor whose copy is out of date (``replace_stale``),
+recovers the games in progress after a restart, and tells the players' other sockets (bot
+event streams, site sockets) of their games. The actor itself is ``live/actors.py``.
 """
 
 from __future__ import annotations
