@@ -81,6 +81,7 @@ from doushouqi.jungle.ai.ttable import (
     new_tt,
     score_from_tt,
     score_to_tt,
+    tt_prefetch,
     tt_probe_move,
     tt_slot,
     tt_store,
@@ -498,6 +499,9 @@ def negamax(
     ply: int,
     extensions: int,
 ) -> int:
+    # The table's bucket for this board, loading while the checks below run (with 7-3 / 17-5
+    # forbidding squares the key differs: then this is only a wasted hint).
+    tt_prefetch(tt, state[S_HASH])
     if tick(work):
         return 0
     work[W_PV_LEN + ply] = ply
