@@ -65,7 +65,7 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
     steps_to,
 )
-from doushouqi.jungle.ai.jit import HOT_NOGIL
+from doushouqi.jungle.ai.jit import HOT_NOGIL, inline
 from doushouqi.jungle.ai.movegen import piece_targets
 from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
 from doushouqi.jungle.ai.tables import (
@@ -189,6 +189,43 @@ def _race_penalty(params: NDArray[np.int64], runs: int, guards: int, c_to_move: 
     return worst
 
 
+#: Seven-bit lanes, one per animal (lane a - 1 for animal a, 56 bits in all): ``_ONES`` has 1
+#: in each, ``_GUARD_BITS`` each lane's top bit, ``_LOW_BITS`` its six value bits. Values stay
+#: below 64, so a lane's top bit can take a borrow without disturbing its neighbour.
+_ONES = sum(1 << (7 * lane) for lane in range(8))
+_GUARD_BITS = _ONES << 6
+_LOW_BITS = _ONES * 63
+#: SQUARE_ROW[s], SQUARE_COL[s]: the row and column of s; a captured animal (63) stands on row
+#: 40, farther from every square than the hunt counts (8 steps).
+SQUARE_ROW = np.array([s // 7 for s in range(63)] + [40], dtype=np.int64)
+SQUARE_COL = np.array([s % 7 for s in range(63)] + [0], dtype=np.int64)
+
+
+@inline
+def _lanes_at_least(a: int, b: int) -> int:
+    """1 in each seven-bit lane where a's value is at least b's, else 0."""
+    not_below: int = (((a | _GUARD_BITS) - b) & _GUARD_BITS) >> 6
+    return not_below
+
+
+@inline
+def _lanes_distance(a: int, b: int) -> int:
+    """|a - b| in each seven-bit lane."""
+    take_a_minus_b = _lanes_at_least(a, b) * 63
+    a_minus_b = ((a | _GUARD_BITS) - b) & take_a_minus_b
+    b_minus_a = ((b | _GUARD_BITS) - a) & ~take_a_minus_b & _LOW_BITS
+    distance: int = a_minus_b | b_minus_a
+    return distance
+
+
+@inline
+def _lanes_min(a: int, b: int) -> int:
+    """The smaller value in each seven-bit lane."""
+    take_b = _lanes_at_least(a, b) * 63
+    smaller: int = (b & take_b) | (a & ~take_b & _LOW_BITS)
+    return smaller
+
+
 @njit(f"int64({A1}, int64, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def _lead_terms(
     params: NDArray[np.int64],
@@ -203,9 +240,20 @@ def _lead_terms(
     den (``press`` steps), hunting the enemy's animals (Manhattan steps: a guide, not a path),
     and the share of the enemy's starting material that is gone. Its animals and the enemy's
     come packed: ``squares`` holds animal a's square in bits 6(a-1).. (63: captured),
-    ``ranks`` its rank in bits 4(a-1).."""
+    ``ranks`` its rank in bits 4(a-1)..
+
+    The hunt measures all eight hunters at once: their rows, columns and ranks go into the
+    seven-bit lanes of three words, and each prey's nearest able hunter is a lane minimum."""
     scale = min(1000, lead)
     score: int = params[P_PRESS] * press * scale // 1000
+    rows = 0
+    cols = 0
+    hunter_ranks = 0
+    for hunter in range(1, 9):
+        square = (squares >> (6 * (hunter - 1))) & 63
+        rows |= SQUARE_ROW[square] << (7 * (hunter - 1))
+        cols |= SQUARE_COL[square] << (7 * (hunter - 1))
+        hunter_ranks |= ((ranks >> (4 * (hunter - 1))) & 15) << (7 * (hunter - 1))
     hunt = 0
     enemy_material = 0
     for prey in range(1, 9):
@@ -214,17 +262,21 @@ def _lead_terms(
             continue
         prey_rank = (enemy_ranks >> (4 * (prey - 1))) & 15
         enemy_material += params[P_MATERIAL + prey_rank]
-        nearest = 8
-        for hunter in range(1, 9):
-            square = (squares >> (6 * (hunter - 1))) & 63
-            if square == CAPTURED:
-                continue
-            if hunter == ELEPHANT and prey == RAT:
-                continue  # the one capture rank allows that the rules do not
-            rank = (ranks >> (4 * (hunter - 1))) & 15
-            if rank >= prey_rank or (hunter == RAT and prey == ELEPHANT):
-                nearest = min(nearest, MANHATTAN[64 * square + target])
-        hunt += 8 - nearest
+        # Able hunters: rank at least the prey's, but not the elephant against the rat (the
+        # one capture rank allows that the rules do not), and the rat against the elephant.
+        able = _lanes_at_least(hunter_ranks, prey_rank * _ONES)
+        if prey == RAT:
+            able &= ~(1 << (7 * (ELEPHANT - 1)))
+        elif prey == ELEPHANT:
+            able |= 1 << (7 * (RAT - 1))
+        steps = _lanes_distance(rows, SQUARE_ROW[target] * _ONES) + _lanes_distance(
+            cols, SQUARE_COL[target] * _ONES
+        )
+        steps |= (_ONES & ~able) * 63  # the unable ones: 63 steps, never the nearest
+        steps = _lanes_min(steps, steps >> 28)
+        steps = _lanes_min(steps, steps >> 14)
+        steps = _lanes_min(steps, steps >> 7)
+        hunt += 8 - min(8, steps & 63)
     score += params[P_HUNT] * hunt * scale // 1000
     start = 0
     for rank in range(1, 9):
