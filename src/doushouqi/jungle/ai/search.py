@@ -72,6 +72,7 @@ from doushouqi.jungle.ai.tables import (
     RULE_NO_CAPTURE_PLIES,
     RULE_REPETITION_MUST_VARY,
     TRAP_BB,
+    ZOBRIST_TURN,
 )
 from doushouqi.jungle.ai.tbprobe import M_MAX_ANIMALS, TB1, TB_MISS, tb_probe
 from doushouqi.jungle.ai.ttable import (
@@ -570,6 +571,11 @@ def negamax(
             ):
                 return tt_score
 
+    if tt_move != 0 and depth >= 2:
+        # The table's move is searched first: its child's bucket loads meanwhile (an invalid
+        # move from a colliding key only wastes the hint).
+        tt_prefetch(tt, hash_after(state, tt_move))
+
     # A position the endgame tables cover has an exact score (a cheap count first: the probe
     # costs nothing while there are more animals than any loaded table has).
     if popcount(own | theirs) <= tb_meta[M_MAX_ANIMALS]:
@@ -583,6 +589,8 @@ def negamax(
     danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     static = -INFINITE
     if not pv_node and not danger:
+        if work[C_NULL_MOVE] != 0 and depth >= 2:
+            tt_prefetch(tt, state[S_HASH] ^ ZOBRIST_TURN)  # the null move's child, perhaps
         static = _eval(state, history, rules, params, work)
         margin = work[C_FUTILITY_MARGIN] * depth
         if depth <= 3 and abs(beta) < DEN_BOUND and static - margin >= beta:
