@@ -24,7 +24,15 @@ def new_table(hash_mb: int, entry_words: int) -> NDArray[np.int64]:
 
     >>> len(new_table(3, 3)), len(new_table(0, 2))  # 3 MB of 24-byte entries: 2**17 fit
     (131072, 65536)
+    >>> new_table(1, 2).ctypes.data % 64, new_table(1, 2).flags.c_contiguous
+    (0, True)
     """
     entries = max(1024, (max(1, hash_mb) << 20) // (8 * entry_words))
     entries = 1 << (entries.bit_length() - 1)
-    return np.zeros((entries, entry_words), dtype=np.int64)
+    # The data start on a 64-byte cache line: numpy's own start is only 16-byte aligned, and a
+    # 32-byte bucket of two 16-byte entries would then straddle two lines half the time (two
+    # memory waits for one probe, and a prefetch of the bucket's first line missing the other).
+    size = entries * entry_words
+    raw = np.zeros(size + 8, dtype=np.int64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip : skip + size].reshape(entries, entry_words)

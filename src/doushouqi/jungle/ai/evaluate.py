@@ -65,7 +65,7 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
     steps_to,
 )
-from doushouqi.jungle.ai.jit import HOT_NOGIL
+from doushouqi.jungle.ai.jit import HOT_NOGIL, inline
 from doushouqi.jungle.ai.movegen import piece_targets
 from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
 from doushouqi.jungle.ai.tables import (
@@ -99,10 +99,16 @@ for _c in (0, 1):
     for _s in range(63):
         ENEMY_DEN_DISTANCE[_c, _s] = _manhattan(_s, DENS[1 - _c])
         OWN_DEN_DISTANCE[_c, _s] = _manhattan(_s, DENS[_c])
-#: MANHATTAN[a, b]: steps between two squares of the board (the hunt's yardstick).
-MANHATTAN = np.array([[_manhattan(a, b) for b in range(63)] for a in range(63)], dtype=np.int64)
+#: MANHATTAN[64 * a + b]: steps between two squares of the board (the hunt's yardstick), one
+#: byte each (4 KiB: it stays in the first-level cache).
+MANHATTAN = np.zeros(64 * 64, dtype=np.uint8)
+for _a in range(63):
+    for _b in range(63):
+        MANHATTAN[64 * _a + _b] = _manhattan(_a, _b)
 #: TRAP_SQUARES[c]: the three traps around c's den.
 TRAP_SQUARES = np.array([list(iter_squares(TRAPS[c])) for c in (0, 1)], dtype=np.int64)
+#: TRAP_NEIGHBOURS[3 * c + i]: the squares next to c's trap i.
+TRAP_NEIGHBOURS = np.array([NEIGHBOURS[t] for t in TRAP_SQUARES.ravel()], dtype=np.int64)
 
 #: MOVER_KIND[animal]: how it moves, for the race tables: 0 walks, 1 swims (the rat),
 #: 2 jumps the lakes (tiger, lion).
@@ -124,132 +130,153 @@ for _c in (0, 1):
                 _post, swims=_swims, jumps=_jumps, closed=[DENS[_c]]
             )
 
+#: GEOMETRY[64 * code + s]: all the evaluation reads of the board's geometry for animal
+#: ``code`` (8 * colour + animal) on square s, packed in one word, so that an animal costs one
+#: load (the race terms alone read a four-dimensional table 48 times an evaluation before):
+#: bits 8i..8i+7 (i < 3): its moves, as a runner, to the enemy's trap i (RUN_STEPS); bits
+#: 24+8i..31+8i: its moves to guard its own trap i (GUARD_STEPS) — six byte lanes, each at most
+#: 99, so that a side's minimum over its animals is taken for all six at once (in
+#: :func:`evaluate`); bits 48..55: Manhattan steps to the enemy den; bits 56..62: to its own.
+GEOMETRY = np.zeros(16 * 64 + 64, dtype=np.int64)
+for _code in range(1, 17):
+    _colour, _animal = (_code - 1) // 8, (_code - 1) % 8 + 1
+    _kind = int(MOVER_KIND[_animal])
+    for _s in range(64):
+        _word = 0
+        for _i in range(3):
+            _word |= int(RUN_STEPS[1 - _colour, _i, _kind, _s]) << (8 * _i)
+            _word |= int(GUARD_STEPS[_colour, _i, _kind, _s]) << (24 + 8 * _i)
+        _word |= min(99, int(ENEMY_DEN_DISTANCE[_colour, _s])) << 48
+        _word |= min(99, int(OWN_DEN_DISTANCE[_colour, _s])) << 56
+        GEOMETRY[64 * _code + _s] = _word
+#: The six race lanes of a GEOMETRY word, and all of them "far" (99, what a side without
+#: animals would read).
+LANES = (1 << 48) - 1
+LANES_FAR = 0x636363636363
+#: Bit 7 of each lane.
+LANE_HIGH = 0x808080808080
 
-@njit(f"UniTuple(int64, 6)({A1}, {A1}, {A1}, int64, boolean)", **HOT_NOGIL)
-def _side_terms(
-    state: NDArray[np.int64],
-    rules: NDArray[np.int64],
-    params: NDArray[np.int64],
-    c: int,
-    moves: bool,
-) -> tuple[int, int, int, int, int, int]:
-    """Side c's own terms: (score, squares of enemy animals it can capture, attack units near
-    the enemy den, guard units near its own den, material, steps its animals stand within 8
-    of the enemy den). Without ``moves`` the animals' moves are not generated: no mobility
-    and no captures (most of the evaluation's cost)."""
-    enemy = 1 - c
-    own_occupancy = state[S_OCCUPANCY + c]
-    enemy_occupancy = state[S_OCCUPANCY + enemy]
-    enemy_elephant_alive = state[S_WHERE + 8 * enemy + ELEPHANT] != CAPTURED
+
+@njit(f"int64({A1}, {A1}, int64, int64)", **HOT_NOGIL)
+def _rat_blocks(state: NDArray[np.int64], params: NDArray[np.int64], c: int, rat: int) -> int:
+    """Side c's bonus for its rat (in the water on ``rat``) blocking enemy lion/tiger jumps."""
     score = 0
-    captures = 0
-    units = 0
-    guards = 0
-    material = 0
-    press = 0
-    for animal in range(1, 9):
-        code = 8 * c + animal
-        square = state[S_WHERE + code]
-        if square == CAPTURED:
+    for jumper in (LION, TIGER):
+        where = state[S_WHERE + 8 * (1 - c) + jumper]
+        if where == CAPTURED:
             continue
-        value = params[P_MATERIAL + rules[RULE_RANK + code]]
-        score += value
-        material += value
-        if animal == RAT and enemy_elephant_alive:
-            score += params[P_RAT_VS_ELEPHANT]
-        relative = square if c == 0 else 62 - square
-        score += params[P_PST + animal * 63 + relative]
-        if moves:
-            targets = piece_targets(state, rules, code, square)
-            score += params[P_MOBILITY + animal] * popcount(targets)
-            captures |= targets & enemy_occupancy
-        distance = ENEMY_DEN_DISTANCE[c, square]
-        if distance <= 4:
-            units += params[P_ATTACK_WEIGHT + distance]
-        if distance < 8:
-            press += 8 - distance
-        distance = OWN_DEN_DISTANCE[c, square]
-        if distance <= 3:
-            guards += params[P_GUARD_WEIGHT + distance]
-
-    for i in range(3):
-        trap = TRAP_SQUARES[c, i]
-        if (NEIGHBOURS[trap] & own_occupancy) == 0:
-            score -= params[P_TRAP_OPEN]
-            if (NEIGHBOURS[trap] & enemy_occupancy) != 0:
-                score -= params[P_TRAP_OPEN_ADJACENT]
-
-    rat = state[S_WHERE + 8 * c + RAT]
-    if rat != CAPTURED and ((WATER_BB >> rat) & 1) != 0:
-        for jumper in (LION, TIGER):
-            where = state[S_WHERE + 8 * enemy + jumper]
-            if where == CAPTURED:
-                continue
-            for i in range(JUMP_COUNT[where]):
-                if (JUMP_PATH[where, i] >> rat) & 1:
-                    score += params[P_RAT_BLOCKS_JUMP]
-    return score, captures, units, guards, material, press
+        for i in range(JUMP_COUNT[where]):
+            if (JUMP_PATH[where, i] >> rat) & 1:
+                score += params[P_RAT_BLOCKS_JUMP]
+    return score
 
 
-@njit(f"int64({A1}, {A1}, int64, boolean)", **HOT_NOGIL)
-def _race_penalty(
-    state: NDArray[np.int64], params: NDArray[np.int64], c: int, c_to_move: bool
-) -> int:
-    """What c loses to the nearest enemy runner that wins the race to one of c's traps: it
-    stands there after r moves, and no animal of c's can stand on the trap or next to it by
-    then (r moves if c is to move, else r - 1)."""
-    enemy = 1 - c
+@njit(f"int64({A1}, int64, int64, boolean)", **HOT_NOGIL)
+def _race_penalty(params: NDArray[np.int64], runs: int, guards: int, c_to_move: bool) -> int:
+    """What side c loses to the nearest enemy runner that wins the race to one of c's traps:
+    it stands there after r moves, and no animal of c's can stand on the trap or next to it
+    by then (r moves if c is to move, else r - 1). ``runs``: byte i the enemy's nearest runner
+    to c's trap i; ``guards``: byte 3 + i c's nearest guard of it (lanes of :data:`GEOMETRY`,
+    each the minimum over a side's animals)."""
     worst = 0
     for i in range(3):
-        run = 99
-        for animal in range(1, 9):
-            square = state[S_WHERE + 8 * enemy + animal]
-            run = min(run, RUN_STEPS[c, i, MOVER_KIND[animal], square])
+        run = (runs >> (8 * i)) & 0xFF
         if run == 0 or run >= RACE_TABLE_SIZE:
             continue  # on the trap already: the search's den check; or too far to count
-        guard = 99
-        for animal in range(1, 9):
-            square = state[S_WHERE + 8 * c + animal]
-            guard = min(guard, GUARD_STEPS[c, i, MOVER_KIND[animal], square])
+        guard = (guards >> (24 + 8 * i)) & 0xFF
         if guard > (run if c_to_move else run - 1):
             worst = max(worst, params[P_RACE + run])
     return worst
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64, int64, int64)", **HOT_NOGIL)
+#: Seven-bit lanes, one per animal (lane a - 1 for animal a, 56 bits in all): ``_ONES`` has 1
+#: in each, ``_GUARD_BITS`` each lane's top bit, ``_LOW_BITS`` its six value bits. Values stay
+#: below 64, so a lane's top bit can take a borrow without disturbing its neighbour.
+_ONES = sum(1 << (7 * lane) for lane in range(8))
+_GUARD_BITS = _ONES << 6
+_LOW_BITS = _ONES * 63
+#: SQUARE_ROW[s], SQUARE_COL[s]: the row and column of s; a captured animal (63) stands on row
+#: 40, farther from every square than the hunt counts (8 steps).
+SQUARE_ROW = np.array([s // 7 for s in range(63)] + [40], dtype=np.int64)
+SQUARE_COL = np.array([s % 7 for s in range(63)] + [0], dtype=np.int64)
+
+
+@inline
+def _lanes_at_least(a: int, b: int) -> int:
+    """1 in each seven-bit lane where a's value is at least b's, else 0."""
+    not_below: int = (((a | _GUARD_BITS) - b) & _GUARD_BITS) >> 6
+    return not_below
+
+
+@inline
+def _lanes_distance(a: int, b: int) -> int:
+    """|a - b| in each seven-bit lane."""
+    take_a_minus_b = _lanes_at_least(a, b) * 63
+    a_minus_b = ((a | _GUARD_BITS) - b) & take_a_minus_b
+    b_minus_a = ((b | _GUARD_BITS) - a) & ~take_a_minus_b & _LOW_BITS
+    distance: int = a_minus_b | b_minus_a
+    return distance
+
+
+@inline
+def _lanes_min(a: int, b: int) -> int:
+    """The smaller value in each seven-bit lane."""
+    take_b = _lanes_at_least(a, b) * 63
+    smaller: int = (b & take_b) | (a & ~take_b & _LOW_BITS)
+    return smaller
+
+
+@njit(f"int64({A1}, int64, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def _lead_terms(
-    state: NDArray[np.int64],
-    rules: NDArray[np.int64],
     params: NDArray[np.int64],
-    c: int,
+    squares: int,
+    ranks: int,
+    enemy_squares: int,
+    enemy_ranks: int,
     lead: int,
     press: int,
 ) -> int:
-    """What side c, ahead by ``lead`` cp, gets for pressing it home: its animals near the
-    enemy den (``press`` steps), hunting the enemy's animals (Manhattan steps: a guide, not
-    a path), and the share of the enemy's starting material that is gone."""
+    """What a side ahead by ``lead`` cp gets for pressing it home: its animals near the enemy
+    den (``press`` steps), hunting the enemy's animals (Manhattan steps: a guide, not a path),
+    and the share of the enemy's starting material that is gone. Its animals and the enemy's
+    come packed: ``squares`` holds animal a's square in bits 6(a-1).. (63: captured),
+    ``ranks`` its rank in bits 4(a-1)..
+
+    The hunt measures all eight hunters at once: their rows, columns and ranks go into the
+    seven-bit lanes of three words, and each prey's nearest able hunter is a lane minimum."""
     scale = min(1000, lead)
     score: int = params[P_PRESS] * press * scale // 1000
-    enemy = 1 - c
+    rows = 0
+    cols = 0
+    hunter_ranks = 0
+    for hunter in range(1, 9):
+        square = (squares >> (6 * (hunter - 1))) & 63
+        rows |= SQUARE_ROW[square] << (7 * (hunter - 1))
+        cols |= SQUARE_COL[square] << (7 * (hunter - 1))
+        hunter_ranks |= ((ranks >> (4 * (hunter - 1))) & 15) << (7 * (hunter - 1))
     hunt = 0
     enemy_material = 0
     for prey in range(1, 9):
-        target = state[S_WHERE + 8 * enemy + prey]
+        target = (enemy_squares >> (6 * (prey - 1))) & 63
         if target == CAPTURED:
             continue
-        prey_rank = rules[RULE_RANK + 8 * enemy + prey]
+        prey_rank = (enemy_ranks >> (4 * (prey - 1))) & 15
         enemy_material += params[P_MATERIAL + prey_rank]
-        nearest = 8
-        for hunter in range(1, 9):
-            square = state[S_WHERE + 8 * c + hunter]
-            if square == CAPTURED:
-                continue
-            rank = rules[RULE_RANK + 8 * c + hunter]
-            if hunter == ELEPHANT and prey == RAT:
-                continue  # the one capture rank allows that the rules do not
-            if rank >= prey_rank or (hunter == RAT and prey == ELEPHANT):
-                nearest = min(nearest, MANHATTAN[square, target])
-        hunt += 8 - nearest
+        # Able hunters: rank at least the prey's, but not the elephant against the rat (the
+        # one capture rank allows that the rules do not), and the rat against the elephant.
+        able = _lanes_at_least(hunter_ranks, prey_rank * _ONES)
+        if prey == RAT:
+            able &= ~(1 << (7 * (ELEPHANT - 1)))
+        elif prey == ELEPHANT:
+            able |= 1 << (7 * (RAT - 1))
+        steps = _lanes_distance(rows, SQUARE_ROW[target] * _ONES) + _lanes_distance(
+            cols, SQUARE_COL[target] * _ONES
+        )
+        steps |= (_ONES & ~able) * 63  # the unable ones: 63 steps, never the nearest
+        steps = _lanes_min(steps, steps >> 28)
+        steps = _lanes_min(steps, steps >> 14)
+        steps = _lanes_min(steps, steps >> 7)
+        hunt += 8 - min(8, steps & 63)
     score += params[P_HUNT] * hunt * scale // 1000
     start = 0
     for rank in range(1, 9):
@@ -269,7 +296,11 @@ def _victim_value(
 
 @njit(f"int64({A1}, {A1}, {A1})", **HOT_NOGIL)
 def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64]) -> int:
-    """Centipawns for the side to move (the position must not be over on the board)."""
+    """Centipawns for the side to move (the position must not be over on the board).
+
+    One pass over both sides' animals sums each side's own terms (material, piece-square,
+    mobility and captures, den attack and guard units, press) and gathers, lane by lane, its
+    nearest runner to each enemy trap and guard of each own trap; the cross terms follow."""
     moves = (
         params[P_HANGING_SINGLE] != 0
         or params[P_HANGING_SECOND] != 0
@@ -277,12 +308,77 @@ def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray
     )
     for animal in range(1, 9):
         moves = moves or params[P_MOBILITY + animal] != 0
-    score0, captures0, units0, guards0, material0, press0 = _side_terms(
-        state, rules, params, 0, moves
-    )
-    score1, captures1, units1, guards1, material1, press1 = _side_terms(
-        state, rules, params, 1, moves
-    )
+    # Per side (index 0 Red, 1 Blue): its score, enemy squares it can capture, attack units
+    # near the enemy den, guard units near its own, material, press steps, GEOMETRY lanes
+    # (minimum over its animals), and its animals' squares and ranks packed for the lead terms.
+    score0 = captures0 = units0 = guards0 = material0 = press0 = 0
+    score1 = captures1 = units1 = guards1 = material1 = press1 = 0
+    lanes0 = lanes1 = LANES_FAR
+    squares0 = squares1 = ranks0 = ranks1 = 0
+    for c in range(2):
+        enemy = 1 - c
+        enemy_occupancy = state[S_OCCUPANCY + enemy]
+        enemy_elephant_alive = state[S_WHERE + 8 * enemy + ELEPHANT] != CAPTURED
+        side_score = captures = units = guards = material = press = 0
+        lanes = LANES_FAR
+        squares = ranks = 0
+        for animal in range(1, 9):
+            code = 8 * c + animal
+            square = state[S_WHERE + code]
+            squares |= square << (6 * (animal - 1))
+            if square == CAPTURED:
+                continue
+            rank = rules[RULE_RANK + code]
+            ranks |= rank << (4 * (animal - 1))
+            value = params[P_MATERIAL + rank]
+            side_score += value
+            material += value
+            if animal == RAT and enemy_elephant_alive:
+                side_score += params[P_RAT_VS_ELEPHANT]
+            relative = square if c == 0 else 62 - square
+            side_score += params[P_PST + animal * 63 + relative]
+            if moves:
+                targets = piece_targets(state, rules, code, square)
+                side_score += params[P_MOBILITY + animal] * popcount(targets)
+                captures |= targets & enemy_occupancy
+            geometry = GEOMETRY[64 * code + square]
+            # Each lane's minimum of lanes and geometry at once: in lane l, (a_l + 128) - b_l
+            # is at least 29 (lanes hold at most 99), so no borrow crosses lanes, and its bit 7
+            # is set exactly where a_l >= b_l; spread over the lane, it picks b_l there.
+            runs_guards = geometry & LANES
+            not_below = (((lanes | LANE_HIGH) - runs_guards) & LANE_HIGH) >> 7
+            take = not_below * 0xFF
+            lanes = (runs_guards & take) | (lanes & ~take)
+            distance = (geometry >> 48) & 0xFF
+            if distance <= 4:
+                units += params[P_ATTACK_WEIGHT + distance]
+            if distance < 8:
+                press += 8 - distance
+            distance = geometry >> 56
+            if distance <= 3:
+                guards += params[P_GUARD_WEIGHT + distance]
+
+        own_occupancy = state[S_OCCUPANCY + c]
+        for i in range(3):
+            neighbours = TRAP_NEIGHBOURS[3 * c + i]
+            if (neighbours & own_occupancy) == 0:
+                side_score -= params[P_TRAP_OPEN]
+                if (neighbours & enemy_occupancy) != 0:
+                    side_score -= params[P_TRAP_OPEN_ADJACENT]
+        rat = state[S_WHERE + 8 * c + RAT]
+        if rat != CAPTURED and ((WATER_BB >> rat) & 1) != 0:
+            side_score += _rat_blocks(state, params, c, rat)
+        if c == 0:
+            score0, captures0, units0, guards0, material0, press0 = (
+                side_score, captures, units, guards, material, press
+            )  # fmt: skip
+            lanes0, squares0, ranks0 = lanes, squares, ranks
+        else:
+            score1, captures1, units1, guards1, material1, press1 = (
+                side_score, captures, units, guards, material, press
+            )  # fmt: skip
+            lanes1, squares1, ranks1 = lanes, squares, ranks
+
     top = ATTACK_TABLE_SIZE - 1
     score0 += params[P_ATTACK_TABLE + min(top, max(0, units0 - guards1))]
     score1 += params[P_ATTACK_TABLE + min(top, max(0, units1 - guards0))]
@@ -290,14 +386,15 @@ def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray
     lead = material0 - material1
     threshold = params[P_PRESS_LEAD]
     if threshold > 0 and lead >= threshold:
-        score0 += _lead_terms(state, rules, params, 0, lead, press0)
+        score0 += _lead_terms(params, squares0, ranks0, squares1, ranks1, lead, press0)
     elif threshold > 0 and -lead >= threshold:
-        score1 += _lead_terms(state, rules, params, 1, -lead, press1)
+        score1 += _lead_terms(params, squares1, ranks1, squares0, ranks0, -lead, press1)
     turn = state[S_TURN]
-    score0 -= _race_penalty(state, params, 0, turn == 0)
-    score1 -= _race_penalty(state, params, 1, turn == 1)
+    # Red's traps: Blue's runners (lanes1) against Red's guards (lanes0); and the other way.
+    score0 -= _race_penalty(params, lanes1, lanes0, turn == 0)
+    score1 -= _race_penalty(params, lanes0, lanes1, turn == 1)
     if turn == 0:
-        score: int = score0 - score1
+        score = score0 - score1
         ours_attacked = captures1
         theirs_attacked = captures0
     else:
@@ -331,7 +428,8 @@ def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray
             score -= first * params[P_HANGING_SINGLE] // 64
         else:
             score -= second * params[P_HANGING_SECOND] // 64
-    return score
+    result: int = score
+    return result
 
 
 @njit(f"void({A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from doushouqi.jungle.ai.bitops import popcount
+from doushouqi.jungle.ai.bitops import popcount, prefetch
 from doushouqi.jungle.ai.evaluate import OWN_DEN_DISTANCE, evaluate
 from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.movegen import (
@@ -60,6 +60,7 @@ from doushouqi.jungle.ai.state import (
     S_OCCUPANCY,
     S_PLY,
     S_TURN,
+    hash_after,
     make_move,
     make_pass,
     unmake_move,
@@ -71,6 +72,7 @@ from doushouqi.jungle.ai.tables import (
     RULE_NO_CAPTURE_PLIES,
     RULE_REPETITION_MUST_VARY,
     TRAP_BB,
+    ZOBRIST_TURN,
 )
 from doushouqi.jungle.ai.tbprobe import M_MAX_ANIMALS, TB1, TB_MISS, tb_probe
 from doushouqi.jungle.ai.ttable import (
@@ -81,6 +83,7 @@ from doushouqi.jungle.ai.ttable import (
     new_tt,
     score_from_tt,
     score_to_tt,
+    tt_prefetch,
     tt_probe_move,
     tt_slot,
     tt_store,
@@ -281,6 +284,13 @@ def _faded(
     return score * (2 * limit - halfmove) // (2 * limit)
 
 
+@njit(f"void({A1}, int64)", **HOT_NOGIL)
+def _eval_prefetch(work: NDArray[np.int64], key: int) -> None:
+    """Start loading the evaluation cache's slot for ``key`` (the cache, half a megabyte, is
+    mostly outside the nearest caches; a node that evaluates reads it soon after its start)."""
+    prefetch(work, 8 * (W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))))
+
+
 @njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)
 def _eval(
     state: NDArray[np.int64],
@@ -375,6 +385,7 @@ def qsearch(
     qply: int,
 ) -> int:
     """Captures, den entries and den threats (entering an unguarded enemy trap) until quiet."""
+    _eval_prefetch(work, state[S_HASH])
     if tick(work):
         return 0
     work[W_PV_LEN + ply] = ply
@@ -498,6 +509,11 @@ def negamax(
     ply: int,
     extensions: int,
 ) -> int:
+    # The table's bucket and the evaluation's cache slot for this board, loading while the
+    # checks below run (with 7-3 / 17-5 forbidding squares the table's key differs: then that
+    # is only a wasted hint).
+    tt_prefetch(tt, state[S_HASH])
+    _eval_prefetch(work, state[S_HASH])
     if tick(work):
         return 0
     work[W_PV_LEN + ply] = ply
@@ -555,6 +571,11 @@ def negamax(
             ):
                 return tt_score
 
+    if tt_move != 0 and depth >= 2:
+        # The table's move is searched first: its child's bucket loads meanwhile (an invalid
+        # move from a colliding key only wastes the hint).
+        tt_prefetch(tt, hash_after(state, tt_move))
+
     # A position the endgame tables cover has an exact score (a cheap count first: the probe
     # costs nothing while there are more animals than any loaded table has).
     if popcount(own | theirs) <= tb_meta[M_MAX_ANIMALS]:
@@ -568,6 +589,8 @@ def negamax(
     danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     static = -INFINITE
     if not pv_node and not danger:
+        if work[C_NULL_MOVE] != 0 and depth >= 2:
+            tt_prefetch(tt, state[S_HASH] ^ ZOBRIST_TURN)  # the null move's child, perhaps
         static = _eval(state, history, rules, params, work)
         margin = work[C_FUTILITY_MARGIN] * depth
         if depth <= 3 and abs(beta) < DEN_BOUND and static - margin >= beta:
@@ -634,8 +657,19 @@ def negamax(
     best = -INFINITE
     best_move = 0
     quiets = 0
+    # The next move is picked before this one is searched (the same order: the searches below
+    # use other plies' lists), so that its child's table bucket loads meanwhile; at depth 1 the
+    # children are quiescence nodes, which do not probe the table.
+    prefetch_next = depth >= 2
+    next_move = pick_move(work, base, count, 0) if prefetch_next else 0
     for index in range(count):
-        move = pick_move(work, base, count, index)
+        if prefetch_next:
+            move = next_move
+            if index + 1 < count:
+                next_move = pick_move(work, base, count, index + 1)
+                tt_prefetch(tt, hash_after(state, next_move))
+        else:
+            move = pick_move(work, base, count, index)
         to = move >> 6
         quiet = (
             state[S_BOARD + to] == 0

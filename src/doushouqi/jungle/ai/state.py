@@ -46,6 +46,7 @@ __all__ = [
     "S_WINDOW",
     "compute_hash",
     "encode_move",
+    "hash_after",
     "make_move",
     "make_pass",
     "move_from",
@@ -171,6 +172,20 @@ def make_move(state: NDArray[np.int64], history: NDArray[np.int64], move: int) -
     state[S_HASH] = h
     state[S_TURN] = 1 - turn
     state[S_PLY] = ply + 1
+
+
+@hot
+def hash_after(state: NDArray[np.int64], move: int) -> int:
+    """The hash :func:`make_move` would give the position after ``move``, without playing it
+    (the search prefetches that position's table bucket). An empty square's key is 0."""
+    frm = move & 63
+    to = move >> 6
+    code = state[S_BOARD + frm]
+    h: int = (
+        state[S_HASH] ^ ZOBRIST_TURN ^ ZOBRIST_PIECE[code, frm] ^ ZOBRIST_PIECE[code, to]
+        ^ ZOBRIST_PIECE[state[S_BOARD + to], to]
+    )  # fmt: skip
+    return h
 
 
 @hot

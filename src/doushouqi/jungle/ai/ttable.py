@@ -13,6 +13,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.compiled.ttable import new_table
+from doushouqi.jungle.ai.bitops import prefetch
 from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.work import A2
 from doushouqi.jungle.analysis import DEN_SCORE
@@ -25,6 +26,7 @@ __all__ = [
     "new_tt",
     "score_from_tt",
     "score_to_tt",
+    "tt_prefetch",
     "tt_probe_move",
     "tt_slot",
     "tt_store",
@@ -56,6 +58,13 @@ def score_from_tt(score: int, ply: int) -> int:
     if score < -DEN_BOUND:
         return score + ply
     return score
+
+
+@njit(f"void({A2}, int64)", **HOT_NOGIL)
+def tt_prefetch(tt: NDArray[np.int64], key: int) -> None:
+    """Start loading ``key``'s bucket (two entries of two words: 32 bytes, one cache line):
+    the table is far larger than the caches, so its probe would otherwise wait for memory."""
+    prefetch(tt, 16 * (key & (tt.shape[0] - 2)))
 
 
 @njit(f"int64({A2}, int64)", **HOT_NOGIL)

@@ -183,18 +183,22 @@ def score_moves(
 
 @njit(f"int64({A1}, int64, int64, int64)", **HOT_NOGIL)
 def pick_move(work: NDArray[np.int64], base: int, count: int, index: int) -> int:
-    """Swap the best-keyed remaining move to ``index`` and return it (selection sort)."""
+    """Swap the best-keyed remaining move to ``index`` and return it (selection sort: of equal
+    keys the first wins)."""
     offset = W_SCORES - W_MOVES
-    best = index
-    for i in range(index + 1, count):
-        if work[base + i + offset] > work[base + best + offset]:
+    first = base + index
+    best = first
+    # The best key so far stays in a register instead of being read again at every step.
+    best_key = work[first + offset]
+    for i in range(first + 1, base + count):
+        key = work[i + offset]
+        if key > best_key:
             best = i
-    if best != index:
-        a = base + index
-        b = base + best
-        work[a], work[b] = work[b], work[a]
-        work[a + offset], work[b + offset] = work[b + offset], work[a + offset]
-    move: int = work[base + index]
+            best_key = key
+    if best != first:
+        work[first], work[best] = work[best], work[first]
+        work[first + offset], work[best + offset] = best_key, work[first + offset]
+    move: int = work[first]
     return move
 
 
