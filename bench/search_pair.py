@@ -5,9 +5,11 @@
     .venv/bin/python bench/search_pair.py before=/tmp/before/src after=src --rules classic
     .venv/bin/python bench/search_pair.py before=/tmp/before/src after=src --depth 9 \
         --evaluation nnue
+    .venv/bin/python bench/search_pair.py before=/tmp/before/src after=src --game tiger --depth 14
 
 Each tree gets a resident worker process (its own ``PYTHONPATH``, engine compiled and warmed
-up first); each round, every position of ``bench/search.py`` is searched to ``--depth`` by each
+up first); each round, every position of ``bench/search.py`` (``--game tiger``:
+``bench/tiger_search.py``, each under its own rule set) is searched to ``--depth`` by each
 tree in turn, a fresh search each time, the order alternating from one search to the next, so a
 change in the machine's load (other jobs on a shared machine) hits every tree alike. Printed:
 each round's CPU seconds of the searching threads summed over the positions, then per tree the
@@ -26,28 +28,45 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def _worker() -> None:
-    """Read ``index depth rules evaluation`` lines; answer ``cpu_seconds nodes`` for each."""
+    """Read ``game index depth rules evaluation`` lines; answer ``cpu_seconds nodes`` each."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from doushouqi.jungle.ai import Searcher
-    from doushouqi.jungle.analysis import Limit
-    from doushouqi.jungle.board import Board
-    from search import POSITIONS
-
-    searchers: dict[tuple[str, str], Searcher] = {}
+    searchers: dict[tuple[str, str, str], Any] = {}
     for line in sys.stdin:
-        index, depth, rules, evaluation = line.split()
-        searcher = searchers.get((rules, evaluation))
+        game, index, depth, rules, evaluation = line.split()
+        if game == "tiger":
+            from doushouqi.tiger.ai import Searcher as TigerSearcher
+            from doushouqi.tiger.analysis import Limit as TigerLimit
+            from doushouqi.tiger.board import Board as TigerBoard
+            from tiger_search import POSITIONS as TIGER_POSITIONS
+
+            rules, text = TIGER_POSITIONS[int(index)]
+            board: Any = TigerBoard(text, rules)
+            limit: Any = TigerLimit(depth=int(depth))
+            make: Any = TigerSearcher
+        else:
+            from doushouqi.jungle.ai import Searcher
+            from doushouqi.jungle.analysis import Limit
+            from doushouqi.jungle.board import Board
+            from search import POSITIONS
+
+            board, limit, make = (
+                Board(POSITIONS[int(index)], rules),
+                Limit(depth=int(depth)),
+                Searcher,
+            )
+        searcher = searchers.get((game, rules, evaluation))
         if searcher is None:
-            searcher = searchers[rules, evaluation] = Searcher(rules, hash_mb=64)
-            searcher.evaluation = evaluation
+            searcher = searchers[game, rules, evaluation] = make(rules, hash_mb=64)
+            if game == "jungle":
+                searcher.evaluation = evaluation
             searcher.warm_up()
         searcher.new_game()
-        board = Board(POSITIONS[int(index)], rules)
         start = time.thread_time()
-        result = searcher.search(board, Limit(depth=int(depth)))
+        result = searcher.search(board, limit)
         print(f"{time.thread_time() - start:.6f} {result.info['nodes']}", flush=True)
 
 
@@ -88,12 +107,16 @@ def main() -> None:
     parser.add_argument("trees", nargs="+", metavar="LABEL=SRC", help="a source tree to time")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--depth", type=int, default=10)
-    parser.add_argument("--rules", default="wango")
+    parser.add_argument("--game", default="jungle", choices=("jungle", "tiger"))
+    parser.add_argument("--rules", default="wango", help="Jungle's rule set")
     parser.add_argument("--evaluation", default="classic", choices=("classic", "nnue"))
     parser.add_argument("--nice", type=int, default=5, help="the workers' niceness (0: none)")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
-    from search import POSITIONS
+    if args.game == "tiger":
+        from tiger_search import POSITIONS
+    else:
+        from search import POSITIONS
 
     trees = []
     for spec in args.trees:
@@ -103,13 +126,14 @@ def main() -> None:
         trees.append(_Tree(label, src, args.nice))
     try:
         for tree in trees:  # compile and warm up before anything is timed
-            tree.search(f"0 1 {args.rules} {args.evaluation}")
+            tree.search(f"{args.game} 0 1 {args.rules} {args.evaluation}")
         for round_index in range(args.rounds):
             spent = dict.fromkeys((tree.label for tree in trees), 0.0)
             for index in range(len(POSITIONS)):
                 order = trees if (round_index + index) % 2 == 0 else trees[::-1]
                 for tree in order:
-                    cpu, nodes = tree.search(f"{index} {args.depth} {args.rules} {args.evaluation}")
+                    request = f"{args.game} {index} {args.depth} {args.rules} {args.evaluation}"
+                    cpu, nodes = tree.search(request)
                     spent[tree.label] += cpu
                     if round_index == 0:
                         tree.nodes += nodes

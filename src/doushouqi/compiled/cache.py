@@ -37,8 +37,10 @@ def fingerprint(
     package: Path, not_compiled: frozenset[str], tables: Iterable[np.ndarray | np.generic]
 ) -> str:
     """A digest of the package's compiled sources (every ``*.py`` but ``not_compiled``: pure
-    Python modules no compiled function reads; a new module counts) and of ``tables``."""
+    Python modules no compiled function reads; a new module counts), of the numba options
+    they are compiled with (:mod:`.jit`, shared by the engines) and of ``tables``."""
     digest = hashlib.sha256()
+    digest.update(Path(__file__).with_name("jit.py").read_bytes())
     for path in sorted(package.glob("*.py")):
         if path.name not in not_compiled:
             digest.update(path.name.encode())

@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL, inline
 from doushouqi.jungle.ai.bitops import lowest_square, popcount
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.eval_params import (
@@ -65,7 +66,6 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
     steps_to,
 )
-from doushouqi.jungle.ai.jit import HOT_NOGIL, inline
 from doushouqi.jungle.ai.movegen import piece_targets
 from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
 from doushouqi.jungle.ai.tables import (

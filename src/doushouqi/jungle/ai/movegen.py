@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import hot, inline
 from doushouqi.jungle.ai.bitops import lowest_square, popcount, square_bit
-from doushouqi.jungle.ai.jit import hot, inline
 from doushouqi.jungle.ai.state import (
     H_CAPTURED,
     H_CODE,

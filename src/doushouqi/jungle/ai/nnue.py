@@ -38,8 +38,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.jungle.ai.eval_params import NUM_PARAMS
-from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.state import (
     H_CAPTURED,
     H_CODE,

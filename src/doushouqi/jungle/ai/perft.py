@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from doushouqi.jungle.ai.jit import hot_nogil
+from doushouqi.compiled.jit import hot_nogil
 from doushouqi.jungle.ai.movegen import MAX_MOVES, count_legal_moves, generate_legal_moves
 from doushouqi.jungle.ai.state import make_move, unmake_move
 

@@ -38,9 +38,9 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.jungle.ai.bitops import popcount, prefetch
 from doushouqi.jungle.ai.evaluate import OWN_DEN_DISTANCE, evaluate
-from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.movegen import (
     MAX_MOVES,
     compute_restrictions,

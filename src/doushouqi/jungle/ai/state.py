@@ -22,8 +22,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import hot
 from doushouqi.jungle.ai.bitops import square_bit
-from doushouqi.jungle.ai.jit import hot
 from doushouqi.jungle.ai.tables import CAPTURED, ZOBRIST_PIECE, ZOBRIST_TURN
 
 __all__ = [

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from doushouqi.jungle.ai.jit import HOT_NOGIL
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.jungle.ai.state import S_TURN, S_WHERE
 from doushouqi.jungle.ai.tables import CAPTURED
 from doushouqi.jungle.ai.work import A1

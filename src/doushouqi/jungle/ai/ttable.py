@@ -12,9 +12,9 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.compiled.ttable import new_table
 from doushouqi.jungle.ai.bitops import prefetch
-from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.work import A2
 from doushouqi.jungle.analysis import DEN_SCORE
 

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.jungle.ai.eval_params import P_MATERIAL
-from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.movegen import MAX_MOVES
 from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN
 from doushouqi.jungle.ai.tables import NEIGHBOURS, RULE_RANK, TRAP_BB

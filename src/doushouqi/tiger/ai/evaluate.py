@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.tiger.ai.eval_params import (
     P_GUARDED,
     P_MAN_RANK,
@@ -72,7 +73,7 @@ UNREACHED = 99
 SCRATCH_SIZE = 2 * 87
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64)", **HOT_NOGIL)
 def tiger_distances(
     state: NDArray[np.int64], rules: NDArray[np.int64], scratch: NDArray[np.int64], base: int
 ) -> int:
@@ -105,7 +106,7 @@ def tiger_distances(
     return tail - tigers
 
 
-@njit(f"boolean({A1}, {A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A1}, int64, int64)", **HOT_NOGIL)
 def _threatened_by(
     state: NDArray[np.int64], rules: NDArray[np.int64], tiger: int, man: int
 ) -> bool:
@@ -122,7 +123,7 @@ def _threatened_by(
     return False
 
 
-@njit(f"int64({A1}, {A1}, {A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, {A1}, int64)", **HOT_NOGIL)
 def evaluate(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],

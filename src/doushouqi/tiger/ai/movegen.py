@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.tiger.ai.state import (
     A1,
     A2,
@@ -60,14 +61,14 @@ __all__ = [
 MAX_MOVES = 256
 
 
-@njit(f"boolean({A1}, {A1})", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A1})", **HOT_NOGIL)
 def is_game_over_on_board(state: NDArray[np.int64], rules: NDArray[np.int64]) -> bool:
     """Too few men are left: the tiger has won, and no side has a move."""
     over: bool = state[S_MEN] < rules[RULE_WINS_BELOW]
     return over
 
 
-@njit(f"boolean({A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"boolean({A1}, int64, int64)", **HOT_NOGIL)
 def _tiger_has_jump(state: NDArray[np.int64], diagonals: int, point: int) -> bool:
     for direction in range(8):
         over = JUMP_OVER[diagonals, point, direction]
@@ -80,7 +81,7 @@ def _tiger_has_jump(state: NDArray[np.int64], diagonals: int, point: int) -> boo
     return False
 
 
-@njit(f"boolean({A1}, {A1})", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A1})", **HOT_NOGIL)
 def tiger_can_jump(state: NDArray[np.int64], rules: NDArray[np.int64]) -> bool:
     """Whether any tiger can jump a man now."""
     diagonals = rules[RULE_DIAGONALS]
@@ -92,7 +93,7 @@ def tiger_can_jump(state: NDArray[np.int64], rules: NDArray[np.int64]) -> bool:
 
 
 @njit(f"int64({A1}, int64, {A1}, int64, int64, int64, int64, int64, int64, boolean)",
-      cache=True, nogil=True)  # fmt: skip
+      **HOT_NOGIL)  # fmt: skip
 def _chains(
     state: NDArray[np.int64],
     diagonals: int,
@@ -130,7 +131,7 @@ def _chains(
     return count
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64, int64, boolean)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64, int64, boolean)", **HOT_NOGIL)
 def _tiger_moves(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -165,7 +166,7 @@ def _tiger_moves(
     return count
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64, int64)", **HOT_NOGIL)
 def _men_moves(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -189,7 +190,7 @@ def _men_moves(
     return count
 
 
-@njit(f"int64({A1}, {A1}, {A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, int64, int64)", **HOT_NOGIL)
 def generate_moves(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -206,7 +207,7 @@ def generate_moves(
     return _tiger_moves(state, rules, moves, base, capacity, steps)
 
 
-@njit(f"int64({A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, int64)", **HOT_NOGIL)
 def count_tiger_moves(state: NDArray[np.int64], rules: NDArray[np.int64], point: int) -> int:
     """The empty neighbours of the tiger on ``point`` plus its single jumps: its freedom,
     whoever is to move (the evaluation's mobility; 0 = hemmed in)."""
@@ -225,7 +226,7 @@ def count_tiger_moves(state: NDArray[np.int64], rules: NDArray[np.int64], point:
     return count
 
 
-@njit(f"boolean({A1}, {A1})", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A1})", **HOT_NOGIL)
 def has_legal_move(state: NDArray[np.int64], rules: NDArray[np.int64]) -> bool:
     """Whether the side to move has a legal move (without listing them)."""
     if is_game_over_on_board(state, rules):
@@ -248,7 +249,7 @@ def has_legal_move(state: NDArray[np.int64], rules: NDArray[np.int64]) -> bool:
     return False
 
 
-@njit(f"int64({A1}, {A2}, {A1}, {A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, {A2}, {A1}, {A1}, int64, int64)", **HOT_NOGIL)
 def perft(
     state: NDArray[np.int64],
     history: NDArray[np.int64],

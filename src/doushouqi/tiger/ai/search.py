@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.tiger.ai.evaluate import evaluate
 from doushouqi.tiger.ai.movegen import (
     MAX_MOVES,
@@ -126,7 +127,7 @@ SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}"
 
 
-@njit(f"int64({A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, int64)", **HOT_NOGIL)
 def _tiger_won(state: NDArray[np.int64], ply: int) -> int:
     """The score of a position where the tiger has taken enough men, for the side to move."""
     if state[S_TURN] == 0:
@@ -134,7 +135,7 @@ def _tiger_won(state: NDArray[np.int64], ply: int) -> int:
     return -(WIN_SCORE - ply)
 
 
-@njit(f"boolean({A1}, {A2}, int64)", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A2}, int64)", **HOT_NOGIL)
 def _is_repetition(state: NDArray[np.int64], history: NDArray[np.int64], root_ply: int) -> bool:
     """A draw by repetition: the position stood before inside the search (the side that could
     repeat once can repeat again), or twice before the root (the rules' third time)."""
@@ -157,21 +158,21 @@ def _is_repetition(state: NDArray[np.int64], history: NDArray[np.int64], root_pl
     return False
 
 
-@njit(f"boolean({A1}, {A1})", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A1})", **HOT_NOGIL)
 def _past_max_rounds(state: NDArray[np.int64], rules: NDArray[np.int64]) -> bool:
     rounds = rules[RULE_MAX_ROUNDS]
     past: bool = rounds != 0 and state[S_NUMBER] > rounds
     return past
 
 
-@njit(f"int64({A1}, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, int64)", **HOT_NOGIL)
 def _draw_score(work: NDArray[np.int64], ply: int) -> int:
     """A draw, from the side to move's view: the root side thinks it can do better."""
     contempt: int = work[C_CONTEMPT]
     return -contempt if ply % 2 == 0 else contempt
 
 
-@njit(f"int64({A1}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1})", **HOT_NOGIL)
 def _least_freedom(state: NDArray[np.int64], rules: NDArray[np.int64]) -> int:
     """The freedom of the tiger that has the least (steps and jumps, whoever is to move)."""
     least = 99
@@ -182,7 +183,7 @@ def _least_freedom(state: NDArray[np.int64], rules: NDArray[np.int64]) -> int:
     return least
 
 
-@njit(f"int64({A1}, {A1}, {A1}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A1}, {A1})", **HOT_NOGIL)
 def _eval(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -208,7 +209,7 @@ def _eval(
 # ------------------------------------------------------------------------- quiescence
 
 
-@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", **HOT_NOGIL)
 def qsearch(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -275,7 +276,7 @@ def qsearch(
 # --------------------------------------------------------------------------- main search
 
 
-@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def negamax(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -440,7 +441,7 @@ def negamax(
 # ------------------------------------------------------------------------------- root
 
 
-@njit(f"int64({A1}, {A1}, {A2}, {A1})", cache=True, nogil=True)
+@njit(f"int64({A1}, {A1}, {A2}, {A1})", **HOT_NOGIL)
 def prepare_root(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -460,7 +461,7 @@ def prepare_root(
     return count
 
 
-@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, boolean)", cache=True, nogil=True)
+@njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, boolean)", **HOT_NOGIL)
 def search_root(
     state: NDArray[np.int64],
     history: NDArray[np.int64],

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.tiger.ai.tables import LAND, OVER, REVERSE, ZOBRIST, ZOBRIST_TURN
 
 __all__ = [
@@ -105,12 +106,12 @@ PASS_MOVE = -1
 MAX_HOPS = 18
 
 
-@njit("int64(int64, int64)", cache=True, nogil=True)
+@njit("int64(int64, int64)", **HOT_NOGIL)
 def encode_step(from_point: int, to_point: int) -> int:
     return from_point | (to_point << 8)
 
 
-@njit("int64(int64)", cache=True, nogil=True)
+@njit("int64(int64)", **HOT_NOGIL)
 def jump_hops(move: int) -> int:
     """How many men a jump takes (0 for a step)."""
     if (move & JUMP_FLAG) == 0:
@@ -126,7 +127,7 @@ def jump_hops(move: int) -> int:
     return hops
 
 
-@njit("int64(int64)", cache=True, nogil=True)
+@njit("int64(int64)", **HOT_NOGIL)
 def jump_end(move: int) -> int:
     """Where a move ends (the landing point of its last hop, or a step's to-point)."""
     if (move & JUMP_FLAG) == 0:
@@ -152,7 +153,7 @@ def move_path(move: int) -> tuple[int, ...]:
     return tuple(path)
 
 
-@njit(f"int64({A1})", cache=True, nogil=True)
+@njit(f"int64({A1})", **HOT_NOGIL)
 def compute_hash(state: NDArray[np.int64]) -> int:
     """Hash of the position from scratch (make/unmake keep ``state[S_HASH]`` up to date)."""
     h = ZOBRIST_TURN if state[S_TURN] == 1 else np.int64(0)
@@ -191,7 +192,7 @@ def new_state(
     return state
 
 
-@njit(f"void({A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, int64, int64)", **HOT_NOGIL)
 def _move_tiger(state: NDArray[np.int64], frm: int, to: int) -> None:
     if state[S_TIGER] == frm:
         state[S_TIGER] = to
@@ -199,7 +200,7 @@ def _move_tiger(state: NDArray[np.int64], frm: int, to: int) -> None:
         state[S_TIGER + 1] = to
 
 
-@njit(f"void({A1}, {A2}, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, {A2}, int64)", **HOT_NOGIL)
 def make_move(state: NDArray[np.int64], history: NDArray[np.int64], move: int) -> None:
     """Play a move that the generator produced (no checks) and record it for unmake."""
     ply = state[S_PLY]
@@ -238,7 +239,7 @@ def make_move(state: NDArray[np.int64], history: NDArray[np.int64], move: int) -
     state[S_PLY] = ply + 1
 
 
-@njit(f"void({A1}, {A2})", cache=True, nogil=True)
+@njit(f"void({A1}, {A2})", **HOT_NOGIL)
 def make_pass(state: NDArray[np.int64], history: NDArray[np.int64]) -> None:
     """The side to move loses its turn (a per-move timeout, or a null move in the search)."""
     ply = state[S_PLY]
@@ -255,7 +256,7 @@ def make_pass(state: NDArray[np.int64], history: NDArray[np.int64]) -> None:
     state[S_PLY] = ply + 1
 
 
-@njit(f"void({A1}, {A2})", cache=True, nogil=True)
+@njit(f"void({A1}, {A2})", **HOT_NOGIL)
 def unmake_move(state: NDArray[np.int64], history: NDArray[np.int64]) -> None:
     """Take back the last move or pass."""
     ply = state[S_PLY] - 1

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.compiled.ttable import new_table
 from doushouqi.tiger.ai.state import A2
 from doushouqi.tiger.analysis import WIN_SCORE
@@ -51,7 +52,7 @@ def hashfull(tt: NDArray[np.int64], age: int) -> int:
     return int(used.sum() * 1000 // len(sample))
 
 
-@njit("int64(int64, int64)", cache=True, nogil=True)
+@njit("int64(int64, int64)", **HOT_NOGIL)
 def score_to_tt(score: int, ply: int) -> int:
     if score > WIN_BOUND:
         return score + ply
@@ -60,7 +61,7 @@ def score_to_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit("int64(int64, int64)", cache=True, nogil=True)
+@njit("int64(int64, int64)", **HOT_NOGIL)
 def score_from_tt(score: int, ply: int) -> int:
     if score > WIN_BOUND:
         return score - ply
@@ -69,7 +70,7 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(f"int64({A2}, int64)", cache=True, nogil=True)
+@njit(f"int64({A2}, int64)", **HOT_NOGIL)
 def tt_slot(tt: NDArray[np.int64], key: int) -> int:
     """Index of the entry holding ``key``, or -1."""
     base: int = key & (tt.shape[0] - 2)
@@ -80,7 +81,7 @@ def tt_slot(tt: NDArray[np.int64], key: int) -> int:
     return -1
 
 
-@njit(f"void({A2}, int64, int64, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A2}, int64, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def tt_store(
     tt: NDArray[np.int64], key: int, move: int, depth: int, bound: int, score: int, age: int
 ) -> None:
@@ -112,7 +113,7 @@ def tt_store(
     tt[slot, 2] = move
 
 
-@njit(f"int64({A2}, int64)", cache=True, nogil=True)
+@njit(f"int64({A2}, int64)", **HOT_NOGIL)
 def tt_probe_move(tt: NDArray[np.int64], key: int) -> int:
     """The best move stored for ``key``, or 0."""
     slot = tt_slot(tt, key)

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.tiger.ai.evaluate import SCRATCH_SIZE
 from doushouqi.tiger.ai.movegen import MAX_MOVES
 from doushouqi.tiger.ai.state import A1, JUMP_FLAG, S_TIGER, S_TURN, jump_hops
@@ -76,7 +77,7 @@ def new_work() -> NDArray[np.int64]:
     return np.zeros(WORK_SIZE, dtype=np.int64)
 
 
-@njit(f"boolean({A1})", cache=True, nogil=True)
+@njit(f"boolean({A1})", **HOT_NOGIL)
 def tick(work: NDArray[np.int64]) -> bool:
     """Count a node; True when the search must stop."""
     nodes = work[C_NODES] + 1
@@ -88,14 +89,14 @@ def tick(work: NDArray[np.int64]) -> bool:
     return aborted
 
 
-@njit("int64(int64, int64)", cache=True, nogil=True)
+@njit("int64(int64, int64)", **HOT_NOGIL)
 def history_index(us: int, move: int) -> int:
     """The history entry of a step: by side, from-point and to-point."""
     index: int = W_HISTORY + HISTORY_SIZE * us + (move & 127) * 128 + ((move >> 8) & 127)
     return index
 
 
-@njit(f"boolean({A1}, {A1}, int64)", cache=True, nogil=True)
+@njit(f"boolean({A1}, {A1}, int64)", **HOT_NOGIL)
 def touches_tiger(state: NDArray[np.int64], rules: NDArray[np.int64], to: int) -> bool:
     """Whether ``to`` is a neighbour of a tiger: a man stepping there closes in on it."""
     diagonals = rules[RULE_DIAGONALS]
@@ -106,7 +107,7 @@ def touches_tiger(state: NDArray[np.int64], rules: NDArray[np.int64], to: int) -
     return False
 
 
-@njit(f"void({A1}, {A1}, {A1}, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, {A1}, {A1}, int64, int64, int64, int64)", **HOT_NOGIL)
 def score_moves(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -138,7 +139,7 @@ def score_moves(
         work[i + (W_SCORES - W_MOVES)] = key
 
 
-@njit(f"int64({A1}, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"int64({A1}, int64, int64, int64)", **HOT_NOGIL)
 def pick_move(work: NDArray[np.int64], base: int, count: int, index: int) -> int:
     """Swap the best-keyed remaining move to ``index`` and return it (selection sort)."""
     offset = W_SCORES - W_MOVES
@@ -155,7 +156,7 @@ def pick_move(work: NDArray[np.int64], base: int, count: int, index: int) -> int
     return move
 
 
-@njit(f"void({A1}, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, int64, int64)", **HOT_NOGIL)
 def update_pv(work: NDArray[np.int64], ply: int, move: int) -> None:
     row = W_PV + ply * MAX_PLY
     work[row + ply] = move
@@ -166,7 +167,7 @@ def update_pv(work: NDArray[np.int64], ply: int, move: int) -> None:
     work[W_PV_LEN + ply] = max(end, ply + 1)
 
 
-@njit(f"void({A1}, int64, int64, int64, int64)", cache=True, nogil=True)
+@njit(f"void({A1}, int64, int64, int64, int64)", **HOT_NOGIL)
 def reward_quiet(work: NDArray[np.int64], us: int, ply: int, move: int, bonus: int) -> None:
     index = history_index(us, move)
     # History with gravity: values stay within +-16384 and older results fade.

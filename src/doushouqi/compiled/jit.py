@@ -1,6 +1,6 @@
-"""numba options of the engine's compiled functions (movegen, state, perft, the search), and the
-typed decorators that apply them: ``@hot`` is ``@njit(**HOT)``, ``@hot_nogil`` is
-``@njit(**HOT_NOGIL)``, ``@inline`` is ``@njit(**INLINE)``.
+"""numba options of the engines' compiled functions (move generators, states, perft, the
+searches of both games), and the typed decorators that apply them: ``@hot`` is
+``@njit(**HOT)``, ``@hot_nogil`` is ``@njit(**HOT_NOGIL)``, ``@inline`` is ``@njit(**INLINE)``.
 
 ``HOT``: compiled without numba's reference counting, through its ``_nrt`` target option (which
 numba's own library uses for the same purpose). numba otherwise increfs and decrefs each array
