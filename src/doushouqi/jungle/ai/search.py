@@ -39,7 +39,13 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.jungle.ai.bitops import popcount
-from doushouqi.jungle.ai.evaluate import OWN_DEN_DISTANCE, evaluate
+from doushouqi.jungle.ai.evaluate import (
+    GUARD_STEPS,
+    MOVER_KIND,
+    OWN_DEN_DISTANCE,
+    RUN_STEPS,
+    evaluate,
+)
 from doushouqi.jungle.ai.jit import HOT_NOGIL
 from doushouqi.jungle.ai.movegen import (
     MAX_MOVES,
@@ -60,6 +66,7 @@ from doushouqi.jungle.ai.state import (
     S_OCCUPANCY,
     S_PLY,
     S_TURN,
+    S_WHERE,
     make_move,
     make_pass,
     unmake_move,
@@ -93,6 +100,8 @@ from doushouqi.jungle.ai.work import (
     C_BEST_MOVE,
     C_BEST_SCORE,
     C_CONTEMPT,
+    C_DANGER_GUARDS,
+    C_DANGER_MOVES,
     C_DANGER_RADIUS,
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
@@ -162,6 +171,15 @@ for _r in range(8):
         for _s in range(63):
             if OWN_DEN_DISTANCE[_c, _s] <= _r:
                 DANGER_ZONE[_r, _c] |= 1 << _s
+#: RUNNER_ZONE[n, c]: squares from which an enemy animal of some kind (a walker, the rat, a
+#: jumper) can stand on one of c's traps within n moves on an empty board: a cheap first test
+#: of the finer danger rule (``C_DANGER_MOVES``), which then looks at each animal's kind.
+RUNNER_ZONE = np.zeros((8, 2), dtype=np.int64)
+for _r in range(8):
+    for _c in (0, 1):
+        for _s in range(63):
+            if RUN_STEPS[_c, :, :, _s].min() <= _r:
+                RUNNER_ZONE[_r, _c] |= 1 << _s
 #: LMR[depth, move index]: plies to reduce a late quiet move; LMR_MILLI the same reduction
 #: unrounded, in thousandths of a ply (for ``C_LMR_PERCENT`` other than 100).
 LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
@@ -479,6 +497,32 @@ def qsearch(
     return best
 
 
+@njit(f"boolean({A1}, int64, int64, boolean)", **HOT_NOGIL)
+def _runner_danger(state: NDArray[np.int64], us: int, moves: int, guards: bool) -> bool:
+    """Whether an enemy animal can stand on one of our traps within ``moves`` of its moves
+    (on an empty board, by its kind); with ``guards``, only where none of our animals can
+    stand on that trap or next to it by then (we are to move: in as many moves)."""
+    enemy = 1 - us
+    if (state[S_OCCUPANCY + enemy] & RUNNER_ZONE[moves, us]) == 0:
+        return False
+    for i in range(3):
+        run = 99
+        for animal in range(1, 9):
+            square = state[S_WHERE + 8 * enemy + animal]
+            run = min(run, RUN_STEPS[us, i, MOVER_KIND[animal], square])
+        if run > moves:
+            continue
+        if not guards:
+            return True
+        guard = 99
+        for animal in range(1, 9):
+            square = state[S_WHERE + 8 * us + animal]
+            guard = min(guard, GUARD_STEPS[us, i, MOVER_KIND[animal], square])
+        if guard > run:
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------- main search
 
 
@@ -565,7 +609,12 @@ def negamax(
             return exact
 
     # An enemy animal near our den makes every tempo count: no pruning on "I could pass".
-    danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
+    if work[C_DANGER_MOVES] == 0:
+        danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
+    else:  # the finer rule: a runner that can reach a trap (and beats our guards to it)
+        danger = in_check or _runner_danger(
+            state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS] != 0
+        )
     static = -INFINITE
     if not pv_node and not danger:
         static = _eval(state, history, rules, params, work)
