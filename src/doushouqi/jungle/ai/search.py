@@ -497,28 +497,33 @@ def qsearch(
     return best
 
 
-@njit(f"boolean({A1}, int64, int64, boolean)", **HOT_NOGIL)
-def _runner_danger(state: NDArray[np.int64], us: int, moves: int, guards: bool) -> bool:
-    """Whether an enemy animal can stand on one of our traps within ``moves`` of its moves
-    (on an empty board, by its kind); with ``guards``, only where none of our animals can
-    stand on that trap or next to it by then (we are to move: in as many moves)."""
+@njit(f"boolean({A1}, int64, int64, int64)", **HOT_NOGIL)
+def _runner_danger(state: NDArray[np.int64], us: int, moves: int, guards: int) -> bool:
+    """Whether an enemy animal can stand on one of our traps within ``moves`` of its moves (on
+    an empty board, by its kind). With ``guards`` 1, only where none of our animals can stand
+    on that trap or next to it by then (we are to move: in as many moves as the runner needs);
+    with 2, where fewer of ours can than there are runners within ``moves`` of it (one guard
+    captures one runner at a time)."""
     enemy = 1 - us
     if (state[S_OCCUPANCY + enemy] & RUNNER_ZONE[moves, us]) == 0:
         return False
     for i in range(3):
         run = 99
+        runners = 0
         for animal in range(1, 9):
-            square = state[S_WHERE + 8 * enemy + animal]
-            run = min(run, RUN_STEPS[us, i, MOVER_KIND[animal], square])
-        if run > moves:
+            steps = RUN_STEPS[us, i, MOVER_KIND[animal], state[S_WHERE + 8 * enemy + animal]]
+            if steps <= moves:
+                runners += 1
+                run = min(run, steps)
+        if runners == 0:
             continue
-        if not guards:
+        if guards == 0:
             return True
-        guard = 99
+        posted = 0
         for animal in range(1, 9):
-            square = state[S_WHERE + 8 * us + animal]
-            guard = min(guard, GUARD_STEPS[us, i, MOVER_KIND[animal], square])
-        if guard > run:
+            if GUARD_STEPS[us, i, MOVER_KIND[animal], state[S_WHERE + 8 * us + animal]] <= run:
+                posted += 1
+        if posted == 0 or (guards == 2 and posted < runners):
             return True
     return False
 
@@ -613,7 +618,7 @@ def negamax(
         danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     else:  # the finer rule: a runner that can reach a trap (and beats our guards to it)
         danger = in_check or _runner_danger(
-            state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS] != 0
+            state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS]
         )
     static = -INFINITE
     if not pv_node and not danger:

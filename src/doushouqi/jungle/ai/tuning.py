@@ -85,7 +85,8 @@ DEFAULT_TUNING = {
     # traps within N of its own moves on an empty board (the rat swims, lion and tiger jump
     # the lakes: evaluate.RUN_STEPS), in place of danger_radius's Manhattan distance to the
     # den; with danger_guards 1 only when no animal of ours can stand on that trap or next to
-    # it by then (we are to move: within as many moves as the runner needs). 0: off.
+    # it by then (we are to move: within as many moves as the runner needs), with 2 when
+    # fewer of ours can than there are runners within N moves of that trap. 0: off.
     "danger_moves": 0,
     "danger_guards": 0,
 }
@@ -111,7 +112,7 @@ TUNING_RANGES = {
     "lmr_percent": (0, 400),
     "lmr_in_danger": (0, 1),
     "danger_moves": (0, 7),  # rows of search.RUNNER_ZONE
-    "danger_guards": (0, 1),
+    "danger_guards": (0, 2),
 }
 #: Each knob's word in the search's control array (``work.py``), which compiled code reads.
 TUNING_WORDS = {
