@@ -617,9 +617,7 @@ def negamax(
     if work[C_DANGER_MOVES] == 0:
         danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     else:  # the finer rule: a runner that can reach a trap (and beats our guards to it)
-        danger = in_check or _runner_danger(
-            state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS]
-        )
+        danger = in_check or _runner_danger(state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS])
     static = -INFINITE
     if not pv_node and not danger:
         static = _eval(state, history, rules, params, work)
