@@ -92,11 +92,12 @@ def test_the_runners_move_by_their_kind() -> None:
 def test_within_two_moves_is_the_manhattan_rule() -> None:
     """No jump or swim reaches a trap in one or two moves from farther than the den's Manhattan
     radius 2 or 3: on a board without those, the tables' rule is the old one, node for node."""
-    assert nodes_to_depth({"danger_moves": 2}) == nodes_to_depth({"danger_radius": 3})
-    assert nodes_to_depth({"danger_moves": 1}) == nodes_to_depth({"danger_radius": 2})
+    for moves, radius in ((2, 3), (1, 2)):
+        by_tables = nodes_to_depth({"danger_moves": moves, "danger_guards": 0})
+        assert by_tables == nodes_to_depth({"danger_moves": 0, "danger_radius": radius})
 
 
 def test_guards_change_the_search() -> None:
-    unguarded = nodes_to_depth({"danger_moves": 2})
+    unguarded = nodes_to_depth({"danger_moves": 2, "danger_guards": 0})
     assert nodes_to_depth({"danger_moves": 2, "danger_guards": 1}) != unguarded
     assert nodes_to_depth({"danger_moves": 2, "danger_guards": 2}) != unguarded
