@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/tactics.py                     # 1 s per move, every position
     .venv/bin/python bench/tactics.py --movetime 0.2 --filter 'den[12]|trap' -v
+    .venv/bin/python bench/tactics.py --tuning danger_moves=2,danger_guards=1
 
 A position is solved when the engine's move is one of the suite's answers: a move of ``bm``
 (every first move of the fastest forced win) or of ``sm`` (every move that avoids a forced
@@ -94,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         "--evaluation", default=None, help="the engine's evaluation (classic, nnue)"
     )
     parser.add_argument(
+        "--tuning",
+        default="",
+        help="search settings key=value,... of DEFAULT_TUNING (e.g. danger_moves=2)",
+    )
+    parser.add_argument(
         "--fail-under",
         type=float,
         default=None,
@@ -122,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
             engine = engine_class(board.rules)
             if args.evaluation is not None:
                 engine.evaluation = args.evaluation  # type: ignore[attr-defined]
+            for item in args.tuning.split(","):
+                if item.strip():
+                    key, value = item.split("=", 1)
+                    engine.tuning[key.strip()] = int(value)  # type: ignore[attr-defined]
             # Compile / warm up before timing anything.
             if hasattr(engine, "warm_up"):
                 engine.warm_up()

@@ -40,7 +40,13 @@ from numpy.typing import NDArray
 
 from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.jungle.ai.bitops import popcount, prefetch
-from doushouqi.jungle.ai.evaluate import OWN_DEN_DISTANCE, evaluate
+from doushouqi.jungle.ai.evaluate import (
+    GUARD_STEPS,
+    MOVER_KIND,
+    OWN_DEN_DISTANCE,
+    RUN_STEPS,
+    evaluate,
+)
 from doushouqi.jungle.ai.movegen import (
     MAX_MOVES,
     compute_restrictions,
@@ -60,6 +66,7 @@ from doushouqi.jungle.ai.state import (
     S_OCCUPANCY,
     S_PLY,
     S_TURN,
+    S_WHERE,
     hash_after,
     make_move,
     make_pass,
@@ -96,6 +103,8 @@ from doushouqi.jungle.ai.work import (
     C_BEST_MOVE,
     C_BEST_SCORE,
     C_CONTEMPT,
+    C_DANGER_GUARDS,
+    C_DANGER_MOVES,
     C_DANGER_RADIUS,
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
@@ -165,6 +174,15 @@ for _r in range(8):
         for _s in range(63):
             if OWN_DEN_DISTANCE[_c, _s] <= _r:
                 DANGER_ZONE[_r, _c] |= 1 << _s
+#: RUNNER_ZONE[n, c]: squares from which an enemy animal of some kind (a walker, the rat, a
+#: jumper) can stand on one of c's traps within n moves on an empty board: a cheap first test
+#: of the finer danger rule (``C_DANGER_MOVES``), which then looks at each animal's kind.
+RUNNER_ZONE = np.zeros((8, 2), dtype=np.int64)
+for _r in range(8):
+    for _c in (0, 1):
+        for _s in range(63):
+            if RUN_STEPS[_c, :, :, _s].min() <= _r:
+                RUNNER_ZONE[_r, _c] |= 1 << _s
 #: LMR[depth, move index]: plies to reduce a late quiet move; LMR_MILLI the same reduction
 #: unrounded, in thousandths of a ply (for ``C_LMR_PERCENT`` other than 100).
 LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
@@ -490,6 +508,37 @@ def qsearch(
     return best
 
 
+@njit(f"boolean({A1}, int64, int64, int64)", **HOT_NOGIL)
+def _runner_danger(state: NDArray[np.int64], us: int, moves: int, guards: int) -> bool:
+    """Whether an enemy animal can stand on one of our traps within ``moves`` of its moves (on
+    an empty board, by its kind). With ``guards`` 1, only where none of our animals can stand
+    on that trap or next to it by then (we are to move: in as many moves as the runner needs);
+    with 2, where fewer of ours can than there are runners within ``moves`` of it (one guard
+    captures one runner at a time)."""
+    enemy = 1 - us
+    if (state[S_OCCUPANCY + enemy] & RUNNER_ZONE[moves, us]) == 0:
+        return False
+    for i in range(3):
+        run = 99
+        runners = 0
+        for animal in range(1, 9):
+            steps = RUN_STEPS[us, i, MOVER_KIND[animal], state[S_WHERE + 8 * enemy + animal]]
+            if steps <= moves:
+                runners += 1
+                run = min(run, steps)
+        if runners == 0:
+            continue
+        if guards == 0:
+            return True
+        posted = 0
+        for animal in range(1, 9):
+            if GUARD_STEPS[us, i, MOVER_KIND[animal], state[S_WHERE + 8 * us + animal]] <= run:
+                posted += 1
+        if posted == 0 or (guards == 2 and posted < runners):
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------- main search
 
 
@@ -586,7 +635,10 @@ def negamax(
             return exact
 
     # An enemy animal near our den makes every tempo count: no pruning on "I could pass".
-    danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
+    if work[C_DANGER_MOVES] == 0:
+        danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
+    else:  # the finer rule: a runner that can reach a trap (and beats our guards to it)
+        danger = in_check or _runner_danger(state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS])
     static = -INFINITE
     if not pv_node and not danger:
         if work[C_NULL_MOVE] != 0 and depth >= 2:

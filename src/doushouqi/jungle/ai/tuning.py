@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from doushouqi.jungle.ai.work import (
     C_CONTEMPT,
+    C_DANGER_GUARDS,
+    C_DANGER_MOVES,
     C_DANGER_RADIUS,
     C_FUTILITY_MARGIN,
     C_IIR,
@@ -78,6 +80,15 @@ DEFAULT_TUNING = {
     "lmr_percent": 100,
     # Late move reductions also with an enemy near our den (never in den check; 1 = on).
     "lmr_in_danger": 0,
+    # Issue 31's third round ("Search, third round: the danger rule"). With danger_moves N > 0
+    # a node is in danger (no pruning, as above) when an enemy animal can stand on one of our
+    # traps within N of its own moves on an empty board (the rat swims, lion and tiger jump
+    # the lakes: evaluate.RUN_STEPS), in place of danger_radius's Manhattan distance to the
+    # den; with danger_guards 1 only when no animal of ours can stand on that trap or next to
+    # it by then (we are to move: within as many moves as the runner needs), with 2 when
+    # fewer of ours can than there are runners within N moves of that trap. 0: off.
+    "danger_moves": 0,
+    "danger_guards": 0,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -100,6 +111,8 @@ TUNING_RANGES = {
     "qsearch_see": (0, 1),
     "lmr_percent": (0, 400),
     "lmr_in_danger": (0, 1),
+    "danger_moves": (0, 7),  # rows of search.RUNNER_ZONE
+    "danger_guards": (0, 2),
 }
 #: Each knob's word in the search's control array (``work.py``), which compiled code reads.
 TUNING_WORDS = {
@@ -116,4 +129,6 @@ TUNING_WORDS = {
     "qsearch_see": C_QSEE,
     "lmr_percent": C_LMR_PERCENT,
     "lmr_in_danger": C_LMR_IN_DANGER,
+    "danger_moves": C_DANGER_MOVES,
+    "danger_guards": C_DANGER_GUARDS,
 }

@@ -88,6 +88,9 @@ C_IIR = 25  # 1 = internal iterative reduction: no TT move at depth >= 4 searche
 C_QSEE = 26  # 1 = quiescence skips captures that give a more valuable animal for a lesser one
 C_LMR_PERCENT = 27  # LMR's log x log reduction scaled by this % (100: the table as it is)
 C_LMR_IN_DANGER = 28  # 1 = LMR also with an enemy near our den (never in den check)
+#: Issue 31's third search round (the danger rule): 0 = C_DANGER_RADIUS's Manhattan rule.
+C_DANGER_MOVES = 29  # danger: an enemy that can stand on our trap within this many moves
+C_DANGER_GUARDS = 30  # 1 = ... unless our guard gets next to it in time; 2 = one per runner
 CTL_SIZE = 32
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
