@@ -134,7 +134,7 @@ def classic_cp(fen: str, *, mirrored: bool = False) -> int:
 def unfaded(score: float, fen: str, progress_plies: int) -> float:
     """The search score ``score`` of ``fen`` without the search's fading: the engine fades
     every evaluation toward a draw by up to half as the plies without a capture add up
-    (``search._faded``: over the rules' no-capture limit, else ``progress_plies``), and it
+    (``search_node.faded``: over the rules' no-capture limit, else ``progress_plies``), and it
     fades the network's output the same way, so the network must learn the score before it.
     A found den win or loss (:data:`DEN_CP`) is not faded."""
     if abs(score) >= DEN_CP:

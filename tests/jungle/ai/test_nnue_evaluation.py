@@ -35,8 +35,8 @@ from doushouqi.jungle.ai.nnue import (
 )
 from doushouqi.jungle.ai.protocol import EVALUATIONS as PROTOCOL_EVALUATIONS
 from doushouqi.jungle.ai.protocol import EngineProtocol
-from doushouqi.jungle.ai.search import _eval
 from doushouqi.jungle.ai.search_driver import EVALUATIONS, Searcher
+from doushouqi.jungle.ai.search_node import cached_eval
 from doushouqi.jungle.ai.work import C_ROOT_PLY, new_work
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
@@ -269,7 +269,7 @@ def test_a_residual_network_corrects_the_classic_evaluation(tmp_path: Path) -> N
     for path, expected in cases:
         params = with_network(default_params(), load_network(path))
         assert adds_classic(params) == (path.stem == "residual")
-        assert int(_eval(state, history, rules, params, new_work())) == expected
+        assert int(cached_eval(state, history, rules, params, new_work())) == expected
     bad = tmp_path / "bad_residual.npz"
     np.savez(bad, **arrays, out_scale=np.array([400]), residual=np.array([2]))
     with pytest.raises(NetworkFileError, match="residual must be 0 or 1"):

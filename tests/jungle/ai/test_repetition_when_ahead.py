@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.core import Position
-from doushouqi.jungle.ai.search import DRAWN, NOT_DRAWN, SECOND_OCCURRENCE, _drawn
+from doushouqi.jungle.ai.search_node import DRAWN, NOT_DRAWN, SECOND_OCCURRENCE, draw_kind
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 
@@ -18,7 +18,7 @@ def _drawn_after(moves: list[str], root_ply: int, repeat_from: int) -> int:
     board.replay(moves)
     position = Position.from_board(board)
     return int(
-        _drawn(position.state, position.history, position.compiled_rules, root_ply, repeat_from)
+        draw_kind(position.state, position.history, position.compiled_rules, root_ply, repeat_from)
     )
 
 

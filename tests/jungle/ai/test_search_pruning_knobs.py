@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from doushouqi.jungle.ai import Searcher
+from doushouqi.jungle.ai import Searcher, search_node
 from doushouqi.jungle.ai.core import Position
-from doushouqi.jungle.ai.search import _runner_danger
 from doushouqi.jungle.ai.search_driver import DEFAULT_TUNING
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
@@ -62,7 +61,7 @@ def test_each_knob_changes_the_search(knob: str) -> None:
 def runner_danger(fen: str, moves: int, guards: int) -> bool:
     """The rule for the side to move (Red in these positions)."""
     position = Position.from_board(Board(fen, "wango"))
-    return bool(_runner_danger(position.state, RED, moves, guards))
+    return bool(search_node.runner_danger(position.state, RED, moves, guards))
 
 
 #: A Blue wolf on c3 is two moves from Red's traps c1 and d2; Red's elephant on g4 is four

@@ -21,7 +21,7 @@ move, futility or late-move reductions. Neither are nodes with an enemy animal n
 Endgame tables: ``tb_values`` and ``tb_meta`` (:mod:`.tbprobe`) hold the tables the driver
 loaded for this search (arrays that cover nothing otherwise). A node with no more animals
 than the largest of them (one popcount) is probed, in ``negamax`` after the TT and in
-quiescence; a covered one returns its exact score (:func:`_tablebase_score`) and counts in
+quiescence; a covered one returns its exact score (:func:`tablebase_score`) and counts in
 ``work[C_TBHITS]``.
 
 Stopping: ``work[C_STOP]`` is read every 1024 nodes (another thread sets it: the search runs
@@ -39,13 +39,9 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.compiled.jit import HOT_NOGIL
-from doushouqi.jungle.ai.bitops import popcount, prefetch
+from doushouqi.jungle.ai.bitops import popcount
 from doushouqi.jungle.ai.evaluate import (
-    GUARD_STEPS,
-    MOVER_KIND,
     OWN_DEN_DISTANCE,
-    RUN_STEPS,
-    evaluate,
 )
 from doushouqi.jungle.ai.movegen import (
     MAX_MOVES,
@@ -55,18 +51,28 @@ from doushouqi.jungle.ai.movegen import (
     is_game_over_on_board,
     is_square_attacked,
 )
-from doushouqi.jungle.ai.nnue import adds_classic, network_evaluate, uses_network
+from doushouqi.jungle.ai.search_node import (
+    DANGER_ZONE,
+    DRAWN,
+    SECOND_OCCURRENCE,
+    cached_eval,
+    draw_kind,
+    draw_score,
+    eval_prefetch,
+    has_den_entry,
+    restrictions_off,
+    runner_danger,
+    tablebase_score,
+    tt_key,
+)
 from doushouqi.jungle.ai.state import (
     H_CODE,
-    H_HASH,
     S_BOARD,
-    S_FORBID,
     S_HALFMOVE,
     S_HASH,
     S_OCCUPANCY,
     S_PLY,
     S_TURN,
-    S_WHERE,
     hash_after,
     make_move,
     make_pass,
@@ -74,14 +80,11 @@ from doushouqi.jungle.ai.state import (
 )
 from doushouqi.jungle.ai.tables import (
     NEIGHBOURS,
-    RULE_7_3,
-    RULE_17_5,
     RULE_NO_CAPTURE_PLIES,
-    RULE_REPETITION_MUST_VARY,
     TRAP_BB,
     ZOBRIST_TURN,
 )
-from doushouqi.jungle.ai.tbprobe import M_MAX_ANIMALS, TB1, TB_MISS, tb_probe
+from doushouqi.jungle.ai.tbprobe import M_MAX_ANIMALS, TB1, TB_MISS
 from doushouqi.jungle.ai.ttable import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -116,10 +119,7 @@ from doushouqi.jungle.ai.work import (
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
     C_NODES,
-    C_NOISE,
-    C_NOISE_SEED,
     C_NULL_MOVE,
-    C_PROGRESS_PLIES,
     C_QCHECKS,
     C_QSEE,
     C_QUIET_FUTILITY,
@@ -127,9 +127,7 @@ from doushouqi.jungle.ai.work import (
     C_ROOT_COUNT,
     C_ROOT_PLY,
     C_SELDEPTH,
-    C_TBHITS,
     DEN_SQUARE,
-    EVAL_CACHE_ENTRIES,
     MAX_PLY,
     W_EVAL_CACHE,
     W_HISTORY,
@@ -166,23 +164,6 @@ __all__ = [
 
 INFINITE = DEN_SCORE + 1
 
-#: DANGER_ZONE[r, c]: squares within r steps of c's den. An enemy animal three steps away can
-#: reach a trap in two moves, so pruning that hands it a free tempo is off (radius 3).
-DANGER_ZONE = np.zeros((8, 2), dtype=np.int64)
-for _r in range(8):
-    for _c in (0, 1):
-        for _s in range(63):
-            if OWN_DEN_DISTANCE[_c, _s] <= _r:
-                DANGER_ZONE[_r, _c] |= 1 << _s
-#: RUNNER_ZONE[n, c]: squares from which an enemy animal of some kind (a walker, the rat, a
-#: jumper) can stand on one of c's traps within n moves on an empty board: a cheap first test
-#: of the finer danger rule (``C_DANGER_MOVES``), which then looks at each animal's kind.
-RUNNER_ZONE = np.zeros((8, 2), dtype=np.int64)
-for _r in range(8):
-    for _c in (0, 1):
-        for _s in range(63):
-            if RUN_STEPS[_c, :, :, _s].min() <= _r:
-                RUNNER_ZONE[_r, _c] |= 1 << _s
 #: LMR[depth, move index]: plies to reduce a late quiet move; LMR_MILLI the same reduction
 #: unrounded, in thousandths of a ply (for ``C_LMR_PERCENT`` other than 100).
 LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
@@ -199,179 +180,6 @@ for _d in range(1, 64):
 SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}, {TB1}, {A1}"
 QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}, {TB1}, {A1}"
 ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
-
-
-#: What :func:`_drawn` finds: no draw, a draw by rule, or a position of the game before the root
-#: met a second time while the root side counts that as a draw (``C_REPEAT_FROM``).
-NOT_DRAWN, DRAWN, SECOND_OCCURRENCE = 0, 1, 2
-
-
-@njit(f"int64({A1}, {A2}, {A1}, int64, int64)", **HOT_NOGIL)
-def _drawn(
-    state: NDArray[np.int64],
-    history: NDArray[np.int64],
-    rules: NDArray[np.int64],
-    root_ply: int,
-    repeat_from: int,
-) -> int:
-    """DRAWN by the no-capture limit, by threefold repetition, or by a repetition inside the
-    search (the side that could repeat once can repeat again; the game history before the root
-    needs the full three); SECOND_OCCURRENCE when the position stood once before the root, at
-    or after history row ``repeat_from`` (only when the root side is well ahead: see
-    ``C_REPEAT_FROM``); else NOT_DRAWN."""
-    limit = rules[RULE_NO_CAPTURE_PLIES]
-    halfmove = state[S_HALFMOVE]
-    if limit != 0 and halfmove >= limit:
-        return DRAWN
-    if rules[RULE_REPETITION_MUST_VARY] != 0 or halfmove < 4:
-        return NOT_DRAWN
-    ply = state[S_PLY]
-    key = state[S_HASH]
-    count = 1
-    lowest = max(0, ply - halfmove)
-    found = NOT_DRAWN
-    # Every history row is one ply (a pass too) and the hash holds the side to move, so only
-    # rows an even number of plies back can repeat this position: the odd ones are skipped.
-    i = ply - 2
-    while i >= lowest:
-        if history[i, H_HASH] == key:
-            if i >= root_ply:
-                return DRAWN
-            count += 1
-            if count >= 3:
-                return DRAWN
-            if i >= repeat_from:
-                found = SECOND_OCCURRENCE
-        i -= 2
-    return found
-
-
-@njit(f"int64({A1}, int64)", **HOT_NOGIL)
-def _draw_score(work: NDArray[np.int64], ply: int) -> int:
-    """A draw, from the side to move's view: the root side thinks it can do better."""
-    contempt: int = work[C_CONTEMPT]
-    return -contempt if ply % 2 == 0 else contempt
-
-
-@njit(f"boolean({A1})", **HOT_NOGIL)
-def _restrictions_off(rules: NDArray[np.int64]) -> bool:
-    off: bool = rules[RULE_7_3] == 0 and rules[RULE_17_5] == 0
-    return off
-
-
-@njit(f"int64({A1}, boolean)", **HOT_NOGIL)
-def _tt_key(state: NDArray[np.int64], restricted: bool) -> int:
-    """The position's transposition-table key: the board's hash and, when rule 7-3 / 17-5
-    forbid squares now (``restricted``: what :func:`compute_restrictions` just returned), those
-    squares — the same board reached by other recent moves has other legal moves, so it must
-    not share their scores."""
-    key: int = state[S_HASH]
-    if not restricted:
-        return key
-    turn = state[S_TURN]
-    for code in range(8 * turn + 1, 8 * turn + 9):
-        forbidden = state[S_FORBID + code]
-        if forbidden != 0:
-            key ^= (forbidden ^ code) * -7046029254386353131
-    return key
-
-
-@njit(f"boolean({A1}, int64, int64, int64)", **HOT_NOGIL)
-def _has_den_entry(moves: NDArray[np.int64], base: int, count: int, den: int) -> bool:
-    for i in range(base, base + count):  # noqa: SIM110 (no generators in compiled code)
-        if (moves[i] >> 6) == den:
-            return True
-    return False
-
-
-@njit(f"int64({A1}, {A1}, {A1}, int64)", **HOT_NOGIL)
-def _faded(
-    state: NDArray[np.int64], rules: NDArray[np.int64], work: NDArray[np.int64], score: int
-) -> int:
-    """``score`` faded toward a draw as the plies without a capture add up: by half over the
-    rule set's no-capture limit (or ``work[C_PROGRESS_PLIES]`` without one), so that of two
-    equal leads the search prefers the one that has made progress — a capture resets the
-    clock — and a lead that only shuffles is worth less and less (the static evaluation
-    itself, cached by board, knows no clock)."""
-    limit: int = rules[RULE_NO_CAPTURE_PLIES]
-    if limit == 0:
-        limit = work[C_PROGRESS_PLIES]
-    if limit <= 0:
-        return score
-    halfmove: int = min(state[S_HALFMOVE], limit)
-    return score * (2 * limit - halfmove) // (2 * limit)
-
-
-@njit(f"void({A1}, int64)", **HOT_NOGIL)
-def _eval_prefetch(work: NDArray[np.int64], key: int) -> None:
-    """Start loading the evaluation cache's slot for ``key`` (the cache, half a megabyte, is
-    mostly outside the nearest caches; a node that evaluates reads it soon after its start)."""
-    prefetch(work, 8 * (W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))))
-
-
-@njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)
-def _eval(
-    state: NDArray[np.int64],
-    history: NDArray[np.int64],
-    rules: NDArray[np.int64],
-    params: NDArray[np.int64],
-    work: NDArray[np.int64],
-) -> int:
-    """The static evaluation (cached by hash): the learned one when ``params`` carries a
-    network (:mod:`.nnue`, whose accumulators follow the path in ``history``), else the
-    hand-tuned one."""
-    key = state[S_HASH]
-    slot = W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))
-    if work[slot] == key:
-        score = work[slot + 1]
-    else:
-        if uses_network(params):
-            score = network_evaluate(state, history, params, work)
-            if adds_classic(params):
-                score += evaluate(state, rules, params)
-        else:
-            score = evaluate(state, rules, params)
-        work[slot] = key
-        work[slot + 1] = score
-    amplitude = work[C_NOISE]
-    if amplitude > 0:
-        # Noise fixed per position and search, so the TT and re-searches stay consistent.
-        mixed = (state[S_HASH] ^ work[C_NOISE_SEED]) * -7046029254386353131
-        score += ((mixed >> 20) & 0xFFFFF) % (2 * amplitude + 1) - amplitude
-    return _faded(state, rules, work, score)
-
-
-@njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", **HOT_NOGIL)
-def _tablebase_score(
-    state: NDArray[np.int64],
-    rules: NDArray[np.int64],
-    work: NDArray[np.int64],
-    tb_values: NDArray[np.int8],
-    tb_meta: NDArray[np.int64],
-    ply: int,
-) -> int:
-    """The exact score of a position the endgame tables cover, or ``TB_MISS``.
-
-    A win in ``d`` plies scores as the den entry (or last capture) ``d`` plies on would:
-    ``DEN_SCORE - (ply + d)``, so faster wins score higher and a table's win agrees with one
-    the search finds itself; a draw is the search's draw score. Under a no-capture limit a
-    win or loss counts only when it ends before the limit could (as the reader decides); the
-    caller has ruled out path-dependent rules (the tables are only handed over for rule sets
-    they answer) and repetitions (a drawn repetition is scored before this)."""
-    value = tb_probe(state, tb_values, tb_meta)
-    if value == TB_MISS:
-        return TB_MISS
-    if value == 0:
-        work[C_TBHITS] += 1
-        return _draw_score(work, ply)
-    plies = abs(value) - 1
-    limit = rules[RULE_NO_CAPTURE_PLIES]
-    if limit != 0 and state[S_HALFMOVE] + plies >= limit:
-        return TB_MISS
-    work[C_TBHITS] += 1
-    if value > 0:
-        return DEN_SCORE - ply - plies
-    return -(DEN_SCORE - ply - plies)
 
 
 # ------------------------------------------------------------------------- quiescence
@@ -403,7 +211,7 @@ def qsearch(
     qply: int,
 ) -> int:
     """Captures, den entries and den threats (entering an unguarded enemy trap) until quiet."""
-    _eval_prefetch(work, state[S_HASH])
+    eval_prefetch(work, state[S_HASH])
     if tick(work):
         return 0
     work[W_PV_LEN + ply] = ply
@@ -413,37 +221,37 @@ def qsearch(
         return -(DEN_SCORE - ply)
     limit = rules[RULE_NO_CAPTURE_PLIES]
     if limit != 0 and state[S_HALFMOVE] >= limit:
-        return _draw_score(work, ply)
+        return draw_score(work, ply)
     us = state[S_TURN]
     enemy = 1 - us
     own = state[S_OCCUPANCY + us]
-    if (own & TRAP_BB[enemy]) != 0 and _restrictions_off(rules):
+    if (own & TRAP_BB[enemy]) != 0 and restrictions_off(rules):
         return DEN_SCORE - ply - 1
     if popcount(own | state[S_OCCUPANCY + enemy]) <= tb_meta[M_MAX_ANIMALS]:
-        exact = _tablebase_score(state, rules, work, tb_values, tb_meta, ply)
+        exact = tablebase_score(state, rules, work, tb_values, tb_meta, ply)
         if exact != TB_MISS:
             return exact
     if ply >= MAX_PLY - 1 or work[C_NO_QUIESCENCE] != 0:
-        return _eval(state, history, rules, params, work)
+        return cached_eval(state, history, rules, params, work)
     intruders = state[S_OCCUPANCY + enemy] & TRAP_BB[us]
     stand = -INFINITE
     if intruders == 0 and (own & TRAP_BB[enemy]) == 0 and popcount(own) >= 3:
         # Nothing here needs the move list first (no den check, no den entry, and too many
         # animals to be left without a move): stand pat before generating anything.
-        stand = _eval(state, history, rules, params, work)
+        stand = cached_eval(state, history, rules, params, work)
         if stand >= beta:
             return stand
     base = W_MOVES + ply * MAX_MOVES
     count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
     if count == 0:
         return -(DEN_SCORE - ply)
-    if _has_den_entry(work, base, count, DEN_SQUARE[enemy]):
+    if has_den_entry(work, base, count, DEN_SQUARE[enemy]):
         return DEN_SCORE - ply - 1
 
     if intruders != 0:
         # Den check: no standing pat; only capturing the intruder helps (any other move lets
         # it into the den), unless move restrictions might keep it out: then try everything.
-        exact = not _restrictions_off(rules)
+        exact = not restrictions_off(rules)
         kept = 0
         for i in range(base, base + count):
             move = work[i]
@@ -455,7 +263,7 @@ def qsearch(
         best = -INFINITE
     else:
         if stand == -INFINITE:
-            stand = _eval(state, history, rules, params, work)
+            stand = cached_eval(state, history, rules, params, work)
             if stand >= beta:
                 return stand
         if stand > alpha:
@@ -508,37 +316,6 @@ def qsearch(
     return best
 
 
-@njit(f"boolean({A1}, int64, int64, int64)", **HOT_NOGIL)
-def _runner_danger(state: NDArray[np.int64], us: int, moves: int, guards: int) -> bool:
-    """Whether an enemy animal can stand on one of our traps within ``moves`` of its moves (on
-    an empty board, by its kind). With ``guards`` 1, only where none of our animals can stand
-    on that trap or next to it by then (we are to move: in as many moves as the runner needs);
-    with 2, where fewer of ours can than there are runners within ``moves`` of it (one guard
-    captures one runner at a time)."""
-    enemy = 1 - us
-    if (state[S_OCCUPANCY + enemy] & RUNNER_ZONE[moves, us]) == 0:
-        return False
-    for i in range(3):
-        run = 99
-        runners = 0
-        for animal in range(1, 9):
-            steps = RUN_STEPS[us, i, MOVER_KIND[animal], state[S_WHERE + 8 * enemy + animal]]
-            if steps <= moves:
-                runners += 1
-                run = min(run, steps)
-        if runners == 0:
-            continue
-        if guards == 0:
-            return True
-        posted = 0
-        for animal in range(1, 9):
-            if GUARD_STEPS[us, i, MOVER_KIND[animal], state[S_WHERE + 8 * us + animal]] <= run:
-                posted += 1
-        if posted == 0 or (guards == 2 and posted < runners):
-            return True
-    return False
-
-
 # --------------------------------------------------------------------------- main search
 
 
@@ -562,7 +339,7 @@ def negamax(
     # checks below run (with 7-3 / 17-5 forbidding squares the table's key differs: then that
     # is only a wasted hint).
     tt_prefetch(tt, state[S_HASH])
-    _eval_prefetch(work, state[S_HASH])
+    eval_prefetch(work, state[S_HASH])
     if tick(work):
         return 0
     work[W_PV_LEN + ply] = ply
@@ -570,23 +347,23 @@ def negamax(
         work[C_SELDEPTH] = ply
     if is_game_over_on_board(state):
         return -(DEN_SCORE - ply)
-    drawn = _drawn(state, history, rules, work[C_ROOT_PLY], work[C_REPEAT_FROM])
+    drawn = draw_kind(state, history, rules, work[C_ROOT_PLY], work[C_REPEAT_FROM])
     if drawn == DRAWN:
-        return _draw_score(work, ply)
+        return draw_score(work, ply)
     if drawn == SECOND_OCCURRENCE:
         # Not a draw yet, but one the opponent may force: a quarter of the draw's cost to the
         # root side, which then makes progress rather than shuffle back, prefers this to a draw
         # already certain, and does not give up an animal to avoid it (at half the cost it did:
         # the contempt of a large lead is large).
-        return _draw_score(work, ply) // 4
+        return draw_score(work, ply) // 4
     us = state[S_TURN]
     enemy = 1 - us
     own = state[S_OCCUPANCY + us]
     theirs = state[S_OCCUPANCY + enemy]
-    if (own & TRAP_BB[enemy]) != 0 and _restrictions_off(rules):
+    if (own & TRAP_BB[enemy]) != 0 and restrictions_off(rules):
         return DEN_SCORE - ply - 1
     if ply >= MAX_PLY - 1:
-        return _eval(state, history, rules, params, work)
+        return cached_eval(state, history, rules, params, work)
     in_check = (theirs & TRAP_BB[us]) != 0
     if in_check and extensions > 0:
         depth += 1
@@ -604,7 +381,7 @@ def negamax(
 
     # Computed once for the table key and the move generator below (no-op without 7-3 / 17-5).
     restricted = compute_restrictions(state, history, rules)
-    key = _tt_key(state, restricted)
+    key = tt_key(state, restricted)
     slot = tt_slot(tt, key)
     tt_move = 0
     if slot >= 0:
@@ -628,7 +405,7 @@ def negamax(
     # A position the endgame tables cover has an exact score (a cheap count first: the probe
     # costs nothing while there are more animals than any loaded table has).
     if popcount(own | theirs) <= tb_meta[M_MAX_ANIMALS]:
-        exact = _tablebase_score(state, rules, work, tb_values, tb_meta, ply)
+        exact = tablebase_score(state, rules, work, tb_values, tb_meta, ply)
         if exact != TB_MISS:
             tt_store(tt, key, 0, min(depth + 6, MAX_PLY), BOUND_EXACT,
                      score_to_tt(exact, ply), work[C_AGE])  # fmt: skip
@@ -638,12 +415,12 @@ def negamax(
     if work[C_DANGER_MOVES] == 0:
         danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     else:  # the finer rule: a runner that can reach a trap (and beats our guards to it)
-        danger = in_check or _runner_danger(state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS])
+        danger = in_check or runner_danger(state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS])
     static = -INFINITE
     if not pv_node and not danger:
         if work[C_NULL_MOVE] != 0 and depth >= 2:
             tt_prefetch(tt, state[S_HASH] ^ ZOBRIST_TURN)  # the null move's child, perhaps
-        static = _eval(state, history, rules, params, work)
+        static = cached_eval(state, history, rules, params, work)
         margin = work[C_FUTILITY_MARGIN] * depth
         if depth <= 3 and abs(beta) < DEN_BOUND and static - margin >= beta:
             return static
@@ -698,7 +475,7 @@ def negamax(
     )
     if count == 0:
         return -(DEN_SCORE - ply)  # no legal move loses (困毙)
-    if (own & TRAP_BB[enemy]) != 0 and _has_den_entry(work, base, count, DEN_SQUARE[enemy]):
+    if (own & TRAP_BB[enemy]) != 0 and has_den_entry(work, base, count, DEN_SQUARE[enemy]):
         return DEN_SCORE - ply - 1
     score_moves(state, rules, work, params, base, count, tt_move, ply)
 
@@ -825,7 +602,7 @@ def prepare_root(
     """Generate the root moves into ``work``, in static order; returns how many."""
     base = W_MOVES
     count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
-    tt_move = tt_probe_move(tt, _tt_key(state, compute_restrictions(state, history, rules)))
+    tt_move = tt_probe_move(tt, tt_key(state, compute_restrictions(state, history, rules)))
     score_moves(state, rules, work, params, base, count, tt_move, 0)
     for index in range(count):
         work[W_ROOT_MOVES + index] = pick_move(work, base, count, index)
@@ -947,7 +724,7 @@ def search_root(
         else:
             bound = BOUND_UPPER
         tt_store(
-            tt, _tt_key(state, compute_restrictions(state, history, rules)),
+            tt, tt_key(state, compute_restrictions(state, history, rules)),
             work[W_ROOT_MOVES], depth, bound,
             score_to_tt(best, 0), work[C_AGE],
         )  # fmt: skip
