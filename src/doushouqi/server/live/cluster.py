@@ -667,13 +667,16 @@ class Cluster:
         finally:
             self._replies.pop(request_id, None)
 
+    def _heard_of_follower(self, game_id: str) -> None:
+        self._follows[game_id] = self._follows.get(game_id, 0) + 1
+        self._unheard.discard(game_id)
+
     def _followed(self, data: dict[str, Any]) -> None:
         """Another node listens to a game's channel (and waits for this answer before it
         reads the database): its broadcasts are published again."""
         game_id = str(data["game"])
         if game_id in self.owned:
-            self._follows[game_id] = self._follows.get(game_id, 0) + 1
-            self._unheard.discard(game_id)
+            self._heard_of_follower(game_id)
         answer = {"op": "reply", "id": data["id"], "replies": []}
         self.outbox.send_later(_node_channel(str(data["from"])), dumps_bytes(answer))
 
@@ -935,6 +938,9 @@ class Cluster:
             if future is not None and not future.done():
                 future.set_result(data["replies"])
         elif op == "presence" and data["game"] in self.owned:
+            # A node of the version before follows without asking: its word that it has
+            # sockets to the game (after its read) makes the game published again too.
+            self._heard_of_follower(data["game"])
             self.spawn(self._refresh_presence(only=data["game"]))
         elif (handler := self.node_ops.get(str(op))) is not None:
             handler(data)
