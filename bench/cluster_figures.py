@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import signal
 import statistics
 import time
 from collections import defaultdict
@@ -37,6 +38,9 @@ class Target:
     pids: dict[str, list[int]]
     #: The nodes' logs (for the leases they lost).
     logs: list[Path]
+    #: Nodes whose CPU is sampled over the measured window (``--cpu-profile``: the
+    #: bench/cpu_sampler on their path, SIGUSR1 starts it, SIGUSR2 writes the stacks).
+    sampled: tuple[int, ...] = ()
 
 
 def leases_lost(target: Target) -> int:
@@ -50,6 +54,22 @@ def leases_lost(target: Target) -> int:
 
 
 # ------------------------------------------------------------------------------ measuring
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds (user and system) of each of ``pid``'s threads, by name and thread id,
+    from ``/proc/PID/task/*/stat``; empty when the process is gone."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        used[f"{name}/{task.name}"] = (int(fields[11]) + int(fields[12])) / tick
+    return used
 
 
 def ms(values: list[float]) -> str:
@@ -127,6 +147,9 @@ class Window:
     async def open(self) -> None:
         self.before = await scrape(self.target)
         self.cpu_before = {k: tree_cpu(v) for k, v in self.target.pids.items()}
+        self.threads_before = {pid: thread_cpu(pid) for pid in self.target.sampled}
+        for pid in self.target.sampled:
+            os.kill(pid, signal.SIGUSR1)  # bench/cpu_sampler: start
         self.client_before = time.process_time()
         self.started = time.perf_counter()
         self._lag_task = asyncio.create_task(self._watch_lag())
@@ -141,8 +164,22 @@ class Window:
             for k, v in self.target.pids.items()
         }
         self.cpu["client (this script)"] = client / self.elapsed
+        for pid in self.target.sampled:
+            os.kill(pid, signal.SIGUSR2)  # stop, and write the stacks
+        self.threads = {
+            pid: {
+                name: (used - self.threads_before[pid].get(name, 0.0)) / self.elapsed
+                for name, used in thread_cpu(pid).items()
+            }
+            for pid in self.target.sampled
+        }
         self.after = await scrape(self.target)
         self.load = os.getloadavg()[0]
+
+    def threads_line(self, pid: int) -> str:
+        """One sampled node's cores by thread (its threads' names, as ``/proc`` gives them)."""
+        busy = sorted(self.threads.get(pid, {}).items(), key=lambda kv: -kv[1])
+        return "  ".join(f"{name} {cores:.3f}" for name, cores in busy if cores >= 0.001)
 
     def cpu_line(self) -> str:
         server = sum(v for k, v in self.cpu.items() if not k.startswith("client"))

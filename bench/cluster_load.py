@@ -385,6 +385,8 @@ class OnlineLoad(Bench):
         print(f"  CPU (cores)        {window.cpu_line()}")
         if server_moves:
             print(f"  CPU a move         {window.per_move_line(server_moves / elapsed)}")
+        for pid in self.target.sampled:
+            print(f"  threads of {pid:<7} {window.threads_line(pid)} (cores)")
         print(f"  client loop lag    {window.lag_line()}")
         print(f"  load average       {window.load:.2f} on {os.cpu_count()} cores", flush=True)
         return {
@@ -641,18 +643,41 @@ def games_per_worker(args: argparse.Namespace) -> str:
 
 def run_cluster(args: argparse.Namespace, root: Path) -> dict[str, Any]:
     began = time.perf_counter()
+    sampler: dict[str, str] = {}
+    if args.cpu_profile:
+        # Each node writes its own file: the sampler puts the node's name in for {node}.
+        path = [str(Path(__file__).parent / "cpu_sampler"), os.environ.get("PYTHONPATH", "")]
+        sampler = {
+            "PYTHONPATH": os.pathsep.join(p for p in reversed(path) if p),
+            "DOUSHOUQI_CPU_SAMPLES": f"{args.cpu_profile.resolve()}.{{node}}",
+        }
+    # No AI games: no workers (their engines' start-up took two minutes of a busy machine).
+    engines = ENGINES if args.ai_games else 0
     with running_cluster(
-        root, args.setup_timeout, DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args)
+        root,
+        args.setup_timeout,
+        engines,
+        DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args),
+        **sampler,
     ) as cluster:
         print(
             f"\ncluster up in {time.perf_counter() - began:.1f} s: nodes "
             + " ".join(cluster.nodes)
-            + f", nginx {cluster.front}, Redis {cluster.redis.url}, PostgreSQL, {ENGINES} workers",
+            + f", nginx {cluster.front}, Redis {cluster.redis.url}, PostgreSQL, {engines} workers",
             flush=True,
         )
         logs = [root / f"{name}.log" for name in cluster.names]
+        pids = cluster.pids()
         target = Target(
-            "cluster", cluster.front, cluster.nodes, cluster.redis.url, cluster.pids(), logs
+            "cluster",
+            cluster.front,
+            cluster.nodes,
+            cluster.redis.url,
+            pids,
+            logs,
+            sampled=tuple(cluster.procs.process(n).pid for n in cluster.names)
+            if args.cpu_profile
+            else (),
         )
         results = asyncio.run(run_parts(args, target, 1.0))
         cluster.procs.check_alive()
@@ -745,6 +770,15 @@ def main() -> int:
         "--cluster-only",
         action="store_true",
         help="skip the single node (side-by-side runs of the cluster: half the time)",
+    )
+    parser.add_argument(
+        "--cpu-profile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="sample each cluster node's CPU over Part 1's measured window (bench/cpu_sampler) "
+        "into FILE.node1, FILE.node2, ... and print each node's cores by thread; summed up by "
+        "bench/cpu_profile_report.py",
     )
     args = parser.parse_args()
     if not 1 <= args.games <= MAX_GAMES:

@@ -10,18 +10,24 @@ measured in turn:
 
     PYTHONPATH=src .venv/bin/python bench/game_write_cpu.py
     PYTHONPATH=/tmp/before/src .venv/bin/python bench/game_write_cpu.py
+
+``--postgres`` writes to a PostgreSQL started for the run instead (through the writer thread,
+as a cluster node does; its CPU is the process's, PostgreSQL's own is not counted).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cluster_harness
 from domain_move_cpu import _moves
 from doushouqi.core.clock import TimeControl
 from doushouqi.server.db.database import Database
@@ -64,10 +70,26 @@ def _write(before: Any, after: Any, events: list[Any]) -> GameWrite:
     return GameWrite(after, before.version, dicts, texts=[dumps(d) for d in dicts], **extra)
 
 
-async def _run(games: list[list[Any]], together: int) -> tuple[float, int]:
+@contextlib.contextmanager
+def _database(postgres: str | None) -> Iterator[Database]:
+    """A fresh database: SQLite in a temporary folder, or the games' rows of the last run
+    removed from ``postgres``."""
+    if postgres is not None:
+        db = Database(postgres)
+        db.migrate()
+        db.run_sync(lambda s: s.connection().exec_driver_sql("DELETE FROM games"))
+        yield db
+        db.close()
+        return
     with tempfile.TemporaryDirectory() as folder:
         db = Database(f"sqlite:///{Path(folder) / 'bench.db'}")
         db.migrate()
+        yield db
+        db.close()
+
+
+async def _run(games: list[list[Any]], together: int, postgres: str | None) -> tuple[float, int]:
+    with _database(postgres) as db:
         store = GameStore(db)
         for steps in games:
             await store.commit(GameWrite(steps[0][1], None))
@@ -81,19 +103,25 @@ async def _run(games: list[list[Any]], together: int) -> tuple[float, int]:
                 await asyncio.gather(*(store.commit(w) for w in group))
                 writes += len(group)
         spent = time.process_time() - start
-        db.close()
     return spent, writes
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--postgres", action="store_true", help="PostgreSQL, not SQLite")
     args = parser.parse_args()
     games = _writes(GAMES)
-    for together in (1, 4):
-        best = min(asyncio.run(_run(games, together))[0] for _ in range(args.repeat))
-        writes = asyncio.run(_run(games, together))[1]
-        print(f"  writes of {together} game(s) at a time: {best / writes * 1e6:7.1f} µs a move")
+    with contextlib.ExitStack() as stack:
+        url = None
+        if args.postgres:
+            server = stack.enter_context(cluster_harness.postgres_server())
+            url = cluster_harness.create_database(server, "writes")
+        for together in (1, 4):
+            runs = [asyncio.run(_run(games, together, url)) for _ in range(args.repeat)]
+            best = min(spent for spent, _ in runs)
+            writes = runs[0][1]
+            print(f"  writes of {together} game(s) at a time: {best / writes * 1e6:7.1f} µs a move")
 
 
 if __name__ == "__main__":

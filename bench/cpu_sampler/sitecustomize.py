@@ -20,7 +20,10 @@ import os
 import signal
 from types import FrameType
 
-_OUT = os.environ.get("DOUSHOUQI_CPU_SAMPLES")
+# ``{node}`` in the name is the node's name (bench/cluster_load.py samples three nodes).
+_OUT = os.environ.get("DOUSHOUQI_CPU_SAMPLES", "").replace(
+    "{node}", os.environ.get("DOUSHOUQI_NODE_NAME", "")
+)
 _INTERVAL = 0.002
 _counts: collections.Counter[str] = collections.Counter()
 

@@ -300,3 +300,41 @@ def test_the_set_up_columns_are_those_the_set_up_makes() -> None:
     game = online_game(start=False)
     assert set(repo._setup_columns(game)) == repo._SETUP_COLUMN_NAMES
     assert set(repo._columns(game)) == set(repo._COLUMN_NAMES)
+
+
+def test_moves_of_the_same_set_up_store_their_events_and_a_stale_one_stores_nothing(
+    db: Database,
+) -> None:
+    """Moves' writes of the same set-up with their events (the driver's path): batched, each
+    game and its events stored; a stale one fails alone, and its events are not stored;
+    alone, it fails the same way."""
+    stale, fine = a_game("stale"), a_game("fine")
+
+    def events_of(game_id: str) -> list[tuple[int, str]]:
+        texts = db.run_sync(lambda s: repo.events_since(s, game_id, 0))
+        return [(e["version"], e["type"]) for e in map(json.loads, texts)]
+
+    def move(game: Game, version: int, *kinds: str) -> GameWrite:
+        events = [_event(version, kind) for kind in kinds]
+        return GameWrite(game.evolve(version=version), version - 1, events, same_setup=True)
+
+    async def scenario() -> tuple[object, ...]:
+        store = GameStore(db)
+        for game in (stale, fine):
+            await store.commit(GameWrite(game, None))
+        await store.commit(move(stale, 1, "move_made"))  # another node's write
+        outcome = await asyncio.gather(  # queued together: one batch first
+            store.commit(move(stale, 1, "move_made", "draw_offered")),
+            store.commit(move(fine, 1, "move_made", "draw_offered")),
+            return_exceptions=True,
+        )
+        with pytest.raises(StaleWriteError):  # alone in its batch
+            await store.commit(move(stale, 1, "move_made"))
+        await store.commit(move(fine, 2, "move_made"))
+        return tuple(outcome)
+
+    outcome = asyncio.run(scenario())
+    assert isinstance(outcome[0], StaleWriteError) and outcome[1] is None, outcome
+    assert stored_version(db, "stale") == 1 and stored_version(db, "fine") == 2
+    assert events_of("stale") == [(1, "move_made")]
+    assert events_of("fine") == [(1, "move_made"), (1, "draw_offered"), (2, "move_made")]

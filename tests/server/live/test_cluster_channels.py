@@ -7,10 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 import pytest
 import redis as sync_redis
-from tests.server.live.test_cluster_leases import Registry, run_node
+from tests.server.live.test_cluster_leases import LEASE, Registry, run_node
 from tests.support.redis_server import RedisServer, redis_server_path
 
 from doushouqi.server.domain import Actor
@@ -102,5 +103,55 @@ def test_a_socket_hears_what_was_published_while_its_first_read_was_under_way(
         assert await cluster.handle("g").open(joining, None) == ["event 1", "event 2"]
         await asyncio.sleep(0.2)  # nothing else follows (no event twice)
         assert queued(joining) == []
+
+    run_node(redis, scenario, stored)
+
+
+def publish_calls(redis: RedisServer) -> int:
+    client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
+    try:
+        return int(client.info("commandstats").get("cmdstat_publish", {}).get("calls", 0))
+    finally:
+        client.close()
+
+
+async def until(condition: Any, what: str) -> None:
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.01)
+
+
+def test_a_game_nobody_follows_is_not_published_until_a_node_asks_to_follow_it(
+    redis: RedisServer,
+) -> None:
+    """The owner stops publishing a game whose broadcast reached nobody; a node whose socket
+    then opens the game tells the owner before it reads the database, and hears every later
+    change, with nothing lost between its read and the owner's next broadcast."""
+    stored = StoredGame()
+
+    async def scenario(follower_node: Cluster) -> None:
+        owner = Cluster(redis.url, "owner-node", lease_seconds=LEASE, claim_interval=60)
+        await owner.start(Registry())  # type: ignore[arg-type]
+        try:
+            assert await owner.acquire("g")
+            before = publish_calls(redis)
+            owner.publish("g", 1, ["event 1"], False)  # nobody listens
+            await until(lambda: publish_calls(redis) == before + 1, "event 1 never published")
+            await asyncio.sleep(0.1)  # its count of receivers (none) has come back
+            stored.events.append((2, "event 2"))
+            owner.publish("g", 2, ["event 2"], False)
+            await asyncio.sleep(0.2)
+            assert publish_calls(redis) == before + 1  # event 2 was not published
+
+            socket = Subscriber(None)
+            # The owner has heard of the follower by the time it reads "the database".
+            assert await follower_node.handle("g").open(socket, None) == ["event 1", "event 2"]
+            stored.events.append((3, "event 3"))
+            owner.publish("g", 3, ["event 3"], False)
+            await until(lambda: not socket.queue.empty(), "the follower never heard event 3")
+            assert queued(socket) == ["event 3"]
+        finally:
+            await owner.stop()
 
     run_node(redis, scenario, stored)

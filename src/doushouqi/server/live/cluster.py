@@ -11,7 +11,10 @@ does. Around that:
   which answers on the sender's; it is never applied anywhere else;
 * **fan-out**: the owner publishes everything it broadcasts on the game's channel
   (``dsq:game:GAME``), with the game's version; a node with sockets to a game it does not own
-  holds a :class:`RemoteGame` that subscribes to the channel and delivers to its sockets;
+  holds a :class:`RemoteGame` that subscribes to the channel and delivers to its sockets. A
+  game nobody else listens to (Redis handed its last broadcast to no one) is not published
+  until a node asks to follow it: that node subscribes first, then tells the owner and waits
+  for its answer, then reads the database (:meth:`Cluster.follow`), so nothing falls between;
 * **presence**: such a node records which players it has at the board in
   ``dsq:presence:GAME`` and tells the owner, so that the owner's actor sees a player connected
   to any node (grace periods, a game's start);
@@ -105,6 +108,10 @@ _RENEWALS_PER_LEASE = 3
 _LOOP_STALL_LEASES = 5
 #: How long a forwarded command waits for the owner's answer.
 FORWARD_TIMEOUT = 5.0
+#: How long a node that follows a game waits for its owner's answer (:meth:`Cluster.follow`):
+#: a live owner answers in milliseconds; one of the version before never answers (it always
+#: publishes), and a socket should not wait long on it.
+FOLLOW_TIMEOUT = 1.0
 
 # Keep our leases: extend each while it is ours, or take it again when nobody holds it (Redis
 # lost it: restarted without persistence, or flushed) and record us as the game's owner again;
@@ -222,6 +229,7 @@ class RemoteGame:
         read from the database once the channel is listened to, and what the channel brings
         while that read is under way, so nothing falls between."""
         await self.cluster.listen(self)
+        await self.cluster.follow(self.id)
         heard: list[tuple[int, list[str], bool]] = []
         self._opening[subscriber] = heard
         try:
@@ -267,6 +275,13 @@ class RemoteGame:
         and what the owner published meanwhile is lost), read from the database, where the
         owner stored it first. A socket that heard something newer meanwhile is left as it is:
         it sees the gap itself and asks for what it missed."""
+        try:
+            # Subscribed again: the owner may have found nobody listening meanwhile and
+            # stopped publishing, so it is told (and answers) before the database is read.
+            await self.cluster.follow(self.id)
+        except ClusterUnavailable as exc:
+            # Redis away again: the next subscription's confirmation comes back here.
+            log.warning("cannot follow game %s again yet (%r)", self.id[:16], exc)
         for subscriber, seen in list(self.subscribers.items()):
             texts, version = await self.cluster.snapshot(self.id, subscriber.identity, seen)
             if self.subscribers.get(subscriber) != seen or version <= seen:
@@ -331,6 +346,12 @@ class Cluster:
         self._replies: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
         #: game → (its owner, until when we trust that without asking Redis again).
         self._owners: dict[str, tuple[str, float]] = {}
+        #: Owned games whose last broadcast Redis handed to no one, and that no node asked to
+        #: follow since: their broadcasts are not published (:meth:`publish`).
+        self._unheard: set[str] = set()
+        #: Owned game → follow requests heard for it: a publish's "nobody listens" counts only
+        #: when no request came between the publish and its answer.
+        self._follows: dict[str, int] = {}
         self._hold = self.redis.register_script(_HOLD)
         self._presence_beat = self.redis.register_script(_PRESENCE_BEAT)
         self._pubsub = self.redis.pubsub()
@@ -443,6 +464,12 @@ class Cluster:
         """Stop counting the game as this node's (its lease is another's): no more renewals."""
         self.owned.discard(game_id)
         self._presence.pop(game_id, None)
+        self._forget_listeners(game_id)
+
+    def _forget_listeners(self, game_id: str) -> None:
+        # Owned again later, the game is published until Redis says nobody listens.
+        self._unheard.discard(game_id)
+        self._follows.pop(game_id, None)
 
     async def previous_owner(self, game_id: str) -> str | None:
         """The node that last ran the game (None: Redis holds no record of it)."""
@@ -461,6 +488,7 @@ class Cluster:
     async def release(self, game_id: str) -> None:
         self.owned.discard(game_id)
         self._presence.pop(game_id, None)
+        self._forget_listeners(game_id)
         await self.redis.eval(_RELEASE, 1, _lease(game_id), self.node)
 
     async def owner(self, game_id: str) -> str | None:
@@ -577,11 +605,80 @@ class Cluster:
         audience: Audience | None = None,
     ) -> None:
         """Send what the owner broadcast to every other node's sockets (those ``audience``
-        admits, when there is one)."""
+        admits, when there is one); nothing while no other node listens to the game.
+
+        Nobody listens when Redis handed the game's last broadcast to no subscriber and no
+        node asked to :meth:`follow` it since its sending: a node subscribes to the game's
+        channel before it asks, so a broadcast published after the request reaches it, and
+        it reads the database only once this node has answered, so what was stored before
+        the request is in what it reads (a change is stored before it is broadcast). A node
+        that owns a game from now on publishes until it finds nobody listens."""
+        if game_id in self._unheard:
+            return
         message = {"from": self.node, "v": version, "texts": texts, "notice": notice}
         if audience is not None:
             message["to"] = audience.to_dict()
-        self.outbox.send_later(_game_channel(game_id), dumps_bytes(message))
+        receivers: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        receivers.add_done_callback(
+            functools.partial(self._heard, game_id, self._follows.get(game_id, 0))
+        )
+        self.outbox.send_later(_game_channel(game_id), dumps_bytes(message), receivers)
+
+    def _heard(self, game_id: str, follows: int, receivers: asyncio.Future[int]) -> None:
+        """A broadcast's receivers counted: none (and no follow request since it was handed
+        to the outbox) makes the game's broadcasts unpublished until a node asks to follow."""
+        if receivers.cancelled() or receivers.exception() is not None:
+            return
+        if (
+            receivers.result() == 0
+            and game_id in self.owned
+            and self._follows.get(game_id, 0) == follows
+        ):
+            self._unheard.add(game_id)
+
+    async def follow(self, game_id: str) -> None:
+        """Tell the owner of ``game_id`` that this node listens to its channel (subscribed
+        already) and wait for its answer: from then on it publishes the game's broadcasts,
+        so a read of the database after this misses nothing. Nothing to wait for when the
+        game has no owner or its owner is gone (a node that takes the game publishes until
+        Redis hands a broadcast to nobody, which it cannot while this node listens), nor
+        for an owner that does not answer in time (one of the version before, which always
+        publishes; or stuck). Raises :class:`ClusterUnavailable` when Redis is away."""
+        try:
+            owner = await self.owner(game_id)
+        except RedisError as exc:
+            raise ClusterUnavailable(f"cannot follow game {game_id}: {exc!r}") from exc
+        if owner is None or owner == self.node:
+            return
+        loop = asyncio.get_running_loop()
+        request_id = secrets.token_hex(8)
+        answer: asyncio.Future[list[dict[str, Any]]] = loop.create_future()
+        self._replies[request_id] = answer
+        request = {"op": "follow", "id": request_id, "from": self.node, "game": game_id}
+        receivers: asyncio.Future[int] = loop.create_future()
+        self.outbox.send_later(_node_channel(owner), dumps_bytes(request), receivers)
+        try:
+            if await receivers:  # else nobody listens there: the owner is gone
+                await asyncio.wait_for(answer, FOLLOW_TIMEOUT)
+        except TimeoutError:
+            log.warning("game %s: its owner %s did not answer a follow", game_id[:16], owner)
+        except Exception as exc:  # the outbox's batch failed: Redis away
+            raise ClusterUnavailable(f"cannot follow game {game_id}: {exc!r}") from exc
+        finally:
+            self._replies.pop(request_id, None)
+
+    def _heard_of_follower(self, game_id: str) -> None:
+        self._follows[game_id] = self._follows.get(game_id, 0) + 1
+        self._unheard.discard(game_id)
+
+    def _followed(self, data: dict[str, Any]) -> None:
+        """Another node listens to a game's channel (and waits for this answer before it
+        reads the database): its broadcasts are published again."""
+        game_id = str(data["game"])
+        if game_id in self.owned:
+            self._heard_of_follower(game_id)
+        answer = {"op": "reply", "id": data["id"], "replies": []}
+        self.outbox.send_later(_node_channel(str(data["from"])), dumps_bytes(answer))
 
     def publish_to_account(self, account_id: int, text: str) -> None:
         """Send an account's event to its bot event streams on the other nodes."""
@@ -834,11 +931,16 @@ class Cluster:
         op = data.get("op")
         if op == "command":
             self.spawn(self._serve(data))
+        elif op == "follow":
+            self._followed(data)
         elif op == "reply":
             future = self._replies.get(data["id"])
             if future is not None and not future.done():
                 future.set_result(data["replies"])
         elif op == "presence" and data["game"] in self.owned:
+            # A node of the version before follows without asking: its word that it has
+            # sockets to the game (after its read) makes the game published again too.
+            self._heard_of_follower(data["game"])
             self.spawn(self._refresh_presence(only=data["game"]))
         elif (handler := self.node_ops.get(str(op))) is not None:
             handler(data)
