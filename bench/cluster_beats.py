@@ -28,6 +28,11 @@ from doushouqi.server.domain import Guest  # noqa: E402
 from doushouqi.server.live import cluster as node  # noqa: E402
 from doushouqi.server.live.subscriber import Subscriber  # noqa: E402
 
+try:
+    from doushouqi.server.live.cluster_keys import HOLD
+except ImportError:  # a tree from before cluster_keys.py, timed side by side
+    HOLD = node._HOLD  # type: ignore[attr-defined]
+
 
 class _Registry:
     def reschedule(self, game_id: str) -> None:
@@ -66,7 +71,7 @@ def main() -> None:
         for n in range(args.leases):
             client.set(f"dsq:lease:lease{n:05d}", "bench-node")
             cluster.owned.add(f"lease{n:05d}")
-        renew = client.register_script(node._HOLD)
+        renew = client.register_script(HOLD)
         leases = _best(args.rounds, args.beats, lambda: cluster._renew_with(client, renew))
         cluster.owned.clear()
         for n in range(args.followed):

@@ -49,13 +49,26 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from doushouqi.server.domain import Actor, identity_from_dict
-from doushouqi.server.infra.json_output import dumps, dumps_bytes, loads
-from doushouqi.server.infra.outage import ServiceUnavailable
+from doushouqi.server.infra.json_output import dumps_bytes, loads
 from doushouqi.server.infra.redis_close import close_now
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
+from doushouqi.server.live.cluster_keys import (
+    ACCOUNTS_CHANNEL,
+    AI_GAMES,
+    BEATS,
+    HOLD,
+    OWNERS,
+    PRESENCE_BEAT,
+    RELEASE,
+    game_channel,
+    lease_key,
+    node_channel,
+    presence_key,
+)
 from doushouqi.server.live.downtime import RedisOutages
 from doushouqi.server.live.outbox import Outbox
+from doushouqi.server.live.remote_game import ClusterUnavailable, RemoteGame
 from doushouqi.server.live.subscriber import Subscriber
 
 __all__ = ["Cluster", "ClusterUnavailable", "LocalGames", "OwnedGame", "RemoteGame", "node_id"]
@@ -113,53 +126,9 @@ FORWARD_TIMEOUT = 5.0
 #: publishes), and a socket should not wait long on it.
 FOLLOW_TIMEOUT = 1.0
 
-# Keep our leases: extend each while it is ours, or take it again when nobody holds it (Redis
-# lost it: restarted without persistence, or flushed) and record us as the game's owner again;
-# one answer a game, 0 when another node holds it now. KEYS[1] the owners' hash, then the
-# leases; ARGV[1] node, ARGV[2] milliseconds, then the games (in the leases' order). One call
-# for all of a node's games: a command each cost the lease keeper more in redis-py's packing
-# of them than Redis's work.
-_HOLD = """
-local held = {}
-for i = 2, #KEYS do
-    local holder = redis.call('get', KEYS[i])
-    if holder == ARGV[1] then
-        held[i - 1] = redis.call('pexpire', KEYS[i], ARGV[2])
-    elseif holder == false then
-        redis.call('set', KEYS[i], ARGV[1], 'px', ARGV[2])
-        redis.call('hset', KEYS[1], ARGV[i + 1], ARGV[1])
-        held[i - 1] = 1
-    else
-        held[i - 1] = 0
-    end
-end
-return held
-"""
 #: Games one script call takes (leases renewed, presence records written or read): Redis
 #: runs nothing else meanwhile.
 _GAMES_A_CALL = 500
-# A beat's presence: write this node's records of the games it follows (KEYS[1..ARGV[2]],
-# the records ARGV[3..]) and read the records of the games it owns (the other KEYS), one
-# answer (field, value, ...) each. ARGV[1] node. One call, as for the leases.
-_PRESENCE_BEAT = """
-local written = tonumber(ARGV[2])
-for i = 1, written do
-    redis.call('hset', KEYS[i], ARGV[1], ARGV[i + 2])
-end
-local records = {}
-for i = written + 1, #KEYS do
-    records[i - written] = redis.call('hgetall', KEYS[i])
-end
-return records
-"""
-# Give a lease up only while it is ours.
-_RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-    return redis.call('del', KEYS[1])
-end
-return 0
-"""
-
 #: Handles a forwarded command on the owner: (game id, message, principal) → replies.
 CommandHandler = Callable[
     [str, dict[str, Any], dict[str, Any]], Awaitable[list[dict[str, Any]] | None]
@@ -171,152 +140,11 @@ def node_id(name: str) -> str:
     return f"{name}-{secrets.token_hex(3)}"
 
 
-def _lease(game_id: str) -> str:
-    return f"dsq:lease:{game_id}"
-
-
-def _game_channel(game_id: str) -> str:
-    return f"dsq:game:{game_id}"
-
-
-def _node_channel(node: str) -> str:
-    return f"dsq:node:{node}"
-
-
-#: Every node's bot event streams hear of their accounts' games here (from any owner), its site
-#: sockets of their players' notifications, and every node of the sessions ended elsewhere.
-ACCOUNTS_CHANNEL = "dsq:accounts"
-
-
-def _presence(game_id: str) -> str:
-    return f"dsq:presence:{game_id}"
-
-
-OWNERS = "dsq:owners"  # game → the node that last held its lease
-BEATS = "dsq:beats"  # node → its last heartbeat (epoch seconds)
-AI_GAMES = "dsq:ai_games"  # node → {"n": its games against the computer in play, "t": when}
-
-
 @functools.lru_cache(maxsize=8192)
 def _identities(listed: tuple[str, ...]) -> frozenset[Actor]:
     """The identities a presence record lists (each as its JSON): the same few lists come back
     at every beat, so each is read once."""
     return frozenset(identity_from_dict(loads(text)) for text in listed)
-
-
-class ClusterUnavailable(ServiceUnavailable):
-    """Redis did not answer in time: the client should try again (another node may be
-    taking the game over)."""
-
-
-class RemoteGame:
-    """A game owned by another node, as this node's sockets see it: its events arrive on the
-    game's channel, its commands go to the owner."""
-
-    def __init__(self, cluster: Cluster, game_id: str) -> None:
-        self.cluster = cluster
-        self.id = game_id
-        self.version = -1
-        self.subscribers: dict[Subscriber, int] = {}  # → the version it has seen
-        #: Sockets whose first read of the database is under way → the broadcasts heard
-        #: meanwhile, as (version, texts, notice): one stored just after that read is kept.
-        self._opening: dict[Subscriber, list[tuple[int, list[str], bool]]] = {}
-        #: The sockets as of the last presence record, and the record's list of them.
-        self._presence_ids: tuple[frozenset[Subscriber], str] | None = None
-
-    async def open(self, subscriber: Subscriber, since: int | None) -> list[str]:
-        """Subscribe ``subscriber``; return what it must be sent first (as ``GameActor``):
-        read from the database once the channel is listened to, and what the channel brings
-        while that read is under way, so nothing falls between."""
-        await self.cluster.listen(self)
-        await self.cluster.follow(self.id)
-        heard: list[tuple[int, list[str], bool]] = []
-        self._opening[subscriber] = heard
-        try:
-            texts, version = await self.cluster.snapshot(self.id, subscriber.identity, since)
-        finally:
-            del self._opening[subscriber]
-        for at, more, notice in heard:
-            if at > version or (notice and at == version):
-                texts = [*texts, *more]
-                version = max(version, at)
-        self.version = max(self.version, version)
-        before = self.subscribers.get(subscriber)  # a socket that follows already: a sync
-        self.subscribers[subscriber] = version
-        try:
-            await self.cluster.report_presence(self)
-        except RedisError as exc:
-            # Not followed from here, or (a sync) still as before: a socket that asks again
-            # while Redis is away must not stop hearing the game for good.
-            if before is None:
-                self.subscribers.pop(subscriber, None)
-            else:
-                self.subscribers[subscriber] = before
-            raise ClusterUnavailable(f"cannot follow game {self.id}: {exc!r}") from exc
-        return texts
-
-    def presence_ids(self) -> str:
-        """The identities of this node's sockets to the game, as its presence record lists
-        them (a JSON list of each identity's JSON), made again only when they changed."""
-        sockets = frozenset(self.subscribers)
-        if self._presence_ids is None or self._presence_ids[0] != sockets:
-            identities = sorted({dumps(s.identity.to_dict()) for s in sockets if s.identity})
-            self._presence_ids = (sockets, dumps(identities))
-        return self._presence_ids[1]
-
-    def unsubscribe(self, subscriber: Subscriber) -> None:
-        self.subscribers.pop(subscriber, None)
-        self.cluster.spawn(self.cluster.report_presence(self))
-        if not self.subscribers:
-            self.cluster.forget(self)
-
-    async def catch_up(self) -> None:
-        """Send each socket what it missed while the game's channel was silent (Redis was away,
-        and what the owner published meanwhile is lost), read from the database, where the
-        owner stored it first. A socket that heard something newer meanwhile is left as it is:
-        it sees the gap itself and asks for what it missed."""
-        try:
-            # Subscribed again: the owner may have found nobody listening meanwhile and
-            # stopped publishing, so it is told (and answers) before the database is read.
-            await self.cluster.follow(self.id)
-        except ClusterUnavailable as exc:
-            # Redis away again: the next subscription's confirmation comes back here.
-            log.warning("cannot follow game %s again yet (%r)", self.id[:16], exc)
-        for subscriber, seen in list(self.subscribers.items()):
-            texts, version = await self.cluster.snapshot(self.id, subscriber.identity, seen)
-            if self.subscribers.get(subscriber) != seen or version <= seen:
-                continue
-            for text in texts:
-                subscriber.deliver(text)
-            self.subscribers[subscriber] = version
-            self.version = max(self.version, version)
-
-    def cut_off(self, identity: Actor) -> None:
-        """Close this node's sockets to the game of ``identity`` (they may reconnect)."""
-        for subscriber in list(self.subscribers):
-            if subscriber.identity == identity:
-                subscriber.cut_off_now()
-
-    def deliver(
-        self, version: int, texts: list[str], notice: bool, audience: Audience | None = None
-    ) -> None:
-        """Hand a broadcast on: events newer than a socket has seen (its snapshot may already
-        hold them), and notices (``ai_busy``) of the version it is at; with an ``audience``,
-        only to the sockets it admits."""
-        self.version = max(self.version, version)
-        for subscriber, heard in self._opening.items():
-            # (One that follows already, asking again, is sent it below.)
-            if subscriber not in self.subscribers and (
-                audience is None or audience.admits(subscriber.identity)
-            ):
-                heard.append((version, texts, notice))
-        for subscriber, seen in list(self.subscribers.items()):
-            if audience is not None and not audience.admits(subscriber.identity):
-                continue
-            if version > seen or (notice and version == seen):
-                for text in texts:
-                    subscriber.deliver(text)
-                self.subscribers[subscriber] = max(seen, version)
 
 
 class Cluster:
@@ -352,8 +180,8 @@ class Cluster:
         #: Owned game → follow requests heard for it: a publish's "nobody listens" counts only
         #: when no request came between the publish and its answer.
         self._follows: dict[str, int] = {}
-        self._hold = self.redis.register_script(_HOLD)
-        self._presence_beat = self.redis.register_script(_PRESENCE_BEAT)
+        self._hold = self.redis.register_script(HOLD)
+        self._presence_beat = self.redis.register_script(PRESENCE_BEAT)
         self._pubsub = self.redis.pubsub()
         #: Channel → set once Redis has confirmed our subscription to it.
         self._subscribed: dict[str, asyncio.Event] = {}
@@ -386,7 +214,7 @@ class Cluster:
     async def start(self, registry: LocalGames) -> None:
         self.registry = registry
         self._loop = asyncio.get_running_loop()
-        await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
+        await self._pubsub.subscribe(node_channel(self.node), ACCOUNTS_CHANNEL)
         await self.redis.hset(BEATS, self.node, repr(time.time()))
         self._loops = [
             asyncio.create_task(self._read()),
@@ -440,7 +268,7 @@ class Cluster:
             return True
         # SET NX GET (Redis 7): the holder it found, or None when it set ours; one round trip.
         holder = await self.redis.set(
-            _lease(game_id), self.node, nx=True, px=self.lease_ms, get=True
+            lease_key(game_id), self.node, nx=True, px=self.lease_ms, get=True
         )
         if holder is not None and holder != self.node:
             return False
@@ -451,7 +279,7 @@ class Cluster:
         """Whether this node may go on running a game it runs: its lease is still ours, or was
         lost with Redis's data and is ours again; False when another node holds it now (this
         node then stops counting it as its own)."""
-        keys = [OWNERS, _lease(game_id)]
+        keys = [OWNERS, lease_key(game_id)]
         answer = await self._hold(keys=keys, args=[self.node, self.lease_ms, game_id])
         held = bool(answer[0])
         if held:
@@ -489,10 +317,10 @@ class Cluster:
         self.owned.discard(game_id)
         self._presence.pop(game_id, None)
         self._forget_listeners(game_id)
-        await self.redis.eval(_RELEASE, 1, _lease(game_id), self.node)
+        await self.redis.eval(RELEASE, 1, lease_key(game_id), self.node)
 
     async def owner(self, game_id: str) -> str | None:
-        owner = await self.redis.get(_lease(game_id))
+        owner = await self.redis.get(lease_key(game_id))
         return None if owner is None else str(owner)
 
     async def _presence_loop(self) -> None:
@@ -529,7 +357,7 @@ class Cluster:
         time however busy the event loop is — a loop starved for a lease's life by a burst of
         moves must not hand its games to other nodes, which would then be starved in turn."""
         client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=FORWARD_TIMEOUT)
-        renew = client.register_script(_HOLD)
+        renew = client.register_script(HOLD)
         stall_limit = _LOOP_STALL_LEASES * self.lease_ms / 1000
         try:
             while not self._stopping.wait(self.beat_seconds):
@@ -553,7 +381,7 @@ class Cluster:
         pipe.hset(BEATS, self.node, repr(time.time()))
         for start in range(0, len(games), _GAMES_A_CALL):
             chunk = games[start : start + _GAMES_A_CALL]
-            keys = [OWNERS, *(_lease(game_id) for game_id in chunk)]
+            keys = [OWNERS, *(lease_key(game_id) for game_id in chunk)]
             renew(keys=keys, args=[self.node, self.lease_ms, *chunk], client=pipe)
         kept = [ok for answers in pipe.execute()[1:] for ok in answers]
         lost = [game_id for game_id, ok in zip(games, kept, strict=True) if not ok]
@@ -589,7 +417,7 @@ class Cluster:
             return
         # One MGET of every lease, not an EXISTS each: a command per live game every second,
         # each packed and parsed by redis-py, was 2 % of a node's time at 400 games.
-        holders = await self.redis.mget([_lease(game_id) for game_id in candidates])
+        holders = await self.redis.mget([lease_key(game_id) for game_id in candidates])
         for game_id, holder in zip(candidates, holders, strict=True):
             if holder is None:
                 await self.registry.get(game_id)  # claims it, if no other node was quicker
@@ -622,7 +450,7 @@ class Cluster:
         receivers.add_done_callback(
             functools.partial(self._heard, game_id, self._follows.get(game_id, 0))
         )
-        self.outbox.send_later(_game_channel(game_id), dumps_bytes(message), receivers)
+        self.outbox.send_later(game_channel(game_id), dumps_bytes(message), receivers)
 
     def _heard(self, game_id: str, follows: int, receivers: asyncio.Future[int]) -> None:
         """A broadcast's receivers counted: none (and no follow request since it was handed
@@ -656,7 +484,7 @@ class Cluster:
         self._replies[request_id] = answer
         request = {"op": "follow", "id": request_id, "from": self.node, "game": game_id}
         receivers: asyncio.Future[int] = loop.create_future()
-        self.outbox.send_later(_node_channel(owner), dumps_bytes(request), receivers)
+        self.outbox.send_later(node_channel(owner), dumps_bytes(request), receivers)
         try:
             if await receivers:  # else nobody listens there: the owner is gone
                 await asyncio.wait_for(answer, FOLLOW_TIMEOUT)
@@ -678,7 +506,7 @@ class Cluster:
         if game_id in self.owned:
             self._heard_of_follower(game_id)
         answer = {"op": "reply", "id": data["id"], "replies": []}
-        self.outbox.send_later(_node_channel(str(data["from"])), dumps_bytes(answer))
+        self.outbox.send_later(node_channel(str(data["from"])), dumps_bytes(answer))
 
     def publish_to_account(self, account_id: int, text: str) -> None:
         """Send an account's event to its bot event streams on the other nodes."""
@@ -705,7 +533,7 @@ class Cluster:
         """Subscribe to the game's channel; return once Redis has confirmed it, so that every
         change stored after this is heard. Raises :class:`ClusterUnavailable` when Redis does
         not confirm (it is away): the next call subscribes again."""
-        channel = _game_channel(remote.id)
+        channel = game_channel(remote.id)
         self.remote[remote.id] = remote
         confirmed = self._subscribed.setdefault(channel, asyncio.Event())
         try:
@@ -723,7 +551,7 @@ class Cluster:
             self._unlisten(remote.id)
 
     def _unlisten(self, game_id: str) -> None:
-        channel = _game_channel(game_id)
+        channel = game_channel(game_id)
         if self._subscribed.pop(channel, None) is not None:
             self.spawn(self._pubsub.unsubscribe(channel))
 
@@ -757,11 +585,11 @@ class Cluster:
     async def report_presence(self, remote: RemoteGame) -> None:
         """Record the players this node has at the board of ``remote``; tell its owner (who
         otherwise sees it at its next beat)."""
-        await self.redis.hset(_presence(remote.id), self.node, self._presence_record(remote))
+        await self.redis.hset(presence_key(remote.id), self.node, self._presence_record(remote))
         owner = await self.owner(remote.id)
         if owner is not None and owner != self.node:
             message = json.dumps({"op": "presence", "game": remote.id})
-            await self.redis.publish(_node_channel(owner), message)
+            await self.redis.publish(node_channel(owner), message)
 
     def is_connected_elsewhere(self, game_id: str, identity: Actor) -> bool:
         return identity in self._presence.get(game_id, frozenset())
@@ -780,7 +608,7 @@ class Cluster:
         for start in range(0, max(len(games), len(followed)), _GAMES_A_CALL):
             writes = followed[start : start + _GAMES_A_CALL]
             reads = games[start : start + _GAMES_A_CALL]
-            keys = [_presence(r.id) for r in writes] + [_presence(g) for g in reads]
+            keys = [presence_key(r.id) for r in writes] + [presence_key(g) for g in reads]
             records = [self._presence_record(remote) for remote in writes]
             args: list[str | int] = [self.node, len(writes), *records]
             answers += await self._presence_beat(keys=keys, args=args)
@@ -820,7 +648,7 @@ class Cluster:
         # Published with the rest of this loop step's messages (the events of this node's
         # own games, other forwarded commands): no round trip of its own.
         receivers: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self.outbox.send_later(_node_channel(owner), dumps_bytes(request), receivers)
+        self.outbox.send_later(node_channel(owner), dumps_bytes(request), receivers)
         replies = None
         try:
             if await receivers:
@@ -860,7 +688,7 @@ class Cluster:
         else:
             replies = None  # not ours (any more): the sender looks the owner up again
         answer = {"op": "reply", "id": request["id"], "replies": replies}
-        self.outbox.send_later(_node_channel(request["from"]), dumps_bytes(answer))
+        self.outbox.send_later(node_channel(request["from"]), dumps_bytes(answer))
 
     # ------------------------------------------------------------------ the channel reader
 
@@ -901,9 +729,9 @@ class Cluster:
         # redis-py may refuse with a RuntimeError while another task's call is reconnecting
         # the same connection: the reader then tries again at its next turn.
         try:
-            await self._pubsub.subscribe(_node_channel(self.node), ACCOUNTS_CHANNEL)
+            await self._pubsub.subscribe(node_channel(self.node), ACCOUNTS_CHANNEL)
             for game_id in list(self.remote):
-                await self._pubsub.subscribe(_game_channel(game_id))
+                await self._pubsub.subscribe(game_channel(game_id))
         except (RedisError, RuntimeError) as exc:
             log.warning("could not subscribe again yet (%r)", exc)
 

@@ -35,7 +35,8 @@ from typing import Any, Protocol
 from redis.exceptions import RedisError
 
 from doushouqi.server.infra.json_output import dumps_bytes
-from doushouqi.server.live.cluster import OWNERS, Cluster, _lease, _node_channel
+from doushouqi.server.live.cluster import Cluster
+from doushouqi.server.live.cluster_keys import OWNERS, lease_key, node_channel
 
 __all__ = ["HAND_OVER_TIMEOUT", "HandOvers", "Releasing"]
 
@@ -116,7 +117,7 @@ class HandOvers:
             self._answers[request_id] = answer
             request = {"op": "hand_over", "id": request_id, "from": cluster.node, "game": game_id}
             receivers: asyncio.Future[int] = loop.create_future()
-            cluster.outbox.send_later(_node_channel(owner), dumps_bytes(request), receivers)
+            cluster.outbox.send_later(node_channel(owner), dumps_bytes(request), receivers)
             try:
                 if not await receivers:
                     return False  # nobody listens there: the owner is gone
@@ -151,7 +152,7 @@ class HandOvers:
                 )
         finally:  # answered whatever happens, so that the asking node need not wait it out
             answer = {"op": "handed_over", "id": request_id, "handed": handed}
-            self.cluster.outbox.send_later(_node_channel(to), dumps_bytes(answer))
+            self.cluster.outbox.send_later(node_channel(to), dumps_bytes(answer))
         if handed:
             log.info("handed game %s over to node %s", game_id[:16], to)
 
@@ -159,7 +160,7 @@ class HandOvers:
         if time.monotonic() - asked_at > _PASS_WITHIN:
             return False  # the asking node may have stopped waiting: the game stays here
         cluster = self.cluster
-        keys = [_lease(game_id), OWNERS]
+        keys = [lease_key(game_id), OWNERS]
         args: list[str | int] = [cluster.node, to, cluster.lease_ms, game_id]
         passed = bool(await self._pass(keys=keys, args=args))
         if passed:
