@@ -6,8 +6,9 @@ children). It puts each job on the stream of its kind — a game's move, a hint,
 analysis, a game review's position, read by the workers in that order — with its deadline and
 the result list of this node, and waits for the answer:
 
-* **one dispatcher task** pops this node's result list (``BLPOP``) and hands each answer to
-  the future waiting for its job id (late or duplicate answers are dropped);
+* **one dispatcher task** pops this node's result list (``BRPOP``: oldest first, as the
+  workers ``LPUSH``) and hands each answer to the future waiting for its job id (late or
+  duplicate answers are dropped);
 * **one refresher task** keeps :attr:`backlog` (the groups' lag) and the live workers (their
   heartbeat keys) up to date for the metrics and :meth:`capacity`, and notices a Redis that
   lost its data (restarted without persistence, or flushed: its ``epoch`` key is new): every
@@ -355,7 +356,9 @@ class RedisAi:
         try:
             while not self._closed:
                 try:
-                    popped = await client.blpop([self.results_key], timeout=1)
+                    # The workers push answers on the left: taken from the right, several
+                    # found at once (this loop fell behind) go on in the order given.
+                    popped = await client.brpop([self.results_key], timeout=1)
                 except _UNREACHABLE:
                     _raise_if_cancelled()
                     await asyncio.sleep(delay)
