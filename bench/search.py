@@ -16,7 +16,8 @@ Figures printed:
   each ``--tuning`` (``key=value,...`` of ``DEFAULT_TUNING``; ``""``: the defaults) gets its own
   table and the totals side by side, to compare search settings on the same positions;
 * move time: for ``go movetime`` of 0.1, 0.5 and 1 s, the worst time the answer took, in
-  process (``Searcher.search``) and through the protocol (``go`` to ``bestmove``);
+  process (``Searcher.search``) and through the protocol (``go`` to ``bestmove``), and the
+  margin the in-process engine has learnt to keep back (``core.time_plan.Overhead``);
 * start-up: seconds from launching ``python -m doushouqi engine`` to ``uciok`` (``uci`` sent at
   once) and to ``readyok`` (``isready`` sent right after ``uciok``), warm (numba's cache in
   place) and cold (an empty cache directory, so everything compiles).
@@ -115,7 +116,7 @@ class _Process:
         self.process.wait(30)
 
 
-def bench_movetime() -> None:
+def bench_movetime(rounds: int = 10) -> None:
     engine = Searcher(hash_mb=64)
     engine.warm_up()
     board = Board(POSITIONS[3])
@@ -123,10 +124,11 @@ def bench_movetime() -> None:
     process.send("isready")
     process.wait_for("readyok")
     process.send(f"position fen {POSITIONS[3]}")
-    print("movetime   worst in process   worst via protocol   (3 searches each)")
+    heading = "movetime   worst in process   worst via protocol   learnt margin"
+    print(f"{heading}   ({rounds} searches each)")
     for movetime in (0.1, 0.5, 1.0):
         worst_in = worst_out = 0.0
-        for _ in range(3):
+        for _ in range(rounds):
             started = time.perf_counter()
             engine.search(board, Limit(movetime=movetime))
             worst_in = max(worst_in, time.perf_counter() - started)
@@ -137,6 +139,7 @@ def bench_movetime() -> None:
         print(
             f"{movetime:>6.1f} s   {worst_in:>8.3f} s ({1000 * (worst_in - movetime):+.0f} ms)"
             f"   {worst_out:>8.3f} s ({1000 * (worst_out - movetime):+.0f} ms)"
+            f"   {1000 * engine.overhead.seconds:>8.1f} ms"
         )
     process.close()
 

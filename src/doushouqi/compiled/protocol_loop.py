@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TextIO, TypeVar
 
 from doushouqi.core.analysis import Info, Limit, PlayResult, Score
 from doushouqi.core.go_command import clip
-from doushouqi.core.time_plan import plan_time, searches_until_stopped
+from doushouqi.core.time_plan import Overhead, plan_time, searches_until_stopped
 
 __all__ = [
     "AUTHOR",
@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_HASH_MB",
     "MAX_ERROR_LENGTH",
     "MAX_HASH_MB",
+    "MAX_MOVE_OVERHEAD_MS",
     "MAX_MULTIPV",
     "EngineLoop",
     "Job",
@@ -54,6 +55,8 @@ MAX_HASH_MB = 4096
 CONTEMPT_RANGE = (-1000, 1000)
 #: Most lines a MultiPV search reports.
 MAX_MULTIPV = 64
+#: The ``MoveOverhead`` option's most (milliseconds kept back from every deadline).
+MAX_MOVE_OVERHEAD_MS = 5000
 #: The longest error line: the quoted pieces of input in it are clipped first (:func:`clip`).
 MAX_ERROR_LENGTH = 400
 #: A quoted piece of an error message (Python's repr of some input) longer than :func:`clip`
@@ -139,9 +142,12 @@ class LoopEngine(Protocol):
     def stop(self) -> None:
         """End the running search soon (thread-safe)."""
 
+    #: What its timed searches keep back for stopping and answering (``MoveOverhead``).
+    overhead: Overhead
+
     def search(self, *args: Any, **kwargs: Any) -> PlayResult[Any]:
         """Search a board within a limit (``level``, ``on_info``, ``multipv``,
-        ``root_moves``)."""
+        ``root_moves``, ``since``: when the move's time began)."""
 
 
 class LoopRules(Protocol):
@@ -208,6 +214,8 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         contempt = engine.tuning["contempt"] if engine is not None else self.DEFAULT_CONTEMPT
         self.contempt = int(contempt)
         self.multipv = 1
+        #: ``MoveOverhead`` in milliseconds; 0: learnt from the engine's own searches.
+        self.move_overhead = 0
         self._ponder_limit: Limit | None = None
         #: The position ``go``, ``perft`` and ``d`` work on; None after a failed ``position``
         #: (where :attr:`FORGETS_FAILED_POSITION`).
@@ -294,6 +302,7 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         if engine.hash_mb != self.hash_mb:
             engine.hash_mb = self.hash_mb
         engine.tuning["contempt"] = self.contempt
+        engine.overhead.fixed = self.move_overhead / 1000 if self.move_overhead else None
 
     # ------------------------------------------------------------------------ output
 
@@ -389,6 +398,8 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         self.send(f"option name Hash type spin default {self.hash_mb} min 1 max {MAX_HASH_MB}")
         self.send(f"option name MultiPV type spin default {self.multipv} min 1 max {MAX_MULTIPV}")
         self.send("option name Ponder type check default false")
+        overhead = f"default {self.move_overhead} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+        self.send(f"option name MoveOverhead type spin {overhead}")
         for line in self._own_option_lines():
             self.send(line)
         low, high = CONTEMPT_RANGE
@@ -423,6 +434,8 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
             self.contempt = parse_int(value, *CONTEMPT_RANGE, "Contempt")
         elif key == "multipv":
             self.multipv = parse_int(value, 1, MAX_MULTIPV, "MultiPV")
+        elif key == "moveoverhead":
+            self.move_overhead = parse_int(value, 0, MAX_MOVE_OVERHEAD_MS, "MoveOverhead")
         elif key == "ponder":
             parse_bool(value)  # the GUI says whether it will ask to ponder; nothing to set
         elif not self._set_own_option(key, value):
@@ -482,6 +495,7 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         return self.board
 
     def _go(self, args: list[str]) -> None:
+        received = time.perf_counter()  # the move's time counts from here
         self._refuse_while_busy("search")
         board = self._position_board().copy()
         limit, ponder, root_moves = self._read_go(args, board)  # an error starts nothing
@@ -491,7 +505,7 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         search_limit = type(limit)(infinite=True) if ponder else limit
         thread = threading.Thread(
             target=self._run_search,
-            args=(engine, board, search_limit, self.level, self.multipv, root_moves),
+            args=(engine, board, search_limit, self.level, self.multipv, root_moves, received),
             daemon=True,
         )
         ends_by_itself = not searches_until_stopped(search_limit, board.turn)
@@ -513,7 +527,8 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         if limit.infinite:
             return
         job.ends_by_itself = True  # from now on the limit's time (or depth) ends it
-        plan = plan_time(limit, job.turn).scaled(self._time_share(self.level))
+        overhead = self.engine.overhead.seconds
+        plan = plan_time(limit, job.turn, overhead=overhead).scaled(self._time_share(self.level))
         if plan.soft is None or plan.hard is None:
             self._stop_job(job)  # a depth or node limit: the ponder search has had its go
             return
@@ -536,6 +551,7 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
         level: int,
         multipv: int,
         root_moves: Sequence[Any] | None,
+        since: float,
     ) -> None:
         ponder = ""
         job = self._job
@@ -547,6 +563,7 @@ class EngineLoop(ABC, Generic[BoardT, RulesT, EngineT]):
                 on_info=self._send_info,
                 multipv=multipv,
                 root_moves=root_moves,
+                since=since,
             )
             move = str(result.move) if result.move is not None else "0000"
             if result.info.get("string"):

@@ -127,6 +127,20 @@ def test_contempt_option_sets_what_a_draw_is_worth(engine: EngineProcess) -> Non
     engine.send("setoption name Contempt value 50")
 
 
+def test_move_overhead_option_keeps_time_back(engine: EngineProcess) -> None:
+    assert "MoveOverhead type spin default 0 min 0 max 5000" in "".join(engine.ask("uci", "uciok"))
+    error = engine.ask("setoption name MoveOverhead value 5001", "info string error")[-1]
+    assert "MoveOverhead" in error and "0..5000" in error
+    engine.send("position startpos moves g3g4 a7a6")
+    # A second kept back from 2 s is capped at a fifth of them: the search stops at 1.6 s,
+    # where the learnt margin (30 ms before anything is measured) would stop it at 1.97 s.
+    engine.send("setoption name MoveOverhead value 1000")
+    lines = engine.ask("go movetime 2000", "bestmove")
+    searched = int(next(w for w in reversed(lines) if " time " in w).split(" time ")[1].split()[0])
+    assert 1500 <= searched < 1850, lines[-2:]
+    engine.send("setoption name MoveOverhead value 0")
+
+
 def test_perft(engine: EngineProcess) -> None:
     engine.send("setoption name Rules value international")
     engine.send("position startpos")

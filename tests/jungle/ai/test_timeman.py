@@ -6,8 +6,20 @@ import time
 
 import pytest
 
+from doushouqi.core.time_plan import (
+    MAX_OVERHEAD,
+    MIN_OVERHEAD,
+    OVERHEAD_SAFETY,
+    OVERHEAD_WINDOW,
+)
 from doushouqi.jungle.ai import Searcher
-from doushouqi.jungle.ai.timeman import MAX_CLOCK_SHARE, MOVE_OVERHEAD, TimePlan, plan_time
+from doushouqi.jungle.ai.timeman import (
+    MAX_CLOCK_SHARE,
+    MOVE_OVERHEAD,
+    Overhead,
+    TimePlan,
+    plan_time,
+)
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 
@@ -87,3 +99,47 @@ def test_search_uses_a_fair_share_of_its_clock(engine: Searcher) -> None:
     engine.search(Board(), Limit(red_clock=3.0, blue_clock=3.0))
     elapsed = time.perf_counter() - started
     assert 0.01 < elapsed < 3.0 * MAX_CLOCK_SHARE
+
+
+def test_an_overhead_is_learnt_from_the_searches_own_lateness() -> None:
+    overhead = Overhead()
+    assert overhead.seconds == MOVE_OVERHEAD  # nothing measured yet
+    overhead.record(0.001)
+    assert overhead.seconds == pytest.approx(MIN_OVERHEAD)
+    overhead.record(0.040)
+    assert overhead.seconds == pytest.approx(0.040 + OVERHEAD_SAFETY)
+    for _ in range(OVERHEAD_WINDOW):
+        overhead.record(0.002)  # a late search is forgotten once enough punctual ones follow
+    assert overhead.seconds == pytest.approx(0.002 + OVERHEAD_SAFETY)
+    overhead.record(10.0)
+    assert overhead.seconds == MAX_OVERHEAD
+    overhead.fixed = 0.0
+    assert overhead.seconds == 0.0
+
+
+def test_a_movetime_keeps_back_the_overhead_it_is_given() -> None:
+    plan = plan_time(Limit(movetime=0.5), turn=0, overhead=0.004)
+    assert plan.hard == pytest.approx(0.496)
+    capped = plan_time(Limit(movetime=0.1), turn=0, overhead=0.2)
+    assert capped.hard == pytest.approx(0.08)  # never more than a fifth of the time
+
+
+def test_a_search_stopped_by_its_deadline_records_how_late_it_ended() -> None:
+    engine = Searcher(hash_mb=8)
+    board = Board()
+    board.replay(["g3g4", "a7a6"])
+    engine.search(board, Limit(depth=3))
+    assert engine.overhead.seconds == MOVE_OVERHEAD  # ended by itself: nothing learnt
+    engine.search(board, Limit(movetime=0.2))
+    assert engine.overhead.seconds != MOVE_OVERHEAD
+    assert MIN_OVERHEAD <= engine.overhead.seconds <= MAX_OVERHEAD
+
+
+def test_the_deadline_counts_from_when_the_moves_time_began(engine: Searcher) -> None:
+    board = Board()
+    board.replay(["g3g4", "a7a6"])
+    started = time.perf_counter()
+    # The move's time began a minute ago (a `go` read long before): it is over already.
+    result = engine.search(board, Limit(movetime=5.0), since=started - 60.0)
+    assert time.perf_counter() - started < 2.5
+    assert result.move in board.legal_moves

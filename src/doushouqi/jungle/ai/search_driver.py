@@ -40,7 +40,13 @@ from doushouqi.jungle.ai.tablebase.memory import loaded_tables, most_animals
 from doushouqi.jungle.ai.tablebase.root import keep_the_draw, tablebase_root_move
 from doushouqi.jungle.ai.tables import RULE_RANK
 from doushouqi.jungle.ai.tbprobe import empty_tables
-from doushouqi.jungle.ai.timeman import TimePlan, plan_time, searches_until_stopped
+from doushouqi.jungle.ai.timeman import (
+    Overhead,
+    StopTimer,
+    TimePlan,
+    plan_time,
+    searches_until_stopped,
+)
 from doushouqi.jungle.ai.ttable import DEN_BOUND, new_tt
 from doushouqi.jungle.ai.tuning import DEFAULT_TUNING, TUNING_RANGES, TUNING_WORDS
 from doushouqi.jungle.ai.work import (
@@ -175,6 +181,8 @@ class Searcher:
         self._lock = threading.Lock()
         self._searching = False
         self._serial = 0
+        #: What a timed search keeps back for stopping and answering (learnt, or fixed).
+        self.overhead = Overhead()
         self._age = 0
         self._tt_rules: RuleSet | None = None
         #: Search switches and margins (see :data:`DEFAULT_TUNING`); for experiments.
@@ -280,6 +288,7 @@ class Searcher:
         on_info: InfoCallback | None = None,
         multipv: int = 1,
         root_moves: Sequence[Move] | None = None,
+        since: float | None = None,
     ) -> PlayResult:
         """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
 
@@ -291,7 +300,8 @@ class Searcher:
         ``root_moves`` (UCI's ``searchmoves``) restricts the search to those of the root's
         moves (the tables then play no root move: they would choose among all); ValueError
         when none of them is legal. ``limit.mate`` N stops the search once it has proven a win
-        in N own moves or fewer.
+        in N own moves or fewer. ``since`` is the ``time.perf_counter()`` the move's time began
+        (the protocol's ``go`` read; default: now): the deadlines count from it.
         """
         settings = settings_for(level)
         with self._lock:
@@ -300,7 +310,7 @@ class Searcher:
             self._searching = True
             try:
                 return self._search(
-                    board, limit, settings, on_info, max(1, int(multipv)), root_moves
+                    board, limit, settings, on_info, max(1, int(multipv)), root_moves, since
                 )
             finally:
                 self._searching = False
@@ -317,8 +327,9 @@ class Searcher:
         on_info: InfoCallback | None,
         multipv: int = 1,
         root_moves: Sequence[Move] | None = None,
+        since: float | None = None,
     ) -> PlayResult:
-        started = time.perf_counter()
+        started = time.perf_counter() if since is None else since
         position = Position.from_board(board)
         if position.is_game_over_on_board() or position.is_draw_by_rule():
             return PlayResult(None, Info(string="game over"))
@@ -348,7 +359,8 @@ class Searcher:
             self._in_use = params
         work, tt = self._work, self._tt
 
-        plan = plan_time(limit, position.turn).scaled(settings.time_share)
+        plan = plan_time(limit, position.turn, overhead=self.overhead.seconds)
+        plan = plan.scaled(settings.time_share)
         # Full strength only, as at the root: the weaker levels' strength stays as measured.
         use_tables = not settings.noise
         self._tb = (
@@ -385,13 +397,8 @@ class Searcher:
         if count == 1 and plan.timed:
             max_depth = min(max_depth, 4)  # forced: answer at once, with a score
 
-        timer = None
-        if plan.hard is not None:
-            delay = max(0.0, plan.hard - (time.perf_counter() - started))
-            timer = threading.Timer(delay, self._expire, (self._serial,))
-            timer.daemon = True
-            timer.start()
-        try:
+        serial = self._serial
+        with StopTimer(plan.hard, started, lambda: self._expire(serial), self.overhead):
             best, info, scores = self._iterate(
                 board, position, plan, settings, max_depth, started, on_info, multipv
             )
@@ -399,9 +406,6 @@ class Searcher:
                 # `go infinite`: the answer waits for `stop`, even after the last depth.
                 while not work[C_STOP]:
                     time.sleep(0.002)
-        finally:
-            if timer is not None:
-                timer.cancel()
         # The answer's info: the last finished depth, with the whole search's nodes and time.
         elapsed = max(1e-6, time.perf_counter() - started)
         info = Info(

@@ -14,6 +14,8 @@ from __future__ import annotations
 from doushouqi.core.time_plan import (
     MAX_CLOCK_SHARE,
     MOVE_OVERHEAD,
+    Overhead,
+    StopTimer,
     TimePlan,
     plan_time,
     searches_until_stopped,
@@ -24,6 +26,8 @@ __all__ = [
     "MAX_CLOCK_SHARE",
     "MOVE_OVERHEAD",
     "Limit",
+    "Overhead",
+    "StopTimer",
     "TimePlan",
     "plan_time",
     "searches_until_stopped",

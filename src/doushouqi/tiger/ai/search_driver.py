@@ -35,7 +35,13 @@ from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awar
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
 from doushouqi.tiger.ai.search import INFINITE, prepare_root, search_root
 from doushouqi.tiger.ai.tablebase.root import keep_the_draw, tablebase_root_move
-from doushouqi.tiger.ai.timeman import TimePlan, plan_time, searches_until_stopped
+from doushouqi.tiger.ai.timeman import (
+    Overhead,
+    StopTimer,
+    TimePlan,
+    plan_time,
+    searches_until_stopped,
+)
 from doushouqi.tiger.ai.ttable import WIN_BOUND, hashfull, new_tt
 from doushouqi.tiger.ai.work import (
     C_ABORT,
@@ -177,6 +183,8 @@ class Searcher:
         self._lock = threading.Lock()
         self._searching = False
         self._serial = 0
+        #: What a timed search keeps back for stopping and answering (learnt, or fixed).
+        self.overhead = Overhead()
         self._age = 0
         self._tt_rules: RuleSet | None = None
         #: Search switches and margins (see :data:`DEFAULT_TUNING`); for experiments.
@@ -241,6 +249,7 @@ class Searcher:
         on_info: InfoCallback | None = None,
         multipv: int = 1,
         root_moves: Sequence[Move] | None = None,
+        since: float | None = None,
     ) -> PlayResult:
         """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
 
@@ -252,7 +261,8 @@ class Searcher:
         ``root_moves`` (UCI's ``searchmoves``) restricts the search to those of the root's
         moves; ValueError when none of them is legal. ``limit.mate`` N stops the search once
         it has proven a win in N own moves or fewer (and after the 2N - 1 plies such a win
-        takes, when there is none).
+        takes, when there is none). ``since`` is the ``time.perf_counter()`` the move's time
+        began (the protocol's ``go`` read; default: now): the deadlines count from it.
         """
         settings = settings_for(level)
         with self._lock:
@@ -261,7 +271,7 @@ class Searcher:
             self._searching = True
             try:
                 return self._search(
-                    board, limit, settings, on_info, max(1, int(multipv)), root_moves
+                    board, limit, settings, on_info, max(1, int(multipv)), root_moves, since
                 )
             finally:
                 self._searching = False
@@ -278,8 +288,9 @@ class Searcher:
         on_info: InfoCallback | None,
         multipv: int,
         root_moves: Sequence[Move] | None = None,
+        since: float | None = None,
     ) -> PlayResult:
-        started = time.perf_counter()
+        started = time.perf_counter() if since is None else since
         if board.outcome() is not None:
             return PlayResult(None, Info(string="game over"))
         directories = tablebase_directories(self.tablebase_paths)
@@ -307,7 +318,8 @@ class Searcher:
             tt.fill(0)
             self._in_use = params
 
-        plan = plan_time(limit, board.turn).scaled(settings.time_share)
+        plan = plan_time(limit, board.turn, overhead=self.overhead.seconds)
+        plan = plan.scaled(settings.time_share)
         max_depth = min(d for d in (plan.depth, settings.max_depth, MAX_DEPTH) if d is not None)
         level_nodes = settings.max_nodes
         if level_nodes is not None:
@@ -338,13 +350,8 @@ class Searcher:
         if count == 1 and plan.timed:
             max_depth = min(max_depth, 4)  # forced: answer at once, with a score
 
-        timer = None
-        if plan.hard is not None:
-            delay = max(0.0, plan.hard - (time.perf_counter() - started))
-            timer = threading.Timer(delay, self._expire, (self._serial,))
-            timer.daemon = True
-            timer.start()
-        try:
+        serial = self._serial
+        with StopTimer(plan.hard, started, lambda: self._expire(serial), self.overhead):
             best, info, scores = self._iterate(
                 board, position, plan, settings, max_depth, started, on_info, multipv
             )
@@ -352,9 +359,6 @@ class Searcher:
                 # `go infinite`: the answer waits for `stop`, even after the last depth.
                 while not work[C_STOP]:
                     time.sleep(0.002)
-        finally:
-            if timer is not None:
-                timer.cancel()
         elapsed = max(1e-6, time.perf_counter() - started)
         info = Info({**info, "nodes": int(work[C_NODES]), "time": elapsed})
         info["nps"] = int(info["nodes"] / elapsed)

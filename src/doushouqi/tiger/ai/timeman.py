@@ -10,7 +10,13 @@ True
 
 from __future__ import annotations
 
-from doushouqi.core.time_plan import TimePlan, plan_time, searches_until_stopped
+from doushouqi.core.time_plan import (
+    Overhead,
+    StopTimer,
+    TimePlan,
+    plan_time,
+    searches_until_stopped,
+)
 from doushouqi.tiger.analysis import Limit
 
-__all__ = ["Limit", "TimePlan", "plan_time", "searches_until_stopped"]
+__all__ = ["Limit", "Overhead", "StopTimer", "TimePlan", "plan_time", "searches_until_stopped"]
