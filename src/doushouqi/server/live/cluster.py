@@ -71,7 +71,16 @@ from doushouqi.server.live.outbox import Outbox
 from doushouqi.server.live.remote_game import ClusterUnavailable, RemoteGame
 from doushouqi.server.live.subscriber import Subscriber
 
-__all__ = ["Cluster", "ClusterUnavailable", "LocalGames", "OwnedGame", "RemoteGame", "node_id"]
+__all__ = [
+    "Cluster",
+    "ClusterUnavailable",
+    "LocalGames",
+    "NoAnswer",
+    "NobodyListens",
+    "OwnedGame",
+    "RemoteGame",
+    "node_id",
+]
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +144,15 @@ CommandHandler = Callable[
 ]
 
 
+class NobodyListens(Exception):
+    """A request (:meth:`Cluster.ask`) reached nobody on its node's channel: the node is gone."""
+
+
+class NoAnswer(TimeoutError):
+    """A request's node did not answer in time (slow, stuck, or its answer lost); a
+    :class:`TimeoutError`, as the outbox's own time-out is, for callers that treat both alike."""
+
+
 def node_id(name: str) -> str:
     """A name for this process that no other node shares (several may run on one host)."""
     return f"{name}-{secrets.token_hex(3)}"
@@ -171,7 +189,8 @@ class Cluster:
         self.owned: set[str] = set()
         self.remote: dict[str, RemoteGame] = {}
         self._presence: dict[str, frozenset[Actor]] = {}  # owned game → players elsewhere
-        self._replies: dict[str, asyncio.Future[list[dict[str, Any]]]] = {}
+        #: Request id → the answer :meth:`ask` waits for (every kind of request's).
+        self._answers: dict[str, asyncio.Future[Any]] = {}
         #: game → (its owner, until when we trust that without asking Redis again).
         self._owners: dict[str, tuple[str, float]] = {}
         #: Owned games whose last broadcast Redis handed to no one, and that no node asked to
@@ -478,22 +497,14 @@ class Cluster:
             raise ClusterUnavailable(f"cannot follow game {game_id}: {exc!r}") from exc
         if owner is None or owner == self.node:
             return
-        loop = asyncio.get_running_loop()
-        request_id = secrets.token_hex(8)
-        answer: asyncio.Future[list[dict[str, Any]]] = loop.create_future()
-        self._replies[request_id] = answer
-        request = {"op": "follow", "id": request_id, "from": self.node, "game": game_id}
-        receivers: asyncio.Future[int] = loop.create_future()
-        self.outbox.send_later(node_channel(owner), dumps_bytes(request), receivers)
         try:
-            if await receivers:  # else nobody listens there: the owner is gone
-                await asyncio.wait_for(answer, FOLLOW_TIMEOUT)
+            await self.ask(owner, "follow", {"game": game_id}, FOLLOW_TIMEOUT)
+        except NobodyListens:
+            pass  # the owner is gone
         except TimeoutError:
             log.warning("game %s: its owner %s did not answer a follow", game_id[:16], owner)
         except Exception as exc:  # the outbox's batch failed: Redis away
             raise ClusterUnavailable(f"cannot follow game {game_id}: {exc!r}") from exc
-        finally:
-            self._replies.pop(request_id, None)
 
     def _heard_of_follower(self, game_id: str) -> None:
         self._follows[game_id] = self._follows.get(game_id, 0) + 1
@@ -505,8 +516,7 @@ class Cluster:
         game_id = str(data["game"])
         if game_id in self.owned:
             self._heard_of_follower(game_id)
-        answer = {"op": "reply", "id": data["id"], "replies": []}
-        self.outbox.send_later(node_channel(str(data["from"])), dumps_bytes(answer))
+        self.reply(str(data["from"]), data["id"], [])
 
     def publish_to_account(self, account_id: int, text: str) -> None:
         """Send an account's event to its bot event streams on the other nodes."""
@@ -634,30 +644,10 @@ class Cluster:
         owner = await self._cached_owner(game_id)
         if owner is None or owner == self.node:
             return None
-        request_id = secrets.token_hex(8)
-        future: asyncio.Future[list[dict[str, Any]]] = asyncio.get_running_loop().create_future()
-        self._replies[request_id] = future
-        request = {
-            "op": "command",
-            "id": request_id,
-            "from": self.node,
-            "game": game_id,
-            "message": message,
-            "principal": principal,
-        }
-        # Published with the rest of this loop step's messages (the events of this node's
-        # own games, other forwarded commands): no round trip of its own.
-        receivers: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self.outbox.send_later(node_channel(owner), dumps_bytes(request), receivers)
-        replies = None
-        try:
-            if await receivers:
-                replies = await asyncio.wait_for(future, FORWARD_TIMEOUT)
-            # else nobody listens there: the owner is gone
-        except TimeoutError:
-            pass
-        finally:
-            self._replies.pop(request_id, None)
+        request = {"game": game_id, "message": message, "principal": principal}
+        replies: list[dict[str, Any]] | None = None
+        with contextlib.suppress(NobodyListens, TimeoutError):  # the owner gone; or too slow
+            replies = await self.ask(owner, "command", request, FORWARD_TIMEOUT)
         if replies is None:  # not the owner (any more): ask Redis next time
             self._owners.pop(game_id, None)
         return replies
@@ -687,8 +677,45 @@ class Cluster:
             )
         else:
             replies = None  # not ours (any more): the sender looks the owner up again
-        answer = {"op": "reply", "id": request["id"], "replies": replies}
-        self.outbox.send_later(node_channel(request["from"]), dumps_bytes(answer))
+        self.reply(request["from"], request["id"], replies)
+
+    # ------------------------------------------------------------------ requests and answers
+
+    async def ask(self, node: str, op: str, request: dict[str, Any], timeout: float) -> Any:
+        """Send ``request`` (the fields of an ``op``) on ``node``'s channel and wait at most
+        ``timeout`` seconds for its answer (:meth:`reply`). Raises :class:`NobodyListens`
+        when no node listens on that channel, :class:`NoAnswer` when none came in time, and
+        the outbox's error when the request could not be published (Redis away, or slow)."""
+        loop = asyncio.get_running_loop()
+        request_id = secrets.token_hex(8)
+        answer: asyncio.Future[Any] = loop.create_future()
+        self._answers[request_id] = answer
+        message = {"op": op, "id": request_id, "from": self.node, **request}
+        # Published with the rest of this loop step's messages (the events of this node's
+        # own games, other requests): no round trip of its own.
+        receivers: asyncio.Future[int] = loop.create_future()
+        self.outbox.send_later(node_channel(node), dumps_bytes(message), receivers)
+        try:
+            if not await receivers:
+                raise NobodyListens(node)
+            try:
+                return await asyncio.wait_for(answer, timeout)
+            except TimeoutError as exc:
+                raise NoAnswer(node) from exc
+        finally:
+            self._answers.pop(request_id, None)
+
+    def reply(self, to: str, request_id: str, answer: Any) -> None:
+        """Answer node ``to``'s request (:meth:`ask`); in ``replies``, a forwarded command's
+        field first, so that nodes of the version before and after read each other's."""
+        message = {"op": "reply", "id": request_id, "replies": answer}
+        self.outbox.send_later(node_channel(to), dumps_bytes(message))
+
+    def answered(self, request_id: str, answer: Any) -> None:
+        """An answer to this node's request came: :meth:`ask` returns it, if still waiting."""
+        future = self._answers.get(request_id)
+        if future is not None and not future.done():
+            future.set_result(answer)
 
     # ------------------------------------------------------------------ the channel reader
 
@@ -762,9 +789,7 @@ class Cluster:
         elif op == "follow":
             self._followed(data)
         elif op == "reply":
-            future = self._replies.get(data["id"])
-            if future is not None and not future.done():
-                future.set_result(data["replies"])
+            self.answered(data["id"], data["replies"])
         elif op == "presence" and data["game"] in self.owned:
             # A node of the version before follows without asking: its word that it has
             # sockets to the game (after its read) makes the game published again too.

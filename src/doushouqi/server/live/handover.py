@@ -27,16 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from doushouqi.server.infra.json_output import dumps_bytes
-from doushouqi.server.live.cluster import Cluster
-from doushouqi.server.live.cluster_keys import OWNERS, lease_key, node_channel
+from doushouqi.server.live.cluster import Cluster, NoAnswer, NobodyListens
+from doushouqi.server.live.cluster_keys import OWNERS, lease_key
 
 __all__ = ["HAND_OVER_TIMEOUT", "HandOvers", "Releasing"]
 
@@ -75,12 +73,13 @@ class HandOvers:
         self.cluster = cluster
         self.games = games
         self._pass = cluster.redis.register_script(_PASS)
-        #: Request id → the owner's answer (whether it handed the game over).
-        self._answers: dict[str, asyncio.Future[bool]] = {}
         #: Game → the hand-over this node is asking for (one at a time a game).
         self._asking: dict[str, asyncio.Future[bool]] = {}
         cluster.node_ops["hand_over"] = self._asked
-        cluster.node_ops["handed_over"] = self._answered
+        # How a node of the version before answers a hand-over (this one answers every request
+        # alike, ``Cluster.reply``), heard during a rolling upgrade. Such a node asking this
+        # one misses the answer, but finds the lease its own after HAND_OVER_TIMEOUT.
+        cluster.node_ops["handed_over"] = self._answered_as_before
 
     def pending(self, game_id: str) -> asyncio.Future[bool] | None:
         """The hand-over of ``game_id`` to this node under way, if one is."""
@@ -111,33 +110,21 @@ class HandOvers:
         if owner is None:
             return False  # nobody's: the registry claims it as any node would
         if owner != cluster.node:
-            request_id = secrets.token_hex(8)
-            loop = asyncio.get_running_loop()
-            answer: asyncio.Future[bool] = loop.create_future()
-            self._answers[request_id] = answer
-            request = {"op": "hand_over", "id": request_id, "from": cluster.node, "game": game_id}
-            receivers: asyncio.Future[int] = loop.create_future()
-            cluster.outbox.send_later(node_channel(owner), dumps_bytes(request), receivers)
             try:
-                if not await receivers:
-                    return False  # nobody listens there: the owner is gone
-                try:
-                    if not await asyncio.wait_for(answer, HAND_OVER_TIMEOUT):
-                        return False
-                except TimeoutError:
-                    # Slow, or its answer lost: the lease says whether it was passed.
-                    if await cluster.owner(game_id) != cluster.node:
-                        return False
-            finally:
-                self._answers.pop(request_id, None)
+                if not await cluster.ask(owner, "hand_over", {"game": game_id}, HAND_OVER_TIMEOUT):
+                    return False
+            except NobodyListens:
+                return False  # the owner is gone
+            except NoAnswer:
+                # Slow, or its answer lost: the lease says whether it was passed.
+                if await cluster.owner(game_id) != cluster.node:
+                    return False
         # Ours now (or already: an earlier hand-over answered too late); renewed from now on.
         cluster.owned.add(game_id)
         return True
 
-    def _answered(self, data: dict[str, Any]) -> None:
-        answer = self._answers.get(str(data["id"]))
-        if answer is not None and not answer.done():
-            answer.set_result(bool(data["handed"]))
+    def _answered_as_before(self, data: dict[str, Any]) -> None:
+        self.cluster.answered(str(data["id"]), bool(data["handed"]))
 
     def _asked(self, data: dict[str, Any]) -> None:
         self.cluster.spawn(self._serve(str(data["game"]), str(data["from"]), str(data["id"])))
@@ -151,8 +138,7 @@ class HandOvers:
                     game_id, lambda: self._pass_lease(game_id, to, asked_at)
                 )
         finally:  # answered whatever happens, so that the asking node need not wait it out
-            answer = {"op": "handed_over", "id": request_id, "handed": handed}
-            self.cluster.outbox.send_later(node_channel(to), dumps_bytes(answer))
+            self.cluster.reply(to, request_id, handed)
         if handed:
             log.info("handed game %s over to node %s", game_id[:16], to)
 
