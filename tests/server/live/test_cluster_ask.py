@@ -107,3 +107,27 @@ def test_a_hand_over_answered_as_the_version_before_answers_is_heard(
             await pubsub.aclose()
 
     run_node(redis, scenario)
+
+
+def test_a_hand_over_request_that_cannot_be_published_leaves_the_game_as_it_was(
+    redis: RedisServer,
+) -> None:
+    """The outbox gives up on a batch Redis does not take within its time-out (a
+    ``TimeoutError`` on the request's receivers): the node goes on as before (forwarding to the
+    owner) rather than the socket's open failing."""
+
+    async def scenario(cluster: Cluster) -> None:
+        client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+        await client.set("dsq:lease:unpublished", "other-node", px=60_000)
+        await client.aclose()
+
+        def timed_out(channel: str, payload: Any, receivers: Any = None) -> None:
+            if receivers is not None:
+                receivers.set_exception(TimeoutError())  # as a batch past the outbox's limit
+
+        cluster.outbox.send_later = timed_out  # type: ignore[method-assign]
+        assert not await HandOvers(cluster, NoGames()).ask("unpublished")
+        assert "unpublished" not in cluster.owned
+        assert lease_holder(redis, "unpublished") == "other-node"
+
+    run_node(redis, scenario)

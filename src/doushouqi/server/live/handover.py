@@ -97,7 +97,7 @@ class HandOvers:
         took = False
         try:
             took = await self._ask(game_id)
-        except RedisError as exc:
+        except (RedisError, TimeoutError) as exc:  # Redis away, or the request not published
             log.warning("cannot ask for game %s now (%r)", game_id[:16], exc)
         finally:
             del self._asking[game_id]
