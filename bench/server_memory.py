@@ -27,6 +27,14 @@ and are not judged; after them, the memory at the end (the median of the last qu
 samples) must not exceed the memory at the start (the median of the first quarter) by more
 than ``--tolerance`` MiB of RSS, or the run fails (exit status 1). The soak runs without
 tracemalloc unless ``--tracemalloc`` is given (it slows every allocation).
+
+**Where it goes** (``--top N``, per game and per socket): each measure also takes a
+tracemalloc snapshot in the server, and the N source lines whose allocations grew most
+between two measures are printed, per game or per socket (what the second N games, and the
+second N spectator sockets, added), from the snapshots' totals by line. The probe's own
+allocations are left out of those lines, but not out of the totals: with ``--top`` the
+totals also hold the tables of lines it keeps and the RSS what the snapshots took (freed, not
+given back), so read the totals from a run without it.
 """
 
 from __future__ import annotations
@@ -51,6 +59,8 @@ from server_load import Bench, Seat, start_server
 #: How this script is started as the server (``--serve-child``), and the port it answers on.
 CHILD = "--serve-child"
 PROBE_PORT_ENV = "DOUSHOUQI_BENCH_MEMORY_PORT"
+#: How many lines of allocation growth each measure reports (``--top``; 0: none).
+TOP_ENV = "DOUSHOUQI_BENCH_MEMORY_TOP"
 MIB = 1024 * 1024
 
 
@@ -65,6 +75,10 @@ def _rss_bytes() -> int:
     return 0
 
 
+#: The last measure's allocations by source line (``--top``): the next reports what grew since.
+_last_lines: list[dict[str, tuple[int, int]]] = []
+
+
 def _memory_now() -> dict[str, Any]:
     """The server's memory after a full collection (run on the probe's thread: the GIL keeps
     the event loop still while it runs)."""
@@ -73,11 +87,33 @@ def _memory_now() -> dict[str, Any]:
     gc.collect()
     tracing = tracemalloc.is_tracing()
     own = tracemalloc.get_tracemalloc_memory() if tracing else 0
-    return {
+    memory = {
         "rss": _rss_bytes() - own,
         "traced": tracemalloc.get_traced_memory()[0] if tracing else None,
         "objects": len(gc.get_objects()),
     }
+    top = int(os.environ.get(TOP_ENV, "0"))
+    if tracing and top > 0:
+        # Only the totals by line are kept (a snapshot holds every block's trace: kept until
+        # the next measure, it would be counted in it).
+        snapshot = tracemalloc.take_snapshot()
+        # This probe's own allocations (these totals, the snapshot's statistics) are left out.
+        ignored = (__file__, tracemalloc.__file__)
+        lines = {
+            f"{s.traceback[0].filename}:{s.traceback[0].lineno}": (s.size, s.count)
+            for s in snapshot.statistics("lineno")
+            if s.traceback[0].filename not in ignored
+        }
+        del snapshot
+        if _last_lines:
+            before = _last_lines[0]
+            grown = [
+                (where, size - before.get(where, (0, 0))[0], count - before.get(where, (0, 0))[1])
+                for where, (size, count) in lines.items()
+            ]
+            memory["top"] = sorted(grown, key=lambda g: -g[1])[:top]
+        _last_lines[:] = [lines]
+    return memory
 
 
 def _serve_probe(port: int) -> None:
@@ -273,6 +309,8 @@ def report_idle(
         return "-" if value is None else f"{value / 1024:.1f} KiB"
 
     print("server memory (RSS less tracemalloc's own; traced: Python's allocations):")
+    if second.get("top"):
+        print("  (--top: the totals include the probe's own tables; read them without it)")
     for label, memory in (
         (f"{n} idle games", first),
         (f"{2 * n} idle games", second),
@@ -303,6 +341,19 @@ def report_idle(
             f"per idle live game, its sockets aside:          traced "
             f"{kib(game_traced - 2 * socket_traced)}"
         )
+    for label, memory in (("a game with its 2 sockets", second), ("a socket", watched_twice)):
+        if memory.get("top"):
+            print(f"where the traced bytes of {label} grew most (per one, by source line):")
+            for where, size, count in memory["top"]:
+                print(f"  {size / n:9.0f} B  {count / n:6.1f} blocks  {_short(where)}")
+
+
+def _short(path: str) -> str:
+    """A source path from its package folder on (site-packages or the project's src)."""
+    for marker in ("site-packages/", "/src/", "/lib/python3"):
+        if marker in path:
+            return path.split(marker, 1)[1]
+    return path
 
 
 def judge_soak(samples: list[tuple[float, dict[str, Any]]], args: argparse.Namespace) -> bool:
@@ -355,6 +406,9 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=2.0, help="seconds before a measure")
     parser.add_argument("--tracemalloc", action="store_true", help="trace the soak's server")
     parser.add_argument("--setup-timeout", type=float, default=180.0)
+    parser.add_argument(
+        "--top", type=int, default=0, help="lines of allocation growth per game and socket"
+    )
     args = parser.parse_args()
     soak = args.soak
     args.games = args.games or (100 if soak else 200)
@@ -367,6 +421,7 @@ def main() -> int:
         parser.error("--games must be 1-1000 and --minutes up to a day")
     probe_port = _free_port()
     os.environ[PROBE_PORT_ENV] = str(probe_port)
+    os.environ[TOP_ENV] = str(max(0, args.top))
     os.environ["DOUSHOUQI_BENCH_TRACEMALLOC"] = "1" if (args.tracemalloc or not soak) else "0"
     launcher = (os.path.abspath(__file__), CHILD)
     with tempfile.TemporaryDirectory(prefix="doushouqi-memory-") as data_dir:
