@@ -19,6 +19,14 @@ dies is still found at most an interval and a timeout after it was last heard fr
 under uvicorn. (A pong also proves that our frames reach the peer; a player's messages
 answer the frames it received, the opponent's moves, which says the same in play.)
 
+A frame may also be handed over without going through the app's ``send`` at all: the
+protocol offers :meth:`BatchedWritesProtocol.send_now` to the app under the scope's extension
+:data:`SEND_NOW`. It takes a text frame at once when ``send`` would have taken it without
+waiting (the connection open, accepted, not closing, the transport writable) and answers
+False otherwise, when the app sends it the usual way (``await send``), which waits or fails as
+before. A game socket's texts go so (``live/subscriber.py``): no queue, no pump task to wake,
+none of Starlette's layers per frame.
+
 Nothing else changes: every other path of uvicorn's protocol (the handshake, close frames,
 pings and pongs) takes the connection's buffered bytes as it always did, so a frame sent
 before a close still goes out before it, and in order; flow control (``writable``) and a
@@ -34,7 +42,10 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
-__all__ = ["BatchedWritesProtocol"]
+__all__ = ["SEND_NOW", "BatchedWritesProtocol"]
+
+#: The scope's extension under which the protocol offers :meth:`BatchedWritesProtocol.send_now`.
+SEND_NOW = "doushouqi.send_now"
 
 
 class BatchedWritesProtocol(WebSocketsSansIOProtocol):
@@ -46,6 +57,12 @@ class BatchedWritesProtocol(WebSocketsSansIOProtocol):
         self._flush_handle: asyncio.Handle | None = None
         #: When the peer last sent anything (the loop's clock).
         self._heard_at = self.loop.time()
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_now
 
     def data_received(self, data: bytes) -> None:
         self._heard_at = self.loop.time()
@@ -80,6 +97,27 @@ class BatchedWritesProtocol(WebSocketsSansIOProtocol):
             raise ClientDisconnected() from None
         if self._flush_handle is None:
             self._flush_handle = self.loop.call_soon(self._flush)
+
+    def send_now(self, text: str) -> bool:
+        """Send the text frame ``text`` now, as :meth:`send` would (written at the end of the
+        step with the step's other frames), where it would not wait: True when taken. False
+        when it is not the moment (not yet accepted, closing or gone, or the transport's
+        buffer full): send it through :meth:`send`, which waits, refuses or fails as ever."""
+        if (
+            not self.writable.is_set()
+            or self.disconnected
+            or not self.handshake_complete
+            or self.close_sent
+            or self.initial_response is not None
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:  # the client closed meanwhile: send's path says so
+            return False
+        if self._flush_handle is None:
+            self._flush_handle = self.loop.call_soon(self._flush)
+        return True
 
     def _flush(self) -> None:
         self._flush_handle = None
