@@ -40,8 +40,13 @@ from doushouqi.server.db.models import (
 )
 from doushouqi.server.db.speed_ratings import rate_rated_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
-from doushouqi.server.domain.storage import game_from_storage, game_to_storage, stored_moves
-from doushouqi.server.infra.json_output import dumps, dumps_bytes, encoded
+from doushouqi.server.domain.storage import (
+    game_from_storage,
+    play_to_storage,
+    setup_to_storage,
+    stored_moves,
+)
+from doushouqi.server.infra.json_output import dumps, dumps_bytes, dumps_text_keys, encoded
 
 __all__ = [
     "DEFAULT_GAME",
@@ -332,11 +337,23 @@ def _move_columns(game: Game) -> dict[str, Any]:
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        # Written with every move (the whole game, its moves included): orjson, not json; the
-        # moves' text kept with the game and appended to, not made again (a long game's moves
-        # were most of the stored text's cost).
-        "state": dumps(game_to_storage(game, encoded(stored_moves(game, dumps_bytes)))),
+        "state": stored_game(game),
     }
+
+
+def stored_game(game: Game) -> str:
+    """The stored game's text: ``game_to_storage`` as JSON. Written with every move (the whole
+    game, its moves included), so no part is made again that need not be: the set-up's part
+    is encoded once a game and the rest appended to it; the moves' text is kept with the game
+    and appended to (a long game's moves were most of the stored text's cost)."""
+    head: bytes = game.kept("stored_setup", _setup_text)
+    rest = dumps_text_keys(play_to_storage(game, encoded(stored_moves(game, dumps_bytes))))
+    return (head + rest[1:]).decode()
+
+
+def _setup_text(game: Game) -> bytes:
+    """``{"format":…,"time_control":…,``: the set-up's part, open for the rest's keys."""
+    return dumps_bytes(setup_to_storage(game))[:-1] + b","
 
 
 def insert_game(session: Session, game: Game, *, public: bool) -> None:
