@@ -309,6 +309,7 @@ class GameActor:
             rematch=rematch,
             texts=stored,
             same_setup=before.same_setup(game),
+            same_status=before.status is game.status,
         )
         await self._services.store.commit(write)
         # Stored: from here on, the change is real and everyone may hear of it.
