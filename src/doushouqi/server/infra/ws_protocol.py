@@ -27,6 +27,13 @@ False otherwise, when the app sends it the usual way (``await send``), which wai
 before. A game socket's texts go so (``live/subscriber.py``): no queue, no pump task to wake,
 none of Starlette's layers per frame.
 
+uvicorn pauses reading from the socket with every message received and resumes it when the
+app takes it (each a change of the event loop's watcher on the socket: a call into libuv and
+a system call to the kernel, twice a move). Here reading pauses only once
+:data:`RECEIVE_BACKLOG` messages wait for the app, and resumes, as under uvicorn, when the app
+has taken them all: a client that sends faster than the app reads is still held back, with a
+few messages more in memory.
+
 Nothing else changes: every other path of uvicorn's protocol (the handshake, close frames,
 pings and pongs) takes the connection's buffered bytes as it always did, so a frame sent
 before a close still goes out before it, and in order; flow control (``writable``) and a
@@ -46,6 +53,8 @@ __all__ = ["SEND_NOW", "BatchedWritesProtocol"]
 
 #: The scope's extension under which the protocol offers :meth:`BatchedWritesProtocol.send_now`.
 SEND_NOW = "doushouqi.send_now"
+#: Messages received and not yet taken by the app at which reading from the socket pauses.
+RECEIVE_BACKLOG = 8
 
 
 class BatchedWritesProtocol(WebSocketsSansIOProtocol):
@@ -67,6 +76,21 @@ class BatchedWritesProtocol(WebSocketsSansIOProtocol):
     def data_received(self, data: bytes) -> None:
         self._heard_at = self.loop.time()
         super().data_received(data)
+
+    def send_receive_event_to_app(self) -> None:
+        if self.read_paused:
+            super().send_receive_event_to_app()
+            return
+        # uvicorn's queues the message and then pauses reading unless it is paused already:
+        # told that it is, it leaves the transport alone; it is paused here once enough wait.
+        self.read_paused = True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = False
+        if self.queue.qsize() >= RECEIVE_BACKLOG and not self.transport.is_closing():
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def send_keepalive_ping(self) -> None:
         due = self._heard_at + (self.ping_interval or 0.0)
