@@ -157,7 +157,7 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=100)
     parser.add_argument("--messages", type=int, default=20000)
     parser.add_argument(
-        "--sides", default="uvicorn,batched", help="servers compared (uvicorn,batched,queued,direct)"
+        "--sides", default="uvicorn,batched", help="servers compared: uvicorn,batched,queued,direct"
     )
     parser.add_argument("--serve", nargs=2, metavar=("PROTOCOL", "PORT"), help=argparse.SUPPRESS)
     args = parser.parse_args()

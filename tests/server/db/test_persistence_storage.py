@@ -9,6 +9,7 @@ import random
 import pytest
 
 from doushouqi.core.clock import TimeControl
+from doushouqi.server.db.repo import stored_game
 from doushouqi.server.domain import (
     Abort,
     AcceptDraw,
@@ -31,7 +32,6 @@ from doushouqi.server.domain import (
     apply,
     new_game,
 )
-from doushouqi.server.db.repo import stored_game
 from doushouqi.server.domain.recovery import resume_after_downtime
 from doushouqi.server.domain.storage import game_from_storage, game_to_storage
 

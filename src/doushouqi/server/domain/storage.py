@@ -144,7 +144,8 @@ def setup_to_storage(game: Game) -> dict[str, Any]:
     (the mode, the rules, the players and the time control), made once a game
     (``Game.kept``), not with every move; shared with the game's copies, so read, never
     changed. A writer may encode them once a game too (``db/repo.py``)."""
-    return game.kept("storage", _setup_data)
+    setup: dict[str, Any] = game.kept("storage", _setup_data)
+    return setup
 
 
 def _setup_data(game: Game) -> dict[str, Any]:
