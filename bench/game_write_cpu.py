@@ -65,8 +65,11 @@ def _writes(games: int) -> list[list[tuple[Any, Any, list[Any]]]]:
 def _write(before: Any, after: Any, events: list[Any]) -> GameWrite:
     dicts = [e.to_dict() for e in events]
     extra = {}
-    if "same_setup" in {f.name for f in dataclasses.fields(GameWrite)}:
+    fields = {f.name for f in dataclasses.fields(GameWrite)}
+    if "same_setup" in fields:
         extra["same_setup"] = before.same_setup(after)
+    if "same_status" in fields:
+        extra["same_status"] = before.status is after.status
     return GameWrite(after, before.version, dicts, texts=[dumps(d) for d in dicts], **extra)
 
 

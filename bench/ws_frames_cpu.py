@@ -4,13 +4,19 @@ A uvicorn server (uvloop, httptools) in a process of its own, with a bare ASGI a
 answers each text message with the two frames a mover hears after a move: a ``move_made``
 of the site's size and an ``ack``, sent one after the other as the game socket's pump sends
 them. Its websocket protocol is uvicorn's sans-I/O one (``uvicorn``) or the server's
-``BatchedWritesProtocol`` (``batched``: the frames of one step in one write). Clients in
+``BatchedWritesProtocol`` (``batched``: the frames of one step in one write). Two more
+servers run the game socket's way of sending (``--sides queued,direct``), under the batched
+protocol: a Starlette websocket whose frames are delivered to a ``Subscriber`` and sent by
+the socket's pump task (``queued``, as before the eighth round), or handed to the
+connection at once by ``Subscriber.deliver`` through the protocol's ``send_now`` (``direct``).
+Clients in
 this process send messages over many sockets and wait for both answers; the server's CPU
 time (user and system, from ``/proc``) over the messages is the figure, best of the rounds,
 the protocols taking turns. The machine's other work slows the run but not the server's CPU
 a message much: each side's rounds are compared, not absolute numbers.
 
     PYTHONPATH=src .venv/bin/python bench/ws_frames_cpu.py --rounds 5
+    PYTHONPATH=src .venv/bin/python bench/ws_frames_cpu.py --rounds 5 --sides queued,direct
 """
 
 from __future__ import annotations
@@ -49,14 +55,46 @@ async def app(scope: dict[str, object], receive: object, send: object) -> None:
         await send({"type": "websocket.send", "text": ACK})  # type: ignore[operator]
 
 
+def game_socket_app(direct: bool) -> object:
+    """A Starlette app whose socket sends as the game socket does (``live/ws.py``): each
+    message's two frames delivered to its ``Subscriber``; ``direct``: with the protocol's
+    ``send_now``, else queued for the pump task."""
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket
+
+    from doushouqi.server.live import ws as game_ws
+    from doushouqi.server.live.subscriber import Subscriber
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        send_now = game_ws._send_now(websocket) if direct else None
+        subscriber = Subscriber(None, send_now)
+        pump = asyncio.create_task(game_ws._pump(websocket, subscriber))
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                subscriber.deliver(EVENT)
+                subscriber.deliver(ACK)
+        finally:
+            pump.cancel()
+
+    return Starlette(routes=[WebSocketRoute("/", socket)])
+
+
 def serve(protocol: str, port: int) -> None:
     import uvicorn
 
     from doushouqi.server.infra.ws_protocol import BatchedWritesProtocol
 
-    ws: object = BatchedWritesProtocol if protocol == "batched" else "websockets-sansio"
+    ws: object = "websockets-sansio" if protocol == "uvicorn" else BatchedWritesProtocol
+    target: object = "ws_frames_cpu:app"
+    if protocol in ("queued", "direct"):
+        target = game_socket_app(direct=protocol == "direct")
     uvicorn.run(
-        "ws_frames_cpu:app",
+        target,  # type: ignore[arg-type]
         port=port,
         log_level="warning",
         ws=ws,  # type: ignore[arg-type]
@@ -118,12 +156,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sockets", type=int, default=100)
     parser.add_argument("--messages", type=int, default=20000)
+    parser.add_argument(
+        "--sides", default="uvicorn,batched", help="servers compared: uvicorn,batched,queued,direct"
+    )
     parser.add_argument("--serve", nargs=2, metavar=("PROTOCOL", "PORT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve[0], int(args.serve[1]))
         return
-    runs: dict[str, list[float]] = {"uvicorn": [], "batched": []}
+    runs: dict[str, list[float]] = {side: [] for side in args.sides.split(",")}
     for _ in range(args.rounds):
         for protocol, results in runs.items():
             results.append(measure(protocol, args.sockets, args.messages) * 1e6)

@@ -373,7 +373,11 @@ class GameClock:
         left[side] = left[side] - used + self.control.increment
         if self.control.move_seconds is not None:
             left[side] = self.control.move_seconds  # the next move gets its full days again
-        return replace(self, main_time=(left[0], left[1]), to_move=1 - side, turn_started=now)
+        # Made with every move: built directly, not through ``replace`` (which looks up the
+        # fields and passes each by name: half of a press's time).
+        return GameClock(
+            self.control, (left[0], left[1]), 1 - side, now, self.paused_at, self.timeouts
+        )
 
     def apply_timeout(self, now: float) -> GameClock:
         """Apply the per-move timeout that :meth:`check` reports at ``now``.

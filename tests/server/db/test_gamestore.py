@@ -25,7 +25,7 @@ from doushouqi.server.db.gamestore import (
     StaleWriteError,
     StorageUnavailable,
 )
-from doushouqi.server.domain import Game
+from doushouqi.server.domain import Game, GameStatus
 from doushouqi.server.infra.outage import is_outage
 
 
@@ -296,10 +296,46 @@ def test_a_moves_write_of_the_same_set_up_leaves_the_set_up_columns_and_stores_t
     asyncio.run(scenario())
 
 
+def test_a_write_of_the_same_status_leaves_the_status_column_and_a_change_writes_it(
+    db: Database,
+) -> None:
+    """``same_status`` (with ``same_setup``) leaves the status column out of the update, so
+    that SQLite leaves its index alone: the stored status must be the game's already. A
+    write that says so wrongly shows it (the column keeps the old status); one that changes
+    the status writes it."""
+    game = online_game(start=False).evolve(id="g")
+    started = game.evolve(version=1, status=GameStatus.STARTED)
+
+    def status() -> int:
+        query = "SELECT status FROM games"
+        return int(db.run_sync(lambda s: s.connection().exec_driver_sql(query).scalar_one()))
+
+    async def scenario() -> list[int]:
+        store = GameStore(db)
+        await store.commit(GameWrite(game, None))
+        seen = []
+        await store.commit(GameWrite(started, 0, [_event(1)], same_setup=True))
+        seen.append(status())
+        moved = started.evolve(version=2)
+        await store.commit(GameWrite(moved, 1, [_event(2)], same_setup=True, same_status=True))
+        seen.append(status())
+        told_wrongly = moved.evolve(version=3, status=GameStatus.ABORTED)
+        await store.commit(
+            GameWrite(told_wrongly, 2, [_event(3)], same_setup=True, same_status=True)
+        )
+        seen.append(status())
+        return seen
+
+    assert asyncio.run(scenario()) == [GameStatus.STARTED] * 3
+    stored_state = db.run_sync(lambda s: s.connection().exec_driver_sql("SELECT state FROM games"))
+    assert json.loads(stored_state.scalar_one())["status"] == GameStatus.ABORTED
+
+
 def test_the_set_up_columns_are_those_the_set_up_makes() -> None:
     game = online_game(start=False)
     assert set(repo._setup_columns(game)) == repo._SETUP_COLUMN_NAMES
     assert set(repo._columns(game)) == set(repo._COLUMN_NAMES)
+    assert set(repo._ply_columns(game)) == set(repo._MOVE_COLUMN_NAMES) - {"status"}
 
 
 def test_moves_of_the_same_set_up_store_their_events_and_a_stale_one_stores_nothing(

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from doushouqi.core.clock import TimeControl
+from doushouqi.server.db.repo import stored_game
 from doushouqi.server.domain import (
     Abort,
     AcceptDraw,
@@ -98,6 +99,25 @@ def test_every_state_round_trips(seed: int) -> None:
         assert again.position().position_string() == game.position().position_string()
 
 
+def _standard_text(game: Game) -> str:
+    return json.dumps(game_to_storage(game), separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("seed", range(0, 40, 3))
+def test_the_written_text_is_the_stored_games_json(seed: int) -> None:
+    """What a write stores (the set-up's part encoded once a game, the rest appended, the
+    moves kept and appended to) is the standard library's encoding of ``game_to_storage``,
+    through every copy a game goes through; also for a game read back (its clock's control
+    another object than its own), and after a change of seat (the set-up's part made anew)."""
+    for game in _random_game(seed):
+        assert stored_game(game) == _standard_text(game)
+        loaded = _round_trip(game)
+        assert stored_game(loaded) == stored_game(game)
+        if game.players[1] is not None:
+            left = game.evolve(players=(game.players[0], None))
+            assert stored_game(left) == _standard_text(left) != stored_game(game)
+
+
 def test_unlimited_main_time_round_trips() -> None:
     spec = GameSpec(
         Mode.SAME_SCREEN,
@@ -109,6 +129,8 @@ def test_unlimited_main_time_round_trips() -> None:
     assert game.clock is not None and game.clock.main_time[0] == float("inf")
     text = json.dumps(game_to_storage(game), allow_nan=False)  # what PostgreSQL accepts
     assert game_from_storage(json.loads(text)) == game
+    assert stored_game(game) == _standard_text(game)
+    assert '"main_time":[null,null]' in stored_game(game)
 
 
 def test_a_tournament_game_keeps_its_tournament_and_older_games_have_none() -> None:

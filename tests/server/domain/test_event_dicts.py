@@ -61,3 +61,28 @@ def test_a_move_made_is_json_that_reads_back_equal() -> None:
     assert all(type(v) is list for v in data["dests"].values())
     assert data["clocks"]["remaining"] == [299.0, 300.0]
     assert json.loads(json.dumps(data)) == data
+
+
+def test_a_move_mades_own_dict_is_the_generic_one_for_every_move() -> None:
+    """``MoveMade.to_dict`` writes its fields out one by one: the same dict, in the same
+    order, as the loop over the fields of every other event, for the moves of whole games
+    (with and without a clock), its destinations copies that share no list."""
+    from doushouqi.server.domain import Event
+
+    for time_control in ("5+2", None):
+        game = online_game(time_control=time_control)
+        for ply in range(40):
+            position = game.position()
+            legal = sorted(position.legal_moves())
+            if not legal or game.status is not GameStatus.STARTED:
+                break
+            actor = game.players[game.turn].identity  # type: ignore[union-attr]
+            move = Move(actor=actor, move=legal[ply % len(legal)], move_id=f"m{ply}")
+            game, events = ok(game, move, T0 + 3 + ply)
+            made = events[0]
+            assert isinstance(made, MoveMade)
+            own, generic = made.to_dict(), Event.to_dict(made)
+            assert own == generic and list(own) == list(generic)
+            assert json.dumps(own) == json.dumps(generic)
+            assert all(own["dests"][k] is not v for k, v in made.dests.items())
+        assert len(game.moves) >= 10  # the games were played, not refused at once

@@ -2,7 +2,9 @@
 sends in one step of the event loop leave in one write, complete and in order; frames sent
 over several steps, a close right after frames, and a client that left behave as under
 uvicorn's own protocol; a peer heard from lately is not pinged, a silent one is, and one that
-answers nothing is closed. A real uvicorn server on loopback, a real websockets client; the
+answers nothing is closed; reading pauses only for a backlog of messages the app has not taken;
+a frame handed over at once (``send_now``) goes out with the step's others, and one that cannot
+go at once is left to ``send``. A real uvicorn server on loopback, a real websockets client; the
 transport is wrapped only to count the writes it is given."""
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from doushouqi.server.infra.settings import Settings
-from doushouqi.server.infra.ws_protocol import BatchedWritesProtocol
+from doushouqi.server.infra.ws_protocol import RECEIVE_BACKLOG, SEND_NOW, BatchedWritesProtocol
 from doushouqi.server.main import uvicorn_options
 
 #: Every write the server's websocket transports were given, in order.
 WRITES: list[bytes] = []
 #: What the app saw when it sent to a client that had left.
 SEND_ERRORS: list[BaseException] = []
+#: The transports' pauses and resumptions of reading, in order.
+READING: list[str] = []
 
 
 class _CountingTransport:
@@ -39,6 +43,14 @@ class _CountingTransport:
     def write(self, data: bytes) -> None:
         WRITES.append(bytes(data))
         self._transport.write(data)
+
+    def pause_reading(self) -> None:
+        READING.append("pause")
+        self._transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        READING.append("resume")
+        self._transport.resume_reading()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
@@ -73,6 +85,15 @@ async def _app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             await send({"type": "websocket.send", "bytes": b"second"})
             await send({"type": "websocket.close", "code": 4000, "reason": "done"})
             return
+        elif word == "nap":
+            await asyncio.sleep(0.5)
+            texts = [(await receive())["text"] for _ in range(int(count))]
+            await send({"type": "websocket.send", "text": ",".join(texts)})
+        elif word == "now":
+            send_now = scope["extensions"][SEND_NOW]  # type: ignore[index]
+            WRITES.clear()
+            assert send_now("one") and send_now("two")
+            await send({"type": "websocket.send", "text": "three"})
         elif word == "wait":
             try:
                 for _ in range(500):
@@ -135,6 +156,28 @@ def test_a_close_right_after_frames_follows_them() -> None:
             ws.recv(timeout=5)
         assert closed.value.rcvd is not None
         assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4000, "done")
+
+
+def test_frames_handed_over_at_once_leave_with_the_steps_others_in_order() -> None:
+    with _server() as url, connect(url) as ws:
+        ws.send("now")
+        assert [ws.recv(timeout=5) for _ in range(3)] == ["one", "two", "three"]
+        assert len(WRITES) == 1
+
+
+def test_reading_pauses_only_for_a_backlog_and_every_message_arrives_in_order() -> None:
+    with _server() as url, connect(url) as ws:
+        READING.clear()
+        for _ in range(10):  # one message at a time, each taken by the app: never paused
+            ws.send("steps 1")
+            assert ws.recv(timeout=5) == "frame 0"
+        assert READING == []
+        count = 3 * RECEIVE_BACKLOG
+        ws.send(f"nap {count}")
+        for i in range(count):  # sent while the app sleeps: reading pauses, then resumes
+            ws.send(f"message {i}")
+        assert ws.recv(timeout=5) == ",".join(f"message {i}" for i in range(count))
+        assert READING[:2] == ["pause", "resume"]
 
 
 def test_sending_to_a_client_that_left_raises_as_under_uvicorn() -> None:

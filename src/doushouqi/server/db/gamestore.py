@@ -68,6 +68,10 @@ class GameWrite:
     #: ``Game.kept``) are this game's already, so a move's write leaves them out. The writer
     #: knows it (``Game.same_setup`` of the game it replaces); False writes them all.
     same_setup: bool = False
+    #: With :attr:`same_setup`: the stored row's status is this game's already (the game it
+    #: replaces had it: a move that neither starts nor ends the game), so the status column,
+    #: and with it its index, is left alone too. False writes it.
+    same_status: bool = False
 
     def payloads(self) -> list[str]:
         """Each event's stored text: :attr:`texts`, or the events encoded here."""
@@ -112,7 +116,7 @@ def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None
         cursor,
         dialect,
         [
-            (w.game, w.previous_version, w.same_setup)
+            (w.game, w.previous_version, w.same_setup, w.same_status)
             for w in writes
             if w.previous_version is not None
         ],

@@ -40,8 +40,13 @@ from doushouqi.server.db.models import (
 )
 from doushouqi.server.db.speed_ratings import rate_rated_game
 from doushouqi.server.domain import Game, GameStatus, Mode, PlayerSlot
-from doushouqi.server.domain.storage import game_from_storage, game_to_storage, stored_moves
-from doushouqi.server.infra.json_output import dumps, dumps_bytes, encoded
+from doushouqi.server.domain.storage import (
+    game_from_storage,
+    play_to_storage,
+    setup_to_storage,
+    stored_moves,
+)
+from doushouqi.server.infra.json_output import dumps, dumps_bytes, dumps_text_keys, encoded
 
 __all__ = [
     "DEFAULT_GAME",
@@ -324,19 +329,35 @@ def _columns(game: Game) -> dict[str, Any]:
 
 def _move_columns(game: Game) -> dict[str, Any]:
     """The columns that are not the set-up's: all that a move may change."""
+    return {"status": int(game.status), **_ply_columns(game)}
+
+
+def _ply_columns(game: Game) -> dict[str, Any]:
+    """:func:`_move_columns` but the status."""
     return {
-        "status": int(game.status),
         "result": game.result,
         "termination": game.termination_key,
         "version": game.version,
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        # Written with every move (the whole game, its moves included): orjson, not json; the
-        # moves' text kept with the game and appended to, not made again (a long game's moves
-        # were most of the stored text's cost).
-        "state": dumps(game_to_storage(game, encoded(stored_moves(game, dumps_bytes)))),
+        "state": stored_game(game),
     }
+
+
+def stored_game(game: Game) -> str:
+    """The stored game's text: ``game_to_storage`` as JSON. Written with every move (the whole
+    game, its moves included), so no part is made again that need not be: the set-up's part
+    is encoded once a game and the rest appended to it; the moves' text is kept with the game
+    and appended to (a long game's moves were most of the stored text's cost)."""
+    head: bytes = game.kept("stored_setup", _setup_text)
+    rest = dumps_text_keys(play_to_storage(game, encoded(stored_moves(game, dumps_bytes))))
+    return (head + rest[1:]).decode()
+
+
+def _setup_text(game: Game) -> bytes:
+    """``{"format":…,"time_control":…,``: the set-up's part, open for the rest's keys."""
+    return dumps_bytes(setup_to_storage(game))[:-1] + b","
 
 
 def insert_game(session: Session, game: Game, *, public: bool) -> None:
@@ -373,6 +394,14 @@ _UPDATE_MOVE = (
     update(GameRow.__table__)  # type: ignore[arg-type]
     .where(GameRow.id == bindparam("b_id"), GameRow.version == bindparam("b_previous"))
     .values({name: bindparam(name) for name in _MOVE_COLUMN_NAMES})
+)
+#: ... and whose stored status is its own too (a move that neither starts nor ends the game):
+#: the status's index is left alone as well.
+_PLY_COLUMN_NAMES = tuple(name for name in _MOVE_COLUMN_NAMES if name != "status")
+_UPDATE_PLY = (
+    update(GameRow.__table__)  # type: ignore[arg-type]
+    .where(GameRow.id == bindparam("b_id"), GameRow.version == bindparam("b_previous"))
+    .values({name: bindparam(name) for name in _PLY_COLUMN_NAMES})
 )
 
 
@@ -438,7 +467,7 @@ _EventBatch = tuple[str, list[dict[str, Any]], list[str]]
 def store_moves(
     cursor: Any,
     dialect: Dialect,
-    games: list[tuple[Game, int, bool]],
+    games: list[tuple[Game, int, bool, bool]],
     events: list[_EventBatch],
 ) -> None:
     """The writes of games' plain moves, through the driver's ``cursor`` (run it with
@@ -446,13 +475,14 @@ def store_moves(
     when one is no longer there), and the events. The same statements as :func:`update_games`
     and :func:`append_many_events`, without a session: nothing here needs one. Each game comes
     with whether the stored row's set-up columns are its own already (then only the others
-    are written)."""
+    are written), and whether its status is too (then the status is left out as well)."""
     for statement, columns, batch in (
-        (_UPDATE_MOVE, _move_columns, [g for g in games if g[2]]),
+        (_UPDATE_PLY, _ply_columns, [g for g in games if g[2] and g[3]]),
+        (_UPDATE_MOVE, _move_columns, [g for g in games if g[2] and not g[3]]),
         (_UPDATE_GAME, _columns, [g for g in games if not g[2]]),
     ):
         if batch:
-            rows = [{"b_id": g.id, "b_previous": old, **columns(g)} for g, old, _ in batch]
+            rows = [{"b_id": g.id, "b_previous": old, **columns(g)} for g, old, _, _ in batch]
             _run_rows(cursor, *_driver_rows(dialect, statement, rows))
             if dialect.supports_sane_multi_rowcount and cursor.rowcount != len(batch):
                 raise StaleGameError("a game was not at the version its writer expected")

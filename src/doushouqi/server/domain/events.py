@@ -225,6 +225,28 @@ class MoveMade(Event):
     #: The id its sender gave the move (None: none), so that the sender knows it among others.
     move_id: str | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """:meth:`Event.to_dict`, field by field (the event of every move). The destinations
+        are what every game's positions give (``Position.legal_destinations``: text to lists
+        of text, as :func:`plain` would leave them): copied, not looked through."""
+        clocks = self.clocks
+        return {
+            "type": self.type,
+            "game_id": self.game_id,
+            "version": self.version,
+            "color": self.color,
+            "move": self.move,
+            "readable": self.readable,
+            "readable_zh": self.readable_zh,
+            "ply": self.ply,
+            "at": plain(self.at),
+            "fen": self.fen,
+            "to_move": self.to_move,
+            "dests": {k: list(v) for k, v in self.dests.items()},
+            "clocks": None if clocks is None else clocks.to_dict(),
+            "move_id": self.move_id,
+        }
+
 
 @dataclass(frozen=True, kw_only=True)
 class AlreadyApplied(Event):

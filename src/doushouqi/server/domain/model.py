@@ -331,7 +331,10 @@ class Game:
 
     def move_with_id(self, move_id: str) -> str | None:
         """The move this game applied under the client's ``move_id`` (None: none)."""
-        return next((move for known, move in self.move_ids if known == move_id), None)
+        for known, move in self.move_ids:  # a loop, not a generator: asked with every move
+            if known == move_id:
+                return move
+        return None
 
     # ------------------------------------------------------------------ the game and position
 
@@ -456,14 +459,21 @@ class Game:
     @property
     def last_activity_at(self) -> float:
         """The latest time the game has recorded; a command must not come earlier."""
-        times = [self.created_at]
-        times += [t for t in (self.started_at, self.finished_at, self.resumed_at) if t is not None]
-        times += [t for t in self.disconnected_since if t is not None]
-        if self.moves:
-            times.append(self.moves[-1].at)
-        if self.clock is not None:
-            times += [t for t in (self.clock.turn_started, self.clock.paused_at) if t is not None]
-        return max(times)
+        # Asked with every command: one pass over the candidates, no lists made.
+        latest = self.created_at
+        clock = self.clock
+        for t in (
+            self.started_at,
+            self.finished_at,
+            self.resumed_at,
+            *self.disconnected_since,
+            self.moves[-1].at if self.moves else None,
+            None if clock is None else clock.turn_started,
+            None if clock is None else clock.paused_at,
+        ):
+            if t is not None and t > latest:
+                latest = t
+        return latest
 
     def same_setup(self, other: Game) -> bool:
         """Whether ``other`` has this game's set-up (``_SETUP_FIELDS``) as the very same

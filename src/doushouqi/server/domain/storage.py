@@ -46,7 +46,9 @@ __all__ = [
     "STORAGE_FORMAT",
     "game_from_storage",
     "game_to_storage",
+    "play_to_storage",
     "player_from_dict",
+    "setup_to_storage",
     "stored_moves",
 ]
 
@@ -77,18 +79,22 @@ def player_from_dict(data: dict[str, Any]) -> PlayerSlot:
     )
 
 
-def _finite_or_none(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
-def _clock_dict(clock: GameClock) -> dict[str, Any]:
+def _clock_dict(clock: GameClock, game: Game) -> dict[str, Any]:
+    control = clock.control
+    first, second = clock.main_time
     return {
-        "control": str(clock.control),
-        "main_time": [_finite_or_none(t) for t in clock.main_time],
+        # The game's own control, as its set-up's part wrote it (made once a game).
+        "control": setup_to_storage(game)["time_control"]
+        if control is game.time_control or control == game.time_control
+        else str(control),
+        "main_time": (
+            first if math.isfinite(first) else None,
+            second if math.isfinite(second) else None,
+        ),
         "to_move": clock.to_move,
         "turn_started": clock.turn_started,
         "paused_at": clock.paused_at,
-        "timeouts": list(clock.timeouts),
+        "timeouts": clock.timeouts,
     }
 
 
@@ -133,36 +139,47 @@ def _pair(values: list[Any]) -> tuple[Any, Any]:
     return values[0], values[1]
 
 
-def _setup_data(game: Game) -> tuple[str, dict[str, Any], list[Any], str | None]:
-    """The stored game's parts that only its set-up makes (``Game.kept``: made once a game,
-    not with every move): the mode, the rules, the players and the time control."""
-    return (
-        game.mode.value,
-        game.rules_mapping,
-        [None if p is None else p.to_dict() for p in game.players],
-        None if game.time_control is None else str(game.time_control),
-    )
+def setup_to_storage(game: Game) -> dict[str, Any]:
+    """The first keys of :func:`game_to_storage`: the parts that only the game's set-up makes
+    (the mode, the rules, the players and the time control), made once a game
+    (``Game.kept``), not with every move; shared with the game's copies, so read, never
+    changed. A writer may encode them once a game too (``db/repo.py``)."""
+    setup: dict[str, Any] = game.kept("storage", _setup_data)
+    return setup
+
+
+def _setup_data(game: Game) -> dict[str, Any]:
+    return {
+        "format": STORAGE_FORMAT,
+        "id": game.id,
+        "mode": game.mode.value,
+        "rules": game.rules_mapping,
+        "players": [None if p is None else p.to_dict() for p in game.players],
+        "time_control": None if game.time_control is None else str(game.time_control),
+    }
 
 
 def game_to_storage(game: Game, moves: object = None) -> dict[str, Any]:
     """Everything that makes up ``game``, as JSON-ready data (to be written out: its set-up's
-    parts are shared with the game's other copies, so it is read, never changed). ``moves``,
-    when given, is stored as the moves instead of the list made here: the writer's own
-    encoding of them (:func:`stored_moves`)."""
+    parts are shared with the game's other copies, so it is read, never changed): the keys
+    of :func:`setup_to_storage`, then those of :func:`play_to_storage`. ``moves``, when
+    given, is stored as the moves instead of the list made here: the writer's own encoding of
+    them (:func:`stored_moves`)."""
+    return {**setup_to_storage(game), **play_to_storage(game, moves)}
+
+
+def play_to_storage(game: Game, moves: object = None) -> dict[str, Any]:
+    """The keys of :func:`game_to_storage` after the set-up's: whatever a command may change.
+    Pairs are tuples (JSON arrays to any encoder), not lists made for the occasion. Every key
+    is text, so an encoder need not convert others."""
     score = game.score_change
-    mode, rules, players, time_control = game.kept("storage", _setup_data)
+    clock = game.clock
     data: dict[str, Any] = {
-        "format": STORAGE_FORMAT,
-        "id": game.id,
-        "mode": mode,
-        "rules": rules,
-        "players": players,
-        "time_control": time_control,
         "status": int(game.status),
         "start_fen": game.start_fen,
         "moves": _moves_data(game.moves) if moves is None else moves,
-        "clock": None if game.clock is None else _clock_dict(game.clock),
-        "ready": list(game.ready),
+        "clock": None if clock is None else _clock_dict(clock, game),
+        "ready": game.ready,
         "draw_offer": game.draw_offer,
         "takeback_request": game.takeback_request,
         "outcome": None
@@ -172,8 +189,8 @@ def game_to_storage(game: Game, moves: object = None) -> dict[str, Any]:
         "score_change": None
         if score is None
         else {
-            "deltas": list(score.deltas),
-            "new_scores": list(score.new_scores),
+            "deltas": score.deltas,
+            "new_scores": score.new_scores,
             "voided": score.voided,
         },
         "rating_change": None
@@ -190,7 +207,7 @@ def game_to_storage(game: Game, moves: object = None) -> dict[str, Any]:
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        "disconnected_since": list(game.disconnected_since),
+        "disconnected_since": game.disconnected_since,
         "rematch_offer": game.rematch_offer,
         "rematch_created": game.rematch_created,
         "rematch_of": game.rematch_of,
@@ -205,7 +222,7 @@ def game_to_storage(game: Game, moves: object = None) -> dict[str, Any]:
     if game.state_version is not None:  # only after presence events: most games store none
         data["state_version"] = game.state_version
     if game.move_ids:  # only games whose client names its moves
-        data["move_ids"] = [list(pair) for pair in game.move_ids]
+        data["move_ids"] = game.move_ids
     if game.resumed_at is not None:  # only games that went through an outage
         data["resumed_at"] = game.resumed_at
     return data

@@ -82,6 +82,8 @@ def lobby_deadline(game: Game) -> float | None:
 def start_deadline(game: Game) -> tuple[float, AbortReason] | None:
     """When a game whose players have not all come, or not all made a first move, is aborted,
     and why (None: no such wait, or it is over)."""
+    if game.status is GameStatus.STARTED and len(game.moves) >= 2:
+        return None  # over (asked with every move: the usual answer first)
     if (
         game.mode is not Mode.ONLINE
         or game.tournament

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from doushouqi.core.clock import GameClock
 from doushouqi.core.game import Position
 from doushouqi.server.domain.events import ClockView
@@ -26,11 +28,13 @@ def clock_view(clock: GameClock | None, at: float) -> ClockView | None:
     """Both clocks as they stand at ``at`` (clamped to the clock's last change)."""
     if clock is None:
         return None
-    latest = max(t for t in (at, clock.turn_started, clock.paused_at) if t is not None)
-    remaining = tuple(clock.remaining(c, latest) for c in (0, 1))
-    shown = tuple(None if r == float("inf") else r for r in remaining)
+    latest = at  # made with every move: no generators, no lists
+    for t in (clock.turn_started, clock.paused_at):
+        if t is not None and t > latest:
+            latest = t
+    red, blue = clock.remaining(0, latest), clock.remaining(1, latest)
     return ClockView(
-        remaining=(shown[0], shown[1]),
+        remaining=(None if red == math.inf else red, None if blue == math.inf else blue),
         move_time_left=clock.time_left_in_move(latest),
         to_move=clock.to_move,
         running=clock.running,

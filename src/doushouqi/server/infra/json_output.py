@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["dumps", "dumps_bytes", "encoded", "loads"]
+__all__ = ["dumps", "dumps_bytes", "dumps_text_keys", "encoded", "loads"]
 
 # Integer keys (an identity's, a count's) are written as strings, as the standard library does.
 _OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -29,6 +29,13 @@ def dumps(value: Any) -> str:
 def dumps_bytes(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON (a Redis payload, a database column)."""
     return orjson.dumps(value, option=_OPTIONS)
+
+
+def dumps_text_keys(value: Any) -> bytes:
+    """:func:`dumps_bytes` of a value whose every key is text (a stored game's): orjson's
+    conversion of other keys, not needed then, costs a third of its time (TypeError for a
+    key that is not text)."""
+    return orjson.dumps(value)
 
 
 def encoded(text: bytes) -> Any:

@@ -19,6 +19,21 @@ dies is still found at most an interval and a timeout after it was last heard fr
 under uvicorn. (A pong also proves that our frames reach the peer; a player's messages
 answer the frames it received, the opponent's moves, which says the same in play.)
 
+A frame may also be handed over without going through the app's ``send`` at all: the
+protocol offers :meth:`BatchedWritesProtocol.send_now` to the app under the scope's extension
+:data:`SEND_NOW`. It takes a text frame at once when ``send`` would have taken it without
+waiting (the connection open, accepted, not closing, the transport writable) and answers
+False otherwise, when the app sends it the usual way (``await send``), which waits or fails as
+before. A game socket's texts go so (``live/subscriber.py``): no queue, no pump task to wake,
+none of Starlette's layers per frame.
+
+uvicorn pauses reading from the socket with every message received and resumes it when the
+app takes it (each a change of the event loop's watcher on the socket: a call into libuv and
+a system call to the kernel, twice a move). Here reading pauses only once
+:data:`RECEIVE_BACKLOG` messages wait for the app, and resumes, as under uvicorn, when the app
+has taken them all: a client that sends faster than the app reads is still held back, with a
+few messages more in memory.
+
 Nothing else changes: every other path of uvicorn's protocol (the handshake, close frames,
 pings and pongs) takes the connection's buffered bytes as it always did, so a frame sent
 before a close still goes out before it, and in order; flow control (``writable``) and a
@@ -34,7 +49,12 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
-__all__ = ["BatchedWritesProtocol"]
+__all__ = ["SEND_NOW", "BatchedWritesProtocol"]
+
+#: The scope's extension under which the protocol offers :meth:`BatchedWritesProtocol.send_now`.
+SEND_NOW = "doushouqi.send_now"
+#: Messages received and not yet taken by the app at which reading from the socket pauses.
+RECEIVE_BACKLOG = 8
 
 
 class BatchedWritesProtocol(WebSocketsSansIOProtocol):
@@ -47,9 +67,30 @@ class BatchedWritesProtocol(WebSocketsSansIOProtocol):
         #: When the peer last sent anything (the loop's clock).
         self._heard_at = self.loop.time()
 
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_now
+
     def data_received(self, data: bytes) -> None:
         self._heard_at = self.loop.time()
         super().data_received(data)
+
+    def send_receive_event_to_app(self) -> None:
+        if self.read_paused:
+            super().send_receive_event_to_app()
+            return
+        # uvicorn's queues the message and then pauses reading unless it is paused already:
+        # told that it is, it leaves the transport alone; it is paused here once enough wait.
+        self.read_paused = True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = False
+        if self.queue.qsize() >= RECEIVE_BACKLOG and not self.transport.is_closing():
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def send_keepalive_ping(self) -> None:
         due = self._heard_at + (self.ping_interval or 0.0)
@@ -80,6 +121,27 @@ class BatchedWritesProtocol(WebSocketsSansIOProtocol):
             raise ClientDisconnected() from None
         if self._flush_handle is None:
             self._flush_handle = self.loop.call_soon(self._flush)
+
+    def send_now(self, text: str) -> bool:
+        """Send the text frame ``text`` now, as :meth:`send` would (written at the end of the
+        step with the step's other frames), where it would not wait: True when taken. False
+        when it is not the moment (not yet accepted, closing or gone, or the transport's
+        buffer full): send it through :meth:`send`, which waits, refuses or fails as ever."""
+        if (
+            not self.writable.is_set()
+            or self.disconnected
+            or not self.handshake_complete
+            or self.close_sent
+            or self.initial_response is not None
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:  # the client closed meanwhile: send's path says so
+            return False
+        if self._flush_handle is None:
+            self._flush_handle = self.loop.call_soon(self._flush)
+        return True
 
     def _flush(self) -> None:
         self._flush_handle = None

@@ -167,6 +167,11 @@ class GameActor:
         self._registry = registry
         self._lock = asyncio.Lock()
         self._subscribers: set[Subscriber] = set()
+        #: Counts the changes of ``_subscribers`` (who is connected here).
+        self._subscribers_changed = 0
+        #: What the connections' commands and the spectators' count were last worked out
+        #: from (:meth:`_connections_seen`); None: to be worked out.
+        self._connections_seen_at: tuple[object, ...] | None = None
         self._recent: deque[tuple[int, str]] = deque(maxlen=RECENT_EVENTS)
         #: The next deadline's loop timer (re-armed with nearly every move: a handle, not a
         #: task), and the task of the tick it started when it fired (held: a task nobody
@@ -309,6 +314,7 @@ class GameActor:
             rematch=rematch,
             texts=stored,
             same_setup=before.same_setup(game),
+            same_status=before.status is game.status,
         )
         await self._services.store.commit(write)
         # Stored: from here on, the change is real and everyone may hear of it.
@@ -354,6 +360,7 @@ class GameActor:
         ``since`` when they are still in memory, else a full state. No await happens between
         the snapshot and the subscription, so no event can fall between them."""
         self._subscribers.add(subscriber)
+        self._subscribers_changed += 1
         self.schedule()
         game = self.game
         if since is not None and 0 <= since <= game.version:
@@ -366,6 +373,7 @@ class GameActor:
     def subscribe_all(self, seen: dict[Subscriber, int]) -> None:
         """Subscribe several at once (each to what it missed since the version it saw)."""
         self._subscribers.update(seen)  # first all, so none looks gone to the others
+        self._subscribers_changed += 1
         for subscriber, version in seen.items():
             for text in self.subscribe(subscriber, version):
                 subscriber.deliver(text)
@@ -417,10 +425,12 @@ class GameActor:
         """Hand this actor's sockets over (it is closed), each with the version it was at."""
         taken = dict.fromkeys(self._subscribers, self.game.version)
         self._subscribers.clear()
+        self._subscribers_changed += 1
         return taken
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.discard(subscriber)
+        self._subscribers_changed += 1
         self.schedule()
         if not self._subscribers and self.game.status.is_over:
             self._registry.evict(self)
@@ -485,9 +495,31 @@ class GameActor:
             if deadline is not None:
                 self._timer = self._services.time.call_at(deadline, self._deadline_reached)
         self._opponent.consider(game)
+        if self._connections_seen(game):
+            return
         if self._sync_task is None and (commands := self._connection_commands()):
             self._sync_task = asyncio.create_task(self._sync_connections(commands))
         report_spectators(self, self._services.cluster)
+
+    def _connections_seen(self, game: Game) -> bool:
+        """Whether the connections' commands and the spectators' count were worked out from
+        what they read now, so that nothing can have changed: the same sockets here, the
+        game's same seats, readiness, absences and status (the very same objects, which a
+        move carries over). A move changes none of them: this spares it the look at who is
+        connected (a tenth of what the actor does with a move). In a cluster presence on the
+        other nodes counts too, which this does not follow: always worked out there; and
+        while commands are being sent, again once they are (``_sync_connections``)."""
+        if self._services.cluster is not None or self._sync_task is not None:
+            self._connections_seen_at = None
+            return False
+        now = (game.status, game.players, game.ready, game.disconnected_since)
+        seen = self._connections_seen_at
+        self._connections_seen_at = (self._subscribers_changed, *now)
+        return (
+            seen is not None
+            and seen[0] == self._subscribers_changed
+            and all(a is b for a, b in zip(seen[1:], now, strict=True))
+        )
 
     def _deadline_reached(self) -> None:
         self._timer, self._timer_deadline = None, None  # spent: the next one is armed anew

@@ -61,6 +61,7 @@ from doushouqi.server.infra.logcontext import current_game
 from doushouqi.server.infra.outage import is_outage
 from doushouqi.server.infra.proxies import routed_by_game
 from doushouqi.server.infra.ratelimit import TokenBucket
+from doushouqi.server.infra.ws_protocol import SEND_NOW
 from doushouqi.server.live.actors import (
     ActorClosedError,
     GameActor,
@@ -69,6 +70,7 @@ from doushouqi.server.live.actors import (
     state_message,
 )
 from doushouqi.server.live.cluster import ClusterUnavailable, RemoteGame
+from doushouqi.server.live.subscriber import SendNow
 from doushouqi.server.live.watching import spectators_message
 
 __all__ = [
@@ -452,7 +454,15 @@ async def _spectators(ctx: AppContext, actor: GameActor | RemoteGame) -> list[st
     return [spectators_message(actor.id, actor.version, count)]
 
 
+def _send_now(websocket: WebSocket) -> SendNow | None:
+    """The server protocol's way to hand a text frame over at once (``infra/ws_protocol.py``),
+    where it offers one (not under a test client's transport)."""
+    send_now = (websocket.scope.get("extensions") or {}).get(SEND_NOW)
+    return send_now if callable(send_now) else None
+
+
 async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
+    """Send what the subscriber queued (what could not go at once: ``Subscriber.deliver``)."""
     try:
         while True:
             text = await subscriber.queue.get()
@@ -460,7 +470,9 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
                 code, reason = subscriber.closing or (4408, "too slow; reconnect with ?since=")
                 await websocket.close(code=code, reason=reason)
                 return
+            subscriber.sending = True  # what is delivered meanwhile queues behind it
             await websocket.send_text(text)
+            subscriber.sending = False
     except (WebSocketDisconnect, RuntimeError):
         return  # the client left; the receiving side notices and unsubscribes
     except Exception:
@@ -510,7 +522,8 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=4404, reason="no such game")
         return
     await websocket.accept()
-    subscriber = Subscriber(None if principal is None else principal.identity)
+    identity = None if principal is None else principal.identity
+    subscriber = Subscriber(identity, _send_now(websocket))
     try:
         actor, first = await open_game(ctx, actor, subscriber, since)
         for text in first:  # at once: what happens in the game from now on comes after it
