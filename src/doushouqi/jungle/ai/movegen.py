@@ -68,6 +68,7 @@ __all__ = [
     "generate_moves_given_restrictions",
     "is_draw_by_rule",
     "is_game_over_on_board",
+    "is_legal_given_restrictions",
     "is_square_attacked",
     "piece_targets",
     "position_count",
@@ -380,6 +381,34 @@ def generate_moves_given_restrictions(
     if count != 0 and _must_vary(state, history, rules):
         count = _drop_repeating_moves(state, history, moves, count)
     return count
+
+
+@hot
+def is_legal_given_restrictions(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    move: int,
+    restricted: bool,
+) -> bool:
+    """Whether :func:`generate_moves_given_restrictions` (same preconditions) would list
+    ``move``, found without generating the list: the targets of the one animal on its
+    from-square only. For the search's table move, which a colliding key (or, under
+    must-vary, the same board reached by another path) can make anything."""
+    frm = move & 63
+    to = move >> 6
+    legal = False
+    # Square 63 is not on the board (``state[S_BOARD + 63]`` is another field).
+    if frm < 63 and to < 63:
+        code = state[S_BOARD + frm]
+        if code != 0 and ((code - 1) >> 3) == state[S_TURN]:
+            targets = _piece_targets(state, rules, code, frm)
+            if restricted:
+                targets &= ~state[S_FORBID + code]
+            legal = ((targets >> to) & 1) != 0 and not (
+                _must_vary(state, history, rules) and _repeats(state, history, code, frm, to)
+            )
+    return legal
 
 
 @hot

@@ -49,6 +49,7 @@ from doushouqi.jungle.ai.movegen import (
     generate_legal_moves,
     generate_moves_given_restrictions,
     is_game_over_on_board,
+    is_legal_given_restrictions,
     is_square_attacked,
 )
 from doushouqi.jungle.ai.search_node import (
@@ -111,6 +112,7 @@ from doushouqi.jungle.ai.work import (
     C_DANGER_RADIUS,
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
+    C_HISTORY_WRITES,
     C_IIR,
     C_LMP,
     C_LMR,
@@ -127,6 +129,7 @@ from doushouqi.jungle.ai.work import (
     C_ROOT_COUNT,
     C_ROOT_PLY,
     C_SELDEPTH,
+    C_STAGED_DEPTH,
     DEN_SQUARE,
     MAX_PLY,
     W_EVAL_CACHE,
@@ -139,7 +142,9 @@ from doushouqi.jungle.ai.work import (
     animal_value,
     new_work,
     pick_move,
+    replay_history,
     reward_quiet,
+    rewind_history,
     score_moves,
     tick,
     update_pv,
@@ -470,14 +475,31 @@ def negamax(
     reducible = not in_check and (not danger or work[C_LMR_IN_DANGER] != 0)
 
     base = W_MOVES + ply * MAX_MOVES
-    count = generate_moves_given_restrictions(
-        state, history, rules, work[base : base + MAX_MOVES], restricted
+    # Staged generation: a legal table move is searched before the list exists, and most such
+    # nodes cut off on it, never generating the rest. Its legality proves a move exists (the
+    # loss by 困毙 below cannot apply); a den entry is looked for in the list only with our
+    # animal on an enemy trap (and restrictions on, else the node returned above): then the
+    # list comes first.
+    history_mark = 0
+    generated = not (
+        tt_move != 0
+        and depth <= work[C_STAGED_DEPTH]
+        and (own & TRAP_BB[enemy]) == 0
+        and is_legal_given_restrictions(state, history, rules, tt_move, restricted)
     )
-    if count == 0:
-        return -(DEN_SCORE - ply)  # no legal move loses (困毙)
-    if (own & TRAP_BB[enemy]) != 0 and has_den_entry(work, base, count, DEN_SQUARE[enemy]):
-        return DEN_SCORE - ply - 1
-    score_moves(state, rules, work, params, base, count, tt_move, ply)
+    if generated:
+        count = generate_moves_given_restrictions(
+            state, history, rules, work[base : base + MAX_MOVES], restricted
+        )
+        if count == 0:
+            return -(DEN_SCORE - ply)  # no legal move loses (困毙)
+        if (own & TRAP_BB[enemy]) != 0 and has_den_entry(work, base, count, DEN_SQUARE[enemy]):
+            return DEN_SCORE - ply - 1
+        score_moves(state, rules, work, params, base, count, tt_move, ply)
+    else:
+        work[base] = tt_move
+        count = 1
+        history_mark = work[C_HISTORY_WRITES]
 
     killer1 = work[W_KILLERS + 2 * ply]
     killer2 = work[W_KILLERS + 2 * ply + 1]
@@ -490,9 +512,13 @@ def negamax(
     # use other plies' lists), so that its child's table bucket loads meanwhile; at depth 1 the
     # children are quiescence nodes, which do not probe the table.
     prefetch_next = depth >= 2
-    next_move = pick_move(work, base, count, 0) if prefetch_next else 0
-    for index in range(count):
-        if prefetch_next:
+    next_move = pick_move(work, base, count, 0) if prefetch_next and generated else 0
+    for index in range(MAX_MOVES):
+        if index >= count:
+            break
+        if not generated:
+            move = tt_move  # index 0, the list not made yet
+        elif prefetch_next:
             move = next_move
             if index + 1 < count:
                 next_move = pick_move(work, base, count, index + 1)
@@ -576,6 +602,24 @@ def negamax(
                             if state[S_BOARD + (other >> 6)] == 0:
                                 reward_quiet(work, us, ply, other, -bonus)
                     break
+        if not generated:
+            # The table move did not cut off: now the list, in the order it would have had
+            # (the table move first, put in slot 0 as picking it would). The search below
+            # overwrote the restrictions' scratch space in ``state``.
+            restricted = compute_restrictions(state, history, rules)
+            count = generate_moves_given_restrictions(
+                state, history, rules, work[base : base + MAX_MOVES], restricted
+            )
+            # Scored by the history as it stood before the table move's search changed it.
+            rewound = rewind_history(work, history_mark)
+            score_moves(state, rules, work, params, base, count, tt_move, ply)
+            if rewound:
+                replay_history(work, history_mark)
+            pick_move(work, base, count, 0)
+            generated = True
+            if prefetch_next and count > 1:
+                next_move = pick_move(work, base, count, 1)
+                tt_prefetch(tt, hash_after(state, next_move))
 
     if best >= beta:
         bound = BOUND_LOWER
