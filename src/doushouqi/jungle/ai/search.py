@@ -39,7 +39,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.compiled.jit import HOT_NOGIL
-from doushouqi.jungle.ai.bitops import popcount
+from doushouqi.jungle.ai.bitops import lowest_square, popcount
 from doushouqi.jungle.ai.evaluate import (
     OWN_DEN_DISTANCE,
 )
@@ -48,6 +48,7 @@ from doushouqi.jungle.ai.movegen import (
     compute_restrictions,
     generate_legal_moves,
     generate_moves_given_restrictions,
+    generate_moves_onto,
     is_game_over_on_board,
     is_legal_given_restrictions,
     is_square_attacked,
@@ -247,11 +248,29 @@ def qsearch(
         if stand >= beta:
             return stand
     base = W_MOVES + ply * MAX_MOVES
-    count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
-    if count == 0:
-        return -(DEN_SCORE - ply)
-    if has_den_entry(work, base, count, DEN_SQUARE[enemy]):
-        return DEN_SCORE - ply - 1
+    enemy_occupancy = state[S_OCCUPANCY + enemy]
+    threats = qply < work[C_QCHECKS]
+    if intruders == 0 and (own & TRAP_BB[enemy]) == 0:
+        # Only captures and den threats are searched below, and no den entry is possible (the
+        # den's neighbours are its traps): generate just those moves (the same list the filter
+        # below would keep, in the same order), and whether there is any move at all.
+        targets = enemy_occupancy
+        if threats:
+            traps = TRAP_BB[enemy]
+            while traps != 0:
+                trap = lowest_square(traps)
+                traps &= traps - 1
+                if (NEIGHBOURS[trap] & enemy_occupancy) == 0:
+                    targets |= 1 << trap
+        count = generate_moves_onto(state, history, rules, work[base : base + MAX_MOVES], targets)
+        if count < 0:
+            return -(DEN_SCORE - ply)
+    else:
+        count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
+        if count == 0:
+            return -(DEN_SCORE - ply)
+        if has_den_entry(work, base, count, DEN_SQUARE[enemy]):
+            return DEN_SCORE - ply - 1
 
     if intruders != 0:
         # Den check: no standing pat; only capturing the intruder helps (any other move lets
@@ -274,8 +293,6 @@ def qsearch(
         if stand > alpha:
             alpha = stand
         best = stand
-        enemy_occupancy = state[S_OCCUPANCY + enemy]
-        threats = qply < work[C_QCHECKS]
         kept = 0
         for i in range(base, base + count):
             move = work[i]
