@@ -2,7 +2,8 @@
 
 One call of :func:`search_root` searches the root position to one depth; the iterative
 deepening driver (Python, :mod:`.search_driver`) calls it depth after depth, so that it can report
-and manage time between iterations. Everything mutable lives in arrays owned by the caller:
+and manage time between iterations; its leaves go on in quiescence (:mod:`.quiescence`).
+Everything mutable lives in arrays owned by the caller:
 
 * ``tt`` — the transposition table (:mod:`.ttable`);
 * ``work`` — one flat int64 array for the rest: control words, killers, history, PV, move
@@ -39,7 +40,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from doushouqi.compiled.jit import HOT_NOGIL
-from doushouqi.jungle.ai.bitops import lowest_square, popcount
+from doushouqi.jungle.ai.bitops import popcount
 from doushouqi.jungle.ai.evaluate import (
     OWN_DEN_DISTANCE,
 )
@@ -48,29 +49,23 @@ from doushouqi.jungle.ai.movegen import (
     compute_restrictions,
     generate_legal_moves,
     generate_moves_given_restrictions,
-    generate_moves_onto,
-    is_game_over_on_board,
     is_legal_given_restrictions,
-    is_square_attacked,
 )
+from doushouqi.jungle.ai.quiescence import INFINITE, LEAF, QUIESCENCE_ARRAYS, qsearch
 from doushouqi.jungle.ai.search_node import (
     DANGER_ZONE,
-    DRAWN,
-    SECOND_OCCURRENCE,
+    UNSETTLED,
     cached_eval,
-    draw_kind,
-    draw_score,
     eval_prefetch,
     has_den_entry,
-    restrictions_off,
     runner_danger,
+    settled_score,
     tablebase_score,
     tt_key,
 )
 from doushouqi.jungle.ai.state import (
     H_CODE,
     S_BOARD,
-    S_HALFMOVE,
     S_HASH,
     S_OCCUPANCY,
     S_PLY,
@@ -81,8 +76,6 @@ from doushouqi.jungle.ai.state import (
     unmake_move,
 )
 from doushouqi.jungle.ai.tables import (
-    NEIGHBOURS,
-    RULE_NO_CAPTURE_PLIES,
     TRAP_BB,
     ZOBRIST_TURN,
 )
@@ -119,17 +112,11 @@ from doushouqi.jungle.ai.work import (
     C_LMR,
     C_LMR_IN_DANGER,
     C_LMR_PERCENT,
-    C_NO_QUIESCENCE,
     C_NODE_LIMIT,
     C_NODES,
     C_NULL_MOVE,
-    C_QCHECKS,
-    C_QSEE,
     C_QUIET_FUTILITY,
-    C_REPEAT_FROM,
     C_ROOT_COUNT,
-    C_ROOT_PLY,
-    C_SELDEPTH,
     C_STAGED_DEPTH,
     DEN_SQUARE,
     MAX_PLY,
@@ -140,14 +127,12 @@ from doushouqi.jungle.ai.work import (
     W_PV_LEN,
     W_ROOT_MOVES,
     W_ROOT_SCORES,
-    animal_value,
     new_work,
     pick_move,
     replay_history,
     reward_quiet,
     rewind_history,
     score_moves,
-    tick,
     update_pv,
 )
 from doushouqi.jungle.analysis import DEN_SCORE
@@ -168,8 +153,6 @@ __all__ = [
     "tt_probe_move",
 ]
 
-INFINITE = DEN_SCORE + 1
-
 #: LMR[depth, move index]: plies to reduce a late quiet move; LMR_MILLI the same reduction
 #: unrounded, in thousandths of a ply (for ``C_LMR_PERCENT`` other than 100).
 LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
@@ -181,161 +164,11 @@ for _d in range(1, 64):
 
 
 #: Signatures of the arrays state, history, rules, tt, work, params, tb_values, tb_meta (the
-#: endgame tables, :mod:`.tbprobe`), of the same without tt (quiescence), and of the first six
-#: (the root's move list); :mod:`.work` says why every compiled function declares its signature.
+#: endgame tables, :mod:`.tbprobe`), and of the first six (the root's move list); without tt
+#: they are :data:`.quiescence.QUIESCENCE_ARRAYS`. :mod:`.work` says why every compiled
+#: function declares its signature.
 SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}, {TB1}, {A1}"
-QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}, {TB1}, {A1}"
 ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
-
-
-# ------------------------------------------------------------------------- quiescence
-
-
-@njit(f"boolean({A1}, {A2}, {A1}, int64)", **HOT_NOGIL)
-def _recaptured(
-    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64], move: int
-) -> bool:
-    """Whether the animal that makes capture ``move`` can be captured on its new square."""
-    make_move(state, history, move)
-    attacked: bool = is_square_attacked(state, rules, move >> 6)
-    unmake_move(state, history)
-    return attacked
-
-
-@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", **HOT_NOGIL)
-def qsearch(
-    state: NDArray[np.int64],
-    history: NDArray[np.int64],
-    rules: NDArray[np.int64],
-    work: NDArray[np.int64],
-    params: NDArray[np.int64],
-    tb_values: NDArray[np.int8],
-    tb_meta: NDArray[np.int64],
-    alpha: int,
-    beta: int,
-    ply: int,
-    qply: int,
-) -> int:
-    """Captures, den entries and den threats (entering an unguarded enemy trap) until quiet."""
-    eval_prefetch(work, state[S_HASH])
-    if tick(work):
-        return 0
-    work[W_PV_LEN + ply] = ply
-    if ply > work[C_SELDEPTH]:
-        work[C_SELDEPTH] = ply
-    if is_game_over_on_board(state):
-        return -(DEN_SCORE - ply)
-    limit = rules[RULE_NO_CAPTURE_PLIES]
-    if limit != 0 and state[S_HALFMOVE] >= limit:
-        return draw_score(work, ply)
-    us = state[S_TURN]
-    enemy = 1 - us
-    own = state[S_OCCUPANCY + us]
-    if (own & TRAP_BB[enemy]) != 0 and restrictions_off(rules):
-        return DEN_SCORE - ply - 1
-    if popcount(own | state[S_OCCUPANCY + enemy]) <= tb_meta[M_MAX_ANIMALS]:
-        exact = tablebase_score(state, rules, work, tb_values, tb_meta, ply)
-        if exact != TB_MISS:
-            return exact
-    if ply >= MAX_PLY - 1 or work[C_NO_QUIESCENCE] != 0:
-        return cached_eval(state, history, rules, params, work)
-    intruders = state[S_OCCUPANCY + enemy] & TRAP_BB[us]
-    stand = -INFINITE
-    if intruders == 0 and (own & TRAP_BB[enemy]) == 0 and popcount(own) >= 3:
-        # Nothing here needs the move list first (no den check, no den entry, and too many
-        # animals to be left without a move): stand pat before generating anything.
-        stand = cached_eval(state, history, rules, params, work)
-        if stand >= beta:
-            return stand
-    base = W_MOVES + ply * MAX_MOVES
-    enemy_occupancy = state[S_OCCUPANCY + enemy]
-    threats = qply < work[C_QCHECKS]
-    if intruders == 0 and (own & TRAP_BB[enemy]) == 0:
-        # Only captures and den threats are searched below, and no den entry is possible (the
-        # den's neighbours are its traps): generate just those moves (the same list the filter
-        # below would keep, in the same order), and whether there is any move at all.
-        targets = enemy_occupancy
-        if threats:
-            traps = TRAP_BB[enemy]
-            while traps != 0:
-                trap = lowest_square(traps)
-                traps &= traps - 1
-                if (NEIGHBOURS[trap] & enemy_occupancy) == 0:
-                    targets |= 1 << trap
-        count = generate_moves_onto(state, history, rules, work[base : base + MAX_MOVES], targets)
-        if count < 0:
-            return -(DEN_SCORE - ply)
-    else:
-        count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
-        if count == 0:
-            return -(DEN_SCORE - ply)
-        if has_den_entry(work, base, count, DEN_SQUARE[enemy]):
-            return DEN_SCORE - ply - 1
-
-    if intruders != 0:
-        # Den check: no standing pat; only capturing the intruder helps (any other move lets
-        # it into the den), unless move restrictions might keep it out: then try everything.
-        exact = not restrictions_off(rules)
-        kept = 0
-        for i in range(base, base + count):
-            move = work[i]
-            if exact or ((intruders >> (move >> 6)) & 1) != 0:
-                work[base + kept] = move
-                kept += 1
-        if kept == 0:
-            return -(DEN_SCORE - ply - 2)
-        best = -INFINITE
-    else:
-        if stand == -INFINITE:
-            stand = cached_eval(state, history, rules, params, work)
-            if stand >= beta:
-                return stand
-        if stand > alpha:
-            alpha = stand
-        best = stand
-        kept = 0
-        for i in range(base, base + count):
-            move = work[i]
-            to = move >> 6
-            if (enemy_occupancy >> to) & 1:
-                # Delta pruning: even winning this animal for free would not reach alpha.
-                victim = animal_value(state, rules, params, to)
-                if stand + victim + 200 < alpha:
-                    continue
-                if (
-                    work[C_QSEE] != 0
-                    and animal_value(state, rules, params, move & 63) > victim
-                    and _recaptured(state, history, rules, move)
-                ):
-                    # A losing exchange on rank: the capturer is worth more than its victim
-                    # and is taken back at once (Jungle's captures are by rank, so there is
-                    # no longer sequence that could make up for it but a den threat, which
-                    # quiescence tries separately).
-                    continue
-            elif not (
-                threats and (TRAP_BB[enemy] >> to) & 1 and (NEIGHBOURS[to] & enemy_occupancy) == 0
-            ):
-                continue
-            work[base + kept] = move
-            kept += 1
-        if kept == 0:
-            return stand
-    score_moves(state, rules, work, params, base, kept, 0, ply)
-    for index in range(kept):
-        move = pick_move(work, base, kept, index)
-        make_move(state, history, move)
-        score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
-                         -beta, -alpha, ply + 1, qply + 1)  # fmt: skip
-        unmake_move(state, history)
-        if work[C_ABORT] != 0:
-            return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if score >= beta:
-                    break
-    return best
 
 
 # --------------------------------------------------------------------------- main search
@@ -362,30 +195,13 @@ def negamax(
     # is only a wasted hint).
     tt_prefetch(tt, state[S_HASH])
     eval_prefetch(work, state[S_HASH])
-    if tick(work):
-        return 0
-    work[W_PV_LEN + ply] = ply
-    if ply > work[C_SELDEPTH]:
-        work[C_SELDEPTH] = ply
-    if is_game_over_on_board(state):
-        return -(DEN_SCORE - ply)
-    drawn = draw_kind(state, history, rules, work[C_ROOT_PLY], work[C_REPEAT_FROM])
-    if drawn == DRAWN:
-        return draw_score(work, ply)
-    if drawn == SECOND_OCCURRENCE:
-        # Not a draw yet, but one the opponent may force: a quarter of the draw's cost to the
-        # root side, which then makes progress rather than shuffle back, prefers this to a draw
-        # already certain, and does not give up an animal to avoid it (at half the cost it did:
-        # the contempt of a large lead is large).
-        return draw_score(work, ply) // 4
+    settled = settled_score(state, history, rules, work, params, ply)
+    if settled != UNSETTLED:
+        return settled
     us = state[S_TURN]
     enemy = 1 - us
     own = state[S_OCCUPANCY + us]
     theirs = state[S_OCCUPANCY + enemy]
-    if (own & TRAP_BB[enemy]) != 0 and restrictions_off(rules):
-        return DEN_SCORE - ply - 1
-    if ply >= MAX_PLY - 1:
-        return cached_eval(state, history, rules, params, work)
     in_check = (theirs & TRAP_BB[us]) != 0
     if in_check and extensions > 0:
         depth += 1
@@ -453,12 +269,17 @@ def negamax(
             and static >= beta
             and popcount(own) >= 3  # few animals: zugzwang (no good move, 困毙) is real
         ):
-            reduction = 2 + depth // 4
+            null_depth = depth - 1 - (2 + depth // 4)
             make_pass(state, history)
-            score = -negamax(
-                state, history, rules, tt, work, params, tb_values, tb_meta,
-                depth - 1 - reduction, -beta, -beta + 1, ply + 1, extensions,
-            )  # fmt: skip
+            if null_depth <= 0 and (extensions == 0 or (own & TRAP_BB[enemy]) == 0):
+                # A leaf (no den check extends it): quiescence entered directly.
+                score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                                 -beta, -beta + 1, ply + 1, LEAF)  # fmt: skip
+            else:
+                score = -negamax(
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
+                    null_depth, -beta, -beta + 1, ply + 1, extensions,
+                )  # fmt: skip
             unmake_move(state, history)
             if work[C_ABORT] != 0:
                 return 0
@@ -559,46 +380,55 @@ def negamax(
                 continue
         make_move(state, history, move)
         new_depth = depth - 1
-        if index == 0:
-            score = -negamax(
-                state, history, rules, tt, work, params, tb_values, tb_meta,
-                new_depth, -beta, -alpha, ply + 1, extensions,
-            )  # fmt: skip
-        else:
-            reduction = 0
-            if (
-                depth >= 3
-                and work[C_LMR] != 0
-                and quiet
-                and reducible
-                and index >= (3 if pv_node else 2)
-                and move != killer1
-                and move != killer2
-            ):
-                percent = work[C_LMR_PERCENT]
-                if percent == 100:
-                    reduction = LMR[min(depth, 63), index]
-                else:
-                    reduction = (LMR_MILLI[min(depth, 63), index] * percent + 50000) // 100000
-                if pv_node:
-                    reduction -= 1
-                if work[history_base + move] > 4000:
-                    reduction -= 1
-                reduction = max(0, min(reduction, new_depth - 1))
-            score = -negamax(
-                state, history, rules, tt, work, params, tb_values, tb_meta,
-                new_depth - reduction, -alpha - 1, -alpha, ply + 1, extensions,
-            )  # fmt: skip
-            if score > alpha and reduction > 0 and work[C_ABORT] == 0:
+        reduction = 0
+        if (
+            index > 0
+            and depth >= 3
+            and work[C_LMR] != 0
+            and quiet
+            and reducible
+            and index >= (3 if pv_node else 2)
+            and move != killer1
+            and move != killer2
+        ):
+            percent = work[C_LMR_PERCENT]
+            if percent == 100:
+                reduction = LMR[min(depth, 63), index]
+            else:
+                reduction = (LMR_MILLI[min(depth, 63), index] * percent + 50000) // 100000
+            if pv_node:
+                reduction -= 1
+            if work[history_base + move] > 4000:
+                reduction -= 1
+            reduction = max(0, min(reduction, new_depth - 1))
+        # A child at depth 0 that no den check extends is a leaf: quiescence, entered directly
+        # (negamax's frame costs more than the leaf's work). The first move is searched with
+        # the full window; a later one with a null window at its reduced depth, again at full
+        # depth if a reduction failed high, and with the full window if it lands inside it. One
+        # call site each (numba clears every call site's return slots at each entry).
+        leaf = new_depth <= 0 and (
+            extensions == 0 or (state[S_OCCUPANCY + us] & TRAP_BB[enemy]) == 0
+        )
+        child_depth = new_depth - reduction
+        full_window = index == 0
+        while True:
+            low = -beta if full_window else -alpha - 1
+            if leaf:
+                score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                                 low, -alpha, ply + 1, LEAF)  # fmt: skip
+            else:
                 score = -negamax(
                     state, history, rules, tt, work, params, tb_values, tb_meta,
-                    new_depth, -alpha - 1, -alpha, ply + 1, extensions,
+                    child_depth, low, -alpha, ply + 1, extensions,
                 )  # fmt: skip
-            if alpha < score < beta and work[C_ABORT] == 0:
-                score = -negamax(
-                    state, history, rules, tt, work, params, tb_values, tb_meta,
-                    new_depth, -beta, -alpha, ply + 1, extensions,
-                )  # fmt: skip
+            if full_window or work[C_ABORT] != 0:
+                break
+            if child_depth < new_depth and score > alpha:
+                child_depth = new_depth
+            elif alpha < score < beta:
+                full_window = True
+            else:
+                break
         unmake_move(state, history)
         if work[C_ABORT] != 0:
             return 0
