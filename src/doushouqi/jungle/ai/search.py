@@ -174,6 +174,43 @@ ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 # --------------------------------------------------------------------------- main search
 
 
+@njit(f"UniTuple(int64, 2)({ROOT_ARRAYS}, int64, int64, int64, int64, boolean)", **HOT_NOGIL)
+def _moves_after_table_move(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    tt: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
+    base: int,
+    tt_move: int,
+    ply: int,
+    history_mark: int,
+    prefetch_next: bool,
+) -> tuple[int, int]:
+    """A node's move list once its table move, searched before the list was made, did not cut
+    off: the list in the order it would have had (the table move first, put in slot 0 as
+    picking it would), scored by the history as it stood before that move's search changed it
+    (``work[C_HISTORY_WRITES]`` was ``history_mark``). Returns the count and, when
+    ``prefetch_next``, the second move (its child's table bucket loading), else 0. Apart from
+    ``negamax`` (a call site there costs every node)."""
+    # The search below the table move overwrote the restrictions' scratch space in ``state``.
+    restricted = compute_restrictions(state, history, rules)
+    count = generate_moves_given_restrictions(
+        state, history, rules, work[base : base + MAX_MOVES], restricted
+    )
+    rewound = rewind_history(work, history_mark)
+    score_moves(state, rules, work, params, base, count, tt_move, ply)
+    if rewound:
+        replay_history(work, history_mark)
+    pick_move(work, base, count, 0)
+    next_move = 0
+    if prefetch_next and count > 1:
+        next_move = pick_move(work, base, count, 1)
+        tt_prefetch(tt, hash_after(state, next_move))
+    return count, next_move
+
+
 @njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def negamax(
     state: NDArray[np.int64],
@@ -450,23 +487,11 @@ def negamax(
                                 reward_quiet(work, us, ply, other, -bonus)
                     break
         if not generated:
-            # The table move did not cut off: now the list, in the order it would have had
-            # (the table move first, put in slot 0 as picking it would). The search below
-            # overwrote the restrictions' scratch space in ``state``.
-            restricted = compute_restrictions(state, history, rules)
-            count = generate_moves_given_restrictions(
-                state, history, rules, work[base : base + MAX_MOVES], restricted
-            )
-            # Scored by the history as it stood before the table move's search changed it.
-            rewound = rewind_history(work, history_mark)
-            score_moves(state, rules, work, params, base, count, tt_move, ply)
-            if rewound:
-                replay_history(work, history_mark)
-            pick_move(work, base, count, 0)
+            count, next_move = _moves_after_table_move(
+                state, history, rules, tt, work, params, base, tt_move, ply, history_mark,
+                prefetch_next,
+            )  # fmt: skip
             generated = True
-            if prefetch_next and count > 1:
-                next_move = pick_move(work, base, count, 1)
-                tt_prefetch(tt, hash_after(state, next_move))
 
     if best >= beta:
         bound = BOUND_LOWER

@@ -209,6 +209,21 @@ def eval_prefetch(work: NDArray[np.int64], key: int) -> None:
 
 
 @njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)
+def _network_score(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    work: NDArray[np.int64],
+) -> int:
+    """The learned evaluation (with the hand-tuned one added when it is a correction)."""
+    score: int = network_evaluate(state, history, params, work)
+    if adds_classic(params):
+        score += evaluate(state, rules, params)
+    return score
+
+
+@inline
 def cached_eval(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -218,16 +233,15 @@ def cached_eval(
 ) -> int:
     """The static evaluation (cached by hash): the learned one when ``params`` carries a
     network (:mod:`.nnue`, whose accumulators follow the path in ``history``), else the
-    hand-tuned one."""
+    hand-tuned one. Inlined (one return): a call passing five arrays cost more than a hit in
+    the cache; a miss calls the evaluation with the arrays it needs."""
     key = state[S_HASH]
     slot = W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))
     if work[slot] == key:
         score = work[slot + 1]
     else:
         if uses_network(params):
-            score = network_evaluate(state, history, params, work)
-            if adds_classic(params):
-                score += evaluate(state, rules, params)
+            score = _network_score(state, history, rules, params, work)
         else:
             score = evaluate(state, rules, params)
         work[slot] = key
@@ -237,7 +251,8 @@ def cached_eval(
         # Noise fixed per position and search, so the TT and re-searches stay consistent.
         mixed = (state[S_HASH] ^ work[C_NOISE_SEED]) * -7046029254386353131
         score += ((mixed >> 20) & 0xFFFFF) % (2 * amplitude + 1) - amplitude
-    return faded(state, rules, work, score)
+    faded_score: int = faded(state, rules, work, score)
+    return faded_score
 
 
 @njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", **HOT_NOGIL)
