@@ -45,7 +45,7 @@ from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.eval_params import hand_set_params, load_params
 from doushouqi.jungle.ai.evaluate import evaluate
-from doushouqi.jungle.ai.search import INFINITE, qsearch
+from doushouqi.jungle.ai.quiescence import INFINITE, qsearch
 from doushouqi.jungle.ai.search_driver import DEFAULT_TUNING
 from doushouqi.jungle.ai.tbprobe import empty_tables
 from doushouqi.jungle.ai.work import C_ABORT, C_NODES, C_QCHECKS, new_work

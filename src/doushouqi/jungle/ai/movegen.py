@@ -66,8 +66,10 @@ __all__ = [
     "count_legal_moves",
     "generate_legal_moves",
     "generate_moves_given_restrictions",
+    "generate_moves_onto",
     "is_draw_by_rule",
     "is_game_over_on_board",
+    "is_legal_given_restrictions",
     "is_square_attacked",
     "piece_targets",
     "position_count",
@@ -380,6 +382,77 @@ def generate_moves_given_restrictions(
     if count != 0 and _must_vary(state, history, rules):
         count = _drop_repeating_moves(state, history, moves, count)
     return count
+
+
+@hot
+def generate_moves_onto(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    moves: NDArray[np.int64],
+    squares: int,
+) -> int:
+    """The legal moves onto the bitboard ``squares``: :func:`generate_legal_moves`' list with
+    the others left out, in its order; -1 when the position has no legal move at all (not 0,
+    which says only that none goes onto ``squares``). The position must not be over on the
+    board. For quiescence, which searches captures and a few threats: writing out every move
+    only to drop most of them cost more than finding them."""
+    restricted = compute_restrictions(state, history, rules)
+    turn = state[S_TURN]
+    count = 0
+    movable = False
+    for code in range(8 * turn + 1, 8 * turn + 9):
+        square = state[S_WHERE + code]
+        if square != CAPTURED:
+            targets = _piece_targets(state, rules, code, square)
+            if restricted:
+                targets &= ~state[S_FORBID + code]
+            if targets != 0:
+                movable = True
+                targets &= squares
+                while targets != 0:
+                    to = lowest_square(targets)
+                    targets &= targets - 1
+                    moves[count] = square | (to << 6)
+                    count += 1
+    if movable and _must_vary(state, history, rules):
+        if count != 0:
+            count = _drop_repeating_moves(state, history, moves, count)
+        if count == 0:
+            # Every move onto ``squares`` repeats: is any other move left? (The list is
+            # scratch: the caller reads none of it when the answer is 0 or -1.)
+            movable = (
+                generate_moves_given_restrictions(state, history, rules, moves, restricted) > 0
+            )
+    return count if movable else -1
+
+
+@hot
+def is_legal_given_restrictions(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    move: int,
+    restricted: bool,
+) -> bool:
+    """Whether :func:`generate_moves_given_restrictions` (same preconditions) would list
+    ``move``, found without generating the list: the targets of the one animal on its
+    from-square only. For the search's table move, which a colliding key (or, under
+    must-vary, the same board reached by another path) can make anything."""
+    frm = move & 63
+    to = move >> 6
+    legal = False
+    # Square 63 is not on the board (``state[S_BOARD + 63]`` is another field).
+    if frm < 63 and to < 63:
+        code = state[S_BOARD + frm]
+        if code != 0 and ((code - 1) >> 3) == state[S_TURN]:
+            targets = _piece_targets(state, rules, code, frm)
+            if restricted:
+                targets &= ~state[S_FORBID + code]
+            legal = ((targets >> to) & 1) != 0 and not (
+                _must_vary(state, history, rules) and _repeats(state, history, code, frm, to)
+            )
+    return legal
 
 
 @hot

@@ -2,7 +2,8 @@
 
 One call of :func:`search_root` searches the root position to one depth; the iterative
 deepening driver (Python, :mod:`.search_driver`) calls it depth after depth, so that it can report
-and manage time between iterations. Everything mutable lives in arrays owned by the caller:
+and manage time between iterations; its leaves go on in quiescence (:mod:`.quiescence`).
+Everything mutable lives in arrays owned by the caller:
 
 * ``tt`` — the transposition table (:mod:`.ttable`);
 * ``work`` — one flat int64 array for the rest: control words, killers, history, PV, move
@@ -48,27 +49,23 @@ from doushouqi.jungle.ai.movegen import (
     compute_restrictions,
     generate_legal_moves,
     generate_moves_given_restrictions,
-    is_game_over_on_board,
-    is_square_attacked,
+    is_legal_given_restrictions,
 )
+from doushouqi.jungle.ai.quiescence import INFINITE, LEAF, QUIESCENCE_ARRAYS, qsearch
 from doushouqi.jungle.ai.search_node import (
     DANGER_ZONE,
-    DRAWN,
-    SECOND_OCCURRENCE,
+    UNSETTLED,
     cached_eval,
-    draw_kind,
-    draw_score,
     eval_prefetch,
     has_den_entry,
-    restrictions_off,
     runner_danger,
+    settled_score,
     tablebase_score,
     tt_key,
 )
 from doushouqi.jungle.ai.state import (
     H_CODE,
     S_BOARD,
-    S_HALFMOVE,
     S_HASH,
     S_OCCUPANCY,
     S_PLY,
@@ -79,8 +76,6 @@ from doushouqi.jungle.ai.state import (
     unmake_move,
 )
 from doushouqi.jungle.ai.tables import (
-    NEIGHBOURS,
-    RULE_NO_CAPTURE_PLIES,
     TRAP_BB,
     ZOBRIST_TURN,
 )
@@ -111,22 +106,18 @@ from doushouqi.jungle.ai.work import (
     C_DANGER_RADIUS,
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
+    C_HISTORY_WRITES,
     C_IIR,
     C_LMP,
     C_LMR,
     C_LMR_IN_DANGER,
     C_LMR_PERCENT,
-    C_NO_QUIESCENCE,
     C_NODE_LIMIT,
     C_NODES,
     C_NULL_MOVE,
-    C_QCHECKS,
-    C_QSEE,
     C_QUIET_FUTILITY,
-    C_REPEAT_FROM,
     C_ROOT_COUNT,
-    C_ROOT_PLY,
-    C_SELDEPTH,
+    C_STAGED_DEPTH,
     DEN_SQUARE,
     MAX_PLY,
     W_EVAL_CACHE,
@@ -136,12 +127,12 @@ from doushouqi.jungle.ai.work import (
     W_PV_LEN,
     W_ROOT_MOVES,
     W_ROOT_SCORES,
-    animal_value,
     new_work,
     pick_move,
+    replay_history,
     reward_quiet,
+    rewind_history,
     score_moves,
-    tick,
     update_pv,
 )
 from doushouqi.jungle.analysis import DEN_SCORE
@@ -162,8 +153,6 @@ __all__ = [
     "tt_probe_move",
 ]
 
-INFINITE = DEN_SCORE + 1
-
 #: LMR[depth, move index]: plies to reduce a late quiet move; LMR_MILLI the same reduction
 #: unrounded, in thousandths of a ply (for ``C_LMR_PERCENT`` other than 100).
 LMR = np.zeros((64, MAX_MOVES), dtype=np.int64)
@@ -175,148 +164,51 @@ for _d in range(1, 64):
 
 
 #: Signatures of the arrays state, history, rules, tt, work, params, tb_values, tb_meta (the
-#: endgame tables, :mod:`.tbprobe`), of the same without tt (quiescence), and of the first six
-#: (the root's move list); :mod:`.work` says why every compiled function declares its signature.
+#: endgame tables, :mod:`.tbprobe`), and of the first six (the root's move list); without tt
+#: they are :data:`.quiescence.QUIESCENCE_ARRAYS`. :mod:`.work` says why every compiled
+#: function declares its signature.
 SEARCH_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}, {TB1}, {A1}"
-QUIESCENCE_ARRAYS = f"{A1}, {A2}, {A1}, {A1}, {A1}, {TB1}, {A1}"
 ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 
 
-# ------------------------------------------------------------------------- quiescence
+# --------------------------------------------------------------------------- main search
 
 
-@njit(f"boolean({A1}, {A2}, {A1}, int64)", **HOT_NOGIL)
-def _recaptured(
-    state: NDArray[np.int64], history: NDArray[np.int64], rules: NDArray[np.int64], move: int
-) -> bool:
-    """Whether the animal that makes capture ``move`` can be captured on its new square."""
-    make_move(state, history, move)
-    attacked: bool = is_square_attacked(state, rules, move >> 6)
-    unmake_move(state, history)
-    return attacked
-
-
-@njit(f"int64({QUIESCENCE_ARRAYS}, int64, int64, int64, int64)", **HOT_NOGIL)
-def qsearch(
+@njit(f"UniTuple(int64, 2)({ROOT_ARRAYS}, int64, int64, int64, int64, boolean)", **HOT_NOGIL)
+def _moves_after_table_move(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
     rules: NDArray[np.int64],
+    tt: NDArray[np.int64],
     work: NDArray[np.int64],
     params: NDArray[np.int64],
-    tb_values: NDArray[np.int8],
-    tb_meta: NDArray[np.int64],
-    alpha: int,
-    beta: int,
+    base: int,
+    tt_move: int,
     ply: int,
-    qply: int,
-) -> int:
-    """Captures, den entries and den threats (entering an unguarded enemy trap) until quiet."""
-    eval_prefetch(work, state[S_HASH])
-    if tick(work):
-        return 0
-    work[W_PV_LEN + ply] = ply
-    if ply > work[C_SELDEPTH]:
-        work[C_SELDEPTH] = ply
-    if is_game_over_on_board(state):
-        return -(DEN_SCORE - ply)
-    limit = rules[RULE_NO_CAPTURE_PLIES]
-    if limit != 0 and state[S_HALFMOVE] >= limit:
-        return draw_score(work, ply)
-    us = state[S_TURN]
-    enemy = 1 - us
-    own = state[S_OCCUPANCY + us]
-    if (own & TRAP_BB[enemy]) != 0 and restrictions_off(rules):
-        return DEN_SCORE - ply - 1
-    if popcount(own | state[S_OCCUPANCY + enemy]) <= tb_meta[M_MAX_ANIMALS]:
-        exact = tablebase_score(state, rules, work, tb_values, tb_meta, ply)
-        if exact != TB_MISS:
-            return exact
-    if ply >= MAX_PLY - 1 or work[C_NO_QUIESCENCE] != 0:
-        return cached_eval(state, history, rules, params, work)
-    intruders = state[S_OCCUPANCY + enemy] & TRAP_BB[us]
-    stand = -INFINITE
-    if intruders == 0 and (own & TRAP_BB[enemy]) == 0 and popcount(own) >= 3:
-        # Nothing here needs the move list first (no den check, no den entry, and too many
-        # animals to be left without a move): stand pat before generating anything.
-        stand = cached_eval(state, history, rules, params, work)
-        if stand >= beta:
-            return stand
-    base = W_MOVES + ply * MAX_MOVES
-    count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
-    if count == 0:
-        return -(DEN_SCORE - ply)
-    if has_den_entry(work, base, count, DEN_SQUARE[enemy]):
-        return DEN_SCORE - ply - 1
-
-    if intruders != 0:
-        # Den check: no standing pat; only capturing the intruder helps (any other move lets
-        # it into the den), unless move restrictions might keep it out: then try everything.
-        exact = not restrictions_off(rules)
-        kept = 0
-        for i in range(base, base + count):
-            move = work[i]
-            if exact or ((intruders >> (move >> 6)) & 1) != 0:
-                work[base + kept] = move
-                kept += 1
-        if kept == 0:
-            return -(DEN_SCORE - ply - 2)
-        best = -INFINITE
-    else:
-        if stand == -INFINITE:
-            stand = cached_eval(state, history, rules, params, work)
-            if stand >= beta:
-                return stand
-        if stand > alpha:
-            alpha = stand
-        best = stand
-        enemy_occupancy = state[S_OCCUPANCY + enemy]
-        threats = qply < work[C_QCHECKS]
-        kept = 0
-        for i in range(base, base + count):
-            move = work[i]
-            to = move >> 6
-            if (enemy_occupancy >> to) & 1:
-                # Delta pruning: even winning this animal for free would not reach alpha.
-                victim = animal_value(state, rules, params, to)
-                if stand + victim + 200 < alpha:
-                    continue
-                if (
-                    work[C_QSEE] != 0
-                    and animal_value(state, rules, params, move & 63) > victim
-                    and _recaptured(state, history, rules, move)
-                ):
-                    # A losing exchange on rank: the capturer is worth more than its victim
-                    # and is taken back at once (Jungle's captures are by rank, so there is
-                    # no longer sequence that could make up for it but a den threat, which
-                    # quiescence tries separately).
-                    continue
-            elif not (
-                threats and (TRAP_BB[enemy] >> to) & 1 and (NEIGHBOURS[to] & enemy_occupancy) == 0
-            ):
-                continue
-            work[base + kept] = move
-            kept += 1
-        if kept == 0:
-            return stand
-    score_moves(state, rules, work, params, base, kept, 0, ply)
-    for index in range(kept):
-        move = pick_move(work, base, kept, index)
-        make_move(state, history, move)
-        score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
-                         -beta, -alpha, ply + 1, qply + 1)  # fmt: skip
-        unmake_move(state, history)
-        if work[C_ABORT] != 0:
-            return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                if score >= beta:
-                    break
-    return best
-
-
-# --------------------------------------------------------------------------- main search
+    history_mark: int,
+    prefetch_next: bool,
+) -> tuple[int, int]:
+    """A node's move list once its table move, searched before the list was made, did not cut
+    off: the list in the order it would have had (the table move first, put in slot 0 as
+    picking it would), scored by the history as it stood before that move's search changed it
+    (``work[C_HISTORY_WRITES]`` was ``history_mark``). Returns the count and, when
+    ``prefetch_next``, the second move (its child's table bucket loading), else 0. Apart from
+    ``negamax`` (a call site there costs every node)."""
+    # The search below the table move overwrote the restrictions' scratch space in ``state``.
+    restricted = compute_restrictions(state, history, rules)
+    count = generate_moves_given_restrictions(
+        state, history, rules, work[base : base + MAX_MOVES], restricted
+    )
+    rewound = rewind_history(work, history_mark)
+    score_moves(state, rules, work, params, base, count, tt_move, ply)
+    if rewound:
+        replay_history(work, history_mark)
+    pick_move(work, base, count, 0)
+    next_move = 0
+    if prefetch_next and count > 1:
+        next_move = pick_move(work, base, count, 1)
+        tt_prefetch(tt, hash_after(state, next_move))
+    return count, next_move
 
 
 @njit(f"int64({SEARCH_ARRAYS}, int64, int64, int64, int64, int64)", **HOT_NOGIL)
@@ -340,30 +232,13 @@ def negamax(
     # is only a wasted hint).
     tt_prefetch(tt, state[S_HASH])
     eval_prefetch(work, state[S_HASH])
-    if tick(work):
-        return 0
-    work[W_PV_LEN + ply] = ply
-    if ply > work[C_SELDEPTH]:
-        work[C_SELDEPTH] = ply
-    if is_game_over_on_board(state):
-        return -(DEN_SCORE - ply)
-    drawn = draw_kind(state, history, rules, work[C_ROOT_PLY], work[C_REPEAT_FROM])
-    if drawn == DRAWN:
-        return draw_score(work, ply)
-    if drawn == SECOND_OCCURRENCE:
-        # Not a draw yet, but one the opponent may force: a quarter of the draw's cost to the
-        # root side, which then makes progress rather than shuffle back, prefers this to a draw
-        # already certain, and does not give up an animal to avoid it (at half the cost it did:
-        # the contempt of a large lead is large).
-        return draw_score(work, ply) // 4
+    settled = settled_score(state, history, rules, work, params, ply)
+    if settled != UNSETTLED:
+        return settled
     us = state[S_TURN]
     enemy = 1 - us
     own = state[S_OCCUPANCY + us]
     theirs = state[S_OCCUPANCY + enemy]
-    if (own & TRAP_BB[enemy]) != 0 and restrictions_off(rules):
-        return DEN_SCORE - ply - 1
-    if ply >= MAX_PLY - 1:
-        return cached_eval(state, history, rules, params, work)
     in_check = (theirs & TRAP_BB[us]) != 0
     if in_check and extensions > 0:
         depth += 1
@@ -431,12 +306,17 @@ def negamax(
             and static >= beta
             and popcount(own) >= 3  # few animals: zugzwang (no good move, 困毙) is real
         ):
-            reduction = 2 + depth // 4
+            null_depth = depth - 1 - (2 + depth // 4)
             make_pass(state, history)
-            score = -negamax(
-                state, history, rules, tt, work, params, tb_values, tb_meta,
-                depth - 1 - reduction, -beta, -beta + 1, ply + 1, extensions,
-            )  # fmt: skip
+            if null_depth <= 0 and (extensions == 0 or (own & TRAP_BB[enemy]) == 0):
+                # A leaf (no den check extends it): quiescence entered directly.
+                score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                                 -beta, -beta + 1, ply + 1, LEAF)  # fmt: skip
+            else:
+                score = -negamax(
+                    state, history, rules, tt, work, params, tb_values, tb_meta,
+                    null_depth, -beta, -beta + 1, ply + 1, extensions,
+                )  # fmt: skip
             unmake_move(state, history)
             if work[C_ABORT] != 0:
                 return 0
@@ -470,14 +350,31 @@ def negamax(
     reducible = not in_check and (not danger or work[C_LMR_IN_DANGER] != 0)
 
     base = W_MOVES + ply * MAX_MOVES
-    count = generate_moves_given_restrictions(
-        state, history, rules, work[base : base + MAX_MOVES], restricted
+    # Staged generation: a legal table move is searched before the list exists, and most such
+    # nodes cut off on it, never generating the rest. Its legality proves a move exists (the
+    # loss by 困毙 below cannot apply); a den entry is looked for in the list only with our
+    # animal on an enemy trap (and restrictions on, else the node returned above): then the
+    # list comes first.
+    history_mark = 0
+    generated = not (
+        tt_move != 0
+        and depth <= work[C_STAGED_DEPTH]
+        and (own & TRAP_BB[enemy]) == 0
+        and is_legal_given_restrictions(state, history, rules, tt_move, restricted)
     )
-    if count == 0:
-        return -(DEN_SCORE - ply)  # no legal move loses (困毙)
-    if (own & TRAP_BB[enemy]) != 0 and has_den_entry(work, base, count, DEN_SQUARE[enemy]):
-        return DEN_SCORE - ply - 1
-    score_moves(state, rules, work, params, base, count, tt_move, ply)
+    if generated:
+        count = generate_moves_given_restrictions(
+            state, history, rules, work[base : base + MAX_MOVES], restricted
+        )
+        if count == 0:
+            return -(DEN_SCORE - ply)  # no legal move loses (困毙)
+        if (own & TRAP_BB[enemy]) != 0 and has_den_entry(work, base, count, DEN_SQUARE[enemy]):
+            return DEN_SCORE - ply - 1
+        score_moves(state, rules, work, params, base, count, tt_move, ply)
+    else:
+        work[base] = tt_move
+        count = 1
+        history_mark = work[C_HISTORY_WRITES]
 
     killer1 = work[W_KILLERS + 2 * ply]
     killer2 = work[W_KILLERS + 2 * ply + 1]
@@ -490,9 +387,13 @@ def negamax(
     # use other plies' lists), so that its child's table bucket loads meanwhile; at depth 1 the
     # children are quiescence nodes, which do not probe the table.
     prefetch_next = depth >= 2
-    next_move = pick_move(work, base, count, 0) if prefetch_next else 0
-    for index in range(count):
-        if prefetch_next:
+    next_move = pick_move(work, base, count, 0) if prefetch_next and generated else 0
+    for index in range(MAX_MOVES):
+        if index >= count:
+            break
+        if not generated:
+            move = tt_move  # index 0, the list not made yet
+        elif prefetch_next:
             move = next_move
             if index + 1 < count:
                 next_move = pick_move(work, base, count, index + 1)
@@ -516,46 +417,55 @@ def negamax(
                 continue
         make_move(state, history, move)
         new_depth = depth - 1
-        if index == 0:
-            score = -negamax(
-                state, history, rules, tt, work, params, tb_values, tb_meta,
-                new_depth, -beta, -alpha, ply + 1, extensions,
-            )  # fmt: skip
-        else:
-            reduction = 0
-            if (
-                depth >= 3
-                and work[C_LMR] != 0
-                and quiet
-                and reducible
-                and index >= (3 if pv_node else 2)
-                and move != killer1
-                and move != killer2
-            ):
-                percent = work[C_LMR_PERCENT]
-                if percent == 100:
-                    reduction = LMR[min(depth, 63), index]
-                else:
-                    reduction = (LMR_MILLI[min(depth, 63), index] * percent + 50000) // 100000
-                if pv_node:
-                    reduction -= 1
-                if work[history_base + move] > 4000:
-                    reduction -= 1
-                reduction = max(0, min(reduction, new_depth - 1))
-            score = -negamax(
-                state, history, rules, tt, work, params, tb_values, tb_meta,
-                new_depth - reduction, -alpha - 1, -alpha, ply + 1, extensions,
-            )  # fmt: skip
-            if score > alpha and reduction > 0 and work[C_ABORT] == 0:
+        reduction = 0
+        if (
+            index > 0
+            and depth >= 3
+            and work[C_LMR] != 0
+            and quiet
+            and reducible
+            and index >= (3 if pv_node else 2)
+            and move != killer1
+            and move != killer2
+        ):
+            percent = work[C_LMR_PERCENT]
+            if percent == 100:
+                reduction = LMR[min(depth, 63), index]
+            else:
+                reduction = (LMR_MILLI[min(depth, 63), index] * percent + 50000) // 100000
+            if pv_node:
+                reduction -= 1
+            if work[history_base + move] > 4000:
+                reduction -= 1
+            reduction = max(0, min(reduction, new_depth - 1))
+        # A child at depth 0 that no den check extends is a leaf: quiescence, entered directly
+        # (negamax's frame costs more than the leaf's work). The first move is searched with
+        # the full window; a later one with a null window at its reduced depth, again at full
+        # depth if a reduction failed high, and with the full window if it lands inside it. One
+        # call site each (numba clears every call site's return slots at each entry).
+        leaf = new_depth <= 0 and (
+            extensions == 0 or (state[S_OCCUPANCY + us] & TRAP_BB[enemy]) == 0
+        )
+        child_depth = new_depth - reduction
+        full_window = index == 0
+        while True:
+            low = -beta if full_window else -alpha - 1
+            if leaf:
+                score = -qsearch(state, history, rules, work, params, tb_values, tb_meta,
+                                 low, -alpha, ply + 1, LEAF)  # fmt: skip
+            else:
                 score = -negamax(
                     state, history, rules, tt, work, params, tb_values, tb_meta,
-                    new_depth, -alpha - 1, -alpha, ply + 1, extensions,
+                    child_depth, low, -alpha, ply + 1, extensions,
                 )  # fmt: skip
-            if alpha < score < beta and work[C_ABORT] == 0:
-                score = -negamax(
-                    state, history, rules, tt, work, params, tb_values, tb_meta,
-                    new_depth, -beta, -alpha, ply + 1, extensions,
-                )  # fmt: skip
+            if full_window or work[C_ABORT] != 0:
+                break
+            if child_depth < new_depth and score > alpha:
+                child_depth = new_depth
+            elif alpha < score < beta:
+                full_window = True
+            else:
+                break
         unmake_move(state, history)
         if work[C_ABORT] != 0:
             return 0
@@ -576,6 +486,12 @@ def negamax(
                             if state[S_BOARD + (other >> 6)] == 0:
                                 reward_quiet(work, us, ply, other, -bonus)
                     break
+        if not generated:
+            count, next_move = _moves_after_table_move(
+                state, history, rules, tt, work, params, base, tt_move, ply, history_mark,
+                prefetch_next,
+            )  # fmt: skip
+            generated = True
 
     if best >= beta:
         bound = BOUND_LOWER

@@ -1,4 +1,5 @@
-"""What a node of the compiled search asks before it searches moves (:mod:`.search`): is the
+"""What a node of the compiled search asks before it searches moves (:mod:`.search`): whether
+the position settles its score without a search (:func:`settled_score`), is the
 position drawn (a repetition, the no-capture limit) and what a draw is worth, the table key, the
 evaluation (cached by board, then faded by the no-capture clock), the endgame tables' exact
 score, and whether an enemy animal threatens our den closely enough that no pruning may hand it
@@ -12,7 +13,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from doushouqi.compiled.jit import HOT_NOGIL
+from doushouqi.compiled.jit import HOT_NOGIL, inline
 from doushouqi.jungle.ai.bitops import prefetch
 from doushouqi.jungle.ai.evaluate import (
     GUARD_STEPS,
@@ -21,6 +22,7 @@ from doushouqi.jungle.ai.evaluate import (
     RUN_STEPS,
     evaluate,
 )
+from doushouqi.jungle.ai.movegen import is_game_over_on_board
 from doushouqi.jungle.ai.nnue import adds_classic, network_evaluate, uses_network
 from doushouqi.jungle.ai.state import (
     H_HASH,
@@ -37,6 +39,7 @@ from doushouqi.jungle.ai.tables import (
     RULE_17_5,
     RULE_NO_CAPTURE_PLIES,
     RULE_REPETITION_MUST_VARY,
+    TRAP_BB,
 )
 from doushouqi.jungle.ai.tbprobe import TB1, TB_MISS, tb_probe
 from doushouqi.jungle.ai.work import (
@@ -46,9 +49,15 @@ from doushouqi.jungle.ai.work import (
     C_NOISE,
     C_NOISE_SEED,
     C_PROGRESS_PLIES,
+    C_REPEAT_FROM,
+    C_ROOT_PLY,
+    C_SELDEPTH,
     C_TBHITS,
     EVAL_CACHE_ENTRIES,
+    MAX_PLY,
     W_EVAL_CACHE,
+    W_PV_LEN,
+    tick,
 )
 from doushouqi.jungle.analysis import DEN_SCORE
 
@@ -58,6 +67,7 @@ __all__ = [
     "NOT_DRAWN",
     "RUNNER_ZONE",
     "SECOND_OCCURRENCE",
+    "UNSETTLED",
     "cached_eval",
     "draw_kind",
     "draw_score",
@@ -66,6 +76,7 @@ __all__ = [
     "has_den_entry",
     "restrictions_off",
     "runner_danger",
+    "settled_score",
     "tablebase_score",
     "tt_key",
 ]
@@ -198,6 +209,21 @@ def eval_prefetch(work: NDArray[np.int64], key: int) -> None:
 
 
 @njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)
+def _network_score(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    work: NDArray[np.int64],
+) -> int:
+    """The learned evaluation (with the hand-tuned one added when it is a correction)."""
+    score: int = network_evaluate(state, history, params, work)
+    if adds_classic(params):
+        score += evaluate(state, rules, params)
+    return score
+
+
+@inline
 def cached_eval(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -207,16 +233,15 @@ def cached_eval(
 ) -> int:
     """The static evaluation (cached by hash): the learned one when ``params`` carries a
     network (:mod:`.nnue`, whose accumulators follow the path in ``history``), else the
-    hand-tuned one."""
+    hand-tuned one. Inlined (one return): a call passing five arrays cost more than a hit in
+    the cache; a miss calls the evaluation with the arrays it needs."""
     key = state[S_HASH]
     slot = W_EVAL_CACHE + 2 * (key & (EVAL_CACHE_ENTRIES - 1))
     if work[slot] == key:
         score = work[slot + 1]
     else:
         if uses_network(params):
-            score = network_evaluate(state, history, params, work)
-            if adds_classic(params):
-                score += evaluate(state, rules, params)
+            score = _network_score(state, history, rules, params, work)
         else:
             score = evaluate(state, rules, params)
         work[slot] = key
@@ -226,7 +251,8 @@ def cached_eval(
         # Noise fixed per position and search, so the TT and re-searches stay consistent.
         mixed = (state[S_HASH] ^ work[C_NOISE_SEED]) * -7046029254386353131
         score += ((mixed >> 20) & 0xFFFFF) % (2 * amplitude + 1) - amplitude
-    return faded(state, rules, work, score)
+    faded_score: int = faded(state, rules, work, score)
+    return faded_score
 
 
 @njit(f"int64({A1}, {A1}, {A1}, {TB1}, {A1}, int64)", **HOT_NOGIL)
@@ -291,3 +317,48 @@ def runner_danger(state: NDArray[np.int64], us: int, moves: int, guards: int) ->
         if posted == 0 or (guards == 2 and posted < runners):
             return True
     return False
+
+
+#: What :func:`settled_score` returns for a node that must be searched (no score is this low).
+UNSETTLED = -(1 << 40)
+
+
+@inline
+def settled_score(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    work: NDArray[np.int64],
+    params: NDArray[np.int64],
+    ply: int,
+) -> int:
+    """A node's first steps in the main search: count it (0 if the search must stop), then its
+    score where the position settles it — a den entered (lost), a draw, a den entry next move
+    (won, unless move restrictions might keep the animal out), the deepest ply (the static
+    evaluation) — else :data:`UNSETTLED`. Inlined (one return) into ``negamax`` and into
+    quiescence entered for a leaf of it (:data:`.quiescence.LEAF`)."""
+    score = UNSETTLED
+    if tick(work):
+        score = 0
+    else:
+        work[W_PV_LEN + ply] = ply
+        if ply > work[C_SELDEPTH]:
+            work[C_SELDEPTH] = ply
+        us = state[S_TURN]
+        if is_game_over_on_board(state):
+            score = -(DEN_SCORE - ply)
+        else:
+            drawn = draw_kind(state, history, rules, work[C_ROOT_PLY], work[C_REPEAT_FROM])
+            if drawn == DRAWN:
+                score = draw_score(work, ply)
+            elif drawn == SECOND_OCCURRENCE:
+                # Not a draw yet, but one the opponent may force: a quarter of the draw's cost
+                # to the root side, which then makes progress rather than shuffle back, prefers
+                # this to a draw already certain, and does not give up an animal to avoid it (at
+                # half the cost it did: the contempt of a large lead is large).
+                score = draw_score(work, ply) // 4
+            elif (state[S_OCCUPANCY + us] & TRAP_BB[1 - us]) != 0 and restrictions_off(rules):
+                score = DEN_SCORE - ply - 1
+            elif ply >= MAX_PLY - 1:
+                score = cached_eval(state, history, rules, params, work)
+    return score

@@ -24,6 +24,7 @@ from doushouqi.jungle.ai.work import (
     C_QCHECKS,
     C_QSEE,
     C_QUIET_FUTILITY,
+    C_STAGED_DEPTH,
 )
 
 __all__ = ["DEFAULT_TUNING", "TUNING_RANGES", "TUNING_WORDS"]
@@ -89,6 +90,11 @@ DEFAULT_TUNING = {
     # fewer of ours can than there are runners within N moves of that trap. 0: off.
     "danger_moves": 0,
     "danger_guards": 0,
+    # Issue 31's third speed round: a node up to this depth searches a legal table move before
+    # it generates its other moves, which it then need not generate when that move cuts off
+    # (0: never). The same tree at any value (the ordering is the one the list would have had);
+    # deeper nodes would gain nothing and overflow the history's journal (work.py).
+    "staged_depth": 4,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -113,6 +119,7 @@ TUNING_RANGES = {
     "lmr_in_danger": (0, 1),
     "danger_moves": (0, 7),  # rows of search.RUNNER_ZONE
     "danger_guards": (0, 2),
+    "staged_depth": (0, 64),
 }
 #: Each knob's word in the search's control array (``work.py``), which compiled code reads.
 TUNING_WORDS = {
@@ -131,4 +138,5 @@ TUNING_WORDS = {
     "lmr_in_danger": C_LMR_IN_DANGER,
     "danger_moves": C_DANGER_MOVES,
     "danger_guards": C_DANGER_GUARDS,
+    "staged_depth": C_STAGED_DEPTH,
 }

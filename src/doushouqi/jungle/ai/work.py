@@ -34,7 +34,9 @@ __all__ = [
     "animal_value",
     "new_work",
     "pick_move",
+    "replay_history",
     "reward_quiet",
+    "rewind_history",
     "score_moves",
     "tick",
     "update_pv",
@@ -91,7 +93,11 @@ C_LMR_IN_DANGER = 28  # 1 = LMR also with an enemy near our den (never in den ch
 #: Issue 31's third search round (the danger rule): 0 = C_DANGER_RADIUS's Manhattan rule.
 C_DANGER_MOVES = 29  # danger: an enemy that can stand on our trap within this many moves
 C_DANGER_GUARDS = 30  # 1 = ... unless our guard gets next to it in time; 2 = one per runner
-CTL_SIZE = 32
+C_HISTORY_WRITES = 31  # writes to the history so far (the journal's next entry, unwrapped)
+#: Issue 31's third speed round: nodes up to this depth search a legal table move before they
+#: generate their other moves (0: every node generates first; the same search either way).
+C_STAGED_DEPTH = 32
+CTL_SIZE = 40
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
 W_PV = W_HISTORY + 2 * 4096
@@ -111,7 +117,12 @@ ACC_STRIDE = 1 + MAX_HIDDEN
 ACC_SLOTS = MAX_PLY + 2
 W_ACC = W_EVAL_CACHE + 2 * EVAL_CACHE_ENTRIES
 W_ACC_ACTIVE = W_ACC + ACC_SLOTS * ACC_STRIDE
-WORK_SIZE = W_ACC_ACTIVE + MAX_HIDDEN
+#: The history's journal: the last JOURNAL_ENTRIES writes to it (slot, value before), a ring,
+#: so that a node can score its moves by the history as it stood before it searched its table
+#: move (:func:`rewind_history`), as it would have had it generated the list first.
+JOURNAL_ENTRIES = 1 << 12
+W_JOURNAL = W_ACC_ACTIVE + MAX_HIDDEN
+WORK_SIZE = W_JOURNAL + 2 * JOURNAL_ENTRIES
 
 #: DEN_SQUARE[c]: c's own den.
 DEN_SQUARE = np.array(DENS, dtype=np.int64)
@@ -219,8 +230,38 @@ def update_pv(work: NDArray[np.int64], ply: int, move: int) -> None:
 @njit(f"void({A1}, int64, int64, int64, int64)", **HOT_NOGIL)
 def reward_quiet(work: NDArray[np.int64], us: int, ply: int, move: int, bonus: int) -> None:
     index = W_HISTORY + 4096 * us + move
+    writes = work[C_HISTORY_WRITES]
+    entry = W_JOURNAL + 2 * (writes & (JOURNAL_ENTRIES - 1))
+    work[entry] = index
+    work[entry + 1] = work[index]
+    work[C_HISTORY_WRITES] = writes + 1
     # History with gravity: values stay within +-16384 and older results fade.
     work[index] += bonus - work[index] * abs(bonus) // 16384
     if bonus > 0 and work[W_KILLERS + 2 * ply] != move:
         work[W_KILLERS + 2 * ply + 1] = work[W_KILLERS + 2 * ply]
         work[W_KILLERS + 2 * ply] = move
+
+
+@njit(f"boolean({A1}, int64)", **HOT_NOGIL)
+def rewind_history(work: NDArray[np.int64], since: int) -> bool:
+    """Undo the history's writes made since ``work[C_HISTORY_WRITES]`` was ``since`` (newest
+    first, each entry keeping the value it undid), so that it reads as it did then; False, and
+    nothing undone, when the journal no longer holds them all. :func:`replay_history` redoes
+    them."""
+    writes = work[C_HISTORY_WRITES]
+    if writes - since > JOURNAL_ENTRIES:
+        return False
+    for number in range(writes - 1, since - 1, -1):
+        entry = W_JOURNAL + 2 * (number & (JOURNAL_ENTRIES - 1))
+        index = work[entry]
+        work[entry + 1], work[index] = work[index], work[entry + 1]
+    return True
+
+
+@njit(f"void({A1}, int64)", **HOT_NOGIL)
+def replay_history(work: NDArray[np.int64], since: int) -> None:
+    """Redo what :func:`rewind_history` undid (oldest first)."""
+    for number in range(since, work[C_HISTORY_WRITES]):
+        entry = W_JOURNAL + 2 * (number & (JOURNAL_ENTRIES - 1))
+        index = work[entry]
+        work[entry + 1], work[index] = work[index], work[entry + 1]
