@@ -186,8 +186,8 @@ class StopTimer:
 
     ``started`` is the ``time.perf_counter()`` the deadline counts from; ``expire`` is called
     from a timer thread at ``started + hard`` (never when ``hard`` is None: no deadline).
-    Leaving the block after the timer fired records the lateness; a search that ended by
-    itself first, or raised, records nothing.
+    Leaving the block after the timer fired, or past the deadline, records the lateness; a
+    search that ended by itself before it, or raised, records nothing.
 
     >>> stopped = []
     >>> with StopTimer(0.0, time.perf_counter(), lambda: stopped.append(1), Overhead()) as t:
@@ -230,8 +230,13 @@ class StopTimer:
     ) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        if self.fired and kind is None and self._deadline is not None:
-            self._overhead.record(time.perf_counter() - self._deadline)
+        if kind is None and self._deadline is not None:
+            late = time.perf_counter() - self._deadline
+            # Past the deadline counts whether or not the timer fired first: on a loaded
+            # machine the timer thread wakes late and the search may stop by its own check
+            # (a depth finished after the deadline): that lateness is what must be learnt.
+            if self.fired or late > 0:
+                self._overhead.record(late)
 
 
 def _margin(seconds: float, overhead: float) -> float:
