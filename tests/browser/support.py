@@ -91,7 +91,9 @@ def shoot(page: Page, artifacts: Path, name: str) -> None:
 
 
 def choose_language(page: Page, lang: str) -> None:
-    """Pick ``lang`` (``zh``, ``zh-Hant``, ``en``) in the top bar's language menu."""
+    """Pick ``lang`` (``zh``, ``zh-Hant``, ``en``) in the top bar's language menu, once the app
+    has started (the page's ``lang`` is Simplified Chinese before it has: not yet the reader's)."""
+    page.wait_for_function("() => window.appLang !== undefined")
     page.select_option("#lang", lang)
     expect(page.locator("html")).to_have_attribute("lang", HTML_LANG[lang])
 

@@ -10,6 +10,10 @@ with no wait of the test's own between them, all land.
 ``goto_route``: the answers of the API come late, so the old page stays on screen after the
 address names the next one; ``goto_route`` returns only once the old page is gone.
 
+``choose_language``: the language tables come late, and the page says Simplified Chinese before
+the app has started; ``choose_language`` returns once the page is drawn in the language it
+picked, so text typed after it stays (picking the language shown redraws nothing).
+
 ``expect_piece`` (the lessons' tests): a lesson's board is drawn once the server has
 answered for its position, after the step's words; ``expect_piece`` waits for the piece.
 """
@@ -20,7 +24,14 @@ import re
 import time
 
 from playwright.sync_api import Page, Route, expect
-from tests.browser.support import Client, click_move, goto_route, plies
+from tests.browser.support import (
+    Client,
+    after_frames,
+    choose_language,
+    click_move,
+    goto_route,
+    plies,
+)
 from tests.browser.test_lessons import expect_piece
 from tests.support.live import DEN_GAME
 
@@ -72,6 +83,32 @@ def test_goto_route_returns_once_the_old_page_is_gone(client: Client) -> None:
     # The game's page, still on screen while the replay loads, is gone.
     assert page.locator("#view > section.game-page").count() == 0
     expect(page.locator("#rp-meta")).to_be_visible()
+
+
+def test_choose_language_returns_once_the_page_is_drawn_in_it(client: Client) -> None:
+    page = client.page
+    held: list[Route] = []
+
+    def hold_all_but_the_first(route: Route) -> None:  # the app's own table comes at once
+        held.append(route) if routed else route.continue_()
+        routed.append(route)
+
+    routed: list[Route] = []
+    page.route("**/i18n/*.json", hold_all_but_the_first)
+    client.open("/#/register")
+    choose_language(page, "zh")  # the language the page is in already
+    page.fill("#register-username", "kept")
+    for route in held:  # a table asked for by the pick would redraw the page now
+        route.continue_()
+    page.unroute("**/i18n/*.json")
+    after_frames(page)
+    expect(page.locator("#register-username")).to_have_value("kept")
+    assert held == []
+    choose_language(page, "en")  # another: the page is drawn in it when the helper returns
+    page.fill("#register-username", "kept_en")
+    after_frames(page)
+    expect(page.locator("#register-username")).to_have_value("kept_en")
+    expect(page.locator("label[for=register-username]")).to_have_text("Username")
 
 
 def test_expect_piece_waits_for_a_lesson_board_drawn_late(client: Client) -> None:

@@ -59,6 +59,12 @@ log = logging.getLogger(__name__)
 SPECTATORS = "dsq:spectators"
 #: What each actor reported last: (count, whether the game was over).
 _reported: weakref.WeakKeyDictionary[WatchedGame, tuple[int, bool]] = weakref.WeakKeyDictionary()
+#: In a cluster, what is still to be written to the hash for each actor (the newest count, and
+#: whether its sockets are still to be told a new count), and the actors whose writer runs.
+_unwritten: weakref.WeakKeyDictionary[WatchedGame, tuple[int, bool, bool]] = (
+    weakref.WeakKeyDictionary()
+)
+_writing: weakref.WeakSet[WatchedGame] = weakref.WeakSet()
 
 
 def count_spectators(actor: WatchedGame, cluster: Cluster | None) -> int:
@@ -80,11 +86,34 @@ def report_spectators(actor: WatchedGame, cluster: Cluster | None) -> None:
     if _reported.get(actor) == (count, over):
         return
     _reported[actor] = (count, over)
-    if count != actor.spectators:
-        actor.spectators = count
-        actor.broadcast([spectators_message(actor.id, actor.version, count)], notice=True)
-    if cluster is not None:
-        if over:  # off the Watch page's list anyway: the hash keeps only games in play
-            cluster.spawn(cluster.redis.hdel(SPECTATORS, actor.id))
-        else:
-            cluster.spawn(cluster.redis.hset(SPECTATORS, actor.id, count))
+    changed = count != actor.spectators
+    actor.spectators = count  # this node's lists read it at once
+    if cluster is None:
+        if changed:
+            actor.broadcast([spectators_message(actor.id, actor.version, count)], notice=True)
+        return
+    _, _, untold = _unwritten.get(actor, (0, False, False))
+    _unwritten[actor] = (count, over, changed or untold)
+    if actor not in _writing:
+        _writing.add(actor)
+        cluster.spawn(_write(actor, cluster))
+
+
+async def _write(actor: WatchedGame, cluster: Cluster) -> None:
+    """Write the actor's newest count to the hash, then tell its sockets. One writer a game, so
+    two writes cannot land out of order and leave an old count; and a count is told only once
+    every node's lists read it, so a page that heard it and then asks a list sees the same."""
+    try:
+        while (pending := _unwritten.pop(actor, None)) is not None:
+            count, over, tell = pending
+            try:
+                if over:  # off the Watch page's list anyway: the hash keeps only games in play
+                    await cluster.redis.hdel(SPECTATORS, actor.id)
+                else:
+                    await cluster.redis.hset(SPECTATORS, actor.id, count)
+            finally:  # told even when Redis fails: the sockets need not wait for the lists
+                if tell:
+                    message = spectators_message(actor.id, actor.version, count)
+                    actor.broadcast([message], notice=True)
+    finally:
+        _writing.discard(actor)

@@ -114,6 +114,8 @@ function showLang() {
   document.querySelector('.brand .token').textContent = t('brand.token');
 }
 langMenu.addEventListener('change', async () => {
+  // Picking the language already shown redraws nothing: what was typed into the page stays.
+  if (langMenu.value === currentLang()) return;
   await loadLang(langMenu.value, { mark: false });
   showLang();
   await route();
