@@ -17,7 +17,7 @@ import redis.asyncio as aioredis
 from tests.server.live.test_cluster_leases import LEASE, Registry, lease_holder, run_node
 from tests.support.redis_server import RedisServer, redis_server_path
 
-from doushouqi.server.live.cluster import Cluster, NoAnswer, NobodyListens
+from doushouqi.server.live.cluster import Cluster, ClusterUnavailable, NoAnswer, NobodyListens
 from doushouqi.server.live.handover import HAND_OVER_TIMEOUT, HandOvers
 
 pytestmark = pytest.mark.skipif(redis_server_path() is None, reason="redis-server is not installed")
@@ -109,6 +109,12 @@ def test_a_hand_over_answered_as_the_version_before_answers_is_heard(
     run_node(redis, scenario)
 
 
+def outbox_timing_out(channel: str, payload: Any, receivers: Any = None) -> None:
+    """The outbox's ``send_later`` when Redis does not take a batch within its time-out."""
+    if receivers is not None:
+        receivers.set_exception(TimeoutError())
+
+
 def test_a_hand_over_request_that_cannot_be_published_leaves_the_game_as_it_was(
     redis: RedisServer,
 ) -> None:
@@ -120,14 +126,28 @@ def test_a_hand_over_request_that_cannot_be_published_leaves_the_game_as_it_was(
         client = aioredis.Redis.from_url(redis.url, decode_responses=True)
         await client.set("dsq:lease:unpublished", "other-node", px=60_000)
         await client.aclose()
-
-        def timed_out(channel: str, payload: Any, receivers: Any = None) -> None:
-            if receivers is not None:
-                receivers.set_exception(TimeoutError())  # as a batch past the outbox's limit
-
-        cluster.outbox.send_later = timed_out  # type: ignore[method-assign]
+        cluster.outbox.send_later = outbox_timing_out  # type: ignore[method-assign]
         assert not await HandOvers(cluster, NoGames()).ask("unpublished")
         assert "unpublished" not in cluster.owned
         assert lease_holder(redis, "unpublished") == "other-node"
+
+    run_node(redis, scenario)
+
+
+def test_a_follow_that_cannot_be_published_fails_as_the_cluster_unavailable(
+    redis: RedisServer,
+) -> None:
+    """An owner that never heard the follow would not publish the game's broadcasts, so a
+    socket that went on would miss them: the follow fails as Redis away does (the client tries
+    again), unlike an owner that heard it and did not answer in time (a node of the version
+    before, which publishes anyway)."""
+
+    async def scenario(cluster: Cluster) -> None:
+        client = aioredis.Redis.from_url(redis.url, decode_responses=True)
+        await client.set("dsq:lease:unheard", "other-node", px=60_000)
+        await client.aclose()
+        cluster.outbox.send_later = outbox_timing_out  # type: ignore[method-assign]
+        with pytest.raises(ClusterUnavailable):
+            await cluster.follow("unheard")
 
     run_node(redis, scenario)

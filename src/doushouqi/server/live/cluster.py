@@ -490,7 +490,8 @@ class Cluster:
         game has no owner or its owner is gone (a node that takes the game publishes until
         Redis hands a broadcast to nobody, which it cannot while this node listens), nor
         for an owner that does not answer in time (one of the version before, which always
-        publishes; or stuck). Raises :class:`ClusterUnavailable` when Redis is away."""
+        publishes; or stuck). Raises :class:`ClusterUnavailable` when Redis is away or did not
+        take the request in time (the owner may not have heard it)."""
         try:
             owner = await self.owner(game_id)
         except RedisError as exc:
@@ -501,9 +502,9 @@ class Cluster:
             await self.ask(owner, "follow", {"game": game_id}, FOLLOW_TIMEOUT)
         except NobodyListens:
             pass  # the owner is gone
-        except TimeoutError:
+        except NoAnswer:
             log.warning("game %s: its owner %s did not answer a follow", game_id[:16], owner)
-        except Exception as exc:  # the outbox's batch failed: Redis away
+        except Exception as exc:  # not published: the owner may not publish for us
             raise ClusterUnavailable(f"cannot follow game {game_id}: {exc!r}") from exc
 
     def _heard_of_follower(self, game_id: str) -> None:
