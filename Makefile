@@ -37,4 +37,4 @@ system-deps:
 
 test: system-deps lint
 	node --test tests/client/
-	$(BIN)/pytest -q -n 2
+	$(BIN)/pytest -q -n 2 --durations=30  # the slowest, so that CI shows what its time goes to
