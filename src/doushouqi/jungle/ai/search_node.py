@@ -20,7 +20,7 @@ from doushouqi.jungle.ai.evaluate import (
     MOVER_KIND,
     OWN_DEN_DISTANCE,
     RUN_STEPS,
-    evaluate,
+    evaluate_in_search,
 )
 from doushouqi.jungle.ai.movegen import is_game_over_on_board
 from doushouqi.jungle.ai.nnue import adds_classic, network_evaluate, uses_network
@@ -219,7 +219,7 @@ def _network_score(
     """The learned evaluation (with the hand-tuned one added when it is a correction)."""
     score: int = network_evaluate(state, history, params, work)
     if adds_classic(params):
-        score += evaluate(state, rules, params)
+        score += evaluate_in_search(state, history, rules, params, work)
     return score
 
 
@@ -243,7 +243,7 @@ def cached_eval(
         if uses_network(params):
             score = _network_score(state, history, rules, params, work)
         else:
-            score = evaluate(state, rules, params)
+            score = evaluate_in_search(state, history, rules, params, work)
         work[slot] = key
         work[slot + 1] = score
     amplitude = work[C_NOISE]

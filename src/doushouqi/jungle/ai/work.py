@@ -26,11 +26,13 @@ __all__ = [
     "ACC_SLOTS",
     "ACC_STRIDE",
     "DEN_SQUARE",
+    "EVAL_SUMS_STRIDE",
     "MAX_HIDDEN",
     "MAX_PLY",
     "WORK_SIZE",
     "W_ACC",
     "W_ACC_ACTIVE",
+    "W_EVAL_SUMS",
     "animal_value",
     "new_work",
     "pick_move",
@@ -122,7 +124,13 @@ W_ACC_ACTIVE = W_ACC + ACC_SLOTS * ACC_STRIDE
 #: move (:func:`rewind_history`), as it would have had it generated the list first.
 JOURNAL_ENTRIES = 1 << 12
 W_JOURNAL = W_ACC_ACTIVE + MAX_HIDDEN
-WORK_SIZE = W_JOURNAL + 2 * JOURNAL_ENTRIES
+#: The hand-tuned evaluation's sums over single animals (:mod:`.evaluate`): per search ply
+#: 0..MAX_PLY and one spare, the hash of the position they belong to, then its
+#: ``EVAL_SUMS`` words. After the evaluation cache, so that clearing it (other weights, other
+#: rules) clears them too.
+EVAL_SUMS_STRIDE = 8
+W_EVAL_SUMS = W_JOURNAL + 2 * JOURNAL_ENTRIES
+WORK_SIZE = W_EVAL_SUMS + ACC_SLOTS * EVAL_SUMS_STRIDE
 
 #: DEN_SQUARE[c]: c's own den.
 DEN_SQUARE = np.array(DENS, dtype=np.int64)
