@@ -28,8 +28,11 @@ Mobility and threats need every animal's moves, which costs three quarters of th
 their weights at zero (the defaults — self-play found them worth nothing beyond what the
 search sees) the moves are not generated at all.
 
-The search only calls :func:`evaluate` in quiet positions (quiescence has resolved captures
-and den threats), so these terms describe pressure, not the immediate tactics.
+The search only evaluates quiet positions (quiescence has resolved captures and den threats),
+so these terms describe pressure, not the immediate tactics. It calls
+:func:`evaluate_in_search`, the same value, whose terms of one animal each (material,
+piece-square, den attack and guard units, press) are kept per search ply and moved on by the
+moves played, instead of summed over every animal at each evaluation.
 """
 
 from __future__ import annotations
