@@ -6,6 +6,7 @@
     .venv/bin/python bench/search_pair.py before=/tmp/before/src after=src --depth 9 \
         --evaluation nnue
     .venv/bin/python bench/search_pair.py before=/tmp/before/src after=src --game tiger --depth 14
+    .venv/bin/python bench/search_pair.py before=/tmp/before/src after=src --history 60
 
 Each tree gets a resident worker process (its own ``PYTHONPATH``, engine compiled and warmed
 up first); each round, every position of ``bench/search.py`` (``--game tiger``:
@@ -17,6 +18,10 @@ nodes of the first round (a change that keeps the search the same keeps them), t
 best round, and against the first tree the median of the per-round ratios and their range.
 Single runs of ``bench/search.py`` one after the other vary by ±30 % on a loaded 2-core machine;
 the per-round ratios here vary far less.
+
+``--history N`` (Jungle) searches each position after N plies of random moves that capture
+nothing (the same for every tree: a fixed seed per position), so that the search starts with a
+game history since the last capture, as in a real game, which the repetition scan reads.
 """
 
 from __future__ import annotations
@@ -31,12 +36,36 @@ from pathlib import Path
 from typing import Any
 
 
+def _with_history(board: Any, plies: int, seed: int) -> Any:
+    """``board`` after ``plies`` random moves that capture nothing, enter no den and leave the
+    game going (fewer where no such move is left)."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(plies):
+        quiet = [
+            move
+            for move in board.legal_moves
+            if not board.is_capture(move) and not board.gives_den_entry(move)
+        ]
+        rng.shuffle(quiet)
+        for move in quiet:
+            board.push(move)
+            if not board.is_game_over():
+                break
+            board.pop()
+        else:
+            break
+    return board
+
+
 def _worker() -> None:
-    """Read ``game index depth rules evaluation`` lines; answer ``cpu_seconds nodes`` each."""
+    """Read ``game index depth rules evaluation history`` lines; answer ``cpu_seconds nodes``
+    each."""
     sys.path.insert(0, str(Path(__file__).parent))
     searchers: dict[tuple[str, str, str], Any] = {}
     for line in sys.stdin:
-        game, index, depth, rules, evaluation = line.split()
+        game, index, depth, rules, evaluation, history = line.split()
         if game == "tiger":
             from doushouqi.tiger.ai import Searcher as TigerSearcher
             from doushouqi.tiger.analysis import Limit as TigerLimit
@@ -58,6 +87,7 @@ def _worker() -> None:
                 Limit(depth=int(depth)),
                 Searcher,
             )
+            board = _with_history(board, int(history), seed=int(index))
         searcher = searchers.get((game, rules, evaluation))
         if searcher is None:
             searcher = searchers[game, rules, evaluation] = make(rules, hash_mb=64)
@@ -111,6 +141,9 @@ def main() -> None:
     parser.add_argument("--rules", default="wango", help="Jungle's rule set")
     parser.add_argument("--evaluation", default="classic", choices=("classic", "nnue"))
     parser.add_argument("--nice", type=int, default=5, help="the workers' niceness (0: none)")
+    parser.add_argument(
+        "--history", type=int, default=0, help="Jungle: random plies without captures first"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
     if args.game == "tiger":
@@ -126,13 +159,16 @@ def main() -> None:
         trees.append(_Tree(label, src, args.nice))
     try:
         for tree in trees:  # compile and warm up before anything is timed
-            tree.search(f"{args.game} 0 1 {args.rules} {args.evaluation}")
+            tree.search(f"{args.game} 0 1 {args.rules} {args.evaluation} {args.history}")
         for round_index in range(args.rounds):
             spent = dict.fromkeys((tree.label for tree in trees), 0.0)
             for index in range(len(POSITIONS)):
                 order = trees if (round_index + index) % 2 == 0 else trees[::-1]
                 for tree in order:
-                    request = f"{args.game} {index} {args.depth} {args.rules} {args.evaluation}"
+                    request = (
+                        f"{args.game} {index} {args.depth} {args.rules} {args.evaluation}"
+                        f" {args.history}"
+                    )
                     cpu, nodes = tree.search(request)
                     spent[tree.label] += cpu
                     if round_index == 0:

@@ -3,23 +3,65 @@ position has stood twice, the side behind can often force the third occurrence, 
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from doushouqi.jungle.ai import Searcher
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.search_node import DRAWN, NOT_DRAWN, SECOND_OCCURRENCE, draw_kind
+from doushouqi.jungle.ai.work import C_REPEAT_FROM, C_ROOT_PLY, build_key_filter, new_work
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
+from doushouqi.jungle.squares import parse_square
 
 # Both sides shuffle: red's lion a1-b1, blue's elephant g9-g8.
 SHUFFLE = ["a1b1", "g9g8", "b1a1", "g8g9"]
 
 
 def _drawn_after(moves: list[str], root_ply: int, repeat_from: int) -> int:
+    """draw_kind after ``moves``, with the root after the first ``root_ply`` of them: the
+    same with the filter of the keys before the root as without it (a full scan)."""
     board = Board("5le/7/7/7/7/7/2T1E2/7/L6 w")
-    board.replay(moves)
+    board.replay(moves[:root_ply])
     position = Position.from_board(board)
-    return int(
-        draw_kind(position.state, position.history, position.compiled_rules, root_ply, repeat_from)
-    )
+    filtered = new_work()
+    build_key_filter(position.state, position.history, filtered)
+    for move in moves[root_ply:]:
+        position.push(parse_square(move[:2]), parse_square(move[2:]))
+    answers = []
+    for work in (new_work(), filtered):
+        work[C_ROOT_PLY] = root_ply
+        work[C_REPEAT_FROM] = repeat_from
+        answers.append(
+            int(draw_kind(position.state, position.history, position.compiled_rules, work))
+        )
+    assert answers[0] == answers[1]
+    return answers[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_filter_of_the_keys_before_the_root_finds_what_the_full_scan_finds(
+    seed: int,
+) -> None:
+    # Random shuffles of three animals (many repetitions, no captures), the root somewhere
+    # along them: at every ply below it, the same answer with the filter as without.
+    rng = random.Random(seed)
+    squares = {"a1": ["a2", "b1"], "a2": ["a1"], "b1": ["a1"], "g9": ["g8"],
+               "g8": ["g9", "f8"], "f8": ["g8"]}  # fmt: skip
+    red, blue = "a1", "g9"
+    moves = []
+    for _ in range(60):
+        target = rng.choice(squares[red])
+        moves.append(red + target)
+        red = target
+        target = rng.choice(squares[blue])
+        moves.append(blue + target)
+        blue = target
+    for root_ply in (0, 7, 30, 31, 58):
+        for end in range(root_ply, len(moves) + 1, 3):
+            for repeat_from in (0, root_ply):
+                _drawn_after(moves[:end], root_ply, repeat_from)
 
 
 def test_a_second_occurrence_counts_only_where_asked() -> None:

@@ -28,8 +28,11 @@ Mobility and threats need every animal's moves, which costs three quarters of th
 their weights at zero (the defaults — self-play found them worth nothing beyond what the
 search sees) the moves are not generated at all.
 
-The search only calls :func:`evaluate` in quiet positions (quiescence has resolved captures
-and den threats), so these terms describe pressure, not the immediate tactics.
+The search only evaluates quiet positions (quiescence has resolved captures and den threats),
+so these terms describe pressure, not the immediate tactics. It calls
+:func:`evaluate_in_search`, the same value, whose terms of one animal each (material,
+piece-square, den attack and guard units, press) are kept per search ply and moved on by the
+moves played, instead of summed over every animal at each evaluation.
 """
 
 from __future__ import annotations
@@ -67,7 +70,19 @@ from doushouqi.jungle.ai.eval_params import (
     steps_to,
 )
 from doushouqi.jungle.ai.movegen import piece_targets
-from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN, S_WHERE
+from doushouqi.jungle.ai.state import (
+    H_CAPTURED,
+    H_CODE,
+    H_FROM,
+    H_HASH,
+    H_TO,
+    S_BOARD,
+    S_HASH,
+    S_OCCUPANCY,
+    S_PLY,
+    S_TURN,
+    S_WHERE,
+)
 from doushouqi.jungle.ai.tables import (
     CAPTURED,
     JUMP_COUNT,
@@ -76,9 +91,16 @@ from doushouqi.jungle.ai.tables import (
     RULE_RANK,
     WATER_BB,
 )
+from doushouqi.jungle.ai.work import (
+    ACC_SLOTS,
+    C_ROOT_PLY,
+    EVAL_SUMS_STRIDE,
+    MAX_PLY,
+    W_EVAL_SUMS,
+)
 from doushouqi.jungle.squares import DENS, ELEPHANT, LION, RAT, TIGER, TRAPS, iter_squares
 
-__all__ = ["evaluate", "evaluate_batch", "static_eval"]
+__all__ = ["evaluate", "evaluate_batch", "evaluate_in_search", "static_eval"]
 
 
 #: Signature types: 1-D and 2-D C-contiguous int64 arrays (see :mod:`.search` for why the
@@ -294,13 +316,195 @@ def _victim_value(
     return value
 
 
-@njit(f"int64({A1}, {A1}, {A1})", **HOT_NOGIL)
-def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64]) -> int:
-    """Centipawns for the side to move (the position must not be over on the board).
+#: Where :func:`evaluate`'s sums over single animals stand in a slot of ``work``'s
+#: ``W_EVAL_SUMS`` (word 0 holds the position's hash): Red's minus Blue's material and
+#: piece-square values, Red's minus Blue's material (the lead), Red's den attack units minus
+#: Blue's guard units, Blue's attack units minus Red's guard units, and each side's press steps.
+SUM_SCORE, SUM_MATERIAL, SUM_ATTACK_RED, SUM_ATTACK_BLUE, SUM_PRESS_RED, SUM_PRESS_BLUE = (
+    1, 2, 3, 4, 5, 6,
+)  # fmt: skip
 
-    One pass over both sides' animals sums each side's own terms (material, piece-square,
-    mobility and captures, den attack and guard units, press) and gathers, lane by lane, its
-    nearest runner to each enemy trap and guard of each own trap; the cross terms follow."""
+
+@inline
+def _animal_terms(
+    rules: NDArray[np.int64], params: NDArray[np.int64], code: int, square: int
+) -> tuple[int, int, int, int, int]:
+    """What animal ``code`` on ``square`` adds to its side's sums: material and piece-square
+    value, material, den attack units, guard units of its own den, press steps (toward the
+    enemy den). Each depends on this one animal only, so a move changes them by the difference
+    of two squares (and a capture by the victim's)."""
+    colour = (code - 1) >> 3
+    animal = code - 8 * colour
+    value = params[P_MATERIAL + rules[RULE_RANK + code]]
+    relative = square if colour == 0 else 62 - square
+    geometry = GEOMETRY[64 * code + square]
+    distance = (geometry >> 48) & 0xFF
+    units = params[P_ATTACK_WEIGHT + distance] if distance <= 4 else 0
+    press = 8 - distance if distance < 8 else 0
+    distance = geometry >> 56
+    guards = params[P_GUARD_WEIGHT + distance] if distance <= 3 else 0
+    return value + params[P_PST + animal * 63 + relative], value, units, guards, press
+
+
+@inline
+def _sums_from_scratch(
+    state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64]
+) -> tuple[int, int, int, int, int, int]:
+    """The sums over single animals (the ``SUM_*`` words, in order) from every animal."""
+    score = material = attack_red = attack_blue = press_red = press_blue = 0
+    for code in range(1, 17):
+        square = state[S_WHERE + code]
+        if square != CAPTURED:
+            value, worth, units, guards, press = _animal_terms(rules, params, code, square)
+            if code <= 8:
+                score += value
+                material += worth
+                attack_red += units
+                attack_blue -= guards
+                press_red += press
+            else:
+                score -= value
+                material -= worth
+                attack_blue += units
+                attack_red -= guards
+                press_blue += press
+    return score, material, attack_red, attack_blue, press_red, press_blue
+
+
+@inline
+def _sums_after_move(
+    work: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    source: int,
+    code: int,
+    frm: int,
+    to: int,
+    captured: int,
+) -> int:
+    """The sums of ``work[source:]`` moved on by one ply into the next slot (a pass: copied);
+    returns the next slot's start."""
+    target = source + EVAL_SUMS_STRIDE
+    for i in range(1, EVAL_SUMS_STRIDE):
+        work[target + i] = work[source + i]
+    if code != 0:
+        value, _, units, guards, press = _animal_terms(rules, params, code, to)
+        before, _, units_before, guards_before, press_before = _animal_terms(
+            rules, params, code, frm
+        )
+        red = code <= 8
+        sign = 1 if red else -1
+        work[target + SUM_SCORE] += sign * (value - before)
+        own_attack = target + (SUM_ATTACK_RED if red else SUM_ATTACK_BLUE)
+        enemy_attack = target + (SUM_ATTACK_BLUE if red else SUM_ATTACK_RED)
+        work[own_attack] += units - units_before
+        work[enemy_attack] -= guards - guards_before
+        work[target + (SUM_PRESS_RED if red else SUM_PRESS_BLUE)] += press - press_before
+        if captured != 0:
+            value, worth, units, guards, press = _animal_terms(rules, params, captured, to)
+            work[target + SUM_SCORE] += sign * value
+            work[target + SUM_MATERIAL] += sign * worth
+            work[enemy_attack] -= units
+            work[own_attack] += guards
+            work[target + (SUM_PRESS_BLUE if red else SUM_PRESS_RED)] -= press
+    return target
+
+
+@inline
+def _sums_in_search(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    work: NDArray[np.int64],
+) -> int:
+    """Where in ``work`` this position's sums over single animals stand, brought up to date:
+    a slot per search ply, tagged with the hash of the position it belongs to (as the learned
+    evaluation's accumulators, :mod:`.nnue`); the nearest ply up the path whose slot is this
+    path's is moved on by the moves played since (usually one or two), and without one the
+    sums are taken from scratch. Off the search's plies (a quiescence call outside a search):
+    the spare slot, from scratch."""
+    row = state[S_PLY]
+    slot = row - work[C_ROOT_PLY]
+    tag = state[S_HASH]
+    if slot < 0 or slot > MAX_PLY:
+        here = W_EVAL_SUMS + (ACC_SLOTS - 1) * EVAL_SUMS_STRIDE
+        back = -1  # from scratch, untagged
+        tag = 0
+    else:
+        here = W_EVAL_SUMS + slot * EVAL_SUMS_STRIDE
+        back = 0
+        while back <= slot:
+            key = state[S_HASH] if back == 0 else history[row - back, H_HASH]
+            if work[here - back * EVAL_SUMS_STRIDE] == key:
+                break
+            back += 1
+        if back > slot:
+            back = -1
+    if back < 0:
+        sums = _sums_from_scratch(state, rules, params)
+        work[here + SUM_SCORE] = sums[0]
+        work[here + SUM_MATERIAL] = sums[1]
+        work[here + SUM_ATTACK_RED] = sums[2]
+        work[here + SUM_ATTACK_BLUE] = sums[3]
+        work[here + SUM_PRESS_RED] = sums[4]
+        work[here + SUM_PRESS_BLUE] = sums[5]
+        work[here] = tag
+    else:
+        source = here - back * EVAL_SUMS_STRIDE
+        while back > 0:
+            ply = row - back  # the history row of the move from this slot to the next
+            source = _sums_after_move(
+                work, rules, params, source, history[ply, H_CODE], history[ply, H_FROM],
+                history[ply, H_TO], history[ply, H_CAPTURED],
+            )  # fmt: skip
+            back -= 1
+            work[source] = state[S_HASH] if back == 0 else history[row - back, H_HASH]
+    return here
+
+
+@inline
+def _byte_lanes_min(lanes: int, geometry: int) -> int:
+    """The minimum of ``lanes`` and a GEOMETRY word's six race lanes, lane by lane: in lane l,
+    (a_l + 128) - b_l is at least 29 (lanes hold at most 99), so no borrow crosses lanes, and
+    its bit 7 is set exactly where a_l >= b_l; spread over the lane, it picks b_l there."""
+    runs_guards = geometry & LANES
+    not_below = (((lanes | LANE_HIGH) - runs_guards) & LANE_HIGH) >> 7
+    take = not_below * 0xFF
+    smaller: int = (runs_guards & take) | (lanes & ~take)
+    return smaller
+
+
+@inline
+def _packed_side(state: NDArray[np.int64], rules: NDArray[np.int64], c: int) -> tuple[int, int]:
+    """Side c's animals for :func:`_lead_terms`: squares in six bits each (63: captured) and
+    the living ones' ranks in four."""
+    squares = ranks = 0
+    for animal in range(1, 9):
+        code = 8 * c + animal
+        square = state[S_WHERE + code]
+        squares |= square << (6 * (animal - 1))
+        if square != CAPTURED:
+            ranks |= rules[RULE_RANK + code] << (4 * (animal - 1))
+    return squares, ranks
+
+
+@inline
+def _evaluate_given(
+    state: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    score_sum: int,
+    material: int,
+    attack_red: int,
+    attack_blue: int,
+    press_red: int,
+    press_blue: int,
+) -> int:
+    """:func:`evaluate` given the sums over single animals (the ``SUM_*`` words): adds the
+    terms that look at several animals (the rat against the elephant, open traps, blocked
+    jumps, the attack table, den races, the lead terms, mobility and threats). The score is
+    built as Red's minus Blue's, then turned to the side to move."""
     moves = (
         params[P_HANGING_SINGLE] != 0
         or params[P_HANGING_SECOND] != 0
@@ -308,97 +512,76 @@ def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray
     )
     for animal in range(1, 9):
         moves = moves or params[P_MOBILITY + animal] != 0
-    # Per side (index 0 Red, 1 Blue): its score, enemy squares it can capture, attack units
-    # near the enemy den, guard units near its own, material, press steps, GEOMETRY lanes
-    # (minimum over its animals), and its animals' squares and ranks packed for the lead terms.
-    score0 = captures0 = units0 = guards0 = material0 = press0 = 0
-    score1 = captures1 = units1 = guards1 = material1 = press1 = 0
+    red_minus_blue = score_sum
+    captures0 = captures1 = 0
+    if moves:
+        # Mobility and the squares each side attacks (enemy animals it can capture).
+        for c in range(2):
+            enemy_occupancy = state[S_OCCUPANCY + 1 - c]
+            for animal in range(1, 9):
+                code = 8 * c + animal
+                square = state[S_WHERE + code]
+                if square == CAPTURED:
+                    continue
+                targets = piece_targets(state, rules, code, square)
+                mobility = params[P_MOBILITY + animal] * popcount(targets)
+                if c == 0:
+                    red_minus_blue += mobility
+                    captures0 |= targets & enemy_occupancy
+                else:
+                    red_minus_blue -= mobility
+                    captures1 |= targets & enemy_occupancy
+    # Each side's nearest runner to each enemy trap and guard of each own trap (GEOMETRY's
+    # lanes, the minimum over its animals; a captured animal's square 63 reads "far").
     lanes0 = lanes1 = LANES_FAR
-    squares0 = squares1 = ranks0 = ranks1 = 0
+    for animal in range(1, 9):
+        lanes0 = _byte_lanes_min(lanes0, GEOMETRY[64 * animal + state[S_WHERE + animal]])
+        lanes1 = _byte_lanes_min(lanes1, GEOMETRY[64 * (8 + animal) + state[S_WHERE + 8 + animal]])
     for c in range(2):
         enemy = 1 - c
         enemy_occupancy = state[S_OCCUPANCY + enemy]
-        enemy_elephant_alive = state[S_WHERE + 8 * enemy + ELEPHANT] != CAPTURED
-        side_score = captures = units = guards = material = press = 0
-        lanes = LANES_FAR
-        squares = ranks = 0
-        for animal in range(1, 9):
-            code = 8 * c + animal
-            square = state[S_WHERE + code]
-            squares |= square << (6 * (animal - 1))
-            if square == CAPTURED:
-                continue
-            rank = rules[RULE_RANK + code]
-            ranks |= rank << (4 * (animal - 1))
-            value = params[P_MATERIAL + rank]
-            side_score += value
-            material += value
-            if animal == RAT and enemy_elephant_alive:
-                side_score += params[P_RAT_VS_ELEPHANT]
-            relative = square if c == 0 else 62 - square
-            side_score += params[P_PST + animal * 63 + relative]
-            if moves:
-                targets = piece_targets(state, rules, code, square)
-                side_score += params[P_MOBILITY + animal] * popcount(targets)
-                captures |= targets & enemy_occupancy
-            geometry = GEOMETRY[64 * code + square]
-            # Each lane's minimum of lanes and geometry at once: in lane l, (a_l + 128) - b_l
-            # is at least 29 (lanes hold at most 99), so no borrow crosses lanes, and its bit 7
-            # is set exactly where a_l >= b_l; spread over the lane, it picks b_l there.
-            runs_guards = geometry & LANES
-            not_below = (((lanes | LANE_HIGH) - runs_guards) & LANE_HIGH) >> 7
-            take = not_below * 0xFF
-            lanes = (runs_guards & take) | (lanes & ~take)
-            distance = (geometry >> 48) & 0xFF
-            if distance <= 4:
-                units += params[P_ATTACK_WEIGHT + distance]
-            if distance < 8:
-                press += 8 - distance
-            distance = geometry >> 56
-            if distance <= 3:
-                guards += params[P_GUARD_WEIGHT + distance]
-
         own_occupancy = state[S_OCCUPANCY + c]
+        side_score = 0
+        rat = state[S_WHERE + 8 * c + RAT]
+        if rat != CAPTURED and state[S_WHERE + 8 * enemy + ELEPHANT] != CAPTURED:
+            side_score += params[P_RAT_VS_ELEPHANT]
         for i in range(3):
             neighbours = TRAP_NEIGHBOURS[3 * c + i]
             if (neighbours & own_occupancy) == 0:
                 side_score -= params[P_TRAP_OPEN]
                 if (neighbours & enemy_occupancy) != 0:
                     side_score -= params[P_TRAP_OPEN_ADJACENT]
-        rat = state[S_WHERE + 8 * c + RAT]
         if rat != CAPTURED and ((WATER_BB >> rat) & 1) != 0:
             side_score += _rat_blocks(state, params, c, rat)
-        if c == 0:
-            score0, captures0, units0, guards0, material0, press0 = (
-                side_score, captures, units, guards, material, press
-            )  # fmt: skip
-            lanes0, squares0, ranks0 = lanes, squares, ranks
-        else:
-            score1, captures1, units1, guards1, material1, press1 = (
-                side_score, captures, units, guards, material, press
-            )  # fmt: skip
-            lanes1, squares1, ranks1 = lanes, squares, ranks
+        red_minus_blue += side_score if c == 0 else -side_score
 
     top = ATTACK_TABLE_SIZE - 1
-    score0 += params[P_ATTACK_TABLE + min(top, max(0, units0 - guards1))]
-    score1 += params[P_ATTACK_TABLE + min(top, max(0, units1 - guards0))]
+    red_minus_blue += params[P_ATTACK_TABLE + min(top, max(0, attack_red))]
+    red_minus_blue -= params[P_ATTACK_TABLE + min(top, max(0, attack_blue))]
     # Pressing a lead home: the side well ahead brings its animals to the enemy den.
-    lead = material0 - material1
+    lead = material
     threshold = params[P_PRESS_LEAD]
-    if threshold > 0 and lead >= threshold:
-        score0 += _lead_terms(params, squares0, ranks0, squares1, ranks1, lead, press0)
-    elif threshold > 0 and -lead >= threshold:
-        score1 += _lead_terms(params, squares1, ranks1, squares0, ranks0, -lead, press1)
+    if threshold > 0 and (lead >= threshold or -lead >= threshold):
+        squares0, ranks0 = _packed_side(state, rules, 0)
+        squares1, ranks1 = _packed_side(state, rules, 1)
+        if lead >= threshold:
+            red_minus_blue += _lead_terms(
+                params, squares0, ranks0, squares1, ranks1, lead, press_red
+            )
+        else:
+            red_minus_blue -= _lead_terms(
+                params, squares1, ranks1, squares0, ranks0, -lead, press_blue
+            )
     turn = state[S_TURN]
     # Red's traps: Blue's runners (lanes1) against Red's guards (lanes0); and the other way.
-    score0 -= _race_penalty(params, lanes1, lanes0, turn == 0)
-    score1 -= _race_penalty(params, lanes0, lanes1, turn == 1)
+    red_minus_blue -= _race_penalty(params, lanes1, lanes0, turn == 0)
+    red_minus_blue += _race_penalty(params, lanes0, lanes1, turn == 1)
     if turn == 0:
-        score = score0 - score1
+        score = red_minus_blue
         ours_attacked = captures1
         theirs_attacked = captures0
     else:
-        score = score1 - score0
+        score = -red_minus_blue
         ours_attacked = captures0
         theirs_attacked = captures1
     score += params[P_TEMPO]
@@ -430,6 +613,40 @@ def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray
             score -= second * params[P_HANGING_SECOND] // 64
     result: int = score
     return result
+
+
+@njit(f"int64({A1}, {A1}, {A1})", **HOT_NOGIL)
+def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64]) -> int:
+    """Centipawns for the side to move (the position must not be over on the board), every
+    term from scratch."""
+    score_sum, material, attack_red, attack_blue, press_red, press_blue = _sums_from_scratch(
+        state, rules, params
+    )
+    score: int = _evaluate_given(
+        state, rules, params, score_sum, material, attack_red, attack_blue, press_red, press_blue
+    )
+    return score
+
+
+@njit(f"int64({A1}, {A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)
+def evaluate_in_search(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    rules: NDArray[np.int64],
+    params: NDArray[np.int64],
+    work: NDArray[np.int64],
+) -> int:
+    """:func:`evaluate` inside a search (the same value): its sums over single animals kept per
+    search ply in ``work`` and moved on along the path (:func:`_sums_in_search`), not summed
+    over every animal at each evaluation. ``work``'s sums must belong to ``rules`` and
+    ``params`` (the driver clears them with the evaluation cache)."""
+    at = _sums_in_search(state, history, rules, params, work)
+    score: int = _evaluate_given(
+        state, rules, params, work[at + SUM_SCORE], work[at + SUM_MATERIAL],
+        work[at + SUM_ATTACK_RED], work[at + SUM_ATTACK_BLUE], work[at + SUM_PRESS_RED],
+        work[at + SUM_PRESS_BLUE],
+    )  # fmt: skip
+    return score
 
 
 @njit(f"void({A2}, {A1}, {A1}, {A1})", **HOT_NOGIL)

@@ -127,6 +127,7 @@ from doushouqi.jungle.ai.work import (
     W_PV_LEN,
     W_ROOT_MOVES,
     W_ROOT_SCORES,
+    build_key_filter,
     new_work,
     pick_move,
     replay_history,
@@ -515,7 +516,9 @@ def prepare_root(
     work: NDArray[np.int64],
     params: NDArray[np.int64],
 ) -> int:
-    """Generate the root moves into ``work``, in static order; returns how many."""
+    """Generate the root moves into ``work``, in static order; returns how many. Also fills
+    the repetition scan's filter of the keys before this root (:func:`.work.build_key_filter`)."""
+    build_key_filter(state, history, work)
     base = W_MOVES
     count = generate_legal_moves(state, history, rules, work[base : base + MAX_MOVES])
     tt_move = tt_probe_move(tt, tt_key(state, compute_restrictions(state, history, rules)))

@@ -20,7 +20,7 @@ from doushouqi.jungle.ai.evaluate import (
     MOVER_KIND,
     OWN_DEN_DISTANCE,
     RUN_STEPS,
-    evaluate,
+    evaluate_in_search,
 )
 from doushouqi.jungle.ai.movegen import is_game_over_on_board
 from doushouqi.jungle.ai.nnue import adds_classic, network_evaluate, uses_network
@@ -46,6 +46,7 @@ from doushouqi.jungle.ai.work import (
     A1,
     A2,
     C_CONTEMPT,
+    C_KEY_FILTER,
     C_NOISE,
     C_NOISE_SEED,
     C_PROGRESS_PLIES,
@@ -56,7 +57,9 @@ from doushouqi.jungle.ai.work import (
     EVAL_CACHE_ENTRIES,
     MAX_PLY,
     W_EVAL_CACHE,
+    W_KEY_FILTER,
     W_PV_LEN,
+    key_filter_bit,
     tick,
 )
 from doushouqi.jungle.analysis import DEN_SCORE
@@ -105,19 +108,18 @@ for _r in range(8):
 NOT_DRAWN, DRAWN, SECOND_OCCURRENCE = 0, 1, 2
 
 
-@njit(f"int64({A1}, {A2}, {A1}, int64, int64)", **HOT_NOGIL)
+@njit(f"int64({A1}, {A2}, {A1}, {A1})", **HOT_NOGIL)
 def draw_kind(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
     rules: NDArray[np.int64],
-    root_ply: int,
-    repeat_from: int,
+    work: NDArray[np.int64],
 ) -> int:
     """DRAWN by the no-capture limit, by threefold repetition, or by a repetition inside the
-    search (the side that could repeat once can repeat again; the game history before the root
-    needs the full three); SECOND_OCCURRENCE when the position stood once before the root, at
-    or after history row ``repeat_from`` (only when the root side is well ahead: see
-    ``C_REPEAT_FROM``); else NOT_DRAWN."""
+    search (the side that could repeat once can repeat again; the game history before the root,
+    ``work[C_ROOT_PLY]``, needs the full three); SECOND_OCCURRENCE when the position stood once
+    before the root, at or after history row ``work[C_REPEAT_FROM]`` (only when the root side
+    is well ahead: see ``C_REPEAT_FROM``); else NOT_DRAWN."""
     limit = rules[RULE_NO_CAPTURE_PLIES]
     halfmove = state[S_HALFMOVE]
     if limit != 0 and halfmove >= limit:
@@ -126,16 +128,28 @@ def draw_kind(
         return NOT_DRAWN
     ply = state[S_PLY]
     key = state[S_HASH]
-    count = 1
     lowest = max(0, ply - halfmove)
-    found = NOT_DRAWN
+    root_ply = work[C_ROOT_PLY]
     # Every history row is one ply (a pass too) and the hash holds the side to move, so only
     # rows an even number of plies back can repeat this position: the odd ones are skipped.
+    # First the rows inside the search, where one repetition is a draw.
     i = ply - 2
+    while i >= lowest and i >= root_ply:
+        if history[i, H_HASH] == key:
+            return DRAWN
+        i -= 2
+    if i < lowest:
+        return NOT_DRAWN
+    if work[C_KEY_FILTER] == root_ply + 1:
+        # The rows before the root: none holds this key if the filter's bit for it is clear.
+        bit = key_filter_bit(key)
+        if ((work[W_KEY_FILTER + (bit >> 6)] >> (bit & 63)) & 1) == 0:
+            return NOT_DRAWN
+    repeat_from = work[C_REPEAT_FROM]
+    count = 1
+    found = NOT_DRAWN
     while i >= lowest:
         if history[i, H_HASH] == key:
-            if i >= root_ply:
-                return DRAWN
             count += 1
             if count >= 3:
                 return DRAWN
@@ -219,7 +233,7 @@ def _network_score(
     """The learned evaluation (with the hand-tuned one added when it is a correction)."""
     score: int = network_evaluate(state, history, params, work)
     if adds_classic(params):
-        score += evaluate(state, rules, params)
+        score += evaluate_in_search(state, history, rules, params, work)
     return score
 
 
@@ -243,7 +257,7 @@ def cached_eval(
         if uses_network(params):
             score = _network_score(state, history, rules, params, work)
         else:
-            score = evaluate(state, rules, params)
+            score = evaluate_in_search(state, history, rules, params, work)
         work[slot] = key
         work[slot + 1] = score
     amplitude = work[C_NOISE]
@@ -348,7 +362,7 @@ def settled_score(
         if is_game_over_on_board(state):
             score = -(DEN_SCORE - ply)
         else:
-            drawn = draw_kind(state, history, rules, work[C_ROOT_PLY], work[C_REPEAT_FROM])
+            drawn = draw_kind(state, history, rules, work)
             if drawn == DRAWN:
                 score = draw_score(work, ply)
             elif drawn == SECOND_OCCURRENCE:

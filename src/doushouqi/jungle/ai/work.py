@@ -13,10 +13,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from doushouqi.compiled.jit import HOT_NOGIL
+from doushouqi.compiled.jit import HOT_NOGIL, inline
 from doushouqi.jungle.ai.eval_params import P_MATERIAL
 from doushouqi.jungle.ai.movegen import MAX_MOVES
-from doushouqi.jungle.ai.state import S_BOARD, S_OCCUPANCY, S_TURN
+from doushouqi.jungle.ai.state import H_HASH, S_BOARD, S_HALFMOVE, S_OCCUPANCY, S_PLY, S_TURN
 from doushouqi.jungle.ai.tables import NEIGHBOURS, RULE_RANK, TRAP_BB
 from doushouqi.jungle.squares import DENS
 
@@ -26,12 +26,16 @@ __all__ = [
     "ACC_SLOTS",
     "ACC_STRIDE",
     "DEN_SQUARE",
+    "EVAL_SUMS_STRIDE",
     "MAX_HIDDEN",
     "MAX_PLY",
     "WORK_SIZE",
     "W_ACC",
     "W_ACC_ACTIVE",
+    "W_EVAL_SUMS",
     "animal_value",
+    "build_key_filter",
+    "key_filter_bit",
     "new_work",
     "pick_move",
     "replay_history",
@@ -97,6 +101,9 @@ C_HISTORY_WRITES = 31  # writes to the history so far (the journal's next entry,
 #: Issue 31's third speed round: nodes up to this depth search a legal table move before they
 #: generate their other moves (0: every node generates first; the same search either way).
 C_STAGED_DEPTH = 32
+#: The root's history row plus one when ``W_KEY_FILTER`` holds the keys of the game before
+#: that root (:func:`build_key_filter`), else anything else (0: no filter, scan everything).
+C_KEY_FILTER = 33
 CTL_SIZE = 40
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
@@ -122,7 +129,18 @@ W_ACC_ACTIVE = W_ACC + ACC_SLOTS * ACC_STRIDE
 #: move (:func:`rewind_history`), as it would have had it generated the list first.
 JOURNAL_ENTRIES = 1 << 12
 W_JOURNAL = W_ACC_ACTIVE + MAX_HIDDEN
-WORK_SIZE = W_JOURNAL + 2 * JOURNAL_ENTRIES
+#: The hand-tuned evaluation's sums over single animals (:mod:`.evaluate`): per search ply
+#: 0..MAX_PLY and one spare, the hash of the position they belong to, then its
+#: ``EVAL_SUMS`` words. After the evaluation cache, so that clearing it (other weights, other
+#: rules) clears them too.
+EVAL_SUMS_STRIDE = 8
+W_EVAL_SUMS = W_JOURNAL + 2 * JOURNAL_ENTRIES
+#: A bit per 12-bit key prefix (4,096 bits) of the positions the game has stood in since its
+#: last capture before the root: a node whose key's bit is clear skips the repetition scan's
+#: rows before the root (no row there can hold its key).
+KEY_FILTER_WORDS = 64
+W_KEY_FILTER = W_EVAL_SUMS + ACC_SLOTS * EVAL_SUMS_STRIDE
+WORK_SIZE = W_KEY_FILTER + KEY_FILTER_WORDS
 
 #: DEN_SQUARE[c]: c's own den.
 DEN_SQUARE = np.array(DENS, dtype=np.int64)
@@ -130,6 +148,30 @@ DEN_SQUARE = np.array(DENS, dtype=np.int64)
 
 def new_work() -> NDArray[np.int64]:
     return np.zeros(WORK_SIZE, dtype=np.int64)
+
+
+@inline
+def key_filter_bit(key: int) -> int:
+    """The bit of ``W_KEY_FILTER`` (0..4095) that stands for a position's key: its top 12 bits
+    (Zobrist keys are uniform)."""
+    bit: int = (key >> 52) & 4095
+    return bit
+
+
+@njit(f"void({A1}, {A2}, {A1})", **HOT_NOGIL)
+def build_key_filter(
+    state: NDArray[np.int64], history: NDArray[np.int64], work: NDArray[np.int64]
+) -> None:
+    """Fill ``W_KEY_FILTER`` with the keys of the history rows a node below this root could
+    repeat (since the last capture: a capture in the tree cuts the scan off above the root) and
+    mark it valid for this root (``C_KEY_FILTER``). Called for each search's root."""
+    for word in range(KEY_FILTER_WORDS):
+        work[W_KEY_FILTER + word] = 0
+    ply = state[S_PLY]
+    for row in range(max(0, ply - state[S_HALFMOVE]), ply):
+        bit = key_filter_bit(history[row, H_HASH])
+        work[W_KEY_FILTER + (bit >> 6)] |= 1 << (bit & 63)
+    work[C_KEY_FILTER] = ply + 1
 
 
 @njit(f"boolean({A1})", **HOT_NOGIL)
