@@ -135,6 +135,10 @@ def _target_names(targets: int) -> list[str]:
     return list(names)
 
 
+#: What a position's knowledge holds for: plies, hash, the record of the last ply (or None).
+_State = tuple[int, int, object]
+
+
 class JunglePosition:
     """A Jungle :class:`~doushouqi.core.game.Position`: a :class:`Board` seen through strings.
     Made by :meth:`JungleGame.new_position`; moves are move strings (``"d8d9"``), seats 0
@@ -154,28 +158,37 @@ class JunglePosition:
     # spares outcome a second generation, and parse_move of the next move its check: the
     # server asks for the destinations after a move and parses the next move on a copy of
     # that position, and copy carries them over. Each holds for the board state it was made
-    # in (``_state``: plies and hash, and the very record of the last ply, so that a change
-    # made through ``board`` also drops it, even one that comes back to the same position
-    # by other moves) and is dropped by push and pop.
+    # in (``_state``: plies, hash and the very record of the last ply, so that a change made
+    # through ``board`` also drops it, even one that comes back to the same position by
+    # other moves) and is dropped by push and pop.
     __slots__ = ("_board", "_legal", "_names", "_parsed")
 
     def __init__(self, board: Board) -> None:
         self._board = board
-        self._parsed: tuple[tuple[int, int], object, str, Move] | None = None
-        self._legal: tuple[tuple[int, int], object, dict[int, int]] | None = None
+        self._parsed: tuple[_State, str, Move] | None = None
+        self._legal: tuple[_State, dict[int, int]] | None = None
         #: Both names of the parsed move (``_parsed`` itself, English, Chinese): the server
         #: asks for both, and one look at the board makes them.
         self._names: tuple[object, str, str] | None = None
 
-    def _state(self) -> tuple[int, int]:
-        return self._board.ply(), self._board.zobrist_hash()
+    def _state(self) -> _State:
+        """The board's plies, hash and record of its last ply (None before the first): a
+        record is a new object with every ply pushed, so the same plies and hash with another
+        record are another history (the library's own modules read the board's records, as
+        the restrictions do). Read directly: asked several times a move."""
+        board = self._board
+        undo = board._undo
+        return len(undo), board._hash, undo[-1] if undo else None
 
-    def _last_ply(self) -> object:
-        """The board's record of its last ply (None before the first): a new object with
-        every ply pushed, so the same plies and hash with another record are another history
-        (the library's own modules read the board's records, as the restrictions do)."""
-        undo = self._board._undo
-        return undo[-1] if undo else None
+    def _holds(self, state: _State) -> bool:
+        """Whether the board is still in ``state`` (the record compared by identity)."""
+        board = self._board
+        undo = board._undo
+        return (
+            state[0] == len(undo)
+            and state[1] == board._hash
+            and state[2] is (undo[-1] if undo else None)
+        )
 
     def _changed(self) -> None:
         self._parsed = self._legal = self._names = None
@@ -183,21 +196,16 @@ class JunglePosition:
     def _known_legal(self, move: str) -> Move | None:
         """``move`` as :meth:`parse_move` found it legal on this very board, or None."""
         known = self._parsed
-        if (
-            known is not None
-            and known[2] == move
-            and known[0] == self._state()
-            and known[1] is self._last_ply()
-        ):
-            return known[3]
+        if known is not None and known[1] == move and self._holds(known[0]):
+            return known[2]
         return None
 
     def _known_targets(self) -> dict[int, int] | None:
         """Each animal's legal targets (square: bitboard) as :meth:`legal_destinations` found
         them on this very board, or None."""
         known = self._legal
-        if known is not None and known[0] == self._state() and known[1] is self._last_ply():
-            return known[2]
+        if known is not None and self._holds(known[0]):
+            return known[1]
         return None
 
     @property
@@ -262,7 +270,7 @@ class JunglePosition:
                 message = f"illegal move {move}: {reason}"
                 raise IllegalMoveError(message, code=reason.code, details=reason.details)
         canonical = str(move)
-        self._parsed = (self._state(), self._last_ply(), canonical, move)
+        self._parsed = (self._state(), canonical, move)
         return canonical
 
     def legal_destinations(self) -> dict[str, list[str]]:
@@ -274,8 +282,12 @@ class JunglePosition:
         {'a1': ['b1', 'a2']}
         """
         targets = dict(self._board.legal_targets())
-        self._legal = (self._state(), self._last_ply(), targets)
-        return {SQUARE_NAMES[frm]: _target_names(to) for frm, to in targets.items()}
+        self._legal = (self._state(), targets)
+        known = _TARGET_NAMES  # _target_names inlined: a call per animal costs as much
+        return {
+            SQUARE_NAMES[frm]: list(known.get(to) or _target_names(to))
+            for frm, to in targets.items()
+        }
 
     def push(self, move: str) -> None:
         """Play a move string from :meth:`legal_moves` or :meth:`parse_move`, unchecked.
