@@ -283,3 +283,41 @@ def test_legal_move_accepted() -> None:
     assert str(board.push_move("a3a4")) == "a3a4"
     assert str(board.push_move(" g7g6 ")) == "g7g6"
     assert board.fen() == "l5t/1d3c1/r1p1w2/6e/7/E6/2W1P1R/1C3D1/T5L w 2 2"
+
+
+def _placement_square_by_square(board: Board) -> str:
+    """The placement field written the plain way, square by square."""
+    rows = []
+    for row in range(8, -1, -1):
+        text, empty = "", 0
+        for square in range(row * 7, row * 7 + 7):
+            piece = board.piece_at(square)
+            if piece is None:
+                empty += 1
+                continue
+            text += (str(empty) if empty else "") + piece.symbol()
+            empty = 0
+        rows.append(text + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+@pytest.mark.parametrize("kept", [3, 8192])
+def test_placement_with_rows_kept_or_forgotten(monkeypatch: pytest.MonkeyPatch, kept: int) -> None:
+    # The rows' texts are kept between calls, and all forgotten once ``kept`` are: the field is
+    # the same either way (3: forgotten every few rows).
+    import random
+
+    import doushouqi.jungle.fen as fen
+
+    monkeypatch.setattr(fen, "_ROW_TEXTS_KEPT", kept)
+    monkeypatch.setattr(fen, "_ROW_TEXTS", {})
+    rng = random.Random(5)
+    for _ in range(20):
+        board = Board()
+        for _ in range(60):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            assert board.board_fen() == _placement_square_by_square(board)
+            assert len(fen._ROW_TEXTS) <= kept

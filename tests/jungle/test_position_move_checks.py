@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from doushouqi.core.game import MoveError
+from doushouqi.core.game import IllegalMoveError, MoveError
 from doushouqi.jungle.game import JUNGLE
 
 
@@ -73,3 +73,64 @@ def test_a_pass_drops_what_was_known() -> None:
     position.push_pass()
     with pytest.raises(MoveError):
         position.move_text("a3a4", "en")
+
+
+def _random_game(seed: int, rules: str = "wango", plies: int = 120) -> list[str]:
+    rng = random.Random(seed)
+    position = _position(rules=rules)
+    moves: list[str] = []
+    while len(moves) < plies and position.outcome() is None:
+        moves.append(rng.choice(position.legal_moves()))
+        position.push(moves[-1])
+    return moves
+
+
+def _answer(position, text: str) -> object:  # type: ignore[no-untyped-def]
+    try:
+        return position.parse_move(text)
+    except MoveError as error:
+        return type(error), str(error), getattr(error, "code", None)
+
+
+@pytest.mark.parametrize("rules", ["wango", "classic", "international"])
+def test_a_copy_after_destinations_parses_as_a_position_that_knows_nothing(rules: str) -> None:
+    # The server's order: destinations after a move, the next move parsed on a copy (which
+    # carries the destinations over); every answer, legal or refused, as one checked afresh.
+    rng = random.Random(11)
+    tries = ["a1a2", "g3g4", "d8d9", "c3c4", "a3a5", "a7a6", "g7g6", "0000"]
+    for seed in range(6):
+        position = _position(rules=rules)
+        for move in _random_game(seed, rules):
+            position.legal_destinations()
+            for text in (move, rng.choice(tries), *position.legal_moves()[:3]):
+                unknowing = position.copy()
+                unknowing._changed()
+                assert _answer(position.copy(), text) == _answer(unknowing, text)
+            position.push(move)
+
+
+def test_destinations_of_another_history_to_the_same_position_are_not_trusted() -> None:
+    # Rule 7-3 (classic): the rat that entered g4 three times may not enter it again. Both
+    # histories end in the start position after 8 plies (the same plies and hash); only the
+    # rat's forbids g3g4.
+    position = _position(rules="classic")
+    position.board.replay(["a3a4", "a7a6", "a4a3", "a6a7"] * 2)  # the elephant's
+    assert "g4" in position.legal_destinations()["g3"]
+    for _ in range(8):
+        position.board.pop()
+    position.board.replay(["g3g4", "a7a6", "g4g3", "a6a7"] * 2)  # the rat's, through the board
+    with pytest.raises(IllegalMoveError) as refused:
+        position.parse_move("g3g4")
+    assert refused.value.code == "restricted"
+
+
+def test_both_names_at_once_are_each_name_alone() -> None:
+    for seed, rules in enumerate(["wango", "classic", "international", "classic-dog"]):
+        position = _position(rules=rules)
+        for move in _random_game(seed, rules, plies=80):
+            fresh = position.copy()
+            fresh._changed()  # nothing known: each name made and checked alone
+            position.parse_move(move)
+            for lang in ("en", "zh", "zh-Hant", "en"):
+                assert position.move_text(move, lang) == fresh.move_text(move, lang)
+            position.push(move)

@@ -59,7 +59,6 @@ from doushouqi.jungle.squares import (
     code_animal,
     code_color,
     iter_squares,
-    piece_code,
 )
 from doushouqi.jungle.status import Status
 from doushouqi.jungle.zobrist import PIECE_SQUARE_KEYS, TURN_KEY, zobrist_hash
@@ -146,6 +145,18 @@ class PseudoLegalMoveGenerator(LegalMoveGenerator):
     def __iter__(self) -> Iterator[Move]:
         return self.board.generate_pseudo_legal_moves()
 
+
+# Each piece code's steps from each square (``_STEPS_OF[code][square]``): into the water for
+# a rat only, never into its own den; and whether the code's animal jumps the water.
+_STEPS_OF: list[list[int]] = [[0] * 63] + [
+    [
+        (STEPS[square] if code_animal(code) == RAT else STEPS[square] & ~WATER)
+        & ~DEN[code_color(code)]
+        for square in range(63)
+    ]
+    for code in range(1, 17)
+]
+_JUMPS_WATER: list[bool] = [False] + [code_animal(code) in (LION, TIGER) for code in range(1, 17)]
 
 # One undo record per ply: (from, to, moved code (0 for a pass), captured code,
 # previous halfmove clock, previous fullmove number, previous hash).
@@ -334,27 +345,31 @@ class Board(
 
     def _targets(self, square: int, code: int) -> int:
         """Squares the animal on ``square`` may move to, before the move restrictions."""
-        color = code_color(code)
-        animal = code - 8 * color
-        if animal == RAT:
-            targets = STEPS[square]
-        else:
-            targets = STEPS[square] & ~WATER
-            if animal in (LION, TIGER):
-                blockers = 1 << self._where[piece_code(1 - color, RAT)]
-                if self.rules.own_rat_blocks_jump:
-                    blockers |= 1 << self._where[code - animal + RAT]
-                for landing, path in JUMPS[square]:
-                    if not path & blockers:
-                        targets |= 1 << landing
-        targets &= ~(self._occ[color] | DEN[color])
-        enemies = targets & self._occ[1 - color]
+        # Asked for every animal of the side to move after every move on the server: the
+        # steps come from a table per piece code (water and the own den already left out).
+        color = (code - 1) >> 3
+        targets = _STEPS_OF[code][square]
+        if _JUMPS_WATER[code]:
+            blockers = 1 << self._where[RAT + 8 - 8 * color]  # the other side's rat
+            if self.rules.own_rat_blocks_jump:
+                blockers |= 1 << self._where[RAT + 8 * color]
+            for landing, path in JUMPS[square]:
+                if not path & blockers:
+                    targets |= 1 << landing
+            targets &= ~DEN[color]
+        occ = self._occ
+        targets &= ~occ[color]
+        enemies = targets & occ[1 - color]
         if enemies:
             if (not self.rules.trapped_can_capture) and TRAPS[1 - color] >> square & 1:
                 return targets & ~enemies
-            for target in iter_squares(enemies):
-                if not self._can_capture(code, square, self._sq[target], target):
-                    targets ^= 1 << target
+            sq = self._sq
+            while enemies:
+                low = enemies & -enemies
+                enemies ^= low
+                target = low.bit_length() - 1
+                if not self._can_capture(code, square, sq[target], target):
+                    targets ^= low
         return targets
 
     def _can_capture(self, attacker: int, from_square: int, defender: int, to_square: int) -> bool:
@@ -435,7 +450,11 @@ class Board(
             return
         forbidden = self._forbidden()
         sq = self._sq
-        for square in iter_squares(self._occ[self.turn]):
+        own = self._occ[self.turn]
+        while own:  # iter_squares inlined: a generator's resumption per animal costs
+            low = own & -own
+            own ^= low
+            square = low.bit_length() - 1
             targets = self._targets(square, sq[square])
             if forbidden is not None:
                 for frm, to in forbidden:

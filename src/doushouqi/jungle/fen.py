@@ -166,7 +166,7 @@ def parse_fen(fen: str) -> tuple[list[int], int, int, int]:
 _CODE_LETTERS = bytes.maketrans(
     bytes(range(17)), ("." + ANIMAL_LETTERS[1:] + ANIMAL_LETTERS[1:].lower()).encode()
 )
-# Runs of empty squares, longest first: a row has 7 squares, and the rows' separators end a run.
+# Runs of empty squares, longest first: a row has 7 squares.
 _EMPTY_RUNS = tuple(("." * length, str(length)) for length in range(7, 0, -1))
 
 
@@ -178,14 +178,38 @@ def placement_fen(codes: Sequence[int]) -> str:
     >>> placement_fen(parse_fen("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w")[0])
     'l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L'
     """
-    # The server writes this after every move: the codes' bytes translated to letters and the
-    # runs of empty squares replaced (both in C) cost half of a Python loop over the squares.
-    cells = bytes(codes).translate(_CODE_LETTERS).decode()
-    text = "/".join([cells[start : start + 7] for start in range(56, -1, -7)])
+    # The server writes this after every move. Each row's text is kept, by its seven codes'
+    # bytes: a game's rows change two at a time, and games share most of theirs (a few
+    # thousand rows in a thousand games), so most rows are a slice and a lookup.
+    cells = bytes(codes)
+    known = _ROW_TEXTS
+    rows = []
+    for start in _ROW_STARTS:
+        row = cells[start : start + 7]
+        text = known.get(row)
+        if text is None:
+            if len(known) >= _ROW_TEXTS_KEPT:
+                known.clear()
+            text = known[row] = _row_text(row)
+        rows.append(text)
+    return "/".join(rows)
+
+
+def _row_text(row: bytes) -> str:
+    """One row's part of the placement field, from its seven codes' bytes."""
+    text = row.translate(_CODE_LETTERS).decode()
     for run, digits in _EMPTY_RUNS:
         if run in text:
             text = text.replace(run, digits)
     return text
+
+
+# The rows from the ninth (Blue's side, written first) to the first, by their first square.
+_ROW_STARTS = tuple(range(56, -1, -7))
+#: Rows whose text :func:`placement_fen` keeps (about 130 bytes each, a megabyte in all);
+#: past it, it starts again.
+_ROW_TEXTS_KEPT = 8192
+_ROW_TEXTS: dict[bytes, str] = {}
 
 
 def _counter(fen: str, text: str, name: str, lowest: int, highest: int) -> int:

@@ -38,7 +38,12 @@ from doushouqi.jungle.board import Board
 from doushouqi.jungle.board import IllegalMoveError as JungleIllegalMoveError
 from doushouqi.jungle.moves import Move
 from doushouqi.jungle.notation import Lang as JungleLang
-from doushouqi.jungle.notation import color_name, move_to_readable, termination_label
+from doushouqi.jungle.notation import (
+    color_name,
+    move_names,
+    move_to_readable,
+    termination_label,
+)
 from doushouqi.jungle.outcome import Outcome as JungleOutcome
 from doushouqi.jungle.outcome import Termination
 from doushouqi.jungle.rules import (
@@ -130,6 +135,10 @@ def _target_names(targets: int) -> list[str]:
     return list(names)
 
 
+#: What a position's knowledge holds for: plies, hash, the record of the last ply (or None).
+_State = tuple[int, int, object]
+
+
 class JunglePosition:
     """A Jungle :class:`~doushouqi.core.game.Position`: a :class:`Board` seen through strings.
     Made by :meth:`JungleGame.new_position`; moves are move strings (``"d8d9"``), seats 0
@@ -143,29 +152,60 @@ class JunglePosition:
     """
 
     # The server asks, for every move, its legality (parse_move), its two readable names, the
-    # next side's destinations and the ending (outcome): ``_parsed`` (the last move parse_move
-    # found legal) spares the names a second check, and ``_has_move`` (whether the side to move
-    # had destinations) spares outcome a second generation. Each holds for the board state it
-    # was made in (``_state``: plies and hash, so that a change made through ``board`` also
-    # drops it) and is dropped by push and pop.
-    __slots__ = ("_board", "_has_move", "_parsed")
+    # next side's destinations and the ending (outcome). What one call learns spares another
+    # work: ``_parsed`` (the last move parse_move found legal) spares the names a second
+    # check; ``_legal`` (each animal's legal targets, as legal_destinations found them)
+    # spares outcome a second generation, and parse_move of the next move its check: the
+    # server asks for the destinations after a move and parses the next move on a copy of
+    # that position, and copy carries them over. Each holds for the board state it was made
+    # in (``_state``: plies, hash and the very record of the last ply, so that a change made
+    # through ``board`` also drops it, even one that comes back to the same position by
+    # other moves) and is dropped by push and pop.
+    __slots__ = ("_board", "_legal", "_names", "_parsed")
 
     def __init__(self, board: Board) -> None:
         self._board = board
-        self._parsed: tuple[tuple[int, int], str, Move] | None = None
-        self._has_move: tuple[tuple[int, int], bool] | None = None
+        self._parsed: tuple[_State, str, Move] | None = None
+        self._legal: tuple[_State, dict[int, int]] | None = None
+        #: Both names of the parsed move (``_parsed`` itself, English, Chinese): the server
+        #: asks for both, and one look at the board makes them.
+        self._names: tuple[object, str, str] | None = None
 
-    def _state(self) -> tuple[int, int]:
-        return self._board.ply(), self._board.zobrist_hash()
+    def _state(self) -> _State:
+        """The board's plies, hash and record of its last ply (None before the first): a
+        record is a new object with every ply pushed, so the same plies and hash with another
+        record are another history (the library's own modules read the board's records, as
+        the restrictions do). Read directly: asked several times a move."""
+        board = self._board
+        undo = board._undo
+        return len(undo), board._hash, undo[-1] if undo else None
+
+    def _holds(self, state: _State) -> bool:
+        """Whether the board is still in ``state`` (the record compared by identity)."""
+        board = self._board
+        undo = board._undo
+        return (
+            state[0] == len(undo)
+            and state[1] == board._hash
+            and state[2] is (undo[-1] if undo else None)
+        )
 
     def _changed(self) -> None:
-        self._parsed = self._has_move = None
+        self._parsed = self._legal = self._names = None
 
     def _known_legal(self, move: str) -> Move | None:
         """``move`` as :meth:`parse_move` found it legal on this very board, or None."""
         known = self._parsed
-        if known is not None and known[1] == move and known[0] == self._state():
+        if known is not None and known[1] == move and self._holds(known[0]):
             return known[2]
+        return None
+
+    def _known_targets(self) -> dict[int, int] | None:
+        """Each animal's legal targets (square: bitboard) as :meth:`legal_destinations` found
+        them on this very board, or None."""
+        known = self._legal
+        if known is not None and self._holds(known[0]):
+            return known[1]
         return None
 
     @property
@@ -222,10 +262,13 @@ class JunglePosition:
             move = Move.from_str(text)
         except ValueError as exc:  # InvalidMoveError: not a move at all
             raise MoveError(str(exc)) from exc
-        reason = self._board.explain_illegal(move)
-        if reason is not None:
-            message = f"illegal move {move}: {reason}"
-            raise IllegalMoveError(message, code=reason.code, details=reason.details)
+        targets = self._known_targets()
+        if targets is None or not (move and targets.get(move.from_square, 0) >> move.to_square & 1):
+            # Not known to be legal: checked, and the reason said when it is not.
+            reason = self._board.explain_illegal(move)
+            if reason is not None:
+                message = f"illegal move {move}: {reason}"
+                raise IllegalMoveError(message, code=reason.code, details=reason.details)
         canonical = str(move)
         self._parsed = (self._state(), canonical, move)
         return canonical
@@ -238,9 +281,13 @@ class JunglePosition:
         >>> position.legal_destinations()
         {'a1': ['b1', 'a2']}
         """
-        destinations = legal_destinations(self._board)
-        self._has_move = (self._state(), bool(destinations))
-        return destinations
+        targets = dict(self._board.legal_targets())
+        self._legal = (self._state(), targets)
+        known = _TARGET_NAMES  # _target_names inlined: a call per animal costs as much
+        return {
+            SQUARE_NAMES[frm]: list(known.get(to) or _target_names(to))
+            for frm, to in targets.items()
+        }
 
     def push(self, move: str) -> None:
         """Play a move string from :meth:`legal_moves` or :meth:`parse_move`, unchecked.
@@ -296,9 +343,8 @@ class JunglePosition:
         >>> position.outcome()
         Outcome(ending=BoardEnding(key='den_entered'), winner=0)
         """
-        known = self._has_move
-        has_move = known[1] if known is not None and known[0] == self._state() else None
-        outcome = self._board.outcome(has_legal_move=has_move)
+        targets = self._known_targets()
+        outcome = self._board.outcome(has_legal_move=None if targets is None else bool(targets))
         return None if outcome is None else outcome_to_core(outcome)
 
     def position_string(self) -> str:
@@ -340,7 +386,10 @@ class JunglePosition:
         """
         legal = self._known_legal(move)
         if legal is not None:  # checked by parse_move on this very board: not checked again
-            return _words(lang, lambda base: move_to_readable(self._board, legal, base, legal=True))
+            names = self._names
+            if names is None or names[0] is not self._parsed:
+                names = self._names = (self._parsed, *move_names(self._board, legal, legal=True))
+            return _words(lang, lambda base: names[1] if base == "en" else names[2])
         try:
             parsed = Move.from_str(move)
             return _words(lang, lambda base: move_to_readable(self._board, parsed, base))
@@ -365,7 +414,12 @@ class JunglePosition:
         >>> position.turn, copied.turn, copied.board.ply()
         (0, 1, 1)
         """
-        return JunglePosition(self._board.copy())
+        copied = JunglePosition(self._board.copy())
+        # What is known of this state holds for the copy's (the same plies, hash and records).
+        copied._legal = self._legal
+        copied._parsed = self._parsed
+        copied._names = self._names
+        return copied
 
     def __repr__(self) -> str:
         return f"JunglePosition({self._board!r})"

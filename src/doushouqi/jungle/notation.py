@@ -60,6 +60,7 @@ __all__ = [
     "color_name",
     "format_move_list",
     "move_list_lines",
+    "move_names",
     "move_to_readable",
     "outcome_label",
     "parse_readable",
@@ -112,22 +113,37 @@ def move_to_readable(board: Board, move: Move, lang: Lang = "en", *, legal: bool
     check_lang(lang)
     if lang == "zh-Hant":
         return to_hant(move_to_readable(board, move, "zh", legal=legal))
+    english, chinese = move_names(board, move, legal=legal)
+    return english if lang == "en" else chinese
+
+
+def move_names(board: Board, move: Move, *, legal: bool = False) -> tuple[str, str]:
+    """The move in readable notation in English and in Chinese (:func:`move_to_readable`'s
+    ``"en"`` and ``"zh"``) from one look at the board, which is the position before the move;
+    ``legal`` as there.
+
+    >>> move_names(Board("7/7/7/T2w3/7/7/7/7/7 w"), Move.from_str("a6d6"))
+    ('Ta6xd6', '虎 a6×d6 吃 狼')
+    >>> move_names(Board("7/3L3/7/7/7/7/7/7/r6 w"), Move.from_str("d8d9"))
+    ('Ld8-d9#', '狮 d8-d9 入穴')
+    """
     if not legal:
         _check_playable(board, move)
     if not move:
-        return _PASS_TEXT[lang]
+        return _PASS_TEXT["en"], _PASS_TEXT["zh"]
     piece = board.piece_at(move.from_square)
     assert piece is not None  # a legal move starts on the mover's animal
     target = board.piece_at(move.to_square)
     frm, to = square_name(move.from_square), square_name(move.to_square)
     den = board.gives_den_entry(move)
-    if lang == "en":
-        sep = "x" if target else "-"
-        return f"{animal_letter(piece.animal, board.rules)}{frm}{sep}{to}{'#' if den else ''}"
-    text = f"{animal_name(piece.animal, 'zh', board.rules)} {frm}{'×' if target else '-'}{to}"
+    rules = board.rules
+    english = f"{animal_letter(piece.animal, rules)}{frm}{'x' if target else '-'}{to}"
+    chinese = f"{animal_name(piece.animal, 'zh', rules)} {frm}{'×' if target else '-'}{to}"
     if target:
-        text += f" 吃 {animal_name(target.animal, 'zh', board.rules)}"
-    return text + (" 入穴" if den else "")
+        chinese += f" 吃 {animal_name(target.animal, 'zh', rules)}"
+    if den:
+        return english + "#", chinese + " 入穴"
+    return english, chinese
 
 
 def parse_readable(board: Board, text: str) -> Move:

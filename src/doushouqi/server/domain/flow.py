@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from doushouqi.core.clock import GameClock
 from doushouqi.core.game import Position
@@ -175,9 +176,18 @@ def finish(
     return Accept(ended, [event])
 
 
-def add_ply(game: Game, position: Position, text: str, at: float, clock: GameClock | None) -> Game:
-    """``game`` with the ply ``text`` (already pushed on ``position``) recorded at ``at``."""
-    return game.with_position(position, moves=(*game.moves, TimedMove(text, at)), clock=clock)
+def add_ply(
+    game: Game,
+    position: Position,
+    text: str,
+    at: float,
+    clock: GameClock | None,
+    **changes: Any,
+) -> Game:
+    """``game`` with the ply ``text`` (already pushed on ``position``) recorded at ``at``, and
+    ``changes`` to its other fields made in the same copy (a game is copied whole)."""
+    moves = (*game.moves, TimedMove(text, at))
+    return game.with_position(position, moves=moves, clock=clock, **changes)
 
 
 def lapse_offers(game: Game, mover: int) -> Accept:

@@ -214,9 +214,11 @@ def handle_move(ctx: Context, command: Move) -> HandlerResult:
     readable_zh = position.move_text(move, "zh")
     position.push(move)
     clock = game.clock.press(ctx.now) if game.clock is not None else None
-    game = add_ply(game, position, move, ctx.now, clock)
-    if move_id is not None:
-        game = game.evolve(move_ids=(*game.move_ids, (move_id, move))[-MOVE_IDS_KEPT:])
+    if move_id is None:
+        game = add_ply(game, position, move, ctx.now, clock)
+    else:
+        move_ids = (*game.move_ids, (move_id, move))[-MOVE_IDS_KEPT:]
+        game = add_ply(game, position, move, ctx.now, clock, move_ids=move_ids)
     made = MoveMade(
         color=seat,
         move=move,

@@ -473,6 +473,7 @@ async def _pump(websocket: WebSocket, subscriber: Subscriber) -> None:
             subscriber.sending = True  # what is delivered meanwhile queues behind it
             await websocket.send_text(text)
             subscriber.sending = False
+            del text  # not kept while the queue is waited on (most sockets are idle)
     except (WebSocketDisconnect, RuntimeError):
         return  # the client left; the receiving side notices and unsubscribes
     except Exception:
