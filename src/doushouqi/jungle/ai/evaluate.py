@@ -74,7 +74,6 @@ from doushouqi.jungle.ai.state import (
     H_CAPTURED,
     H_CODE,
     H_FROM,
-    H_HASH,
     H_TO,
     S_BOARD,
     S_HASH,
@@ -97,6 +96,8 @@ from doushouqi.jungle.ai.work import (
     EVAL_SUMS_STRIDE,
     MAX_PLY,
     W_EVAL_SUMS,
+    nearest_tagged_slot,
+    path_key,
 )
 from doushouqi.jungle.squares import DENS, ELEPHANT, LION, RAT, TIGER, TRAPS, iter_squares
 
@@ -433,14 +434,7 @@ def _sums_in_search(
         tag = 0
     else:
         here = W_EVAL_SUMS + slot * EVAL_SUMS_STRIDE
-        back = 0
-        while back <= slot:
-            key = state[S_HASH] if back == 0 else history[row - back, H_HASH]
-            if work[here - back * EVAL_SUMS_STRIDE] == key:
-                break
-            back += 1
-        if back > slot:
-            back = -1
+        back = nearest_tagged_slot(state, history, work, W_EVAL_SUMS, EVAL_SUMS_STRIDE)
     if back < 0:
         sums = _sums_from_scratch(state, rules, params)
         work[here + SUM_SCORE] = sums[0]
@@ -459,7 +453,7 @@ def _sums_in_search(
                 history[ply, H_TO], history[ply, H_CAPTURED],
             )  # fmt: skip
             back -= 1
-            work[source] = state[S_HASH] if back == 0 else history[row - back, H_HASH]
+            work[source] = path_key(state, history, back)
     return here
 
 

@@ -44,7 +44,6 @@ from doushouqi.jungle.ai.state import (
     H_CAPTURED,
     H_CODE,
     H_FROM,
-    H_HASH,
     H_TO,
     S_BOARD,
     S_HASH,
@@ -61,6 +60,8 @@ from doushouqi.jungle.ai.work import (
     MAX_PLY,
     W_ACC,
     W_ACC_ACTIVE,
+    nearest_tagged_slot,
+    path_key,
 )
 
 __all__ = [
@@ -380,17 +381,9 @@ def network_evaluate(
         _refresh(state, params, work, start + 1)
         work[start] = 0
         return _output(params, work, start + 1, W_ACC_ACTIVE, state[S_TURN])
-    # The nearest ply up the path whose accumulators are this path's (tagged by hash).
-    back = 0
-    found = False
-    while back <= slot:
-        key = state[S_HASH] if back == 0 else history[row - back, H_HASH]
-        if work[W_ACC + (slot - back) * ACC_STRIDE] == key:
-            found = True
-            break
-        back += 1
+    back = nearest_tagged_slot(state, history, work, W_ACC, ACC_STRIDE)
     here = W_ACC + slot * ACC_STRIDE
-    if not found:
+    if back < 0:
         _refresh(state, params, work, here + 1)
         work[here] = state[S_HASH]
     else:
@@ -409,5 +402,5 @@ def network_evaluate(
                 history[ply, H_CAPTURED],
             )
             back -= 1
-            work[target] = state[S_HASH] if back == 0 else history[row - back, H_HASH]
+            work[target] = path_key(state, history, back)
     return _output(params, work, here + 1, W_ACC_ACTIVE, state[S_TURN])

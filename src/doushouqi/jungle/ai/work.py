@@ -16,7 +16,15 @@ from numpy.typing import NDArray
 from doushouqi.compiled.jit import HOT_NOGIL, inline
 from doushouqi.jungle.ai.eval_params import P_MATERIAL
 from doushouqi.jungle.ai.movegen import MAX_MOVES
-from doushouqi.jungle.ai.state import H_HASH, S_BOARD, S_HALFMOVE, S_OCCUPANCY, S_PLY, S_TURN
+from doushouqi.jungle.ai.state import (
+    H_HASH,
+    S_BOARD,
+    S_HALFMOVE,
+    S_HASH,
+    S_OCCUPANCY,
+    S_PLY,
+    S_TURN,
+)
 from doushouqi.jungle.ai.tables import NEIGHBOURS, RULE_RANK, TRAP_BB
 from doushouqi.jungle.squares import DENS
 
@@ -36,7 +44,9 @@ __all__ = [
     "animal_value",
     "build_key_filter",
     "key_filter_bit",
+    "nearest_tagged_slot",
     "new_work",
+    "path_key",
     "pick_move",
     "replay_history",
     "reward_quiet",
@@ -148,6 +158,34 @@ DEN_SQUARE = np.array(DENS, dtype=np.int64)
 
 def new_work() -> NDArray[np.int64]:
     return np.zeros(WORK_SIZE, dtype=np.int64)
+
+
+@inline
+def path_key(state: NDArray[np.int64], history: NDArray[np.int64], back: int) -> int:
+    """The hash of the position ``back`` plies up the path (0: this one)."""
+    key: int = state[S_HASH] if back == 0 else history[state[S_PLY] - back, H_HASH]
+    return key
+
+
+@inline
+def nearest_tagged_slot(
+    state: NDArray[np.int64],
+    history: NDArray[np.int64],
+    work: NDArray[np.int64],
+    base: int,
+    stride: int,
+) -> int:
+    """How many plies up the path the nearest of the per-ply slots at ``work[base:]``
+    (``stride`` words a search ply, the first the hash of the position it was made for) still
+    holds this path's position: 0 for this ply's own, -1 when none does. For a search ply only
+    (its slot between 0 and MAX_PLY): the learned evaluation's accumulators and the hand-tuned
+    one's sums both follow the path this way."""
+    slot = state[S_PLY] - work[C_ROOT_PLY]
+    here = base + slot * stride
+    for back in range(slot + 1):
+        if work[here - back * stride] == path_key(state, history, back):
+            return back
+    return -1
 
 
 @inline
