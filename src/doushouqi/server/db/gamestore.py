@@ -70,7 +70,10 @@ class GameWrite:
     same_setup: bool = False
     #: With :attr:`same_setup`: the stored row's status is this game's already (the game it
     #: replaces had it: a move that neither starts nor ends the game), so the status column,
-    #: and with it its index, is left alone too. False writes it.
+    #: and with it its index, is left alone too, and the columns that change only with the
+    #: status (the result, the ending, the start and end times: the domain sets them only
+    #: where it sets a new status); only the version and the stored game are written (on
+    #: PostgreSQL, with one event, in one statement). False writes them.
     same_status: bool = False
 
     def payloads(self) -> list[str]:
@@ -107,6 +110,18 @@ def _is_plain_move(write: GameWrite) -> bool:
     """A write of a game that goes on: an update and events, which need no session (nearly
     every write: the moves). A new game, an ending (its result and hooks) or a rematch do."""
     return write.previous_version is not None and not write.finished and write.rematch is None
+
+
+def _ply_statement(write: GameWrite) -> tuple[Any, ...] | None:
+    """The parameters of the one statement that stores ``write`` on PostgreSQL
+    (``repo.PLY_STATEMENT_POSTGRESQL``), or None where it takes more: a write that is not a
+    plain move, changes the stored row's set-up or status, or has other than one event."""
+    if not (_is_plain_move(write) and write.same_setup and write.same_status):
+        return None
+    assert write.previous_version is not None  # a plain move's
+    return repo.ply_statement_parameters(
+        write.game, write.previous_version, write.events, write.payloads()
+    )
 
 
 def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None:
@@ -213,6 +228,13 @@ class GameStore:
                 _settle(future)
 
     async def _write(self, writes: list[GameWrite]) -> None:
+        if len(writes) == 1 and not self.db.is_sqlite:
+            parameters = _ply_statement(writes[0])
+            if parameters is not None:  # a quiet moment's batch: one move, in one statement
+                changed = await self.db.write_statement(repo.PLY_STATEMENT_POSTGRESQL, parameters)
+                if changed != 1:
+                    raise repo.StaleGameError("the game was not at the version its writer expected")
+                return
         if all(_is_plain_move(w) for w in writes):
             await self.db.write_driver(functools.partial(_write_moves, writes))
         else:
