@@ -32,9 +32,9 @@ class CountingDatabase(Database):
         self.transactions += 1
         return super().run_driver(fn)
 
-    def run_statement(self, sql: str, params: Any) -> int:
+    async def write_statement(self, sql: str, params: Any) -> int:
         self.statements += 1
-        return super().run_statement(sql, params)
+        return await super().write_statement(sql, params)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -167,10 +167,13 @@ class Database:
         #: round trip of its own before each batch); None until the first, or after one broke.
         #: Used by one thread only: the event loop's (inline) or the writer's.
         self._kept: Any = None
-        #: PostgreSQL: the connection (autocommit, none of the pool's) and its raw cursor that
-        #: :meth:`run_statement` runs its statements on; None until the first, or after one
-        #: broke. Used by the writer thread only.
+        #: PostgreSQL: the asynchronous connection (autocommit, none of the pool's) and its raw
+        #: cursor that :meth:`write_statement` runs its statements on, with the event loop it
+        #: belongs to and the lock that takes the statements in turn; None until the first, or
+        #: after one broke.
         self._statements: tuple[Any, Any] | None = None
+        self._statement_loop: asyncio.AbstractEventLoop | None = None
+        self._statement_lock = asyncio.Lock()
 
     @property
     def is_sqlite(self) -> bool:
@@ -295,43 +298,57 @@ class Database:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, functools.partial(self.run_driver, fn))
 
-    def run_statement(self, sql: str, params: Sequence[Any]) -> int:
+    async def write_statement(self, sql: str, params: Sequence[Any]) -> int:
         """One statement, a transaction of its own, on PostgreSQL: ``sql`` with psycopg's
         positional parameters (``$1``, ``$2``, ...), prepared on the server at its first run;
         returns the rows it changed. The server commits it before it answers, so one round trip
         does what the driver's transaction (its ``BEGIN``, the statements, the ``COMMIT``) did
         in several, with less of the driver's Python per statement (a raw cursor, kept: no
-        conversion of named parameters). Errors are SQLAlchemy's, as :meth:`run_driver`'s.
+        conversion of named parameters), and on the event loop itself (psycopg's asynchronous
+        connection): no hand-over to the writer thread and back. Errors are SQLAlchemy's, as
+        :meth:`run_driver`'s.
 
         It runs on a connection of its own in autocommit, never lent to the pool (whose
-        sessions need transactions). A connection found broken is closed, and the statement
-        runs once more on a new one: whether the first try was stored cannot be known, so
-        ``sql`` must be one that a second run cannot apply again (a game's update at the
-        version it replaces: a first try that was stored leaves the second nothing to change,
-        which the caller then takes for a stale write, as it is)."""
+        sessions need transactions), one statement at a time. A connection found broken is
+        closed, and the statement runs once more on a new one: whether the first try was
+        stored cannot be known, so ``sql`` must be one that a second run cannot apply again (a
+        game's update at the version it replaces: a first try that was stored leaves the
+        second nothing to change, which the caller then takes for a stale write, as it is)."""
         if self.is_sqlite:
-            raise RuntimeError("run_statement is for PostgreSQL (autocommit statements)")
-        if self._statements is not None:
-            try:
-                return self._run_statement(sql, params, retry_if_closed=True)
-            except _ClosedBeforeCommit:
-                pass
-        return self._run_statement(sql, params, retry_if_closed=False)
+            raise RuntimeError("write_statement is for PostgreSQL (autocommit statements)")
+        async with self._statement_turn():
+            if self._statements is not None:
+                try:
+                    return await self._write_statement(sql, params, retry_if_closed=True)
+                except _ClosedBeforeCommit:
+                    pass
+            return await self._write_statement(sql, params, retry_if_closed=False)
 
-    def _run_statement(self, sql: str, params: Sequence[Any], *, retry_if_closed: bool) -> int:
+    @contextlib.asynccontextmanager
+    async def _statement_turn(self) -> AsyncIterator[None]:
+        """One statement at a time on the statements' connection, which belongs to the event
+        loop it was made on (another loop, as each ``asyncio.run`` of a test, makes its own)."""
+        loop = asyncio.get_running_loop()
+        if self._statement_loop is not loop:
+            self._drop_statements()
+            self._statement_loop, self._statement_lock = loop, asyncio.Lock()
+        async with self._statement_lock:
+            yield
+
+    async def _write_statement(
+        self, sql: str, params: Sequence[Any], *, retry_if_closed: bool
+    ) -> int:
         dialect = self.engine.dialect
         if self._statements is None:
-            self._statements = self._statement_connection()
+            self._statements = await self._statement_connection()
         connection, cursor = self._statements
         try:
-            cursor.execute(sql, params, prepare=True)
+            await cursor.execute(sql, params, prepare=True)
             return int(cursor.rowcount)
         except dialect.loaded_dbapi.Error as exc:
-            broken = dialect.is_disconnect(exc, connection, cursor)
+            broken = bool(connection.closed or connection.broken)
             if broken:
-                self._statements = None
-                with contextlib.suppress(Exception):
-                    connection.close()
+                self._drop_statements()
                 if retry_if_closed:
                     raise _ClosedBeforeCommit from exc
             raise DBAPIError.instance(
@@ -343,7 +360,7 @@ class Database:
                 dialect=dialect,
             ) from exc
 
-    def _statement_connection(self) -> tuple[Any, Any]:
+    async def _statement_connection(self) -> tuple[Any, Any]:
         """A new autocommit connection to the engine's database and a raw cursor on it (its
         errors are SQLAlchemy's, as the pool's would be)."""
         import psycopg  # the PostgreSQL driver: only a PostgreSQL database gets here
@@ -351,22 +368,18 @@ class Database:
         dialect = self.engine.dialect
         args, kwargs = dialect.create_connect_args(self.engine.url)
         try:
-            connection = dialect.loaded_dbapi.connect(*args, **kwargs)
-            connection.autocommit = True
-        except dialect.loaded_dbapi.Error as exc:
-            raise DBAPIError.instance(
-                None, None, exc, dialect.loaded_dbapi.Error, dialect=dialect
-            ) from exc
-        return connection, psycopg.RawCursor(connection)
+            connection = await psycopg.AsyncConnection.connect(*args, autocommit=True, **kwargs)
+        except psycopg.Error as exc:
+            raise DBAPIError.instance(None, None, exc, psycopg.Error, dialect=dialect) from exc
+        return connection, psycopg.AsyncRawCursor(connection)
 
-    async def write_statement(self, sql: str, params: Sequence[Any]) -> int:
-        """:meth:`run_statement` where :meth:`write` runs its work (the writer thread, or
-        inline where writes are), so it keeps its place among the other writes."""
-        if self.inline_writes:
-            return self.run_statement(sql, params)
-        loop = asyncio.get_running_loop()
-        run = functools.partial(self.run_statement, sql, params)
-        return await loop.run_in_executor(self._writer, run)
+    def _drop_statements(self) -> None:
+        """Close the statements' connection, if any (synchronously: libpq's own close, which
+        needs no event loop)."""
+        if self._statements is not None:
+            (connection, _), self._statements = self._statements, None
+            with contextlib.suppress(Exception):
+                connection.pgconn.finish()
 
     async def read(self, fn: Callable[[Session], T]) -> T:
         loop = asyncio.get_running_loop()
@@ -377,10 +390,7 @@ class Database:
         if self._kept is not None:
             self._kept, kept = None, self._kept
             kept.close()
-        if self._statements is not None:
-            (statements, _), self._statements = self._statements, None
-            with contextlib.suppress(Exception):
-                statements.close()
+        self._drop_statements()
         self.engine.dispose()
         if self._lock is not None:
             self._lock.release()
@@ -388,7 +398,7 @@ class Database:
 
 class _ClosedBeforeCommit(Exception):
     """The kept connection was found closed before the write's commit: nothing was stored (or,
-    for :meth:`Database.run_statement`, nothing a second run could store again)."""
+    for :meth:`Database.write_statement`, nothing a second run could store again)."""
 
 
 def _rollback_quietly(connection: Any) -> None:
