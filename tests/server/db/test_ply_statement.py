@@ -1,6 +1,6 @@
 """A move's write on PostgreSQL in one statement (docs/server.md, eleventh round): a move of
 the stored row's set-up and status with one event, alone in its batch, is stored by
-``repo.PLY_STATEMENT_POSTGRESQL`` on a connection of its own in autocommit, not by the
+``repo.plies_statement_postgresql`` on a connection of its own in autocommit, not by the
 driver's transaction. It must store the game and its event (committed: another connection
 reads them), refuse a stale write without storing its event, and survive its connection being
 closed by the server."""
@@ -32,7 +32,7 @@ class CountingDatabase(Database):
         self.transactions += 1
         return super().run_driver(fn)
 
-    async def write_statement(self, sql: str, params: Any) -> int:
+    async def write_statement(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
         self.statements += 1
         return await super().write_statement(sql, params)
 
@@ -122,7 +122,41 @@ def test_a_stale_ply_stores_neither_the_game_nor_its_event(db: CountingDatabase)
     assert _events(db) == [(1, 0, "game_started"), (2, 0, "move_made"), (3, 0, "move_made")]
 
 
-def test_a_ply_of_several_events_or_batched_with_others_takes_the_transaction(
+def test_moves_batched_are_one_statement_and_a_stale_one_fails_alone(
+    db: CountingDatabase,
+) -> None:
+    started = _started(db)
+    other = started.evolve(id="h")
+
+    async def scenario() -> tuple[object, ...]:
+        store = GameStore(db)
+        await store.commit(GameWrite(other.evolve(version=0), None))
+        await store.commit(_ply(started, 2, "move_made"))  # g at 2: the next write is stale
+        db.transactions = db.statements = 0
+        return tuple(
+            await asyncio.gather(  # queued together: one batch
+                store.commit(_ply(started, 2, "draw_offered")),
+                store.commit(_ply(other, 1, "move_made")),
+                return_exceptions=True,
+            )
+        )
+
+    outcome = asyncio.run(scenario())
+    assert isinstance(outcome[0], StaleWriteError) and outcome[1] is None, outcome
+    assert (db.statements, db.transactions) == (1, 0)  # no retry one by one
+    assert _events(db) == [(1, 0, "game_started"), (2, 0, "move_made")]
+    assert db.run_sync(lambda s: repo.stored_version(s, "h")) == 1
+    texts = db.run_sync(lambda s: repo.events_since(s, "h", 0))
+    assert [json.loads(text)["type"] for text in texts] == ["move_made"]
+
+
+def test_the_statement_for_more_moves_than_it_takes_is_refused() -> None:
+    assert repo.plies_statement_postgresql(repo.PLIES_PER_STATEMENT).count("::text)") == repo.PLIES_PER_STATEMENT
+    with pytest.raises(ValueError):
+        repo.plies_statement_postgresql(repo.PLIES_PER_STATEMENT + 1)
+
+
+def test_a_move_of_several_events_takes_the_transaction(
     db: CountingDatabase,
 ) -> None:
     started = _started(db)

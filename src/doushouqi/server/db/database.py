@@ -298,14 +298,15 @@ class Database:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, functools.partial(self.run_driver, fn))
 
-    async def write_statement(self, sql: str, params: Sequence[Any]) -> int:
+    async def write_statement(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """One statement, a transaction of its own, on PostgreSQL: ``sql`` with psycopg's
         positional parameters (``$1``, ``$2``, ...), prepared on the server at its first run;
-        returns the rows it changed. The server commits it before it answers, so one round trip
-        does what the driver's transaction (its ``BEGIN``, the statements, the ``COMMIT``) did
-        in several, with less of the driver's Python per statement (a raw cursor, kept: no
-        conversion of named parameters), and on the event loop itself (psycopg's asynchronous
-        connection): no hand-over to the writer thread and back. Errors are SQLAlchemy's, as
+        returns the rows it returns (its ``RETURNING``). The server commits it before it
+        answers, so one round trip does what the driver's transaction (its ``BEGIN``, the
+        statements, the ``COMMIT``) did in several, with less of the driver's Python per
+        statement (a raw cursor, kept: no conversion of named parameters), and on the event
+        loop itself (psycopg's asynchronous connection): no hand-over to the writer thread and
+        back. Errors are SQLAlchemy's, as
         :meth:`run_driver`'s.
 
         It runs on a connection of its own in autocommit, never lent to the pool (whose
@@ -337,14 +338,15 @@ class Database:
 
     async def _write_statement(
         self, sql: str, params: Sequence[Any], *, retry_if_closed: bool
-    ) -> int:
+    ) -> list[tuple[Any, ...]]:
         dialect = self.engine.dialect
         if self._statements is None:
             self._statements = await self._statement_connection()
         connection, cursor = self._statements
         try:
             await cursor.execute(sql, params, prepare=True)
-            return int(cursor.rowcount)
+            rows: list[tuple[Any, ...]] = await cursor.fetchall()
+            return rows
         except dialect.loaded_dbapi.Error as exc:
             broken = bool(connection.closed or connection.broken)
             if broken:

@@ -113,8 +113,8 @@ def _is_plain_move(write: GameWrite) -> bool:
 
 
 def _ply_statement(write: GameWrite) -> tuple[Any, ...] | None:
-    """The parameters of the one statement that stores ``write`` on PostgreSQL
-    (``repo.PLY_STATEMENT_POSTGRESQL``), or None where it takes more: a write that is not a
+    """The parameters of ``write`` in the statement that stores moves on PostgreSQL
+    (``repo.plies_statement_postgresql``), or None where it takes more: a write that is not a
     plain move, changes the stored row's set-up or status, or has other than one event."""
     if not (_is_plain_move(write) and write.same_setup and write.same_status):
         return None
@@ -122,6 +122,20 @@ def _ply_statement(write: GameWrite) -> tuple[Any, ...] | None:
     return repo.ply_statement_parameters(
         write.game, write.previous_version, write.events, write.payloads()
     )
+
+
+def _plies_statement(writes: list[GameWrite]) -> tuple[str, list[Any]] | None:
+    """``writes`` as one statement and its parameters, where each is a move that one can store
+    (:func:`_ply_statement`) and they are not too many; else None."""
+    if len(writes) > repo.PLIES_PER_STATEMENT:
+        return None
+    parameters: list[Any] = []
+    for write in writes:
+        own = _ply_statement(write)
+        if own is None:
+            return None
+        parameters.extend(own)
+    return repo.plies_statement_postgresql(len(writes)), parameters
 
 
 def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None:
@@ -209,7 +223,7 @@ class GameStore:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self._write([w for w, _ in batch])
+                stale = await self._write([w for w, _ in batch])
             except Exception as exc:
                 if len(batch) == 1:
                     _settle(batch[0][1], _failure(batch[0][0], exc))
@@ -218,27 +232,27 @@ class GameStore:
                 # stale game fails the whole batch): retry them one by one.
                 for write, future in batch:
                     try:
-                        await self._write([write])
+                        stale = await self._write([write])
                     except Exception as error:
                         _settle(future, _failure(write, error))
                     else:
-                        _settle(future)
+                        _settle(future, _stale(write) if stale else None)
                 continue
-            for _, future in batch:
-                _settle(future)
+            for i, (write, future) in enumerate(batch):
+                _settle(future, _stale(write) if i in stale else None)
 
-    async def _write(self, writes: list[GameWrite]) -> None:
-        if len(writes) == 1 and not self.db.is_sqlite:
-            parameters = _ply_statement(writes[0])
-            if parameters is not None:  # a quiet moment's batch: one move, in one statement
-                changed = await self.db.write_statement(repo.PLY_STATEMENT_POSTGRESQL, parameters)
-                if changed != 1:
-                    raise repo.StaleGameError("the game was not at the version its writer expected")
-                return
+    async def _write(self, writes: list[GameWrite]) -> set[int]:
+        """Store ``writes``; return the indexes of those found stale (only the one-statement
+        path tells them apart: the others raise for the whole batch, and nothing is stored)."""
+        statement = None if self.db.is_sqlite else _plies_statement(writes)
+        if statement is not None:  # moves, each stored or refused on its own
+            stored = {row[0] for row in await self.db.write_statement(*statement)}
+            return {i for i, write in enumerate(writes) if write.game.id not in stored}
         if all(_is_plain_move(w) for w in writes):
             await self.db.write_driver(functools.partial(_write_moves, writes))
         else:
             await self.db.write(functools.partial(_write_batch, writes, self.on_finished))
+        return set()
 
 
 class CommitError(RuntimeError):
@@ -264,6 +278,11 @@ def _failure(write: GameWrite, exc: Exception) -> Exception:
         return StorageUnavailable("the change could not be saved: the database is away")
     log.error("could not commit game %s", write.game.id, exc_info=exc)
     return CommitError("the change could not be saved")
+
+
+def _stale(write: GameWrite) -> Exception:
+    """The failure of a write that found its game at another version than it replaces."""
+    return _failure(write, repo.StaleGameError("the game was not at the version expected"))
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None = None) -> None:

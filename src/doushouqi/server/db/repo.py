@@ -50,7 +50,7 @@ from doushouqi.server.infra.json_output import dumps, dumps_bytes, dumps_text_ke
 
 __all__ = [
     "DEFAULT_GAME",
-    "PLY_STATEMENT_POSTGRESQL",
+    "PLIES_PER_STATEMENT",
     "StaleGameError",
     "UsernameTakenError",
     "account_by_username",
@@ -67,6 +67,7 @@ __all__ = [
     "load_game",
     "new_standing",
     "player_key",
+    "plies_statement_postgresql",
     "ply_statement_parameters",
     "record_result",
     "set_guest_name",
@@ -495,26 +496,56 @@ def store_moves(
         _run_rows(cursor, *_driver_rows(dialect, _INSERT_EVENT, rows))
 
 
-#: One plain move's write on PostgreSQL in one statement (``Database.run_statement``: a
-#: transaction of its own): the game's version and stored text over the version it replaces
-#: (:func:`_ply_columns`), and its one event, inserted only when the update found the game at
-#: that version, so that the rows it inserts (1, or 0) are the stale check. The parameters:
-#: :func:`ply_statement_parameters`.
-PLY_STATEMENT_POSTGRESQL = (
-    "WITH moved AS (UPDATE games SET version = $3::integer, state = $4::text"
-    " WHERE id = $1::varchar AND version = $2::integer RETURNING games.id)"
-    " INSERT INTO game_events (game_id, version, seq, type, payload)"
-    " SELECT moved.id, $5::integer, 0, $6::varchar, $7::text FROM moved"
+#: The most moves one :func:`plies_statement_postgresql` writes (a statement is prepared per
+#: count, on each connection).
+PLIES_PER_STATEMENT = 16
+_PLY_VALUES = (
+    "($%d::varchar, $%d::integer, $%d::integer, $%d::text, $%d::integer, $%d::varchar, $%d::text)"
 )
+_PLY_PARAMETERS = 7
+_PLIES_STATEMENTS: dict[int, str] = {}
+
+
+def plies_statement_postgresql(count: int) -> str:
+    """``count`` plain moves' writes on PostgreSQL in one statement (``Database.write_statement``:
+    a transaction of its own): each game's version and stored text over the version it replaces
+    (:func:`_ply_columns`), and its one event, inserted only where the update found the game at
+    that version. It returns the ids of the games it stored: a game missing is a stale write,
+    and the others are stored (each write is its own game's: a game's writes come one at a
+    time). The parameters: :func:`ply_statement_parameters`, one write's after another's.
+
+    >>> print(plies_statement_postgresql(1)[:74])
+    WITH moves (id, previous, version, state, event_version, type, payload) AS
+    """
+    if not 1 <= count <= PLIES_PER_STATEMENT:
+        raise ValueError(f"1 to {PLIES_PER_STATEMENT} moves a statement, not {count}")
+    sql = _PLIES_STATEMENTS.get(count)
+    if sql is None:
+        rows = ", ".join(
+            _PLY_VALUES % tuple(range(i * _PLY_PARAMETERS + 1, (i + 1) * _PLY_PARAMETERS + 1))
+            for i in range(count)
+        )
+        sql = _PLIES_STATEMENTS[count] = (
+            "WITH moves (id, previous, version, state, event_version, type, payload) AS"
+            f" (VALUES {rows}),"
+            " moved AS (UPDATE games SET version = moves.version, state = moves.state"
+            " FROM moves WHERE games.id = moves.id AND games.version = moves.previous"
+            " RETURNING games.id)"
+            " INSERT INTO game_events (game_id, version, seq, type, payload)"
+            " SELECT moves.id, moves.event_version, 0, moves.type, moves.payload"
+            " FROM moves JOIN moved ON moved.id = moves.id"
+            " RETURNING game_events.game_id"
+        )
+    return sql
 
 
 def ply_statement_parameters(
     game: Game, previous_version: int, events: list[dict[str, Any]], texts: list[str]
 ) -> tuple[Any, ...] | None:
-    """:data:`PLY_STATEMENT_POSTGRESQL`'s parameters for a write of ``game`` over
+    """:func:`plies_statement_postgresql`'s parameters for a write of ``game`` over
     ``previous_version`` whose stored row has its set-up and status already (what
     :func:`store_moves` writes with ``_UPDATE_PLY``), with ``events`` stored as ``texts``; None
-    when the write has other than one event (the statement stores one)."""
+    when the write has other than one event (the statement stores one a move)."""
     if len(events) != 1:
         return None
     event = events[0]
