@@ -150,8 +150,27 @@ def test_moves_batched_are_one_statement_and_a_stale_one_fails_alone(
     assert [json.loads(text)["type"] for text in texts] == ["move_made"]
 
 
+def test_two_moves_of_one_game_in_a_batch_take_the_transaction(db: CountingDatabase) -> None:
+    """The statement tells the games it stored by their ids: two writes of one game (one
+    over the other) go the transaction's way, which stores them in order."""
+    started = _started(db)
+    db.transactions = db.statements = 0
+
+    async def scenario() -> None:
+        store = GameStore(db)
+        await asyncio.gather(
+            store.commit(_ply(started, 2, "move_made")), store.commit(_ply(started, 3, "move_made"))
+        )
+
+    asyncio.run(scenario())
+    assert (db.statements, db.transactions) == (0, 1)
+    assert _events(db)[1:] == [(2, 0, "move_made"), (3, 0, "move_made")]
+    assert db.run_sync(lambda s: repo.stored_version(s, "g")) == 3
+
+
 def test_the_statement_for_more_moves_than_it_takes_is_refused() -> None:
-    assert repo.plies_statement_postgresql(repo.PLIES_PER_STATEMENT).count("::text)") == repo.PLIES_PER_STATEMENT
+    most = repo.PLIES_PER_STATEMENT
+    assert repo.plies_statement_postgresql(most).count("::text)") == most  # a row a move
     with pytest.raises(ValueError):
         repo.plies_statement_postgresql(repo.PLIES_PER_STATEMENT + 1)
 

@@ -126,8 +126,9 @@ def _ply_statement(write: GameWrite) -> tuple[Any, ...] | None:
 
 def _plies_statement(writes: list[GameWrite]) -> tuple[str, list[Any]] | None:
     """``writes`` as one statement and its parameters, where each is a move that one can store
-    (:func:`_ply_statement`) and they are not too many; else None."""
-    if len(writes) > repo.PLIES_PER_STATEMENT:
+    (:func:`_ply_statement`) of a game of its own (the statement tells the games it stored by
+    their ids) and they are not too many; else None."""
+    if len(writes) > repo.PLIES_PER_STATEMENT or len({w.game.id for w in writes}) < len(writes):
         return None
     parameters: list[Any] = []
     for write in writes:
