@@ -12,7 +12,10 @@ pool, in parallel with the writer (SQLite runs in WAL mode for that).
 The writes of every move go through :meth:`Database.write_driver`: the driver's own
 connection and cursor, one transaction, none of the ORM session's bookkeeping (which cost more
 than SQLite's work: docs/server.md "Efficiency"). Its errors are SQLAlchemy's, as if it had
-run them, so that a caller tells an outage from a bug the same way for both paths.
+run them, so that a caller tells an outage from a bug the same way for both paths. On
+PostgreSQL the plainest of them, moves that only move, are single statements instead
+(:meth:`Database.write_statement`), each a transaction of its own on an asynchronous connection
+run by the event loop (docs/server.md, "Efficiency", eleventh round).
 """
 
 from __future__ import annotations
@@ -306,8 +309,7 @@ class Database:
         statements, the ``COMMIT``) did in several, with less of the driver's Python per
         statement (a raw cursor, kept: no conversion of named parameters), and on the event
         loop itself (psycopg's asynchronous connection): no hand-over to the writer thread and
-        back. Errors are SQLAlchemy's, as
-        :meth:`run_driver`'s.
+        back. Errors are SQLAlchemy's, as :meth:`run_driver`'s.
 
         It runs on a connection of its own in autocommit, never lent to the pool (whose
         sessions need transactions), one statement at a time. A connection found broken is
