@@ -12,7 +12,14 @@ measured in turn:
     PYTHONPATH=/tmp/before/src .venv/bin/python bench/game_write_cpu.py
 
 ``--postgres`` writes to a PostgreSQL started for the run instead (through the writer thread,
-as a cluster node does; its CPU is the process's, PostgreSQL's own is not counted).
+as a cluster node does), and prints PostgreSQL's own CPU a move too (its processes' user and
+system time over the same writes, wall-clock timed runs: it is not best-of with the rest), the
+share of the games' updates that were HOT (no index entry made: ``n_tup_hot_upd`` over
+``n_tup_upd``) and the stored games' mean row size at the end.
+
+Each game's moves are applied as the server applies them: a move's game is a copy of the one
+whose write came before it, with what that write made and kept (``Game.kept``, the moves'
+text) carried along, so a write here does no more than the server's.
 """
 
 from __future__ import annotations
@@ -28,12 +35,14 @@ from pathlib import Path
 from typing import Any
 
 import cluster_harness
+from cluster_harness import tree_cpu
 from domain_move_cpu import _moves
 from doushouqi.core.clock import TimeControl
 from doushouqi.server.db.database import Database
 from doushouqi.server.db.gamestore import GameStore, GameWrite
 from doushouqi.server.domain import Account, GameSpec, Join, Mode, Move, PlayerSlot, apply, new_game
-from doushouqi.server.infra.json_output import dumps
+from doushouqi.server.domain.storage import stored_moves
+from doushouqi.server.infra.json_output import dumps, dumps_bytes
 
 GAMES = 50
 
@@ -52,9 +61,13 @@ def _writes(games: int) -> list[list[tuple[Any, Any, list[Any]]]]:
         game = new_game(spec, game_id=f"bench{seed}", now=0.0)
         for who in (red, blue):
             game, _ = apply(game, Join(actor=who), 0.0)
+        # What a write makes once a game is kept with the game and shared by its copies; made
+        # before the copies are, as on the server (its game was stored before it moved).
+        game.kept("bench", lambda _: None)
         steps = [(None, game, [])]
         for ply, text in enumerate(_moves("wango", seed)):
             actor = red if ply % 2 == 0 else blue
+            stored_moves(game, dumps_bytes)  # as the write of this version did: carried on
             after, events = apply(game, Move(actor=actor, move=text, move_id=f"m{ply}"), 1.0 + ply)
             steps.append((game, after, events))
             game = after
@@ -91,13 +104,45 @@ def _database(postgres: str | None) -> Iterator[Database]:
         db.close()
 
 
-async def _run(games: list[list[Any]], together: int, postgres: str | None) -> tuple[float, int]:
+@dataclasses.dataclass
+class Run:
+    spent: float  # this process's CPU seconds
+    writes: int
+    server: float = 0.0  # PostgreSQL's CPU seconds
+    updates: int = 0
+    hot: int = 0
+    row_bytes: float = 0.0
+
+
+_STATS = "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'games'"
+
+
+def _stats(db: Database) -> tuple[int, int]:
+    """The games table's updates and HOT updates so far (the statistics of finished
+    transactions; the snapshot is cleared so that each read sees the latest)."""
+
+    def read(session: Any) -> tuple[int, int]:
+        connection = session.connection()
+        connection.exec_driver_sql("SELECT pg_stat_clear_snapshot()")
+        updated, hot = connection.exec_driver_sql(_STATS).one()
+        return int(updated), int(hot)
+
+    return db.run_sync(read)
+
+
+async def _run(
+    games: list[list[Any]], together: int, postgres: str | None, server: int | None
+) -> Run:
     with _database(postgres) as db:
         store = GameStore(db)
         for steps in games:
             await store.commit(GameWrite(steps[0][1], None))
         plies = max(len(steps) for steps in games)
         writes = 0
+        if server is not None:
+            await asyncio.sleep(0.6)  # PostgreSQL sends its statistics at most twice a second
+            stats = _stats(db)
+            server_cpu = tree_cpu([server])
         start = time.process_time()
         for ply in range(1, plies):
             due = [steps[ply] for steps in games if ply < len(steps)]
@@ -105,8 +150,20 @@ async def _run(games: list[list[Any]], together: int, postgres: str | None) -> t
                 group = [_write(*step) for step in due[at : at + together]]
                 await asyncio.gather(*(store.commit(w) for w in group))
                 writes += len(group)
-        spent = time.process_time() - start
-    return spent, writes
+        run = Run(time.process_time() - start, writes)
+        if server is not None:
+            run.server = tree_cpu([server]) - server_cpu
+            await asyncio.sleep(0.6)
+            after = _stats(db)
+            run.updates, run.hot = after[0] - stats[0], after[1] - stats[1]
+            run.row_bytes = db.run_sync(
+                lambda s: (
+                    s.connection()
+                    .exec_driver_sql("SELECT avg(pg_column_size(games.*)) FROM games")
+                    .scalar()
+                )
+            )
+    return run
 
 
 def main() -> None:
@@ -114,17 +171,28 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL, not SQLite")
     args = parser.parse_args()
+    from tests.support.postgres import stoppable_postgres  # on the path cluster_harness set
+
     games = _writes(GAMES)
     with contextlib.ExitStack() as stack:
-        url = None
+        url, postmaster = None, None
         if args.postgres:
-            server = stack.enter_context(cluster_harness.postgres_server())
-            url = cluster_harness.create_database(server, "writes")
+            server = stack.enter_context(stoppable_postgres())
+            url = cluster_harness.create_database(server.url, "writes")
+            postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
         for together in (1, 4):
-            runs = [asyncio.run(_run(games, together, url)) for _ in range(args.repeat)]
-            best = min(spent for spent, _ in runs)
-            writes = runs[0][1]
-            print(f"  writes of {together} game(s) at a time: {best / writes * 1e6:7.1f} µs a move")
+            runs = [asyncio.run(_run(games, together, url, postmaster)) for _ in range(args.repeat)]
+            best = min(run.spent for run in runs)
+            writes = runs[0].writes
+            line = f"  writes of {together} game(s) at a time: {best / writes * 1e6:7.1f} µs a move"
+            if postmaster is not None:
+                server_cpu = sorted(run.server / run.writes * 1e6 for run in runs)
+                hot = sum(run.hot for run in runs) / max(1, sum(run.updates for run in runs))
+                line += (
+                    f"; PostgreSQL {server_cpu[len(server_cpu) // 2]:6.1f} µs a move (median),"
+                    f" HOT updates {hot:.0%}, row {runs[-1].row_bytes:.0f} bytes"
+                )
+            print(line)
 
 
 if __name__ == "__main__":

@@ -335,7 +335,8 @@ def test_the_set_up_columns_are_those_the_set_up_makes() -> None:
     game = online_game(start=False)
     assert set(repo._setup_columns(game)) == repo._SETUP_COLUMN_NAMES
     assert set(repo._columns(game)) == set(repo._COLUMN_NAMES)
-    assert set(repo._ply_columns(game)) == set(repo._MOVE_COLUMN_NAMES) - {"status"}
+    assert set(repo._move_columns(game)) == set(repo._MOVE_COLUMN_NAMES)
+    assert set(repo._ply_columns(game)) == {"version", "state"}
 
 
 def test_moves_of_the_same_set_up_store_their_events_and_a_stale_one_stores_nothing(

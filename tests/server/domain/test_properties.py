@@ -2,7 +2,8 @@
 
 Whatever arrives, ``apply`` never raises, never lowers the version (and raises it by exactly
 one when it changes the game), never lets a non-player change the game, and never changes a
-finished game again except for rematch bookkeeping. The position it keeps always agrees with a
+finished game again except for rematch bookkeeping, and never changes the result, the ending
+or the start and end times without changing the status. The position it keeps always agrees with a
 fresh replay of its moves, and its clock always waits on the side to move.
 """
 
@@ -149,6 +150,12 @@ def commands(draw: st.DrawFn, game: Game) -> Command:
     return cls(actor=actor, **common)
 
 
+def _status_columns(game: Game) -> tuple[object, ...]:
+    """The stored row's columns that change only with the status: a write that keeps the
+    status (``GameWrite.same_status``) writes only the version and the stored game."""
+    return (game.result, game.termination_key, game.created_at, game.started_at, game.finished_at)
+
+
 def _check_consistent(game: Game) -> None:
     fresh = replay(game.rules, game.start_fen, (m.move for m in game.moves), game.game_key)
     assert fresh.position_string() == game.fen
@@ -181,6 +188,8 @@ def test_random_commands_keep_every_invariant(data: st.DataObject) -> None:
             assert after is game, "a non-player changed the game"
         if game.status.is_over:
             assert after.evolve(**REMATCH_FIELDS) == game.evolve(**REMATCH_FIELDS)
+        if after.status is game.status:  # what a move's write leaves alone (db/repo.py)
+            assert _status_columns(after) == _status_columns(game)
         for happened in events:
             json.dumps(happened.to_dict())
         if after is not game:

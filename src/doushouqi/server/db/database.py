@@ -12,7 +12,10 @@ pool, in parallel with the writer (SQLite runs in WAL mode for that).
 The writes of every move go through :meth:`Database.write_driver`: the driver's own
 connection and cursor, one transaction, none of the ORM session's bookkeeping (which cost more
 than SQLite's work: docs/server.md "Efficiency"). Its errors are SQLAlchemy's, as if it had
-run them, so that a caller tells an outage from a bug the same way for both paths.
+run them, so that a caller tells an outage from a bug the same way for both paths. On
+PostgreSQL the plainest of them, moves that only move, are single statements instead
+(:meth:`Database.write_statement`), each a transaction of its own on an asynchronous connection
+run by the event loop (docs/server.md, "Efficiency", eleventh round).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -167,6 +170,13 @@ class Database:
         #: round trip of its own before each batch); None until the first, or after one broke.
         #: Used by one thread only: the event loop's (inline) or the writer's.
         self._kept: Any = None
+        #: PostgreSQL: the asynchronous connection (autocommit, none of the pool's) and its raw
+        #: cursor that :meth:`write_statement` runs its statements on, with the event loop it
+        #: belongs to and the lock that takes the statements in turn; None until the first, or
+        #: after one broke.
+        self._statements: tuple[Any, Any] | None = None
+        self._statement_loop: asyncio.AbstractEventLoop | None = None
+        self._statement_lock = asyncio.Lock()
 
     @property
     def is_sqlite(self) -> bool:
@@ -291,6 +301,90 @@ class Database:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, functools.partial(self.run_driver, fn))
 
+    async def write_statement(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """One statement, a transaction of its own, on PostgreSQL: ``sql`` with psycopg's
+        positional parameters (``$1``, ``$2``, ...), prepared on the server at its first run;
+        returns the rows it returns (its ``RETURNING``). The server commits it before it
+        answers, so one round trip does what the driver's transaction (its ``BEGIN``, the
+        statements, the ``COMMIT``) did in several, with less of the driver's Python per
+        statement (a raw cursor, kept: no conversion of named parameters), and on the event
+        loop itself (psycopg's asynchronous connection): no hand-over to the writer thread and
+        back. Errors are SQLAlchemy's, as :meth:`run_driver`'s.
+
+        It runs on a connection of its own in autocommit, never lent to the pool (whose
+        sessions need transactions), one statement at a time. A connection found broken is
+        closed, and the statement runs once more on a new one: whether the first try was
+        stored cannot be known, so ``sql`` must be one that a second run cannot apply again (a
+        game's update at the version it replaces: a first try that was stored leaves the
+        second nothing to change, which the caller then takes for a stale write, as it is)."""
+        if self.is_sqlite:
+            raise RuntimeError("write_statement is for PostgreSQL (autocommit statements)")
+        async with self._statement_turn():
+            if self._statements is not None:
+                try:
+                    return await self._write_statement(sql, params, retry_if_closed=True)
+                except _ClosedBeforeCommit:
+                    pass
+            return await self._write_statement(sql, params, retry_if_closed=False)
+
+    @contextlib.asynccontextmanager
+    async def _statement_turn(self) -> AsyncIterator[None]:
+        """One statement at a time on the statements' connection, which belongs to the event
+        loop it was made on (another loop, as each ``asyncio.run`` of a test, makes its own)."""
+        loop = asyncio.get_running_loop()
+        if self._statement_loop is not loop:
+            self._drop_statements()
+            self._statement_loop, self._statement_lock = loop, asyncio.Lock()
+        async with self._statement_lock:
+            yield
+
+    async def _write_statement(
+        self, sql: str, params: Sequence[Any], *, retry_if_closed: bool
+    ) -> list[tuple[Any, ...]]:
+        dialect = self.engine.dialect
+        if self._statements is None:
+            self._statements = await self._statement_connection()
+        connection, cursor = self._statements
+        try:
+            await cursor.execute(sql, params, prepare=True)
+            rows: list[tuple[Any, ...]] = await cursor.fetchall()
+            return rows
+        except dialect.loaded_dbapi.Error as exc:
+            broken = bool(connection.closed or connection.broken)
+            if broken:
+                self._drop_statements()
+                if retry_if_closed:
+                    raise _ClosedBeforeCommit from exc
+            raise DBAPIError.instance(
+                None,
+                None,
+                exc,
+                dialect.loaded_dbapi.Error,
+                connection_invalidated=broken,
+                dialect=dialect,
+            ) from exc
+
+    async def _statement_connection(self) -> tuple[Any, Any]:
+        """A new autocommit connection to the engine's database and a raw cursor on it (its
+        errors are SQLAlchemy's, as the pool's would be)."""
+        import psycopg  # the PostgreSQL driver: only a PostgreSQL database gets here
+
+        dialect = self.engine.dialect
+        args, kwargs = dialect.create_connect_args(self.engine.url)
+        try:
+            connection = await psycopg.AsyncConnection.connect(*args, autocommit=True, **kwargs)
+        except psycopg.Error as exc:
+            raise DBAPIError.instance(None, None, exc, psycopg.Error, dialect=dialect) from exc
+        return connection, psycopg.AsyncRawCursor(connection)
+
+    def _drop_statements(self) -> None:
+        """Close the statements' connection, if any (synchronously: libpq's own close, which
+        needs no event loop)."""
+        if self._statements is not None:
+            (connection, _), self._statements = self._statements, None
+            with contextlib.suppress(Exception):
+                connection.pgconn.finish()
+
     async def read(self, fn: Callable[[Session], T]) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, functools.partial(self.run_sync, fn))
@@ -300,13 +394,15 @@ class Database:
         if self._kept is not None:
             self._kept, kept = None, self._kept
             kept.close()
+        self._drop_statements()
         self.engine.dispose()
         if self._lock is not None:
             self._lock.release()
 
 
 class _ClosedBeforeCommit(Exception):
-    """The kept connection was found closed before the write's commit: nothing was stored."""
+    """The kept connection was found closed before the write's commit: nothing was stored (or,
+    for :meth:`Database.write_statement`, nothing a second run could store again)."""
 
 
 def _rollback_quietly(connection: Any) -> None:

@@ -70,7 +70,10 @@ class GameWrite:
     same_setup: bool = False
     #: With :attr:`same_setup`: the stored row's status is this game's already (the game it
     #: replaces had it: a move that neither starts nor ends the game), so the status column,
-    #: and with it its index, is left alone too. False writes it.
+    #: and with it its index, is left alone too, and the columns that change only with the
+    #: status (the result, the ending, the start and end times: the domain sets them only
+    #: where it sets a new status); only the version and the stored game are written (on
+    #: PostgreSQL, with one event, in one statement). False writes them.
     same_status: bool = False
 
     def payloads(self) -> list[str]:
@@ -107,6 +110,33 @@ def _is_plain_move(write: GameWrite) -> bool:
     """A write of a game that goes on: an update and events, which need no session (nearly
     every write: the moves). A new game, an ending (its result and hooks) or a rematch do."""
     return write.previous_version is not None and not write.finished and write.rematch is None
+
+
+def _ply_statement(write: GameWrite) -> tuple[Any, ...] | None:
+    """The parameters of ``write`` in the statement that stores moves on PostgreSQL
+    (``repo.plies_statement_postgresql``), or None where it takes more: a write that is not a
+    plain move, changes the stored row's set-up or status, or has other than one event."""
+    if not (_is_plain_move(write) and write.same_setup and write.same_status):
+        return None
+    assert write.previous_version is not None  # a plain move's
+    return repo.ply_statement_parameters(
+        write.game, write.previous_version, write.events, write.payloads()
+    )
+
+
+def _plies_statement(writes: list[GameWrite]) -> tuple[str, list[Any]] | None:
+    """``writes`` as one statement and its parameters, where each is a move that one can store
+    (:func:`_ply_statement`) of a game of its own (the statement tells the games it stored by
+    their ids) and they are not too many; else None."""
+    if len(writes) > repo.PLIES_PER_STATEMENT or len({w.game.id for w in writes}) < len(writes):
+        return None
+    parameters: list[Any] = []
+    for write in writes:
+        own = _ply_statement(write)
+        if own is None:
+            return None
+        parameters.extend(own)
+    return repo.plies_statement_postgresql(len(writes)), parameters
 
 
 def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None:
@@ -194,7 +224,7 @@ class GameStore:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self._write([w for w, _ in batch])
+                stale = await self._write([w for w, _ in batch])
             except Exception as exc:
                 if len(batch) == 1:
                     _settle(batch[0][1], _failure(batch[0][0], exc))
@@ -203,20 +233,27 @@ class GameStore:
                 # stale game fails the whole batch): retry them one by one.
                 for write, future in batch:
                     try:
-                        await self._write([write])
+                        stale = await self._write([write])
                     except Exception as error:
                         _settle(future, _failure(write, error))
                     else:
-                        _settle(future)
+                        _settle(future, _stale(write) if stale else None)
                 continue
-            for _, future in batch:
-                _settle(future)
+            for i, (write, future) in enumerate(batch):
+                _settle(future, _stale(write) if i in stale else None)
 
-    async def _write(self, writes: list[GameWrite]) -> None:
+    async def _write(self, writes: list[GameWrite]) -> set[int]:
+        """Store ``writes``; return the indexes of those found stale (only the one-statement
+        path tells them apart: the others raise for the whole batch, and nothing is stored)."""
+        statement = None if self.db.is_sqlite else _plies_statement(writes)
+        if statement is not None:  # moves, each stored or refused on its own
+            stored = {row[0] for row in await self.db.write_statement(*statement)}
+            return {i for i, write in enumerate(writes) if write.game.id not in stored}
         if all(_is_plain_move(w) for w in writes):
             await self.db.write_driver(functools.partial(_write_moves, writes))
         else:
             await self.db.write(functools.partial(_write_batch, writes, self.on_finished))
+        return set()
 
 
 class CommitError(RuntimeError):
@@ -242,6 +279,11 @@ def _failure(write: GameWrite, exc: Exception) -> Exception:
         return StorageUnavailable("the change could not be saved: the database is away")
     log.error("could not commit game %s", write.game.id, exc_info=exc)
     return CommitError("the change could not be saved")
+
+
+def _stale(write: GameWrite) -> Exception:
+    """The failure of a write that found its game at another version than it replaces."""
+    return _failure(write, repo.StaleGameError("the game was not at the version expected"))
 
 
 def _settle(future: asyncio.Future[None], error: Exception | None = None) -> None:

@@ -50,6 +50,7 @@ from doushouqi.server.infra.json_output import dumps, dumps_bytes, dumps_text_ke
 
 __all__ = [
     "DEFAULT_GAME",
+    "PLIES_PER_STATEMENT",
     "StaleGameError",
     "UsernameTakenError",
     "account_by_username",
@@ -66,6 +67,8 @@ __all__ = [
     "load_game",
     "new_standing",
     "player_key",
+    "plies_statement_postgresql",
+    "ply_statement_parameters",
     "record_result",
     "set_guest_name",
     "standing",
@@ -329,20 +332,22 @@ def _columns(game: Game) -> dict[str, Any]:
 
 def _move_columns(game: Game) -> dict[str, Any]:
     """The columns that are not the set-up's: all that a move may change."""
-    return {"status": int(game.status), **_ply_columns(game)}
-
-
-def _ply_columns(game: Game) -> dict[str, Any]:
-    """:func:`_move_columns` but the status."""
     return {
+        "status": int(game.status),
         "result": game.result,
         "termination": game.termination_key,
-        "version": game.version,
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        "state": stored_game(game),
+        **_ply_columns(game),
     }
+
+
+def _ply_columns(game: Game) -> dict[str, Any]:
+    """The columns a write of the stored row's status changes: the version and the stored
+    game. The others of :func:`_move_columns` change only with the status (the domain sets
+    the result, the ending and the start and end times where it sets a new status)."""
+    return {"version": game.version, "state": stored_game(game)}
 
 
 def stored_game(game: Game) -> str:
@@ -396,8 +401,8 @@ _UPDATE_MOVE = (
     .values({name: bindparam(name) for name in _MOVE_COLUMN_NAMES})
 )
 #: ... and whose stored status is its own too (a move that neither starts nor ends the game):
-#: the status's index is left alone as well.
-_PLY_COLUMN_NAMES = tuple(name for name in _MOVE_COLUMN_NAMES if name != "status")
+#: the status's index is left alone as well, and the columns that change only with the status.
+_PLY_COLUMN_NAMES = ("version", "state")
 _UPDATE_PLY = (
     update(GameRow.__table__)  # type: ignore[arg-type]
     .where(GameRow.id == bindparam("b_id"), GameRow.version == bindparam("b_previous"))
@@ -489,6 +494,70 @@ def store_moves(
     rows = _event_rows(events)
     if rows:
         _run_rows(cursor, *_driver_rows(dialect, _INSERT_EVENT, rows))
+
+
+#: The most moves one :func:`plies_statement_postgresql` writes (a statement is prepared per
+#: count, on each connection).
+PLIES_PER_STATEMENT = 16
+_PLY_VALUES = (
+    "($%d::varchar, $%d::integer, $%d::integer, $%d::text, $%d::integer, $%d::varchar, $%d::text)"
+)
+_PLY_PARAMETERS = 7
+_PLIES_STATEMENTS: dict[int, str] = {}
+
+
+def plies_statement_postgresql(count: int) -> str:
+    """``count`` plain moves' writes on PostgreSQL in one statement (``Database.write_statement``:
+    a transaction of its own): each game's version and stored text over the version it replaces
+    (:func:`_ply_columns`), and its one event, inserted only where the update found the game at
+    that version. It returns the ids of the games it stored: a game missing is a stale write,
+    and the others are stored (each write is its own game's: a game's writes come one at a
+    time). The parameters: :func:`ply_statement_parameters`, one write's after another's.
+
+    >>> print(plies_statement_postgresql(1)[:74])
+    WITH moves (id, previous, version, state, event_version, type, payload) AS
+    """
+    if not 1 <= count <= PLIES_PER_STATEMENT:
+        raise ValueError(f"1 to {PLIES_PER_STATEMENT} moves a statement, not {count}")
+    sql = _PLIES_STATEMENTS.get(count)
+    if sql is None:
+        rows = ", ".join(
+            _PLY_VALUES % tuple(range(i * _PLY_PARAMETERS + 1, (i + 1) * _PLY_PARAMETERS + 1))
+            for i in range(count)
+        )
+        sql = _PLIES_STATEMENTS[count] = (
+            "WITH moves (id, previous, version, state, event_version, type, payload) AS"
+            f" (VALUES {rows}),"
+            " moved AS (UPDATE games SET version = moves.version, state = moves.state"
+            " FROM moves WHERE games.id = moves.id AND games.version = moves.previous"
+            " RETURNING games.id)"
+            " INSERT INTO game_events (game_id, version, seq, type, payload)"
+            " SELECT moves.id, moves.event_version, 0, moves.type, moves.payload"
+            " FROM moves JOIN moved ON moved.id = moves.id"
+            " RETURNING game_events.game_id"
+        )
+    return sql
+
+
+def ply_statement_parameters(
+    game: Game, previous_version: int, events: list[dict[str, Any]], texts: list[str]
+) -> tuple[Any, ...] | None:
+    """:func:`plies_statement_postgresql`'s parameters for a write of ``game`` over
+    ``previous_version`` whose stored row has its set-up and status already (what
+    :func:`store_moves` writes with ``_UPDATE_PLY``), with ``events`` stored as ``texts``; None
+    when the write has other than one event (the statement stores one a move)."""
+    if len(events) != 1:
+        return None
+    event = events[0]
+    return (
+        game.id,
+        previous_version,
+        game.version,
+        stored_game(game),
+        event["version"],
+        event["type"],
+        texts[0],
+    )
 
 
 def _run_rows(cursor: Any, sql: str, values: list[Any]) -> None:
