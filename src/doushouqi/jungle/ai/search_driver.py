@@ -48,7 +48,12 @@ from doushouqi.jungle.ai.timeman import (
     searches_until_stopped,
 )
 from doushouqi.jungle.ai.ttable import DEN_BOUND, new_tt
-from doushouqi.jungle.ai.tuning import DEFAULT_TUNING, TUNING_RANGES, TUNING_WORDS
+from doushouqi.jungle.ai.tuning import (
+    DEFAULT_TUNING,
+    TUNING_PARAMS,
+    TUNING_RANGES,
+    TUNING_WORDS,
+)
 from doushouqi.jungle.ai.work import (
     C_ABORT,
     C_AGE,
@@ -351,6 +356,7 @@ class Searcher:
             self._work[W_EVAL_CACHE:] = 0
             self._tt_rules = board.rules
         state, history, rules = position.state, position.history, position.compiled_rules
+        self._apply_weight_knobs()
         params = self._weights_for(board, position)
         if self._evaluation == "nnue" and self._network_params is not None:
             params = self._network_params  # the network knows no lead tables
@@ -561,6 +567,21 @@ class Searcher:
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
         return lines
+
+    def _apply_weight_knobs(self) -> None:
+        """Write the knobs that are evaluation weights (:data:`TUNING_PARAMS`: the home
+        guard) into every weight set this searcher uses; one that changed clears the
+        evaluation cache, whose scores were made with the old value."""
+        changed = False
+        for key, index in TUNING_PARAMS.items():
+            low, high = TUNING_RANGES[key]
+            value = min(high, max(low, int(self.tuning[key])))
+            for weights in (self._params, self._lead_params, self._network_params):
+                if weights is not None and int(weights[index]) != value:
+                    weights[index] = value
+                    changed = True
+        if changed:
+            self._work[W_EVAL_CACHE:] = 0
 
     def _weights_for(self, board: Board, position: Position) -> NDArray[np.int64]:
         """The lead tables' weights when the side to move is ahead in material by
