@@ -60,6 +60,8 @@ from doushouqi.jungle.ai.work import (
     C_BEST_MOVE,
     C_BEST_SCORE,
     C_CONTEMPT,
+    C_DANGER_GUARDS,
+    C_DANGER_MOVES,
     C_EXT_BUDGET,
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
@@ -459,13 +461,20 @@ class Searcher:
         behind_gain = min(100, max(0, int(self.tuning.get("contempt_behind_gain", 0))))
         most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
         twofold = max(0, int(self.tuning.get("twofold_lead", 0)))
-        if gain or behind_gain or twofold:
+        danger_lead = max(0, int(self.tuning.get("danger_lead", 0)))
+        if gain or behind_gain or twofold or danger_lead:
             # Contempt in proportion to the lead: the side ahead values a draw below it, the
             # side behind above it; the same at every depth (the table keeps draw scores).
             lead = int(root_lead(state, history, rules, work, params, *self._tb))
             work[C_CONTEMPT] = base_contempt + _contempt_by_lead(lead, gain, behind_gain, most)
             if twofold and lead >= twofold:
                 work[C_REPEAT_FROM] = 0  # every earlier position of the game, not just the tree's
+            if danger_lead and lead >= danger_lead and work[C_DANGER_MOVES] == 0:
+                # Well ahead: the danger rule's guard test, the search deeper where a runner
+                # near a den meets a guard in time (docs/engine-research.md, conversion's
+                # third round).
+                work[C_DANGER_MOVES] = 2
+                work[C_DANGER_GUARDS] = 1
         for depth in range(1, max_depth + 1):
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
             percent = min(200, max(0, int(self.tuning["extension_percent"])))

@@ -104,6 +104,10 @@ DEFAULT_TUNING = {
     # Searcher sets from these; both 0: the evaluation, and the search, as before.
     "home_guard": 0,
     "home_margin": 0,
+    # The root side ahead by this much (its root lead, search.root_lead) searches with the
+    # danger rule's guard test (danger_moves=2, danger_guards=1, where neither is set): far
+    # fewer nodes near the dens, so the side ahead sees the den races deeper (0: off).
+    "danger_lead": 0,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -131,6 +135,7 @@ TUNING_RANGES = {
     "staged_depth": (0, 64),
     "home_guard": (0, 1000),
     "home_margin": (0, 3),
+    "danger_lead": (0, 100000),
 }
 #: The knobs that are evaluation weights: the Searcher writes each into its weights (at the
 #: index given), not into the control array, and clears the evaluation cache when one changes.

@@ -1,6 +1,7 @@
-"""The home guard (conversion's third round, issue 31): the side ahead in material counts its
-den races lost a move earlier and dearer; the side behind, and an equal position, are
-evaluated as before, and with both knobs at 0 the evaluation is the one before."""
+"""Conversion's third round (issue 31), the den when ahead. The home guard: the side ahead in
+material counts its den races lost a move earlier and dearer; the side behind, and an equal
+position, are evaluated as before, and with both knobs at 0 the evaluation is the one before.
+``danger_lead``: the root side well ahead searches with the danger rule's guard test."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
 )
 from doushouqi.jungle.ai.evaluate import static_eval
+from doushouqi.jungle.ai.work import C_DANGER_GUARDS, C_DANGER_MOVES
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 
@@ -65,12 +67,12 @@ def test_the_side_behind_and_an_equal_position_are_evaluated_as_before() -> None
         assert _eval(fen, on) == _eval(fen, _weights()), fen
 
 
-def _searched(fen: str, **tuning: int) -> tuple[int, int]:
+def _searched(fen: str, **tuning: int) -> tuple[str, int]:
     engine = Searcher("wango", hash_mb=8)
     engine.use_tablebase = False
     engine.tuning.update(tuning)
-    result = engine.search(Board(fen), Limit(depth=4))
-    return int(result.info["score"].cp), int(result.info["nodes"])
+    result = engine.search(Board(fen), Limit(depth=6))
+    return repr(result.info["score"]), int(result.info["nodes"])
 
 
 def test_the_searcher_applies_the_knobs() -> None:
@@ -86,3 +88,23 @@ def test_the_searcher_applies_the_knobs() -> None:
     assert engine._in_use[P_HOME_MARGIN] == 0 and engine._in_use[P_HOME_GUARD] == 0
     # On the start position nothing is ahead: the same search, node for node.
     assert _searched(Board().fen(), home_margin=1, home_guard=150) == _searched(Board().fen())
+
+
+def test_the_side_well_ahead_searches_with_the_guard_test() -> None:
+    engine = Searcher("wango", hash_mb=8)
+    engine.use_tablebase = False
+    engine.tuning["danger_lead"] = 400
+    engine.search(Board(RED_AHEAD), Limit(depth=3))  # Red, a lion and a dog against a cat
+    assert (engine._work[C_DANGER_MOVES], engine._work[C_DANGER_GUARDS]) == (2, 1)
+    for fen in (BLUE_AHEAD, Board().fen()):  # Red to move behind, or equal: as before
+        engine.search(Board(fen), Limit(depth=3))
+        assert (engine._work[C_DANGER_MOVES], engine._work[C_DANGER_GUARDS]) == (0, 0), fen
+    engine.tuning["danger_lead"] = 0  # off
+    engine.search(Board(RED_AHEAD), Limit(depth=3))
+    assert (engine._work[C_DANGER_MOVES], engine._work[C_DANGER_GUARDS]) == (0, 0)
+    # Where it applies, the search is the guard test's, node for node (a suite position,
+    # Red a lion up: 10,500 nodes to depth 6 against 24,702 without, on the day it was written).
+    won = "5p1/2d3c/4L2/7/7/5R1/6P/l3D2/2T4 w 0 1"
+    ahead = _searched(won, danger_lead=400)
+    assert ahead == _searched(won, danger_moves=2, danger_guards=1)
+    assert ahead[1] < _searched(won)[1]
