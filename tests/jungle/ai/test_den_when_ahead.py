@@ -16,7 +16,7 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
 )
 from doushouqi.jungle.ai.evaluate import static_eval
-from doushouqi.jungle.ai.work import C_DANGER_GUARDS, C_DANGER_MOVES
+from doushouqi.jungle.ai.work import C_DANGER_GUARDS, C_DANGER_MOVES, C_DANGER_SIDE
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 
@@ -99,6 +99,12 @@ def test_the_side_well_ahead_searches_with_the_guard_test() -> None:
     for fen in (BLUE_AHEAD, Board().fen()):  # Red to move behind, or equal: as before
         engine.search(Board(fen), Limit(depth=3))
         assert (engine._work[C_DANGER_MOVES], engine._work[C_DANGER_GUARDS]) == (0, 0), fen
+    assert engine._work[C_DANGER_SIDE] == 0  # at both sides' nodes ...
+    engine.tuning["danger_lead_side"] = 1
+    engine.search(Board(RED_AHEAD), Limit(depth=3))
+    assert engine._work[C_DANGER_SIDE] == 1  # ... or at Red's (colour 0) only
+    engine.search(Board(RED_AHEAD.replace("6L", "6l").replace("6D", "6d")), Limit(depth=3))
+    assert engine._work[C_DANGER_SIDE] == 0  # Red behind: not at all
     engine.tuning["danger_lead"] = 0  # off
     engine.search(Board(RED_AHEAD), Limit(depth=3))
     assert (engine._work[C_DANGER_MOVES], engine._work[C_DANGER_GUARDS]) == (0, 0)

@@ -62,6 +62,7 @@ from doushouqi.jungle.ai.work import (
     C_CONTEMPT,
     C_DANGER_GUARDS,
     C_DANGER_MOVES,
+    C_DANGER_SIDE,
     C_EXT_BUDGET,
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
@@ -394,6 +395,7 @@ class Searcher:
             low, high = TUNING_RANGES[key]
             work[word] = min(high, max(low, int(self.tuning[key])))
         work[C_NO_QUIESCENCE] = not settings.quiescence
+        work[C_DANGER_SIDE] = 0  # both sides' nodes (danger_lead may narrow it)
         work[W_KILLERS:W_HISTORY] = 0
         work[W_HISTORY : W_HISTORY + 8192] //= 4  # old history still hints, but less
 
@@ -475,6 +477,8 @@ class Searcher:
                 # third round).
                 work[C_DANGER_MOVES] = 2
                 work[C_DANGER_GUARDS] = 1
+                if self.tuning.get("danger_lead_side", 0):  # at the side ahead's nodes only
+                    work[C_DANGER_SIDE] = position.turn + 1
         for depth in range(1, max_depth + 1):
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
             percent = min(200, max(0, int(self.tuning["extension_percent"])))

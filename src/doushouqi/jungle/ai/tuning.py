@@ -108,6 +108,9 @@ DEFAULT_TUNING = {
     # danger rule's guard test (danger_moves=2, danger_guards=1, where neither is set): far
     # fewer nodes near the dens, so the side ahead sees the den races deeper (0: off).
     "danger_lead": 0,
+    # 1: danger_lead's guard test at the side ahead's nodes only (its own den), the full rule
+    # at the opponent's (whose den the side ahead attacks); 0: at both sides' nodes.
+    "danger_lead_side": 0,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -136,6 +139,7 @@ TUNING_RANGES = {
     "home_guard": (0, 1000),
     "home_margin": (0, 3),
     "danger_lead": (0, 100000),
+    "danger_lead_side": (0, 1),
 }
 #: The knobs that are evaluation weights: the Searcher writes each into its weights (at the
 #: index given), not into the control array, and clears the evaluation cache when one changes.
