@@ -103,7 +103,7 @@ def test_the_side_well_ahead_searches_with_the_guard_test() -> None:
     engine.tuning["danger_lead_side"] = 1
     engine.search(Board(RED_AHEAD), Limit(depth=3))
     assert engine._work[C_DANGER_SIDE] == 1  # ... or at Red's (colour 0) only
-    engine.search(Board(RED_AHEAD.replace("6L", "6l").replace("6D", "6d")), Limit(depth=3))
+    engine.search(Board(BLUE_AHEAD), Limit(depth=3))
     assert engine._work[C_DANGER_SIDE] == 0  # Red behind: not at all
     engine.tuning["danger_lead"] = 0  # off
     engine.search(Board(RED_AHEAD), Limit(depth=3))
