@@ -15,6 +15,8 @@ from doushouqi.jungle.ai.eval_params import (
     P_GUARD_WEIGHT,
     P_HANGING_SECOND,
     P_HANGING_SINGLE,
+    P_HOME_GUARD,
+    P_HOME_MARGIN,
     P_HUNT,
     P_MATERIAL,
     P_MOBILITY,
@@ -141,7 +143,7 @@ def _side_terms(
 
 
 def _race_penalty(
-    state: NDArray[np.int64], params: NDArray[np.int64], c: int, c_to_move: bool
+    state: NDArray[np.int64], params: NDArray[np.int64], c: int, c_to_move: bool, margin: int = 0
 ) -> int:
     enemy = 1 - c
     worst = 0
@@ -154,7 +156,8 @@ def _race_penalty(
         guard = min(
             _GUARD[c][i][_mover_kind(a)][int(state[S_WHERE + 8 * c + a])] for a in range(1, 9)
         )
-        if guard > (run if c_to_move else run - 1):
+        allowed = (run if c_to_move else run - 1) - margin
+        if guard > allowed:
             worst = max(worst, int(params[P_RACE + run]))
     return worst
 
@@ -215,8 +218,19 @@ def reference_evaluate(
     elif threshold > 0 and -lead >= threshold:
         s1 += _lead_terms(state, rules, params, 1, -lead, press1)
     turn = int(state[S_TURN])
-    s0 -= _race_penalty(state, params, 0, turn == 0)
-    s1 -= _race_penalty(state, params, 1, turn == 1)
+    # The home guard: the side ahead by press_lead or more loses its races home_margin moves
+    # earlier, and each costs it home_guard % more at a lead of 1000 (scaled below that).
+    for c, ahead_by in ((0, lead), (1, -lead)):
+        margin = gain = 0
+        if threshold > 0 and ahead_by >= threshold:
+            margin = int(params[P_HOME_MARGIN])
+            gain = int(params[P_HOME_GUARD]) * min(1000, ahead_by) // 1000
+        race = _race_penalty(state, params, c, turn == c, margin)
+        race += race * gain // 100
+        if c == 0:
+            s0 -= race
+        else:
+            s1 -= race
     score = (s0 - s1) if turn == 0 else (s1 - s0)
     ours, theirs = (cap1, cap0) if turn == 0 else (cap0, cap1)
     score += int(params[P_TEMPO])

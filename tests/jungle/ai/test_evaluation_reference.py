@@ -15,6 +15,8 @@ from doushouqi.jungle.ai.eval_params import (
     NUM_PARAMS,
     P_HANGING_SECOND,
     P_HANGING_SINGLE,
+    P_HOME_GUARD,
+    P_HOME_MARGIN,
     P_MOBILITY,
     P_PRESS_LEAD,
     P_THREAT_ON_MOVE,
@@ -25,7 +27,8 @@ from doushouqi.jungle.ai.evaluate import evaluate, evaluate_batch
 
 def _weights() -> dict[str, np.ndarray]:
     """The engine's weights; the same with the move-based terms on (mobility, threats,
-    hanging animals: the tuners' case); and random weights, large and of either sign, with a
+    hanging animals: the tuners' case); with the home guard on (a side ahead loses its den
+    races a move earlier, at a higher price); and random weights, large and of either sign, with a
     low lead threshold so that the lead terms take part in most positions."""
     default = default_params()
     with_moves = default.copy()
@@ -33,10 +36,19 @@ def _weights() -> dict[str, np.ndarray]:
     with_moves[P_HANGING_SINGLE] = 20
     with_moves[P_HANGING_SECOND] = 40
     with_moves[P_THREAT_ON_MOVE] = 12
+    home_guard = default.copy()
+    home_guard[P_HOME_GUARD] = 150
+    home_guard[P_HOME_MARGIN] = 1
+    home_guard[P_PRESS_LEAD] = 100
     rng = np.random.default_rng(31)
     noisy = rng.integers(-500, 500, NUM_PARAMS).astype(np.int64)
     noisy[P_PRESS_LEAD] = 50
-    return {"default": default, "with moves": with_moves, "random": noisy}
+    return {
+        "default": default,
+        "with moves": with_moves,
+        "home guard": home_guard,
+        "random": noisy,
+    }
 
 
 def _random_game_positions(rules: str, seed: int, games: int, plies: int) -> list[Position]:

@@ -42,6 +42,8 @@ __all__ = [
     "P_GUARD_WEIGHT",
     "P_HANGING_SECOND",
     "P_HANGING_SINGLE",
+    "P_HOME_GUARD",
+    "P_HOME_MARGIN",
     "P_HUNT",
     "P_MATERIAL",
     "P_MOBILITY",
@@ -124,7 +126,17 @@ P_TRADE_DOWN = P_HUNT + 1
 #: hold a winning side's animals where they stand — a wolf on a2 does not cross a3 (219 cp
 #: less) on its way to the den.
 P_PST_LEAD = P_TRADE_DOWN + 1
-NUM_PARAMS = P_PST_LEAD + 9 * 63
+#: The home guard (issue 31, conversion's third round), for the side ahead in material by
+#: ``press_lead`` or more: its den races (``race``) count as lost ``home_margin`` moves
+#: earlier — a guard that would arrive just in time on an empty board is no guard against a
+#: runner a deeper search steers past it — and cost ``home_guard`` percent more at a lead of
+#: 1000 cp (scaled by the lead below that), so that a side that can afford it keeps
+#: defenders by its traps. Set from ``Searcher.tuning`` (the knobs of the same names); both
+#: 0, the evaluation is the one before. After the lead tables, so that the layout before
+#: stays as it was.
+P_HOME_GUARD = P_PST_LEAD + 9 * 63
+P_HOME_MARGIN = P_HOME_GUARD + 1
+NUM_PARAMS = P_HOME_MARGIN + 1
 
 
 def _names() -> list[str]:
@@ -146,6 +158,8 @@ def _names() -> list[str]:
         P_PRESS_LEAD: "press_lead",
         P_HUNT: "hunt",
         P_TRADE_DOWN: "trade_down",
+        P_HOME_GUARD: "home_guard",
+        P_HOME_MARGIN: "home_margin",
     }
     for index, name in singles.items():
         names[index] = name

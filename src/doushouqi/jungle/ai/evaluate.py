@@ -51,6 +51,8 @@ from doushouqi.jungle.ai.eval_params import (
     P_GUARD_WEIGHT,
     P_HANGING_SECOND,
     P_HANGING_SINGLE,
+    P_HOME_GUARD,
+    P_HOME_MARGIN,
     P_HUNT,
     P_MATERIAL,
     P_MOBILITY,
@@ -194,20 +196,23 @@ def _rat_blocks(state: NDArray[np.int64], params: NDArray[np.int64], c: int, rat
     return score
 
 
-@njit(f"int64({A1}, int64, int64, boolean)", **HOT_NOGIL)
-def _race_penalty(params: NDArray[np.int64], runs: int, guards: int, c_to_move: bool) -> int:
+@njit(f"int64({A1}, int64, int64, boolean, int64)", **HOT_NOGIL)
+def _race_penalty(
+    params: NDArray[np.int64], runs: int, guards: int, c_to_move: bool, margin: int
+) -> int:
     """What side c loses to the nearest enemy runner that wins the race to one of c's traps:
     it stands there after r moves, and no animal of c's can stand on the trap or next to it
-    by then (r moves if c is to move, else r - 1). ``runs``: byte i the enemy's nearest runner
-    to c's trap i; ``guards``: byte 3 + i c's nearest guard of it (lanes of :data:`GEOMETRY`,
-    each the minimum over a side's animals)."""
+    by then (r moves if c is to move, else r - 1; ``margin`` moves fewer: the home guard of a
+    side ahead, 0 otherwise). ``runs``: byte i the enemy's nearest runner to c's trap i;
+    ``guards``: byte 3 + i c's nearest guard of it (lanes of :data:`GEOMETRY`, each the
+    minimum over a side's animals)."""
     worst = 0
     for i in range(3):
         run = (runs >> (8 * i)) & 0xFF
         if run == 0 or run >= RACE_TABLE_SIZE:
             continue  # on the trap already: the search's den check; or too far to count
         guard = (guards >> (24 + 8 * i)) & 0xFF
-        if guard > (run if c_to_move else run - 1):
+        if guard > (run if c_to_move else run - 1) - margin:
             worst = max(worst, params[P_RACE + run])
     return worst
 
@@ -567,9 +572,20 @@ def _evaluate_given(
                 params, squares1, ranks1, squares0, ranks0, -lead, press_blue
             )
     turn = state[S_TURN]
+    # The home guard: the side ahead loses its races earlier, and each costs it more.
+    margin_red = margin_blue = gain_red = gain_blue = 0
+    if threshold > 0 and (params[P_HOME_GUARD] != 0 or params[P_HOME_MARGIN] != 0):
+        if lead >= threshold:
+            margin_red = params[P_HOME_MARGIN]
+            gain_red = params[P_HOME_GUARD] * min(1000, lead) // 1000
+        elif -lead >= threshold:
+            margin_blue = params[P_HOME_MARGIN]
+            gain_blue = params[P_HOME_GUARD] * min(1000, -lead) // 1000
     # Red's traps: Blue's runners (lanes1) against Red's guards (lanes0); and the other way.
-    red_minus_blue -= _race_penalty(params, lanes1, lanes0, turn == 0)
-    red_minus_blue += _race_penalty(params, lanes0, lanes1, turn == 1)
+    race = _race_penalty(params, lanes1, lanes0, turn == 0, margin_red)
+    red_minus_blue -= race + race * gain_red // 100
+    race = _race_penalty(params, lanes0, lanes1, turn == 1, margin_blue)
+    red_minus_blue += race + race * gain_blue // 100
     if turn == 0:
         score = red_minus_blue
         ours_attacked = captures1

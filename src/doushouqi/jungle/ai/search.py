@@ -104,6 +104,7 @@ from doushouqi.jungle.ai.work import (
     C_DANGER_GUARDS,
     C_DANGER_MOVES,
     C_DANGER_RADIUS,
+    C_DANGER_SIDE,
     C_EXT_BUDGET,
     C_FUTILITY_MARGIN,
     C_HISTORY_WRITES,
@@ -288,7 +289,7 @@ def negamax(
             return exact
 
     # An enemy animal near our den makes every tempo count: no pruning on "I could pass".
-    if work[C_DANGER_MOVES] == 0:
+    if work[C_DANGER_MOVES] == 0 or (work[C_DANGER_SIDE] != 0 and work[C_DANGER_SIDE] != us + 1):
         danger = in_check or (theirs & DANGER_ZONE[work[C_DANGER_RADIUS], us]) != 0
     else:  # the finer rule: a runner that can reach a trap (and beats our guards to it)
         danger = in_check or runner_danger(state, us, work[C_DANGER_MOVES], work[C_DANGER_GUARDS])

@@ -48,13 +48,21 @@ from doushouqi.jungle.ai.timeman import (
     searches_until_stopped,
 )
 from doushouqi.jungle.ai.ttable import DEN_BOUND, new_tt
-from doushouqi.jungle.ai.tuning import DEFAULT_TUNING, TUNING_RANGES, TUNING_WORDS
+from doushouqi.jungle.ai.tuning import (
+    DEFAULT_TUNING,
+    TUNING_PARAMS,
+    TUNING_RANGES,
+    TUNING_WORDS,
+)
 from doushouqi.jungle.ai.work import (
     C_ABORT,
     C_AGE,
     C_BEST_MOVE,
     C_BEST_SCORE,
     C_CONTEMPT,
+    C_DANGER_GUARDS,
+    C_DANGER_MOVES,
+    C_DANGER_SIDE,
     C_EXT_BUDGET,
     C_NO_QUIESCENCE,
     C_NODE_LIMIT,
@@ -351,6 +359,7 @@ class Searcher:
             self._work[W_EVAL_CACHE:] = 0
             self._tt_rules = board.rules
         state, history, rules = position.state, position.history, position.compiled_rules
+        self._apply_weight_knobs()
         params = self._weights_for(board, position)
         if self._evaluation == "nnue" and self._network_params is not None:
             params = self._network_params  # the network knows no lead tables
@@ -386,6 +395,7 @@ class Searcher:
             low, high = TUNING_RANGES[key]
             work[word] = min(high, max(low, int(self.tuning[key])))
         work[C_NO_QUIESCENCE] = not settings.quiescence
+        work[C_DANGER_SIDE] = 0  # both sides' nodes (danger_lead may narrow it)
         work[W_KILLERS:W_HISTORY] = 0
         work[W_HISTORY : W_HISTORY + 8192] //= 4  # old history still hints, but less
 
@@ -453,13 +463,22 @@ class Searcher:
         behind_gain = min(100, max(0, int(self.tuning.get("contempt_behind_gain", 0))))
         most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
         twofold = max(0, int(self.tuning.get("twofold_lead", 0)))
-        if gain or behind_gain or twofold:
+        danger_lead = max(0, int(self.tuning.get("danger_lead", 0)))
+        if gain or behind_gain or twofold or danger_lead:
             # Contempt in proportion to the lead: the side ahead values a draw below it, the
             # side behind above it; the same at every depth (the table keeps draw scores).
             lead = int(root_lead(state, history, rules, work, params, *self._tb))
             work[C_CONTEMPT] = base_contempt + _contempt_by_lead(lead, gain, behind_gain, most)
             if twofold and lead >= twofold:
                 work[C_REPEAT_FROM] = 0  # every earlier position of the game, not just the tree's
+            if danger_lead and lead >= danger_lead and work[C_DANGER_MOVES] == 0:
+                # Well ahead: the danger rule's guard test, the search deeper where a runner
+                # near a den meets a guard in time (docs/engine-research.md, conversion's
+                # third round).
+                work[C_DANGER_MOVES] = 2
+                work[C_DANGER_GUARDS] = 1
+                if self.tuning.get("danger_lead_side", 0):  # at the side ahead's nodes only
+                    work[C_DANGER_SIDE] = position.turn + 1
         for depth in range(1, max_depth + 1):
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
             percent = min(200, max(0, int(self.tuning["extension_percent"])))
@@ -561,6 +580,21 @@ class Searcher:
             work[W_ROOT_MOVES : W_ROOT_MOVES + count] = moves
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
         return lines
+
+    def _apply_weight_knobs(self) -> None:
+        """Write the knobs that are evaluation weights (:data:`TUNING_PARAMS`: the home
+        guard) into every weight set this searcher uses; one that changed clears the
+        evaluation cache, whose scores were made with the old value."""
+        changed = False
+        for key, index in TUNING_PARAMS.items():
+            low, high = TUNING_RANGES[key]
+            value = min(high, max(low, int(self.tuning[key])))
+            for weights in (self._params, self._lead_params, self._network_params):
+                if weights is not None and int(weights[index]) != value:
+                    weights[index] = value
+                    changed = True
+        if changed:
+            self._work[W_EVAL_CACHE:] = 0
 
     def _weights_for(self, board: Board, position: Position) -> NDArray[np.int64]:
         """The lead tables' weights when the side to move is ahead in material by

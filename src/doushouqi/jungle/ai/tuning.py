@@ -8,6 +8,7 @@ docs/engine-research.md.
 
 from __future__ import annotations
 
+from doushouqi.jungle.ai.eval_params import P_HOME_GUARD, P_HOME_MARGIN
 from doushouqi.jungle.ai.work import (
     C_CONTEMPT,
     C_DANGER_GUARDS,
@@ -27,7 +28,7 @@ from doushouqi.jungle.ai.work import (
     C_STAGED_DEPTH,
 )
 
-__all__ = ["DEFAULT_TUNING", "TUNING_RANGES", "TUNING_WORDS"]
+__all__ = ["DEFAULT_TUNING", "TUNING_PARAMS", "TUNING_RANGES", "TUNING_WORDS"]
 
 #: Search switches and margins; :attr:`Searcher.tuning` starts from these.
 DEFAULT_TUNING = {
@@ -95,6 +96,21 @@ DEFAULT_TUNING = {
     # (0: never). The same tree at any value (the ordering is the one the list would have had);
     # deeper nodes would gain nothing and overflow the history's journal (work.py).
     "staged_depth": 4,
+    # Conversion's third round (issue 31): the home guard. The side ahead in material by
+    # press_lead (300 cp) or more counts a den race as lost home_margin moves earlier than on
+    # an empty board (a guard that arrives just in time is none against a runner that a deeper
+    # search steers past it), and each lost race costs it home_guard % more at a lead of
+    # 1000 cp (scaled by the lead below that). Evaluation weights (eval_params' P_HOME_*) the
+    # Searcher sets from these; both 0: the evaluation, and the search, as before.
+    "home_guard": 0,
+    "home_margin": 0,
+    # The root side ahead by this much (its root lead, search.root_lead) searches with the
+    # danger rule's guard test (danger_moves=2, danger_guards=1, where neither is set): far
+    # fewer nodes near the dens, so the side ahead sees the den races deeper (0: off).
+    "danger_lead": 0,
+    # 1: danger_lead's guard test at the side ahead's nodes only (its own den), the full rule
+    # at the opponent's (whose den the side ahead attacks); 0: at both sides' nodes.
+    "danger_lead_side": 0,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -120,7 +136,14 @@ TUNING_RANGES = {
     "danger_moves": (0, 7),  # rows of search.RUNNER_ZONE
     "danger_guards": (0, 2),
     "staged_depth": (0, 64),
+    "home_guard": (0, 1000),
+    "home_margin": (0, 3),
+    "danger_lead": (0, 100000),
+    "danger_lead_side": (0, 1),
 }
+#: The knobs that are evaluation weights: the Searcher writes each into its weights (at the
+#: index given), not into the control array, and clears the evaluation cache when one changes.
+TUNING_PARAMS = {"home_guard": P_HOME_GUARD, "home_margin": P_HOME_MARGIN}
 #: Each knob's word in the search's control array (``work.py``), which compiled code reads.
 TUNING_WORDS = {
     "null_move": C_NULL_MOVE,

@@ -114,6 +114,9 @@ C_STAGED_DEPTH = 32
 #: The root's history row plus one when ``W_KEY_FILTER`` holds the keys of the game before
 #: that root (:func:`build_key_filter`), else anything else (0: no filter, scan everything).
 C_KEY_FILTER = 33
+#: The finer danger rule (C_DANGER_MOVES) at the nodes of one side only: that side + 1 (the
+#: root side well ahead: search_driver's ``danger_lead``), or 0 for both sides' nodes.
+C_DANGER_SIDE = 34
 CTL_SIZE = 40
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
