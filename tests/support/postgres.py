@@ -15,6 +15,8 @@ from pathlib import Path
 
 from tests.support.ports import free_port
 
+from doushouqi.server.db.database import Database
+
 HOST = "127.0.0.1"
 
 
@@ -127,3 +129,24 @@ def create_database(url: str, name: str) -> str:
     with psycopg.connect(plain, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     return url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def end_other_connections(db: Database) -> None:
+    """End every connection to ``db``'s database but the one asking, as a restarted server
+    would (the pool's, a writer's kept one, the moves' statements' one)."""
+    rows = db.run_sync(
+        lambda s: (
+            s.connection()
+            .exec_driver_sql(
+                "SELECT pid FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            .all()
+        )
+    )
+    for (pid,) in rows:
+        db.run_sync(
+            lambda s, p=int(pid): s.connection().exec_driver_sql(
+                "SELECT pg_terminate_backend(%(pid)s)", {"pid": p}
+            )
+        )

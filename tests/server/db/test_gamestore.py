@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tests.support.helpers import online_game
 from tests.support.ports import free_port
-from tests.support.postgres import find_bindir
+from tests.support.postgres import end_other_connections, find_bindir
 
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
@@ -187,20 +187,6 @@ def test_a_moves_write_to_a_database_that_cannot_be_reached_is_an_outage() -> No
 # round): one closed by the server meanwhile (PostgreSQL restarted) must not fail a move.
 
 
-def _backend_pids(db: Database) -> set[int]:
-    rows = db.run_sync(
-        lambda s: (
-            s.connection()
-            .exec_driver_sql(
-                "SELECT pid FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            .all()
-        )
-    )
-    return {int(row[0]) for row in rows}
-
-
 def test_a_kept_connection_closed_by_the_server_does_not_fail_the_next_move(
     db: Database,
 ) -> None:
@@ -214,12 +200,7 @@ def test_a_kept_connection_closed_by_the_server_does_not_fail_the_next_move(
         await store.commit(GameWrite(game.evolve(version=1), 0, [_event(1)]))  # kept now
         # Every other connection of this database ended, the writer's among them, as a
         # restarted server would.
-        for pid in _backend_pids(db):
-            db.run_sync(
-                lambda s, p=pid: s.connection().exec_driver_sql(
-                    "SELECT pg_terminate_backend(%(pid)s)", {"pid": p}
-                )
-            )
+        end_other_connections(db)
         await store.commit(GameWrite(game.evolve(version=2), 1, [_event(2)]))
 
     asyncio.run(scenario())

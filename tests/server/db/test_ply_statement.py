@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from tests.support.helpers import online_game
-from tests.support.postgres import find_bindir
+from tests.support.postgres import end_other_connections, find_bindir
 
 from doushouqi.server.db import repo
 from doushouqi.server.db.database import Database
@@ -200,28 +200,9 @@ def test_a_statement_connection_closed_by_the_server_does_not_fail_the_next_ply(
         await store.commit(_ply(started, 2, "move_made"))  # the connection made, and kept
         # Every other connection of this database ended, the statements' among them, as a
         # restarted server would.
-        for pid in _backend_pids(db):
-            db.run_sync(
-                lambda s, p=pid: s.connection().exec_driver_sql(
-                    "SELECT pg_terminate_backend(%(pid)s)", {"pid": p}
-                )
-            )
+        end_other_connections(db)
         await store.commit(_ply(started, 3, "move_made"))
 
     asyncio.run(scenario())
     assert db.statements == 2  # the second ran again on a new connection, inside
     assert _events(db)[1:] == [(2, 0, "move_made"), (3, 0, "move_made")]  # each stored once
-
-
-def _backend_pids(db: Database) -> set[int]:
-    rows = db.run_sync(
-        lambda s: (
-            s.connection()
-            .exec_driver_sql(
-                "SELECT pid FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            .all()
-        )
-    )
-    return {int(row[0]) for row in rows}

@@ -35,7 +35,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, column, create_engine, delete, event, insert, table
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.orm import Session, sessionmaker
 
 from doushouqi.server.db.sqlite_lock import SqliteLock, sqlite_file
@@ -271,14 +271,7 @@ class Database:
                     connection.invalidate(exc)
             if broken and retry_if_closed and not committing:
                 raise _ClosedBeforeCommit from exc
-            raise DBAPIError.instance(
-                None,
-                None,
-                exc,
-                dialect.loaded_dbapi.Error,
-                connection_invalidated=broken,
-                dialect=dialect,
-            ) from exc
+            raise _sqlalchemy_error(exc, dialect, broken) from exc
         except BaseException:
             if connection is not None:
                 _rollback_quietly(connection)
@@ -355,14 +348,7 @@ class Database:
                 self._drop_statements()
                 if retry_if_closed:
                     raise _ClosedBeforeCommit from exc
-            raise DBAPIError.instance(
-                None,
-                None,
-                exc,
-                dialect.loaded_dbapi.Error,
-                connection_invalidated=broken,
-                dialect=dialect,
-            ) from exc
+            raise _sqlalchemy_error(exc, dialect, broken) from exc
 
     async def _statement_connection(self) -> tuple[Any, Any]:
         """A new autocommit connection to the engine's database and a raw cursor on it (its
@@ -374,7 +360,7 @@ class Database:
         try:
             connection = await psycopg.AsyncConnection.connect(*args, autocommit=True, **kwargs)
         except psycopg.Error as exc:
-            raise DBAPIError.instance(None, None, exc, psycopg.Error, dialect=dialect) from exc
+            raise _sqlalchemy_error(exc, dialect, False) from exc
         return connection, psycopg.AsyncRawCursor(connection)
 
     def _drop_statements(self) -> None:
@@ -403,6 +389,14 @@ class Database:
 class _ClosedBeforeCommit(Exception):
     """The kept connection was found closed before the write's commit: nothing was stored (or,
     for :meth:`Database.write_statement`, nothing a second run could store again)."""
+
+
+def _sqlalchemy_error(exc: Exception, dialect: Dialect, broken: bool) -> StatementError:
+    """The driver's error ``exc`` as SQLAlchemy raises it (``broken``: the connection is lost),
+    so that a caller tells an outage from a bug the same way on every path."""
+    return DBAPIError.instance(
+        None, None, exc, dialect.loaded_dbapi.Error, connection_invalidated=broken, dialect=dialect
+    )
 
 
 def _rollback_quietly(connection: Any) -> None:
