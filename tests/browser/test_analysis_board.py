@@ -155,6 +155,26 @@ def test_a_replay_position_opens_on_the_board(client: Client) -> None:
     expect(page.locator("#ab-status")).to_contain_text(re.compile("对局已经结束"))
 
 
+def test_the_explorer_link_waits_for_the_position_it_opens(client: Client) -> None:
+    """Until the server has told the position analysed, the link to the explorer has no
+    address: it is not shown (a tap on it did nothing, and a test that tapped it at once on a
+    loaded machine stayed on this page)."""
+    fen = "7/3L3/7/7/7/7/7/3l3/7 w 0 1"
+    page = client.open(f"/#/analysis?fen={fen.replace(' ', '%20')}&rules=classic")
+    expect(page.locator("#ab-status")).to_contain_text("局面有效")
+    held: list = []
+    page.route("**/api/position", lambda route: held.append(route))  # the answer held back
+    page.click("#ab-analyse")
+    page.wait_for_function("() => document.querySelector('#ab-play-panel').hidden === false")
+    expect(page.locator("#ab-explorer")).to_be_hidden()
+    page.wait_for_timeout(200)  # the request leaves the page and reaches the route
+    assert held, "the position was never asked for"
+    for route in held:
+        route.continue_()
+    expect(page.locator("#ab-explorer")).to_be_visible()
+    expect(page.locator("#ab-explorer")).to_have_attribute("href", re.compile("^#/explorer\\?"))
+
+
 def paste(page: Page, text: str) -> None:
     """A paste into the position box: the browser's own paste event, with ``text`` on it."""
     page.locator("#ab-fen").evaluate(

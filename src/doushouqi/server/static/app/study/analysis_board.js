@@ -500,6 +500,9 @@ class AnalysisBoard {
   async load() {
     const request = ++this.request;
     this.board.set({ movableColor: null, dests: {} });
+    // The explorer's link points at the position the server is about to tell: until then it
+    // has no address (or the last position's), so it is not shown, though its room is kept.
+    this.el.explorer.style.visibility = 'hidden';
     this.tablebase.hide();
     this.el.lines.replaceChildren();
     this.el.engine.textContent = t('editor.thinking');
@@ -519,6 +522,7 @@ class AnalysisBoard {
     this.el.board.dataset.ply = String(this.line.length);
     this.el.fen.value = position.fen;
     this.el.explorer.href = `#/explorer?${new URLSearchParams({ game: this.game.key, fen: position.fen, rules: this.rules })}`;
+    this.el.explorer.style.visibility = '';
     this.el.moves.textContent = position.moves.length
       ? position.moves.map((m) => moveText(m.readable_zh, m.readable_en) || m.move).join('  ') : t('editor.noMoves');
     this.el.back.disabled = !this.line.length;
