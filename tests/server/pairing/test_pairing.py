@@ -187,3 +187,27 @@ def test_a_paired_seek_is_forgotten_after_a_minute(server: LiveServer, clock: Ma
         time.sleep(1.5)
         assert alice.get("/api/seeks").json()["mine"] == []
     assert game_id is not None
+
+
+def test_a_claimed_seek_names_its_game_only_once_the_game_is_stored(server: LiveServer) -> None:
+    """The matcher claims a pair of seeks a moment before it stores their game: a tab reading
+    its seeks in between must not be sent to a game that is not there (404)."""
+    from sqlalchemy import update
+
+    from doushouqi.server.pairing.models import SeekRow
+
+    alice = server.player().guest()
+    mine = seek(alice)
+
+    def point_at(game_id: str) -> None:
+        server.app.state.ctx.db.run_sync(
+            lambda session: session.execute(
+                update(SeekRow).where(SeekRow.id == mine["id"]).values(game_id=game_id)
+            )
+        )
+
+    point_at("NotYet42")  # claimed, its game still being started
+    assert [m["game_id"] for m in alice.get("/api/seeks").json()["mine"]] == [None]
+    stored = alice.create(mode="online", color="red")["id"]
+    point_at(stored)
+    assert [m["game_id"] for m in alice.get("/api/seeks").json()["mine"]] == [stored]

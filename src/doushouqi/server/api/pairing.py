@@ -40,6 +40,7 @@ from doushouqi.server.api.deps import (
     optional_principal,
     required_principal,
 )
+from doushouqi.server.db.models import GameRow
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.choices import checked_time_control
 from doushouqi.server.infra.bounds import MAX_NUMBER
@@ -228,17 +229,25 @@ async def list_seeks(
         counts = session.execute(
             select(*wishes, func.count()).where(live, SeekRow.game_id.is_(None)).group_by(*wishes)
         ).all()
+        # A seek is claimed a moment before its game is stored (pairing.match_once): it is
+        # shown paired only once its game exists, so a tab that reads it never opens a game
+        # that is not there yet (or never will be: a start that failed lets the seek wait
+        # again).
         mine = (
             []
             if key is None
-            else session.scalars(select(SeekRow).where(live, SeekRow.player_key == key)).all()
+            else session.execute(
+                select(SeekRow, GameRow.id)
+                .outerjoin(GameRow, GameRow.id == SeekRow.game_id)
+                .where(live, SeekRow.player_key == key)
+            ).all()
         )
         return {
             "seeks": [
                 {"game": g, "rules": r, "time_control": tc, "rated": rated, "count": n}
                 for g, r, tc, rated, n in counts
             ],
-            "mine": [seek_dict(row) for row in mine],
+            "mine": [seek_dict(row) | {"game_id": stored} for row, stored in mine],
         }
 
     return await ctx.db.read(read)
