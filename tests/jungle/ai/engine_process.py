@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -32,6 +33,15 @@ class EngineProcess:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             self.lines.put(line.rstrip("\n"))
+
+    def cpu_seconds(self) -> float:
+        """The processor time the engine has used so far (all its threads; Linux's /proc):
+        unlike the wall clock, it does not grow while a loaded machine keeps the engine
+        waiting."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        user, system = int(fields[11]), int(fields[12])  # utime and stime, in clock ticks
+        return (user + system) / os.sysconf("SC_CLK_TCK")
 
     def send(self, line: str) -> None:
         assert self.process.stdin is not None
