@@ -23,12 +23,15 @@ from doushouqi.jungle.ai.evaluate import (
     SUM_PRESS_BLUE,
     SUM_PRESS_RED,
     SUM_SCORE,
+    _animal_terms,
     _sums_from_scratch,
     _sums_in_search,
+    _terms_at,
+    build_eval_terms,
     evaluate,
     evaluate_in_search,
 )
-from doushouqi.jungle.ai.work import C_ROOT_PLY, new_work
+from doushouqi.jungle.ai.work import C_ROOT_PLY, W_EVAL_CACHE, W_EVAL_TERMS, new_work
 from doushouqi.jungle.rules import RuleSet, find_rules
 
 RULE_SETS = [
@@ -107,3 +110,47 @@ def test_a_position_off_the_search_path_is_summed_from_scratch() -> None:
     work = new_work()
     work[C_ROOT_PLY] = position.ply + 500  # as a quiescence call outside any search
     _check(position, params, work)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: rules.name)
+def test_the_table_of_terms_holds_each_animals_terms_by_square(rules: RuleSet) -> None:
+    compiled = Position(None, rules).compiled_rules
+    for name, params in _weights().items():
+        work = new_work()
+        build_eval_terms(compiled, params, work)
+        assert work[W_EVAL_TERMS] != 0
+        for code in range(17):
+            for square in range(64):
+                at = int(_terms_at(code, square))
+                entry = [int(work[at + word]) for word in range(1, 8)]
+                expected = [0] * 7
+                if code != 0 and square != 63:
+                    value, worth, units, guards, press = (
+                        int(term) for term in _animal_terms(compiled, params, code, square)
+                    )
+                    sign = 1 if code <= 8 else -1
+                    expected[SUM_SCORE - 1] = sign * value
+                    expected[SUM_MATERIAL - 1] = sign * worth
+                    own, enemy = (
+                        (SUM_ATTACK_RED, SUM_ATTACK_BLUE)
+                        if code <= 8
+                        else (SUM_ATTACK_BLUE, SUM_ATTACK_RED)
+                    )
+                    expected[own - 1] = units
+                    expected[enemy - 1] = -guards
+                    expected[(SUM_PRESS_RED if code <= 8 else SUM_PRESS_BLUE) - 1] = press
+                assert entry == expected, (name, code, square)
+
+
+def test_other_weights_after_the_cache_is_cleared_remake_the_table() -> None:
+    """The driver clears the evaluation cache (and the table after it) when the weights or
+    the rules change; the next evaluation makes the table from the new ones."""
+    position = Position(None, "wango")
+    for move in position.legal_moves()[:1]:
+        position.push(*move)
+    weights = _weights()
+    work = new_work()
+    work[C_ROOT_PLY] = position.ply
+    _check(position, weights["default"], work)
+    work[W_EVAL_CACHE:] = 0
+    _check(position, weights["random"], work)

@@ -96,14 +96,22 @@ from doushouqi.jungle.ai.work import (
     ACC_SLOTS,
     C_ROOT_PLY,
     EVAL_SUMS_STRIDE,
+    EVAL_TERMS_HEADER,
     MAX_PLY,
     W_EVAL_SUMS,
+    W_EVAL_TERMS,
     nearest_tagged_slot,
     path_key,
 )
 from doushouqi.jungle.squares import DENS, ELEPHANT, LION, RAT, TIGER, TRAPS, iter_squares
 
-__all__ = ["evaluate", "evaluate_batch", "evaluate_in_search", "static_eval"]
+__all__ = [
+    "build_eval_terms",
+    "evaluate",
+    "evaluate_batch",
+    "evaluate_in_search",
+    "static_eval",
+]
 
 
 #: Signature types: 1-D and 2-D C-contiguous int64 arrays (see :mod:`.search` for why the
@@ -378,41 +386,66 @@ def _sums_from_scratch(
 
 
 @inline
-def _sums_after_move(
-    work: NDArray[np.int64],
-    rules: NDArray[np.int64],
-    params: NDArray[np.int64],
-    source: int,
-    code: int,
-    frm: int,
-    to: int,
-    captured: int,
-) -> int:
-    """The sums of ``work[source:]`` moved on by one ply into the next slot (a pass: copied);
-    returns the next slot's start."""
-    target = source + EVAL_SUMS_STRIDE
+def _terms_at(code: int, square: int) -> int:
+    """Where animal ``code``'s terms on ``square`` stand in ``work`` (``W_EVAL_TERMS``)."""
+    at: int = W_EVAL_TERMS + EVAL_TERMS_HEADER + (64 * code + square) * EVAL_SUMS_STRIDE
+    return at
+
+
+@njit(f"void({A1}, {A1}, {A1})", **HOT_NOGIL)
+def build_eval_terms(
+    rules: NDArray[np.int64], params: NDArray[np.int64], work: NDArray[np.int64]
+) -> None:
+    """Fill ``work``'s table of the terms of single animals by square (:data:`.work.W_EVAL_TERMS`)
+    from ``rules`` and ``params``: each animal's :func:`_animal_terms` on each square, with the
+    sign and the ``SUM_*`` word it goes to, so that the sums are plain sums of entries."""
+    for word in range(EVAL_TERMS_HEADER + 17 * 64 * EVAL_SUMS_STRIDE):
+        work[W_EVAL_TERMS + word] = 0
+    for code in range(1, 17):
+        for square in range(63):
+            value, worth, units, guards, press = _animal_terms(rules, params, code, square)
+            at = _terms_at(code, square)
+            if code <= 8:
+                work[at + SUM_SCORE] = value
+                work[at + SUM_MATERIAL] = worth
+                work[at + SUM_ATTACK_RED] = units
+                work[at + SUM_ATTACK_BLUE] = -guards
+                work[at + SUM_PRESS_RED] = press
+            else:
+                work[at + SUM_SCORE] = -value
+                work[at + SUM_MATERIAL] = -worth
+                work[at + SUM_ATTACK_BLUE] = units
+                work[at + SUM_ATTACK_RED] = -guards
+                work[at + SUM_PRESS_BLUE] = press
+    work[W_EVAL_TERMS] = 1
+
+
+@inline
+def _sums_from_terms(state: NDArray[np.int64], work: NDArray[np.int64], here: int) -> int:
+    """The sums over single animals into the slot at ``here``, from the table of terms (a
+    captured animal's square 63 adds nothing); returns ``here``."""
     for i in range(1, EVAL_SUMS_STRIDE):
-        work[target + i] = work[source + i]
-    if code != 0:
-        value, _, units, guards, press = _animal_terms(rules, params, code, to)
-        before, _, units_before, guards_before, press_before = _animal_terms(
-            rules, params, code, frm
-        )
-        red = code <= 8
-        sign = 1 if red else -1
-        work[target + SUM_SCORE] += sign * (value - before)
-        own_attack = target + (SUM_ATTACK_RED if red else SUM_ATTACK_BLUE)
-        enemy_attack = target + (SUM_ATTACK_BLUE if red else SUM_ATTACK_RED)
-        work[own_attack] += units - units_before
-        work[enemy_attack] -= guards - guards_before
-        work[target + (SUM_PRESS_RED if red else SUM_PRESS_BLUE)] += press - press_before
-        if captured != 0:
-            value, worth, units, guards, press = _animal_terms(rules, params, captured, to)
-            work[target + SUM_SCORE] += sign * value
-            work[target + SUM_MATERIAL] += sign * worth
-            work[enemy_attack] -= units
-            work[own_attack] += guards
-            work[target + (SUM_PRESS_BLUE if red else SUM_PRESS_RED)] -= press
+        work[here + i] = 0
+    for code in range(1, 17):
+        at = _terms_at(code, state[S_WHERE + code])
+        for i in range(1, EVAL_SUMS_STRIDE):
+            work[here + i] += work[at + i]
+    return here
+
+
+@inline
+def _sums_after_move(
+    work: NDArray[np.int64], source: int, code: int, frm: int, to: int, captured: int
+) -> int:
+    """The sums of ``work[source:]`` moved on by one ply into the next slot: plus the mover's
+    terms on ``to``, minus its terms on ``frm`` and the victim's (a pass, code 0, and no victim
+    read the table's empty row 0); returns the next slot's start."""
+    target = source + EVAL_SUMS_STRIDE
+    arrive = _terms_at(code, to)
+    leave = _terms_at(code, frm)
+    victim = _terms_at(captured, to)
+    for i in range(1, EVAL_SUMS_STRIDE):
+        work[target + i] = work[source + i] + work[arrive + i] - work[leave + i] - work[victim + i]
     return target
 
 
@@ -440,22 +473,18 @@ def _sums_in_search(
     else:
         here = W_EVAL_SUMS + slot * EVAL_SUMS_STRIDE
         back = nearest_tagged_slot(state, history, work, W_EVAL_SUMS, EVAL_SUMS_STRIDE)
+    if work[W_EVAL_TERMS] == 0:
+        build_eval_terms(rules, params, work)  # cleared with the cache: other weights or rules
     if back < 0:
-        sums = _sums_from_scratch(state, rules, params)
-        work[here + SUM_SCORE] = sums[0]
-        work[here + SUM_MATERIAL] = sums[1]
-        work[here + SUM_ATTACK_RED] = sums[2]
-        work[here + SUM_ATTACK_BLUE] = sums[3]
-        work[here + SUM_PRESS_RED] = sums[4]
-        work[here + SUM_PRESS_BLUE] = sums[5]
+        _sums_from_terms(state, work, here)
         work[here] = tag
     else:
         source = here - back * EVAL_SUMS_STRIDE
         while back > 0:
             ply = row - back  # the history row of the move from this slot to the next
             source = _sums_after_move(
-                work, rules, params, source, history[ply, H_CODE], history[ply, H_FROM],
-                history[ply, H_TO], history[ply, H_CAPTURED],
+                work, source, history[ply, H_CODE], history[ply, H_FROM], history[ply, H_TO],
+                history[ply, H_CAPTURED],
             )  # fmt: skip
             back -= 1
             work[source] = path_key(state, history, back)

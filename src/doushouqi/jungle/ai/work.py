@@ -35,12 +35,14 @@ __all__ = [
     "ACC_STRIDE",
     "DEN_SQUARE",
     "EVAL_SUMS_STRIDE",
+    "EVAL_TERMS_HEADER",
     "MAX_HIDDEN",
     "MAX_PLY",
     "WORK_SIZE",
     "W_ACC",
     "W_ACC_ACTIVE",
     "W_EVAL_SUMS",
+    "W_EVAL_TERMS",
     "animal_value",
     "build_key_filter",
     "key_filter_bit",
@@ -153,7 +155,15 @@ W_EVAL_SUMS = W_JOURNAL + 2 * JOURNAL_ENTRIES
 #: rows before the root (no row there can hold its key).
 KEY_FILTER_WORDS = 64
 W_KEY_FILTER = W_EVAL_SUMS + ACC_SLOTS * EVAL_SUMS_STRIDE
-WORK_SIZE = W_KEY_FILTER + KEY_FILTER_WORDS
+#: The hand-tuned evaluation's terms of single animals by square (:mod:`.evaluate`), made from
+#: the weights and the rules at the first evaluation after the evaluation cache was cleared
+#: (other weights, other rules clear it: this block lies after it). Word 0 is nonzero once
+#: made; then ``EVAL_SUMS_STRIDE`` words for each animal code 0..16 and square 0..63: what
+#: that animal there adds to each of the ``EVAL_SUMS`` words (code 0, a pass, and square 63,
+#: captured: nothing), so that a move moves the sums on by a few loads.
+EVAL_TERMS_HEADER = 8
+W_EVAL_TERMS = W_KEY_FILTER + KEY_FILTER_WORDS
+WORK_SIZE = W_EVAL_TERMS + EVAL_TERMS_HEADER + 17 * 64 * EVAL_SUMS_STRIDE
 
 #: DEN_SQUARE[c]: c's own den.
 DEN_SQUARE = np.array(DENS, dtype=np.int64)
