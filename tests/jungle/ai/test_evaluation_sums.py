@@ -17,13 +17,25 @@ from tests.jungle.ai.helpers import INTERNATIONAL_RESTRICTED
 from doushouqi.jungle.ai import Position
 from doushouqi.jungle.ai.eval_params import NUM_PARAMS, P_PRESS_LEAD, default_params
 from doushouqi.jungle.ai.evaluate import (
+    CAPTURED_ROW,
+    SQUARE_COL,
+    SQUARE_ROW,
     SUM_ATTACK_BLUE,
     SUM_ATTACK_RED,
+    SUM_COLS_BLUE,
+    SUM_COLS_RED,
     SUM_MATERIAL,
+    SUM_MATERIAL_BLUE,
     SUM_PRESS_BLUE,
     SUM_PRESS_RED,
+    SUM_RANKS_BLUE,
+    SUM_RANKS_RED,
+    SUM_ROWS_BLUE,
+    SUM_ROWS_RED,
     SUM_SCORE,
+    SUM_WORDS,
     _animal_terms,
+    _lanes_from_scratch,
     _sums_from_scratch,
     _sums_in_search,
     _terms_at,
@@ -31,6 +43,7 @@ from doushouqi.jungle.ai.evaluate import (
     evaluate,
     evaluate_in_search,
 )
+from doushouqi.jungle.ai.tables import RULE_RANK
 from doushouqi.jungle.ai.work import C_ROOT_PLY, W_EVAL_CACHE, W_EVAL_TERMS, new_work
 from doushouqi.jungle.rules import RuleSet, find_rules
 
@@ -63,6 +76,9 @@ def _check(position: Position, params: np.ndarray, work: np.ndarray) -> int:
     words = (SUM_SCORE, SUM_MATERIAL, SUM_ATTACK_RED, SUM_ATTACK_BLUE, SUM_PRESS_RED)
     kept = [int(work[at + word]) for word in (*words, SUM_PRESS_BLUE)]
     assert kept == [int(value) for value in _sums_from_scratch(state, rules, params)]
+    lanes = (SUM_MATERIAL_BLUE, SUM_ROWS_RED, SUM_COLS_RED, SUM_RANKS_RED, SUM_ROWS_BLUE)
+    kept = [int(work[at + word]) for word in (*lanes, SUM_COLS_BLUE, SUM_RANKS_BLUE)]
+    assert kept == [int(value) for value in _lanes_from_scratch(state, rules, params)]
     return full
 
 
@@ -122,8 +138,8 @@ def test_the_table_of_terms_holds_each_animals_terms_by_square(rules: RuleSet) -
         for code in range(17):
             for square in range(64):
                 at = int(_terms_at(code, square))
-                entry = [int(work[at + word]) for word in range(1, 8)]
-                expected = [0] * 7
+                entry = [int(work[at + word]) for word in range(1, SUM_WORDS)]
+                expected = [0] * (SUM_WORDS - 1)
                 if code != 0 and square != 63:
                     value, worth, units, guards, press = (
                         int(term) for term in _animal_terms(compiled, params, code, square)
@@ -139,6 +155,18 @@ def test_the_table_of_terms_holds_each_animals_terms_by_square(rules: RuleSet) -
                     expected[own - 1] = units
                     expected[enemy - 1] = -guards
                     expected[(SUM_PRESS_RED if code <= 8 else SUM_PRESS_BLUE) - 1] = press
+                    if code > 8:
+                        expected[SUM_MATERIAL_BLUE - 1] = worth
+                    # Lanes: the row relative to a captured animal's (the sums start at 40).
+                    lane = 7 * ((code - 1) % 8)
+                    rows, cols, ranks = (
+                        (SUM_ROWS_RED, SUM_COLS_RED, SUM_RANKS_RED)
+                        if code <= 8
+                        else (SUM_ROWS_BLUE, SUM_COLS_BLUE, SUM_RANKS_BLUE)
+                    )
+                    expected[rows - 1] = (int(SQUARE_ROW[square]) - CAPTURED_ROW) << lane
+                    expected[cols - 1] = int(SQUARE_COL[square]) << lane
+                    expected[ranks - 1] = int(compiled[RULE_RANK + code]) << lane
                 assert entry == expected, (name, code, square)
 
 

@@ -233,7 +233,8 @@ _GUARD_BITS = _ONES << 6
 _LOW_BITS = _ONES * 63
 #: SQUARE_ROW[s], SQUARE_COL[s]: the row and column of s; a captured animal (63) stands on row
 #: 40, farther from every square than the hunt counts (8 steps).
-SQUARE_ROW = np.array([s // 7 for s in range(63)] + [40], dtype=np.int64)
+CAPTURED_ROW = 40
+SQUARE_ROW = np.array([s // 7 for s in range(63)] + [CAPTURED_ROW], dtype=np.int64)
 SQUARE_COL = np.array([s % 7 for s in range(63)] + [0], dtype=np.int64)
 
 
@@ -262,52 +263,47 @@ def _lanes_min(a: int, b: int) -> int:
     return smaller
 
 
-@njit(f"int64({A1}, int64, int64, int64, int64, int64, int64)", **HOT_NOGIL)
+@njit(f"int64({A1}, int64, int64, int64, int64, int64, int64, int64, int64, int64)", **HOT_NOGIL)
 def _lead_terms(
     params: NDArray[np.int64],
-    squares: int,
+    rows: int,
+    cols: int,
     ranks: int,
-    enemy_squares: int,
+    enemy_rows: int,
+    enemy_cols: int,
     enemy_ranks: int,
+    enemy_material: int,
     lead: int,
     press: int,
 ) -> int:
     """What a side ahead by ``lead`` cp gets for pressing it home: its animals near the enemy
     den (``press`` steps), hunting the enemy's animals (Manhattan steps: a guide, not a path),
-    and the share of the enemy's starting material that is gone. Its animals and the enemy's
-    come packed: ``squares`` holds animal a's square in bits 6(a-1).. (63: captured),
-    ``ranks`` its rank in bits 4(a-1)..
+    and the share of the enemy's starting material (now ``enemy_material``) that is gone.
+    Each side's animals come as three words of seven-bit lanes, lane a - 1 for animal a: rows,
+    columns (a captured animal on row 40, farther than the hunt counts) and ranks (0:
+    captured) — kept along the search path with the other sums (``SUM_ROWS_RED``...), so that
+    nothing here reads the board.
 
-    The hunt measures all eight hunters at once: their rows, columns and ranks go into the
-    seven-bit lanes of three words, and each prey's nearest able hunter is a lane minimum."""
+    The hunt measures all eight hunters at once: each prey's nearest able hunter is a lane
+    minimum."""
     scale = min(1000, lead)
     score: int = params[P_PRESS] * press * scale // 1000
-    rows = 0
-    cols = 0
-    hunter_ranks = 0
-    for hunter in range(1, 9):
-        square = (squares >> (6 * (hunter - 1))) & 63
-        rows |= SQUARE_ROW[square] << (7 * (hunter - 1))
-        cols |= SQUARE_COL[square] << (7 * (hunter - 1))
-        hunter_ranks |= ((ranks >> (4 * (hunter - 1))) & 15) << (7 * (hunter - 1))
     hunt = 0
-    enemy_material = 0
     for prey in range(1, 9):
-        target = (enemy_squares >> (6 * (prey - 1))) & 63
-        if target == CAPTURED:
+        lane = 7 * (prey - 1)
+        row = (enemy_rows >> lane) & 127
+        if row == CAPTURED_ROW:
             continue
-        prey_rank = (enemy_ranks >> (4 * (prey - 1))) & 15
-        enemy_material += params[P_MATERIAL + prey_rank]
+        prey_rank = (enemy_ranks >> lane) & 127
         # Able hunters: rank at least the prey's, but not the elephant against the rat (the
         # one capture rank allows that the rules do not), and the rat against the elephant.
-        able = _lanes_at_least(hunter_ranks, prey_rank * _ONES)
+        able = _lanes_at_least(ranks, prey_rank * _ONES)
         if prey == RAT:
             able &= ~(1 << (7 * (ELEPHANT - 1)))
         elif prey == ELEPHANT:
             able |= 1 << (7 * (RAT - 1))
-        steps = _lanes_distance(rows, SQUARE_ROW[target] * _ONES) + _lanes_distance(
-            cols, SQUARE_COL[target] * _ONES
-        )
+        col = (enemy_cols >> lane) & 127
+        steps = _lanes_distance(rows, row * _ONES) + _lanes_distance(cols, col * _ONES)
         steps |= (_ONES & ~able) * 63  # the unable ones: 63 steps, never the nearest
         steps = _lanes_min(steps, steps >> 28)
         steps = _lanes_min(steps, steps >> 14)
@@ -333,10 +329,15 @@ def _victim_value(
 #: Where :func:`evaluate`'s sums over single animals stand in a slot of ``work``'s
 #: ``W_EVAL_SUMS`` (word 0 holds the position's hash): Red's minus Blue's material and
 #: piece-square values, Red's minus Blue's material (the lead), Red's den attack units minus
-#: Blue's guard units, Blue's attack units minus Red's guard units, and each side's press steps.
+#: Blue's guard units, Blue's attack units minus Red's guard units, and each side's press steps;
+#: then what the lead terms read (:func:`_lead_terms`): Blue's material, and each side's rows,
+#: columns and ranks in seven-bit lanes (one per animal). ``SUM_WORDS``: words 1.. in use.
 SUM_SCORE, SUM_MATERIAL, SUM_ATTACK_RED, SUM_ATTACK_BLUE, SUM_PRESS_RED, SUM_PRESS_BLUE = (
     1, 2, 3, 4, 5, 6,
 )  # fmt: skip
+SUM_MATERIAL_BLUE, SUM_ROWS_RED, SUM_COLS_RED, SUM_RANKS_RED = 7, 8, 9, 10
+SUM_ROWS_BLUE, SUM_COLS_BLUE, SUM_RANKS_BLUE = 11, 12, 13
+SUM_WORDS = 14
 
 
 @inline
@@ -405,7 +406,16 @@ def build_eval_terms(
         for square in range(63):
             value, worth, units, guards, press = _animal_terms(rules, params, code, square)
             at = _terms_at(code, square)
+            # The lanes: a row relative to a captured animal's (the sums start from row 40 in
+            # every lane, so that square 63 can add nothing), column, rank.
+            lane = 7 * ((code - 1) & 7)
+            rows = (SQUARE_ROW[square] - CAPTURED_ROW) << lane
+            cols = SQUARE_COL[square] << lane
+            ranks = rules[RULE_RANK + code] << lane
             if code <= 8:
+                work[at + SUM_ROWS_RED] = rows
+                work[at + SUM_COLS_RED] = cols
+                work[at + SUM_RANKS_RED] = ranks
                 work[at + SUM_SCORE] = value
                 work[at + SUM_MATERIAL] = worth
                 work[at + SUM_ATTACK_RED] = units
@@ -417,6 +427,10 @@ def build_eval_terms(
                 work[at + SUM_ATTACK_BLUE] = units
                 work[at + SUM_ATTACK_RED] = -guards
                 work[at + SUM_PRESS_BLUE] = press
+                work[at + SUM_MATERIAL_BLUE] = worth
+                work[at + SUM_ROWS_BLUE] = rows
+                work[at + SUM_COLS_BLUE] = cols
+                work[at + SUM_RANKS_BLUE] = ranks
     work[W_EVAL_TERMS] = 1
 
 
@@ -424,13 +438,39 @@ def build_eval_terms(
 def _sums_from_terms(state: NDArray[np.int64], work: NDArray[np.int64], here: int) -> int:
     """The sums over single animals into the slot at ``here``, from the table of terms (a
     captured animal's square 63 adds nothing); returns ``here``."""
-    for i in range(1, EVAL_SUMS_STRIDE):
+    for i in range(1, SUM_WORDS):
         work[here + i] = 0
+    work[here + SUM_ROWS_RED] = CAPTURED_ROW * _ONES
+    work[here + SUM_ROWS_BLUE] = CAPTURED_ROW * _ONES
     for code in range(1, 17):
         at = _terms_at(code, state[S_WHERE + code])
-        for i in range(1, EVAL_SUMS_STRIDE):
+        for i in range(1, SUM_WORDS):
             work[here + i] += work[at + i]
     return here
+
+
+@inline
+def _lanes_from_scratch(
+    state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray[np.int64]
+) -> tuple[int, int, int, int, int, int, int]:
+    """What the lead terms read (the ``SUM_MATERIAL_BLUE``.. ``SUM_RANKS_BLUE`` words, in
+    order) from every animal: Blue's material, and each side's rows, columns and ranks in
+    seven-bit lanes (a captured animal: row 40, column 0, rank 0)."""
+    material_blue = rows0 = cols0 = ranks0 = rows1 = cols1 = ranks1 = 0
+    for animal in range(1, 9):
+        lane = 7 * (animal - 1)
+        square = state[S_WHERE + animal]
+        rows0 |= SQUARE_ROW[square] << lane
+        cols0 |= SQUARE_COL[square] << lane
+        if square != CAPTURED:
+            ranks0 |= rules[RULE_RANK + animal] << lane
+        square = state[S_WHERE + 8 + animal]
+        rows1 |= SQUARE_ROW[square] << lane
+        cols1 |= SQUARE_COL[square] << lane
+        if square != CAPTURED:
+            ranks1 |= rules[RULE_RANK + 8 + animal] << lane
+            material_blue += params[P_MATERIAL + rules[RULE_RANK + 8 + animal]]
+    return material_blue, rows0, cols0, ranks0, rows1, cols1, ranks1
 
 
 @inline
@@ -444,7 +484,7 @@ def _sums_after_move(
     arrive = _terms_at(code, to)
     leave = _terms_at(code, frm)
     victim = _terms_at(captured, to)
-    for i in range(1, EVAL_SUMS_STRIDE):
+    for i in range(1, SUM_WORDS):
         work[target + i] = work[source + i] + work[arrive + i] - work[leave + i] - work[victim + i]
     return target
 
@@ -504,20 +544,6 @@ def _byte_lanes_min(lanes: int, geometry: int) -> int:
 
 
 @inline
-def _packed_side(state: NDArray[np.int64], rules: NDArray[np.int64], c: int) -> tuple[int, int]:
-    """Side c's animals for :func:`_lead_terms`: squares in six bits each (63: captured) and
-    the living ones' ranks in four."""
-    squares = ranks = 0
-    for animal in range(1, 9):
-        code = 8 * c + animal
-        square = state[S_WHERE + code]
-        squares |= square << (6 * (animal - 1))
-        if square != CAPTURED:
-            ranks |= rules[RULE_RANK + code] << (4 * (animal - 1))
-    return squares, ranks
-
-
-@inline
 def _evaluate_given(
     state: NDArray[np.int64],
     rules: NDArray[np.int64],
@@ -528,6 +554,13 @@ def _evaluate_given(
     attack_blue: int,
     press_red: int,
     press_blue: int,
+    material_blue: int,
+    rows0: int,
+    cols0: int,
+    ranks0: int,
+    rows1: int,
+    cols1: int,
+    ranks1: int,
 ) -> int:
     """:func:`evaluate` given the sums over single animals (the ``SUM_*`` words): adds the
     terms that look at several animals (the rat against the elephant, open traps, blocked
@@ -590,16 +623,16 @@ def _evaluate_given(
     lead = material
     threshold = params[P_PRESS_LEAD]
     if threshold > 0 and (lead >= threshold or -lead >= threshold):
-        squares0, ranks0 = _packed_side(state, rules, 0)
-        squares1, ranks1 = _packed_side(state, rules, 1)
         if lead >= threshold:
             red_minus_blue += _lead_terms(
-                params, squares0, ranks0, squares1, ranks1, lead, press_red
+                params, rows0, cols0, ranks0, rows1, cols1, ranks1, material_blue, lead, press_red
             )
         else:
+            material_red = material_blue + material
             red_minus_blue -= _lead_terms(
-                params, squares1, ranks1, squares0, ranks0, -lead, press_blue
-            )
+                params, rows1, cols1, ranks1, rows0, cols0, ranks0, material_red, -lead,
+                press_blue,
+            )  # fmt: skip
     turn = state[S_TURN]
     # The home guard: the side ahead loses its races earlier, and each costs it more.
     margin_red = margin_blue = gain_red = gain_blue = 0
@@ -661,9 +694,13 @@ def evaluate(state: NDArray[np.int64], rules: NDArray[np.int64], params: NDArray
     score_sum, material, attack_red, attack_blue, press_red, press_blue = _sums_from_scratch(
         state, rules, params
     )
-    score: int = _evaluate_given(
-        state, rules, params, score_sum, material, attack_red, attack_blue, press_red, press_blue
+    material_blue, rows0, cols0, ranks0, rows1, cols1, ranks1 = _lanes_from_scratch(
+        state, rules, params
     )
+    score: int = _evaluate_given(
+        state, rules, params, score_sum, material, attack_red, attack_blue, press_red,
+        press_blue, material_blue, rows0, cols0, ranks0, rows1, cols1, ranks1,
+    )  # fmt: skip
     return score
 
 
@@ -683,7 +720,9 @@ def evaluate_in_search(
     score: int = _evaluate_given(
         state, rules, params, work[at + SUM_SCORE], work[at + SUM_MATERIAL],
         work[at + SUM_ATTACK_RED], work[at + SUM_ATTACK_BLUE], work[at + SUM_PRESS_RED],
-        work[at + SUM_PRESS_BLUE],
+        work[at + SUM_PRESS_BLUE], work[at + SUM_MATERIAL_BLUE], work[at + SUM_ROWS_RED],
+        work[at + SUM_COLS_RED], work[at + SUM_RANKS_RED], work[at + SUM_ROWS_BLUE],
+        work[at + SUM_COLS_BLUE], work[at + SUM_RANKS_BLUE],
     )  # fmt: skip
     return score
 

@@ -148,7 +148,7 @@ W_JOURNAL = W_ACC_ACTIVE + MAX_HIDDEN
 #: 0..MAX_PLY and one spare, the hash of the position they belong to, then its
 #: ``EVAL_SUMS`` words. After the evaluation cache, so that clearing it (other weights, other
 #: rules) clears them too.
-EVAL_SUMS_STRIDE = 8
+EVAL_SUMS_STRIDE = 16
 W_EVAL_SUMS = W_JOURNAL + 2 * JOURNAL_ENTRIES
 #: A bit per 12-bit key prefix (4,096 bits) of the positions the game has stood in since its
 #: last capture before the root: a node whose key's bit is clear skips the repetition scan's
