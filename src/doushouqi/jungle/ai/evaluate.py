@@ -445,7 +445,7 @@ def _sums_from_terms(state: NDArray[np.int64], work: NDArray[np.int64], here: in
     for code in range(1, 17):
         at = _terms_at(code, state[S_WHERE + code])
         for i in range(1, SUM_WORDS):
-            work[here + i] += work[at + i]
+            work[np.uint64(here + i)] += work[np.uint64(at + i)]
     return here
 
 
@@ -484,8 +484,15 @@ def _sums_after_move(
     arrive = _terms_at(code, to)
     leave = _terms_at(code, frm)
     victim = _terms_at(captured, to)
+    # Unsigned indices: numba's code for a signed one (a negative index counts from the end)
+    # kept this loop from being vectorised.
     for i in range(1, SUM_WORDS):
-        work[target + i] = work[source + i] + work[arrive + i] - work[leave + i] - work[victim + i]
+        work[np.uint64(target + i)] = (
+            work[np.uint64(source + i)]
+            + work[np.uint64(arrive + i)]
+            - work[np.uint64(leave + i)]
+            - work[np.uint64(victim + i)]
+        )
     return target
 
 

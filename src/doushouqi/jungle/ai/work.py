@@ -297,8 +297,11 @@ def pick_move(work: NDArray[np.int64], base: int, count: int, index: int) -> int
     best = first
     # The best key so far stays in a register instead of being read again at every step.
     best_key = work[first + offset]
+    # The keys are read by unsigned index: numba's code for a signed one adds the array's
+    # length to a negative index (a compare and a conditional move per key), and they were
+    # nearly half of the loop's instructions.
     for i in range(first + 1, base + count):
-        key = work[i + offset]
+        key = work[np.uint64(i + offset)]
         if key > best_key:
             best = i
             best_key = key
