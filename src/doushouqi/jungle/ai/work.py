@@ -266,7 +266,7 @@ def score_moves(
     killer2 = work[W_KILLERS + 2 * ply + 1]
     history_base = W_HISTORY + 4096 * us
     for i in range(base, base + count):
-        move = work[i]
+        move = work[np.uint64(i)]  # unsigned indices, as in pick_move
         to = move >> 6
         if move == tt_move:
             key = 1 << 40
@@ -284,8 +284,8 @@ def score_moves(
         elif move == killer2:
             key = (1 << 34) - 1
         else:
-            key = work[history_base + move]
-        work[i + (W_SCORES - W_MOVES)] = key
+            key = work[np.uint64(history_base + move)]
+        work[np.uint64(i + (W_SCORES - W_MOVES))] = key
 
 
 @njit(f"int64({A1}, int64, int64, int64)", **HOT_NOGIL)
