@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from doushouqi.compiled.jit import HOT_NOGIL, inline
+from doushouqi.compiled.jit import HOT_NOGIL
 from doushouqi.jungle.ai.bitops import popcount
 from doushouqi.jungle.ai.evaluate import (
     OWN_DEN_DISTANCE,
@@ -176,18 +176,7 @@ ROOT_ARRAYS = f"{A1}, {A2}, {A1}, {A2}, {A1}, {A1}"
 # --------------------------------------------------------------------------- main search
 
 
-@inline
-def child_prefetch(tt: NDArray[np.int64], work: NDArray[np.int64], key: int, depth: int) -> None:
-    """Start loading what the child with hash ``key`` of a node at ``depth`` reads first: its
-    evaluation-cache slot (a quiescence node stands pat on it soon after its start) and, at
-    depth 2 or more, its table bucket (below that the children are quiescence nodes, which do
-    not probe the table)."""
-    if depth >= 2:
-        tt_prefetch(tt, key)
-    eval_prefetch(work, key)
-
-
-@njit(f"UniTuple(int64, 2)({ROOT_ARRAYS}, int64, int64, int64, int64, boolean, int64)", **HOT_NOGIL)
+@njit(f"UniTuple(int64, 2)({ROOT_ARRAYS}, int64, int64, int64, int64, boolean)", **HOT_NOGIL)
 def _moves_after_table_move(
     state: NDArray[np.int64],
     history: NDArray[np.int64],
@@ -200,7 +189,6 @@ def _moves_after_table_move(
     ply: int,
     history_mark: int,
     prefetch_next: bool,
-    depth: int,
 ) -> tuple[int, int]:
     """A node's move list once its table move, searched before the list was made, did not cut
     off: the list in the order it would have had (the table move first, put in slot 0 as
@@ -221,7 +209,7 @@ def _moves_after_table_move(
     next_move = 0
     if prefetch_next and count > 1:
         next_move = pick_move(work, base, count, 1)
-        child_prefetch(tt, work, hash_after(state, next_move), depth)
+        tt_prefetch(tt, hash_after(state, next_move))
     return count, next_move
 
 
@@ -399,9 +387,8 @@ def negamax(
     quiets = 0
     # The next move is picked before this one is searched (the same order: the searches below
     # use other plies' lists), so that its child's table bucket loads meanwhile; at depth 1 the
-    # children are quiescence nodes, which do not probe the table but read the evaluation
-    # cache at once (:func:`child_prefetch`).
-    prefetch_next = depth >= 1
+    # children are quiescence nodes, which do not probe the table.
+    prefetch_next = depth >= 2
     next_move = pick_move(work, base, count, 0) if prefetch_next and generated else 0
     for index in range(MAX_MOVES):
         if index >= count:
@@ -412,7 +399,7 @@ def negamax(
             move = next_move
             if index + 1 < count:
                 next_move = pick_move(work, base, count, index + 1)
-                child_prefetch(tt, work, hash_after(state, next_move), depth)
+                tt_prefetch(tt, hash_after(state, next_move))
         else:
             move = pick_move(work, base, count, index)
         to = move >> 6
@@ -504,7 +491,7 @@ def negamax(
         if not generated:
             count, next_move = _moves_after_table_move(
                 state, history, rules, tt, work, params, base, tt_move, ply, history_mark,
-                prefetch_next, depth,
+                prefetch_next,
             )  # fmt: skip
             generated = True
 
