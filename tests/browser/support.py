@@ -75,6 +75,25 @@ def after_frames(page: Page) -> None:
     )
 
 
+#: Chromium lays boxes out in sixty-fourths of a pixel (its LayoutUnit).
+LAYOUT_UNIT = 1 / 64
+
+
+def laid_out_size(locator: Locator) -> tuple[float, float]:
+    """The element's width and height as laid out, for a touch target's size: measured once
+    its animations (an entrance's slide, a fade) have finished, and to the layout's own
+    sixty-fourth of a pixel. A box is read in single-precision floats wherever a transform
+    maps it (a 44 px button of a pop-up read 43.99994 px high at y = 726, one float step
+    short), which says nothing of its size."""
+    locator.evaluate(
+        "(el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished))"
+    )
+    box = locator.bounding_box()
+    assert box is not None, "not shown"
+    width, height = (round(box[k] / LAYOUT_UNIT) * LAYOUT_UNIT for k in ("width", "height"))
+    return width, height
+
+
 def no_overflow(page: Page) -> None:
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"horizontal overflow: {width}"

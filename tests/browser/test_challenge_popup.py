@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import Client, fetch_json, no_overflow, shoot
+from tests.browser.support import Client, fetch_json, laid_out_size, no_overflow, shoot
 from tests.browser.test_quick_pairing import site_connected
 from tests.browser.test_sounds import RECORDER
 from tests.support.live import LiveServer
@@ -57,8 +57,7 @@ def test_a_challenge_pops_up_on_another_page_and_is_accepted_in_place(
         bob.wait_for_timeout(100)
     assert chime in bob.evaluate("window.soundLog.started")
     for button in [*popup.locator("button").all(), popup.locator("select")]:
-        box = button.bounding_box()
-        assert box is not None and box["height"] >= 44
+        assert laid_out_size(button)[1] >= 44
     shoot(bob, artifacts, "challenge-popup")
     bob.set_viewport_size({"width": 320, "height": 640})
     no_overflow(bob)

@@ -12,7 +12,14 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import Client, click_move, goto_route, shoot, toggle_language
+from tests.browser.support import (
+    Client,
+    click_move,
+    goto_route,
+    laid_out_size,
+    shoot,
+    toggle_language,
+)
 from tests.support.live import LiveServer
 
 JUNGLE_LESSONS = 8
@@ -306,8 +313,7 @@ def test_tiger_lesson_played_through_on_a_phone(
         expect_piece(page, "f11", "tiger")
         buttons = page.locator("#lesson-actions > *")
         for i in range(buttons.count()):
-            box = buttons.nth(i).bounding_box()
-            assert box is not None and box["height"] >= 44, box
+            assert laid_out_size(buttons.nth(i))[1] >= 44, i
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
         page.screenshot(path=str(artifacts / "lesson-tiger-trap-320.png"), full_page=True)
         page.click("#lesson-list-link")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import Client, fetch_json, no_overflow, shoot
+from tests.browser.support import Client, fetch_json, laid_out_size, no_overflow, shoot
 from tests.browser.test_quick_pairing import site_connected
 from tests.support.live import DEN_GAME, LiveServer
 
@@ -112,8 +112,7 @@ def test_two_accounts_pair_rated_and_both_see_their_rating_change(
         expect(row).to_be_visible()
         no_overflow(english)
         for tab in english.locator("#leaderboard-tabs label").all():
-            box = tab.bounding_box()
-            assert box is not None and box["height"] >= 44, box
+            assert laid_out_size(tab)[1] >= 44, tab
         shoot(english, artifacts, "ratings-leaderboard")
 
         # The profile: a rating per speed, the ladder score on one line below, and the change

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
-from tests.browser.support import Client, fetch_json, no_overflow, shoot
+from tests.browser.support import Client, fetch_json, laid_out_size, no_overflow, shoot
 from tests.support.live import DEN_GAME, LiveServer
 
 
@@ -84,8 +84,7 @@ def test_both_bars_show_the_new_ratings_and_changes_at_once(
 def test_the_ranks_page_in_english_and_from_home(client: Client, artifacts: Path) -> None:
     page = client.open("/")
     for link in ("#go-rules-page", "#go-leaderboard", "#go-ranks", "#go-corr"):
-        box = page.locator(link).bounding_box()
-        assert box is not None and box["height"] >= 44, (link, box)
+        assert laid_out_size(page.locator(link))[1] >= 44, link
     no_overflow(page)
     page.locator("#go-ranks").click()
     expect(page.locator("#ranks-table tbody tr")).to_have_count(10)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, Route, expect
-from tests.browser.support import Client, no_overflow, shoot
+from tests.browser.support import Client, laid_out_size, no_overflow, shoot
 from tests.support.live import GameSocket, LiveServer, move, start_online
 
 
@@ -125,8 +125,7 @@ def test_the_watch_page_filters_by_game_rules_speed_and_rated(
         page.select_option("#watch-speed", "bullet")
         expect(page.locator("#watch-empty")).to_have_text("没有符合这些条件的对局。")
         for select in page.locator(".watch-filter select").all():
-            box = select.bounding_box()
-            assert box is not None and box["height"] >= 44
+            assert laid_out_size(select)[1] >= 44
         page.set_viewport_size({"width": 320, "height": 640})
         no_overflow(page)
     finally:
