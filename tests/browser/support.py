@@ -82,9 +82,9 @@ LAYOUT_UNIT = 1 / 64
 def laid_out_size(locator: Locator) -> tuple[float, float]:
     """The element's width and height as laid out, for a touch target's size: measured once
     its animations (an entrance's slide, a fade) have finished, and to the layout's own
-    sixty-fourth of a pixel. A box is read in single-precision floats wherever a transform
-    maps it (a 44 px button of a pop-up read 43.99994 px high at y = 726, one float step
-    short), which says nothing of its size."""
+    sixty-fourth of a pixel. A 44 px button of a pop-up that slides in read 43.99994 px
+    high at y = 726, one single-precision step short: a box's edges, where a transform maps
+    them, are likely computed in floats, and such a step says nothing of its size."""
     locator.evaluate(
         "(el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished))"
     )
