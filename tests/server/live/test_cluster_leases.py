@@ -98,6 +98,31 @@ def test_a_lease_taken_by_another_node_is_dropped_here(redis: RedisServer) -> No
     assert run_node(redis, scenario).dropped == ["taken"]
 
 
+def test_a_lease_being_passed_on_is_left_to_the_hand_over(redis: RedisServer) -> None:
+    """A hand-over passes a game's lease in Redis, then disowns the game when the loop resumes
+    it; a renewal answered in between finds the lease another node's. The keeper leaves such a
+    game to the hand-over (no "lost the lease", the registry keeps it); once the hand-over is
+    done with it, a lease another node holds is a loss again."""
+
+    async def scenario(cluster: Cluster) -> None:
+        assert await cluster.acquire("passing")
+        cluster.passing.add("passing")  # the hand-over's pass in flight
+        client = sync_redis.Redis.from_url(redis.url, decode_responses=True)
+        client.set("dsq:lease:passing", "new-owner", px=int(5 * LEASE * 1000))  # passed
+        await asyncio.sleep(3 * cluster.beat_seconds)  # renewals meanwhile
+        assert "passing" in cluster.owned
+        cluster.passing.discard("passing")  # a hand-over that did not disown it
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if "passing" not in cluster.owned:
+                break
+        assert "passing" not in cluster.owned
+        assert lease_holder(redis, "passing") == "new-owner"
+        client.close()
+
+    assert run_node(redis, scenario).dropped == ["passing"]
+
+
 def test_leases_renewed_in_several_calls_each_answer_for_their_own_game(
     redis: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

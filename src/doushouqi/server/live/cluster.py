@@ -187,6 +187,10 @@ class Cluster:
         self.beat_seconds = lease_seconds / _RENEWALS_PER_LEASE
         self.claim_interval = claim_interval
         self.owned: set[str] = set()
+        #: Owned games whose lease a hand-over is passing on now (``handover.py``): the lease
+        #: keeper leaves them to it. The hand-over disowns a game once its lease is passed; a
+        #: renewal answered in between would read the pass as a lease lost.
+        self.passing: set[str] = set()
         self.remote: dict[str, RemoteGame] = {}
         self._presence: dict[str, frozenset[Actor]] = {}  # owned game → players elsewhere
         #: Request id → the answer :meth:`ask` waits for (every kind of request's).
@@ -409,7 +413,7 @@ class Cluster:
 
     def _lost_leases(self, games: list[str]) -> None:
         for game_id in games:
-            if game_id in self.owned:
+            if game_id in self.owned and game_id not in self.passing:
                 # Another node holds it now (we were cut off for a lease's life): stop acting.
                 log.error("lost the lease of game %s; leaving it to its new owner", game_id)
                 self.disown(game_id)

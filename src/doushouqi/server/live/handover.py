@@ -148,7 +148,11 @@ class HandOvers:
         cluster = self.cluster
         keys = [lease_key(game_id), OWNERS]
         args: list[str | int] = [cluster.node, to, cluster.lease_ms, game_id]
-        passed = bool(await self._pass(keys=keys, args=args))
-        if passed:
-            cluster.disown(game_id)
+        cluster.passing.add(game_id)
+        try:
+            passed = bool(await self._pass(keys=keys, args=args))
+            if passed:
+                cluster.disown(game_id)
+        finally:
+            cluster.passing.discard(game_id)
         return passed
