@@ -4,11 +4,16 @@ An ended session is refused at once, and its open sockets close (4401 "signed ou
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 
+import pytest
 from tests.support.live import PASSWORD, GameSocket, LiveServer, ManualTime, Player
 from tests.support.site_helpers import site_socket
 from websockets.exceptions import ConnectionClosed
+
+from doushouqi.server.live import ws
 
 IPHONE = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 "
@@ -94,6 +99,29 @@ def test_ending_a_session_signs_it_out_and_closes_its_sockets(server: LiveServer
         assert phone.get("/api/auth/me").status_code == 401
         assert mine.drain() == []  # the laptop's own socket stays
     assert [s["current"] for s in sessions(laptop)] == [True]
+
+
+def test_a_socket_still_opening_when_its_session_ends_closes(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's state is sent before the socket's greetings (chat history, …) are read; a
+    session ended while they are read (seen in a loaded cluster) must still close it."""
+    released = threading.Event()
+
+    async def held(*_: object) -> list[str]:
+        while not released.is_set():
+            await asyncio.sleep(0.01)
+        return []
+
+    monkeypatch.setattr(ws, "_GREETINGS", [*ws._GREETINGS, held])
+    home = signed_up(server, "slow_greeting")
+    elsewhere = logged_in(server, "slow_greeting", ANDROID)
+    game_id = home.create(mode="online", color="red")["id"]
+    with elsewhere.socket(game_id) as game:
+        assert game.recv()["type"] == "state"
+        assert home.post("/api/auth/sessions/logout-others", json={}).json() == {"ended": 1}
+        released.set()
+        assert closed_with(game, timeout=5) == (4401, "signed out")
 
 
 def test_logging_out_everywhere_else_keeps_this_session_and_tokens_if_asked(

@@ -525,6 +525,8 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
     await websocket.accept()
     identity = None if principal is None else principal.identity
     subscriber = Subscriber(identity, _send_now(websocket))
+    # Noted before anything is sent: a client that has seen its game may end the session.
+    ctx.registry.token_sockets.add(caller, subscriber)  # closed if its session ends or expires
     try:
         actor, first = await open_game(ctx, actor, subscriber, since)
         for text in first:  # at once: what happens in the game from now on comes after it
@@ -533,6 +535,7 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
             for text in await greeting(ctx, actor, subscriber.identity):
                 subscriber.deliver(text)
     except Exception as exc:
+        ctx.registry.token_sockets.discard(caller, subscriber)
         if not is_outage(exc):
             raise
         # Redis or the database away, or the game changing hands: the client reconnects.
@@ -541,7 +544,6 @@ async def game_socket(websocket: WebSocket, game_id: str, since: int | None = No
         await websocket.close(code=1013, reason="try again")
         return
     ctx.sockets += 1
-    ctx.registry.token_sockets.add(caller, subscriber)  # closed if its session ends or expires
     client = Client(ctx, actor, principal, subscriber)
     for text in await _spectators(ctx, actor):
         subscriber.deliver(text)
