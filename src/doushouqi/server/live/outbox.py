@@ -44,6 +44,10 @@ class Outbox:
         # Made by the pool (its address and settings) but not one of its own: never lent to
         # another command, so a batch's answers are read in the order they were asked.
         self._connection = pool.make_connection()  # type: ignore[no-untyped-call]
+        # A batch has one time limit (around the check, the write and every answer): the
+        # connection's own for each command would add a timer to every answer read and a
+        # task to every write (``asyncio.wait_for``), the most of a lone message's cost.
+        self._connection.socket_timeout = None
         self._pool = pool
         self._spawn = spawn
         self._timeout = timeout
