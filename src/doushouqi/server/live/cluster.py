@@ -51,6 +51,7 @@ from redis.exceptions import RedisError
 from doushouqi.server.domain import Actor, identity_from_dict
 from doushouqi.server.infra.json_output import dumps_bytes, loads
 from doushouqi.server.infra.redis_close import close_now
+from doushouqi.server.infra.redis_pubsub import next_response
 from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
 from doushouqi.server.live.cluster_keys import (
@@ -138,9 +139,9 @@ FOLLOW_TIMEOUT = 1.0
 #: Games one script call takes (leases renewed, presence records written or read): Redis
 #: runs nothing else meanwhile.
 _GAMES_A_CALL = 500
-#: Handles a forwarded command on the owner: (game id, message, principal) → replies.
+#: Handles a forwarded command on the owner: (game id, message, principal, ack only) → replies.
 CommandHandler = Callable[
-    [str, dict[str, Any], dict[str, Any]], Awaitable[list[dict[str, Any]] | None]
+    [str, dict[str, Any], dict[str, Any], bool], Awaitable[list[dict[str, Any]] | None]
 ]
 
 
@@ -642,14 +643,21 @@ class Cluster:
     # ------------------------------------------------------------------ forwarding
 
     async def forward(
-        self, game_id: str, message: dict[str, Any], principal: dict[str, Any]
+        self,
+        game_id: str,
+        message: dict[str, Any],
+        principal: dict[str, Any],
+        *,
+        ack_only: bool = False,
     ) -> list[dict[str, Any]] | None:
         """Have the game's owner handle ``message``; its replies, or None when no owner
-        answered (gone, or the lease is changing hands)."""
+        answered (gone, or the lease is changing hands). ``ack_only``: the sender's socket
+        hears the events as a subscriber, so an accepted command's answer is its ``ack``."""
         owner = await self._cached_owner(game_id)
         if owner is None or owner == self.node:
             return None
-        request = {"game": game_id, "message": message, "principal": principal}
+        request: dict[str, Any] = {"game": game_id, "message": message, "principal": principal}
+        request |= {"ack_only": True} if ack_only else {}  # as before, for an older owner
         replies: list[dict[str, Any]] | None = None
         with contextlib.suppress(NobodyListens, TimeoutError):  # the owner gone; or too slow
             replies = await self.ask(owner, "command", request, FORWARD_TIMEOUT)
@@ -678,7 +686,7 @@ class Cluster:
         game_id = request["game"]
         if game_id in self.owned and self.on_command is not None:
             replies: list[dict[str, Any]] | None = await self.on_command(
-                game_id, request["message"], request["principal"]
+                game_id, request["message"], request["principal"], bool(request.get("ack_only"))
             )
         else:
             replies = None  # not ours (any more): the sender looks the owner up again
@@ -727,7 +735,7 @@ class Cluster:
     async def _read(self) -> None:
         while not self._stopping.is_set():
             try:
-                response = await self._next_response()
+                response = await next_response(self._pubsub, 1.0)
             except Exception as exc:  # RedisError, or redis-py's state after one: read on
                 self.outages.failed()
                 log.warning("redis unavailable: the cluster channels are silent (%r)", exc)
@@ -743,7 +751,7 @@ class Cluster:
                     log.exception("bad cluster message on %s", response[1])
                 continue
             # Anything else keeps redis-py's own bookkeeping (subscriptions, unsubscriptions).
-            message = await self._pubsub.handle_message(response)
+            message = await self._pubsub.handle_message(response)  # type: ignore[no-untyped-call]
             if message is None:
                 continue
             if message.get("type") == "subscribe":
@@ -752,22 +760,6 @@ class Cluster:
                         self._subscribed_again(message["channel"])
                     confirmed.set()
                 continue
-
-    async def _next_response(self) -> Any:
-        """What comes next on the channels' connection (None: nothing within a second).
-
-        Read from the connection itself while it is up: ``PubSub.get_message`` wraps each read
-        in its retries, health check, timing and a message dict (about a third of a message's
-        read on a node at 400 games). A read that fails, and a connection that is down, go
-        through ``PubSub.parse_response`` as ``get_message`` does: it reads again, connecting
-        (and subscribing to the channels) again as often as redis-py retries."""
-        connection = self._pubsub.connection
-        if connection is not None and connection.is_connected:
-            with contextlib.suppress(RedisError, OSError):
-                return await connection.read_response(
-                    timeout=1.0, disconnect_on_error=False, push_request=True
-                )
-        return await self._pubsub.parse_response(block=False, timeout=1.0)
 
     def _subscribed_again(self, channel: str) -> None:
         """A game's channel confirmed once more: the connection was lost and made again (by

@@ -41,7 +41,12 @@ class Following(Protocol):
     ) -> tuple[list[str], int]: ...
     async def report_presence(self, remote: RemoteGame) -> None: ...
     async def forward(
-        self, game_id: str, message: dict[str, Any], principal: dict[str, Any]
+        self,
+        game_id: str,
+        message: dict[str, Any],
+        principal: dict[str, Any],
+        *,
+        ack_only: bool = False,
     ) -> list[dict[str, Any]] | None: ...
 
 

@@ -168,6 +168,9 @@ class Client:
     subscriber: Subscriber | None = None
     #: A command another node sent to this one, the game's owner (``serve_forwarded``).
     forwarded: bool = False
+    #: Forwarded from a socket, which hears the command's events as a subscriber on its
+    #: node: an accepted command is answered with its ``ack`` alone.
+    ack_only: bool = False
 
     def reply(self, kind: str, **fields: Any) -> dict[str, Any]:
         return {
@@ -226,8 +229,9 @@ def _accepted(
     client: Client, message: _GameCommand, events: Sequence[Event | dict[str, Any]]
 ) -> list[dict[str, Any]]:
     # Events are turned into dicts only for a caller without a socket (REST, a forwarding
-    # node), whose answer they are: a socket's sender hears them as a subscriber.
-    if client.subscriber is None:
+    # node), whose answer they are: a socket's sender hears them as a subscriber (on its own
+    # node, when the command was forwarded: ``ack_only``).
+    if client.subscriber is None and not client.ack_only:
         return [e if isinstance(e, dict) else e.to_dict() for e in events]
     if message.id is not None:  # the events themselves reach the sender as a subscriber
         return [client.reply("ack", id=message.id)]
@@ -243,7 +247,7 @@ async def _forward(
     reason = "the game is moving to another server; try again"
     try:
         replies = await client.actor.cluster.forward(
-            client.actor.id, forwarded, principal.to_dict()
+            client.actor.id, forwarded, principal.to_dict(), ack_only=client.subscriber is not None
         )
         if replies is None:
             # No owner answered: it stopped or died. Take the game over here, if nobody has.
@@ -261,15 +265,20 @@ async def _forward(
 
 
 async def serve_forwarded(
-    ctx: AppContext, game_id: str, message: dict[str, Any], principal: dict[str, Any]
+    ctx: AppContext,
+    game_id: str,
+    message: dict[str, Any],
+    principal: dict[str, Any],
+    ack_only: bool = False,
 ) -> list[dict[str, Any]] | None:
     """On the owner: handle a command another node validated and sent here (None: the game
-    does not run here)."""
+    does not run here). ``ack_only``: the sender's socket hears the events where it is."""
     actor = await ctx.registry.local(game_id)
     if actor is None:
         return None
     parsed = parse_message(message)
-    client = Client(ctx, actor, Principal.from_dict(principal), forwarded=True)
+    sender = Principal.from_dict(principal)
+    client = Client(ctx, actor, sender, forwarded=True, ack_only=ack_only)
     try:
         return await DISPATCH[type(parsed)](client, parsed)
     except ActorClosedError:  # handed over meanwhile: the sender finds the new owner
