@@ -651,6 +651,9 @@ def run_cluster(args: argparse.Namespace, root: Path) -> dict[str, Any]:
             "PYTHONPATH": os.pathsep.join(p for p in reversed(path) if p),
             "DOUSHOUQI_CPU_SAMPLES": f"{args.cpu_profile.resolve()}.{{node}}",
         }
+    gather: dict[str, str] = {}
+    if args.commit_gather_ms is not None:  # the nodes' own default otherwise
+        gather["DOUSHOUQI_COMMIT_GATHER_MS"] = str(args.commit_gather_ms)
     # No AI games: no workers (their engines' start-up took two minutes of a busy machine).
     engines = ENGINES if args.ai_games else 0
     with running_cluster(
@@ -659,6 +662,7 @@ def run_cluster(args: argparse.Namespace, root: Path) -> dict[str, Any]:
         engines,
         DOUSHOUQI_AI_GAMES_PER_WORKER=games_per_worker(args),
         **sampler,
+        **gather,
     ) as cluster:
         print(
             f"\ncluster up in {time.perf_counter() - began:.1f} s: nodes "
@@ -759,6 +763,12 @@ def main() -> int:
         default=0.5,
         help="Part 1 in the cluster: the share of games whose players connect to two nodes' "
         "own ports (0.5); 0: every socket through nginx, as in a real deployment",
+    )
+    parser.add_argument(
+        "--commit-gather-ms",
+        type=float,
+        help="the cluster nodes' DOUSHOUQI_COMMIT_GATHER_MS (their default, 2, when not given): "
+        "how long a node's first write waits for more moves to join its statement",
     )
     parser.add_argument(
         "--nginx-site",
