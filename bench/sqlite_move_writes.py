@@ -15,11 +15,16 @@ Sides (``--sides``, comma-separated):
 * ``no-status``: it leaves the status out (a move that neither starts nor ends the game);
 * ``without-rowid``: ``status``, with the move events table ``WITHOUT ROWID``;
 * ``cache-16mb``, ``mmap``, ``checkpoint-4000``: ``no-status`` with SQLite's page cache at
-  16 MB, ``mmap_size`` 256 MB, or a WAL checkpoint every 4,000 pages instead of 1,000.
+  16 MB, ``mmap_size`` 256 MB, or a WAL checkpoint every 4,000 pages instead of 1,000;
+* ``checkpoint-10000``, ``no-checkpoint``: every 10,000 pages, or never (the WAL grows for
+  the whole run: what the checkpoints cost, at most);
+* ``page-8192``, ``page-16384``: ``no-status`` on a database rebuilt with larger pages.
 
     PYTHONPATH=src .venv/bin/python bench/sqlite_move_writes.py
     PYTHONPATH=src .venv/bin/python bench/sqlite_move_writes.py --plies 60 --rounds 3 \\
         --sides no-status,cache-16mb,mmap,checkpoint-4000
+    PYTHONPATH=src .venv/bin/python bench/sqlite_move_writes.py --plies 40 --rounds 3 \\
+        --sides no-status,checkpoint-10000,no-checkpoint,page-8192,page-16384,mmap
 """
 
 from __future__ import annotations
