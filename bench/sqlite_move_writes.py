@@ -15,11 +15,16 @@ Sides (``--sides``, comma-separated):
 * ``no-status``: it leaves the status out (a move that neither starts nor ends the game);
 * ``without-rowid``: ``status``, with the move events table ``WITHOUT ROWID``;
 * ``cache-16mb``, ``mmap``, ``checkpoint-4000``: ``no-status`` with SQLite's page cache at
-  16 MB, ``mmap_size`` 256 MB, or a WAL checkpoint every 4,000 pages instead of 1,000.
+  16 MB, ``mmap_size`` 256 MB, or a WAL checkpoint every 4,000 pages instead of 1,000;
+* ``checkpoint-10000``, ``no-checkpoint``: every 10,000 pages, or never (the WAL grows for
+  the whole run: what the checkpoints cost, at most);
+* ``page-8192``, ``page-16384``: ``no-status`` on a database rebuilt with larger pages.
 
     PYTHONPATH=src .venv/bin/python bench/sqlite_move_writes.py
     PYTHONPATH=src .venv/bin/python bench/sqlite_move_writes.py --plies 60 --rounds 3 \\
         --sides no-status,cache-16mb,mmap,checkpoint-4000
+    PYTHONPATH=src .venv/bin/python bench/sqlite_move_writes.py --plies 40 --rounds 3 \\
+        --sides no-status,checkpoint-10000,no-checkpoint,page-8192,page-16384,mmap
 """
 
 from __future__ import annotations
@@ -42,6 +47,10 @@ SIDES: dict[str, tuple[bool, bool, tuple[str, ...]]] = {
     "cache-16mb": (False, False, ("PRAGMA cache_size=-16000",)),
     "mmap": (False, False, ("PRAGMA mmap_size=268435456",)),
     "checkpoint-4000": (False, False, ("PRAGMA wal_autocheckpoint=4000",)),
+    "checkpoint-10000": (False, False, ("PRAGMA wal_autocheckpoint=10000",)),
+    "no-checkpoint": (False, False, ("PRAGMA wal_autocheckpoint=0",)),
+    "page-8192": (False, False, ("PRAGMA page_size=8192",)),
+    "page-16384": (False, False, ("PRAGMA page_size=16384",)),
 }
 
 _MOVE_COLUMNS = (
@@ -60,11 +69,18 @@ ALTER TABLE game_events_new RENAME TO game_events;
 """
 
 
-def _database(folder: str, without_rowid: bool) -> Path:
+def _database(folder: str, without_rowid: bool, page_size: int = 0) -> Path:
     path = Path(folder) / "moves.db"
     db = Database(f"sqlite:///{path}")
     db.migrate()
     db.close()
+    if page_size:
+        # A page size takes effect only by rebuilding the file, out of WAL mode.
+        connection = sqlite3.connect(path, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=DELETE")
+        connection.execute(f"PRAGMA page_size={page_size}")
+        connection.execute("VACUUM")
+        connection.close()
     if without_rowid:
         with sqlite3.connect(path) as connection:
             connection.executescript(_WITHOUT_ROWID)
@@ -75,7 +91,10 @@ def _run(side: str, games: int, plies: int, together: int, seed: int) -> float:
     status, without_rowid, pragmas = SIDES[side]
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
-        connection = sqlite3.connect(_database(folder, without_rowid), isolation_level=None)
+        sizes = [int(p.rpartition("=")[2]) for p in pragmas if p.startswith("PRAGMA page_size")]
+        path = _database(folder, without_rowid, sizes[0] if sizes else 0)
+        connection = sqlite3.connect(path, isolation_level=None)
+        pragmas = tuple(p for p in pragmas if not p.startswith("PRAGMA page_size"))
         for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", *pragmas):
             connection.execute(pragma)
         connection.execute("PRAGMA foreign_keys=ON")

@@ -86,3 +86,17 @@ def test_a_move_mades_own_dict_is_the_generic_one_for_every_move() -> None:
             assert json.dumps(own) == json.dumps(generic)
             assert all(own["dests"][k] is not v for k, v in made.dests.items())
         assert len(game.moves) >= 10  # the games were played, not refused at once
+
+
+def test_a_move_made_made_at_once_is_the_one_its_dataclass_makes() -> None:
+    clocks = ClockView(
+        remaining=(10.0, 20.0), move_time_left=None, to_move=1, running=True, timeouts=(0, 0)
+    )
+    fields = dict(
+        color=0, move="g3g4", readable="g3-g4", readable_zh="象g3-g4", ply=1, at=T0,
+        fen="x", to_move=1, dests={"a1": ["a2"]}, clocks=clocks,
+    )  # fmt: skip
+    for move_id in ({}, {"move_id": "m1"}):
+        fast, made = MoveMade.made(**fields, **move_id), MoveMade(**fields, **move_id)
+        assert fast == made and fast.__dict__ == made.__dict__  # every field, defaults too
+        assert fast.stamped("g", 3).to_dict() == made.stamped("g", 3).to_dict()

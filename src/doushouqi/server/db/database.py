@@ -167,9 +167,12 @@ class Database:
         self.inline_writes = inline_writes if inline_writes is not None else self.is_sqlite
         #: The pooled connection that driver writes keep between batches (checking one out and
         #: back in cost a fifth of a move's write on SQLite; on PostgreSQL the pool's ping is a
-        #: round trip of its own before each batch); None until the first, or after one broke.
-        #: Used by one thread only: the event loop's (inline) or the writer's.
-        self._kept: Any = None
+        #: round trip of its own before each batch), with the driver's connection inside it and
+        #: a cursor of that, both kept too: the pool's proxy (``_ConnectionFairy``) passes each
+        #: call on through a Python ``__getattr__``, and a cursor made and closed per batch is
+        #: work for nothing; None until the first, or after one broke. Used by one thread
+        #: only: the event loop's (inline) or the writer's.
+        self._kept: tuple[Any, Any, Any] | None = None
         #: PostgreSQL: the asynchronous connection (autocommit, none of the pool's) and its raw
         #: cursor that :meth:`write_statement` runs its statements on, with the event loop it
         #: belongs to and the lock that takes the statements in turn; None until the first, or
@@ -252,18 +255,23 @@ class Database:
 
     def _run_driver(self, fn: Callable[[Any, Dialect], T], *, retry_if_closed: bool) -> T:
         dialect = self.engine.dialect
-        connection = cursor = None
+        connection: Any = None
+        raw: Any = None  # the driver's connection inside the pool's proxy
+        cursor: Any = None
         broken = committing = False
         try:
-            connection = self._kept or self.engine.raw_connection()
-            self._kept = None  # until it is known to be fine
-            cursor = connection.cursor()
+            if self._kept is None:
+                connection = self.engine.raw_connection()
+                raw = connection.dbapi_connection
+                cursor = raw.cursor()
+            else:
+                connection, raw, cursor = self._kept
+                self._kept = None  # until it is known to be fine
             result = fn(cursor, dialect)
             committing = True
-            connection.commit()
+            raw.commit()
             return result
         except dialect.loaded_dbapi.Error as exc:
-            raw = None if connection is None else connection.dbapi_connection
             broken = dialect.is_disconnect(exc, raw, cursor)
             if connection is not None:
                 _rollback_quietly(connection)
@@ -277,14 +285,13 @@ class Database:
                 _rollback_quietly(connection)
             raise
         finally:
-            if cursor is not None:
-                with contextlib.suppress(Exception):
-                    cursor.close()
             if connection is not None:
-                if not broken:
-                    self._kept = connection  # committed or rolled back: ready for the next
-                else:
-                    connection.close()  # discarded: it was invalidated
+                if not broken and cursor is not None:
+                    # Committed or rolled back: ready for the next, the cursor with it.
+                    self._kept = (connection, raw, cursor)
+                else:  # discarded (it was invalidated), or no cursor could be made
+                    _close_quietly(cursor)
+                    connection.close()
 
     async def write_driver(self, fn: Callable[[Any, Dialect], T]) -> T:
         """:meth:`run_driver` where :meth:`write` runs its work: inline on SQLite, else on
@@ -378,7 +385,8 @@ class Database:
     def close(self) -> None:
         self._writer.shutdown(wait=True)
         if self._kept is not None:
-            self._kept, kept = None, self._kept
+            (kept, _, cursor), self._kept = self._kept, None
+            _close_quietly(cursor)
             kept.close()
         self._drop_statements()
         self.engine.dispose()
@@ -397,6 +405,13 @@ def _sqlalchemy_error(exc: Exception, dialect: Dialect, broken: bool) -> Stateme
     return DBAPIError.instance(
         None, None, exc, dialect.loaded_dbapi.Error, connection_invalidated=broken, dialect=dialect
     )
+
+
+def _close_quietly(cursor: Any) -> None:
+    """Close a driver's cursor, if any; one whose connection broke may refuse."""
+    if cursor is not None:
+        with contextlib.suppress(Exception):
+            cursor.close()
 
 
 def _rollback_quietly(connection: Any) -> None:

@@ -247,6 +247,43 @@ class MoveMade(Event):
             "move_id": self.move_id,
         }
 
+    @classmethod
+    def made(
+        cls,
+        *,
+        color: int,
+        move: str,
+        readable: str,
+        readable_zh: str,
+        ply: int,
+        at: float,
+        fen: str,
+        to_move: int,
+        dests: dict[str, list[str]],
+        clocks: ClockView | None,
+        move_id: str | None = None,
+    ) -> Self:
+        """``MoveMade(...)`` with the same fields, its dict filled at once: a frozen
+        dataclass's ``__init__`` sets each field through ``object.__setattr__`` (3.5 against
+        0.6 µs, for the event of every move); no field is computed or checked there."""
+        event = object.__new__(cls)
+        event.__dict__.update(
+            game_id="",
+            version=0,
+            color=color,
+            move=move,
+            readable=readable,
+            readable_zh=readable_zh,
+            ply=ply,
+            at=at,
+            fen=fen,
+            to_move=to_move,
+            dests=dests,
+            clocks=clocks,
+            move_id=move_id,
+        )
+        return event
+
 
 @dataclass(frozen=True, kw_only=True)
 class AlreadyApplied(Event):

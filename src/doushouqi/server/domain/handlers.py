@@ -219,7 +219,7 @@ def handle_move(ctx: Context, command: Move) -> HandlerResult:
     else:
         move_ids = (*game.move_ids, (move_id, move))[-MOVE_IDS_KEPT:]
         game = add_ply(game, position, move, ctx.now, clock, move_ids=move_ids)
-    made = MoveMade(
+    made = MoveMade.made(
         color=seat,
         move=move,
         readable=readable,

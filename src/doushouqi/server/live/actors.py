@@ -245,9 +245,7 @@ class GameActor:
                         self._retry_at = now + RETRY_AFTER_FAILURE
                         raise
                     if isinstance(command, Move):
-                        metrics = self._services.metrics
-                        metrics.moves.inc()
-                        metrics.move_latency.observe(time.perf_counter() - arrived)
+                        self._services.metrics.moves.moved(time.perf_counter() - arrived)
             except StaleWriteError:
                 stale = self._found_stale()
         if stale is not None:
