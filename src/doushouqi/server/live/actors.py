@@ -245,7 +245,9 @@ class GameActor:
                         self._retry_at = now + RETRY_AFTER_FAILURE
                         raise
                     if isinstance(command, Move):
-                        self._services.metrics.moves.moved(time.perf_counter() - arrived)
+                        metrics = self._services.metrics
+                        metrics.moves.inc()
+                        metrics.move_latency.observe(time.perf_counter() - arrived)
             except StaleWriteError:
                 stale = self._found_stale()
         if stale is not None:
