@@ -41,8 +41,8 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Awaitable, Callable, Collection
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import redis
 import redis.asyncio as aioredis
@@ -52,8 +52,8 @@ from doushouqi.server.domain import Actor, identity_from_dict
 from doushouqi.server.infra.json_output import dumps_bytes, loads
 from doushouqi.server.infra.redis_close import close_now
 from doushouqi.server.infra.redis_pubsub import next_response
-from doushouqi.server.infra.timesource import TimeSource
 from doushouqi.server.live.audience import Audience
+from doushouqi.server.live.cluster_games import LocalGames, OwnedGame
 from doushouqi.server.live.cluster_keys import (
     ACCOUNTS_CHANNEL,
     AI_GAMES,
@@ -70,7 +70,6 @@ from doushouqi.server.live.cluster_keys import (
 from doushouqi.server.live.downtime import RedisOutages
 from doushouqi.server.live.outbox import Outbox
 from doushouqi.server.live.remote_game import ClusterUnavailable, RemoteGame
-from doushouqi.server.live.subscriber import Subscriber
 
 __all__ = [
     "Cluster",
@@ -84,44 +83,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-
-# What this layer drives of the node's own games. live/registry.py's ActorRegistry and
-# live/actors.py's GameActor are them; they call into this module, so it names what it uses
-# instead of importing them.
-
-
-class _Clocked(Protocol):
-    @property
-    def time(self) -> TimeSource: ...
-
-
-class LocalGames(Protocol):
-    """This node's games (the actor registry)."""
-
-    @property
-    def services(self) -> _Clocked: ...
-
-    def active_ai_games(self, now: float) -> int: ...
-    async def get(self, game_id: str) -> object: ...
-    def drop(self, game_id: str) -> None: ...
-    def reschedule(self, game_id: str) -> None: ...
-    async def stored_view(
-        self, game_id: str, identity: Actor | None, since: int | None
-    ) -> tuple[list[str], int]: ...
-    def deliver_to_player(self, player_key: str, text: str) -> None: ...
-    def deliver_to_account(self, account_id: int, text: str) -> None: ...
-    def end_sessions_here(self, token_ids: Collection[str]) -> None: ...
-    def cut_off_account(self, account_id: int) -> None: ...
-
-
-class OwnedGame(Protocol):
-    """A game this node has just claimed (its actor), taking over the sockets that waited."""
-
-    @property
-    def id(self) -> str: ...
-
-    def subscribe_all(self, seen: dict[Subscriber, int]) -> None: ...
 
 
 #: Renew leases (and beat) this many times per lease life.
