@@ -543,7 +543,9 @@ def test_real_engine_blocking_infinite_analysis(real_engine_command: list[str]) 
 def test_real_engine_ponders(real_engine_command: list[str]) -> None:
     with SimpleEngine.popen(real_engine_command, ready_timeout=300) as engine:
         board = Board()
-        first = engine.play(board, Limit(movetime=0.2), ponder=True)
+        # A depth, not a time: the reply to ponder on is the pv's second move, and a starved
+        # engine's 0.2 s once finished depth 1 alone (54 nodes at load 11), naming none.
+        first = engine.play(board, Limit(depth=3), ponder=True)
         assert first.move is not None and first.ponder is not None
         board.push(first.move)
         board.push(first.ponder)
