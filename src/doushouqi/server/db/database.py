@@ -167,12 +167,13 @@ class Database:
         self.inline_writes = inline_writes if inline_writes is not None else self.is_sqlite
         #: The pooled connection that driver writes keep between batches (checking one out and
         #: back in cost a fifth of a move's write on SQLite; on PostgreSQL the pool's ping is a
-        #: round trip of its own before each batch), with the driver's connection inside it and
-        #: a cursor of that, both kept too: the pool's proxy (``_ConnectionFairy``) passes each
-        #: call on through a Python ``__getattr__``, and a cursor made and closed per batch is
-        #: work for nothing; None until the first, or after one broke. Used by one thread
-        #: only: the event loop's (inline) or the writer's.
-        self._kept: tuple[Any, Any, Any] | None = None
+        #: round trip of its own before each batch), with a cursor of the driver's connection
+        #: inside it, kept too (a cursor made and closed per batch is work for nothing); the
+        #: commit goes to the driver's connection itself, as the pool's proxy
+        #: (``_ConnectionFairy``) would pass it on through a Python ``__getattr__``. None until
+        #: the first, or after one broke. Used by one thread only: the event loop's (inline) or
+        #: the writer's.
+        self._kept: tuple[Any, Any] | None = None
         #: PostgreSQL: the asynchronous connection (autocommit, none of the pool's) and its raw
         #: cursor that :meth:`write_statement` runs its statements on, with the event loop it
         #: belongs to and the lock that takes the statements in turn; None until the first, or
@@ -256,22 +257,21 @@ class Database:
     def _run_driver(self, fn: Callable[[Any, Dialect], T], *, retry_if_closed: bool) -> T:
         dialect = self.engine.dialect
         connection: Any = None
-        raw: Any = None  # the driver's connection inside the pool's proxy
         cursor: Any = None
         broken = committing = False
         try:
             if self._kept is None:
                 connection = self.engine.raw_connection()
-                raw = connection.dbapi_connection
-                cursor = raw.cursor()
+                cursor = connection.dbapi_connection.cursor()
             else:
-                connection, raw, cursor = self._kept
+                connection, cursor = self._kept
                 self._kept = None  # until it is known to be fine
             result = fn(cursor, dialect)
             committing = True
-            raw.commit()
+            connection.dbapi_connection.commit()
             return result
         except dialect.loaded_dbapi.Error as exc:
+            raw = None if connection is None else connection.dbapi_connection
             broken = dialect.is_disconnect(exc, raw, cursor)
             if connection is not None:
                 _rollback_quietly(connection)
@@ -288,7 +288,7 @@ class Database:
             if connection is not None:
                 if not broken and cursor is not None:
                     # Committed or rolled back: ready for the next, the cursor with it.
-                    self._kept = (connection, raw, cursor)
+                    self._kept = (connection, cursor)
                 else:  # discarded (it was invalidated), or no cursor could be made
                     _close_quietly(cursor)
                     connection.close()
@@ -385,7 +385,7 @@ class Database:
     def close(self) -> None:
         self._writer.shutdown(wait=True)
         if self._kept is not None:
-            (kept, _, cursor), self._kept = self._kept, None
+            (kept, cursor), self._kept = self._kept, None
             _close_quietly(cursor)
             kept.close()
         self._drop_statements()

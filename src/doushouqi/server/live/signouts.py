@@ -86,7 +86,7 @@ class TokenSockets:
         now = self._time.now()
         self._forget_ended_before(now - ENDED_REMEMBERED)
         for token_id in token_ids:
-            self._ended.pop(token_id, None)
+            self._ended.pop(token_id, None)  # to the end: the oldest stay first
             self._ended[token_id] = now
             self._forget_expiry(token_id)
             for subscriber in self._open.pop(token_id, set()):
