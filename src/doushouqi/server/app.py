@@ -168,7 +168,7 @@ def create_app(
         if analysis_ai is not None:
             analyst = analysis_ai
         elif shared is None and settings.analysis_workers > 0:
-            # Started on the first analysis: a server nobody analyses on runs no extra process.
+            # Its own workers: a long analysis never holds up the AI's moves in games.
             analyst = ProcessPoolAi(settings.analysis_workers, name="analysis")
         else:
             analyst = engine
@@ -228,8 +228,10 @@ def create_app(
             name if cluster is None else cluster.node,
             {"standard": settings.review_nodes, "deep": settings.review_deep_nodes},
         )
-        if isinstance(analyst, ProcessPoolAi):
-            analyst.warm_up()  # in the background: the first hint after a start just works
+        for pool in (engine, analyst):  # one pool twice when it serves both: warmed once
+            if isinstance(pool, ProcessPoolAi):
+                # In the background: the first game and hint after a start get their time.
+                pool.warm_up()
         correspondence.install(ctx)
         _gauges(ctx)
         # A Redis AI starts watching its workers at its first use: make that now, so that

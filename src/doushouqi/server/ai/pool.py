@@ -281,6 +281,10 @@ class ProcessPoolAi:
 
     async def _run(self, work: Callable[[AiRequest, int, int], T], request: AiRequest) -> T:
         loop = asyncio.get_running_loop()
+        # A job that comes while the workers still load (a fresh server's first game or
+        # hint: seconds) waits for them before its time starts: stamped at once, its
+        # deadline would pass during the load and the search would get almost no time.
+        await self.ready()
         if request.kind == "review":
             await self._idle_worker()
         request = submitted(request)
