@@ -74,7 +74,7 @@ DEFAULT_TUNING = {
     "quiet_futility": 0,
     # Internal iterative reduction: a node at depth >= 4 with no table move searches one
     # ply less (1 = on).
-    "iir": 1,
+    "iir": 0,
     # Quiescence skips a capture by a more valuable animal that the opponent can take back
     # at once (1 = on).
     "qsearch_see": 0,
