@@ -37,7 +37,7 @@ def nodes_to_depth(tuning: dict[str, int], depth: int = 8) -> int:
     return nodes
 
 
-def test_the_knobs_are_off_by_default() -> None:
+def test_the_knobs_are_off_by_default_but_iir() -> None:
     assert {key: DEFAULT_TUNING[key] for key in KNOBS} == {
         "lmp": 0,
         "quiet_futility": 0,
