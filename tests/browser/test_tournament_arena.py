@@ -35,6 +35,27 @@ def _sign_up(client: Client, username: str) -> Page:
     return page
 
 
+def _banner_stays_through_refreshes(page: Page, tid: str) -> None:
+    """The page redraws on every refresh; its "go to your game" link must stay the same
+    element, or a click pressed on the old one and released on the new is lost (this test
+    once failed so: the click gave no navigation)."""
+    expect(page.locator("#tour-go")).to_be_visible()
+    page.evaluate(
+        """() => {
+            window.bannerChanges = 0;
+            new MutationObserver((records) => { window.bannerChanges += records.length; })
+                .observe(document.querySelector('#tour-banner'),
+                         { childList: true, subtree: true });
+        }"""
+    )
+    # Two refreshes answered: the first one's redraw is surely done by the second's answer.
+    for _ in (1, 2):
+        with page.expect_response(lambda r: r.url.endswith(f"/api/tournaments/{tid}")) as answer:
+            pass
+        answer.value.finished()
+    assert page.evaluate("window.bannerChanges") == 0
+
+
 def _to_the_games(pages: dict[str, Page]) -> None:
     """Every player follows the banner to their game; it starts once both are at the board."""
     for page in pages.values():
@@ -83,6 +104,7 @@ def test_an_arena_among_four_players_to_its_final_standings(
                 page.click("#tour-join")
                 expect(page.locator("#tour-withdraw")).to_be_visible()
         clock.advance(61)
+        _banner_stays_through_refreshes(host, tid)
         for _ in (1, 2):
             _to_the_games(pages)
             _resign_and_return(pages, tid)

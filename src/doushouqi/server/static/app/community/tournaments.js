@@ -7,7 +7,7 @@
 
 import { playerName, plural, t } from '../shell/i18n.js';
 import { api, fetchRuleSets, sessionPlayer } from '../shell/api.js';
-import { h, pageHead } from '../shell/dom.js';
+import { h, pageHead, replaceChanged } from '../shell/dom.js';
 import { pageCheck } from '../shell/navigation.js';
 import { noteServerTime, serverNow } from '../shell/server_clock.js';
 import { showErrorPage } from '../shell/error_page.js';
@@ -82,7 +82,7 @@ async function listView(view) {
   function draw(data) {
     noteServerTime(data.server_time);
     const sections = [['running', data.running], ['upcoming', data.upcoming], ['finished', data.finished]];
-    groups.replaceChildren(...sections.map(([name, items]) => h('section', { class: 'tour-group', dataset: { group: name } },
+    replaceChanged(groups, sections.map(([name, items]) => h('section', { class: 'tour-group', dataset: { group: name } },
       h('h2', {}, t(`tournament.group.${name}`)),
       items.length
         ? h('ul', { class: 'tour-list' }, items.map((tour) => h('li', { class: 'tour-item', dataset: { tournament: tour.id } },
@@ -274,12 +274,12 @@ async function tournamentPage(view, id) {
       }
     }
     if (mine && mine.state !== 'joined') buttons.push(h('span', { class: 'tour-my-state' }, t(`tournament.state.${mine.state}`)));
-    actions.replaceChildren(...buttons);
+    replaceChanged(actions, buttons);
   }
   function drawBanner() {
     const game = tour.me?.current_game;
     banner.hidden = !game;
-    banner.replaceChildren(...(game ? [h('strong', {}, t('tournament.gameReady')),
+    replaceChanged(banner, (game ? [h('strong', {}, t('tournament.gameReady')),
       h('a', { class: 'button primary', href: `#/game/${game}`, id: 'tour-go' }, t('tournament.go'))] : []));
   }
   function drawBody() {

@@ -4,7 +4,7 @@
 
 import { t, plural, playerName } from '../shell/i18n.js';
 import { api, sessionPlayer } from '../shell/api.js';
-import { h, pageHead } from '../shell/dom.js';
+import { h, pageHead, replaceChanged } from '../shell/dom.js';
 import { noteServerTime, serverNow } from '../shell/server_clock.js';
 import { pageCheck } from '../shell/navigation.js';
 import { sideToken } from '../shell/site_games.js';
@@ -84,9 +84,9 @@ export async function yourTurnView(view) {
     const answer = await api('/api/games/my-turn');
     if (!stillHere()) return;
     noteServerTime(answer.server_time);
-    list.replaceChildren(...(answer.games.length ? answer.games.map(entry) : [h('li', { class: 'empty' }, t('corr.empty'))]));
+    replaceChanged(list, answer.games.length ? answer.games.map(entry) : [h('li', { class: 'empty' }, t('corr.empty'))]);
     const others = answer.waiting || [];
-    waiting.replaceChildren(...others.map(entry));
+    replaceChanged(waiting, others.map(entry));
     waitingHead.hidden = !others.length;
   }
   await refresh();

@@ -3,7 +3,7 @@
 
 import { t, playerName } from '../shell/i18n.js';
 import { api } from '../shell/api.js';
-import { h, pageHead } from '../shell/dom.js';
+import { h, pageHead, replaceChanged } from '../shell/dom.js';
 import { pageCheck } from '../shell/navigation.js';
 import { noteServerTime } from '../shell/server_clock.js';
 import { LobbyExpiry, stillOpen, timeLeftLabel } from '../play/expiry.js';
@@ -37,7 +37,7 @@ export async function lobbyView(view, go) {
       list.replaceChildren(emptyLine());
       return;
     }
-    list.replaceChildren(...games.map((g) => lobbyEntry(g)));
+    replaceChanged(list, games.map((g) => lobbyEntry(g)));
   }
   // One open game: the seat it offers is the one the reader would take ("you play Blue").
   function lobbyEntry(g) {

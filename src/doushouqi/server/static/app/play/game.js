@@ -9,7 +9,7 @@ import { t, hasKey, currentLang, moveNumber } from '../shell/i18n.js';
 import { moveText } from '../shell/move_text.js';
 import { api, ensurePlayer, rejectedText } from '../shell/api.js';
 import { showErrorPage } from '../shell/error_page.js';
-import { h } from '../shell/dom.js';
+import { h, replaceChanged } from '../shell/dom.js';
 import { HintTool, ThreatView } from './game_assist.js';
 import { AccessibleMode } from './game_access.js';
 import { PlayerBars } from './game_players.js';
@@ -31,14 +31,6 @@ import { pieceStyle } from '../shell/appearance.js';
 const COLORS = ['red', 'blue'];
 const FINISHED = 25;
 const PLY_EVENTS = new Set(['move_made', 'timeout_passed']); // the events that add a ply
-
-/** Put `children` into `parent` unless they are already there, in that order: re-inserting a
- * focused button would drop the keyboard focus. */
-function replaceIfChanged(parent, children) {
-  const now = [...parent.childNodes];
-  if (now.length === children.length && now.every((node, i) => node === children[i])) return;
-  parent.replaceChildren(...children);
-}
 
 /** A clock's reading. `inWords`: a correspondence game, whose clocks read in days and hours
  * on both sides alike (an hour or more), whatever each side has left. */
@@ -504,7 +496,7 @@ export class GameView {
     if (finished && seated && !lobbyExpired(g) && !g.tournament) acts.push(b.rematch);
     acts.push(b.flip, b.download);
     if (g.tournament_id) acts.push(this.tournamentLink ??= tournamentBackLink(g)); // standings, the next round
-    replaceIfChanged(this.el.actions, acts);
+    replaceChanged(this.el.actions, acts);
     // hint, threats, accessible mode
     this.hintTool.render();
     this.threatView.update();
