@@ -8,6 +8,8 @@ start, so that each could only succeed by waiting for the warm-up."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from pathlib import Path
 
 from tests.support.live import LiveServer, make_settings, move
@@ -51,6 +53,35 @@ def test_a_cold_pools_first_search_gets_its_whole_time() -> None:
     found = asyncio.run(first_search())
     assert found.movetime == found.asked == 0.05, found
     assert not found.reduced
+
+
+def test_a_search_whose_worker_died_is_searched_again_in_full_by_new_workers() -> None:
+    # The worker is killed mid-search: the job goes to a new worker, which loads the engine
+    # first (as at a cold start). Stamped before that load, the search again would get the
+    # minimum; and the jobs after it must wait for the new workers too.
+    request = AiRequest(
+        rules=Board().rules.to_mapping(), start_fen=None, moves=(), level=10, movetime=0.3
+    )
+
+    async def killed_then_next() -> tuple[AiMove, AiMove]:
+        pool = ProcessPoolAi(1)
+        try:
+            await asyncio.wait_for(pool.ready(), 150)
+            search = asyncio.ensure_future(pool.choose_move(request))
+            await asyncio.sleep(0.1)  # the worker is searching
+            workers = pool._executor()._processes  # the processes, to kill them
+            assert workers, "no worker process"
+            for pid in list(workers):
+                os.kill(pid, signal.SIGKILL)
+            again = await asyncio.wait_for(search, 150)
+            after = await asyncio.wait_for(pool.choose_move(request), 150)
+            return again, after
+        finally:
+            pool.close()
+
+    again, after = asyncio.run(killed_then_next())
+    assert again.movetime == again.asked == 0.3 and not again.reduced, again
+    assert after.movetime == after.asked == 0.3 and not after.reduced, after
 
 
 def test_the_computers_first_move_after_start_is_searched_in_full(tmp_path: Path) -> None:

@@ -281,26 +281,29 @@ class ProcessPoolAi:
 
     async def _run(self, work: Callable[[AiRequest, int, int], T], request: AiRequest) -> T:
         loop = asyncio.get_running_loop()
-        # A job that comes while the workers still load (a fresh server's first game or
-        # hint: seconds) waits for them before its time starts: stamped at once, its
-        # deadline would pass during the load and the search would get almost no time.
-        await self.ready()
         if request.kind == "review":
             await self._idle_worker()
-        request = submitted(request)
         # The jobs queued ahead of this one: each search's share of the workers' time.
         backlog = self.backlog
         self._in_flight += 1
         try:
             for attempt in (1, 2):
+                # A job that comes while the workers still load (a fresh server's first game
+                # or hint, or new workers after one died: seconds) waits for them before its
+                # time starts: stamped at once, its deadline would pass during the load and
+                # the search would get almost no time.
+                await self.ready()
+                pool = self._executor()
                 try:
                     return await loop.run_in_executor(
-                        self._executor(), work, request, backlog, self.workers
+                        pool, work, submitted(request), backlog, self.workers
                     )
                 except concurrent.futures.process.BrokenProcessPool:
                     # A worker died mid-search (killed, out of memory): new workers, once more.
                     log.error("a worker of the %s pool died; starting new ones", self.name)
-                    self._pool = None
+                    if self._pool is pool:  # not yet replaced by another job it broke
+                        self._pool = None
+                        self._ready = None
                     if attempt == 2:
                         raise
             raise AssertionError("unreachable")
