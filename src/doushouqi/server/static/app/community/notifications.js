@@ -14,7 +14,7 @@
 
 import { t, playerName } from '../shell/i18n.js';
 import { api, currentPlayer } from '../shell/api.js';
-import { h } from '../shell/dom.js';
+import { h, replaceChanged } from '../shell/dom.js';
 import { showToast } from '../shell/toasts.js';
 
 const handlers = new Map(); // message type → Set of handlers
@@ -235,7 +235,7 @@ function render() {
   bell.root.hidden = false;
   bell.panel.querySelector('.bell-title').textContent = t('notify.title');
   bell.panel.setAttribute('aria-labelledby', 'bell-title');
-  bell.list.replaceChildren(...(items.length ? items.map(entry) : [h('li', { class: 'bell-empty' }, t('notify.empty'))]));
+  replaceChanged(bell.list, items.length ? items.map(entry) : [h('li', { class: 'bell-empty' }, t('notify.empty'))]);
   renderBadge();
 }
 
