@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from tests.support.live import GameSocket, LiveServer, Player, make_settings
+from tests.support.site_helpers import in_server
 
 from doushouqi.jungle.board import Board
 from doushouqi.server.ai.pool import AiRequest, ProcessPoolAi
@@ -89,8 +90,10 @@ def test_an_ai_move_does_not_wait_for_analyses_in_flight(
             if own_pool:  # warmed up at start (app.py), before anybody asked for an analysis
                 assert isinstance(ctx.analysis, ProcessPoolAi) and ctx.analysis.started
             # Start and warm the analysis workers without the endpoint's time limit (on a
-            # crowded machine, loading the engine takes longer than one analysis may).
-            asyncio.run(ctx.analysis.analyse(warm_up_request()))
+            # crowded machine, loading the engine takes longer than one analysis may). On the
+            # server's loop: the pool's warm-up, begun at start, is a future of that loop (from
+            # another loop, awaiting it while still loading failed).
+            in_server(server, lambda ctx: ctx.analysis.analyse(warm_up_request()), timeout=150)
             warm = human.post("/api/analysis", json={"movetime": 0.05}, timeout=60)
             assert warm.status_code == 200, warm.text
 
