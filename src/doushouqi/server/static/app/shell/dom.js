@@ -18,14 +18,13 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Put `children` into `parent`, keeping each child already there that is the same node as a
- * new one or looks the same (equal markup) in its place, and touching nothing when nothing
- * changed. Pages redraw on a timer: a link or button replaced between the press and the release
- * of a click or tap loses that click, and a focused one loses the keyboard focus. */
+/** Put the nodes `children` into `parent`, keeping each child already there that is the same
+ * node as a new one or looks the same (equal markup) in its place, and touching nothing when
+ * nothing changed. Pages redraw on a timer: a link or button replaced between the press and the
+ * release of a click or tap loses that click, and a focused one loses the keyboard focus. */
 export function replaceChanged(parent, children) {
   const spare = [...parent.childNodes];
-  const next = children.flat().filter((c) => c !== null && c !== undefined && c !== false).map((child) => {
-    const node = child instanceof Node ? child : document.createTextNode(String(child));
+  const next = children.map((node) => {
     let at = spare.indexOf(node);
     if (at < 0) at = spare.findIndex((old) => old.isEqualNode(node));
     return at < 0 ? node : spare.splice(at, 1)[0];
