@@ -767,8 +767,8 @@ def main() -> int:
     parser.add_argument(
         "--commit-gather-ms",
         type=float,
-        help="the cluster nodes' DOUSHOUQI_COMMIT_GATHER_MS (their default, 2, when not given): "
-        "how long a node's first write waits for more moves to join its statement",
+        help="the cluster nodes' DOUSHOUQI_COMMIT_GATHER_MS (their default, 8, when not given): "
+        "how long a busy node's first write waits for more moves to join its statement",
     )
     parser.add_argument(
         "--nginx-site",

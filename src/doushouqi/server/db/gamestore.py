@@ -3,8 +3,9 @@ before anyone hears of it.
 
 Commits are grouped: while one batch is being written, the writes that arrive queue up and go
 together in the next transaction. Under load, hundreds of games share one commit (one fsync
-on PostgreSQL); when idle, a write goes alone, at once on SQLite, after ``gather_for`` (2 ms
-by default) on PostgreSQL, where a commit costs about as much for one move as for several.
+on PostgreSQL). On PostgreSQL, where a commit costs about as much for one move as for several,
+a busy node's commit waits ``gather_for`` for more writes to join it; a quiet node's, and every
+commit on SQLite, goes at once.
 Each game has at most one write in flight (its actor waits for it), so a game's writes stay
 in order.
 
@@ -154,6 +155,15 @@ def _write_moves(writes: list[GameWrite], cursor: Any, dialect: Dialect) -> None
     )
 
 
+#: The gaps between writes are averaged with this weight for the newest (about the last eight
+#: writes count), each gap counted as at most a second: one long pause makes a node quiet.
+_GAP_WEIGHT = 1 / 8
+_QUIET_GAP = 1.0
+#: A node is busy, and a commit waits for more writes, when they come at least every this many
+#: gathering times: at 8 ms, more than about 30 moves a second (docs/server.md, fourteenth round).
+_BUSY_GAPS = 4
+
+
 class GameStore:
     def __init__(
         self,
@@ -166,8 +176,13 @@ class GameStore:
         self.on_finished = tuple(on_finished)
         #: Seconds a commit waits, when none is under way, for more writes to join it: one
         #: transaction's cost (round trips, the driver's work, the server's commit) is then
-        #: shared by more moves, each acknowledged that much later.
+        #: shared by more moves, each acknowledged that much later. It waits only on a busy
+        #: node, where writes come at least every few such waits (the decayed mean gap between
+        #: them): on a quiet one a lone move is written at once, as waiting would gather
+        #: little and save nothing that matters there.
         self.gather_for = gather_for
+        self._mean_gap = _QUIET_GAP
+        self._last_arrival = -_QUIET_GAP
         self._pending: list[tuple[GameWrite, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         #: Writes run on the event loop itself (SQLite), with nothing to wait for: a batch is
@@ -182,6 +197,11 @@ class GameStore:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._pending.append((write, future))
+        if self.gather_for > 0:
+            now = loop.time()
+            gap = min(now - self._last_arrival, _QUIET_GAP)
+            self._last_arrival = now
+            self._mean_gap += (gap - self._mean_gap) * _GAP_WEIGHT
         if self._inline:
             if self._flush_handle is None:
                 self._flush_handle = loop.call_soon(self._flush_inline)
@@ -219,7 +239,7 @@ class GameStore:
             self.db.run_sync(functools.partial(_write_batch, writes, self.on_finished))
 
     async def _flush(self) -> None:
-        if self.gather_for > 0:
+        if self._mean_gap < _BUSY_GAPS * self.gather_for:
             await asyncio.sleep(self.gather_for)
         while self._pending:
             batch, self._pending = self._pending, []

@@ -48,7 +48,7 @@ class Settings:
     #: Milliseconds a moves' commit waits, when none is under way, for more moves to join its
     #: transaction (a database written by a thread of its own: PostgreSQL). A commit costs
     #: about as much for one move as for several (docs/server.md, sixth round).
-    commit_gather_ms: float = 2.0
+    commit_gather_ms: float = 8.0
     data_dir: Path = field(default_factory=default_data_dir)
     static_dir: Path = STATIC_DIR
     #: Seconds a disconnected player of an online game has to come back (docs/rules.md 5.2).
