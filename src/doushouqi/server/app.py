@@ -191,8 +191,7 @@ def create_app(
             GameStore(
                 db,
                 on_finished=[explorer.record_game],
-                # SQLite's inline commits cost less than waiting would save.
-                gather_for=0.0 if db.inline_writes else settings.commit_gather_ms / 1000,
+                gather_for=settings.commit_gather_ms / 1000,
             ),
             time,
             engine,

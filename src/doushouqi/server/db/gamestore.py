@@ -3,9 +3,8 @@ before anyone hears of it.
 
 Commits are grouped: while one batch is being written, the writes that arrive queue up and go
 together in the next transaction. Under load, hundreds of games share one commit (one fsync
-on PostgreSQL). On PostgreSQL, where a commit costs about as much for one move as for several,
-a busy node's commit waits ``gather_for`` for more writes to join it; a quiet node's, and every
-commit on SQLite, goes at once.
+on PostgreSQL). A busy node's commit waits ``gather_for`` for more writes to join it, as a
+commit costs much the same for one move as for several; a quiet node's goes at once.
 Each game has at most one write in flight (its actor waits for it), so a game's writes stay
 in order.
 
@@ -188,8 +187,8 @@ class GameStore:
         #: Writes run on the event loop itself (SQLite), with nothing to wait for: a batch is
         #: written by a plain callback, not a task (a task's creation, steps and end cost
         #: more than a small batch's write needs). It runs where the task's first step ran, at
-        #: the loop's next turn, so the same writes share it.
-        self._inline = db.inline_writes and gather_for <= 0
+        #: the loop's next turn (or after ``gather_for`` when busy), so the same writes share it.
+        self._inline = db.inline_writes
         self._flush_handle: asyncio.Handle | None = None
 
     async def commit(self, write: GameWrite) -> None:
@@ -204,10 +203,17 @@ class GameStore:
             self._mean_gap += (gap - self._mean_gap) * _GAP_WEIGHT
         if self._inline:
             if self._flush_handle is None:
-                self._flush_handle = loop.call_soon(self._flush_inline)
+                if self._busy():
+                    self._flush_handle = loop.call_later(self.gather_for, self._flush_inline)
+                else:
+                    self._flush_handle = loop.call_soon(self._flush_inline)
         elif self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         await future
+
+    def _busy(self) -> bool:
+        """Whether writes come often enough for a commit to wait for more."""
+        return self._mean_gap < _BUSY_GAPS * self.gather_for
 
     def _flush_inline(self) -> None:
         """:meth:`_flush` for writes on the loop: the same batches and retries, no awaits."""
@@ -239,7 +245,7 @@ class GameStore:
             self.db.run_sync(functools.partial(_write_batch, writes, self.on_finished))
 
     async def _flush(self) -> None:
-        if self._mean_gap < _BUSY_GAPS * self.gather_for:
+        if self._busy():
             await asyncio.sleep(self.gather_for)
         while self._pending:
             batch, self._pending = self._pending, []

@@ -46,8 +46,8 @@ class Settings:
     #: another node within about this long.
     lease_seconds: float = 6.0
     #: Milliseconds a moves' commit waits, when none is under way, for more moves to join its
-    #: transaction (a database written by a thread of its own: PostgreSQL). A commit costs
-    #: about as much for one move as for several (docs/server.md, sixth round).
+    #: transaction, on a busy node only: a commit costs much the same for one move as for
+    #: several (docs/server.md, sixth and fourteenth rounds).
     commit_gather_ms: float = 8.0
     data_dir: Path = field(default_factory=default_data_dir)
     static_dir: Path = STATIC_DIR
