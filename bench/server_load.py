@@ -5,6 +5,8 @@
     .venv/bin/python bench/server_load.py --url http://127.0.0.1:8000  # a running server
     .venv/bin/python bench/server_load.py --compare before=/tmp/main/src --compare after=src \
         --rounds 3 --games 400      # two versions of the code, side by side, in turn
+    .venv/bin/python bench/server_load.py --compare before=/tmp/main/src --compare after=src \
+        --rounds 3 --games 400 --together   # both at the same time, three times
 
 Starts ``doushouqi serve`` on a free loopback port with a fresh SQLite database (unless
 ``--url`` names a server on this machine), seats two guest clients in each of ``--games``
@@ -23,6 +25,12 @@ server is started from each ``DIR`` in turn (``PYTHONPATH=DIR``; e.g. ``git arch
 unpacked somewhere as the "before"), ``--rounds`` times round, each run on a fresh database,
 and a table at the end gives each version's median over its runs. CPU per move is the figure
 to trust on a busy machine; the round trip moves with whatever else runs.
+
+With ``--together`` each round runs every version **at the same time** (a bench process and a
+server each), so that whatever the machine does meanwhile meets them alike: this machine's
+speed drifts by more between runs one after the other than many changes save (docs/server.md,
+fourteenth round). Each version's CPU a move is then higher than alone (they share the cores),
+and so is its round trip; the difference between them is the figure.
 """
 
 from __future__ import annotations
@@ -414,9 +422,14 @@ def measure(args: argparse.Namespace, source: str | None, run: str = "") -> dict
 
 def compare(args: argparse.Namespace, sources: dict[str, str]) -> None:
     """Each version ``--rounds`` times, in turn (a, b, a, b: what else the machine does falls
-    on both alike), then each figure's median per version."""
+    on both alike) or all at once (``--together``), then each figure's median per version."""
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in sources}
     for round_ in range(args.rounds):
+        if args.together:
+            print(f"\n--- round {round_ + 1} of {args.rounds}, all at once", flush=True)
+            for name, result in measure_together(sources, round_ + 1).items():
+                runs[name].append(result)
+            continue
         for name, source in sources.items():
             print(f"\n--- {name} ({source}), round {round_ + 1} of {args.rounds}", flush=True)
             runs[name].append(measure(args, source, f".{name}.{round_ + 1}"))
@@ -442,6 +455,47 @@ def compare(args: argparse.Namespace, sources: dict[str, str]) -> None:
         print(f"  {name}: CPU ms/move per run {shown}")
 
 
+def measure_together(sources: dict[str, str], round_: int) -> dict[str, dict[str, float]]:
+    """One run of each version at the same time: this bench once a version (its own client
+    process, its own server), its figures handed back as JSON."""
+    shared = _without_options(sys.argv[1:], ("--compare", "--rounds", "--together"))
+    with tempfile.TemporaryDirectory(prefix="doushouqi-bench-") as folder:
+        results = {name: os.path.join(folder, f"{name}.json") for name in sources}
+        processes = {
+            name: subprocess.Popen(
+                [sys.executable, __file__, *shared, "--compare", f"{name}={source}"]
+                + ["--run-name", f".{name}.{round_}", "--result-json", results[name]],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for name, source in sources.items()
+        }
+        figures = {}
+        for name, process in processes.items():
+            output, _ = process.communicate()
+            print(f"--- {name} ({sources[name]})\n{output.strip()}", flush=True)
+            figures[name] = {}
+            if process.returncode == 0:
+                with open(results[name], encoding="utf-8") as file:
+                    figures[name] = json.load(file)
+    return figures
+
+
+def _without_options(argv: list[str], options: tuple[str, ...]) -> list[str]:
+    """``argv`` without ``options`` (``--opt VALUE``, ``--opt=VALUE`` or a flag ``--opt``)."""
+    kept: list[str] = []
+    skip_value = False
+    for token in argv:
+        if skip_value:
+            skip_value = False
+        elif token in options:
+            skip_value = token != "--together"
+        elif not token.startswith(tuple(f"{o}=" for o in options)):
+            kept.append(token)
+    return kept
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500, help="concurrent games (500)")
@@ -463,6 +517,14 @@ def main() -> int:
         help="send moves without an id (so without an ack), as the bench before round 5 did",
     )
     parser.add_argument("--rounds", type=int, default=1, help="runs of each --compare (1)")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="with --compare: run the versions at the same time in each round, not in turn",
+    )
+    # How --together's runs hand their figures back (not for use by hand).
+    parser.add_argument("--run-name", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--result-json", help=argparse.SUPPRESS)
     parser.add_argument(
         "--profile",
         metavar="FILE",
@@ -486,6 +548,8 @@ def main() -> int:
         parser.error("--compare takes NAME=DIR with an existing DIR, and no --url")
     if not 1 <= args.rounds <= 20:
         parser.error("--rounds must be 1-20")
+    if args.together and len(sources) < 2:
+        parser.error("--together needs two or more --compare")
     if args.url and urlsplit(args.url).hostname not in LOOPBACK:
         parser.error("--url must be a server on this machine (loopback)")
     try:
@@ -494,7 +558,11 @@ def main() -> int:
         uvloop.install()
     except ImportError:
         pass
-    if sources:
+    if args.result_json:  # one version's run of --together
+        source = next(iter(sources.values()), None)
+        with open(args.result_json, "w", encoding="utf-8") as file:
+            json.dump(measure(args, source, args.run_name), file)
+    elif sources:
         compare(args, sources)
     else:
         measure(args, None)
