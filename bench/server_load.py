@@ -461,10 +461,20 @@ def measure_together(sources: dict[str, str], round_: int) -> dict[str, dict[str
     shared = _without_options(sys.argv[1:], ("--compare", "--rounds", "--together"))
     with tempfile.TemporaryDirectory(prefix="doushouqi-bench-") as folder:
         results = {name: os.path.join(folder, f"{name}.json") for name in sources}
+        own = {
+            name: [
+                "--compare",
+                f"{name}={source}",
+                "--run-name",
+                f".{name}.{round_}",
+                "--result-json",
+                results[name],
+            ]
+            for name, source in sources.items()
+        }
         processes = {
             name: subprocess.Popen(
-                [sys.executable, __file__, *shared, "--compare", f"{name}={source}"]
-                + ["--run-name", f".{name}.{round_}", "--result-json", results[name]],
+                [sys.executable, __file__, *shared, *own[name]],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,
