@@ -25,7 +25,6 @@ KNOBS = {
     "qsearch_see": 1,
     "lmr_in_danger": 1,
     "danger_moves": 2,  # alone the old rule (below): it changes the search with danger_guards
-    "singular": 6,  # singular extensions from depth 6 (docs/engine-research.md, "Singular")
 }
 
 
@@ -47,7 +46,6 @@ def test_the_knobs_are_off_by_default_but_iir() -> None:
         "qsearch_see": 0,
         "lmr_in_danger": 0,
         "danger_moves": 0,
-        "singular": 0,
     }
     assert DEFAULT_TUNING["danger_guards"] == 0
 

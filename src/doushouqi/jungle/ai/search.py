@@ -118,8 +118,6 @@ from doushouqi.jungle.ai.work import (
     C_NULL_MOVE,
     C_QUIET_FUTILITY,
     C_ROOT_COUNT,
-    C_SINGULAR,
-    C_SINGULAR_MARGIN,
     C_STAGED_DEPTH,
     DEN_SQUARE,
     MAX_PLY,
@@ -263,25 +261,18 @@ def negamax(
     key = tt_key(state, restricted)
     slot = tt_slot(tt, key)
     tt_move = 0
-    tt_depth = -1
-    tt_bound = 0
-    tt_score = 0
     if slot >= 0:
         data = tt[slot, 1]
         tt_move = data & 0xFFF
-        tt_depth = ((data >> 12) & 0xFF) - 64
-        tt_score = score_from_tt(data >> 32, ply)
-        tt_bound = (data >> 20) & 3
-        if (
-            not pv_node
-            and tt_depth >= depth
-            and (
-                tt_bound == BOUND_EXACT
-                or (tt_bound == BOUND_LOWER and tt_score >= beta)
-                or (tt_bound == BOUND_UPPER and tt_score <= alpha)
-            )
-        ):
-            return tt_score
+        if not pv_node and ((data >> 12) & 0xFF) - 64 >= depth:
+            tt_score = score_from_tt(data >> 32, ply)
+            bound = (data >> 20) & 3
+            if (
+                bound == BOUND_EXACT
+                or (bound == BOUND_LOWER and tt_score >= beta)
+                or (bound == BOUND_UPPER and tt_score <= alpha)
+            ):
+                return tt_score
 
     if tt_move != 0 and depth >= 2:
         # The table's move is searched first: its child's bucket loads meanwhile (an invalid
@@ -387,43 +378,6 @@ def negamax(
         count = 1
         history_mark = work[C_HISTORY_WRITES]
 
-    # Singular extension: is the table's move the only good one? Every other move is searched
-    # at half the depth with a null window just below the table's score less a margin; if all
-    # fail low, the table's move is searched a ply deeper (below, from the path's budget).
-    singular = False
-    if (
-        work[C_SINGULAR] != 0
-        and depth >= work[C_SINGULAR]
-        and generated
-        and count > 1
-        and tt_move != 0
-        and extensions > 0
-        and not in_check
-        and tt_depth >= depth - 3
-        and tt_bound >= BOUND_LOWER  # a lower bound or exact
-        and abs(tt_score) < DEN_BOUND
-    ):
-        singular_beta: int = tt_score - work[C_SINGULAR_MARGIN] * depth
-        singular = True
-        for i in range(count):
-            other = work[base + i]
-            if other == tt_move:
-                continue
-            make_move(state, history, other)
-            score = -negamax(
-                state, history, rules, tt, work, params, tb_values, tb_meta,
-                (depth - 1) // 2 - 1, -singular_beta, -singular_beta + 1, ply + 1, extensions,
-            )  # fmt: skip
-            unmake_move(state, history)
-            if work[C_ABORT] != 0:
-                return 0
-            if score >= singular_beta:
-                singular = False
-                if not pv_node and singular_beta >= beta:
-                    # Multi-cut: the table's move and this one both reach beta.
-                    return singular_beta
-                break
-
     killer1 = work[W_KILLERS + 2 * ply]
     killer2 = work[W_KILLERS + 2 * ply + 1]
     history_base = W_HISTORY + 4096 * us
@@ -465,10 +419,6 @@ def negamax(
                 continue
         make_move(state, history, move)
         new_depth = depth - 1
-        child_extensions = extensions
-        if singular and move == tt_move:
-            new_depth += 1
-            child_extensions -= 1
         reduction = 0
         if (
             index > 0
@@ -508,7 +458,7 @@ def negamax(
             else:
                 score = -negamax(
                     state, history, rules, tt, work, params, tb_values, tb_meta,
-                    child_depth, low, -alpha, ply + 1, child_extensions,
+                    child_depth, low, -alpha, ply + 1, extensions,
                 )  # fmt: skip
             if full_window or work[C_ABORT] != 0:
                 break

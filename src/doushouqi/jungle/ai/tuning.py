@@ -25,8 +25,6 @@ from doushouqi.jungle.ai.work import (
     C_QCHECKS,
     C_QSEE,
     C_QUIET_FUTILITY,
-    C_SINGULAR,
-    C_SINGULAR_MARGIN,
     C_STAGED_DEPTH,
 )
 
@@ -113,14 +111,6 @@ DEFAULT_TUNING = {
     # 1: danger_lead's guard test at the side ahead's nodes only (its own den), the full rule
     # at the opponent's (whose den the side ahead attacks); 0: at both sides' nodes.
     "danger_lead_side": 0,
-    # Singular extensions: a node of at least this depth (0: off) whose table move (a lower
-    # bound or exact, stored at most 3 plies shallower) is singular — every other move,
-    # searched at half the depth against the table's score less singular_margin cp a ply,
-    # fails low — searches that move one ply deeper, from the path's extension budget; where
-    # another move reaches that score and it is at or above beta, a non-PV node returns it
-    # (multi-cut: two moves beat beta).
-    "singular": 0,
-    "singular_margin": 4,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -150,8 +140,6 @@ TUNING_RANGES = {
     "home_margin": (0, 3),
     "danger_lead": (0, 100000),
     "danger_lead_side": (0, 1),
-    "singular": (0, 64),
-    "singular_margin": (0, 1000),
 }
 #: The knobs that are evaluation weights: the Searcher writes each into its weights (at the
 #: index given), not into the control array, and clears the evaluation cache when one changes.
@@ -174,6 +162,4 @@ TUNING_WORDS = {
     "danger_moves": C_DANGER_MOVES,
     "danger_guards": C_DANGER_GUARDS,
     "staged_depth": C_STAGED_DEPTH,
-    "singular": C_SINGULAR,
-    "singular_margin": C_SINGULAR_MARGIN,
 }

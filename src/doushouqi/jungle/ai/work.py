@@ -119,12 +119,6 @@ C_KEY_FILTER = 33
 #: The finer danger rule (C_DANGER_MOVES) at the nodes of one side only: that side + 1 (the
 #: root side well ahead: search_driver's ``danger_lead``), or 0 for both sides' nodes.
 C_DANGER_SIDE = 34
-#: Singular extensions (issue 31's point 4): a node of at least this depth whose table move
-#: is the only one that reaches the table's score less C_SINGULAR_MARGIN cp a ply (every other
-#: move searched at half the depth fails low) searches that move a ply deeper (0: off); where
-#: another move reaches that score at or above beta, a non-PV node cuts (multi-cut).
-C_SINGULAR = 35
-C_SINGULAR_MARGIN = 36
 CTL_SIZE = 40
 W_KILLERS = CTL_SIZE
 W_HISTORY = W_KILLERS + 2 * MAX_PLY
