@@ -458,23 +458,16 @@ def compare(args: argparse.Namespace, sources: dict[str, str]) -> None:
 def measure_together(sources: dict[str, str], round_: int) -> dict[str, dict[str, float]]:
     """One run of each version at the same time: this bench once a version (its own client
     process, its own server), its figures handed back as JSON."""
-    shared = _without_options(sys.argv[1:], ("--compare", "--rounds", "--together"))
+    shared = _without_options(sys.argv[1:], valued=("--compare", "--rounds"), flags=("--together",))
     with tempfile.TemporaryDirectory(prefix="doushouqi-bench-") as folder:
         results = {name: os.path.join(folder, f"{name}.json") for name in sources}
-        own = {
-            name: [
-                "--compare",
-                f"{name}={source}",
-                "--run-name",
-                f".{name}.{round_}",
-                "--result-json",
-                results[name],
-            ]
-            for name, source in sources.items()
-        }
         processes = {
             name: subprocess.Popen(
-                [sys.executable, __file__, *shared, *own[name]],
+                [
+                    *(sys.executable, __file__, *shared),
+                    *("--compare", f"{name}={source}", "--run-name", f".{name}.{round_}"),
+                    *("--result-json", results[name]),
+                ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,
@@ -492,16 +485,17 @@ def measure_together(sources: dict[str, str], round_: int) -> dict[str, dict[str
     return figures
 
 
-def _without_options(argv: list[str], options: tuple[str, ...]) -> list[str]:
-    """``argv`` without ``options`` (``--opt VALUE``, ``--opt=VALUE`` or a flag ``--opt``)."""
+def _without_options(argv: list[str], valued: tuple[str, ...], flags: tuple[str, ...]) -> list[str]:
+    """``argv`` without the options ``valued`` (``--opt VALUE`` or ``--opt=VALUE``) and the
+    ``flags``."""
     kept: list[str] = []
     skip_value = False
     for token in argv:
         if skip_value:
             skip_value = False
-        elif token in options:
-            skip_value = token != "--together"
-        elif not token.startswith(tuple(f"{o}=" for o in options)):
+        elif token in valued:
+            skip_value = True
+        elif token not in flags and not token.startswith(tuple(f"{o}=" for o in valued)):
             kept.append(token)
     return kept
 

@@ -228,7 +228,8 @@ def test_moves_arriving_within_the_gathering_time_share_one_transaction_on_a_bus
     db: Database, gather_for: float, busy: bool, transactions: int
 ) -> None:
     """A busy node's commit waits for more moves; a quiet node's lone move is not held, as
-    waiting would gather nothing (docs/server.md, "Gathered commits")."""
+    waiting would gather nothing (docs/server.md, "Fourteenth round: commits gathered on a busy
+    node only")."""
     counting = CountingDatabase(db.url)
     first, second = a_game("first"), a_game("second")
 

@@ -184,7 +184,7 @@ class GameStore:
         self._last_arrival = -_QUIET_GAP
         self._pending: list[tuple[GameWrite, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
-        #: Writes run on the event loop itself (SQLite), with nothing to wait for: a batch is
+        #: Writes run on the event loop itself (SQLite), with no I/O to wait for: a batch is
         #: written by a plain callback, not a task (a task's creation, steps and end cost
         #: more than a small batch's write needs). It runs where the task's first step ran, at
         #: the loop's next turn (or after ``gather_for`` when busy), so the same writes share it.
