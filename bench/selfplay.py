@@ -7,7 +7,8 @@
 A side is a comma-separated list of ``key=value``: ``level`` (1-10), ``params`` (a JSON file
 of evaluation weights, :mod:`doushouqi.jungle.ai.eval_params`), ``evaluation`` (``classic`` or
 ``nnue``), ``evalfile`` (the network's weight file), ``seed``, or any key of
-``doushouqi.jungle.ai.tuning.DEFAULT_TUNING``. Each opening (the start position plus a few
+``doushouqi.jungle.ai.tuning.DEFAULT_TUNING``, and ``nodes`` (that side's own budget a move,
+whatever the match's limit). Each opening (the start position plus a few
 random plies) is played twice, colours swapped. Games longer than ``--max-plies`` are drawn.
 Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
 """
@@ -15,6 +16,7 @@ Prints A's wins/draws/losses, score and an Elo difference with a 95% error bar.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import threading
@@ -43,6 +45,15 @@ def make_engine(spec: str, rules: str) -> tuple[Searcher, int]:
     return engine, level
 
 
+def own_limit(spec: str, limit: Limit) -> tuple[str, Limit]:
+    """A side's description without its ``nodes=N`` (its own budget a move, whatever the
+    match's limit: node odds), and the limit it plays with."""
+    items = [item for item in spec.split(",") if item.strip()]
+    nodes = [int(i.split("=", 1)[1]) for i in items if i.startswith("nodes=")]
+    rest = ",".join(i for i in items if not i.startswith("nodes="))
+    return rest, (Limit(nodes=nodes[-1]) if nodes else limit)
+
+
 def openings(count: int, plies: int, rules: str, seed: int) -> list[Board]:
     rng = random.Random(seed)
     found: list[Board] = []
@@ -57,9 +68,37 @@ def openings(count: int, plies: int, rules: str, seed: int) -> list[Board]:
     return found
 
 
-def play(board: Board, red: tuple[Searcher, int], blue: tuple[Searcher, int], limit: Limit,
-         max_plies: int) -> float | None:  # fmt: skip
-    """Red's score (1, 0.5, 0) of one game from ``board``."""
+@dataclasses.dataclass
+class Effort:
+    """What a side's searches took, summed over its moves: how much of a budget it used (an
+    engine may stop early, e.g. ``easy_stop``)."""
+
+    moves: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def add(self, nodes: int, seconds: float) -> None:
+        self.moves += 1
+        self.nodes += nodes
+        self.seconds += seconds
+
+    def merge(self, other: Effort) -> None:
+        self.moves += other.moves
+        self.nodes += other.nodes
+        self.seconds += other.seconds
+
+    def __str__(self) -> str:
+        moves = max(1, self.moves)
+        return f"{self.nodes / moves:,.0f} nodes, {1000 * self.seconds / moves:.1f} ms a move"
+
+
+def play(board: Board, red: tuple[Searcher, int], blue: tuple[Searcher, int],
+         limit: Limit | tuple[Limit, Limit], max_plies: int,
+         efforts: tuple[Effort, Effort] | None = None) -> float | None:  # fmt: skip
+    """Red's score (1, 0.5, 0) of one game from ``board``, each side within ``limit`` (or
+    Red's and Blue's own); with ``efforts``, each side's searches (Red's, Blue's) added to
+    its own."""
+    limits = limit if isinstance(limit, tuple) else (limit, limit)
     board = board.copy()
     for engine, _ in (red, blue):
         engine.new_game()
@@ -68,8 +107,12 @@ def play(board: Board, red: tuple[Searcher, int], blue: tuple[Searcher, int], li
         if outcome is not None:
             return 0.5 if outcome.winner is None else 1.0 - outcome.winner
         engine, level = red if board.turn == 0 else blue
-        result = engine.search(board, limit, level=level)
+        started = time.perf_counter()
+        result = engine.search(board, limits[board.turn], level=level)
         assert result.move is not None
+        if efforts is not None:
+            nodes = int(result.info.get("nodes", 0))
+            efforts[board.turn].add(nodes, time.perf_counter() - started)
         board.push(result.move)
     return 0.5
 
@@ -86,24 +129,34 @@ def summary(score: MatchScore, seconds: float) -> str:
 
 def run_match(a: str, b: str, games: int, limit: Limit, *, rules: str = "wango",
               opening_plies: int = 4, max_plies: int = 300, seed: int = 1,
-              concurrency: int = 1, verbose: bool = True) -> tuple[MatchScore, float]:  # fmt: skip
+              concurrency: int = 1, verbose: bool = True,
+              efforts: tuple[Effort, Effort] | None = None,
+              ) -> tuple[MatchScore, float]:  # fmt: skip
     """Play ``games`` games of side A against side B (each opening twice, colours swapped):
-    A's results and the seconds they took."""
+    A's results and the seconds they took; with ``efforts``, A's and B's searches summed."""
     starts = openings((games + 1) // 2, opening_plies, rules, seed)
     jobs = [(board, a_red) for board in starts for a_red in (True, False)][:games]
     results = MatchScore()
     lock = threading.Lock()
     started = time.perf_counter()
 
+    (a, a_limit), (b, b_limit) = own_limit(a, limit), own_limit(b, limit)
+
     def worker(worker_jobs: list[tuple[Board, bool]]) -> None:
         side_a = make_engine(a, rules)
         side_b = make_engine(b, rules)
         for board, a_red in worker_jobs:
             red, blue = (side_a, side_b) if a_red else (side_b, side_a)
-            red_score = play(board, red, blue, limit, max_plies)
+            limits = (a_limit, b_limit) if a_red else (b_limit, a_limit)
+            game_efforts = (Effort(), Effort())
+            red_score = play(board, red, blue, limits, max_plies, game_efforts)
             assert red_score is not None
             with lock:
                 results.add(red_score if a_red else 1 - red_score)
+                if efforts is not None:
+                    a_effort, b_effort = game_efforts if a_red else game_efforts[::-1]
+                    efforts[0].merge(a_effort)
+                    efforts[1].merge(b_effort)
                 if verbose:
                     print(f"game {results.games:>3}: A {results.wins}-{results.draws}-"
                           f"{results.losses}", flush=True)  # fmt: skip
@@ -145,11 +198,13 @@ def main(argv: list[str] | None = None) -> int:
     limit_arguments(parser)
     args = parser.parse_args(argv)
     limit = limit_of(args)
+    efforts = (Effort(), Effort())
     result, seconds = run_match(
         args.a, args.b, args.games, limit, rules=args.rules, opening_plies=args.opening_plies,
-        max_plies=args.max_plies, seed=args.seed, concurrency=args.concurrency,
+        max_plies=args.max_plies, seed=args.seed, concurrency=args.concurrency, efforts=efforts,
     )  # fmt: skip
     print(f"A ({args.a or 'default'}) vs B ({args.b or 'default'}): {summary(result, seconds)}")
+    print(f"A's searches: {efforts[0]}; B's: {efforts[1]}")
     return 0
 
 

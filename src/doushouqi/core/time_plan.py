@@ -22,6 +22,10 @@ never more than a share of it on one move; the game's per-move limit (a timeout 
 turn, docs/rules.md 5.3) caps everything, with room to spare. ``infinite`` (or a limit with
 nothing in it) has no deadline: only the engine's ``stop`` ends it.
 
+A timed search may also stop early, between depths, when its best move has stood for
+:data:`EASY_DEPTHS` finished depths (:func:`stops_early`, the engine's ``easy_stop``): the
+depths it skips would rarely change the move, and the time saved is a server's capacity.
+
 A depth or node limit of 0 (or less) is the smallest search there is, one ply, answered at
 once (as ``go depth 0`` is in UCI engines), never "no limit": a search that was given a limit
 ends by itself. ``mate`` N caps the depth at the ``2N - 1`` plies a win in N own moves takes,
@@ -65,6 +69,7 @@ __all__ = [
     "TimePlan",
     "plan_time",
     "searches_until_stopped",
+    "stops_early",
 ]
 
 #: Seconds kept back from every deadline for stopping, unwinding and answering until the
@@ -83,6 +88,24 @@ OVERHEAD_WINDOW = 16
 DEFAULT_MOVES_TO_GO = 30
 #: Never use more than this share of the remaining clock on one move.
 MAX_CLOCK_SHARE = 0.3
+#: The finished depths a best move must have stood for before a search stops early.
+EASY_DEPTHS = 3
+
+
+def stops_early(used: float, percent: int, stood: int) -> bool:
+    """Whether a search stops after a finished depth, having used ``used`` of its budget
+    (0 to 1) with its best move standing for ``stood`` depths: at ``percent`` % of the
+    budget once the move has stood :data:`EASY_DEPTHS` depths, and sooner the longer it
+    stands (at half of that from twice as many). ``percent`` 0: never.
+
+    >>> stops_early(0.5, 50, 3), stops_early(0.45, 50, 3), stops_early(0.9, 50, 2)
+    (True, False, False)
+    >>> stops_early(0.25, 50, 6), stops_early(0.25, 50, 9), stops_early(0.99, 0, 9)
+    (True, True, False)
+    """
+    if percent <= 0 or stood < EASY_DEPTHS:
+        return False
+    return used * 100 * min(stood, 2 * EASY_DEPTHS) >= percent * EASY_DEPTHS
 
 
 @dataclasses.dataclass(frozen=True)

@@ -63,6 +63,7 @@ def test_cold_engine_answers_uci_at_once(tmp_path: Path) -> None:
 def test_handshake_defaults_match_the_engine() -> None:
     # The handshake repeats them so that it needs no compiled module.
     assert DEFAULT_TUNING["contempt"] == protocol.DEFAULT_CONTEMPT
+    assert DEFAULT_TUNING["easy_stop"] == protocol.DEFAULT_EASY_STOP
     assert TUNING_RANGES["contempt"] == protocol.CONTEMPT_RANGE
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 
 import pytest
 from tests.jungle.ai.engine_process import READY_TIMEOUT, EngineProcess
 
+from doushouqi.jungle.ai.protocol import DEFAULT_EASY_STOP
 from doushouqi.jungle.board import Board, Move
 
 
@@ -39,13 +41,24 @@ def test_handshake_lists_the_options(engine: EngineProcess) -> None:
     assert engine.ask("jcei", "jceiok")[0].startswith("id name doushouqi ")
 
 
+@contextlib.contextmanager
+def whole_move_time(engine: EngineProcess) -> Iterator[None]:
+    """The engine's searches use their whole move time (no easy stop), for what follows."""
+    engine.send("setoption name EasyStop value 0")
+    try:
+        yield
+    finally:
+        engine.send(f"setoption name EasyStop value {DEFAULT_EASY_STOP}")
+
+
 def test_go_movetime_answers_in_time_with_a_legal_move(engine: EngineProcess) -> None:
     engine.send("ucinewgame")
     engine.send("position startpos moves g3g4 a7a6")
     engine.ask("isready", "readyok")
-    started, cpu_before = time.perf_counter(), engine.cpu_seconds()
-    lines = engine.ask("go movetime 1000", "bestmove", timeout=5.0)
-    elapsed, searched = time.perf_counter() - started, engine.cpu_seconds() - cpu_before
+    with whole_move_time(engine):
+        started, cpu_before = time.perf_counter(), engine.cpu_seconds()
+        lines = engine.ask("go movetime 1000", "bestmove", timeout=5.0)
+        elapsed, searched = time.perf_counter() - started, engine.cpu_seconds() - cpu_before
     # The engine's own work stops in time: its processor time, which a busy machine does not
     # inflate (the wall clock read 1.27 s once at load 8 with the engine waiting its turn).
     assert searched < 1.1, searched
@@ -138,7 +151,8 @@ def test_move_overhead_option_keeps_time_back(engine: EngineProcess) -> None:
     # A second kept back from 2 s is capped at a fifth of them: the search stops at 1.6 s,
     # where the learnt margin (30 ms before anything is measured) would stop it at 1.97 s.
     engine.send("setoption name MoveOverhead value 1000")
-    lines = engine.ask("go movetime 2000", "bestmove")
+    with whole_move_time(engine):
+        lines = engine.ask("go movetime 2000", "bestmove")
     searched = int(next(w for w in reversed(lines) if " time " in w).split(" time ")[1].split()[0])
     assert 1500 <= searched < 1850, lines[-2:]
     engine.send("setoption name MoveOverhead value 0")

@@ -130,6 +130,7 @@ def test_a_movetime_keeps_back_the_overhead_it_is_given() -> None:
 
 def test_a_search_stopped_by_its_deadline_records_how_late_it_ended() -> None:
     engine = Searcher(hash_mb=8)
+    engine.tuning["easy_stop"] = 0  # stopped by its deadline, not once its move stood
     board = Board()
     board.replay(["g3g4", "a7a6"])
     engine.search(board, Limit(depth=3))

@@ -61,8 +61,12 @@ def test_a_saturated_pool_thinks_less_and_plays_real_moves() -> None:
         moves = asyncio.run(burst())
     finally:
         pool.close()
-    # 1 + 1/2 + … + 1/12 ≈ 3.1 s by fair shares (less where a job's deadline came first).
-    assert sum(found.movetime for found in moves) < 3.2
+    # Job k (from 1) finds k - 2 queued beyond the one the worker searches: it is given
+    # 1/max(1, k - 1) s at most, less where its deadline came first (searches that use all of their
+    # time give about 3.1 s in all; those that stop early, as level 10 does once its move
+    # stands, leave the later jobs more of theirs). Not the twelve seconds asked.
+    fair = 1.0 + sum(1 / ahead for ahead in range(1, 12))
+    assert sum(found.movetime for found in moves) <= fair + 0.01
     for position, found in zip(positions, moves, strict=True):
         assert board_for(request(position)).parse_move(found.move)  # legal where it was asked
         assert found.nodes > 0 and found.asked == 1.0

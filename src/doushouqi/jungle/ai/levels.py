@@ -6,7 +6,8 @@ time limit, not the node budget, stops the top levels, and they come closer toge
 
 * effort — a node budget (levels 1-5 also a depth cap), about three times larger at each
   level from 6 up, so a level is the same opponent on any machine at any load (measured
-  in ``bench/ladder.py``); level 10 has no cap and uses all the time it gets. A share of the
+  in ``bench/ladder.py``); level 10 has no cap and uses the time it gets, stopping early
+  once its best move has stood for a few depths (the ``easy_stop`` knob). A share of the
   time budget is only a safety net for short clocks: at the server's second a move, every
   level reaches its node cap well inside its share even on a busy machine;
 * evaluation noise — a fixed pseudo-random number of centipawns per position (the same within

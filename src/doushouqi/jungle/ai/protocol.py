@@ -16,8 +16,11 @@ Commands (one a line; every answer line is flushed at once):
   ``TablebasePath`` (directories searched for tables first, ``os.pathsep``-separated; empty
   or ``<empty>``: only ``$DOUSHOUQI_TABLEBASES`` and the package's own), ``Evaluation``
   (``classic``, the hand-tuned terms, or ``nnue``, the learned network), ``EvalFile`` (the
-  network's weight file, checked when set; empty or ``<empty>``: the shipped one), and one
-  option per rule field (``rule_7_3`` ...);
+  network's weight file, checked when set; empty or ``<empty>``: the shipped one),
+  ``EasyStop`` (0-100: a timed search at level 10 whose best move has stood for three depths
+  stops once it has used this % of its time, sooner as the move keeps standing; 0: ``go
+  movetime`` and the clocks' shares are always used whole), and one option per rule field
+  (``rule_7_3`` ...);
 * ``ucinewgame``; ``position startpos|fen <position string> [moves m1 m2 …]`` (``0000`` is a
   pass), checked with the rules library: a bad position or move leaves *no* position, so the
   next ``go``, ``perft`` or ``d`` answers an error instead of working on a stale one, until a
@@ -91,6 +94,8 @@ NAMED_RULE_SETS = ("wango", "classic", "classic-dog", "international")
 #: ``engine.DEFAULT_TUNING["contempt"]``, repeated here so that the handshake needs no
 #: compiled module (a test checks that they agree).
 DEFAULT_CONTEMPT = 50
+#: ``engine.DEFAULT_TUNING["easy_stop"]`` (the ``EasyStop`` option's default), likewise.
+DEFAULT_EASY_STOP = 50
 #: ``search_driver.EVALUATIONS`` (the ``Evaluation`` option's values), repeated here for the
 #: same reason (a test checks that they agree).
 EVALUATIONS = ("classic", "nnue")
@@ -172,6 +177,7 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
         self.tablebase_path = os.pathsep.join(engine.tablebase_paths) if engine is not None else ""
         self.evaluation = engine.evaluation if engine is not None else "classic"
         self.eval_file = engine.network_file if engine is not None else ""
+        self.easy_stop = engine.tuning["easy_stop"] if engine is not None else DEFAULT_EASY_STOP
         super().__init__(out, engine, find_rules("wango"))
 
     # ------------------------------------------------------------------ Jungle's part
@@ -187,6 +193,7 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
         engine.tablebase_paths = [p for p in self.tablebase_path.split(os.pathsep) if p]
         engine.network_file = self.eval_file
         engine.evaluation = self.evaluation
+        engine.tuning["easy_stop"] = self.easy_stop
 
     def _new_board(self, fen: str | None) -> Board:
         return Board(fen, self.rules)
@@ -203,6 +210,7 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
         choices = " ".join(f"var {name}" for name in EVALUATIONS)
         yield f"option name Evaluation type combo default {self.evaluation} {choices}"
         yield f"option name EvalFile type string default {self.eval_file or EMPTY}"
+        yield f"option name EasyStop type spin default {self.easy_stop} min 0 max 100"
 
     def _rule_option_lines(self) -> Iterable[str]:
         return (_rule_option_line(field, self.rules) for field in RULE_OPTIONS)
@@ -223,6 +231,8 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
 
                 load_network(path)  # a bad file is answered now, not at the next go
             self.eval_file = path
+        elif key == "easystop":
+            self.easy_stop = parse_int(value, 0, 100, "EasyStop")
         elif key in RULE_OPTIONS:
             # The field is named at run time: its value's type is the field's (_rule_field).
             field: dict[str, Any] = {key: _rule_field(key, value)}

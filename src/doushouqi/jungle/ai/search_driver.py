@@ -46,6 +46,7 @@ from doushouqi.jungle.ai.timeman import (
     TimePlan,
     plan_time,
     searches_until_stopped,
+    stops_early,
 )
 from doushouqi.jungle.ai.ttable import DEN_BOUND, new_tt
 from doushouqi.jungle.ai.tuning import (
@@ -106,6 +107,10 @@ __all__ = [
 MAX_DEPTH = MAX_PLY - 32
 #: First aspiration half-window, centipawns.
 ASPIRATION = 30
+#: The easy stop (``easy_stop``, :func:`~doushouqi.core.time_plan.stops_early`): the
+#: centipawns a score may fall from one depth to the next and still stop early (more: the
+#: search is finding trouble, and goes on).
+EASY_FALL = 20
 #: The search probes the endgame tables when its root has at most this many animals more than
 #: the largest table (captures can bring it there); the tables are loaded on the first such
 #: search. Beyond, it searches without them (loading them would cost memory for nothing).
@@ -297,6 +302,7 @@ class Searcher:
         multipv: int = 1,
         root_moves: Sequence[Move] | None = None,
         since: float | None = None,
+        whole_time: bool = False,
     ) -> PlayResult:
         """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
 
@@ -309,7 +315,10 @@ class Searcher:
         moves (the tables then play no root move: they would choose among all); ValueError
         when none of them is legal. ``limit.mate`` N stops the search once it has proven a win
         in N own moves or fewer. ``since`` is the ``time.perf_counter()`` the move's time began
-        (the protocol's ``go`` read; default: now): the deadlines count from it.
+        (the protocol's ``go`` read; default: now): the deadlines count from it. A timed
+        search at level 10 may end before its time once its best move stands (the
+        ``easy_stop`` knob); ``whole_time`` (analysis: its depth is what it is for), or
+        ``multipv`` above 1, uses every second of it.
         """
         settings = settings_for(level)
         with self._lock:
@@ -317,8 +326,10 @@ class Searcher:
             self._serial += 1
             self._searching = True
             try:
+                multipv = max(1, int(multipv))
+                whole = whole_time or multipv > 1
                 return self._search(
-                    board, limit, settings, on_info, max(1, int(multipv)), root_moves, since
+                    board, limit, settings, on_info, multipv, root_moves, since, whole
                 )
             finally:
                 self._searching = False
@@ -336,6 +347,7 @@ class Searcher:
         multipv: int = 1,
         root_moves: Sequence[Move] | None = None,
         since: float | None = None,
+        whole_time: bool = False,
     ) -> PlayResult:
         started = time.perf_counter() if since is None else since
         position = Position.from_board(board)
@@ -370,6 +382,7 @@ class Searcher:
 
         plan = plan_time(limit, position.turn, overhead=self.overhead.seconds)
         plan = plan.scaled(settings.time_share)
+        easy = 0 if whole_time else self._easy_stop(plan, settings)
         # Full strength only, as at the root: the weaker levels' strength stays as measured.
         use_tables = not settings.noise
         self._tb = (
@@ -410,7 +423,7 @@ class Searcher:
         serial = self._serial
         with StopTimer(plan.hard, started, lambda: self._expire(serial), self.overhead):
             best, info, scores = self._iterate(
-                board, position, plan, settings, max_depth, started, on_info, multipv
+                board, position, plan, settings, max_depth, started, on_info, multipv, easy
             )
             if searches_until_stopped(limit, position.turn):
                 # `go infinite`: the answer waits for `stop`, even after the last depth.
@@ -448,9 +461,11 @@ class Searcher:
         started: float,
         on_info: InfoCallback | None,
         multipv: int = 1,
+        easy: int = 0,
     ) -> tuple[int, Info, list[int] | None]:
         """The iterations; returns the best move, the last info and (levels that choose among
-        moves) the exact root scores of the last finished depth."""
+        moves) the exact root scores of the last finished depth. ``easy``: the easy stop's
+        percent (0: none)."""
         state, history, rules = position.state, position.history, position.compiled_rules
         work, tt, params = self._work, self._tt, self._in_use
         count = int(work[C_ROOT_COUNT])
@@ -479,6 +494,7 @@ class Searcher:
                 work[C_DANGER_GUARDS] = 1
                 if self.tuning.get("danger_lead_side", 0):  # at the side ahead's nodes only
                     work[C_DANGER_SIDE] = position.turn + 1
+        stood = 0  # finished depths the best move has stood for
         for depth in range(1, max_depth + 1):
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
             percent = min(200, max(0, int(self.tuning["extension_percent"])))
@@ -510,6 +526,8 @@ class Searcher:
                     best = improved
                     info = self._info(board, depth, int(work[C_BEST_SCORE]), started, best)
                 break
+            stood = stood + 1 if int(work[W_ROOT_MOVES]) == best else 1
+            falling = depth > 1 and score < previous - EASY_FALL
             best = int(work[W_ROOT_MOVES])
             previous = score
             info = self._info(board, depth, score, started, best)
@@ -527,7 +545,30 @@ class Searcher:
                 on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
             if self._done(plan, depth, score, started):
                 break
+            if easy and not falling and stops_early(self._used(plan, started), easy, stood):
+                break
         return best, info, scores
+
+    def _easy_stop(self, plan: TimePlan, settings: LevelSettings) -> int:
+        """The ``easy_stop`` percent for a search of ``plan``: full strength only (a level's
+        noise and choice among moves are its strength, as measured), timed searches only
+        unless ``easy_stop_nodes`` (``go nodes N`` searches its N nodes); 0: none."""
+        if settings.noise or settings.exact_root:
+            return 0
+        if plan.soft is None and not (plan.nodes and self.tuning.get("easy_stop_nodes", 0)):
+            return 0
+        return min(100, max(0, int(self.tuning.get("easy_stop", 0))))
+
+    def _used(self, plan: TimePlan, started: float) -> float:
+        """The share of its budget a search has used: its time (to the soft deadline), or its
+        nodes where ``easy_stop_nodes`` counts them, whichever is more."""
+        used = 0.0
+        if plan.soft is not None:
+            used = (time.perf_counter() - started) / max(plan.soft, 1e-6)
+        limit = int(self._work[C_NODE_LIMIT])
+        if limit and self.tuning.get("easy_stop_nodes", 0):
+            used = max(used, int(self._work[C_NODES]) / limit)
+        return used
 
     def _restrict_root(self, count: int, root_moves: Sequence[Move]) -> int:
         """Keep only ``root_moves`` among the ``count`` root moves (in their order); returns
@@ -753,7 +794,7 @@ def analyse_lines(
     with _shared_engine(board.rules) as engine:
         limit = Limit(movetime=movetime)
         result = engine.search(
-            board, limit, level=level, on_info=lines.keep, multipv=max(1, multipv)
+            board, limit, level=level, on_info=lines.keep, multipv=max(1, multipv), whole_time=True
         )
     return lines.best(min(max(1, multipv), board.legal_moves.count()), result)
 

@@ -19,6 +19,7 @@ from doushouqi.core.time_plan import (
     TimePlan,
     plan_time,
     searches_until_stopped,
+    stops_early,
 )
 from doushouqi.jungle.analysis import Limit
 
@@ -31,4 +32,5 @@ __all__ = [
     "TimePlan",
     "plan_time",
     "searches_until_stopped",
+    "stops_early",
 ]

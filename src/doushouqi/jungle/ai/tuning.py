@@ -111,6 +111,14 @@ DEFAULT_TUNING = {
     # 1: danger_lead's guard test at the side ahead's nodes only (its own den), the full rule
     # at the opponent's (whose den the side ahead attacks); 0: at both sides' nodes.
     "danger_lead_side": 0,
+    # Time management (issue 31): a timed full-strength search (no noise, no choice among
+    # moves) whose best move has stood for 3 finished depths, its score not falling, stops once
+    # it has used this % of its time, sooner as the move keeps standing (core.time_plan's
+    # stops_early): the depths it skips rarely change the move. 0: the whole time, always.
+    # easy_stop_nodes 1: node budgets too (for fixed-node measurements; `go nodes N` otherwise
+    # searches its N nodes).
+    "easy_stop": 50,
+    "easy_stop_nodes": 0,
 }
 TUNING_RANGES = {
     "null_move": (0, 1),
@@ -140,6 +148,8 @@ TUNING_RANGES = {
     "home_margin": (0, 3),
     "danger_lead": (0, 100000),
     "danger_lead_side": (0, 1),
+    "easy_stop": (0, 100),
+    "easy_stop_nodes": (0, 1),
 }
 #: The knobs that are evaluation weights: the Searcher writes each into its weights (at the
 #: index given), not into the control array, and clears the evaluation cache when one changes.
