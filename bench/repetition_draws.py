@@ -50,7 +50,7 @@ from doushouqi.jungle.analysis import Limit, Score
 from doushouqi.jungle.board import Board, Move
 from doushouqi.jungle.engine import SimpleEngine
 from doushouqi.jungle.engine.match import MatchScore, elo_estimate
-from selfplay import limit_arguments, limit_of, make_engine, openings
+from selfplay import limit_arguments, limit_of, make_engine, openings, take_key
 
 #: Centipawns standing for a den win (a Score with ``mate``), above any evaluation.
 DEN_CP = 100_000
@@ -98,13 +98,11 @@ def make_side(spec: str, rules: str) -> tuple[Mover, Callable[[], None], Callabl
     """A side's move function, its new-game call and its shutdown, from its description
     (``movetime=SECONDS`` among its keys: that side's time a move, whatever the match's limit
     — time odds)."""
-    items = [item for item in spec.split(",") if item.strip()]
-    own_time = [float(i.split("=", 1)[1]) for i in items if i.startswith("movetime=")]
-    spec = ",".join(i for i in items if not i.startswith("movetime="))
+    spec, own_time = take_key(spec, "movetime")
     move, new_game, quit_ = _process(spec) if "src=" in spec else _in_process(spec, rules)
-    if not own_time:
+    if own_time is None:
         return move, new_game, quit_
-    limit = Limit(time=own_time[-1])
+    limit = Limit(time=float(own_time))
     return (lambda board, _: move(board, limit)), new_game, quit_
 
 

@@ -45,13 +45,20 @@ def make_engine(spec: str, rules: str) -> tuple[Searcher, int]:
     return engine, level
 
 
+def take_key(spec: str, key: str) -> tuple[str, str | None]:
+    """A side's description without its ``key=…`` items, and the last one's value (None:
+    none)."""
+    items = [item for item in spec.split(",") if item.strip()]
+    values = [i.split("=", 1)[1] for i in items if i.startswith(f"{key}=")]
+    rest = ",".join(i for i in items if not i.startswith(f"{key}="))
+    return rest, (values[-1] if values else None)
+
+
 def own_limit(spec: str, limit: Limit) -> tuple[str, Limit]:
     """A side's description without its ``nodes=N`` (its own budget a move, whatever the
     match's limit: node odds), and the limit it plays with."""
-    items = [item for item in spec.split(",") if item.strip()]
-    nodes = [int(i.split("=", 1)[1]) for i in items if i.startswith("nodes=")]
-    rest = ",".join(i for i in items if not i.startswith("nodes="))
-    return rest, (Limit(nodes=nodes[-1]) if nodes else limit)
+    rest, nodes = take_key(spec, "nodes")
+    return rest, (limit if nodes is None else Limit(nodes=int(nodes)))
 
 
 def openings(count: int, plies: int, rules: str, seed: int) -> list[Board]:
