@@ -121,6 +121,8 @@ def bench_movetime(rounds: int = 10) -> None:
     engine.warm_up()
     board = Board(POSITIONS[3])
     process = _Process()
+    # The easy stop would end most searches early: the deadline is kept only by whole ones.
+    process.send("setoption name EasyStop value 0")
     process.send("isready")
     process.wait_for("readyok")
     process.send(f"position fen {POSITIONS[3]}")
@@ -130,7 +132,7 @@ def bench_movetime(rounds: int = 10) -> None:
         worst_in = worst_out = 0.0
         for _ in range(rounds):
             started = time.perf_counter()
-            engine.search(board, Limit(movetime=movetime))
+            engine.search(board, Limit(movetime=movetime), whole_time=True)
             worst_in = max(worst_in, time.perf_counter() - started)
             started = time.perf_counter()
             process.send(f"go movetime {round(movetime * 1000)}")

@@ -190,7 +190,8 @@ def last_scores(fen: str, rules: str, seconds: float) -> tuple[list[int], list[o
         if "depth" in info and "score" in info:  # type: ignore[operator]
             scores[info["depth"]] = info["score"]  # type: ignore[index]
 
-    engine.search(board, Limit(movetime=seconds), on_info=keep)
+    # The whole time: a position's score is what it confirms, not a move to play soon.
+    engine.search(board, Limit(movetime=seconds), on_info=keep, whole_time=True)
     depths = sorted(scores)[-2:]
     if len(depths) < 2:
         return None

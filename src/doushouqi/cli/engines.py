@@ -41,14 +41,14 @@ ENGINES: dict[str, GameEngine] = {
             "doushouqi.jungle.ai.protocol:run_protocol",
             "doushouqi.jungle.engine.match:run_match_command",
             "wango",
-            "doushouqi.jungle.ai.search_driver:compile_engine",
+            "doushouqi.jungle.ai.shared_engines:compile_engine",
         ),
         GameEngine(
             "tiger",
             "doushouqi.tiger.ai.protocol:run_protocol",
             "doushouqi.tiger.engine.match:run_match_command",
             "laohuqi",
-            "doushouqi.tiger.ai.search_driver:compile_engine",
+            "doushouqi.tiger.ai.shared_engines:compile_engine",
         ),
     )
 }

@@ -38,8 +38,8 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
         repetition_count,
     )
     from doushouqi.jungle.ai.perft import new_move_buffers, new_stop_flag, perft, perft_divide
-    from doushouqi.jungle.ai.search_driver import (
-        Searcher,
+    from doushouqi.jungle.ai.search_driver import Searcher
+    from doushouqi.jungle.ai.shared_engines import (
         analyse,
         analyse_fixed,
         analyse_lines,
@@ -62,9 +62,8 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("DEFAULT_SEARCH_PLIES", "Position"), "core"),
-    **dict.fromkeys(
-        ("Searcher", "analyse", "analyse_fixed", "analyse_lines", "best_move"), "search_driver"
-    ),
+    "Searcher": "search_driver",
+    **dict.fromkeys(("analyse", "analyse_fixed", "analyse_lines", "best_move"), "shared_engines"),
     **dict.fromkeys(
         (
             "MAX_MOVES",

@@ -21,7 +21,15 @@ _STAMP_NAME = "doushouqi-ai.fingerprint"
 ## Pure-Python modules that no compiled function reads (drivers, protocol): editing them cannot
 #: make machine code stale, so they stay out of the fingerprint.
 _NOT_COMPILED = frozenset(
-    {"go_command.py", "levels.py", "protocol.py", "search_driver.py", "timeman.py", "tuning.py"}
+    {
+        "go_command.py",
+        "levels.py",
+        "protocol.py",
+        "search_driver.py",
+        "shared_engines.py",
+        "timeman.py",
+        "tuning.py",
+    }
 )
 
 

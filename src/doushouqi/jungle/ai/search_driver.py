@@ -1,4 +1,5 @@
-"""The engine's public face: :class:`Searcher` (iterative deepening driver) and :func:`best_move`.
+"""The engine's public face: :class:`Searcher`, the iterative deepening driver (the shared
+engines of :func:`~.shared_engines.best_move` and its kin are searchers too).
 
 >>> from doushouqi.jungle.board import Board
 >>> engine = Searcher("wango", hash_mb=8)
@@ -14,18 +15,16 @@ the GIL released, so :meth:`Searcher.stop` (from any thread) and the deadline ti
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
-from doushouqi.core.analysis import LinesByDepth, send_ranked_lines
+from doushouqi.core.analysis import send_ranked_lines
 from doushouqi.jungle.ai.core import Position
 from doushouqi.jungle.ai.eval_params import (
     NUM_PARAMS,
@@ -96,10 +95,6 @@ __all__ = [
     "EVALUATIONS",
     "MAX_DEPTH",
     "Searcher",
-    "analyse",
-    "analyse_fixed",
-    "analyse_lines",
-    "best_move",
     "score_from_internal",
 ]
 
@@ -405,8 +400,7 @@ class Searcher:
         work[C_NOISE_SEED] = self._rng.getrandbits(62) if settings.noise else 0
         for key, word in TUNING_WORDS.items():
             # Compiled code checks no bounds: keep every knob inside what it indexes.
-            low, high = TUNING_RANGES[key]
-            work[word] = min(high, max(low, int(self.tuning[key])))
+            work[word] = self._knob(key)
         work[C_NO_QUIESCENCE] = not settings.quiescence
         work[C_DANGER_SIDE] = 0  # both sides' nodes (danger_lead may narrow it)
         work[W_KILLERS:W_HISTORY] = 0
@@ -474,11 +468,11 @@ class Searcher:
         scores: list[int] | None = None
         previous = 0
         base_contempt = int(work[C_CONTEMPT])
-        gain = min(100, max(0, int(self.tuning.get("contempt_gain", 0))))
-        behind_gain = min(100, max(0, int(self.tuning.get("contempt_behind_gain", 0))))
-        most = min(2000, max(0, int(self.tuning.get("contempt_max", 0))))
-        twofold = max(0, int(self.tuning.get("twofold_lead", 0)))
-        danger_lead = max(0, int(self.tuning.get("danger_lead", 0)))
+        gain = self._knob("contempt_gain")
+        behind_gain = self._knob("contempt_behind_gain")
+        most = self._knob("contempt_max")
+        twofold = self._knob("twofold_lead")
+        danger_lead = self._knob("danger_lead")
         if gain or behind_gain or twofold or danger_lead:
             # Contempt in proportion to the lead: the side ahead values a draw below it, the
             # side behind above it; the same at every depth (the table keeps draw scores).
@@ -492,12 +486,12 @@ class Searcher:
                 # third round).
                 work[C_DANGER_MOVES] = 2
                 work[C_DANGER_GUARDS] = 1
-                if self.tuning.get("danger_lead_side", 0):  # at the side ahead's nodes only
+                if self._knob("danger_lead_side"):  # at the side ahead's nodes only
                     work[C_DANGER_SIDE] = position.turn + 1
         stood = 0  # finished depths the best move has stood for
         for depth in range(1, max_depth + 1):
             # Den-check extensions per path: enough for den fights, bounded so depths finish.
-            percent = min(200, max(0, int(self.tuning["extension_percent"])))
+            percent = self._knob("extension_percent")
             work[C_EXT_BUDGET] = max(2, depth * percent // 100 + 1)
             exact = settings.exact_root
             if exact or depth < 4 or abs(previous) > DEN_BOUND:
@@ -555,9 +549,9 @@ class Searcher:
         unless ``easy_stop_nodes`` (``go nodes N`` searches its N nodes); 0: none."""
         if settings.noise or settings.exact_root:
             return 0
-        if plan.soft is None and not (plan.nodes and self.tuning.get("easy_stop_nodes", 0)):
+        if plan.soft is None and not (plan.nodes and self._knob("easy_stop_nodes")):
             return 0
-        return min(100, max(0, int(self.tuning.get("easy_stop", 0))))
+        return self._knob("easy_stop")
 
     def _used(self, plan: TimePlan, started: float) -> float:
         """The share of its budget a search has used: its time (to the soft deadline), or its
@@ -566,7 +560,7 @@ class Searcher:
         if plan.soft is not None:
             used = (time.perf_counter() - started) / max(plan.soft, 1e-6)
         limit = int(self._work[C_NODE_LIMIT])
-        if limit and self.tuning.get("easy_stop_nodes", 0):
+        if limit and self._knob("easy_stop_nodes"):
             used = max(used, int(self._work[C_NODES]) / limit)
         return used
 
@@ -622,14 +616,19 @@ class Searcher:
             work[W_ROOT_SCORES : W_ROOT_SCORES + count] = root_scores
         return lines
 
+    def _knob(self, key: str) -> int:
+        """A knob of :attr:`tuning`, held inside its :data:`TUNING_RANGES` (compiled code
+        checks no bounds; a knob set out of range acts as its nearest end)."""
+        low, high = TUNING_RANGES[key]
+        return min(high, max(low, int(self.tuning[key])))
+
     def _apply_weight_knobs(self) -> None:
         """Write the knobs that are evaluation weights (:data:`TUNING_PARAMS`: the home
         guard) into every weight set this searcher uses; one that changed clears the
         evaluation cache, whose scores were made with the old value."""
         changed = False
         for key, index in TUNING_PARAMS.items():
-            low, high = TUNING_RANGES[key]
-            value = min(high, max(low, int(self.tuning[key])))
+            value = self._knob(key)
             for weights in (self._params, self._lead_params, self._network_params):
                 if weights is not None and int(weights[index]) != value:
                     weights[index] = value
@@ -643,8 +642,8 @@ class Searcher:
         the board, else the engine's weights. Chosen at the root, so that every evaluation of
         one search uses the same tables; the side behind keeps the tuned ones (they defend
         better: docs/engine-research.md)."""
-        threshold = int(self.tuning["lead_tables"])
-        if threshold <= 0 or _animals(board) > self.tuning["lead_animals"]:
+        threshold = self._knob("lead_tables")
+        if threshold <= 0 or _animals(board) > self._knob("lead_animals"):
             return self._params
         rules, turn = position.compiled_rules, position.turn
         lead = 0
@@ -729,101 +728,3 @@ class Searcher:
             time=elapsed,
             pv=pv or [_decode(best)],
         )
-
-
-# --------------------------------------------------------------------------- best_move
-
-_POOL_LOCK = threading.Lock()
-_POOLS: dict[RuleSet, queue.LifoQueue[Searcher]] = {}
-#: Engines kept per rule set: concurrent callers (web games) search in parallel.
-POOL_SIZE = 4
-_CREATED: dict[RuleSet, int] = {}
-
-
-def _acquire(rules: RuleSet) -> Searcher:
-    with _POOL_LOCK:
-        pool = _POOLS.setdefault(rules, queue.LifoQueue())
-        try:
-            return pool.get_nowait()
-        except queue.Empty:
-            if _CREATED.get(rules, 0) < POOL_SIZE:
-                _CREATED[rules] = _CREATED.get(rules, 0) + 1
-                return Searcher(rules, hash_mb=32)
-    return pool.get()  # every engine busy: wait for one
-
-
-@contextlib.contextmanager
-def _shared_engine(rules: RuleSet) -> Iterator[Searcher]:
-    """One of the rule set's shared engines, given back to the pool afterwards."""
-    engine = _acquire(rules)
-    try:
-        yield engine
-    finally:
-        _POOLS[rules].put(engine)
-
-
-def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) -> Move:
-    """The engine's move in ``board`` at ``level`` within ``movetime`` seconds (None: one
-    second at level 10, less below, as the level decides). Raises ValueError when the game is
-    over. Engines are shared per rule set, so repeated calls reuse what they learnt."""
-    result = analyse(board, level=level, movetime=1.0 if movetime is None else movetime)
-    if result.move is None:
-        raise ValueError("no move: the game is over")
-    return result.move
-
-
-def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResult:
-    """Search ``board`` within ``movetime`` seconds: the best move (None when the game is over)
-    with the search's last info (score from the side to move's view, depth, pv). Uses the
-    same shared engines as :func:`best_move`."""
-    with _shared_engine(board.rules) as engine:
-        return engine.search(board, Limit(movetime=movetime), level=level)
-
-
-def analyse_lines(
-    board: Board, *, level: int = 10, movetime: float = 0.5, multipv: int = 3
-) -> list[Info]:
-    """The best ``multipv`` lines of ``board`` within ``movetime`` seconds, best first, each
-    starting with a different move: the lines of the deepest iteration that reported them
-    all, so that their scores are comparable (a line of a deeper, unfinished iteration
-    beside lines of the one before could look better or worse only for being deeper). Only
-    when no iteration finished every line, the move the engine would play, alone. Fewer
-    lines when there are fewer legal moves; none when the game is over. The shared engines
-    of :func:`best_move` search."""
-    lines: LinesByDepth[Move] = LinesByDepth()
-    with _shared_engine(board.rules) as engine:
-        limit = Limit(movetime=movetime)
-        result = engine.search(
-            board, limit, level=level, on_info=lines.keep, multipv=max(1, multipv), whole_time=True
-        )
-    return lines.best(min(max(1, multipv), board.legal_moves.count()), result)
-
-
-def compile_engine() -> None:
-    """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
-    compile`` runs ahead of a first start."""
-    Searcher(hash_mb=1).warm_up()
-
-
-# --------------------------------------------------------------------------- fixed budget
-
-#: The transposition table of a fixed-budget search, in MiB: part of the budget, since a
-#: table of another size keeps other entries and the same node count reaches other depths.
-FIXED_HASH_MB = 16
-
-
-def analyse_fixed(
-    board: Board, *, nodes: int | None = None, depth: int | None = None
-) -> PlayResult:
-    """Search ``board`` within a budget of ``nodes`` and/or ``depth`` (no clock): the best move
-    (None when the game is over) and the search's last info, at full strength.
-
-    Repeatable: the same position and budget give the same answer on any machine under any
-    load (game reviews depend on it). Time plays no part, and each call searches with an
-    engine of its own, fresh (an empty table of :data:`FIXED_HASH_MB`, no killers, no
-    history), so that nothing an earlier search learnt changes this one. ValueError without a
-    budget."""
-    if nodes is None and depth is None:
-        raise ValueError("a fixed-budget search needs nodes or a depth")
-    engine = Searcher(board.rules, hash_mb=FIXED_HASH_MB)
-    return engine.search(board, Limit(depth=depth, nodes=nodes))

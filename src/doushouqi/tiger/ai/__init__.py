@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __getattr__
     from doushouqi.tiger.ai.core import Position, decode_move, encode_move
-    from doushouqi.tiger.ai.search_driver import (
-        Searcher,
+    from doushouqi.tiger.ai.search_driver import Searcher
+    from doushouqi.tiger.ai.shared_engines import (
         analyse,
         analyse_fixed,
         analyse_lines,
@@ -31,9 +31,8 @@ if TYPE_CHECKING:  # for type checkers and import-linter; at run time see __geta
 #: Where each public name lives.
 _HOMES = {
     **dict.fromkeys(("Position", "decode_move", "encode_move"), "core"),
-    **dict.fromkeys(
-        ("Searcher", "analyse", "analyse_fixed", "analyse_lines", "best_move"), "search_driver"
-    ),
+    "Searcher": "search_driver",
+    **dict.fromkeys(("analyse", "analyse_fixed", "analyse_lines", "best_move"), "shared_engines"),
 }
 
 

@@ -20,7 +20,15 @@ __all__ = ["cache_directory", "discard_stale_cache"]
 _STAMP_NAME = "doushouqi-tiger-ai.fingerprint"
 ## Modules no compiled function reads (drivers, protocol, levels): left out of the fingerprint.
 _NOT_COMPILED = frozenset(
-    {"__init__.py", "levels.py", "protocol.py", "search_driver.py", "timeman.py", "core.py"}
+    {
+        "__init__.py",
+        "levels.py",
+        "protocol.py",
+        "search_driver.py",
+        "shared_engines.py",
+        "timeman.py",
+        "core.py",
+    }
 )
 
 

@@ -1,5 +1,6 @@
-"""The Tiger engine's public face: :class:`Searcher` (iterative deepening), :func:`best_move`,
-:func:`analyse` and :func:`analyse_lines`.
+"""The Tiger engine's public face: :class:`Searcher` (iterative deepening), which
+:mod:`.shared_engines` (:func:`~.shared_engines.best_move`, :func:`~.shared_engines.analyse`,
+:func:`~.shared_engines.analyse_lines`) keeps a pool of.
 
 >>> from doushouqi.tiger.board import Board
 >>> engine = Searcher("laohuqi", hash_mb=8)
@@ -19,17 +20,15 @@ played from them when won or lost, at full strength.
 
 from __future__ import annotations
 
-import contextlib
-import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-from doushouqi.core.analysis import LinesByDepth, send_ranked_lines
+from doushouqi.core.analysis import send_ranked_lines
 from doushouqi.tiger.ai.core import Position, decode_move
 from doushouqi.tiger.ai.eval_params import NUM_PARAMS, default_params, with_awareness
 from doushouqi.tiger.ai.levels import LevelSettings, choose_root_move, settings_for
@@ -84,10 +83,6 @@ __all__ = [
     "DEFAULT_TUNING",
     "MAX_DEPTH",
     "Searcher",
-    "analyse",
-    "analyse_fixed",
-    "analyse_lines",
-    "best_move",
     "score_from_internal",
 ]
 
@@ -549,96 +544,3 @@ class Searcher:
             time=elapsed,
             pv=pv or [decode_move(best)],
         )
-
-
-# --------------------------------------------------------------------------- best_move
-
-_POOL_LOCK = threading.Lock()
-_POOLS: dict[RuleSet, queue.LifoQueue[Searcher]] = {}
-#: Engines kept per rule set: concurrent callers search in parallel.
-POOL_SIZE = 4
-_CREATED: dict[RuleSet, int] = {}
-
-
-def _acquire(rules: RuleSet) -> Searcher:
-    with _POOL_LOCK:
-        pool = _POOLS.setdefault(rules, queue.LifoQueue())
-        try:
-            return pool.get_nowait()
-        except queue.Empty:
-            if _CREATED.get(rules, 0) < POOL_SIZE:
-                _CREATED[rules] = _CREATED.get(rules, 0) + 1
-                return Searcher(rules, hash_mb=32)
-    return pool.get()  # every engine busy: wait for one
-
-
-@contextlib.contextmanager
-def _shared_engine(rules: RuleSet) -> Iterator[Searcher]:
-    """One of the rule set's shared engines, given back to the pool afterwards."""
-    engine = _acquire(rules)
-    try:
-        yield engine
-    finally:
-        _POOLS[rules].put(engine)
-
-
-def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) -> Move:
-    """The engine's move (a hint) in ``board`` at ``level`` within ``movetime`` seconds.
-    Raises ValueError when the game is over. Engines are shared per rule set."""
-    result = analyse(board, level=level, movetime=1.0 if movetime is None else movetime)
-    if result.move is None:
-        raise ValueError("no move: the game is over")
-    return result.move
-
-
-def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResult:
-    """Search ``board`` within ``movetime`` seconds: the best move (None when the game is
-    over) with the search's last info (score from the side to move's view, depth, pv)."""
-    with _shared_engine(board.rules) as engine:
-        return engine.search(board, Limit(movetime=movetime), level=level)
-
-
-def analyse_lines(
-    board: Board, *, level: int = 10, movetime: float = 0.5, multipv: int = 3
-) -> list[Info]:
-    """The best ``multipv`` lines of ``board`` within ``movetime`` seconds, best first, each
-    starting with a different move: the lines of the deepest iteration that reported them
-    all (so that their scores are comparable); only when none did, the move the engine would
-    play, alone. Fewer lines when there are fewer legal moves; none when the game is over."""
-    lines: LinesByDepth[Move] = LinesByDepth()
-    with _shared_engine(board.rules) as engine:
-        limit = Limit(movetime=movetime)
-        result = engine.search(
-            board, limit, level=level, on_info=lines.keep, multipv=max(1, multipv)
-        )
-    return lines.best(min(max(1, multipv), board.count_legal_moves()), result)
-
-
-def compile_engine() -> None:
-    """Compile (or load from numba's cache) all of the engine's code: what ``doushouqi
-    compile`` runs ahead of a first start."""
-    Searcher(hash_mb=1).warm_up()
-
-
-# --------------------------------------------------------------------------- fixed budget
-
-#: The transposition table of a fixed-budget search, in MiB: part of the budget, since a
-#: table of another size keeps other entries and the same node count reaches other depths.
-FIXED_HASH_MB = 16
-
-
-def analyse_fixed(
-    board: Board, *, nodes: int | None = None, depth: int | None = None
-) -> PlayResult:
-    """Search ``board`` within a budget of ``nodes`` and/or ``depth`` (no clock): the best move
-    (None when the game is over) and the search's last info, at full strength.
-
-    Repeatable: the same position and budget give the same answer on any machine under any
-    load (game reviews depend on it). Time plays no part, and each call searches with an
-    engine of its own, fresh (an empty table of :data:`FIXED_HASH_MB`, no killers, no
-    history), so that nothing an earlier search learnt changes this one. ValueError without a
-    budget."""
-    if nodes is None and depth is None:
-        raise ValueError("a fixed-budget search needs nodes or a depth")
-    engine = Searcher(board.rules, hash_mb=FIXED_HASH_MB)
-    return engine.search(board, Limit(depth=depth, nodes=nodes))
