@@ -86,7 +86,7 @@ def test_the_computer_player_answers_with_legal_moves(key: str) -> None:
     position = game.new_position(rules, game.start_position(rules))
     rng = random.Random(7)
     for _ in range(4):
-        move, nodes = engine.best_move(position.copy(), 1, 0.05)
+        move, nodes = engine.best_move(position.copy(), 1, 0.05, 0.05)
         if position.outcome() is not None:
             assert move is None
             break

@@ -67,6 +67,12 @@ def _clock_at(fraction: float, movetime: float) -> Iterator[float]:
         # Analysis (several lines, or asked for) uses its whole time: its depth is its point.
         (50, 0.6, {"multipv": 3}, False),
         (50, 0.6, {"whole_time": True}, False),
+        # Given less than the full time (a busy server): the share counted is of the full
+        # time, 0.6 of the move time given being 0.2 of it; a full time no longer than the
+        # time given changes nothing.
+        (50, 0.6, {"full_time": 3 * 600.0}, False),
+        (50, 0.6, {"full_time": 600.0}, True),
+        (50, 0.9, {"full_time": 1.5 * 600.0}, True),
     ],
 )
 def test_a_timed_search_stops_early_once_it_has_used_its_share(

@@ -74,6 +74,44 @@ def test_a_saturated_pool_thinks_less_and_plays_real_moves() -> None:
     assert sum(found.reduced for found in moves) >= 10  # ... those queued behind it, less
 
 
+class BusyAi(RandomAi):
+    """Random moves, each given 0.3 of the second asked for and searched ``searched`` s."""
+
+    def __init__(self, searched: float) -> None:
+        super().__init__()
+        self.searched = searched
+
+    async def choose_move(self, request: AiRequest) -> AiMove:
+        found = await super().choose_move(request)
+        return AiMove(found.move, 0.3 * request.movetime, request.movetime, 1, 0.0, self.searched)
+
+
+@pytest.mark.parametrize(("searched", "told"), [(0.29, True), (0.1, False)])
+def test_players_hear_of_a_busy_computer_only_when_the_load_cut_its_search(
+    tmp_path: Path, searched: float, told: bool
+) -> None:
+    """A search given less than it asked for that ran out of it lost depth: the players are
+    told; one that stopped well before its time (level 10's easy stop, measured against the
+    time asked) played as it would have with all of it: nothing to tell, nothing counted."""
+    settings = make_settings(tmp_path, ai_movetime=1.0)
+    with running(settings, ai=BusyAi(searched)) as server:
+        player = server.player().guest()
+        game = player.create(mode="vs_ai", ai_level=10, color="red")
+        with player.socket(game["id"]) as ws:
+            ws.wait_for("game_started")
+            ws.send({"type": "move", "move": "a3a4"})
+            ws.wait_for("move_made", lambda m: m["color"] == 1)
+            ws.send({"type": "move", "move": "a4a5"})
+            ws.wait_for("move_made", lambda m: m["color"] == 1 and m["ply"] == 4)
+            assert ("ai_busy" in [m["type"] for m in ws.seen]) is told
+        exposition = server.player().get("/metrics").text
+        if told:
+            assert metric(server, "doushouqi_ai_effort_reductions_total") == 2
+        else:  # a labelled counter never counted has no sample
+            assert "doushouqi_ai_effort_reductions_total{" not in exposition
+            assert "doushouqi_ai_search_seconds_count{" in exposition  # the searches were seen
+
+
 class LimitedAi(RandomAi):
     """Random moves, with room for ``seats`` games against the computer."""
 

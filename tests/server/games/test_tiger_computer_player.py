@@ -25,7 +25,7 @@ def test_the_engine_moves_for_the_tiger_and_for_the_men() -> None:
     engine = engine_of("tiger")
     engine.warm_up()
     for moves in ((), ("e10e9",)):
-        move, nodes = engine.best_move(position(*moves), 3, 0.2)
+        move, nodes = engine.best_move(position(*moves), 3, 0.2, 0.2)
         board = Board()
         for text in moves:
             board.push_move(text)
@@ -45,7 +45,7 @@ def test_a_forced_win_is_a_win_score_and_a_finished_game_has_no_move() -> None:
     engine = engine_of("tiger")
     lines = engine.analyse(position(*TRAP[:-1]), 4, 0.3, 1)
     assert lines[0]["pv"][0] == TRAP[-1] and lines[0]["score"] == {"win": 1}
-    assert engine.best_move(position(*TRAP), 4, 0.1) == (None, 0)
+    assert engine.best_move(position(*TRAP), 4, 0.1, 0.1) == (None, 0)
     assert engine.analyse(position(*TRAP), 4, 0.1, 2) == []
 
 

@@ -298,6 +298,7 @@ class Searcher:
         root_moves: Sequence[Move] | None = None,
         since: float | None = None,
         whole_time: bool = False,
+        full_time: float | None = None,
     ) -> PlayResult:
         """Search ``board`` (with its history) within ``limit`` at ``level`` (1-10).
 
@@ -313,7 +314,11 @@ class Searcher:
         (the protocol's ``go`` read; default: now): the deadlines count from it. A timed
         search at level 10 may end before its time once its best move stands (the
         ``easy_stop`` knob); ``whole_time`` (analysis: its depth is what it is for), or
-        ``multipv`` above 1, uses every second of it.
+        ``multipv`` above 1, uses every second of it. ``full_time``: the move time the search
+        would have had but for its caller's load (a busy server gives each search less than
+        it asked for): the easy stop then counts its share of that, so the search ends early
+        where one given all of it would have, and otherwise runs to its shorter deadline —
+        the load costs depth only to the searches that needed more time than they got.
         """
         settings = settings_for(level)
         with self._lock:
@@ -324,7 +329,7 @@ class Searcher:
                 multipv = max(1, int(multipv))
                 whole = whole_time or multipv > 1
                 return self._search(
-                    board, limit, settings, on_info, multipv, root_moves, since, whole
+                    board, limit, settings, on_info, multipv, root_moves, since, whole, full_time
                 )
             finally:
                 self._searching = False
@@ -343,6 +348,7 @@ class Searcher:
         root_moves: Sequence[Move] | None = None,
         since: float | None = None,
         whole_time: bool = False,
+        full_time: float | None = None,
     ) -> PlayResult:
         started = time.perf_counter() if since is None else since
         position = Position.from_board(board)
@@ -378,6 +384,13 @@ class Searcher:
         plan = plan_time(limit, position.turn, overhead=self.overhead.seconds)
         plan = plan.scaled(settings.time_share)
         easy = 0 if whole_time else self._easy_stop(plan, settings)
+        # What the easy stop measures the time used against: the full move time, where the
+        # caller's load gave this search less.
+        easy_plan = plan
+        if easy and limit.movetime is not None and (full_time or 0.0) > limit.movetime:
+            full = Limit(movetime=full_time)
+            easy_plan = plan_time(full, position.turn, overhead=self.overhead.seconds)
+            easy_plan = easy_plan.scaled(settings.time_share)
         # Full strength only, as at the root: the weaker levels' strength stays as measured.
         use_tables = not settings.noise
         self._tb = (
@@ -417,7 +430,16 @@ class Searcher:
         serial = self._serial
         with StopTimer(plan.hard, started, lambda: self._expire(serial), self.overhead):
             best, info, scores = self._iterate(
-                board, position, plan, settings, max_depth, started, on_info, multipv, easy
+                board,
+                position,
+                plan,
+                settings,
+                max_depth,
+                started,
+                on_info,
+                multipv,
+                easy,
+                easy_plan,
             )
             if searches_until_stopped(limit, position.turn):
                 # `go infinite`: the answer waits for `stop`, even after the last depth.
@@ -456,10 +478,12 @@ class Searcher:
         on_info: InfoCallback | None,
         multipv: int = 1,
         easy: int = 0,
+        easy_plan: TimePlan | None = None,
     ) -> tuple[int, Info, list[int] | None]:
         """The iterations; returns the best move, the last info and (levels that choose among
         moves) the exact root scores of the last finished depth. ``easy``: the easy stop's
-        percent (0: none)."""
+        percent (0: none), of the time of ``easy_plan`` (default: ``plan``)."""
+        easy_plan = easy_plan or plan
         state, history, rules = position.state, position.history, position.compiled_rules
         work, tt, params = self._work, self._tt, self._in_use
         count = int(work[C_ROOT_COUNT])
@@ -539,7 +563,7 @@ class Searcher:
                 on_info(Info({**info, "multipv": 1}) if multipv > 1 else info)
             if self._done(plan, depth, score, started):
                 break
-            if easy and not falling and stops_early(self._used(plan, started), easy, stood):
+            if easy and not falling and stops_early(self._used(easy_plan, started), easy, stood):
                 break
         return best, info, scores
 

@@ -39,12 +39,16 @@ def best_move(board: Board, *, level: int = 10, movetime: float | None = 1.0) ->
     return result.move
 
 
-def analyse(board: Board, *, level: int = 10, movetime: float = 0.5) -> PlayResult:
+def analyse(
+    board: Board, *, level: int = 10, movetime: float = 0.5, full_time: float | None = None
+) -> PlayResult:
     """Search ``board`` within ``movetime`` seconds: the best move (None when the game is over)
     with the search's last info (score from the side to move's view, depth, pv). Uses the
-    same shared engines as :func:`best_move`."""
+    same shared engines as :func:`best_move`. ``full_time``: the seconds the search would
+    have had but for the caller's load (:meth:`.Searcher.search`)."""
     with _ENGINES.engine(board.rules) as engine:
-        return engine.search(board, Limit(movetime=movetime), level=level)
+        limit = Limit(movetime=movetime)
+        return engine.search(board, limit, level=level, full_time=full_time)
 
 
 def analyse_lines(

@@ -9,8 +9,10 @@ Both AI services (the in-process pool and the Redis workers) give each search th
 * what is left before its deadline (the answer must be back by then);
 
 and never less than :data:`MIN_MOVETIME`, enough for a real search of a few plies at any
-level. A search that got less than it asked for is *reduced*: the game tells its players that
-the computer is busy and thinking less deeply.
+level. A search that got less than it asked for is *reduced*; one reduced that ran out of its
+time is *cut short* (:func:`is_cut_short`): the game tells its players that the computer is
+busy and thinking less deeply. (Level 10 stops a search early once its move stands, measured
+against the time asked, so a reduced search that stopped on its own played as a full one.)
 
 >>> effective_movetime(1.0)
 1.0
@@ -24,12 +26,23 @@ the computer is busy and thinking less deeply.
 
 from __future__ import annotations
 
-__all__ = ["DEADLINE_MARGIN", "MIN_MOVETIME", "effective_movetime", "is_reduced"]
+__all__ = [
+    "DEADLINE_MARGIN",
+    "MIN_MOVETIME",
+    "RAN_OUT",
+    "effective_movetime",
+    "is_cut_short",
+    "is_reduced",
+]
 
 #: The least a search gets, however busy the AI (about 30,000 nodes: several plies deep).
 MIN_MOVETIME = 0.02
 #: Kept free before a deadline for the answer's way back to the game.
 DEADLINE_MARGIN = 0.05
+#: A search that took this share of its time or more ran out of it: one stopped by its
+#: deadline has used at least four fifths (the engine keeps back at most a fifth for its
+#: answer, ``core.time_plan``); an early stop in between is counted as run out, to be safe.
+RAN_OUT = 0.75
 
 
 def effective_movetime(
@@ -51,3 +64,15 @@ def effective_movetime(
 def is_reduced(given: float, asked: float) -> bool:
     """Whether a search got noticeably less time than it asked for."""
     return given < 0.9 * asked
+
+
+def is_cut_short(given: float, asked: float, searched: float | None) -> bool:
+    """Whether the load cost a search depth: it got noticeably less time than it asked for
+    and ran out of it. One that stopped well before its time (level 10's easy stop, which
+    measures its progress against the time asked) played as it would have with all of it.
+    ``searched`` None: not known, counted as all of the time given.
+
+    >>> is_cut_short(0.6, 1.0, 0.49), is_cut_short(0.6, 1.0, 0.31), is_cut_short(0.95, 1.0, 0.95)
+    (True, False, False)
+    """
+    return is_reduced(given, asked) and (searched is None or searched >= RAN_OUT * given)

@@ -136,7 +136,7 @@ class AiOpponent:
         metrics = self._metrics
         metrics.ai_wait.labels(node=metrics.node, kind="move").observe(found.waited)
         metrics.ai_search.labels(node=metrics.node, kind="move").observe(found.movetime)
-        if found.reduced:
+        if found.cut_short:
             metrics.effort_reductions.labels(node=metrics.node, kind="move").inc()
             # Not an event of the game (nothing to store or replay): a word to its players.
             self._notify(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from doushouqi.core.game import Position, get_game
-from doushouqi.server.ai.effort import effective_movetime, is_reduced
+from doushouqi.server.ai.effort import effective_movetime, is_cut_short, is_reduced
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.registry import SITE_GAMES, engine_of
 from doushouqi.server.infra.parent_watch import watch_parent
@@ -91,11 +91,18 @@ class AiMove:
     nodes: int = 0
     #: Seconds the job waited for a worker.
     waited: float = 0.0
+    #: Seconds the search took (None: not known).
+    searched: float | None = None
 
     @property
     def reduced(self) -> bool:
-        """Whether the AI was busy and thought less than asked."""
+        """Whether the AI was busy and gave the search less time than it asked for."""
         return is_reduced(self.movetime, self.asked)
+
+    @property
+    def cut_short(self) -> bool:
+        """Whether the load cost the search depth: reduced, and it ran out of its time."""
+        return is_cut_short(self.movetime, self.asked, self.searched)
 
 
 def position_for(request: AiRequest) -> Position:
@@ -129,11 +136,14 @@ def search_move(request: AiRequest, backlog: int = 0, workers: int = 1) -> AiMov
     started = time.time()
     movetime = _given_movetime(request, backlog, workers)
     engine = engine_of(request.game_key)
-    move, nodes = engine.best_move(position_for(request), request.level, movetime)
+    position = position_for(request)
+    searching = time.perf_counter()
+    move, nodes = engine.best_move(position, request.level, movetime, request.movetime)
+    searched = time.perf_counter() - searching
     if move is None:
         raise ValueError("no move: the game is over")
     waited = 0.0 if request.submitted_at is None else max(0.0, started - request.submitted_at)
-    return AiMove(move, movetime, request.movetime, nodes, waited)
+    return AiMove(move, movetime, request.movetime, nodes, waited, searched)
 
 
 #: An analysis as plain data: ``bestmove`` (None: game over), ``score`` (the engine's, e.g.

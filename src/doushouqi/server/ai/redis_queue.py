@@ -178,6 +178,8 @@ class RedisAi:
             asked=float(value["asked"]),
             nodes=int(value.get("nodes", 0)),
             waited=float(value.get("waited", 0.0)),
+            # A worker of before this field: counted as having searched all of its time.
+            searched=None if value.get("searched") is None else float(value["searched"]),
         )
 
     async def analyse(self, request: AiRequest) -> Analysis:

@@ -58,11 +58,16 @@ def board_of(position: Position) -> Board:
 DECIDED = "den"
 
 
-def best_move(position: Position, level: int, movetime: float) -> tuple[str | None, int]:
-    """The engine's move (None: the game is over) and the nodes it searched."""
+def best_move(
+    position: Position, level: int, movetime: float, asked: float
+) -> tuple[str | None, int]:
+    """The engine's move (None: the game is over) and the nodes it searched, in ``movetime``
+    of the ``asked`` seconds (level 10's easy stop counts its share of those: a search the
+    load gave less still stops where a full one would have)."""
     from doushouqi.jungle.ai import analyse as search  # in the worker only: numba
 
-    return move_and_nodes(search(board_of(position), level=level, movetime=movetime))
+    board = board_of(position)
+    return move_and_nodes(search(board, level=level, movetime=movetime, full_time=asked))
 
 
 def analyse(position: Position, level: int, movetime: float, multipv: int) -> list[dict[str, Any]]:

@@ -44,8 +44,10 @@ class ComputerPlayer:
     the worker looks the engine up here.
     """
 
-    #: ``(position, level, seconds) -> (move string or None when the game is over, nodes)``.
-    best_move: Callable[[Position, int, float], tuple[str | None, int]]
+    #: ``(position, level, seconds, asked) -> (move string or None when the game is over,
+    #: nodes)``: ``seconds`` the search may take, ``asked`` those it would have had but for
+    #: the AI's load (an engine that ends early may measure its progress against them).
+    best_move: Callable[[Position, int, float, float], tuple[str | None, int]]
     #: ``(position, level, seconds, lines) -> lines``, best first, each a mapping with
     #: ``score`` (JSON-ready or None), ``depth`` and ``pv`` (move strings).
     analyse: Callable[[Position, int, float, int], list[dict[str, Any]]]

@@ -49,8 +49,11 @@ def board_of(position: Position) -> Board:
 DECIDED = "win"
 
 
-def best_move(position: Position, level: int, movetime: float) -> tuple[str | None, int]:
-    """The engine's move (None: the game is over) and the nodes it searched."""
+def best_move(
+    position: Position, level: int, movetime: float, asked: float
+) -> tuple[str | None, int]:
+    """The engine's move (None: the game is over) and the nodes it searched, in ``movetime``
+    seconds (this engine searches all of them: ``asked`` changes nothing)."""
     from doushouqi.tiger.ai import analyse as search  # in the worker only: numba
 
     return move_and_nodes(search(board_of(position), level=level, movetime=movetime))

@@ -53,7 +53,7 @@ class Metrics:
         )
         self.effort_reductions = Counter(
             "doushouqi_ai_effort_reductions",
-            "AI searches that got less time than asked for, because the AI was busy",
+            "AI searches the load cut short: given less time than asked for, and used it all",
             ["node", "kind"],
             registry=registry,
         )
