@@ -20,13 +20,13 @@ from tests.support.live import (
 
 from doushouqi.jungle.board import Board
 from doushouqi.server.ai.effort import MIN_MOVETIME, effective_movetime
-from doushouqi.server.ai.pool import AiMove, AiRequest, ProcessPoolAi, RandomAi
+from doushouqi.server.ai.pool import AiMove, AiRequest, ProcessPoolAi, RandomAi, search_move
 
 WANGO = Board().rules.to_mapping()
 
 
-def request(moves: tuple[str, ...] = (), movetime: float = 1.0) -> AiRequest:
-    return AiRequest(rules=WANGO, start_fen=None, moves=moves, level=10, movetime=movetime)
+def request(moves: tuple[str, ...] = (), movetime: float = 1.0, level: int = 10) -> AiRequest:
+    return AiRequest(rules=WANGO, start_fen=None, moves=moves, level=level, movetime=movetime)
 
 
 @pytest.mark.parametrize(
@@ -110,6 +110,18 @@ def test_players_hear_of_a_busy_computer_only_when_the_load_cut_its_search(
         else:  # a labelled counter never counted has no sample
             assert "doushouqi_ai_effort_reductions_total{" not in exposition
             assert "doushouqi_ai_search_seconds_count{" in exposition  # the searches were seen
+
+
+@pytest.mark.parametrize(("level", "timed"), [(10, True), (5, False)])
+def test_how_long_a_search_took_is_kept_at_the_top_level_only(level: int, timed: bool) -> None:
+    """Level 10 searches the time it is given (or stops where a full search would): how long
+    it took tells whether the load cut it short. A lower level uses a share of its time, so a
+    reduced search of it counts as cut short, as before there was an easy stop."""
+    found = search_move(request(("a3a4",), movetime=0.2, level=level), backlog=3, workers=1)
+    assert found.reduced  # a quarter of the time asked
+    assert (found.searched is not None) is timed
+    if not timed:
+        assert found.cut_short
 
 
 class LimitedAi(RandomAi):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 __all__ = [
     "DEADLINE_MARGIN",
+    "FULL_STRENGTH_LEVEL",
     "MIN_MOVETIME",
     "RAN_OUT",
     "effective_movetime",
@@ -43,6 +44,10 @@ DEADLINE_MARGIN = 0.05
 #: deadline has used at least four fifths (the engine keeps back at most a fifth for its
 #: answer, ``core.time_plan``); an early stop in between is counted as run out, to be safe.
 RAN_OUT = 0.75
+#: The level whose searches are given their whole time (both games' level 10): a lower level
+#: uses only a share of it (its strength is its budget), so how long its search took says
+#: nothing of whether it ran out, and it counts as cut short whenever it was reduced.
+FULL_STRENGTH_LEVEL = 10
 
 
 def effective_movetime(

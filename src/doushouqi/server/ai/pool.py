@@ -25,7 +25,12 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from doushouqi.core.game import Position, get_game
-from doushouqi.server.ai.effort import effective_movetime, is_cut_short, is_reduced
+from doushouqi.server.ai.effort import (
+    FULL_STRENGTH_LEVEL,
+    effective_movetime,
+    is_cut_short,
+    is_reduced,
+)
 from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.registry import SITE_GAMES, engine_of
 from doushouqi.server.infra.parent_watch import watch_parent
@@ -143,7 +148,8 @@ def search_move(request: AiRequest, backlog: int = 0, workers: int = 1) -> AiMov
     if move is None:
         raise ValueError("no move: the game is over")
     waited = 0.0 if request.submitted_at is None else max(0.0, started - request.submitted_at)
-    return AiMove(move, movetime, request.movetime, nodes, waited, searched)
+    known = searched if request.level >= FULL_STRENGTH_LEVEL else None
+    return AiMove(move, movetime, request.movetime, nodes, waited, known)
 
 
 #: An analysis as plain data: ``bestmove`` (None: game over), ``score`` (the engine's, e.g.
