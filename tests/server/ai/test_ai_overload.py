@@ -155,14 +155,19 @@ def test_new_ai_games_are_refused_while_the_ai_is_full(tmp_path: Path, clock: Ma
 
 def test_overloaded_games_hear_that_the_computer_is_busy(tmp_path: Path) -> None:
     """Eight games against level 10 on one real worker: the AI answers every one with a real
-    search, tells the games it thought less, and plays nothing at random."""
+    search, tells the games whose search the load cut short, and plays nothing at random."""
     pool = ProcessPoolAi(1)
     pool.start()
     with running(make_settings(tmp_path, ai_movetime=1.0), ai=pool) as server:
         replies, busy = first_ai_replies(server, 8)
         for reply in replies:
             assert reply["move"] != "0000"
-        assert busy >= 5
+        # Job k (from 1) is given at most 1/(k - 1) s of its second. From the fifth on that is
+        # a quarter second or less: its deadline comes before the easy stop's least share (a
+        # quarter of the second asked), so it runs out and is cut short, whatever the search
+        # finds. The second to fourth may stop on their own first (their move stands): not
+        # counted, as they played as a full search would have.
+        assert busy >= 4
         assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
         assert metric(server, "doushouqi_ai_effort_reductions_total") == busy
         assert metric(server, "doushouqi_moves_total") == 16
