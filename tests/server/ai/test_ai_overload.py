@@ -124,6 +124,43 @@ def test_how_long_a_search_took_is_kept_at_the_top_level_only(level: int, timed:
         assert found.cut_short
 
 
+class SlowStartAi(RandomAi):
+    """Random moves from workers that take ``loading`` seconds to come up."""
+
+    def __init__(self, loading: float) -> None:
+        super().__init__()
+        self.up = asyncio.Event()
+        self.loading = loading
+
+    async def ready(self) -> None:
+        if not self.up.is_set():
+            await asyncio.sleep(self.loading)
+            self.up.set()
+
+    async def choose_move(self, request: AiRequest) -> AiMove:
+        await self.ready()  # as a process pool's jobs wait for its workers
+        return await super().choose_move(request)
+
+
+def test_the_computer_waits_for_workers_still_loading_rather_than_play_at_random(
+    tmp_path: Path,
+) -> None:
+    """Workers still loading the engine (a cold start compiles it for a minute or more) are
+    not dead: the first reply waits for them, however much longer than a search's limit
+    (here 0.7 s against 2 s of loading), and is the engine's, not a random move."""
+    settings = make_settings(tmp_path, ai_movetime=0.1, ai_timeout_margin=0.0)
+    with running(settings, ai=SlowStartAi(2.0)) as server:
+        player = server.player().guest()
+        game = player.create(mode="vs_ai", ai_level=10, color="red")
+        with player.socket(game["id"]) as ws:
+            ws.wait_for("game_started")
+            ws.send({"type": "move", "move": "a3a4"})
+            ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=30)
+        exposition = server.player().get("/metrics").text
+        assert "doushouqi_ai_random_fallbacks_total" in exposition
+        assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
+
+
 class LimitedAi(RandomAi):
     """Random moves, with room for ``seats`` games against the computer."""
 

@@ -27,6 +27,11 @@ __all__ = ["AiOpponent", "ai_movetime"]
 
 log = logging.getLogger(__name__)
 
+#: Seconds a move waits for the AI's workers to load the engine before it is played at
+#: random: a cold start compiles for a minute or two on a slow machine; one that never
+#: comes up (a broken install) must not stop the game for ever.
+WARM_UP_LIMIT = 300.0
+
 
 def ai_movetime(settings: Settings, game: Game, now: float) -> float:
     """Seconds the computer may think: the site's setting, less when the clock is short (a
@@ -100,6 +105,10 @@ class AiOpponent:
         # one runs past this.
         limit = 2 * movetime + 0.5 + self._settings.ai_timeout_margin
         try:
+            # Workers still loading the engine are not dead ones: a fresh install's or an
+            # upgrade's first start compiles it (a minute or more), and the search's own time
+            # starts once they are up. Without this wait every reply until then was random.
+            await asyncio.wait_for(self._ai.ready(), WARM_UP_LIMIT)
             found = await asyncio.wait_for(self._ai.choose_move(request), limit)
         except asyncio.CancelledError:
             raise

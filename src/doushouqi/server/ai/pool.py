@@ -210,6 +210,11 @@ def submitted(request: AiRequest) -> AiRequest:
 
 
 class AiService(Protocol):
+    async def ready(self) -> None:
+        """Return once it can search (its workers have loaded the engine: seconds, a minute
+        or more on a cold numba cache); at once where the searchers live elsewhere."""
+        ...
+
     async def choose_move(self, request: AiRequest) -> AiMove:
         """A legal move for the side to move (raises if none), searched as long as the load
         allows."""
@@ -352,6 +357,9 @@ class RandomAi:
         self.delay = delay
 
     backlog = 0
+
+    async def ready(self) -> None:
+        return None
 
     async def choose_move(self, request: AiRequest) -> AiMove:
         if self.delay:

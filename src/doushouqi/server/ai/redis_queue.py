@@ -168,6 +168,11 @@ class RedisAi:
 
     # ------------------------------------------------------------------ AiService
 
+    async def ready(self) -> None:
+        """At once: the workers are other processes, each loading the engine before it takes
+        a job; a job waits in the queue under its own deadline."""
+        return None
+
     async def choose_move(self, request: AiRequest) -> AiMove:
         if request.kind != "move":
             request = dataclasses.replace(request, kind="move")
