@@ -5,6 +5,7 @@ while its capacity is used up. Operators see it all in ``/metrics``."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -158,6 +159,45 @@ def test_the_computer_waits_for_workers_still_loading_rather_than_play_at_random
             ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=30)
         exposition = server.player().get("/metrics").text
         assert "doushouqi_ai_random_fallbacks_total" in exposition
+        assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
+
+
+def test_a_computer_short_of_time_plays_at_random_rather_than_lose_it_waiting(
+    tmp_path: Path,
+) -> None:
+    """The wait for loading workers stops short of the computer's own deadline: with 3 s a
+    move it waits 3 − 0.7 (its search's limit) − 1 s, then plays a random move in time,
+    instead of the timeout pass that waiting out the 60 s load would cost it."""
+    settings = make_settings(tmp_path, ai_movetime=0.1, ai_timeout_margin=0.0)
+    with running(settings, ai=SlowStartAi(60.0)) as server:
+        player = server.player().guest()
+        game = player.create(mode="vs_ai", ai_level=10, color="red", time_control="5+0/3s")
+        with player.socket(game["id"]) as ws:
+            ws.wait_for("game_started")
+            ws.send({"type": "move", "move": "a3a4"})
+            sent = time.monotonic()
+            reply = ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=10)
+            waited = time.monotonic() - sent
+        assert 1.0 <= waited < 3.0, waited
+        after = Board()
+        after.push_move("a3a4")
+        assert reply["move"] in {str(m) for m in after.legal_moves}
+        assert metric(server, "doushouqi_ai_random_fallbacks_total") == 1
+
+
+def test_workers_already_up_answer_even_when_the_clock_leaves_no_time_to_wait(
+    tmp_path: Path,
+) -> None:
+    """With 1 s a move the computer has no time to wait for loading workers (1 − 0.7 − 1 < 0):
+    workers that are up must still search its move, not time out on a zero wait."""
+    settings = make_settings(tmp_path, ai_movetime=0.1, ai_timeout_margin=0.0)
+    with running(settings) as server:
+        player = server.player().guest()
+        game = player.create(mode="vs_ai", ai_level=10, color="red", time_control="5+0/1s")
+        with player.socket(game["id"]) as ws:
+            ws.wait_for("game_started")
+            ws.send({"type": "move", "move": "a3a4"})
+            ws.wait_for("move_made", lambda m: m["color"] == 1, timeout=10)
         assert metric(server, "doushouqi_ai_random_fallbacks_total") == 0
 
 

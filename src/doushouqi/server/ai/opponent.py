@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 #: comes up (a broken install) must not stop the game for ever.
 WARM_UP_LIMIT = 300.0
 
+#: Seconds kept back from the computer's clock when it waits for its workers, for the
+#: move's own search, its random fallback and its way to the game.
+WARM_UP_RESERVE = 1.0
+
 
 def ai_movetime(settings: Settings, game: Game, now: float) -> float:
     """Seconds the computer may think: the site's setting, less when the clock is short (a
@@ -45,6 +49,18 @@ def ai_movetime(settings: Settings, game: Game, now: float) -> float:
         if math.isfinite(left):
             movetime = min(movetime, left / 25 + clock.control.increment * 0.5)
     return max(0.02, movetime)
+
+
+def warm_up_limit(game: Game, now: float, search_limit: float) -> float:
+    """Seconds the computer's move may wait for workers still loading the engine: up to
+    :data:`WARM_UP_LIMIT`, but never into its own clock's deadline (a flag fall or a
+    timeout pass), less the search's limit and :data:`WARM_UP_RESERVE`. A random move in
+    time is better than a loss on time to the server's start."""
+    clock = game.clock
+    deadline = None if clock is None else clock.next_deadline(max(now, clock.turn_started or now))
+    if deadline is None:
+        return WARM_UP_LIMIT
+    return max(0.0, min(WARM_UP_LIMIT, deadline - now - search_limit - WARM_UP_RESERVE))
 
 
 class AiOpponent:
@@ -108,7 +124,10 @@ class AiOpponent:
             # Workers still loading the engine are not dead ones: a fresh install's or an
             # upgrade's first start compiles it (a minute or more), and the search's own time
             # starts once they are up. Without this wait every reply until then was random.
-            await asyncio.wait_for(self._ai.ready(), WARM_UP_LIMIT)
+            # (asyncio.timeout, not wait_for: workers already up answer at once even when the
+            # clock leaves no time to wait, where wait_for(…, 0) would time out regardless.)
+            async with asyncio.timeout(warm_up_limit(game, asked_at, limit)):
+                await self._ai.ready()
             found = await asyncio.wait_for(self._ai.choose_move(request), limit)
         except asyncio.CancelledError:
             raise
