@@ -9,7 +9,7 @@ and rated or casual games (``rated``; both when left out).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
@@ -31,9 +31,10 @@ async def explore(
     fen: str | None = Query(None, max_length=200, description="none: the start position"),
     min_rating: int = Query(0, ge=0, le=4000, description="lowest average rating counted"),
     rated: bool | None = Query(None, description="rated games only (true), casual (false)"),
-    game_key: str = Query(
-        DEFAULT_GAME_KEY, alias="game", max_length=16, description="the game's key"
-    ),
+    # Annotated, not a default: pydantic warns of an alias on a Field() used as a default.
+    game_key: Annotated[
+        str, Query(alias="game", max_length=16, description="the game's key")
+    ] = DEFAULT_GAME_KEY,
 ) -> dict[str, Any]:
     """Each move played in the position (most played first): its count, Red's wins, draws
     and Blue's wins, in readable notation and with the position it leads to; and the
