@@ -32,16 +32,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
-from cluster_load import (  # noqa: E402
-    AiLoad,
-    Processes,
-    Target,
-    _uvloop,
-    bench_env,
-    ms,
-    start_node,
-    wait_ready,
-)
+from ai_load import AiLoad  # noqa: E402
+from cluster_figures import Target, ms  # noqa: E402
+from cluster_harness import Processes, bench_env, start_node, wait_ready  # noqa: E402
+from cluster_load import _uvloop  # noqa: E402
 
 
 def serve_one_load(args: argparse.Namespace, root: Path, players: int) -> dict[str, Any]:
