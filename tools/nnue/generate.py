@@ -25,6 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from load_tool import load_tool
 
+from doushouqi.jungle.ai.eval_params import TUNED_PARAMS
+
 generate = load_tool("tuning", "generate")
 
 
@@ -72,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-random", type=int, default=2)
     parser.add_argument("--max-random", type=int, default=10)
     parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument(
+        "--params", default=str(TUNED_PARAMS), help="weights to play with (the engine's own)"
+    )
+    parser.add_argument("--random-rate", type=float, default=0.0, help="random moves' share")
     args = parser.parse_args(argv)
     settings = generate.GameSettings(
         rules=args.rules,
@@ -81,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         min_random=args.min_random,
         max_random=args.max_random,
         max_plies=args.max_plies,
+        params=args.params or None,
         scores=True,
+        random_rate=args.random_rate,
     )
     totals = run(args.output, settings, args.games, args.chunk, progress=True)
     print(f"{totals['chunks']} chunks, {totals['games']} games, "

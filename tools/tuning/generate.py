@@ -113,6 +113,10 @@ class GameSettings:
     params: str | None = None
     #: Write each position's search score as a fourth column.
     scores: bool = False
+    #: The share of the engine's moves replaced by a random legal move (after its search, so
+    #: the position keeps its score): positions off the engine's own path, which a learned
+    #: evaluation meets in the search. 0 draws nothing: the games are those before it.
+    random_rate: float = 0.0
 
 
 def score_cp(score: Score) -> int:
@@ -146,7 +150,10 @@ def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[tuple
             seen.add(key)
             fens.append((board.fen(), score_cp(played.info.get("score", Score(cp=0)))))
         assert played.move is not None
-        board.push(played.move)
+        move = played.move
+        if settings.random_rate > 0 and rng.random() < settings.random_rate:
+            move = rng.choice(list(board.legal_moves))
+        board.push(move)
     return game, red_score, fens
 
 
@@ -228,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--params", help="weight file to play with (default: the hand-set weights)")
     parser.add_argument("--workers", type=int, default=1, help="processes (at most 2 here)")
     parser.add_argument("--scores", action="store_true", help="add each position's search score")
+    parser.add_argument("--random-rate", type=float, default=0.0, help="random moves' share")
     args = parser.parse_args(argv)
     if not args.nodes and not args.depth:
         parser.error("give --nodes or --depth")
@@ -243,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         max_plies=args.max_plies,
         params=args.params,
         scores=args.scores,
+        random_rate=args.random_rate,
     )
     counts = run(args.output, settings, args.games, workers=args.workers, progress=True)
     print(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import sys
@@ -65,6 +66,22 @@ def test_generation_writes_labelled_quiet_positions(generated: Path) -> None:
     again = generated.with_name("again.txt")
     generate.run(again, generate.GameSettings(seed=5, nodes=400, max_plies=80), 2)
     assert again.read_text("utf-8").splitlines() == lines
+
+
+def test_random_moves_take_the_games_off_the_engines_path_and_keep_their_scores() -> None:
+    """A share of the engine's moves replaced by random ones, after their search (for the
+    learned evaluation's data: positions off the engine's own path), makes other games, the
+    same ones for the same seed, each kept position still quiet and scored."""
+    plain = generate.GameSettings(seed=4, nodes=300, level=10, max_plies=40, scores=True)
+    shaken = dataclasses.replace(plain, random_rate=0.5)
+    _, _, before = generate.play_game(plain, 0)
+    _, _, once = generate.play_game(shaken, 0)
+    assert generate.play_game(shaken, 0)[2] == once
+    assert [fen for fen, _ in once] != [fen for fen, _ in before]
+    params, work = hand_set_params(), generate.new_quiet_work()
+    for fen, score in once:
+        assert -generate.DEN_CP <= score <= generate.DEN_CP
+        assert generate.is_quiet(Position.from_board(Board(fen)), params, work)
 
 
 def test_read_positions_and_split_by_game(generated: Path) -> None:
