@@ -15,7 +15,7 @@ tuned weights won by 108 ± 43). ``--random-rate`` replaces that share of the en
 by random ones. The shipped network's data, about 16 minutes each on one core::
 
     nice -n 10 .venv/bin/python tools/nnue/generate.py --games 4000 --output /work/runs/nnue3/data
-    nice -n 10 .venv/bin/python tools/nnue/generate.py --games 4000 --random-rate 0.1 \
+    nice -n 10 .venv/bin/python tools/nnue/generate.py --games 4000 --random-rate 0.1 \\
         --output /work/runs/nnue4/data
 
 ``train.py`` reads every ``chunk-*.txt.gz`` of that folder.
