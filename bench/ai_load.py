@@ -104,14 +104,10 @@ class AiLoad(Bench):
                 await human.reconnect(closed, self.closed)
                 continue
             message = json.loads(raw)
+            if human.on_game_event(message):
+                continue
             kind = message["type"]
-            if kind == "move_made":
-                human.on_move(message)
-            elif kind in ("game_started", "timeout_passed", "takeback_applied"):
-                human.on_turn(message)
-            elif kind == "state":
-                human.on_turn({**message["game"], "to_move": message["game"]["turn"]})
-            elif kind == "ai_busy":
+            if kind == "ai_busy":
                 if self.stats.measuring:
                     self.busy.append((float(message["movetime"]), float(message["asked"])))
             elif kind in ("rejected", "error"):

@@ -182,6 +182,20 @@ class Seat:
             message["id"] = f"{self.id_prefix}{self.sent}"
         await self.send(message)
 
+    def on_game_event(self, message: dict[str, Any]) -> bool:
+        """Play on from a move, a turn's start or the game's state (on connecting); False for
+        any other message, which the bench's own loop reads."""
+        kind = message["type"]
+        if kind == "move_made":
+            self.on_move(message)
+        elif kind in ("game_started", "timeout_passed", "takeback_applied"):
+            self.on_turn(message)
+        elif kind == "state":
+            self.on_turn({**message["game"], "to_move": message["game"]["turn"]})
+        else:
+            return False
+        return True
+
     def on_move(self, message: dict[str, Any]) -> None:
         stats = self.stats
         if message["color"] == self.color and message["move"] == self.sent_move:
@@ -253,14 +267,10 @@ class Bench:
                 await self.on_closed(seat, closed)
                 continue
             message = json.loads(raw)
+            if seat.on_game_event(message):
+                continue
             kind = message["type"]
-            if kind == "move_made":
-                seat.on_move(message)
-            elif kind in ("game_started", "timeout_passed", "takeback_applied"):
-                seat.on_turn(message)
-            elif kind == "state":
-                seat.on_turn({**message["game"], "to_move": message["game"]["turn"]})
-            elif kind in ("rejected", "error"):
+            if kind in ("rejected", "error"):
                 self.on_error(message)
             elif kind == "game_finished" and seat.color == 0:
                 self.stats.games_finished += 1
