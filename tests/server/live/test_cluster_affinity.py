@@ -134,13 +134,16 @@ def _play(
     plies: list[str],
     progress: list[int],
     replaced: list[GameSocket],
+    last_when: threading.Event,
 ) -> None:
     """Play ``plies`` as fast as the answers come, each move with an id; sent again after
     "unavailable" or a cut-off socket (reconnected with ``?since=``), as the web client does.
     ``progress``: each ply once played, and -1 for each reconnection (the socket replaced
-    goes to ``replaced``)."""
+    goes to ``replaced``). The last ply waits for ``last_when``."""
     for ply, text in enumerate(plies):
         color = ply % 2
+        if ply == len(plies) - 1:
+            assert last_when.wait(30), "the last move waited in vain"
         move_id = f"m{ply}"
         while True:
             ws = sockets[color]
@@ -191,10 +194,14 @@ def test_a_hand_over_amid_quick_moves_loses_and_repeats_nothing_and_keeps_order(
     progress: list[int] = []
     replaced: list[GameSocket] = []
     failure: list[BaseException] = []
+    # The game's end waits for the watcher's state: a hand-over slow enough (a loaded machine)
+    # to let all the moves through first would leave the watcher a finished game to see and
+    # no game_finished to hear, with nothing handed over amid the moves.
+    watcher_has_state = threading.Event()
 
     def play() -> None:
         try:
-            _play(sockets, reconnect, DEN_GAME, progress, replaced)
+            _play(sockets, reconnect, DEN_GAME, progress, replaced, watcher_has_state)
         except BaseException as exc:
             failure.append(exc)
 
@@ -205,6 +212,7 @@ def test_a_hand_over_amid_quick_moves_loses_and_repeats_nothing_and_keeps_order(
     # A socket nginx would have routed to b: the game moves there while moves keep coming.
     with socket_to(b, watcher, game_id, routed=True) as watcher_ws:
         first = watcher_ws.wait_for("state")
+        watcher_has_state.set()
         assert owner_of(redis, game_id) == "b"
         player.join(60)
         assert not player.is_alive() and not failure, failure
