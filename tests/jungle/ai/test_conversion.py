@@ -13,6 +13,7 @@ import pytest
 
 from doushouqi.jungle.ai import Position, Searcher
 from doushouqi.jungle.ai.eval_params import (
+    NUM_PARAMS,
     P_HUNT,
     P_PRESS,
     P_PRESS_LEAD,
@@ -24,6 +25,7 @@ from doushouqi.jungle.ai.eval_params import (
     default_params,
 )
 from doushouqi.jungle.ai.evaluate import static_eval
+from doushouqi.jungle.ai.nnue import uses_network
 from doushouqi.jungle.ai.work import C_CONTEMPT
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
@@ -218,6 +220,7 @@ def test_the_side_ahead_searches_with_the_lead_tables() -> None:
     assert tuned[wolf + 14] < tuned[wolf + 7] - 100
     assert lead[wolf + 14] > lead[wolf + 7]
     engine = Searcher("wango", hash_mb=8)
+    engine.evaluation = "classic"  # the network at level 10 (auto) has no lead tables
     engine.use_tablebase = False
     engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))  # Red to move, far ahead
     assert np.array_equal(engine._in_use[P_PST : P_PST + 9 * 63], lead)
@@ -235,6 +238,23 @@ def test_the_side_ahead_searches_with_the_lead_tables() -> None:
     engine.tuning["lead_tables"] = 0
     engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))
     assert np.array_equal(engine._in_use, params)  # off
+
+
+@pytest.mark.parametrize("network_lead", [0, 1])
+def test_the_network_adds_to_the_tuned_tables_or_when_asked_to_the_lead_tables(
+    network_lead: int,
+) -> None:
+    params = default_params()
+    engine = Searcher("wango", hash_mb=8)  # level 10 searches with the network (auto)
+    engine.use_tablebase = False
+    engine.tuning["network_lead"] = network_lead
+    engine.search(Board(AHEAD.format(clock=0)), Limit(depth=3))  # far ahead
+    assert uses_network(engine._in_use)
+    tables = P_PST_LEAD if network_lead else P_PST
+    assert np.array_equal(engine._in_use[P_PST : P_PST + 9 * 63], params[tables : tables + 9 * 63])
+    engine.search(Board(), Limit(depth=3))  # equal: the tuned tables either way
+    assert uses_network(engine._in_use)
+    assert np.array_equal(engine._in_use[:NUM_PARAMS], params)
 
 
 def _play_from(fen: str, rules: str, nodes: int, plies: int) -> tuple[Board, bool]:

@@ -18,7 +18,7 @@ from doushouqi.jungle.ai.protocol import DEFAULT_EASY_STOP, EngineProtocol
 from doushouqi.jungle.analysis import Limit
 from doushouqi.jungle.board import Board
 
-NODES = 150_000
+NODES = 400_000
 
 
 def _searcher(**tuning: int) -> Searcher:

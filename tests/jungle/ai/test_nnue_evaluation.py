@@ -148,6 +148,7 @@ def test_the_option_switches_the_evaluation(tmp_path: Path) -> None:
         scores[evaluation] = result.info["score"]
         assert result.move in board.legal_moves
     assert scores["classic"] != scores["nnue"]
+    assert scores["auto"] == scores["nnue"]  # level 10 (the search's default) uses the network
     # Back to classic gives the classic score again.
     engine = Searcher(hash_mb=1)
     engine.evaluation = "nnue"
@@ -155,6 +156,22 @@ def test_the_option_switches_the_evaluation(tmp_path: Path) -> None:
     assert engine.search(board, Limit(depth=2)).info["score"] == scores["classic"]
     with pytest.raises(ValueError, match="evaluation must be one of"):
         engine.evaluation = "neural"
+
+
+def test_auto_is_the_network_at_level_ten_and_the_hand_tuned_terms_below() -> None:
+    board = Board(MIDGAME)
+
+    def score(evaluation: str, level: int) -> object:
+        engine = Searcher(hash_mb=1, seed=3)  # the same noise for every evaluation
+        engine.evaluation = evaluation
+        return engine.search(board, Limit(depth=2), level=level).info["score"]
+
+    assert Searcher(hash_mb=1).evaluation == "auto"
+    assert score("auto", 10) == score("nnue", 10) != score("classic", 10)
+    for level in (6, 9):
+        assert score("auto", level) == score("classic", level) != score("nnue", level)
+    # Weights given to the searcher are what it searches with.
+    assert Searcher(hash_mb=1, params=default_params()).evaluation == "classic"
 
 
 def test_another_network_file_changes_the_score(tmp_path: Path) -> None:
@@ -200,16 +217,19 @@ def test_bad_weight_files_give_a_clear_error(tmp_path: Path) -> None:
         with pytest.raises(NetworkFileError, match=message):
             load_network(path)
         engine = Searcher(hash_mb=1)
-        engine.network_file = str(path)  # not in use yet: checked when switched to
-        with pytest.raises(NetworkFileError, match=message):
-            engine.evaluation = "nnue"
-        assert engine.evaluation == "classic"
+        engine.evaluation = "classic"
+        engine.network_file = str(path)  # not in use: checked when switched to
+        for evaluation in ("nnue", "auto"):
+            with pytest.raises(NetworkFileError, match=message):
+                engine.evaluation = evaluation
+            assert engine.evaluation == "classic"
     # A bad file set while the network is in use keeps the network that was there.
-    engine = Searcher(hash_mb=1)
-    engine.evaluation = "nnue"
-    with pytest.raises(NetworkFileError):
-        engine.network_file = str(tmp_path / "text.npz")
-    assert engine.network_file == "" and engine.evaluation == "nnue"
+    for evaluation in ("nnue", "auto"):
+        engine = Searcher(hash_mb=1)
+        engine.evaluation = evaluation
+        with pytest.raises(NetworkFileError):
+            engine.network_file = str(tmp_path / "text.npz")
+        assert engine.network_file == "" and engine.evaluation == evaluation
 
 
 def _session(lines: list[str]) -> list[str]:
@@ -221,7 +241,8 @@ def _session(lines: list[str]) -> list[str]:
 def test_protocol_options(tmp_path: Path) -> None:
     assert PROTOCOL_EVALUATIONS == EVALUATIONS
     answers = _session(["uci", "quit"])
-    assert "option name Evaluation type combo default classic var classic var nnue" in answers
+    line = "option name Evaluation type combo default auto var auto var classic var nnue"
+    assert line in answers
     assert "option name EvalFile type string default <empty>" in answers
     bad = tmp_path / "text.npz"
     bad.write_text("not a network")
@@ -234,7 +255,7 @@ def test_protocol_options(tmp_path: Path) -> None:
     )
     errors = [line for line in answers if line.startswith("info string error")]
     assert len(errors) == 2
-    assert "Evaluation must be one of classic, nnue" in errors[0]
+    assert "Evaluation must be one of auto, classic, nnue" in errors[0]
     assert "is not a network file" in errors[1]
 
 
@@ -253,7 +274,7 @@ def test_protocol_searches_with_the_network() -> None:
         info = [line for line in answers if line.startswith("info depth")][-1]
         return info.split(" score ")[1].split(" nodes")[0]
 
-    assert final_score("classic") != final_score("nnue")
+    assert final_score("classic") != final_score("nnue") == final_score("auto")
 
 
 def test_a_residual_network_corrects_the_classic_evaluation(tmp_path: Path) -> None:

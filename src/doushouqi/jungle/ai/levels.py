@@ -15,7 +15,9 @@ time limit, not the node budget, stops the top levels, and they come closer toge
   minor animal's value, or the weak levels forget where the den is and wander (self-play
   games then end at the move limit instead of in a den);
 * choice — levels 1–5 score every root move exactly and pick at random among the moves
-  within ``margin`` centipawns of the best, weighted by ``exp(score / temperature)``.
+  within ``margin`` centipawns of the best, weighted by ``exp(score / temperature)``;
+* evaluation — by default (``Evaluation auto``) level 10 evaluates with the learned network
+  and the levels below with the hand-tuned terms (``network``).
 
 A beginner (level 1) still plays legal, plausible moves: it looks one move ahead and judges
 the result as it stands (no quiescence: it does not see what it loses on the next move), so
@@ -60,6 +62,11 @@ class LevelSettings:
     margin: int
     #: Whether leaves are searched on until quiet (False: judged as they stand).
     quiescence: bool = True
+    #: Whether the engine's default evaluation (``auto``) is the learned network here rather
+    #: than the hand-tuned terms. Only level 10, where time stops the search: the network
+    #: scores more per second there (docs/engine-research.md). The levels below are node
+    #: budgets measured with the hand-tuned terms, which search twice the nodes a second.
+    network: bool = False
 
     @property
     def exact_root(self) -> bool:
@@ -79,7 +86,7 @@ LEVELS: dict[int, LevelSettings] = {
         LevelSettings(7, None, 75_000, 0.06, 15, 0.0, 0),
         LevelSettings(8, None, 220_000, 0.15, 10, 0.0, 0),
         LevelSettings(9, None, 650_000, 0.5, 5, 0.0, 0),
-        LevelSettings(10, None, None, 1.0, 0, 0.0, 0),
+        LevelSettings(10, None, None, 1.0, 0, 0.0, 0, network=True),
     )
 }
 

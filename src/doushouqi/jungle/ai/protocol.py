@@ -15,7 +15,8 @@ Commands (one a line; every answer line is flushed at once):
   root and score covered positions in the search; false: no table is used),
   ``TablebasePath`` (directories searched for tables first, ``os.pathsep``-separated; empty
   or ``<empty>``: only ``$DOUSHOUQI_TABLEBASES`` and the package's own), ``Evaluation``
-  (``classic``, the hand-tuned terms, or ``nnue``, the learned network), ``EvalFile`` (the
+  (``auto``, the learned network at level 10 and the hand-tuned terms below; ``classic``,
+  the hand-tuned terms; ``nnue``, the learned network at every level), ``EvalFile`` (the
   network's weight file, checked when set; empty or ``<empty>``: the shipped one),
   ``EasyStop`` (0-100: a timed search at level 10 whose best move has stood for three depths
   stops once it has used this % of its time, sooner as the move keeps standing; 0: ``go
@@ -98,7 +99,7 @@ DEFAULT_CONTEMPT = 50
 DEFAULT_EASY_STOP = 50
 #: ``search_driver.EVALUATIONS`` (the ``Evaluation`` option's values), repeated here for the
 #: same reason (a test checks that they agree).
-EVALUATIONS = ("classic", "nnue")
+EVALUATIONS = ("auto", "classic", "nnue")
 #: How a string option's empty value is written (as UCI engines do).
 EMPTY = "<empty>"
 #: Deepest ``perft``. Each ply multiplies the count about 20 times from the start position
@@ -175,7 +176,7 @@ class EngineProtocol(EngineLoop[Board, RuleSet, "Searcher"]):
     def __init__(self, out: TextIO | None = None, engine: Searcher | None = None) -> None:
         self.tablebases = engine.use_tablebase if engine is not None else True
         self.tablebase_path = os.pathsep.join(engine.tablebase_paths) if engine is not None else ""
-        self.evaluation = engine.evaluation if engine is not None else "classic"
+        self.evaluation = engine.evaluation if engine is not None else "auto"
         self.eval_file = engine.network_file if engine is not None else ""
         self.easy_stop = engine.tuning["easy_stop"] if engine is not None else DEFAULT_EASY_STOP
         super().__init__(out, engine, find_rules("wango"))

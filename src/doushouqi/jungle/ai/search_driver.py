@@ -116,8 +116,9 @@ NO_TABLES = empty_tables()
 InfoCallback = Callable[[Info], None]
 
 #: The static evaluations a :class:`Searcher` can search with (:attr:`Searcher.evaluation`):
-#: the hand-tuned terms (:mod:`.evaluate`), or the learned network (:mod:`.nnue`).
-EVALUATIONS = ("classic", "nnue")
+#: each level's own (``auto``: the learned network at level 10, :attr:`.LevelSettings.network`),
+#: the hand-tuned terms (:mod:`.evaluate`), or the learned network (:mod:`.nnue`) at every level.
+EVALUATIONS = ("auto", "classic", "nnue")
 
 
 def score_from_internal(value: int) -> Score:
@@ -176,6 +177,9 @@ class Searcher:
         self._hash_mb = hash_mb
         self._tt = new_tt(hash_mb)
         self._work = new_work()
+        # Weights given are what the caller wants searched (tuning, experiments): the network
+        # would replace them at level 10.
+        self._evaluation = "classic" if params is not None else "auto"
         if params is None:
             params = default_params()
         if len(params) != NUM_PARAMS:  # compiled code reads by index, unchecked
@@ -201,10 +205,11 @@ class Searcher:
         #: Directories searched for tables before ``$DOUSHOUQI_TABLEBASES`` and the package's.
         self.tablebase_paths: list[str] = []
         self._tb = NO_TABLES
-        self._evaluation = "classic"
         self._network_file = ""
         #: The weights with the network appended (:func:`.nnue.with_network`), once loaded.
         self._network_params: NDArray[np.int64] | None = None
+        #: The network on the lead tables' base (``tuning["network_lead"]``), once loaded.
+        self._network_lead_params: NDArray[np.int64] | None = None
 
     # ---------------------------------------------------------------------- settings
 
@@ -228,41 +233,52 @@ class Searcher:
 
     @property
     def evaluation(self) -> str:
-        """The static evaluation searched with: ``"classic"`` (the hand-tuned terms, the
-        default) or ``"nnue"`` (the network of :attr:`network_file`). Setting ``"nnue"`` loads
-        the network (:class:`~.nnue.NetworkFileError` for a bad file); anything else is a
-        ValueError."""
+        """The static evaluation searched with: ``"auto"`` (the default, unless the searcher
+        was given its weights: each level's own, :attr:`.LevelSettings.network`),
+        ``"classic"`` (the hand-tuned terms) or ``"nnue"`` (the network of
+        :attr:`network_file`). Setting ``"auto"`` or ``"nnue"`` loads the network
+        (:class:`~.nnue.NetworkFileError` for a bad file); anything else is a ValueError."""
         return self._evaluation
 
     @evaluation.setter
     def evaluation(self, name: str) -> None:
         if name not in EVALUATIONS:
             raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, not {name!r}")
-        if name == "nnue" and self._network_params is None:
+        if name != "classic":
+            self._network()
+        self._evaluation = name
+
+    def _network(self, lead: bool = False) -> NDArray[np.int64]:
+        """The weights with the network of :attr:`network_file` appended (loaded once), after
+        the tuned tables or (``lead``) the lead tables."""
+        if self._network_params is None:
             from doushouqi.jungle.ai.nnue import DEFAULT_NETWORK, load_network, with_network
 
             block = load_network(self._network_file or DEFAULT_NETWORK)
             self._network_params = with_network(self._params, block)
-        self._evaluation = name
+            self._network_lead_params = with_network(self._lead_params, block)
+        if lead and self._network_lead_params is not None:
+            return self._network_lead_params
+        return self._network_params
 
     @property
     def network_file(self) -> str:
-        """The network's weight file for ``evaluation = "nnue"`` (empty: the shipped one,
-        :data:`.nnue.DEFAULT_NETWORK`); setting it loads the file at once when the network is
-        in use, else on the next switch to it."""
+        """The network's weight file for the learned evaluation (``nnue``, and ``auto`` at
+        level 10; empty: the shipped one, :data:`.nnue.DEFAULT_NETWORK`); setting it loads
+        the file at once unless the evaluation is ``classic``, else on the next switch."""
         return self._network_file
 
     @network_file.setter
     def network_file(self, path: str) -> None:
         if path == self._network_file:
             return
-        previous, loaded = self._network_file, self._network_params
-        self._network_file, self._network_params = path, None
-        if self._evaluation == "nnue":
+        previous = self._network_file, self._network_params, self._network_lead_params
+        self._network_file, self._network_params, self._network_lead_params = path, None, None
+        if self._evaluation != "classic":
             try:
-                self.evaluation = "nnue"
+                self._network()
             except ValueError:
-                self._network_file, self._network_params = previous, loaded
+                self._network_file, self._network_params, self._network_lead_params = previous
                 raise
 
     @property
@@ -374,8 +390,9 @@ class Searcher:
         state, history, rules = position.state, position.history, position.compiled_rules
         self._apply_weight_knobs()
         params = self._weights_for(board, position)
-        if self._evaluation == "nnue" and self._network_params is not None:
-            params = self._network_params  # the network knows no lead tables
+        if self._evaluation == "nnue" or (self._evaluation == "auto" and settings.network):
+            lead = params is self._lead_params and self._knob("network_lead") > 0
+            params = self._network(lead)
         if params is not self._in_use:
             self._work[W_EVAL_CACHE:] = 0  # evaluations by the other weights
             self._in_use = params
@@ -653,7 +670,8 @@ class Searcher:
         changed = False
         for key, index in TUNING_PARAMS.items():
             value = self._knob(key)
-            for weights in (self._params, self._lead_params, self._network_params):
+            network = (self._network_params, self._network_lead_params)
+            for weights in (self._params, self._lead_params, *network):
                 if weights is not None and int(weights[index]) != value:
                     weights[index] = value
                     changed = True

@@ -65,6 +65,9 @@ DEFAULT_TUNING = {
     # they stand (0: never). In fuller middlegames they cost strength (docs/engine-research.md).
     "lead_tables": 300,
     "lead_animals": 10,
+    # With the learned network (a correction added to the hand-tuned terms): 1, its base is
+    # the lead tables wherever the hand-tuned evaluation would use them; 0, the tuned tables.
+    "network_lead": 0,
     # Issue 31's second search round, each measured in docs/engine-research.md ("Search,
     # second round"); 0 = off. Non-PV nodes at depth <= 3 with no enemy near our den:
     # late move pruning skips the quiet moves after the first lmp + depth² of them;
@@ -135,6 +138,7 @@ TUNING_RANGES = {
     "progress_plies": (0, 10000),
     "lead_tables": (0, 100000),
     "lead_animals": (2, 16),
+    "network_lead": (0, 1),
     "lmp": (0, 64),
     "quiet_futility": (0, 10**5),
     "iir": (0, 1),
