@@ -2,11 +2,13 @@
 
     .venv/bin/python bench/selfplay.py --a level=10 --b level=9 --games 40 --movetime 0.05
     .venv/bin/python bench/selfplay.py --a lmr=0 --b lmr=1 --nodes 20000
-    .venv/bin/python bench/selfplay.py --a params=tuned.json --b "" --games 100
+    .venv/bin/python bench/selfplay.py --a params=tuned.json --b evaluation=classic --games 100
 
 A side is a comma-separated list of ``key=value``: ``level`` (1-10), ``params`` (a JSON file
-of evaluation weights, :mod:`doushouqi.jungle.ai.eval_params`), ``evaluation`` (``classic`` or
-``nnue``), ``evalfile`` (the network's weight file), ``seed``, or any key of
+of evaluation weights, :mod:`doushouqi.jungle.ai.eval_params`), ``evaluation`` (the engine's
+default ``auto``, the network at level 10 and the hand-tuned terms below; ``classic``;
+``nnue``; a side given ``params`` searches with them, as ``classic``), ``evalfile`` (the
+network's weight file), ``seed``, or any key of
 ``doushouqi.jungle.ai.tuning.DEFAULT_TUNING``, and ``nodes`` (that side's own budget a move,
 whatever the match's limit). Each opening (the start position plus a few
 random plies) is played twice, colours swapped. Games longer than ``--max-plies`` are drawn.
@@ -37,7 +39,8 @@ def make_engine(spec: str, rules: str) -> tuple[Searcher, int]:
     level = int(settings.pop("level", "10"))
     engine = Searcher(rules, hash_mb=16, params=params, seed=seed)
     engine.network_file = settings.pop("evalfile", "")
-    engine.evaluation = settings.pop("evaluation", "classic")
+    if "evaluation" in settings:  # else the engine's own: auto (classic when given params)
+        engine.evaluation = settings.pop("evaluation")
     for key, value in settings.items():
         if key not in engine.tuning:
             raise SystemExit(f"unknown setting {key!r} (known: {', '.join(engine.tuning)})")
