@@ -206,10 +206,9 @@ class Searcher:
         self.tablebase_paths: list[str] = []
         self._tb = NO_TABLES
         self._network_file = ""
-        #: The weights with the network appended (:func:`.nnue.with_network`), once loaded.
-        self._network_params: NDArray[np.int64] | None = None
-        #: The network on the lead tables' base (``tuning["network_lead"]``), once loaded.
-        self._network_lead_params: NDArray[np.int64] | None = None
+        #: The weights with the network appended (:func:`.nnue.with_network`), once loaded:
+        #: after the tuned tables, and after the lead tables (``tuning["network_lead"]``).
+        self._networks: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
 
     # ---------------------------------------------------------------------- settings
 
@@ -251,15 +250,13 @@ class Searcher:
     def _network(self, lead: bool = False) -> NDArray[np.int64]:
         """The weights with the network of :attr:`network_file` appended (loaded once), after
         the tuned tables or (``lead``) the lead tables."""
-        if self._network_params is None:
+        if self._networks is None:
             from doushouqi.jungle.ai.nnue import DEFAULT_NETWORK, load_network, with_network
 
             block = load_network(self._network_file or DEFAULT_NETWORK)
-            self._network_params = with_network(self._params, block)
-            self._network_lead_params = with_network(self._lead_params, block)
-        if lead and self._network_lead_params is not None:
-            return self._network_lead_params
-        return self._network_params
+            bases = (self._params, self._lead_params)
+            self._networks = with_network(bases[0], block), with_network(bases[1], block)
+        return self._networks[int(lead)]
 
     @property
     def network_file(self) -> str:
@@ -272,13 +269,13 @@ class Searcher:
     def network_file(self, path: str) -> None:
         if path == self._network_file:
             return
-        previous = self._network_file, self._network_params, self._network_lead_params
-        self._network_file, self._network_params, self._network_lead_params = path, None, None
+        previous = self._network_file, self._networks
+        self._network_file, self._networks = path, None
         if self._evaluation != "classic":
             try:
                 self._network()
             except ValueError:
-                self._network_file, self._network_params, self._network_lead_params = previous
+                self._network_file, self._networks = previous
                 raise
 
     @property
@@ -670,9 +667,8 @@ class Searcher:
         changed = False
         for key, index in TUNING_PARAMS.items():
             value = self._knob(key)
-            network = (self._network_params, self._network_lead_params)
-            for weights in (self._params, self._lead_params, *network):
-                if weights is not None and int(weights[index]) != value:
+            for weights in (self._params, self._lead_params, *(self._networks or ())):
+                if int(weights[index]) != value:
                     weights[index] = value
                     changed = True
         if changed:
