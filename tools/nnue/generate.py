@@ -84,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         "--params", default=str(TUNED_PARAMS), help="weights to play with (the engine's own)"
     )
     parser.add_argument("--random-rate", type=float, default=0.0, help="random moves' share")
+    parser.add_argument(
+        "--evaluation",
+        choices=("classic", "nnue"),
+        default="classic",
+        help="what both sides search with (nnue: the shipped network's scores as labels)",
+    )
     args = parser.parse_args(argv)
     settings = generate.GameSettings(
         rules=args.rules,
@@ -96,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         params=args.params or None,
         scores=True,
         random_rate=args.random_rate,
+        evaluation=args.evaluation,
     )
     totals = run(args.output, settings, args.games, args.chunk, progress=True)
     print(f"{totals['chunks']} chunks, {totals['games']} games, "

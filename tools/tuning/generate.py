@@ -117,6 +117,10 @@ class GameSettings:
     #: the position keeps its score): positions off the engine's own path, which a learned
     #: evaluation meets in the search. 0 draws nothing: the games are those before it.
     random_rate: float = 0.0
+    #: The static evaluation both sides search with (``Searcher.evaluation``): ``classic`` (the
+    #: weights above) or ``nnue`` (the shipped network added to them), whose search scores are
+    #: the labels of a network's next generation. Quietness is judged with the weights alone.
+    evaluation: str = "classic"
 
 
 def score_cp(score: Score) -> int:
@@ -133,6 +137,7 @@ def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[tuple
     board = _opening(rng, settings.rules, settings.min_random, settings.max_random)
     params = hand_set_params() if settings.params is None else load_params(settings.params)
     engine = Searcher(settings.rules, hash_mb=4, params=params, seed=rng.getrandbits(62))
+    engine.evaluation = settings.evaluation
     limit = Limit(nodes=settings.nodes, depth=settings.depth)
     work = new_quiet_work()
     fens: list[tuple[str, int]] = []
