@@ -84,6 +84,21 @@ def test_random_moves_take_the_games_off_the_engines_path_and_keep_their_scores(
         assert generate.is_quiet(Position.from_board(Board(fen)), params, work)
 
 
+def test_games_played_with_the_network_are_scored_by_its_search() -> None:
+    """``evaluation="nnue"`` plays the same openings with the shipped network added to the
+    weights: the same quiet positions at first, other search scores (the network's), and
+    the same again for the same seed."""
+    plain = generate.GameSettings(seed=4, nodes=300, level=10, max_plies=20, scores=True)
+    learned = dataclasses.replace(plain, evaluation="nnue")
+    _, _, classic = generate.play_game(plain, 0)
+    _, _, network = generate.play_game(learned, 0)
+    assert generate.play_game(learned, 0)[2] == network
+    assert classic[0][0] == network[0][0]  # the opening is the seed's, not the evaluation's
+    assert [score for _, score in network] != [score for _, score in classic]
+    with pytest.raises(ValueError):
+        generate.play_game(dataclasses.replace(plain, evaluation="nnue2"), 0)
+
+
 def test_read_positions_and_split_by_game(generated: Path) -> None:
     data = texel.read_positions([generated, generated])
     assert data.rules == "wango" and data.states.shape[0] == len(data)
