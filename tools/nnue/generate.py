@@ -22,10 +22,12 @@ about 13 minutes a set of classic games and 36 of network games on one core::
     $G --output /work/runs/nnue3/data
     $G --random-rate 0.1 --output /work/runs/nnue4/data
     $G --seed 32 --random-rate 0.05 --output /work/runs/nnue6/data
-    $G --seed 33 --random-rate 0.05 --evaluation nnue --output /work/runs/nnue7/data
+    git show 1de0c77:src/doushouqi/jungle/ai/data/nnue.npz > /tmp/net-1de0c77.npz
+    $G --seed 33 --random-rate 0.05 --evaluation nnue --evalfile /tmp/net-1de0c77.npz \\
+        --output /work/runs/nnue7/data
 
-(the sets with ``--evaluation nnue`` were played by a copy of the tree whose network was the
-one before: a run replacing the network it plays with would change its labels midway).
+(``--evalfile`` names the network that plays, the one shipped before this set's network:
+the labels are that network's, whatever the tree ships later).
 
 ``train.py`` reads every ``chunk-*.txt.gz`` of that folder.
 """
@@ -97,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         "--evaluation",
         choices=("classic", "nnue"),
         default="classic",
-        help="what both sides search with (nnue: the shipped network's scores as labels)",
+        help="what both sides search with (nnue: the network's scores as labels)",
     )
+    parser.add_argument("--evalfile", default="", help="the network for nnue (default: shipped)")
     args = parser.parse_args(argv)
     settings = generate.GameSettings(
         rules=args.rules,
@@ -112,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         scores=True,
         random_rate=args.random_rate,
         evaluation=args.evaluation,
+        network_file=args.evalfile,
     )
     totals = run(args.output, settings, args.games, args.chunk, progress=True)
     print(f"{totals['chunks']} chunks, {totals['games']} games, "

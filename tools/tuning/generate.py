@@ -121,6 +121,9 @@ class GameSettings:
     #: weights above) or ``nnue`` (the shipped network added to them), whose search scores are
     #: the labels of a network's next generation. Quietness is judged with the weights alone.
     evaluation: str = "classic"
+    #: The network's weight file for ``nnue`` (empty: the shipped one): the labels of a data
+    #: set are those of the network that played it, which a later one replaces in the tree.
+    network_file: str = ""
 
 
 def score_cp(score: Score) -> int:
@@ -137,6 +140,7 @@ def play_game(settings: GameSettings, game: int) -> tuple[int, float, list[tuple
     board = _opening(rng, settings.rules, settings.min_random, settings.max_random)
     params = hand_set_params() if settings.params is None else load_params(settings.params)
     engine = Searcher(settings.rules, hash_mb=4, params=params, seed=rng.getrandbits(62))
+    engine.network_file = settings.network_file
     engine.evaluation = settings.evaluation
     limit = Limit(nodes=settings.nodes, depth=settings.depth)
     work = new_quiet_work()

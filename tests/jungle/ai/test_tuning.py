@@ -23,6 +23,7 @@ from doushouqi.jungle.ai.eval_params import (
     load_params,
 )
 from doushouqi.jungle.ai.evaluate import static_eval
+from doushouqi.jungle.ai.nnue import DEFAULT_NETWORK, NetworkFileError
 from doushouqi.jungle.board import Board
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
@@ -97,6 +98,12 @@ def test_games_played_with_the_network_are_scored_by_its_search() -> None:
     assert [score for _, score in network] != [score for _, score in classic]
     with pytest.raises(ValueError):
         generate.play_game(dataclasses.replace(plain, evaluation="nnue2"), 0)
+    # The network that plays is named, so that a data set keeps its labels when the tree
+    # ships another: the shipped file named is the default; a file that is none is refused.
+    named = dataclasses.replace(learned, network_file=str(DEFAULT_NETWORK))
+    assert generate.play_game(named, 0)[2] == network
+    with pytest.raises(NetworkFileError):
+        generate.play_game(dataclasses.replace(learned, network_file=__file__), 0)
 
 
 def test_read_positions_and_split_by_game(generated: Path) -> None:
