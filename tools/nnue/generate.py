@@ -12,11 +12,12 @@ Defaults: level 10 (no evaluation noise: the score is the engine's own) at 8,000
 ``--params``; the tuning tool's default, the hand-set weights it starts from, made a network
 that lost to classic by 58 ± 44 Elo at equal nodes, where the same data played with the
 tuned weights won by 108 ± 43). ``--random-rate`` replaces that share of the engine's moves
-by random ones. ``--evaluation nnue`` plays with the shipped network added to those weights:
-its search scores are the labels of the next network (the network before, trained on the first
-two sets below, gained 23 ± 27 Elo at equal nodes from the third, 92 ± 28 from the third and
-fourth: docs/engine-research.md, third round). The shipped network's data,
-about 13 minutes a set of classic games and 36 of network games on one core::
+by random ones. ``--evaluation nnue`` plays with a network added to those weights (the
+shipped one, or ``--evalfile``'s): its search scores are the labels of the next network (the
+network before, trained on the first two sets below, gained 23 ± 27 Elo at equal nodes from
+the third, 92 ± 28 from the third and fourth: docs/engine-research.md, third round). The
+shipped network's data, about 13 minutes a set of classic games and 36 of network games on
+one core::
 
     G="nice -n 10 .venv/bin/python tools/nnue/generate.py --games 4000"
     $G --output /work/runs/nnue3/data

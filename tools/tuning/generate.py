@@ -118,8 +118,9 @@ class GameSettings:
     #: evaluation meets in the search. 0 draws nothing: the games are those before it.
     random_rate: float = 0.0
     #: The static evaluation both sides search with (``Searcher.evaluation``): ``classic`` (the
-    #: weights above) or ``nnue`` (the shipped network added to them), whose search scores are
-    #: the labels of a network's next generation. Quietness is judged with the weights alone.
+    #: weights above) or ``nnue`` (the network of ``network_file`` added to them), whose
+    #: search scores are the labels of a network's next generation. Quietness is judged with
+    #: the weights alone.
     evaluation: str = "classic"
     #: The network's weight file for ``nnue`` (empty: the shipped one): the labels of a data
     #: set are those of the network that played it, which a later one replaces in the tree.

@@ -254,8 +254,10 @@ class Searcher:
             from doushouqi.jungle.ai.nnue import DEFAULT_NETWORK, load_network, with_network
 
             block = load_network(self._network_file or DEFAULT_NETWORK)
-            bases = (self._params, self._lead_params)
-            self._networks = with_network(bases[0], block), with_network(bases[1], block)
+            self._networks = (
+                with_network(self._params, block),
+                with_network(self._lead_params, block),
+            )
         return self._networks[int(lead)]
 
     @property
