@@ -179,8 +179,17 @@ class Player:
         if since is not None:
             url += f"?since={since}"
         stack = ExitStack()
+        # No keepalive pings from the client (the server pings a silent peer): websockets
+        # draws each ping's payload from the process-wide random generator, in its own
+        # thread, which disturbs a Hypothesis test running beside a module's open sockets.
         ws = stack.enter_context(
-            connect(url, additional_headers=self.headers(), open_timeout=10, max_size=2**22)
+            connect(
+                url,
+                additional_headers=self.headers(),
+                open_timeout=10,
+                max_size=2**22,
+                ping_interval=None,
+            )
         )
         return GameSocket(ws, stack)
 

@@ -1,15 +1,17 @@
 """The websocket protocol the server runs under (``infra/ws_protocol.py``): the frames an app
 sends in one step of the event loop leave in one write, complete and in order; frames sent
 over several steps, a close right after frames, and a client that left behave as under
-uvicorn's own protocol; a peer heard from lately is not pinged, a silent one is, and one that
-answers nothing is closed; reading pauses only for a backlog of messages the app has not taken;
-a frame handed over at once (``send_now``) goes out with the step's others, and one that cannot
-go at once is left to ``send``. A real uvicorn server on loopback, a real websockets client; the
-transport is wrapped only to count the writes it is given."""
+uvicorn's own protocol; a peer heard from lately is not pinged, a silent one is (the ping's
+payload not drawn from the process-wide random generator), and one that answers nothing is
+closed; reading pauses only for a backlog of messages the app has not taken; a frame handed
+over at once (``send_now``) goes out with the step's others, and one that cannot go at once is
+left to ``send``. A real uvicorn server on loopback, a real websockets client; the transport is
+wrapped only to count the writes it is given."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 import threading
 import time
@@ -216,6 +218,20 @@ def test_a_peer_that_keeps_talking_is_not_pinged_and_a_silent_one_is() -> None:
         assert _pings() >= 2
         ws.send("steps 1")
         assert ws.recv(timeout=5) == "frame 0"  # still open: the pongs came
+
+
+def test_pings_leave_the_process_wide_random_generator_alone() -> None:
+    # uvicorn draws a ping's payload from the process-wide generator; the server's own must
+    # not, since a host (here: the test run, and Hypothesis in it) owns that one.
+    with _server(_fast_pings) as url, connect(url) as ws:
+        random.seed(32)
+        before = random.getstate()
+        WRITES.clear()
+        time.sleep(1.6)  # silent for three intervals: pinged, and the pongs accepted
+        assert _pings() >= 2
+        assert random.getstate() == before
+        ws.send("steps 1")
+        assert ws.recv(timeout=5) == "frame 0"
 
 
 def test_a_peer_that_answers_nothing_is_closed_after_the_ping_timeout() -> None:

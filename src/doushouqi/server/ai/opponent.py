@@ -26,6 +26,7 @@ from doushouqi.server.infra.timesource import TimeSource
 __all__ = ["AiOpponent", "ai_movetime"]
 
 log = logging.getLogger(__name__)
+_rng = random.Random()  # its own: the process-wide generator is its host's (tests, tools)
 
 #: Seconds a move waits for the AI's workers to load the engine before it is played at
 #: random: a cold start compiles for a minute or two on a slow machine; one that never
@@ -155,7 +156,7 @@ class AiOpponent:
         low, high = self._settings.ai_reply_pace
         if high <= 0:
             return
-        pause = min(random.uniform(low, high), movetime)
+        pause = min(_rng.uniform(low, high), movetime)
         wait = asked_at + pause - self._time.now()
         if wait > 0:
             await asyncio.sleep(wait)

@@ -35,6 +35,8 @@ from doushouqi.server.domain.model import DEFAULT_GAME_KEY
 from doushouqi.server.games.registry import SITE_GAMES, engine_of
 from doushouqi.server.infra.parent_watch import watch_parent
 
+_rng = random.Random()  # its own: the process-wide generator is its host's (tests, tools)
+
 __all__ = [
     "AiMove",
     "AiRequest",
@@ -393,4 +395,4 @@ def random_move(position: Position, rng: random.Random | None = None) -> str:
     moves = sorted(position.legal_moves())
     if not moves:
         raise ValueError("no legal move")
-    return (rng or random).choice(moves)
+    return (rng or _rng).choice(moves)

@@ -49,6 +49,8 @@ from doushouqi.server.live.actors import new_game_id, state_message
 from doushouqi.server.live.correspondence import lobby_wait_for
 from doushouqi.server.live.ws import Client, dispatch
 
+_rng = random.Random()  # its own: the process-wide generator is its host's (tests, tools)
+
 router = APIRouter(prefix="/api", tags=["games"])
 COMMAND_EXAMPLES = {
     "move": {"value": {"type": "move", "move": "a3a4", "version": 2}},
@@ -174,7 +176,7 @@ async def create_game(
             422, "game.rated_needs_clock", "a rated game needs a clock (ratings are per speed)"
         )
     me = (await ctx.auth.in_game(principal, played.key, speed_of(control))).slot()
-    mine = {"red": 0, "blue": 1, "random": random.randrange(2)}[body.color]
+    mine = {"red": 0, "blue": 1, "random": _rng.randrange(2)}[body.color]
     seats: list[PlayerSlot | None] = [None, None]
     seats[mine] = me
     if body.mode is Mode.VS_AI:

@@ -13,6 +13,8 @@ from doushouqi.server.domain import Game, GameSpec, Mode, PlayerSlot, new_game
 from doushouqi.server.live.actors import new_game_id
 from doushouqi.server.notifications.service import push
 
+_rng = random.Random()  # its own: the process-wide generator is its host's (tests, tools)
+
 __all__ = ["start_game_between"]
 
 
@@ -41,7 +43,7 @@ async def start_game_between(
     ``tournament_id`` makes it that tournament's game (its page links back to the tournament).
     A game between people is ``public`` (on Watch and TV, as on lichess) unless a player
     chose it private (a challenge's ``private``)."""
-    color = {"red": 0, "blue": 1, "random": random.randrange(2)}[first_color]
+    color = {"red": 0, "blue": 1, "random": _rng.randrange(2)}[first_color]
     seats: list[PlayerSlot | None] = [None, None]
     seats[color], seats[1 - color] = first, second
     both_accounts = all(p is not None and p.identity.kind == "account" for p in (first, second))

@@ -17,7 +17,9 @@ ping is put off until an interval after the peer was last heard from, so a playe
 at least that often is not pinged at all, and a silent one is pinged as before. A peer that
 dies is still found at most an interval and a timeout after it was last heard from, as
 under uvicorn. (A pong also proves that our frames reach the peer; a player's messages
-answer the frames it received, the opponent's moves, which says the same in play.)
+answer the frames it received, the opponent's moves, which says the same in play.) The ping
+is uvicorn's, its payload drawn from a generator of this module's own rather than the
+process-wide one, which belongs to whoever hosts the server.
 
 A frame may also be handed over without going through the app's ``send`` at all: the
 protocol offers :meth:`BatchedWritesProtocol.send_now` to the app under the scope's extension
@@ -43,6 +45,8 @@ client that left (``ClientDisconnected``) are checked as uvicorn checks them.
 from __future__ import annotations
 
 import asyncio
+import random
+import struct
 from typing import Any
 
 from uvicorn.protocols.utils import ClientDisconnected
@@ -55,6 +59,9 @@ __all__ = ["SEND_NOW", "BatchedWritesProtocol"]
 SEND_NOW = "doushouqi.send_now"
 #: Messages received and not yet taken by the app at which reading from the socket pauses.
 RECEIVE_BACKLOG = 8
+
+_rng = random.Random()  # its own: the process-wide generator is its host's (tests, tools)
+_PING_PAYLOAD = struct.Struct("!I")
 
 
 class BatchedWritesProtocol(WebSocketsSansIOProtocol):
@@ -93,11 +100,24 @@ class BatchedWritesProtocol(WebSocketsSansIOProtocol):
             self.transport.pause_reading()
 
     def send_keepalive_ping(self) -> None:
+        self.ping_timer = None
+        if self.close_sent or self.transport.is_closing():
+            return
         due = self._heard_at + (self.ping_interval or 0.0)
-        if due > self.loop.time() and not (self.close_sent or self.transport.is_closing()):
+        if due > self.loop.time():
             self.ping_timer = self.loop.call_at(due, self.send_keepalive_ping)  # heard lately
             return
-        super().send_keepalive_ping()
+        # uvicorn's ping, but its payload (which names the ping its pong must echo) drawn from
+        # this module's generator: uvicorn draws it from the process-wide one, which belongs
+        # to whoever hosts the server (a test's Hypothesis sees its own draws disturbed).
+        self.pending_ping_payload = _PING_PAYLOAD.pack(_rng.getrandbits(32))
+        self.ping_sent_at = self.loop.time()
+        self.conn.send_ping(self.pending_ping_payload)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.ping_timeout is not None:
+            self.pong_timer = self.loop.call_later(self.ping_timeout, self.keepalive_timeout)
+        else:
+            self.schedule_ping()
 
     async def send(self, message: Any) -> None:
         if message["type"] != "websocket.send":

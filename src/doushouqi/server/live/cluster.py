@@ -83,6 +83,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_rng = random.Random()  # its own: the process-wide generator is its host's (tests, tools)
 
 
 #: Renew leases (and beat) this many times per lease life.
@@ -385,7 +386,7 @@ class Cluster:
     async def _claim_loop(self) -> None:
         while True:
             # Spread the nodes' claims, so that one node does not take every orphan.
-            await asyncio.sleep(self.claim_interval * random.uniform(0.5, 1.5))
+            await asyncio.sleep(self.claim_interval * _rng.uniform(0.5, 1.5))
             try:
                 await self._claim_orphans()
             except RedisError:
