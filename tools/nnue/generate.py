@@ -13,22 +13,32 @@ Defaults: level 10 (no evaluation noise: the score is the engine's own) at 8,000
 that lost to classic by 58 ± 44 Elo at equal nodes, where the same data played with the
 tuned weights won by 108 ± 43). ``--random-rate`` replaces that share of the engine's moves
 by random ones. ``--evaluation nnue`` plays with a network added to those weights (the
-shipped one, or ``--evalfile``'s): its search scores are the labels of the next network (the
-network before, trained on the first two sets below, gained 23 ± 27 Elo at equal nodes from
-the third, 92 ± 28 from the third and fourth: docs/engine-research.md, third round). The
-shipped network's data, about 13 minutes a set of classic games and 36 of network games on
+shipped one, or ``--evalfile``'s): its search scores are the labels of the next network
+(docs/engine-research.md, third and fourth rounds: the network trained on the first two sets
+below gained 23 ± 27 Elo at equal nodes from the third, 92 ± 28 from the third and fourth;
+the shipped one, trained on the three sets of network games alone, beats that one by
+67 ± 26). The sets, about 13 minutes a set of classic games and 36-60 of network games on
 one core::
 
     G="nice -n 10 .venv/bin/python tools/nnue/generate.py --games 4000"
     $G --output /work/runs/nnue3/data
     $G --random-rate 0.1 --output /work/runs/nnue4/data
     $G --seed 32 --random-rate 0.05 --output /work/runs/nnue6/data
-    git show 1de0c77:src/doushouqi/jungle/ai/data/nnue.npz > /tmp/net-1de0c77.npz
+    N=src/doushouqi/jungle/ai/data/nnue.npz
+    git show 1de0c77:$N > /tmp/net-1de0c77.npz
+    git show 9d21517:$N > /tmp/net-9d21517.npz
     $G --seed 33 --random-rate 0.05 --evaluation nnue --evalfile /tmp/net-1de0c77.npz \\
         --output /work/runs/nnue7/data
+    $G --seed 34 --random-rate 0.05 --evaluation nnue --evalfile /tmp/net-1de0c77.npz \\
+        --output /work/runs/nnue8/data
+    $G --seed 35 --random-rate 0.05 --evaluation nnue --evalfile /tmp/net-9d21517.npz \\
+        --output /work/runs/nnue9/data
 
-(``--evalfile`` names the network that plays, the one shipped before this set's network:
-the labels are that network's, whatever the tree ships later).
+(``--evalfile`` names the network that plays, the one shipped before the set's network:
+the labels are that network's, whatever the tree ships later.) The shipped network::
+
+    .venv/bin/python tools/nnue/train.py /work/runs/nnue7/data /work/runs/nnue8/data \\
+        /work/runs/nnue9/data --epochs 12 --residual --export NET
 
 ``train.py`` reads every ``chunk-*.txt.gz`` of that folder.
 """
