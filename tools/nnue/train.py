@@ -260,6 +260,26 @@ def loss_of(model: Network, data: Dataset, lam: float) -> torch.Tensor:
     return torch.mean((predicted - target) ** 2)
 
 
+#: Positions a loss is measured over at a time (:func:`measured_loss`).
+MEASURE_BATCH = 65_536
+
+
+def measured_loss(model: Network, data: Dataset, lam: float, batch: int = MEASURE_BATCH) -> float:
+    """:func:`loss_of` over the whole of ``data``, ``batch`` positions at a time: the first
+    layer's lookup holds MAX_ACTIVE vectors of HIDDEN floats per position (4 KiB), so all
+    of 4.6 M positions at once took 19 GB, where a batch takes 256 MiB."""
+    total = 0.0
+    with torch.no_grad():
+        for start in range(0, len(data), batch):
+            part = slice(start, start + batch)
+            chunk = Dataset(
+                data.us[part], data.them[part], data.score[part], data.result[part],
+                data.game[part], data.base[part],
+            )  # fmt: skip
+            total += float(loss_of(model, chunk, lam)) * len(chunk)
+    return total / max(1, len(data))
+
+
 @dataclass(frozen=True)
 class TrainSettings:
     """How a network is trained (with the data, all that its weights depend on)."""
@@ -296,8 +316,7 @@ def train(
     order = torch.Generator().manual_seed(settings.seed)
     started = time.perf_counter()
     # The epoch with the lowest validation loss is kept: small data sets overfit.
-    with torch.no_grad():
-        best_loss = float(loss_of(model, validation, settings.lam))
+    best_loss = measured_loss(model, validation, settings.lam)
     best_state = copy.deepcopy(model.state_dict())
     for epoch in range(settings.epochs):
         model.train()
@@ -315,23 +334,20 @@ def train(
             with torch.no_grad():
                 model.first.weight[FEATURES].zero_()
         schedule.step()
-        with torch.no_grad():
-            held_loss = float(loss_of(model, validation, settings.lam))
+        held_loss = measured_loss(model, validation, settings.lam)
         if held_loss < best_loss:
             best_loss = held_loss
             best_state = copy.deepcopy(model.state_dict())
         if progress:
-            with torch.no_grad():
-                train_loss = float(loss_of(model, training, settings.lam))
+            train_loss = measured_loss(model, training, settings.lam)
             elapsed = time.perf_counter() - started
             print(f"epoch {epoch + 1}: train {train_loss:.6f} validation {held_loss:.6f} "
                   f"({elapsed:.0f} s)", file=sys.stderr, flush=True)  # fmt: skip
     model.load_state_dict(best_state)
-    with torch.no_grad():
-        losses = {
-            "train": float(loss_of(model, training, settings.lam)),
-            "validation": float(loss_of(model, validation, settings.lam)),
-        }
+    losses = {
+        "train": measured_loss(model, training, settings.lam),
+        "validation": measured_loss(model, validation, settings.lam),
+    }
     return model, losses
 
 

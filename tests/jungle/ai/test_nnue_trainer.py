@@ -1,5 +1,6 @@
 """tools/nnue: the resumable data generation, and the trainer — the same weights for the same
-seed, and exported weights that the engine's compiled network evaluates as torch does."""
+seed, losses measured in batches as over the whole, and exported weights that the engine's
+compiled network evaluates as torch does."""
 
 from __future__ import annotations
 
@@ -81,6 +82,16 @@ def test_training_lowers_the_loss(tiny_data: Path) -> None:
     untrained = train.train(data, dataclasses.replace(TINY, epochs=0))[1]
     trained = train.train(data, dataclasses.replace(TINY, epochs=30))[1]
     assert trained["train"] < untrained["train"]
+
+
+def test_a_loss_measured_in_batches_is_the_loss_of_the_whole(tiny_data: Path) -> None:
+    # Batches of 7 over 120 positions: 17 of them, the last of 1.
+    data = train.read_data([tiny_data])
+    model, _ = train.train(data, TINY)
+    with torch.no_grad():
+        whole = float(train.loss_of(model, data, 0.7))
+    assert train.measured_loss(model, data, 0.7, batch=7) == pytest.approx(whole, rel=1e-6)
+    assert train.measured_loss(model, data, 0.7, batch=1000) == pytest.approx(whole, rel=1e-6)
 
 
 def test_the_compiled_network_evaluates_as_torch_within_quantisation(
