@@ -35,12 +35,9 @@ one core::
         --output /work/runs/nnue9/data
 
 (``--evalfile`` names the network that plays, the one shipped before the set's network:
-the labels are that network's, whatever the tree ships later.) The shipped network::
-
-    .venv/bin/python tools/nnue/train.py /work/runs/nnue7/data /work/runs/nnue8/data \\
-        /work/runs/nnue9/data --epochs 12 --residual --export NET
-
-``train.py`` reads every ``chunk-*.txt.gz`` of that folder.
+the labels are that network's, whatever the tree ships later.) ``train.py``, whose docstring
+trains the shipped network from the last three sets, reads every ``chunk-*.txt.gz`` of a
+folder it is given.
 """
 
 from __future__ import annotations

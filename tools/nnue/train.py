@@ -30,13 +30,13 @@ perspectives concatenated (side to move first), a second layer with clipped ReLU
 times ``out_scale`` centipawns. The engine evaluates the shape ``nnue.HIDDEN`` x
 ``nnue.LAYER2`` (the defaults; other sizes are for experiments that change those). Exported
 (``--export``, an ``.npz``) with the first layer and its activations scaled by ``QA``, the
-later weights by ``QB`` (nnue.py). The shipped weights, a residual network, from the four
-data sets of ``generate.py``'s docstring (16,000 games, 1,655,156 positions, twice that with
-their flips; about 25 minutes)::
+later weights by ``QB`` (nnue.py). The shipped weights, a residual network, from the three
+data sets of network games of ``generate.py``'s docstring (12,000 games, 1,301,732
+positions, twice that with their flips; about 17 minutes beside other work)::
 
     D=/work/runs
-    nice -n 5 .venv/bin/python tools/nnue/train.py $D/nnue3/data $D/nnue4/data \\
-        $D/nnue6/data $D/nnue7/data --epochs 12 --residual \\
+    nice -n 5 .venv/bin/python tools/nnue/train.py $D/nnue7/data $D/nnue8/data \\
+        $D/nnue9/data --epochs 12 --residual \\
         --export src/doushouqi/jungle/ai/data/nnue.npz
 """
 
